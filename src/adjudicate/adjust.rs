@@ -1,0 +1,230 @@
+//! The adjustment judge: builds and removals to bring each power's units in
+//! line with its supply centres.
+//!
+//! Orders are carried out one by one, in the order received, skipping those
+//! that cannot be (DATC 4.D.4-4.D.6); removals still owed afterwards are
+//! taken by the civil-disorder rule of the rulebook (DATC 4.D.8).
+
+use super::Illegal;
+use crate::map::{Map, PowerId, ProvinceId, Unit, UnitKind};
+use crate::orders::{AdjustCommand, AdjustOrder};
+use crate::variant::Rulebook;
+use crate::variant::rules::{BuildSites, CivilDisorderRule};
+
+/// What happened to one adjustment order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdjustStatus {
+    /// The unit was built.
+    Built(Unit),
+    /// The unit was removed.
+    Removed(Unit),
+    /// A build was waived.
+    Waived,
+    /// The order was not carried out.
+    Illegal(Illegal),
+}
+
+/// The result of an adjustment phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdjustResult {
+    /// One entry per order.
+    pub orders: Vec<AdjustStatus>,
+    /// Units removed by the civil-disorder rule, for powers that owed
+    /// removals and did not order enough.
+    pub civil_disorder: Vec<Unit>,
+    /// Builds each power was entitled to and did not use (neither built nor
+    /// waived), per power.
+    pub unused_builds: Vec<u32>,
+    /// The board afterwards.
+    pub units_after: Vec<Unit>,
+}
+
+/// Builds (positive) or removals (negative) due per power: centres owned
+/// minus units.
+pub fn adjustments_due(map: &Map, units: &[Unit], owners: &[Option<PowerId>]) -> Vec<i32> {
+    let mut due = vec![0i32; map.powers().len()];
+    for (p, o) in owners.iter().enumerate() {
+        if let Some(o) = o
+            && map.provinces()[p].supply_centre
+        {
+            due[o.index()] += 1;
+        }
+    }
+    for u in units {
+        due[u.power.index()] -= 1;
+    }
+    due
+}
+
+/// Adjudicate an adjustment phase. `owners` gives each province's owner.
+pub fn adjudicate_adjustments(
+    map: &Map,
+    rules: &Rulebook,
+    units: &[Unit],
+    owners: &[Option<PowerId>],
+    orders: &[AdjustOrder],
+) -> AdjustResult {
+    let due = adjustments_due(map, units, owners);
+    let mut left: Vec<i32> = due.clone();
+    let mut board: Vec<Option<Unit>> = units.iter().copied().map(Some).collect();
+    let mut built: Vec<Unit> = Vec::new();
+    let mut statuses = Vec::with_capacity(orders.len());
+    let occupied = |board: &[Option<Unit>], built: &[Unit], p: ProvinceId| {
+        board
+            .iter()
+            .flatten()
+            .chain(built)
+            .any(|u| map.province_of(u.region) == p)
+    };
+
+    for o in orders {
+        let pw = o.power.index();
+        let status = match o.command {
+            AdjustCommand::Waive => {
+                if left[pw] > 0 {
+                    left[pw] -= 1;
+                    AdjustStatus::Waived
+                } else {
+                    AdjustStatus::Illegal(Illegal::NoBuildsDue)
+                }
+            }
+            AdjustCommand::Build { kind, at } => {
+                if left[pw] <= 0 {
+                    AdjustStatus::Illegal(Illegal::NoBuildsDue)
+                } else {
+                    match check_build(map, rules, o.power, kind, at, owners) {
+                        Err(e) => AdjustStatus::Illegal(e),
+                        Ok(_) if occupied(&board, &built, at.province) => {
+                            AdjustStatus::Illegal(Illegal::Occupied)
+                        }
+                        Ok(unit) => {
+                            left[pw] -= 1;
+                            built.push(unit);
+                            AdjustStatus::Built(unit)
+                        }
+                    }
+                }
+            }
+            AdjustCommand::Remove { unit } => {
+                let found = board
+                    .iter()
+                    .position(|u| u.is_some_and(|u| map.province_of(u.region) == unit.at.province));
+                match found {
+                    None => AdjustStatus::Illegal(Illegal::NoUnit),
+                    Some(i) => {
+                        let u = board[i].expect("position found a unit");
+                        if u.power != o.power {
+                            AdjustStatus::Illegal(Illegal::ForeignUnit(u.power))
+                        } else if left[pw] >= 0 {
+                            AdjustStatus::Illegal(Illegal::NoRemovalsDue)
+                        } else {
+                            left[pw] += 1;
+                            board[i] = None;
+                            AdjustStatus::Removed(u)
+                        }
+                    }
+                }
+            }
+        };
+        statuses.push(status);
+    }
+
+    // Removals still owed: civil disorder.
+    let mut civil = Vec::new();
+    for (pw, &owed) in left.iter().enumerate() {
+        if owed >= 0 {
+            continue;
+        }
+        let power = PowerId(pw as u8);
+        let targets: Vec<ProvinceId> = match rules.civil_disorder {
+            CivilDisorderRule::Edition2023 => owners
+                .iter()
+                .enumerate()
+                .filter(|(p, o)| **o == Some(power) && map.provinces()[*p].supply_centre)
+                .map(|(p, _)| ProvinceId(p as u16))
+                .collect(),
+            CivilDisorderRule::HomeCentres => map.power(power).home_centres.clone(),
+        };
+        let dist = map.distances_to(&targets);
+        let mut mine: Vec<(usize, Unit)> = board
+            .iter()
+            .enumerate()
+            .filter_map(|(i, u)| u.filter(|u| u.power == power).map(|u| (i, u)))
+            .collect();
+        mine.sort_by(|(_, a), (_, b)| {
+            let da = dist[map.province_of(a.region).index()];
+            let db = dist[map.province_of(b.region).index()];
+            db.cmp(&da)
+                .then_with(|| (b.kind == UnitKind::Fleet).cmp(&(a.kind == UnitKind::Fleet)))
+                .then_with(|| {
+                    let na = &map.province(map.province_of(a.region)).name;
+                    let nb = &map.province(map.province_of(b.region)).name;
+                    na.to_lowercase().cmp(&nb.to_lowercase())
+                })
+        });
+        for (i, u) in mine.into_iter().take((-owed) as usize) {
+            board[i] = None;
+            civil.push(u);
+        }
+    }
+
+    let mut units_after: Vec<Unit> = board.into_iter().flatten().collect();
+    units_after.extend(built);
+    AdjustResult {
+        orders: statuses,
+        civil_disorder: civil,
+        unused_builds: left.iter().map(|&l| l.max(0) as u32).collect(),
+        units_after,
+    }
+}
+
+/// Check a build's site and kind (DATC 4.B.7, 4.C.3, 4.C.4).
+fn check_build(
+    map: &Map,
+    rules: &Rulebook,
+    power: PowerId,
+    kind: Option<UnitKind>,
+    at: crate::orders::Place,
+    owners: &[Option<PowerId>],
+) -> Result<Unit, Illegal> {
+    let prov = map.province(at.province);
+    if !prov.supply_centre {
+        return Err(Illegal::NotABuildSite);
+    }
+    if rules.build_sites == BuildSites::HomeCentres && prov.home_of != Some(power) {
+        return Err(Illegal::NotABuildSite);
+    }
+    if owners[at.province.index()] != Some(power) {
+        return Err(Illegal::NotOwned);
+    }
+    let coast_region = at.coast.and_then(|c| map.coast_region(at.province, c));
+    let kind = match kind {
+        Some(k) => k,
+        None => {
+            if coast_region.is_some() {
+                UnitKind::Fleet
+            } else if map.admits(prov.main_region(), UnitKind::Fleet) || prov.has_split_coasts() {
+                return Err(Illegal::KindNeeded);
+            } else {
+                UnitKind::Army
+            }
+        }
+    };
+    let region = match coast_region {
+        Some(r) if map.admits(r, kind) => r,
+        _ => match map.default_region(at.province, kind) {
+            Some(r) => r,
+            None if prov.has_split_coasts()
+                && kind.mobility().intersects(crate::map::Mobility::FLEET) =>
+            {
+                return Err(Illegal::CoastNeeded);
+            }
+            None => return Err(Illegal::WrongTerrain),
+        },
+    };
+    Ok(Unit {
+        power,
+        kind,
+        region,
+    })
+}

@@ -1,0 +1,126 @@
+//! The judges: movement, retreat and adjustment phases.
+//!
+//! Each judge takes a board (units, and centre owners where it matters) and
+//! the orders given, and returns what happened to every unit and every
+//! order, with reasons. Nothing here fails on bad orders: an order that
+//! cannot be carried out is an outcome ([`Illegal`]) that the result mail
+//! explains, never an error.
+//!
+//! The movement judge follows the DATC's section 5: decisions for every
+//! move, support and convoy, resolved recursively, with Kruijswijk's guess
+//! algorithm for dependency cycles and the rule options of
+//! [`crate::variant::Rulebook`] for the cycles that have no single answer.
+
+pub mod adjust;
+pub mod movement;
+pub mod retreat;
+
+pub use adjust::{AdjustResult, AdjustStatus, adjudicate_adjustments};
+pub use movement::{
+    Dislodgement, MovementResult, Outcome, Resolved, UnitResult, adjudicate_movement,
+};
+pub use retreat::{RetreatResult, RetreatSituation, RetreatStatus, adjudicate_retreats};
+
+use crate::map::PowerId;
+use std::fmt;
+
+/// Why an order was not carried out at all: the unit behaves as if it had
+/// no order (it holds, and may be supported in place). The text of each
+/// variant is what the result mail prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Illegal {
+    /// No unit stands where the order says.
+    NoUnit,
+    /// The unit belongs to another power.
+    ForeignUnit(PowerId),
+    /// A later order to the same unit replaced this one.
+    Replaced,
+    /// The unit was given conflicting orders and holds (when the rules say
+    /// so).
+    Conflicting,
+    /// A move to the province the unit is already in.
+    SameProvince,
+    /// The unit cannot get there in one move, and no convoy could take it.
+    NotAdjacent,
+    /// The unit cannot enter that kind of province (an army at sea, a fleet
+    /// inland, anyone into Switzerland).
+    WrongTerrain,
+    /// A fleet move to a split-coast province that it could reach on two
+    /// coasts, without saying which.
+    CoastNeeded,
+    /// A named coast the unit cannot reach.
+    CoastUnreachable,
+    /// Support to a province the supporting unit could not move to itself.
+    CannotSupportThere,
+    /// A unit cannot support itself.
+    SupportSelf,
+    /// Support for a move that the supported unit could not make.
+    ImpossibleMove,
+    /// Support or convoy naming a unit that is not on the board.
+    NoSuchUnit,
+    /// Only fleets convoy.
+    NotAFleet,
+    /// Fleets convoy only at sea.
+    NotAtSea,
+    /// Only armies are convoyed.
+    NotAnArmy,
+    /// The convoying fleet is not on any route the army could take.
+    NotOnRoute,
+    /// A retreat to a province that is not among the unit's options.
+    NoRetreatThere,
+    /// A build outside the power's build sites.
+    NotABuildSite,
+    /// A build in a centre the power does not own.
+    NotOwned,
+    /// A build where a unit already stands.
+    Occupied,
+    /// A build or waiver when no build is due, or past the number due.
+    NoBuildsDue,
+    /// A removal when none is due, or past the number due.
+    NoRemovalsDue,
+    /// A build on a coast that did not say army or fleet.
+    KindNeeded,
+    /// A unit this kind of phase does not concern (a retreat order to a
+    /// unit that was not dislodged).
+    NotDislodged,
+    /// The order belongs to another kind of phase.
+    WrongPhase,
+    /// An order this game's rules do not have.
+    NotInThisGame,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Illegal::NoUnit => "there is no unit there",
+            Illegal::ForeignUnit(_) => "that unit belongs to another power",
+            Illegal::Replaced => "replaced by a later order to the same unit",
+            Illegal::Conflicting => "the unit was given conflicting orders",
+            Illegal::SameProvince => "a unit cannot move to where it already is",
+            Illegal::NotAdjacent => "not adjacent, and no convoy route exists",
+            Illegal::WrongTerrain => "that unit cannot enter that province",
+            Illegal::CoastNeeded => "the fleet could reach two coasts: say which",
+            Illegal::CoastUnreachable => "the fleet cannot reach that coast",
+            Illegal::CannotSupportThere => "a unit can only support where it could move itself",
+            Illegal::SupportSelf => "a unit cannot support itself",
+            Illegal::ImpossibleMove => "the supported move is impossible",
+            Illegal::NoSuchUnit => "the unit named is not on the board",
+            Illegal::NotAFleet => "only fleets can convoy",
+            Illegal::NotAtSea => "fleets can only convoy at sea",
+            Illegal::NotAnArmy => "only armies can be convoyed",
+            Illegal::NotOnRoute => "that fleet is not on any convoy route for that move",
+            Illegal::NoRetreatThere => {
+                "a unit may only retreat to an adjacent, empty, uncontested province it was not attacked from"
+            }
+            Illegal::NotABuildSite => "builds may only be made in home centres",
+            Illegal::NotOwned => "that centre is not yours",
+            Illegal::Occupied => "a unit already stands there",
+            Illegal::NoBuildsDue => "no (more) builds are due",
+            Illegal::NoRemovalsDue => "no (more) removals are due",
+            Illegal::KindNeeded => "say whether to build an army or a fleet",
+            Illegal::NotDislodged => "that unit was not dislodged",
+            Illegal::WrongPhase => "that order does not belong to this phase",
+            Illegal::NotInThisGame => "that order is not part of this game",
+        })
+    }
+}

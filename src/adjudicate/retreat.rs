@@ -1,0 +1,136 @@
+//! The retreat judge: each dislodged unit retreats to one of its options or
+//! disbands; two or more retreats to one province all disband.
+
+use super::Illegal;
+use crate::map::{Map, RegionId, Unit};
+use crate::orders::{RetreatCommand, RetreatOrder};
+
+/// A retreat phase: the units that stayed, and the dislodged ones with
+/// where each may go (computed by the movement judge).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RetreatSituation {
+    /// Units on the board that were not dislodged.
+    pub units: Vec<Unit>,
+    /// Dislodged units and their retreat options.
+    pub dislodged: Vec<(Unit, Vec<RegionId>)>,
+}
+
+/// What happened to one dislodged unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetreatStatus {
+    /// It retreated there.
+    Retreated(RegionId),
+    /// It disbanded as ordered.
+    Disbanded,
+    /// It had no (legal) order, or nowhere to go, and disbanded.
+    NoOrder,
+    /// It met another retreat in the same province; both disbanded.
+    Bounced,
+}
+
+/// The result of a retreat phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetreatResult {
+    /// One entry per dislodged unit, in the situation's order.
+    pub dislodged: Vec<RetreatStatus>,
+    /// Index of the order used for each dislodged unit.
+    pub order_used: Vec<Option<usize>>,
+    /// One entry per order: `None` when carried out, else why not.
+    pub orders: Vec<Option<Illegal>>,
+    /// The board afterwards.
+    pub units_after: Vec<Unit>,
+}
+
+/// Adjudicate a retreat phase. Later orders to the same unit replace
+/// earlier ones.
+pub fn adjudicate_retreats(
+    map: &Map,
+    situation: &RetreatSituation,
+    orders: &[RetreatOrder],
+) -> RetreatResult {
+    let n = situation.dislodged.len();
+    let mut chosen: Vec<Option<(usize, Option<RegionId>)>> = vec![None; n];
+    let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
+    for (i, o) in orders.iter().enumerate() {
+        let Some(d) = situation
+            .dislodged
+            .iter()
+            .position(|(u, _)| map.province_of(u.region) == o.unit.at.province)
+        else {
+            let on_board = situation
+                .units
+                .iter()
+                .any(|u| map.province_of(u.region) == o.unit.at.province);
+            verdicts[i] = Some(if on_board {
+                Illegal::NotDislodged
+            } else {
+                Illegal::NoUnit
+            });
+            continue;
+        };
+        let (unit, options) = &situation.dislodged[d];
+        if unit.power != o.power {
+            verdicts[i] = Some(Illegal::ForeignUnit(unit.power));
+            continue;
+        }
+        let target = match o.command {
+            RetreatCommand::Disband => None,
+            RetreatCommand::Move { to } => {
+                let mut fits = options.iter().copied().filter(|&r| {
+                    let reg = map.region(r);
+                    reg.province == to.province
+                        && (to.coast.is_none() || reg.coast.is_none() || reg.coast == to.coast)
+                });
+                match (fits.next(), fits.next()) {
+                    (Some(r), None) => Some(r),
+                    (Some(_), Some(_)) => {
+                        verdicts[i] = Some(Illegal::CoastNeeded);
+                        continue;
+                    }
+                    (None, _) => {
+                        verdicts[i] = Some(Illegal::NoRetreatThere);
+                        continue;
+                    }
+                }
+            }
+        };
+        if let Some((prev, _)) = chosen[d] {
+            verdicts[prev] = Some(Illegal::Replaced);
+        }
+        chosen[d] = Some((i, target));
+    }
+
+    let mut status = vec![RetreatStatus::NoOrder; n];
+    for d in 0..n {
+        status[d] = match chosen[d] {
+            None => RetreatStatus::NoOrder,
+            Some((_, None)) => RetreatStatus::Disbanded,
+            Some((_, Some(r))) => {
+                let p = map.province_of(r);
+                let clash = (0..n).any(|e| {
+                    e != d && matches!(chosen[e], Some((_, Some(q))) if map.province_of(q) == p)
+                });
+                if clash {
+                    RetreatStatus::Bounced
+                } else {
+                    RetreatStatus::Retreated(r)
+                }
+            }
+        };
+    }
+    let mut units_after = situation.units.clone();
+    for (d, s) in status.iter().enumerate() {
+        if let RetreatStatus::Retreated(r) = s {
+            units_after.push(Unit {
+                region: *r,
+                ..situation.dislodged[d].0
+            });
+        }
+    }
+    RetreatResult {
+        dislodged: status,
+        order_used: chosen.iter().map(|c| c.map(|(i, _)| i)).collect(),
+        orders: verdicts,
+        units_after,
+    }
+}

@@ -1,0 +1,337 @@
+//! `zinejudge adjudicate`: the offline GM's tool. One phase from a position
+//! file and an orders file; prints every order with its outcome, the
+//! dislodged units with their retreats, and the next position in the same
+//! format, so phases can be chained by hand.
+
+use super::load_variant;
+use crate::adjudicate::{AdjustStatus, Illegal, Outcome, RetreatStatus};
+use crate::game::Position;
+use crate::game::step::{PhaseOrders, PhaseResult, play};
+use crate::map::{Map, PowerId, Unit};
+use crate::orders::parse::OrderParser;
+use crate::orders::{AdjustOrder, AnyCommand, Order, Place, format_order, format_unit};
+use crate::variant::{PhaseKind, Variant};
+use anyhow::{Context, Result};
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `adjudicate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Variant: a shipped name or a file.
+    #[arg(long, default_value = "standard")]
+    game: String,
+    /// Position file (TOML); see README.
+    #[arg(long)]
+    position: PathBuf,
+    /// Orders, one per line: `England: F Lon-ENG`.
+    #[arg(long)]
+    orders: PathBuf,
+}
+
+/// One order line read from the file.
+struct OrderLine {
+    line: usize,
+    text: String,
+    power: PowerId,
+    command: AnyCommand,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let v = load_variant(&args.game)?;
+    let ptext = std::fs::read_to_string(&args.position)
+        .with_context(|| format!("cannot read {}", args.position.display()))?;
+    let pos = Position::from_toml(&v, &ptext)
+        .map_err(|e| anyhow::anyhow!("{}:\n{e}", args.position.display()))?;
+    let otext = std::fs::read_to_string(&args.orders)
+        .with_context(|| format!("cannot read {}", args.orders.display()))?;
+    let lines = read_orders(&v, &pos, &otext)
+        .map_err(|errs| anyhow::anyhow!("{}:\n{}", args.orders.display(), errs.join("\n")))?;
+    let orders = phase_orders(&pos, &lines);
+    let (result, next) = play(&v, &pos, &orders);
+    print!("{}", report(&v, &pos, &lines, &result));
+    println!("\n# Next position\n{}", next.to_toml(&v));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_orders(v: &Variant, pos: &Position, text: &str) -> Result<Vec<OrderLine>, Vec<String>> {
+    let parser = OrderParser::new(&v.map);
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let body = raw.split('#').next().unwrap_or("").trim();
+        if body.is_empty() {
+            continue;
+        }
+        match parser.parse(body, Some(pos.phase.kind)) {
+            Err(e) => errs.push(format!("line {}: `{body}`: {e}", i + 1)),
+            Ok(p) => {
+                let power = match p.power {
+                    Some(pw) => Some(pw),
+                    None => owner_of(&v.map, pos, &p.command),
+                };
+                match power {
+                    Some(power) => out.push(OrderLine {
+                        line: i + 1,
+                        text: body.to_string(),
+                        power,
+                        command: p.command,
+                    }),
+                    None => errs.push(format!(
+                        "line {}: `{body}`: say whose order it is (`England: ...`)",
+                        i + 1
+                    )),
+                }
+            }
+        }
+    }
+    if errs.is_empty() { Ok(out) } else { Err(errs) }
+}
+
+/// The owner of the unit an order names, when the line gives no power.
+fn owner_of(map: &Map, pos: &Position, c: &AnyCommand) -> Option<PowerId> {
+    let at = match c {
+        AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) => u.at,
+        AnyCommand::Adjust(crate::orders::AdjustCommand::Remove { unit }) => unit.at,
+        AnyCommand::Adjust(_) => return None,
+    };
+    pos.units
+        .iter()
+        .chain(pos.dislodged.iter().map(|(u, _)| u))
+        .find(|u| map.province_of(u.region) == at.province)
+        .map(|u| u.power)
+}
+
+fn phase_orders(pos: &Position, lines: &[OrderLine]) -> PhaseOrders {
+    match pos.phase.kind {
+        PhaseKind::Movement => PhaseOrders::Movement(
+            lines
+                .iter()
+                .filter_map(|l| match &l.command {
+                    AnyCommand::Main(u, c) => Some(Order {
+                        power: l.power,
+                        unit: *u,
+                        command: c.clone(),
+                    }),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        PhaseKind::Retreat => PhaseOrders::Retreat(
+            lines
+                .iter()
+                .filter_map(|l| match &l.command {
+                    AnyCommand::Retreat(u, c) => Some(Order {
+                        power: l.power,
+                        unit: *u,
+                        command: *c,
+                    }),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(
+            lines
+                .iter()
+                .filter_map(|l| match &l.command {
+                    AnyCommand::Adjust(c) => Some(AdjustOrder {
+                        power: l.power,
+                        command: *c,
+                    }),
+                    _ => None,
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn unit_text(map: &Map, u: &Unit) -> String {
+    format_unit(map, Some(u.kind), Place::of_region(map, u.region))
+}
+
+fn outcome_word(o: Outcome, units: &[Unit], map: &Map) -> String {
+    match o {
+        Outcome::Held => "holds".into(),
+        Outcome::Moved => "moves".into(),
+        Outcome::Bounced => "bounced".into(),
+        Outcome::NoConvoy => "no convoy".into(),
+        Outcome::Supported => "supports".into(),
+        Outcome::Cut(by) => format!("cut by {}", unit_text(map, &units[by])),
+        Outcome::SupportVoid => "void (the unit did not do that)".into(),
+        Outcome::Convoyed => "convoys".into(),
+        Outcome::ConvoyFailed => "convoy failed".into(),
+        Outcome::ConvoyVoid => "void (no such convoyed move)".into(),
+    }
+}
+
+/// The results as text: what a GM reads, not yet the zine report.
+fn report(v: &Variant, pos: &Position, lines: &[OrderLine], result: &PhaseResult) -> String {
+    let map = &v.map;
+    let mut s = String::new();
+    let _ = writeln!(s, "{} ({})\n", v.calendar.label(pos.phase), v.title);
+    // Orders that were read but are of another phase kind.
+    let mut wrong_phase = Vec::new();
+    let mut illegal: Vec<(usize, Illegal)> = Vec::new();
+    match result {
+        PhaseResult::Movement(r) => {
+            let used: Vec<&OrderLine> = lines
+                .iter()
+                .filter(|l| matches!(l.command, AnyCommand::Main(..)))
+                .collect();
+            wrong_phase.extend(
+                lines
+                    .iter()
+                    .filter(|l| !matches!(l.command, AnyCommand::Main(..))),
+            );
+            for (k, why) in r.orders.iter().enumerate() {
+                if let Some(why) = why {
+                    illegal.push((used[k].line, *why));
+                }
+            }
+            for pw in map.power_ids() {
+                let mine: Vec<usize> = (0..pos.units.len())
+                    .filter(|&i| pos.units[i].power == pw)
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(s, "{}:", map.power(pw).name);
+                for i in mine {
+                    let ur = &r.units[i];
+                    let u = pos.units[i];
+                    let order = match ur.order {
+                        Some(k) => format_order(map, &used[k].command),
+                        None => format!("{} H (no order)", unit_text(map, &u)),
+                    };
+                    let mut line = format!(
+                        "  {order:<32} {}",
+                        outcome_word(ur.outcome, &pos.units, map)
+                    );
+                    if let Some(d) = &ur.dislodged {
+                        let _ = write!(line, ", dislodged by {}", unit_text(map, &pos.units[d.by]));
+                    }
+                    let _ = writeln!(s, "{}", line.trim_end());
+                }
+            }
+            let dislodged: Vec<_> = r.dislodged(&pos.units).collect();
+            if !dislodged.is_empty() {
+                let _ = writeln!(s, "\nDislodged:");
+                for (u, d) in dislodged {
+                    let opts: Vec<String> =
+                        d.retreats.iter().map(|&x| map.region_abbr(x)).collect();
+                    let _ = writeln!(
+                        s,
+                        "  {} {}: {}",
+                        map.power(u.power).adjective,
+                        unit_text(map, &u),
+                        if opts.is_empty() {
+                            "no retreat, disbanded".to_string()
+                        } else {
+                            format!("may retreat to {}", opts.join(", "))
+                        }
+                    );
+                }
+            }
+            if !r.contested.is_empty() {
+                let c: Vec<&str> = r
+                    .contested
+                    .iter()
+                    .map(|&p| map.province(p).abbr.as_str())
+                    .collect();
+                let _ = writeln!(s, "\nStandoffs (no retreat there): {}", c.join(", "));
+            }
+        }
+        PhaseResult::Retreat(r) => {
+            let used: Vec<&OrderLine> = lines
+                .iter()
+                .filter(|l| matches!(l.command, AnyCommand::Retreat(..)))
+                .collect();
+            wrong_phase.extend(
+                lines
+                    .iter()
+                    .filter(|l| !matches!(l.command, AnyCommand::Retreat(..))),
+            );
+            for (k, why) in r.orders.iter().enumerate() {
+                if let Some(why) = why {
+                    illegal.push((used[k].line, *why));
+                }
+            }
+            for (i, (u, _)) in pos.dislodged.iter().enumerate() {
+                let what = match r.dislodged[i] {
+                    RetreatStatus::Retreated(to) => format!("retreats to {}", map.region_abbr(to)),
+                    RetreatStatus::Disbanded => "disbanded".into(),
+                    RetreatStatus::NoOrder => "no retreat order: disbanded".into(),
+                    RetreatStatus::Bounced => "bounced with another retreat: disbanded".into(),
+                };
+                let _ = writeln!(
+                    s,
+                    "  {} {}: {what}",
+                    map.power(u.power).adjective,
+                    unit_text(map, u)
+                );
+            }
+        }
+        PhaseResult::Adjustment(r) => {
+            let used: Vec<&OrderLine> = lines
+                .iter()
+                .filter(|l| matches!(l.command, AnyCommand::Adjust(..)))
+                .collect();
+            wrong_phase.extend(
+                lines
+                    .iter()
+                    .filter(|l| !matches!(l.command, AnyCommand::Adjust(..))),
+            );
+            for (k, st) in r.orders.iter().enumerate() {
+                let l = used[k];
+                let what = match st {
+                    AdjustStatus::Built(u) => format!("builds {}", unit_text(map, u)),
+                    AdjustStatus::Removed(u) => format!("removes {}", unit_text(map, u)),
+                    AdjustStatus::Waived => "waives a build".into(),
+                    AdjustStatus::Illegal(why) => {
+                        illegal.push((l.line, *why));
+                        continue;
+                    }
+                };
+                let _ = writeln!(s, "  {}: {what}", map.power(l.power).name);
+            }
+            for u in &r.civil_disorder {
+                let _ = writeln!(
+                    s,
+                    "  {}: {} removed (civil disorder)",
+                    map.power(u.power).name,
+                    unit_text(map, u)
+                );
+            }
+            for (pw, &n) in r.unused_builds.iter().enumerate() {
+                if n > 0 {
+                    let _ = writeln!(
+                        s,
+                        "  {}: {n} build(s) not used",
+                        map.power(PowerId(pw as u8)).name
+                    );
+                }
+            }
+        }
+    }
+    if !illegal.is_empty() || !wrong_phase.is_empty() {
+        let _ = writeln!(s, "\nOrders not carried out:");
+        for (line, why) in illegal {
+            let text = lines
+                .iter()
+                .find(|l| l.line == line)
+                .map_or("", |l| l.text.as_str());
+            let _ = writeln!(s, "  line {line}: `{text}`: {why}");
+        }
+        for l in wrong_phase {
+            let _ = writeln!(
+                s,
+                "  line {}: `{}`: {}",
+                l.line,
+                l.text,
+                Illegal::WrongPhase
+            );
+        }
+    }
+    s
+}

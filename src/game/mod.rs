@@ -1,0 +1,7 @@
+//! Game state: a position on the board at a phase, and how orders take it to
+//! the next phase.
+
+pub mod position;
+pub mod step;
+
+pub use position::Position;

@@ -1,0 +1,336 @@
+//! A position: the phase, the units, who owns each centre, and (in a
+//! retreat phase) the dislodged units with their options.
+//!
+//! Positions have a small TOML form, so a GM can write one by hand, chain
+//! phases with `zinejudge adjudicate`, and keep them in files:
+//!
+//! ```toml
+//! phase = "Fall 1901 movement"
+//!
+//! [units]
+//! England = ["F Lon", "F NTH", "A Yor"]
+//! Russia = ["F StP/sc"]
+//!
+//! [centres]
+//! England = ["Edi", "Lon", "Lvp"]
+//!
+//! [[dislodged]]          # retreat phases only
+//! power = "Austria"
+//! unit = "F Tri"
+//! retreats = ["Alb", "Ven"]
+//! ```
+
+use crate::map::builder::{LineIndex, Problem};
+use crate::map::{Map, Named, PowerId, ProvinceId, RegionId, Unit, UnitKind};
+use crate::variant::{LoadError, Phase, Variant};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use toml::Spanned;
+
+/// The state of a game at the start of a phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Position {
+    /// The phase about to be played.
+    pub phase: Phase,
+    /// Units on the board.
+    pub units: Vec<Unit>,
+    /// Owner of each province (meaningful for supply centres), indexed by
+    /// province id.
+    pub owners: Vec<Option<PowerId>>,
+    /// In a retreat phase: dislodged units and where each may go.
+    pub dislodged: Vec<(Unit, Vec<RegionId>)>,
+}
+
+impl Position {
+    /// The start of a new game: the variant's first phase, starting units,
+    /// and each power owning its home centres.
+    pub fn initial(v: &Variant) -> Position {
+        let mut owners = vec![None; v.map.provinces().len()];
+        for pw in v.map.power_ids() {
+            for &h in &v.map.power(pw).home_centres {
+                owners[h.index()] = Some(pw);
+            }
+        }
+        Position {
+            phase: v.calendar.start,
+            units: v
+                .starting_units
+                .iter()
+                .map(|s| Unit {
+                    power: s.power,
+                    kind: s.kind,
+                    region: s.region,
+                })
+                .collect(),
+            owners,
+            dislodged: Vec::new(),
+        }
+    }
+
+    /// The unit in province `p`, if any.
+    pub fn unit_in(&self, map: &Map, p: ProvinceId) -> Option<&Unit> {
+        self.units.iter().find(|u| map.province_of(u.region) == p)
+    }
+
+    /// Supply centres owned per power.
+    pub fn centre_counts(&self, map: &Map) -> Vec<u32> {
+        let mut c = vec![0; map.powers().len()];
+        for (p, o) in self.owners.iter().enumerate() {
+            if let Some(o) = o
+                && map.provinces()[p].supply_centre
+            {
+                c[o.index()] += 1;
+            }
+        }
+        c
+    }
+
+    /// The TOML form described in the module docs.
+    pub fn to_toml(&self, v: &Variant) -> String {
+        let map = &v.map;
+        let mut s = String::new();
+        let _ = writeln!(s, "phase = \"{}\"", v.calendar.label(self.phase));
+        let _ = writeln!(s, "\n[units]");
+        for pw in map.power_ids() {
+            let list: Vec<String> = self
+                .units
+                .iter()
+                .filter(|u| u.power == pw)
+                .map(|u| format!("\"{} {}\"", u.kind.letter(), map.region_abbr(u.region)))
+                .collect();
+            if !list.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "{} = [{}]",
+                    quote_key(&map.power(pw).name),
+                    list.join(", ")
+                );
+            }
+        }
+        let _ = writeln!(s, "\n[centres]");
+        for pw in map.power_ids() {
+            let list: Vec<String> = self
+                .owners
+                .iter()
+                .enumerate()
+                .filter(|(p, o)| **o == Some(pw) && map.provinces()[*p].supply_centre)
+                .map(|(p, _)| format!("\"{}\"", map.provinces()[p].abbr))
+                .collect();
+            if !list.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "{} = [{}]",
+                    quote_key(&map.power(pw).name),
+                    list.join(", ")
+                );
+            }
+        }
+        for (u, options) in &self.dislodged {
+            let _ = writeln!(s, "\n[[dislodged]]");
+            let _ = writeln!(s, "power = \"{}\"", map.power(u.power).name);
+            let _ = writeln!(
+                s,
+                "unit = \"{} {}\"",
+                u.kind.letter(),
+                map.region_abbr(u.region)
+            );
+            let opts: Vec<String> = options
+                .iter()
+                .map(|r| format!("\"{}\"", map.region_abbr(*r)))
+                .collect();
+            let _ = writeln!(s, "retreats = [{}]", opts.join(", "));
+        }
+        s
+    }
+
+    /// Read the TOML form, reporting every problem with its line.
+    pub fn from_toml(v: &Variant, text: &str) -> Result<Position, LoadError> {
+        let lines = LineIndex::new(text);
+        let raw: RawPosition = toml::from_str(text).map_err(|e| LoadError {
+            problems: vec![Problem {
+                line: e.span().map_or(0, |s| lines.line(s.start)),
+                message: e.message().trim().to_string(),
+            }],
+        })?;
+        let map = &v.map;
+        let mut problems = Vec::new();
+        let mut at = |s: std::ops::Range<usize>, m: String| {
+            problems.push(Problem {
+                line: lines.line(s.start),
+                message: m,
+            })
+        };
+        let phase = match v.calendar.parse(raw.phase.get_ref()) {
+            Ok(p) => p,
+            Err(e) => {
+                at(raw.phase.span(), e.to_string());
+                v.calendar.start
+            }
+        };
+        let mut units = Vec::new();
+        let mut seen: BTreeMap<ProvinceId, ()> = BTreeMap::new();
+        for (power, list) in &raw.units {
+            let Some(pw) = map.lookup_power(power.get_ref()) else {
+                at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                continue;
+            };
+            for u in list {
+                match parse_unit(map, u.get_ref()) {
+                    Ok((kind, region)) => {
+                        let p = map.province_of(region);
+                        if seen.insert(p, ()).is_some() {
+                            at(
+                                u.span(),
+                                format!("a second unit in `{}`", map.province(p).abbr),
+                            );
+                        }
+                        units.push(Unit {
+                            power: pw,
+                            kind,
+                            region,
+                        });
+                    }
+                    Err(m) => at(u.span(), m),
+                }
+            }
+        }
+        let mut owners = vec![None; map.provinces().len()];
+        for (power, list) in &raw.centres {
+            let Some(pw) = map.lookup_power(power.get_ref()) else {
+                at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                continue;
+            };
+            for c in list {
+                match map.lookup(c.get_ref()) {
+                    Some(Named::Province(p)) if map.province(p).supply_centre => {
+                        owners[p.index()] = Some(pw)
+                    }
+                    Some(_) => at(
+                        c.span(),
+                        format!("`{}` is not a supply centre", c.get_ref()),
+                    ),
+                    None => at(c.span(), format!("unknown province `{}`", c.get_ref())),
+                }
+            }
+        }
+        let mut dislodged = Vec::new();
+        for d in &raw.dislodged {
+            let Some(pw) = map.lookup_power(d.power.get_ref()) else {
+                at(
+                    d.power.span(),
+                    format!("unknown power `{}`", d.power.get_ref()),
+                );
+                continue;
+            };
+            let (kind, region) = match parse_unit(map, d.unit.get_ref()) {
+                Ok(x) => x,
+                Err(m) => {
+                    at(d.unit.span(), m);
+                    continue;
+                }
+            };
+            let mut opts = Vec::new();
+            for r in &d.retreats {
+                match parse_region(map, r.get_ref(), kind) {
+                    Some(reg) => opts.push(reg),
+                    None => at(
+                        r.span(),
+                        format!("`{}`: no such place for a {}", r.get_ref(), kind.word()),
+                    ),
+                }
+            }
+            dislodged.push((
+                Unit {
+                    power: pw,
+                    kind,
+                    region,
+                },
+                opts,
+            ));
+        }
+        if !problems.is_empty() {
+            problems.sort_by_key(|p| p.line);
+            return Err(LoadError { problems });
+        }
+        Ok(Position {
+            phase,
+            units,
+            owners,
+            dislodged,
+        })
+    }
+}
+
+fn quote_key(k: &str) -> String {
+    if k.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        k.to_string()
+    } else {
+        format!("\"{k}\"")
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPosition {
+    phase: Spanned<String>,
+    #[serde(default)]
+    units: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    centres: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    dislodged: Vec<RawDislodged>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDislodged {
+    power: Spanned<String>,
+    unit: Spanned<String>,
+    #[serde(default)]
+    retreats: Vec<Spanned<String>>,
+}
+
+/// `A Lon`, `F StP/sc` -> kind and region.
+pub fn parse_unit(map: &Map, text: &str) -> Result<(UnitKind, RegionId), String> {
+    let text = text.trim();
+    let (k, place) = text
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("`{text}` should read like `A Lon` or `F StP/sc`"))?;
+    let kind = match k.to_ascii_uppercase().as_str() {
+        "A" => UnitKind::Army,
+        "F" => UnitKind::Fleet,
+        "A/F" => UnitKind::ArmyFleet,
+        "3D" => UnitKind::DefensiveArmy,
+        "L" => UnitKind::Leader,
+        _ => return Err(format!("unknown unit kind `{k}` in `{text}`")),
+    };
+    let region = parse_region(map, place, kind).ok_or_else(|| {
+        format!(
+            "`{text}`: no such place, or a {} cannot stand there",
+            kind.word()
+        )
+    })?;
+    Ok((kind, region))
+}
+
+/// A place name, with an optional `/coast` or `(coast)`, as a region for a
+/// unit of kind `kind`.
+pub fn parse_region(map: &Map, place: &str, kind: UnitKind) -> Option<RegionId> {
+    let place = place.trim().trim_end_matches(')');
+    let (p, c) = match place.split_once(['/', '(']) {
+        Some((p, c)) => (p, Some(c)),
+        None => (place, None),
+    };
+    let prov = match map.lookup(p)? {
+        Named::Province(p) => p,
+        Named::Region(r) => return map.admits(r, kind).then_some(r),
+    };
+    if let Some(c) = c {
+        let cid = map.lookup_coast(c)?;
+        return map.coast_region(prov, cid).filter(|&r| map.admits(r, kind));
+    }
+    map.default_region(prov, kind)
+}

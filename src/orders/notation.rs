@@ -1,0 +1,72 @@
+//! Printing orders in the notation of the postal zines: `A(Lon)-Yor`,
+//! `F(ENG) C A(Lon)-Bre`, `A(Liv) S A(Fin)-Kar`, `A(Bud) S A(Vie)`.
+
+use super::{AdjustCommand, AnyCommand, MainCommand, Place, RetreatCommand, UnitRef};
+use crate::map::{Map, UnitKind};
+
+/// `Lon`, `StP/nc`.
+pub fn format_place(map: &Map, p: Place) -> String {
+    let abbr = &map.province(p.province).abbr;
+    match p.coast {
+        Some(c) => format!("{abbr}/{}", map.coast(c).abbr),
+        None => abbr.clone(),
+    }
+}
+
+/// `A(Lon)`, `F(StP/sc)`; a unit of unknown kind prints as `?(Lon)`.
+pub fn format_unit(map: &Map, kind: Option<UnitKind>, at: Place) -> String {
+    format!(
+        "{}({})",
+        kind.map_or("?", |k| k.letter()),
+        format_place(map, at)
+    )
+}
+
+fn unit(map: &Map, u: &UnitRef) -> String {
+    format_unit(map, u.kind, u.at)
+}
+
+/// Canonical zine notation of any order.
+pub fn format_order(map: &Map, order: &AnyCommand) -> String {
+    match order {
+        AnyCommand::Main(u, c) => {
+            let head = unit(map, u);
+            match c {
+                MainCommand::Hold => format!("{head} H"),
+                MainCommand::Move {
+                    to,
+                    via_convoy,
+                    route,
+                } => {
+                    let mut s = head;
+                    for r in route {
+                        s.push('-');
+                        s.push_str(&map.province(*r).abbr);
+                    }
+                    s.push('-');
+                    s.push_str(&format_place(map, *to));
+                    if *via_convoy && route.is_empty() {
+                        s.push_str(" via convoy");
+                    }
+                    s
+                }
+                MainCommand::SupportHold { unit: v } => format!("{head} S {}", unit(map, v)),
+                MainCommand::SupportMove { unit: v, to } => {
+                    format!("{head} S {}-{}", unit(map, v), format_place(map, *to))
+                }
+                MainCommand::Convoy { unit: v, to } => {
+                    format!("{head} C {}-{}", unit(map, v), format_place(map, *to))
+                }
+            }
+        }
+        AnyCommand::Retreat(u, c) => match c {
+            RetreatCommand::Move { to } => format!("{}-{}", unit(map, u), format_place(map, *to)),
+            RetreatCommand::Disband => format!("Disband {}", unit(map, u)),
+        },
+        AnyCommand::Adjust(c) => match c {
+            AdjustCommand::Build { kind, at } => format!("Build {}", format_unit(map, *kind, *at)),
+            AdjustCommand::Remove { unit: u } => format!("Remove {}", unit(map, u)),
+            AdjustCommand::Waive => "Build waived".to_string(),
+        },
+    }
+}
