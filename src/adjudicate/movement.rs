@@ -324,10 +324,10 @@ impl<'a> Judge<'a> {
                         self.power(f) == self.power(u)
                             && matches!(self.cmd[f], Cmd::Convoy { army, to: t } if army as usize == u && t == to)
                     });
-                if via || own_fleet {
-                    if let Cmd::Move { convoy, .. } = &mut self.cmd[u] {
-                        *convoy = true;
-                    }
+                if (via || own_fleet)
+                    && let Cmd::Move { convoy, .. } = &mut self.cmd[u]
+                {
+                    *convoy = true;
                 }
             }
         }

@@ -361,13 +361,11 @@ impl<'m> OrderParser<'m> {
                 AnyCommand::Adjust(AdjustCommand::Remove { unit })
             });
         }
-        if phase == Some(PhaseKind::Retreat) {
-            if self.move_word(c) {
-                let to = self.place(c)?;
-                return Ok(AnyCommand::Retreat(unit, RetreatCommand::Move { to }));
-            }
-            // Anything else in a retreat phase reads as a movement order,
-            // which the retreat judge then rejects with a reason.
+        // Anything else in a retreat phase reads as a movement order, which
+        // the retreat judge then rejects with a reason.
+        if phase == Some(PhaseKind::Retreat) && self.move_word(c) {
+            let to = self.place(c)?;
+            return Ok(AnyCommand::Retreat(unit, RetreatCommand::Move { to }));
         }
         if c.eat_word(HOLD_WORDS) {
             return Ok(AnyCommand::Main(unit, MainCommand::Hold));
