@@ -84,6 +84,10 @@ pub struct RawProvince {
     /// For split coasts: coast -> regions a fleet on that coast may move to.
     #[serde(default)]
     pub coasts: Option<Spanned<BTreeMap<String, Vec<Spanned<String>>>>>,
+    /// Where to draw the province on the map picture: `[x, y]` on a
+    /// 1000 x 1000 canvas, north up.
+    #[serde(default)]
+    pub xy: Option<Spanned<[f32; 2]>>,
 }
 
 /// A `[[powers]]` entry as written.
@@ -248,7 +252,17 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 );
             }
         }
+        if let Some(xy) = &rp.xy {
+            let [x, y] = *xy.get_ref();
+            if !(0.0..=1000.0).contains(&x) || !(0.0..=1000.0).contains(&y) {
+                b.at(
+                    xy,
+                    format!("`{}`: xy must lie within 0..1000", rp.id.get_ref()),
+                );
+            }
+        }
         provinces.push(Province {
+            xy: rp.xy.as_ref().map(|s| *s.get_ref()),
             abbr: rp.id.get_ref().clone(),
             name: rp.name.get_ref().clone(),
             terrain,
@@ -539,6 +553,16 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 continue;
             };
             let p = regions[region.index()].province;
+            // Off-board boxes hold any number of units (an invader's army
+            // waiting to land); everywhere else one unit per province.
+            if provinces[p.index()].terrain == Terrain::OffBoard {
+                starting.push(StartingUnit {
+                    power: pid,
+                    kind,
+                    region,
+                });
+                continue;
+            }
             if let Some(&line) = occupied.get(&p) {
                 b.at(
                     u,

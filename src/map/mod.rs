@@ -192,6 +192,8 @@ pub struct Province {
     /// Its regions: the first is the province as a whole (where armies
     /// stand); the rest, if any, are its separately named coasts.
     pub regions: Vec<RegionId>,
+    /// Where the map picture draws it (1000 x 1000 canvas, north up).
+    pub xy: Option<[f32; 2]>,
 }
 
 impl Province {
