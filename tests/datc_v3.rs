@@ -162,6 +162,7 @@ fn main_phase(
                     }
                     (MainCommand::Hold, true) => ur.dislodged.is_none(),
                     (MainCommand::Convoy { .. }, true) => ur.outcome == Outcome::Convoyed,
+                    (_, true) => false,
                 }
             }
         };

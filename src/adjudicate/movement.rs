@@ -392,6 +392,10 @@ impl<'a> Judge<'a> {
                     coast,
                 })
             }
+            MainCommand::Board { .. }
+            | MainCommand::Disembark { .. }
+            | MainCommand::Destroy { .. }
+            | MainCommand::Impulses { .. } => Err(Illegal::NotInThisGame),
             MainCommand::Convoy { unit: target, to } => {
                 if !unit.kind.can_convoy() {
                     return Err(Illegal::NotAFleet);

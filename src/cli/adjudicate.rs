@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn read_orders(v: &Variant, pos: &Position, text: &str) -> Result<Vec<OrderLine>, Vec<String>> {
-    let parser = OrderParser::new(&v.map);
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let mut out = Vec::new();
     let mut errs = Vec::new();
     for (i, raw) in text.lines().enumerate() {

@@ -4,6 +4,7 @@
 //! carry context (`anyhow`) and are printed once, by `main`.
 
 mod adjudicate;
+mod parse;
 
 use crate::variant::{self, Variant};
 use anyhow::{Context, Result, bail};
@@ -44,6 +45,9 @@ enum Command {
         #[arg(long = "allow-fail", value_name = "CASE")]
         allow_fail: Vec<String>,
     },
+    /// Read a mail body on stdin and print each order as understood, or
+    /// its error with the line number.
+    Parse(parse::Args),
     /// Adjudicate one phase offline: position and orders in, results and
     /// the next position out.
     Adjudicate(adjudicate::Args),
@@ -71,6 +75,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             allow_fail,
         } => datc(&files, &game, &preferences, &allow_fail),
         Command::Adjudicate(args) => adjudicate::run(args),
+        Command::Parse(args) => parse::run(args),
     }
 }
 

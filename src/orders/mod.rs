@@ -6,6 +6,8 @@
 //! the adjudicator's job, because the answer depends on the board (DATC
 //! 4.B.1-4.B.6).
 
+mod lex;
+pub mod mail;
 mod notation;
 pub mod parse;
 
@@ -84,6 +86,71 @@ pub enum MainCommand {
         /// Where it goes.
         to: Place,
     },
+    /// An army boards a fleet in an adjacent sea, forming an A/F
+    /// (Abstraction II: `A(Lon) boards F(ENG)`, also `embarks`).
+    Board {
+        /// The fleet boarded.
+        fleet: UnitRef,
+    },
+    /// An A/F lands its army (`A/F(TYS) disembarks A(Tun)`), optionally
+    /// supported by its own fleet element (`... A(ENG)-Bre S by F(ENG)`).
+    Disembark {
+        /// Where the army lands.
+        to: Place,
+        /// The fleet element supports the landing.
+        fleet_supports: bool,
+    },
+    /// 1066: a fleet or A/F destroys the invader's armies still waiting in
+    /// the Straits of Dover (`F(CHA) destroys A(SOD)`).
+    Destroy {
+        /// The armies' place.
+        target: UnitRef,
+    },
+    /// 1700 AD: one unit's (or stack's) impulses in order, with the
+    /// double-strength mark `(x2)`: `CXII(Got)-hold-Den (x2)`,
+    /// `2F(Sca)-COS-C CXII(Got)-Den`.
+    Impulses {
+        /// Fleets in the stack (`2F`); 1 otherwise.
+        stack: u8,
+        /// The impulses.
+        steps: Vec<Step>,
+        /// `(x2)`: the unit uses its whole allowance at double strength.
+        double: bool,
+    },
+}
+
+/// One impulse of a 1700 AD order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Stay.
+    Hold,
+    /// Move.
+    Move(Place),
+    /// Support a unit in place.
+    SupportHold(UnitRef),
+    /// Support a unit's move.
+    SupportMove(UnitRef, Place),
+    /// Convoy a unit.
+    Convoy(UnitRef, Place),
+}
+
+/// Which variant notations a game's orders may use. Standard Diplomacy has
+/// none of them; each variant file turns on its own under `[orders]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct OrderSyntax {
+    /// `A/F` units (1066, Abstraction II).
+    pub army_fleet: bool,
+    /// Boarding and disembarking (Abstraction II).
+    pub boarding: bool,
+    /// `3D` defensive armies (1000 AD).
+    pub defensive_army: bool,
+    /// Named leaders, as written before `(place)`: `CXII`, `Mar`.
+    pub leaders: Vec<String>,
+    /// Several impulses per order, stacks and `(x2)` (1700 AD).
+    pub impulses: bool,
+    /// The destroy order (1066).
+    pub destroy: bool,
 }
 
 /// Orders of a retreat phase.

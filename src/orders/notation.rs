@@ -1,7 +1,7 @@
 //! Printing orders in the notation of the postal zines: `A(Lon)-Yor`,
 //! `F(ENG) C A(Lon)-Bre`, `A(Liv) S A(Fin)-Kar`, `A(Bud) S A(Vie)`.
 
-use super::{AdjustCommand, AnyCommand, MainCommand, Place, RetreatCommand, UnitRef};
+use super::{AdjustCommand, AnyCommand, MainCommand, Place, RetreatCommand, Step, UnitRef};
 use crate::map::{Map, UnitKind};
 
 /// `Lon`, `StP/nc`.
@@ -56,6 +56,51 @@ pub fn format_order(map: &Map, order: &AnyCommand) -> String {
                 }
                 MainCommand::Convoy { unit: v, to } => {
                     format!("{head} C {}-{}", unit(map, v), format_place(map, *to))
+                }
+                MainCommand::Board { fleet } => format!("{head} boards {}", unit(map, fleet)),
+                MainCommand::Disembark { to, fleet_supports } => {
+                    let mut s = format!("{head} disembarks A({})", format_place(map, *to));
+                    if *fleet_supports {
+                        s.push_str(&format!(" S by F({})", format_place(map, u.at)));
+                    }
+                    s
+                }
+                MainCommand::Destroy { target } => format!("{head} destroys {}", unit(map, target)),
+                MainCommand::Impulses {
+                    stack,
+                    steps,
+                    double,
+                } => {
+                    let mut s = if *stack > 1 {
+                        format!("{stack}{head}")
+                    } else {
+                        head
+                    };
+                    for (i, st) in steps.iter().enumerate() {
+                        let sep = if i == 0
+                            && matches!(st, Step::SupportHold(_) | Step::SupportMove(..))
+                        {
+                            " "
+                        } else {
+                            "-"
+                        };
+                        s.push_str(sep);
+                        s.push_str(&match st {
+                            Step::Hold => "hold".to_string(),
+                            Step::Move(p) => format_place(map, *p),
+                            Step::SupportHold(v) => format!("S {}", unit(map, v)),
+                            Step::SupportMove(v, p) => {
+                                format!("S {}-{}", unit(map, v), format_place(map, *p))
+                            }
+                            Step::Convoy(v, p) => {
+                                format!("C {}-{}", unit(map, v), format_place(map, *p))
+                            }
+                        });
+                    }
+                    if *double {
+                        s.push_str(" (x2)");
+                    }
+                    s
                 }
             }
         }

@@ -1,35 +1,47 @@
 //! Reading one order as players write it, against a map.
 //!
 //! The grammar lives in this file and nowhere else. It is a small
-//! recursive-descent parser over a token list: no backtracking beyond the
-//! bounded look-ahead needed to match multi-word province names (longest
-//! match first, at most as many words as the longest name in the map), so
-//! its cost is linear in the length of the line.
+//! recursive-descent parser over the tokens of [`super::lex`]: no
+//! backtracking beyond the bounded look-ahead that matches multi-word
+//! province names (longest match first, never more words than the longest
+//! name on the map), so its cost is linear in the length of the line.
 //!
 //! ```text
-//! line     := [power ':'] order
-//! order    := unit main | unit retreat | adjust           (by phase)
-//! unit     := [kind] place | kind '(' place ')'
+//! order    := [power ':'] (keyword | unit rest)
+//! keyword  := build [kind] place | build waived | waive [build] | no build
+//!           | (remove | disband) unit | retreat unit move place
+//! unit     := [n] kind '(' place ')' | [n] kind place | leader '(' place ')'
+//!           | 'L' '(' leader ')' place | place
 //! kind     := A | F | Army | Fleet | A/F | 3D
-//! place    := name [coast]
-//! coast    := '/' c | '(' c ')' | c                         nc, north coast, north
-//! main     := H | Hold | Stands
-//!           | move place {move place} [via convoy]          route = the middle places
-//!           | S [nationality] unit [move place | H]
-//!           | C [nationality] unit move place
-//! move     := '-' | '->' | '–' | '—' | to | moves [to] | m
-//! retreat  := move place | R place | disband
-//! adjust   := build [kind] place | [kind] place build
-//!           | (remove | disband) unit | unit (remove | disband) | waive
+//! place    := name [coast]          name: full name, abbreviation or alias;
+//!                                   a unique prefix of three letters or more
+//! coast    := '/' c | '(' c ')' | c       c: nc, north coast, north, n
+//! rest     := H | hold | stands                        hold
+//!           | S [nation] unit [move place | H]         support
+//!           | C [nation] unit move place               convoy
+//!           | boards unit | disembarks unit [move place] [S by unit]
+//!           | destroys unit | build | remove | disband
+//!           | [return] move step {move step} [via convoy] [(x2)]
+//! step     := place | H | S ... | C ...     (H, S, C only where a move has
+//!                                            several impulses: 1700 AD)
+//! move     := '-' | '->' | '–' | '—' | to | moves [to] | m | R | retreats [to]
 //! ```
+//!
+//! The phase (or an order-sheet heading such as `Builds:`) decides how a
+//! bare unit or a plain move reads: `A(Liv)-Kur` is a retreat in a retreat
+//! phase, `A(Fin)` a build under `Builds:`. Orders of variants the game does
+//! not play are refused with a reason ([`ParseErrorKind::NotInThisGame`]).
 
-use super::{AdjustCommand, AnyCommand, MainCommand, Place, RetreatCommand, UnitRef};
-use crate::map::{Map, Named, PowerId, UnitKind, normalize_name};
+use super::lex::{Tok, Token, lex};
+use super::{
+    AdjustCommand, AnyCommand, MainCommand, OrderSyntax, Place, RetreatCommand, Step, UnitRef,
+};
+use crate::map::{CoastId, Map, Named, PowerId, ProvinceId, UnitKind, normalize_name};
 use crate::variant::PhaseKind;
 use std::fmt;
 use std::ops::Range;
 
-/// One parsed order line.
+/// One parsed order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsedOrder {
     /// The power named before a colon (`England: ...`), if any.
@@ -38,7 +50,7 @@ pub struct ParsedOrder {
     pub command: AnyCommand,
 }
 
-/// Why a line could not be read, and where.
+/// Why an order could not be read, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     /// Byte range in the line.
@@ -56,8 +68,15 @@ pub enum ParseErrorKind {
     UnknownPlace {
         /// The text as written.
         text: String,
-        /// The closest names on the map.
+        /// The closest names on the map, as `Name (Abbr)`.
         suggestions: Vec<String>,
+    },
+    /// An abbreviation that begins several names.
+    AmbiguousPlace {
+        /// The text as written.
+        text: String,
+        /// The names it could mean, as `Name (Abbr)`.
+        candidates: Vec<String>,
     },
     /// A power name that this game does not have.
     UnknownPower {
@@ -68,6 +87,11 @@ pub enum ParseErrorKind {
     UnknownCoast {
         /// The text as written.
         text: String,
+    },
+    /// An order or unit of a variant this game does not play.
+    NotInThisGame {
+        /// What it is, in words.
+        what: &'static str,
     },
     /// Something else was expected here.
     Expected {
@@ -81,18 +105,26 @@ pub enum ParseErrorKind {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ParseErrorKind::Empty => f.write_str("no order on this line"),
+            ParseErrorKind::Empty => f.write_str("no order here"),
             ParseErrorKind::UnknownPlace { text, suggestions } => {
-                write!(f, "unknown place `{text}`")?;
+                write!(f, "unknown province `{text}`")?;
                 if !suggestions.is_empty() {
-                    write!(f, "; did you mean {}?", suggestions.join(" or "))?;
+                    write!(f, ". Did you mean {}?", suggestions.join(" or "))?;
                 }
                 Ok(())
             }
+            ParseErrorKind::AmbiguousPlace { text, candidates } => {
+                write!(
+                    f,
+                    "`{text}` could be {}: write more of the name",
+                    candidates.join(", ")
+                )
+            }
             ParseErrorKind::UnknownPower { text } => write!(f, "unknown power `{text}`"),
             ParseErrorKind::UnknownCoast { text } => write!(f, "unknown coast `{text}`"),
+            ParseErrorKind::NotInThisGame { what } => write!(f, "{what} are not part of this game"),
             ParseErrorKind::Expected { what, found } if found.is_empty() => {
-                write!(f, "expected {what} at the end of the line")
+                write!(f, "expected {what} at the end of the order")
             }
             ParseErrorKind::Expected { what, found } => {
                 write!(f, "expected {what}, found `{found}`")
@@ -103,92 +135,92 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// An order-sheet heading (`Builds:`) that says what the orders under it
+/// are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tok {
-    Word,
-    Dash,
-    LParen,
-    RParen,
-    Slash,
-    Colon,
-    Sep,
-    Other,
+pub enum Heading {
+    /// `Moves:`, `Orders:`.
+    Moves,
+    /// `Retreats:`.
+    Retreats,
+    /// `Builds:`, `Placements:`.
+    Builds,
+    /// `Removes:`, `Removals:`, `Disbands:`.
+    Removes,
 }
 
-#[derive(Debug, Clone)]
-struct Token {
-    tok: Tok,
-    /// Lower-cased text for words.
-    text: String,
-    span: Range<usize>,
-}
-
-fn lex(line: &str) -> Vec<Token> {
-    let mut out = Vec::new();
-    let mut it = line.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        let single = |tok: Tok, end: usize| Token {
-            tok,
-            text: String::new(),
-            span: i..end,
-        };
-        match c {
-            c if c.is_whitespace() => {}
-            c if c.is_alphanumeric() || c == '\'' || c == '\u{2019}' => {
-                let mut end = i + c.len_utf8();
-                let mut text = String::new();
-                text.extend(c.to_lowercase());
-                while let Some(&(j, d)) = it.peek() {
-                    if d.is_alphanumeric() || d == '.' || d == '\'' || d == '\u{2019}' {
-                        text.extend(d.to_lowercase());
-                        end = j + d.len_utf8();
-                        it.next();
-                    } else {
-                        break;
-                    }
-                }
-                let trimmed = text.trim_end_matches('.').to_string();
-                out.push(Token {
-                    tok: Tok::Word,
-                    text: trimmed,
-                    span: i..end,
-                });
-            }
-            '-' | '=' => {
-                if let Some(&(j, '>')) = it.peek() {
-                    it.next();
-                    out.push(single(Tok::Dash, j + 1));
-                } else if c == '-' {
-                    out.push(single(Tok::Dash, i + 1));
-                } else {
-                    out.push(single(Tok::Other, i + 1));
-                }
-            }
-            '\u{2013}' | '\u{2014}' | '\u{2192}' | '>' => {
-                out.push(single(Tok::Dash, i + c.len_utf8()))
-            }
-            '(' | '[' => out.push(single(Tok::LParen, i + 1)),
-            ')' | ']' => out.push(single(Tok::RParen, i + 1)),
-            '/' => out.push(single(Tok::Slash, i + 1)),
-            ':' => out.push(single(Tok::Colon, i + 1)),
-            ',' | ';' | '.' => out.push(single(Tok::Sep, i + 1)),
-            _ => out.push(single(Tok::Other, i + c.len_utf8())),
-        }
+impl Heading {
+    /// Read a heading word.
+    pub fn from_word(w: &str) -> Option<Heading> {
+        Some(match w {
+            "moves" | "orders" | "movement" | "movements" => Heading::Moves,
+            "retreats" | "retreat" => Heading::Retreats,
+            "builds" | "build" | "placements" | "placement" | "adjustments" => Heading::Builds,
+            "removes" | "removals" | "remove" | "disbands" => Heading::Removes,
+            _ => return None,
+        })
     }
-    out
 }
 
-/// Parses order lines against one map.
+/// What the parser knows about where an order stands.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Context {
+    /// The phase the orders are for, when known.
+    pub phase: Option<PhaseKind>,
+    /// The order-sheet heading in force.
+    pub heading: Option<Heading>,
+}
+
+pub(crate) const MOVE_WORDS: &[&str] = &[
+    "to", "m", "moves", "move", "mv", "goes", "attacks", "advances", "marches", "sails",
+];
+pub(crate) const RETREAT_WORDS: &[&str] = &["r", "retreats", "retreat"];
+pub(crate) const HOLD_WORDS: &[&str] = &["h", "hold", "holds", "stand", "stands", "stays", "hld"];
+pub(crate) const SUPPORT_WORDS: &[&str] = &["s", "support", "supports", "sup", "supp", "sp"];
+pub(crate) const CONVOY_WORDS: &[&str] = &["c", "convoy", "convoys", "cvy", "ferries", "ferry"];
+pub(crate) const BUILD_WORDS: &[&str] = &["build", "builds", "b"];
+pub(crate) const REMOVE_WORDS: &[&str] = &["remove", "removes", "disband", "disbands", "d"];
+pub(crate) const WAIVE_WORDS: &[&str] = &["waive", "waives", "waived"];
+const BOARD_WORDS: &[&str] = &["boards", "board", "embarks", "embark"];
+const DISEMBARK_WORDS: &[&str] = &["disembarks", "disembark", "lands", "land", "unloads"];
+const DESTROY_WORDS: &[&str] = &["destroys", "destroy"];
+const RETURN_WORDS: &[&str] = &["return", "returns"];
+
+/// Whether a word can open an order (a unit kind or an order keyword):
+/// used to tell orders from chat and to split `A Lon-Yor. F Edi-NTH.`.
+pub(crate) fn starts_order(w: &str) -> bool {
+    matches!(w, "a" | "f" | "army" | "fleet" | "af" | "3d" | "l")
+        || is_stack_word(w).is_some()
+        || BUILD_WORDS[..2].contains(&w)
+        || REMOVE_WORDS[..4].contains(&w)
+        || WAIVE_WORDS.contains(&w)
+}
+
+/// `2f` -> (2, fleet).
+fn is_stack_word(w: &str) -> Option<(u8, UnitKind)> {
+    let kind = match w.chars().last()? {
+        'f' => UnitKind::Fleet,
+        'a' => UnitKind::Army,
+        _ => return None,
+    };
+    let n: u8 = w[..w.len() - 1].parse().ok()?;
+    (n >= 1).then_some((n, kind))
+}
+
+/// Parses orders against one map and one game's notation.
 pub struct OrderParser<'m> {
     map: &'m Map,
+    syntax: OrderSyntax,
+    /// Normalised leader names.
+    leaders: Vec<String>,
     /// Longest name on the map, in words: bounds the name look-ahead.
     max_words: usize,
 }
 
-struct Cursor<'a> {
-    toks: &'a [Token],
-    pos: usize,
-    line: &'a str,
+pub(crate) struct Cursor<'a> {
+    pub(crate) toks: &'a [Token],
+    pub(crate) pos: usize,
+    pub(crate) line: &'a str,
 }
 
 impl<'a> Cursor<'a> {
@@ -197,6 +229,12 @@ impl<'a> Cursor<'a> {
     }
     fn peek_word(&self) -> Option<&'a str> {
         self.peek()
+            .filter(|t| t.tok == Tok::Word)
+            .map(|t| t.text.as_str())
+    }
+    fn word_at(&self, k: usize) -> Option<&'a str> {
+        self.toks
+            .get(self.pos + k)
             .filter(|t| t.tok == Tok::Word)
             .map(|t| t.text.as_str())
     }
@@ -221,7 +259,9 @@ impl<'a> Cursor<'a> {
         }
     }
     fn end(&self) -> bool {
-        self.toks[self.pos..].iter().all(|t| t.tok == Tok::Sep)
+        self.toks[self.pos..]
+            .iter()
+            .all(|t| matches!(t.tok, Tok::Sep | Tok::Stop))
     }
     fn here(&self) -> Range<usize> {
         match self.peek() {
@@ -239,39 +279,68 @@ impl<'a> Cursor<'a> {
             kind: ParseErrorKind::Expected { what, found },
         }
     }
+    fn not_here(&self, what: &'static str) -> ParseError {
+        ParseError {
+            span: self.here(),
+            kind: ParseErrorKind::NotInThisGame { what },
+        }
+    }
 }
 
-const MOVE_WORDS: &[&str] = &[
-    "to", "m", "moves", "move", "mv", "goes", "attacks", "r", "retreats", "retreat",
-];
-const HOLD_WORDS: &[&str] = &["h", "hold", "holds", "stand", "stands", "stays", "hld"];
-const SUPPORT_WORDS: &[&str] = &["s", "support", "supports", "sup", "supp", "sp"];
-const CONVOY_WORDS: &[&str] = &["c", "convoy", "convoys", "cvy", "ferries"];
-const BUILD_WORDS: &[&str] = &["build", "builds", "b"];
-const REMOVE_WORDS: &[&str] = &["remove", "removes", "disband", "disbands", "d"];
-const WAIVE_WORDS: &[&str] = &["waive", "waives", "waived"];
+/// A unit reference with the variant marks that came with it.
+struct UnitSpec {
+    unit: UnitRef,
+    stack: u8,
+}
 
 impl<'m> OrderParser<'m> {
-    /// A parser for orders on `map`.
+    /// A parser for standard notation on `map`.
     pub fn new(map: &'m Map) -> Self {
+        Self::with_syntax(map, OrderSyntax::default())
+    }
+
+    /// A parser for a game whose variant allows `syntax`.
+    pub fn with_syntax(map: &'m Map, syntax: OrderSyntax) -> Self {
         let max_words = map
             .names()
             .map(|(n, _)| n.split(' ').count())
             .max()
             .unwrap_or(1);
-        OrderParser { map, max_words }
+        let leaders = syntax.leaders.iter().map(|l| normalize_name(l)).collect();
+        OrderParser {
+            map,
+            syntax,
+            leaders,
+            max_words,
+        }
     }
 
-    /// Parse one line holding one order. `phase` decides how an ambiguous
-    /// order reads (`A Bel-Hol` is a retreat in a retreat phase); with `None`
-    /// the keywords decide.
+    /// The map orders are read against.
+    pub fn map(&self) -> &'m Map {
+        self.map
+    }
+
+    /// Parse one order on a line of its own.
     pub fn parse(&self, line: &str, phase: Option<PhaseKind>) -> Result<ParsedOrder, ParseError> {
         let toks = lex(line);
-        let mut c = Cursor {
-            toks: &toks,
-            pos: 0,
+        self.parse_tokens(
             line,
-        };
+            &toks,
+            Context {
+                phase,
+                heading: None,
+            },
+        )
+    }
+
+    /// Parse one order from its tokens (a segment of `line`).
+    pub(crate) fn parse_tokens(
+        &self,
+        line: &str,
+        toks: &[Token],
+        ctx: Context,
+    ) -> Result<ParsedOrder, ParseError> {
+        let mut c = Cursor { toks, pos: 0, line };
         if c.end() {
             return Err(ParseError {
                 span: 0..line.len(),
@@ -279,7 +348,7 @@ impl<'m> OrderParser<'m> {
             });
         }
         let power = self.power_prefix(&mut c)?;
-        let command = self.order(&mut c, phase)?;
+        let command = self.order(&mut c, ctx)?;
         if !c.end() {
             return Err(c.expected("the end of the order"));
         }
@@ -288,155 +357,283 @@ impl<'m> OrderParser<'m> {
 
     /// `England:` before an order.
     fn power_prefix(&self, c: &mut Cursor<'_>) -> Result<Option<PowerId>, ParseError> {
-        let colon = c.toks[c.pos..].iter().position(|t| t.tok == Tok::Colon);
-        let Some(k) = colon else { return Ok(None) };
+        let Some(k) = c.toks[c.pos..].iter().position(|t| t.tok == Tok::Colon) else {
+            return Ok(None);
+        };
         let words = &c.toks[c.pos..c.pos + k];
-        if words.is_empty() || words.iter().any(|t| t.tok != Tok::Word) {
+        if words.is_empty() || words.len() > 4 || words.iter().any(|t| t.tok != Tok::Word) {
             return Ok(None);
         }
-        let text: Vec<&str> = words.iter().map(|t| t.text.as_str()).collect();
-        let name = text.join(" ");
+        let name: Vec<&str> = words.iter().map(|t| t.text.as_str()).collect();
         let span = words[0].span.start..words[words.len() - 1].span.end;
-        match self.map.lookup_power(&name) {
+        match self.map.lookup_power(&name.join(" ")) {
             Some(p) => {
                 c.pos += k + 1;
                 Ok(Some(p))
             }
             None => Err(ParseError {
-                span,
+                span: span.clone(),
                 kind: ParseErrorKind::UnknownPower {
-                    text: c.line[words[0].span.start..words[words.len() - 1].span.end].to_string(),
+                    text: c.line[span].to_string(),
                 },
             }),
         }
     }
 
-    fn order(
-        &self,
-        c: &mut Cursor<'_>,
-        phase: Option<PhaseKind>,
-    ) -> Result<AnyCommand, ParseError> {
+    fn order(&self, c: &mut Cursor<'_>, ctx: Context) -> Result<AnyCommand, ParseError> {
+        let retreat = ctx.heading == Some(Heading::Retreats)
+            || (ctx.heading.is_none() && ctx.phase == Some(PhaseKind::Retreat));
         // Keyword-first forms.
-        if c.eat_word(BUILD_WORDS) {
+        if c.eat_word(&BUILD_WORDS[..2]) {
             if c.eat_word(WAIVE_WORDS) {
                 return Ok(AnyCommand::Adjust(AdjustCommand::Waive));
             }
-            let kind = self.kind(c);
-            let at = self.place_in_parens_or_not(c, kind.is_some())?;
-            return Ok(AnyCommand::Adjust(AdjustCommand::Build { kind, at }));
+            let spec = self.unit(c)?;
+            return Ok(AnyCommand::Adjust(AdjustCommand::Build {
+                kind: spec.unit.kind,
+                at: spec.unit.at,
+            }));
         }
         if c.eat_word(WAIVE_WORDS) {
-            c.eat_word(BUILD_WORDS);
+            c.eat_word(&BUILD_WORDS[..2]);
             return Ok(AnyCommand::Adjust(AdjustCommand::Waive));
         }
         if c.peek_word() == Some("no")
-            && c.toks
-                .get(c.pos + 1)
-                .is_some_and(|t| BUILD_WORDS.contains(&t.text.as_str()))
+            && c.word_at(1).is_some_and(|w| BUILD_WORDS[..2].contains(&w))
         {
             c.pos += 2;
             return Ok(AnyCommand::Adjust(AdjustCommand::Waive));
         }
-        if c.eat_word(REMOVE_WORDS) {
-            let unit = self.unit(c)?;
-            return Ok(if phase == Some(PhaseKind::Retreat) {
-                AnyCommand::Retreat(unit, RetreatCommand::Disband)
+        if c.eat_word(&REMOVE_WORDS[..4]) {
+            let spec = self.unit(c)?;
+            return Ok(if retreat {
+                AnyCommand::Retreat(spec.unit, RetreatCommand::Disband)
             } else {
-                AnyCommand::Adjust(AdjustCommand::Remove { unit })
+                AnyCommand::Adjust(AdjustCommand::Remove { unit: spec.unit })
             });
         }
+        if c.peek_word()
+            .is_some_and(|w| RETREAT_WORDS[1..].contains(&w))
+            && !self.is_place_here(c)
+        {
+            c.pos += 1;
+            let spec = self.unit(c)?;
+            if !self.move_word(c) {
+                return Err(c.expected("`-` and where the unit retreats to"));
+            }
+            let to = self.place(c)?;
+            return Ok(AnyCommand::Retreat(spec.unit, RetreatCommand::Move { to }));
+        }
 
-        let unit = self.unit(c)?;
-        // Unit-first forms.
-        if c.eat_word(BUILD_WORDS) {
+        let spec = self.unit(c)?;
+        let unit = spec.unit;
+        // A bare unit under a heading.
+        if c.end() {
+            return match ctx.heading {
+                Some(Heading::Builds) => Ok(AnyCommand::Adjust(AdjustCommand::Build {
+                    kind: unit.kind,
+                    at: unit.at,
+                })),
+                Some(Heading::Removes) => Ok(AnyCommand::Adjust(AdjustCommand::Remove { unit })),
+                _ => Err(c.expected("an order for the unit (`-`, `H`, `S` or `C`)")),
+            };
+        }
+        if c.eat_word(&BUILD_WORDS[..2]) {
             return Ok(AnyCommand::Adjust(AdjustCommand::Build {
                 kind: unit.kind,
                 at: unit.at,
             }));
         }
         if c.eat_word(REMOVE_WORDS) {
-            return Ok(if phase == Some(PhaseKind::Retreat) {
+            return Ok(if retreat {
                 AnyCommand::Retreat(unit, RetreatCommand::Disband)
             } else {
                 AnyCommand::Adjust(AdjustCommand::Remove { unit })
             });
         }
-        // Anything else in a retreat phase reads as a movement order, which
-        // the retreat judge then rejects with a reason.
-        if phase == Some(PhaseKind::Retreat) && self.move_word(c) {
+        if c.peek_word().is_some_and(|w| BOARD_WORDS.contains(&w)) {
+            if !self.syntax.boarding {
+                return Err(c.not_here("boarding orders (Abstraction II's A/F rules)"));
+            }
+            c.pos += 1;
+            let fleet = self.unit(c)?.unit;
+            return Ok(AnyCommand::Main(unit, MainCommand::Board { fleet }));
+        }
+        if c.peek_word().is_some_and(|w| DISEMBARK_WORDS.contains(&w)) {
+            if !self.syntax.boarding {
+                return Err(c.not_here("disembarking orders (Abstraction II's A/F rules)"));
+            }
+            c.pos += 1;
+            let army = self.unit(c)?.unit;
+            let to = if self.move_word(c) {
+                self.place(c)?
+            } else {
+                army.at
+            };
+            let mut fleet_supports = false;
+            if c.eat_word(SUPPORT_WORDS) {
+                c.eat_word(&["by"]);
+                self.unit(c)?;
+                fleet_supports = true;
+            }
+            return Ok(AnyCommand::Main(
+                unit,
+                MainCommand::Disembark { to, fleet_supports },
+            ));
+        }
+        if c.peek_word().is_some_and(|w| DESTROY_WORDS.contains(&w)) {
+            if !self.syntax.destroy {
+                return Err(c.not_here("destroy orders (1066's Straits of Dover rule)"));
+            }
+            c.pos += 1;
+            let target = self.unit(c)?.unit;
+            return Ok(AnyCommand::Main(unit, MainCommand::Destroy { target }));
+        }
+        if retreat && (c.eat_word(RETREAT_WORDS) || self.move_word(c)) {
+            c.eat_word(&["to"]);
             let to = self.place(c)?;
             return Ok(AnyCommand::Retreat(unit, RetreatCommand::Move { to }));
         }
+        // Movement: a hold, a support, a convoy, or a chain of steps.
+        let mut steps = Vec::new();
+        let first_is_move = self.move_word(c) || c.eat_word(RETREAT_WORDS) || {
+            // `Raiding Return - North Atlantic`
+            if c.eat_word(RETURN_WORDS) {
+                self.move_word(c);
+                true
+            } else {
+                false
+            }
+        };
+        steps.push(self.step(c, first_is_move)?);
+        while self.move_word(c) {
+            steps.push(self.step(c, true)?);
+        }
+        let mut via_convoy = false;
+        if c.eat_word(&["via", "by"]) {
+            if !c.eat_word(&["convoy", "c", "cvy", "sea"]) {
+                return Err(c.expected("`convoy` after `via`"));
+            }
+            via_convoy = true;
+        }
+        let double = self.double_mark(c)?;
+        self.finish_main(c, unit, spec.stack, steps, via_convoy, double)
+    }
+
+    /// `(x2)` after a 1700 AD order.
+    fn double_mark(&self, c: &mut Cursor<'_>) -> Result<bool, ParseError> {
+        let start = c.pos;
+        let paren = c.eat(Tok::LParen);
+        if c.eat_word(&["x2", "2x"]) {
+            if paren && !c.eat(Tok::RParen) {
+                return Err(c.expected("`)` after `x2`"));
+            }
+            if !self.syntax.impulses {
+                c.pos = start;
+                return Err(c.not_here("double-strength marks (1700 AD)"));
+            }
+            return Ok(true);
+        }
+        c.pos = start;
+        Ok(false)
+    }
+
+    /// One step of a move chain: a place, or (1700 AD) hold, support or
+    /// convoy. `after_move` is false for the first step when no move word
+    /// came before it.
+    fn step(&self, c: &mut Cursor<'_>, after_move: bool) -> Result<Step, ParseError> {
         if c.eat_word(HOLD_WORDS) {
-            return Ok(AnyCommand::Main(unit, MainCommand::Hold));
+            return Ok(Step::Hold);
         }
         if c.eat_word(SUPPORT_WORDS) {
             self.skip_nationality(c);
-            let supported = self.unit(c)?;
+            let v = self.unit(c)?.unit;
             if self.move_word(c) {
                 let to = self.place(c)?;
-                return Ok(AnyCommand::Main(
-                    unit,
-                    MainCommand::SupportMove {
-                        unit: supported,
-                        to,
-                    },
-                ));
+                return Ok(Step::SupportMove(v, to));
             }
             c.eat_word(HOLD_WORDS);
-            return Ok(AnyCommand::Main(
-                unit,
-                MainCommand::SupportHold { unit: supported },
-            ));
+            return Ok(Step::SupportHold(v));
         }
         if c.eat_word(CONVOY_WORDS) {
             self.skip_nationality(c);
-            let convoyed = self.unit(c)?;
+            let v = self.unit(c)?.unit;
             if !self.move_word(c) {
-                return Err(c.expected("`-` and the army's destination"));
+                return Err(c.expected("`-` and the convoyed army's destination"));
             }
             let to = self.place(c)?;
-            return Ok(AnyCommand::Main(
-                unit,
-                MainCommand::Convoy { unit: convoyed, to },
-            ));
+            return Ok(Step::Convoy(v, to));
         }
-        if self.move_word(c) {
-            let mut places = vec![self.place(c)?];
-            while self.move_word(c) {
-                places.push(self.place(c)?);
-            }
-            let mut via_convoy = false;
-            if c.eat_word(&["via", "by"]) {
-                if !c.eat_word(&["convoy", "c", "cvy"]) {
-                    return Err(c.expected("`convoy` after `via`"));
-                }
-                via_convoy = true;
-            }
-            let to = places.pop().unwrap_or(unit.at);
-            let route: Vec<_> = places.into_iter().map(|p| p.province).collect();
-            via_convoy |= !route.is_empty();
+        if !after_move {
+            return Err(c.expected("an order for the unit (`-`, `H`, `S` or `C`)"));
+        }
+        Ok(Step::Move(self.place(c)?))
+    }
+
+    /// Turn a chain of steps into the command it stands for in this game.
+    fn finish_main(
+        &self,
+        c: &Cursor<'_>,
+        unit: UnitRef,
+        stack: u8,
+        steps: Vec<Step>,
+        via_convoy: bool,
+        double: bool,
+    ) -> Result<AnyCommand, ParseError> {
+        if self.syntax.impulses && (steps.len() > 1 || double || stack > 1) {
             return Ok(AnyCommand::Main(
                 unit,
-                MainCommand::Move {
-                    to,
-                    via_convoy,
-                    route,
+                MainCommand::Impulses {
+                    stack,
+                    steps,
+                    double,
                 },
             ));
         }
-        Err(c.expected("an order (`-`, `H`, `S` or `C`)"))
+        let command = match steps.as_slice() {
+            [Step::Hold] => MainCommand::Hold,
+            [Step::SupportHold(v)] => MainCommand::SupportHold { unit: *v },
+            [Step::SupportMove(v, to)] => MainCommand::SupportMove { unit: *v, to: *to },
+            [Step::Convoy(v, to)] => MainCommand::Convoy { unit: *v, to: *to },
+            _ => {
+                // All moves: a route written out (`A Lon-ENG-Bre`).
+                let mut places = Vec::with_capacity(steps.len());
+                for s in &steps {
+                    match s {
+                        Step::Move(p) => places.push(*p),
+                        _ => return Err(c.not_here("orders with several impulses (1700 AD)")),
+                    }
+                }
+                let to = places.pop().unwrap_or(unit.at);
+                let route: Vec<ProvinceId> = places.into_iter().map(|p| p.province).collect();
+                MainCommand::Move {
+                    to,
+                    via_convoy: via_convoy || !route.is_empty(),
+                    route,
+                }
+            }
+        };
+        Ok(AnyCommand::Main(unit, command))
     }
 
     fn move_word(&self, c: &mut Cursor<'_>) -> bool {
         if c.eat(Tok::Dash) {
             return true;
         }
-        if c.eat_word(MOVE_WORDS) {
+        // `to` alone, `moves to`, `m`; but not a province that happens to
+        // be spelled like one of these words.
+        if c.peek_word().is_some_and(|w| MOVE_WORDS.contains(&w)) && !self.is_place_here(c) {
+            c.pos += 1;
             c.eat_word(&["to"]);
+            c.eat(Tok::Dash);
             return true;
         }
         false
+    }
+
+    /// Whether the tokens at the cursor spell a province name exactly.
+    fn is_place_here(&self, c: &Cursor<'_>) -> bool {
+        c.peek_word().is_some_and(|w| self.map.lookup(w).is_some())
     }
 
     /// A nationality in a support or convoy (`S Turkish F Con-Bul`) is
@@ -450,59 +647,123 @@ impl<'m> OrderParser<'m> {
         }
     }
 
-    fn kind(&self, c: &mut Cursor<'_>) -> Option<UnitKind> {
-        let w = c.peek_word()?;
-        let kind = match w {
-            "a" | "army" => {
-                // `A/F`
-                if c.toks.get(c.pos + 1).is_some_and(|t| t.tok == Tok::Slash)
-                    && c.toks
-                        .get(c.pos + 2)
-                        .is_some_and(|t| t.tok == Tok::Word && t.text == "f")
-                {
-                    c.pos += 3;
-                    return Some(UnitKind::ArmyFleet);
-                }
-                UnitKind::Army
-            }
-            "f" | "fleet" => UnitKind::Fleet,
-            "af" => UnitKind::ArmyFleet,
-            "3d" => UnitKind::DefensiveArmy,
-            _ => return None,
+    /// A unit kind, with the marks some variants put on it.
+    fn kind(&self, c: &mut Cursor<'_>) -> Result<(Option<UnitKind>, u8), ParseError> {
+        let Some(w) = c.peek_word() else {
+            return Ok((None, 1));
         };
-        // A one-letter kind followed by a word that is a name starting with
-        // it is still a kind: `A Ank`.
+        // `A/F`
+        if (w == "a" || w == "army")
+            && c.toks.get(c.pos + 1).is_some_and(|t| t.tok == Tok::Slash)
+            && c.word_at(2).is_some_and(|x| x == "f" || x == "fleet")
+        {
+            if !self.syntax.army_fleet {
+                return Err(c.not_here("A/F units"));
+            }
+            c.pos += 3;
+            return Ok((Some(UnitKind::ArmyFleet), 1));
+        }
+        let kind = match w {
+            "a" | "army" => UnitKind::Army,
+            "f" | "fleet" => UnitKind::Fleet,
+            "af" => {
+                if !self.syntax.army_fleet {
+                    return Err(c.not_here("A/F units"));
+                }
+                UnitKind::ArmyFleet
+            }
+            "3d" => {
+                if !self.syntax.defensive_army {
+                    return Err(c.not_here("defensive armies (3D)"));
+                }
+                UnitKind::DefensiveArmy
+            }
+            _ => {
+                if let Some((n, k)) = is_stack_word(w)
+                    && n > 1
+                {
+                    if !self.syntax.impulses {
+                        return Err(c.not_here("stacked fleets (1700 AD)"));
+                    }
+                    c.pos += 1;
+                    return Ok((Some(k), n));
+                }
+                return Ok((None, 1));
+            }
+        };
+        // `A` or `F` directly followed by a name that starts with it is
+        // still a kind: `A Ank`.
         c.pos += 1;
-        Some(kind)
+        Ok((Some(kind), 1))
     }
 
-    fn unit(&self, c: &mut Cursor<'_>) -> Result<UnitRef, ParseError> {
-        let kind = self.kind(c);
-        let at = self.place_in_parens_or_not(c, kind.is_some())?;
-        Ok(UnitRef { kind, at })
-    }
-
-    /// `(Lon)` after a kind, or a bare place.
-    fn place_in_parens_or_not(
-        &self,
-        c: &mut Cursor<'_>,
-        after_kind: bool,
-    ) -> Result<Place, ParseError> {
-        if after_kind && c.eat(Tok::LParen) {
+    fn unit(&self, c: &mut Cursor<'_>) -> Result<UnitSpec, ParseError> {
+        // `L(Mar) Lon`: a leader, as the 1700 AD set-up writes it.
+        if c.peek_word() == Some("l") && c.toks.get(c.pos + 1).is_some_and(|t| t.tok == Tok::LParen)
+        {
+            let save = c.pos;
+            c.pos += 2;
+            if let Some(w) = c.peek_word()
+                && self.leaders.iter().any(|l| *l == w)
+            {
+                c.pos += 1;
+                if !c.eat(Tok::RParen) {
+                    return Err(c.expected("`)` after the leader's name"));
+                }
+                let at = self.place(c)?;
+                return Ok(UnitSpec {
+                    unit: UnitRef {
+                        kind: Some(UnitKind::Leader),
+                        at,
+                    },
+                    stack: 1,
+                });
+            }
+            c.pos = save;
+            if self.leaders.is_empty() {
+                return Err(c.not_here("leaders (1700 AD)"));
+            }
+        }
+        // `CXII(Got)`: a leader by name.
+        if let Some(w) = c.peek_word()
+            && c.toks.get(c.pos + 1).is_some_and(|t| t.tok == Tok::LParen)
+            && self.leaders.iter().any(|l| l == w)
+        {
+            c.pos += 2;
+            let at = self.place(c)?;
+            if !c.eat(Tok::RParen) {
+                return Err(c.expected("`)`"));
+            }
+            return Ok(UnitSpec {
+                unit: UnitRef {
+                    kind: Some(UnitKind::Leader),
+                    at,
+                },
+                stack: 1,
+            });
+        }
+        let (kind, stack) = self.kind(c)?;
+        let at = if kind.is_some() && c.eat(Tok::LParen) {
             let p = self.place(c)?;
             if !c.eat(Tok::RParen) {
                 return Err(c.expected("`)`"));
             }
-            return Ok(p);
-        }
-        self.place(c)
+            p
+        } else {
+            self.place(c)?
+        };
+        Ok(UnitSpec {
+            unit: UnitRef { kind, at },
+            stack,
+        })
     }
 
-    /// A province name (longest match) with an optional coast.
+    /// A province name (longest match, then unique prefix) with an
+    /// optional coast.
     fn place(&self, c: &mut Cursor<'_>) -> Result<Place, ParseError> {
         let start = c.pos;
-        // Collect candidate words, letting a hyphen join words when the
-        // joined form is a name (`Mid-Atlantic Ocean`).
+        // Candidate words; a hyphen may join words when the joined form is
+        // a name (`Mid-Atlantic Ocean`).
         let mut words: Vec<(&str, usize)> = Vec::new(); // (word, token index after it)
         let mut i = c.pos;
         while words.len() < self.max_words {
@@ -526,8 +787,7 @@ impl<'m> OrderParser<'m> {
         }
         for n in (1..=words.len()).rev() {
             let joined: Vec<&str> = words[..n].iter().map(|(w, _)| *w).collect();
-            let name = joined.join(" ");
-            if let Some(named) = self.map.lookup(&name) {
+            if let Some(named) = self.map.lookup(&joined.join(" ")) {
                 c.pos = words[n - 1].1;
                 let place = match named {
                     Named::Province(p) => Place::province(p),
@@ -536,8 +796,41 @@ impl<'m> OrderParser<'m> {
                 return self.coast(c, place);
             }
         }
+        // A unique prefix of a name (`Bulg`, `Mid Atl`), never shorter
+        // than three letters; several candidates are an error that lists
+        // them.
+        for n in (1..=words.len()).rev() {
+            let joined: Vec<&str> = words[..n].iter().map(|(w, _)| *w).collect();
+            let key = normalize_name(&joined.join(" "));
+            if key.len() < 3 {
+                continue;
+            }
+            let cands = self.prefix_candidates(&key);
+            match cands.len() {
+                0 => continue,
+                1 => {
+                    c.pos = words[n - 1].1;
+                    return self.coast(c, Place::province(cands[0]));
+                }
+                _ => {
+                    let t0 = &c.toks[start];
+                    let t1 = &c.toks[words[n - 1].1 - 1];
+                    let span = t0.span.start..t1.span.end;
+                    return Err(ParseError {
+                        kind: ParseErrorKind::AmbiguousPlace {
+                            text: c.line[span.clone()].to_string(),
+                            candidates: cands.iter().map(|&p| self.label(p)).collect(),
+                        },
+                        span,
+                    });
+                }
+            }
+        }
         let t = &c.toks[start];
-        let text = c.line[t.span.clone()].to_string();
+        let text = c.line[t.span.clone()].trim_end_matches('.').to_string();
+        if t.text == "raiding" {
+            return Err(c.not_here("raids (Ard-Ri)"));
+        }
         Err(ParseError {
             span: t.span.clone(),
             kind: ParseErrorKind::UnknownPlace {
@@ -547,126 +840,135 @@ impl<'m> OrderParser<'m> {
         })
     }
 
+    fn label(&self, p: ProvinceId) -> String {
+        let prov = self.map.province(p);
+        format!("{} ({})", prov.name, prov.abbr)
+    }
+
+    /// Provinces one of whose names starts with `key`.
+    fn prefix_candidates(&self, key: &str) -> Vec<ProvinceId> {
+        let mut out: Vec<ProvinceId> = Vec::new();
+        for (name, named) in self.map.names() {
+            if let Named::Province(p) = named
+                && name.starts_with(key)
+                && !out.contains(&p)
+            {
+                out.push(p);
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// `/nc`, `(nc)`, `(north coast)`, ` north coast`, ` nc` after a place.
     fn coast(&self, c: &mut Cursor<'_>, mut place: Place) -> Result<Place, ParseError> {
         let save = c.pos;
         let paren = c.eat(Tok::LParen);
         let slash = !paren && c.eat(Tok::Slash);
-        let mut words = Vec::new();
-        while let Some(w) = c.peek_word() {
-            if words.len() == 2 {
-                break;
+        if paren || slash {
+            let mut words = Vec::new();
+            while let Some(w) = c.peek_word() {
+                words.push(w);
+                c.pos += 1;
+                if words.len() == 2 || w == "coast" {
+                    break;
+                }
             }
-            words.push(w);
-            c.pos += 1;
-            if w == "coast" {
-                break;
-            }
-        }
-        let text = words.join(" ");
-        let coast = if text.is_empty() {
-            None
-        } else {
-            self.lookup_coast(&text)
-        };
-        match coast {
-            Some(cid) if !paren || c.eat(Tok::RParen) => {
+            let text = words.join(" ");
+            if let Some(cid) = self.lookup_coast(&text) {
+                if paren && !c.eat(Tok::RParen) {
+                    return Err(c.expected("`)` after the coast"));
+                }
                 place.coast = Some(cid);
-                Ok(place)
+                return Ok(place);
             }
-            _ if paren || slash => {
-                // Try one word only (`(nc) something`).
-                c.pos = save + 1;
-                if let Some(w) = c.peek_word()
-                    && let Some(cid) = self.lookup_coast(w)
-                {
-                    c.pos += 1;
-                    if paren && !c.eat(Tok::RParen) {
-                        return Err(c.expected("`)`"));
-                    }
-                    place.coast = Some(cid);
-                    return Ok(place);
+            // `(nc)` where only the first word is the coast.
+            c.pos = save + 1;
+            if let Some(w) = c.peek_word()
+                && let Some(cid) = self.lookup_coast(w)
+            {
+                c.pos += 1;
+                if paren && !c.eat(Tok::RParen) {
+                    return Err(c.expected("`)` after the coast"));
                 }
-                let span = c.here();
-                Err(ParseError {
-                    span,
-                    kind: ParseErrorKind::UnknownCoast { text },
-                })
+                place.coast = Some(cid);
+                return Ok(place);
             }
-            _ => {
-                // Bare words after a place are only a coast when they are
-                // one: `StP nc`, `St Petersburg north coast`.
+            if paren {
+                // `A(Lon)` closes here: the paren was the unit's.
                 c.pos = save;
-                if let Some(w) = c.peek_word() {
-                    let two = c
-                        .toks
-                        .get(c.pos + 1)
-                        .filter(|t| t.tok == Tok::Word && t.text == "coast")
-                        .map(|_| format!("{w} coast"));
-                    if let Some(t2) = two
-                        && let Some(cid) = self.lookup_coast(&t2)
-                    {
-                        c.pos += 2;
-                        place.coast = Some(cid);
-                        return Ok(place);
-                    }
-                    if ["nc", "sc", "ec", "wc"].contains(&w)
-                        && let Some(cid) = self.lookup_coast(w)
-                    {
-                        c.pos += 1;
-                        place.coast = Some(cid);
-                    }
-                }
-                Ok(place)
+                return Ok(place);
+            }
+            return Err(ParseError {
+                span: c.here(),
+                kind: ParseErrorKind::UnknownCoast { text },
+            });
+        }
+        // Bare words after a place are only a coast when they are one:
+        // `StP nc`, `St Petersburg north coast`.
+        if let Some(w) = c.peek_word() {
+            if c.word_at(1) == Some("coast")
+                && let Some(cid) = self.lookup_coast(&format!("{w} coast"))
+            {
+                c.pos += 2;
+                place.coast = Some(cid);
+            } else if self
+                .map
+                .coasts
+                .iter()
+                .any(|k| k.abbr.eq_ignore_ascii_case(w))
+                && let Some(cid) = self.lookup_coast(w)
+            {
+                c.pos += 1;
+                place.coast = Some(cid);
             }
         }
+        Ok(place)
     }
 
-    fn lookup_coast(&self, text: &str) -> Option<crate::map::CoastId> {
+    fn lookup_coast(&self, text: &str) -> Option<CoastId> {
         if let Some(c) = self.map.lookup_coast(text) {
             return Some(c);
         }
         // `north`, `n`, `north coast` -> nc
         let t = normalize_name(text);
         let t = t.strip_suffix(" coast").unwrap_or(&t);
+        if t.is_empty() {
+            return None;
+        }
         let mut found = None;
-        for i in 0..u8::MAX {
-            let id = crate::map::CoastId(i);
-            if (i as usize) >= self.map.coasts.len() {
-                break;
-            }
-            let name = normalize_name(&self.map.coast(id).name);
+        for (i, coast) in self.map.coasts.iter().enumerate() {
+            let name = normalize_name(&coast.name);
             let first = name.split(' ').next().unwrap_or("");
             if first == t || (t.len() == 1 && first.starts_with(t)) {
                 if found.is_some() {
                     return None;
                 }
-                found = Some(id);
+                found = Some(CoastId(i as u8));
             }
         }
         found
     }
 
-    /// Up to three map names closest to `text`.
+    /// Up to three map names closest to `text`, as `Name (Abbr)`.
     pub fn suggest(&self, text: &str) -> Vec<String> {
         let key = normalize_name(text);
-        let mut scored: Vec<(f64, String)> = Vec::new();
+        let mut scored: Vec<(f64, ProvinceId)> = Vec::new();
         for (name, named) in self.map.names() {
-            let p = match named {
-                Named::Province(p) => p,
-                Named::Region(_) => continue,
-            };
+            let Named::Province(p) = named else { continue };
             let score = strsim::jaro_winkler(&key, name);
             if score >= 0.75 {
-                let prov = self.map.province(p);
-                let label = format!("{} ({})", prov.name, prov.abbr);
-                match scored.iter_mut().find(|(_, l)| *l == label) {
+                match scored.iter_mut().find(|(_, q)| *q == p) {
                     Some(e) => e.0 = e.0.max(score),
-                    None => scored.push((score, label)),
+                    None => scored.push((score, p)),
                 }
             }
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-        scored.into_iter().take(3).map(|(_, l)| l).collect()
+        scored
+            .into_iter()
+            .take(3)
+            .map(|(_, p)| self.label(p))
+            .collect()
     }
 }

@@ -13,6 +13,7 @@ use crate::map::Map;
 use crate::map::builder::{
     self, LineIndex, MapTables, Problem, RawPower, RawProvince, StartingUnit,
 };
+use crate::orders::OrderSyntax;
 pub use calendar::{Calendar, Phase, PhaseKind, Season};
 pub use rules::Rulebook;
 use serde::Deserialize;
@@ -47,6 +48,8 @@ pub struct Variant {
     pub victory: Victory,
     /// Rule options.
     pub rules: Rulebook,
+    /// Variant notations the game's orders may use.
+    pub syntax: OrderSyntax,
     /// Units on the board at the start.
     pub starting_units: Vec<StartingUnit>,
 }
@@ -78,6 +81,8 @@ struct RawFile {
     victory: Victory,
     #[serde(default)]
     rules: Rulebook,
+    #[serde(default)]
+    orders: OrderSyntax,
     #[serde(default = "default_coasts")]
     coasts: BTreeMap<String, String>,
     #[serde(default)]
@@ -203,6 +208,7 @@ impl Variant {
             calendar,
             victory: raw.victory,
             rules: raw.rules,
+            syntax: raw.orders,
             starting_units,
         })
     }

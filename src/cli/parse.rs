@@ -1,0 +1,181 @@
+//! `zinejudge parse`: read a mail body on stdin and print, for each order in
+//! it, the order as the judge understood it in zine notation, or the error
+//! with its line number. With `--position`, orders are also checked against
+//! the board (is the unit there, can it go there, is it the right phase).
+
+use super::load_variant;
+use crate::adjudicate::{
+    AdjustStatus, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
+};
+use crate::game::Position;
+use crate::orders::mail::{FoundOrder, find_orders};
+use crate::orders::parse::OrderParser;
+use crate::orders::{AdjustOrder, AnyCommand, Order, format_order};
+use crate::variant::{Phase, PhaseKind, Variant};
+use anyhow::{Context, Result};
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `parse`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Variant: a shipped name or a file.
+    #[arg(long, default_value = "standard")]
+    game: String,
+    /// The phase the orders are for (`Spring 1901 retreat`, `F1901M`);
+    /// defaults to the position's phase, or a movement phase.
+    #[arg(long)]
+    phase: Option<String>,
+    /// A position file: check the orders against it too.
+    #[arg(long)]
+    position: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let v = load_variant(&args.game)?;
+    let pos = match &args.position {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
+            Some(
+                Position::from_toml(&v, &text)
+                    .map_err(|e| anyhow::anyhow!("{}:\n{e}", p.display()))?,
+            )
+        }
+        None => None,
+    };
+    let phase: Option<Phase> = match &args.phase {
+        Some(s) => Some(v.calendar.parse(s)?),
+        None => pos.as_ref().map(|p| p.phase),
+    };
+    let mut body = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut body)
+        .context("cannot read the mail body from standard input")?;
+    let body = String::from_utf8_lossy(&body);
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let found = find_orders(&parser, &body, phase.map(|p| p.kind));
+    let verdicts = match (&pos, phase) {
+        (Some(pos), Some(ph)) => check(&v, pos, ph.kind, &found),
+        _ => vec![None; found.len()],
+    };
+    let mut errors = 0;
+    for (f, verdict) in found.iter().zip(verdicts) {
+        match (&f.result, verdict) {
+            (Ok(o), None) => println!("line {}: {}", f.line, format_order(&v.map, &o.command)),
+            (Ok(o), Some(why)) => {
+                errors += 1;
+                println!(
+                    "line {}: {}: not accepted: {why}",
+                    f.line,
+                    format_order(&v.map, &o.command)
+                );
+            }
+            (Err(e), _) => {
+                errors += 1;
+                println!("line {}: `{}`: {e}", f.line, f.text);
+            }
+        }
+    }
+    if found.is_empty() {
+        println!("no orders found");
+    }
+    Ok(if errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Check read orders against the board: `Some(reason)` for each order the
+/// judge would not carry out.
+fn check(
+    v: &Variant,
+    pos: &Position,
+    kind: PhaseKind,
+    found: &[FoundOrder],
+) -> Vec<Option<String>> {
+    let owner = |c: &AnyCommand| -> Option<crate::map::PowerId> {
+        let at = match c {
+            AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) => u.at,
+            AnyCommand::Adjust(crate::orders::AdjustCommand::Remove { unit }) => unit.at,
+            AnyCommand::Adjust(_) => return None,
+        };
+        pos.units
+            .iter()
+            .chain(pos.dislodged.iter().map(|(u, _)| u))
+            .find(|u| v.map.province_of(u.region) == at.province)
+            .map(|u| u.power)
+    };
+    let mut out = vec![None; found.len()];
+    let mut idx = Vec::new();
+    let mut main = Vec::new();
+    let mut retreats = Vec::new();
+    let mut adjust = Vec::new();
+    for (i, f) in found.iter().enumerate() {
+        let Ok(o) = &f.result else { continue };
+        let Some(power) = f.power.or_else(|| owner(&o.command)) else {
+            out[i] = Some("say whose order it is (`England: ...`)".to_string());
+            continue;
+        };
+        match (&o.command, kind) {
+            (AnyCommand::Main(unit, command), PhaseKind::Movement) => {
+                idx.push(i);
+                main.push(Order {
+                    power,
+                    unit: *unit,
+                    command: command.clone(),
+                });
+            }
+            (AnyCommand::Retreat(unit, command), PhaseKind::Retreat) => {
+                idx.push(i);
+                retreats.push(Order {
+                    power,
+                    unit: *unit,
+                    command: *command,
+                });
+            }
+            (AnyCommand::Adjust(command), PhaseKind::Adjustment | PhaseKind::Placement) => {
+                idx.push(i);
+                adjust.push(AdjustOrder {
+                    power,
+                    command: *command,
+                });
+            }
+            _ => out[i] = Some(format!("not an order for a {} phase", kind.word())),
+        }
+    }
+    let verdicts: Vec<Option<String>> = match kind {
+        PhaseKind::Movement => adjudicate_movement(&v.map, &v.rules, &pos.units, &main)
+            .orders
+            .into_iter()
+            .map(|o| o.map(|w| w.to_string()))
+            .collect(),
+        PhaseKind::Retreat => {
+            let situation = crate::adjudicate::RetreatSituation {
+                units: pos.units.clone(),
+                dislodged: pos.dislodged.clone(),
+            };
+            adjudicate_retreats(&v.map, &situation, &retreats)
+                .orders
+                .into_iter()
+                .map(|o| o.map(|w| w.to_string()))
+                .collect()
+        }
+        PhaseKind::Adjustment | PhaseKind::Placement => {
+            adjudicate_adjustments(&v.map, &v.rules, &pos.units, &pos.owners, &adjust)
+                .orders
+                .into_iter()
+                .map(|s| match s {
+                    AdjustStatus::Illegal(w) => Some(w.to_string()),
+                    _ => None,
+                })
+                .collect()
+        }
+    };
+    for (k, verdict) in verdicts.into_iter().enumerate() {
+        out[idx[k]] = verdict;
+    }
+    out
+}

@@ -1,0 +1,299 @@
+//! Finding the orders in a mail body.
+//!
+//! Players write orders among greetings, chat, quoted replies and
+//! signatures, as bullet lists or numbered lists, several to a line or one
+//! per line, under order-sheet headings (`Builds: A(Fin), A(Dal).`). This
+//! module separates the orders from the noise and hands each one to the
+//! parser; it never drops an order silently: a piece of text that looks like
+//! an order and cannot be read comes back as an error with its line number.
+//!
+//! What counts as an attempted order: a piece of text that starts with a
+//! unit (`A`, `F`, `Army`, a province name) or an order keyword (`Build`,
+//! `Remove`, `Waive`, `Disband`), and has an order in it (a move arrow, a
+//! hold, support or convoy word, ...). Everything else is chat.
+
+use super::lex::{Tok, Token, lex};
+use super::parse::{
+    BUILD_WORDS, CONVOY_WORDS, Context, HOLD_WORDS, Heading, MOVE_WORDS, OrderParser, ParseError,
+    ParsedOrder, REMOVE_WORDS, RETREAT_WORDS, SUPPORT_WORDS, WAIVE_WORDS, starts_order,
+};
+use crate::map::PowerId;
+use crate::variant::PhaseKind;
+
+/// One order found in a mail, read or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundOrder {
+    /// 1-based line number in the body.
+    pub line: usize,
+    /// The text of the order as written (one piece of the line).
+    pub text: String,
+    /// The power the order was written under (`England:` on its own line
+    /// or before the order), if any.
+    pub power: Option<PowerId>,
+    /// The order, or why it could not be read.
+    pub result: Result<ParsedOrder, ParseError>,
+}
+
+/// Words that mark an order inside a piece of text.
+const MARK_WORDS: &[&[&str]] = &[
+    HOLD_WORDS,
+    SUPPORT_WORDS,
+    CONVOY_WORDS,
+    MOVE_WORDS,
+    RETREAT_WORDS,
+    BUILD_WORDS,
+    REMOVE_WORDS,
+    WAIVE_WORDS,
+    &[
+        "via",
+        "boards",
+        "board",
+        "embarks",
+        "disembarks",
+        "destroys",
+        "destroy",
+        "return",
+        "returns",
+        "raiding",
+    ],
+];
+
+/// Whether a line ends the useful part of a mail (a signature or a
+/// forwarded original).
+fn ends_body(line: &str) -> bool {
+    let t = line.trim_end();
+    t == "--"
+        || t == "-- "
+        || line.starts_with("-- ") && t.len() <= 3
+        || t.starts_with("-----Original Message")
+        || t.starts_with("-------- Original Message")
+        || t.starts_with("-------- Forwarded Message")
+}
+
+/// Strip a bullet or list number: `*`, `•`, `- `, `1.`, `1)`, `(1)`, `a)`.
+fn strip_bullet(line: &str) -> &str {
+    let t = line.trim_start();
+    for b in ["* ", "\u{2022} ", "\u{00b7} ", "- ", "+ ", "\u{2013} "] {
+        if let Some(rest) = t.strip_prefix(b) {
+            return rest.trim_start();
+        }
+    }
+    // `1.` `12)` `(3)` `a)`
+    let bytes = t.as_bytes();
+    let mut i = 0;
+    let paren = bytes.first() == Some(&b'(');
+    if paren {
+        i = 1;
+    }
+    let digits_start = i;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    let had_digits = i > digits_start;
+    let letter = !had_digits
+        && i < bytes.len()
+        && bytes[i].is_ascii_lowercase()
+        && bytes.get(i + 1) == Some(&b')');
+    if letter {
+        i += 1;
+    }
+    if (had_digits || letter) && i < bytes.len() && (bytes[i] == b'.' || bytes[i] == b')') {
+        let rest = &t[i + 1..];
+        if rest.starts_with(' ') || rest.is_empty() {
+            return rest.trim_start();
+        }
+    }
+    t
+}
+
+/// Read every order in a mail body. `phase` is the phase the orders are
+/// for, when known.
+pub fn find_orders(
+    parser: &OrderParser<'_>,
+    body: &str,
+    phase: Option<PhaseKind>,
+) -> Vec<FoundOrder> {
+    let mut out = Vec::new();
+    let mut heading: Option<Heading> = None;
+    let mut power: Option<PowerId> = None;
+    for (i, raw) in body.lines().enumerate() {
+        if ends_body(raw) {
+            break;
+        }
+        let trimmed = raw.trim_start();
+        if trimmed.starts_with('>') || trimmed.starts_with('|') {
+            continue;
+        }
+        let line = strip_bullet(raw);
+        if line.is_empty() {
+            continue;
+        }
+        let offset = line.as_ptr() as usize - raw.as_ptr() as usize;
+        let toks = lex(line);
+        let mut start = 0;
+        // `Sweden 1700 Moves:`, `Builds:`, `England:` at the start.
+        if let Some((k, h, p)) = prefix(parser, &toks) {
+            if h.is_some() {
+                heading = h;
+            }
+            if p.is_some() {
+                power = p;
+            }
+            start = k;
+        }
+        for seg in segments(&toks[start..]) {
+            if !looks_like_order(parser, seg, heading) {
+                continue;
+            }
+            let span = seg[0].span.start..seg[seg.len() - 1].span.end;
+            let text = line[span.clone()].to_string();
+            // Re-lex the piece so spans are relative to it.
+            let piece_toks = lex(&text);
+            let result = parser.parse_tokens(&text, &piece_toks, Context { phase, heading });
+            let result = result.map_err(|mut e| {
+                e.span = (e.span.start + span.start + offset)..(e.span.end + span.start + offset);
+                e
+            });
+            let p = match &result {
+                Ok(o) => o.power.or(power),
+                Err(_) => power,
+            };
+            out.push(FoundOrder {
+                line: i + 1,
+                text,
+                power: p,
+                result,
+            });
+        }
+    }
+    out
+}
+
+/// A heading or power prefix at the start of a line: returns the tokens it
+/// takes, the heading and the power.
+fn prefix(
+    parser: &OrderParser<'_>,
+    toks: &[Token],
+) -> Option<(usize, Option<Heading>, Option<PowerId>)> {
+    let colon = toks.iter().position(|t| t.tok == Tok::Colon)?;
+    if colon == 0 || colon > 5 || toks[..colon].iter().any(|t| t.tok != Tok::Word) {
+        return None;
+    }
+    let words: Vec<&str> = toks[..colon].iter().map(|t| t.text.as_str()).collect();
+    let (last, rest) = words.split_last()?;
+    if let Some(h) = Heading::from_word(last) {
+        // `[Power] [year] Heading:`
+        let mut rest = rest.to_vec();
+        if rest
+            .last()
+            .is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()))
+        {
+            rest.pop();
+        }
+        let p = if rest.is_empty() {
+            None
+        } else {
+            Some(parser.map().lookup_power(&rest.join(" "))?)
+        };
+        return Some((colon + 1, Some(h), p));
+    }
+    let p = parser.map().lookup_power(&words.join(" "))?;
+    if colon + 1 == toks.len() {
+        // `England:` alone on its line: the orders below are England's.
+        return Some((colon + 1, None, Some(p)));
+    }
+    // `England: A Lon-Yor`: the parser reads the prefix itself.
+    None
+}
+
+/// Split a line's tokens into pieces that each hold one order: at `,`
+/// and `;`, at a full stop, and after a word ending in a full stop when an
+/// order starts after it (`A Lon-Yor. F Edi-NTH.`).
+fn segments(toks: &[Token]) -> Vec<&[Token]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 0..toks.len() {
+        let t = &toks[i];
+        let cut_here = matches!(t.tok, Tok::Sep | Tok::Stop);
+        let cut_after = t.tok == Tok::Word
+            && t.dotted
+            && toks
+                .get(i + 1)
+                .is_some_and(|n| n.tok == Tok::Word && starts_order(&n.text));
+        if cut_here {
+            if i > start {
+                out.push(&toks[start..i]);
+            }
+            start = i + 1;
+        } else if cut_after {
+            out.push(&toks[start..=i]);
+            start = i + 1;
+        }
+    }
+    if start < toks.len() {
+        out.push(&toks[start..]);
+    }
+    out
+}
+
+/// Whether a piece of text is an attempt at an order rather than chat.
+fn looks_like_order(parser: &OrderParser<'_>, seg: &[Token], heading: Option<Heading>) -> bool {
+    let mut toks = seg;
+    // Skip `England:`.
+    if let Some(k) = toks.iter().position(|t| t.tok == Tok::Colon)
+        && k <= 4
+        && toks[..k].iter().all(|t| t.tok == Tok::Word)
+    {
+        toks = &toks[k + 1..];
+    }
+    let Some(first) = toks.first() else {
+        return false;
+    };
+    if first.tok != Tok::Word {
+        return false;
+    }
+    let w = first.text.as_str();
+    let keyword_first =
+        BUILD_WORDS[..2].contains(&w) || REMOVE_WORDS[..4].contains(&w) || WAIVE_WORDS.contains(&w);
+    if keyword_first {
+        return true;
+    }
+    let opens = starts_order(w) || parser.map().lookup(w).is_some() || first_is_leader(toks);
+    if !opens {
+        return false;
+    }
+    if matches!(heading, Some(Heading::Builds | Heading::Removes)) {
+        return true;
+    }
+    // `to` alone is too common in chat to mark an order.
+    toks[1..].iter().any(|t| {
+        t.tok == Tok::Dash
+            || (t.tok == Tok::Word
+                && t.text != "to"
+                && MARK_WORDS.iter().any(|ws| ws.contains(&t.text.as_str())))
+    })
+}
+
+/// `CXII(Got)`: a word directly followed by a parenthesis, not a kind.
+fn first_is_leader(toks: &[Token]) -> bool {
+    toks.len() > 2
+        && toks[0].tok == Tok::Word
+        && toks[1].tok == Tok::LParen
+        && toks[0].text.len() > 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_bullet;
+
+    #[test]
+    fn bullets_and_numbers_are_stripped() {
+        assert_eq!(strip_bullet("  * A Lon-Yor"), "A Lon-Yor");
+        assert_eq!(strip_bullet("1. A Lon-Yor"), "A Lon-Yor");
+        assert_eq!(strip_bullet("12) F Edi-NTH"), "F Edi-NTH");
+        assert_eq!(strip_bullet("(3) F Edi-NTH"), "F Edi-NTH");
+        assert_eq!(strip_bullet("a) F Edi-NTH"), "F Edi-NTH");
+        assert_eq!(strip_bullet("- A Lon-Yor"), "A Lon-Yor");
+        assert_eq!(strip_bullet("A Lon-Yor"), "A Lon-Yor");
+    }
+}
