@@ -1,0 +1,14 @@
+//! Shared set-up for integration tests: `mod support;` in a test file.
+//!
+//! - [`mailsys`]: a real mail system (Dovecot and Postfix on 127.0.0.1)
+//!   started by the test process, with helpers to send and fetch mail.
+
+// Each test binary compiles this module and uses only part of it.
+#![allow(dead_code, unused_imports)]
+
+pub mod mailsys;
+
+pub use mailsys::{
+    Account, ImapSession, JUDGE_ADDRESS, JUDGE_PASSWORD, MailSystem, Ports, TEST_DOMAIN, block_on,
+    in_ci, message, missing_servers, password_for, wait_until,
+};
