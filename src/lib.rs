@@ -8,8 +8,12 @@
 
 pub mod adjudicate;
 pub mod cli;
+pub mod config;
+pub mod daemon;
 pub mod datc;
 pub mod game;
+pub mod mail;
 pub mod map;
 pub mod orders;
+pub mod store;
 pub mod variant;

@@ -45,6 +45,28 @@ enum Command {
         #[arg(long = "allow-fail", value_name = "CASE")]
         allow_fail: Vec<String>,
     },
+    /// Run the judge: read mail, answer it, adjudicate games at their
+    /// deadlines, send results. Runs until SIGTERM; SIGHUP reloads the
+    /// configuration.
+    Run {
+        /// Configuration file; without one the built-in defaults apply
+        /// (local Maildirs and SQLite under var/, no server needed).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+    /// Store one mail read from standard input for the judge (for
+    /// `.forward` or procmail); a running judge answers it at once.
+    Deliver {
+        /// Configuration file (for the store's location and limits).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+    /// Check a configuration file and print what it sets up.
+    CheckConfig {
+        /// Configuration file; without one the built-in defaults.
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
     /// Read a mail body on stdin and print each order as understood, or
     /// its error with the line number.
     Parse(parse::Args),
@@ -76,6 +98,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => datc(&files, &game, &preferences, &allow_fail),
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::Parse(args) => parse::run(args),
+        Command::Run { config } => {
+            let c = crate::config::Config::load(config.as_deref())?;
+            init_logging(&c.log);
+            crate::daemon::run(config, crate::daemon::default_responder())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Deliver { config } => deliver(config.as_deref()),
+        Command::CheckConfig { config } => {
+            let c = crate::config::Config::load(config.as_deref())?;
+            println!("{}", c.summary());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -162,4 +196,49 @@ fn datc(
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Logs for people and for journald: without timestamps when journald adds
+/// its own.
+fn init_logging(level: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    let journald = std::env::var_os("JOURNAL_STREAM").is_some();
+    let b = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if journald {
+        let _ = b.without_time().with_ansi(false).try_init();
+    } else {
+        let _ = b.try_init();
+    }
+}
+
+/// `deliver`: exit 0 when stored (or already stored), 75 (EX_TEMPFAIL, so
+/// the mail system keeps the mail and tries again) when it could not be.
+fn deliver(config: Option<&Path>) -> Result<ExitCode> {
+    use std::io::Read;
+    let c = match crate::config::Config::load(config) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("zinejudge deliver: {e}");
+            return Ok(ExitCode::from(75));
+        }
+    };
+    let mut raw = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+        eprintln!("zinejudge deliver: cannot read standard input: {e}");
+        return Ok(ExitCode::from(75));
+    }
+    if raw.is_empty() {
+        eprintln!("zinejudge deliver: no mail on standard input");
+        return Ok(ExitCode::FAILURE);
+    }
+    match crate::daemon::deliver(&c, &raw) {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("zinejudge deliver: {e:#}");
+            Ok(ExitCode::from(75))
+        }
+    }
 }

@@ -1,0 +1,409 @@
+//! The daemon: the one place that wires mail and store to the core.
+//!
+//! Tasks, all fed from and draining into the store:
+//! - a source (Maildir poller or IMAP reader) stores each received mail
+//!   before its source forgets it, and wakes the processor;
+//! - the processor (a thread of its own, since SQLite calls block) takes
+//!   stored mail one at a time and answers it in one transaction;
+//! - the outbox sender hands queued answers to the sink;
+//! - the supervisor handles signals (SIGTERM: finish the mail in hand,
+//!   flush the outbox, stop; SIGHUP: reload the configuration) and tells
+//!   systemd how things stand (`READY=1`, watchdog pings while the
+//!   processor is alive, `STOPPING=1`).
+//!
+//! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
+//! the mail; a running daemon picks it up within a second.
+
+pub mod check;
+pub mod outbox;
+pub mod process;
+
+use crate::config::{Config, Source};
+use crate::mail::maildir::Maildir;
+use crate::mail::{self, imap};
+use crate::store::Store;
+use anyhow::{Context, Result};
+use process::{Processor, Responder, unix};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::{Notify, watch};
+use tracing::{error, info, warn};
+
+/// Makes the responder for a configuration (the command processor).
+pub type ResponderFactory = Arc<dyn Fn(&Config) -> Box<dyn Responder> + Send + Sync>;
+
+/// The default responder.
+pub fn default_responder() -> ResponderFactory {
+    Arc::new(|_c: &Config| Box::new(check::OrderCheck::new()) as Box<dyn Responder>)
+}
+
+/// Store a raw mail from `source`. Returns whether it was new.
+pub fn store_raw(
+    store: &mut Store,
+    raw: &[u8],
+    size: u64,
+    truncated: bool,
+    source: &str,
+) -> Result<bool> {
+    let id = mail::message_id_of(raw);
+    let now = unix(SystemTime::now());
+    Ok(store
+        .insert_inbound(&id, source, raw, size as i64, truncated, now)?
+        .is_some())
+}
+
+/// `zinejudge deliver`: store one mail read from standard input.
+pub fn deliver(config: &Config, raw: &[u8]) -> Result<bool> {
+    let mut store = Store::open(&config.store)
+        .with_context(|| format!("cannot open the store {}", config.store.display()))?;
+    let max = config.max_mail_bytes as usize;
+    let (kept, truncated) = if raw.len() > max {
+        (header_of(raw), true)
+    } else {
+        (raw, false)
+    };
+    store_raw(&mut store, kept, raw.len() as u64, truncated, "stdin")
+}
+
+/// The header of a raw mail (up to the first blank line).
+fn header_of(raw: &[u8]) -> &[u8] {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 2))
+        .unwrap_or(raw.len().min(64 * 1024));
+    &raw[..end]
+}
+
+/// Run the daemon until SIGTERM or SIGINT.
+pub fn run(config_path: Option<PathBuf>, responders: ResponderFactory) -> Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    rt.block_on(supervise(config_path, responders))
+}
+
+async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -> Result<()> {
+    let mut config = Config::load(config_path.as_deref())?;
+    let mut term = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
+    let mut int = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
+    let mut hup = signal(SignalKind::hangup()).context("cannot watch SIGHUP")?;
+    let alive = Arc::new(AtomicI64::new(unix(SystemTime::now())));
+    spawn_watchdog(Arc::clone(&alive));
+    loop {
+        info!("{}", config.summary());
+        let running = start(&config, Arc::clone(&responders), Arc::clone(&alive))?;
+        let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
+        let reload = tokio::select! {
+            _ = term.recv() => false,
+            _ = int.recv() => false,
+            _ = hup.recv() => true,
+            _ = running.processor_died() => {
+                running.stop().await;
+                anyhow::bail!("the mail processor stopped");
+            }
+        };
+        if reload {
+            match Config::load(config_path.as_deref()) {
+                Ok(c) => {
+                    info!("SIGHUP: reloading the configuration");
+                    let _ = sd_notify::notify(&[sd_notify::NotifyState::Reloading]);
+                    running.stop().await;
+                    config = c;
+                    continue;
+                }
+                Err(e) => {
+                    error!(error = %e, "SIGHUP: the new configuration is not valid; keeping the old one");
+                    // Keep running as before.
+                    let reload_again = wait_signal(&mut term, &mut int, &mut hup).await;
+                    if !reload_again {
+                        let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
+                        running.stop().await;
+                        return Ok(());
+                    }
+                    running.stop().await;
+                    config = Config::load(config_path.as_deref()).unwrap_or(config);
+                    continue;
+                }
+            }
+        }
+        info!("stopping: finishing the mail in hand and flushing the outbox");
+        let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
+        running.stop().await;
+        info!("stopped");
+        return Ok(());
+    }
+}
+
+/// Wait for a signal; `true` for SIGHUP.
+async fn wait_signal(
+    term: &mut tokio::signal::unix::Signal,
+    int: &mut tokio::signal::unix::Signal,
+    hup: &mut tokio::signal::unix::Signal,
+) -> bool {
+    tokio::select! {
+        _ = term.recv() => false,
+        _ = int.recv() => false,
+        _ = hup.recv() => true,
+    }
+}
+
+/// Ping systemd's watchdog while the processor shows signs of life.
+fn spawn_watchdog(alive: Arc<AtomicI64>) {
+    let Some(interval) = sd_notify::watchdog_enabled() else {
+        return;
+    };
+    tokio::spawn(async move {
+        let period = interval / 2;
+        loop {
+            tokio::time::sleep(period).await;
+            let age = unix(SystemTime::now()) - alive.load(Ordering::Relaxed);
+            if age <= interval.as_secs() as i64 + 5 {
+                let _ = sd_notify::notify(&[sd_notify::NotifyState::Watchdog]);
+            } else {
+                warn!(
+                    seconds = age,
+                    "the mail processor looks stuck; not pinging the watchdog"
+                );
+            }
+        }
+    });
+}
+
+/// The tasks of one configuration.
+struct Running {
+    shutdown: watch::Sender<bool>,
+    source: Option<tokio::task::JoinHandle<()>>,
+    outbox: tokio::task::JoinHandle<()>,
+    processor: Option<std::thread::JoinHandle<()>>,
+    processor_done: Arc<Notify>,
+    processor_failed: Arc<AtomicBool>,
+    wake_processor: Arc<Notify>,
+}
+
+impl Running {
+    async fn processor_died(&self) {
+        loop {
+            self.processor_done.notified().await;
+            if self.processor_failed.load(Ordering::SeqCst) {
+                return;
+            }
+        }
+    }
+
+    async fn stop(mut self) {
+        let _ = self.shutdown.send(true);
+        self.wake_processor.notify_one();
+        if let Some(s) = self.source.take() {
+            let _ = s.await;
+        }
+        if let Some(p) = self.processor.take() {
+            let _ = tokio::task::spawn_blocking(move || p.join()).await;
+        }
+        let _ = (&mut self.outbox).await;
+    }
+}
+
+fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -> Result<Running> {
+    let (shutdown, shutdown_rx) = watch::channel(false);
+    let wake_processor = Arc::new(Notify::new());
+    let wake_outbox = Arc::new(Notify::new());
+
+    // The processor thread.
+    let store = Store::open(&config.store)
+        .with_context(|| format!("cannot open the store {}", config.store.display()))?;
+    let mut processor = Processor {
+        store,
+        responder: responders(config),
+        identity: config.identity.clone(),
+        max_bytes: config.max_mail_bytes,
+    };
+    let processor_done = Arc::new(Notify::new());
+    let processor_failed = Arc::new(AtomicBool::new(false));
+    let handle = {
+        let wake = Arc::clone(&wake_processor);
+        let wake_outbox = Arc::clone(&wake_outbox);
+        let rx = shutdown_rx.clone();
+        let done = Arc::clone(&processor_done);
+        let failed = Arc::clone(&processor_failed);
+        let rt = tokio::runtime::Handle::current();
+        std::thread::Builder::new()
+            .name("processor".into())
+            .spawn(move || {
+                loop {
+                    alive.store(unix(SystemTime::now()), Ordering::Relaxed);
+                    if *rx.borrow() {
+                        break;
+                    }
+                    match processor.process_next(SystemTime::now()) {
+                        Ok(Some(_)) => wake_outbox.notify_one(),
+                        Ok(None) => {
+                            // Nothing waiting: sleep until woken (a new mail
+                            // stored) or a second passes (`deliver` stores
+                            // from another process).
+                            let w = Arc::clone(&wake);
+                            rt.block_on(async move {
+                                let _ = tokio::time::timeout(Duration::from_secs(1), w.notified()).await;
+                            });
+                        }
+                        Err(e) => {
+                            error!(error = %format!("{e:#}"), "the store failed while processing mail");
+                            failed.store(true, Ordering::SeqCst);
+                            break;
+                        }
+                    }
+                }
+                done.notify_one();
+            })
+            .context("cannot start the processor thread")?
+    };
+
+    // The outbox sender.
+    let out_store = Arc::new(Mutex::new(Store::open(&config.store)?));
+    let sender = outbox::Sender::new(&config.sink, &config.identity.address)?;
+    let outbox = tokio::spawn(outbox::run(
+        out_store,
+        sender,
+        Arc::clone(&wake_outbox),
+        shutdown_rx.clone(),
+        config.max_retry,
+        Duration::from_secs(20),
+    ));
+    wake_outbox.notify_one();
+
+    // The source.
+    let source = match &config.source {
+        Source::None => None,
+        Source::Maildir { path, poll } => {
+            let md = Maildir::open(path)
+                .with_context(|| format!("cannot open the inbox Maildir {}", path.display()))?;
+            let store = Store::open(&config.store)?;
+            Some(tokio::spawn(maildir_source(
+                md,
+                store,
+                *poll,
+                config.max_mail_bytes,
+                Arc::clone(&wake_processor),
+                shutdown_rx.clone(),
+            )))
+        }
+        Source::Imap(settings) => {
+            let store = Arc::new(Mutex::new(Store::open(&config.store)?));
+            let wake = Arc::clone(&wake_processor);
+            let src = format!(
+                "imap:{}@{}/{}",
+                settings.user, settings.host, settings.mailbox
+            );
+            let settings = settings.clone();
+            let rx = shutdown_rx.clone();
+            Some(tokio::spawn(async move {
+                imap::run(
+                    settings,
+                    move |f: imap::Fetched| {
+                        let store = Arc::clone(&store);
+                        let wake = Arc::clone(&wake);
+                        let src = src.clone();
+                        async move {
+                            let r = tokio::task::spawn_blocking(move || {
+                                let mut s = store
+                                    .lock()
+                                    .map_err(|_| "store lock poisoned".to_string())?;
+                                store_raw(&mut s, &f.raw, f.size as u64, f.truncated, &src)
+                                    .map_err(|e| format!("{e:#}"))
+                            })
+                            .await
+                            .map_err(|e| e.to_string())?;
+                            wake.notify_one();
+                            r.map(|_| ())
+                        }
+                    },
+                    rx,
+                )
+                .await
+            }))
+        }
+    };
+    wake_processor.notify_one();
+    Ok(Running {
+        shutdown,
+        source,
+        outbox,
+        processor: Some(handle),
+        processor_done,
+        processor_failed,
+        wake_processor,
+    })
+}
+
+/// Take mail from a Maildir's `new/`: store it, then move it to `cur/`.
+async fn maildir_source(
+    md: Maildir,
+    store: Store,
+    poll: Duration,
+    max_bytes: u64,
+    wake: Arc<Notify>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let store = Arc::new(Mutex::new(store));
+    loop {
+        let md2 = md.clone();
+        let st = Arc::clone(&store);
+        let taken = tokio::task::spawn_blocking(move || take_maildir(&md2, &st, max_bytes)).await;
+        match taken {
+            Ok(Ok(n)) if n > 0 => wake.notify_one(),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => warn!(error = %format!("{e:#}"), "cannot read the inbox Maildir"),
+            Err(e) => warn!(error = %e, "the Maildir reader failed"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(poll) => {}
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+fn take_maildir(md: &Maildir, store: &Arc<Mutex<Store>>, max_bytes: u64) -> Result<usize> {
+    let mut n = 0;
+    for path in md.list_new()? {
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let raw = if size > max_bytes {
+            read_head(&path)?
+        } else {
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?
+        };
+        {
+            let mut s = store
+                .lock()
+                .map_err(|_| anyhow::anyhow!("store lock poisoned"))?;
+            let src = format!(
+                "maildir:{}",
+                path.file_name()
+                    .map(|f| f.to_string_lossy())
+                    .unwrap_or_default()
+            );
+            store_raw(&mut s, &raw, size, size > max_bytes, &src)?;
+        }
+        md.mark_seen(&path)
+            .with_context(|| format!("cannot move {} to cur/", path.display()))?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// The header of a mail file too large to read whole.
+fn read_head(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut f =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut buf = vec![0u8; 256 * 1024];
+    let n = f.read(&mut buf)?;
+    buf.truncate(n);
+    let head = header_of(&buf).to_vec();
+    Ok(head)
+}

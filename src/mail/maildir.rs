@@ -1,0 +1,86 @@
+//! A Maildir folder (the embedded default for mail in and out): new mail
+//! is a file in `new/`; a file is delivered by writing it in `tmp/` and
+//! renaming it into `new/`, so a reader never sees half a mail.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// A Maildir on disk.
+#[derive(Debug, Clone)]
+pub struct Maildir {
+    root: PathBuf,
+}
+
+impl Maildir {
+    /// Open (and create, if needed) the Maildir at `root`.
+    pub fn open(root: &Path) -> io::Result<Maildir> {
+        for sub in ["new", "cur", "tmp"] {
+            fs::create_dir_all(root.join(sub))?;
+        }
+        Ok(Maildir {
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// Where it is.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Files waiting in `new/`, oldest name first.
+    pub fn list_new(&self) -> io::Result<Vec<PathBuf>> {
+        let mut out: Vec<PathBuf> = fs::read_dir(self.root.join("new"))?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .map(|e| e.path())
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    /// Move a file of `new/` to `cur/`, flagged seen.
+    pub fn mark_seen(&self, path: &Path) -> io::Result<()> {
+        let name = path
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file"))?
+            .to_string_lossy()
+            .into_owned();
+        let base = name.split(":2,").next().unwrap_or(&name).to_string();
+        fs::rename(path, self.root.join("cur").join(format!("{base}:2,S")))
+    }
+
+    /// Deliver `bytes` as `new/<name>`. Delivering the same name again
+    /// replaces the file, which makes a retried delivery harmless.
+    pub fn deliver(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+        let tmp = self.root.join("tmp").join(name);
+        {
+            let mut f = fs::File::create(&tmp)?;
+            f.write_all(bytes)?;
+            f.sync_all()?;
+        }
+        let dest = self.root.join("new").join(name);
+        fs::rename(&tmp, &dest)?;
+        Ok(dest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delivered_mail_appears_in_new_and_moves_to_cur() {
+        let dir = std::env::temp_dir().join(format!("zj-maildir-{}", std::process::id()));
+        let md = Maildir::open(&dir).unwrap();
+        md.deliver("1.a", b"hello").unwrap();
+        md.deliver("1.a", b"hello again").unwrap();
+        let new = md.list_new().unwrap();
+        assert_eq!(new.len(), 1);
+        assert_eq!(fs::read(&new[0]).unwrap(), b"hello again");
+        md.mark_seen(&new[0]).unwrap();
+        assert!(md.list_new().unwrap().is_empty());
+        assert!(dir.join("cur/1.a:2,S").exists());
+        fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,332 @@
+//! The durable store: SQLite in WAL mode (rusqlite), with versioned
+//! migrations.
+//!
+//! The rules that keep mail safe through any crash live here:
+//! - a received mail is written (raw bytes, Message-ID, time) before its
+//!   source forgets it; the same Message-ID is stored once;
+//! - a mail is processed in one transaction that also queues its answers,
+//!   so after a crash it is either fully done or not started;
+//! - an answer is marked sent only after the server took it.
+//!
+//! The store makes no rule decisions; it keeps what the daemon tells it.
+
+pub mod schema;
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use std::path::Path;
+use std::time::Duration;
+
+/// A store failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused.
+    #[error("database error")]
+    Sql(#[from] rusqlite::Error),
+    /// The database is newer than this program.
+    #[error("the database is at schema version {found}, newer than this program's {known}")]
+    TooNew {
+        /// Version found.
+        found: i64,
+        /// Newest version known.
+        known: i64,
+    },
+    /// Creating the directory failed.
+    #[error("cannot create the store's directory")]
+    Dir(#[source] std::io::Error),
+}
+
+/// Result alias.
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// A mail waiting to be processed.
+#[derive(Debug, Clone)]
+pub struct PendingMail {
+    /// Row id.
+    pub id: i64,
+    /// Message-ID.
+    pub message_id: String,
+    /// Raw bytes (the header only if `truncated`).
+    pub raw: Vec<u8>,
+    /// Size of the whole mail.
+    pub size: i64,
+    /// Only the header was kept: the mail was too large.
+    pub truncated: bool,
+    /// When it was received (Unix seconds).
+    pub received_at: i64,
+}
+
+/// A mail to send.
+#[derive(Debug, Clone)]
+pub struct OutMail {
+    /// Row id.
+    pub id: i64,
+    /// Message-ID (without brackets).
+    pub message_id: String,
+    /// Envelope recipients.
+    pub recipients: Vec<String>,
+    /// Bytes to send.
+    pub raw: Vec<u8>,
+    /// Attempts so far.
+    pub attempts: i64,
+}
+
+/// A connection to the store.
+pub struct Store {
+    conn: Connection,
+}
+
+impl Store {
+    /// Open (creating and migrating as needed) the store at `path`.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(dir).map_err(StoreError::Dir)?;
+        }
+        let conn = Connection::open(path)?;
+        Self::setup(conn)
+    }
+
+    /// A store in memory, for tests.
+    pub fn in_memory() -> Result<Store> {
+        Self::setup(Connection::open_in_memory()?)
+    }
+
+    fn setup(conn: Connection) -> Result<Store> {
+        conn.busy_timeout(Duration::from_secs(30))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // FULL: a committed transaction survives a power cut too, not just
+        // a crash of the process, at the cost of an fsync per commit.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = Store { conn };
+        schema::migrate(&mut store.conn)?;
+        Ok(store)
+    }
+
+    /// The underlying connection, for the game tables.
+    pub fn conn(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
+    /// Keep a received mail. Returns its row id, or `None` when a mail with
+    /// this Message-ID is already kept.
+    pub fn insert_inbound(
+        &mut self,
+        message_id: &str,
+        source: &str,
+        raw: &[u8],
+        size: i64,
+        truncated: bool,
+        now: i64,
+    ) -> Result<Option<i64>> {
+        let n = self.conn.execute(
+            "INSERT OR IGNORE INTO inbound (message_id, source, received_at, size, raw, truncated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![message_id, source, now, size, raw, truncated],
+        )?;
+        Ok((n == 1).then(|| self.conn.last_insert_rowid()))
+    }
+
+    /// The oldest mail not yet processed.
+    pub fn next_pending(&self) -> Result<Option<PendingMail>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, message_id, raw, size, truncated, received_at FROM inbound
+                 WHERE state = 'new' ORDER BY id LIMIT 1",
+                [],
+                |r| {
+                    Ok(PendingMail {
+                        id: r.get(0)?,
+                        message_id: r.get(1)?,
+                        raw: r.get(2)?,
+                        size: r.get(3)?,
+                        truncated: r.get(4)?,
+                        received_at: r.get(5)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Number of mails waiting.
+    pub fn pending_count(&self) -> Result<i64> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM inbound WHERE state = 'new'",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Start a transaction.
+    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
+        Ok(self.conn.transaction()?)
+    }
+
+    /// Number of mails not yet sent.
+    pub fn unsent_count(&self) -> Result<i64> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM outbox WHERE state IN ('queued', 'sending')",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Mails due to be sent at `now`, oldest first.
+    pub fn due_outbox(&self, now: i64, limit: i64) -> Result<Vec<OutMail>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, message_id, recipients, raw, attempts FROM outbox
+             WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
+        )?;
+        let rows = st.query_map(params![now, limit], |r| {
+            let rcpt: String = r.get(2)?;
+            Ok(OutMail {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                recipients: rcpt
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                raw: r.get(3)?,
+                attempts: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// When the next queued mail falls due, if any.
+    pub fn next_outbox_due(&self) -> Result<Option<i64>> {
+        Ok(self.conn.query_row(
+            "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('queued', 'sending')",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Note that a send is being tried (so a crash mid-send is visible).
+    pub fn mark_sending(&self, id: i64) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?1",
+            params![id],
+        )?;
+        Ok(())
+    }
+
+    /// The server took the mail.
+    pub fn mark_sent(&self, id: i64, now: i64) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET state = 'sent', sent_at = ?2, last_error = NULL WHERE id = ?1",
+            params![id, now],
+        )?;
+        Ok(())
+    }
+
+    /// Try again at `next`.
+    pub fn mark_retry(&self, id: i64, error: &str, next: i64) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET state = 'queued', last_error = ?2, next_attempt_at = ?3 WHERE id = ?1",
+            params![id, error, next],
+        )?;
+        Ok(())
+    }
+
+    /// Give up on a mail (a permanent refusal).
+    pub fn mark_failed(&self, id: i64, error: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET state = 'failed', last_error = ?2 WHERE id = ?1",
+            params![id, error],
+        )?;
+        Ok(())
+    }
+}
+
+/// Queue a mail in the transaction that processes its cause.
+pub fn queue_outbox(
+    tx: &Transaction<'_>,
+    inbound: Option<i64>,
+    message_id: &str,
+    recipients: &[String],
+    raw: &[u8],
+    now: i64,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO outbox (inbound_id, message_id, recipients, raw, next_attempt_at, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+        params![inbound, message_id, recipients.join(","), raw, now],
+    )?;
+    Ok(())
+}
+
+/// Mark a mail processed, in its transaction.
+pub fn finish_inbound(tx: &Transaction<'_>, id: i64, note: &str, now: i64) -> Result<()> {
+    tx.execute(
+        "UPDATE inbound SET state = 'done', processed_at = ?2, note = ?3 WHERE id = ?1",
+        params![id, now, note],
+    )?;
+    Ok(())
+}
+
+/// A per-store counter (for Message-IDs that never repeat).
+pub fn next_serial(tx: &Transaction<'_>) -> Result<i64> {
+    tx.execute(
+        "INSERT INTO meta (key, value) VALUES ('serial', '1')
+         ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        [],
+    )?;
+    Ok(tx.query_row(
+        "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'serial'",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_id_is_kept_once() {
+        let mut s = Store::in_memory().unwrap();
+        assert!(
+            s.insert_inbound("a@b", "test", b"x", 1, false, 0)
+                .unwrap()
+                .is_some()
+        );
+        assert!(
+            s.insert_inbound("a@b", "test", b"x", 1, false, 0)
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(s.pending_count().unwrap(), 1);
+    }
+
+    #[test]
+    fn processing_and_queueing_commit_together() {
+        let mut s = Store::in_memory().unwrap();
+        let id = s
+            .insert_inbound("a@b", "test", b"x", 1, false, 0)
+            .unwrap()
+            .unwrap();
+        {
+            let tx = s.transaction().unwrap();
+            queue_outbox(&tx, Some(id), "r@j", &["a@b".into()], b"reply", 5).unwrap();
+            finish_inbound(&tx, id, "answered", 5).unwrap();
+            // dropped without commit: rolled back
+        }
+        assert_eq!(s.pending_count().unwrap(), 1);
+        assert_eq!(s.unsent_count().unwrap(), 0);
+        let tx = s.transaction().unwrap();
+        queue_outbox(&tx, Some(id), "r@j", &["a@b".into()], b"reply", 5).unwrap();
+        finish_inbound(&tx, id, "answered", 5).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(s.pending_count().unwrap(), 0);
+        let due = s.due_outbox(5, 10).unwrap();
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].recipients, ["a@b"]);
+        s.mark_sending(due[0].id).unwrap();
+        s.mark_sent(due[0].id, 6).unwrap();
+        assert_eq!(s.unsent_count().unwrap(), 0);
+    }
+}
