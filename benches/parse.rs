@@ -34,6 +34,7 @@ Russia:
 - A War - Gal
 - A Mos S A War-Gal
 - F Sev-Bla
+- F St Petersburg north coast - Barents Sea
 - A Ukr S A War-Gal
 
 Austria:
@@ -42,6 +43,7 @@ A(Vie)-Boh, A(Bud)-Rum, F(Tri)-Adr, A(Ser) S A(Bud)-Rum
 Italy:
 F(Nap)-ION
 A(Rom)-Apu
+F Tunis holds
 A(Ven) S A(Mun)-Tyr
 
 Turkey:

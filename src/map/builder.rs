@@ -627,6 +627,14 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
             powers,
             borders,
             reach,
+            name_prefixes: b
+                .names
+                .keys()
+                .flat_map(|n| {
+                    let words: Vec<&str> = n.split(' ').collect();
+                    (1..words.len()).map(move |k| words[..k].join(" "))
+                })
+                .collect(),
             names: b.names,
             power_names,
         },

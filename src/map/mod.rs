@@ -279,6 +279,10 @@ pub struct Map {
     pub(crate) reach: Vec<[ProvinceSet; 2]>,
     /// Normalised name or alias -> what it names.
     pub(crate) names: HashMap<String, Named>,
+    /// Every leading run of words of a multi-word name (`north`, `north
+    /// atlantic` for `north atlantic ocean`): lets the parser stop reading
+    /// a name as soon as no name can continue it.
+    pub(crate) name_prefixes: std::collections::HashSet<String>,
     /// Normalised power name, adjective or alias -> power.
     pub(crate) power_names: HashMap<String, PowerId>,
 }
@@ -332,6 +336,23 @@ impl Map {
     /// Look a name up (any case, dots and apostrophes ignored).
     pub fn lookup(&self, name: &str) -> Option<Named> {
         self.names.get(&normalize_name(name)).copied()
+    }
+    /// Whether some name continues `prefix` with more words.
+    pub fn is_name_prefix(&self, prefix: &str) -> bool {
+        self.name_prefixes.contains(prefix)
+    }
+    /// Look up one word as the order lexer hands it over (lower case):
+    /// skips normalising when there is nothing to normalise.
+    pub fn lookup_word(&self, w: &str) -> Option<Named> {
+        if w.contains(['.', '\'', '\u{2019}', '-', '_', '+']) || w.chars().any(char::is_uppercase) {
+            self.lookup(w)
+        } else {
+            self.names.get(w).copied()
+        }
+    }
+    /// Look up an already normalised name.
+    pub fn lookup_normalized(&self, name: &str) -> Option<Named> {
+        self.names.get(name).copied()
     }
     /// Look a power up by name, adjective or alias.
     pub fn lookup_power(&self, name: &str) -> Option<PowerId> {

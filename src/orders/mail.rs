@@ -147,11 +147,10 @@ pub fn find_orders(
             }
             let span = seg[0].span.start..seg[seg.len() - 1].span.end;
             let text = line[span.clone()].to_string();
-            // Re-lex the piece so spans are relative to it.
-            let piece_toks = lex(&text);
-            let result = parser.parse_tokens(&text, &piece_toks, Context { phase, heading });
+            let result = parser.parse_tokens(line, seg, Context { phase, heading });
+            // Spans are given in the line as written, bullets included.
             let result = result.map_err(|mut e| {
-                e.span = (e.span.start + span.start + offset)..(e.span.end + span.start + offset);
+                e.span = (e.span.start + offset)..(e.span.end + offset);
                 e
             });
             let p = match &result {
@@ -258,7 +257,7 @@ fn looks_like_order(parser: &OrderParser<'_>, seg: &[Token], heading: Option<Hea
     if keyword_first {
         return true;
     }
-    let opens = starts_order(w) || parser.map().lookup(w).is_some() || first_is_leader(toks);
+    let opens = starts_order(w) || parser.map().lookup_word(w).is_some() || first_is_leader(toks);
     if !opens {
         return false;
     }

@@ -264,9 +264,10 @@ impl<'a> Cursor<'a> {
             .all(|t| matches!(t.tok, Tok::Sep | Tok::Stop))
     }
     fn here(&self) -> Range<usize> {
-        match self.peek() {
-            Some(t) => t.span.clone(),
-            None => self.line.len()..self.line.len(),
+        match (self.peek(), self.toks.last()) {
+            (Some(t), _) => t.span.clone(),
+            (None, Some(last)) => last.span.end..last.span.end,
+            (None, None) => self.line.len()..self.line.len(),
         }
     }
     fn expected(&self, what: &'static str) -> ParseError {
@@ -633,7 +634,8 @@ impl<'m> OrderParser<'m> {
 
     /// Whether the tokens at the cursor spell a province name exactly.
     fn is_place_here(&self, c: &Cursor<'_>) -> bool {
-        c.peek_word().is_some_and(|w| self.map.lookup(w).is_some())
+        c.peek_word()
+            .is_some_and(|w| self.map.lookup_word(w).is_some())
     }
 
     /// A nationality in a support or convoy (`S Turkish F Con-Bul`) is
@@ -641,7 +643,7 @@ impl<'m> OrderParser<'m> {
     fn skip_nationality(&self, c: &mut Cursor<'_>) {
         if let Some(w) = c.peek_word()
             && self.map.lookup_power(w).is_some()
-            && self.map.lookup(w).is_none()
+            && self.map.lookup_word(w).is_none()
         {
             c.pos += 1;
         }
@@ -763,37 +765,58 @@ impl<'m> OrderParser<'m> {
     fn place(&self, c: &mut Cursor<'_>) -> Result<Place, ParseError> {
         let start = c.pos;
         // Candidate words; a hyphen may join words when the joined form is
-        // a name (`Mid-Atlantic Ocean`).
+        // a name (`Mid-Atlantic Ocean`). Reading stops as soon as no name
+        // of the map continues the words read.
         let mut words: Vec<(&str, usize)> = Vec::new(); // (word, token index after it)
+        let mut key = String::new();
+        let mut best: Option<(Named, usize)> = None;
         let mut i = c.pos;
+        while words.len() < self.max_words {
+            let next = match c.toks.get(i) {
+                Some(t) if t.tok == Tok::Word => Some((t.text.as_str(), i + 1)),
+                Some(t) if t.tok == Tok::Dash && !words.is_empty() => match c.toks.get(i + 1) {
+                    Some(n) if n.tok == Tok::Word => Some((n.text.as_str(), i + 2)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some((w, after)) = next else { break };
+            if !key.is_empty() {
+                key.push(' ');
+            }
+            if w.contains(['.', '\'', '\u{2019}']) {
+                key.push_str(&normalize_name(w));
+            } else {
+                key.push_str(w);
+            }
+            words.push((w, after));
+            i = after;
+            if let Some(named) = self.map.lookup_normalized(&key) {
+                best = Some((named, after));
+            }
+            if !self.map.is_name_prefix(&key) {
+                break;
+            }
+        }
+        if words.is_empty() {
+            return Err(c.expected("a province"));
+        }
+        if let Some((named, after)) = best {
+            c.pos = after;
+            let place = match named {
+                Named::Province(p) => Place::province(p),
+                Named::Region(r) => Place::of_region(self.map, r),
+            };
+            return self.coast(c, place);
+        }
+        // Read more words for the prefix search below.
         while words.len() < self.max_words {
             match c.toks.get(i) {
                 Some(t) if t.tok == Tok::Word => {
                     words.push((t.text.as_str(), i + 1));
                     i += 1;
                 }
-                Some(t) if t.tok == Tok::Dash && !words.is_empty() => match c.toks.get(i + 1) {
-                    Some(n) if n.tok == Tok::Word => {
-                        words.push((n.text.as_str(), i + 2));
-                        i += 2;
-                    }
-                    _ => break,
-                },
                 _ => break,
-            }
-        }
-        if words.is_empty() {
-            return Err(c.expected("a province"));
-        }
-        for n in (1..=words.len()).rev() {
-            let joined: Vec<&str> = words[..n].iter().map(|(w, _)| *w).collect();
-            if let Some(named) = self.map.lookup(&joined.join(" ")) {
-                c.pos = words[n - 1].1;
-                let place = match named {
-                    Named::Province(p) => Place::province(p),
-                    Named::Region(r) => Place::of_region(self.map, r),
-                };
-                return self.coast(c, place);
             }
         }
         // A unique prefix of a name (`Bulg`, `Mid Atl`), never shorter
