@@ -10,6 +10,9 @@ say() { printf '\n== %s\n' "$*"; }
 
 command -v cargo >/dev/null || { echo "cargo is needed (Rust 1.95 or later)"; exit 1; }
 
+say "test dependencies (Dovecot and Postfix for the mail tests)"
+bash scripts/install-test-deps.sh
+
 say "formatting"
 cargo fmt --all -- --check
 
