@@ -8,6 +8,7 @@
 
 pub mod adjudicate;
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod daemon;
 pub mod datc;
@@ -15,5 +16,6 @@ pub mod game;
 pub mod mail;
 pub mod map;
 pub mod orders;
+pub mod report;
 pub mod store;
 pub mod variant;

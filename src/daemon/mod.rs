@@ -14,7 +14,6 @@
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
-pub mod check;
 pub mod outbox;
 pub mod process;
 
@@ -35,10 +34,15 @@ use tracing::{error, info, warn};
 /// Makes the responder for a configuration (the command processor).
 pub type ResponderFactory = Arc<dyn Fn(&Config) -> Box<dyn Responder> + Send + Sync>;
 
-/// The default responder.
+/// The default responder: the judge's command language.
 pub fn default_responder() -> ResponderFactory {
-    Arc::new(|_c: &Config| Box::new(check::OrderCheck::new()) as Box<dyn Responder>)
+    Arc::new(|c: &Config| {
+        Box::new(crate::commands::Judge::new(&c.identity.name, &c.timezone)) as Box<dyn Responder>
+    })
 }
+
+/// How often the clock ticks (deadlines, reminders).
+const TICK: Duration = Duration::from_secs(5);
 
 /// Store a raw mail from `source`. Returns whether it was new.
 pub fn store_raw(
@@ -236,10 +240,23 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
         std::thread::Builder::new()
             .name("processor".into())
             .spawn(move || {
+                let mut last_tick = std::time::Instant::now() - TICK;
                 loop {
                     alive.store(unix(SystemTime::now()), Ordering::Relaxed);
                     if *rx.borrow() {
                         break;
+                    }
+                    if last_tick.elapsed() >= TICK {
+                        last_tick = std::time::Instant::now();
+                        match processor.tick(SystemTime::now()) {
+                            Ok(n) if n > 0 => wake_outbox.notify_one(),
+                            Ok(_) => {}
+                            Err(e) => {
+                                error!(error = %format!("{e:#}"), "the store failed on a clock tick");
+                                failed.store(true, Ordering::SeqCst);
+                                break;
+                            }
+                        }
                     }
                     match processor.process_next(SystemTime::now()) {
                         Ok(Some(_)) => wake_outbox.notify_one(),

@@ -29,6 +29,12 @@ pub trait Responder: Send {
         mail: &Inbound,
         now: SystemTime,
     ) -> anyhow::Result<Response>;
+
+    /// Called every few seconds with the time, in a transaction of its
+    /// own: the place for deadlines. Returns mails to send.
+    fn tick(&mut self, _tx: &Transaction<'_>, _now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
+        Ok(Vec::new())
+    }
 }
 
 /// Seconds since the epoch.
@@ -61,6 +67,27 @@ pub struct Processed {
 }
 
 impl Processor {
+    /// Let the responder act on the time (deadlines); queue what it sends
+    /// in the same transaction. Returns the number of mails queued.
+    pub fn tick(&mut self, now: SystemTime) -> Result<usize, StoreError> {
+        let identity = self.identity.clone();
+        let tx = self.store.transaction()?;
+        match self.responder.tick(&tx, now) {
+            Ok(mails) => {
+                for m in &mails {
+                    queue(&tx, &identity, None, m, now)?;
+                }
+                tx.commit()?;
+                Ok(mails.len())
+            }
+            Err(e) => {
+                drop(tx);
+                warn!(error = %format!("{e:#}"), "the clock tick failed; it is tried again");
+                Ok(0)
+            }
+        }
+    }
+
     /// Process the oldest waiting mail, if any.
     pub fn process_next(&mut self, now: SystemTime) -> Result<Option<Processed>, StoreError> {
         let Some(pending) = self.store.next_pending()? else {

@@ -2,6 +2,7 @@
 //! the next phase.
 
 pub mod position;
+pub mod record;
 pub mod step;
 
 pub use position::Position;

@@ -10,6 +10,7 @@
 //!
 //! The store makes no rule decisions; it keeps what the daemon tells it.
 
+pub mod games;
 pub mod schema;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};

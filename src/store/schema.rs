@@ -36,6 +36,63 @@ pub const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    // 2: games.
+    "CREATE TABLE games (
+        name TEXT PRIMARY KEY COLLATE NOCASE,
+        variant TEXT NOT NULL,
+        gm_address TEXT NOT NULL,
+        gm_hash TEXT NOT NULL,
+        status TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        position TEXT NOT NULL,
+        deadline INTEGER,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        grace_noticed INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX games_deadline ON games (status, deadline);
+    CREATE TABLE seats (
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        power INTEGER NOT NULL,
+        address TEXT,
+        hash TEXT,
+        status TEXT NOT NULL,
+        ready INTEGER NOT NULL DEFAULT 0,
+        draw INTEGER NOT NULL DEFAULT 0,
+        concede INTEGER NOT NULL DEFAULT 0,
+        failures INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, power)
+    );
+    CREATE TABLE observers (
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        address TEXT NOT NULL COLLATE NOCASE,
+        PRIMARY KEY (game, address)
+    );
+    CREATE TABLE orders (
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        power INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game, power, seq)
+    );
+    CREATE TABLE history (
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        phase TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        position TEXT NOT NULL,
+        orders TEXT NOT NULL,
+        report TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (game, seq)
+    );
+    CREATE TABLE senders (
+        address TEXT PRIMARY KEY COLLATE NOCASE,
+        window_start INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        warned INTEGER NOT NULL DEFAULT 0
+    );",
 ];
 
 /// Bring the database up to date.

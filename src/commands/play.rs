@@ -1,0 +1,461 @@
+//! Playing a game's phases: adjudication at the deadline (or earlier when
+//! every player is ready), results to everyone, reminders, grace periods,
+//! rollbacks.
+
+use super::submit::{has_choices, missing, stored};
+use super::{Judge, Session, mail_to, position, store_err};
+use crate::game::Position;
+use crate::game::record::{Nmr, SeatStatus, Settings, Status};
+use crate::game::step::{PhaseOrders, play};
+use crate::mail::Outgoing;
+use crate::map::PowerId;
+use crate::orders::{AdjustOrder, AnyCommand, Order, format_order};
+use crate::report::{PhaseReport, render, title};
+use crate::store::games;
+use crate::variant::{PhaseKind, Variant};
+use rusqlite::Connection;
+use std::fmt::Write;
+
+/// The deadline of a phase of `kind` starting at `now`.
+pub(crate) fn next_deadline(s: &Settings, kind: PhaseKind, now: i64) -> i64 {
+    let hours = match kind {
+        PhaseKind::Movement => s.movement_hours,
+        _ => s.short_hours,
+    };
+    now + hours.max(1) as i64 * 3600
+}
+
+/// Orders of every power for the current phase.
+fn phase_orders(
+    v: &Variant,
+    c: &Connection,
+    game: &str,
+    pos: &Position,
+) -> anyhow::Result<(PhaseOrders, Vec<PowerId>)> {
+    let mut main = Vec::new();
+    let mut retreats = Vec::new();
+    let mut adjust = Vec::new();
+    let mut silent = Vec::new();
+    for pw in v.map.power_ids() {
+        let held = stored(v, &games::orders(c, game, pw.0)?);
+        if held.is_empty() && has_choices(v, pos, pw) {
+            silent.push(pw);
+        }
+        for h in held {
+            match h {
+                AnyCommand::Main(unit, command) => main.push(Order {
+                    power: pw,
+                    unit,
+                    command,
+                }),
+                AnyCommand::Retreat(unit, command) => retreats.push(Order {
+                    power: pw,
+                    unit,
+                    command,
+                }),
+                AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
+            }
+        }
+    }
+    let o = match pos.phase.kind {
+        PhaseKind::Movement => PhaseOrders::Movement(main),
+        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
+        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
+    };
+    Ok((o, silent))
+}
+
+/// The orders as text, for the history.
+fn orders_text(v: &Variant, o: &PhaseOrders) -> String {
+    let mut s = String::new();
+    let name = |p: PowerId| v.map.power(p).name.clone();
+    match o {
+        PhaseOrders::Movement(list) => {
+            for x in list {
+                let _ = writeln!(
+                    s,
+                    "{}: {}",
+                    name(x.power),
+                    format_order(&v.map, &AnyCommand::Main(x.unit, x.command.clone()))
+                );
+            }
+        }
+        PhaseOrders::Retreat(list) => {
+            for x in list {
+                let _ = writeln!(
+                    s,
+                    "{}: {}",
+                    name(x.power),
+                    format_order(&v.map, &AnyCommand::Retreat(x.unit, x.command))
+                );
+            }
+        }
+        PhaseOrders::Adjustment(list) => {
+            for x in list {
+                let _ = writeln!(
+                    s,
+                    "{}: {}",
+                    name(x.power),
+                    format_order(&v.map, &AnyCommand::Adjust(x.command))
+                );
+            }
+        }
+    }
+    s
+}
+
+/// How the game stands after a phase: a winner, the end of the calendar.
+fn game_end(v: &Variant, before: &Position, after: &Position) -> Option<String> {
+    let counts = after.centre_counts(&v.map);
+    if let Some((p, &n)) = counts.iter().enumerate().max_by_key(|(_, n)| **n)
+        && n >= v.victory.centres
+        && counts.iter().filter(|&&m| m == n).count() == 1
+    {
+        return Some(format!(
+            "won by {} with {n} supply centres",
+            v.map.power(PowerId(p as u8)).name
+        ));
+    }
+    if let Some(last) = &v.victory.last_phase
+        && let Ok(lp) = v.calendar.parse(last)
+        && before.phase >= lp
+    {
+        let most = counts.iter().max().copied().unwrap_or(0);
+        let leaders: Vec<&str> = v
+            .map
+            .power_ids()
+            .filter(|p| counts[p.index()] == most)
+            .map(|p| v.map.power(p).name.as_str())
+            .collect();
+        return Some(format!(
+            "the last phase of the game has been played; most centres: {}",
+            leaders.join(", ")
+        ));
+    }
+    None
+}
+
+/// Adjudicate the current phase of `game` and queue the results. Returns
+/// whether the game goes on.
+pub(crate) fn process(
+    judge: &mut Judge,
+    c: &Connection,
+    game: &str,
+    now: i64,
+    out: &mut Vec<Outgoing>,
+) -> anyhow::Result<bool> {
+    let Some(mut g) = games::load(c, game)? else {
+        anyhow::bail!("no game {game}");
+    };
+    let v = judge
+        .variant(&g.variant)
+        .map_err(anyhow::Error::msg)?
+        .clone();
+    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+    let (orders, silent) = phase_orders(&v, c, &g.name, &pos)?;
+    let mut seats = games::seats(c, &g.name)?;
+    let nmr: Vec<PowerId> = silent
+        .into_iter()
+        .filter(|p| seats[p.index()].status == SeatStatus::Playing)
+        .collect();
+    let (result, next) = play(&v, &pos, &orders);
+    let ended = game_end(&v, &pos, &next);
+    let next_deadline = if ended.is_none() {
+        Some(next_deadline(&g.settings, next.phase.kind, now))
+    } else {
+        None
+    };
+    let report = render(&PhaseReport {
+        variant: &v,
+        game: &g.name,
+        before: &pos,
+        orders: &orders,
+        result: &result,
+        after: &next,
+        next_deadline: next_deadline.map(|d| super::time::show(d, &g.settings.timezone)),
+        ended: ended.clone(),
+        nmr: nmr.clone(),
+    });
+    let subject = title(&PhaseReport {
+        variant: &v,
+        game: &g.name,
+        before: &pos,
+        orders: &orders,
+        result: &result,
+        after: &next,
+        next_deadline: None,
+        ended: None,
+        nmr: vec![],
+    });
+    games::append_history(
+        c,
+        &g.name,
+        &games::NewHistory {
+            phase: &v.calendar.short(pos.phase),
+            kind: "phase",
+            position: &g.position,
+            orders: &orders_text(&v, &orders),
+            report: &report,
+        },
+        now,
+    )?;
+    g.position = next.to_toml(&v);
+    g.deadline = next_deadline;
+    g.reminded = false;
+    g.grace_noticed = false;
+    if let Some(e) = &ended {
+        g.status = Status::Finished;
+        g.result = Some(e.clone());
+    }
+    games::save(c, &g)?;
+    games::clear_orders(c, &g.name)?;
+    // New phase: readiness is per phase; powers with nothing left are out.
+    let counts = next.centre_counts(&v.map);
+    for seat in &mut seats {
+        seat.ready = false;
+        let p = PowerId(seat.power);
+        if counts[p.index()] == 0
+            && !next.units.iter().any(|u| u.power == p)
+            && !next.dislodged.iter().any(|(u, _)| u.power == p)
+        {
+            seat.status = SeatStatus::Eliminated;
+        }
+        games::save_seat(c, &g.name, seat)?;
+    }
+    let mut to: Vec<String> = super::seat_addresses(&seats);
+    to.extend(games::observers(c, &g.name)?);
+    to.push(g.gm_address.clone());
+    out.push(mail_to(&to, subject, report));
+    if !nmr.is_empty() && g.settings.nmr == Nmr::CivilDisorder {
+        let names: Vec<&str> = nmr.iter().map(|p| v.map.power(*p).name.as_str()).collect();
+        out.push(mail_to(
+            &[&g.gm_address],
+            format!("{}: no orders from {}", g.name, names.join(", ")),
+            format!(
+                "No orders came from {} this phase; they are in civil disorder.\n\
+                 EJECT and REPLACE seat new players.\n",
+                names.join(", ")
+            ),
+        ));
+    }
+    Ok(ended.is_none())
+}
+
+/// The results the current orders would give, changing nothing.
+pub(crate) fn preview(
+    judge: &mut Judge,
+    c: &Connection,
+    game: &str,
+    _now: i64,
+) -> anyhow::Result<String> {
+    let Some(g) = games::load(c, game)? else {
+        anyhow::bail!("no game {game}");
+    };
+    let v = judge
+        .variant(&g.variant)
+        .map_err(anyhow::Error::msg)?
+        .clone();
+    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+    let (orders, silent) = phase_orders(&v, c, &g.name, &pos)?;
+    let (result, next) = play(&v, &pos, &orders);
+    Ok(render(&PhaseReport {
+        variant: &v,
+        game: &g.name,
+        before: &pos,
+        orders: &orders,
+        result: &result,
+        after: &next,
+        next_deadline: None,
+        ended: game_end(&v, &pos, &next),
+        nmr: silent,
+    }))
+}
+
+/// Process now if every playing power with a choice is ready.
+pub(crate) fn process_if_all_ready(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+) -> anyhow::Result<()> {
+    let Some(g) = games::load(s.tx, game)? else {
+        return Ok(());
+    };
+    if g.status != Status::Active {
+        return Ok(());
+    }
+    let v = judge
+        .variant(&g.variant)
+        .map_err(anyhow::Error::msg)?
+        .clone();
+    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+    let seats = games::seats(s.tx, &g.name)?;
+    let waiting = seats.iter().any(|seat| {
+        seat.status == SeatStatus::Playing
+            && has_choices(&v, &pos, PowerId(seat.power))
+            && !seat.ready
+    });
+    if !waiting {
+        process(judge, s.tx, &g.name, s.now, &mut s.out)?;
+        s.say("  Every player is ready: the phase has been processed.");
+    }
+    Ok(())
+}
+
+/// Go back to the start of the last phase played, or of `phase`.
+pub(crate) fn rollback(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    phase: Option<&str>,
+) -> Result<(), String> {
+    let mut g = super::load(s, game)?;
+    let v = judge.variant(&g.variant)?.clone();
+    let rows = games::history(s.tx, &g.name).map_err(store_err)?;
+    let target = match phase {
+        None => rows.iter().rev().find(|r| r.kind == "phase"),
+        Some(p) => rows
+            .iter()
+            .find(|r| r.kind == "phase" && r.phase.eq_ignore_ascii_case(p.trim())),
+    }
+    .ok_or_else(|| match phase {
+        None => "nothing to roll back: no phase has been played".to_string(),
+        Some(p) => format!("no phase {p} in the history (phases look like S1901M)"),
+    })?;
+    let pos = Position::from_toml(&v, &target.position).map_err(|e| e.to_string())?;
+    g.position = target.position.clone();
+    g.status = Status::Active;
+    g.result = None;
+    g.deadline = Some(next_deadline(&g.settings, pos.phase.kind, s.now));
+    g.reminded = false;
+    g.grace_noticed = false;
+    games::save(s.tx, &g).map_err(store_err)?;
+    games::truncate_history(s.tx, &g.name, target.seq).map_err(store_err)?;
+    games::clear_orders(s.tx, &g.name).map_err(store_err)?;
+    let d = super::time::show(g.deadline.unwrap_or(s.now), &g.settings.timezone);
+    let label = v.calendar.label(pos.phase);
+    games::append_history(
+        s.tx,
+        &g.name,
+        &games::NewHistory {
+            phase: &v.calendar.short(pos.phase),
+            kind: "edit",
+            position: &target.position,
+            orders: "",
+            report: &format!("GM rollback to {label}"),
+        },
+        s.now,
+    )
+    .map_err(store_err)?;
+    s.say(&format!(
+        "  Rolled back to the start of {label}; deadline {d}."
+    ));
+    let mut to: Vec<String> = games::seats(s.tx, &g.name)
+        .map_err(store_err)?
+        .into_iter()
+        .filter_map(|x| x.address)
+        .collect();
+    to.extend(games::observers(s.tx, &g.name).map_err(store_err)?);
+    s.out.push(mail_to(
+        &to,
+        format!("{}: rolled back to {label}", g.name),
+        format!(
+            "The GM has rolled the game back to the start of {label}.\n\
+             All orders for it must be sent again. Deadline: {d}.\n"
+        ),
+    ));
+    Ok(())
+}
+
+/// The clock: reminders, grace periods, adjudication at the deadline.
+/// Games are taken in deadline order, so after downtime the overdue ones
+/// are played in the order they fell due.
+pub(crate) fn tick(judge: &mut Judge, c: &Connection, now: i64) -> anyhow::Result<Vec<Outgoing>> {
+    let mut out = Vec::new();
+    // Anything with a deadline within the longest reminder window.
+    for (name, deadline) in games::with_deadline_before(c, now + 14 * 86400)? {
+        let Some(mut g) = games::load(c, &name)? else {
+            continue;
+        };
+        let v = match judge.variant(&g.variant) {
+            Ok(v) => v.clone(),
+            Err(_) => continue,
+        };
+        let Ok(pos) = position(&v, &g) else { continue };
+        let seats = games::seats(c, &g.name)?;
+        let mut late = Vec::new();
+        for seat in seats.iter().filter(|x| x.status == SeatStatus::Playing) {
+            let p = PowerId(seat.power);
+            let held = stored(&v, &games::orders(c, &g.name, p.0)?);
+            if !missing(&v, &pos, p, &held).is_empty() {
+                late.push(seat.clone());
+            }
+        }
+        let grace_end = deadline + g.settings.grace_hours as i64 * 3600;
+        if now >= deadline && (late.is_empty() || now >= grace_end) {
+            process(judge, c, &g.name, now, &mut out)?;
+            continue;
+        }
+        if now >= deadline {
+            if !g.grace_noticed {
+                let shown = super::time::show(grace_end, &g.settings.timezone);
+                for seat in &late {
+                    if let Some(a) = &seat.address {
+                        out.push(mail_to(
+                            &[a.as_str()],
+                            format!("{}: your orders are late", g.name),
+                            format!(
+                                "The deadline of {} in {} has passed and your orders for {} are\n\
+                                 incomplete. Orders are still taken until {shown}; after that,\n\
+                                 units without orders hold.\n",
+                                v.calendar.label(pos.phase),
+                                g.name,
+                                v.map.power(PowerId(seat.power)).name
+                            ),
+                        ));
+                    }
+                }
+                let names: Vec<&str> = late
+                    .iter()
+                    .map(|x| v.map.power(PowerId(x.power)).name.as_str())
+                    .collect();
+                out.push(mail_to(
+                    &[&g.gm_address],
+                    format!("{}: late powers", g.name),
+                    format!("The deadline has passed; still missing orders: {}.\nGrace until {shown}.\n", names.join(", ")),
+                ));
+                g.grace_noticed = true;
+                games::save(c, &g)?;
+            }
+            continue;
+        }
+        let remind_at = deadline - g.settings.reminder_hours as i64 * 3600;
+        if g.settings.reminder_hours > 0 && !g.reminded && now >= remind_at {
+            let shown = super::time::show(deadline, &g.settings.timezone);
+            for seat in &late {
+                if let Some(a) = &seat.address {
+                    let p = PowerId(seat.power);
+                    let held = stored(&v, &games::orders(c, &g.name, p.0)?);
+                    let miss = missing(&v, &pos, p, &held);
+                    out.push(mail_to(
+                        &[a.as_str()],
+                        format!("{}: orders due {shown}", g.name),
+                        crate::report::wrap(
+                            &format!(
+                                "Reminder: the deadline of {} in {} is {shown}. Still missing for {}: {}.",
+                                v.calendar.label(pos.phase),
+                                g.name,
+                                v.map.power(p).name,
+                                miss.join(", ")
+                            ),
+                            72,
+                            "",
+                        ),
+                    ));
+                }
+            }
+            g.reminded = true;
+            games::save(c, &g)?;
+        }
+    }
+    Ok(out)
+}

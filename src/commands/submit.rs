@@ -1,0 +1,429 @@
+//! Taking a power's orders from a mail.
+//!
+//! Each order is read, checked against the board (the unit is there and
+//! the power's, the move is possible, it is the right phase), and merged
+//! into the orders the power already holds: a new order for a unit
+//! replaces the old one; the builds and removals of a mail replace the
+//! earlier ones. The reply shows the whole set now held and what is still
+//! missing. A line that cannot be read or is refused never costs the good
+//! ones.
+
+use super::{Judge, Session, load, position, store_err};
+use crate::adjudicate::adjust::adjustments_due;
+use crate::adjudicate::{
+    AdjustStatus, RetreatSituation, adjudicate_adjustments, adjudicate_movement,
+    adjudicate_retreats,
+};
+use crate::game::Position;
+use crate::game::record::Status;
+use crate::map::PowerId;
+use crate::orders::mail::find_orders;
+use crate::orders::parse::OrderParser;
+use crate::orders::{AdjustOrder, AnyCommand, Order, Place, format_order, format_unit};
+use crate::store::games;
+use crate::variant::{PhaseKind, Variant};
+use std::fmt::Write;
+
+/// Read a power's stored order lines back into orders.
+pub(crate) fn stored(v: &Variant, lines: &[String]) -> Vec<AnyCommand> {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    lines
+        .iter()
+        .filter_map(|l| {
+            let (kind, text) = l.split_once('|').unwrap_or(("", l));
+            let phase = match kind {
+                "R" => Some(PhaseKind::Retreat),
+                "A" => Some(PhaseKind::Adjustment),
+                _ => Some(PhaseKind::Movement),
+            };
+            parser.parse(text, phase).ok().map(|p| p.command)
+        })
+        .collect()
+}
+
+/// The stored form of an order: its kind and canonical text.
+fn store_form(v: &Variant, c: &AnyCommand) -> String {
+    let kind = match c {
+        AnyCommand::Main(..) => "M",
+        AnyCommand::Retreat(..) => "R",
+        AnyCommand::Adjust(..) => "A",
+    };
+    format!("{kind}|{}", format_order(&v.map, c))
+}
+
+/// The province an order is for, when it is for a unit.
+fn unit_key(c: &AnyCommand) -> Option<crate::map::ProvinceId> {
+    match c {
+        AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) => Some(u.at.province),
+        AnyCommand::Adjust(_) => None,
+    }
+}
+
+/// Why the judge refuses each order of `power` (None: accepted), checked
+/// against the position.
+pub(crate) fn check(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    cmds: &[AnyCommand],
+) -> Vec<Option<String>> {
+    let mut out = vec![None; cmds.len()];
+    let kind = pos.phase.kind;
+    let mut idx = Vec::new();
+    let mut main = Vec::new();
+    let mut retreats = Vec::new();
+    let mut adjust = Vec::new();
+    for (i, c) in cmds.iter().enumerate() {
+        match (c, kind) {
+            (AnyCommand::Main(u, cmd), PhaseKind::Movement) => {
+                idx.push(i);
+                main.push(Order {
+                    power,
+                    unit: *u,
+                    command: cmd.clone(),
+                });
+            }
+            (AnyCommand::Retreat(u, cmd), PhaseKind::Retreat) => {
+                idx.push(i);
+                retreats.push(Order {
+                    power,
+                    unit: *u,
+                    command: *cmd,
+                });
+            }
+            (AnyCommand::Adjust(cmd), PhaseKind::Adjustment | PhaseKind::Placement) => {
+                idx.push(i);
+                adjust.push(AdjustOrder {
+                    power,
+                    command: *cmd,
+                });
+            }
+            _ => out[i] = Some(format!("it is not an order for {} phase", article(kind))),
+        }
+    }
+    let verdicts: Vec<Option<String>> = match kind {
+        PhaseKind::Movement => adjudicate_movement(&v.map, &v.rules, &pos.units, &main)
+            .orders
+            .into_iter()
+            .map(|o| o.map(|w| w.to_string()))
+            .collect(),
+        PhaseKind::Retreat => {
+            let situation = RetreatSituation {
+                units: pos.units.clone(),
+                dislodged: pos.dislodged.clone(),
+            };
+            adjudicate_retreats(&v.map, &situation, &retreats)
+                .orders
+                .into_iter()
+                .map(|o| o.map(|w| w.to_string()))
+                .collect()
+        }
+        PhaseKind::Adjustment | PhaseKind::Placement => {
+            adjudicate_adjustments(&v.map, &v.rules, &pos.units, &pos.owners, &adjust)
+                .orders
+                .into_iter()
+                .map(|st| match st {
+                    AdjustStatus::Illegal(w) => Some(w.to_string()),
+                    _ => None,
+                })
+                .collect()
+        }
+    };
+    for (k, verdict) in verdicts.into_iter().enumerate() {
+        // "Replaced by a later order" is not a refusal here: merging keeps
+        // the later one.
+        if verdict.as_deref() != Some(crate::adjudicate::Illegal::Replaced.to_string().as_str()) {
+            out[idx[k]] = verdict;
+        }
+    }
+    out
+}
+
+fn article(k: PhaseKind) -> String {
+    match k {
+        PhaseKind::Adjustment => "an adjustment".into(),
+        other => format!("a {}", other.word()),
+    }
+}
+
+/// Take the orders in `block` for `power`; returns whether the block held
+/// any.
+pub(crate) fn orders(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: PowerId,
+    block: &[(usize, String)],
+) -> anyhow::Result<bool> {
+    let g = load(s, game).map_err(anyhow::Error::msg)?;
+    let v = judge
+        .variant(&g.variant)
+        .map_err(anyhow::Error::msg)?
+        .clone();
+    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
+    let found = find_orders(&parser, &text.join("\n"), Some(pos.phase.kind));
+    if found.is_empty() {
+        return Ok(false);
+    }
+    if matches!(g.status, Status::Forming | Status::Finished) {
+        s.say(&format!(
+            "{} takes no orders now ({}).",
+            g.name,
+            if g.status == Status::Forming {
+                "it has not started"
+            } else {
+                "it is over"
+            }
+        ));
+        return Ok(true);
+    }
+    let mut rejected: Vec<String> = Vec::new();
+    let mut new_cmds: Vec<(usize, String, AnyCommand)> = Vec::new();
+    for f in &found {
+        let line = block[f.line - 1].0;
+        match &f.result {
+            Err(e) => rejected.push(format!("  line {line}: \"{}\"\n    {e}", f.text)),
+            Ok(o) => {
+                if let Some(p) = o.power
+                    && p != power
+                {
+                    rejected.push(format!(
+                        "  line {line}: \"{}\"\n    you are signed on as {}, not {}",
+                        f.text,
+                        v.map.power(power).name,
+                        v.map.power(p).name
+                    ));
+                    continue;
+                }
+                new_cmds.push((line, f.text.clone(), o.command.clone()));
+            }
+        }
+    }
+    let cmds: Vec<AnyCommand> = new_cmds.iter().map(|(_, _, c)| c.clone()).collect();
+    let verdicts = check(&v, &pos, power, &cmds);
+    let mut held = stored(
+        &v,
+        &games::orders(s.tx, &g.name, power.0).map_err(|e| anyhow::anyhow!(store_err(e)))?,
+    );
+    let mut replaced_adjust = false;
+    for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
+        if let Some(why) = verdict {
+            rejected.push(format!(
+                "  line {line}: \"{text}\"\n    not accepted: {why}"
+            ));
+            continue;
+        }
+        match unit_key(&c) {
+            Some(p) => {
+                held.retain(|h| unit_key(h) != Some(p));
+                held.push(c);
+            }
+            None => {
+                if !replaced_adjust {
+                    held.retain(|h| unit_key(h).is_some());
+                    replaced_adjust = true;
+                }
+                held.push(c);
+            }
+        }
+    }
+    // Keep the stored set legal as a whole (too many builds and the like).
+    let verdicts = check(&v, &pos, power, &held);
+    let mut final_set = Vec::new();
+    for (c, verdict) in held.into_iter().zip(verdicts) {
+        match verdict {
+            None => final_set.push(c),
+            Some(why) => rejected.push(format!(
+                "  {}\n    dropped: {why}",
+                format_order(&v.map, &c)
+            )),
+        }
+    }
+    let lines: Vec<String> = final_set.iter().map(|c| store_form(&v, c)).collect();
+    games::set_orders(s.tx, &g.name, power.0, &lines).map_err(|e| anyhow::anyhow!(store_err(e)))?;
+    if !rejected.is_empty() {
+        s.say("Not accepted:");
+        for r in &rejected {
+            s.say(r);
+        }
+        s.reply.push('\n');
+    }
+    show_orders(judge, s, game, power)?;
+    Ok(true)
+}
+
+/// Print the orders a power holds and what is missing.
+pub(crate) fn show_orders(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: PowerId,
+) -> anyhow::Result<()> {
+    let g = load(s, game).map_err(anyhow::Error::msg)?;
+    let v = judge
+        .variant(&g.variant)
+        .map_err(anyhow::Error::msg)?
+        .clone();
+    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+    let held = stored(
+        &v,
+        &games::orders(s.tx, &g.name, power.0).map_err(|e| anyhow::anyhow!(store_err(e)))?,
+    );
+    let mut t = format!(
+        "Orders held for {}, {}:\n",
+        v.map.power(power).name,
+        v.calendar.label(pos.phase)
+    );
+    let missing = missing(&v, &pos, power, &held);
+    match pos.phase.kind {
+        PhaseKind::Movement => {
+            for u in pos.units.iter().filter(|u| u.power == power) {
+                let p = v.map.province_of(u.region);
+                match held.iter().find(|h| unit_key(h) == Some(p)) {
+                    Some(h) => {
+                        let _ = writeln!(
+                            t,
+                            "  {}",
+                            format_order(&v.map, &with_kind(h, u.kind, &v, u.region))
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(
+                            t,
+                            "  {} (no order: holds)",
+                            format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region))
+                        );
+                    }
+                }
+            }
+        }
+        PhaseKind::Retreat => {
+            for (u, opts) in pos.dislodged.iter().filter(|(u, _)| u.power == power) {
+                let p = v.map.province_of(u.region);
+                let unit = format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region));
+                match held.iter().find(|h| unit_key(h) == Some(p)) {
+                    Some(h) => {
+                        let _ = writeln!(t, "  {}", format_order(&v.map, h));
+                    }
+                    None => {
+                        let opts: Vec<String> =
+                            opts.iter().map(|r| v.map.region_abbr(*r)).collect();
+                        let _ = writeln!(
+                            t,
+                            "  {unit} (no order: disbands; may retreat to {})",
+                            if opts.is_empty() {
+                                "nowhere".into()
+                            } else {
+                                opts.join(", ")
+                            }
+                        );
+                    }
+                }
+            }
+        }
+        PhaseKind::Adjustment | PhaseKind::Placement => {
+            let due = adjustments_due(&v.map, &pos.units, &pos.owners)[power.index()];
+            let _ = writeln!(
+                t,
+                "  ({})",
+                match due {
+                    0 => "no builds or removals are due".to_string(),
+                    d if d > 0 => format!("{d} build(s) due"),
+                    d => format!("{} removal(s) due", -d),
+                }
+            );
+            for h in &held {
+                let _ = writeln!(t, "  {}", format_order(&v.map, h));
+            }
+        }
+    }
+    if missing.is_empty() {
+        t.push_str("Your orders are complete.\n");
+    } else {
+        t.push_str(&crate::report::wrap(
+            &format!("Still missing: {}.", missing.join(", ")),
+            72,
+            "  ",
+        ));
+    }
+    if let Some(d) = g.deadline {
+        let _ = writeln!(
+            t,
+            "Deadline: {}.",
+            super::time::show(d, &g.settings.timezone)
+        );
+    }
+    s.say(&t);
+    Ok(())
+}
+
+/// An order shown with the unit's real kind (players may leave it out).
+fn with_kind(
+    c: &AnyCommand,
+    kind: crate::map::UnitKind,
+    v: &Variant,
+    region: crate::map::RegionId,
+) -> AnyCommand {
+    match c {
+        AnyCommand::Main(u, cmd) => AnyCommand::Main(
+            crate::orders::UnitRef {
+                kind: Some(kind),
+                at: Place {
+                    province: u.at.province,
+                    coast: v.map.region(region).coast,
+                },
+            },
+            cmd.clone(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// What a power has still to order: units without orders, dislodged units
+/// without retreats, builds or removals not yet given.
+pub(crate) fn missing(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    held: &[AnyCommand],
+) -> Vec<String> {
+    let ordered = |p| held.iter().any(|h| unit_key(h) == Some(p));
+    match pos.phase.kind {
+        PhaseKind::Movement => pos
+            .units
+            .iter()
+            .filter(|u| u.power == power && !ordered(v.map.province_of(u.region)))
+            .map(|u| format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region)))
+            .collect(),
+        PhaseKind::Retreat => pos
+            .dislodged
+            .iter()
+            .filter(|(u, _)| u.power == power && !ordered(v.map.province_of(u.region)))
+            .map(|(u, _)| format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region)))
+            .collect(),
+        PhaseKind::Adjustment | PhaseKind::Placement => {
+            let due = adjustments_due(&v.map, &pos.units, &pos.owners)[power.index()];
+            let given = held.len() as i32;
+            if due > 0 && given < due {
+                vec![format!("{} build(s) or waiver(s)", due - given)]
+            } else if due < 0 && given < -due {
+                vec![format!("{} removal(s)", -due - given)]
+            } else {
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// Whether `power` has any choice to make in this phase.
+pub(crate) fn has_choices(v: &Variant, pos: &Position, power: PowerId) -> bool {
+    match pos.phase.kind {
+        PhaseKind::Movement => pos.units.iter().any(|u| u.power == power),
+        PhaseKind::Retreat => pos.dislodged.iter().any(|(u, _)| u.power == power),
+        PhaseKind::Adjustment | PhaseKind::Placement => {
+            adjustments_due(&v.map, &pos.units, &pos.owners)[power.index()] != 0
+        }
+    }
+}

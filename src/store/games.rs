@@ -1,0 +1,354 @@
+//! Games in the store: rows in, rows out, inside the caller's transaction.
+
+use super::Result;
+use crate::game::record::{Seat, SeatStatus, Settings, Status};
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// A game row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Name (unique, any case).
+    pub name: String,
+    /// Variant name.
+    pub variant: String,
+    /// The GM's address.
+    pub gm_address: String,
+    /// The GM's password hash.
+    pub gm_hash: String,
+    /// Status.
+    pub status: Status,
+    /// Settings.
+    pub settings: Settings,
+    /// Current position (TOML form).
+    pub position: String,
+    /// Deadline of the current phase (Unix seconds, UTC).
+    pub deadline: Option<i64>,
+    /// Reminders for this phase were sent.
+    pub reminded: bool,
+    /// The deadline passed and late powers were told (grace running).
+    pub grace_noticed: bool,
+    /// How it ended.
+    pub result: Option<String>,
+    /// Created (Unix seconds).
+    pub created_at: i64,
+}
+
+fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let settings: String = r.get(5)?;
+    Ok(GameRow {
+        name: r.get(0)?,
+        variant: r.get(1)?,
+        gm_address: r.get(2)?,
+        gm_hash: r.get(3)?,
+        status: Status::parse(&r.get::<_, String>(4)?),
+        settings: serde_json::from_str(&settings).unwrap_or_default(),
+        position: r.get(6)?,
+        deadline: r.get(7)?,
+        reminded: r.get(8)?,
+        grace_noticed: r.get(9)?,
+        result: r.get(10)?,
+        created_at: r.get(11)?,
+    })
+}
+
+const GAME_COLUMNS: &str = "name, variant, gm_address, gm_hash, status, settings, position, deadline, reminded, grace_noticed, result, created_at";
+
+/// Insert a new game with `powers` open seats. `false` if the name is taken.
+pub fn create(c: &Connection, g: &GameRow, powers: usize) -> Result<bool> {
+    let n = c.execute(
+        &format!("INSERT OR IGNORE INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
+        params![
+            g.name,
+            g.variant,
+            g.gm_address,
+            g.gm_hash,
+            g.status.as_str(),
+            serde_json::to_string(&g.settings).unwrap_or_default(),
+            g.position,
+            g.deadline,
+            g.reminded,
+            g.grace_noticed,
+            g.result,
+            g.created_at
+        ],
+    )?;
+    if n == 0 {
+        return Ok(false);
+    }
+    for p in 0..powers {
+        c.execute(
+            "INSERT INTO seats (game, power, status) VALUES (?1, ?2, 'open')",
+            params![g.name, p as i64],
+        )?;
+    }
+    Ok(true)
+}
+
+/// Load a game by name (any case).
+pub fn load(c: &Connection, name: &str) -> Result<Option<GameRow>> {
+    Ok(c.query_row(
+        &format!("SELECT {GAME_COLUMNS} FROM games WHERE name = ?1"),
+        params![name],
+        row_to_game,
+    )
+    .optional()?)
+}
+
+/// Save a game's row.
+pub fn save(c: &Connection, g: &GameRow) -> Result<()> {
+    c.execute(
+        "UPDATE games SET variant = ?2, gm_address = ?3, gm_hash = ?4, status = ?5, settings = ?6, position = ?7,
+         deadline = ?8, reminded = ?9, grace_noticed = ?10, result = ?11 WHERE name = ?1",
+        params![
+            g.name,
+            g.variant,
+            g.gm_address,
+            g.gm_hash,
+            g.status.as_str(),
+            serde_json::to_string(&g.settings).unwrap_or_default(),
+            g.position,
+            g.deadline,
+            g.reminded,
+            g.grace_noticed,
+            g.result
+        ],
+    )?;
+    Ok(())
+}
+
+/// All games, by name.
+pub fn list(c: &Connection) -> Result<Vec<GameRow>> {
+    let mut st = c.prepare(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY name"))?;
+    let rows = st.query_map([], row_to_game)?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Active games whose deadline (or reminder time) is due by `now`, earliest
+/// deadline first.
+pub fn with_deadline_before(c: &Connection, t: i64) -> Result<Vec<(String, i64)>> {
+    let mut st = c.prepare(
+        "SELECT name, deadline FROM games WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1
+         ORDER BY deadline, name",
+    )?;
+    let rows = st.query_map(params![t], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Seats of a game, by power.
+pub fn seats(c: &Connection, game: &str) -> Result<Vec<Seat>> {
+    let mut st = c.prepare(
+        "SELECT power, address, hash, status, ready, draw, concede, failures FROM seats WHERE game = ?1 ORDER BY power",
+    )?;
+    let rows = st.query_map(params![game], |r| {
+        Ok(Seat {
+            power: r.get::<_, i64>(0)? as u8,
+            address: r.get(1)?,
+            hash: r.get(2)?,
+            status: SeatStatus::parse(&r.get::<_, String>(3)?),
+            ready: r.get(4)?,
+            draw: r.get(5)?,
+            concede: match r.get::<_, i64>(6)? {
+                0 => None,
+                n => Some((n - 1) as u8),
+            },
+            failures: r.get::<_, i64>(7)? as u32,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Save a seat.
+pub fn save_seat(c: &Connection, game: &str, s: &Seat) -> Result<()> {
+    c.execute(
+        "UPDATE seats SET address = ?3, hash = ?4, status = ?5, ready = ?6, draw = ?7, concede = ?8, failures = ?9
+         WHERE game = ?1 AND power = ?2",
+        params![
+            game,
+            s.power as i64,
+            s.address,
+            s.hash,
+            s.status.as_str(),
+            s.ready,
+            s.draw,
+            s.concede.map_or(0, |p| p as i64 + 1),
+            s.failures as i64
+        ],
+    )?;
+    Ok(())
+}
+
+/// Observers' addresses.
+pub fn observers(c: &Connection, game: &str) -> Result<Vec<String>> {
+    let mut st = c.prepare("SELECT address FROM observers WHERE game = ?1 ORDER BY address")?;
+    let rows = st.query_map(params![game], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Add (`true`) or remove an observer.
+pub fn set_observer(c: &Connection, game: &str, address: &str, on: bool) -> Result<()> {
+    if on {
+        c.execute(
+            "INSERT OR IGNORE INTO observers (game, address) VALUES (?1, ?2)",
+            params![game, address],
+        )?;
+    } else {
+        c.execute(
+            "DELETE FROM observers WHERE game = ?1 AND address = ?2",
+            params![game, address],
+        )?;
+    }
+    Ok(())
+}
+
+/// The orders a power holds for the current phase, in order.
+pub fn orders(c: &Connection, game: &str, power: u8) -> Result<Vec<String>> {
+    let mut st =
+        c.prepare("SELECT text FROM orders WHERE game = ?1 AND power = ?2 ORDER BY seq")?;
+    let rows = st.query_map(params![game, power as i64], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Replace a power's orders.
+pub fn set_orders(c: &Connection, game: &str, power: u8, lines: &[String]) -> Result<()> {
+    c.execute(
+        "DELETE FROM orders WHERE game = ?1 AND power = ?2",
+        params![game, power as i64],
+    )?;
+    for (i, l) in lines.iter().enumerate() {
+        c.execute(
+            "INSERT INTO orders (game, power, seq, text) VALUES (?1, ?2, ?3, ?4)",
+            params![game, power as i64, i as i64, l],
+        )?;
+    }
+    Ok(())
+}
+
+/// Forget every order of the game (a new phase begins).
+pub fn clear_orders(c: &Connection, game: &str) -> Result<()> {
+    c.execute("DELETE FROM orders WHERE game = ?1", params![game])?;
+    Ok(())
+}
+
+/// A played phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryRow {
+    /// Sequence number from 1.
+    pub seq: i64,
+    /// Phase label.
+    pub phase: String,
+    /// `phase` for played phases, `edit` for GM edits.
+    pub kind: String,
+    /// Position before the phase (TOML).
+    pub position: String,
+    /// Orders given (one per line, `Power: order`).
+    pub orders: String,
+    /// The results as mailed.
+    pub report: String,
+    /// When.
+    pub created_at: i64,
+}
+
+/// A history entry to append.
+#[derive(Debug, Clone, Copy)]
+pub struct NewHistory<'a> {
+    /// Phase (short form, `S1901M`).
+    pub phase: &'a str,
+    /// `phase` or `edit`.
+    pub kind: &'a str,
+    /// Position before (TOML).
+    pub position: &'a str,
+    /// Orders given.
+    pub orders: &'a str,
+    /// Results or what the edit did.
+    pub report: &'a str,
+}
+
+/// Append to a game's history; returns the sequence number.
+pub fn append_history(c: &Connection, game: &str, e: &NewHistory<'_>, now: i64) -> Result<i64> {
+    let NewHistory {
+        phase,
+        kind,
+        position,
+        orders,
+        report,
+    } = *e;
+    let seq: i64 = c.query_row(
+        "SELECT coalesce(max(seq), 0) + 1 FROM history WHERE game = ?1",
+        params![game],
+        |r| r.get(0),
+    )?;
+    c.execute(
+        "INSERT INTO history (game, seq, phase, kind, position, orders, report, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![game, seq, phase, kind, position, orders, report, now],
+    )?;
+    Ok(seq)
+}
+
+/// A game's history, oldest first.
+pub fn history(c: &Connection, game: &str) -> Result<Vec<HistoryRow>> {
+    let mut st = c.prepare(
+        "SELECT seq, phase, kind, position, orders, report, created_at FROM history WHERE game = ?1 ORDER BY seq",
+    )?;
+    let rows = st.query_map(params![game], |r| {
+        Ok(HistoryRow {
+            seq: r.get(0)?,
+            phase: r.get(1)?,
+            kind: r.get(2)?,
+            position: r.get(3)?,
+            orders: r.get(4)?,
+            report: r.get(5)?,
+            created_at: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Drop history entries from `seq` on (a rollback).
+pub fn truncate_history(c: &Connection, game: &str, seq: i64) -> Result<()> {
+    c.execute(
+        "DELETE FROM history WHERE game = ?1 AND seq >= ?2",
+        params![game, seq],
+    )?;
+    Ok(())
+}
+
+/// What the rate limit says about one more mail from an address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rate {
+    /// Within the limit.
+    Ok,
+    /// Just over: answer once with a warning.
+    Warn,
+    /// Over and already warned: stay silent.
+    Silent,
+}
+
+/// Count a mail from `address` in a window of `window` seconds allowing
+/// `max` mails.
+pub fn note_sender(c: &Connection, address: &str, now: i64, window: i64, max: i64) -> Result<Rate> {
+    let row: Option<(i64, i64, bool)> = c
+        .query_row(
+            "SELECT window_start, count, warned FROM senders WHERE address = ?1",
+            params![address],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let (start, count, warned) = match row {
+        Some((s, n, w)) if now - s < window => (s, n + 1, w),
+        _ => (now, 1, false),
+    };
+    let rate = if count <= max {
+        Rate::Ok
+    } else if !warned {
+        Rate::Warn
+    } else {
+        Rate::Silent
+    };
+    c.execute(
+        "INSERT INTO senders (address, window_start, count, warned) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(address) DO UPDATE SET window_start = ?2, count = ?3, warned = ?4",
+        params![address, start, count, warned || rate == Rate::Warn],
+    )?;
+    Ok(rate)
+}

@@ -1,0 +1,120 @@
+//! A judge in a box for command tests: the real processor and store (in
+//! memory), a clock the test moves, and the mails the judge sends, read
+//! back with mail-parser.
+
+#![allow(dead_code)]
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use zinejudge::commands::Judge;
+use zinejudge::daemon::process::Processor;
+use zinejudge::mail::Identity;
+use zinejudge::store::Store;
+
+/// A mail the judge sent.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+    pub in_reply_to: Option<String>,
+}
+
+impl Sent {
+    pub fn to_has(&self, addr: &str) -> bool {
+        self.to.iter().any(|t| t.eq_ignore_ascii_case(addr))
+    }
+}
+
+pub struct World {
+    pub processor: Processor,
+    pub now: SystemTime,
+    serial: u32,
+    seen: i64,
+}
+
+impl World {
+    pub fn new() -> World {
+        World {
+            processor: Processor {
+                store: Store::in_memory().unwrap(),
+                responder: Box::new(Judge::new("zinejudge", "UTC")),
+                identity: Identity {
+                    address: "judge@example.test".into(),
+                    name: "zinejudge".into(),
+                    domain: "example.test".into(),
+                },
+                max_bytes: 1 << 20,
+            },
+            // Sat 1 Jan 2028 12:00 UTC
+            now: UNIX_EPOCH + Duration::from_secs(1_830_340_800),
+            serial: 0,
+            seen: 0,
+        }
+    }
+
+    pub fn unix(&self) -> i64 {
+        self.now.duration_since(UNIX_EPOCH).unwrap().as_secs() as i64
+    }
+
+    /// Mail `body` from `from`; returns every mail the judge sent since.
+    pub fn mail(&mut self, from: &str, body: &str) -> Vec<Sent> {
+        self.serial += 1;
+        let raw = format!(
+            "From: {from}\r\nTo: judge@example.test\r\nSubject: test {}\r\nMessage-ID: <m{}@example.test>\r\n\r\n{}\r\n",
+            self.serial,
+            self.serial,
+            body.replace('\n', "\r\n")
+        );
+        let now = self.unix();
+        self.processor
+            .store
+            .insert_inbound(
+                &format!("m{}@example.test", self.serial),
+                "test",
+                raw.as_bytes(),
+                raw.len() as i64,
+                false,
+                now,
+            )
+            .unwrap();
+        while self.processor.process_next(self.now).unwrap().is_some() {}
+        self.sent()
+    }
+
+    /// The reply to the last mail from `from` (the one with In-Reply-To).
+    pub fn reply(&mut self, from: &str, body: &str) -> String {
+        let sent = self.mail(from, body);
+        let id = format!("m{}@example.test", self.serial);
+        sent.iter()
+            .find(|m| m.in_reply_to.as_deref() == Some(id.as_str()))
+            .map(|m| m.body.clone())
+            .unwrap_or_else(|| panic!("no reply to {from}; sent: {sent:#?}"))
+    }
+
+    /// Move the clock and let the judge act on it.
+    pub fn advance(&mut self, secs: u64) -> Vec<Sent> {
+        self.now += Duration::from_secs(secs);
+        self.processor.tick(self.now).unwrap();
+        self.sent()
+    }
+
+    /// Mails queued since the last look.
+    pub fn sent(&mut self) -> Vec<Sent> {
+        let all = self.processor.store.due_outbox(i64::MAX, 100_000).unwrap();
+        let mut out = Vec::new();
+        for m in all {
+            if m.id <= self.seen {
+                continue;
+            }
+            self.seen = m.id;
+            let p = mail_parser::MessageParser::default().parse(&m.raw).unwrap();
+            out.push(Sent {
+                to: m.recipients.clone(),
+                subject: p.subject().unwrap_or("").to_string(),
+                body: p.body_text(0).map(|b| b.into_owned()).unwrap_or_default(),
+                in_reply_to: p.in_reply_to().as_text().map(|s| s.to_string()),
+            });
+        }
+        out
+    }
+}
