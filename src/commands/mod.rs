@@ -74,6 +74,22 @@ impl Session<'_, '_> {
     }
 }
 
+/// Wrap the lines of a mail body longer than 72 characters, keeping
+/// their indentation.
+pub(crate) fn fit(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    for line in body.lines() {
+        if line.chars().count() <= 72 {
+            out.push_str(line);
+            out.push('\n');
+        } else {
+            let lead: String = line.chars().take_while(|c| *c == ' ').collect();
+            out.push_str(&crate::report::wrap(line, 72, &format!("{lead}  ")));
+        }
+    }
+    out
+}
+
 /// A mail to `to` with `subject` and `body`.
 pub(crate) fn mail_to<S: AsRef<str>>(to: &[S], subject: String, body: String) -> Outgoing {
     let mut seen: Vec<String> = Vec::new();
@@ -89,7 +105,7 @@ pub(crate) fn mail_to<S: AsRef<str>>(to: &[S], subject: String, body: String) ->
             .map(|email| Address { name: None, email })
             .collect(),
         subject,
-        body,
+        body: fit(&body),
         in_reply_to: None,
         references: Vec::new(),
         attachments: Vec::new(),
@@ -796,7 +812,7 @@ impl Judge {
         games::save(s.tx, g).map_err(store_err)?;
         let d = time::show(g.deadline.unwrap_or(s.now), &g.settings.timezone);
         s.say(&format!(
-            "  {} has started: {}, deadline {d}.",
+            "  {} has started: {}.\n  Deadline: {d}.",
             g.name,
             v.calendar.label(pos.phase)
         ));
@@ -1495,7 +1511,7 @@ impl Responder for Judge {
         let mut replies = vec![reply_to(
             mail,
             &sender,
-            format!("{}\n-- \n{}\n", s.reply.trim_end(), self.name),
+            fit(&format!("{}\n-- \n{}\n", s.reply.trim_end(), self.name)),
         )];
         replies.append(&mut s.out);
         Ok(Response {

@@ -36,6 +36,7 @@ pub fn parse_deadline(text: &str, tz: &str, now: i64) -> Result<i64, String> {
             .parse()
             .map_err(|_| format!("cannot read `{text}`: expected +36h, +3d or +90m"))?;
         let secs = match unit.trim().to_ascii_lowercase().as_str() {
+            "s" | "sec" | "secs" | "seconds" => n,
             "m" | "min" | "mins" | "minutes" => n * 60,
             "h" | "hour" | "hours" | "" => n * 3600,
             "d" | "day" | "days" => n * 86400,

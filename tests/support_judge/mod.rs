@@ -111,7 +111,10 @@ impl World {
             out.push(Sent {
                 to: m.recipients.clone(),
                 subject: p.subject().unwrap_or("").to_string(),
-                body: p.body_text(0).map(|b| b.into_owned()).unwrap_or_default(),
+                body: p
+                    .body_text(0)
+                    .map(|b| b.replace("\r\n", "\n"))
+                    .unwrap_or_default(),
                 in_reply_to: p.in_reply_to().as_text().map(|s| s.to_string()),
             });
         }
