@@ -290,12 +290,12 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 value: rest(1 + n),
             }
         }
-        "PRESS" | "BROADCAST" => parse_press_head(&up)?,
+        "PRESS" | "BROADCAST" => parse_press_head(&words, &up)?,
         other => return Err(format!("unknown command {other}")),
     })
 }
 
-fn parse_press_head(up: &[String]) -> Result<Command, String> {
+fn parse_press_head(words: &[&str], up: &[String]) -> Result<Command, String> {
     let broadcast = up[0] == "BROADCAST";
     let mut grey = false;
     let mut to = Vec::new();
@@ -308,11 +308,11 @@ fn parse_press_head(up: &[String]) -> Result<Command, String> {
         if w == "GREY" || w == "GRAY" {
             grey = true;
         } else if !w.is_empty() && !broadcast {
-            to.push(w.to_string());
+            to.push(words[i].trim_matches(',').to_string());
         }
         i += 1;
     }
-    let to = if broadcast || to.iter().any(|w| w == "ALL") {
+    let to = if broadcast || to.iter().any(|w| w.eq_ignore_ascii_case("all")) {
         PressTo::All
     } else if to.is_empty() {
         return Err("PRESS TO whom? Write PRESS TO England France, or BROADCAST".into());

@@ -1,0 +1,691 @@
+//! Every command of the judge, with its good form and its bad forms. Each
+//! test names the behaviour it checks.
+
+mod support_judge;
+use support_judge::{Sent, World};
+
+const POWERS: [&str; 7] = [
+    "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+];
+const GM: &str = "gm@example.test";
+
+fn addr(p: &str) -> String {
+    format!("{}@example.test", p.to_lowercase())
+}
+
+/// A started standard game `g` with all seven players (password pw-Power).
+fn started() -> World {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gmpw");
+    for p in POWERS {
+        w.reply(&addr(p), &format!("JOIN g pw-{p} {p}"));
+    }
+    w
+}
+
+fn gm(w: &mut World, body: &str) -> String {
+    w.reply(GM, &format!("SIGNON GM g gmpw\n{body}"))
+}
+
+fn player(w: &mut World, p: &str, body: &str) -> String {
+    w.reply(&addr(p), &format!("SIGNON {p} g pw-{p}\n{body}"))
+}
+
+fn subjects(sent: &[Sent], a: &str) -> Vec<String> {
+    sent.iter()
+        .filter(|m| m.to_has(a))
+        .map(|m| m.subject.clone())
+        .collect()
+}
+
+#[test]
+fn help_lists_every_command_in_72_columns() {
+    let mut w = World::new();
+    let r = w.reply("x@example.test", "help");
+    for name in [
+        "SIGNON",
+        "JOIN",
+        "CREATE",
+        "PRESS TO",
+        "ROLLBACK",
+        "EDIT ADD",
+        "SET DEADLINE",
+        "HISTORY",
+    ] {
+        assert!(r.contains(name), "{name} missing from HELP:\n{r}");
+    }
+    assert!(r.lines().all(|l| l.chars().count() <= 72), "{r}");
+}
+
+#[test]
+fn a_mail_with_nothing_to_do_says_so() {
+    let mut w = World::new();
+    let r = w.reply("x@example.test", "Hello, is this the judge?");
+    assert!(r.contains("found no commands or orders"), "{r}");
+}
+
+#[test]
+fn orders_without_signon_are_refused_with_the_lines() {
+    let mut w = World::new();
+    let r = w.reply("x@example.test", "A(Lon)-Yor\nF Edi-NTH");
+    assert!(r.contains("Orders need a SIGNON line before them"), "{r}");
+    assert!(
+        r.contains("line 1: A(Lon)-Yor") && r.contains("line 2: F Edi-NTH"),
+        "{r}"
+    );
+}
+
+#[test]
+fn list_and_variants() {
+    let mut w = World::new();
+    assert!(w.reply("x@example.test", "LIST").contains("No games yet"));
+    assert!(
+        w.reply("x@example.test", "VARIANTS")
+            .contains("standard       Standard Diplomacy")
+    );
+    w.reply(GM, "CREATE g standard gmpw");
+    w.reply(&addr("England"), "JOIN g pw England");
+    let r = w.reply("x@example.test", "LIST");
+    assert!(
+        r.contains("g (standard), forming: Spring 1901 movement"),
+        "{r}"
+    );
+    assert!(
+        r.contains("open: Austria, France, Germany, Italy, Russia, Turkey"),
+        "{r}"
+    );
+    let r = w.reply("x@example.test", "LIST g");
+    assert!(r.contains("England          playing"), "{r}");
+    assert!(r.contains("Austria          open"), "{r}");
+    assert!(
+        !r.contains("england@example.test"),
+        "addresses are not shown: {r}"
+    );
+    assert!(
+        w.reply("x@example.test", "LIST nosuch")
+            .contains("there is no game called nosuch")
+    );
+}
+
+#[test]
+fn create_checks_name_variant_and_duplicates() {
+    let mut w = World::new();
+    let r = w.reply(GM, "CREATE g standard pw");
+    assert!(
+        r.contains("Created g (Standard Diplomacy); you are its GM and signed on."),
+        "{r}"
+    );
+    assert!(
+        w.reply(GM, "CREATE G standard pw")
+            .contains("a game called G already exists")
+    );
+    assert!(
+        w.reply(GM, "CREATE h chess pw")
+            .contains("no variant `chess`")
+    );
+    assert!(
+        w.reply(GM, "CREATE h standard")
+            .contains("CREATE needs a game name, a variant and a password")
+    );
+    assert!(
+        w.reply(GM, "CREATE h/i standard pw")
+            .contains("letters, digits")
+    );
+}
+
+#[test]
+fn join_takes_preferences_and_refuses_twice_or_full() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gmpw");
+    let r = w.reply(&addr("a"), "JOIN g pw Atlantis Italy");
+    assert!(
+        r.contains("no power `Atlantis`") && r.contains("You play Italy in g"),
+        "{r}"
+    );
+    assert!(
+        w.reply(&addr("a"), "JOIN g pw2")
+            .contains("you already play in g")
+    );
+    assert!(
+        w.reply(&addr("b"), "JOIN nosuch pw")
+            .contains("there is no game called nosuch")
+    );
+    assert!(
+        w.reply(&addr("b"), "JOIN g")
+            .contains("JOIN needs a password")
+    );
+    for i in 0..6 {
+        w.reply(&format!("p{i}@example.test"), "JOIN g pw");
+    }
+    assert!(
+        w.reply(&addr("late"), "JOIN g pw")
+            .contains("not taking players")
+    );
+}
+
+#[test]
+fn signon_forms_and_one_answer_for_every_failure() {
+    let mut w = started();
+    assert!(
+        w.reply("any@example.test", "SIGNON Eg pw-England")
+            .contains("Signed on as England in g")
+    );
+    assert!(
+        w.reply("any@example.test", "SIGNON england@g pw-England")
+            .contains("Signed on as England in g")
+    );
+    assert!(
+        w.reply("any@example.test", "SIGNON GM g gmpw")
+            .contains("Signed on as the GM of g")
+    );
+    assert!(
+        w.reply("any@example.test", "SIGNON Mg gmpw")
+            .contains("Signed on as the GM of g")
+    );
+    let fail = "sign-on failed: the game, power or password is not right";
+    for bad in [
+        "SIGNON England g wrong",
+        "SIGNON Atlantis g pw-England",
+        "SIGNON England nosuch pw-England",
+        "SIGNON GM g wrong",
+    ] {
+        let r = w.reply("spy@example.test", bad);
+        assert!(r.contains(fail), "{bad}: {r}");
+        assert!(
+            !r.contains("wrong") && !r.contains("pw-England"),
+            "no password echoed: {r}"
+        );
+    }
+    // Three failures: England's player is told.
+    let mut told = false;
+    for _ in 0..3 {
+        let sent = w.mail("spy@example.test", "SIGNON England g nope");
+        told |= subjects(&sent, &addr("England"))
+            .iter()
+            .any(|s| s.contains("failed sign-ons as England"));
+    }
+    assert!(told);
+    // After a failed sign-on, orders are not taken.
+    let r = w.reply("spy@example.test", "SIGNON England g nope\nF Lon-ENG");
+    assert!(r.contains("Orders need a SIGNON"), "{r}");
+}
+
+#[test]
+fn signoff_ends_the_power_context() {
+    let mut w = started();
+    let r = player(&mut w, "England", "SIGNOFF\nF Lon-ENG");
+    assert!(
+        r.contains("Signed off.") && r.contains("Orders need a SIGNON"),
+        "{r}"
+    );
+}
+
+#[test]
+fn clear_withdraws_orders_and_needs_a_power() {
+    let mut w = started();
+    player(&mut w, "England", "F Lon-ENG");
+    let r = player(&mut w, "England", "CLEAR");
+    assert!(
+        r.contains("All your orders for this phase are withdrawn.")
+            && r.contains("F(Lon) (no order: holds)"),
+        "{r}"
+    );
+    assert!(
+        w.reply("x@example.test", "CLEAR")
+            .contains("sign on as a power first")
+    );
+}
+
+#[test]
+fn later_orders_replace_earlier_ones_for_the_same_unit() {
+    let mut w = started();
+    player(&mut w, "England", "F Lon-ENG\nF Edi-NTH");
+    let r = player(&mut w, "England", "F Lon-NTH\nF Edi-NWG\nF Lon H");
+    assert!(
+        r.contains("  F(Lon) H\n") && r.contains("  F(Edi)-NWG\n"),
+        "{r}"
+    );
+    assert!(
+        !r.contains("F(Lon)-ENG") && !r.contains("F(Lon)-NTH"),
+        "{r}"
+    );
+    assert!(r.contains("Still missing: A(Lvp)."), "{r}");
+}
+
+#[test]
+fn orders_for_other_powers_or_absent_units_are_refused_and_good_ones_kept() {
+    let mut w = started();
+    let r = player(
+        &mut w,
+        "England",
+        "F Kie-Den\nA Mun-Ruh\nF Lon-Bel\nFrance: A Par-Bur\nF Edi-NTH",
+    );
+    assert!(
+        r.contains("\"F Kie-Den\"\n    not accepted: that unit belongs to another power"),
+        "{r}"
+    );
+    assert!(
+        r.contains("\"F Lon-Bel\"\n    not accepted: not adjacent"),
+        "{r}"
+    );
+    assert!(
+        r.contains("you are signed on as England, not France"),
+        "{r}"
+    );
+    assert!(r.contains("  F(Edi)-NTH\n"), "{r}");
+}
+
+#[test]
+fn wrong_phase_orders_are_refused() {
+    let mut w = started();
+    let r = player(&mut w, "England", "Build F Lon");
+    assert!(
+        r.contains("not accepted: it is not an order for a movement phase"),
+        "{r}"
+    );
+}
+
+#[test]
+fn ready_processes_only_when_everyone_is_ready() {
+    let mut w = started();
+    for p in &POWERS[..6] {
+        let sent = w.mail(&addr(p), &format!("SIGNON {p} g pw-{p}\nREADY"));
+        assert!(
+            !sent.iter().any(|m| m.subject.contains("results")),
+            "{p}: {sent:#?}"
+        );
+    }
+    let r = player(&mut w, "Turkey", "NOT READY");
+    assert!(r.contains("Not ready."));
+    let sent = w.mail(&addr("Turkey"), "SIGNON Turkey g pw-Turkey\nREADY");
+    assert!(
+        sent.iter().any(|m| m.subject == "g: Spring 1901 results"),
+        "{sent:#?}"
+    );
+}
+
+#[test]
+fn press_rules() {
+    let mut w = started();
+    let r = w.reply("x@example.test", "PRESS TO England\nhi\nENDPRESS");
+    assert!(r.contains("sign on first"), "{r}");
+    let r = player(&mut w, "France", "PRESS TO Atlantis\nhi\nENDPRESS");
+    assert!(r.contains("no power `Atlantis`"), "{r}");
+    let r = player(&mut w, "France", "PRESS TO England GREY\nhi\nENDPRESS");
+    assert!(r.contains("allows only white press"), "{r}");
+    let r = player(&mut w, "France", "PRESS TO England\nENDPRESS");
+    assert!(r.contains("the press is empty"), "{r}");
+    let r = player(&mut w, "France", "PRESS");
+    assert!(r.contains("PRESS TO whom?"), "{r}");
+    gm(&mut w, "SET PRESS NONE");
+    let r = player(&mut w, "France", "PRESS TO England\nhi\nENDPRESS");
+    assert!(r.contains("allows no press"), "{r}");
+    gm(&mut w, "SET PRESS WHITE");
+    let sent = w.mail(
+        &addr("France"),
+        "SIGNON France g pw-France\nPRESS TO England, Germany\nHello both.\nENDPRESS\nF Bre-MAO",
+    );
+    let e: Vec<&Sent> = sent.iter().filter(|m| m.to_has(&addr("England"))).collect();
+    assert_eq!(e.len(), 1);
+    assert!(e[0].to_has(&addr("Germany")) && !e[0].to_has(&addr("Italy")));
+    assert!(
+        e[0].body.contains("From France, to England, Germany:")
+            && e[0].body.contains("Hello both.")
+    );
+    let reply = sent.iter().find(|m| m.in_reply_to.is_some()).unwrap();
+    assert!(
+        reply.body.contains("Press sent to England, Germany.") && reply.body.contains("F(Bre)-MAO"),
+        "orders after ENDPRESS are read: {}",
+        reply.body
+    );
+}
+
+#[test]
+fn draw_needs_every_survivor_and_can_be_withdrawn() {
+    let mut w = started();
+    for p in &POWERS[..6] {
+        let r = player(&mut w, p, "DRAW");
+        assert!(r.contains("You vote for a draw."));
+    }
+    player(&mut w, "Austria", "NO DRAW");
+    let r = player(&mut w, "Turkey", "DRAW");
+    assert!(!r.contains("over"), "{r}");
+    let r = player(&mut w, "Austria", "DRAW");
+    assert!(r.contains("The game is over: a draw between"), "{r}");
+}
+
+#[test]
+fn concession_wins_when_all_others_concede_to_the_same_power() {
+    let mut w = started();
+    assert!(player(&mut w, "France", "CONCEDE France").contains("cannot concede to yourself"));
+    assert!(player(&mut w, "France", "CONCEDE").contains("CONCEDE needs the power"));
+    for p in ["Austria", "England", "Germany", "Italy", "Russia"] {
+        player(&mut w, p, "CONCEDE France");
+    }
+    player(&mut w, "Turkey", "CONCEDE Russia");
+    let r = player(&mut w, "Turkey", "CONCEDE France");
+    assert!(
+        r.contains("The game is over: won by France (the others conceded)"),
+        "{r}"
+    );
+}
+
+#[test]
+fn resign_opens_the_seat_and_tells_the_gm() {
+    let mut w = started();
+    let sent = w.mail(&addr("Italy"), "SIGNON Italy g pw-Italy\nRESIGN\nA Ven-Tyr");
+    assert!(subjects(&sent, GM).contains(&"g: Italy resigned".to_string()));
+    let reply = sent.iter().find(|m| m.in_reply_to.is_some()).unwrap();
+    assert!(
+        reply.body.contains("You have resigned Italy in g.")
+            && reply.body.contains("Orders need a SIGNON"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("Italy            abandoned")
+    );
+    assert!(
+        w.reply(&addr("Italy"), "SIGNON Italy g pw-Italy")
+            .contains("sign-on failed")
+    );
+}
+
+#[test]
+fn set_password_and_address() {
+    let mut w = started();
+    assert!(player(&mut w, "England", "SET PASSWORD new-pw").contains("Password changed."));
+    assert!(
+        w.reply(&addr("England"), "SIGNON England g pw-England")
+            .contains("sign-on failed")
+    );
+    assert!(
+        w.reply(&addr("England"), "SIGNON England g new-pw")
+            .contains("Signed on as England")
+    );
+    assert!(
+        w.reply(
+            &addr("England"),
+            "SIGNON England g new-pw\nSET PASSWORD two words"
+        )
+        .contains("a password is one word")
+    );
+    let r = w.reply(
+        &addr("England"),
+        "SIGNON England g new-pw\nSET ADDRESS not-an-address",
+    );
+    assert!(r.contains("is not a mail address"), "{r}");
+    let r = w.reply(
+        &addr("England"),
+        "SIGNON England g new-pw\nSET ADDRESS eng2@example.test",
+    );
+    assert!(
+        r.contains("The game's mail now goes to eng2@example.test."),
+        "{r}"
+    );
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    assert!(sent.iter().any(|m| m.subject.contains("results")
+        && m.to_has("eng2@example.test")
+        && !m.to_has(&addr("England"))));
+    assert!(
+        w.reply("x@example.test", "SET PASSWORD x")
+            .contains("sign on first")
+    );
+}
+
+#[test]
+fn gm_settings_and_their_bad_forms() {
+    let mut w = started();
+    let r = gm(&mut w, "SET DEADLINE 2028-01-10 18:00 Europe/Paris");
+    assert!(
+        r.contains("The deadline is now Mon 10 Jan 2028 17:00 UTC."),
+        "shown in the game's zone: {r}"
+    );
+    assert!(gm(&mut w, "SET DEADLINE 2000-01-01 10:00").contains("is in the past"));
+    assert!(gm(&mut w, "SET DEADLINE soon").contains("cannot read `soon`"));
+    assert!(gm(&mut w, "SET DEADLINE 2028-01-10 18:00 Mars/Olympus").contains("unknown time zone"));
+    assert!(
+        gm(&mut w, "SET PHASE LENGTH 48h 12h")
+            .contains("movement phases last 48h, retreats and adjustments 12h")
+    );
+    assert!(gm(&mut w, "SET PHASE LENGTH forever").contains("cannot read `forever`"));
+    assert!(gm(&mut w, "SET GRACE 2d").contains("grace period 48h"));
+    assert!(gm(&mut w, "SET REMINDER 0h").contains("reminders 0h"));
+    assert!(gm(&mut w, "SET TIMEZONE Europe/Berlin").contains("time zone Europe/Berlin"));
+    assert!(gm(&mut w, "SET TIMEZONE Berlin").contains("unknown time zone"));
+    assert!(gm(&mut w, "SET NMR MAYBE").contains("SET NMR HOLD or SET NMR CD"));
+    assert!(gm(&mut w, "SET PRESS LOUD").contains("SET PRESS WHITE, GREY or NONE"));
+    assert!(gm(&mut w, "SET STYLE FANCY").contains("SET STYLE ZINE or SET STYLE JUDGE"));
+    assert!(gm(&mut w, "SET COLOUR red").contains("SET what?"));
+    let r = player(&mut w, "England", "SET DEADLINE +1h");
+    assert!(r.contains("only the GM may do that"), "{r}");
+    let r = w.reply(GM, "LIST g");
+    assert!(
+        r.contains("movement 48h, retreats/adjustments 12h, grace 48h"),
+        "{r}"
+    );
+}
+
+#[test]
+fn set_deadline_tells_the_players() {
+    let mut w = started();
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nSET DEADLINE +36h");
+    for p in POWERS {
+        assert!(
+            subjects(&sent, &addr(p)).contains(&"g: new deadline".to_string()),
+            "{p}"
+        );
+    }
+}
+
+#[test]
+fn start_pause_resume_process() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gmpw");
+    w.reply(&addr("England"), "JOIN g pw-England England");
+    assert!(player(&mut w, "England", "START").contains("only the GM may do that"));
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nSTART");
+    assert!(subjects(&sent, &addr("England")).contains(&"g: the game starts".to_string()));
+    assert!(gm(&mut w, "START").contains("g has already started"));
+    assert!(gm(&mut w, "PAUSE").contains("Paused"));
+    assert!(gm(&mut w, "PAUSE").contains("g is not running"));
+    // Paused: the clock does nothing.
+    let sent = w.advance(10 * 86400);
+    assert!(sent.is_empty(), "{sent:#?}");
+    let r = gm(&mut w, "RESUME");
+    assert!(r.contains("Resumed; the deadline is"), "{r}");
+    assert!(gm(&mut w, "RESUME").contains("g is not paused"));
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let res = sent
+        .iter()
+        .find(|m| m.subject == "g: Spring 1901 results")
+        .expect("processed");
+    assert!(
+        res.body.contains("No orders received from: England."),
+        "open seats are not NMR: {}",
+        res.body
+    );
+}
+
+#[test]
+fn preview_changes_nothing_and_goes_to_the_gm_only() {
+    let mut w = started();
+    player(&mut w, "England", "F Lon-ENG");
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nPREVIEW");
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].to_has(GM));
+    assert!(sent[0].body.contains("F(Lon)-ENG"), "{}", sent[0].body);
+    let r = w.reply("x@example.test", "LIST g");
+    assert!(r.contains("Spring 1901 movement"), "{r}");
+}
+
+#[test]
+fn rollback_needs_history_and_finds_a_named_phase() {
+    let mut w = started();
+    assert!(gm(&mut w, "ROLLBACK").contains("nothing to roll back"));
+    gm(&mut w, "PROCESS");
+    gm(&mut w, "PROCESS");
+    assert!(gm(&mut w, "ROLLBACK X1901M").contains("no phase X1901M"));
+    let r = gm(&mut w, "ROLLBACK S1901M");
+    assert!(
+        r.contains("Rolled back to the start of Spring 1901 movement"),
+        "{r}"
+    );
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("Phase: Spring 1901 movement")
+    );
+}
+
+#[test]
+fn eject_and_replace() {
+    let mut w = started();
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nEJECT Italy");
+    assert!(
+        subjects(&sent, &addr("Italy"))
+            .iter()
+            .any(|s| s.contains("no longer play Italy"))
+    );
+    assert!(gm(&mut w, "EJECT Atlantis").contains("no power `Atlantis`"));
+    assert!(gm(&mut w, "REPLACE Italy nowhere").contains("is not a mail address"));
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nREPLACE Italy new@example.test");
+    let m = sent.iter().find(|m| m.to_has("new@example.test")).unwrap();
+    assert!(
+        m.body.contains("Your password is: ") && m.body.contains("SIGNON Italy g "),
+        "{}",
+        m.body
+    );
+}
+
+#[test]
+fn edit_fixes_the_board_and_is_recorded() {
+    let mut w = started();
+    let sent = w.mail(
+        GM,
+        "SIGNON GM g gmpw\nEDIT REMOVE Lon\nEDIT ADD England F Wal\nEDIT OWNER Bel France",
+    );
+    let reply = sent.iter().find(|m| m.in_reply_to.is_some()).unwrap();
+    assert!(
+        reply.body.contains("Edit: removed English F Lon."),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply.body.contains("Edit: added English F Wal."),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply.body.contains("Edit: Bel now belongs to France."),
+        "{}",
+        reply.body
+    );
+    assert!(subjects(&sent, &addr("Germany")).contains(&"g: board edited".to_string()));
+    assert!(gm(&mut w, "EDIT ADD England A Wal").contains("already a unit in Wal"));
+    assert!(gm(&mut w, "EDIT REMOVE Lon").contains("no unit in Lon"));
+    assert!(gm(&mut w, "EDIT OWNER Ruh France").contains("not a supply centre"));
+    assert!(gm(&mut w, "EDIT SHOVE Lon").contains("EDIT ADD power unit"));
+    let r = player(&mut w, "England", "F Wal-ENG");
+    assert!(
+        r.contains("  F(Wal)-ENG"),
+        "the edited board is played: {r}"
+    );
+}
+
+#[test]
+fn end_draw_or_win() {
+    let mut w = started();
+    assert!(gm(&mut w, "END WIN").contains("END needs the winning power"));
+    assert!(gm(&mut w, "END WIN Atlantis").contains("no power `Atlantis`"));
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nEND WIN Italy");
+    assert!(subjects(&sent, &addr("Italy")).contains(&"g: game over".to_string()));
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("won by Italy (declared by the GM)")
+    );
+    assert!(player(&mut w, "Italy", "A Ven-Tyr").contains("takes no orders now (it is over)"));
+}
+
+#[test]
+fn observers_get_results_until_they_stop() {
+    let mut w = started();
+    assert!(
+        w.reply("obs@example.test", "OBSERVE g")
+            .contains("You will receive this game's results.")
+    );
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    assert!(
+        sent.iter()
+            .any(|m| m.subject.contains("results") && m.to_has("obs@example.test"))
+    );
+    w.reply("obs@example.test", "UNOBSERVE g");
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    assert!(
+        !sent
+            .iter()
+            .any(|m| m.to_has("obs@example.test") && m.subject.contains("results"))
+    );
+    assert!(
+        w.reply("obs@example.test", "OBSERVE")
+            .contains("OBSERVE needs a game name")
+    );
+}
+
+#[test]
+fn history_and_summary() {
+    let mut w = started();
+    assert!(
+        w.reply("x@example.test", "HISTORY g")
+            .contains("No phase has been played yet.")
+    );
+    gm(&mut w, "PROCESS");
+    let sent = w.mail("x@example.test", "HISTORY g S1901M");
+    let h = sent
+        .iter()
+        .find(|m| m.subject == "g: history S1901M to S1901M")
+        .expect("history mail");
+    assert!(h.body.contains("g: Spring 1901 results"), "{}", h.body);
+    assert!(
+        w.reply("x@example.test", "HISTORY g W1999A")
+            .contains("no phase W1999A")
+    );
+    assert!(
+        w.reply("x@example.test", "HISTORY")
+            .contains("HISTORY needs a game name")
+    );
+    let r = w.reply("x@example.test", "SUMMARY g");
+    assert!(r.contains("now (F1901M)"), "{r}");
+}
+
+#[test]
+fn a_flood_from_one_address_is_stopped() {
+    let mut w = World::new();
+    for _ in 0..60 {
+        w.reply("flood@example.test", "LIST");
+    }
+    let r = w.reply("flood@example.test", "LIST");
+    assert!(
+        r.contains("more than 60 mails from you within an hour"),
+        "{r}"
+    );
+    let sent = w.mail("flood@example.test", "LIST");
+    assert!(sent.is_empty(), "then silence: {sent:#?}");
+    // Others are not affected.
+    assert!(
+        w.reply("calm@example.test", "LIST")
+            .contains("No games yet")
+    );
+}
+
+#[test]
+fn unknown_command_forms_are_explained() {
+    let mut w = World::new();
+    let r = w.reply("x@example.test", "SIGNON");
+    assert!(
+        r.contains("Not understood: write SIGNON power game password"),
+        "{r}"
+    );
+    let r = w.reply("x@example.test", "EJECT Italy");
+    assert!(r.contains("only the GM may do that"), "{r}");
+}
