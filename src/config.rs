@@ -57,6 +57,7 @@ struct RawJudge {
     domain: String,
     timezone: String,
     log: String,
+    templates: PathBuf,
 }
 
 #[derive(Debug, Deserialize)]
@@ -158,6 +159,8 @@ pub struct Config {
     pub timezone: String,
     /// Log filter.
     pub log: String,
+    /// Template overrides: (file name, text), read from `judge.templates`.
+    pub templates: Vec<(String, String)>,
     /// Database file.
     pub store: PathBuf,
     /// Mail in.
@@ -227,6 +230,35 @@ fn read_ca(path: &Path) -> Result<Option<Vec<u8>>, ConfigError> {
 
 fn non_empty(s: &str) -> Option<String> {
     (!s.trim().is_empty()).then(|| s.trim().to_string())
+}
+
+/// The template files of a directory that replace built-in ones; each is
+/// checked now, so a broken template is refused with the configuration.
+fn read_templates(dir: &Path) -> Result<Vec<(String, String)>, ConfigError> {
+    if dir.as_os_str().is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for name in crate::report::templates::Templates::names() {
+        let path = dir.join(name);
+        if path.exists() {
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| ConfigError::Read(path.clone(), e))?;
+            out.push((name.to_string(), text));
+        }
+    }
+    if out.is_empty() {
+        return Err(ConfigError::Invalid(format!(
+            "judge.templates: {} holds none of the templates ({})",
+            dir.display(),
+            crate::report::templates::Templates::names()
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    crate::report::templates::Templates::with_overrides(out.clone())
+        .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+    Ok(out)
 }
 
 impl Config {
@@ -340,6 +372,7 @@ impl Config {
                 )));
             }
         };
+        let templates = read_templates(&r.judge.templates)?;
         if r.limits.max_mail_bytes < 1024 {
             return Err(ConfigError::Invalid(
                 "limits.max-mail-bytes must be at least 1024".into(),
@@ -353,6 +386,7 @@ impl Config {
             },
             timezone: r.judge.timezone,
             log: r.judge.log,
+            templates,
             store: r.store.path,
             source,
             sink,

@@ -689,3 +689,44 @@ fn unknown_command_forms_are_explained() {
     let r = w.reply("x@example.test", "EJECT Italy");
     assert!(r.contains("only the GM may do that"), "{r}");
 }
+
+#[test]
+fn the_judge_style_is_the_njudge_layout() {
+    let mut w = started();
+    gm(&mut w, "SET STYLE JUDGE");
+    player(&mut w, "England", "F Lon-ENG\nA Lvp-Yor");
+    player(&mut w, "France", "F Bre-ENG");
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let res = sent
+        .iter()
+        .find(|m| m.subject == "g: Spring 1901 results")
+        .unwrap();
+    let b = &res.body;
+    assert!(
+        b.starts_with(":: Judge: zinejudge  Game: g  Variant: standard"),
+        "{b}"
+    );
+    assert!(
+        b.contains("Movement results for Spring of 1901.  (g)"),
+        "{b}"
+    );
+    assert!(
+        b.contains("England: Fleet London -> English Channel.  (*bounce*)"),
+        "{b}"
+    );
+    assert!(b.contains("England: Army Liverpool -> Yorkshire.\n"), "{b}");
+    assert!(b.contains("Ownership of supply centers:"), "{b}");
+    assert!(
+        b.contains("England:   Edinburgh, Liverpool, London."),
+        "{b}"
+    );
+    assert!(
+        b.contains("The next phase of 'g' will be Fall of 1901"),
+        "{b}"
+    );
+    assert!(
+        b.lines()
+            .all(|l| l.chars().count() <= 72 && !l.contains('\t')),
+        "{b}"
+    );
+}

@@ -285,7 +285,8 @@ fn two_game_years_by_mail() {
     assert!(res.body.contains("England: builds F(Edi)"), "{}", res.body);
     assert!(res.body.contains("Austria: removes A(Boh)"), "{}", res.body);
     assert!(
-        res.body.contains("Italy: builds F(Nap); waives a build"),
+        res.body
+            .contains("Italy: builds F(Nap)\n  Italy: waives a build"),
         "{}",
         res.body
     );

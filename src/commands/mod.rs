@@ -38,6 +38,8 @@ const RATE_WINDOW: i64 = 3600;
 /// The judge's command processor.
 pub struct Judge {
     variants: HashMap<String, Variant>,
+    /// The result templates.
+    pub templates: crate::report::templates::Templates,
     /// The judge's name, for mail.
     pub name: String,
     /// Time zone for new games.
@@ -123,6 +125,7 @@ impl Judge {
     pub fn new(name: &str, tz: &str) -> Judge {
         Judge {
             variants: HashMap::new(),
+            templates: crate::report::templates::Templates::builtin(),
             name: name.to_string(),
             default_tz: tz.to_string(),
         }

@@ -10,7 +10,7 @@ use crate::game::step::{PhaseOrders, play};
 use crate::mail::Outgoing;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, Order, format_order};
-use crate::report::{PhaseReport, render, title};
+use crate::report::{PhaseReport, data, title};
 use crate::store::games;
 use crate::variant::{PhaseKind, Variant};
 use rusqlite::Connection;
@@ -165,17 +165,21 @@ pub(crate) fn process(
     } else {
         None
     };
-    let report = render(&PhaseReport {
-        variant: &v,
-        game: &g.name,
-        before: &pos,
-        orders: &orders,
-        result: &result,
-        after: &next,
-        next_deadline: next_deadline.map(|d| super::time::show(d, &g.settings.timezone)),
-        ended: ended.clone(),
-        nmr: nmr.clone(),
-    });
+    let report_data = data(
+        &PhaseReport {
+            variant: &v,
+            game: &g.name,
+            before: &pos,
+            orders: &orders,
+            result: &result,
+            after: &next,
+            next_deadline: next_deadline.map(|d| super::time::show(d, &g.settings.timezone)),
+            ended: ended.clone(),
+            nmr: nmr.clone(),
+        },
+        &judge.name,
+    );
+    let report = judge.templates.results(g.settings.style, &report_data)?;
     let subject = title(&PhaseReport {
         variant: &v,
         game: &g.name,
@@ -258,17 +262,21 @@ pub(crate) fn preview(
     let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
     let (orders, silent) = phase_orders(&v, c, &g.name, &pos)?;
     let (result, next) = play(&v, &pos, &orders);
-    Ok(render(&PhaseReport {
-        variant: &v,
-        game: &g.name,
-        before: &pos,
-        orders: &orders,
-        result: &result,
-        after: &next,
-        next_deadline: None,
-        ended: game_end(&v, &pos, &next),
-        nmr: silent,
-    }))
+    let d = data(
+        &PhaseReport {
+            variant: &v,
+            game: &g.name,
+            before: &pos,
+            orders: &orders,
+            result: &result,
+            after: &next,
+            next_deadline: None,
+            ended: game_end(&v, &pos, &next),
+            nmr: silent,
+        },
+        &judge.name,
+    );
+    Ok(judge.templates.results(g.settings.style, &d)?)
 }
 
 /// Process now if every playing power with a choice is ready.

@@ -11,7 +11,9 @@ pub mod mail;
 mod notation;
 pub mod parse;
 
-pub use notation::{format_order, format_place, format_unit};
+pub use notation::{
+    format_order, format_order_long, format_place, format_place_long, format_unit, format_unit_long,
+};
 
 use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, UnitKind};
 

@@ -115,3 +115,68 @@ pub fn format_order(map: &Map, order: &AnyCommand) -> String {
         },
     }
 }
+
+/// `St Petersburg (north coast)`, `London`: the long form the judge-style
+/// results use.
+pub fn format_place_long(map: &Map, p: Place) -> String {
+    let name = &map.province(p.province).name;
+    match p.coast {
+        Some(c) => format!("{name} ({})", map.coast(c).name),
+        None => name.clone(),
+    }
+}
+
+/// `Army London`, `Fleet St Petersburg (south coast)`.
+pub fn format_unit_long(map: &Map, kind: Option<UnitKind>, at: Place) -> String {
+    format!(
+        "{} {}",
+        kind.map_or("Unit", |k| k.word()),
+        format_place_long(map, at)
+    )
+}
+
+/// An order in the words of the njudge results, which mapping tools read:
+/// `Army London -> York`, `Fleet North Sea CONVOY Army Yorkshire -> Norway`,
+/// `Army Wales SUPPORT Army Liverpool -> Yorkshire`, `Fleet Kiel HOLD`.
+pub fn format_order_long(map: &Map, order: &AnyCommand) -> String {
+    let unit = |u: &UnitRef| format_unit_long(map, u.kind, u.at);
+    let place = |p: &Place| format_place_long(map, *p);
+    match order {
+        AnyCommand::Main(u, c) => {
+            let head = unit(u);
+            match c {
+                MainCommand::Hold => format!("{head} HOLD"),
+                MainCommand::Move { to, route, .. } => {
+                    let mut s = head;
+                    for r in route {
+                        s.push_str(" -> ");
+                        s.push_str(&map.province(*r).name);
+                    }
+                    format!("{s} -> {}", place(to))
+                }
+                MainCommand::SupportHold { unit: v } => format!("{head} SUPPORT {}", unit(v)),
+                MainCommand::SupportMove { unit: v, to } => {
+                    format!("{head} SUPPORT {} -> {}", unit(v), place(to))
+                }
+                MainCommand::Convoy { unit: v, to } => {
+                    format!("{head} CONVOY {} -> {}", unit(v), place(to))
+                }
+                other => format!(
+                    "{head} {}",
+                    format_order(map, &AnyCommand::Main(*u, other.clone()))
+                ),
+            }
+        }
+        AnyCommand::Retreat(u, c) => match c {
+            RetreatCommand::Move { to } => format!("{} -> {}", unit(u), place(to)),
+            RetreatCommand::Disband => format!("{} DISBAND", unit(u)),
+        },
+        AnyCommand::Adjust(c) => match c {
+            AdjustCommand::Build { kind, at } => {
+                format!("Build {}", format_unit_long(map, *kind, *at))
+            }
+            AdjustCommand::Remove { unit: u } => format!("Remove {}", unit(u)),
+            AdjustCommand::Waive => "Build waived".to_string(),
+        },
+    }
+}

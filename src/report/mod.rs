@@ -2,18 +2,26 @@
 //! orders with what became of them, the dislodged units and where they may
 //! go, the supply-centre chart, the adjustments and the next deadline.
 //!
-//! Pure: it turns a played phase into text. Lines are at most 72
-//! characters, without tabs.
+//! A played phase is first turned into [`ReportData`], a plain record of
+//! what happened (both in zine notation and in the long words of the judge
+//! layout); the text is then made by a template ([`templates`]), so a GM
+//! can change the house style without recompiling. Lines are at most 72
+//! characters, without tabs. Pure: no I/O here.
+
+pub mod picture;
+pub mod templates;
 
 use crate::adjudicate::{AdjustStatus, Illegal, Outcome, RetreatStatus};
 use crate::game::Position;
 use crate::game::step::{PhaseOrders, PhaseResult};
 use crate::map::{Map, PowerId, Unit};
-use crate::orders::{AnyCommand, Place, format_order, format_unit};
-use crate::variant::Variant;
-use std::fmt::Write;
+use crate::orders::{
+    AnyCommand, Place, UnitRef, format_order, format_order_long, format_unit, format_unit_long,
+};
+use crate::variant::{PhaseKind, Variant};
+use serde::Serialize;
 
-/// Everything a results mail says about one phase.
+/// Everything known about a played phase.
 pub struct PhaseReport<'a> {
     /// The variant.
     pub variant: &'a Variant,
@@ -35,86 +43,224 @@ pub struct PhaseReport<'a> {
     pub nmr: Vec<PowerId>,
 }
 
-fn unit_text(map: &Map, u: &Unit) -> String {
+/// One order line.
+#[derive(Debug, Clone, Serialize)]
+pub struct OrderLine {
+    /// Zine notation: `A(Lon)-Yor`.
+    pub zine: String,
+    /// Judge words: `Army London -> Yorkshire`.
+    pub judge: String,
+    /// What became of it, in words: `bounced`, `cut by A(Boh)`,
+    /// `dislodged`, `void: ...`, `no order`.
+    pub marks: Vec<String>,
+    /// The njudge marks: `bounce`, `cut`, `dislodged`, `void`, `no convoy`.
+    pub judge_marks: Vec<String>,
+}
+
+/// A power's orders.
+#[derive(Debug, Clone, Serialize)]
+pub struct PowerBlock {
+    /// Power name.
+    pub name: String,
+    /// Adjective.
+    pub adjective: String,
+    /// Orders, one per unit, then the orders not carried out.
+    pub orders: Vec<OrderLine>,
+}
+
+/// A dislodged unit.
+#[derive(Debug, Clone, Serialize)]
+pub struct DislodgedLine {
+    /// Owner.
+    pub power: String,
+    /// Owner's adjective.
+    pub adjective: String,
+    /// `A(Vie)`.
+    pub unit: String,
+    /// `Army Vienna`.
+    pub unit_long: String,
+    /// Where the attacker came from (abbreviation).
+    pub from: String,
+    /// Retreat options, abbreviated.
+    pub retreats: Vec<String>,
+    /// Retreat options, in full.
+    pub retreats_long: Vec<String>,
+}
+
+/// A line of retreats or adjustments.
+#[derive(Debug, Clone, Serialize)]
+pub struct PowerLine {
+    /// Power.
+    pub power: String,
+    /// Zine form.
+    pub zine: String,
+    /// Judge form.
+    pub judge: String,
+}
+
+/// A power's row in the supply-centre chart.
+#[derive(Debug, Clone, Serialize)]
+pub struct CentreRow {
+    /// Power.
+    pub power: String,
+    /// Adjective.
+    pub adjective: String,
+    /// Centres owned.
+    pub count: u32,
+    /// Change this phase.
+    pub change: i64,
+    /// Units on the board.
+    pub units: i64,
+    /// Builds (positive) or removals (negative) owed.
+    pub owed: i64,
+    /// Centres, abbreviated.
+    pub centres: Vec<String>,
+    /// Centres, in full.
+    pub centres_long: Vec<String>,
+}
+
+/// What a results mail says, ready for a template.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReportData {
+    /// Judge name.
+    pub judge: String,
+    /// Game name.
+    pub game: String,
+    /// Variant title.
+    pub variant: String,
+    /// Variant name.
+    pub variant_name: String,
+    /// `Spring 1901`, `July 1914`, `Winter 999 AD`.
+    pub season_year: String,
+    /// `movement`, `retreat`, `adjustment`, `placement`.
+    pub phase: String,
+    /// `Spring 1901 movement`.
+    pub phase_label: String,
+    /// `S1901M`.
+    pub phase_short: String,
+    /// `Spring of 1901`, as njudge writes it.
+    pub judge_phase: String,
+    /// `Movement`, `Retreat`, `Adjustment`.
+    pub judge_kind: String,
+    /// `g1: Spring 1901 results`.
+    pub title: String,
+    /// Orders by power (movement phases).
+    pub powers: Vec<PowerBlock>,
+    /// Dislodged units.
+    pub dislodged: Vec<DislodgedLine>,
+    /// Provinces left empty by a standoff.
+    pub contested: Vec<String>,
+    /// Retreats (retreat phases).
+    pub retreats: Vec<PowerLine>,
+    /// Builds, removals, waivers (adjustment phases).
+    pub adjustments: Vec<PowerLine>,
+    /// Powers that sent no orders.
+    pub nmr: Vec<String>,
+    /// The supply-centre chart.
+    pub centres: Vec<CentreRow>,
+    /// Unowned centres, abbreviated.
+    pub unowned: Vec<String>,
+    /// Powers out of the game after this phase.
+    pub eliminated: Vec<String>,
+    /// How the game ended.
+    pub ended: Option<String>,
+    /// `Fall 1901 movement`.
+    pub next_label: String,
+    /// `F1901M`.
+    pub next_short: String,
+    /// `Fall of 1901`.
+    pub next_judge_phase: String,
+    /// The next deadline, shown in the game's time zone.
+    pub next_deadline: Option<String>,
+}
+
+fn unit_zine(map: &Map, u: &Unit) -> String {
     format_unit(map, Some(u.kind), Place::of_region(map, u.region))
 }
-
-fn outcome_mark(o: Outcome, units: &[Unit], map: &Map) -> String {
-    match o {
-        Outcome::Held | Outcome::Moved | Outcome::Supported | Outcome::Convoyed => String::new(),
-        Outcome::Bounced => "bounced".into(),
-        Outcome::NoConvoy => "no convoy".into(),
-        Outcome::Cut(by) => format!("cut by {}", unit_text(map, &units[by])),
-        Outcome::SupportVoid | Outcome::ConvoyVoid => "void".into(),
-        Outcome::ConvoyFailed => "convoy failed".into(),
-    }
+fn unit_long(map: &Map, u: &Unit) -> String {
+    format_unit_long(map, Some(u.kind), Place::of_region(map, u.region))
 }
 
-/// `Spring 1901 movement results` and the like, with the game.
+/// `g1: Spring 1901 results` and the like.
 pub fn title(r: &PhaseReport<'_>) -> String {
-    let cal = &r.variant.calendar;
     format!(
         "{}: {} {}",
         r.game,
-        cal.season_year(r.before.phase),
+        r.variant.calendar.season_year(r.before.phase),
         match r.before.phase.kind {
-            crate::variant::PhaseKind::Movement => "results",
-            crate::variant::PhaseKind::Retreat => "retreats",
-            crate::variant::PhaseKind::Adjustment => "adjustments",
-            crate::variant::PhaseKind::Placement => "placements",
+            PhaseKind::Movement => "results",
+            PhaseKind::Retreat => "retreats",
+            PhaseKind::Adjustment => "adjustments",
+            PhaseKind::Placement => "placements",
         }
     )
 }
 
-/// The whole results text.
-pub fn render(r: &PhaseReport<'_>) -> String {
+fn judge_phase(v: &Variant, p: crate::variant::Phase) -> String {
+    let season = v.calendar.season_name(p);
+    if v.calendar.era.is_empty() {
+        format!("{season} of {}", p.year)
+    } else {
+        format!("{season} of {} {}", p.year, v.calendar.era)
+    }
+}
+
+/// Turn a played phase into its report data.
+pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
     let v = r.variant;
     let map = &v.map;
-    let mut s = String::new();
-    let _ = writeln!(s, "{}", title(r));
-    let _ = writeln!(s, "{} ({})", v.title, v.calendar.label(r.before.phase));
-    let _ = writeln!(s, "{}", "=".repeat(title(r).chars().count().min(72)));
-    s.push('\n');
+    let mut powers = Vec::new();
+    let mut dislodged = Vec::new();
+    let mut contested = Vec::new();
+    let mut retreats = Vec::new();
+    let mut adjustments = Vec::new();
     match (r.result, r.orders) {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
             for pw in map.power_ids() {
-                let mine: Vec<usize> = (0..r.before.units.len())
-                    .filter(|&i| r.before.units[i].power == pw)
-                    .collect();
-                if mine.is_empty() {
-                    continue;
-                }
-                let _ = writeln!(s, "{}:", map.power(pw).name);
-                for i in mine {
-                    let u = &r.before.units[i];
+                let mut lines = Vec::new();
+                for (i, u) in r
+                    .before
+                    .units
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, u)| u.power == pw)
+                {
                     let ur = &m.units[i];
-                    let (order, mut marks) = match ur.order {
+                    let (zine, judge, mut marks, mut jm) = match ur.order {
                         Some(k) => {
-                            let o = &orders[k];
-                            let text = format_order(
-                                map,
-                                &AnyCommand::Main(
-                                    crate::orders::UnitRef {
-                                        kind: Some(u.kind),
-                                        at: Place::of_region(map, u.region),
-                                    },
-                                    o.command.clone(),
-                                ),
+                            let cmd = AnyCommand::Main(
+                                UnitRef {
+                                    kind: Some(u.kind),
+                                    at: Place::of_region(map, u.region),
+                                },
+                                orders[k].command.clone(),
                             );
-                            let mark = outcome_mark(ur.outcome, &r.before.units, map);
-                            (text, if mark.is_empty() { vec![] } else { vec![mark] })
+                            let (mark, jmark) = outcome_marks(ur.outcome, &r.before.units, map);
+                            (
+                                format_order(map, &cmd),
+                                format_order_long(map, &cmd),
+                                mark.into_iter().collect::<Vec<_>>(),
+                                jmark.into_iter().collect::<Vec<_>>(),
+                            )
                         }
                         None => (
-                            format!("{} H", unit_text(map, u)),
+                            format!("{} H", unit_zine(map, u)),
+                            format!("{} HOLD", unit_long(map, u)),
+                            vec!["no order".to_string()],
                             vec!["no order".to_string()],
                         ),
                     };
                     if ur.dislodged.is_some() {
                         marks.push("dislodged".into());
+                        jm.push("dislodged".into());
                     }
-                    line(&mut s, &order, &marks);
+                    lines.push(OrderLine {
+                        zine,
+                        judge,
+                        marks,
+                        judge_marks: jm,
+                    });
                 }
-                // Orders that were not carried out, with why.
                 for (k, o) in orders.iter().enumerate() {
                     if o.power != pw {
                         continue;
@@ -122,190 +268,226 @@ pub fn render(r: &PhaseReport<'_>) -> String {
                     if let Some(why) = m.orders[k]
                         && why != Illegal::Replaced
                     {
-                        let text = format_order(map, &AnyCommand::Main(o.unit, o.command.clone()));
-                        line(&mut s, &text, &[format!("void: {why}")]);
+                        let cmd = AnyCommand::Main(o.unit, o.command.clone());
+                        lines.push(OrderLine {
+                            zine: format_order(map, &cmd),
+                            judge: format_order_long(map, &cmd),
+                            marks: vec![format!("void: {why}")],
+                            judge_marks: vec!["void".into()],
+                        });
                     }
                 }
-                s.push('\n');
-            }
-            let dislodged: Vec<_> = m.dislodged(&r.before.units).collect();
-            if !dislodged.is_empty() {
-                let _ = writeln!(s, "Dislodged units:");
-                for (u, d) in dislodged {
-                    let opts: Vec<String> =
-                        d.retreats.iter().map(|&x| map.region_abbr(x)).collect();
-                    let where_ = if opts.is_empty() {
-                        "no retreat: destroyed".to_string()
-                    } else {
-                        format!("may retreat to {}", opts.join(", "))
-                    };
-                    let text = format!(
-                        "  {} {} (dislodged from {}): {where_}",
-                        map.power(u.power).adjective,
-                        unit_text(map, &u),
-                        map.province(d.from).abbr
-                    );
-                    s.push_str(&wrap(&text, 72, "      "));
+                if !lines.is_empty() {
+                    powers.push(PowerBlock {
+                        name: map.power(pw).name.clone(),
+                        adjective: map.power(pw).adjective.clone(),
+                        orders: lines,
+                    });
                 }
-                s.push('\n');
             }
+            for (u, d) in m.dislodged(&r.before.units) {
+                dislodged.push(DislodgedLine {
+                    power: map.power(u.power).name.clone(),
+                    adjective: map.power(u.power).adjective.clone(),
+                    unit: unit_zine(map, &u),
+                    unit_long: unit_long(map, &u),
+                    from: map.province(d.from).abbr.clone(),
+                    retreats: d.retreats.iter().map(|&x| map.region_abbr(x)).collect(),
+                    retreats_long: d.retreats.iter().map(|&x| map.region_name(x)).collect(),
+                });
+            }
+            contested = m
+                .contested
+                .iter()
+                .map(|p| map.province(*p).abbr.clone())
+                .collect();
         }
         (PhaseResult::Retreat(rr), _) => {
-            let _ = writeln!(s, "Retreats:");
-            if r.before.dislodged.is_empty() {
-                let _ = writeln!(s, "  (none)");
-            }
             for (i, (u, _)) in r.before.dislodged.iter().enumerate() {
-                let what = match rr.dislodged[i] {
-                    RetreatStatus::Retreated(to) => {
-                        format!("{}-{}", unit_text(map, u), map.region_abbr(to))
-                    }
-                    RetreatStatus::Disbanded => format!("{} disbanded", unit_text(map, u)),
-                    RetreatStatus::NoOrder => format!("{} no order: disbanded", unit_text(map, u)),
-                    RetreatStatus::Bounced => format!("{} bounced: disbanded", unit_text(map, u)),
+                let (zine, judge) = match rr.dislodged[i] {
+                    RetreatStatus::Retreated(to) => (
+                        format!("{}-{}", unit_zine(map, u), map.region_abbr(to)),
+                        format!("{} -> {}", unit_long(map, u), map.region_name(to)),
+                    ),
+                    RetreatStatus::Disbanded => (
+                        format!("{} disbanded", unit_zine(map, u)),
+                        format!("{} DISBAND", unit_long(map, u)),
+                    ),
+                    RetreatStatus::NoOrder => (
+                        format!("{} no order: disbanded", unit_zine(map, u)),
+                        format!("{} DISBAND.  (*no order*)", unit_long(map, u)),
+                    ),
+                    RetreatStatus::Bounced => (
+                        format!("{} bounced: disbanded", unit_zine(map, u)),
+                        format!("{} DISBAND.  (*bounce*)", unit_long(map, u)),
+                    ),
                 };
-                let _ = writeln!(s, "  {}: {what}", map.power(u.power).name);
+                retreats.push(PowerLine {
+                    power: map.power(u.power).name.clone(),
+                    zine,
+                    judge,
+                });
             }
-            s.push('\n');
         }
         (PhaseResult::Adjustment(ar), PhaseOrders::Adjustment(orders)) => {
-            let _ = writeln!(s, "Adjustments:");
-            let mut any = false;
             for pw in map.power_ids() {
-                let mut items = Vec::new();
-                for (k, o) in orders.iter().enumerate() {
-                    if o.power != pw {
-                        continue;
-                    }
+                let name = map.power(pw).name.clone();
+                let mut push = |zine: String, judge: String| {
+                    adjustments.push(PowerLine {
+                        power: name.clone(),
+                        zine,
+                        judge,
+                    })
+                };
+                for (k, o) in orders.iter().enumerate().filter(|(_, o)| o.power == pw) {
                     match ar.orders[k] {
-                        AdjustStatus::Built(u) => {
-                            items.push(format!("builds {}", unit_text(map, &u)))
+                        AdjustStatus::Built(u) => push(
+                            format!("builds {}", unit_zine(map, &u)),
+                            format!("Builds {}", unit_long(map, &u)),
+                        ),
+                        AdjustStatus::Removed(u) => push(
+                            format!("removes {}", unit_zine(map, &u)),
+                            format!("Removes {}", unit_long(map, &u)),
+                        ),
+                        AdjustStatus::Waived => {
+                            push("waives a build".into(), "Build waived".into())
                         }
-                        AdjustStatus::Removed(u) => {
-                            items.push(format!("removes {}", unit_text(map, &u)))
+                        AdjustStatus::Illegal(why) => {
+                            let cmd = AnyCommand::Adjust(o.command);
+                            push(
+                                format!("{} void: {why}", format_order(map, &cmd)),
+                                format!("{}.  (*void*)", format_order_long(map, &cmd)),
+                            )
                         }
-                        AdjustStatus::Waived => items.push("waives a build".into()),
-                        AdjustStatus::Illegal(why) => items.push(format!(
-                            "{} void: {why}",
-                            format_order(map, &AnyCommand::Adjust(o.command))
-                        )),
                     }
                 }
                 for u in ar.civil_disorder.iter().filter(|u| u.power == pw) {
-                    items.push(format!("removes {} (civil disorder)", unit_text(map, u)));
+                    push(
+                        format!("removes {} (civil disorder)", unit_zine(map, u)),
+                        format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
+                    );
                 }
                 if let Some(&n) = ar.unused_builds.get(pw.index())
                     && n > 0
                 {
-                    items.push(format!("{n} build(s) not used"));
-                }
-                if !items.is_empty() {
-                    any = true;
-                    let text = format!("  {}: {}", map.power(pw).name, items.join("; "));
-                    s.push_str(&wrap(&text, 72, "      "));
+                    push(
+                        format!("{n} build(s) not used"),
+                        format!("{n} unused build(s)"),
+                    );
                 }
             }
-            if !any {
-                let _ = writeln!(s, "  (none)");
-            }
-            s.push('\n');
         }
         _ => {}
     }
-    if !r.nmr.is_empty() {
-        let names: Vec<&str> = r.nmr.iter().map(|p| map.power(*p).name.as_str()).collect();
-        s.push_str(&wrap(
-            &format!("No orders received from: {}.", names.join(", ")),
-            72,
-            "  ",
-        ));
-        s.push('\n');
-    }
-    s.push_str(&centre_chart(v, r.before, r.after));
-    if let Some(e) = &r.ended {
-        let _ = writeln!(s, "\nThe game is over: {e}.");
-    } else {
-        let _ = writeln!(
-            s,
-            "\nNext: {}{}",
-            v.calendar.label(r.after.phase),
-            r.next_deadline
-                .as_ref()
-                .map_or(String::new(), |d| format!(", deadline {d}"))
-        );
-    }
-    s
-}
-
-fn line(s: &mut String, order: &str, marks: &[String]) {
-    let text = if marks.is_empty() {
-        format!("  {order}")
-    } else {
-        format!("  {order:<30} {}", marks.join(", "))
-    };
-    s.push_str(&wrap(&text, 72, "                                 "));
-}
-
-/// Supply centres per power after the phase, with the change, units, and
-/// the builds or removals owed.
-pub fn centre_chart(v: &Variant, before: &Position, after: &Position) -> String {
-    let map = &v.map;
-    let mut s = String::from("Supply centres:\n");
-    let b = before.centre_counts(map);
-    let a = after.centre_counts(map);
+    // The chart.
+    let b = r.before.centre_counts(map);
+    let a = r.after.centre_counts(map);
+    let mut centres = Vec::new();
+    let mut eliminated = Vec::new();
     for pw in map.power_ids() {
         let i = pw.index();
-        let units = after.units.iter().filter(|u| u.power == pw).count() as i64;
-        if a[i] == 0 && units == 0 && b[i] == 0 {
+        let units = r.after.units.iter().filter(|u| u.power == pw).count() as i64;
+        let had = b[i] > 0 || r.before.units.iter().any(|u| u.power == pw);
+        if a[i] == 0 && units == 0 {
+            if had {
+                eliminated.push(map.power(pw).name.clone());
+            }
             continue;
         }
-        let centres: Vec<&str> = after
+        let list: Vec<usize> = r
+            .after
             .owners
             .iter()
             .enumerate()
             .filter(|(p, o)| **o == Some(pw) && map.provinces()[*p].supply_centre)
-            .map(|(p, _)| map.provinces()[p].abbr.as_str())
+            .map(|(p, _)| p)
             .collect();
-        let change = a[i] as i64 - b[i] as i64;
-        let change = match change {
-            0 => String::new(),
-            c if c > 0 => format!(" (+{c})"),
-            c => format!(" ({c})"),
-        };
-        let diff = a[i] as i64 - units;
-        let owed = match diff {
-            0 => String::new(),
-            d if d > 0 => format!(", builds {d}"),
-            d => format!(", removes {}", -d),
-        };
-        let head = format!(
-            "  {:<12} {:>2}{change}, units {units}{owed}: ",
-            map.power(pw).name,
-            a[i]
-        );
-        let text = format!("{head}{}", centres.join(" "));
-        s.push_str(&wrap(&text, 72, "      "));
+        centres.push(CentreRow {
+            power: map.power(pw).name.clone(),
+            adjective: map.power(pw).adjective.clone(),
+            count: a[i],
+            change: a[i] as i64 - b[i] as i64,
+            units,
+            // Builds and removals are owed only on the way into an
+            // adjustment phase; elsewhere the difference means nothing yet.
+            owed: if r.after.phase.kind == PhaseKind::Adjustment {
+                a[i] as i64 - units
+            } else {
+                0
+            },
+            centres: sorted(list.iter().map(|&p| map.provinces()[p].abbr.clone())),
+            centres_long: sorted(list.iter().map(|&p| map.provinces()[p].name.clone())),
+        });
     }
-    let unowned: Vec<&str> = after
+    let unowned = r
+        .after
         .owners
         .iter()
         .enumerate()
         .filter(|(p, o)| o.is_none() && map.provinces()[*p].supply_centre)
-        .map(|(p, _)| map.provinces()[p].abbr.as_str())
+        .map(|(p, _)| map.provinces()[p].abbr.clone())
         .collect();
-    if !unowned.is_empty() {
-        s.push_str(&wrap(
-            &format!(
-                "  {:<12} {:>2}: {}",
-                "Unowned",
-                unowned.len(),
-                unowned.join(" ")
-            ),
-            72,
-            "      ",
-        ));
+    let p = r.before.phase;
+    ReportData {
+        judge: judge.to_string(),
+        game: r.game.to_string(),
+        variant: v.title.clone(),
+        variant_name: v.name.clone(),
+        season_year: v.calendar.season_year(p),
+        phase: p.kind.word().to_string(),
+        phase_label: v.calendar.label(p),
+        phase_short: v.calendar.short(p),
+        judge_phase: judge_phase(v, p),
+        judge_kind: match p.kind {
+            PhaseKind::Movement => "Movement",
+            PhaseKind::Retreat => "Retreat",
+            PhaseKind::Adjustment => "Adjustment",
+            PhaseKind::Placement => "Placement",
+        }
+        .to_string(),
+        title: title(r),
+        powers,
+        dislodged,
+        contested,
+        retreats,
+        adjustments,
+        nmr: r.nmr.iter().map(|p| map.power(*p).name.clone()).collect(),
+        centres,
+        unowned,
+        eliminated,
+        ended: r.ended.clone(),
+        next_label: v.calendar.label(r.after.phase),
+        next_short: v.calendar.short(r.after.phase),
+        next_judge_phase: judge_phase(v, r.after.phase),
+        next_deadline: r.next_deadline.clone(),
     }
-    s
+}
+
+fn sorted(it: impl Iterator<Item = String>) -> Vec<String> {
+    let mut v: Vec<String> = it.collect();
+    v.sort_by_key(|s| s.to_lowercase());
+    v
+}
+
+fn outcome_marks(o: Outcome, units: &[Unit], map: &Map) -> (Option<String>, Option<String>) {
+    match o {
+        Outcome::Held | Outcome::Moved | Outcome::Supported | Outcome::Convoyed => (None, None),
+        Outcome::Bounced => (Some("bounced".into()), Some("bounce".into())),
+        Outcome::NoConvoy => (Some("no convoy".into()), Some("no convoy".into())),
+        Outcome::Cut(by) => (
+            Some(format!("cut by {}", unit_zine(map, &units[by]))),
+            Some("cut".into()),
+        ),
+        Outcome::SupportVoid | Outcome::ConvoyVoid => (Some("void".into()), Some("void".into())),
+        Outcome::ConvoyFailed => (Some("convoy failed".into()), Some("disrupted".into())),
+    }
+}
+
+/// Render a played phase with the built-in zine template.
+pub fn render(r: &PhaseReport<'_>) -> String {
+    templates::Templates::builtin()
+        .results(crate::game::record::Style::Zine, &data(r, "zinejudge"))
+        .unwrap_or_else(|e| format!("(the results could not be laid out: {e})\n"))
 }
 
 /// Wrap `text` at `width` characters, continuing lines with `indent`; the
@@ -335,6 +517,22 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> String {
     if !line.is_empty() {
         out.push_str(&line);
         out.push('\n');
+    }
+    out
+}
+
+/// Fit every line of `text` in 72 columns (continuations indented under
+/// the line's own indentation) and replace tabs.
+pub fn fit72(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.replace('\t', "    ").lines() {
+        if line.chars().count() <= 72 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+        } else {
+            let lead: String = line.chars().take_while(|c| *c == ' ').collect();
+            out.push_str(&wrap(line, 72, &format!("{lead}    ")));
+        }
     }
     out
 }

@@ -1,0 +1,101 @@
+//! The result templates (minijinja). The built-in ones are compiled in from
+//! `templates/`; a GM may replace any of them with a file of the same name
+//! in a directory of their own (`judge.templates` in the configuration),
+//! read again when the daemon reloads.
+
+use super::{ReportData, fit72};
+use crate::game::record::Style;
+use minijinja::Environment;
+
+/// The templates shipped in the binary.
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "results-zine.txt",
+        include_str!("../../templates/results-zine.txt"),
+    ),
+    (
+        "results-judge.txt",
+        include_str!("../../templates/results-judge.txt"),
+    ),
+];
+
+/// A template problem: a GM's file that does not parse or render.
+#[derive(Debug, thiserror::Error)]
+#[error("template {name}: {source}")]
+pub struct TemplateError {
+    /// Which template.
+    pub name: String,
+    /// What minijinja said.
+    #[source]
+    pub source: minijinja::Error,
+}
+
+/// A set of templates.
+pub struct Templates {
+    env: Environment<'static>,
+}
+
+impl Templates {
+    /// The built-in templates.
+    pub fn builtin() -> Templates {
+        Self::with_overrides(Vec::new())
+            .unwrap_or_else(|_| unreachable!("the built-in templates are tested"))
+    }
+
+    /// The built-in templates with some replaced: `(file name, text)`.
+    /// Every template is checked now, so a broken file is refused at load
+    /// rather than at the next deadline.
+    pub fn with_overrides(files: Vec<(String, String)>) -> Result<Templates, TemplateError> {
+        let mut env = Environment::new();
+        if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .keep_trailing_newline(true)
+            .build()
+        {
+            env.set_syntax(syntax);
+        }
+        for (name, text) in BUILTIN {
+            if files.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            env.add_template(name, text)
+                .map_err(|source| TemplateError {
+                    name: name.to_string(),
+                    source,
+                })?;
+        }
+        for (name, text) in files {
+            env.add_template_owned(name.clone(), text)
+                .map_err(|source| TemplateError { name, source })?;
+        }
+        Ok(Templates { env })
+    }
+
+    /// Names of the templates a directory may override.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        BUILTIN.iter().map(|(n, _)| *n)
+    }
+
+    /// The results of a phase in the given style, fitted to 72 columns.
+    pub fn results(&self, style: Style, data: &ReportData) -> Result<String, TemplateError> {
+        let name = match style {
+            Style::Zine => "results-zine.txt",
+            Style::Judge => "results-judge.txt",
+        };
+        let t = self
+            .env
+            .get_template(name)
+            .map_err(|source| TemplateError {
+                name: name.to_string(),
+                source,
+            })?;
+        let text = t
+            .render(minijinja::value::Serde(data))
+            .map_err(|source| TemplateError {
+                name: name.to_string(),
+                source,
+            })?;
+        Ok(fit72(&text))
+    }
+}
