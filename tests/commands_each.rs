@@ -327,7 +327,16 @@ fn press_rules() {
     );
     let e: Vec<&Sent> = sent.iter().filter(|m| m.to_has(&addr("England"))).collect();
     assert_eq!(e.len(), 1);
-    assert!(e[0].to_has(&addr("Germany")) && !e[0].to_has(&addr("Italy")));
+    assert_eq!(
+        e[0].to.len(),
+        1,
+        "one mail per recipient: no addresses shown to others"
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has(&addr("Germany")) && m.body == e[0].body)
+    );
+    assert!(!sent.iter().any(|m| m.to_has(&addr("Italy"))));
     assert!(
         e[0].body.contains("From France, to England, Germany:")
             && e[0].body.contains("Hello both.")

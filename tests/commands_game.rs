@@ -183,10 +183,15 @@ fn two_game_years_by_mail() {
     // End of grace: processed; Austria in civil disorder; results to all.
     let sent = w.advance(24 * HOUR);
     let res = results(&sent);
-    for p in POWERS {
-        assert!(res.to_has(&addr(p)), "{p} gets the results");
+    for a in POWERS.iter().map(|p| addr(p)).chain([GM.to_string()]) {
+        let mine: Vec<&Sent> = sent
+            .iter()
+            .filter(|m| m.to_has(&a) && m.subject == res.subject)
+            .collect();
+        assert_eq!(mine.len(), 1, "{a} gets the results once");
+        assert_eq!(mine[0].to.len(), 1, "nobody sees the others' addresses");
+        assert_eq!(mine[0].body, res.body);
     }
-    assert!(res.to_has(GM));
     assert_eq!(res.subject, "g1: Spring 1901 results");
     let b = &res.body;
     assert!(b.contains("  F(Ank)-BLA") && b.contains("bounced"), "{b}");

@@ -93,7 +93,9 @@ pub(crate) fn fit(body: &str) -> String {
 }
 
 /// A mail to `to` with `subject` and `body`.
-pub(crate) fn mail_to<S: AsRef<str>>(to: &[S], subject: String, body: String) -> Outgoing {
+///
+/// One mail per recipient: players never see each other's addresses.
+pub(crate) fn mail_to<S: AsRef<str>>(to: &[S], subject: String, body: String) -> Vec<Outgoing> {
     let mut seen: Vec<String> = Vec::new();
     for t in to {
         let t = t.as_ref();
@@ -101,17 +103,17 @@ pub(crate) fn mail_to<S: AsRef<str>>(to: &[S], subject: String, body: String) ->
             seen.push(t.to_string());
         }
     }
-    Outgoing {
-        to: seen
-            .into_iter()
-            .map(|email| Address { name: None, email })
-            .collect(),
-        subject,
-        body: fit(&body),
-        in_reply_to: None,
-        references: Vec::new(),
-        attachments: Vec::new(),
-    }
+    let body = fit(&body);
+    seen.into_iter()
+        .map(|email| Outgoing {
+            to: vec![Address { name: None, email }],
+            subject: subject.clone(),
+            body: body.clone(),
+            in_reply_to: None,
+            references: Vec::new(),
+            attachments: Vec::new(),
+        })
+        .collect()
 }
 
 impl Default for Judge {
@@ -353,7 +355,7 @@ impl Judge {
                     "  You have resigned {} in {game}.",
                     v.map.power(power).name
                 ));
-                s.out.push(mail_to(
+                s.out.extend(mail_to(
                     &[&g.gm_address],
                     format!("{game}: {} resigned", v.map.power(power).name),
                     format!(
@@ -625,7 +627,7 @@ impl Judge {
             body.push_str(&r.report);
             body.push_str("\n\n");
         }
-        s.out.push(mail_to(
+        s.out.extend(mail_to(
             &[&s.sender.email],
             format!(
                 "{}: history {} to {}",
@@ -789,7 +791,7 @@ impl Judge {
             v.map.power(power).name,
             g.name
         ));
-        s.out.push(mail_to(
+        s.out.extend(mail_to(
             &[&g.gm_address],
             format!("{}: {} taken", g.name, v.map.power(power).name),
             format!(
@@ -887,7 +889,7 @@ impl Judge {
                         if seat.failures == 3
                             && let Some(a) = &seat.address
                         {
-                            s.out.push(mail_to(
+                            s.out.extend(mail_to(
                                 &[a.as_str()],
                                 format!("{}: failed sign-ons as {}", g.name, v.map.power(pid).name),
                                 format!(
@@ -1119,9 +1121,9 @@ impl Judge {
         recipients.retain(|a| !a.eq_ignore_ascii_case(&s.sender.email));
         if !recipients.is_empty() {
             s.out
-                .push(mail_to(&recipients, format!("{game}: press"), body));
+                .extend(mail_to(&recipients, format!("{game}: press"), body));
         }
-        s.out.push(mail_to(
+        s.out.extend(mail_to(
             &[&g.gm_address],
             format!("{game}: press (GM copy)"),
             gm_body,
@@ -1225,7 +1227,7 @@ impl Judge {
         seat.ready = false;
         games::save_seat(s.tx, game, seat).map_err(store_err)?;
         if let Some(a) = old {
-            s.out.push(mail_to(
+            s.out.extend(mail_to(
                 &[a],
                 format!("{game}: you no longer play {}", v.map.power(pid).name),
                 format!(
@@ -1265,7 +1267,7 @@ impl Judge {
         seat.ready = false;
         games::save_seat(s.tx, game, seat).map_err(store_err)?;
         let name = v.map.power(pid).name.clone();
-        s.out.push(mail_to(
+        s.out.extend(mail_to(
             &[address.to_string()],
             format!("{game}: you now play {name}"),
             format!(
@@ -1279,7 +1281,7 @@ impl Judge {
         if let Some(o) = old
             && !o.eq_ignore_ascii_case(address)
         {
-            s.out.push(mail_to(
+            s.out.extend(mail_to(
                 &[o],
                 format!("{game}: you no longer play {name}"),
                 format!("The GM of {game} has given {name} to another player.\n"),
@@ -1393,7 +1395,7 @@ impl Judge {
         to.push(g.gm_address.clone());
         to.retain(|a| !a.eq_ignore_ascii_case(&s.sender.email));
         if !to.is_empty() {
-            s.out.push(mail_to(
+            s.out.extend(mail_to(
                 &to,
                 format!("{}: {what}", g.name),
                 body.to_string(),

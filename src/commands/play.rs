@@ -229,10 +229,10 @@ pub(crate) fn process(
     let mut to: Vec<String> = super::seat_addresses(&seats);
     to.extend(games::observers(c, &g.name)?);
     to.push(g.gm_address.clone());
-    out.push(mail_to(&to, subject, report));
+    out.extend(mail_to(&to, subject, report));
     if !nmr.is_empty() && g.settings.nmr == Nmr::CivilDisorder {
         let names: Vec<&str> = nmr.iter().map(|p| v.map.power(*p).name.as_str()).collect();
-        out.push(mail_to(
+        out.extend(mail_to(
             &[&g.gm_address],
             format!("{}: no orders from {}", g.name, names.join(", ")),
             format!(
@@ -363,7 +363,7 @@ pub(crate) fn rollback(
         .filter_map(|x| x.address)
         .collect();
     to.extend(games::observers(s.tx, &g.name).map_err(store_err)?);
-    s.out.push(mail_to(
+    s.out.extend(mail_to(
         &to,
         format!("{}: rolled back to {label}", g.name),
         format!(
@@ -408,7 +408,7 @@ pub(crate) fn tick(judge: &mut Judge, c: &Connection, now: i64) -> anyhow::Resul
                 let shown = super::time::show(grace_end, &g.settings.timezone);
                 for seat in &late {
                     if let Some(a) = &seat.address {
-                        out.push(mail_to(
+                        out.extend(mail_to(
                             &[a.as_str()],
                             format!("{}: your orders are late", g.name),
                             format!(
@@ -426,7 +426,7 @@ pub(crate) fn tick(judge: &mut Judge, c: &Connection, now: i64) -> anyhow::Resul
                     .iter()
                     .map(|x| v.map.power(PowerId(x.power)).name.as_str())
                     .collect();
-                out.push(mail_to(
+                out.extend(mail_to(
                     &[&g.gm_address],
                     format!("{}: late powers", g.name),
                     format!("The deadline has passed; still missing orders: {}.\nGrace until {shown}.\n", names.join(", ")),
@@ -444,7 +444,7 @@ pub(crate) fn tick(judge: &mut Judge, c: &Connection, now: i64) -> anyhow::Resul
                     let p = PowerId(seat.power);
                     let held = stored(&v, &games::orders(c, &g.name, p.0)?);
                     let miss = missing(&v, &pos, p, &held);
-                    out.push(mail_to(
+                    out.extend(mail_to(
                         &[a.as_str()],
                         format!("{}: orders due {shown}", g.name),
                         crate::report::wrap(
