@@ -193,6 +193,13 @@ fn two_game_years_by_mail() {
         assert_eq!(mine[0].body, res.body);
     }
     assert_eq!(res.subject, "g1: Spring 1901 results");
+    let names: Vec<&str> = res.attachments.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["g1-S1901M.png", "g1-S1901M.svg"],
+        "the map comes with the results"
+    );
+    assert!(res.attachments[0].1 > 20_000, "a real picture");
     let b = &res.body;
     assert!(b.contains("  F(Ank)-BLA") && b.contains("bounced"), "{b}");
     assert!(b.contains("  A(Bud) H") && b.contains("no order"), "{b}");

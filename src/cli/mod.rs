@@ -5,6 +5,7 @@
 
 mod adjudicate;
 mod parse;
+mod render;
 
 use crate::variant::{self, Variant};
 use anyhow::{Context, Result, bail};
@@ -67,6 +68,9 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// Print the results of a past phase of a game and write the picture of
+    /// the board after it (PNG and SVG).
+    Render(render::Args),
     /// Read a mail body on stdin and print each order as understood, or
     /// its error with the line number.
     Parse(parse::Args),
@@ -98,6 +102,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => datc(&files, &game, &preferences, &allow_fail),
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::Parse(args) => parse::run(args),
+        Command::Render(args) => render::run(args),
         Command::Run { config } => {
             let c = crate::config::Config::load(config.as_deref())?;
             init_logging(&c.log);

@@ -229,7 +229,11 @@ pub(crate) fn process(
     let mut to: Vec<String> = super::seat_addresses(&seats);
     to.extend(games::observers(c, &g.name)?);
     to.push(g.gm_address.clone());
-    out.extend(mail_to(&to, subject, report));
+    let pictures = pictures(&v, &next, &g.name, &subject, &v.calendar.short(pos.phase));
+    for mut m in mail_to(&to, subject, report) {
+        m.attachments = pictures.clone();
+        out.push(m);
+    }
     if !nmr.is_empty() && g.settings.nmr == Nmr::CivilDisorder {
         let names: Vec<&str> = nmr.iter().map(|p| v.map.power(*p).name.as_str()).collect();
         out.extend(mail_to(
@@ -243,6 +247,31 @@ pub(crate) fn process(
         ));
     }
     Ok(ended.is_none())
+}
+
+/// The board after a phase as PNG and SVG attachments.
+pub(crate) fn pictures(
+    v: &Variant,
+    after: &Position,
+    game: &str,
+    title: &str,
+    short: &str,
+) -> Vec<crate::mail::Attached> {
+    let svg = crate::report::picture::svg(v, after, &after.dislodged, title);
+    let mut out = Vec::new();
+    if let Ok(png) = crate::report::picture::png(&svg) {
+        out.push(crate::mail::Attached {
+            name: format!("{game}-{short}.png"),
+            mime: "image/png".into(),
+            bytes: png,
+        });
+    }
+    out.push(crate::mail::Attached {
+        name: format!("{game}-{short}.svg"),
+        mime: "image/svg+xml".into(),
+        bytes: svg.into_bytes(),
+    });
+    out
 }
 
 /// The results the current orders would give, changing nothing.

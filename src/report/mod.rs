@@ -79,6 +79,10 @@ pub struct DislodgedLine {
     pub unit: String,
     /// `Army Vienna`.
     pub unit_long: String,
+    /// `Army`.
+    pub kind_word: String,
+    /// `Vienna`, `St Petersburg (north coast)`.
+    pub place_long: String,
     /// Where the attacker came from (abbreviation).
     pub from: String,
     /// Retreat options, abbreviated.
@@ -160,6 +164,8 @@ pub struct ReportData {
     pub centres: Vec<CentreRow>,
     /// Unowned centres, abbreviated.
     pub unowned: Vec<String>,
+    /// Unowned centres, in full.
+    pub unowned_long: Vec<String>,
     /// Powers out of the game after this phase.
     pub eliminated: Vec<String>,
     /// How the game ended.
@@ -291,6 +297,8 @@ pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
                     adjective: map.power(u.power).adjective.clone(),
                     unit: unit_zine(map, &u),
                     unit_long: unit_long(map, &u),
+                    kind_word: u.kind.word().to_string(),
+                    place_long: map.region_name(u.region),
                     from: map.province(d.from).abbr.clone(),
                     retreats: d.retreats.iter().map(|&x| map.region_abbr(x)).collect(),
                     retreats_long: d.retreats.iter().map(|&x| map.region_name(x)).collect(),
@@ -419,14 +427,16 @@ pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
             centres_long: sorted(list.iter().map(|&p| map.provinces()[p].name.clone())),
         });
     }
-    let unowned = r
+    let unowned_ids: Vec<usize> = r
         .after
         .owners
         .iter()
         .enumerate()
         .filter(|(p, o)| o.is_none() && map.provinces()[*p].supply_centre)
-        .map(|(p, _)| map.provinces()[p].abbr.clone())
+        .map(|(p, _)| p)
         .collect();
+    let unowned = sorted(unowned_ids.iter().map(|&p| map.provinces()[p].abbr.clone()));
+    let unowned_long = sorted(unowned_ids.iter().map(|&p| map.provinces()[p].name.clone()));
     let p = r.before.phase;
     ReportData {
         judge: judge.to_string(),
@@ -454,6 +464,7 @@ pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
         nmr: r.nmr.iter().map(|p| map.power(*p).name.clone()).collect(),
         centres,
         unowned,
+        unowned_long,
         eliminated,
         ended: r.ended.clone(),
         next_label: v.calendar.label(r.after.phase),

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use mail_parser::MimeHeaders;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use zinejudge::commands::Judge;
 use zinejudge::daemon::process::Processor;
@@ -17,6 +18,8 @@ pub struct Sent {
     pub subject: String,
     pub body: String,
     pub in_reply_to: Option<String>,
+    /// Attachments: (file name, size in bytes).
+    pub attachments: Vec<(String, usize)>,
 }
 
 impl Sent {
@@ -116,6 +119,15 @@ impl World {
                     .map(|b| b.replace("\r\n", "\n"))
                     .unwrap_or_default(),
                 in_reply_to: p.in_reply_to().as_text().map(|s| s.to_string()),
+                attachments: p
+                    .attachments()
+                    .map(|a| {
+                        (
+                            a.attachment_name().unwrap_or("").to_string(),
+                            a.contents().len(),
+                        )
+                    })
+                    .collect(),
             });
         }
         out

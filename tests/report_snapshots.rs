@@ -1,0 +1,120 @@
+//! Snapshots of the results mails, in both styles, for a movement, a
+//! retreat and an adjustment phase (insta). Every line fits 72 columns.
+
+use zinejudge::game::Position;
+use zinejudge::game::record::Style;
+use zinejudge::game::step::{PhaseOrders, play};
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AdjustOrder, AnyCommand, Order};
+use zinejudge::report::templates::Templates;
+use zinejudge::report::{PhaseReport, data};
+use zinejudge::variant::{self, PhaseKind, Variant};
+
+fn orders(v: &Variant, kind: PhaseKind, text: &str) -> PhaseOrders {
+    let p = OrderParser::new(&v.map);
+    let mut main = Vec::new();
+    let mut retreats = Vec::new();
+    let mut adjust = Vec::new();
+    for l in text.lines().filter(|l| !l.trim().is_empty()) {
+        let o = p.parse(l, Some(kind)).unwrap();
+        let power = o.power.unwrap();
+        match o.command {
+            AnyCommand::Main(unit, command) => main.push(Order {
+                power,
+                unit,
+                command,
+            }),
+            AnyCommand::Retreat(unit, command) => retreats.push(Order {
+                power,
+                unit,
+                command,
+            }),
+            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power, command }),
+        }
+    }
+    match kind {
+        PhaseKind::Movement => PhaseOrders::Movement(main),
+        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
+        _ => PhaseOrders::Adjustment(adjust),
+    }
+}
+
+/// Play `text` from `pos` and render it in both styles.
+fn both(v: &Variant, pos: &Position, text: &str) -> (String, String, Position) {
+    let o = orders(v, pos.phase.kind, text);
+    let (result, next) = play(v, pos, &o);
+    let d = data(
+        &PhaseReport {
+            variant: v,
+            game: "snap",
+            before: pos,
+            orders: &o,
+            result: &result,
+            after: &next,
+            next_deadline: Some("Sat 08 Jan 2028 12:00 UTC".into()),
+            ended: None,
+            nmr: vec![],
+        },
+        "zinejudge",
+    );
+    let t = Templates::builtin();
+    let zine = t.results(Style::Zine, &d).unwrap();
+    let judge = t.results(Style::Judge, &d).unwrap();
+    for l in zine.lines().chain(judge.lines()) {
+        assert!(l.chars().count() <= 72 && !l.contains('\t'), "{l:?}");
+    }
+    (zine, judge, next)
+}
+
+#[test]
+fn standard_movement_retreat_and_adjustment() {
+    let v = variant::builtin("standard").unwrap().unwrap();
+    let start = Position::from_toml(
+        &v,
+        r#"
+phase = "Fall 1901 movement"
+[units]
+Austria = ["A Vie", "A Bud", "F Alb"]
+England = ["F NTH", "F NWG", "A Yor"]
+France = ["F MAO", "A Bur", "A Spa"]
+Germany = ["F Den", "A Kie", "A Ruh"]
+Italy = ["F ION", "A Apu", "A Tyr"]
+Russia = ["A Gal", "A Ukr", "F Sev", "F BOT"]
+Turkey = ["F Ank", "A Bul", "A Arm"]
+[centres]
+Austria = ["Bud", "Tri", "Vie"]
+England = ["Edi", "Lon", "Lvp"]
+France = ["Bre", "Mar", "Par"]
+Germany = ["Ber", "Kie", "Mun"]
+Italy = ["Nap", "Rom", "Ven"]
+Russia = ["Mos", "Sev", "StP", "War"]
+Turkey = ["Ank", "Con", "Smy"]
+"#,
+    )
+    .unwrap();
+    let (zine, judge, retreat) = both(
+        &v,
+        &start,
+        "Austria: A Vie H\nAustria: A Bud H\nAustria: F Alb-Gre\n\
+         England: F NTH C A Yor-Nwy\nEngland: A Yor-Nwy\nEngland: F NWG S A Yor-Nwy\n\
+         France: F MAO-Por\nFrance: A Bur-Mar\nFrance: A Spa H\n\
+         Germany: F Den-Swe\nGermany: A Kie-Hol\nGermany: A Ruh-Bel\n\
+         Italy: A Tyr-Vie\nItaly: F ION-Tun\nItaly: A Apu-Rom\n\
+         Russia: A Gal S A Tyr-Vie\nRussia: A Ukr-Rum\nRussia: F Sev-BLA\nRussia: F BOT-Swe\n\
+         Turkey: F Ank-BLA\nTurkey: A Bul H\nTurkey: A Arm-Sev\n",
+    );
+    insta::assert_snapshot!("standard_movement_zine", zine);
+    insta::assert_snapshot!("standard_movement_judge", judge);
+    assert_eq!(retreat.phase.kind, PhaseKind::Retreat);
+    let (zine, judge, adjust) = both(&v, &retreat, "Austria: A Vie-Boh\n");
+    insta::assert_snapshot!("standard_retreat_zine", zine);
+    insta::assert_snapshot!("standard_retreat_judge", judge);
+    assert_eq!(adjust.phase.kind, PhaseKind::Adjustment);
+    let (zine, judge, _) = both(
+        &v,
+        &adjust,
+        "England: Build F Edi\nItaly: Build F Nap\nItaly: Waive\nAustria: Remove A Boh\nGermany: Build A Ber\n",
+    );
+    insta::assert_snapshot!("standard_adjustment_zine", zine);
+    insta::assert_snapshot!("standard_adjustment_judge", judge);
+}
