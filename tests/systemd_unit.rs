@@ -16,13 +16,19 @@ fn the_unit_runs_the_daemon_as_a_hardened_notify_service() {
         "StateDirectory=zinejudge",
         "ExecStart=/usr/local/bin/zinejudge run --config /etc/zinejudge/zinejudge.toml",
     ] {
-        assert!(UNIT.lines().any(|l| l.starts_with(line)), "missing `{line}`");
+        assert!(
+            UNIT.lines().any(|l| l.starts_with(line)),
+            "missing `{line}`"
+        );
     }
 }
 
 #[test]
 fn systemd_accepts_the_unit() {
-    let Ok(out) = std::process::Command::new("systemd-analyze").arg("--version").output() else {
+    let Ok(out) = std::process::Command::new("systemd-analyze")
+        .arg("--version")
+        .output()
+    else {
         eprintln!("SKIPPED: systemd-analyze is not installed");
         return;
     };
@@ -40,7 +46,10 @@ fn systemd_accepts_the_unit() {
     let err = String::from_utf8_lossy(&out.stderr);
     // Only complaints about this unit count (the host's own units may be
     // odd inside containers).
-    let ours: Vec<&str> = err.lines().filter(|l| l.contains("zinejudge.service")).collect();
+    let ours: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("zinejudge.service"))
+        .collect();
     assert!(ours.is_empty(), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
