@@ -1,0 +1,240 @@
+//! Bad input to the offline tools gets a clear error naming the line, and
+//! never a panic.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn zj(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn tmp(name: &str, body: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zj-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+fn no_panic(o: &Output) {
+    let t = text(o);
+    assert!(
+        !t.contains("panicked") && !t.contains("RUST_BACKTRACE"),
+        "{t}"
+    );
+}
+
+const GOOD_HEAD: &str = r#"[variant]
+name = "tiny"
+title = "Tiny"
+
+[calendar]
+seasons = [{ name = "Spring", phases = ["movement", "retreat"] }, { name = "Fall", phases = ["movement", "retreat", "adjustment"] }]
+start = "Spring 1901 movement"
+
+[victory]
+centres = 2
+
+[[powers]]
+name = "Red"
+home = ["Aaa"]
+units = ["A Aaa"]
+"#;
+
+#[test]
+fn check_game_reports_every_map_problem_with_its_line() {
+    let body = format!(
+        "{GOOD_HEAD}
+[[provinces]]
+id = \"Aaa\"
+name = \"Alpha\"
+terrain = \"land\"
+army = [\"Bbb\", \"Zzz\"]
+
+[[provinces]]
+id = \"Bbb\"
+name = \"Beta\"
+aliases = [\"alpha\"]
+terrain = \"coast\"
+supply-centre = true
+
+[[provinces]]
+id = \"Ccc\"
+name = \"Gamma\"
+terrain = \"sea\"
+"
+    );
+    let f = tmp("bad.toml", &body);
+    let o = zj(&["check-game", f.to_str().unwrap()]);
+    no_panic(&o);
+    assert!(!o.status.success());
+    let t = text(&o);
+    let line_of = |needle: &str| body.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    assert!(
+        t.contains(&format!(
+            "line {}: unknown province `Zzz`",
+            line_of("army = [\"Bbb\", \"Zzz\"]")
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains("asymmetric army border: `Aaa` lists `Bbb`, but `Bbb` does not list `Aaa`"),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!(
+            "line {}: duplicate alias `alpha`",
+            line_of("aliases = [\"alpha\"]")
+        )),
+        "{t}"
+    );
+    assert!(t.contains("`Bbb` is a coast with no fleet border"), "{t}");
+    assert!(
+        t.contains("home centre `Aaa` is not a supply centre"),
+        "{t}"
+    );
+    assert!(t.contains("problem(s)"), "{t}");
+}
+
+#[test]
+fn check_game_on_a_broken_file() {
+    for (name, body, want) in [
+        ("syntax.toml", "[variant\nname = 1", "line 1"),
+        ("empty.toml", "", "missing field"),
+        (
+            "unknown.toml",
+            &format!(
+                "{GOOD_HEAD}\n[[provinces]]\nid = \"Aaa\"\nname = \"A\"\nterrain = \"swamp\"\n"
+            ),
+            "swamp",
+        ),
+    ] {
+        let f = tmp(name, body);
+        let o = zj(&["check-game", f.to_str().unwrap()]);
+        no_panic(&o);
+        assert!(!o.status.success(), "{name}");
+        assert!(text(&o).contains(want), "{name}: {}", text(&o));
+    }
+    let o = zj(&["check-game", "/nonexistent/file.toml"]);
+    no_panic(&o);
+    assert!(text(&o).contains("cannot read /nonexistent/file.toml"));
+}
+
+#[test]
+fn check_game_accepts_the_shipped_standard_map() {
+    let o = zj(&[
+        "check-game",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("games/standard.toml")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert_eq!(
+        text(&o).trim(),
+        "standard: 75 provinces, 34 supply centres, 7 powers, 22 starting units"
+    );
+}
+
+#[test]
+fn datc_on_bad_files() {
+    let f = tmp(
+        "bad.datc",
+        "CASE x\nPRESTATE\n\tEngland: F nth\nORDERS\n\tEngland: F nth-Atlantis\nPOSTSTATE_SAME\nEND\n",
+    );
+    let o = zj(&["datc", f.to_str().unwrap()]);
+    no_panic(&o);
+    assert!(!o.status.success());
+    assert!(
+        text(&o)
+            .contains("x: line 5: cannot read order `F nth-Atlantis`: unknown province `Atlantis`"),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("0 passed, 1 failed"), "{}", text(&o));
+    let f = tmp("bad2.datc", "CASE x\nPRESTATE\n\tEngland: F nth\n");
+    let o = zj(&["datc", f.to_str().unwrap()]);
+    no_panic(&o);
+    assert!(
+        text(&o).contains("line 1: case x has no END"),
+        "{}",
+        text(&o)
+    );
+    let f = tmp("bad3.datc", "\tEngland: F nth\n");
+    let o = zj(&["datc", f.to_str().unwrap()]);
+    assert!(
+        text(&o).contains("line 1: `England: F nth` outside a CASE"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn adjudicate_names_the_bad_lines() {
+    let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/spring1901.toml");
+    let orders = tmp(
+        "o.txt",
+        "England: F Lon-ENG\nEngland: A Lon-Atlantis\nGermany: A Par-Bur\n",
+    );
+    let o = zj(&[
+        "adjudicate",
+        "--position",
+        ex.to_str().unwrap(),
+        "--orders",
+        orders.to_str().unwrap(),
+    ]);
+    no_panic(&o);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("line 2: `England: A Lon-Atlantis`: unknown province `Atlantis`"),
+        "{}",
+        text(&o)
+    );
+    // A unit that is not there: adjudicated, and the line is named.
+    let orders = tmp("o2.txt", "England: F Lon-ENG\nGermany: A Par-Bur\n");
+    let o = zj(&[
+        "adjudicate",
+        "--position",
+        ex.to_str().unwrap(),
+        "--orders",
+        orders.to_str().unwrap(),
+    ]);
+    no_panic(&o);
+    assert!(o.status.success());
+    assert!(
+        text(&o).contains("line 2: `Germany: A Par-Bur`: that unit belongs to another power"),
+        "{}",
+        text(&o)
+    );
+    // A bad position file.
+    let pos = tmp(
+        "p.toml",
+        "phase = \"Spring 1901 movement\"\n[units]\nEngland = [\"F Mun\", \"A Atlantis\"]\n",
+    );
+    let o = zj(&[
+        "adjudicate",
+        "--position",
+        pos.to_str().unwrap(),
+        "--orders",
+        orders.to_str().unwrap(),
+    ]);
+    no_panic(&o);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains("line 3: `F Mun`: no such place, or a Fleet cannot stand there"),
+        "{t}"
+    );
+    assert!(t.contains("line 3: `A Atlantis`"), "{t}");
+}
