@@ -20,7 +20,7 @@ pub mod time;
 
 use crate::daemon::process::{Responder, Response, reply_to};
 use crate::game::Position;
-use crate::game::record::{Nmr, Press, Seat, SeatStatus, Settings, Status, Style};
+use crate::game::record::{Nmr, Press, SeatStatus, Settings, Status, Style};
 use crate::mail::{Address, Inbound, Outgoing};
 use crate::map::PowerId;
 use crate::store::games::{self, GameRow, Rate};
@@ -131,6 +131,12 @@ impl Judge {
             name: name.to_string(),
             default_tz: tz.to_string(),
         }
+    }
+
+    /// Make a variant playable besides the shipped ones (a GM's own file;
+    /// the tests' boards).
+    pub fn add_variant(&mut self, v: Variant) {
+        self.variants.insert(v.name.to_ascii_lowercase(), v);
     }
 
     /// A shipped variant, loaded once.
@@ -1528,9 +1534,4 @@ impl Responder for Judge {
     fn tick(&mut self, tx: &Transaction<'_>, now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
         Judge::tick(self, tx, now)
     }
-}
-
-/// Seats helper for play.rs.
-pub(crate) fn seat_addresses(seats: &[Seat]) -> Vec<String> {
-    seats.iter().filter_map(|x| x.address.clone()).collect()
 }

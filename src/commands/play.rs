@@ -10,8 +10,9 @@ use crate::game::step::{PhaseOrders, play};
 use crate::mail::Outgoing;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, Order, format_order};
-use crate::report::{PhaseReport, data, title};
+use crate::report::{PhaseReport, data, data_for, title};
 use crate::store::games;
+use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
 use rusqlite::Connection;
 use std::fmt::Write;
@@ -165,32 +166,39 @@ pub(crate) fn process(
     } else {
         None
     };
-    let report_data = data(
-        &PhaseReport {
-            variant: &v,
-            game: &g.name,
-            before: &pos,
-            orders: &orders,
-            result: &result,
-            after: &next,
-            next_deadline: next_deadline.map(|d| super::time::show(d, &g.settings.timezone)),
-            ended: ended.clone(),
-            nmr: nmr.clone(),
-        },
-        &judge.name,
-    );
-    let report = judge.templates.results(g.settings.style, &report_data)?;
-    let subject = title(&PhaseReport {
+    let pr = PhaseReport {
         variant: &v,
         game: &g.name,
         before: &pos,
         orders: &orders,
         result: &result,
         after: &next,
-        next_deadline: None,
-        ended: None,
-        nmr: vec![],
-    });
+        next_deadline: next_deadline.map(|d| super::time::show(d, &g.settings.timezone)),
+        ended: ended.clone(),
+        nmr: nmr.clone(),
+    };
+    let subject = title(&pr);
+    // What each reader may see: one text for all, unless the variant hides
+    // units, when each power, the observers and the GM get their own.
+    let render = |viewer: Viewer| -> anyhow::Result<(String, Vec<crate::mail::Attached>)> {
+        let d = data_for(&pr, &judge.name, viewer);
+        let text = judge.templates.results(g.settings.style, &d)?;
+        let pics = pictures(
+            &v,
+            &next,
+            &g.name,
+            &subject,
+            &v.calendar.short(pos.phase),
+            viewer,
+        );
+        Ok((text, pics))
+    };
+    let public = if v.features.hides_anything() {
+        Viewer::Public
+    } else {
+        Viewer::Gm
+    };
+    let (report, public_pics) = render(public)?;
     games::append_history(
         c,
         &g.name,
@@ -226,13 +234,30 @@ pub(crate) fn process(
         }
         games::save_seat(c, &g.name, seat)?;
     }
-    let mut to: Vec<String> = super::seat_addresses(&seats);
-    to.extend(games::observers(c, &g.name)?);
-    to.push(g.gm_address.clone());
-    let pictures = pictures(&v, &next, &g.name, &subject, &v.calendar.short(pos.phase));
-    for mut m in mail_to(&to, subject, report) {
-        m.attachments = pictures.clone();
-        out.push(m);
+    let mut readers: Vec<(String, Viewer)> = seats
+        .iter()
+        .filter_map(|x| {
+            x.address
+                .clone()
+                .map(|a| (a, Viewer::Power(PowerId(x.power))))
+        })
+        .collect();
+    readers.extend(
+        games::observers(c, &g.name)?
+            .into_iter()
+            .map(|a| (a, Viewer::Public)),
+    );
+    readers.push((g.gm_address.clone(), Viewer::Gm));
+    for (address, viewer) in readers {
+        let (text, pics) = if v.features.hides_anything() {
+            render(viewer)?
+        } else {
+            (report.clone(), public_pics.clone())
+        };
+        for mut m in mail_to(&[address], subject.clone(), text) {
+            m.attachments = pics.clone();
+            out.push(m);
+        }
     }
     if !nmr.is_empty() && g.settings.nmr == Nmr::CivilDisorder {
         let names: Vec<&str> = nmr.iter().map(|p| v.map.power(*p).name.as_str()).collect();
@@ -256,8 +281,9 @@ pub(crate) fn pictures(
     game: &str,
     title: &str,
     short: &str,
+    viewer: Viewer,
 ) -> Vec<crate::mail::Attached> {
-    let svg = crate::report::picture::svg(v, after, &after.dislodged, title);
+    let svg = crate::report::picture::svg_for(v, after, &after.dislodged, title, viewer);
     let mut out = Vec::new();
     if let Ok(png) = crate::report::picture::png(&svg) {
         out.push(crate::mail::Attached {

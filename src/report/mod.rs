@@ -18,6 +18,7 @@ use crate::map::{Map, PowerId, Unit};
 use crate::orders::{
     AnyCommand, Place, UnitRef, format_order, format_order_long, format_unit, format_unit_long,
 };
+use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
 use serde::Serialize;
 
@@ -213,6 +214,49 @@ fn judge_phase(v: &Variant, p: crate::variant::Phase) -> String {
 
 /// Turn a played phase into its report data.
 pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
+    data_for(r, judge, Viewer::Gm)
+}
+
+/// Whether a unit's doings in a movement phase stay hidden from `viewer`:
+/// it stood hidden, and its order kept to the hidden places (1066 rule 5:
+/// "until they attempt to act outside these areas").
+fn unit_hidden(
+    r: &PhaseReport<'_>,
+    viewer: Viewer,
+    u: &Unit,
+    cmd: Option<&crate::orders::MainCommand>,
+) -> bool {
+    let f = &r.variant.features;
+    let map = &r.variant.map;
+    if !f.hidden_from(map, r.before.phase, u, viewer) {
+        return false;
+    }
+    let inside = |p: crate::map::ProvinceId| {
+        f.hidden_from(
+            map,
+            r.before.phase,
+            &Unit {
+                region: map.province(p).main_region(),
+                ..*u
+            },
+            viewer,
+        )
+    };
+    use crate::orders::MainCommand as M;
+    match cmd {
+        None | Some(M::Hold) => true,
+        Some(M::Move { to, .. }) => inside(to.province),
+        Some(M::SupportHold { unit }) => inside(unit.at.province),
+        Some(M::SupportMove { unit, to }) | Some(M::Convoy { unit, to }) => {
+            inside(unit.at.province) && inside(to.province)
+        }
+        Some(_) => false,
+    }
+}
+
+/// The report data as `viewer` may see it: where a variant hides units,
+/// their lines are left out for everyone but their owner and the GM.
+pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData {
     let v = r.variant;
     let map = &v.map;
     let mut powers = Vec::new();
@@ -232,6 +276,10 @@ pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
                     .filter(|(_, u)| u.power == pw)
                 {
                     let ur = &m.units[i];
+                    let given = ur.order.map(|k| &orders[k].command);
+                    if unit_hidden(r, viewer, u, given) {
+                        continue;
+                    }
                     let (zine, judge, mut marks, mut jm) = match ur.order {
                         Some(k) => {
                             let cmd = AnyCommand::Main(
@@ -269,6 +317,14 @@ pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
                 }
                 for (k, o) in orders.iter().enumerate() {
                     if o.power != pw {
+                        continue;
+                    }
+                    // With hidden units about, void orders could tell where
+                    // they are: only their owner and the GM see them.
+                    if v.features.hides_anything()
+                        && viewer != Viewer::Gm
+                        && viewer != Viewer::Power(pw)
+                    {
                         continue;
                     }
                     if let Some(why) = m.orders[k]

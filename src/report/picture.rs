@@ -11,6 +11,7 @@
 use crate::game::Position;
 use crate::map::{Map, PowerId, RegionId, Terrain, Unit};
 use crate::variant::Variant;
+use crate::variant::features::Viewer;
 use std::fmt::Write;
 
 /// Colours of the powers, in the order of the variant file.
@@ -134,6 +135,18 @@ pub fn svg(
     dislodged: &[(Unit, Vec<RegionId>)],
     title: &str,
 ) -> String {
+    svg_for(v, pos, dislodged, title, Viewer::Gm)
+}
+
+/// The picture as `viewer` may see it: units the variant hides from them
+/// are not drawn.
+pub fn svg_for(
+    v: &Variant,
+    pos: &Position,
+    dislodged: &[(Unit, Vec<RegionId>)],
+    title: &str,
+    viewer: Viewer,
+) -> String {
     let map = &v.map;
     let cv = Canvas {
         map,
@@ -216,6 +229,9 @@ pub fn svg(
     let _ = writeln!(s, r#"<g class="units">"#);
     let mut stacked: Vec<(crate::map::ProvinceId, usize)> = Vec::new();
     for u in &pos.units {
+        if v.features.hidden_from(map, pos.phase, u, viewer) {
+            continue;
+        }
         let p = map.province_of(u.region);
         let k = match stacked.iter_mut().find(|(q, _)| *q == p) {
             Some(e) => {

@@ -7,6 +7,7 @@
 //! variant's name in shared code.
 
 pub mod calendar;
+pub mod features;
 pub mod rules;
 
 use crate::map::Map;
@@ -50,6 +51,8 @@ pub struct Variant {
     pub rules: Rulebook,
     /// Variant notations the game's orders may use.
     pub syntax: OrderSyntax,
+    /// What the variant adds to the standard rules.
+    pub features: features::Features,
     /// Units on the board at the start.
     pub starting_units: Vec<StartingUnit>,
 }
@@ -89,6 +92,8 @@ struct RawFile {
     powers: Vec<RawPower>,
     #[serde(default)]
     provinces: Vec<RawProvince>,
+    #[serde(default)]
+    hidden: Vec<features::RawHidden>,
 }
 
 #[derive(Deserialize)]
@@ -197,6 +202,18 @@ impl Variant {
                 ),
             });
         }
+        let features = match features::resolve(
+            features::RawFeatures { hidden: raw.hidden },
+            &map,
+            &calendar,
+            source,
+        ) {
+            Ok(f) => f,
+            Err(mut p) => {
+                problems.append(&mut p);
+                features::Features::default()
+            }
+        };
         if !problems.is_empty() {
             problems.sort_by_key(|p| p.line);
             return Err(LoadError { problems });
@@ -209,6 +226,7 @@ impl Variant {
             victory: raw.victory,
             rules: raw.rules,
             syntax: raw.orders,
+            features,
             starting_units,
         })
     }

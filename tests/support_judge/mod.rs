@@ -37,10 +37,24 @@ pub struct World {
 
 impl World {
     pub fn new() -> World {
+        Self::with_judge(Judge::new("zinejudge", "UTC"))
+    }
+
+    /// A world whose judge also plays the variant in `file` (under tests/data).
+    pub fn with_variant(file: &str) -> World {
+        let text =
+            std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        let mut judge = Judge::new("zinejudge", "UTC");
+        judge.add_variant(zinejudge::variant::Variant::from_toml(&text).unwrap());
+        Self::with_judge(judge)
+    }
+
+    fn with_judge(judge: Judge) -> World {
         World {
             processor: Processor {
                 store: Store::in_memory().unwrap(),
-                responder: Box::new(Judge::new("zinejudge", "UTC")),
+                responder: Box::new(judge),
                 identity: Identity {
                     address: "judge@example.test".into(),
                     name: "zinejudge".into(),

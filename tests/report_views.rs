@@ -1,0 +1,70 @@
+//! Per-reader results: where a variant hides units (1066 rule 5 style),
+//! each reader's copy shows only what they may know; the GM's shows all.
+
+mod support_judge;
+use support_judge::World;
+
+#[test]
+fn hidden_units_are_shown_only_to_their_owner_and_the_gm() {
+    let mut w = World::with_variant("maps/fog.toml");
+    w.reply("gm@example.test", "CREATE f fog gmpw");
+    w.reply("red@example.test", "JOIN f pw Red");
+    w.reply("blue@example.test", "JOIN f pw Blue");
+    w.reply("obs@example.test", "OBSERVE f");
+    w.reply("red@example.test", "SIGNON Red f pw\nF Fog-Mist\nA Rhm H");
+    w.reply("blue@example.test", "SIGNON Blue f pw\nA Bhm-Mid");
+    let sent = w.mail("gm@example.test", "SIGNON GM f gmpw\nPROCESS");
+    let body = |a: &str| {
+        sent.iter()
+            .find(|m| m.to_has(a) && m.subject == "f: Spring 1901 results")
+            .unwrap_or_else(|| panic!("no results for {a}"))
+            .clone()
+    };
+    let red = body("red@example.test");
+    let blue = body("blue@example.test");
+    let gm = body("gm@example.test");
+    let obs = body("obs@example.test");
+    assert!(
+        red.body.contains("F(Fog)-Mist"),
+        "the owner sees its fleet: {}",
+        red.body
+    );
+    assert!(
+        gm.body.contains("F(Fog)-Mist"),
+        "the GM sees all: {}",
+        gm.body
+    );
+    for other in [&blue, &obs] {
+        assert!(
+            !other.body.contains("F(Fog)") && !other.body.contains("Mist"),
+            "hidden: {}",
+            other.body
+        );
+        assert!(
+            other.body.contains("A(Rhm) H"),
+            "units outside the fog are shown: {}",
+            other.body
+        );
+        assert!(other.body.contains("A(Bhm)-Mid"), "{}", other.body);
+    }
+    // The pictures differ the same way: Blue's has one unit fewer.
+    let size = |m: &support_judge::Sent| {
+        m.attachments
+            .iter()
+            .find(|(n, _)| n.ends_with(".svg"))
+            .unwrap()
+            .1
+    };
+    assert!(
+        size(&blue) < size(&gm),
+        "Blue's picture leaves the fleet out"
+    );
+    // A hidden unit acting outside the fog is seen.
+    w.reply("red@example.test", "SIGNON Red f pw\nF Mist-Mid");
+    let sent = w.mail("gm@example.test", "SIGNON GM f gmpw\nPROCESS");
+    let blue = sent
+        .iter()
+        .find(|m| m.to_has("blue@example.test") && m.subject.contains("results"))
+        .unwrap();
+    assert!(blue.body.contains("F(Mist)-Mid"), "{}", blue.body);
+}
