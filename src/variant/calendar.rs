@@ -202,14 +202,31 @@ impl Calendar {
 
     /// Short name such as `S1901M` (first letter of the season), the form
     /// the classic judges used in `HISTORY` commands.
+    ///
+    /// When two seasons share a first letter (months: March and May), the
+    /// first three letters stand for the season: `Mar1066M`.
     pub fn short(&self, p: Phase) -> String {
-        let c = self.seasons[p.season as usize]
-            .name
-            .chars()
-            .next()
-            .unwrap_or('?')
-            .to_ascii_uppercase();
-        format!("{c}{}{}", p.year, p.kind.letter())
+        let name = &self.seasons[p.season as usize].name;
+        let n = self.season_prefix_len();
+        let mut prefix: String = name.chars().take(n).collect();
+        if let Some(first) = prefix.get(..1) {
+            prefix = format!("{}{}", first.to_ascii_uppercase(), &prefix[1..]);
+        }
+        format!("{prefix}{}{}", p.year, p.kind.letter())
+    }
+
+    /// 1 when the seasons' first letters tell them apart, else 3.
+    fn season_prefix_len(&self) -> usize {
+        let firsts: Vec<char> = self
+            .seasons
+            .iter()
+            .filter_map(|s| s.name.chars().next().map(|c| c.to_ascii_uppercase()))
+            .collect();
+        let unique = firsts
+            .iter()
+            .enumerate()
+            .all(|(i, c)| !firsts[i + 1..].contains(c));
+        if unique { 1 } else { 3 }
     }
 
     /// Read a phase as people and the DATC files write it: `Spring 1901
@@ -288,14 +305,29 @@ impl Calendar {
     }
 
     fn parse_short(&self, w: &str) -> Option<Phase> {
-        let mut chars = w.chars();
-        let s = chars.next()?.to_ascii_uppercase();
+        if !w.is_ascii() || w.len() < 3 {
+            return None;
+        }
+        let n = w.find(|c: char| c.is_ascii_digit() || c == '-')?;
+        let prefix = &w[..n];
         let k = w.chars().last()?.to_ascii_uppercase();
-        let year: i32 = w.get(1..w.len() - 1)?.parse().ok()?;
-        let season = self
+        let year: i32 = w.get(n..w.len() - 1)?.parse().ok()?;
+        if prefix.is_empty() || (prefix.len() != 1 && prefix.len() != self.season_prefix_len()) {
+            return None;
+        }
+        let matches: Vec<usize> = self
             .seasons
             .iter()
-            .position(|x| x.name.chars().next().map(|c| c.to_ascii_uppercase()) == Some(s))?;
+            .enumerate()
+            .filter(|(_, x)| {
+                x.name.len() >= prefix.len() && x.name[..prefix.len()].eq_ignore_ascii_case(prefix)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let [season] = matches.as_slice() else {
+            return None;
+        };
+        let season = *season;
         let kind = match k {
             'M' => PhaseKind::Movement,
             'R' => PhaseKind::Retreat,
@@ -345,6 +377,44 @@ mod tests {
             seen,
             ["S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "S1902M"]
         );
+    }
+
+    #[test]
+    fn months_sharing_a_letter_get_three_letter_short_names() {
+        let months = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        let c = Calendar {
+            seasons: months
+                .iter()
+                .map(|m| Season {
+                    name: m.to_string(),
+                    phases: vec![PhaseKind::Movement, PhaseKind::Retreat],
+                })
+                .collect(),
+            start: Phase {
+                year: 1066,
+                season: 2,
+                kind: PhaseKind::Movement,
+            },
+            era: String::new(),
+        };
+        assert_eq!(c.short(c.start), "Mar1066M");
+        assert_eq!(c.parse("Mar1066M").unwrap(), c.start);
+        assert_eq!(c.parse("may1066r").unwrap().season, 4);
+        assert!(c.parse("M1066M").is_err(), "ambiguous: March or May");
+        assert_eq!(Calendar::standard().parse("s1901m").unwrap().season, 0);
     }
 
     #[test]
