@@ -6,10 +6,66 @@
 //! taken by the civil-disorder rule of the rulebook (DATC 4.D.8).
 
 use super::Illegal;
+use crate::game::position::VariantState;
 use crate::map::{Map, PowerId, ProvinceId, Unit, UnitKind};
 use crate::orders::{AdjustCommand, AdjustOrder};
 use crate::variant::Rulebook;
+use crate::variant::features::Features;
 use crate::variant::rules::{BuildSites, CivilDisorderRule};
+
+/// What a variant adds to the standard adjustment rules: its build rules
+/// (boxes, captured centres, nominated homes, who may build which kind) and
+/// the state they read (captures, nominations, raiders' bonus).
+#[derive(Debug, Clone, Copy)]
+pub struct Extras<'a> {
+    /// The variant's rules beyond the standard game.
+    pub features: &'a Features,
+    /// What the game has kept for them.
+    pub state: &'a VariantState,
+}
+
+static NO_FEATURES: std::sync::LazyLock<Features> = std::sync::LazyLock::new(Features::default);
+static NO_STATE: std::sync::LazyLock<VariantState> =
+    std::sync::LazyLock::new(VariantState::default);
+
+impl Extras<'static> {
+    /// The standard game: nothing extra.
+    pub fn none() -> Extras<'static> {
+        Extras {
+            features: &NO_FEATURES,
+            state: &NO_STATE,
+        }
+    }
+}
+
+impl Extras<'_> {
+    /// Whether `p` is a home centre of `power` for building: its own, or
+    /// one it nominated in place of a lost one.
+    fn is_home(&self, map: &Map, power: PowerId, p: ProvinceId) -> bool {
+        map.province(p).home_of == Some(power)
+            || self
+                .state
+                .homes
+                .get(power.index())
+                .is_some_and(|h| h.contains(&p))
+    }
+
+    /// If `p` is one of the first captures that `power` may build on, the
+    /// kinds it may build there.
+    fn capture_kinds(&self, power: PowerId, p: ProvinceId) -> Option<&[UnitKind]> {
+        let (_, count, kinds) = self
+            .features
+            .builds
+            .captures
+            .iter()
+            .find(|(pw, _, _)| *pw == power)?;
+        let caps = self.state.captures.get(power.index())?;
+        caps.iter()
+            .take(*count)
+            .any(|c| *c == p)
+            .then_some(kinds.as_slice())
+    }
+}
 
 /// What happened to one adjustment order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +98,21 @@ pub struct AdjustResult {
 /// Builds (positive) or removals (negative) due per power: centres owned
 /// minus units.
 pub fn adjustments_due(map: &Map, units: &[Unit], owners: &[Option<PowerId>]) -> Vec<i32> {
+    adjustments_due_with(map, Extras::none(), units, owners)
+}
+
+/// [`adjustments_due`] in a variant: centres counted for the adjustment
+/// include each power's bonus (Ard-Ri's raiders home from the sea).
+pub fn adjustments_due_with(
+    map: &Map,
+    extras: Extras<'_>,
+    units: &[Unit],
+    owners: &[Option<PowerId>],
+) -> Vec<i32> {
     let mut due = vec![0i32; map.powers().len()];
+    for (d, b) in due.iter_mut().zip(&extras.state.bonus) {
+        *d += i32::try_from(*b).unwrap_or(i32::MAX);
+    }
     for (p, o) in owners.iter().enumerate() {
         if let Some(o) = o
             && map.provinces()[p].supply_centre
@@ -64,17 +134,31 @@ pub fn adjudicate_adjustments(
     owners: &[Option<PowerId>],
     orders: &[AdjustOrder],
 ) -> AdjustResult {
-    let due = adjustments_due(map, units, owners);
+    adjudicate_adjustments_with(map, rules, Extras::none(), units, owners, orders)
+}
+
+/// [`adjudicate_adjustments`] in a variant with `extras`.
+pub fn adjudicate_adjustments_with(
+    map: &Map,
+    rules: &Rulebook,
+    extras: Extras<'_>,
+    units: &[Unit],
+    owners: &[Option<PowerId>],
+    orders: &[AdjustOrder],
+) -> AdjustResult {
+    let due = adjustments_due_with(map, extras, units, owners);
     let mut left: Vec<i32> = due.clone();
     let mut board: Vec<Option<Unit>> = units.iter().copied().map(Some).collect();
     let mut built: Vec<Unit> = Vec::new();
     let mut statuses = Vec::with_capacity(orders.len());
+    // A box holds any number of units.
     let occupied = |board: &[Option<Unit>], built: &[Unit], p: ProvinceId| {
-        board
-            .iter()
-            .flatten()
-            .chain(built)
-            .any(|u| map.province_of(u.region) == p)
+        extras.features.box_at(p).is_none()
+            && board
+                .iter()
+                .flatten()
+                .chain(built)
+                .any(|u| map.province_of(u.region) == p)
     };
 
     for o in orders {
@@ -92,7 +176,7 @@ pub fn adjudicate_adjustments(
                 if left[pw] <= 0 {
                     AdjustStatus::Illegal(Illegal::NoBuildsDue)
                 } else {
-                    match check_build(map, rules, o.power, kind, at, owners) {
+                    match check_build(map, rules, extras, o.power, kind, at, owners) {
                         Err(e) => AdjustStatus::Illegal(e),
                         Ok(_) if occupied(&board, &built, at.province) => {
                             AdjustStatus::Illegal(Illegal::Occupied)
@@ -182,24 +266,42 @@ pub fn adjudicate_adjustments(
 fn check_build(
     map: &Map,
     rules: &Rulebook,
+    extras: Extras<'_>,
     power: PowerId,
     kind: Option<UnitKind>,
     at: crate::orders::Place,
     owners: &[Option<PowerId>],
 ) -> Result<Unit, Illegal> {
     let prov = map.province(at.province);
-    if !prov.supply_centre {
-        return Err(Illegal::NotABuildSite);
-    }
-    if rules.build_sites == BuildSites::HomeCentres && prov.home_of != Some(power) {
-        return Err(Illegal::NotABuildSite);
-    }
-    if owners[at.province.index()] != Some(power) {
-        return Err(Illegal::NotOwned);
+    // The kinds this site allows, where the variant restricts them.
+    let mut only: Option<&[UnitKind]> = None;
+    if let Some(b) = extras.features.box_at(at.province) {
+        // The owner's own box: no centre, nobody else's.
+        if b.owner != Some(power) {
+            return Err(Illegal::NotABuildSite);
+        }
+        if !b.builds.is_empty() {
+            only = Some(&b.builds);
+        }
+    } else {
+        if !prov.supply_centre {
+            return Err(Illegal::NotABuildSite);
+        }
+        let home = extras.is_home(map, power, at.province);
+        if rules.build_sites == BuildSites::HomeCentres && !home {
+            match extras.capture_kinds(power, at.province) {
+                Some(kinds) => only = Some(kinds),
+                None => return Err(Illegal::NotABuildSite),
+            }
+        }
+        if owners[at.province.index()] != Some(power) {
+            return Err(Illegal::NotOwned);
+        }
     }
     let coast_region = at.coast.and_then(|c| map.coast_region(at.province, c));
     let kind = match kind {
         Some(k) => k,
+        None if only.is_some_and(|k| k.len() == 1) => only.map_or(UnitKind::Army, |k| k[0]),
         None => {
             if coast_region.is_some() {
                 UnitKind::Fleet
@@ -210,6 +312,9 @@ fn check_build(
             }
         }
     };
+    if only.is_some_and(|k| !k.contains(&kind)) || !extras.features.may_build_kind(power, kind) {
+        return Err(Illegal::KindNotHere(kind));
+    }
     let region = match coast_region {
         Some(r) if map.admits(r, kind) => r,
         _ => match map.default_region(at.province, kind) {

@@ -80,9 +80,20 @@ pub enum Illegal {
     NoRemovalsDue,
     /// A build on a coast that did not say army or fleet.
     KindNeeded,
+    /// This power may not build that kind of unit there.
+    KindNotHere(crate::map::UnitKind),
     /// A unit this kind of phase does not concern (a retreat order to a
     /// unit that was not dislodged).
     NotDislodged,
+    /// Units off the board can neither support nor convoy (1066 rule 7).
+    OffBoard,
+    /// No unit may move off the board (except where the variant has a raid).
+    NoEntry,
+    /// Not in this season.
+    NotNow,
+    /// The destroy order needs an enemy fleet (or A/F) in or next to the
+    /// waiting invaders' waters.
+    CannotDestroy,
     /// The order belongs to another kind of phase.
     WrongPhase,
     /// An order this game's rules do not have.
@@ -118,7 +129,14 @@ impl fmt::Display for Illegal {
             Illegal::NoBuildsDue => "no (more) builds are due",
             Illegal::NoRemovalsDue => "no (more) removals are due",
             Illegal::KindNeeded => "say whether to build an army or a fleet",
+            Illegal::KindNotHere(_) => "you may not build that kind of unit there",
             Illegal::NotDislodged => "that unit was not dislodged",
+            Illegal::OffBoard => "units off the board can neither support nor convoy",
+            Illegal::NoEntry => "no unit may move off the board there",
+            Illegal::NotNow => "that order is not allowed in this season",
+            Illegal::CannotDestroy => {
+                "only an enemy fleet (or A/F) in or next to those waters may destroy the units waiting there"
+            }
             Illegal::WrongPhase => "that order does not belong to this phase",
             Illegal::NotInThisGame => "that order is not part of this game",
         })

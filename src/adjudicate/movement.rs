@@ -20,8 +20,9 @@
 use super::Illegal;
 use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
 use crate::orders::{MainCommand, MainOrder, Place};
-use crate::variant::Rulebook;
+use crate::variant::features::Features;
 use crate::variant::rules::{ConvoyFallback, ConvoyIntent, DuplicateOrders, ParadoxRule};
+use crate::variant::{Phase, Rulebook};
 
 const NONE: u16 = u16::MAX;
 
@@ -65,6 +66,8 @@ pub enum Resolved {
         /// Destination.
         to: ProvinceId,
     },
+    /// Destroyed the units waiting in a box (1066 rule 4).
+    Destroy,
 }
 
 /// What became of a unit's order: what the result mail prints beside it.
@@ -91,6 +94,8 @@ pub enum Outcome {
     ConvoyFailed,
     /// The named army did not move there by convoy: the convoy is void.
     ConvoyVoid,
+    /// The destroy order was carried out.
+    Destroying,
 }
 
 /// A dislodged unit and how it happened.
@@ -118,6 +123,9 @@ pub struct UnitResult {
     pub outcome: Outcome,
     /// Set when the unit was dislodged.
     pub dislodged: Option<Dislodgement>,
+    /// The unit was destroyed where it stood (a box's waiting units under a
+    /// destroy order; a raider whose return failed).
+    pub destroyed: bool,
 }
 
 /// The result of a movement phase.
@@ -140,7 +148,7 @@ impl MovementResult {
         units
             .iter()
             .zip(&self.units)
-            .filter(|(_, r)| r.dislodged.is_none())
+            .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed)
             .map(|(u, r)| match (r.command, r.outcome) {
                 (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
                 _ => *u,
@@ -169,7 +177,10 @@ enum Cmd {
         convoy: bool,
         needs_convoy: bool,
         via: bool,
+        /// Off the board into a box: always succeeds, touches nobody.
+        into_box: bool,
     },
+    Destroy,
     SupHold {
         target: u16,
     },
@@ -195,7 +206,24 @@ pub fn adjudicate_movement(
     units: &[Unit],
     orders: &[MainOrder],
 ) -> MovementResult {
+    adjudicate_movement_in(map, rules, &NO_FEATURES, None, units, orders)
+}
+
+static NO_FEATURES: std::sync::LazyLock<Features> = std::sync::LazyLock::new(Features::default);
+
+/// Adjudicate a movement phase of a variant with `features` (off-board
+/// boxes, the destroy order) in `phase`.
+pub fn adjudicate_movement_in(
+    map: &Map,
+    rules: &Rulebook,
+    features: &Features,
+    phase: Option<Phase>,
+    units: &[Unit],
+    orders: &[MainOrder],
+) -> MovementResult {
     let mut j = Judge::new(map, rules, units);
+    j.features = features;
+    j.phase = phase;
     let verdicts = j.compile(orders);
     j.link();
     for u in 0..units.len() {
@@ -209,7 +237,11 @@ pub fn adjudicate_movement(
 struct Judge<'a> {
     map: &'a Map,
     rules: &'a Rulebook,
+    features: &'a Features,
+    phase: Option<Phase>,
     units: &'a [Unit],
+    /// Units standing in an off-board box (any number per box).
+    in_box: Vec<bool>,
     prov: Vec<u16>,
     cmd: Vec<Cmd>,
     order_of: Vec<u32>,
@@ -234,15 +266,25 @@ impl<'a> Judge<'a> {
         let n = units.len();
         let mut unit_at = vec![NONE; map.provinces().len()];
         let mut prov = Vec::with_capacity(n);
+        let mut in_box = vec![false; n];
         for (i, u) in units.iter().enumerate() {
             let p = map.province_of(u.region).0;
             prov.push(p);
-            unit_at[p as usize] = i as u16;
+            // A box holds any number of units and can be neither attacked
+            // nor supported: its units are not "the unit in" it.
+            if map.province(ProvinceId(p)).terrain == Terrain::OffBoard {
+                in_box[i] = true;
+            } else {
+                unit_at[p as usize] = i as u16;
+            }
         }
         Judge {
             map,
             rules,
+            features: &NO_FEATURES,
+            phase: None,
             units,
+            in_box,
             prov,
             cmd: vec![Cmd::Hold; n],
             order_of: vec![u32::MAX; n],
@@ -272,7 +314,7 @@ impl<'a> Judge<'a> {
         let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
         let mut conflict = vec![false; self.units.len()];
         for (i, o) in orders.iter().enumerate() {
-            let u = self.unit_at[o.unit.at.province.index()];
+            let u = self.find_unit(o);
             if u == NONE {
                 verdicts[i] = Some(Illegal::NoUnit);
                 continue;
@@ -334,10 +376,86 @@ impl<'a> Judge<'a> {
         verdicts
     }
 
+    /// The unit an order is for. In a box there may be several: the order
+    /// goes to the first of the power's units there (of the kind written,
+    /// if any) that no earlier order has taken.
+    fn find_unit(&self, o: &MainOrder) -> u16 {
+        let mut p = o.unit.at.province;
+        if self.map.province(p).terrain != Terrain::OffBoard {
+            let u = self.unit_at[p.index()];
+            if u != NONE {
+                return u;
+            }
+            // Nobody on the board there: perhaps the rule text's name for
+            // where a box's units wait.
+            match self
+                .features
+                .boxes
+                .iter()
+                .find(|b| b.owner == Some(o.power) && b.also_named.contains(&p))
+            {
+                Some(b) => p = b.province,
+                None => return NONE,
+            }
+        }
+        let taken = |u: usize| self.order_of[u] != u32::MAX;
+        let mine =
+            |u: &usize| self.in_box[*u] && self.prov[*u] == p.0 && self.units[*u].power == o.power;
+        (0..self.units.len())
+            .filter(mine)
+            .filter(|&u| o.unit.kind.is_none_or(|k| self.units[u].kind == k))
+            .find(|&u| !taken(u))
+            .or_else(|| (0..self.units.len()).find(mine))
+            .map_or(NONE, |u| u as u16)
+    }
+
+    fn season_ok(&self, season: Option<u8>) -> bool {
+        match (season, self.phase) {
+            (None, _) | (_, None) => true,
+            (Some(s), Some(p)) => p.season == s,
+        }
+    }
+
     /// Check one order for unit `u` against the board.
     fn check(&self, u: usize, c: &MainCommand) -> Result<Cmd, Illegal> {
         let unit = self.units[u];
         let here = self.prov[u];
+        if self.in_box[u] {
+            // Off the board a unit can only wait or come onto the board.
+            match c {
+                MainCommand::Hold => return Ok(Cmd::Hold),
+                MainCommand::Move { to, .. } => {
+                    if let Some(b) = self.features.box_at(ProvinceId(here))
+                        && !self.season_ok(b.exit_season)
+                    {
+                        return Err(Illegal::NotNow);
+                    }
+                    if self.map.province(to.province).terrain == Terrain::OffBoard {
+                        return Err(Illegal::NoEntry);
+                    }
+                }
+                MainCommand::SupportHold { .. }
+                | MainCommand::SupportMove { .. }
+                | MainCommand::Convoy { .. } => {
+                    return Err(Illegal::OffBoard);
+                }
+                _ => {}
+            }
+        }
+        match c {
+            MainCommand::Destroy { target } => return self.check_destroy(u, target.at.province),
+            MainCommand::Move { to, .. }
+                if self.map.province(to.province).terrain == Terrain::OffBoard =>
+            {
+                return self.check_enter_box(u, to.province);
+            }
+            MainCommand::SupportMove { to, .. }
+                if self.map.province(to.province).terrain == Terrain::OffBoard =>
+            {
+                return Err(Illegal::CannotSupportThere);
+            }
+            _ => {}
+        }
         match c {
             MainCommand::Hold => Ok(Cmd::Hold),
             MainCommand::Move {
@@ -394,8 +512,8 @@ impl<'a> Judge<'a> {
             }
             MainCommand::Board { .. }
             | MainCommand::Disembark { .. }
-            | MainCommand::Destroy { .. }
             | MainCommand::Impulses { .. } => Err(Illegal::NotInThisGame),
+            MainCommand::Destroy { .. } => unreachable!("handled above"),
             MainCommand::Convoy { unit: target, to } => {
                 if !unit.kind.can_convoy() {
                     return Err(Illegal::NotAFleet);
@@ -429,6 +547,54 @@ impl<'a> Judge<'a> {
                 })
             }
         }
+    }
+
+    /// A move off the board: only into a box that takes units from here
+    /// (a raid), in its season, by the kinds it takes.
+    fn check_enter_box(&self, u: usize, p: ProvinceId) -> Result<Cmd, Illegal> {
+        let unit = self.units[u];
+        let Some(b) = self.features.box_at(p) else {
+            return Err(Illegal::NoEntry);
+        };
+        if !b.enter_from.contains(&ProvinceId(self.prov[u]))
+            || b.not_powers.contains(&unit.power)
+            || (!b.enter_kinds.is_empty() && !b.enter_kinds.contains(&unit.kind))
+        {
+            return Err(Illegal::NoEntry);
+        }
+        if !self.season_ok(b.enter_season) {
+            return Err(Illegal::NotNow);
+        }
+        Ok(Cmd::Move {
+            to: p.0,
+            region: self.map.province(p).main_region(),
+            convoy: false,
+            needs_convoy: false,
+            via: false,
+            into_box: true,
+        })
+    }
+
+    /// The destroy order (1066 rule 4).
+    fn check_destroy(&self, u: usize, target: ProvinceId) -> Result<Cmd, Illegal> {
+        let Some(d) = &self.features.destroy else {
+            return Err(Illegal::NotInThisGame);
+        };
+        let unit = self.units[u];
+        let here = ProvinceId(self.prov[u]);
+        let near = d.near.contains(&here)
+            || d.near
+                .iter()
+                .any(|&n| self.map.reaches(unit.region, n, unit.kind));
+        let aimed = target == d.province || d.near.contains(&target);
+        let owner = self.features.box_at(d.province).and_then(|b| b.owner);
+        if !d.by.contains(&unit.kind) || !near || !aimed || owner == Some(unit.power) {
+            return Err(Illegal::CannotDestroy);
+        }
+        if self.phase.is_some_and(|p| p < d.from) {
+            return Err(Illegal::NotNow);
+        }
+        Ok(Cmd::Destroy)
     }
 
     /// A coast named in a support must be one the supported fleet could
@@ -486,6 +652,7 @@ impl<'a> Judge<'a> {
                 convoy: false,
                 needs_convoy: false,
                 via: convoyable,
+                into_box: false,
             });
         }
         // Not adjacent: only an army going by sea.
@@ -505,6 +672,7 @@ impl<'a> Judge<'a> {
             convoy: true,
             needs_convoy: true,
             via: true,
+            into_box: false,
         })
     }
 
@@ -893,7 +1061,7 @@ impl<'a> Judge<'a> {
             Cmd::Move { .. } => self.adj_move(u),
             Cmd::SupHold { .. } | Cmd::SupMove { .. } => self.adj_support(u).is_none(),
             Cmd::Convoy { .. } => self.adj_convoy(u),
-            Cmd::Hold => true,
+            Cmd::Hold | Cmd::Destroy => true,
         }
     }
 
@@ -1044,6 +1212,9 @@ impl<'a> Judge<'a> {
     }
 
     fn adj_move(&mut self, u: usize) -> bool {
+        if matches!(self.cmd[u], Cmd::Move { into_box: true, .. }) {
+            return true;
+        }
         let (to, _) = self.move_dest(u).expect("a move");
         let attack = self.attack_strength(u);
         if attack == 0 {
@@ -1143,6 +1314,12 @@ impl<'a> Judge<'a> {
             .map(|p| ProvinceId(p as u16))
             .collect();
 
+        // The box whose waiting units an enemy has ordered destroyed.
+        let destroy_box = self.features.destroy.as_ref().map(|d| d.province.0);
+        let destroyers: Vec<PowerId> = (0..n)
+            .filter(|&u| self.cmd[u] == Cmd::Destroy)
+            .map(|u| self.power(u))
+            .collect();
         let mut out = Vec::with_capacity(n);
         for u in 0..n {
             let command = match self.cmd[u] {
@@ -1159,6 +1336,7 @@ impl<'a> Judge<'a> {
                     army: army as usize,
                     to: ProvinceId(to),
                 },
+                Cmd::Destroy => Resolved::Destroy,
             };
             let valid = self.state[u] & VALID != 0;
             let outcome = match self.cmd[u] {
@@ -1193,10 +1371,23 @@ impl<'a> Judge<'a> {
                         Outcome::ConvoyFailed
                     }
                 }
+                Cmd::Destroy => Outcome::Destroying,
             };
             let moved = matches!(self.cmd[u], Cmd::Move { .. }) && self.result(u);
             let mut dislodged = None;
-            if !moved {
+            // Destroyed where it stands: waiting in a box an enemy ordered
+            // destroyed, or failing to come out of a box whose rule is that
+            // such units are lost (they cannot retreat).
+            let destroyed = self.in_box[u]
+                && !moved
+                && ((destroy_box == Some(self.prov[u])
+                    && destroyers.iter().any(|&p| p != self.power(u)))
+                    || (matches!(self.cmd[u], Cmd::Move { .. })
+                        && self
+                            .features
+                            .box_at(ProvinceId(self.prov[u]))
+                            .is_some_and(|b| b.failed_exit_destroyed)));
+            if !moved && !self.in_box[u] {
                 for i in self.attackers(self.prov[u]) {
                     let m = self.att[i] as usize;
                     if self.result(m) {
@@ -1219,6 +1410,7 @@ impl<'a> Judge<'a> {
                 command,
                 outcome,
                 dislodged,
+                destroyed,
             });
         }
         MovementResult {

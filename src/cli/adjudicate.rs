@@ -162,6 +162,7 @@ fn outcome_word(o: Outcome, units: &[Unit], map: &Map) -> String {
         Outcome::Convoyed => "convoys".into(),
         Outcome::ConvoyFailed => "convoy failed".into(),
         Outcome::ConvoyVoid => "void (no such convoyed move)".into(),
+        Outcome::Destroying => "destroys".into(),
     }
 }
 

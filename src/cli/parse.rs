@@ -4,9 +4,7 @@
 //! the board (is the unit there, can it go there, is it the right phase).
 
 use super::load_variant;
-use crate::adjudicate::{
-    AdjustStatus, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
-};
+use crate::adjudicate::{AdjustStatus, adjudicate_retreats};
 use crate::game::Position;
 use crate::orders::mail::{FoundOrder, find_orders};
 use crate::orders::parse::OrderParser;
@@ -147,7 +145,7 @@ fn check(
         }
     }
     let verdicts: Vec<Option<String>> = match kind {
-        PhaseKind::Movement => adjudicate_movement(&v.map, &v.rules, &pos.units, &main)
+        PhaseKind::Movement => crate::game::step::judge_movement(v, pos, &main)
             .orders
             .into_iter()
             .map(|o| o.map(|w| w.to_string()))
@@ -164,7 +162,7 @@ fn check(
                 .collect()
         }
         PhaseKind::Adjustment | PhaseKind::Placement => {
-            adjudicate_adjustments(&v.map, &v.rules, &pos.units, &pos.owners, &adjust)
+            crate::game::step::judge_adjustments(v, pos, &adjust)
                 .orders
                 .into_iter()
                 .map(|s| match s {

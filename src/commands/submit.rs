@@ -9,11 +9,7 @@
 //! ones.
 
 use super::{Judge, Session, load, position, store_err};
-use crate::adjudicate::adjust::adjustments_due;
-use crate::adjudicate::{
-    AdjustStatus, RetreatSituation, adjudicate_adjustments, adjudicate_movement,
-    adjudicate_retreats,
-};
+use crate::adjudicate::{AdjustStatus, RetreatSituation, adjudicate_retreats};
 use crate::game::Position;
 use crate::game::record::Status;
 use crate::map::PowerId;
@@ -102,7 +98,7 @@ pub(crate) fn check(
         }
     }
     let verdicts: Vec<Option<String>> = match kind {
-        PhaseKind::Movement => adjudicate_movement(&v.map, &v.rules, &pos.units, &main)
+        PhaseKind::Movement => crate::game::step::judge_movement(v, pos, &main)
             .orders
             .into_iter()
             .map(|o| o.map(|w| w.to_string()))
@@ -119,7 +115,7 @@ pub(crate) fn check(
                 .collect()
         }
         PhaseKind::Adjustment | PhaseKind::Placement => {
-            adjudicate_adjustments(&v.map, &v.rules, &pos.units, &pos.owners, &adjust)
+            crate::game::step::judge_adjustments(v, pos, &adjust)
                 .orders
                 .into_iter()
                 .map(|st| match st {
@@ -324,7 +320,7 @@ pub(crate) fn show_orders(
             }
         }
         PhaseKind::Adjustment | PhaseKind::Placement => {
-            let due = adjustments_due(&v.map, &pos.units, &pos.owners)[power.index()];
+            let due = crate::game::step::due(&v, &pos)[power.index()];
             let _ = writeln!(
                 t,
                 "  ({})",
@@ -404,7 +400,7 @@ pub(crate) fn missing(
             .map(|(u, _)| format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region)))
             .collect(),
         PhaseKind::Adjustment | PhaseKind::Placement => {
-            let due = adjustments_due(&v.map, &pos.units, &pos.owners)[power.index()];
+            let due = crate::game::step::due(v, pos)[power.index()];
             let given = held.len() as i32;
             if due > 0 && given < due {
                 vec![format!("{} build(s) or waiver(s)", due - given)]
@@ -423,7 +419,7 @@ pub(crate) fn has_choices(v: &Variant, pos: &Position, power: PowerId) -> bool {
         PhaseKind::Movement => pos.units.iter().any(|u| u.power == power),
         PhaseKind::Retreat => pos.dislodged.iter().any(|(u, _)| u.power == power),
         PhaseKind::Adjustment | PhaseKind::Placement => {
-            adjustments_due(&v.map, &pos.units, &pos.owners)[power.index()] != 0
+            crate::game::step::due(v, pos)[power.index()] != 0
         }
     }
 }

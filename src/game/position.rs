@@ -40,6 +40,38 @@ pub struct Position {
     pub owners: Vec<Option<PowerId>>,
     /// In a retreat phase: dislodged units and where each may go.
     pub dislodged: Vec<(Unit, Vec<RegionId>)>,
+    /// What the variant keeps beyond the board.
+    pub state: VariantState,
+}
+
+/// What some variants keep beyond units and owners, per power (indexed by
+/// power id). Empty for the standard game.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VariantState {
+    /// Centres each power has captured, in order (1066: an invader's first
+    /// three are build sites).
+    pub captures: Vec<Vec<ProvinceId>>,
+    /// Extra centres counted at the next adjustment (Ard-Ri: fleets back
+    /// from raiding).
+    pub bonus: Vec<u32>,
+    /// Home centres nominated in place of lost ones (1066 rule 6).
+    pub homes: Vec<Vec<ProvinceId>>,
+}
+
+impl VariantState {
+    fn sized(n: usize) -> VariantState {
+        VariantState {
+            captures: vec![Vec::new(); n],
+            bonus: vec![0; n],
+            homes: vec![Vec::new(); n],
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.captures.iter().all(Vec::is_empty)
+            && self.bonus.iter().all(|b| *b == 0)
+            && self.homes.iter().all(Vec::is_empty)
+    }
 }
 
 impl Position {
@@ -65,6 +97,7 @@ impl Position {
                 .collect(),
             owners,
             dislodged: Vec::new(),
+            state: VariantState::sized(v.map.powers().len()),
         }
     }
 
@@ -126,6 +159,28 @@ impl Position {
                 );
             }
         }
+        if !self.state.is_empty() {
+            let _ = writeln!(s, "\n[state]");
+            for pw in map.power_ids() {
+                let i = pw.index();
+                let key = quote_key(&map.power(pw).name);
+                let list = |ps: &[ProvinceId]| {
+                    ps.iter()
+                        .map(|p| format!("\"{}\"", map.province(*p).abbr))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                if let Some(c) = self.state.captures.get(i).filter(|c| !c.is_empty()) {
+                    let _ = writeln!(s, "captures.{key} = [{}]", list(c));
+                }
+                if let Some(&b) = self.state.bonus.get(i).filter(|b| **b > 0) {
+                    let _ = writeln!(s, "bonus.{key} = {b}");
+                }
+                if let Some(h) = self.state.homes.get(i).filter(|h| !h.is_empty()) {
+                    let _ = writeln!(s, "homes.{key} = [{}]", list(h));
+                }
+            }
+        }
         for (u, options) in &self.dislodged {
             let _ = writeln!(s, "\n[[dislodged]]");
             let _ = writeln!(s, "power = \"{}\"", map.power(u.power).name);
@@ -179,7 +234,10 @@ impl Position {
                 match parse_unit(map, u.get_ref()) {
                     Ok((kind, region)) => {
                         let p = map.province_of(region);
-                        if seen.insert(p, ()).is_some() {
+                        // A box holds any number of units.
+                        if map.province(p).terrain != crate::map::Terrain::OffBoard
+                            && seen.insert(p, ()).is_some()
+                        {
                             at(
                                 u.span(),
                                 format!("a second unit in `{}`", map.province(p).abbr),
@@ -249,6 +307,33 @@ impl Position {
                 opts,
             ));
         }
+        let mut state = VariantState::sized(map.powers().len());
+        for (lists, target) in [(&raw.state.captures, 0), (&raw.state.homes, 1)] {
+            for (power, list) in lists {
+                let Some(pw) = map.lookup_power(power.get_ref()) else {
+                    at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                    continue;
+                };
+                for c in list {
+                    match map.lookup(c.get_ref()) {
+                        Some(Named::Province(p)) => {
+                            if target == 0 {
+                                state.captures[pw.index()].push(p)
+                            } else {
+                                state.homes[pw.index()].push(p)
+                            }
+                        }
+                        _ => at(c.span(), format!("unknown province `{}`", c.get_ref())),
+                    }
+                }
+            }
+        }
+        for (power, n) in &raw.state.bonus {
+            match map.lookup_power(power.get_ref()) {
+                Some(pw) => state.bonus[pw.index()] = *n,
+                None => at(power.span(), format!("unknown power `{}`", power.get_ref())),
+            }
+        }
         if !problems.is_empty() {
             problems.sort_by_key(|p| p.line);
             return Err(LoadError { problems });
@@ -258,6 +343,7 @@ impl Position {
             units,
             owners,
             dislodged,
+            state,
         })
     }
 }
@@ -282,6 +368,19 @@ struct RawPosition {
     centres: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     #[serde(default)]
     dislodged: Vec<RawDislodged>,
+    #[serde(default)]
+    state: RawState,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawState {
+    #[serde(default)]
+    captures: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    bonus: BTreeMap<Spanned<String>, u32>,
+    #[serde(default)]
+    homes: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
 }
 
 #[derive(Deserialize)]

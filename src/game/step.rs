@@ -6,12 +6,14 @@
 //! (nobody has a choice to make); and centres change hands on the way into
 //! an adjustment phase, when the units standing on them take them.
 
-use crate::adjudicate::adjust::adjustments_due;
+use crate::adjudicate::adjust::{Extras, adjudicate_adjustments_with, adjustments_due_with};
+use crate::adjudicate::movement::{Outcome, Resolved, adjudicate_movement_in};
 use crate::adjudicate::{
-    AdjustResult, MovementResult, RetreatResult, RetreatSituation, adjudicate_adjustments,
-    adjudicate_movement, adjudicate_retreats,
+    AdjustResult, MovementResult, RetreatResult, RetreatSituation, adjudicate_retreats,
 };
 use crate::game::Position;
+use crate::game::position::VariantState;
+use crate::map::Unit;
 use crate::orders::{AdjustOrder, MainOrder, RetreatOrder};
 use crate::variant::{PhaseKind, Variant};
 
@@ -48,7 +50,9 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 PhaseOrders::Movement(o) => o,
                 _ => &empty,
             };
-            let r = adjudicate_movement(&v.map, &v.rules, &pos.units, o);
+            let r = judge_movement(v, pos, o);
+            let mut state = pos.state.clone();
+            record_box_exits(v, &pos.units, &r, &mut state);
             let next = Position {
                 phase: pos.phase,
                 units: r.units_after(&pos.units),
@@ -57,6 +61,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                     .dislodged(&pos.units)
                     .map(|(u, d)| (u, d.retreats.clone()))
                     .collect(),
+                state,
             };
             (PhaseResult::Movement(r), advance(v, next))
         }
@@ -76,6 +81,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 units: r.units_after.clone(),
                 owners: pos.owners.clone(),
                 dislodged: Vec::new(),
+                state: pos.state.clone(),
             };
             (PhaseResult::Retreat(r), advance(v, next))
         }
@@ -85,14 +91,72 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 PhaseOrders::Adjustment(o) => o,
                 _ => &empty,
             };
-            let r = adjudicate_adjustments(&v.map, &v.rules, &pos.units, &pos.owners, o);
+            let r = judge_adjustments(v, pos, o);
+            let mut state = pos.state.clone();
+            state.bonus.iter_mut().for_each(|b| *b = 0);
             let next = Position {
                 phase: pos.phase,
                 units: r.units_after.clone(),
                 owners: pos.owners.clone(),
                 dislodged: Vec::new(),
+                state,
             };
             (PhaseResult::Adjustment(r), advance(v, next))
+        }
+    }
+}
+
+/// The movement judge with the variant's features, in `pos`'s phase.
+pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> MovementResult {
+    adjudicate_movement_in(
+        &v.map,
+        &v.rules,
+        &v.features,
+        Some(pos.phase),
+        &pos.units,
+        orders,
+    )
+}
+
+/// The adjustment judge with the variant's build rules and the game's
+/// state.
+pub fn judge_adjustments(v: &Variant, pos: &Position, orders: &[AdjustOrder]) -> AdjustResult {
+    adjudicate_adjustments_with(
+        &v.map,
+        &v.rules,
+        extras(v, pos),
+        &pos.units,
+        &pos.owners,
+        orders,
+    )
+}
+
+/// Builds (positive) or removals (negative) due per power in `pos`.
+pub fn due(v: &Variant, pos: &Position) -> Vec<i32> {
+    adjustments_due_with(&v.map, extras(v, pos), &pos.units, &pos.owners)
+}
+
+fn extras<'a>(v: &'a Variant, pos: &'a Position) -> Extras<'a> {
+    Extras {
+        features: &v.features,
+        state: &pos.state,
+    }
+}
+
+/// Units that came back from a box with a bonus (Ard-Ri's raiders) count
+/// one centre each for their power at the next adjustment.
+fn record_box_exits(v: &Variant, units: &[Unit], r: &MovementResult, state: &mut VariantState) {
+    for (u, res) in units.iter().zip(&r.units) {
+        let from_bonus_box = v
+            .features
+            .box_at(v.map.province_of(u.region))
+            .is_some_and(|b| b.exit_bonus);
+        if from_bonus_box
+            && matches!(res.command, Resolved::Move { .. })
+            && res.outcome == Outcome::Moved
+            && let Some(b) = state.bonus.get_mut(u.power.index())
+        {
+            *b += 1;
         }
     }
 }
@@ -108,12 +172,11 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
             PhaseKind::Retreat => break,
             PhaseKind::Adjustment => {
                 take_centres(v, &mut pos);
-                if adjustments_due(&v.map, &pos.units, &pos.owners)
-                    .iter()
-                    .any(|&d| d != 0)
-                {
+                if due(v, &pos).iter().any(|&d| d != 0) {
                     break;
                 }
+                // Skipped: a bonus for it is spent all the same.
+                pos.state.bonus.iter_mut().for_each(|b| *b = 0);
             }
             _ => break,
         }
@@ -124,11 +187,26 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
 }
 
 /// Each supply centre with a unit on it now belongs to the unit's power.
+/// Where the variant makes a power's first captures build sites, the
+/// centres it takes are remembered in order.
 pub fn take_centres(v: &Variant, pos: &mut Position) {
     for u in &pos.units {
         let p = v.map.province_of(u.region);
-        if v.map.province(p).supply_centre {
-            pos.owners[p.index()] = Some(u.power);
+        if !v.map.province(p).supply_centre || pos.owners[p.index()] == Some(u.power) {
+            continue;
+        }
+        pos.owners[p.index()] = Some(u.power);
+        let counts = v
+            .features
+            .builds
+            .captures
+            .iter()
+            .any(|(pw, _, _)| *pw == u.power);
+        if counts
+            && let Some(list) = pos.state.captures.get_mut(u.power.index())
+            && !list.contains(&p)
+        {
+            list.push(p);
         }
     }
 }

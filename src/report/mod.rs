@@ -308,6 +308,10 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                         marks.push("dislodged".into());
                         jm.push("dislodged".into());
                     }
+                    if ur.destroyed {
+                        marks.push("destroyed".into());
+                        jm.push("destroyed".into());
+                    }
                     lines.push(OrderLine {
                         zine,
                         judge,
@@ -538,7 +542,11 @@ fn sorted(it: impl Iterator<Item = String>) -> Vec<String> {
 
 fn outcome_marks(o: Outcome, units: &[Unit], map: &Map) -> (Option<String>, Option<String>) {
     match o {
-        Outcome::Held | Outcome::Moved | Outcome::Supported | Outcome::Convoyed => (None, None),
+        Outcome::Held
+        | Outcome::Moved
+        | Outcome::Supported
+        | Outcome::Convoyed
+        | Outcome::Destroying => (None, None),
         Outcome::Bounced => (Some("bounced".into()), Some("bounce".into())),
         Outcome::NoConvoy => (Some("no convoy".into()), Some("no convoy".into())),
         Outcome::Cut(by) => (

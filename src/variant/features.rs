@@ -26,6 +26,97 @@ pub struct RawHidden {
     pub until: Spanned<String>,
 }
 
+/// `[[box]]`: an off-board box (an invader's staging area, the raiding
+/// grounds beyond the map's border).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawBox {
+    /// The box (a province of terrain "off-board").
+    pub province: Spanned<String>,
+    /// The power whose box it is: it may build there.
+    #[serde(default)]
+    pub owner: Option<Spanned<String>>,
+    /// Kinds the owner may build in the box.
+    #[serde(default)]
+    pub builds: Vec<crate::map::UnitKind>,
+    /// Seas from which units may move into the box (a raid); none: no unit
+    /// ever moves in.
+    #[serde(default)]
+    pub enter_from: Vec<Spanned<String>>,
+    /// The season in which units may move in.
+    #[serde(default)]
+    pub enter_season: Option<Spanned<String>>,
+    /// Kinds that may move in.
+    #[serde(default)]
+    pub enter_kinds: Vec<crate::map::UnitKind>,
+    /// Powers that may not move in.
+    #[serde(default)]
+    pub not_powers: Vec<Spanned<String>>,
+    /// The season in which units in the box may move out; none: any.
+    #[serde(default)]
+    pub exit_season: Option<Spanned<String>>,
+    /// Board spaces the rule text says the box's units stand in (1066:
+    /// William's armies wait "in the Straits of Dover"): an order naming
+    /// one of them for the owner's unit finds it in the box.
+    #[serde(default)]
+    pub also_named: Vec<Spanned<String>>,
+    /// A unit whose move out fails is destroyed (it cannot retreat).
+    #[serde(default)]
+    pub failed_exit_destroyed: bool,
+    /// A unit that comes back counts as one more centre at the next
+    /// adjustment (not for victory).
+    #[serde(default)]
+    pub exit_bonus: bool,
+}
+
+/// `[destroy]`: 1066 rule 4, armies still waiting in the invader's box may
+/// be destroyed by an enemy fleet's order from a given move on.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawDestroy {
+    /// The box whose units may be destroyed.
+    #[serde(rename = "box")]
+    pub box_: Spanned<String>,
+    /// The first phase in which the order works.
+    pub from: Spanned<String>,
+    /// Kinds that may give the order.
+    pub by: Vec<crate::map::UnitKind>,
+    /// The giver must stand in or next to one of these.
+    pub near: Vec<Spanned<String>>,
+}
+
+/// A `[[builds.captures]]` entry: the first centres a power takes become
+/// build sites for it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawCaptures {
+    /// The power.
+    pub power: Spanned<String>,
+    /// How many of its first captures.
+    pub count: usize,
+    /// What it may build there.
+    pub kinds: Vec<crate::map::UnitKind>,
+}
+
+/// `[builds]`: who builds what, where, beyond the home centres.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawBuilds {
+    /// Unit kind -> the only powers that may build it.
+    #[serde(default)]
+    pub only: std::collections::BTreeMap<String, Vec<Spanned<String>>>,
+    /// Captured centres as build sites.
+    #[serde(default)]
+    pub captures: Vec<RawCaptures>,
+    /// Powers may nominate neutral centres they hold as home centres in
+    /// place of lost ones, up to this many home centres (1066 rule 6).
+    #[serde(default)]
+    pub replacement_homes: Option<usize>,
+    /// Powers that may not nominate replacement home centres.
+    #[serde(default)]
+    pub no_replacement: Vec<Spanned<String>>,
+}
+
 /// The raw feature tables of a variant file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -33,6 +124,68 @@ pub struct RawFeatures {
     /// Hidden units.
     #[serde(default)]
     pub hidden: Vec<RawHidden>,
+    /// Off-board boxes.
+    #[serde(default, rename = "box")]
+    pub boxes: Vec<RawBox>,
+    /// The destroy order.
+    #[serde(default)]
+    pub destroy: Option<RawDestroy>,
+    /// Build rules.
+    #[serde(default)]
+    pub builds: RawBuilds,
+}
+
+/// A resolved `[[box]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OffBoard {
+    /// The box.
+    pub province: ProvinceId,
+    /// Its owner.
+    pub owner: Option<PowerId>,
+    /// Kinds the owner builds there.
+    pub builds: Vec<crate::map::UnitKind>,
+    /// Provinces units may move in from.
+    pub enter_from: Vec<ProvinceId>,
+    /// Season index in which they may.
+    pub enter_season: Option<u8>,
+    /// Kinds that may.
+    pub enter_kinds: Vec<crate::map::UnitKind>,
+    /// Powers that may not.
+    pub not_powers: Vec<PowerId>,
+    /// Season index for moving out.
+    pub exit_season: Option<u8>,
+    /// Board spaces an order may name for the box's units.
+    pub also_named: Vec<ProvinceId>,
+    /// A failed move out destroys the unit.
+    pub failed_exit_destroyed: bool,
+    /// A move out counts as a centre at the next adjustment.
+    pub exit_bonus: bool,
+}
+
+/// A resolved `[destroy]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Destroy {
+    /// The box.
+    pub province: ProvinceId,
+    /// First phase it works in.
+    pub from: Phase,
+    /// Kinds that may order it.
+    pub by: Vec<crate::map::UnitKind>,
+    /// Where the giver must be (in or next to).
+    pub near: Vec<ProvinceId>,
+}
+
+/// Resolved build rules.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Builds {
+    /// Kind -> the powers that may build it (kinds not here: everybody).
+    pub only: Vec<(crate::map::UnitKind, Vec<PowerId>)>,
+    /// Power -> (count, kinds) of first captures that are build sites.
+    pub captures: Vec<(PowerId, usize, Vec<crate::map::UnitKind>)>,
+    /// Replacement home centres allowed up to this many home centres.
+    pub replacement_homes: Option<usize>,
+    /// Powers that may not nominate.
+    pub no_replacement: Vec<PowerId>,
 }
 
 /// A resolved `[[hidden]]` entry.
@@ -62,9 +215,29 @@ pub enum Viewer {
 pub struct Features {
     /// Hidden units.
     pub hidden: Vec<Hidden>,
+    /// Off-board boxes.
+    pub boxes: Vec<OffBoard>,
+    /// The destroy order.
+    pub destroy: Option<Destroy>,
+    /// Build rules.
+    pub builds: Builds,
 }
 
 impl Features {
+    /// The box rules of province `p`, if it is a box.
+    pub fn box_at(&self, p: ProvinceId) -> Option<&OffBoard> {
+        self.boxes.iter().find(|b| b.province == p)
+    }
+
+    /// Whether `power` may build units of `kind` at all.
+    pub fn may_build_kind(&self, power: PowerId, kind: crate::map::UnitKind) -> bool {
+        self.builds
+            .only
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .is_none_or(|(_, who)| who.contains(&power))
+    }
+
     /// Whether the variant hides anything from anyone (then results are
     /// rendered per reader).
     pub fn hides_anything(&self) -> bool {
@@ -166,9 +339,129 @@ pub fn resolve(
             });
         }
     }
+    for b in &raw.boxes {
+        let Some(p) = province(map, &b.province, &lines, &mut problems) else {
+            continue;
+        };
+        if map.province(p).terrain != crate::map::Terrain::OffBoard {
+            problems.push(Problem {
+                line: lines.line(b.province.span().start),
+                message: format!(
+                    "`{}` is a box but its terrain is not off-board",
+                    b.province.get_ref()
+                ),
+            });
+        }
+        let owner = b
+            .owner
+            .as_ref()
+            .and_then(|o| power(map, o, &lines, &mut problems));
+        f.boxes.push(OffBoard {
+            province: p,
+            owner,
+            builds: b.builds.clone(),
+            enter_from: b
+                .enter_from
+                .iter()
+                .filter_map(|x| province(map, x, &lines, &mut problems))
+                .collect(),
+            enter_season: b
+                .enter_season
+                .as_ref()
+                .and_then(|s| season(cal, s, &lines, &mut problems)),
+            enter_kinds: b.enter_kinds.clone(),
+            not_powers: b
+                .not_powers
+                .iter()
+                .filter_map(|x| power(map, x, &lines, &mut problems))
+                .collect(),
+            exit_season: b
+                .exit_season
+                .as_ref()
+                .and_then(|s| season(cal, s, &lines, &mut problems)),
+            also_named: b
+                .also_named
+                .iter()
+                .filter_map(|x| province(map, x, &lines, &mut problems))
+                .collect(),
+            failed_exit_destroyed: b.failed_exit_destroyed,
+            exit_bonus: b.exit_bonus,
+        });
+    }
+    if let Some(d) = &raw.destroy {
+        let p = province(map, &d.box_, &lines, &mut problems);
+        let from = phase(cal, &d.from, &lines, &mut problems);
+        let near = d
+            .near
+            .iter()
+            .filter_map(|x| province(map, x, &lines, &mut problems))
+            .collect();
+        if let (Some(province), Some(from)) = (p, from) {
+            f.destroy = Some(Destroy {
+                province,
+                from,
+                by: d.by.clone(),
+                near,
+            });
+        }
+    }
+    for (kind, who) in &raw.builds.only {
+        let k = match kind.as_str() {
+            "army" => crate::map::UnitKind::Army,
+            "fleet" => crate::map::UnitKind::Fleet,
+            "army-fleet" => crate::map::UnitKind::ArmyFleet,
+            "defensive-army" => crate::map::UnitKind::DefensiveArmy,
+            "leader" => crate::map::UnitKind::Leader,
+            other => {
+                problems.push(Problem {
+                    line: 0,
+                    message: format!("[builds.only]: unknown unit kind `{other}`"),
+                });
+                continue;
+            }
+        };
+        let powers = who
+            .iter()
+            .filter_map(|x| power(map, x, &lines, &mut problems))
+            .collect();
+        f.builds.only.push((k, powers));
+    }
+    for c in &raw.builds.captures {
+        if let Some(pw) = power(map, &c.power, &lines, &mut problems) {
+            f.builds.captures.push((pw, c.count, c.kinds.clone()));
+        }
+    }
+    f.builds.replacement_homes = raw.builds.replacement_homes;
+    f.builds.no_replacement = raw
+        .builds
+        .no_replacement
+        .iter()
+        .filter_map(|x| power(map, x, &lines, &mut problems))
+        .collect();
     if problems.is_empty() {
         Ok(f)
     } else {
         Err(problems)
     }
+}
+
+/// A season named in a feature table, as its index in the calendar.
+fn season(
+    cal: &Calendar,
+    s: &Spanned<String>,
+    lines: &LineIndex,
+    problems: &mut Vec<Problem>,
+) -> Option<u8> {
+    let want = s.get_ref().trim();
+    let i = cal
+        .seasons
+        .iter()
+        .position(|x| x.name.eq_ignore_ascii_case(want));
+    if i.is_none() {
+        problems.push(Problem {
+            line: lines.line(s.span().start),
+            message: format!("unknown season `{want}`"),
+        });
+    }
+    i.and_then(|i| u8::try_from(i).ok())
 }

@@ -94,6 +94,12 @@ struct RawFile {
     provinces: Vec<RawProvince>,
     #[serde(default)]
     hidden: Vec<features::RawHidden>,
+    #[serde(default, rename = "box")]
+    boxes: Vec<features::RawBox>,
+    #[serde(default)]
+    destroy: Option<features::RawDestroy>,
+    #[serde(default)]
+    builds: features::RawBuilds,
 }
 
 #[derive(Deserialize)]
@@ -203,7 +209,12 @@ impl Variant {
             });
         }
         let features = match features::resolve(
-            features::RawFeatures { hidden: raw.hidden },
+            features::RawFeatures {
+                hidden: raw.hidden,
+                boxes: raw.boxes,
+                destroy: raw.destroy,
+                builds: raw.builds,
+            },
             &map,
             &calendar,
             source,
