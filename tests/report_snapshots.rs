@@ -118,3 +118,63 @@ Turkey = ["Ank", "Con", "Smy"]
     insta::assert_snapshot!("standard_adjustment_zine", zine);
     insta::assert_snapshot!("standard_adjustment_judge", judge);
 }
+
+/// 1066, March 1066: William lands, Harald's A/Fs move in secret. The GM's
+/// copy shows all; Harold's (any other power's) leaves Harald's units out;
+/// Harald's own shows them.
+#[test]
+fn variant_1066_march_per_reader() {
+    use zinejudge::report::data_for;
+    use zinejudge::variant::features::Viewer;
+    let v = variant::builtin("1066").unwrap().unwrap();
+    let pos = Position::initial(&v);
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let mut main = Vec::new();
+    for l in [
+        "Duke William: A(SOD)-Has",
+        "Duke William: A(SOD)-Can",
+        "Harald Hardrada: A/F(HAR)-GER",
+        "Harald Hardrada: A/F(HAR)-WAS",
+        "Harold Godwinson: A(Win)-Has",
+        "Harold Godwinson: A(Lun)-Chn",
+        "The Scots: F(Fif)-FOF",
+    ] {
+        let o = parser.parse(l, Some(PhaseKind::Movement)).unwrap();
+        let AnyCommand::Main(unit, command) = o.command else {
+            panic!("{l}")
+        };
+        main.push(Order {
+            power: o.power.unwrap(),
+            unit,
+            command,
+        });
+    }
+    let o = PhaseOrders::Movement(main);
+    let (result, next) = play(&v, &pos, &o);
+    let pr = PhaseReport {
+        variant: &v,
+        game: "hastings",
+        before: &pos,
+        orders: &o,
+        result: &result,
+        after: &next,
+        next_deadline: Some("Sat 08 Jan 2028 12:00 UTC".into()),
+        ended: None,
+        nmr: vec![],
+    };
+    let t = Templates::builtin();
+    let render = |viewer| {
+        let text = t
+            .results(Style::Zine, &data_for(&pr, "zinejudge", viewer))
+            .unwrap();
+        for l in text.lines() {
+            assert!(l.chars().count() <= 72 && !l.contains('\t'), "{l:?}");
+        }
+        text
+    };
+    let harald = v.map.lookup_power("Harald").unwrap();
+    let harold = v.map.lookup_power("Harold").unwrap();
+    insta::assert_snapshot!("1066_march_gm", render(Viewer::Gm));
+    insta::assert_snapshot!("1066_march_harold", render(Viewer::Power(harold)));
+    insta::assert_snapshot!("1066_march_harald", render(Viewer::Power(harald)));
+}

@@ -342,6 +342,7 @@ impl Judge {
                 }
                 Ok(())
             }
+            Command::Nominate(centre) => self.nominate(s, &centre),
             Command::Press { to, grey, text } => self.press(s, to, grey, &text),
             Command::Draw(on) => self.vote(s, Some(on), None),
             Command::Concede(p) => self.vote(s, None, Some(p)),
@@ -1382,6 +1383,27 @@ impl Judge {
             "board edited",
             &format!("The GM corrected the board: {what}.\n"),
         )
+    }
+
+    /// NOMINATE: a replacement home centre, kept in the game's position.
+    fn nominate(&mut self, s: &mut Session<'_, '_>, centre: &str) -> Result<(), String> {
+        let (game, power) = self.need_power(s)?;
+        let mut g = load(s, &game)?;
+        let v = self.variant(&g.variant)?.clone();
+        let mut pos = position(&v, &g)?;
+        let p = match v.map.lookup(centre) {
+            Some(crate::map::Named::Province(p)) => p,
+            Some(crate::map::Named::Region(r)) => v.map.province_of(r),
+            None => return Err(format!("unknown place `{centre}`")),
+        };
+        crate::game::homes::nominate(&v, &mut pos, power, p).map_err(|e| e.to_string())?;
+        g.position = pos.to_toml(&v);
+        games::save(s.tx, &g).map_err(store_err)?;
+        s.say(&format!(
+            "  {} is now one of your home centres: you may build there while you hold it.",
+            v.map.province(p).name
+        ));
+        Ok(())
     }
 
     /// Mail every player, observer and the GM of `g`.

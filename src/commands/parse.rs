@@ -112,6 +112,8 @@ pub enum Command {
     Concede(Option<String>),
     /// RESIGN.
     Resign,
+    /// NOMINATE centre: a replacement home centre (1066 rule 6).
+    Nominate(String),
     /// SET key value.
     Set {
         /// The key (`DEADLINE`, `PASSWORD`, `PHASE LENGTH`...).
@@ -249,6 +251,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "NO" => Command::Concede(None),
         "CONCEDE" => Command::Concede(Some(arg(1, "the power you concede to")?)),
         "RESIGN" => Command::Resign,
+        "NOMINATE" => Command::Nominate(arg(1, "the centre to nominate")?),
         "START" => Command::Start,
         "PAUSE" => Command::Pause,
         "RESUME" => Command::Resume,

@@ -55,6 +55,69 @@ fn unit_key(c: &AnyCommand) -> Option<crate::map::ProvinceId> {
     }
 }
 
+/// What a held order is for, to know which earlier order a new one
+/// replaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// The one unit in a province: a new order for it replaces the old.
+    Unit(crate::map::ProvinceId),
+    /// The units waiting in a box, any number: a mail's orders for the box
+    /// replace all the earlier ones for it.
+    Box(crate::map::ProvinceId),
+    /// Builds and removals: a mail's set replaces the earlier one.
+    Adjust,
+}
+
+/// Each of `power`'s units with the held order that is for it, if any: the
+/// units of a box take the box's orders in turn.
+fn assign<'h>(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    held: &'h [AnyCommand],
+) -> Vec<(crate::map::Unit, Option<&'h AnyCommand>)> {
+    let mut used = vec![false; held.len()];
+    pos.units
+        .iter()
+        .filter(|u| u.power == power)
+        .map(|u| {
+            let p = v.map.province_of(u.region);
+            let k = if v.features.box_at(p).is_some() {
+                Slot::Box(p)
+            } else {
+                Slot::Unit(p)
+            };
+            let i = (0..held.len()).find(|&i| !used[i] && slot(v, pos, power, &held[i]) == k);
+            if let Some(i) = i {
+                used[i] = true;
+            }
+            (*u, i.map(|i| &held[i]))
+        })
+        .collect()
+}
+
+fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
+    let Some(p) = unit_key(c) else {
+        return Slot::Adjust;
+    };
+    if v.features.box_at(p).is_some() {
+        return Slot::Box(p);
+    }
+    let on_board = pos
+        .units
+        .iter()
+        .any(|u| u.power == power && v.map.province_of(u.region) == p);
+    match v
+        .features
+        .boxes
+        .iter()
+        .find(|b| b.owner == Some(power) && b.also_named.contains(&p))
+    {
+        Some(b) if !on_board => Slot::Box(b.province),
+        _ => Slot::Unit(p),
+    }
+}
+
 /// Why the judge refuses each order of `power` (None: accepted), checked
 /// against the position.
 pub(crate) fn check(
@@ -203,7 +266,7 @@ pub(crate) fn orders(
         &v,
         &games::orders(s.tx, &g.name, power.0).map_err(|e| anyhow::anyhow!(store_err(e)))?,
     );
-    let mut replaced_adjust = false;
+    let mut replaced: Vec<Slot> = Vec::new();
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
             rejected.push(format!(
@@ -211,19 +274,14 @@ pub(crate) fn orders(
             ));
             continue;
         }
-        match unit_key(&c) {
-            Some(p) => {
-                held.retain(|h| unit_key(h) != Some(p));
-                held.push(c);
-            }
-            None => {
-                if !replaced_adjust {
-                    held.retain(|h| unit_key(h).is_some());
-                    replaced_adjust = true;
-                }
-                held.push(c);
-            }
+        let k = slot(&v, &pos, power, &c);
+        // A unit's new order replaces its old one; the first order of the
+        // mail for a box or for the adjustments replaces all held ones.
+        if matches!(k, Slot::Unit(_)) || !replaced.contains(&k) {
+            held.retain(|h| slot(&v, &pos, power, h) != k);
+            replaced.push(k);
         }
+        held.push(c);
     }
     // Keep the stored set legal as a whole (too many builds and the like).
     let verdicts = check(&v, &pos, power, &held);
@@ -275,9 +333,8 @@ pub(crate) fn show_orders(
     let missing = missing(&v, &pos, power, &held);
     match pos.phase.kind {
         PhaseKind::Movement => {
-            for u in pos.units.iter().filter(|u| u.power == power) {
-                let p = v.map.province_of(u.region);
-                match held.iter().find(|h| unit_key(h) == Some(p)) {
+            for (u, h) in assign(&v, &pos, power, &held) {
+                match h {
                     Some(h) => {
                         let _ = writeln!(
                             t,
@@ -387,11 +444,10 @@ pub(crate) fn missing(
 ) -> Vec<String> {
     let ordered = |p| held.iter().any(|h| unit_key(h) == Some(p));
     match pos.phase.kind {
-        PhaseKind::Movement => pos
-            .units
-            .iter()
-            .filter(|u| u.power == power && !ordered(v.map.province_of(u.region)))
-            .map(|u| format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region)))
+        PhaseKind::Movement => assign(v, pos, power, held)
+            .into_iter()
+            .filter(|(_, h)| h.is_none())
+            .map(|(u, _)| format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region)))
             .collect(),
         PhaseKind::Retreat => pos
             .dislodged

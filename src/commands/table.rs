@@ -104,6 +104,12 @@ pub const COMMANDS: &[CommandDef] = &[
         help: "Your orders are final: the phase is processed early once every player is ready.",
     },
     CommandDef {
+        name: "NOMINATE",
+        usage: "NOMINATE centre",
+        who: Who::Player,
+        help: "Where the game allows it (1066), make a neutral centre you hold a home centre in place of one you lost.",
+    },
+    CommandDef {
         name: "PRESS",
         usage: "PRESS TO powers|ALL [GREY] ... ENDPRESS",
         who: Who::Player,

@@ -163,6 +163,9 @@ pub struct ReportData {
     pub nmr: Vec<String>,
     /// The supply-centre chart.
     pub centres: Vec<CentreRow>,
+    /// The width of the chart's name column: the longest power name and
+    /// a space (at least 14, the width of the standard game's column).
+    pub name_width: usize,
     /// Unowned centres, abbreviated.
     pub unowned: Vec<String>,
     /// Unowned centres, in full.
@@ -522,6 +525,13 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         retreats,
         adjustments,
         nmr: r.nmr.iter().map(|p| map.power(*p).name.clone()).collect(),
+        name_width: map
+            .powers()
+            .iter()
+            .map(|p| p.name.chars().count() + 1)
+            .max()
+            .unwrap_or(0)
+            .clamp(14, 24),
         centres,
         unowned,
         unowned_long,
@@ -565,27 +575,33 @@ pub fn render(r: &PhaseReport<'_>) -> String {
         .unwrap_or_else(|e| format!("(the results could not be laid out: {e})\n"))
 }
 
-/// Wrap `text` at `width` characters, continuing lines with `indent`; the
-/// first line keeps its own leading spaces.
+/// Wrap `text` at `width` characters, continuing lines with `indent`.
+/// Spacing within a line is kept as written (the columns of a chart), only
+/// the spaces at a break are dropped.
 pub fn wrap(text: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line = String::new();
-    let lead: String = text.chars().take_while(|c| *c == ' ').collect();
-    for word in text.split_whitespace() {
-        if line.is_empty() {
-            line = if out.is_empty() {
-                format!("{lead}{word}")
-            } else {
-                format!("{indent}{word}")
-            };
-            continue;
-        }
-        if line.chars().count() + 1 + word.chars().count() > width {
+    let mut rest = text.trim_end();
+    let mut first = true;
+    while !rest.is_empty() {
+        // The next word and the spaces before it.
+        let gap = rest.len() - rest.trim_start().len();
+        let end = rest[gap..].find(' ').map_or(rest.len(), |i| gap + i);
+        let (spaces, word) = (&rest[..gap], &rest[gap..end]);
+        rest = &rest[end..];
+        let at_start = line.is_empty() || line == indent;
+        if first && at_start {
+            line.push_str(spaces);
+            line.push_str(word);
+            first = false;
+        } else if at_start {
+            line.push_str(word);
+        } else if line.chars().count() + spaces.chars().count() + word.chars().count() > width {
             out.push_str(&line);
             out.push('\n');
             line = format!("{indent}{word}");
         } else {
-            line.push(' ');
+            line.push_str(spaces);
             line.push_str(word);
         }
     }

@@ -261,7 +261,10 @@ impl Variant {
 
 /// Variant files shipped in the binary, so the judge runs with no `games/`
 /// directory at hand. A GM may still load a file of their own.
-pub const BUILTIN: &[(&str, &str)] = &[("standard", include_str!("../../games/standard.toml"))];
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("standard", include_str!("../../games/standard.toml")),
+    ("1066", include_str!("../../games/1066.toml")),
+];
 
 /// Load a shipped variant by name.
 pub fn builtin(name: &str) -> Option<Result<Variant, LoadError>> {

@@ -1,0 +1,272 @@
+//! 1066's rules played: the invaders off the board (rules 4, 5, 7), who
+//! builds A/Fs (rule 3), replacement home centres (rule 6), Harald's hidden
+//! fleets in the results (rule 5), each through the real judge where a
+//! player would see it.
+
+mod support_judge;
+use support_judge::World;
+
+use zinejudge::adjudicate::{AdjustStatus, Illegal};
+use zinejudge::game::Position;
+use zinejudge::game::homes::{NominateError, nominate};
+use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
+use zinejudge::map::{Named, PowerId, ProvinceId, Unit, UnitKind};
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AdjustOrder, AnyCommand, MainOrder};
+use zinejudge::variant::{PhaseKind, Variant, builtin};
+
+fn variant() -> Variant {
+    builtin("1066").expect("1066 ships").expect("and loads")
+}
+
+fn prov(v: &Variant, name: &str) -> ProvinceId {
+    match v.map.lookup(name) {
+        Some(Named::Province(p)) => p,
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+fn power(v: &Variant, name: &str) -> PowerId {
+    v.map.lookup_power(name).expect("power")
+}
+
+fn orders(v: &Variant, kind: PhaseKind, lines: &[&str]) -> PhaseOrders {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let mut main = Vec::new();
+    let mut adjust = Vec::new();
+    for l in lines {
+        let (pw, text) = l.split_once(':').expect("power: order");
+        let pw = power(v, pw.trim());
+        match parser
+            .parse(text.trim(), Some(kind))
+            .unwrap_or_else(|e| panic!("{text}: {e:?}"))
+            .command
+        {
+            AnyCommand::Main(unit, command) => main.push(MainOrder {
+                power: pw,
+                unit,
+                command,
+            }),
+            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
+            AnyCommand::Retreat(..) => panic!("no retreats here"),
+        }
+    }
+    match kind {
+        PhaseKind::Movement => PhaseOrders::Movement(main),
+        _ => PhaseOrders::Adjustment(adjust),
+    }
+}
+
+fn count_in(v: &Variant, pos: &Position, name: &str) -> usize {
+    let p = prov(v, name);
+    pos.units
+        .iter()
+        .filter(|u| v.map.province_of(u.region) == p)
+        .count()
+}
+
+#[test]
+fn rule_4_william_lands_from_the_straits_on_the_first_move() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    let o = orders(
+        &v,
+        PhaseKind::Movement,
+        &[
+            "Duke William: A(SOD)-Has",
+            "Duke William: A(SOD)-Can",
+            "Duke William: A(SOD)-Chn",
+        ],
+    );
+    let (PhaseResult::Movement(r), next) = play(&v, &pos, &o) else {
+        panic!("movement")
+    };
+    assert!(r.orders.iter().all(Option::is_none), "{:?}", r.orders);
+    for p in ["Has", "Can", "Chn"] {
+        assert_eq!(count_in(&v, &next, p), 1, "{p}");
+    }
+    assert_eq!(count_in(&v, &next, "WIL"), 1, "one army still waits");
+}
+
+#[test]
+fn rule_4_from_the_third_move_an_enemy_fleet_destroys_the_armies_still_waiting() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    // A Scottish fleet in the Channel (placed by hand for the test).
+    pos.units.push(Unit {
+        power: power(&v, "Scots"),
+        kind: UnitKind::Fleet,
+        region: v.map.province(prov(&v, "CHA")).main_region(),
+    });
+    let destroy = ["The Scots: F(CHA) destroys A(SOD)"];
+    // March 1066, the first move: not yet.
+    let (PhaseResult::Movement(r), _) = play(&v, &pos, &orders(&v, PhaseKind::Movement, &destroy))
+    else {
+        panic!("movement")
+    };
+    assert_eq!(r.orders, vec![Some(Illegal::NotNow)]);
+    // May 1066, the third move: the four armies are destroyed.
+    pos.phase = v.calendar.parse("May 1066 movement").expect("phase");
+    let (PhaseResult::Movement(r), next) =
+        play(&v, &pos, &orders(&v, PhaseKind::Movement, &destroy))
+    else {
+        panic!("movement")
+    };
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(r.units.iter().filter(|u| u.destroyed).count(), 4);
+    assert_eq!(count_in(&v, &next, "WIL"), 0);
+    assert!(next.units.iter().all(|u| u.power != power(&v, "William")));
+}
+
+#[test]
+fn rule_3_only_harald_and_the_norse_build_army_fleets_and_rule_4_william_builds_off_board() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 adjustment").expect("phase");
+    // Scots lose their fleet; William has taken Hastings and lost three armies.
+    let fif = prov(&v, "Fif");
+    let wil = prov(&v, "WIL");
+    pos.units.retain(|u| v.map.province_of(u.region) != fif);
+    let mut dropped = 0;
+    pos.units.retain(|u| {
+        let w = v.map.province_of(u.region) == wil && dropped < 3;
+        dropped += usize::from(w);
+        !w
+    });
+    for c in ["Has", "Can"] {
+        pos.owners[prov(&v, c).index()] = Some(power(&v, "William"));
+        pos.state.captures[power(&v, "William").index()].push(prov(&v, c));
+    }
+    let o = orders(
+        &v,
+        PhaseKind::Adjustment,
+        &["The Scots: Build A/F Fif", "Duke William: Build F Has"],
+    );
+    let (PhaseResult::Adjustment(r), _) = play(&v, &pos, &o) else {
+        panic!("adjustment")
+    };
+    assert_eq!(
+        r.orders[0],
+        AdjustStatus::Illegal(Illegal::KindNotHere(UnitKind::ArmyFleet))
+    );
+    assert_eq!(
+        r.orders[1],
+        AdjustStatus::Illegal(Illegal::KindNotHere(UnitKind::Fleet)),
+        "armies only in his first captures"
+    );
+    let o = orders(&v, PhaseKind::Adjustment, &["Duke William: Build F WIL"]);
+    let (PhaseResult::Adjustment(r), _) = play(&v, &pos, &o) else {
+        panic!("adjustment")
+    };
+    assert!(matches!(r.orders[0], AdjustStatus::Built(u) if u.kind == UnitKind::Fleet));
+}
+
+#[test]
+fn rule_6_a_power_that_lost_a_home_centre_may_nominate_a_neutral_one_it_holds() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    let welsh = power(&v, "Welsh");
+    let her = prov(&v, "Her");
+    let dyf = prov(&v, "Dyf");
+    pos.owners[her.index()] = Some(welsh);
+    pos.owners[dyf.index()] = Some(welsh);
+    assert_eq!(
+        nominate(&v, &mut pos, welsh, her),
+        Err(NominateError::NothingLost("Hereford".into())),
+        "all four homes still held"
+    );
+    pos.owners[prov(&v, "Gwy").index()] = Some(power(&v, "Norse"));
+    assert_eq!(
+        nominate(&v, &mut pos, welsh, prov(&v, "Mor"))
+            .map_err(|e| matches!(e, NominateError::NotNeutral(_))),
+        Err(true)
+    );
+    assert_eq!(nominate(&v, &mut pos, welsh, her), Ok(()));
+    assert_eq!(
+        nominate(&v, &mut pos, welsh, dyf),
+        Err(NominateError::NothingLost("Dyfed".into())),
+        "one lost, one nominated"
+    );
+    assert_eq!(
+        nominate(&v, &mut pos, power(&v, "William"), her),
+        Err(NominateError::NotInThisGame)
+    );
+    // Hereford is now a build site for the Welsh.
+    pos.phase = v.calendar.parse("April 1066 adjustment").expect("phase");
+    let mor = prov(&v, "Mor");
+    pos.units.retain(|u| v.map.province_of(u.region) != mor);
+    let o = orders(&v, PhaseKind::Adjustment, &["The Welsh: Build A Her"]);
+    let (PhaseResult::Adjustment(r), _) = play(&v, &pos, &o) else {
+        panic!("adjustment")
+    };
+    assert!(
+        matches!(r.orders[0], AdjustStatus::Built(_)),
+        "{:?}",
+        r.orders
+    );
+}
+
+#[test]
+fn rule_6_nominate_by_mail() {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE hastings 1066 gmpw");
+    let r = w.reply("welsh@example.test", "JOIN hastings pw Welsh");
+    assert!(r.to_lowercase().contains("welsh"), "{r}");
+    let r = w.reply(
+        "welsh@example.test",
+        "SIGNON Welsh hastings pw\nNOMINATE Hereford",
+    );
+    assert!(r.contains("you do not hold Hereford"), "{r}");
+}
+
+#[test]
+fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE hastings 1066 gmpw");
+    let names = [
+        ("william", "Duke William"),
+        ("harald", "Harald Hardrada"),
+        ("harold", "Harold Godwinson"),
+        ("norse", "The Norse"),
+        ("earls", "The Northern Earls"),
+        ("scots", "The Scots"),
+        ("welsh", "The Welsh"),
+    ];
+    for (who, pw) in names {
+        w.reply(
+            &format!("{who}@example.test"),
+            &format!("JOIN hastings pw {pw}"),
+        );
+    }
+    w.reply("gm@example.test", "SIGNON GM hastings gmpw\nSTART");
+    let r = w.reply(
+        "harald@example.test",
+        "SIGNON Harald hastings pw\nA/F(HAR)-GER\nA/F(HAR)-WAS",
+    );
+    assert!(!r.contains("void"), "{r}");
+    w.reply(
+        "william@example.test",
+        "SIGNON William hastings pw\nA(SOD)-Has",
+    );
+    let sent = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    let results = |a: &str| {
+        sent.iter()
+            .find(|m| m.to_has(a) && m.subject.contains("March 1066"))
+            .unwrap_or_else(|| panic!("no results for {a}: {sent:#?}"))
+            .body
+            .clone()
+    };
+    let harald = results("harald@example.test");
+    let gm = results("gm@example.test");
+    let harold = results("harold@example.test");
+    assert!(harald.contains("A/F(HAR)-GER"), "{harald}");
+    assert!(gm.contains("A/F(HAR)-GER"), "{gm}");
+    assert!(
+        !harold.contains("HAR)") && !harold.contains("GER"),
+        "{harold}"
+    );
+    assert!(
+        harold.contains("A(SOD)-Has") || harold.contains("A(WIL)-Has"),
+        "{harold}"
+    );
+}
