@@ -178,3 +178,100 @@ fn variant_1066_march_per_reader() {
     insta::assert_snapshot!("1066_march_harold", render(Viewer::Power(harold)));
     insta::assert_snapshot!("1066_march_harald", render(Viewer::Power(harald)));
 }
+
+/// 1066 through a movement with a dislodgement, its retreat and the
+/// adjustments after April, in both styles.
+#[test]
+fn variant_1066_movement_retreat_and_adjustment() {
+    let v = variant::builtin("1066").unwrap().unwrap();
+    let start = Position::from_toml(
+        &v,
+        r#"
+phase = "April 1066 movement"
+[units]
+"Duke William" = ["A Has", "A Can", "A WIL", "A WIL"]
+"Harald Hardrada" = ["A/F GER", "A/F WAS", "A/F HAR", "A/F HAR"]
+"Harold Godwinson" = ["A Glo", "A Wes", "A Win", "A Sus"]
+"The Norse" = ["A/F Dub", "A/F Man", "A/F Sdr", "A/F Cum"]
+"The Northern Earls" = ["A Dun", "A Rip", "A Mam", "A Dre"]
+"The Scots" = ["F FOF", "A Sti", "A Edw", "A Brc"]
+"The Welsh" = ["A Wwa", "A Mor", "A Ker", "A Gwy"]
+[centres]
+"Harold Godwinson" = ["Glo", "Wes", "Win", "Lun"]
+"The Norse" = ["Dub", "Man", "Sdr", "Cum"]
+"The Northern Earls" = ["Dun", "Rip", "Mam", "Dre"]
+"The Scots" = ["Fif", "Sti", "Edw", "Brc"]
+"The Welsh" = ["Wwa", "Mor", "Ker", "Gwy"]
+"#,
+    )
+    .unwrap();
+    let parse = |kind: PhaseKind, text: &str| {
+        let p = OrderParser::with_syntax(&v.map, v.syntax.clone());
+        let mut main = Vec::new();
+        let mut retreats = Vec::new();
+        let mut adjust = Vec::new();
+        for l in text.lines().filter(|l| !l.trim().is_empty()) {
+            let o = p.parse(l, Some(kind)).unwrap();
+            let power = o.power.unwrap();
+            match o.command {
+                AnyCommand::Main(unit, command) => main.push(Order {
+                    power,
+                    unit,
+                    command,
+                }),
+                AnyCommand::Retreat(unit, command) => retreats.push(Order {
+                    power,
+                    unit,
+                    command,
+                }),
+                AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power, command }),
+            }
+        }
+        match kind {
+            PhaseKind::Movement => PhaseOrders::Movement(main),
+            PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
+            _ => PhaseOrders::Adjustment(adjust),
+        }
+    };
+    let mut pos = start;
+    for (name, text) in [
+        (
+            "movement",
+            "Harold Godwinson: A(Win)-Has\nHarold Godwinson: A(Sus) S A(Win)-Has\n\
+             Duke William: A(Can)-Chn\nDuke William: A(SOD)-Exs\n\
+             Harald Hardrada: A/F(WAS)-Yor\nThe Scots: F(FOF)-GER",
+        ),
+        ("retreat", "Duke William: A(Has)-Can"),
+        (
+            "adjustment",
+            "Harold Godwinson: Build A Win\nDuke William: Build A WIL",
+        ),
+    ] {
+        assert_eq!(pos.phase.kind.word(), name, "{pos:?}");
+        let o = parse(pos.phase.kind, text);
+        let (result, next) = play(&v, &pos, &o);
+        let d = data(
+            &PhaseReport {
+                variant: &v,
+                game: "hastings",
+                before: &pos,
+                orders: &o,
+                result: &result,
+                after: &next,
+                next_deadline: Some("Sat 08 Jan 2028 12:00 UTC".into()),
+                ended: None,
+                nmr: vec![],
+            },
+            "zinejudge",
+        );
+        let t = Templates::builtin();
+        let zine = t.results(Style::Zine, &d).unwrap();
+        let judge = t.results(Style::Judge, &d).unwrap();
+        for l in zine.lines().chain(judge.lines()) {
+            assert!(l.chars().count() <= 72 && !l.contains('\t'), "{l:?}");
+        }
+        insta::assert_snapshot!(format!("1066_{name}_zine"), zine);
+        insta::assert_snapshot!(format!("1066_{name}_judge"), judge);
+        pos = next;
+    }
+}
