@@ -59,6 +59,31 @@ pub fn store_raw(
         .is_some())
 }
 
+/// Store mails fetched together, in one transaction. Returns how many were
+/// new.
+fn store_fetched(store: &mut Store, mails: &[imap::Fetched], source: &str) -> Result<usize> {
+    let now = unix(SystemTime::now());
+    let tx = store.transaction()?;
+    let mut new = 0;
+    for f in mails {
+        let id = mail::message_id_of(&f.raw);
+        new += usize::from(
+            crate::store::insert_inbound(
+                &tx,
+                &id,
+                source,
+                &f.raw,
+                i64::from(f.size),
+                f.truncated,
+                now,
+            )?
+            .is_some(),
+        );
+    }
+    tx.commit()?;
+    Ok(new)
+}
+
 /// `zinejudge deliver`: store one mail read from standard input.
 pub fn deliver(config: &Config, raw: &[u8]) -> Result<bool> {
     let mut store = Store::open(&config.store)
@@ -100,10 +125,14 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
     let mut hup = signal(SignalKind::hangup()).context("cannot watch SIGHUP")?;
     let alive = Arc::new(AtomicI64::new(unix(SystemTime::now())));
     spawn_watchdog(Arc::clone(&alive));
+    info!("{}", config.summary());
+    let mut running = start(&config, Arc::clone(&responders), Arc::clone(&alive))?;
+    let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
     loop {
-        info!("{}", config.summary());
-        let running = start(&config, Arc::clone(&responders), Arc::clone(&alive))?;
-        let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
+        // Every SIGHUP is handled alike: a configuration that does not load
+        // is refused and the tasks run on untouched; one that loads
+        // replaces them (and if its tasks cannot start, the old
+        // configuration's are started again).
         let reload = tokio::select! {
             _ = term.recv() => false,
             _ = int.recv() => false,
@@ -113,49 +142,37 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
                 anyhow::bail!("the mail processor stopped");
             }
         };
-        if reload {
-            match Config::load(config_path.as_deref()) {
-                Ok(c) => {
-                    info!("SIGHUP: reloading the configuration");
-                    let _ = sd_notify::notify(&[sd_notify::NotifyState::Reloading]);
-                    running.stop().await;
-                    config = c;
-                    continue;
-                }
-                Err(e) => {
-                    error!(error = %e, "SIGHUP: the new configuration is not valid; keeping the old one");
-                    // Keep running as before.
-                    let reload_again = wait_signal(&mut term, &mut int, &mut hup).await;
-                    if !reload_again {
-                        let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
-                        running.stop().await;
-                        return Ok(());
-                    }
-                    running.stop().await;
-                    config = Config::load(config_path.as_deref()).unwrap_or(config);
-                    continue;
-                }
-            }
+        if !reload {
+            break;
         }
-        info!("stopping: finishing the mail in hand and flushing the outbox");
-        let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
+        let new = match Config::load(config_path.as_deref()) {
+            Ok(c) => c,
+            Err(e) => {
+                error!(error = %e, "SIGHUP: the new configuration is not valid; keeping the old one");
+                continue;
+            }
+        };
+        info!("SIGHUP: reloading the configuration");
+        let _ = sd_notify::notify(&[sd_notify::NotifyState::Reloading]);
         running.stop().await;
-        info!("stopped");
-        return Ok(());
+        info!("{}", new.summary());
+        running = match start(&new, Arc::clone(&responders), Arc::clone(&alive)) {
+            Ok(r) => {
+                config = new;
+                r
+            }
+            Err(e) => {
+                error!(error = %format!("{e:#}"), "SIGHUP: the new configuration cannot start; keeping the old one");
+                start(&config, Arc::clone(&responders), Arc::clone(&alive))?
+            }
+        };
+        let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
     }
-}
-
-/// Wait for a signal; `true` for SIGHUP.
-async fn wait_signal(
-    term: &mut tokio::signal::unix::Signal,
-    int: &mut tokio::signal::unix::Signal,
-    hup: &mut tokio::signal::unix::Signal,
-) -> bool {
-    tokio::select! {
-        _ = term.recv() => false,
-        _ = int.recv() => false,
-        _ = hup.recv() => true,
-    }
+    info!("stopping: finishing the mail in hand and flushing the outbox");
+    let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
+    running.stop().await;
+    info!("stopped");
+    Ok(())
 }
 
 /// Ping systemd's watchdog while the processor shows signs of life.
@@ -182,7 +199,10 @@ fn spawn_watchdog(alive: Arc<AtomicI64>) {
 
 /// The tasks of one configuration.
 struct Running {
+    /// Stops the source and the processor.
     shutdown: watch::Sender<bool>,
+    /// Stops the outbox, once the processor queues nothing more.
+    outbox_shutdown: watch::Sender<bool>,
     source: Option<tokio::task::JoinHandle<()>>,
     outbox: tokio::task::JoinHandle<()>,
     processor: Option<std::thread::JoinHandle<()>>,
@@ -210,14 +230,40 @@ impl Running {
         if let Some(p) = self.processor.take() {
             let _ = tokio::task::spawn_blocking(move || p.join()).await;
         }
+        // Only now: the answers to the mail in hand are queued, and the
+        // outbox's flush takes them too.
+        let _ = self.outbox_shutdown.send(true);
         let _ = (&mut self.outbox).await;
     }
 }
 
 fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -> Result<Running> {
     let (shutdown, shutdown_rx) = watch::channel(false);
+    let (outbox_shutdown, outbox_shutdown_rx) = watch::channel(false);
     let wake_processor = Arc::new(Notify::new());
     let wake_outbox = Arc::new(Notify::new());
+
+    // What can fail comes first, so that a failure leaves no task running
+    // (a failed reload starts the old configuration again).
+    let open_store = || {
+        Store::open(&config.store)
+            .with_context(|| format!("cannot open the store {}", config.store.display()))
+    };
+    let out_store = open_store()?;
+    out_store.relax_durability()?;
+    let out_store = Arc::new(Mutex::new(out_store));
+    let sender = outbox::Sender::new(&config.sink, &config.identity.address)?;
+    let source_store = match config.source {
+        Source::None => None,
+        _ => Some(open_store()?),
+    };
+    let inbox_maildir = match &config.source {
+        Source::Maildir { path, .. } => Some(
+            Maildir::open(path)
+                .with_context(|| format!("cannot open the inbox Maildir {}", path.display()))?,
+        ),
+        _ => None,
+    };
 
     // The processor thread.
     let store = Store::open(&config.store)
@@ -282,25 +328,19 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
     };
 
     // The outbox sender.
-    let out_store = Arc::new(Mutex::new(Store::open(&config.store)?));
-    let sender = outbox::Sender::new(&config.sink, &config.identity.address)?;
     let outbox = tokio::spawn(outbox::run(
         out_store,
         sender,
         Arc::clone(&wake_outbox),
-        shutdown_rx.clone(),
+        outbox_shutdown_rx,
         config.max_retry,
         Duration::from_secs(20),
     ));
     wake_outbox.notify_one();
 
     // The source.
-    let source = match &config.source {
-        Source::None => None,
-        Source::Maildir { path, poll } => {
-            let md = Maildir::open(path)
-                .with_context(|| format!("cannot open the inbox Maildir {}", path.display()))?;
-            let store = Store::open(&config.store)?;
+    let source = match (&config.source, source_store, inbox_maildir) {
+        (Source::Maildir { poll, .. }, Some(store), Some(md)) => {
             Some(tokio::spawn(maildir_source(
                 md,
                 store,
@@ -310,8 +350,8 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                 shutdown_rx.clone(),
             )))
         }
-        Source::Imap(settings) => {
-            let store = Arc::new(Mutex::new(Store::open(&config.store)?));
+        (Source::Imap(settings), Some(store), _) => {
+            let store = Arc::new(Mutex::new(store));
             let wake = Arc::clone(&wake_processor);
             let src = format!(
                 "imap:{}@{}/{}",
@@ -322,7 +362,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
             Some(tokio::spawn(async move {
                 imap::run(
                     settings,
-                    move |f: imap::Fetched| {
+                    move |mails: Vec<imap::Fetched>| {
                         let store = Arc::clone(&store);
                         let wake = Arc::clone(&wake);
                         let src = src.clone();
@@ -331,8 +371,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                                 let mut s = store
                                     .lock()
                                     .map_err(|_| "store lock poisoned".to_string())?;
-                                store_raw(&mut s, &f.raw, f.size as u64, f.truncated, &src)
-                                    .map_err(|e| format!("{e:#}"))
+                                store_fetched(&mut s, &mails, &src).map_err(|e| format!("{e:#}"))
                             })
                             .await
                             .map_err(|e| e.to_string())?;
@@ -345,10 +384,12 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                 .await
             }))
         }
+        _ => None,
     };
     wake_processor.notify_one();
     Ok(Running {
         shutdown,
+        outbox_shutdown,
         source,
         outbox,
         processor: Some(handle),

@@ -23,7 +23,7 @@ pub enum Sender {
     /// An SMTP server.
     Smtp {
         /// The client.
-        sink: SmtpSink,
+        sink: Box<SmtpSink>,
         /// Parallel sends.
         connections: usize,
         /// Envelope sender.
@@ -42,11 +42,18 @@ impl Sender {
                 settings,
                 connections,
             } => Sender::Smtp {
-                sink: SmtpSink::new(settings)?,
+                sink: Box::new(SmtpSink::new(settings)?),
                 connections: *connections,
                 from: from.to_string(),
             },
         })
+    }
+
+    /// Close what is open (the SMTP connections).
+    async fn shutdown(&self) {
+        if let Sender::Smtp { sink, .. } = self {
+            sink.shutdown().await;
+        }
     }
 
     fn parallel(&self) -> usize {
@@ -138,6 +145,7 @@ pub async fn run(
                         "stopping with mail still in the outbox; it is sent after the restart"
                     );
                 }
+                sender.shutdown().await;
                 return;
             }
             continue;
@@ -173,8 +181,12 @@ async fn send_one(store: &Arc<Mutex<Store>>, sender: &Sender, m: OutMail, max_re
     let attempts = m.attempts + 1;
     let update = match result {
         Ok(()) => {
-            debug!(message_id = %m.message_id, "mail sent");
-            with_store(store, move |s| Ok(s.mark_sent(id, now)?)).await
+            // Until this commit, a crash means sending the mail again: the
+            // server has it, the outbox does not know.
+            let taken = std::time::Instant::now();
+            let r = with_store(store, move |s| Ok(s.mark_sent(id, now)?)).await;
+            debug!(message_id = %m.message_id, recorded_in = ?taken.elapsed(), "mail sent");
+            r
         }
         Err((true, err)) => {
             warn!(message_id = %m.message_id, error = %err, "mail refused for good");

@@ -11,6 +11,7 @@
 //! Message-ID.
 
 use super::tls::{self, TlsMode};
+use async_imap::types::UnsolicitedResponse;
 use async_imap::{Client, Session};
 use futures::TryStreamExt;
 use std::fmt::Debug;
@@ -145,20 +146,27 @@ async fn connect(s: &ImapSettings) -> Result<ImapSession, ImapError> {
     Ok(session)
 }
 
-/// Read mail until `shutdown` turns true, handing each message to `store`
-/// and removing it from the mailbox only when `store` succeeded. `notify`
-/// is called after each batch (the daemon then processes the new mail).
+/// Read mail until `shutdown` turns true, handing messages to `store` a
+/// batch at a time and removing them from the mailbox only when `store`
+/// succeeded.
 pub async fn run<F, Fut>(s: ImapSettings, mut store: F, mut shutdown: watch::Receiver<bool>)
 where
-    F: FnMut(Fetched) -> Fut,
+    F: FnMut(Vec<Fetched>) -> Fut,
     Fut: Future<Output = Result<(), String>>,
 {
-    let mut backoff = Duration::from_secs(1);
+    const MIN_BACKOFF: Duration = Duration::from_secs(1);
     const MAX_BACKOFF: Duration = Duration::from_secs(300);
+    let mut backoff = MIN_BACKOFF;
     while !*shutdown.borrow() {
-        match session_loop(&s, &mut store, &mut shutdown).await {
+        let mut connected = false;
+        match session_loop(&s, &mut store, &mut shutdown, &mut connected).await {
             Ok(()) => return,
             Err(e) => {
+                // A connection that worked ends the series of failures: the
+                // next wait starts short again.
+                if connected {
+                    backoff = MIN_BACKOFF;
+                }
                 let jitter = 0.8 + fastrand::f64() * 0.4;
                 let wait = backoff.mul_f64(jitter);
                 warn!(error = %e, source = ?std::error::Error::source(&e).map(|s| s.to_string()), retry_in = ?wait, "IMAP connection lost");
@@ -176,31 +184,61 @@ async fn session_loop<F, Fut>(
     s: &ImapSettings,
     store: &mut F,
     shutdown: &mut watch::Receiver<bool>,
+    connected: &mut bool,
 ) -> Result<(), ImapError>
 where
-    F: FnMut(Fetched) -> Fut,
+    F: FnMut(Vec<Fetched>) -> Fut,
     Fut: Future<Output = Result<(), String>>,
 {
     let mut session = connect(s).await?;
     let caps = session.capabilities().await?;
+    *connected = true;
     let can_idle = s.idle && caps.has_str("IDLE");
     let can_move = caps.has_str("MOVE");
+    // The server announces mail that arrives while a command runs (EXISTS)
+    // with that command's answer; the library puts such answers in a
+    // channel (of 100: more are dropped), and IDLE then waits only for
+    // mail that comes later. So: look again after every batch taken, and
+    // before idling, unless the answers of the last (empty) look announced
+    // nothing.
+    let unsolicited = session.unsolicited_responses.clone();
+    // Empty that channel; whether anything in it says the mailbox grew.
+    let mail_announced = || {
+        let mut grew = false;
+        while let Ok(r) = unsolicited.try_recv() {
+            grew |= matches!(
+                r,
+                UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_)
+            );
+        }
+        grew
+    };
     info!(host = %s.host, mailbox = %s.mailbox, idle = can_idle, "IMAP connected");
     loop {
-        drain(&mut session, s, store, can_move).await?;
+        mail_announced();
+        let taken = drain(&mut session, s, store, can_move).await?;
         if *shutdown.borrow() {
             let _ = session.logout().await;
             return Ok(());
         }
+        if taken > 0 || mail_announced() {
+            continue;
+        }
         if can_idle {
             let mut idle = session.idle();
             idle.init().await?;
-            let (wait, stop) = idle.wait_with_timeout(s.poll.min(Duration::from_secs(25 * 60)));
-            let stopped = tokio::select! {
-                r = wait => { r?; false }
-                _ = shutdown.changed() => true,
+            // Mail announced as IDLE started is not waited for again.
+            let stopped = if mail_announced() {
+                false
+            } else {
+                let (wait, stop) = idle.wait_with_timeout(s.poll.min(Duration::from_secs(25 * 60)));
+                let stopped = tokio::select! {
+                    r = wait => { r?; false }
+                    _ = shutdown.changed() => true,
+                };
+                drop(stop);
+                stopped
             };
-            drop(stop);
             session = idle.done().await?;
             if stopped {
                 let _ = session.logout().await;
@@ -219,55 +257,64 @@ where
     }
 }
 
-/// Take every message now in the mailbox.
+/// At most this many bytes of mail are fetched (and held) at once.
+const BATCH_BYTES: u64 = 8 << 20;
+
+/// Take every message now in the mailbox; returns how many were taken.
+/// Messages are fetched in batches (at most 100 messages, at most
+/// [`BATCH_BYTES`] unless one message alone is larger), each handed to
+/// `store` whole (the daemon keeps a batch in one transaction: one wait for
+/// the disk, not one per mail) and then moved out of the mailbox.
 async fn drain<F, Fut>(
     session: &mut ImapSession,
     s: &ImapSettings,
     store: &mut F,
     can_move: bool,
-) -> Result<(), ImapError>
+) -> Result<usize, ImapError>
 where
-    F: FnMut(Fetched) -> Fut,
+    F: FnMut(Vec<Fetched>) -> Fut,
     Fut: Future<Output = Result<(), String>>,
 {
     let mut uids: Vec<u32> = session.uid_search("UNDELETED").await?.into_iter().collect();
     uids.sort_unstable();
     if uids.is_empty() {
-        return Ok(());
+        return Ok(0);
     }
+    let mut taken = 0;
     debug!(count = uids.len(), "IMAP messages to take");
     for chunk in uids.chunks(100) {
-        let set = chunk
-            .iter()
-            .map(|u| u.to_string())
-            .collect::<Vec<_>>()
-            .join(",");
         // Sizes first, so a huge mail is fetched as a header only.
         let sizes: Vec<(u32, u32)> = session
-            .uid_fetch(&set, "(UID RFC822.SIZE)")
+            .uid_fetch(&uid_set(chunk.iter()), "(UID RFC822.SIZE)")
             .await?
             .try_filter_map(|f| async move { Ok(f.uid.map(|u| (u, f.size.unwrap_or(0)))) })
             .try_collect()
             .await?;
         let (small, big): (Vec<_>, Vec<_>) =
             sizes.into_iter().partition(|&(_, sz)| sz <= s.max_bytes);
-        let mut done = Vec::new();
-        for (list, truncated) in [(small, false), (big, true)] {
-            if list.is_empty() {
-                continue;
+        let mut batches: Vec<(Vec<(u32, u32)>, bool)> = Vec::new();
+        let mut bytes = 0u64;
+        for (uid, size) in small {
+            match batches.last_mut() {
+                Some((b, false)) if bytes + u64::from(size) <= BATCH_BYTES => b.push((uid, size)),
+                _ => {
+                    batches.push((vec![(uid, size)], false));
+                    bytes = 0;
+                }
             }
-            let set = list
-                .iter()
-                .map(|(u, _)| u.to_string())
-                .collect::<Vec<_>>()
-                .join(",");
+            bytes += u64::from(size);
+        }
+        if !big.is_empty() {
+            batches.push((big, true));
+        }
+        for (list, truncated) in batches {
             let query = if truncated {
                 "(UID BODY.PEEK[HEADER])"
             } else {
                 "(UID BODY.PEEK[])"
             };
             let fetched: Vec<(u32, Vec<u8>)> = session
-                .uid_fetch(&set, query)
+                .uid_fetch(&uid_set(list.iter().map(|(u, _)| u)), query)
                 .await?
                 .try_filter_map(|f| async move {
                     let bytes = if truncated { f.header() } else { f.body() };
@@ -275,36 +322,37 @@ where
                 })
                 .try_collect()
                 .await?;
-            for (uid, raw) in fetched {
-                let size = list.iter().find(|(u, _)| *u == uid).map_or(0, |(_, s)| *s);
-                store(Fetched {
+            if fetched.is_empty() {
+                continue;
+            }
+            let done: Vec<u32> = fetched.iter().map(|(u, _)| *u).collect();
+            let mails = fetched
+                .into_iter()
+                .map(|(uid, raw)| Fetched {
                     raw,
-                    size,
+                    size: list.iter().find(|(u, _)| *u == uid).map_or(0, |(_, s)| *s),
                     truncated,
                 })
-                .await
-                .map_err(ImapError::Store)?;
-                done.push(uid);
+                .collect();
+            store(mails).await.map_err(ImapError::Store)?;
+            // Stored: now it may leave the mailbox.
+            taken += done.len();
+            let set = uid_set(done.iter());
+            match (&s.processed, can_move) {
+                (Some(p), true) => session.uid_mv(&set, p).await?,
+                (Some(p), false) => {
+                    session.uid_copy(&set, p).await?;
+                    mark_deleted(session, &set).await?;
+                }
+                (None, _) => mark_deleted(session, &set).await?,
             }
-        }
-        if done.is_empty() {
-            continue;
-        }
-        let set = done
-            .iter()
-            .map(|u| u.to_string())
-            .collect::<Vec<_>>()
-            .join(",");
-        match (&s.processed, can_move) {
-            (Some(p), true) => session.uid_mv(&set, p).await?,
-            (Some(p), false) => {
-                session.uid_copy(&set, p).await?;
-                mark_deleted(session, &set).await?;
-            }
-            (None, _) => mark_deleted(session, &set).await?,
         }
     }
-    Ok(())
+    Ok(taken)
+}
+
+fn uid_set<'a>(uids: impl Iterator<Item = &'a u32>) -> String {
+    uids.map(|u| u.to_string()).collect::<Vec<_>>().join(",")
 }
 
 async fn mark_deleted(session: &mut ImapSession, set: &str) -> Result<(), ImapError> {

@@ -95,7 +95,7 @@ impl Store {
 
     fn setup(conn: Connection) -> Result<Store> {
         conn.busy_timeout(Duration::from_secs(30))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        set_wal(&conn)?;
         // FULL: a committed transaction survives a power cut too, not just
         // a crash of the process, at the cost of an fsync per commit.
         conn.pragma_update(None, "synchronous", "FULL")?;
@@ -103,6 +103,18 @@ impl Store {
         let mut store = Store { conn };
         schema::migrate(&mut store.conn)?;
         Ok(store)
+    }
+
+    /// Commit without waiting for the disk on this connection (SQLite's
+    /// `synchronous = NORMAL` in WAL mode). A commit still survives a crash
+    /// of the process, but not a power cut. Only for the outbox's own
+    /// marks (sending, sent): losing one means sending that mail again,
+    /// never losing it, and waiting for the disk on each mark made the
+    /// outbox the daemon's bottleneck and widened the window in which a
+    /// crash makes a duplicate.
+    pub fn relax_durability(&self) -> Result<()> {
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(())
     }
 
     /// The underlying connection, for the game tables.
@@ -121,12 +133,7 @@ impl Store {
         truncated: bool,
         now: i64,
     ) -> Result<Option<i64>> {
-        let n = self.conn.execute(
-            "INSERT OR IGNORE INTO inbound (message_id, source, received_at, size, raw, truncated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![message_id, source, now, size, raw, truncated],
-        )?;
-        Ok((n == 1).then(|| self.conn.last_insert_rowid()))
+        insert_inbound(&self.conn, message_id, source, raw, size, truncated, now)
     }
 
     /// The oldest mail not yet processed.
@@ -243,6 +250,47 @@ impl Store {
     }
 }
 
+/// Put the database in WAL mode (kept in the file once set). Two
+/// connections switching a new database at once make one of them fail with
+/// "database is locked" at once, SQLite's busy wait notwithstanding: that
+/// one tries again.
+fn set_wal(conn: &Connection) -> Result<()> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        match conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0)) {
+            Ok(_) => return Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Keep a received mail, on `conn` or in a transaction (many mails in one
+/// commit). Returns its row id, or `None` when a mail with this Message-ID
+/// is already kept.
+pub fn insert_inbound(
+    conn: &Connection,
+    message_id: &str,
+    source: &str,
+    raw: &[u8],
+    size: i64,
+    truncated: bool,
+    now: i64,
+) -> Result<Option<i64>> {
+    let n = conn
+        .prepare_cached(
+            "INSERT OR IGNORE INTO inbound (message_id, source, received_at, size, raw, truncated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![message_id, source, now, size, raw, truncated])?;
+    Ok((n == 1).then(|| conn.last_insert_rowid()))
+}
+
 /// Queue a mail in the transaction that processes its cause.
 pub fn queue_outbox(
     tx: &Transaction<'_>,
@@ -286,6 +334,32 @@ pub fn next_serial(tx: &Transaction<'_>) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn connections_opening_a_new_store_at_once_all_succeed() {
+        // The daemon starting while `deliver` stores a mail: each sees a
+        // new database and migrates it.
+        let dir = std::env::temp_dir().join(format!("zj-store-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for round in 0..20 {
+            let path = dir.join(format!("s{round}.sqlite"));
+            let start = std::sync::Barrier::new(4);
+            std::thread::scope(|s| {
+                let opened: Vec<_> = (0..4)
+                    .map(|_| {
+                        s.spawn(|| {
+                            start.wait();
+                            Store::open(&path).map(|_| ())
+                        })
+                    })
+                    .collect();
+                for o in opened {
+                    o.join().unwrap().unwrap();
+                }
+            });
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     #[test]
     fn a_message_id_is_kept_once() {

@@ -3,7 +3,7 @@
 //! has come. Migrations are only ever appended.
 
 use super::{Result, StoreError};
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
 
 /// The migrations, in order.
 pub const MIGRATIONS: &[&str] = &[
@@ -95,21 +95,32 @@ pub const MIGRATIONS: &[&str] = &[
     );",
 ];
 
-/// Bring the database up to date.
+/// Bring the database up to date. The version is read and the migrations
+/// applied under one write lock (`BEGIN IMMEDIATE`): two processes opening
+/// a new store at once (the daemon starting while `zinejudge deliver`
+/// stores a mail) would otherwise both see version 0, and the second would
+/// fail on tables the first has just made.
 pub fn migrate(conn: &mut Connection) -> Result<()> {
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let known = MIGRATIONS.len() as i64;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version == known {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if version > known {
         return Err(StoreError::TooNew {
             found: version,
             known,
         });
     }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        let tx = conn.transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
-        tx.commit()?;
+    if version == known {
+        return Ok(());
     }
+    for sql in MIGRATIONS.iter().skip(version as usize) {
+        tx.execute_batch(sql)?;
+    }
+    tx.pragma_update(None, "user_version", known)?;
+    tx.commit()?;
     Ok(())
 }
