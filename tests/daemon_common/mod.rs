@@ -1,0 +1,601 @@
+//! Running the real `zinejudge run` against the test mail system, for the
+//! `daemon_*` tests: a [`Judge`] is the daemon as a child process (IMAPS in
+//! from the test Dovecot, submission out to the test Postfix, its store in a
+//! temporary directory), with its log, its memory and its store at hand;
+//! [`SmtpClient`] sends many mails fast over one plain SMTP connection;
+//! [`answers_for`] reads what the players got back.
+//!
+//! Every wait polls with a deadline ([`crate::support::wait_until`]).
+
+#![allow(dead_code)]
+
+use crate::support::{JUDGE_ADDRESS, JUDGE_PASSWORD, MailSystem, block_on};
+use mail_parser::{HeaderValue, MessageParser};
+use std::collections::HashMap;
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The daemon under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_zinejudge");
+
+/// A directory under the system's temporary directory, removed on drop
+/// unless the test panicked (then kept, and its path printed).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A fresh directory named after `label`.
+    pub fn new(label: &str) -> TempDir {
+        static SEQ: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "zj-{label}-{}-{}-{:x}",
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::Relaxed),
+            fastrand::u32(..)
+        ));
+        fs::create_dir_all(&dir).expect("temporary directory");
+        TempDir(dir)
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if std::thread::panicking() || std::env::var_os("ZJ_MAILTEST_KEEP").is_some() {
+            eprintln!("test files kept in {}", self.0.display());
+        } else {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// The configuration file of a judge reading the test Dovecot over IMAPS
+/// and sending through the test Postfix's submission port (STARTTLS and
+/// AUTH), both checked against the test CA; `extra` is appended (TOML
+/// tables the test adds; they must not repeat a table written here, so the
+/// tables below take their values from `opts`).
+pub fn config_text(ms: &MailSystem, dir: &Path, opts: &Opts) -> String {
+    let p = ms.ports();
+    let ca = ms.ca_cert_path().display().to_string();
+    format!(
+        r#"[judge]
+address = "{JUDGE_ADDRESS}"
+name = "{name}"
+log = "{log}"
+
+[store]
+path = "{store}"
+
+[inbound]
+source = "imap"
+
+[imap]
+host = "127.0.0.1"
+port = {imaps}
+tls = "implicit"
+tls-name = "localhost"
+ca-file = "{ca}"
+user = "{JUDGE_ADDRESS}"
+password = "{JUDGE_PASSWORD}"
+
+[outbound]
+sink = "smtp"
+
+[smtp]
+host = "127.0.0.1"
+port = {submission}
+tls = "starttls"
+tls-name = "localhost"
+ca-file = "{ca}"
+user = "{JUDGE_ADDRESS}"
+password = "{JUDGE_PASSWORD}"
+timeout-seconds = 10
+connections = {connections}
+
+[limits]
+max-retry-seconds = {max_retry}
+{extra}"#,
+        name = opts.name,
+        log = opts.log,
+        store = dir.join("store.sqlite").display(),
+        imaps = p.imaps,
+        submission = p.submission,
+        connections = opts.connections,
+        max_retry = opts.max_retry_seconds,
+        extra = opts.extra,
+    )
+}
+
+/// What a test varies in the configuration.
+#[derive(Clone, Debug)]
+pub struct Opts {
+    /// `judge.name`.
+    pub name: String,
+    /// `judge.log`.
+    pub log: String,
+    /// `smtp.connections`.
+    pub connections: usize,
+    /// `limits.max-retry-seconds`: short, so that an SMTP outage ends
+    /// in seconds.
+    pub max_retry_seconds: u64,
+    /// More TOML, appended.
+    pub extra: String,
+}
+
+impl Default for Opts {
+    fn default() -> Opts {
+        Opts {
+            name: "zinejudge test".into(),
+            log: "info,zinejudge=debug".into(),
+            connections: 4,
+            max_retry_seconds: 2,
+            extra: String::new(),
+        }
+    }
+}
+
+/// Mail counts of the store, read straight from SQLite.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Inbound mails stored.
+    pub inbound: i64,
+    /// ... of which still waiting.
+    pub pending: i64,
+    /// Outbox rows.
+    pub outbox: i64,
+    /// ... of which not sent yet (queued or sending).
+    pub unsent: i64,
+    /// ... refused for good.
+    pub failed: i64,
+}
+
+/// `zinejudge run` as a child process; SIGKILLed on drop.
+pub struct Judge {
+    /// The test's directory (config, store, log).
+    pub dir: PathBuf,
+    /// The configuration file.
+    pub config: PathBuf,
+    /// The SQLite store.
+    pub store: PathBuf,
+    /// The daemon's standard error, appended over restarts.
+    pub log: PathBuf,
+    child: Option<Child>,
+    /// How many times it was started.
+    pub starts: usize,
+}
+
+impl Judge {
+    /// Write the configuration into `dir` and start the daemon.
+    pub fn start(ms: &MailSystem, dir: &Path, opts: &Opts) -> Judge {
+        let config = dir.join("zinejudge.toml");
+        fs::write(&config, config_text(ms, dir, opts)).expect("write the configuration");
+        let mut j = Judge {
+            dir: dir.to_path_buf(),
+            config,
+            store: dir.join("store.sqlite"),
+            log: dir.join("zinejudge.log"),
+            child: None,
+            starts: 0,
+        };
+        j.spawn();
+        j
+    }
+
+    /// Start it (again).
+    pub fn spawn(&mut self) {
+        assert!(self.child.is_none(), "the judge is already running");
+        let log = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .expect("log file");
+        let child = Command::new(BIN)
+            .arg("run")
+            .arg("--config")
+            .arg(&self.config)
+            .current_dir(&self.dir)
+            .env_remove("RUST_LOG")
+            .env_remove("ZINEJUDGE_IMAP_PASSWORD")
+            .env_remove("ZINEJUDGE_SMTP_PASSWORD")
+            .env_remove("NOTIFY_SOCKET")
+            .env_remove("WATCHDOG_USEC")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(log))
+            .spawn()
+            .expect("start zinejudge run");
+        self.child = Some(child);
+        self.starts += 1;
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("the judge is not running").id()
+    }
+
+    /// Send `sig` to it.
+    pub fn signal(&self, sig: libc::c_int) {
+        // SAFETY: kill has no memory-safety preconditions; the pid is an
+        // unreaped child of ours.
+        unsafe {
+            libc::kill(self.pid() as libc::pid_t, sig);
+        }
+    }
+
+    /// SIGKILL it and reap it.
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Whether it is still running (not exited).
+    pub fn running(&mut self) -> bool {
+        match self.child.as_mut() {
+            Some(c) => c.try_wait().expect("try_wait").is_none(),
+            None => false,
+        }
+    }
+
+    /// Wait for it to exit by itself; panics after `timeout`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let deadline = Instant::now() + timeout;
+        let c = self.child.as_mut().expect("the judge is not running");
+        loop {
+            if let Some(s) = c.try_wait().expect("try_wait") {
+                self.child = None;
+                return s;
+            }
+            if Instant::now() >= deadline {
+                panic!(
+                    "the judge did not exit within {timeout:?}; log:\n{}",
+                    self.log_tail(40)
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The log so far.
+    pub fn log_text(&self) -> String {
+        fs::read(&self.log)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default()
+    }
+
+    /// The last `n` lines of the log.
+    pub fn log_tail(&self, n: usize) -> String {
+        let text = self.log_text();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(n)..].join("\n")
+    }
+
+    /// A `/proc/<pid>/status` figure in kB (`VmRSS`, `VmHWM`).
+    pub fn status_kb(&self, key: &str) -> Option<u64> {
+        proc_status_kb(self.pid(), key)
+    }
+
+    /// A read-only connection to its store.
+    pub fn db(&self) -> rusqlite::Connection {
+        let c = rusqlite::Connection::open_with_flags(
+            &self.store,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .expect("open the store");
+        c.busy_timeout(Duration::from_secs(30)).unwrap();
+        c
+    }
+
+    /// Mail counts of the store (zero before it exists).
+    pub fn counts(&self) -> Counts {
+        if !self.store.exists() {
+            return Counts::default();
+        }
+        let db = self.db();
+        let one = |sql: &str| -> i64 { db.query_row(sql, [], |r| r.get(0)).unwrap_or(0) };
+        Counts {
+            inbound: one("SELECT count(*) FROM inbound"),
+            pending: one("SELECT count(*) FROM inbound WHERE state = 'new'"),
+            outbox: one("SELECT count(*) FROM outbox"),
+            unsent: one("SELECT count(*) FROM outbox WHERE state IN ('queued', 'sending')"),
+            failed: one("SELECT count(*) FROM outbox WHERE state = 'failed'"),
+        }
+    }
+
+    /// The note the processor stored for the mail with `message_id`.
+    pub fn note(&self, message_id: &str) -> Option<String> {
+        self.db()
+            .query_row(
+                "SELECT note FROM inbound WHERE message_id = ?1",
+                [message_id],
+                |r| r.get(0),
+            )
+            .ok()
+            .flatten()
+    }
+
+    /// Wait until `inbound` mails are stored and processed and every answer
+    /// was handed to the SMTP server, and the server delivered them all
+    /// (its queue is empty); panics with the log after `timeout`.
+    pub fn wait_settled(&self, ms: &MailSystem, inbound: i64, timeout: Duration) -> Counts {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let c = self.counts();
+            if c.inbound >= inbound && c.pending == 0 && c.unsent == 0 && ms.queued_messages() == 0
+            {
+                return c;
+            }
+            if Instant::now() >= deadline {
+                panic!(
+                    "not settled within {timeout:?}: {c:?} (want {inbound} inbound), \
+                     {} in the Postfix queue; judge log:\n{}",
+                    ms.queued_messages(),
+                    self.log_tail(60)
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Judge {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("judge log ({}):\n{}", self.log.display(), self.log_tail(80));
+        }
+        self.kill();
+    }
+}
+
+/// CPU seconds (user + system) a process has used so far.
+pub fn cpu_seconds(pid: u32) -> f64 {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // "pid (comm) state ...": fields after the last ')'; utime and stime
+    // are the 14th and 15th fields of the line.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    (ticks(11) + ticks(12)) / hz
+}
+
+/// A `/proc/<pid>/status` figure in kB.
+pub fn proc_status_kb(pid: u32, key: &str) -> Option<u64> {
+    let text = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+// ---- mail to send
+
+static MAIL_SEQ: AtomicU64 = AtomicU64::new(0);
+
+/// A unique Message-ID (without brackets).
+pub fn new_message_id() -> String {
+    format!(
+        "t{}.{}.{:08x}@players.example.test",
+        std::process::id(),
+        MAIL_SEQ.fetch_add(1, Ordering::Relaxed),
+        fastrand::u32(..)
+    )
+}
+
+/// A plain-text mail with the given Message-ID.
+pub fn order_mail(from: &str, to: &str, message_id: &str, subject: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nDate: Mon, 1 Jan 2024 00:00:00 +0000\r\n\
+         Message-ID: <{message_id}>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+/// A plain SMTP client for the test Postfix's port 25 (no TLS, no AUTH),
+/// sending any number of mails over one connection.
+pub struct SmtpClient {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+impl SmtpClient {
+    /// Connect to `port` on 127.0.0.1 and say EHLO.
+    pub fn connect(port: u16) -> std::io::Result<SmtpClient> {
+        let stream = TcpStream::connect(("127.0.0.1", port))?;
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        stream.set_nodelay(true)?;
+        let mut c = SmtpClient {
+            reader: BufReader::new(stream.try_clone()?),
+            writer: stream,
+        };
+        c.reply(220)?;
+        c.command("EHLO client.example.test", 250)?;
+        Ok(c)
+    }
+
+    fn reply(&mut self, want: u16) -> std::io::Result<String> {
+        let mut all = String::new();
+        loop {
+            let mut line = String::new();
+            if self.reader.read_line(&mut line)? == 0 {
+                return Err(std::io::Error::other("SMTP connection closed"));
+            }
+            all.push_str(&line);
+            if line.len() < 4 || line.as_bytes()[3] != b'-' {
+                break;
+            }
+        }
+        if !all.starts_with(&want.to_string()) {
+            return Err(std::io::Error::other(format!(
+                "SMTP: wanted {want}, got {all}"
+            )));
+        }
+        Ok(all)
+    }
+
+    fn command(&mut self, line: &str, want: u16) -> std::io::Result<String> {
+        self.writer.write_all(line.as_bytes())?;
+        self.writer.write_all(b"\r\n")?;
+        self.reply(want)
+    }
+
+    /// Send `raw` from `from` (empty: the null sender of bounces) to `to`.
+    pub fn send(&mut self, from: &str, to: &str, raw: &[u8]) -> std::io::Result<()> {
+        self.command(&format!("MAIL FROM:<{from}>"), 250)?;
+        self.command(&format!("RCPT TO:<{to}>"), 250)?;
+        self.command("DATA", 354)?;
+        let mut data = Vec::with_capacity(raw.len() + 64);
+        for line in raw.split_inclusive(|&b| b == b'\n') {
+            if line.first() == Some(&b'.') {
+                data.push(b'.');
+            }
+            data.extend_from_slice(line);
+        }
+        if !data.ends_with(b"\r\n") {
+            data.extend_from_slice(b"\r\n");
+        }
+        data.extend_from_slice(b".\r\n");
+        self.writer.write_all(&data)?;
+        self.reply(250)?;
+        Ok(())
+    }
+
+    /// Say QUIT.
+    pub fn quit(mut self) {
+        let _ = self.command("QUIT", 221);
+    }
+}
+
+/// Send each `(from, to, raw)` over plain SMTP, on `connections` parallel
+/// connections; panics on a refusal.
+pub fn send_all(ms: &MailSystem, mails: &[(String, String, Vec<u8>)], connections: usize) {
+    let port = ms.ports().smtp;
+    let per = mails.len().div_ceil(connections.max(1)).max(1);
+    std::thread::scope(|s| {
+        for chunk in mails.chunks(per) {
+            s.spawn(move || {
+                let mut c = SmtpClient::connect(port).expect("SMTP connect");
+                for (from, to, raw) in chunk {
+                    c.send(from, to, raw)
+                        .unwrap_or_else(|e| panic!("sending to {to}: {e}"));
+                }
+                c.quit();
+            });
+        }
+    });
+}
+
+// ---- IMAP
+
+/// Put `raw` straight into `address`'s `mailbox` (IMAP APPEND), skipping
+/// Postfix, which would add headers (From, Message-ID) and refuses mails
+/// over 10 MB.
+pub fn append(ms: &MailSystem, address: &str, mailbox: &str, raw: &[u8]) {
+    block_on(async {
+        let mut s = ms.imap_login(address).await.expect("IMAP login");
+        s.append(mailbox, None, None, raw).await.expect("APPEND");
+        let _ = s.logout().await;
+    })
+}
+
+/// How many messages `address`'s `mailbox` holds (0 if it does not exist).
+pub fn mailbox_count(ms: &MailSystem, address: &str, mailbox: &str) -> usize {
+    block_on(async {
+        let mut s = ms.imap_login(address).await.expect("IMAP login");
+        let n = s.examine(mailbox).await.map_or(0, |m| m.exists as usize);
+        let _ = s.logout().await;
+        n
+    })
+}
+
+/// One of the judge's answers, as a player got it.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// Who got it.
+    pub to: String,
+    /// Its Message-ID.
+    pub message_id: String,
+    /// The Message-ID it answers.
+    pub in_reply_to: String,
+    /// `References`, as ids.
+    pub references: Vec<String>,
+    /// The `From` display name.
+    pub from_name: String,
+    /// The `From` address.
+    pub from_address: String,
+    /// `Auto-Submitted`.
+    pub auto_submitted: String,
+    /// Subject.
+    pub subject: String,
+    /// Body text.
+    pub body: String,
+}
+
+/// Parse a mail the judge sent.
+pub fn parse_answer(to: &str, raw: &[u8]) -> Answer {
+    let m = MessageParser::default()
+        .parse(raw)
+        .unwrap_or_else(|| panic!("unparsable answer: {}", String::from_utf8_lossy(raw)));
+    let text = |v: Option<&HeaderValue>| -> Vec<String> {
+        match v {
+            Some(HeaderValue::Text(t)) => vec![t.to_string()],
+            Some(HeaderValue::TextList(l)) => l.iter().map(|s| s.to_string()).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let from = m.from().and_then(|f| f.first());
+    Answer {
+        to: to.to_string(),
+        message_id: m.message_id().unwrap_or_default().to_string(),
+        in_reply_to: text(m.header("In-Reply-To"))
+            .into_iter()
+            .next()
+            .unwrap_or_default(),
+        references: text(m.header("References")),
+        from_name: from.and_then(|a| a.name()).unwrap_or_default().to_string(),
+        from_address: from
+            .and_then(|a| a.address())
+            .unwrap_or_default()
+            .to_string(),
+        auto_submitted: m
+            .header_raw("Auto-Submitted")
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+        subject: m.subject().unwrap_or_default().to_string(),
+        body: m.body_text(0).map(|b| b.into_owned()).unwrap_or_default(),
+    }
+}
+
+/// Every mail in each of `addresses`' INBOX, parsed as answers.
+pub fn answers_for(ms: &MailSystem, addresses: &[String]) -> Vec<Answer> {
+    let mut out = Vec::new();
+    for a in addresses {
+        for raw in ms
+            .fetch_all_blocking(a)
+            .unwrap_or_else(|e| panic!("fetch {a}: {e}"))
+        {
+            out.push(parse_answer(a, &raw));
+        }
+    }
+    out
+}
+
+/// Answers grouped by the Message-ID they answer.
+pub fn by_in_reply_to(answers: &[Answer]) -> HashMap<String, Vec<&Answer>> {
+    let mut m: HashMap<String, Vec<&Answer>> = HashMap::new();
+    for a in answers {
+        m.entry(a.in_reply_to.clone()).or_default().push(a);
+    }
+    m
+}

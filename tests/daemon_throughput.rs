@@ -1,0 +1,172 @@
+//! Throughput of the daemon end to end, through the real mail servers:
+//! N order mails from many players are sent to the judge over SMTP, read
+//! by the daemon over IMAPS, answered, and sent back through submission;
+//! the clock stops when the last answer is in the players' mailboxes.
+//! Reports mails per second, the daemon's idle RSS and its peak RSS
+//! (VmHWM), and when each stage finished.
+//!
+//! Not run by default; meaningful in a release build:
+//!
+//!     cargo test --release --test daemon_throughput -- --ignored --nocapture
+//!
+//! `ZJ_THROUGHPUT_MAILS` sets N (default 2000), `ZJ_THROUGHPUT_RUNS` the
+//! number of runs (default 1; the medians are printed too),
+//! `ZJ_THROUGHPUT_CONNECTIONS` the judge's `smtp.connections` (default 4,
+//! the configuration's default).
+
+mod daemon_common;
+mod support;
+
+use daemon_common::*;
+use std::time::{Duration, Instant};
+use support::{JUDGE_ADDRESS, MailSystem, wait_until};
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    mails_per_second: f64,
+    idle_rss_kb: u64,
+    peak_rss_kb: u64,
+    idle_after_kb: u64,
+}
+
+fn one_run(n: usize) -> Option<Run> {
+    let ms = MailSystem::start_or_skip("daemon_throughput")?;
+    let players: Vec<String> = (0..100).map(|_| ms.address("speed")).collect();
+    let mails: Vec<(String, String, Vec<u8>)> = (0..n)
+        .map(|i| {
+            let p = &players[i % players.len()];
+            let id = new_message_id();
+            let body = format!(
+                "Orders for Spring 1901, mail {i}\r\n\r\nA(Lon)-Yor\r\nF(Edi)-NTH\r\nF(Lon)-ENG\r\n\
+                 A(Par)-Bur\r\nA(Mar) S A(Par)-Bur\r\nF(Bre)-MAO\r\n"
+            );
+            (
+                p.clone(),
+                JUDGE_ADDRESS.to_string(),
+                order_mail(p, JUDGE_ADDRESS, &id, &format!("Orders {i}"), &body),
+            )
+        })
+        .collect();
+    let tmp = TempDir::new("throughput");
+    let opts = Opts {
+        log: "info".into(),
+        connections: env_usize("ZJ_THROUGHPUT_CONNECTIONS", 4),
+        ..Opts::default()
+    };
+    let judge = Judge::start(&ms, tmp.path(), &opts);
+    wait_until("the judge connected", Duration::from_secs(30), || {
+        judge.log_text().contains("IMAP connected")
+    });
+    // Idle: connected, waiting in IDLE.
+    std::thread::sleep(Duration::from_secs(2));
+    let idle_rss_kb = judge.status_kb("VmRSS").unwrap();
+    let cpu_before = cpu_seconds(judge.pid());
+
+    let t0 = Instant::now();
+    let mut stored_at = None;
+    let mut processed_at = None;
+    let mut handed_at = None;
+    let mut sent_at = None;
+    let mut done_at = Duration::ZERO;
+    std::thread::scope(|s| {
+        let sender = s.spawn(|| {
+            send_all(&ms, &mails, 4);
+            t0.elapsed()
+        });
+        let deadline = Instant::now() + Duration::from_secs(600);
+        loop {
+            let c = judge.counts();
+            let now = t0.elapsed();
+            if stored_at.is_none() && c.inbound == n as i64 {
+                stored_at = Some(now);
+            }
+            if processed_at.is_none() && c.inbound == n as i64 && c.pending == 0 {
+                processed_at = Some(now);
+            }
+            if handed_at.is_none() && c.outbox == n as i64 && c.unsent == 0 {
+                handed_at = Some(now);
+            }
+            if sent_at.is_none() && sender.is_finished() {
+                sent_at = Some(now);
+            }
+            if handed_at.is_some() && sent_at.is_some() && ms.queued_messages() == 0 {
+                done_at = now;
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "not done after 10 minutes: {c:?}\n{}",
+                judge.log_tail(20)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        sender.join().unwrap();
+    });
+    let peak_rss_kb = judge.status_kb("VmHWM").unwrap();
+    let cpu = cpu_seconds(judge.pid()) - cpu_before;
+    std::thread::sleep(Duration::from_secs(3));
+    let idle_after_kb = judge.status_kb("VmRSS").unwrap();
+
+    // Every answer really is in a mailbox, once.
+    let answers = answers_for(&ms, &players);
+    let by = by_in_reply_to(&answers);
+    assert_eq!(answers.len(), n);
+    assert_eq!(by.len(), n);
+
+    let rate = n as f64 / done_at.as_secs_f64();
+    let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
+    eprintln!(
+        "{n} mails in {:.2} s: {rate:.0} mails/s end to end; test's sending done at {:.2} s, \
+         all stored {:.2} s, processed {:.2} s, handed to SMTP {:.2} s, delivered {:.2} s; \
+         RSS idle {idle_rss_kb} kB, peak {peak_rss_kb} kB, idle after {idle_after_kb} kB; \
+         daemon CPU {cpu:.2} s ({:.2} ms a mail)",
+        done_at.as_secs_f64(),
+        secs(sent_at),
+        secs(stored_at),
+        secs(processed_at),
+        secs(handed_at),
+        done_at.as_secs_f64(),
+        cpu * 1000.0 / n as f64,
+    );
+    Some(Run {
+        mails_per_second: rate,
+        idle_rss_kb,
+        peak_rss_kb,
+        idle_after_kb,
+    })
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+#[test]
+#[ignore = "a benchmark: cargo test --release --test daemon_throughput -- --ignored --nocapture"]
+fn daemon_throughput_end_to_end() {
+    let n = env_usize("ZJ_THROUGHPUT_MAILS", 2000);
+    let runs = env_usize("ZJ_THROUGHPUT_RUNS", 1).max(1);
+    let mut all = Vec::new();
+    for _ in 0..runs {
+        match one_run(n) {
+            Some(r) => all.push(r),
+            None => return,
+        }
+    }
+    let m = |f: fn(&Run) -> f64| median(all.iter().map(f).collect());
+    eprintln!(
+        "median of {runs} run(s) of {n} mails: {:.0} mails/s, idle RSS {:.0} kB, peak RSS {:.0} kB, \
+         idle after {:.0} kB",
+        m(|r| r.mails_per_second),
+        m(|r| r.idle_rss_kb as f64),
+        m(|r| r.peak_rss_kb as f64),
+        m(|r| r.idle_after_kb as f64),
+    );
+}
