@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod bot;
+
 use mail_parser::MimeHeaders;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use zinejudge::commands::Judge;
