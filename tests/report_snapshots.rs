@@ -11,7 +11,7 @@ use zinejudge::report::{PhaseReport, data};
 use zinejudge::variant::{self, PhaseKind, Variant};
 
 fn orders(v: &Variant, kind: PhaseKind, text: &str) -> PhaseOrders {
-    let p = OrderParser::new(&v.map);
+    let p = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let mut main = Vec::new();
     let mut retreats = Vec::new();
     let mut adjust = Vec::new();
@@ -274,4 +274,82 @@ phase = "April 1066 movement"
         insta::assert_snapshot!(format!("1066_{name}_judge"), judge);
         pos = next;
     }
+}
+
+/// Play `steps` (phase kind word, orders) from `pos`, snapshotting each
+/// phase's results in both styles as `{prefix}_{n}_{kind}_{style}`.
+fn sequence(v: &Variant, mut pos: Position, prefix: &str, steps: &[(&str, &str)]) {
+    for (n, (kind, text)) in steps.iter().enumerate() {
+        assert_eq!(pos.phase.kind.word(), *kind, "{pos:?}");
+        let o = orders(v, pos.phase.kind, text);
+        let (result, next) = play(v, &pos, &o);
+        let d = data(
+            &PhaseReport {
+                variant: v,
+                game: prefix,
+                before: &pos,
+                orders: &o,
+                result: &result,
+                after: &next,
+                next_deadline: Some("Sat 08 Jan 2028 12:00 UTC".into()),
+                ended: None,
+                nmr: vec![],
+            },
+            "zinejudge",
+        );
+        let t = Templates::builtin();
+        let zine = t.results(Style::Zine, &d).unwrap();
+        let judge = t.results(Style::Judge, &d).unwrap();
+        for l in zine.lines().chain(judge.lines()) {
+            assert!(l.chars().count() <= 72 && !l.contains('\t'), "{l:?}");
+        }
+        insta::assert_snapshot!(format!("{prefix}_{n}_{kind}_zine"), zine);
+        insta::assert_snapshot!(format!("{prefix}_{n}_{kind}_judge"), judge);
+        pos = next;
+    }
+}
+
+/// Ard-Ri with the Vikings: the Winter 379 builds (the Vikings' at sea, to
+/// arrive later), a raid, the Vikings placed before the Fall moves, the
+/// raider home and counted in Winter.
+#[test]
+fn variant_ardri_with_the_vikings() {
+    let v = variant::builtin("ardri").unwrap().unwrap();
+    let pos = Position::initial(&v);
+    sequence(
+        &v,
+        pos,
+        "ardri",
+        &[
+            (
+                "adjustment",
+                "Ulaid: Build F Mag\nUlaid: Build F Aic\nUlaid: Build A Ema\n\
+                 Connacht: Build A Mon\nConnacht: Build F Cru\nConnacht: Build A Tua\n\
+                 Midhe: Build A Uis\nMidhe: Build A Gua\nMidhe: Build A Tem\n\
+                 Laigin: Build A Naa\nLaigin: Build A Aie\nLaigin: Build F Alm\n\
+                 Muma: Build A Eog\nMuma: Build A Edg\nMuma: Build F Anu\n\
+                 Vikings: Build F NAT\nVikings: Build F ERI\nVikings: Build F NCH",
+            ),
+            (
+                "movement",
+                "Muma: F Anu - SOU\nLaigin: F Alm - ERI\nUlaid: F Aic - NAT\n\
+                 Midhe: A Gua - Mid\nConnacht: A Mon - Con",
+            ),
+            (
+                "movement",
+                "Ulaid: F Mag - ERI\nMuma: F SOU S F Mag - ERI\nVikings: F NCH - End",
+            ),
+            ("retreat", "Laigin: F ERI - Rat"),
+            (
+                "adjustment",
+                "Vikings: F(End) becomes A\nVikings: Build F NCH",
+            ),
+            (
+                "movement",
+                "Muma: Fleet South Atlantic - Raiding\nVikings: A End - Aic",
+            ),
+            ("movement", "Muma: Fleet Raiding Return - South Atlantic"),
+            ("adjustment", "Muma: Build F Anu"),
+        ],
+    );
 }

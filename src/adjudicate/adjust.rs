@@ -76,6 +76,8 @@ pub enum AdjustStatus {
     Removed(Unit),
     /// A build was waived.
     Waived,
+    /// A fleet on land became this army (Ard-Ri rule 7f).
+    Converted(Unit),
     /// The order was not carried out.
     Illegal(Illegal),
 }
@@ -93,6 +95,9 @@ pub struct AdjustResult {
     pub unused_builds: Vec<u32>,
     /// The board afterwards.
     pub units_after: Vec<Unit>,
+    /// Units built to be placed later (Ard-Ri rule 7c): built, but not yet
+    /// on the board.
+    pub pending: Vec<Unit>,
 }
 
 /// Builds (positive) or removals (negative) due per power: centres owned
@@ -112,6 +117,13 @@ pub fn adjustments_due_with(
     let mut due = vec![0i32; map.powers().len()];
     for (d, b) in due.iter_mut().zip(&extras.state.bonus) {
         *d += i32::try_from(*b).unwrap_or(i32::MAX);
+    }
+    for (d, b) in due.iter_mut().zip(&extras.state.reserve) {
+        *d += i32::try_from(*b).unwrap_or(i32::MAX);
+    }
+    // Units built and waiting to be placed are units all the same.
+    for u in &extras.state.pending {
+        due[u.power.index()] -= 1;
     }
     for (p, o) in owners.iter().enumerate() {
         if let Some(o) = o
@@ -150,6 +162,9 @@ pub fn adjudicate_adjustments_with(
     let mut left: Vec<i32> = due.clone();
     let mut board: Vec<Option<Unit>> = units.iter().copied().map(Some).collect();
     let mut built: Vec<Unit> = Vec::new();
+    let mut pending: Vec<Unit> = Vec::new();
+    // Builds each power has made from its off-board centres.
+    let mut reserve_used = vec![0u32; map.powers().len()];
     let mut statuses = Vec::with_capacity(orders.len());
     // A box holds any number of units.
     let occupied = |board: &[Option<Unit>], built: &[Unit], p: ProvinceId| {
@@ -176,15 +191,85 @@ pub fn adjudicate_adjustments_with(
                 if left[pw] <= 0 {
                     AdjustStatus::Illegal(Illegal::NoBuildsDue)
                 } else {
-                    match check_build(map, rules, extras, o.power, kind, at, owners) {
-                        Err(e) => AdjustStatus::Illegal(e),
-                        Ok(_) if occupied(&board, &built, at.province) => {
-                            AdjustStatus::Illegal(Illegal::Occupied)
+                    let reserve = extras
+                        .features
+                        .reserve_of(o.power)
+                        .filter(|r| r.build_at.contains(&at.province));
+                    match reserve {
+                        Some(r) => {
+                            let have = extras.state.reserve.get(pw).copied().unwrap_or(0);
+                            match reserve_build(map, extras, o.power, kind, at) {
+                                Err(e) => AdjustStatus::Illegal(e),
+                                Ok(_) if reserve_used[pw] >= have => {
+                                    AdjustStatus::Illegal(Illegal::NoReserve)
+                                }
+                                Ok(_)
+                                    if pending
+                                        .iter()
+                                        .chain(&built)
+                                        .any(|u| map.province_of(u.region) == at.province) =>
+                                {
+                                    AdjustStatus::Illegal(Illegal::Occupied)
+                                }
+                                Ok(_)
+                                    if r.arrive.is_none()
+                                        && occupied(&board, &built, at.province) =>
+                                {
+                                    AdjustStatus::Illegal(Illegal::Occupied)
+                                }
+                                Ok(unit) => {
+                                    left[pw] -= 1;
+                                    reserve_used[pw] += 1;
+                                    if r.arrive.is_some() {
+                                        pending.push(unit);
+                                    } else {
+                                        built.push(unit);
+                                    }
+                                    AdjustStatus::Built(unit)
+                                }
+                            }
                         }
-                        Ok(unit) => {
-                            left[pw] -= 1;
-                            built.push(unit);
-                            AdjustStatus::Built(unit)
+                        None => match check_build(map, rules, extras, o.power, kind, at, owners) {
+                            Err(e) => AdjustStatus::Illegal(e),
+                            Ok(_) if occupied(&board, &built, at.province) => {
+                                AdjustStatus::Illegal(Illegal::Occupied)
+                            }
+                            Ok(unit) => {
+                                left[pw] -= 1;
+                                built.push(unit);
+                                AdjustStatus::Built(unit)
+                            }
+                        },
+                    }
+                }
+            }
+            AdjustCommand::Convert { unit, to } => {
+                let found = board
+                    .iter()
+                    .position(|u| u.is_some_and(|u| map.province_of(u.region) == unit.at.province));
+                match found.map(|i| (i, board[i].expect("position found a unit"))) {
+                    None => AdjustStatus::Illegal(Illegal::NoUnit),
+                    Some((_, u)) if u.power != o.power => {
+                        AdjustStatus::Illegal(Illegal::ForeignUnit(u.power))
+                    }
+                    Some((i, u)) => {
+                        let prov = map.province(map.province_of(u.region));
+                        let region = prov.main_region();
+                        if !extras.features.builds.convert.contains(&o.power) {
+                            AdjustStatus::Illegal(Illegal::NotInThisGame)
+                        } else if u.kind != UnitKind::Fleet
+                            || to != UnitKind::Army
+                            || !map.admits(region, UnitKind::Army)
+                        {
+                            AdjustStatus::Illegal(Illegal::CannotConvert)
+                        } else {
+                            let army = Unit {
+                                kind: UnitKind::Army,
+                                region,
+                                ..u
+                            };
+                            board[i] = Some(army);
+                            AdjustStatus::Converted(army)
                         }
                     }
                 }
@@ -259,7 +344,37 @@ pub fn adjudicate_adjustments_with(
         civil_disorder: civil,
         unused_builds: left.iter().map(|&l| l.max(0) as u32).collect(),
         units_after,
+        pending,
     }
+}
+
+/// A build from off-board centres at one of the power's places for them
+/// (a sea: a fleet unless the place takes armies too).
+fn reserve_build(
+    map: &Map,
+    extras: Extras<'_>,
+    power: PowerId,
+    kind: Option<UnitKind>,
+    at: crate::orders::Place,
+) -> Result<Unit, Illegal> {
+    let prov = map.province(at.province);
+    let kind = match kind {
+        Some(k) => k,
+        None if !map.admits(prov.main_region(), UnitKind::Army) => UnitKind::Fleet,
+        None if !map.admits(prov.main_region(), UnitKind::Fleet) => UnitKind::Army,
+        None => return Err(Illegal::KindNeeded),
+    };
+    if !extras.features.may_build_kind(power, kind) {
+        return Err(Illegal::KindNotHere(kind));
+    }
+    let region = map
+        .default_region(at.province, kind)
+        .ok_or(Illegal::WrongTerrain)?;
+    Ok(Unit {
+        power,
+        kind,
+        region,
+    })
 }
 
 /// Check a build's site and kind (DATC 4.B.7, 4.C.3, 4.C.4).
@@ -287,7 +402,8 @@ fn check_build(
         if !prov.supply_centre {
             return Err(Illegal::NotABuildSite);
         }
-        let home = extras.is_home(map, power, at.province);
+        let home = extras.is_home(map, power, at.province)
+            || extras.features.builds.anywhere.contains(&power);
         if rules.build_sites == BuildSites::HomeCentres && !home {
             match extras.capture_kinds(power, at.province) {
                 Some(kinds) => only = Some(kinds),

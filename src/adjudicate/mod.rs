@@ -82,6 +82,10 @@ pub enum Illegal {
     KindNeeded,
     /// This power may not build that kind of unit there.
     KindNotHere(crate::map::UnitKind),
+    /// No off-board centre left to build from.
+    NoReserve,
+    /// Only a fleet standing on land may become an army.
+    CannotConvert,
     /// A unit this kind of phase does not concern (a retreat order to a
     /// unit that was not dislodged).
     NotDislodged,
@@ -130,6 +134,8 @@ impl fmt::Display for Illegal {
             Illegal::NoRemovalsDue => "no (more) removals are due",
             Illegal::KindNeeded => "say whether to build an army or a fleet",
             Illegal::KindNotHere(_) => "you may not build that kind of unit there",
+            Illegal::NoReserve => "no off-board centre is left to build from",
+            Illegal::CannotConvert => "only a fleet standing on land may become an army",
             Illegal::NotDislodged => "that unit was not dislodged",
             Illegal::OffBoard => "units off the board can neither support nor convoy",
             Illegal::NoEntry => "no unit may move off the board there",

@@ -289,6 +289,7 @@ fn report(v: &Variant, pos: &Position, lines: &[OrderLine], result: &PhaseResult
                     AdjustStatus::Built(u) => format!("builds {}", unit_text(map, u)),
                     AdjustStatus::Removed(u) => format!("removes {}", unit_text(map, u)),
                     AdjustStatus::Waived => "waives a build".into(),
+                    AdjustStatus::Converted(u) => format!("now {}", unit_text(map, u)),
                     AdjustStatus::Illegal(why) => {
                         illegal.push((l.line, *why));
                         continue;

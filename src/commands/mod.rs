@@ -304,7 +304,8 @@ impl Judge {
                 game,
                 variant,
                 password,
-            } => self.create(s, &game, &variant, &password),
+                with,
+            } => self.create(s, &game, &variant, &password, &with),
             Command::Join {
                 game,
                 password,
@@ -693,6 +694,7 @@ impl Judge {
         game: &str,
         variant: &str,
         pw: &str,
+        with: &[String],
     ) -> Result<(), String> {
         if !game
             .chars()
@@ -703,7 +705,28 @@ impl Judge {
         }
         let v = self.variant(variant)?.clone();
         let hash = password::hash(pw)?;
-        let pos = Position::initial(&v);
+        let mut pos = Position::initial(&v);
+        // Optional powers play only when asked for.
+        let mut chosen = Vec::new();
+        for w in with {
+            let p = find_power(&v, w)?;
+            if !v.map.power(p).optional {
+                return Err(format!(
+                    "{} always plays in {}; WITH is for optional powers",
+                    v.map.power(p).name,
+                    v.title
+                ));
+            }
+            chosen.push(p);
+        }
+        let left_out: Vec<PowerId> = v
+            .map
+            .power_ids()
+            .filter(|p| v.map.power(*p).optional && !chosen.contains(p))
+            .collect();
+        for &p in &left_out {
+            pos.leave_out(p);
+        }
         let row = GameRow {
             name: game.to_string(),
             variant: v.name.clone(),
@@ -724,6 +747,13 @@ impl Judge {
         if !games::create(s.tx, &row, v.map.powers().len()).map_err(store_err)? {
             return Err(format!("a game called {game} already exists"));
         }
+        let mut seats = games::seats(s.tx, game).map_err(store_err)?;
+        for &p in &left_out {
+            if let Some(seat) = seats.get_mut(p.index()) {
+                seat.status = SeatStatus::Eliminated;
+                games::save_seat(s.tx, game, seat).map_err(store_err)?;
+            }
+        }
         s.ctx = Ctx::Gm {
             game: game.to_string(),
         };
@@ -733,6 +763,26 @@ impl Judge {
              every power is taken, or when you START it.",
             v.title
         ));
+        for p in v.map.power_ids().filter(|p| v.map.power(*p).optional) {
+            s.say(&format!(
+                "  {} {} this game{}.",
+                v.map.power(p).name,
+                if left_out.contains(&p) {
+                    "are not in"
+                } else {
+                    "play in"
+                },
+                if left_out.contains(&p) {
+                    format!(
+                        " (CREATE {game} {} password WITH {} to have them)",
+                        v.name,
+                        v.map.power(p).name
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+        }
         Ok(())
     }
 

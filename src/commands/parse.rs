@@ -72,6 +72,8 @@ pub enum Command {
         variant: String,
         /// GM password.
         password: String,
+        /// Optional powers to play (`WITH Vikings`).
+        with: Vec<String>,
     },
     /// JOIN game password [preferences].
     Join {
@@ -223,13 +225,20 @@ pub fn parse(line: &str) -> Result<Command, String> {
             on: false,
         },
         "CREATE" => {
-            if words.len() != 4 {
-                return Err("CREATE needs a game name, a variant and a password: CREATE mygame standard secret".into());
+            let with_ok = words.len() > 5 && up[4] == "WITH";
+            if words.len() != 4 && !with_ok {
+                return Err("CREATE needs a game name, a variant and a password: CREATE mygame standard secret (and WITH power for an optional power)".into());
             }
             Command::Create {
                 game: words[1].to_string(),
                 variant: words[2].to_string(),
                 password: words[3].to_string(),
+                with: words
+                    .iter()
+                    .skip(5)
+                    .map(|w| w.trim_matches(',').to_string())
+                    .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("and"))
+                    .collect(),
             }
         }
         "JOIN" => Command::Join {

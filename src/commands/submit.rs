@@ -343,9 +343,22 @@ pub(crate) fn show_orders(
                         );
                     }
                     None => {
+                        // A raider with no order to come back this season
+                        // stays away and brings nothing home.
+                        let raid = v
+                            .features
+                            .box_at(v.map.province_of(u.region))
+                            .filter(|b| b.exit_bonus);
+                        let why = match raid {
+                            Some(b) if b.exit_season.is_none_or(|s| s == pos.phase.season) => {
+                                "no return order: it stays away and counts nothing"
+                            }
+                            Some(_) => "stays away",
+                            None => "no order: holds",
+                        };
                         let _ = writeln!(
                             t,
-                            "  {} (no order: holds)",
+                            "  {} ({why})",
                             format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region))
                         );
                     }

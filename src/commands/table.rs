@@ -75,7 +75,7 @@ pub const COMMANDS: &[CommandDef] = &[
     },
     CommandDef {
         name: "CREATE",
-        usage: "CREATE game variant password",
+        usage: "CREATE game variant password [WITH optional powers]",
         who: Who::Anyone,
         help: "Create a game; you become its GM, signed on.",
     },

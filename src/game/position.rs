@@ -56,6 +56,14 @@ pub struct VariantState {
     pub bonus: Vec<u32>,
     /// Home centres nominated in place of lost ones (1066 rule 6).
     pub homes: Vec<Vec<ProvinceId>>,
+    /// Centres held off the board (Ard-Ri's Vikings: three, one lost for
+    /// each centre gained on the board).
+    pub reserve: Vec<u32>,
+    /// Units built off the board that are placed later (Ard-Ri rule 7c).
+    pub pending: Vec<Unit>,
+    /// Units placed on the way into this phase (`true`) or lost because
+    /// their place was taken (`false`): what the last results report.
+    pub arrivals: Vec<(Unit, bool)>,
 }
 
 impl VariantState {
@@ -64,6 +72,9 @@ impl VariantState {
             captures: vec![Vec::new(); n],
             bonus: vec![0; n],
             homes: vec![Vec::new(); n],
+            reserve: vec![0; n],
+            pending: Vec::new(),
+            arrivals: Vec::new(),
         }
     }
 
@@ -71,6 +82,9 @@ impl VariantState {
         self.captures.iter().all(Vec::is_empty)
             && self.bonus.iter().all(|b| *b == 0)
             && self.homes.iter().all(Vec::is_empty)
+            && self.reserve.iter().all(|b| *b == 0)
+            && self.pending.is_empty()
+            && self.arrivals.is_empty()
     }
 }
 
@@ -97,7 +111,28 @@ impl Position {
                 .collect(),
             owners,
             dislodged: Vec::new(),
-            state: VariantState::sized(v.map.powers().len()),
+            state: VariantState {
+                reserve: v
+                    .map
+                    .power_ids()
+                    .map(|p| v.features.reserve_of(p).map_or(0, |r| r.centres))
+                    .collect(),
+                ..VariantState::sized(v.map.powers().len())
+            },
+        }
+    }
+
+    /// Take `power` out of the game before it starts (an optional power the
+    /// GM did not choose): no units, no centres on or off the board.
+    pub fn leave_out(&mut self, power: PowerId) {
+        self.units.retain(|u| u.power != power);
+        for o in &mut self.owners {
+            if *o == Some(power) {
+                *o = None;
+            }
+        }
+        if let Some(r) = self.state.reserve.get_mut(power.index()) {
+            *r = 0;
         }
     }
 
@@ -178,6 +213,30 @@ impl Position {
                 }
                 if let Some(h) = self.state.homes.get(i).filter(|h| !h.is_empty()) {
                     let _ = writeln!(s, "homes.{key} = [{}]", list(h));
+                }
+                if let Some(&b) = self.state.reserve.get(i).filter(|b| **b > 0) {
+                    let _ = writeln!(s, "reserve.{key} = {b}");
+                }
+                let units = |us: &mut dyn Iterator<Item = &Unit>| {
+                    us.map(|u| format!("\"{} {}\"", u.kind.letter(), map.region_abbr(u.region)))
+                        .collect::<Vec<_>>()
+                };
+                let pending = units(&mut self.state.pending.iter().filter(|u| u.power == pw));
+                if !pending.is_empty() {
+                    let _ = writeln!(s, "pending.{key} = [{}]", pending.join(", "));
+                }
+                for (word, ok) in [("arrived", true), ("blocked", false)] {
+                    let list = units(
+                        &mut self
+                            .state
+                            .arrivals
+                            .iter()
+                            .filter(|(u, o)| u.power == pw && *o == ok)
+                            .map(|(u, _)| u),
+                    );
+                    if !list.is_empty() {
+                        let _ = writeln!(s, "{word}.{key} = [{}]", list.join(", "));
+                    }
                 }
             }
         }
@@ -328,10 +387,42 @@ impl Position {
                 }
             }
         }
-        for (power, n) in &raw.state.bonus {
-            match map.lookup_power(power.get_ref()) {
-                Some(pw) => state.bonus[pw.index()] = *n,
-                None => at(power.span(), format!("unknown power `{}`", power.get_ref())),
+        for (counts, reserve) in [(&raw.state.bonus, false), (&raw.state.reserve, true)] {
+            for (power, n) in counts {
+                match map.lookup_power(power.get_ref()) {
+                    Some(pw) if reserve => state.reserve[pw.index()] = *n,
+                    Some(pw) => state.bonus[pw.index()] = *n,
+                    None => at(power.span(), format!("unknown power `{}`", power.get_ref())),
+                }
+            }
+        }
+        for (lists, what) in [
+            (&raw.state.pending, 0),
+            (&raw.state.arrived, 1),
+            (&raw.state.blocked, 2),
+        ] {
+            for (power, list) in lists {
+                let Some(pw) = map.lookup_power(power.get_ref()) else {
+                    at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                    continue;
+                };
+                for u in list {
+                    match parse_unit(map, u.get_ref()) {
+                        Ok((kind, region)) => {
+                            let unit = Unit {
+                                power: pw,
+                                kind,
+                                region,
+                            };
+                            match what {
+                                0 => state.pending.push(unit),
+                                1 => state.arrivals.push((unit, true)),
+                                _ => state.arrivals.push((unit, false)),
+                            }
+                        }
+                        Err(e) => at(u.span(), e),
+                    }
+                }
             }
         }
         if !problems.is_empty() {
@@ -381,6 +472,14 @@ struct RawState {
     bonus: BTreeMap<Spanned<String>, u32>,
     #[serde(default)]
     homes: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    reserve: BTreeMap<Spanned<String>, u32>,
+    #[serde(default)]
+    pending: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    arrived: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    blocked: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
 }
 
 #[derive(Deserialize)]

@@ -94,6 +94,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             let r = judge_adjustments(v, pos, o);
             let mut state = pos.state.clone();
             state.bonus.iter_mut().for_each(|b| *b = 0);
+            state.pending.extend(r.pending.iter().copied());
             let next = Position {
                 phase: pos.phase,
                 units: r.units_after.clone(),
@@ -164,6 +165,8 @@ fn record_box_exits(v: &Variant, units: &[Unit], r: &MovementResult, state: &mut
 /// Move `pos` (whose phase is the one just played) on to the next phase in
 /// which somebody has a choice.
 pub fn advance(v: &Variant, mut pos: Position) -> Position {
+    // What arrived on the way into the phase just played is old news.
+    pos.state.arrivals.clear();
     let mut q = v.calendar.next(pos.phase);
     // A calendar of any length comes round within a few years.
     for _ in 0..(v.calendar.seasons.len() * 4 + 8) {
@@ -183,7 +186,33 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
         q = v.calendar.next(q);
     }
     pos.phase = q;
+    if q.kind == PhaseKind::Movement {
+        place_arrivals(v, &mut pos);
+    }
     pos
+}
+
+/// Units built off the board whose season has come are placed before its
+/// moves, each where it was built if nobody stands there; otherwise it is
+/// lost (Ard-Ri rule 7c).
+fn place_arrivals(v: &Variant, pos: &mut Position) {
+    let due = |u: &Unit| {
+        v.features
+            .reserve_of(u.power)
+            .is_some_and(|r| r.arrive.is_none_or(|s| s == pos.phase.season))
+    };
+    let (now, later): (Vec<Unit>, Vec<Unit>) = std::mem::take(&mut pos.state.pending)
+        .into_iter()
+        .partition(|u| due(u));
+    pos.state.pending = later;
+    for u in now {
+        let p = v.map.province_of(u.region);
+        let free = !pos.units.iter().any(|x| v.map.province_of(x.region) == p);
+        if free {
+            pos.units.push(u);
+        }
+        pos.state.arrivals.push((u, free));
+    }
 }
 
 /// Each supply centre with a unit on it now belongs to the unit's power.
@@ -196,6 +225,14 @@ pub fn take_centres(v: &Variant, pos: &mut Position) {
             continue;
         }
         pos.owners[p.index()] = Some(u.power);
+        // A centre gained on the board costs one held off it.
+        if v.features
+            .reserve_of(u.power)
+            .is_some_and(|r| r.lose_on_gain)
+            && let Some(r) = pos.state.reserve.get_mut(u.power.index())
+        {
+            *r = r.saturating_sub(1);
+        }
         let counts = v
             .features
             .builds

@@ -108,6 +108,10 @@ pub struct RawPower {
     /// Starting units: `A Lon`, `F StP/sc`.
     #[serde(default)]
     pub units: Vec<Spanned<String>>,
+    /// Played only when the GM chooses it (`CREATE game variant pw WITH
+    /// Vikings`): Ard-Ri's Vikings.
+    #[serde(default)]
+    pub optional: bool,
 }
 
 /// A unit placed on the board by the variant file.
@@ -586,6 +590,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 .as_ref()
                 .map_or_else(|| rp.name.get_ref().clone(), |a| a.get_ref().clone()),
             home_centres: home,
+            optional: rp.optional,
         });
     }
 

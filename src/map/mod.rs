@@ -236,6 +236,8 @@ pub struct Power {
     pub adjective: String,
     /// Home supply centres.
     pub home_centres: Vec<ProvinceId>,
+    /// Played only when the GM chooses it at CREATE.
+    pub optional: bool,
 }
 
 /// What a name typed by a player refers to.

@@ -153,6 +153,8 @@ pub struct OrderSyntax {
     pub impulses: bool,
     /// The destroy order (1066).
     pub destroy: bool,
+    /// Changing a unit's kind in an adjustment phase (Ard-Ri's Vikings).
+    pub convert: bool,
 }
 
 /// Orders of a retreat phase.
@@ -176,6 +178,14 @@ pub enum AdjustCommand {
         kind: Option<UnitKind>,
         /// Where.
         at: Place,
+    },
+    /// Turn a unit into another kind where it stands (Ard-Ri rule 7f: a
+    /// Viking fleet on land becomes an army): `F(Dub) becomes A`.
+    Convert {
+        /// The unit.
+        unit: UnitRef,
+        /// What it becomes.
+        to: UnitKind,
     },
     /// Remove (disband) a unit.
     Remove {

@@ -111,6 +111,9 @@ pub fn format_order(map: &Map, order: &AnyCommand) -> String {
         AnyCommand::Adjust(c) => match c {
             AdjustCommand::Build { kind, at } => format!("Build {}", format_unit(map, *kind, *at)),
             AdjustCommand::Remove { unit: u } => format!("Remove {}", unit(map, u)),
+            AdjustCommand::Convert { unit: u, to } => {
+                format!("{} becomes {}", unit(map, u), to.letter())
+            }
             AdjustCommand::Waive => "Build waived".to_string(),
         },
     }
@@ -176,6 +179,9 @@ pub fn format_order_long(map: &Map, order: &AnyCommand) -> String {
                 format!("Build {}", format_unit_long(map, *kind, *at))
             }
             AdjustCommand::Remove { unit: u } => format!("Remove {}", unit(u)),
+            AdjustCommand::Convert { unit: u, to } => {
+                format!("{} BECOMES {}", unit(u), to.word())
+            }
             AdjustCommand::Waive => "Build waived".to_string(),
         },
     }

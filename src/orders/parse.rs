@@ -179,6 +179,10 @@ pub(crate) const HOLD_WORDS: &[&str] = &["h", "hold", "holds", "stand", "stands"
 pub(crate) const SUPPORT_WORDS: &[&str] = &["s", "support", "supports", "sup", "supp", "sp"];
 pub(crate) const CONVOY_WORDS: &[&str] = &["c", "convoy", "convoys", "cvy", "ferries", "ferry"];
 pub(crate) const BUILD_WORDS: &[&str] = &["build", "builds", "b"];
+/// `Convert F(Dub) to A`, `Change F(Dub) into an army`.
+const CONVERT_WORDS: &[&str] = &["convert", "change", "transform"];
+/// `F(Dub) becomes A`.
+const BECOMES_WORDS: &[&str] = &["becomes", "become", "converts", "changes"];
 pub(crate) const REMOVE_WORDS: &[&str] = &["remove", "removes", "disband", "disbands", "d"];
 pub(crate) const WAIVE_WORDS: &[&str] = &["waive", "waives", "waived"];
 const BOARD_WORDS: &[&str] = &["boards", "board", "embarks", "embark"];
@@ -405,6 +409,14 @@ impl<'m> OrderParser<'m> {
             c.pos += 2;
             return Ok(AnyCommand::Adjust(AdjustCommand::Waive));
         }
+        if c.peek_word().is_some_and(|w| CONVERT_WORDS.contains(&w)) {
+            if !self.syntax.convert {
+                return Err(c.not_here("changing a unit's kind (Ard-Ri's Viking rule)"));
+            }
+            c.pos += 1;
+            let unit = self.unit(c)?.unit;
+            return self.convert_to(c, unit);
+        }
         if c.eat_word(&REMOVE_WORDS[..4]) {
             let spec = self.unit(c)?;
             return Ok(if retreat {
@@ -451,6 +463,13 @@ impl<'m> OrderParser<'m> {
             } else {
                 AnyCommand::Adjust(AdjustCommand::Remove { unit })
             });
+        }
+        if c.peek_word().is_some_and(|w| BECOMES_WORDS.contains(&w)) {
+            if !self.syntax.convert {
+                return Err(c.not_here("changing a unit's kind (Ard-Ri's Viking rule)"));
+            }
+            c.pos += 1;
+            return self.convert_to(c, unit);
         }
         if c.peek_word().is_some_and(|w| BOARD_WORDS.contains(&w)) {
             if !self.syntax.boarding {
@@ -519,6 +538,25 @@ impl<'m> OrderParser<'m> {
         }
         let double = self.double_mark(c)?;
         self.finish_main(c, unit, spec.stack, steps, via_convoy, double)
+    }
+
+    /// The rest of `F(Dub) becomes A`, `Change F(Dub) into an army`.
+    fn convert_to(&self, c: &mut Cursor<'_>, unit: UnitRef) -> Result<AnyCommand, ParseError> {
+        c.eat_word(&["to", "into"]);
+        // An article: `into an army`, `to a fleet` (but `becomes A`).
+        if c.peek_word() == Some("an")
+            || (c.peek_word() == Some("a")
+                && c.word_at(1).is_some_and(|w| w == "army" || w == "fleet"))
+        {
+            c.pos += 1;
+        }
+        let to = match c.peek_word() {
+            Some("a" | "army") => UnitKind::Army,
+            Some("f" | "fleet") => UnitKind::Fleet,
+            _ => return Err(c.expected("what the unit becomes: `A` or `F`")),
+        };
+        c.pos += 1;
+        Ok(AnyCommand::Adjust(AdjustCommand::Convert { unit, to }))
     }
 
     /// `(x2)` after a 1700 AD order.

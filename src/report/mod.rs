@@ -118,6 +118,11 @@ pub struct CentreRow {
     pub units: i64,
     /// Builds (positive) or removals (negative) owed.
     pub owed: i64,
+    /// Centres held off the board (Ard-Ri's Vikings), counted for builds
+    /// but not for victory.
+    pub offboard: u32,
+    /// Extra centres for this adjustment only (Ard-Ri's raiders home).
+    pub bonus: u32,
     /// Centres, abbreviated.
     pub centres: Vec<String>,
     /// Centres, in full.
@@ -161,6 +166,11 @@ pub struct ReportData {
     pub adjustments: Vec<PowerLine>,
     /// Powers that sent no orders.
     pub nmr: Vec<String>,
+    /// Units built off the board placed on the way into the next phase
+    /// (`Viking F(NAT)`), and those lost because their place was taken.
+    pub arrived: Vec<String>,
+    /// See `arrived`.
+    pub arrival_lost: Vec<String>,
     /// The supply-centre chart.
     pub centres: Vec<CentreRow>,
     /// The width of the chart's name column: the longest power name and
@@ -412,10 +422,28 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                 };
                 for (k, o) in orders.iter().enumerate().filter(|(_, o)| o.power == pw) {
                     match ar.orders[k] {
+                        AdjustStatus::Built(u) if ar.pending.contains(&u) => {
+                            let when = v
+                                .features
+                                .reserve_of(pw)
+                                .and_then(|r| r.arrive)
+                                .and_then(|s| v.calendar.seasons.get(usize::from(s)))
+                                .map_or("later".to_string(), |s| {
+                                    format!("before the {} moves", s.name)
+                                });
+                            push(
+                                format!("builds {}, to arrive {when}", unit_zine(map, &u)),
+                                format!("Builds {}, to arrive {when}", unit_long(map, &u)),
+                            )
+                        }
                         AdjustStatus::Built(u) => push(
                             format!("builds {}", unit_zine(map, &u)),
                             format!("Builds {}", unit_long(map, &u)),
                         ),
+                        AdjustStatus::Converted(_) => {
+                            let cmd = AnyCommand::Adjust(o.command);
+                            push(format_order(map, &cmd), format_order_long(map, &cmd))
+                        }
                         AdjustStatus::Removed(u) => push(
                             format!("removes {}", unit_zine(map, &u)),
                             format!("Removes {}", unit_long(map, &u)),
@@ -459,7 +487,10 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         let i = pw.index();
         let units = r.after.units.iter().filter(|u| u.power == pw).count() as i64;
         let had = b[i] > 0 || r.before.units.iter().any(|u| u.power == pw);
-        if a[i] == 0 && units == 0 {
+        let offboard = r.after.state.reserve.get(i).copied().unwrap_or(0);
+        let bonus = r.after.state.bonus.get(i).copied().unwrap_or(0);
+        let pending = r.after.state.pending.iter().any(|u| u.power == pw);
+        if a[i] == 0 && units == 0 && offboard == 0 && !pending {
             if had {
                 eliminated.push(map.power(pw).name.clone());
             }
@@ -482,10 +513,12 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             // Builds and removals are owed only on the way into an
             // adjustment phase; elsewhere the difference means nothing yet.
             owed: if r.after.phase.kind == PhaseKind::Adjustment {
-                a[i] as i64 - units
+                i64::from(crate::game::step::due(v, r.after)[i])
             } else {
                 0
             },
+            offboard,
+            bonus,
             centres: sorted(list.iter().map(|&p| map.provinces()[p].abbr.clone())),
             centres_long: sorted(list.iter().map(|&p| map.provinces()[p].name.clone())),
         });
@@ -525,6 +558,22 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         retreats,
         adjustments,
         nmr: r.nmr.iter().map(|p| map.power(*p).name.clone()).collect(),
+        arrived: r
+            .after
+            .state
+            .arrivals
+            .iter()
+            .filter(|(_, ok)| *ok)
+            .map(|(u, _)| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
+            .collect(),
+        arrival_lost: r
+            .after
+            .state
+            .arrivals
+            .iter()
+            .filter(|(_, ok)| !*ok)
+            .map(|(u, _)| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
+            .collect(),
         name_width: map
             .powers()
             .iter()

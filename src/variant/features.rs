@@ -98,6 +98,26 @@ pub struct RawCaptures {
     pub kinds: Vec<crate::map::UnitKind>,
 }
 
+/// `[[reserve]]`: centres a power holds off the board (Ard-Ri rule 7).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawReserve {
+    /// The power.
+    pub power: Spanned<String>,
+    /// How many centres it starts with off the board.
+    pub centres: u32,
+    /// Where it builds the units they support.
+    #[serde(default)]
+    pub build_at: Vec<Spanned<String>>,
+    /// Those units are placed only before the moves of this season (after
+    /// the previous season's retreats); none: at once.
+    #[serde(default)]
+    pub arrive: Option<Spanned<String>>,
+    /// Each centre gained on the board costs one off the board.
+    #[serde(default)]
+    pub lose_on_gain: bool,
+}
+
 /// `[builds]`: who builds what, where, beyond the home centres.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -115,6 +135,13 @@ pub struct RawBuilds {
     /// Powers that may not nominate replacement home centres.
     #[serde(default)]
     pub no_replacement: Vec<Spanned<String>>,
+    /// Powers that may build in any centre they own.
+    #[serde(default)]
+    pub anywhere: Vec<Spanned<String>>,
+    /// Powers that may, in an adjustment phase, turn a fleet standing on
+    /// land into an army (Ard-Ri rule 7f).
+    #[serde(default)]
+    pub convert: Vec<Spanned<String>>,
 }
 
 /// The raw feature tables of a variant file.
@@ -133,6 +160,9 @@ pub struct RawFeatures {
     /// Build rules.
     #[serde(default)]
     pub builds: RawBuilds,
+    /// Off-board centres.
+    #[serde(default)]
+    pub reserve: Vec<RawReserve>,
 }
 
 /// A resolved `[[box]]`.
@@ -175,6 +205,21 @@ pub struct Destroy {
     pub near: Vec<ProvinceId>,
 }
 
+/// A resolved `[[reserve]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reserve {
+    /// The power.
+    pub power: PowerId,
+    /// Off-board centres at the start.
+    pub centres: u32,
+    /// Where their units are built.
+    pub build_at: Vec<ProvinceId>,
+    /// Season index before whose moves those units are placed.
+    pub arrive: Option<u8>,
+    /// Each centre gained on the board costs one off it.
+    pub lose_on_gain: bool,
+}
+
 /// Resolved build rules.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Builds {
@@ -186,6 +231,10 @@ pub struct Builds {
     pub replacement_homes: Option<usize>,
     /// Powers that may not nominate.
     pub no_replacement: Vec<PowerId>,
+    /// Powers that build in any centre they own.
+    pub anywhere: Vec<PowerId>,
+    /// Powers that may turn a fleet on land into an army.
+    pub convert: Vec<PowerId>,
 }
 
 /// A resolved `[[hidden]]` entry.
@@ -221,12 +270,19 @@ pub struct Features {
     pub destroy: Option<Destroy>,
     /// Build rules.
     pub builds: Builds,
+    /// Off-board centres.
+    pub reserves: Vec<Reserve>,
 }
 
 impl Features {
     /// The box rules of province `p`, if it is a box.
     pub fn box_at(&self, p: ProvinceId) -> Option<&OffBoard> {
         self.boxes.iter().find(|b| b.province == p)
+    }
+
+    /// The off-board centres of `power`, if it has any.
+    pub fn reserve_of(&self, power: PowerId) -> Option<&Reserve> {
+        self.reserves.iter().find(|r| r.power == power)
     }
 
     /// Whether `power` may build units of `kind` at all.
@@ -430,6 +486,34 @@ pub fn resolve(
         if let Some(pw) = power(map, &c.power, &lines, &mut problems) {
             f.builds.captures.push((pw, c.count, c.kinds.clone()));
         }
+    }
+    for (list, out) in [
+        (&raw.builds.anywhere, &mut f.builds.anywhere),
+        (&raw.builds.convert, &mut f.builds.convert),
+    ] {
+        *out = list
+            .iter()
+            .filter_map(|x| power(map, x, &lines, &mut problems))
+            .collect();
+    }
+    for r in &raw.reserve {
+        let Some(pw) = power(map, &r.power, &lines, &mut problems) else {
+            continue;
+        };
+        f.reserves.push(Reserve {
+            power: pw,
+            centres: r.centres,
+            build_at: r
+                .build_at
+                .iter()
+                .filter_map(|x| province(map, x, &lines, &mut problems))
+                .collect(),
+            arrive: r
+                .arrive
+                .as_ref()
+                .and_then(|s| season(cal, s, &lines, &mut problems)),
+            lose_on_gain: r.lose_on_gain,
+        });
     }
     f.builds.replacement_homes = raw.builds.replacement_homes;
     f.builds.no_replacement = raw

@@ -100,6 +100,8 @@ struct RawFile {
     destroy: Option<features::RawDestroy>,
     #[serde(default)]
     builds: features::RawBuilds,
+    #[serde(default)]
+    reserve: Vec<features::RawReserve>,
 }
 
 #[derive(Deserialize)]
@@ -214,6 +216,7 @@ impl Variant {
                 boxes: raw.boxes,
                 destroy: raw.destroy,
                 builds: raw.builds,
+                reserve: raw.reserve,
             },
             &map,
             &calendar,
@@ -264,6 +267,7 @@ impl Variant {
 pub const BUILTIN: &[(&str, &str)] = &[
     ("standard", include_str!("../../games/standard.toml")),
     ("1066", include_str!("../../games/1066.toml")),
+    ("ardri", include_str!("../../games/ardri.toml")),
 ];
 
 /// Load a shipped variant by name.

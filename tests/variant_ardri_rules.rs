@@ -1,0 +1,361 @@
+//! Ard-Ri's rules played (shared/rules/002_7dcf1d22a54e6fbb.txt): the
+//! Winter 379 start (rule 4), raiding (rules 6a-6e), the optional Vikings
+//! (rule 7), victory (rule 5); with and without the Vikings, through the
+//! engine and through the judge by mail.
+
+mod support_judge;
+use support_judge::World;
+use support_judge::bot::conquer;
+
+use zinejudge::adjudicate::{AdjustStatus, Illegal};
+use zinejudge::game::Position;
+use zinejudge::game::step::{PhaseOrders, PhaseResult, due, play};
+use zinejudge::map::{Named, PowerId, ProvinceId, Unit, UnitKind};
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AdjustOrder, AnyCommand, MainOrder, Order};
+use zinejudge::variant::{PhaseKind, Variant, builtin};
+
+fn variant() -> Variant {
+    builtin("ardri").expect("Ard-Ri ships").expect("and loads")
+}
+
+fn prov(v: &Variant, name: &str) -> ProvinceId {
+    match v.map.lookup(name) {
+        Some(Named::Province(p)) => p,
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+fn power(v: &Variant, name: &str) -> PowerId {
+    v.map.lookup_power(name).expect("power")
+}
+
+/// Play one phase of `pos` with `lines` (`Power: order`).
+fn step(v: &Variant, pos: &Position, lines: &[&str]) -> (PhaseResult, Position) {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
+    for l in lines {
+        let (pw, text) = l.split_once(':').expect("power: order");
+        let pw = power(v, pw.trim());
+        match parser
+            .parse(text.trim(), Some(pos.phase.kind))
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .command
+        {
+            AnyCommand::Main(unit, command) => main.push(MainOrder {
+                power: pw,
+                unit,
+                command,
+            }),
+            AnyCommand::Retreat(unit, command) => retreats.push(Order {
+                power: pw,
+                unit,
+                command,
+            }),
+            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
+        }
+    }
+    let o = match pos.phase.kind {
+        PhaseKind::Movement => PhaseOrders::Movement(main),
+        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
+        _ => PhaseOrders::Adjustment(adjust),
+    };
+    play(v, pos, &o)
+}
+
+fn at(v: &Variant, pos: &Position, name: &str) -> Vec<Unit> {
+    let p = prov(v, name);
+    pos.units
+        .iter()
+        .copied()
+        .filter(|u| v.map.province_of(u.region) == p)
+        .collect()
+}
+
+/// The standard opening builds of the five great powers.
+const BUILDS_379: &[&str] = &[
+    "Ulaid: Build F Mag",
+    "Ulaid: Build F Aic",
+    "Ulaid: Build A Ema",
+    "Connacht: Build A Mon",
+    "Connacht: Build F Cru",
+    "Connacht: Build A Tua",
+    "Midhe: Build A Uis",
+    "Midhe: Build A Gua",
+    "Midhe: Build A Tem",
+    "Laigin: Build A Naa",
+    "Laigin: Build A Aie",
+    "Laigin: Build F Alm",
+    "Muma: Build A Eog",
+    "Muma: Build A Edg",
+    "Muma: Build F Anu",
+];
+
+/// Winter 379 with the builds above (and `more`), without the Vikings.
+fn after_379(v: &Variant, more: &[&str]) -> Position {
+    let mut pos = Position::initial(v);
+    pos.leave_out(power(v, "Vikings"));
+    let lines: Vec<&str> = BUILDS_379.iter().chain(more).copied().collect();
+    let (r, next) = step(v, &pos, &lines);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!("Winter 379 is an adjustment phase")
+    };
+    assert!(
+        r.orders.iter().all(|s| matches!(s, AdjustStatus::Built(_))),
+        "{:?}",
+        r.orders
+    );
+    next
+}
+
+#[test]
+fn rule_4_the_game_starts_with_builds_in_winter_379() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    assert_eq!(v.calendar.label(pos.phase), "Winter 379 AD adjustment");
+    assert!(pos.units.is_empty());
+    let d = due(&v, &pos);
+    for p in ["Ulaid", "Connacht", "Midhe", "Laigin", "Muma"] {
+        assert_eq!(d[power(&v, p).index()], 3, "{p}");
+    }
+    // A fleet only where the centre is on the coast.
+    let (r, _) = step(&v, &pos, &["Midhe: Build F Uis"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![AdjustStatus::Illegal(Illegal::WrongTerrain)]);
+    let next = after_379(&v, &[]);
+    assert_eq!(next.units.len(), 15);
+    assert_eq!(v.calendar.label(next.phase), "Spring 380 AD movement");
+}
+
+#[test]
+fn rule_6_a_fleet_raids_in_spring_returns_in_fall_and_counts_a_centre_in_winter() {
+    let v = variant();
+    let pos = after_379(&v, &[]);
+    // Spring 380: Laigin's fleet goes to the Erin Sea.
+    let (_, pos) = step(&v, &pos, &["Laigin: F Alm - ERI"]);
+    assert_eq!(v.calendar.label(pos.phase), "Fall 380 AD movement");
+    // Fall 380: too late to raid.
+    let (r, pos) = step(&v, &pos, &["Laigin: Fleet Erin Sea - Raiding"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![Some(Illegal::NotNow)]);
+    // Spring 381: the raid.
+    assert_eq!(v.calendar.label(pos.phase), "Spring 381 AD movement");
+    let (r, pos) = step(&v, &pos, &["Laigin: Fleet Erin Sea - Raiding"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(at(&v, &pos, "RAID").len(), 1);
+    assert!(at(&v, &pos, "ERI").is_empty());
+    // Fall 381: home to the North Atlantic.
+    let (r, pos) = step(&v, &pos, &["Laigin: Fleet Raiding Return - North Atlantic"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(at(&v, &pos, "NAT").len(), 1);
+    // Winter 381: three centres, three units, one fleet back: one build.
+    assert_eq!(pos.phase.kind, PhaseKind::Adjustment);
+    assert_eq!(due(&v, &pos)[power(&v, "Laigin").index()], 1);
+    let (_, pos) = step(&v, &pos, &["Laigin: Build F Alm"]);
+    assert_eq!(pos.state.bonus[power(&v, "Laigin").index()], 0);
+    // The extra centre is for the adjustment only, not for victory.
+    assert_eq!(pos.centre_counts(&v.map)[power(&v, "Laigin").index()], 3);
+}
+
+#[test]
+fn rule_6a_only_from_the_four_outermost_seas() {
+    let v = variant();
+    let pos = after_379(&v, &[]);
+    let (r, _) = step(&v, &pos, &["Connacht: F Cru - Raiding"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![Some(Illegal::NoEntry)]);
+}
+
+#[test]
+fn rule_6d_a_returning_fleet_that_bounces_is_removed() {
+    let v = variant();
+    let pos = after_379(&v, &[]);
+    let (_, pos) = step(&v, &pos, &["Laigin: F Alm - ERI"]);
+    let (_, pos) = step(&v, &pos, &["Ulaid: F Mag - TMB"]);
+    let (_, pos) = step(&v, &pos, &["Laigin: F ERI - Raiding", "Ulaid: F TMB - ERI"]);
+    assert_eq!(at(&v, &pos, "ERI")[0].power, power(&v, "Ulaid"));
+    // Fall: back to the Erin Sea, where Ulaid's fleet holds.
+    let (r, pos) = step(&v, &pos, &["Laigin: F Raiding - ERI"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert!(r.units.iter().any(|u| u.destroyed));
+    assert!(at(&v, &pos, "RAID").is_empty());
+    assert!(pos.dislodged.is_empty(), "it does not retreat");
+    assert_eq!(
+        pos.units
+            .iter()
+            .filter(|u| u.power == power(&v, "Laigin"))
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn rule_6_a_raider_without_a_return_order_is_warned_and_stays_away() {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE eire ardri gmpw");
+    w.reply("laigin@example.test", "JOIN eire pw Laigin");
+    w.reply("gm@example.test", "SIGNON GM eire gmpw\nSTART");
+    let r = w.reply(
+        "laigin@example.test",
+        "SIGNON Laigin eire pw\nBuild A Naa\nBuild A Aie\nBuild F Alm",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
+    w.reply("laigin@example.test", "SIGNON Laigin eire pw\nF Alm - ERI");
+    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
+    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
+    // Winter 380: the silent powers have builds owed.
+    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
+    let r = w.reply(
+        "laigin@example.test",
+        "SIGNON Laigin eire pw\nFleet Erin Sea - Raiding",
+    );
+    assert!(r.contains("F(ERI)-RAID"), "{r}");
+    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
+    // Fall: the reply to any mail shows the raider with no return order.
+    let r = w.reply("laigin@example.test", "SIGNON Laigin eire pw\nA Naa H");
+    assert!(
+        r.contains("F(RAID) (no return order: it stays away and counts nothing)"),
+        "{r}"
+    );
+}
+
+#[test]
+fn rule_7_without_the_vikings_they_are_out_of_the_game() {
+    let mut w = World::new();
+    let r = w.reply("gm@example.test", "CREATE eire ardri gmpw");
+    assert!(r.contains("Vikings are not in this game"), "{r}");
+    let r = w.reply("x@example.test", "JOIN eire pw Vikings");
+    assert!(!r.contains("You play Vikings"), "{r}");
+}
+
+#[test]
+fn rule_7abc_viking_builds_at_sea_arrive_after_the_spring_retreats() {
+    let v = variant();
+    let vik = power(&v, "Vikings");
+    let pos = Position::initial(&v);
+    assert_eq!(due(&v, &pos)[vik.index()], 3, "three centres off the board");
+    let mut lines: Vec<&str> = BUILDS_379.to_vec();
+    lines.extend([
+        "Vikings: Build F NAT",
+        "Vikings: Build F ERI",
+        "Vikings: Build F SOU",
+    ]);
+    let (r, pos) = step(&v, &pos, &lines);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.pending.len(), 3);
+    assert!(
+        pos.units.iter().all(|u| u.power != vik),
+        "not yet on the board"
+    );
+    assert_eq!(due(&v, &pos)[vik.index()], 0, "built all the same");
+    // Spring 380: Laigin sails into the Erin Sea.
+    let (_, pos) = step(&v, &pos, &["Laigin: F Alm - ERI"]);
+    // Fall 380: the fleets are placed, except in the taken Erin Sea.
+    assert_eq!(v.calendar.label(pos.phase), "Fall 380 AD movement");
+    assert_eq!(at(&v, &pos, "NAT")[0].power, vik);
+    assert_eq!(at(&v, &pos, "SOU")[0].power, vik);
+    assert_eq!(at(&v, &pos, "ERI")[0].power, power(&v, "Laigin"));
+    assert!(
+        pos.state
+            .arrivals
+            .iter()
+            .any(|(u, ok)| !ok && u.power == vik)
+    );
+    assert!(pos.state.pending.is_empty());
+    // 7g: no raiding for the Vikings.
+    let mut spring = pos.clone();
+    spring.phase = v.calendar.parse("Spring 381 movement").expect("phase");
+    let (r, _) = step(&v, &spring, &["Vikings: F NAT - Raiding"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![Some(Illegal::NoEntry)]);
+}
+
+#[test]
+fn rule_7d_7e_7f_centres_gained_cost_centres_off_the_board_builds_anywhere_fleets_become_armies() {
+    let v = variant();
+    let vik = power(&v, "Vikings");
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("Fall 380 movement").expect("phase");
+    // A Viking fleet in the North Atlantic takes Cruachu.
+    pos.units.push(Unit {
+        power: vik,
+        kind: UnitKind::Fleet,
+        region: v.map.province(prov(&v, "NAT")).main_region(),
+    });
+    let (_, pos) = step(&v, &pos, &["Vikings: F NAT - Cru"]);
+    assert_eq!(pos.phase.kind, PhaseKind::Adjustment);
+    assert_eq!(pos.owners[prov(&v, "Cru").index()], Some(vik));
+    assert_eq!(
+        pos.state.reserve[vik.index()],
+        2,
+        "one off-board centre lost"
+    );
+    // Three centres (one on, two off), one unit: two builds, one of them in
+    // Cruachu itself although it is no home centre; and the fleet on land
+    // becomes an army.
+    assert_eq!(due(&v, &pos)[vik.index()], 2);
+    let mut pos2 = pos.clone();
+    pos2.units.retain(|u| u.power != vik);
+    let (r, _) = step(&v, &pos2, &["Vikings: Build A Cru"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert!(
+        matches!(r.orders[0], AdjustStatus::Built(_)),
+        "{:?}",
+        r.orders
+    );
+    let (r, next) = step(
+        &v,
+        &pos,
+        &["Vikings: F(Cru) becomes A", "Vikings: Build F NAT"],
+    );
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert!(matches!(r.orders[0], AdjustStatus::Converted(u) if u.kind == UnitKind::Army));
+    assert_eq!(at(&v, &next, "Cru")[0].kind, UnitKind::Army);
+    // Others may not.
+    let mut p3 = pos.clone();
+    p3.units.push(Unit {
+        power: power(&v, "Ulaid"),
+        kind: UnitKind::Fleet,
+        region: v.map.province(prov(&v, "Aic")).main_region(),
+    });
+    let (r, _) = step(&v, &p3, &["Ulaid: Convert F Aic to an army"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(
+        r.orders,
+        vec![AdjustStatus::Illegal(Illegal::NotInThisGame)]
+    );
+}
+
+#[test]
+fn rule_5_a_whole_game_to_all_fifteen_centres_by_mail() {
+    let v = variant();
+    let mut w = World::new();
+    let p = conquer(&mut w, &v, "eire", "Midhe", "Midhe", 600);
+    let r = p.result.expect("the game ends");
+    assert!(r.contains("Midhe") && r.contains("15"), "{r}");
+}
