@@ -168,8 +168,17 @@ impl Store {
     }
 
     /// Start a transaction.
+    ///
+    /// It takes the write lock at once (`BEGIN IMMEDIATE`), waiting for
+    /// other writers: a deferred transaction that reads first (the
+    /// responder looking at games) and writes later fails at once with
+    /// "database is locked" if another connection (the mail source, the
+    /// outbox) wrote in between, and the mail was answered with an
+    /// internal error.
     pub fn transaction(&mut self) -> Result<Transaction<'_>> {
-        Ok(self.conn.transaction()?)
+        Ok(self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
     }
 
     /// Number of mails not yet sent.
@@ -358,6 +367,36 @@ mod tests {
                 }
             });
         }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_transaction_that_reads_first_is_not_refused_when_another_connection_writes() {
+        let dir = std::env::temp_dir().join(format!("zj-store-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.sqlite");
+        let mut a = Store::open(&path).unwrap();
+        let mut b = Store::open(&path).unwrap();
+        let (read, go) = std::sync::mpsc::channel();
+        std::thread::scope(|s| {
+            let t = s.spawn(move || {
+                // The other connection writes while this one's transaction
+                // has read but not yet written.
+                go.recv().unwrap();
+                b.insert_inbound("b@x", "test", b"b", 1, false, 0).unwrap();
+            });
+            let tx = a.transaction().unwrap();
+            let n: i64 = tx
+                .query_row("SELECT count(*) FROM inbound", [], |r| r.get(0))
+                .unwrap();
+            read.send(()).unwrap();
+            std::thread::sleep(Duration::from_millis(100));
+            insert_inbound(&tx, "a@x", "test", b"a", 1, false, 0).unwrap();
+            tx.commit().unwrap();
+            assert_eq!(n, 0);
+            t.join().unwrap();
+        });
+        assert_eq!(a.pending_count().unwrap(), 2);
         std::fs::remove_dir_all(dir).unwrap();
     }
 
