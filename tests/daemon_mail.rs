@@ -238,6 +238,7 @@ fn every_mail_is_answered_exactly_once_through_repeated_sigkills() {
         (TOTAL as i64, TOTAL as i64, 0),
         "{c:?}"
     );
+    assert_eq!(judge.failures(), Vec::<String>::new());
     assert!(t.lost.is_empty(), "lost: {:?}", t.lost);
     assert!(
         t.reprocessed.is_empty(),
@@ -356,6 +357,7 @@ fn outages_of_imap_and_smtp_are_survived_without_loss_or_duplicates() {
         "{t:?}"
     );
     assert_eq!(mailbox_count(&ms, JUDGE_ADDRESS, "INBOX"), 0);
+    assert_eq!(judge.failures(), Vec::<String>::new());
 }
 
 #[test]
@@ -551,7 +553,7 @@ fn malformed_and_robot_mail_each_get_the_right_treatment() {
             .any(|l| l.contains(&no_from_id) && l.contains("ignored: no sender")),
         "no log line for the mail without From"
     );
-    assert!(!log.contains("panicked"), "{log}");
+    assert_eq!(judge.failures(), Vec::<String>::new());
 }
 
 /// Rewrite the judge's configuration with `opts` (a reload reads it).
@@ -702,6 +704,7 @@ fn sigterm_finishes_the_mail_in_hand_flushes_the_outbox_and_exits_0() {
     judge.wait_settled(&ms, N as i64, SETTLE);
     let t = tally(&ms, &players, &sent);
     assert_eq!(t.answers, N, "{t:?}");
+    assert_eq!(judge.failures(), Vec::<String>::new());
     assert!(
         t.lost.is_empty() && t.resent.is_empty() && t.reprocessed.is_empty() && t.stray.is_empty(),
         "{t:?}"
@@ -732,7 +735,9 @@ fn deliver_stores_a_mail_the_running_daemon_answers_and_exits_75_without_a_store
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(raw).unwrap();
+        // A deliver that fails early may exit before it reads: a broken
+        // pipe then, and its exit status says why.
+        let _ = child.stdin.take().unwrap().write_all(raw);
         child.wait_with_output().unwrap()
     };
 

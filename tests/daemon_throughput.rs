@@ -111,8 +111,13 @@ fn one_run(n: usize) -> Option<Run> {
     });
     let peak_rss_kb = judge.status_kb("VmHWM").unwrap();
     let cpu = cpu_seconds(judge.pid()) - cpu_before;
-    std::thread::sleep(Duration::from_secs(3));
+    // Idle again: the runtime's spare blocking threads end after 10 s.
+    std::thread::sleep(Duration::from_secs(12));
     let idle_after_kb = judge.status_kb("VmRSS").unwrap();
+    // Of which the program's own pages (code, read from its file) and
+    // memory it allocated.
+    let file_kb = judge.status_kb("RssFile").unwrap_or(0);
+    let anon_kb = judge.status_kb("RssAnon").unwrap_or(0);
 
     // Every answer really is in a mailbox, once.
     let answers = answers_for(&ms, &players);
@@ -125,7 +130,8 @@ fn one_run(n: usize) -> Option<Run> {
     eprintln!(
         "{n} mails in {:.2} s: {rate:.0} mails/s end to end; test's sending done at {:.2} s, \
          all stored {:.2} s, processed {:.2} s, handed to SMTP {:.2} s, delivered {:.2} s; \
-         RSS idle {idle_rss_kb} kB, peak {peak_rss_kb} kB, idle after {idle_after_kb} kB; \
+         RSS idle {idle_rss_kb} kB, peak {peak_rss_kb} kB, idle after {idle_after_kb} kB \
+         ({file_kb} kB file-backed, {anon_kb} kB anonymous); \
          daemon CPU {cpu:.2} s ({:.2} ms a mail)",
         done_at.as_secs_f64(),
         secs(sent_at),

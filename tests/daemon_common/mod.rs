@@ -323,6 +323,30 @@ impl Judge {
             .flatten()
     }
 
+    /// The notes of mails whose processing failed (answered with an
+    /// internal error), and the log's panics: there should be none.
+    pub fn failures(&self) -> Vec<String> {
+        let mut out: Vec<String> = if self.store.exists() {
+            let db = self.db();
+            let mut st = db
+                .prepare("SELECT message_id || ': ' || note FROM inbound WHERE note LIKE 'failed%'")
+                .unwrap();
+            st.query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        } else {
+            Vec::new()
+        };
+        out.extend(
+            self.log_text()
+                .lines()
+                .filter(|l| l.contains("panicked"))
+                .map(str::to_string),
+        );
+        out
+    }
+
     /// Wait until `inbound` mails are stored and processed and every answer
     /// was handed to the SMTP server, and the server delivered them all
     /// (its queue is empty); panics with the log after `timeout`.
