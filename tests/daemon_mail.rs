@@ -264,6 +264,26 @@ fn every_mail_is_answered_exactly_once_through_repeated_sigkills() {
         "{} answers doubled but only {resent_rows} outbox rows were tried twice",
         t.resent.len()
     );
+    // Each doubled answer is an outbox row that was being sent when the
+    // daemon died (tried again after the restart), not a mail processed
+    // twice: one row, tried more than once.
+    for id in &t.resent {
+        let rows: Vec<i64> = judge
+            .db()
+            .prepare(
+                "SELECT o.attempts FROM outbox o JOIN inbound i ON o.inbound_id = i.id
+                 WHERE i.message_id = ?1",
+            )
+            .unwrap()
+            .query_map([id], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(
+            rows.len() == 1 && rows[0] > 1,
+            "{id}: outbox rows (attempts) {rows:?}"
+        );
+    }
 }
 
 /// How often `needle` occurs in the judge's log.
