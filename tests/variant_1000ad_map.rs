@@ -523,14 +523,17 @@ fn rule_5_no_units_before_the_winter_999_placement() {
     assert_eq!(start.year, 999);
     assert_eq!(v.calendar.season_name(start), "Winter");
     assert_eq!(v.calendar.season_year(start), "Winter 999 AD");
-    assert_eq!(start.kind, PhaseKind::Adjustment);
+    assert_eq!(start.kind, PhaseKind::Placement);
 }
 
 #[test]
 fn rule_11_spring_1000_moves_follow_and_the_game_stops_in_winter_1015() {
     let v = variant();
-    let next = v.calendar.next(v.calendar.start);
-    assert_eq!(v.calendar.label(next), "Spring 1000 AD movement");
+    // The placement is followed by the Spring 1000 moves (the rest of
+    // Winter 999 is skipped).
+    let pos = zinejudge::game::Position::initial(&v);
+    let next = zinejudge::game::step::advance(&v, pos);
+    assert_eq!(v.calendar.label(next.phase), "Spring 1000 AD movement");
     let last = v
         .calendar
         .parse(v.victory.last_phase.as_deref().expect("a last phase"))
@@ -577,8 +580,15 @@ fn rule_12_victory_numbers_are_below_the_maps_centres() {
         );
         assert!(needed * 100 / total >= 26, "{power}");
     }
-    // The file holds one number, the lowest of rule 12.
-    assert_eq!(v.victory.centres, 25);
+    // The file holds each power's own number.
+    for (power, needed) in [("British", 25), ("Vikings", 28), ("Byzantines", 31)] {
+        let pid = v.map.lookup_power(power).unwrap();
+        assert_eq!(
+            zinejudge::game::end::centres_to_win(&v, pid),
+            Some(needed),
+            "{power}"
+        );
+    }
 }
 
 #[test]

@@ -22,6 +22,9 @@ pub struct Extras<'a> {
     pub features: &'a Features,
     /// What the game has kept for them.
     pub state: &'a VariantState,
+    /// A placement phase (1000 AD's Winter 999): units are placed anywhere
+    /// in the power's homeland, up to its home centres.
+    pub placement: bool,
 }
 
 static NO_FEATURES: std::sync::LazyLock<Features> = std::sync::LazyLock::new(Features::default);
@@ -34,6 +37,7 @@ impl Extras<'static> {
         Extras {
             features: &NO_FEATURES,
             state: &NO_STATE,
+            placement: false,
         }
     }
 }
@@ -123,7 +127,7 @@ pub fn adjustments_due_with(
     }
     // Units built and waiting to be placed are units all the same.
     for u in &extras.state.pending {
-        due[u.power.index()] -= 1;
+        due[u.power.index()] -= u.kind.upkeep();
     }
     for (p, o) in owners.iter().enumerate() {
         if let Some(o) = o
@@ -133,7 +137,7 @@ pub fn adjustments_due_with(
         }
     }
     for u in units {
-        due[u.power.index()] -= 1;
+        due[u.power.index()] -= u.kind.upkeep();
     }
     due
 }
@@ -234,8 +238,21 @@ pub fn adjudicate_adjustments_with(
                             Ok(_) if occupied(&board, &built, at.province) => {
                                 AdjustStatus::Illegal(Illegal::Occupied)
                             }
+                            // A defensive army takes two builds, and a
+                            // power has one at most (1000 AD rule 7).
+                            Ok(unit) if left[pw] < unit.kind.upkeep() => {
+                                AdjustStatus::Illegal(Illegal::NoBuildsDue)
+                            }
+                            Ok(unit)
+                                if unit.kind == UnitKind::DefensiveArmy
+                                    && board.iter().flatten().chain(&built).any(|u| {
+                                        u.power == o.power && u.kind == UnitKind::DefensiveArmy
+                                    }) =>
+                            {
+                                AdjustStatus::Illegal(Illegal::OneDefensiveArmy)
+                            }
                             Ok(unit) => {
-                                left[pw] -= 1;
+                                left[pw] -= unit.kind.upkeep();
                                 built.push(unit);
                                 AdjustStatus::Built(unit)
                             }
@@ -287,7 +304,9 @@ pub fn adjudicate_adjustments_with(
                         } else if left[pw] >= 0 {
                             AdjustStatus::Illegal(Illegal::NoRemovalsDue)
                         } else {
-                            left[pw] += 1;
+                            // A defensive army goes whole (rule 7: never
+                            // broken down), even if that is more than owed.
+                            left[pw] = (left[pw] + u.kind.upkeep()).min(0);
                             board[i] = None;
                             AdjustStatus::Removed(u)
                         }
@@ -331,7 +350,12 @@ pub fn adjudicate_adjustments_with(
                     na.to_lowercase().cmp(&nb.to_lowercase())
                 })
         });
-        for (i, u) in mine.into_iter().take((-owed) as usize) {
+        let mut owed = -owed;
+        for (i, u) in mine {
+            if owed <= 0 {
+                break;
+            }
+            owed -= u.kind.upkeep();
             board[i] = None;
             civil.push(u);
         }
@@ -398,16 +422,28 @@ fn check_build(
         if !b.builds.is_empty() {
             only = Some(&b.builds);
         }
+    } else if extras.placement {
+        // Anywhere in the homeland, centre or not.
+        if !map.power(power).homeland.contains(&at.province) {
+            return Err(Illegal::NotInHomeland);
+        }
     } else {
         if !prov.supply_centre {
             return Err(Illegal::NotABuildSite);
         }
         let home = extras.is_home(map, power, at.province)
             || extras.features.builds.anywhere.contains(&power);
+        let site = extras
+            .features
+            .builds
+            .sites
+            .iter()
+            .find(|(pw, p, _)| *pw == power && *p == at.province);
         if rules.build_sites == BuildSites::HomeCentres && !home {
-            match extras.capture_kinds(power, at.province) {
-                Some(kinds) => only = Some(kinds),
-                None => return Err(Illegal::NotABuildSite),
+            match (site, extras.capture_kinds(power, at.province)) {
+                (Some((_, _, kinds)), _) => only = (!kinds.is_empty()).then_some(kinds.as_slice()),
+                (None, Some(kinds)) => only = Some(kinds),
+                (None, None) => return Err(Illegal::NotABuildSite),
             }
         }
         if owners[at.province.index()] != Some(power) {

@@ -84,6 +84,12 @@ pub enum Illegal {
     KindNotHere(crate::map::UnitKind),
     /// No off-board centre left to build from.
     NoReserve,
+    /// A defensive army moves and supports only within its homeland.
+    OutsideHomeland,
+    /// One defensive army per power at a time.
+    OneDefensiveArmy,
+    /// Placement is within the power's homeland.
+    NotInHomeland,
     /// Only a fleet standing on land may become an army.
     CannotConvert,
     /// A unit this kind of phase does not concern (a retreat order to a
@@ -135,6 +141,11 @@ impl fmt::Display for Illegal {
             Illegal::KindNeeded => "say whether to build an army or a fleet",
             Illegal::KindNotHere(_) => "you may not build that kind of unit there",
             Illegal::NoReserve => "no off-board centre is left to build from",
+            Illegal::OutsideHomeland => {
+                "a defensive army moves and supports only within its homeland"
+            }
+            Illegal::OneDefensiveArmy => "a power may have only one defensive army at a time",
+            Illegal::NotInHomeland => "units are placed within your homeland",
             Illegal::CannotConvert => "only a fleet standing on land may become an army",
             Illegal::NotDislodged => "that unit was not dislodged",
             Illegal::OffBoard => "units off the board can neither support nor convoy",

@@ -442,6 +442,20 @@ impl<'a> Judge<'a> {
                 _ => {}
             }
         }
+        // The defensive army keeps to its homeland and supports only what
+        // happens in it (1000 AD rule 7).
+        if unit.kind == UnitKind::DefensiveArmy {
+            let home = &self.map.power(unit.power).homeland;
+            let outside = match c {
+                MainCommand::Move { to, .. } => !home.contains(&to.province),
+                MainCommand::SupportHold { unit: t } => !home.contains(&t.at.province),
+                MainCommand::SupportMove { to, .. } => !home.contains(&to.province),
+                _ => false,
+            };
+            if outside {
+                return Err(Illegal::OutsideHomeland);
+            }
+        }
         match c {
             MainCommand::Destroy { target } => return self.check_destroy(u, target.at.province),
             MainCommand::Move { to, .. }
@@ -1100,19 +1114,46 @@ impl<'a> Judge<'a> {
         self.att_off[p as usize] as usize..self.att_off[p as usize + 1] as usize
     }
 
-    /// 1 + successful supports, optionally leaving out those of one power.
+    /// The unit's own strength and its successful supports', optionally
+    /// leaving out those of one power.
     fn supported_strength(&mut self, u: usize, not_of: Option<PowerId>) -> u32 {
-        let mut s = 1;
+        let mut s = self.units[u].kind.strength();
         for i in self.supporters(u) {
             let k = self.sup[i] as usize;
             if not_of.is_some_and(|p| self.power(k) == p) {
                 continue;
             }
             if self.resolve(k) {
-                s += 1;
+                s += self.support_value(k);
             }
         }
         s
+    }
+
+    /// What a standing support adds. A defensive army's support of three
+    /// loses the strength of the strongest attack that would have cut an
+    /// ordinary support (1000 AD rule 8: "support left = 3 minus the
+    /// strongest single attack", never below nothing).
+    fn support_value(&mut self, k: usize) -> u32 {
+        let kind = self.units[k].kind;
+        let full = kind.strength();
+        if !kind.support_worn_down() {
+            return full;
+        }
+        let p = self.prov[k];
+        let aimed_at = match self.cmd[k] {
+            Cmd::SupMove { to, .. } => to,
+            _ => NONE,
+        };
+        let mut strongest = 0;
+        for i in self.attackers(p) {
+            let m = self.att[i] as usize;
+            if self.power(m) == self.power(k) || self.prov[m] == aimed_at {
+                continue;
+            }
+            strongest = strongest.max(self.attack_strength(m));
+        }
+        full.saturating_sub(strongest)
     }
 
     /// PATH: a move by land always has one; a convoyed move needs a chain
@@ -1194,7 +1235,11 @@ impl<'a> Judge<'a> {
         }
         let v = v as usize;
         if self.move_dest(v).is_some() {
-            return if self.resolve(v) { 0 } else { 1 };
+            return if self.resolve(v) {
+                0
+            } else {
+                self.units[v].kind.strength()
+            };
         }
         self.supported_strength(v, None)
     }
@@ -1248,9 +1293,10 @@ impl<'a> Judge<'a> {
             if self.power(m) == self.power(s) {
                 continue;
             }
-            let cut = if self.prov[m] == aimed_at {
+            let cut = if self.prov[m] == aimed_at || self.units[s].kind.support_worn_down() {
                 // An attack from where the support is aimed cuts it only by
-                // dislodging the supporter.
+                // dislodging the supporter; so does any attack on a
+                // defensive army, whose support is worn down instead.
                 self.resolve(m)
             } else {
                 self.path(m)

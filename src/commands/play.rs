@@ -105,36 +105,7 @@ fn orders_text(v: &Variant, o: &PhaseOrders) -> String {
     s
 }
 
-/// How the game stands after a phase: a winner, the end of the calendar.
-fn game_end(v: &Variant, before: &Position, after: &Position) -> Option<String> {
-    let counts = after.centre_counts(&v.map);
-    if let Some((p, &n)) = counts.iter().enumerate().max_by_key(|(_, n)| **n)
-        && n >= v.victory.centres
-        && counts.iter().filter(|&&m| m == n).count() == 1
-    {
-        return Some(format!(
-            "won by {} with {n} supply centres",
-            v.map.power(PowerId(p as u8)).name
-        ));
-    }
-    if let Some(last) = &v.victory.last_phase
-        && let Ok(lp) = v.calendar.parse(last)
-        && before.phase >= lp
-    {
-        let most = counts.iter().max().copied().unwrap_or(0);
-        let leaders: Vec<&str> = v
-            .map
-            .power_ids()
-            .filter(|p| counts[p.index()] == most)
-            .map(|p| v.map.power(p).name.as_str())
-            .collect();
-        return Some(format!(
-            "the last phase of the game has been played; most centres: {}",
-            leaders.join(", ")
-        ));
-    }
-    None
-}
+use crate::game::end::game_end;
 
 /// Adjudicate the current phase of `game` and queue the results. Returns
 /// whether the game goes on.

@@ -126,6 +126,12 @@ pub(crate) fn check(
     power: PowerId,
     cmds: &[AnyCommand],
 ) -> Vec<Option<String>> {
+    if pos.state.anarchy.get(power.index()) == Some(&crate::game::position::Anarchy::Yes) {
+        let why = "your power is in anarchy, having lost every home centre: its units \
+                   hold and the judge removes what must go; it gives no orders"
+            .to_string();
+        return vec![Some(why); cmds.len()];
+    }
     let mut out = vec![None; cmds.len()];
     let kind = pos.phase.kind;
     let mut idx = Vec::new();
@@ -484,6 +490,9 @@ pub(crate) fn missing(
 
 /// Whether `power` has any choice to make in this phase.
 pub(crate) fn has_choices(v: &Variant, pos: &Position, power: PowerId) -> bool {
+    if pos.state.anarchy.get(power.index()) == Some(&crate::game::position::Anarchy::Yes) {
+        return false;
+    }
     match pos.phase.kind {
         PhaseKind::Movement => pos.units.iter().any(|u| u.power == power),
         PhaseKind::Retreat => pos.dislodged.iter().any(|(u, _)| u.power == power),

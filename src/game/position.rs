@@ -64,6 +64,21 @@ pub struct VariantState {
     /// Units placed on the way into this phase (`true`) or lost because
     /// their place was taken (`false`): what the last results report.
     pub arrivals: Vec<(Unit, bool)>,
+    /// Powers that lost every home centre (1000 AD rule 13), per power.
+    pub anarchy: Vec<Anarchy>,
+}
+
+/// Where a power stands under 1000 AD's anarchy rule.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Anarchy {
+    /// It holds a home centre (or the variant has no such rule).
+    #[default]
+    No,
+    /// It has lost them all and has the next movement season to retake
+    /// one.
+    Grace,
+    /// It failed: its units are in civil disorder for good.
+    Yes,
 }
 
 impl VariantState {
@@ -75,6 +90,7 @@ impl VariantState {
             reserve: vec![0; n],
             pending: Vec::new(),
             arrivals: Vec::new(),
+            anarchy: vec![Anarchy::No; n],
         }
     }
 
@@ -85,6 +101,7 @@ impl VariantState {
             && self.reserve.iter().all(|b| *b == 0)
             && self.pending.is_empty()
             && self.arrivals.is_empty()
+            && self.anarchy.iter().all(|a| *a == Anarchy::No)
     }
 }
 
@@ -216,6 +233,15 @@ impl Position {
                 }
                 if let Some(&b) = self.state.reserve.get(i).filter(|b| **b > 0) {
                     let _ = writeln!(s, "reserve.{key} = {b}");
+                }
+                match self.state.anarchy.get(i) {
+                    Some(Anarchy::Grace) => {
+                        let _ = writeln!(s, "anarchy.{key} = \"grace\"");
+                    }
+                    Some(Anarchy::Yes) => {
+                        let _ = writeln!(s, "anarchy.{key} = \"anarchy\"");
+                    }
+                    _ => {}
                 }
                 let units = |us: &mut dyn Iterator<Item = &Unit>| {
                     us.map(|u| format!("\"{} {}\"", u.kind.letter(), map.region_abbr(u.region)))
@@ -396,6 +422,23 @@ impl Position {
                 }
             }
         }
+        for (power, word) in &raw.state.anarchy {
+            let Some(pw) = map.lookup_power(power.get_ref()) else {
+                at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                continue;
+            };
+            state.anarchy[pw.index()] = match word.get_ref().as_str() {
+                "grace" => Anarchy::Grace,
+                "anarchy" => Anarchy::Yes,
+                other => {
+                    at(
+                        word.span(),
+                        format!("anarchy is \"grace\" or \"anarchy\", not `{other}`"),
+                    );
+                    continue;
+                }
+            };
+        }
         for (lists, what) in [
             (&raw.state.pending, 0),
             (&raw.state.arrived, 1),
@@ -480,6 +523,8 @@ struct RawState {
     arrived: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     #[serde(default)]
     blocked: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    anarchy: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
 #[derive(Deserialize)]

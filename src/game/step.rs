@@ -12,8 +12,8 @@ use crate::adjudicate::{
     AdjustResult, MovementResult, RetreatResult, RetreatSituation, adjudicate_retreats,
 };
 use crate::game::Position;
-use crate::game::position::VariantState;
-use crate::map::Unit;
+use crate::game::position::{Anarchy, VariantState};
+use crate::map::{ProvinceId, Unit};
 use crate::orders::{AdjustOrder, MainOrder, RetreatOrder};
 use crate::variant::{PhaseKind, Variant};
 
@@ -50,6 +50,18 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 PhaseOrders::Movement(o) => o,
                 _ => &empty,
             };
+            // Powers in anarchy give no orders: their units hold.
+            let heard: Vec<MainOrder>;
+            let o = if pos.state.anarchy.contains(&Anarchy::Yes) {
+                heard = o
+                    .iter()
+                    .filter(|x| !in_anarchy(pos, x.power))
+                    .cloned()
+                    .collect();
+                &heard
+            } else {
+                o
+            };
             let r = judge_movement(v, pos, o);
             let mut state = pos.state.clone();
             record_box_exits(v, &pos.units, &r, &mut state);
@@ -63,6 +75,8 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                     .collect(),
                 state,
             };
+            let mut next = next;
+            end_grace(v, &mut next);
             (PhaseResult::Movement(r), advance(v, next))
         }
         PhaseKind::Retreat => {
@@ -91,7 +105,12 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 PhaseOrders::Adjustment(o) => o,
                 _ => &empty,
             };
-            let r = judge_adjustments(v, pos, o);
+            let heard: Vec<AdjustOrder> = o
+                .iter()
+                .filter(|x| !in_anarchy(pos, x.power))
+                .copied()
+                .collect();
+            let r = judge_adjustments(v, pos, &heard);
             let mut state = pos.state.clone();
             state.bonus.iter_mut().for_each(|b| *b = 0);
             state.pending.extend(r.pending.iter().copied());
@@ -103,6 +122,54 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 state,
             };
             (PhaseResult::Adjustment(r), advance(v, next))
+        }
+    }
+}
+
+fn in_anarchy(pos: &Position, p: crate::map::PowerId) -> bool {
+    pos.state.anarchy.get(p.index()) == Some(&Anarchy::Yes)
+}
+
+/// After a movement season of grace (1000 AD rule 13): a power that has
+/// a unit on one of its home centres has retaken it; one that has not
+/// falls into anarchy.
+fn end_grace(v: &Variant, pos: &mut Position) {
+    for pw in v.map.power_ids() {
+        if pos.state.anarchy.get(pw.index()) != Some(&Anarchy::Grace) {
+            continue;
+        }
+        let homes = &v.map.power(pw).home_centres;
+        let retaken: Vec<ProvinceId> = pos
+            .units
+            .iter()
+            .filter(|u| u.power == pw)
+            .map(|u| v.map.province_of(u.region))
+            .filter(|p| homes.contains(p))
+            .collect();
+        for p in &retaken {
+            pos.owners[p.index()] = Some(pw);
+        }
+        pos.state.anarchy[pw.index()] = if retaken.is_empty() {
+            Anarchy::Yes
+        } else {
+            Anarchy::No
+        };
+    }
+}
+
+/// On the way into an adjustment phase: a power left with no home centre
+/// gets its season of grace (1000 AD rule 13).
+fn start_grace(v: &Variant, pos: &mut Position) {
+    if !v.features.anarchy {
+        return;
+    }
+    for pw in v.map.power_ids() {
+        let homes = &v.map.power(pw).home_centres;
+        if homes.is_empty() || pos.state.anarchy.get(pw.index()) != Some(&Anarchy::No) {
+            continue;
+        }
+        if homes.iter().all(|h| pos.owners[h.index()] != Some(pw)) {
+            pos.state.anarchy[pw.index()] = Anarchy::Grace;
         }
     }
 }
@@ -141,6 +208,7 @@ fn extras<'a>(v: &'a Variant, pos: &'a Position) -> Extras<'a> {
     Extras {
         features: &v.features,
         state: &pos.state,
+        placement: pos.phase.kind == PhaseKind::Placement,
     }
 }
 
@@ -168,13 +236,23 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
     // What arrived on the way into the phase just played is old news.
     pos.state.arrivals.clear();
     let mut q = v.calendar.next(pos.phase);
+    // The placement opens the game: the rest of its season is skipped
+    // (units kept back are built in a later build season).
+    if pos.phase.kind == PhaseKind::Placement {
+        while q.season == pos.phase.season && q.year == pos.phase.year {
+            q = v.calendar.next(q);
+        }
+    }
     // A calendar of any length comes round within a few years.
     for _ in 0..(v.calendar.seasons.len() * 4 + 8) {
         match q.kind {
             PhaseKind::Retreat if pos.dislodged.is_empty() => {}
             PhaseKind::Retreat => break,
+            // Placement happens once, at the start.
+            PhaseKind::Placement => {}
             PhaseKind::Adjustment => {
                 take_centres(v, &mut pos);
+                start_grace(v, &mut pos);
                 if due(v, &pos).iter().any(|&d| d != 0) {
                     break;
                 }

@@ -112,6 +112,10 @@ pub struct RawPower {
     /// Vikings`): Ard-Ri's Vikings.
     #[serde(default)]
     pub optional: bool,
+    /// Its homeland, where 1000 AD places and keeps its defensive army:
+    /// provinces beyond the home centres (which always belong to it).
+    #[serde(default)]
+    pub homeland: Vec<Spanned<String>>,
 }
 
 /// A unit placed on the board by the variant file.
@@ -524,6 +528,14 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
             prov.home_of = Some(pid);
             home.push(p);
         }
+        let mut homeland = home.clone();
+        for h in &rp.homeland {
+            match ids.get(&normalize_name(h.get_ref())) {
+                Some(&p) if !homeland.contains(&p) => homeland.push(p),
+                Some(_) => {}
+                None => b.at(h, format!("unknown homeland province `{}`", h.get_ref())),
+            }
+        }
         for u in &rp.units {
             let text = u.get_ref().trim();
             let Some((k, place)) = text.split_once(char::is_whitespace) else {
@@ -590,6 +602,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 .as_ref()
                 .map_or_else(|| rp.name.get_ref().clone(), |a| a.get_ref().clone()),
             home_centres: home,
+            homeland,
             optional: rp.optional,
         });
     }

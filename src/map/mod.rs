@@ -164,9 +164,36 @@ impl UnitKind {
         matches!(self, UnitKind::Army | UnitKind::Leader)
     }
 
-    /// Whether this unit may convoy others.
+    /// Whether this unit may convoy others (1066's A/F has a fleet's
+    /// powers as well as an army's).
     pub fn can_convoy(self) -> bool {
-        matches!(self, UnitKind::Fleet)
+        matches!(self, UnitKind::Fleet | UnitKind::ArmyFleet)
+    }
+
+    /// The strength the unit brings alone, to a move, a hold or a
+    /// support: three for 1000 AD's defensive army (a "triple army") and
+    /// 1700 AD's leaders, one for the rest.
+    pub fn strength(self) -> u32 {
+        match self {
+            UnitKind::DefensiveArmy | UnitKind::Leader => 3,
+            _ => 1,
+        }
+    }
+
+    /// The centres it takes to keep the unit: two for the defensive army
+    /// (1000 AD rule 7), one for the rest.
+    pub fn upkeep(self) -> i32 {
+        match self {
+            UnitKind::DefensiveArmy => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether attacks that fail to cut its support still weaken it: the
+    /// defensive army's support of three loses the strength of the
+    /// strongest attack on it (1000 AD rule 8).
+    pub fn support_worn_down(self) -> bool {
+        matches!(self, UnitKind::DefensiveArmy)
     }
 }
 
@@ -238,6 +265,9 @@ pub struct Power {
     pub home_centres: Vec<ProvinceId>,
     /// Played only when the GM chooses it at CREATE.
     pub optional: bool,
+    /// Its homeland: the home centres and the provinces around them that
+    /// the variant file adds (1000 AD's defensive army stays in it).
+    pub homeland: Vec<ProvinceId>,
 }
 
 /// What a name typed by a player refers to.

@@ -118,6 +118,21 @@ pub struct RawReserve {
     pub lose_on_gain: bool,
 }
 
+/// A `[[builds.sites]]` entry: a centre (not a home centre) where a power
+/// may build when it owns it (1000 AD rule 4: the Magyars and Polacks in
+/// Lombardy).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawSite {
+    /// The power.
+    pub power: Spanned<String>,
+    /// The centre.
+    pub province: Spanned<String>,
+    /// What it may build there (none listed: anything).
+    #[serde(default)]
+    pub kinds: Vec<crate::map::UnitKind>,
+}
+
 /// `[builds]`: who builds what, where, beyond the home centres.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -138,6 +153,9 @@ pub struct RawBuilds {
     /// Powers that may build in any centre they own.
     #[serde(default)]
     pub anywhere: Vec<Spanned<String>>,
+    /// Extra build sites.
+    #[serde(default)]
+    pub sites: Vec<RawSite>,
     /// Powers that may, in an adjustment phase, turn a fleet standing on
     /// land into an army (Ard-Ri rule 7f).
     #[serde(default)]
@@ -163,6 +181,17 @@ pub struct RawFeatures {
     /// Off-board centres.
     #[serde(default)]
     pub reserve: Vec<RawReserve>,
+    /// The anarchy rule.
+    #[serde(default)]
+    pub anarchy: Option<RawAnarchy>,
+}
+
+/// `[anarchy]`: 1000 AD rule 13.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawAnarchy {
+    /// Movement seasons of grace to retake a home centre (the rule: one).
+    pub grace: u32,
 }
 
 /// A resolved `[[box]]`.
@@ -233,6 +262,8 @@ pub struct Builds {
     pub no_replacement: Vec<PowerId>,
     /// Powers that build in any centre they own.
     pub anywhere: Vec<PowerId>,
+    /// Extra build sites: power, centre, kinds (empty: any).
+    pub sites: Vec<(PowerId, ProvinceId, Vec<crate::map::UnitKind>)>,
     /// Powers that may turn a fleet on land into an army.
     pub convert: Vec<PowerId>,
 }
@@ -272,6 +303,10 @@ pub struct Features {
     pub builds: Builds,
     /// Off-board centres.
     pub reserves: Vec<Reserve>,
+    /// 1000 AD rule 13: a power that has lost every home centre has one
+    /// movement season to retake one, else it falls into anarchy (civil
+    /// disorder for good).
+    pub anarchy: bool,
 }
 
 impl Features {
@@ -496,6 +531,13 @@ pub fn resolve(
             .filter_map(|x| power(map, x, &lines, &mut problems))
             .collect();
     }
+    for site in &raw.builds.sites {
+        let pw = power(map, &site.power, &lines, &mut problems);
+        let p = province(map, &site.province, &lines, &mut problems);
+        if let (Some(pw), Some(p)) = (pw, p) {
+            f.builds.sites.push((pw, p, site.kinds.clone()));
+        }
+    }
     for r in &raw.reserve {
         let Some(pw) = power(map, &r.power, &lines, &mut problems) else {
             continue;
@@ -514,6 +556,15 @@ pub fn resolve(
                 .and_then(|s| season(cal, s, &lines, &mut problems)),
             lose_on_gain: r.lose_on_gain,
         });
+    }
+    if let Some(a) = &raw.anarchy {
+        if a.grace != 1 {
+            problems.push(Problem {
+                line: 0,
+                message: "[anarchy] grace: only one season of grace is supported".into(),
+            });
+        }
+        f.anarchy = true;
     }
     f.builds.replacement_homes = raw.builds.replacement_homes;
     f.builds.no_replacement = raw

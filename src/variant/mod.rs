@@ -26,12 +26,45 @@ use toml::Spanned;
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Victory {
-    /// A power owning this many centres after an adjustment phase wins.
+    /// A power owning this many centres after an adjustment phase wins
+    /// (0: no such rule).
+    #[serde(default)]
     pub centres: u32,
+    /// Per power, a number in place of `centres` (1000 AD rule 12).
+    #[serde(default)]
+    pub by_power: BTreeMap<String, u32>,
+    /// A power owning this many centres more than its home centres wins
+    /// (1700 AD II rule 11).
+    #[serde(default)]
+    pub gain: Option<u32>,
+    /// The game ends when only this many powers hold centres; the largest
+    /// of them wins (1000 AD rule 12e).
+    #[serde(default)]
+    pub remaining: Option<u32>,
     /// The game ends after this phase if nobody has won (`December 1918
     /// adjustment`).
     #[serde(default)]
     pub last_phase: Option<String>,
+    /// Who wins when the last phase has been played.
+    #[serde(default)]
+    pub at_end: AtEnd,
+}
+
+/// How a game that reaches its last phase ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AtEnd {
+    /// The power with most centres wins; a tie is a draw among the tied.
+    #[default]
+    MostCentres,
+    /// The power with most units on the board wins (Abstraction II rule
+    /// 7); a tie is a draw among the tied.
+    MostUnits,
+    /// The power with most centres beyond its home centres wins (1700 AD
+    /// II rule 11); a tie is a draw among the tied.
+    MostGained,
+    /// A draw among every power still in the game (1000 AD rule 11).
+    Draw,
 }
 
 /// A loaded, checked variant.
@@ -102,6 +135,8 @@ struct RawFile {
     builds: features::RawBuilds,
     #[serde(default)]
     reserve: Vec<features::RawReserve>,
+    #[serde(default)]
+    anarchy: Option<features::RawAnarchy>,
 }
 
 #[derive(Deserialize)]
@@ -200,6 +235,14 @@ impl Variant {
                 return Err(LoadError { problems });
             }
         };
+        for name in raw.victory.by_power.keys() {
+            if map.lookup_power(name).is_none() {
+                problems.push(Problem {
+                    line: 0,
+                    message: format!("victory by-power: unknown power `{name}`"),
+                });
+            }
+        }
         if raw.victory.centres as usize > map.supply_centre_count() {
             problems.push(Problem {
                 line: 0,
@@ -217,6 +260,7 @@ impl Variant {
                 destroy: raw.destroy,
                 builds: raw.builds,
                 reserve: raw.reserve,
+                anarchy: raw.anarchy,
             },
             &map,
             &calendar,
