@@ -353,3 +353,33 @@ fn variant_ardri_with_the_vikings() {
         ],
     );
 }
+
+/// 1000 AD: the Winter 999 placement with a defensive army, two moves, and
+/// the Winter 1000 builds of units kept back.
+#[test]
+fn variant_1000ad_placement_moves_and_builds() {
+    let v = variant::builtin("1000ad").unwrap().unwrap();
+    let pos = Position::initial(&v);
+    sequence(
+        &v,
+        pos,
+        "millennium",
+        &[
+            (
+                "placement",
+                "British: Build F Lon\nBritish: Build A Yor\nBritish: Build 3D Mer\n\
+                 Franks: Build A Par\nFranks: Build F Bri\nFranks: Build A Rho",
+            ),
+            (
+                "movement",
+                "British: F Lon - NTH\nBritish: A Yor - Dum\nFranks: A Par - Try\n\
+                 Franks: F Bri - ENC\nFranks: A Rho - Lyo",
+            ),
+            ("movement", "British: F NTH - Fri\nFranks: F ENC - Nor"),
+            (
+                "adjustment",
+                "British: Build A Lon\nFranks: Build A Par\nFranks: Build 3D Bor",
+            ),
+        ],
+    );
+}

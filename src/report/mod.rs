@@ -580,7 +580,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .map(|p| p.name.chars().count() + 1)
             .max()
             .unwrap_or(0)
-            .clamp(14, 24),
+            .clamp(14, 26),
         centres,
         unowned,
         unowned_long,

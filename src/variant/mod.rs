@@ -312,6 +312,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("standard", include_str!("../../games/standard.toml")),
     ("1066", include_str!("../../games/1066.toml")),
     ("ardri", include_str!("../../games/ardri.toml")),
+    ("1000ad", include_str!("../../games/1000ad.toml")),
 ];
 
 /// Load a shipped variant by name.

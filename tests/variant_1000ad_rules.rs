@@ -1,0 +1,444 @@
+//! 1000 AD's rules played (shared/rules/000_b6ed98f82e325da7.txt): the
+//! defensive army of rules 7 and 8 (every row of rule 8's table) on a small
+//! test board, and on the real map the Winter 999 placement (rules 5, 6),
+//! Lombardy (rule 4), anarchy (rule 13), the end of the game (rules 11,
+//! 12) and a whole game by mail.
+
+mod support_judge;
+use support_judge::World;
+use support_judge::bot::conquer;
+
+use zinejudge::adjudicate::{AdjustStatus, Illegal};
+use zinejudge::game::Position;
+use zinejudge::game::end::game_end;
+use zinejudge::game::position::Anarchy;
+use zinejudge::game::step::{PhaseOrders, PhaseResult, advance, due, play};
+use zinejudge::map::{Named, PowerId, ProvinceId, UnitKind};
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AdjustOrder, AnyCommand, MainOrder, Order};
+use zinejudge::variant::{PhaseKind, Variant, builtin};
+
+fn board(file: &str) -> Variant {
+    let src = std::fs::read_to_string(format!(
+        "{}/tests/data/maps/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("test board");
+    Variant::from_toml(&src).expect("loads")
+}
+
+fn thousand() -> Variant {
+    builtin("1000ad")
+        .expect("1000 AD ships")
+        .expect("and loads")
+}
+
+fn prov(v: &Variant, name: &str) -> ProvinceId {
+    match v.map.lookup(name) {
+        Some(Named::Province(p)) => p,
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+fn power(v: &Variant, name: &str) -> PowerId {
+    v.map.lookup_power(name).expect("power")
+}
+
+fn step(v: &Variant, pos: &Position, lines: &[&str]) -> (PhaseResult, Position) {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
+    for l in lines {
+        let (pw, text) = l.split_once(':').expect("power: order");
+        let pw = power(v, pw.trim());
+        match parser
+            .parse(text.trim(), Some(pos.phase.kind))
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .command
+        {
+            AnyCommand::Main(unit, command) => main.push(MainOrder {
+                power: pw,
+                unit,
+                command,
+            }),
+            AnyCommand::Retreat(unit, command) => retreats.push(Order {
+                power: pw,
+                unit,
+                command,
+            }),
+            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
+        }
+    }
+    let o = match pos.phase.kind {
+        PhaseKind::Movement => PhaseOrders::Movement(main),
+        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
+        _ => PhaseOrders::Adjustment(adjust),
+    };
+    play(v, pos, &o)
+}
+
+/// What is left of the 3D's support under `attacks` (Red's orders, with
+/// Red's units standing where they start): found by letting Blue's
+/// supported attack on Red's army in Tgt meet 0, 1 and 2 supports.
+fn support_left(attacks: &[&str]) -> u32 {
+    let v = board("triple.toml");
+    let mut red_units: Vec<String> = attacks
+        .iter()
+        .map(|a| {
+            let unit: Vec<&str> = a.split_whitespace().take(2).collect();
+            format!("\"{}\"", unit.join(" "))
+        })
+        .collect();
+    red_units.sort();
+    red_units.dedup();
+    let mut left = 0;
+    for k in 0..=2 {
+        let mut reds = red_units.clone();
+        reds.push("\"A Tgt\"".into());
+        let holders = ["T1", "T2"];
+        for h in &holders[..k] {
+            reds.push(format!("\"A {h}\""));
+        }
+        let pos = Position::from_toml(
+            &v,
+            &format!(
+                "phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Hom\", \"A Att\"]\nRed = [{}]\n",
+                reds.join(", ")
+            ),
+        )
+        .expect("position");
+        let mut lines: Vec<String> = vec![
+            "Blue: A Att - Tgt".into(),
+            "Blue: 3D Hom S A Att - Tgt".into(),
+        ];
+        lines.extend(attacks.iter().map(|a| format!("Red: {a}")));
+        for h in &holders[..k] {
+            lines.push(format!("Red: A {h} S A Tgt"));
+        }
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (_, next) = step(&v, &pos, &refs);
+        let blue_in_tgt = next
+            .units
+            .iter()
+            .any(|u| u.power.0 == 0 && v.map.province_of(u.region) == prov(&v, "Tgt"));
+        if blue_in_tgt {
+            left += 1;
+        }
+        // The 3D is never dislodged by these attacks (it holds with three).
+        assert!(
+            next.units.iter().any(|u| u.kind == UnitKind::DefensiveArmy),
+            "{attacks:?}"
+        );
+    }
+    left
+}
+
+#[test]
+fn rule_8_an_untouched_defensive_army_supports_with_three() {
+    assert_eq!(support_left(&[]), 3);
+}
+
+#[test]
+fn rule_8_table_one_attack_leaves_2d() {
+    assert_eq!(support_left(&["A X1 - Hom"]), 2);
+}
+
+#[test]
+fn rule_8_table_a_supported_attack_leaves_d() {
+    assert_eq!(support_left(&["A X1 - Hom", "A S1 S A X1 - Hom"]), 1);
+}
+
+#[test]
+fn rule_8_table_two_unsupported_attacks_leave_2d() {
+    assert_eq!(support_left(&["A X1 - Hom", "A X2 - Hom"]), 2);
+}
+
+#[test]
+fn rule_8_table_an_attack_with_two_supports_leaves_nothing() {
+    assert_eq!(
+        support_left(&["A X1 - Hom", "A S1 S A X1 - Hom", "A S2 S A X1 - Hom"]),
+        0
+    );
+}
+
+#[test]
+fn rule_8_table_three_unsupported_attacks_leave_2d() {
+    assert_eq!(support_left(&["A X1 - Hom", "A X2 - Hom", "A X3 - Hom"]), 2);
+}
+
+#[test]
+fn rule_8_table_a_supported_attack_and_another_leave_d() {
+    assert_eq!(
+        support_left(&["A X1 - Hom", "A S1 S A X1 - Hom", "A X2 - Hom"]),
+        1
+    );
+}
+
+#[test]
+fn rule_7_the_defensive_army_keeps_to_its_homeland_and_supports_only_into_it() {
+    let v = board("triple.toml");
+    let pos = Position::from_toml(
+        &v,
+        "phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Tgt\", \"A Att\"]\n",
+    )
+    .expect("position");
+    let (r, _) = step(&v, &pos, &["Blue: 3D Tgt - Far"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![Some(Illegal::OutsideHomeland)]);
+    let (r, _) = step(&v, &pos, &["Blue: 3D Tgt S A Att - Hom"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![None], "into the homeland");
+    let (r, _) = step(&v, &pos, &["Blue: 3D Tgt - Hom"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![None], "within it");
+}
+
+#[test]
+fn rule_7_a_defensive_army_attacks_and_holds_with_three() {
+    let v = board("triple.toml");
+    let pos = Position::from_toml(
+        &v,
+        "phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Hom\"]\nRed = [\"A X1\", \"A S1\", \"A S2\", \"A Tgt\", \"A T1\"]\n",
+    )
+    .expect("position");
+    // Three against three: the 3D stands.
+    let (_, next) = step(
+        &v,
+        &pos,
+        &[
+            "Red: A X1 - Hom",
+            "Red: A S1 S A X1 - Hom",
+            "Red: A S2 S A X1 - Hom",
+        ],
+    );
+    assert!(next.dislodged.is_empty());
+    // Three against two: the 3D takes Tgt.
+    let (_, next) = step(&v, &pos, &["Blue: 3D Hom - Tgt", "Red: A T1 S A Tgt"]);
+    assert!(next.units.iter().any(
+        |u| u.kind == UnitKind::DefensiveArmy && v.map.province_of(u.region) == prov(&v, "Tgt")
+    ));
+}
+
+#[test]
+fn rule_7_a_defensive_army_costs_two_centres_and_each_power_has_one() {
+    let v = board("triple.toml");
+    let mut pos = Position::from_toml(
+        &v,
+        "phase = \"Winter 1000 adjustment\"\n[units]\nBlue = [\"3D Tgt\"]\n[centres]\nBlue = [\"Hom\", \"Att\", \"X1\"]\n",
+    )
+    .expect("position");
+    assert_eq!(due(&v, &pos)[0], 1, "three centres, a 3D worth two");
+    let (r, _) = step(&v, &pos, &["Blue: Build 3D Hom"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![AdjustStatus::Illegal(Illegal::NoBuildsDue)]);
+    pos.owners[prov(&v, "T1").index()] = Some(PowerId(0));
+    let (r, _) = step(&v, &pos, &["Blue: Build 3D Hom"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(
+        r.orders,
+        vec![AdjustStatus::Illegal(Illegal::OneDefensiveArmy)]
+    );
+    pos.units.clear();
+    let (r, next) = step(&v, &pos, &["Blue: Build 3D Hom", "Blue: Build A Att"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert!(matches!(r.orders[0], AdjustStatus::Built(u) if u.kind == UnitKind::DefensiveArmy));
+    assert!(matches!(r.orders[1], AdjustStatus::Built(_)));
+    assert_eq!(next.units.len(), 2);
+    // Losing two centres costs the whole 3D, never a part of it.
+    let mut short = next.clone();
+    short.phase = v.calendar.parse("Winter 1001 adjustment").expect("phase");
+    short.owners[prov(&v, "X1").index()] = None;
+    short.owners[prov(&v, "T1").index()] = None;
+    let (r, after) = step(&v, &short, &[]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.civil_disorder.len(), 1);
+    assert_eq!(after.units.len(), 1);
+}
+
+#[test]
+fn rules_5_6_winter_999_placement_anywhere_in_the_homeland_some_kept_back() {
+    let v = thousand();
+    let pos = Position::initial(&v);
+    assert_eq!(pos.phase.kind, PhaseKind::Placement);
+    let brit = power(&v, "British");
+    assert_eq!(due(&v, &pos)[brit.index()], 9);
+    // A home centre and (once the homeland is wider than the centres) any
+    // of its provinces; never outside it.
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "British: Build F Lon",
+            "British: Build A Yor",
+            "British: Build A Par",
+            "British: Build 3D Mer",
+        ],
+    );
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert!(matches!(r.orders[0], AdjustStatus::Built(_)));
+    assert!(matches!(r.orders[1], AdjustStatus::Built(_)));
+    assert_eq!(r.orders[2], AdjustStatus::Illegal(Illegal::NotInHomeland));
+    assert!(matches!(r.orders[3], AdjustStatus::Built(u) if u.kind == UnitKind::DefensiveArmy));
+    // Straight on to the Spring 1000 moves; the five kept back are built
+    // in a later build season.
+    assert_eq!(v.calendar.label(next.phase), "Spring 1000 AD movement");
+    let mut winter = next.clone();
+    winter.phase = v.calendar.parse("Winter 1000 adjustment").expect("phase");
+    assert_eq!(due(&v, &winter)[brit.index()], 5);
+}
+
+#[test]
+fn rule_4_the_magyars_and_polacks_build_fleets_in_lombardy() {
+    let v = thousand();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("Winter 1001 adjustment").expect("phase");
+    let mp = power(&v, "Magyars and Polacks");
+    pos.owners[prov(&v, "Lom").index()] = Some(mp);
+    let (r, _) = step(&v, &pos, &["Magyars and Polacks: Build F Lom"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert!(matches!(r.orders[0], AdjustStatus::Built(u) if u.kind == UnitKind::Fleet));
+    // Anyone else holding Lombardy may not build there.
+    let franks = power(&v, "Franks");
+    pos.owners[prov(&v, "Lom").index()] = Some(franks);
+    let (r, _) = step(&v, &pos, &["Franks: Build F Lom"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(
+        r.orders,
+        vec![AdjustStatus::Illegal(Illegal::NotABuildSite)]
+    );
+}
+
+#[test]
+fn rule_13_a_power_without_home_centres_has_a_season_to_retake_one_or_falls_into_anarchy() {
+    let v = thousand();
+    let moors = power(&v, "Moors");
+    let franks = power(&v, "Franks");
+    // Fall 1001: the Moors hold Gafsa only (not a home of theirs? it is:
+    // give every Moorish home to the Franks and Gafsa too, and a neutral
+    // to the Moors), with an army next to Toledo.
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("Fall 1001 movement").expect("phase");
+    for h in v.map.power(moors).home_centres.clone() {
+        pos.owners[h.index()] = Some(franks);
+    }
+    pos.owners[prov(&v, "Lom").index()] = Some(moors);
+    let cas = prov(&v, "Cas");
+    pos.units.push(zinejudge::map::Unit {
+        power: moors,
+        kind: UnitKind::Army,
+        region: v.map.province(cas).main_region(),
+    });
+    // Into the Winter: no home centre, so a season of grace.
+    let pos = advance(&v, {
+        let mut p = pos.clone();
+        p.phase = v.calendar.parse("Fall 1001 retreat").expect("phase");
+        p
+    });
+    assert_eq!(pos.state.anarchy[moors.index()], Anarchy::Grace);
+    let mut spring = pos.clone();
+    spring.phase = v.calendar.parse("Spring 1002 movement").expect("phase");
+    // Retaking Toledo in the Spring saves it.
+    let (_, saved) = step(&v, &spring, &["Moors: A Cas - Tol"]);
+    assert_eq!(saved.state.anarchy[moors.index()], Anarchy::No);
+    assert_eq!(saved.owners[prov(&v, "Tol").index()], Some(moors));
+    // Failing to: anarchy, its orders refused from then on.
+    let (_, lost) = step(&v, &spring, &["Moors: A Cas H"]);
+    assert_eq!(lost.state.anarchy[moors.index()], Anarchy::Yes);
+    let (r, _) = step(&v, &lost, &["Moors: A Cas - Tol"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert!(r.units.iter().all(|u| u.order.is_none()), "its units hold");
+    // It survives while it holds a centre: not eliminated, still counted.
+    assert!(lost.centre_counts(&v.map)[moors.index()] > 0);
+}
+
+#[test]
+fn rule_12_each_power_wins_with_its_own_number_of_centres() {
+    let v = thousand();
+    let before = Position::initial(&v);
+    let give = |pos: &mut Position, who: PowerId, n: usize| {
+        let mut k = pos.owners.iter().filter(|o| **o == Some(who)).count();
+        for p in v.map.province_ids() {
+            if k >= n {
+                break;
+            }
+            if v.map.province(p).supply_centre && pos.owners[p.index()].is_none() {
+                pos.owners[p.index()] = Some(who);
+                k += 1;
+            }
+        }
+        while k > n {
+            let i = pos
+                .owners
+                .iter()
+                .position(|o| *o == Some(who))
+                .expect("one");
+            pos.owners[i] = None;
+            k -= 1;
+        }
+    };
+    let byz = power(&v, "Byzantines");
+    let brit = power(&v, "British");
+    let mut pos = before.clone();
+    give(&mut pos, byz, 28);
+    assert_eq!(
+        game_end(&v, &before, &pos),
+        None,
+        "28 is not enough for Byzantium"
+    );
+    let mut pos = before.clone();
+    give(&mut pos, brit, 25);
+    let end = game_end(&v, &before, &pos).expect("over");
+    assert!(end.contains("won by British"), "{end}");
+}
+
+#[test]
+fn rule_12e_when_three_powers_remain_the_largest_wins_and_rule_11_1015_is_a_draw() {
+    let v = thousand();
+    let before = Position::initial(&v);
+    let mut pos = before.clone();
+    let keep = ["Byzantines", "Vikings", "Moors"].map(|n| power(&v, n));
+    for o in pos.owners.iter_mut() {
+        if o.is_some_and(|p| !keep.contains(&p)) {
+            *o = Some(keep[0]);
+        }
+    }
+    pos.units.clear();
+    let end = game_end(&v, &before, &pos).expect("three left");
+    assert!(end.contains("won by Byzantines"), "{end}");
+    // Winter 1015 reached with nobody winning: a draw of all survivors.
+    let mut last = Position::initial(&v);
+    last.phase = v.calendar.parse("Winter 1015 adjustment").expect("phase");
+    let end = game_end(&v, &last, &last).expect("the end");
+    assert!(end.contains("drawn between all survivors"), "{end}");
+}
+
+#[test]
+fn a_whole_game_from_the_winter_999_placement_by_mail() {
+    let v = thousand();
+    let mut w = World::new();
+    let p = conquer(&mut w, &v, "millennium", "Franks", "Franks", 400);
+    let r = p.result.expect("the game ends");
+    eprintln!("1000 AD: {r} after {} phases", p.phases);
+    assert!(r.contains("won by Franks"), "{r}");
+}
