@@ -636,3 +636,121 @@ fn every_sea_and_shore_is_one_waterway() {
         }
     }
 }
+
+/// Homeland provinces beyond the home centres that reach their power's
+/// home centres only by sea. None on this map: every island of a power's
+/// realm (Sicily, Crete, Asia Minor across the Bosporus) is a home centre,
+/// and Gotland, Sardinia and Corsica are nobody's homeland.
+const HOMELAND_ISLANDS: &[&str] = &[];
+
+#[test]
+fn rules_5_and_7_homelands_are_the_powers_own_lands_joined_by_land() {
+    let v = variant();
+    let m = &v.map;
+    let islands: Vec<ProvinceId> = HOMELAND_ISLANDS.iter().map(|&p| province(m, p)).collect();
+    let mut owner: Vec<Option<&str>> = vec![None; m.provinces().len()];
+    for power in m.powers() {
+        let name = power.name.as_str();
+        // The home centres always belong to it.
+        for &c in &power.home_centres {
+            assert!(
+                power.homeland.contains(&c),
+                "{name}: home centre {} is outside the homeland",
+                m.province(c).abbr
+            );
+        }
+        for &p in &power.homeland {
+            let prov = m.province(p);
+            // Disjoint: no province is in two homelands.
+            if let Some(other) = owner[p.index()] {
+                panic!("{} is in the homelands of {other} and {name}", prov.abbr);
+            }
+            owner[p.index()] = Some(name);
+            assert_ne!(prov.terrain, Terrain::Sea, "{name}: sea {}", prov.abbr);
+            assert!(
+                prov.home_of.is_none() || prov.home_of == m.lookup_power(name),
+                "{name}: {} is another power's home centre",
+                prov.abbr
+            );
+            // Beyond the home centres, no centre at all: a neutral placed
+            // on in Winter 999 or held by a defensive army would be won
+            // without a move.
+            assert!(
+                prov.home_of.is_some() || !prov.supply_centre,
+                "{name}: neutral centre {} in the homeland",
+                prov.abbr
+            );
+        }
+        // Each province beyond the home centres reaches them through the
+        // homeland by army borders, islands excepted.
+        let mut reached = vec![false; m.provinces().len()];
+        let mut stack: Vec<ProvinceId> = power.home_centres.clone();
+        for &c in &stack {
+            reached[c.index()] = true;
+        }
+        while let Some(p) = stack.pop() {
+            for &(to, mob) in m.borders(m.province(p).main_region()) {
+                let q = m.province_of(to);
+                if mob.intersects(Mobility::ARMY)
+                    && power.homeland.contains(&q)
+                    && !reached[q.index()]
+                {
+                    reached[q.index()] = true;
+                    stack.push(q);
+                }
+            }
+        }
+        for &p in &power.homeland {
+            if islands.contains(&p) {
+                continue;
+            }
+            assert!(
+                reached[p.index()],
+                "{name}: {} is cut off from the home centres by land",
+                m.province(p).abbr
+            );
+        }
+    }
+    // The island exceptions are homeland provinces without a land way home.
+    for &p in &islands {
+        assert!(owner[p.index()].is_some(), "{}", m.province(p).abbr);
+    }
+}
+
+#[test]
+fn rules_5_and_7_the_homelands_as_reconstructed() {
+    // What each power holds beyond its home centres (see the comments at
+    // each [[powers]] entry): the realms of the British, the Franks and the
+    // Moors are all home centres.
+    let v = variant();
+    for (power, beyond) in [
+        ("British", &[][..]),
+        ("Franks", &[][..]),
+        ("Moors", &[][..]),
+        ("Byzantines", &["Apu", "Dra"][..]),
+        ("Vikings", &["EGu", "Sld", "Upp", "Vad", "WGu"][..]),
+        ("Magyars and Polacks", &["Rhi", "Wen"][..]),
+        ("Polotjans and Dregovites", &["Vod"][..]),
+    ] {
+        let p = v.map.power(v.map.lookup_power(power).unwrap());
+        let mut have: Vec<&str> = p
+            .homeland
+            .iter()
+            .filter(|h| !p.home_centres.contains(h))
+            .map(|&h| v.map.province(h).abbr.as_str())
+            .collect();
+        have.sort();
+        assert_eq!(have, beyond, "{power}");
+    }
+    // Neutral lands stay nobody's.
+    for neutral in [
+        "Gey", "VFj", "VJo", "Uls", "Cok", "Cas", "Nav", "Ara", "Crn", "Cor", "Obo", "Fri", "Mol",
+        "Dni", "Kol", "Oul",
+    ] {
+        let p = province(&v.map, neutral);
+        assert!(
+            v.map.powers().iter().all(|pw| !pw.homeland.contains(&p)),
+            "{neutral}"
+        );
+    }
+}
