@@ -90,6 +90,8 @@ pub enum Illegal {
     OneDefensiveArmy,
     /// Placement is within the power's homeland.
     NotInHomeland,
+    /// Frozen in: fleets stand, armies leave overland only.
+    Frozen,
     /// Only a fleet standing on land may become an army.
     CannotConvert,
     /// A unit this kind of phase does not concern (a retreat order to a
@@ -146,6 +148,9 @@ impl fmt::Display for Illegal {
             }
             Illegal::OneDefensiveArmy => "a power may have only one defensive army at a time",
             Illegal::NotInHomeland => "units are placed within your homeland",
+            Illegal::Frozen => {
+                "frozen in: a fleet there must stand, an army may leave only overland"
+            }
             Illegal::CannotConvert => "only a fleet standing on land may become an army",
             Illegal::NotDislodged => "that unit was not dislodged",
             Illegal::OffBoard => "units off the board can neither support nor convoy",

@@ -25,6 +25,8 @@ use crate::variant::rules::{ConvoyFallback, ConvoyIntent, DuplicateOrders, Parad
 use crate::variant::{Phase, Rulebook};
 
 const NONE: u16 = u16::MAX;
+/// The hold strength of a unit the ice keeps from being dislodged.
+const ICE: u32 = 1 << 20;
 
 // Resolver state bits, one byte per unit.
 const RESOLVED: u8 = 1;
@@ -409,6 +411,21 @@ impl<'a> Judge<'a> {
             .map_or(NONE, |u| u as u16)
     }
 
+    /// Whether unit `u` stands in ice this season (Abstraction II rule 5):
+    /// a fleet in a frozen space, or an army where the ice holds armies.
+    fn icebound(&self, u: usize) -> bool {
+        let Some(phase) = self.phase else {
+            return false;
+        };
+        let p = ProvinceId(self.prov[u]);
+        let kind = self.units[u].kind;
+        if kind.mobility().intersects(crate::map::Mobility::FLEET) {
+            self.features.frozen(p, phase.season)
+        } else {
+            self.features.army_held(p, phase.season)
+        }
+    }
+
     fn season_ok(&self, season: Option<u8>) -> bool {
         match (season, self.phase) {
             (None, _) | (_, None) => true,
@@ -439,6 +456,22 @@ impl<'a> Judge<'a> {
                 | MainCommand::Convoy { .. } => {
                     return Err(Illegal::OffBoard);
                 }
+                _ => {}
+            }
+        }
+        // Frozen fleets stand; armies held by the ice leave overland only.
+        if self.icebound(u) {
+            let fleet = unit.kind.mobility().intersects(crate::map::Mobility::FLEET);
+            match c {
+                MainCommand::Hold => {}
+                MainCommand::Move { to, via_convoy, .. } if !fleet => {
+                    let overland =
+                        !via_convoy && self.map.reaches(unit.region, to.province, UnitKind::Army);
+                    if !overland {
+                        return Err(Illegal::Frozen);
+                    }
+                }
+                _ if fleet => return Err(Illegal::Frozen),
                 _ => {}
             }
         }
@@ -1237,9 +1270,14 @@ impl<'a> Judge<'a> {
         if self.move_dest(v).is_some() {
             return if self.resolve(v) {
                 0
+            } else if self.icebound(v) {
+                ICE
             } else {
                 self.units[v].kind.strength()
             };
+        }
+        if self.icebound(v) {
+            return ICE;
         }
         self.supported_strength(v, None)
     }
@@ -1266,7 +1304,7 @@ impl<'a> Judge<'a> {
             return false;
         }
         if let Some(v) = self.head_to_head(u) {
-            if attack <= self.supported_strength(v, None) {
+            if attack <= self.supported_strength(v, None) || self.icebound(v) {
                 return false;
             }
         } else if attack <= self.hold_strength(to) {

@@ -344,6 +344,7 @@ impl Judge {
                 Ok(())
             }
             Command::Nominate(centre) => self.nominate(s, &centre),
+            Command::Exchange(text) => self.exchange(s, &text),
             Command::Press { to, grey, text } => self.press(s, to, grey, &text),
             Command::Draw(on) => self.vote(s, Some(on), None),
             Command::Concede(p) => self.vote(s, None, Some(p)),
@@ -1453,6 +1454,76 @@ impl Judge {
             "  {} is now one of your home centres: you may build there while you hold it.",
             v.map.province(p).name
         ));
+        Ok(())
+    }
+
+    /// EXCHANGE: an offer to swap centres at the end of this move.
+    fn exchange(&mut self, s: &mut Session<'_, '_>, text: &str) -> Result<(), String> {
+        let (game, power) = self.need_power(s)?;
+        let mut g = load(s, &game)?;
+        let v = self.variant(&g.variant)?.clone();
+        let mut pos = position(&v, &g)?;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        // The longest run of words naming a power, then the centres.
+        let (to, rest) = (1..=words.len().min(4))
+            .rev()
+            .find_map(|n| {
+                v.map
+                    .lookup_power(&words[..n].join(" "))
+                    .map(|p| (p, &words[n..]))
+            })
+            .ok_or_else(|| format!("EXCHANGE with whom? `{text}` names no power"))?;
+        let centre = |w: &str| match v.map.lookup(w.trim_matches(',')) {
+            Some(crate::map::Named::Province(p)) => Ok(p),
+            Some(crate::map::Named::Region(r)) => Ok(v.map.province_of(r)),
+            None => Err(format!("unknown place `{w}`")),
+        };
+        let withdraw = matches!(rest, [w] if w.eq_ignore_ascii_case("none"));
+        let (give, take) = if withdraw {
+            (Vec::new(), Vec::new())
+        } else {
+            let k = rest
+                .iter()
+                .position(|w| w.eq_ignore_ascii_case("for"))
+                .ok_or("write EXCHANGE power centres FOR centres")?;
+            let list = |ws: &[&str]| -> Result<Vec<_>, String> {
+                ws.iter()
+                    .filter(|w| !w.trim_matches(',').is_empty() && !w.eq_ignore_ascii_case("and"))
+                    .map(|w| centre(w))
+                    .collect()
+            };
+            (list(&rest[..k])?, list(&rest[k + 1..])?)
+        };
+        let names = |ps: &[crate::map::ProvinceId]| {
+            ps.iter()
+                .map(|p| v.map.province(*p).abbr.clone())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let x = crate::game::position::Exchange {
+            from: power,
+            to,
+            give: give.clone(),
+            take: take.clone(),
+        };
+        crate::game::exchange::offer(&v, &mut pos, x).map_err(|e| e.to_string())?;
+        g.position = pos.to_toml(&v);
+        games::save(s.tx, &g).map_err(store_err)?;
+        let other = &v.map.power(to).name;
+        if withdraw {
+            s.say(&format!("  Your offer to {other} is withdrawn."));
+        } else {
+            s.say(&format!(
+                "  Offer to {other} recorded: you give {} for {}. It is carried out at the
+                   end of this move if {other} sends the matching offer:
+    EXCHANGE {} {} FOR {}",
+                names(&give),
+                names(&take),
+                v.map.power(power).name,
+                names(&take),
+                names(&give)
+            ));
+        }
         Ok(())
     }
 

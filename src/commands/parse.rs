@@ -116,6 +116,9 @@ pub enum Command {
     Resign,
     /// NOMINATE centre: a replacement home centre (1066 rule 6).
     Nominate(String),
+    /// EXCHANGE power centres FOR centres (Abstraction II rule 6): the
+    /// text after the keyword.
+    Exchange(String),
     /// SET key value.
     Set {
         /// The key (`DEADLINE`, `PASSWORD`, `PHASE LENGTH`...).
@@ -261,6 +264,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "CONCEDE" => Command::Concede(Some(arg(1, "the power you concede to")?)),
         "RESIGN" => Command::Resign,
         "NOMINATE" => Command::Nominate(arg(1, "the centre to nominate")?),
+        "EXCHANGE" => {
+            arg(
+                1,
+                "a power, the centres you give, FOR, the centres you take",
+            )?;
+            Command::Exchange(rest(1))
+        }
         "START" => Command::Start,
         "PAUSE" => Command::Pause,
         "RESUME" => Command::Resume,

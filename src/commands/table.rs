@@ -110,6 +110,12 @@ pub const COMMANDS: &[CommandDef] = &[
         help: "Where the game allows it (1066), make a neutral centre you hold a home centre in place of one you lost.",
     },
     CommandDef {
+        name: "EXCHANGE",
+        usage: "EXCHANGE power centres FOR centres  (EXCHANGE power NONE withdraws)",
+        who: Who::Player,
+        help: "Where the game allows it (Abstraction II), swap centres with another power at the end of this move; it must send the matching offer.",
+    },
+    CommandDef {
         name: "PRESS",
         usage: "PRESS TO powers|ALL [GREY] ... ENDPRESS",
         who: Who::Player,

@@ -2,6 +2,7 @@
 //! the next phase.
 
 pub mod end;
+pub mod exchange;
 pub mod homes;
 pub mod position;
 pub mod record;

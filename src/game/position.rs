@@ -66,6 +66,42 @@ pub struct VariantState {
     pub arrivals: Vec<(Unit, bool)>,
     /// Powers that lost every home centre (1000 AD rule 13), per power.
     pub anarchy: Vec<Anarchy>,
+    /// Offers to exchange centres made during this move (Abstraction II
+    /// rule 6); carried out at its end where two match.
+    pub offers: Vec<Exchange>,
+    /// The exchanges carried out at the end of the last move, for its
+    /// results.
+    pub exchanged: Vec<Exchange>,
+}
+
+/// One power's offer: it gives `give` to `to` and takes `take` from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exchange {
+    /// Who offers.
+    pub from: PowerId,
+    /// To whom.
+    pub to: PowerId,
+    /// Centres `from` gives.
+    pub give: Vec<ProvinceId>,
+    /// Centres `from` takes.
+    pub take: Vec<ProvinceId>,
+}
+
+impl Exchange {
+    /// Whether `other` is the matching offer from the other side.
+    pub fn matches(&self, other: &Exchange) -> bool {
+        let same = |a: &[ProvinceId], b: &[ProvinceId]| {
+            let mut a = a.to_vec();
+            let mut b = b.to_vec();
+            a.sort();
+            b.sort();
+            a == b
+        };
+        self.from == other.to
+            && self.to == other.from
+            && same(&self.give, &other.take)
+            && same(&self.take, &other.give)
+    }
 }
 
 /// Where a power stands under 1000 AD's anarchy rule.
@@ -91,6 +127,8 @@ impl VariantState {
             pending: Vec::new(),
             arrivals: Vec::new(),
             anarchy: vec![Anarchy::No; n],
+            offers: Vec::new(),
+            exchanged: Vec::new(),
         }
     }
 
@@ -102,6 +140,8 @@ impl VariantState {
             && self.pending.is_empty()
             && self.arrivals.is_empty()
             && self.anarchy.iter().all(|a| *a == Anarchy::No)
+            && self.offers.is_empty()
+            && self.exchanged.is_empty()
     }
 }
 
@@ -233,6 +273,34 @@ impl Position {
                 }
                 if let Some(&b) = self.state.reserve.get(i).filter(|b| **b > 0) {
                     let _ = writeln!(s, "reserve.{key} = {b}");
+                }
+                for (word, list) in [
+                    ("offers", &self.state.offers),
+                    ("exchanged", &self.state.exchanged),
+                ] {
+                    let mine: Vec<String> = list
+                        .iter()
+                        .filter(|x| x.from == pw)
+                        .map(|x| {
+                            format!(
+                                "\"{}: {} for {}\"",
+                                map.power(x.to).name,
+                                x.give
+                                    .iter()
+                                    .map(|p| map.province(*p).abbr.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(" "),
+                                x.take
+                                    .iter()
+                                    .map(|p| map.province(*p).abbr.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            )
+                        })
+                        .collect();
+                    if !mine.is_empty() {
+                        let _ = writeln!(s, "{word}.{key} = [{}]", mine.join(", "));
+                    }
                 }
                 match self.state.anarchy.get(i) {
                     Some(Anarchy::Grace) => {
@@ -422,6 +490,21 @@ impl Position {
                 }
             }
         }
+        for (lists, executed) in [(&raw.state.offers, false), (&raw.state.exchanged, true)] {
+            for (power, list) in lists {
+                let Some(from) = map.lookup_power(power.get_ref()) else {
+                    at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                    continue;
+                };
+                for text in list {
+                    match parse_exchange(map, from, text.get_ref()) {
+                        Ok(x) if executed => state.exchanged.push(x),
+                        Ok(x) => state.offers.push(x),
+                        Err(e) => at(text.span(), e),
+                    }
+                }
+            }
+        }
         for (power, word) in &raw.state.anarchy {
             let Some(pw) = map.lookup_power(power.get_ref()) else {
                 at(power.span(), format!("unknown power `{}`", power.get_ref()));
@@ -525,6 +608,34 @@ struct RawState {
     blocked: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     #[serde(default)]
     anarchy: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    offers: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    exchanged: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+}
+
+/// `"Germany: Hol for Bel"`, as the position file keeps an exchange.
+fn parse_exchange(map: &Map, from: PowerId, text: &str) -> Result<Exchange, String> {
+    let bad = || format!("`{text}` should read like \"Germany: Hol for Bel\"");
+    let (to, rest) = text.split_once(':').ok_or_else(bad)?;
+    let to = map
+        .lookup_power(to.trim())
+        .ok_or_else(|| format!("unknown power `{}`", to.trim()))?;
+    let (give, take) = rest.split_once(" for ").ok_or_else(bad)?;
+    let list = |s: &str| -> Result<Vec<ProvinceId>, String> {
+        s.split_whitespace()
+            .map(|w| match map.lookup(w) {
+                Some(Named::Province(p)) => Ok(p),
+                _ => Err(format!("unknown province `{w}`")),
+            })
+            .collect()
+    };
+    Ok(Exchange {
+        from,
+        to,
+        give: list(give)?,
+        take: list(take)?,
+    })
 }
 
 #[derive(Deserialize)]

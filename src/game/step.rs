@@ -77,7 +77,11 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             };
             let mut next = next;
             end_grace(v, &mut next);
-            (PhaseResult::Movement(r), advance(v, next))
+            // Centres exchanged at the end of the move (Abstraction II).
+            let exchanged = crate::game::exchange::carry_out(v, &mut next);
+            let mut after = advance(v, next);
+            after.state.exchanged = exchanged;
+            (PhaseResult::Movement(r), after)
         }
         PhaseKind::Retreat => {
             let empty = Vec::new();
@@ -235,6 +239,7 @@ fn record_box_exits(v: &Variant, units: &[Unit], r: &MovementResult, state: &mut
 pub fn advance(v: &Variant, mut pos: Position) -> Position {
     // What arrived on the way into the phase just played is old news.
     pos.state.arrivals.clear();
+    pos.state.exchanged.clear();
     let mut q = v.calendar.next(pos.phase);
     // The placement opens the game: the rest of its season is skipped
     // (units kept back are built in a later build season).

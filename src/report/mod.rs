@@ -171,6 +171,9 @@ pub struct ReportData {
     pub arrived: Vec<String>,
     /// See `arrived`.
     pub arrival_lost: Vec<String>,
+    /// Centres exchanged at the end of the move (`France gave Hol to
+    /// Germany for Bel`).
+    pub exchanged: Vec<String>,
     /// The supply-centre chart.
     pub centres: Vec<CentreRow>,
     /// The width of the chart's name column: the longest power name and
@@ -573,6 +576,27 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .iter()
             .filter(|(_, ok)| !*ok)
             .map(|(u, _)| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
+            .collect(),
+        exchanged: r
+            .after
+            .state
+            .exchanged
+            .iter()
+            .map(|x| {
+                let list = |ps: &[crate::map::ProvinceId]| {
+                    ps.iter()
+                        .map(|p| map.province(*p).abbr.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                format!(
+                    "{} gave {} to {} for {}",
+                    map.power(x.from).name,
+                    list(&x.give),
+                    map.power(x.to).name,
+                    list(&x.take)
+                )
+            })
             .collect(),
         name_width: map
             .powers()

@@ -184,6 +184,36 @@ pub struct RawFeatures {
     /// The anarchy rule.
     #[serde(default)]
     pub anarchy: Option<RawAnarchy>,
+    /// Frozen regions.
+    #[serde(default)]
+    pub frozen: Vec<RawFrozen>,
+    /// Exchanges of centres.
+    #[serde(default)]
+    pub exchange: Option<RawExchange>,
+}
+
+/// `[exchange]`: Abstraction II rule 6.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawExchange {
+    /// Exchanges are allowed.
+    pub allowed: bool,
+}
+
+/// `[[frozen]]`: seas and lands frozen in some seasons (Abstraction II
+/// rule 5).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawFrozen {
+    /// The frozen spaces: fleets there stand, support and convoy nothing,
+    /// and cannot be dislodged.
+    pub provinces: Vec<Spanned<String>>,
+    /// The seasons they are frozen in.
+    pub seasons: Vec<Spanned<String>>,
+    /// Of those, where armies cannot be dislodged either, and may leave
+    /// only overland.
+    #[serde(default)]
+    pub armies_held: Vec<Spanned<String>>,
 }
 
 /// `[anarchy]`: 1000 AD rule 13.
@@ -307,12 +337,41 @@ pub struct Features {
     /// movement season to retake one, else it falls into anarchy (civil
     /// disorder for good).
     pub anarchy: bool,
+    /// Frozen regions.
+    pub frozen: Vec<Frozen>,
+    /// Powers may exchange centres (Abstraction II rule 6).
+    pub exchange: bool,
+}
+
+/// A resolved `[[frozen]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frozen {
+    /// The frozen spaces.
+    pub provinces: Vec<ProvinceId>,
+    /// Season indexes.
+    pub seasons: Vec<u8>,
+    /// Where armies are held fast too.
+    pub armies_held: Vec<ProvinceId>,
 }
 
 impl Features {
     /// The box rules of province `p`, if it is a box.
     pub fn box_at(&self, p: ProvinceId) -> Option<&OffBoard> {
         self.boxes.iter().find(|b| b.province == p)
+    }
+
+    /// Whether province `p` is frozen in season `season`.
+    pub fn frozen(&self, p: ProvinceId, season: u8) -> bool {
+        self.frozen
+            .iter()
+            .any(|f| f.seasons.contains(&season) && f.provinces.contains(&p))
+    }
+
+    /// Whether an army in `p` is held fast by the ice in `season`.
+    pub fn army_held(&self, p: ProvinceId, season: u8) -> bool {
+        self.frozen
+            .iter()
+            .any(|f| f.seasons.contains(&season) && f.armies_held.contains(&p))
     }
 
     /// The off-board centres of `power`, if it has any.
@@ -555,6 +614,29 @@ pub fn resolve(
                 .as_ref()
                 .and_then(|s| season(cal, s, &lines, &mut problems)),
             lose_on_gain: r.lose_on_gain,
+        });
+    }
+    f.exchange = raw.exchange.as_ref().is_some_and(|x| x.allowed);
+    for fr in &raw.frozen {
+        let provinces = fr
+            .provinces
+            .iter()
+            .filter_map(|x| province(map, x, &lines, &mut problems))
+            .collect();
+        let seasons = fr
+            .seasons
+            .iter()
+            .filter_map(|x| season(cal, x, &lines, &mut problems))
+            .collect();
+        let armies_held = fr
+            .armies_held
+            .iter()
+            .filter_map(|x| province(map, x, &lines, &mut problems))
+            .collect();
+        f.frozen.push(Frozen {
+            provinces,
+            seasons,
+            armies_held,
         });
     }
     if let Some(a) = &raw.anarchy {

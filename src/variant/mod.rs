@@ -137,6 +137,10 @@ struct RawFile {
     reserve: Vec<features::RawReserve>,
     #[serde(default)]
     anarchy: Option<features::RawAnarchy>,
+    #[serde(default)]
+    frozen: Vec<features::RawFrozen>,
+    #[serde(default)]
+    exchange: Option<features::RawExchange>,
 }
 
 #[derive(Deserialize)]
@@ -261,6 +265,8 @@ impl Variant {
                 builds: raw.builds,
                 reserve: raw.reserve,
                 anarchy: raw.anarchy,
+                frozen: raw.frozen,
+                exchange: raw.exchange,
             },
             &map,
             &calendar,

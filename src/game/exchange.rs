@@ -1,0 +1,128 @@
+//! Exchanges of supply centres between two powers (Abstraction II rule 6):
+//! each sends a matching `EXCHANGE` offer during a move; at the move's end
+//! the centres change hands, equal numbers each way, never one the giver
+//! still occupies with a unit.
+
+use crate::game::Position;
+use crate::game::position::Exchange;
+use crate::map::{PowerId, ProvinceId};
+use crate::variant::Variant;
+
+/// Why an offer is refused: what the reply tells the player.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExchangeError {
+    /// The variant has no exchanges.
+    #[error("this game has no exchanges of supply centres")]
+    NotInThisGame,
+    /// Only in a movement phase ("at the end of any move").
+    #[error("exchanges are made during a move, to take effect at its end")]
+    NotNow,
+    /// With oneself.
+    #[error("an exchange is between two powers")]
+    WithSelf,
+    /// Equal numbers each way.
+    #[error("each side must give as many centres as it takes")]
+    Unequal,
+    /// Nothing offered.
+    #[error("name the centres given and taken: EXCHANGE power Hol FOR Bel")]
+    Empty,
+    /// Not a supply centre.
+    #[error("{0} is not a supply centre")]
+    NotACentre(String),
+    /// The giver does not own it.
+    #[error("{0} is not {1}'s to give")]
+    NotOwned(String, String),
+    /// The giver occupies it.
+    #[error("{0} is occupied by {1}'s own unit, so it cannot be given")]
+    Occupied(String, String),
+}
+
+/// Check that `power` may give `give` now (ownership and occupation).
+fn check_side(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    give: &[ProvinceId],
+) -> Result<(), ExchangeError> {
+    for &p in give {
+        let prov = v.map.province(p);
+        if !prov.supply_centre {
+            return Err(ExchangeError::NotACentre(prov.name.clone()));
+        }
+        let name = v.map.power(power).name.clone();
+        if pos.owners[p.index()] != Some(power) {
+            return Err(ExchangeError::NotOwned(prov.name.clone(), name));
+        }
+        if pos
+            .units
+            .iter()
+            .any(|u| u.power == power && v.map.province_of(u.region) == p)
+        {
+            return Err(ExchangeError::Occupied(prov.name.clone(), name));
+        }
+    }
+    Ok(())
+}
+
+/// Record `power`'s offer to `to` (replacing any earlier offer of its to
+/// the same power). An empty offer withdraws it.
+pub fn offer(v: &Variant, pos: &mut Position, x: Exchange) -> Result<(), ExchangeError> {
+    if !v.features.exchange {
+        return Err(ExchangeError::NotInThisGame);
+    }
+    if pos.phase.kind != crate::variant::PhaseKind::Movement {
+        return Err(ExchangeError::NotNow);
+    }
+    if x.from == x.to {
+        return Err(ExchangeError::WithSelf);
+    }
+    pos.state
+        .offers
+        .retain(|o| !(o.from == x.from && o.to == x.to));
+    if x.give.is_empty() && x.take.is_empty() {
+        return Ok(());
+    }
+    if x.give.is_empty() || x.take.is_empty() {
+        return Err(ExchangeError::Empty);
+    }
+    if x.give.len() != x.take.len() {
+        return Err(ExchangeError::Unequal);
+    }
+    for &p in &x.take {
+        let prov = v.map.province(p);
+        if !prov.supply_centre {
+            return Err(ExchangeError::NotACentre(prov.name.clone()));
+        }
+    }
+    // The giver's side now; the taker's is checked when it offers, and
+    // both again at the end of the move.
+    check_side(v, pos, x.from, &x.give)?;
+    pos.state.offers.push(x);
+    Ok(())
+}
+
+/// At the end of a move: carry out every pair of matching offers whose
+/// centres may still change hands, and clear the offers. Returns the
+/// exchanges made (each once, from the first offer's side).
+pub fn carry_out(v: &Variant, pos: &mut Position) -> Vec<Exchange> {
+    let offers = std::mem::take(&mut pos.state.offers);
+    let mut done: Vec<Exchange> = Vec::new();
+    for (i, a) in offers.iter().enumerate() {
+        let Some(b) = offers[i + 1..].iter().find(|b| a.matches(b)) else {
+            continue;
+        };
+        if check_side(v, pos, a.from, &a.give).is_err()
+            || check_side(v, pos, b.from, &b.give).is_err()
+        {
+            continue;
+        }
+        for &p in &a.give {
+            pos.owners[p.index()] = Some(a.to);
+        }
+        for &p in &b.give {
+            pos.owners[p.index()] = Some(b.to);
+        }
+        done.push(a.clone());
+    }
+    done
+}

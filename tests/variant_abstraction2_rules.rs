@@ -1,0 +1,250 @@
+//! Abstraction II's rules played (shared/rules/001_f412e3ea295cd39d.txt):
+//! the calendar (rule 2), frozen regions (rule 5), exchanges of centres
+//! (rule 6) and the end (rule 7).
+
+mod support_judge;
+use support_judge::World;
+
+use zinejudge::adjudicate::Illegal;
+use zinejudge::game::Position;
+use zinejudge::game::end::game_end;
+use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
+use zinejudge::map::{Named, PowerId, ProvinceId};
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AnyCommand, MainOrder};
+use zinejudge::variant::{PhaseKind, Variant};
+
+const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/games/abstraction2.toml");
+
+fn variant() -> Variant {
+    Variant::from_toml(&std::fs::read_to_string(FILE).expect("the file")).expect("loads")
+}
+
+fn prov(v: &Variant, name: &str) -> ProvinceId {
+    match v.map.lookup(name) {
+        Some(Named::Province(p)) => p,
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+fn power(v: &Variant, name: &str) -> PowerId {
+    v.map.lookup_power(name).expect("power")
+}
+
+fn moves(
+    v: &Variant,
+    pos: &Position,
+    lines: &[&str],
+) -> (zinejudge::adjudicate::MovementResult, Position) {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let mut main = Vec::new();
+    for l in lines {
+        let (pw, text) = l.split_once(':').expect("power: order");
+        let AnyCommand::Main(unit, command) = parser
+            .parse(text.trim(), Some(PhaseKind::Movement))
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .command
+        else {
+            panic!("{text}: not a movement order")
+        };
+        main.push(MainOrder {
+            power: power(v, pw.trim()),
+            unit,
+            command,
+        });
+    }
+    match play(v, pos, &PhaseOrders::Movement(main)) {
+        (PhaseResult::Movement(r), next) => (r, next),
+        _ => panic!("a movement phase"),
+    }
+}
+
+fn at(v: &Variant, pos: &Position, name: &str) -> Option<PowerId> {
+    pos.units
+        .iter()
+        .find(|u| v.map.province_of(u.region) == prov(v, name))
+        .map(|u| u.power)
+}
+
+fn board(v: &Variant, phase: &str, units: &str) -> Position {
+    Position::from_toml(v, &format!("phase = \"{phase}\"\n[units]\n{units}\n")).expect("position")
+}
+
+#[test]
+fn rule_2_monthly_moves_from_july_1914_adjustments_after_september_december_march_june() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    assert_eq!(v.calendar.label(pos.phase), "July 1914 movement");
+    let adjust: Vec<String> = v
+        .calendar
+        .seasons
+        .iter()
+        .filter(|s| s.phases.contains(&PhaseKind::Adjustment))
+        .map(|s| s.name.clone())
+        .collect();
+    assert_eq!(adjust, ["March", "June", "September", "December"]);
+}
+
+#[test]
+fn rule_5_frozen_fleets_stand_and_cannot_be_dislodged() {
+    let v = variant();
+    let pos = board(
+        &v,
+        "February 1915 movement",
+        "Russia = [\"F BAR\"]\nEngland = [\"F NWG\", \"F ARO\", \"A Nwy\"]\n",
+    );
+    let (r, next) = moves(
+        &v,
+        &pos,
+        &[
+            "Russia: F BAR - NWG",
+            "England: F NWG - BAR",
+            "England: F ARO S F NWG - BAR",
+        ],
+    );
+    assert_eq!(
+        r.orders[0],
+        Some(Illegal::Frozen),
+        "the frozen fleet stands"
+    );
+    assert_eq!(
+        r.orders[2],
+        Some(Illegal::Frozen),
+        "ARO is frozen too: no support"
+    );
+    assert_eq!(at(&v, &next, "BAR"), Some(power(&v, "Russia")));
+    assert!(next.dislodged.is_empty());
+    // In May the ice is gone: two against one dislodges it.
+    let mut may = pos.clone();
+    may.phase = v.calendar.parse("May 1915 movement").expect("phase");
+    let (_, next) = moves(
+        &v,
+        &may,
+        &["England: F NWG - BAR", "England: F ARO S F NWG - BAR"],
+    );
+    assert_eq!(at(&v, &next, "BAR"), Some(power(&v, "England")));
+    assert_eq!(next.dislodged.len(), 1);
+}
+
+#[test]
+fn rule_5_armies_in_lapland_and_archangel_are_held_fast_but_may_leave_overland() {
+    let v = variant();
+    let pos = board(
+        &v,
+        "January 1915 movement",
+        "Russia = [\"A Arc\"]\nEngland = [\"A Fin\", \"A StP\", \"A Lap\"]\n",
+    );
+    // Three against one, and the army in Archangel stays.
+    let (_, next) = moves(
+        &v,
+        &pos,
+        &[
+            "England: A Fin - Arc",
+            "England: A StP S A Fin - Arc",
+            "England: A Lap S A Fin - Arc",
+        ],
+    );
+    assert_eq!(at(&v, &next, "Arc"), Some(power(&v, "Russia")));
+    assert!(next.dislodged.is_empty());
+    // It may march out overland.
+    let (r, next) = moves(&v, &pos, &["Russia: A Arc - Mos"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(at(&v, &next, "Mos"), Some(power(&v, "Russia")));
+}
+
+#[test]
+fn rule_6_two_powers_exchange_centres_by_matching_offers_at_the_end_of_a_move() {
+    let mut w = World::with_variant("../../games/abstraction2.toml");
+    w.reply("gm@example.test", "CREATE abs abstraction2 gmpw");
+    w.reply("fr@example.test", "JOIN abs pw France");
+    w.reply("de@example.test", "JOIN abs pw Germany");
+    w.reply("gm@example.test", "SIGNON GM abs gmpw\nSTART");
+    // Paris is occupied by France's own army: it cannot be given.
+    let r = w.reply(
+        "fr@example.test",
+        "SIGNON France abs pw\nEXCHANGE Germany Par FOR Ber",
+    );
+    assert!(r.contains("occupied by France's own unit"), "{r}");
+    // Marseilles (once its fleet has left) for Dresden (once its army has).
+    let r = w.reply(
+        "fr@example.test",
+        "SIGNON France abs pw\nF Mar - GoL\nEXCHANGE Germany Mar FOR Dre",
+    );
+    assert!(r.contains("not accepted") || r.contains("occupied"), "{r}");
+    w.reply("de@example.test", "SIGNON Germany abs pw\nA Dre - Sil");
+    let sent = w.mail("gm@example.test", "SIGNON GM abs gmpw\nPROCESS");
+    assert!(!sent.iter().any(|m| m.body.contains("Exchanged:")));
+    // August: now both are empty; matching offers.
+    let r = w.reply(
+        "fr@example.test",
+        "SIGNON France abs pw\nEXCHANGE Germany Mar FOR Dre",
+    );
+    assert!(r.contains("Offer to Germany recorded"), "{r}");
+    assert!(r.contains("EXCHANGE France Dre FOR Mar"), "{r}");
+    w.reply(
+        "de@example.test",
+        "SIGNON Germany abs pw\nEXCHANGE France Dre FOR Mar",
+    );
+    let sent = w.mail("gm@example.test", "SIGNON GM abs gmpw\nPROCESS");
+    let results = sent
+        .iter()
+        .find(|m| m.to_has("fr@example.test") && m.subject.contains("August 1914"))
+        .expect("the August results");
+    assert!(
+        results
+            .body
+            .contains("Exchanged: France gave Mar to Germany for Dre."),
+        "{}",
+        results.body
+    );
+    assert!(results.body.contains("Dre"), "{}", results.body);
+}
+
+#[test]
+fn rule_6_unequal_or_unmatched_offers_change_nothing() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    let france = power(&v, "France");
+    let germany = power(&v, "Germany");
+    pos.units.clear();
+    let offer = |give: &[&str], take: &[&str]| zinejudge::game::position::Exchange {
+        from: france,
+        to: germany,
+        give: give.iter().map(|n| prov(&v, n)).collect(),
+        take: take.iter().map(|n| prov(&v, n)).collect(),
+    };
+    assert_eq!(
+        zinejudge::game::exchange::offer(&v, &mut pos, offer(&["Mar", "Par"], &["Dre"])),
+        Err(zinejudge::game::exchange::ExchangeError::Unequal)
+    );
+    zinejudge::game::exchange::offer(&v, &mut pos, offer(&["Mar"], &["Dre"])).expect("offer");
+    let (_, next) = moves(&v, &pos, &[]);
+    assert_eq!(
+        next.owners[prov(&v, "Mar").index()],
+        Some(france),
+        "no match"
+    );
+    assert!(next.state.offers.is_empty(), "offers last one move");
+}
+
+#[test]
+fn rule_7_after_december_1918_the_power_with_most_units_wins() {
+    let v = variant();
+    let mut before = Position::initial(&v);
+    before.phase = v.calendar.parse("December 1918 adjustment").expect("phase");
+    let end = game_end(&v, &before, &before).expect("the end");
+    // Russia starts with five units, the others with four.
+    assert!(
+        end.contains("won by Russia with 5 units on the board"),
+        "{end}"
+    );
+    let mut tied = before.clone();
+    let i = tied
+        .units
+        .iter()
+        .position(|u| u.power == power(&v, "Russia"))
+        .expect("a Russian unit");
+    tied.units.remove(i);
+    let end = game_end(&v, &tied, &tied).expect("the end");
+    assert!(end.contains("drawn between"), "{end}");
+}
