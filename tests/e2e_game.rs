@@ -1,0 +1,681 @@
+//! A whole game through the real mail servers and the real daemon: a GM
+//! creates a standard game, an observer watches, seven players join, and
+//! two game years are played by mail with orders, press, a late player
+//! reminded by the judge's clock and then held in civil disorder and
+//! replaced, a retreat, builds and removals, a rollback and a draw vote.
+//!
+//! Everything goes through Dovecot and Postfix on 127.0.0.1
+//! (tests/support/mailsys.rs) and `zinejudge run` as a child process
+//! (tests/daemon_common): players send over SMTP, the judge reads its
+//! mailbox over IMAPS and answers through submission, and the test reads
+//! every address's INBOX over IMAPS. After each step the test says exactly
+//! which mails each address got (tests/e2e_support), and checks the lines a
+//! player would look for in them.
+//!
+//! Real time is waited on only where the scenario needs the clock: the
+//! reminder, the deadline passing and the end of grace (the daemon ticks
+//! every 5 s). The rest of the game runs on READY and GM commands.
+//!
+//! Without the mail servers the test prints why and passes, unless `CI` is
+//! set: then it fails.
+
+mod daemon_common;
+mod e2e_support;
+mod support;
+
+use daemon_common::{Judge, Opts, TempDir};
+use e2e_support::{Mail, Post, Step};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+use support::MailSystem;
+
+const GAME: &str = "g1";
+const GM: &str = "gm@example.test";
+const GM_PW: &str = "gm-secret";
+const OBSERVER: &str = "kibitzer@example.test";
+const LATECOMER: &str = "latecomer@example.test";
+const SPY: &str = "spy@example.test";
+const NEW_AUSTRIA: &str = "newaustria@example.test";
+const POWERS: [&str; 7] = [
+    "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+];
+const JUDGE_NAME: &str = "zinejudge e2e";
+/// How long the clock-driven steps may take: a tick is every 5 s.
+const CLOCK_WAIT: Duration = Duration::from_secs(60);
+
+fn first_address(power: &str) -> String {
+    format!("{}@example.test", power.to_lowercase())
+}
+
+/// Who plays each power now: address and game password.
+struct Seats(BTreeMap<&'static str, (String, String)>);
+
+impl Seats {
+    fn addr(&self, power: &str) -> String {
+        self.0[power].0.clone()
+    }
+    fn all_addrs(&self) -> Vec<String> {
+        POWERS.iter().map(|p| self.addr(p)).collect()
+    }
+    /// A mail from `power`'s player: sign on, then `lines`.
+    fn signed(&self, power: &str, lines: &str) -> (String, String) {
+        let (a, pw) = &self.0[power];
+        (a.clone(), format!("SIGNON {power} {GAME} {pw}\n{lines}"))
+    }
+}
+
+/// `(address, subjects)` for each of `addrs`: the same subjects for all.
+fn each<'a>(addrs: &'a [String], subjects: &'a [&'a str]) -> Vec<(&'a str, &'a [&'a str])> {
+    addrs.iter().map(|a| (a.as_str(), subjects)).collect()
+}
+
+/// Check that every copy of the results mail `subject` in `step` is the
+/// same text with the map attached, that exactly `readers` got it, and
+/// return one copy.
+#[track_caller]
+fn results<'s>(step: &'s Step, subject: &str, readers: &[String], short: &str) -> &'s Mail {
+    let copies = step.all(subject);
+    let mut got: Vec<&str> = copies.iter().map(|m| m.owner.as_str()).collect();
+    got.sort();
+    let mut want: Vec<&str> = readers.iter().map(String::as_str).collect();
+    want.sort();
+    assert_eq!(got, want, "{subject}: who got the results");
+    let first = copies[0];
+    for c in &copies {
+        assert_eq!(
+            c.body, first.body,
+            "{subject}: {} got another text",
+            c.owner
+        );
+        let names: Vec<&str> = c.attachments.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                format!("{GAME}-{short}.png").as_str(),
+                format!("{GAME}-{short}.svg").as_str()
+            ],
+            "{subject}: the map comes with the results"
+        );
+        assert_eq!(c.attachments[0].mime, "image/png");
+        assert!(c.attachments[0].size > 20_000, "{subject}: a real picture");
+        assert_eq!(c.attachments[1].mime, "image/svg+xml");
+    }
+    first
+}
+
+#[test]
+fn a_standard_game_played_by_mail_through_the_real_servers() {
+    let Some(ms) =
+        MailSystem::start_or_skip("a_standard_game_played_by_mail_through_the_real_servers")
+    else {
+        return;
+    };
+    let t0 = Instant::now();
+    let tmp = TempDir::new("e2e-game");
+    let judge = Judge::start(
+        &ms,
+        tmp.path(),
+        &Opts {
+            name: JUDGE_NAME.into(),
+            ..Opts::default()
+        },
+    );
+    let mut seats = Seats(
+        POWERS
+            .iter()
+            .map(|p| (*p, (first_address(p), format!("pw-{}", p.to_lowercase()))))
+            .collect(),
+    );
+    let mut watched: Vec<String> = vec![GM.into(), OBSERVER.into(), LATECOMER.into(), SPY.into()];
+    watched.extend(seats.all_addrs());
+    watched.push(NEW_AUSTRIA.into());
+    let watched_refs: Vec<&str> = watched.iter().map(String::as_str).collect();
+    let mut post = Post::new(&ms, &judge, JUDGE_NAME, &watched_refs);
+    let gm_on = |lines: &str| format!("SIGNON GM {GAME} {GM_PW}\n{lines}");
+
+    // ---- The GM creates the game and sets it up.
+    let s = post.mail(
+        GM,
+        "new game",
+        &format!(
+            "CREATE {GAME} standard {GM_PW}\nSET NMR CD\nSET PRESS GREY\n\
+             SET TIMEZONE Europe/London\nSET PHASE LENGTH 72h 48h"
+        ),
+    );
+    s.expect(&[]);
+    s.reply()
+        .says(&[
+            "Created g1 (Standard Diplomacy); you are its GM and signed on.",
+            "Set: no-move-received: CD.",
+            "Set: press GREY.",
+            "Set: time zone Europe/London.",
+            "Set: movement phases last 72h, retreats and adjustments 48h.",
+        ])
+        .lines(&["> CREATE g1 standard ********"])
+        .never_says(&[GM_PW]);
+
+    // ---- An observer signs up before the start.
+    let s = post.mail(OBSERVER, "watching", &format!("OBSERVE {GAME}"));
+    s.expect(&[]);
+    s.reply().says(&["You will receive this game's results."]);
+
+    // ---- Seven players join, each asking for a power; the last starts it.
+    for (i, p) in POWERS.iter().enumerate() {
+        let (addr, pw) = seats.0[p].clone();
+        let s = post.mail(&addr, "joining", &format!("JOIN {GAME} {pw} {p}"));
+        let taken = format!("{GAME}: {p} taken");
+        if i < 6 {
+            s.expect(&[(GM, &[taken.as_str()])]);
+        } else {
+            // Everybody but the joiner hears of the start; the GM also
+            // hears who took the last power.
+            let others: Vec<String> = seats
+                .all_addrs()
+                .into_iter()
+                .filter(|a| *a != addr)
+                .chain([OBSERVER.to_string()])
+                .collect();
+            let mut want = each(&others, &["g1: the game starts"]);
+            want.push((GM, &["g1: Turkey taken", "g1: the game starts"]));
+            s.expect(&want);
+            for m in s.all("g1: the game starts") {
+                m.lines(&[
+                    "g1 (Standard Diplomacy) has started.",
+                    "Austria taken",
+                    "Turkey taken",
+                ])
+                .says(&["First phase: Spring 1901 movement, deadline"]);
+            }
+            s.reply()
+                .lines(&["g1 has started: Spring 1901 movement."])
+                .says(&["Deadline: "]);
+        }
+        s.get(GM, &taken)
+            .says(&[&format!("{addr} joined g1 as {p}.")]);
+        s.reply()
+            .says(&[&format!("You play {p} in g1; you are signed on.")])
+            .never_says(&[&pw]);
+    }
+
+    // ---- Too late to join.
+    let s = post.mail(LATECOMER, "me too", &format!("JOIN {GAME} pw-late"));
+    s.expect(&[]);
+    s.reply().says(&["g1 is not taking players"]);
+
+    // ---- Spring 1901. England orders (with a typo the judge explains).
+    let (a, body) = seats.signed(
+        "England",
+        "F(Lon)-NTH\nF Edi - Norwegian Sea\nA Lvp-Yrk\nA(Lvp)-Yor\nREADY",
+    );
+    let s = post.mail(&a, "orders S1901", &body);
+    s.expect(&[]);
+    s.reply()
+        .says(&[
+            "Signed on as England in g1 (Spring 1901 movement, deadline",
+            "line 4: \"A Lvp-Yrk\"",
+            "Did you mean Yorkshire (Yor)?",
+            "Ready: the phase is processed as soon as every player is ready.",
+        ])
+        .lines(&[
+            "Orders held for England, Spring 1901 movement:",
+            "F(Lon)-NTH",
+            "F(Edi)-NWG",
+            "A(Lvp)-Yor",
+            "Your orders are complete.",
+        ]);
+
+    // England's press: to France alone, then grey to everybody.
+    let (a, body) = seats.signed(
+        "England",
+        "PRESS TO France\nShall we split the Channel?\nENDPRESS\n\
+         BROADCAST GREY\nSomebody is lying.\nENDPRESS",
+    );
+    let s = post.mail(&a, "press", &body);
+    let press = ["g1: press"];
+    let (au, ge, it, ru, tu) = (
+        seats.addr("Austria"),
+        seats.addr("Germany"),
+        seats.addr("Italy"),
+        seats.addr("Russia"),
+        seats.addr("Turkey"),
+    );
+    s.expect(&[
+        (&seats.addr("France"), &["g1: press", "g1: press"]),
+        (GM, &["g1: press (GM copy)", "g1: press (GM copy)"]),
+        (OBSERVER, &press),
+        (&au, &press),
+        (&ge, &press),
+        (&it, &press),
+        (&ru, &press),
+        (&tu, &press),
+    ]);
+    s.reply()
+        .says(&["Press sent to France.", "Press sent to everybody."]);
+    let to_france = s.of(&seats.addr("France"), "g1: press");
+    let private = to_france
+        .iter()
+        .find(|m| m.mentions("Shall we split the Channel?"))
+        .expect("France got England's press");
+    private.lines(&["Press in g1", "From England, to France:"]);
+    for m in s.all("g1: press") {
+        if m.mentions("Somebody is lying.") {
+            m.lines(&["(grey press: sender not shown), to everybody:"])
+                .never_says(&["England"]);
+        } else {
+            assert_eq!(m.owner, seats.addr("France"), "private press leaked");
+        }
+    }
+    let gm_copies = s.of(GM, "g1: press (GM copy)");
+    assert!(gm_copies.iter().any(
+        |m| m.has_line("From England, to France:") && m.mentions("Shall we split the Channel?")
+    ));
+    assert!(
+        gm_copies
+            .iter()
+            .any(|m| m.has_line("From England (sent grey), to everybody:")
+                && m.mentions("Somebody is lying."))
+    );
+
+    // Five more powers order and say they are ready; Austria is silent.
+    for (p, orders) in [
+        ("France", "F Bre-MAO\nA Par-Bur\nA Mar-Spa"),
+        ("Germany", "F Kie-Den\nA Ber-Kie\nA Mun-Ruh"),
+        ("Italy", "F Nap-ION\nA Rom-Apu\nA Ven-Tyr"),
+        ("Russia", "F StP/sc-BOT\nA Mos-Ukr\nA War-Gal\nF Sev-BLA"),
+        ("Turkey", "F Ank-BLA\nA Con-Bul\nA Smy-Arm"),
+    ] {
+        let (a, body) = seats.signed(p, &format!("{orders}\nREADY"));
+        let s = post.mail(&a, &format!("{p} S1901"), &body);
+        s.expect(&[]);
+        s.reply()
+            .lines(&[
+                &format!("Orders held for {p}, Spring 1901 movement:"),
+                "Your orders are complete.",
+            ])
+            .says(&["Ready: the phase is processed as soon as every player is ready."])
+            .never_says(&["has been processed"]);
+    }
+    // Someone tries to read Italy's orders: the same words for a wrong
+    // password as for a power that does not exist; nobody else hears.
+    let s = post.mail(
+        SPY,
+        "hello",
+        &format!("SIGNON Italy {GAME} wrong\nA Apu-Nap"),
+    );
+    s.expect(&[]);
+    s.reply()
+        .says(&["sign-on failed: the game, power or password is not right"])
+        .never_says(&["Orders held"]);
+    let s = post.mail(SPY, "hello again", &format!("SIGNON Atlantis {GAME} wrong"));
+    s.expect(&[]);
+    s.reply()
+        .says(&["sign-on failed: the game, power or password is not right"]);
+
+    // ---- The GM brings the deadline close: everybody is told, and the
+    // judge's clock reminds Austria, and only Austria.
+    let clock_start = Instant::now();
+    let s = post.mail_then(
+        GM,
+        "deadline",
+        &gm_on("SET DEADLINE +20s"),
+        &[(&seats.addr("Austria"), "g1: orders due *")],
+    );
+    let mut everyone = seats.all_addrs();
+    everyone.push(OBSERVER.into());
+    let mut want = each(&everyone, &["g1: new deadline"]);
+    let austria = seats.addr("Austria");
+    let austria_wants = ["g1: new deadline", "g1: orders due *"];
+    want.retain(|(a, _)| *a != austria);
+    want.push((&austria, &austria_wants));
+    s.expect(&want);
+    s.reply().says(&["The deadline is now "]);
+    for m in s.all("g1: new deadline") {
+        m.says(&["The GM moved the deadline to "]);
+    }
+    s.get(&austria, "g1: orders due *").says(&[
+        "Reminder: the deadline of Spring 1901 movement in g1 is",
+        "Still missing for Austria:",
+        "A(Bud)",
+        "A(Vie)",
+        "F(Tri)",
+    ]);
+
+    // The deadline passes: Austria is told its orders are late, the GM
+    // which powers are late; grace runs (24h by default).
+    let s = post.clock(
+        "the deadline passes",
+        &[
+            (&austria, "g1: your orders are late"),
+            (GM, "g1: late powers"),
+        ],
+        CLOCK_WAIT,
+    );
+    s.expect(&[
+        (&austria, &["g1: your orders are late"]),
+        (GM, &["g1: late powers"]),
+    ]);
+    s.get(&austria, "g1: your orders are late").says(&[
+        "The deadline of Spring 1901 movement in g1 has passed",
+        "Orders are still taken until",
+    ]);
+    s.get(GM, "g1: late powers")
+        .says(&["still missing orders: Austria."]);
+
+    // The GM ends the grace period; the next tick adjudicates with Austria
+    // in civil disorder, and the GM is told.
+    let s = post.mail_then(
+        GM,
+        "no more grace",
+        &gm_on("SET GRACE 0h"),
+        &[(GM, "g1: Spring 1901 results")],
+    );
+    let mut readers = everyone.clone();
+    readers.push(GM.into());
+    let mut want = each(&everyone, &["g1: Spring 1901 results"]);
+    let gm_wants = ["g1: Spring 1901 results", "g1: no orders from Austria"];
+    want.push((GM, &gm_wants));
+    s.expect(&want);
+    s.reply().says(&["Set: grace period 0h."]);
+    eprintln!(
+        "reminder, deadline and civil disorder by the clock: {:.1}s",
+        clock_start.elapsed().as_secs_f64()
+    );
+    let r = results(&s, "g1: Spring 1901 results", &readers, "S1901M");
+    r.lines(&[
+        "g1: Spring 1901 results",
+        "Austria:",
+        "A(Vie) H no order",
+        "A(Bud) H no order",
+        "F(Tri) H no order",
+        "England:",
+        "F(Lon)-NTH",
+        "F(Edi)-NWG",
+        "A(Lvp)-Yor",
+        "F(Ank)-BLA bounced",
+        "F(Sev)-BLA bounced",
+        "A(War)-Gal",
+        "No orders received from: Austria.",
+    ])
+    .says(&["Next: Fall 1901 movement, deadline"]);
+    s.get(GM, "g1: no orders from Austria")
+        .says(&["No orders came from Austria this phase; they are in civil disorder."]);
+
+    // ---- The GM replaces Austria; the new player gets a password by mail,
+    // the old one is told.
+    let s = post.mail(
+        GM,
+        "replacement",
+        &gm_on(&format!("REPLACE Austria {NEW_AUSTRIA}")),
+    );
+    s.expect(&[
+        (NEW_AUSTRIA, &["g1: you now play Austria"]),
+        (&austria, &["g1: you no longer play Austria"]),
+    ]);
+    s.reply()
+        .says(&["Austria now goes to newaustria@example.test, who has been mailed a password."]);
+    let welcome = s.get(NEW_AUSTRIA, "g1: you now play Austria");
+    welcome.says(&["The GM of g1 (Standard Diplomacy) has given you Austria."]);
+    let new_pw = welcome.after("Your password is:");
+    assert!(!new_pw.is_empty());
+    s.get(&austria, "g1: you no longer play Austria")
+        .says(&["has given Austria to another player"]);
+    let old_austria = austria.clone();
+    seats
+        .0
+        .insert("Austria", (NEW_AUSTRIA.to_string(), new_pw.clone()));
+
+    // The old player cannot sign on any more.
+    let s = post.mail(
+        &old_austria,
+        "my orders",
+        &format!("SIGNON Austria {GAME} pw-austria\nA Vie H"),
+    );
+    s.expect(&[]);
+    s.reply()
+        .says(&["sign-on failed: the game, power or password is not right"]);
+
+    // ---- Fall 1901: Italy dislodges Vienna with Russian support.
+    let mut everyone = seats.all_addrs();
+    everyone.push(OBSERVER.into());
+    let mut readers = everyone.clone();
+    readers.push(GM.into());
+    let (a, body) = seats.signed("Austria", "A Vie H\nA Bud H\nF Tri-Alb\nREADY");
+    let s = post.mail(&a, "first orders", &body);
+    s.expect(&[]);
+    s.reply().says(&[
+        "Signed on as Austria in g1 (Fall 1901 movement",
+        "Your orders are complete.",
+    ]);
+    for (p, orders) in [
+        ("Italy", "A Tyr-Vie\nF ION-Tun\nA Apu H"),
+        ("England", "F NTH C A Yor-Nwy\nA Yor-Nwy\nF NWG H"),
+        ("France", "F MAO-Por\nA Spa H\nA Bur H"),
+        ("Germany", "F Den H\nA Kie-Hol\nA Ruh-Bel"),
+        ("Turkey", "A Bul H\nF Ank-BLA\nA Arm H"),
+    ] {
+        let (a, body) = seats.signed(p, &format!("{orders}\nREADY"));
+        let s = post.mail(&a, &format!("{p} F1901"), &body);
+        s.expect(&[]);
+        s.reply().says(&["Your orders are complete."]);
+    }
+    // Russia is the last: everyone is ready, so the phase is processed.
+    let (a, body) = seats.signed(
+        "Russia",
+        "A Gal S A(Tyr)-Vie\nA Ukr-Rum\nF Sev H\nF BOT-Swe\nREADY",
+    );
+    let s = post.mail(&a, "Russia F1901", &body);
+    s.expect(&each(&readers, &["g1: Fall 1901 results"]));
+    s.reply()
+        .says(&["Every player is ready: the phase has been processed."]);
+    let r = results(&s, "g1: Fall 1901 results", &readers, "F1901M");
+    r.lines(&[
+        "A(Tyr)-Vie",
+        "A(Gal) S A(Tyr)-Vie",
+        "F(NTH) C A(Yor)-Nwy",
+        "A(Yor)-Nwy",
+        "F(BOT)-Swe",
+        "Dislodged:",
+    ])
+    .says(&[
+        "A(Vie) H dislodged",
+        "Austrian A(Vie) (attacked from Tyr): may retreat to",
+        "Boh",
+        "Next: Fall 1901 retreat, deadline",
+    ])
+    .never_says(&["No orders received from"]);
+
+    // ---- The retreat: only Austria has a choice; a wrong retreat is
+    // refused, the right one taken, and READY processes the phase.
+    let (a, body) = seats.signed("Austria", "A Vie - Gal\nA Vie-Boh\nREADY");
+    let s = post.mail(&a, "retreat", &body);
+    s.expect(&each(&readers, &["g1: Fall 1901 retreats"]));
+    s.reply().says(&[
+        "line 2: \"A Vie - Gal\"",
+        "not accepted: a unit may only retreat",
+        "Every player is ready: the phase has been processed.",
+    ]);
+    let r = results(&s, "g1: Fall 1901 retreats", &readers, "F1901R");
+    r.lines(&["Retreats:", "Austria: A(Vie)-Boh"])
+        .says(&["Next: Winter 1901 adjustment, deadline"]);
+    // The centres changed hands at the end of the year.
+    r.says(&["Italy 5 (+2)", "Russia 6 (+2)", "Austria 2 (-1)"]);
+
+    // ---- Winter 1901: builds, a waived build and a removal.
+    let (a, body) = seats.signed("England", "Build F Edi\nREADY");
+    let s = post.mail(&a, "builds", &body);
+    s.expect(&[]);
+    s.reply().lines(&[
+        "(1 build(s) due)",
+        "Build F(Edi)",
+        "Your orders are complete.",
+    ]);
+    let (a, body) = seats.signed("Austria", "Remove A Boh\nREADY");
+    let s = post.mail(&a, "removal", &body);
+    s.expect(&[]);
+    s.reply().lines(&[
+        "(1 removal(s) due)",
+        "Remove A(Boh)",
+        "Your orders are complete.",
+    ]);
+    for (p, orders) in [
+        ("Russia", "Build A Mos\nBuild F StP/nc"),
+        ("Italy", "Build F Nap\nWaive"),
+        ("France", "Build A Par\nBuild F Mar"),
+        ("Germany", "Build A Ber\nBuild A Mun\nBuild F Kie"),
+    ] {
+        let (a, body) = seats.signed(p, &format!("{orders}\nREADY"));
+        let s = post.mail(&a, &format!("{p} W1901"), &body);
+        s.expect(&[]);
+        s.reply().says(&["Your orders are complete."]);
+    }
+    let (a, body) = seats.signed("Turkey", "Build A Smy\nREADY");
+    let s = post.mail(&a, "Turkey W1901", &body);
+    s.expect(&each(&readers, &["g1: Winter 1901 adjustments"]));
+    s.reply()
+        .lines(&["Build A(Smy)"])
+        .says(&["Every player is ready: the phase has been processed."]);
+    let r = results(&s, "g1: Winter 1901 adjustments", &readers, "W1901A");
+    r.lines(&[
+        "Adjustments:",
+        "England: builds F(Edi)",
+        "Austria: removes A(Boh)",
+        "Italy: builds F(Nap)",
+        "Italy: waives a build",
+        "Russia: builds A(Mos)",
+        "Russia: builds F(StP/nc)",
+        "Germany: builds F(Kie)",
+        "Turkey: builds A(Smy)",
+    ])
+    .says(&["Next: Spring 1902 movement, deadline"]);
+
+    // ---- Spring 1902, first time: Austria and Turkey bounce in Serbia.
+    let s1902_first = [
+        ("Austria", "A Bud-Ser\nF Alb H"),
+        ("England", "F NTH H"),
+        ("France", "A Bur H"),
+        ("Germany", "A Mun H"),
+        ("Italy", "A Vie H"),
+        ("Russia", "A Gal H"),
+        ("Turkey", "A Bul-Ser\nF BLA H"),
+    ];
+    let mut last = None;
+    for (i, (p, orders)) in s1902_first.iter().enumerate() {
+        let (a, body) = seats.signed(p, &format!("{orders}\nREADY"));
+        let s = post.mail(&a, &format!("{p} S1902"), &body);
+        if i < 6 {
+            s.expect(&[]);
+        }
+        last = Some(s);
+    }
+    let s = last.expect("the last order mail");
+    s.expect(&each(&readers, &["g1: Spring 1902 results"]));
+    let r = results(&s, "g1: Spring 1902 results", &readers, "S1902M");
+    r.lines(&["A(Bud)-Ser bounced", "A(Bul)-Ser bounced"])
+        .says(&["Next: Fall 1902 movement"]);
+
+    // The GM looks at the history, then rolls the phase back.
+    let s = post.mail(GM, "history", &format!("HISTORY {GAME}"));
+    s.expect(&[(GM, &["g1: history S1901M to S1902M"])]);
+    s.reply()
+        .says(&["The results of 5 phase(s) are mailed to you separately."]);
+    s.get(GM, "g1: history S1901M to S1902M").lines(&[
+        "g1: Spring 1901 results",
+        "g1: Fall 1901 results",
+        "g1: Fall 1901 retreats",
+        "g1: Winter 1901 adjustments",
+        "g1: Spring 1902 results",
+    ]);
+    let s = post.mail(GM, "rollback", &gm_on("ROLLBACK"));
+    s.expect(&each(
+        &everyone,
+        &["g1: rolled back to Spring 1902 movement"],
+    ));
+    s.reply()
+        .says(&["Rolled back to the start of Spring 1902 movement; deadline"]);
+    for m in s.all("g1: rolled back to Spring 1902 movement") {
+        m.says(&[
+            "The GM has rolled the game back to the start of Spring 1902 movement.",
+            "All orders for it must be sent again.",
+        ]);
+    }
+
+    // ---- Spring 1902 again: this time Turkey goes to Greece instead.
+    let (a, body) = seats.signed("Turkey", "A Bul-Gre\nF BLA H\nREADY");
+    let s = post.mail(&a, "Turkey S1902 again", &body);
+    s.expect(&[]);
+    s.reply().lines(&[
+        "Orders held for Turkey, Spring 1902 movement:",
+        "A(Bul)-Gre",
+        "F(BLA) H",
+    ]);
+    let mut last = None;
+    for (p, orders) in s1902_first.iter().filter(|(p, _)| *p != "Turkey") {
+        let (a, body) = seats.signed(p, &format!("{orders}\nREADY"));
+        let s = post.mail(&a, &format!("{p} S1902 again"), &body);
+        if *p != "Russia" {
+            s.expect(&[]);
+        }
+        last = Some(s);
+    }
+    let s = last.expect("the last order mail");
+    s.expect(&each(&readers, &["g1: Spring 1902 results"]));
+    let r = results(&s, "g1: Spring 1902 results", &readers, "S1902M");
+    r.lines(&["A(Bud)-Ser", "A(Bul)-Gre"])
+        .never_says(&["bounced"])
+        .says(&["Next: Fall 1902 movement"]);
+
+    // ---- Fall 1902: a draw. One vote is taken back and given again;
+    // nobody hears of the votes until the last one ends the game.
+    for (i, p) in POWERS.iter().enumerate() {
+        let (a, body) = seats.signed(p, "DRAW");
+        let s = post.mail(&a, "draw", &body);
+        if i < 6 {
+            s.expect(&[]);
+            s.reply().says(&["You vote for a draw."]);
+        } else {
+            let mut others: Vec<String> = readers.clone();
+            others.retain(|x| *x != a);
+            s.expect(&each(&others, &["g1: game over"]));
+            s.reply()
+                .says(&["The game is over: a draw between Austria, England, France, Germany,"]);
+            for m in s.all("g1: game over") {
+                m.says(&["The game is over: a draw between Austria, England, France,"]);
+            }
+        }
+        if i == 2 {
+            let (a, body) = seats.signed(p, "NO DRAW");
+            let s = post.mail(&a, "no draw after all", &body);
+            s.expect(&[]);
+            s.reply().says(&["You withdraw your draw vote."]);
+            let (a, body) = seats.signed(p, "DRAW");
+            let s = post.mail(&a, "draw again", &body);
+            s.expect(&[]);
+            s.reply().says(&["You vote for a draw."]);
+        }
+    }
+
+    // The game is over: orders are refused, LIST shows the result.
+    let (a, body) = seats.signed("Germany", "A Mun-Bur");
+    let s = post.mail(&a, "one more", &body);
+    s.expect(&[]);
+    s.reply().says(&["g1 takes no orders now (it is over)."]);
+    let s = post.mail(OBSERVER, "how did it end", &format!("LIST {GAME}"));
+    s.expect(&[]);
+    s.reply().says(&[
+        "g1 (Standard Diplomacy), finished",
+        "Result: a draw between Austria, England, France, Germany, Italy,",
+    ]);
+
+    // ---- Nothing else arrives, nothing failed, nothing bounced.
+    let report = post.finish(Duration::from_secs(6));
+    let mut slow: Vec<&(String, f64)> = post.timings.iter().collect();
+    slow.sort_by(|a, b| b.1.total_cmp(&a.1));
+    eprintln!(
+        "{} command mails in {:.1}s; mail received:\n{report}slowest steps:",
+        post.sent(),
+        t0.elapsed().as_secs_f64()
+    );
+    for (what, secs) in slow.iter().take(5) {
+        eprintln!("  {secs:.1}s {what}");
+    }
+}
