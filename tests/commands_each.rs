@@ -298,8 +298,41 @@ fn ready_processes_only_when_everyone_is_ready() {
     let r = player(&mut w, "Turkey", "NOT READY");
     assert!(r.contains("Not ready."));
     let sent = w.mail(&addr("Turkey"), "SIGNON Turkey g pw-Turkey\nREADY");
+    let results = sent
+        .iter()
+        .find(|m| m.subject == "g: Spring 1901 results")
+        .unwrap_or_else(|| panic!("{sent:#?}"));
+    // READY with no orders is a choice to hold, not a missed move.
     assert!(
-        sent.iter().any(|m| m.subject == "g: Spring 1901 results"),
+        !results.body.contains("No orders received"),
+        "{}",
+        results.body
+    );
+    assert!(
+        !sent.iter().any(|m| m.subject.contains("no orders from")),
+        "{sent:#?}"
+    );
+}
+
+#[test]
+fn a_short_phase_is_not_reminded_the_moment_it_opens() {
+    let mut w = started();
+    // Austria takes Serbia: a 24-hour Winter adjustment follows, with a
+    // build owed; the 24-hour reminder waits until half of it has passed.
+    gm(&mut w, "SET PHASE LENGTH 72h 24h");
+    player(&mut w, "Austria", "A Bud - Ser");
+    gm(&mut w, "PROCESS");
+    gm(&mut w, "PROCESS");
+    let list = w.reply(GM, "LIST g");
+    assert!(list.contains("Winter 1901 adjustment"), "{list}");
+    let sent = w.advance(60);
+    assert!(
+        !sent.iter().any(|m| m.subject.contains("orders due")),
+        "{sent:#?}"
+    );
+    let sent = w.advance(13 * 3600);
+    assert!(
+        sent.iter().any(|m| m.subject.contains("orders due")),
         "{sent:#?}"
     );
 }

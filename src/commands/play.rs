@@ -126,9 +126,10 @@ pub(crate) fn process(
     let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
     let (orders, silent) = phase_orders(&v, c, &g.name, &pos)?;
     let mut seats = games::seats(c, &g.name)?;
+    // A player who said READY with no orders chose to hold: not an NMR.
     let nmr: Vec<PowerId> = silent
         .into_iter()
-        .filter(|p| seats[p.index()].status == SeatStatus::Playing)
+        .filter(|p| seats[p.index()].status == SeatStatus::Playing && !seats[p.index()].ready)
         .collect();
     let (result, next) = play(&v, &pos, &orders);
     let ended = game_end(&v, &pos, &next);
@@ -437,13 +438,17 @@ pub(crate) fn tick(judge: &mut Judge, c: &Connection, now: i64) -> anyhow::Resul
                         out.extend(mail_to(
                             &[a.as_str()],
                             format!("{}: your orders are late", g.name),
-                            format!(
-                                "The deadline of {} in {} has passed and your orders for {} are\n\
-                                 incomplete. Orders are still taken until {shown}; after that,\n\
-                                 units without orders hold.\n",
-                                v.calendar.label(pos.phase),
-                                g.name,
-                                v.map.power(PowerId(seat.power)).name
+                            crate::report::wrap(
+                                &format!(
+                                    "The deadline of {} in {} has passed and your orders for {} \
+                                     are incomplete. Orders are still taken until {shown}; after \
+                                     that, units without orders hold.",
+                                    v.calendar.label(pos.phase),
+                                    g.name,
+                                    v.map.power(PowerId(seat.power)).name
+                                ),
+                                72,
+                                "",
                             ),
                         ));
                     }
@@ -455,14 +460,28 @@ pub(crate) fn tick(judge: &mut Judge, c: &Connection, now: i64) -> anyhow::Resul
                 out.extend(mail_to(
                     &[&g.gm_address],
                     format!("{}: late powers", g.name),
-                    format!("The deadline has passed; still missing orders: {}.\nGrace until {shown}.\n", names.join(", ")),
+                    crate::report::wrap(
+                        &format!(
+                            "The deadline has passed; still missing orders: {}. Grace until {shown}.",
+                            names.join(", ")
+                        ),
+                        72,
+                        "",
+                    ),
                 ));
                 g.grace_noticed = true;
                 games::save(c, &g)?;
             }
             continue;
         }
-        let remind_at = deadline - g.settings.reminder_hours as i64 * 3600;
+        // Never more than half the phase ahead: a short phase is not
+        // reminded the moment it opens.
+        let phase_hours = match pos.phase.kind {
+            crate::variant::PhaseKind::Movement => g.settings.movement_hours,
+            _ => g.settings.short_hours,
+        };
+        let lead = g.settings.reminder_hours.min(phase_hours / 2);
+        let remind_at = deadline - lead as i64 * 3600;
         if g.settings.reminder_hours > 0 && !g.reminded && now >= remind_at {
             let shown = super::time::show(deadline, &g.settings.timezone);
             for seat in &late {
