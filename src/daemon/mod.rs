@@ -251,11 +251,16 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
     };
     let out_store = open_store()?;
     out_store.relax_durability()?;
+    out_store.limit_cache(256)?;
     let out_store = Arc::new(Mutex::new(out_store));
     let sender = outbox::Sender::new(&config.sink, &config.identity.address)?;
     let source_store = match config.source {
         Source::None => None,
-        _ => Some(open_store()?),
+        _ => {
+            let s = open_store()?;
+            s.limit_cache(256)?;
+            Some(s)
+        }
     };
     let inbox_maildir = match &config.source {
         Source::Maildir { path, .. } => Some(

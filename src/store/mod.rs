@@ -117,6 +117,16 @@ impl Store {
         Ok(())
     }
 
+    /// Keep at most `kib` KiB of the database in this connection's page
+    /// cache (SQLite's default is 2 MiB a connection). For the connections
+    /// that only add mail and mark it sent: they touch the newest pages,
+    /// and three full caches were most of the daemon's memory after a busy
+    /// hour.
+    pub fn limit_cache(&self, kib: i64) -> Result<()> {
+        self.conn.pragma_update(None, "cache_size", -kib)?;
+        Ok(())
+    }
+
     /// The underlying connection, for the game tables.
     pub fn conn(&mut self) -> &mut Connection {
         &mut self.conn
