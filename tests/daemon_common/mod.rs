@@ -23,6 +23,12 @@ use std::time::{Duration, Instant};
 /// The daemon under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_zinejudge");
 
+/// The binary [`Judge`] runs: [`BIN`], or `ZJ_ZINEJUDGE_BIN` (to compare
+/// two builds with the same harness).
+pub fn judge_bin() -> String {
+    std::env::var("ZJ_ZINEJUDGE_BIN").unwrap_or_else(|_| BIN.to_string())
+}
+
 /// A directory under the system's temporary directory, removed on drop
 /// unless the test panicked (then kept, and its path printed).
 pub struct TempDir(PathBuf);
@@ -197,7 +203,7 @@ impl Judge {
             .append(true)
             .open(&self.log)
             .expect("log file");
-        let child = Command::new(BIN)
+        let child = Command::new(judge_bin())
             .arg("run")
             .arg("--config")
             .arg(&self.config)
