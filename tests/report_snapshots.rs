@@ -383,3 +383,40 @@ fn variant_1000ad_placement_moves_and_builds() {
         ],
     );
 }
+
+/// Abstraction II: boarding, sailing and landing in one move, a landing
+/// beside its fleet's move, a fast ferry that cannot land, the retreat and
+/// the September adjustments; months for seasons.
+#[test]
+fn variant_abstraction2_army_fleets() {
+    let v = variant::builtin("abstraction2").unwrap().unwrap();
+    let pos = Position::initial(&v);
+    sequence(
+        &v,
+        pos,
+        "abs",
+        &[
+            (
+                "movement",
+                "England: A(Lvp) - Wal\nEngland: F(Lon) - ENG\nEngland: F(Ply) - IRI\n\
+                 France: F(Bre) - MAO\nItaly: F(Nap) - TYS\nGermany: A(Mun) - Ruh",
+            ),
+            (
+                "movement",
+                "England: A(Wal) boards F(IRI)\nEngland: A/F(IRI) - MAO\n\
+                 England: A/F(IRI) disembarks A(Leo)\nEngland: F(ENG) - Pic\n\
+                 France: F(MAO) - Por\nItaly: F(TYS) - Tun\nGermany: A(Ruh) - Bel",
+            ),
+            (
+                "movement",
+                "France: A(Par) - Pic\nGermany: A(Bel) S A(Par) - Pic\n\
+                 Italy: A(Rom) - Tus",
+            ),
+            ("retreat", "England: F(Pic) - Bre"),
+            (
+                "adjustment",
+                "Germany: Build A Mun\nItaly: Build F Nap\nFrance: Build A Par",
+            ),
+        ],
+    );
+}

@@ -127,7 +127,7 @@ pub fn adjustments_due_with(
     }
     // Units built and waiting to be placed are units all the same.
     for u in &extras.state.pending {
-        due[u.power.index()] -= u.kind.upkeep();
+        due[u.power.index()] -= upkeep(extras, u.kind);
     }
     for (p, o) in owners.iter().enumerate() {
         if let Some(o) = o
@@ -137,9 +137,19 @@ pub fn adjustments_due_with(
         }
     }
     for u in units {
-        due[u.power.index()] -= u.kind.upkeep();
+        due[u.power.index()] -= upkeep(extras, u.kind);
     }
     due
+}
+
+/// The centres a unit of `kind` takes: an A/F that is a fleet with an
+/// army aboard takes two.
+fn upkeep(extras: Extras<'_>, kind: UnitKind) -> i32 {
+    if kind == UnitKind::ArmyFleet && extras.features.laden_army_fleet {
+        2
+    } else {
+        kind.upkeep()
+    }
 }
 
 /// Adjudicate an adjustment phase. `owners` gives each province's owner.
@@ -306,7 +316,7 @@ pub fn adjudicate_adjustments_with(
                         } else {
                             // A defensive army goes whole (rule 7: never
                             // broken down), even if that is more than owed.
-                            left[pw] = (left[pw] + u.kind.upkeep()).min(0);
+                            left[pw] = (left[pw] + upkeep(extras, u.kind)).min(0);
                             board[i] = None;
                             AdjustStatus::Removed(u)
                         }
@@ -355,7 +365,7 @@ pub fn adjudicate_adjustments_with(
             if owed <= 0 {
                 break;
             }
-            owed -= u.kind.upkeep();
+            owed -= upkeep(extras, u.kind);
             board[i] = None;
             civil.push(u);
         }

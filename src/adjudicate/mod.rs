@@ -12,6 +12,7 @@
 //! [`crate::variant::Rulebook`] for the cycles that have no single answer.
 
 pub mod adjust;
+pub mod ferry;
 pub mod movement;
 pub mod retreat;
 
@@ -92,6 +93,22 @@ pub enum Illegal {
     NotInHomeland,
     /// Frozen in: fleets stand, armies leave overland only.
     Frozen,
+    /// The army may board only its own fleet, at sea, next to it.
+    CannotBoard,
+    /// The army boarded a fleet this move; orders go to the A/F.
+    Boarded,
+    /// No army aboard to disembark.
+    NothingAboard,
+    /// The army can land only on a coast next to the A/F's sea (or the
+    /// sea it sails to).
+    CannotLand,
+    /// An A/F may not ferry another army.
+    LadenCannotFerry,
+    /// The fast ferry crosses a single sea with a single fleet.
+    FerryOneSea,
+    /// The landing would have decided its own fleet's move (Abstraction
+    /// II rule 3's exception).
+    LandingWouldDecideItsFleet,
     /// Only a fleet standing on land may become an army.
     CannotConvert,
     /// A unit this kind of phase does not concern (a retreat order to a
@@ -148,6 +165,19 @@ impl fmt::Display for Illegal {
             }
             Illegal::OneDefensiveArmy => "a power may have only one defensive army at a time",
             Illegal::NotInHomeland => "units are placed within your homeland",
+            Illegal::CannotBoard => "an army may board only its own fleet, at sea, next to it",
+            Illegal::Boarded => "the army boarded a fleet: order the A/F instead",
+            Illegal::NothingAboard => "no army is aboard that fleet",
+            Illegal::CannotLand => {
+                "the army can land only on a coast next to its A/F's sea, or the sea it sails to"
+            }
+            Illegal::LadenCannotFerry => "an A/F may not ferry another army",
+            Illegal::FerryOneSea => {
+                "a fast ferry crosses one sea with one fleet; a longer voyage needs an A/F"
+            }
+            Illegal::LandingWouldDecideItsFleet => {
+                "the landing would have decided its own fleet's move, so it fails (rule 3's exception)"
+            }
             Illegal::Frozen => {
                 "frozen in: a fleet there must stand, an army may leave only overland"
             }

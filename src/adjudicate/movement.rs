@@ -128,6 +128,53 @@ pub struct UnitResult {
     /// The unit was destroyed where it stood (a box's waiting units under a
     /// destroy order; a raider whose return failed).
     pub destroyed: bool,
+    /// The army went aboard a fleet (Abstraction II: it boarded, or its
+    /// fast ferry could not land it): it is part of that fleet's A/F now.
+    pub boarded: bool,
+    /// What the unit is after the phase, when that changes (a fleet that
+    /// took an army aboard becomes an A/F; an A/F that landed its army, a
+    /// fleet).
+    pub becomes: Option<UnitKind>,
+    /// The army this A/F landed, and where.
+    pub landed: Option<RegionId>,
+    /// The disembarking order of this A/F, if any, and what became of it.
+    pub landing: Option<(usize, Outcome)>,
+}
+
+impl UnitResult {
+    fn plain(command: Resolved, outcome: Outcome) -> UnitResult {
+        UnitResult {
+            order: None,
+            command,
+            outcome,
+            dislodged: None,
+            destroyed: false,
+            boarded: false,
+            becomes: None,
+            landed: None,
+            landing: None,
+        }
+    }
+}
+
+/// What [`adjudicate_movement_prepared`] adds to a movement phase.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prepared {
+    /// Armies disembarking from A/Fs: units of the board no order names.
+    pub aboard: Vec<Aboard>,
+    /// Pairs `(a, b)`: `a`'s move succeeds only if `b`'s does too.
+    pub needs: Vec<(usize, usize)>,
+}
+
+/// An army aboard an A/F that disembarks this move (Abstraction II): a
+/// unit of its own for the judge, at the A/F's sea, that can be neither
+/// attacked nor supported in place, moving to `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Aboard {
+    /// Its index in the units given to the judge.
+    pub unit: usize,
+    /// Where it lands.
+    pub to: ProvinceId,
 }
 
 /// The result of a movement phase.
@@ -150,10 +197,38 @@ impl MovementResult {
         units
             .iter()
             .zip(&self.units)
-            .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed)
-            .map(|(u, r)| match (r.command, r.outcome) {
-                (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
-                _ => *u,
+            .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed && !r.boarded)
+            .flat_map(|(u, r)| {
+                let mut here = match (r.command, r.outcome) {
+                    (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
+                    _ => *u,
+                };
+                if let Some(k) = r.becomes {
+                    here.kind = k;
+                }
+                let landed = r.landed.map(|region| Unit {
+                    power: u.power,
+                    kind: UnitKind::Army,
+                    region,
+                });
+                std::iter::once(here).chain(landed)
+            })
+            .collect()
+    }
+
+    /// Armies landed from A/Fs that were dislodged: they stand on the board
+    /// although their fleet is dislodged.
+    pub fn landed_from_dislodged(&self, units: &[Unit]) -> Vec<Unit> {
+        units
+            .iter()
+            .zip(&self.units)
+            .filter(|(_, r)| r.dislodged.is_some())
+            .filter_map(|(u, r)| {
+                r.landed.map(|region| Unit {
+                    power: u.power,
+                    kind: UnitKind::Army,
+                    region,
+                })
             })
             .collect()
     }
@@ -163,10 +238,12 @@ impl MovementResult {
         &'a self,
         units: &'a [Unit],
     ) -> impl Iterator<Item = (Unit, &'a Dislodgement)> + 'a {
-        units
-            .iter()
-            .zip(&self.units)
-            .filter_map(|(u, r)| r.dislodged.as_ref().map(|d| (*u, d)))
+        units.iter().zip(&self.units).filter_map(|(u, r)| {
+            r.dislodged.as_ref().map(|d| {
+                let kind = r.becomes.unwrap_or(u.kind);
+                (Unit { kind, ..*u }, d)
+            })
+        })
     }
 }
 
@@ -236,6 +313,61 @@ pub fn adjudicate_movement_in(
     j.results(verdicts)
 }
 
+/// [`adjudicate_movement_in`] with armies disembarking from A/Fs and the
+/// moves that depend on each other (an A/F's fleet may sail only if its
+/// army lands; an army lands from the sea its fleet sails to only if the
+/// fleet gets there).
+pub fn adjudicate_movement_prepared(
+    map: &Map,
+    rules: &Rulebook,
+    features: &Features,
+    phase: Option<Phase>,
+    units: &[Unit],
+    orders: &[MainOrder],
+    prepared: &Prepared,
+) -> MovementResult {
+    let (aboard, needs) = (&prepared.aboard, &prepared.needs);
+    let mut j = Judge::new(map, rules, units);
+    j.features = features;
+    j.phase = phase;
+    for a in aboard {
+        j.aboard[a.unit] = true;
+        // Not "the unit in" the sea: the fleet element is.
+        if j.unit_at[j.prov[a.unit] as usize] == a.unit as u16 {
+            j.unit_at[j.prov[a.unit] as usize] = NONE;
+        }
+    }
+    for u in 0..units.len() {
+        if !j.aboard[u] && j.unit_at[j.prov[u] as usize] == NONE && !j.in_box[u] {
+            j.unit_at[j.prov[u] as usize] = u as u16;
+        }
+    }
+    for a in aboard {
+        let prov = map.province(a.to);
+        j.cmd[a.unit] = Cmd::Move {
+            to: a.to.0,
+            region: prov.main_region(),
+            // Landed from a boat: no head-to-head with a unit coming the
+            // other way.
+            convoy: true,
+            needs_convoy: false,
+            via: false,
+            into_box: false,
+        };
+    }
+    for &(a, b) in needs.iter() {
+        j.needs[a] = b as u16;
+    }
+    let verdicts = j.compile(orders);
+    j.link();
+    for u in 0..units.len() {
+        if j.has_decision(u) {
+            j.resolve(u);
+        }
+    }
+    j.results(verdicts)
+}
+
 struct Judge<'a> {
     map: &'a Map,
     rules: &'a Rulebook,
@@ -244,6 +376,10 @@ struct Judge<'a> {
     units: &'a [Unit],
     /// Units standing in an off-board box (any number per box).
     in_box: Vec<bool>,
+    /// Armies aboard A/Fs, disembarking (Abstraction II).
+    aboard: Vec<bool>,
+    /// A unit whose move must also succeed for this unit's move to.
+    needs: Vec<u16>,
     prov: Vec<u16>,
     cmd: Vec<Cmd>,
     order_of: Vec<u32>,
@@ -287,6 +423,8 @@ impl<'a> Judge<'a> {
             phase: None,
             units,
             in_box,
+            aboard: vec![false; n],
+            needs: vec![NONE; n],
             prov,
             cmd: vec![Cmd::Hold; n],
             order_of: vec![u32::MAX; n],
@@ -524,6 +662,22 @@ impl<'a> Judge<'a> {
                 Ok(Cmd::SupHold { target: t })
             }
             MainCommand::SupportMove { unit: target, to } => {
+                // A landing from an A/F (`A(ENG)-Bre`) is supported as a
+                // move of the army aboard, not of the fleet it is aboard.
+                if let Some(a) = (0..self.units.len()).find(|&a| {
+                    self.aboard[a]
+                        && self.prov[a] == target.at.province.0
+                        && matches!(self.cmd[a], Cmd::Move { to: t, .. } if t == to.province.0)
+                }) {
+                    if !self.map.reaches(unit.region, to.province, unit.kind) {
+                        return Err(Illegal::CannotSupportThere);
+                    }
+                    return Ok(Cmd::SupMove {
+                        target: a as u16,
+                        to: to.province.0,
+                        coast: None,
+                    });
+                }
                 let t = self.unit_at[target.at.province.index()];
                 if t == NONE {
                     return Err(Illegal::NoSuchUnit);
@@ -925,6 +1079,9 @@ impl<'a> Judge<'a> {
     /// when the convoy orders given for it do not cover its way.
     fn fall_back_to_land(&mut self) {
         for u in 0..self.units.len() {
+            if self.aboard[u] {
+                continue;
+            }
             let Cmd::Move {
                 to,
                 convoy: true,
@@ -1192,6 +1349,9 @@ impl<'a> Judge<'a> {
     /// PATH: a move by land always has one; a convoyed move needs a chain
     /// of fleets, each with a successful convoy, from origin to destination.
     fn path(&mut self, u: usize) -> bool {
+        if self.aboard[u] {
+            return true;
+        }
         let Some((to, true)) = self.move_dest(u) else {
             return true;
         };
@@ -1299,6 +1459,10 @@ impl<'a> Judge<'a> {
             return true;
         }
         let (to, _) = self.move_dest(u).expect("a move");
+        let need = self.needs[u];
+        if need != NONE && !self.resolve(need as usize) {
+            return false;
+        }
         let attack = self.attack_strength(u);
         if attack == 0 {
             return false;
@@ -1471,7 +1635,7 @@ impl<'a> Judge<'a> {
                             .features
                             .box_at(ProvinceId(self.prov[u]))
                             .is_some_and(|b| b.failed_exit_destroyed)));
-            if !moved && !self.in_box[u] {
+            if !moved && !self.in_box[u] && !self.aboard[u] {
                 for i in self.attackers(self.prov[u]) {
                     let m = self.att[i] as usize;
                     if self.result(m) {
@@ -1491,10 +1655,9 @@ impl<'a> Judge<'a> {
             }
             out.push(UnitResult {
                 order: (self.order_of[u] != u32::MAX).then_some(self.order_of[u] as usize),
-                command,
-                outcome,
                 dislodged,
                 destroyed,
+                ..UnitResult::plain(command, outcome)
             });
         }
         MovementResult {

@@ -66,6 +66,8 @@ enum Slot {
     Box(crate::map::ProvinceId),
     /// Builds and removals: a mail's set replaces the earlier one.
     Adjust,
+    /// An A/F's landing (Abstraction II): apart from its fleet's own order.
+    Landing(crate::map::ProvinceId),
 }
 
 /// Each of `power`'s units with the held order that is for it, if any: the
@@ -100,6 +102,12 @@ fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
     let Some(p) = unit_key(c) else {
         return Slot::Adjust;
     };
+    if matches!(
+        c,
+        AnyCommand::Main(_, crate::orders::MainCommand::Disembark { .. })
+    ) {
+        return Slot::Landing(p);
+    }
     if v.features.box_at(p).is_some() {
         return Slot::Box(p);
     }
@@ -369,6 +377,13 @@ pub(crate) fn show_orders(
                         );
                     }
                 }
+            }
+            // Landings from A/Fs, beside their fleets' own orders.
+            for h in held
+                .iter()
+                .filter(|h| matches!(slot(&v, &pos, power, h), Slot::Landing(_)))
+            {
+                let _ = writeln!(t, "  {}", format_order(&v.map, h));
             }
         }
         PhaseKind::Retreat => {

@@ -76,6 +76,9 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 state,
             };
             let mut next = next;
+            if v.features.laden_army_fleet {
+                board_retreats(v, &r, &pos.units, &mut next);
+            }
             end_grace(v, &mut next);
             // Centres exchanged at the end of the move (Abstraction II).
             let exchanged = crate::game::exchange::carry_out(v, &mut next);
@@ -94,9 +97,13 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 dislodged: pos.dislodged.clone(),
             };
             let r = adjudicate_retreats(&v.map, &situation, o);
+            let mut units = r.units_after.clone();
+            if v.features.laden_army_fleet {
+                settle_army_fleets(v, &mut units);
+            }
             let next = Position {
                 phase: pos.phase,
-                units: r.units_after.clone(),
+                units,
                 owners: pos.owners.clone(),
                 dislodged: Vec::new(),
                 state: pos.state.clone(),
@@ -178,8 +185,73 @@ fn start_grace(v: &Variant, pos: &mut Position) {
     }
 }
 
+/// Abstraction II after a move: armies landed from dislodged A/Fs stand on
+/// the board, and a dislodged army may also retreat onto an adjacent fleet
+/// of its own at sea (rule 3).
+fn board_retreats(v: &Variant, r: &MovementResult, before: &[Unit], next: &mut Position) {
+    next.units.extend(r.landed_from_dislodged(before));
+    let fleets: Vec<Unit> = next
+        .units
+        .iter()
+        .copied()
+        .filter(|u| u.kind == crate::map::UnitKind::Fleet)
+        .filter(|u| v.map.province(v.map.province_of(u.region)).terrain == crate::map::Terrain::Sea)
+        .collect();
+    for (u, options) in &mut next.dislodged {
+        if u.kind != crate::map::UnitKind::Army {
+            continue;
+        }
+        let from = v.map.province(v.map.province_of(u.region)).main_region();
+        for f in fleets.iter().filter(|f| f.power == u.power) {
+            if v.map.reaches(
+                from,
+                v.map.province_of(f.region),
+                crate::map::UnitKind::Fleet,
+            ) && !options.contains(&f.region)
+            {
+                options.push(f.region);
+            }
+        }
+    }
+}
+
+/// Abstraction II after retreats: an army that retreated onto its fleet at
+/// sea makes an A/F; an A/F that retreated to a coast is a fleet, its army
+/// lost (rule 3).
+fn settle_army_fleets(v: &Variant, units: &mut Vec<Unit>) {
+    use crate::map::{Terrain, UnitKind};
+    let sea = |u: &Unit| v.map.province(v.map.province_of(u.region)).terrain == Terrain::Sea;
+    let mut i = 0;
+    while i < units.len() {
+        let u = units[i];
+        if u.kind == UnitKind::Army && sea(&u) {
+            if let Some(f) = units.iter().position(|f| {
+                f.kind == UnitKind::Fleet && f.power == u.power && f.region == u.region
+            }) {
+                units[f].kind = UnitKind::ArmyFleet;
+            }
+            units.remove(i);
+            continue;
+        }
+        if u.kind == UnitKind::ArmyFleet && !sea(&u) {
+            units[i].kind = UnitKind::Fleet;
+        }
+        i += 1;
+    }
+}
+
 /// The movement judge with the variant's features, in `pos`'s phase.
 pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> MovementResult {
+    if v.features.laden_army_fleet {
+        return crate::adjudicate::ferry::adjudicate_with_army_fleets(
+            &v.map,
+            &v.rules,
+            &v.features,
+            Some(pos.phase),
+            &pos.units,
+            orders,
+        );
+    }
     adjudicate_movement_in(
         &v.map,
         &v.rules,

@@ -328,12 +328,27 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                         marks.push("destroyed".into());
                         jm.push("destroyed".into());
                     }
-                    lines.push(OrderLine {
-                        zine,
-                        judge,
-                        marks,
-                        judge_marks: jm,
-                    });
+                    let landing = ur.landing.filter(|(k, _)| *k < orders.len());
+                    // The fleet's own line, unless all it did was support
+                    // its army's landing (printed with the landing).
+                    if landing.is_none_or(|(k, _)| ur.order != Some(k)) {
+                        lines.push(OrderLine {
+                            zine,
+                            judge,
+                            marks,
+                            judge_marks: jm,
+                        });
+                    }
+                    if let Some((k, outcome)) = landing {
+                        let cmd = AnyCommand::Main(orders[k].unit, orders[k].command.clone());
+                        let (mark, jmark) = outcome_marks(outcome, &r.before.units, map);
+                        lines.push(OrderLine {
+                            zine: format_order(map, &cmd),
+                            judge: format_order_long(map, &cmd),
+                            marks: mark.into_iter().collect(),
+                            judge_marks: jmark.into_iter().collect(),
+                        });
+                    }
                 }
                 for (k, o) in orders.iter().enumerate() {
                     if o.power != pw {

@@ -341,6 +341,10 @@ pub struct Features {
     pub frozen: Vec<Frozen>,
     /// Powers may exchange centres (Abstraction II rule 6).
     pub exchange: bool,
+    /// An A/F is a fleet with an army aboard (Abstraction II rule 3, set by
+    /// `[orders] boarding`), not 1066's amphibious unit: it moves and
+    /// fights as a fleet and counts as two units.
+    pub laden_army_fleet: bool,
 }
 
 /// A resolved `[[frozen]]`.

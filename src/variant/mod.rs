@@ -257,7 +257,7 @@ impl Variant {
                 ),
             });
         }
-        let features = match features::resolve(
+        let mut features = match features::resolve(
             features::RawFeatures {
                 hidden: raw.hidden,
                 boxes: raw.boxes,
@@ -278,6 +278,7 @@ impl Variant {
                 features::Features::default()
             }
         };
+        features.laden_army_fleet = raw.orders.boarding;
         if !problems.is_empty() {
             problems.sort_by_key(|p| p.line);
             return Err(LoadError { problems });
@@ -319,6 +320,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("1066", include_str!("../../games/1066.toml")),
     ("ardri", include_str!("../../games/ardri.toml")),
     ("1000ad", include_str!("../../games/1000ad.toml")),
+    (
+        "abstraction2",
+        include_str!("../../games/abstraction2.toml"),
+    ),
 ];
 
 /// Load a shipped variant by name.

@@ -44,6 +44,19 @@ fn unit_ref(map: &Map, u: &Unit) -> UnitRef {
     }
 }
 
+/// The kind `u` moves as: an A/F that is a fleet with an army aboard
+/// (Abstraction II) moves as a fleet.
+fn moves_as(v: &Variant, u: &Unit) -> Unit {
+    if u.kind == UnitKind::ArmyFleet && v.features.laden_army_fleet {
+        Unit {
+            kind: UnitKind::Fleet,
+            ..*u
+        }
+    } else {
+        *u
+    }
+}
+
 /// Regions next to `u` that it may move to.
 fn steps(map: &Map, u: &Unit) -> Vec<RegionId> {
     map.borders(u.region)
@@ -310,5 +323,40 @@ pub fn conquer(
         result: None,
         phases: max_phases,
         results,
+    }
+}
+
+/// Orders for `me` that move each unit somewhere next to it, chosen by a
+/// seeded generator: noise for long games.
+pub fn wander(v: &Variant, pos: &Position, me: PowerId, seed: &mut u64) -> Vec<String> {
+    let map = &v.map;
+    let mut next = || {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    };
+    match pos.phase.kind {
+        PhaseKind::Movement => pos
+            .units
+            .iter()
+            .filter(|u| u.power == me)
+            .map(|u| {
+                let m = moves_as(v, u);
+                let options = steps(map, &m);
+                let cmd = if options.is_empty() || next() % 3 == 0 {
+                    MainCommand::Hold
+                } else {
+                    let r = options[(next() % options.len() as u64) as usize];
+                    MainCommand::Move {
+                        to: Place::of_region(map, r),
+                        via_convoy: false,
+                        route: Vec::new(),
+                    }
+                };
+                format_order(map, &AnyCommand::Main(unit_ref(map, u), cmd))
+            })
+            .collect(),
+        _ => orders(v, pos, me),
     }
 }

@@ -1,0 +1,427 @@
+//! Abstraction II's Army/Fleet (rule 3), as a layer around the movement
+//! judge: the rules are rewritten into what the judge already knows, then
+//! its answer is folded back onto the board as the players see it.
+//!
+//! - An A/F is a fleet with an army aboard. It fights as one fleet, so the
+//!   judge sees a fleet; it may not ferry another army.
+//! - `A(Lon) boards F(ENG)`: before the moves the army leaves London and
+//!   the fleet becomes an A/F, whose orders (`A/F(ENG)-MAO`) follow.
+//! - `A/F(TYS) disembarks A(Tun)`: the army lands as a unit of its own for
+//!   the judge, moving from the sea, that can be neither attacked nor held
+//!   by the attacks on its fleet. If the fleet sails elsewhere (`F(TYS)-
+//!   WMS`) it may do so only if the army lands (else the army would
+//!   drown); if the army lands from the sea the fleet sails to (`A/F(ENG)-
+//!   MAO`, `A/F(ENG) disembarks A(Por)`), it lands only if the fleet gets
+//!   there, and (the rule's exception) a landing that would change the
+//!   outcome of its own fleet's move fails.
+//! - `A/F(ENG) disembarks A(ENG)-Bre S by F(ENG)`: the fleet supports its
+//!   own army's landing.
+//! - The fast ferry is the standard convoy, one fleet across one sea; an
+//!   army it cannot land stays aboard, and the fleet is an A/F.
+//!
+//! The variant file turns this on with `[orders] boarding = true`.
+
+use super::Illegal;
+use super::movement::{
+    Aboard, MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
+};
+use crate::map::{Map, ProvinceId, Terrain, Unit, UnitKind};
+use crate::orders::{MainCommand, MainOrder, Place, UnitRef};
+use crate::variant::features::Features;
+use crate::variant::{Phase, Rulebook};
+
+/// A landing planned from one A/F.
+struct Landing {
+    /// The A/F (index in the original units).
+    af: usize,
+    /// The disembarking order.
+    order: usize,
+    /// Where the army lands.
+    to: ProvinceId,
+    /// It lands from the sea its fleet sails to (not the one it is in).
+    after_sailing: bool,
+}
+
+/// Adjudicate a movement phase of a game with A/Fs.
+pub fn adjudicate_with_army_fleets(
+    map: &Map,
+    rules: &Rulebook,
+    features: &Features,
+    phase: Option<Phase>,
+    units: &[Unit],
+    orders: &[MainOrder],
+) -> MovementResult {
+    let n = units.len();
+    let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
+    let at = |p: ProvinceId| units.iter().position(|u| map.province_of(u.region) == p);
+    let is_sea = |p: ProvinceId| map.province(p).terrain == Terrain::Sea;
+
+    // Who carries an army when the moves begin: A/Fs, and fleets boarded.
+    let mut laden: Vec<bool> = units
+        .iter()
+        .map(|u| u.kind == UnitKind::ArmyFleet)
+        .collect();
+    let mut boarded = vec![false; n];
+    let mut board_order: Vec<Option<usize>> = vec![None; n];
+    for (i, o) in orders.iter().enumerate() {
+        let MainCommand::Board { fleet } = &o.command else {
+            continue;
+        };
+        let army = at(o.unit.at.province);
+        let ship = at(fleet.at.province);
+        let why = match (army, ship) {
+            (None, _) => Some(Illegal::NoUnit),
+            (Some(a), _) if units[a].power != o.power => Some(Illegal::ForeignUnit(units[a].power)),
+            (Some(a), _) if units[a].kind != UnitKind::Army => Some(Illegal::NotAnArmy),
+            (_, None) => Some(Illegal::NoSuchUnit),
+            (Some(a), Some(f)) => {
+                let fleet = units[f];
+                let army = units[a];
+                if fleet.power != o.power
+                    || fleet.kind != UnitKind::Fleet
+                    || laden[f]
+                    || !is_sea(map.province_of(fleet.region))
+                    || !map.reaches(
+                        map.province(map.province_of(army.region)).main_region(),
+                        map.province_of(fleet.region),
+                        UnitKind::Fleet,
+                    )
+                {
+                    Some(Illegal::CannotBoard)
+                } else {
+                    None
+                }
+            }
+        };
+        match why {
+            Some(w) => verdicts[i] = Some(w),
+            None => {
+                let (a, f) = (army.unwrap_or(0), ship.unwrap_or(0));
+                if boarded[a] {
+                    // A second boarding order for the same army: the later
+                    // one stands, as for any unit.
+                    if let Some(prev) = board_order[a] {
+                        verdicts[prev] = Some(Illegal::Replaced);
+                    }
+                }
+                boarded[a] = true;
+                board_order[a] = Some(i);
+                laden[f] = true;
+            }
+        }
+    }
+
+    // The units as the judge sees them: A/Fs are fleets, boarded armies
+    // are gone (parked in their own province, ordered nothing and never
+    // counted: they are left out of the judge's board below).
+    let mut work: Vec<Unit> = Vec::new();
+    let mut index_of: Vec<Option<usize>> = vec![None; n];
+    for (i, u) in units.iter().enumerate() {
+        if boarded[i] {
+            continue;
+        }
+        index_of[i] = Some(work.len());
+        let kind = if u.kind == UnitKind::ArmyFleet {
+            UnitKind::Fleet
+        } else {
+            u.kind
+        };
+        work.push(Unit { kind, ..*u });
+    }
+
+    // Orders for the judge; disembarkings become landings.
+    let mut judge_orders: Vec<MainOrder> = Vec::new();
+    let mut judge_index: Vec<usize> = Vec::new();
+    let mut landings: Vec<Landing> = Vec::new();
+    let sails_to = |af: usize| {
+        orders.iter().rev().find_map(|o| match &o.command {
+            MainCommand::Move { to, .. }
+                if map.province_of(units[af].region) == o.unit.at.province =>
+            {
+                Some(to.province)
+            }
+            _ => None,
+        })
+    };
+    for (i, o) in orders.iter().enumerate() {
+        if verdicts[i].is_some() || matches!(o.command, MainCommand::Board { .. }) {
+            continue;
+        }
+        let u = at(o.unit.at.province);
+        if let Some(u) = u
+            && boarded[u]
+        {
+            verdicts[i] = Some(Illegal::Boarded);
+            continue;
+        }
+        match &o.command {
+            MainCommand::Disembark { to, .. } => {
+                let Some(af) = u else {
+                    verdicts[i] = Some(Illegal::NoUnit);
+                    continue;
+                };
+                if units[af].power != o.power {
+                    verdicts[i] = Some(Illegal::ForeignUnit(units[af].power));
+                    continue;
+                }
+                if !laden[af] {
+                    verdicts[i] = Some(Illegal::NothingAboard);
+                    continue;
+                }
+                let coast = map.province(to.province);
+                let lands = coast.terrain == Terrain::Coast;
+                let here = map.province_of(units[af].region);
+                let from_here = lands
+                    && map.reaches(
+                        map.province(here).main_region(),
+                        to.province,
+                        UnitKind::Fleet,
+                    );
+                let from_there = sails_to(af).filter(|&s| {
+                    lands
+                        && map.reaches(map.province(s).main_region(), to.province, UnitKind::Fleet)
+                });
+                if !from_here && from_there.is_none() {
+                    verdicts[i] = Some(Illegal::CannotLand);
+                    continue;
+                }
+                if let Some(k) = landings.iter().position(|l| l.af == af) {
+                    verdicts[landings[k].order] = Some(Illegal::Replaced);
+                    landings.remove(k);
+                }
+                landings.push(Landing {
+                    af,
+                    order: i,
+                    to: to.province,
+                    after_sailing: !from_here,
+                });
+            }
+            MainCommand::Convoy { .. } if u.is_some_and(|f| laden[f]) => {
+                verdicts[i] = Some(Illegal::LadenCannotFerry);
+            }
+            MainCommand::Move { to, .. } => {
+                // The fast ferry crosses one sea with one fleet.
+                if let Some(a) = u
+                    && units[a].kind == UnitKind::Army
+                    && !map.reaches(units[a].region, to.province, UnitKind::Army)
+                {
+                    let from = map.province_of(units[a].region);
+                    let one_sea = units.iter().enumerate().any(|(f, x)| {
+                        !laden[f]
+                            && x.kind == UnitKind::Fleet
+                            && is_sea(map.province_of(x.region))
+                            && map.reaches(x.region, from, UnitKind::Fleet)
+                            && map.reaches(x.region, to.province, UnitKind::Fleet)
+                    });
+                    if !one_sea {
+                        verdicts[i] = Some(Illegal::FerryOneSea);
+                        continue;
+                    }
+                }
+                judge_orders.push(o.clone());
+                judge_index.push(i);
+            }
+            _ => {
+                judge_orders.push(o.clone());
+                judge_index.push(i);
+            }
+        }
+    }
+    // A fleet supporting its own army's landing (`... S by F(ENG)`) unless
+    // the fleet was given another order.
+    for l in &landings {
+        let MainCommand::Disembark {
+            to,
+            fleet_supports: true,
+        } = &orders[l.order].command
+        else {
+            continue;
+        };
+        let here = map.province_of(units[l.af].region);
+        let ordered = judge_orders.iter().any(|o| o.unit.at.province == here);
+        if !ordered {
+            judge_orders.push(MainOrder {
+                power: units[l.af].power,
+                unit: UnitRef {
+                    kind: Some(UnitKind::Fleet),
+                    at: Place::province(here),
+                },
+                command: MainCommand::SupportMove {
+                    unit: UnitRef {
+                        kind: Some(UnitKind::Army),
+                        at: Place::province(here),
+                    },
+                    to: *to,
+                },
+            });
+            judge_index.push(l.order);
+        }
+    }
+
+    let run = |landings: &[&Landing]| {
+        let mut board = work.clone();
+        let mut prep = Prepared::default();
+        for l in landings {
+            let fleet = index_of[l.af].expect("an A/F is on the judge's board");
+            let a = board.len();
+            board.push(Unit {
+                power: units[l.af].power,
+                kind: UnitKind::Army,
+                region: units[l.af].region,
+            });
+            prep.aboard.push(Aboard { unit: a, to: l.to });
+            if l.after_sailing {
+                prep.needs.push((a, fleet));
+            } else {
+                prep.needs.push((fleet, a));
+            }
+        }
+        let r =
+            adjudicate_movement_prepared(map, rules, features, phase, &board, &judge_orders, &prep);
+        (board, r)
+    };
+    let all: Vec<&Landing> = landings.iter().collect();
+    let (mut board, mut r) = run(&all);
+    // The exception: a landing after sailing may not decide its own
+    // fleet's move. Where leaving it out changes the fleet's outcome, the
+    // landing fails.
+    let sailing: Vec<&Landing> = landings.iter().filter(|l| l.after_sailing).collect();
+    if !sailing.is_empty() {
+        let without: Vec<&Landing> = landings.iter().filter(|l| !l.after_sailing).collect();
+        let (_, r0) = run(&without);
+        let changed: Vec<usize> = sailing
+            .iter()
+            .filter(|l| {
+                let f = index_of[l.af].expect("on the board");
+                r0.units[f].outcome != r.units[f].outcome
+            })
+            .map(|l| l.af)
+            .collect();
+        if !changed.is_empty() {
+            let kept: Vec<&Landing> = landings
+                .iter()
+                .filter(|l| !changed.contains(&l.af))
+                .collect();
+            (board, r) = run(&kept);
+            for l in landings.iter().filter(|l| changed.contains(&l.af)) {
+                verdicts[l.order] = Some(Illegal::LandingWouldDecideItsFleet);
+            }
+        }
+    }
+
+    // Fold the judge's answer back onto the players' board.
+    for (k, v) in r.orders.iter().enumerate() {
+        let i = judge_index[k];
+        // A support added for a landing speaks for the landing's order only
+        // if the landing itself was legal.
+        if matches!(orders[i].command, MainCommand::Disembark { .. }) {
+            continue;
+        }
+        verdicts[i] = *v;
+    }
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut ur = match index_of[i] {
+            Some(w) => {
+                let mut ur = r.units[w].clone();
+                ur.order = ur.order.map(|k| judge_index[k]);
+                if let Some(d) = &mut ur.dislodged {
+                    d.by = original(&index_of, d.by, &board, units, map);
+                }
+                ur
+            }
+            None => super::movement::UnitResult {
+                order: board_order[i],
+                command: Resolved::Hold,
+                outcome: Outcome::Held,
+                dislodged: None,
+                destroyed: false,
+                boarded: true,
+                becomes: None,
+                landed: None,
+                landing: None,
+            },
+        };
+        match &mut ur.command {
+            Resolved::SupportHold { unit } | Resolved::SupportMove { unit, .. } => {
+                *unit = original(&index_of, *unit, &board, units, map);
+            }
+            Resolved::Convoy { army, .. } => {
+                *army = original(&index_of, *army, &board, units, map);
+            }
+            _ => {}
+        }
+        if let Outcome::Cut(by) = &mut ur.outcome {
+            *by = original(&index_of, *by, &board, units, map);
+        }
+        if laden[i] {
+            ur.becomes = Some(UnitKind::ArmyFleet);
+        }
+        out.push(ur);
+    }
+    // Landings.
+    let landed_units: Vec<(usize, usize)> = {
+        // (A/F, index of its army on the judge's board), in the order run.
+        landings
+            .iter()
+            .filter(|l| verdicts[l.order].is_none())
+            .zip(work.len()..)
+            .map(|(l, a)| (l.af, a))
+            .collect()
+    };
+    for (af, a) in landed_units {
+        let l = landings.iter().find(|l| l.af == af).expect("a landing");
+        let res = &r.units[a];
+        out[af].landing = Some((l.order, res.outcome));
+        if res.outcome == Outcome::Moved {
+            out[af].landed = Some(map.province(l.to).main_region());
+            out[af].becomes = Some(UnitKind::Fleet);
+        }
+    }
+    // Fast ferries that could not land their army: it stays aboard.
+    for i in 0..n {
+        let ur = &out[i];
+        if units[i].kind != UnitKind::Army || boarded[i] {
+            continue;
+        }
+        let Resolved::Move { .. } = ur.command else {
+            continue;
+        };
+        if ur.outcome != Outcome::Bounced || ur.dislodged.is_some() {
+            continue;
+        }
+        let ferry = (0..n).find(|&f| {
+            matches!(out[f].command, Resolved::Convoy { army, .. } if army == i)
+                && out[f].outcome == Outcome::Convoyed
+                && out[f].dislodged.is_none()
+        });
+        if let Some(f) = ferry {
+            out[i].boarded = true;
+            out[f].becomes = Some(UnitKind::ArmyFleet);
+        }
+    }
+    MovementResult {
+        units: out,
+        orders: verdicts,
+        contested: r.contested,
+    }
+}
+
+/// The original index of unit `w` of the judge's board.
+fn original(
+    index_of: &[Option<usize>],
+    w: usize,
+    board: &[Unit],
+    units: &[Unit],
+    map: &Map,
+) -> usize {
+    if let Some(i) = index_of.iter().position(|x| *x == Some(w)) {
+        return i;
+    }
+    // An army landing from an A/F: the A/F stands for it.
+    let p = map.province_of(board[w].region);
+    units
+        .iter()
+        .position(|u| map.province_of(u.region) == p)
+        .unwrap_or(0)
+}
