@@ -205,6 +205,9 @@ pub struct Runner<'v> {
     variant: &'v Variant,
     rules: Rulebook,
     parser: OrderParser<'v>,
+    /// Adjudicate movement through Abstraction II's A/F layer (to check
+    /// that it changes nothing where its rules are the standard ones).
+    pub army_fleets: bool,
 }
 
 type UnitKey = (PowerId, crate::map::UnitKind, RegionId);
@@ -216,6 +219,7 @@ impl<'v> Runner<'v> {
             variant,
             rules,
             parser: OrderParser::new(&variant.map),
+            army_fleets: false,
         }
     }
 
@@ -347,7 +351,18 @@ impl<'v> Runner<'v> {
                         });
                     }
                 }
-                let r = adjudicate_movement(&v.map, &self.rules, &pre, &orders);
+                let r = if self.army_fleets {
+                    crate::adjudicate::ferry::adjudicate_with_army_fleets(
+                        &v.map,
+                        &self.rules,
+                        &crate::variant::features::Features::default(),
+                        Some(phase),
+                        &pre,
+                        &orders,
+                    )
+                } else {
+                    adjudicate_movement(&v.map, &self.rules, &pre, &orders)
+                };
                 let after = r.units_after(&pre);
                 // A dislodged unit with nowhere to go is destroyed at once;
                 // the files list only those that must retreat.
