@@ -28,12 +28,14 @@ fn gained(v: &Variant, pos: &Position) -> Vec<i64> {
         .collect()
 }
 
-/// Units each power has on the board (not in off-board boxes).
+/// Units each power has on the board (not in off-board boxes); an A/F
+/// that is a fleet with an army aboard is two.
 fn units_on_board(v: &Variant, pos: &Position) -> Vec<i64> {
     let mut n = vec![0i64; v.map.powers().len()];
     for u in &pos.units {
         if v.map.province(v.map.province_of(u.region)).terrain != Terrain::OffBoard {
-            n[u.power.index()] += 1;
+            let two = u.kind == crate::map::UnitKind::ArmyFleet && v.features.laden_army_fleet;
+            n[u.power.index()] += if two { 2 } else { 1 };
         }
     }
     n
