@@ -248,3 +248,32 @@ fn rule_7_after_december_1918_the_power_with_most_units_wins() {
     let end = game_end(&v, &tied, &tied).expect("the end");
     assert!(end.contains("drawn between"), "{end}");
 }
+
+#[test]
+fn rule_5_russia_builds_fleets_or_armies_in_archangel_in_march() {
+    let v = variant();
+    let mut pos = board(&v, "March 1915 adjustment", "Russia = [\"A Mos\"]\n");
+    pos.owners = Position::initial(&v).owners;
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    for build in ["Build F Arc", "Build A Arc"] {
+        let AnyCommand::Adjust(command) = parser
+            .parse(build, Some(PhaseKind::Adjustment))
+            .expect("parses")
+            .command
+        else {
+            panic!("{build}")
+        };
+        let o = PhaseOrders::Adjustment(vec![zinejudge::orders::AdjustOrder {
+            power: power(&v, "Russia"),
+            command,
+        }]);
+        let (PhaseResult::Adjustment(r), _) = play(&v, &pos, &o) else {
+            panic!("adjustment")
+        };
+        assert!(
+            matches!(r.orders[0], zinejudge::adjudicate::AdjustStatus::Built(_)),
+            "{build}: {:?}",
+            r.orders
+        );
+    }
+}
