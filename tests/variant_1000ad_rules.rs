@@ -442,3 +442,89 @@ fn a_whole_game_from_the_winter_999_placement_by_mail() {
     eprintln!("1000 AD: {r} after {} phases", p.phases);
     assert!(r.contains("won by Franks"), "{r}");
 }
+
+/// A position of 1000 AD in Spring 1000 with the units given.
+fn spring(v: &Variant, units: &str) -> Position {
+    Position::from_toml(
+        v,
+        &format!("phase = \"Spring 1000 movement\"\n[units]\n{units}\n"),
+    )
+    .expect("position")
+}
+
+fn where_is(v: &Variant, pos: &Position, power: &str) -> Vec<String> {
+    let p = v.map.lookup_power(power).expect("power");
+    let mut out: Vec<String> = pos
+        .units
+        .iter()
+        .filter(|u| u.power == p)
+        .map(|u| {
+            format!(
+                "{} {}",
+                u.kind.letter(),
+                v.map.province(v.map.province_of(u.region)).abbr
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn rule_9_the_fast_ferry_boards_sails_one_sea_and_lands_in_one_move() {
+    let v = thousand();
+    let pos = spring(&v, "British = [\"A Lon\", \"F ENC\"]");
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "British: A(Lon) boards F(ENC)",
+            "British: F(ENC) - NTH",
+            "British: F(ENC) disembarks A(Fri)",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![None, None, None]);
+    assert_eq!(where_is(&v, &next, "British"), ["A Fri", "F NTH"]);
+}
+
+#[test]
+fn rule_14_a_ferried_army_that_cannot_land_stays_where_it_started() {
+    let v = thousand();
+    let pos = spring(&v, "British = [\"A Lon\", \"F ENC\"]\nFranks = [\"A Fri\"]");
+    let (_, next) = step(
+        &v,
+        &pos,
+        &[
+            "British: A(Lon) boards F(ENC)",
+            "British: F(ENC) - NTH",
+            "British: F(ENC) disembarks A(Fri)",
+        ],
+    );
+    assert_eq!(where_is(&v, &next, "British"), ["A Lon", "F NTH"]);
+    // Nor if its fleet cannot sail: it never leaves London.
+    let pos = spring(
+        &v,
+        "British = [\"A Lon\", \"F ENC\"]\nVikings = [\"F NTH\"]",
+    );
+    let (_, next) = step(
+        &v,
+        &pos,
+        &[
+            "British: A(Lon) boards F(ENC)",
+            "British: F(ENC) - NTH",
+            "British: F(ENC) disembarks A(Fri)",
+        ],
+    );
+    assert_eq!(where_is(&v, &next, "British"), ["A Lon", "F ENC"]);
+    // The standard convoy still works.
+    let pos = spring(&v, "British = [\"A Lon\", \"F ENC\"]");
+    let (_, next) = step(
+        &v,
+        &pos,
+        &["British: A(Lon) - Nor", "British: F(ENC) C A(Lon) - Nor"],
+    );
+    assert_eq!(where_is(&v, &next, "British"), ["A Nor", "F ENC"]);
+}

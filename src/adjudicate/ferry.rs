@@ -40,6 +40,9 @@ struct Landing {
     to: ProvinceId,
     /// It lands from the sea its fleet sails to (not the one it is in).
     after_sailing: bool,
+    /// 1000 AD's fast ferry: the army (index in the original units) that
+    /// boarded this move and stays on the board until it lands.
+    army: Option<usize>,
 }
 
 /// Adjudicate a movement phase of a game with A/Fs.
@@ -63,6 +66,9 @@ pub fn adjudicate_with_army_fleets(
         .collect();
     let mut boarded = vec![false; n];
     let mut board_order: Vec<Option<usize>> = vec![None; n];
+    // 1000 AD: the army each fleet ferries this move.
+    let mut ferry_of: Vec<Option<usize>> = vec![None; n];
+    let ferry_only = features.ferry_only;
     for (i, o) in orders.iter().enumerate() {
         let MainCommand::Board { fleet } = &o.command else {
             continue;
@@ -97,6 +103,14 @@ pub fn adjudicate_with_army_fleets(
             Some(w) => verdicts[i] = Some(w),
             None => {
                 let (a, f) = (army.unwrap_or(0), ship.unwrap_or(0));
+                if ferry_only {
+                    if let Some(prev) = board_order[a] {
+                        verdicts[prev] = Some(Illegal::Replaced);
+                    }
+                    board_order[a] = Some(i);
+                    ferry_of[f] = Some(a);
+                    continue;
+                }
                 if boarded[a] {
                     // A second boarding order for the same army: the later
                     // one stands, as for any unit.
@@ -149,7 +163,7 @@ pub fn adjudicate_with_army_fleets(
         }
         let u = at(o.unit.at.province);
         if let Some(u) = u
-            && boarded[u]
+            && (boarded[u] || board_order[u].is_some())
         {
             verdicts[i] = Some(Illegal::Boarded);
             continue;
@@ -164,7 +178,7 @@ pub fn adjudicate_with_army_fleets(
                     verdicts[i] = Some(Illegal::ForeignUnit(units[af].power));
                     continue;
                 }
-                if !laden[af] {
+                if !laden[af] && ferry_of[af].is_none() {
                     verdicts[i] = Some(Illegal::NothingAboard);
                     continue;
                 }
@@ -181,7 +195,10 @@ pub fn adjudicate_with_army_fleets(
                     lands
                         && map.reaches(map.province(s).main_region(), to.province, UnitKind::Fleet)
                 });
-                if !from_here && from_there.is_none() {
+                // The fast ferry sails one sea and lands from there.
+                let ferry = ferry_of[af].filter(|_| ferry_only);
+                if (ferry.is_some() && from_there.is_none()) || (!from_here && from_there.is_none())
+                {
                     verdicts[i] = Some(Illegal::CannotLand);
                     continue;
                 }
@@ -193,15 +210,18 @@ pub fn adjudicate_with_army_fleets(
                     af,
                     order: i,
                     to: to.province,
-                    after_sailing: !from_here,
+                    after_sailing: ferry.is_some() || !from_here,
+                    army: ferry,
                 });
             }
             MainCommand::Convoy { .. } if u.is_some_and(|f| laden[f]) => {
                 verdicts[i] = Some(Illegal::LadenCannotFerry);
             }
             MainCommand::Move { to, .. } => {
-                // The fast ferry crosses one sea with one fleet.
-                if let Some(a) = u
+                // The fast ferry crosses one sea with one fleet (1000 AD
+                // keeps the standard convoy).
+                if !ferry_only
+                    && let Some(a) = u
                     && units[a].kind == UnitKind::Army
                     && !map.reaches(units[a].region, to.province, UnitKind::Army)
                 {
@@ -263,6 +283,12 @@ pub fn adjudicate_with_army_fleets(
         let mut prep = Prepared::default();
         for l in landings {
             let fleet = index_of[l.af].expect("an A/F is on the judge's board");
+            if let Some(army) = l.army {
+                let a = index_of[army].expect("a ferried army stays on the board");
+                prep.ferried.push((a, l.to));
+                prep.needs.push((a, fleet));
+                continue;
+            }
             let a = board.len();
             board.push(Unit {
                 power: units[l.af].power,
@@ -364,22 +390,39 @@ pub fn adjudicate_with_army_fleets(
         // (A/F, index of its army on the judge's board), in the order run.
         landings
             .iter()
-            .filter(|l| verdicts[l.order].is_none())
+            .filter(|l| verdicts[l.order].is_none() && l.army.is_none())
             .zip(work.len()..)
             .map(|(l, a)| (l.af, a))
+            .chain(
+                landings
+                    .iter()
+                    .filter(|l| verdicts[l.order].is_none())
+                    .filter_map(|l| Some((l.af, index_of[l.army?]?))),
+            )
             .collect()
     };
     for (af, a) in landed_units {
         let l = landings.iter().find(|l| l.af == af).expect("a landing");
         let res = &r.units[a];
         out[af].landing = Some((l.order, res.outcome));
+        if l.army.is_some() {
+            // The ferried army's own line says where it went.
+            continue;
+        }
         if res.outcome == Outcome::Moved {
             out[af].landed = Some(map.province(l.to).main_region());
             out[af].becomes = Some(UnitKind::Fleet);
         }
     }
-    // Fast ferries that could not land their army: it stays aboard.
+    // A ferried army's line is its boarding order.
     for i in 0..n {
+        if ferry_only && board_order[i].is_some() && out[i].order.is_none() {
+            out[i].order = board_order[i];
+        }
+    }
+    // Fast ferries that could not land their army: it stays aboard (not in
+    // 1000 AD, where no A/F is ever formed).
+    for i in (0..n).filter(|_| !ferry_only) {
         let ur = &out[i];
         if units[i].kind != UnitKind::Army || boarded[i] {
             continue;

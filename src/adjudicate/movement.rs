@@ -164,6 +164,10 @@ pub struct Prepared {
     pub aboard: Vec<Aboard>,
     /// Pairs `(a, b)`: `a`'s move succeeds only if `b`'s does too.
     pub needs: Vec<(usize, usize)>,
+    /// Armies carried by a fleet in one move (1000 AD's fast ferry): they
+    /// move from where they stand to the province given, across the sea,
+    /// and stay put if the landing fails.
+    pub ferried: Vec<(usize, ProvinceId)>,
 }
 
 /// An army aboard an A/F that disembarks this move (Abstraction II): a
@@ -359,6 +363,17 @@ pub fn adjudicate_movement_prepared(
         j.needs[a] = b as u16;
     }
     let verdicts = j.compile(orders);
+    for &(a, to) in &prepared.ferried {
+        j.aboard_path[a] = true;
+        j.cmd[a] = Cmd::Move {
+            to: to.0,
+            region: map.province(to).main_region(),
+            convoy: true,
+            needs_convoy: true,
+            via: true,
+            into_box: false,
+        };
+    }
     j.link();
     for u in 0..units.len() {
         if j.has_decision(u) {
@@ -380,6 +395,8 @@ struct Judge<'a> {
     aboard: Vec<bool>,
     /// A unit whose move must also succeed for this unit's move to.
     needs: Vec<u16>,
+    /// Moves carried by a ferry: no convoy chain needed.
+    aboard_path: Vec<bool>,
     prov: Vec<u16>,
     cmd: Vec<Cmd>,
     order_of: Vec<u32>,
@@ -425,6 +442,7 @@ impl<'a> Judge<'a> {
             in_box,
             aboard: vec![false; n],
             needs: vec![NONE; n],
+            aboard_path: vec![false; n],
             prov,
             cmd: vec![Cmd::Hold; n],
             order_of: vec![u32::MAX; n],
@@ -1349,7 +1367,7 @@ impl<'a> Judge<'a> {
     /// PATH: a move by land always has one; a convoyed move needs a chain
     /// of fleets, each with a successful convoy, from origin to destination.
     fn path(&mut self, u: usize) -> bool {
-        if self.aboard[u] {
+        if self.aboard[u] || self.aboard_path[u] {
             return true;
         }
         let Some((to, true)) = self.move_dest(u) else {

@@ -190,6 +190,17 @@ pub struct RawFeatures {
     /// Exchanges of centres.
     #[serde(default)]
     pub exchange: Option<RawExchange>,
+    /// The fast ferry without A/Fs.
+    #[serde(default)]
+    pub ferry: Option<RawFerry>,
+}
+
+/// `[ferry]`: 1000 AD rule 9.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawFerry {
+    /// Boarding is only the one-move fast ferry: no A/F is formed.
+    pub only: bool,
 }
 
 /// `[exchange]`: Abstraction II rule 6.
@@ -345,6 +356,11 @@ pub struct Features {
     /// `[orders] boarding`), not 1066's amphibious unit: it moves and
     /// fights as a fleet and counts as two units.
     pub laden_army_fleet: bool,
+    /// Boarding is only 1000 AD's fast ferry (`[ferry] only = true`): an
+    /// army boards, its fleet sails one sea, the army lands, all in one
+    /// move; no A/F is ever formed (a landing that fails leaves the army
+    /// where it started), and convoys are the standard game's.
+    pub ferry_only: bool,
 }
 
 /// A resolved `[[frozen]]`.
@@ -621,6 +637,7 @@ pub fn resolve(
         });
     }
     f.exchange = raw.exchange.as_ref().is_some_and(|x| x.allowed);
+    f.ferry_only = raw.ferry.as_ref().is_some_and(|x| x.only);
     for fr in &raw.frozen {
         let provinces = fr
             .provinces

@@ -141,6 +141,8 @@ struct RawFile {
     frozen: Vec<features::RawFrozen>,
     #[serde(default)]
     exchange: Option<features::RawExchange>,
+    #[serde(default)]
+    ferry: Option<features::RawFerry>,
 }
 
 #[derive(Deserialize)]
@@ -267,6 +269,7 @@ impl Variant {
                 anarchy: raw.anarchy,
                 frozen: raw.frozen,
                 exchange: raw.exchange,
+                ferry: raw.ferry,
             },
             &map,
             &calendar,
