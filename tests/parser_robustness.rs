@@ -368,13 +368,13 @@ fn roundtrip_of_ordinary_orders() {
     }
 }
 
-/// Fuzzer finding 1: a unit written without its kind (`Lon - Yor`, also
-/// `Build Lon`, `A/F Channel destroy SOD`) prints as `?(Lon)-Yor`, and `?`
-/// is not a unit kind the parser reads ("expected a province, found `?`").
+/// Fuzzer finding 1 (fixed): a unit written without its kind (`Lon -
+/// Yor`, also `Build Lon`, `A/F Channel destroy SOD`) printed as
+/// `?(Lon)-Yor`, which did not parse; it now prints as written.
 #[test]
-#[ignore = "fuzzer finding 1, reported: `?(Lon)` does not parse"]
 fn roundtrip_unit_without_kind() {
     assert_roundtrip(standard(), "Lon-Yor", Some(PhaseKind::Movement));
+    assert_roundtrip(standard(), "Build Lon", Some(PhaseKind::Adjustment));
 }
 
 /// Fuzzer finding 2: a leader (`CXII(Got)`, `L(Mar) Lon`) prints as

@@ -13,13 +13,13 @@ pub fn format_place(map: &Map, p: Place) -> String {
     }
 }
 
-/// `A(Lon)`, `F(StP/sc)`; a unit of unknown kind prints as `?(Lon)`.
+/// `A(Lon)`, `F(StP/sc)`; a unit of unknown kind prints as its place,
+/// `Lon`, as the player wrote it (and as the parser reads it back).
 pub fn format_unit(map: &Map, kind: Option<UnitKind>, at: Place) -> String {
-    format!(
-        "{}({})",
-        kind.map_or("?", |k| k.letter()),
-        format_place(map, at)
-    )
+    match kind {
+        Some(k) => format!("{}({})", k.letter(), format_place(map, at)),
+        None => format_place(map, at),
+    }
 }
 
 fn unit(map: &Map, u: &UnitRef) -> String {

@@ -219,6 +219,13 @@ pub struct OrderParser<'m> {
     leaders: Vec<String>,
     /// Longest name on the map, in words: bounds the name look-ahead.
     max_words: usize,
+    /// Longest name on the map, in characters: a longer word has no close
+    /// name to suggest.
+    max_chars: usize,
+    /// Suggestions still to make: a mail of thousands of unknown names gets
+    /// its first hundred suggested, the rest only refused (each suggestion
+    /// compares the word with every name on the map).
+    suggestions_left: std::cell::Cell<u32>,
 }
 
 pub(crate) struct Cursor<'a> {
@@ -311,12 +318,19 @@ impl<'m> OrderParser<'m> {
             .map(|(n, _)| n.split(' ').count())
             .max()
             .unwrap_or(1);
+        let max_chars = map
+            .names()
+            .map(|(n, _)| n.chars().count())
+            .max()
+            .unwrap_or(1);
         let leaders = syntax.leaders.iter().map(|l| normalize_name(l)).collect();
         OrderParser {
             map,
             syntax,
             leaders,
             max_words,
+            max_chars,
+            suggestions_left: std::cell::Cell::new(100),
         }
     }
 
@@ -1013,6 +1027,11 @@ impl<'m> OrderParser<'m> {
 
     /// Up to three map names closest to `text`, as `Name (Abbr)`.
     pub fn suggest(&self, text: &str) -> Vec<String> {
+        let left = self.suggestions_left.get();
+        if left == 0 || text.chars().count() > self.max_chars + 8 {
+            return Vec::new();
+        }
+        self.suggestions_left.set(left - 1);
         let key = normalize_name(text);
         let mut scored: Vec<(f64, ProvinceId)> = Vec::new();
         for (name, named) in self.map.names() {
