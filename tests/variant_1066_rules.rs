@@ -270,3 +270,48 @@ fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
         "{harold}"
     );
 }
+
+#[test]
+fn rule_5_haralds_af_moves_from_the_sea_it_is_secretly_in() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    let o = orders(
+        &v,
+        PhaseKind::Movement,
+        &[
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(WAS)-Yor",
+        ],
+    );
+    let (PhaseResult::Movement(r), next) = play(&v, &pos, &o) else {
+        panic!("movement")
+    };
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(count_in(&v, &next, "Nth"), 1);
+    assert_eq!(count_in(&v, &next, "Yor"), 1);
+    assert_eq!(count_in(&v, &next, "HAR"), 2);
+}
+
+#[test]
+fn rule_5_at_the_end_of_the_second_move_one_af_per_sea_the_rest_eliminated() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    let (_, april) = play(&v, &pos, &orders(&v, PhaseKind::Movement, &[]));
+    assert_eq!(v.calendar.label(april.phase), "April 1066 movement");
+    let o = orders(&v, PhaseKind::Movement, &["Harald Hardrada: A/F(GER)-Nth"]);
+    let (_, next) = play(&v, &april, &o);
+    // Three waited: one to GER, one to WAS, one eliminated.
+    assert_eq!(count_in(&v, &next, "HAR"), 0);
+    assert_eq!(count_in(&v, &next, "GER"), 1);
+    assert_eq!(count_in(&v, &next, "WAS"), 1);
+    let harald = power(&v, "Harald Hardrada");
+    assert_eq!(next.units.iter().filter(|u| u.power == harald).count(), 3);
+    assert_eq!(
+        next.state
+            .arrivals
+            .iter()
+            .filter(|(_, placed)| !placed)
+            .count(),
+        1
+    );
+}

@@ -397,6 +397,9 @@ struct Judge<'a> {
     needs: Vec<u16>,
     /// Moves carried by a ferry: no convoy chain needed.
     aboard_path: Vec<bool>,
+    /// A box unit that moves this phase as if it stood in this region
+    /// (1066: Harald's A/Fs, secretly in GER or WAS).
+    from_region: Vec<Option<RegionId>>,
     prov: Vec<u16>,
     cmd: Vec<Cmd>,
     order_of: Vec<u32>,
@@ -443,6 +446,7 @@ impl<'a> Judge<'a> {
             aboard: vec![false; n],
             needs: vec![NONE; n],
             aboard_path: vec![false; n],
+            from_region: vec![None; n],
             prov,
             cmd: vec![Cmd::Hold; n],
             order_of: vec![u32::MAX; n],
@@ -478,6 +482,7 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let u = u as usize;
+            self.from_region[u] = self.moves_from(u, o.unit.at.province);
             if self.units[u].power != o.power {
                 verdicts[i] = Some(Illegal::ForeignUnit(self.units[u].power));
                 continue;
@@ -541,7 +546,17 @@ impl<'a> Judge<'a> {
         let mut p = o.unit.at.province;
         if self.map.province(p).terrain != Terrain::OffBoard {
             let u = self.unit_at[p.index()];
-            if u != NONE {
+            // The power's own unit there, or none: that one. Otherwise the
+            // name may be the rule text's for where its box's units wait.
+            if u != NONE && self.units[u as usize].power == o.power {
+                return u;
+            }
+            let waiting = self.features.boxes.iter().any(|b| {
+                b.owner == Some(o.power)
+                    && b.also_named.contains(&p)
+                    && (0..self.units.len()).any(|x| self.in_box[x] && self.prov[x] == b.province.0)
+            });
+            if u != NONE && !waiting {
                 return u;
             }
             // Nobody on the board there: perhaps the rule text's name for
@@ -589,9 +604,34 @@ impl<'a> Judge<'a> {
         }
     }
 
+    /// Where box unit `u` moves from when its order names `named`: that
+    /// space, while its box's rule allows.
+    fn moves_from(&self, u: usize, named: ProvinceId) -> Option<RegionId> {
+        if !self.in_box[u] {
+            return None;
+        }
+        let b = self.features.box_at(ProvinceId(self.prov[u]))?;
+        let until = b.moves_from_until?;
+        if self.phase.is_none_or(|p| p > until) || !b.also_named.contains(&named) {
+            return None;
+        }
+        Some(self.map.province(named).main_region())
+    }
+
+    /// Unit `u` as its orders see it: where it moves from.
+    fn origin(&self, u: usize) -> Unit {
+        match self.from_region[u] {
+            Some(region) => Unit {
+                region,
+                ..self.units[u]
+            },
+            None => self.units[u],
+        }
+    }
+
     /// Check one order for unit `u` against the board.
     fn check(&self, u: usize, c: &MainCommand) -> Result<Cmd, Illegal> {
-        let unit = self.units[u];
+        let unit = self.origin(u);
         let here = self.prov[u];
         if self.in_box[u] {
             // Off the board a unit can only wait or come onto the board.
@@ -832,7 +872,7 @@ impl<'a> Judge<'a> {
     }
 
     fn check_move(&self, u: usize, to: Place, via: bool) -> Result<Cmd, Illegal> {
-        let unit = self.units[u];
+        let unit = self.origin(u);
         let here = self.prov[u];
         let dest = to.province;
         if dest.0 == here {

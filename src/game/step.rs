@@ -80,10 +80,12 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 board_retreats(v, &r, &pos.units, &mut next);
             }
             end_grace(v, &mut next);
+            let settled = settle_boxes(v, pos.phase, &mut next);
             // Centres exchanged at the end of the move (Abstraction II).
             let exchanged = crate::game::exchange::carry_out(v, &mut next);
             let mut after = advance(v, next);
             after.state.exchanged = exchanged;
+            after.state.arrivals.extend(settled);
             (PhaseResult::Movement(r), after)
         }
         PhaseKind::Retreat => {
@@ -238,6 +240,56 @@ fn settle_army_fleets(v: &Variant, units: &mut Vec<Unit>) {
         }
         i += 1;
     }
+}
+
+/// After the movement of `phase`: a box whose units must now stand on the
+/// board puts each in one of its spaces that is empty, the rest are lost
+/// (1066: Harald's A/Fs beyond one per sea at the end of the second move).
+fn settle_boxes(
+    v: &Variant,
+    phase: crate::variant::Phase,
+    pos: &mut Position,
+) -> Vec<(Unit, bool)> {
+    let mut out = Vec::new();
+    for b in v
+        .features
+        .boxes
+        .iter()
+        .filter(|b| b.settle_after == Some(phase))
+    {
+        let mut spaces = b.also_named.clone();
+        let mut i = 0;
+        while i < pos.units.len() {
+            let u = pos.units[i];
+            if v.map.province_of(u.region) != b.province {
+                i += 1;
+                continue;
+            }
+            pos.units.remove(i);
+            let free = spaces.iter().position(|&p| {
+                !pos.units.iter().any(|x| v.map.province_of(x.region) == p)
+                    && !pos
+                        .dislodged
+                        .iter()
+                        .any(|(x, _)| v.map.province_of(x.region) == p)
+                    && v.map.admits(v.map.province(p).main_region(), u.kind)
+            });
+            match free {
+                Some(k) => {
+                    let p = spaces.remove(k);
+                    let placed = Unit {
+                        region: v.map.province(p).main_region(),
+                        ..u
+                    };
+                    pos.units.insert(i, placed);
+                    out.push((placed, true));
+                    i += 1;
+                }
+                None => out.push((u, false)),
+            }
+        }
+    }
+    out
 }
 
 /// The movement judge with the variant's features, in `pos`'s phase.

@@ -60,6 +60,17 @@ pub struct RawBox {
     /// one of them for the owner's unit finds it in the box.
     #[serde(default)]
     pub also_named: Vec<Spanned<String>>,
+    /// Up to the end of this phase, the box's units move as if they stood
+    /// in the also-named space their order names (1066: Harald's A/Fs are
+    /// "in Oceanus Germanicus or the Wash", the place secret).
+    #[serde(default)]
+    pub moves_from_until: Option<Spanned<String>>,
+    /// After the movement of this phase, units still in the box are put in
+    /// the also-named spaces, one each where it is empty, the rest lost
+    /// (1066: "at the end of the second move army/fleets exceeding the
+    /// normal limit of one per area are eliminated").
+    #[serde(default)]
+    pub settle_after: Option<Spanned<String>>,
     /// A unit whose move out fails is destroyed (it cannot retreat).
     #[serde(default)]
     pub failed_exit_destroyed: bool,
@@ -256,6 +267,10 @@ pub struct OffBoard {
     pub exit_season: Option<u8>,
     /// Board spaces an order may name for the box's units.
     pub also_named: Vec<ProvinceId>,
+    /// Until this phase (included) the units move as if in those spaces.
+    pub moves_from_until: Option<Phase>,
+    /// After this phase's movement the units left are settled.
+    pub settle_after: Option<Phase>,
     /// A failed move out destroys the unit.
     pub failed_exit_destroyed: bool,
     /// A move out counts as a centre at the next adjustment.
@@ -554,6 +569,14 @@ pub fn resolve(
                 .iter()
                 .filter_map(|x| province(map, x, &lines, &mut problems))
                 .collect(),
+            moves_from_until: b
+                .moves_from_until
+                .as_ref()
+                .and_then(|x| phase(cal, x, &lines, &mut problems)),
+            settle_after: b
+                .settle_after
+                .as_ref()
+                .and_then(|x| phase(cal, x, &lines, &mut problems)),
             failed_exit_destroyed: b.failed_exit_destroyed,
             exit_bonus: b.exit_bonus,
         });
