@@ -269,6 +269,26 @@ fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
         harold.contains("A(SOD)-Has") || harold.contains("A(WIL)-Has"),
         "{harold}"
     );
+    // Every other power's copy, and its picture, leaves them out.
+    for other in ["william", "norse", "earls", "scots", "welsh"] {
+        let body = results(&format!("{other}@example.test"));
+        assert!(
+            !body.contains("HAR)") && !body.contains("GER") && !body.contains("(WAS"),
+            "{other}: {body}"
+        );
+    }
+    let svg_size = |a: &str| {
+        sent.iter()
+            .find(|m| m.to_has(a) && m.subject.contains("March 1066"))
+            .and_then(|m| m.attachments.iter().find(|(n, _)| n.ends_with(".svg")))
+            .map(|(_, n)| *n)
+            .expect("a picture")
+    };
+    assert!(svg_size("welsh@example.test") < svg_size("gm@example.test"));
+    assert_eq!(
+        svg_size("welsh@example.test"),
+        svg_size("scots@example.test")
+    );
 }
 
 #[test]
