@@ -212,10 +212,12 @@ fn init_logging(level: &str) {
     let b = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
+    // Colours only for a person at a terminal, never in a log file.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if journald {
         let _ = b.without_time().with_ansi(false).try_init();
     } else {
-        let _ = b.try_init();
+        let _ = b.with_ansi(ansi).try_init();
     }
 }
 
