@@ -79,10 +79,15 @@ fn orders_without_signon_are_refused_with_the_lines() {
 fn list_and_variants() {
     let mut w = World::new();
     assert!(w.reply("x@example.test", "LIST").contains("No games yet"));
+    let variants = w.reply("x@example.test", "VARIANTS");
     assert!(
-        w.reply("x@example.test", "VARIANTS")
-            .contains("standard       Standard Diplomacy")
+        variants.contains("standard       Standard Diplomacy"),
+        "{variants}"
     );
+    // Every shipped variant is offered.
+    for name in ["1066", "ardri", "1000ad", "abstraction2"] {
+        assert!(variants.contains(name), "{name}: {variants}");
+    }
     w.reply(GM, "CREATE g standard gmpw");
     w.reply(&addr("England"), "JOIN g pw England");
     let r = w.reply("x@example.test", "LIST");
