@@ -370,8 +370,8 @@ fn rule_11_victory_is_sixteen_more_than_the_largest_power_starts_with() {
         .max()
         .unwrap();
     assert_eq!(largest, 6);
-    assert_eq!(v.victory.centres as usize, largest + 16);
-    assert!(v.victory.centres as usize <= v.map.supply_centre_count());
+    assert_eq!(v.victory.gain, Some(16));
+    assert!(largest + 16 <= v.map.supply_centre_count());
 }
 
 #[test]
