@@ -4,6 +4,9 @@
 //! Lombardy (rule 4), anarchy (rule 13), the end of the game (rules 11,
 //! 12) and a whole game by mail.
 
+mod support_play;
+use support_play::{power, prov, step};
+
 mod support_judge;
 use support_judge::World;
 use support_judge::bot::conquer;
@@ -12,10 +15,8 @@ use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
 use zinejudge::game::end::game_end;
 use zinejudge::game::position::Anarchy;
-use zinejudge::game::step::{PhaseOrders, PhaseResult, advance, due, play};
-use zinejudge::map::{Named, PowerId, ProvinceId, UnitKind};
-use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AdjustOrder, AnyCommand, MainOrder, Order};
+use zinejudge::game::step::{PhaseResult, advance, due};
+use zinejudge::map::{PowerId, UnitKind};
 use zinejudge::variant::{PhaseKind, Variant, builtin};
 
 fn board(file: &str) -> Variant {
@@ -31,49 +32,6 @@ fn thousand() -> Variant {
     builtin("1000ad")
         .expect("1000 AD ships")
         .expect("and loads")
-}
-
-fn prov(v: &Variant, name: &str) -> ProvinceId {
-    match v.map.lookup(name) {
-        Some(Named::Province(p)) => p,
-        other => panic!("{name}: {other:?}"),
-    }
-}
-
-fn power(v: &Variant, name: &str) -> PowerId {
-    v.map.lookup_power(name).expect("power")
-}
-
-fn step(v: &Variant, pos: &Position, lines: &[&str]) -> (PhaseResult, Position) {
-    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
-    for l in lines {
-        let (pw, text) = l.split_once(':').expect("power: order");
-        let pw = power(v, pw.trim());
-        match parser
-            .parse(text.trim(), Some(pos.phase.kind))
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-            .command
-        {
-            AnyCommand::Main(unit, command) => main.push(MainOrder {
-                power: pw,
-                unit,
-                command,
-            }),
-            AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                power: pw,
-                unit,
-                command,
-            }),
-            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
-        }
-    }
-    let o = match pos.phase.kind {
-        PhaseKind::Movement => PhaseOrders::Movement(main),
-        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-        _ => PhaseOrders::Adjustment(adjust),
-    };
-    play(v, pos, &o)
 }
 
 /// What is left of the 3D's support under `attacks` (Red's orders, with

@@ -3,58 +3,21 @@
 //! fleets in the results (rule 5), each through the real judge where a
 //! player would see it.
 
+mod support_play;
+use support_play::{orders, power, prov};
+
 mod support_judge;
 use support_judge::World;
 
 use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
 use zinejudge::game::homes::{NominateError, nominate};
-use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
-use zinejudge::map::{Named, PowerId, ProvinceId, Unit, UnitKind};
-use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AdjustOrder, AnyCommand, MainOrder};
+use zinejudge::game::step::{PhaseResult, play};
+use zinejudge::map::{Unit, UnitKind};
 use zinejudge::variant::{PhaseKind, Variant, builtin};
 
 fn variant() -> Variant {
     builtin("1066").expect("1066 ships").expect("and loads")
-}
-
-fn prov(v: &Variant, name: &str) -> ProvinceId {
-    match v.map.lookup(name) {
-        Some(Named::Province(p)) => p,
-        other => panic!("{name}: {other:?}"),
-    }
-}
-
-fn power(v: &Variant, name: &str) -> PowerId {
-    v.map.lookup_power(name).expect("power")
-}
-
-fn orders(v: &Variant, kind: PhaseKind, lines: &[&str]) -> PhaseOrders {
-    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let mut main = Vec::new();
-    let mut adjust = Vec::new();
-    for l in lines {
-        let (pw, text) = l.split_once(':').expect("power: order");
-        let pw = power(v, pw.trim());
-        match parser
-            .parse(text.trim(), Some(kind))
-            .unwrap_or_else(|e| panic!("{text}: {e:?}"))
-            .command
-        {
-            AnyCommand::Main(unit, command) => main.push(MainOrder {
-                power: pw,
-                unit,
-                command,
-            }),
-            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
-            AnyCommand::Retreat(..) => panic!("no retreats here"),
-        }
-    }
-    match kind {
-        PhaseKind::Movement => PhaseOrders::Movement(main),
-        _ => PhaseOrders::Adjustment(adjust),
-    }
 }
 
 fn count_in(v: &Variant, pos: &Position, name: &str) -> usize {

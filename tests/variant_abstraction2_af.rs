@@ -1,13 +1,14 @@
 //! Abstraction II rule 3, the Army/Fleet, each of the rule text's examples
 //! with its expected result, on the real map (games/abstraction2.toml).
 
+mod support_play;
+use support_play::{prov, step};
+
 use zinejudge::adjudicate::Illegal;
 use zinejudge::adjudicate::retreat::RetreatStatus;
 use zinejudge::game::Position;
-use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
-use zinejudge::map::{Named, ProvinceId, UnitKind};
-use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AnyCommand, MainOrder, Order};
+use zinejudge::game::step::PhaseResult;
+use zinejudge::map::UnitKind;
 use zinejudge::variant::{PhaseKind, Variant};
 
 fn variant() -> Variant {
@@ -19,50 +20,12 @@ fn variant() -> Variant {
     Variant::from_toml(&src).expect("loads")
 }
 
-fn prov(v: &Variant, name: &str) -> ProvinceId {
-    match v.map.lookup(name) {
-        Some(Named::Province(p)) => p,
-        other => panic!("{name}: {other:?}"),
-    }
-}
-
 fn board(v: &Variant, units: &str) -> Position {
     Position::from_toml(
         v,
         &format!("phase = \"July 1914 movement\"\n[units]\n{units}\n"),
     )
     .expect("position")
-}
-
-fn step(v: &Variant, pos: &Position, lines: &[&str]) -> (PhaseResult, Position) {
-    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let (mut main, mut retreats) = (Vec::new(), Vec::new());
-    for l in lines {
-        let (pw, text) = l.split_once(':').expect("power: order");
-        let power = v.map.lookup_power(pw.trim()).expect("power");
-        match parser
-            .parse(text.trim(), Some(pos.phase.kind))
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-            .command
-        {
-            AnyCommand::Main(unit, command) => main.push(MainOrder {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Adjust(_) => panic!("no adjustments here"),
-        }
-    }
-    let o = match pos.phase.kind {
-        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-        _ => PhaseOrders::Movement(main),
-    };
-    play(v, pos, &o)
 }
 
 /// `kind letter + province` of every unit of the board, sorted.

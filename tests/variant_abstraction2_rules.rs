@@ -2,6 +2,9 @@
 //! the calendar (rule 2), frozen regions (rule 5), exchanges of centres
 //! (rule 6) and the end (rule 7).
 
+mod support_play;
+use support_play::{movement as moves, power, prov};
+
 mod support_judge;
 use support_judge::World;
 
@@ -9,54 +12,15 @@ use zinejudge::adjudicate::Illegal;
 use zinejudge::game::Position;
 use zinejudge::game::end::game_end;
 use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
-use zinejudge::map::{Named, PowerId, ProvinceId};
+use zinejudge::map::PowerId;
+use zinejudge::orders::AnyCommand;
 use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AnyCommand, MainOrder};
 use zinejudge::variant::{PhaseKind, Variant};
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/games/abstraction2.toml");
 
 fn variant() -> Variant {
     Variant::from_toml(&std::fs::read_to_string(FILE).expect("the file")).expect("loads")
-}
-
-fn prov(v: &Variant, name: &str) -> ProvinceId {
-    match v.map.lookup(name) {
-        Some(Named::Province(p)) => p,
-        other => panic!("{name}: {other:?}"),
-    }
-}
-
-fn power(v: &Variant, name: &str) -> PowerId {
-    v.map.lookup_power(name).expect("power")
-}
-
-fn moves(
-    v: &Variant,
-    pos: &Position,
-    lines: &[&str],
-) -> (zinejudge::adjudicate::MovementResult, Position) {
-    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let mut main = Vec::new();
-    for l in lines {
-        let (pw, text) = l.split_once(':').expect("power: order");
-        let AnyCommand::Main(unit, command) = parser
-            .parse(text.trim(), Some(PhaseKind::Movement))
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-            .command
-        else {
-            panic!("{text}: not a movement order")
-        };
-        main.push(MainOrder {
-            power: power(v, pw.trim()),
-            unit,
-            command,
-        });
-    }
-    match play(v, pos, &PhaseOrders::Movement(main)) {
-        (PhaseResult::Movement(r), next) => (r, next),
-        _ => panic!("a movement phase"),
-    }
 }
 
 fn at(v: &Variant, pos: &Position, name: &str) -> Option<PowerId> {

@@ -3,73 +3,21 @@
 //! (rule 7), victory (rule 5); with and without the Vikings, through the
 //! engine and through the judge by mail.
 
+mod support_play;
+use support_play::{power, prov, step, units_in as at};
+
 mod support_judge;
 use support_judge::World;
 use support_judge::bot::conquer;
 
 use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
-use zinejudge::game::step::{PhaseOrders, PhaseResult, due, play};
-use zinejudge::map::{Named, PowerId, ProvinceId, Unit, UnitKind};
-use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AdjustOrder, AnyCommand, MainOrder, Order};
+use zinejudge::game::step::{PhaseResult, due};
+use zinejudge::map::{Unit, UnitKind};
 use zinejudge::variant::{PhaseKind, Variant, builtin};
 
 fn variant() -> Variant {
     builtin("ardri").expect("Ard-Ri ships").expect("and loads")
-}
-
-fn prov(v: &Variant, name: &str) -> ProvinceId {
-    match v.map.lookup(name) {
-        Some(Named::Province(p)) => p,
-        other => panic!("{name}: {other:?}"),
-    }
-}
-
-fn power(v: &Variant, name: &str) -> PowerId {
-    v.map.lookup_power(name).expect("power")
-}
-
-/// Play one phase of `pos` with `lines` (`Power: order`).
-fn step(v: &Variant, pos: &Position, lines: &[&str]) -> (PhaseResult, Position) {
-    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
-    for l in lines {
-        let (pw, text) = l.split_once(':').expect("power: order");
-        let pw = power(v, pw.trim());
-        match parser
-            .parse(text.trim(), Some(pos.phase.kind))
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-            .command
-        {
-            AnyCommand::Main(unit, command) => main.push(MainOrder {
-                power: pw,
-                unit,
-                command,
-            }),
-            AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                power: pw,
-                unit,
-                command,
-            }),
-            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
-        }
-    }
-    let o = match pos.phase.kind {
-        PhaseKind::Movement => PhaseOrders::Movement(main),
-        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-        _ => PhaseOrders::Adjustment(adjust),
-    };
-    play(v, pos, &o)
-}
-
-fn at(v: &Variant, pos: &Position, name: &str) -> Vec<Unit> {
-    let p = prov(v, name);
-    pos.units
-        .iter()
-        .copied()
-        .filter(|u| v.map.province_of(u.region) == p)
-        .collect()
 }
 
 /// The standard opening builds of the five great powers.

@@ -2,13 +2,14 @@
 //! made-up board (tests/data/maps/boxes.toml): the mechanics that 1066's
 //! invaders (rules 3, 4, 7) and Ard-Ri's raiders (rule 6) are built from.
 
+mod support_play;
+use support_play::{movement, orders, prov};
+
 use zinejudge::adjudicate::movement::Outcome;
 use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
-use zinejudge::game::step::{PhaseOrders, PhaseResult, due, play};
-use zinejudge::map::{Named, ProvinceId, UnitKind};
-use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AdjustOrder, AnyCommand, MainOrder};
+use zinejudge::game::step::{PhaseResult, due, play};
+use zinejudge::map::UnitKind;
 use zinejudge::variant::{PhaseKind, Variant};
 
 fn variant() -> Variant {
@@ -18,51 +19,6 @@ fn variant() -> Variant {
     ))
     .expect("test board");
     Variant::from_toml(&src).expect("the test board loads")
-}
-
-fn prov(v: &Variant, name: &str) -> ProvinceId {
-    match v.map.lookup(name) {
-        Some(Named::Province(p)) => p,
-        other => panic!("{name}: {other:?}"),
-    }
-}
-
-/// Orders as `power: order` lines.
-fn orders(v: &Variant, kind: PhaseKind, lines: &[&str]) -> PhaseOrders {
-    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let mut main = Vec::new();
-    let mut adjust = Vec::new();
-    for l in lines {
-        let (power, text) = l.split_once(':').expect("power: order");
-        let power = v.map.lookup_power(power.trim()).expect("power");
-        let parsed = parser
-            .parse(text.trim(), Some(kind))
-            .unwrap_or_else(|e| panic!("{text}: {e:?}"));
-        match parsed.command {
-            AnyCommand::Main(unit, command) => main.push(MainOrder {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power, command }),
-            AnyCommand::Retreat(..) => panic!("no retreats here"),
-        }
-    }
-    match kind {
-        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
-        _ => PhaseOrders::Movement(main),
-    }
-}
-
-fn movement(
-    v: &Variant,
-    pos: &Position,
-    lines: &[&str],
-) -> (zinejudge::adjudicate::MovementResult, Position) {
-    match play(v, pos, &orders(v, PhaseKind::Movement, lines)) {
-        (PhaseResult::Movement(r), next) => (r, next),
-        other => panic!("not a movement result: {other:?}"),
-    }
 }
 
 fn units_in(pos: &Position, v: &Variant, name: &str) -> usize {
