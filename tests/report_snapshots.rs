@@ -1,45 +1,24 @@
 //! Snapshots of the results mails, in both styles, for a movement, a
 //! retreat and an adjustment phase (insta). Every line fits 72 columns.
 
+mod support_play;
+
 use zinejudge::game::Position;
 use zinejudge::game::record::Style;
 use zinejudge::game::step::{PhaseOrders, play};
 use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AdjustOrder, AnyCommand, Order};
+use zinejudge::orders::{AnyCommand, Order};
 use zinejudge::report::templates::Templates;
 use zinejudge::report::{PhaseReport, data};
 use zinejudge::variant::{self, PhaseKind, Variant};
 
+/// Play `text` from `pos` and render it in both styles.
+/// Orders from text, a `Power: order` line each.
 fn orders(v: &Variant, kind: PhaseKind, text: &str) -> PhaseOrders {
-    let p = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let mut main = Vec::new();
-    let mut retreats = Vec::new();
-    let mut adjust = Vec::new();
-    for l in text.lines().filter(|l| !l.trim().is_empty()) {
-        let o = p.parse(l, Some(kind)).unwrap();
-        let power = o.power.unwrap();
-        match o.command {
-            AnyCommand::Main(unit, command) => main.push(Order {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power, command }),
-        }
-    }
-    match kind {
-        PhaseKind::Movement => PhaseOrders::Movement(main),
-        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-        _ => PhaseOrders::Adjustment(adjust),
-    }
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    support_play::orders(v, kind, &lines)
 }
 
-/// Play `text` from `pos` and render it in both styles.
 fn both(v: &Variant, pos: &Position, text: &str) -> (String, String, Position) {
     let o = orders(v, pos.phase.kind, text);
     let (result, next) = play(v, pos, &o);
@@ -205,34 +184,6 @@ phase = "April 1066 movement"
 "#,
     )
     .unwrap();
-    let parse = |kind: PhaseKind, text: &str| {
-        let p = OrderParser::with_syntax(&v.map, v.syntax.clone());
-        let mut main = Vec::new();
-        let mut retreats = Vec::new();
-        let mut adjust = Vec::new();
-        for l in text.lines().filter(|l| !l.trim().is_empty()) {
-            let o = p.parse(l, Some(kind)).unwrap();
-            let power = o.power.unwrap();
-            match o.command {
-                AnyCommand::Main(unit, command) => main.push(Order {
-                    power,
-                    unit,
-                    command,
-                }),
-                AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                    power,
-                    unit,
-                    command,
-                }),
-                AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power, command }),
-            }
-        }
-        match kind {
-            PhaseKind::Movement => PhaseOrders::Movement(main),
-            PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-            _ => PhaseOrders::Adjustment(adjust),
-        }
-    };
     let mut pos = start;
     for (name, text) in [
         (
@@ -248,7 +199,7 @@ phase = "April 1066 movement"
         ),
     ] {
         assert_eq!(pos.phase.kind.word(), name, "{pos:?}");
-        let o = parse(pos.phase.kind, text);
+        let o = orders(&v, pos.phase.kind, text);
         let (result, next) = play(&v, &pos, &o);
         let d = data(
             &PhaseReport {
