@@ -13,6 +13,7 @@
 
 pub mod adjust;
 pub mod ferry;
+pub mod impulse;
 pub mod movement;
 pub mod retreat;
 
@@ -93,6 +94,9 @@ pub enum Illegal {
     NotInHomeland,
     /// Frozen in: fleets stand, armies leave overland only.
     Frozen,
+    /// More impulses than the unit has (two; a leader three), or a double
+    /// order with more than one action.
+    TooManyImpulses,
     /// The army may board only its own fleet, at sea, next to it.
     CannotBoard,
     /// The army boarded a fleet this move; orders go to the A/F.
@@ -165,6 +169,9 @@ impl fmt::Display for Illegal {
             }
             Illegal::OneDefensiveArmy => "a power may have only one defensive army at a time",
             Illegal::NotInHomeland => "units are placed within your homeland",
+            Illegal::TooManyImpulses => {
+                "more impulses than the unit has (two, a leader three); (x2) is one action"
+            }
             Illegal::CannotBoard => "an army may board only its own fleet, at sea, next to it",
             Illegal::Boarded => "the army boarded a fleet: order the A/F instead",
             Illegal::NothingAboard => "no army is aboard that fleet",

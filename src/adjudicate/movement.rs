@@ -168,6 +168,12 @@ pub struct Prepared {
     /// move from where they stand to the province given, across the sea,
     /// and stay put if the landing fails.
     pub ferried: Vec<(usize, ProvinceId)>,
+    /// Units whose own strength (moving, holding) is not their kind's
+    /// (1700 AD: a double-strength move).
+    pub strength: Vec<(usize, u32)>,
+    /// Units whose support is worth other than their kind's strength
+    /// (1700 AD: a double-strength support of a double-strength move).
+    pub support: Vec<(usize, u32)>,
 }
 
 /// An army aboard an A/F that disembarks this move (Abstraction II): a
@@ -362,6 +368,12 @@ pub fn adjudicate_movement_prepared(
     for &(a, b) in needs.iter() {
         j.needs[a] = b as u16;
     }
+    for &(u, v) in &prepared.strength {
+        j.strength_of[u] = v;
+    }
+    for &(u, v) in &prepared.support {
+        j.support_of[u] = v;
+    }
     let verdicts = j.compile(orders);
     for &(a, to) in &prepared.ferried {
         j.aboard_path[a] = true;
@@ -400,6 +412,9 @@ struct Judge<'a> {
     /// A box unit that moves this phase as if it stood in this region
     /// (1066: Harald's A/Fs, secretly in GER or WAS).
     from_region: Vec<Option<RegionId>>,
+    /// Strength and support value overrides (0: the kind's).
+    strength_of: Vec<u32>,
+    support_of: Vec<u32>,
     prov: Vec<u16>,
     cmd: Vec<Cmd>,
     order_of: Vec<u32>,
@@ -447,6 +462,8 @@ impl<'a> Judge<'a> {
             needs: vec![NONE; n],
             aboard_path: vec![false; n],
             from_region: vec![None; n],
+            strength_of: vec![0; n],
+            support_of: vec![0; n],
             prov,
             cmd: vec![Cmd::Hold; n],
             order_of: vec![u32::MAX; n],
@@ -1365,7 +1382,7 @@ impl<'a> Judge<'a> {
     /// The unit's own strength and its successful supports', optionally
     /// leaving out those of one power.
     fn supported_strength(&mut self, u: usize, not_of: Option<PowerId>) -> u32 {
-        let mut s = self.units[u].kind.strength();
+        let mut s = self.own_strength(u);
         for i in self.supporters(u) {
             let k = self.sup[i] as usize;
             if not_of.is_some_and(|p| self.power(k) == p) {
@@ -1378,13 +1395,25 @@ impl<'a> Judge<'a> {
         s
     }
 
+    /// The strength a unit brings alone: its kind's, unless the phase
+    /// says otherwise.
+    fn own_strength(&self, u: usize) -> u32 {
+        match self.strength_of[u] {
+            0 => self.units[u].kind.strength(),
+            v => v,
+        }
+    }
+
     /// What a standing support adds. A defensive army's support of three
     /// loses the strength of the strongest attack that would have cut an
     /// ordinary support (1000 AD rule 8: "support left = 3 minus the
     /// strongest single attack", never below nothing).
     fn support_value(&mut self, k: usize) -> u32 {
         let kind = self.units[k].kind;
-        let full = kind.strength();
+        let full = match self.support_of[k] {
+            0 => kind.strength(),
+            v => v,
+        };
         if !kind.support_worn_down() {
             return full;
         }
@@ -1491,7 +1520,7 @@ impl<'a> Judge<'a> {
             } else if self.icebound(v) {
                 ICE
             } else {
-                self.units[v].kind.strength()
+                self.own_strength(v)
             };
         }
         if self.icebound(v) {

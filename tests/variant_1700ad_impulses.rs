@@ -1,0 +1,209 @@
+//! 1700 AD II's land game (rules 4, 5, 7): two impulses a unit, three for
+//! a leader, double strength, the GM's retreats; on the reconstructed map.
+//! The variant is not offered by the judge yet (its fleets, supply lines
+//! and armed neutrals are still to come); these tests pin the impulse
+//! judge it will use.
+
+mod support_play;
+use support_play::{file, power, prov};
+
+use zinejudge::adjudicate::Illegal;
+use zinejudge::adjudicate::impulse::{Turn, TurnInput, adjudicate_turn, gm_retreat};
+use zinejudge::game::Position;
+use zinejudge::map::UnitKind;
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AnyCommand, MainOrder, Order};
+use zinejudge::variant::{PhaseKind, Variant};
+
+fn variant() -> Variant {
+    file("games/1700ad.toml")
+}
+
+fn board(v: &Variant, units: &str) -> Position {
+    let mut pos = Position::from_toml(
+        v,
+        &format!("phase = \"Year 1700 movement\"\n[units]\n{units}\n"),
+    )
+    .expect("position");
+    pos.owners = Position::initial(v).owners;
+    pos
+}
+
+/// Play a year's moves (and retreat orders) written `Power: order`.
+fn turn(v: &Variant, pos: &Position, lines: &[&str]) -> Turn {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let (mut main, mut retreats) = (Vec::new(), Vec::new());
+    for l in lines {
+        let (pw, text) = l.split_once(':').expect("power: order");
+        let p = power(v, pw.trim());
+        let retreat = text.trim().starts_with("Retreat");
+        let kind = if retreat {
+            PhaseKind::Retreat
+        } else {
+            PhaseKind::Movement
+        };
+        let text = text.trim().trim_start_matches("Retreat").trim();
+        match parser
+            .parse(text, Some(kind))
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .command
+        {
+            AnyCommand::Main(unit, command) => main.push(MainOrder {
+                power: p,
+                unit,
+                command,
+            }),
+            AnyCommand::Retreat(unit, command) => retreats.push(Order {
+                power: p,
+                unit,
+                command,
+            }),
+            AnyCommand::Adjust(_) => panic!("{text}"),
+        }
+    }
+    adjudicate_turn(
+        &v.map,
+        &v.rules,
+        &v.features,
+        Some(pos.phase),
+        TurnInput {
+            units: &pos.units,
+            orders: &main,
+            retreats: &retreats,
+            owners: &pos.owners,
+        },
+    )
+}
+
+fn at(v: &Variant, t: &Turn, name: &str) -> Option<(String, UnitKind)> {
+    let p = prov(v, name);
+    t.units_after
+        .iter()
+        .find(|u| v.map.province_of(u.region) == p)
+        .map(|u| (v.map.power(u.power).name.clone(), u.kind))
+}
+
+#[test]
+fn rule_4_a_unit_moves_two_areas_in_a_turn() {
+    let v = variant();
+    let pos = board(&v, "Russians = [\"A Mos\"]");
+    let t = turn(&v, &pos, &["Russians: A(Mos)-Smo-WRu"]);
+    assert_eq!(t.orders, vec![None]);
+    assert_eq!(t.rounds.len(), 2);
+    assert_eq!(at(&v, &t, "WRu"), Some(("Russia".into(), UnitKind::Army)));
+    // Hold, then move; move, then support.
+    let t = turn(&v, &pos, &["Russians: A(Mos)-hold-Smo"]);
+    assert!(at(&v, &t, "Smo").is_some());
+}
+
+#[test]
+fn rule_4_a_second_impulse_that_no_longer_makes_sense_stands() {
+    let v = variant();
+    let pos = board(&v, "Russians = [\"A Mos\"]\nPoles = [\"A Smo\"]");
+    // The first move bounces off the Polish army; the second, Smo-WRu, is
+    // judged from Moscow, where it makes no sense: the army stands.
+    let t = turn(&v, &pos, &["Russians: A(Mos)-Smo-WRu"]);
+    assert_eq!(at(&v, &t, "Mos"), Some(("Russia".into(), UnitKind::Army)));
+    assert!(at(&v, &t, "WRu").is_none());
+}
+
+#[test]
+fn rule_4_double_strength_moves_dislodge_a_single_defender() {
+    let v = variant();
+    let pos = board(&v, "Russians = [\"A Mos\"]\nPoles = [\"A Smo\"]");
+    let t = turn(&v, &pos, &["Russians: A(Mos)-Smo (x2)"]);
+    assert_eq!(at(&v, &t, "Smo"), Some(("Russia".into(), UnitKind::Army)));
+    assert_eq!(t.rounds.len(), 1, "both impulses spent in the first round");
+    // The Polish army was dislodged; with no order, the GM retreats it
+    // toward its nearest centre.
+    let retreat = &t.rounds[0].retreats;
+    assert_eq!(retreat.len(), 1);
+    assert!(retreat[0].1.is_some(), "{retreat:?}");
+}
+
+#[test]
+fn rule_4_a_double_support_counts_double_only_for_a_double_move() {
+    let v = variant();
+    // Two against Smolensk's defender supported once (2): a single move
+    // with a double support is 1 + 1 = 2, a bounce; a double move with a
+    // double support is 2 + 2 = 4.
+    let pos = board(
+        &v,
+        "Russians = [\"A Mos\", \"A Ore\"]\nPoles = [\"A Smo\", \"A WRu\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Mos)-Smo",
+            "Russians: A(Ore) S A(Mos)-Smo (x2)",
+            "Poles: A(WRu) S A(Smo)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Poland".into()));
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Mos)-Smo (x2)",
+            "Russians: A(Ore) S A(Mos)-Smo (x2)",
+            "Poles: A(WRu) S A(Smo)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+}
+
+#[test]
+fn rule_7_a_leader_has_three_impulses_and_triple_strength() {
+    let v = variant();
+    let pos = board(&v, "Russians = [\"L Mos\"]\nPoles = [\"A Smo\", \"A WRu\"]");
+    // Triple strength: alone, it dislodges a supported army (2).
+    let t = turn(
+        &v,
+        &pos,
+        &["Russians: Mens(Mos)-Smo", "Poles: A(WRu) S A(Smo)"],
+    );
+    assert_eq!(at(&v, &t, "Smo"), Some(("Russia".into(), UnitKind::Leader)));
+    // Three areas in a turn.
+    let pos = board(&v, "Russians = [\"L Mos\"]");
+    let t = turn(&v, &pos, &["Russians: Mens(Mos)-Smo-WRu-Lit"]);
+    assert_eq!(t.orders, vec![None]);
+    assert_eq!(at(&v, &t, "Lit"), Some(("Russia".into(), UnitKind::Leader)));
+    // But no more than three, nor more than two for an army.
+    let t = turn(&v, &pos, &["Russians: Mens(Mos)-Smo-WRu-Lit-Maz"]);
+    assert_eq!(t.orders, vec![Some(Illegal::TooManyImpulses)]);
+    let pos = board(&v, "Russians = [\"A Mos\"]");
+    let t = turn(&v, &pos, &["Russians: A(Mos)-Smo-WRu-Lit"]);
+    assert_eq!(t.orders, vec![Some(Illegal::TooManyImpulses)]);
+}
+
+#[test]
+fn rule_5_the_player_s_retreat_order_is_used_else_the_gm_retreats_toward_a_centre() {
+    let v = variant();
+    let pos = board(&v, "Russians = [\"A Mos\", \"A Ore\"]\nPoles = [\"A Smo\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Mos)-Smo",
+            "Russians: A(Ore) S A(Mos)-Smo",
+            "Poles: Retreat A(Smo)-Psk",
+        ],
+    );
+    let (_, to) = t.rounds[0].retreats[0];
+    assert_eq!(to.map(|r| v.map.province_of(r)), Some(prov(&v, "Psk")));
+    // The GM's choice: nearest controlled centre, home centres first.
+    let poles = power(&v, "Poles");
+    let u = pos.units.iter().find(|u| u.power == poles).expect("A Smo");
+    let options: Vec<_> = ["Psk", "Ukr", "WRu"]
+        .iter()
+        .map(|n| v.map.province(prov(&v, n)).main_region())
+        .collect();
+    // Ukraine and West Russia are both one step from a Polish centre
+    // (Volhynia; Lithuania, Mazovia, Volhynia), Pskov two: the tie goes
+    // alphabetically, to Ukraine.
+    let r = gm_retreat(&v.map, u, &options, &pos.owners).expect("a retreat");
+    assert_eq!(v.map.province_of(r), prov(&v, "Ukr"));
+    // Pskov alone is no nearer than Smolensk (two steps each): disbanded.
+    assert_eq!(gm_retreat(&v.map, u, &options[..1], &pos.owners), None);
+}
