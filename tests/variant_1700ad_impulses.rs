@@ -71,6 +71,7 @@ fn turn(v: &Variant, pos: &Position, lines: &[&str]) -> Turn {
             orders: &main,
             retreats: &retreats,
             owners: &pos.owners,
+            garrisons: &v.features.garrisons,
         },
     )
 }
@@ -206,4 +207,40 @@ fn rule_5_the_player_s_retreat_order_is_used_else_the_gm_retreats_toward_a_centr
     assert_eq!(v.map.province_of(r), prov(&v, "Ukr"));
     // Pskov alone is no nearer than Smolensk (two steps each): disbanded.
     assert_eq!(gm_retreat(&v.map, u, &options[..1], &pos.owners), None);
+}
+
+#[test]
+fn rule_10b_armed_neutrals_need_a_double_or_supported_attack_and_any_power_may_support_them() {
+    let v = variant();
+    // Courland, an armed neutral of strength one.
+    let pos = board(&v, "Poland = [\"A Lit\", \"A Maz\"]\nSweden = [\"A Liv\"]");
+    let t = turn(&v, &pos, &["Poland: A(Lit)-Kur"]);
+    assert!(at(&v, &t, "Kur").is_none(), "one against one: bounced");
+    assert!(t.garrisons_after.iter().any(|(p, _)| *p == prov(&v, "Kur")));
+    let t = turn(&v, &pos, &["Poland: A(Lit)-Kur (x2)"]);
+    assert_eq!(at(&v, &t, "Kur").map(|x| x.0), Some("Poland".into()));
+    assert!(
+        !t.garrisons_after.iter().any(|(p, _)| *p == prov(&v, "Kur")),
+        "once occupied, it loses its strength for good"
+    );
+    // Sweden supports the garrison: a double attack no longer enters.
+    let t = turn(
+        &v,
+        &pos,
+        &["Poland: A(Lit)-Kur (x2)", "Sweden: A(Liv) S Kur"],
+    );
+    assert!(at(&v, &t, "Kur").is_none());
+}
+
+#[test]
+fn rule_10b_the_file_lists_nineteen_armed_neutrals_brandenburg_prussia_at_two() {
+    let v = variant();
+    assert_eq!(v.features.garrisons.len(), 19);
+    assert!(v.features.garrisons.contains(&(prov(&v, "BPr"), 2)));
+    let neutral_centres = v
+        .map
+        .province_ids()
+        .filter(|p| v.map.province(*p).supply_centre && v.map.province(*p).home_of.is_none())
+        .count();
+    assert_eq!(neutral_centres, 19, "every neutral centre is armed");
 }

@@ -54,6 +54,8 @@ pub struct Turn {
     pub orders: Vec<Option<Illegal>>,
     /// The board after the moves and retreats.
     pub units_after: Vec<Unit>,
+    /// The armed neutrals still unoccupied, with their strength.
+    pub garrisons_after: Vec<(ProvinceId, u32)>,
 }
 
 /// What each unit does in each round.
@@ -136,7 +138,13 @@ pub struct TurnInput<'a> {
     pub retreats: &'a [RetreatOrder],
     /// Who controls each centre, for the GM's retreats.
     pub owners: &'a [Option<PowerId>],
+    /// Armed neutral centres still unoccupied, with their strength (rule
+    /// 10b).
+    pub garrisons: &'a [(ProvinceId, u32)],
 }
+
+/// The power the armed neutrals' garrisons stand for in the judge: nobody's.
+pub const NEUTRAL: PowerId = PowerId(u8::MAX);
 
 /// Judge a turn of 1700 AD II.
 pub fn adjudicate_turn(
@@ -151,7 +159,9 @@ pub fn adjudicate_turn(
         orders,
         retreats: retreat_orders,
         owners,
+        garrisons,
     } = input;
+    let mut garrisons: Vec<(ProvinceId, u32)> = garrisons.to_vec();
     let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
     // Each unit's plan, by its index in `units` (the last order wins).
     let mut plans: Vec<Option<Plan>> = (0..units.len()).map(|_| None).collect();
@@ -193,9 +203,21 @@ pub fn adjudicate_turn(
             break;
         }
         // Round three is the leaders' alone.
-        let here: Vec<Unit> = board.iter().map(|(u, _)| *u).collect();
+        let mut here: Vec<Unit> = board.iter().map(|(u, _)| *u).collect();
         let mut judge_orders: Vec<(MainOrder, usize)> = Vec::new();
         let mut prep = Prepared::default();
+        // An armed neutral centre defends itself (rule 10b): a garrison of
+        // nobody's, which any power may support, and which is lost once a
+        // unit occupies the centre.
+        garrisons.retain(|(p, _)| !here.iter().any(|u| map.province_of(u.region) == *p));
+        for &(p, strength) in &garrisons {
+            prep.strength.push((here.len(), strength));
+            here.push(Unit {
+                power: NEUTRAL,
+                kind: UnitKind::Army,
+                region: map.province(p).main_region(),
+            });
+        }
         let double_move: Vec<bool> = (0..board.len())
             .map(|b| {
                 plans[board[b].1]
@@ -251,6 +273,14 @@ pub fn adjudicate_turn(
         let mut next: Vec<(Unit, usize)> = Vec::new();
         let mut dislodged: Vec<(Unit, usize, Vec<RegionId>, ProvinceId)> = Vec::new();
         for (b, r) in result.units.iter().enumerate() {
+            if b >= board.len() {
+                // A garrison beaten out of its centre is gone for good.
+                if r.dislodged.is_some() {
+                    let p = map.province_of(here[b].region);
+                    garrisons.retain(|(g, _)| *g != p);
+                }
+                continue;
+            }
             let (u, k) = board[b];
             if let Some(d) = &r.dislodged {
                 dislodged.push((u, k, d.retreats.clone(), d.from));
@@ -323,10 +353,12 @@ pub fn adjudicate_turn(
         });
         board = next;
     }
+    garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
     Turn {
         rounds,
         orders: verdicts,
         units_after: board.into_iter().map(|(u, _)| u).collect(),
+        garrisons_after: garrisons,
     }
 }
 

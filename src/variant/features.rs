@@ -204,6 +204,9 @@ pub struct RawFeatures {
     /// The fast ferry without A/Fs.
     #[serde(default)]
     pub ferry: Option<RawFerry>,
+    /// Armed neutral centres and their strength.
+    #[serde(default)]
+    pub garrisons: std::collections::BTreeMap<Spanned<String>, u32>,
 }
 
 /// `[ferry]`: 1000 AD rule 9.
@@ -376,6 +379,9 @@ pub struct Features {
     /// move; no A/F is ever formed (a landing that fails leaves the army
     /// where it started), and convoys are the standard game's.
     pub ferry_only: bool,
+    /// Armed neutral centres and their intrinsic strength (1700 AD II rule
+    /// 10b), until first occupied.
+    pub garrisons: Vec<(ProvinceId, u32)>,
 }
 
 /// A resolved `[[frozen]]`.
@@ -661,6 +667,11 @@ pub fn resolve(
     }
     f.exchange = raw.exchange.as_ref().is_some_and(|x| x.allowed);
     f.ferry_only = raw.ferry.as_ref().is_some_and(|x| x.only);
+    for (name, strength) in &raw.garrisons {
+        if let Some(p) = province(map, name, &lines, &mut problems) {
+            f.garrisons.push((p, *strength));
+        }
+    }
     for fr in &raw.frozen {
         let provinces = fr
             .provinces

@@ -143,6 +143,8 @@ struct RawFile {
     exchange: Option<features::RawExchange>,
     #[serde(default)]
     ferry: Option<features::RawFerry>,
+    #[serde(default)]
+    garrisons: BTreeMap<toml::Spanned<String>, u32>,
 }
 
 #[derive(Deserialize)]
@@ -270,6 +272,7 @@ impl Variant {
                 frozen: raw.frozen,
                 exchange: raw.exchange,
                 ferry: raw.ferry,
+                garrisons: raw.garrisons,
             },
             &map,
             &calendar,
