@@ -244,3 +244,29 @@ fn rule_10b_the_file_lists_nineteen_armed_neutrals_brandenburg_prussia_at_two() 
         .count();
     assert_eq!(neutral_centres, 19, "every neutral centre is armed");
 }
+
+#[test]
+fn rule_9_units_must_trace_a_line_of_supply_to_a_centre_of_their_own() {
+    use zinejudge::game::supply::out_of_supply;
+    let v = variant();
+    let garrisons: Vec<_> = v.features.garrisons.iter().map(|(p, _)| *p).collect();
+    let swi = vec![prov(&v, "Swi")];
+    let russia = power(&v, "Russians");
+    let poland = power(&v, "Poles");
+    // A Russian army in Podolia: home through Ukraine.
+    let pos = board(&v, "Russians = [\"A Pod\"]");
+    assert!(out_of_supply(&v, &pos, &garrisons, &swi, &[]).is_empty());
+    // Cut off: Polish armies in Ukraine, Volhynia and Krakow, an Austrian
+    // one in Hungary, Moldavia an armed neutral, and Yedisan's only ways
+    // on lead through those or Turkish centres.
+    let cut = board(
+        &v,
+        "Russians = [\"A Pod\"]\nPoles = [\"A Ukr\", \"A Vol\", \"A Kra\"]\nAustria = [\"A Hun\"]",
+    );
+    let out = out_of_supply(&v, &cut, &garrisons, &swi, &[]);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].power, russia);
+    // Poland permits the Russian line through its army in Ukraine.
+    let out = out_of_supply(&v, &cut, &garrisons, &swi, &[(poland, russia)]);
+    assert!(out.is_empty(), "{out:?}");
+}

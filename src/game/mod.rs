@@ -7,5 +7,6 @@ pub mod homes;
 pub mod position;
 pub mod record;
 pub mod step;
+pub mod supply;
 
 pub use position::Position;
