@@ -270,3 +270,41 @@ fn rule_9_units_must_trace_a_line_of_supply_to_a_centre_of_their_own() {
     let out = out_of_supply(&v, &cut, &garrisons, &swi, &[(poland, russia)]);
     assert!(out.is_empty(), "{out:?}");
 }
+
+#[test]
+fn rule_10c_switzerland_takes_two_impulses_to_cross_and_defends_double() {
+    let v = variant();
+    let pos = board(&v, "France = [\"A Bur\"]");
+    let t = turn(&v, &pos, &["France: A(Bur)-Swi"]);
+    assert_eq!(t.orders, vec![Some(Illegal::MountainCrossing)]);
+    assert!(at(&v, &t, "Swi").is_none());
+    let t = turn(&v, &pos, &["France: A(Bur)-Swi (x2)"]);
+    assert_eq!(t.orders, vec![None]);
+    assert_eq!(at(&v, &t, "Swi").map(|x| x.0), Some("France".into()));
+    // Holding in Switzerland it defends with two: an attack with one
+    // support (each across the border, so at single strength: 2) does not
+    // dislodge it; with two supports (3) it does.
+    let pos = board(
+        &v,
+        "France = [\"A Swi\"]\nAustria = [\"A Tyr\", \"A Mil\", \"A Swa\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Austria: A(Tyr)-Swi (x2)",
+            "Austria: A(Mil) S A(Tyr)-Swi (x2)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Swi").map(|x| x.0), Some("France".into()));
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Austria: A(Tyr)-Swi (x2)",
+            "Austria: A(Mil) S A(Tyr)-Swi (x2)",
+            "Austria: A(Swa) S A(Tyr)-Swi (x2)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Swi").map(|x| x.0), Some("Austria".into()));
+}

@@ -229,9 +229,32 @@ pub fn adjudicate_turn(
         for &b in &acting {
             let (u, k) = board[b];
             let p = plans[k].as_ref().expect("acting units have a plan");
-            let (step, double) = p.steps[round].clone().expect("acting");
+            let (mut step, double) = p.steps[round].clone().expect("acting");
             let base = u.kind.strength();
-            if double {
+            // Mountains (Switzerland, rule 10c): any action across the
+            // border takes both impulses and goes at single strength.
+            let here_p = map.province_of(u.region);
+            let there = match &step {
+                Step::Move(to) | Step::SupportMove(_, to) => Some(to.province),
+                Step::SupportHold(t) => Some(t.at.province),
+                _ => None,
+            };
+            let crossing = there.is_some_and(|t| {
+                features.mountains.contains(&t) != features.mountains.contains(&here_p)
+            });
+            if crossing {
+                if !double {
+                    if verdicts[p.order].is_none() {
+                        verdicts[p.order] = Some(Illegal::MountainCrossing);
+                    }
+                    step = Step::Hold;
+                } else if matches!(step, Step::Move(_)) {
+                    prep.strength.push((b, base));
+                } else {
+                    prep.support.push((b, base));
+                }
+            }
+            if double && !crossing {
                 match step {
                     Step::Move(_) | Step::Hold => prep.strength.push((b, 2 * base)),
                     Step::SupportMove(t, _) | Step::SupportHold(t) => {
@@ -257,6 +280,19 @@ pub fn adjudicate_turn(
                 },
                 p.order,
             ));
+        }
+        // A unit that stays in the mountains defends double.
+        for (b, (u, _)) in board.iter().enumerate() {
+            let moving = judge_orders.iter().any(|(o, _)| {
+                o.unit.at.province == map.province_of(u.region)
+                    && matches!(o.command, MainCommand::Move { .. })
+            });
+            if features.mountains.contains(&map.province_of(u.region))
+                && !moving
+                && !prep.strength.iter().any(|(x, _)| *x == b)
+            {
+                prep.strength.push((b, 2 * u.kind.strength()));
+            }
         }
         let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
         let result =

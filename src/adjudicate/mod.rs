@@ -97,6 +97,9 @@ pub enum Illegal {
     /// More impulses than the unit has (two; a leader three), or a double
     /// order with more than one action.
     TooManyImpulses,
+    /// Across a mountain border (Switzerland) an action takes both
+    /// impulses: order it `(x2)`.
+    MountainCrossing,
     /// The army may board only its own fleet, at sea, next to it.
     CannotBoard,
     /// The army boarded a fleet this move; orders go to the A/F.
@@ -169,6 +172,9 @@ impl fmt::Display for Illegal {
             }
             Illegal::OneDefensiveArmy => "a power may have only one defensive army at a time",
             Illegal::NotInHomeland => "units are placed within your homeland",
+            Illegal::MountainCrossing => {
+                "an action across the Swiss border takes both impulses: order it (x2)"
+            }
             Illegal::TooManyImpulses => {
                 "more impulses than the unit has (two, a leader three); (x2) is one action"
             }

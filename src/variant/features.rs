@@ -207,6 +207,9 @@ pub struct RawFeatures {
     /// Armed neutral centres and their strength.
     #[serde(default)]
     pub garrisons: std::collections::BTreeMap<Spanned<String>, u32>,
+    /// Mountain provinces (Switzerland).
+    #[serde(default)]
+    pub mountains: Vec<Spanned<String>>,
 }
 
 /// `[ferry]`: 1000 AD rule 9.
@@ -382,6 +385,10 @@ pub struct Features {
     /// Armed neutral centres and their intrinsic strength (1700 AD II rule
     /// 10b), until first occupied.
     pub garrisons: Vec<(ProvinceId, u32)>,
+    /// Mountain provinces (1700 AD II rule 10c, Switzerland): crossing
+    /// their border takes both impulses at single strength; a unit holding
+    /// in one defends double.
+    pub mountains: Vec<ProvinceId>,
 }
 
 /// A resolved `[[frozen]]`.
@@ -667,6 +674,11 @@ pub fn resolve(
     }
     f.exchange = raw.exchange.as_ref().is_some_and(|x| x.allowed);
     f.ferry_only = raw.ferry.as_ref().is_some_and(|x| x.only);
+    f.mountains = raw
+        .mountains
+        .iter()
+        .filter_map(|x| province(map, x, &lines, &mut problems))
+        .collect();
     for (name, strength) in &raw.garrisons {
         if let Some(p) = province(map, name, &lines, &mut problems) {
             f.garrisons.push((p, *strength));

@@ -145,6 +145,8 @@ struct RawFile {
     ferry: Option<features::RawFerry>,
     #[serde(default)]
     garrisons: BTreeMap<toml::Spanned<String>, u32>,
+    #[serde(default)]
+    mountains: Vec<toml::Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -273,6 +275,7 @@ impl Variant {
                 exchange: raw.exchange,
                 ferry: raw.ferry,
                 garrisons: raw.garrisons,
+                mountains: raw.mountains,
             },
             &map,
             &calendar,
