@@ -72,8 +72,37 @@ fn turn(v: &Variant, pos: &Position, lines: &[&str]) -> Turn {
             retreats: &retreats,
             owners: &pos.owners,
             garrisons: &v.features.garrisons,
+            friendly: &friendly(v, pos),
+            permits: &[],
         },
     )
+}
+
+/// Provinces friendly to each power: its own centres, and where its land
+/// units stand.
+fn friendly(v: &Variant, pos: &Position) -> Vec<Option<zinejudge::map::PowerId>> {
+    let mut f = pos.owners.clone();
+    for u in pos.units.iter().filter(|u| u.kind != UnitKind::Fleet) {
+        f[v.map.province_of(u.region).index()] = Some(u.power);
+    }
+    f
+}
+
+/// A board whose units may share provinces (fleets beside armies, stacks).
+fn shared(v: &Variant, units: &[(&str, &str)]) -> Position {
+    let mut pos = Position::initial(v);
+    pos.units = units
+        .iter()
+        .map(|(p, u)| {
+            let (kind, region) = zinejudge::game::position::parse_unit(&v.map, u).expect("a unit");
+            zinejudge::map::Unit {
+                power: power(v, p),
+                kind,
+                region,
+            }
+        })
+        .collect();
+    pos
 }
 
 fn at(v: &Variant, t: &Turn, name: &str) -> Option<(String, UnitKind)> {
@@ -307,4 +336,126 @@ fn rule_10c_switzerland_takes_two_impulses_to_cross_and_defends_double() {
         ],
     );
     assert_eq!(at(&v, &t, "Swi").map(|x| x.0), Some("Austria".into()));
+}
+
+fn fleets_at(v: &Variant, t: &Turn, name: &str) -> Vec<String> {
+    let p = prov(v, name);
+    t.units_after
+        .iter()
+        .filter(|u| u.kind == UnitKind::Fleet && v.map.province_of(u.region) == p)
+        .map(|u| v.map.power(u.power).name.clone())
+        .collect()
+}
+
+#[test]
+fn rule_8_fleets_share_provinces_with_armies_and_exert_no_influence_on_them() {
+    let v = variant();
+    // An Anglo-Dutch leader and fleet in London; a French army attacking
+    // London with a fleet's "support" that cannot count.
+    let pos = shared(
+        &v,
+        &[
+            ("Anglo-Dutch", "L Lon"),
+            ("Anglo-Dutch", "F Lon"),
+            ("France", "F Pic"),
+            ("France", "A Pic"),
+        ],
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &["France: A(Pic)-Lon (x2)", "France: F(Pic) S A(Pic)-Lon"],
+    );
+    assert_eq!(at(&v, &t, "Lon").map(|x| x.1), Some(UnitKind::Leader));
+    assert_eq!(fleets_at(&v, &t, "Lon"), ["Anglo-Dutch"]);
+}
+
+#[test]
+fn rule_8_fleets_enter_only_friendly_coastal_provinces_and_stack_two_there() {
+    let v = variant();
+    let pos = shared(
+        &v,
+        &[
+            ("France", "F Bri"),
+            ("France", "F Lgd"),
+            ("France", "F Pic"),
+            ("France", "A Par"),
+        ],
+    );
+    // Picardy is French: a second fleet may join the one there; a third
+    // may not.
+    let t = turn(&v, &pos, &["France: F(Bri)-ENG-Pic"]);
+    assert_eq!(fleets_at(&v, &t, "Pic").len(), 2, "{:?}", t.orders);
+    // Not into an enemy's coast (Spanish Netherlands).
+    let t = turn(&v, &pos, &["France: F(Pic)-SNe"]);
+    assert_eq!(t.orders, vec![Some(Illegal::NotFriendly)]);
+}
+
+#[test]
+fn rule_8_a_stack_of_two_fleets_moves_as_one_with_the_strength_of_two() {
+    let v = variant();
+    let pos = shared(
+        &v,
+        &[
+            ("Sweden", "F Sca"),
+            ("Sweden", "F Sca"),
+            ("Anglo-Dutch", "F COS"),
+        ],
+    );
+    let t = turn(&v, &pos, &["Sweden: 2F(Sca)-COS"]);
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Sweden", "Sweden"]);
+}
+
+#[test]
+fn rule_6_the_swedish_order_sheet_of_the_rule_text() {
+    // Sweden 1700: CXII(Got)-hold-Den (x2); 2F(Sca)-COS-C CXII(Got)-Den;
+    // A(Sca)-Hold-Got; A(Liv) S A(Fin)-Kar (x2). Charles XII waits, then
+    // crosses to Denmark on the two fleets that sailed to the Sound (which
+    // carry two strength points: enough for the Danish garrison's one);
+    // the army of Scania follows him into Gotaland.
+    let v = variant();
+    let pos = shared(
+        &v,
+        &[
+            ("Sweden", "L Got"),
+            ("Sweden", "F Sca"),
+            ("Sweden", "F Sca"),
+            ("Sweden", "A Sca"),
+            ("Sweden", "A Liv"),
+            ("Sweden", "A Fin"),
+        ],
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Sweden: CXII(Got)-hold-Den (x2)",
+            "Sweden: 2F(Sca)-COS-C CXII(Got)-Den",
+            "Sweden: A(Sca)-Hold-Got",
+            "Sweden: A(Liv) S A(Fin)-Kar (x2)",
+            "Sweden: A(Fin)-Kar",
+        ],
+    );
+    assert_eq!(t.orders, vec![None; 5], "{:?}", t.orders);
+    assert_eq!(at(&v, &t, "Den"), Some(("Sweden".into(), UnitKind::Leader)));
+    assert_eq!(at(&v, &t, "Got"), Some(("Sweden".into(), UnitKind::Army)));
+    assert_eq!(at(&v, &t, "Kar"), Some(("Sweden".into(), UnitKind::Army)));
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Sweden", "Sweden"]);
+}
+
+#[test]
+fn rule_8_a_fleet_cannot_join_a_stack_it_cannot_reach() {
+    let v = variant();
+    let pos = shared(
+        &v,
+        &[
+            ("France", "F Bri"),
+            ("France", "F Pic"),
+            ("France", "A Par"),
+        ],
+    );
+    // Brittany is not next to Picardy by sea (the Channel is between).
+    let t = turn(&v, &pos, &["France: F(Bri)-Pic"]);
+    assert_eq!(fleets_at(&v, &t, "Pic").len(), 1, "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "Bri").len(), 1);
 }

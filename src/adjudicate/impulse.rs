@@ -20,9 +20,20 @@
 //!   alphabetically; a unit that cannot get closer is disbanded. A leader is
 //!   never disbanded for want of an order, and displaces a friendly army.
 //!
-//! This is the land game of 1700 AD II; its fleets (stacks, harbours,
-//! convoys by strength), supply lines and armed neutrals are still to come,
-//! and the variant is not yet offered by the judge.
+//! - Fleets (rule 8) are judged apart, for they exert no influence on land
+//!   units: each power's fleets in one province are one stack with the
+//!   strength of its fleets (two at most in a coastal province, any number
+//!   at sea), entering only friendly coastal provinces; own stacks sailing
+//!   into the same space join there. Convoying stacks stand by for the
+//!   land round and carry as many strength points as they have fleets.
+//! - Armed neutral centres (rule 10b) defend themselves with their
+//!   strength, supportable by any power, until first occupied;
+//!   Switzerland (rule 10c) takes both impulses to cross at single
+//!   strength, and a unit staying there defends double.
+//!
+//! The variant is not yet offered by the judge: the yearly order sheet,
+//! builds of fleets two to a centre and the land-locked fleet builds are
+//! still to come.
 
 use super::Illegal;
 use super::movement::{MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared};
@@ -48,14 +59,18 @@ pub struct Round {
 /// A whole turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Turn {
-    /// The rounds, in order.
+    /// The rounds of the land game, in order.
     pub rounds: Vec<Round>,
+    /// The rounds of the sea game (fleet stacks), in order.
+    pub sea_rounds: Vec<Round>,
     /// Per sheet order: `None` if it was used, else why not.
     pub orders: Vec<Option<Illegal>>,
     /// The board after the moves and retreats.
     pub units_after: Vec<Unit>,
     /// The armed neutrals still unoccupied, with their strength.
     pub garrisons_after: Vec<(ProvinceId, u32)>,
+    /// Per province, the power it is friendly to after the turn.
+    pub friendly_after: Vec<Option<PowerId>>,
 }
 
 /// What each unit does in each round.
@@ -141,6 +156,13 @@ pub struct TurnInput<'a> {
     /// Armed neutral centres still unoccupied, with their strength (rule
     /// 10b).
     pub garrisons: &'a [(ProvinceId, u32)],
+    /// Per province, the power it is friendly to (rule 8: last occupied by
+    /// its army, or its own and not occupied since): where that power's
+    /// fleets may go.
+    pub friendly: &'a [Option<PowerId>],
+    /// Pairs (owner, power): the owner lets the power's fleets into its
+    /// provinces (rule 8's "allied ... with the permission").
+    pub permits: &'a [(PowerId, PowerId)],
 }
 
 /// The power the armed neutrals' garrisons stand for in the judge: nobody's.
@@ -160,15 +182,27 @@ pub fn adjudicate_turn(
         retreats: retreat_orders,
         owners,
         garrisons,
+        friendly,
+        permits,
     } = input;
+    let may_enter = |power: PowerId, p: ProvinceId| {
+        map.province(p).terrain != crate::map::Terrain::Coast
+            || friendly[p.index()].is_some_and(|f| f == power || permits.contains(&(f, power)))
+    };
     let mut garrisons: Vec<(ProvinceId, u32)> = garrisons.to_vec();
     let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
     // Each unit's plan, by its index in `units` (the last order wins).
     let mut plans: Vec<Option<Plan>> = (0..units.len()).map(|_| None).collect();
     for (i, o) in orders.iter().enumerate() {
+        // Fleets share provinces with armies (rule 8): the order's kind,
+        // or a stack mark, says which layer it is for.
+        let wants_fleet = o.unit.kind == Some(UnitKind::Fleet)
+            || matches!(o.command, MainCommand::Impulses { stack, .. } if stack > 1);
+        let here = |x: &Unit| map.province_of(x.region) == o.unit.at.province;
         let Some(u) = units
             .iter()
-            .position(|x| map.province_of(x.region) == o.unit.at.province)
+            .position(|x| here(x) && (x.kind == UnitKind::Fleet) == wants_fleet)
+            .or_else(|| units.iter().position(here))
         else {
             verdicts[i] = Some(Illegal::NoUnit);
             continue;
@@ -188,20 +222,42 @@ pub fn adjudicate_turn(
         }
     }
 
-    // The units, followed through the rounds: (unit, its plan index).
-    let mut board: Vec<(Unit, usize)> = units.iter().copied().zip(0..).collect();
+    // The units, followed through the rounds: (unit, its plan index); the
+    // land units and the fleets apart, for fleets exert no influence on
+    // land units (rule 8).
+    let all: Vec<(Unit, usize)> = units.iter().copied().zip(0..).collect();
+    let mut board: Vec<(Unit, usize)> = all
+        .iter()
+        .copied()
+        .filter(|(u, _)| u.kind != UnitKind::Fleet)
+        .collect();
+    let mut fleets: Vec<(Unit, usize)> = all
+        .into_iter()
+        .filter(|(u, _)| u.kind == UnitKind::Fleet)
+        .collect();
     let mut rounds = Vec::new();
+    let mut sea_rounds = Vec::new();
     for round in 0..3 {
-        let acting: Vec<usize> = (0..board.len())
-            .filter(|&b| {
-                plans[board[b].1]
-                    .as_ref()
-                    .is_some_and(|p| p.steps[round].is_some())
-            })
-            .collect();
-        if round > 0 && acting.is_empty() {
+        let acts = |k: usize| plans[k].as_ref().is_some_and(|p| p.steps[round].is_some());
+        let acting: Vec<usize> = (0..board.len()).filter(|&b| acts(board[b].1)).collect();
+        if round > 0 && acting.is_empty() && !fleets.iter().any(|(_, k)| acts(*k)) {
             break;
         }
+        // The sea first: fleet stacks move, support and hold among
+        // themselves; those that convoy stand by for the land round.
+        let (sea, convoys) = sea_round(
+            map,
+            rules,
+            features,
+            phase,
+            round,
+            &plans,
+            &mut fleets,
+            &mut verdicts,
+            &may_enter,
+            owners,
+        );
+        sea_rounds.push(sea);
         // Round three is the leaders' alone.
         let mut here: Vec<Unit> = board.iter().map(|(u, _)| *u).collect();
         let mut judge_orders: Vec<(MainOrder, usize)> = Vec::new();
@@ -217,6 +273,12 @@ pub fn adjudicate_turn(
                 kind: UnitKind::Army,
                 region: map.province(p).main_region(),
             });
+        }
+        // The convoying stacks, each a fleet for the land judge, carrying
+        // as many strength points as it has fleets (rule 8).
+        let first_convoy = here.len();
+        for c in &convoys {
+            here.push(c.fleet);
         }
         let double_move: Vec<bool> = (0..board.len())
             .map(|b| {
@@ -294,6 +356,41 @@ pub fn adjudicate_turn(
                 prep.strength.push((b, 2 * u.kind.strength()));
             }
         }
+        for c in &convoys {
+            // A convoy carries as many strength points as it has fleets
+            // (rule 8): a stronger unit arrives with no more than that.
+            let carried = board
+                .iter()
+                .position(|(x, _)| map.province_of(x.region) == c.army_from);
+            if let Some(b) = carried {
+                let strength = prep
+                    .strength
+                    .iter()
+                    .find(|(x, _)| *x == b)
+                    .map_or(board[b].0.kind.strength(), |(_, v)| *v);
+                if strength > c.fleets {
+                    prep.strength.retain(|(x, _)| *x != b);
+                    prep.strength.push((b, c.fleets));
+                }
+            }
+            judge_orders.push((
+                MainOrder {
+                    power: c.fleet.power,
+                    unit: UnitRef {
+                        kind: Some(UnitKind::Fleet),
+                        at: Place::of_region(map, c.fleet.region),
+                    },
+                    command: MainCommand::Convoy {
+                        unit: UnitRef {
+                            kind: None,
+                            at: Place::province(c.army_from),
+                        },
+                        to: Place::province(c.to),
+                    },
+                },
+                c.order,
+            ));
+        }
         let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
         let result =
             adjudicate_movement_prepared(map, rules, features, phase, &here, &plain, &prep);
@@ -309,6 +406,9 @@ pub fn adjudicate_turn(
         let mut next: Vec<(Unit, usize)> = Vec::new();
         let mut dislodged: Vec<(Unit, usize, Vec<RegionId>, ProvinceId)> = Vec::new();
         for (b, r) in result.units.iter().enumerate() {
+            if b >= first_convoy {
+                continue;
+            }
             if b >= board.len() {
                 // A garrison beaten out of its centre is gone for good.
                 if r.dislodged.is_some() {
@@ -390,11 +490,52 @@ pub fn adjudicate_turn(
         board = next;
     }
     garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
+    // A province is friendly to the power whose army stands in it.
+    let mut friendly_after = friendly.to_vec();
+    for (u, _) in &board {
+        friendly_after[map.province_of(u.region).index()] = Some(u.power);
+    }
+    // Fleets left in a coastal province that is no longer friendly retreat
+    // at once, as a land unit would (rule 8).
+    let mut kept: Vec<(Unit, usize)> = Vec::new();
+    for (f, k) in std::mem::take(&mut fleets) {
+        let p = map.province_of(f.region);
+        let ok = map.province(p).terrain != crate::map::Terrain::Coast
+            || friendly_after[p.index()]
+                .is_some_and(|o| o == f.power || permits.contains(&(o, f.power)));
+        if ok {
+            kept.push((f, k));
+            continue;
+        }
+        let options: Vec<RegionId> = map
+            .borders(f.region)
+            .iter()
+            .filter(|(r, m)| {
+                m.intersects(crate::map::Mobility::FLEET) && map.admits(*r, UnitKind::Fleet)
+            })
+            .map(|(r, _)| *r)
+            .filter(|r| {
+                let q = map.province_of(*r);
+                (map.province(q).terrain != crate::map::Terrain::Coast
+                    || friendly_after[q.index()] == Some(f.power))
+                    && !kept
+                        .iter()
+                        .any(|(x, _)| map.province_of(x.region) == q && x.power != f.power)
+            })
+            .collect();
+        if let Some(r) = gm_retreat(map, &f, &options, owners).or(options.first().copied()) {
+            kept.push((Unit { region: r, ..f }, k));
+        }
+    }
+    let mut units_after: Vec<Unit> = board.into_iter().map(|(u, _)| u).collect();
+    units_after.extend(kept.into_iter().map(|(u, _)| u));
     Turn {
         rounds,
+        sea_rounds,
         orders: verdicts,
-        units_after: board.into_iter().map(|(u, _)| u).collect(),
+        units_after,
         garrisons_after: garrisons,
+        friendly_after,
     }
 }
 
@@ -429,4 +570,231 @@ pub fn gm_retreat(
                 .then(home_dist[pa.index()].cmp(&home_dist[pb.index()]))
                 .then_with(|| map.province(pa).name.cmp(&map.province(pb).name))
         })
+}
+
+/// A stack of fleets that convoys in a round: the land judge's fleet.
+struct ConvoyStack {
+    /// The stack as one fleet.
+    fleet: Unit,
+    /// How many fleets: how many strength points it carries.
+    fleets: u32,
+    /// Where the army (or leader) it carries starts.
+    army_from: ProvinceId,
+    /// Where it goes.
+    to: ProvinceId,
+    /// The sheet order.
+    order: usize,
+}
+
+/// One round of the sea game: each power's fleets in one province move as
+/// one stack, with the strength of its fleets; own stacks sailing into the
+/// same space join there (no stacking limit at sea, two in a coastal
+/// province); a fleet enters a coastal province only where it is friendly.
+#[allow(clippy::too_many_arguments)]
+fn sea_round(
+    map: &Map,
+    rules: &Rulebook,
+    features: &Features,
+    phase: Option<Phase>,
+    round: usize,
+    plans: &[Option<Plan>],
+    fleets: &mut Vec<(Unit, usize)>,
+    verdicts: &mut [Option<Illegal>],
+    may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
+    owners: &[Option<PowerId>],
+) -> (Round, Vec<ConvoyStack>) {
+    // The stacks: (power, region) -> members.
+    let mut stacks: Vec<(Unit, Vec<usize>)> = Vec::new();
+    for (i, (f, _)) in fleets.iter().enumerate() {
+        match stacks
+            .iter_mut()
+            .find(|(s, _)| s.power == f.power && s.region == f.region)
+        {
+            Some((_, m)) => m.push(i),
+            None => stacks.push((*f, vec![i])),
+        }
+    }
+    let board: Vec<Unit> = stacks.iter().map(|(s, _)| *s).collect();
+    let mut prep = Prepared::default();
+    let mut orders: Vec<(MainOrder, usize)> = Vec::new();
+    let mut convoys = Vec::new();
+    // Where each stack sails this round, for joining and the coast limit.
+    let mut sailing: Vec<Option<ProvinceId>> = vec![None; stacks.len()];
+    let mut follows: Vec<Option<usize>> = vec![None; stacks.len()];
+    // Stacks joining one of their own that stays where it is.
+    let mut joins: Vec<Option<usize>> = vec![None; stacks.len()];
+    let step_of = |t: usize| {
+        stacks[t]
+            .1
+            .iter()
+            .find_map(|&m| plans[fleets[m].1].as_ref())
+            .and_then(|p| p.steps[round].clone())
+    };
+    let stays = |t: usize| !matches!(step_of(t), Some((Step::Move(_), _)));
+    for (s, (stack, members)) in stacks.iter().enumerate() {
+        let size = members.len() as u32;
+        if size > 1 {
+            prep.strength.push((s, size));
+        }
+        let Some(plan) = members.iter().find_map(|&m| plans[fleets[m].1].as_ref()) else {
+            continue;
+        };
+        let Some((step, double)) = plan.steps[round].clone() else {
+            continue;
+        };
+        let mut command = command_of(&step);
+        match &step {
+            Step::Move(to) => {
+                let dest = to.province;
+                let refuse = |why: Illegal, verdicts: &mut [Option<Illegal>]| {
+                    if verdicts[plan.order].is_none() {
+                        verdicts[plan.order] = Some(why);
+                    }
+                };
+                let coastal = map.province(dest).terrain == crate::map::Terrain::Coast;
+                let already: usize = fleets
+                    .iter()
+                    .filter(|(f, _)| f.power == stack.power && map.province_of(f.region) == dest)
+                    .count()
+                    + (0..s)
+                        .filter(|&o| sailing[o] == Some(dest) && stacks[o].0.power == stack.power)
+                        .map(|o| stacks[o].1.len())
+                        .sum::<usize>();
+                if !may_enter(stack.power, dest) {
+                    refuse(Illegal::NotFriendly, verdicts);
+                    command = MainCommand::Hold;
+                } else if coastal && already + members.len() > 2 {
+                    refuse(Illegal::StackLimit, verdicts);
+                    command = MainCommand::Hold;
+                } else if let Some(host) = (0..stacks.len()).find(|&o| {
+                    o != s
+                        && stacks[o].0.power == stack.power
+                        && map.province_of(stacks[o].0.region) == dest
+                        && stays(o)
+                }) {
+                    // Joining its own stack that stays there: it adds to
+                    // that stack's defence and comes in behind it.
+                    joins[s] = Some(host);
+                    command = MainCommand::SupportHold {
+                        unit: UnitRef {
+                            kind: Some(UnitKind::Fleet),
+                            at: Place::of_region(map, stacks[host].0.region),
+                        },
+                    };
+                    sailing[s] = Some(dest);
+                    prep.support.push((s, size));
+                } else if let Some(lead) =
+                    (0..s).find(|&o| sailing[o] == Some(dest) && stacks[o].0.power == stack.power)
+                {
+                    // Joining another of its stacks on the way in: its
+                    // strength goes with the leader's move.
+                    follows[s] = Some(lead);
+                    command = MainCommand::SupportMove {
+                        unit: UnitRef {
+                            kind: Some(UnitKind::Fleet),
+                            at: Place::of_region(map, stacks[lead].0.region),
+                        },
+                        to: *to,
+                    };
+                    sailing[s] = Some(dest);
+                    prep.support.push((s, size));
+                } else {
+                    sailing[s] = Some(dest);
+                    if double {
+                        prep.strength.retain(|(x, _)| *x != s);
+                        prep.strength.push((s, 2 * size));
+                    }
+                }
+            }
+            Step::Convoy(u, to) => {
+                convoys.push(ConvoyStack {
+                    fleet: *stack,
+                    fleets: size,
+                    army_from: u.at.province,
+                    to: to.province,
+                    order: plan.order,
+                });
+                command = MainCommand::Hold;
+            }
+            Step::SupportMove(..) | Step::SupportHold(_) if double => {
+                prep.support.push((s, 2 * size));
+            }
+            _ => {}
+        }
+        orders.push((
+            MainOrder {
+                power: stack.power,
+                unit: UnitRef {
+                    kind: Some(UnitKind::Fleet),
+                    at: Place::of_region(map, stack.region),
+                },
+                command,
+            },
+            plan.order,
+        ));
+    }
+    let plain: Vec<MainOrder> = orders.iter().map(|(o, _)| o.clone()).collect();
+    let result = adjudicate_movement_prepared(map, rules, features, phase, &board, &plain, &prep);
+    for (k, v) in result.orders.iter().enumerate() {
+        let i = orders[k].1;
+        if round == 0 && verdicts[i].is_none() {
+            verdicts[i] = *v;
+        }
+    }
+    // Where each stack ends the round.
+    let moved = |s: usize| {
+        matches!(
+            (result.units[s].command, result.units[s].outcome),
+            (Resolved::Move { .. }, Outcome::Moved)
+        )
+    };
+    let mut retreats = Vec::new();
+    let mut dislodged_stacks = Vec::new();
+    for (s, (stack, members)) in stacks.iter().enumerate() {
+        let r = &result.units[s];
+        if let Some(d) = &r.dislodged {
+            let to = gm_retreat(map, stack, &d.retreats, owners);
+            for &m in members {
+                match to {
+                    Some(region) => fleets[m].0.region = region,
+                    None => fleets[m].0.region = RegionId(u16::MAX),
+                }
+            }
+            retreats.push((*stack, to));
+            dislodged_stacks.push(stack.region);
+            continue;
+        }
+        let region = match (r.command, r.outcome) {
+            (Resolved::Move { to, .. }, Outcome::Moved) => Some(to),
+            _ => follows[s]
+                .filter(|&l| moved(l))
+                .map(|l| match result.units[l].command {
+                    Resolved::Move { to, .. } => to,
+                    _ => stacks[l].0.region,
+                })
+                .or_else(|| {
+                    // Only if it could sail there (its order stood).
+                    joins[s]
+                        .filter(|&h| r.order.is_some() && result.units[h].dislodged.is_none())
+                        .map(|h| stacks[h].0.region)
+                }),
+        };
+        if let Some(region) = region {
+            for &m in members {
+                fleets[m].0.region = region;
+            }
+        }
+    }
+    fleets.retain(|(f, _)| f.region != RegionId(u16::MAX));
+    // A stack driven from its sea convoys nothing.
+    convoys.retain(|c| !dislodged_stacks.contains(&c.fleet.region));
+    (
+        Round {
+            board,
+            orders,
+            result,
+            retreats,
+        },
+        convoys,
+    )
 }

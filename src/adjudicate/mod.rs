@@ -100,6 +100,11 @@ pub enum Illegal {
     /// Across a mountain border (Switzerland) an action takes both
     /// impulses: order it `(x2)`.
     MountainCrossing,
+    /// Fleets enter only friendly coastal provinces (1700 AD II rule 8).
+    NotFriendly,
+    /// At most two fleets in a coastal province.
+    StackLimit,
+
     /// The army may board only its own fleet, at sea, next to it.
     CannotBoard,
     /// The army boarded a fleet this move; orders go to the A/F.
@@ -172,6 +177,8 @@ impl fmt::Display for Illegal {
             }
             Illegal::OneDefensiveArmy => "a power may have only one defensive army at a time",
             Illegal::NotInHomeland => "units are placed within your homeland",
+            Illegal::NotFriendly => "fleets may enter only friendly coastal provinces",
+            Illegal::StackLimit => "at most two fleets may stand in a coastal province",
             Illegal::MountainCrossing => {
                 "an action across the Swiss border takes both impulses: order it (x2)"
             }
