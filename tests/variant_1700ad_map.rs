@@ -218,27 +218,26 @@ fn initial_forces_stand_on_home_centres() {
             assert!(home.contains(&at), "{power}: {}", abbr(&v.map, at));
             assert!(v.map.province(at).supply_centre);
         }
-        // Each unit the text gives is placed unless another unit of the set-up
-        // already stands in its province (the format places one unit a
-        // province).
-        let mut taken = Vec::new();
+        // Each unit the text gives is placed, fleets beside the land units
+        // (rule 8), `2F` as two fleets.
+        let mut count = 0;
         for u in *units {
             let (kind, place) = split_unit(u);
             let at = prov(&v.map, reading(place));
-            let want = match kind {
-                "F" | "2F" => UnitKind::Fleet,
-                "A" => UnitKind::Army,
-                _ => UnitKind::Leader,
+            let (want, n) = match kind {
+                "2F" => (UnitKind::Fleet, 2),
+                "F" => (UnitKind::Fleet, 1),
+                "A" => (UnitKind::Army, 1),
+                _ => (UnitKind::Leader, 1),
             };
-            let here = mine.iter().find(|s| v.map.province_of(s.region) == at);
-            if taken.contains(&at) {
-                assert!(want == UnitKind::Fleet, "{u}: only fleets share");
-            } else {
-                assert_eq!(here.map(|s| s.kind), Some(want), "{power}: {u}");
-                taken.push(at);
-            }
+            let here = mine
+                .iter()
+                .filter(|s| v.map.province_of(s.region) == at && s.kind == want)
+                .count();
+            assert_eq!(here, n, "{power}: {u}");
+            count += n;
         }
-        assert_eq!(mine.len(), taken.len(), "{power}");
+        assert_eq!(mine.len(), count, "{power}");
         placed += mine.len();
         // Every home centre holds a unit but the two added ones.
         for &h in home {
@@ -248,7 +247,7 @@ fn initial_forces_stand_on_home_centres() {
         }
     }
     assert_eq!(placed, v.starting_units.len());
-    assert_eq!(placed, 35);
+    assert_eq!(placed, 42, "the text's 41 entries, 2F counting two");
 }
 
 #[test]

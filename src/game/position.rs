@@ -377,7 +377,6 @@ impl Position {
             }
         };
         let mut units = Vec::new();
-        let mut seen: BTreeMap<ProvinceId, ()> = BTreeMap::new();
         for (power, list) in &raw.units {
             let Some(pw) = map.lookup_power(power.get_ref()) else {
                 at(power.span(), format!("unknown power `{}`", power.get_ref()));
@@ -387,10 +386,14 @@ impl Position {
                 match parse_unit(map, u.get_ref()) {
                     Ok((kind, region)) => {
                         let p = map.province_of(region);
-                        // A box holds any number of units.
-                        if map.province(p).terrain != crate::map::Terrain::OffBoard
-                            && seen.insert(p, ()).is_some()
-                        {
+                        // A box holds any number of units; the variant's
+                        // stacking rules say who else may share.
+                        let others: Vec<Unit> = units
+                            .iter()
+                            .copied()
+                            .filter(|x: &Unit| map.province_of(x.region) == p)
+                            .collect();
+                        if !map.may_stand(p, pw, kind, &others) {
                             at(
                                 u.span(),
                                 format!("a second unit in `{}`", map.province(p).abbr),

@@ -139,6 +139,8 @@ pub struct MapTables<'a> {
     pub provinces: &'a [RawProvince],
     /// `[[powers]]`.
     pub powers: &'a [RawPower],
+    /// `[stacking]`.
+    pub stacking: crate::map::Stacking,
 }
 
 /// Build and check the map; on success also return the starting units.
@@ -475,7 +477,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
     let mut powers = Vec::with_capacity(t.powers.len());
     let mut power_names: HashMap<String, PowerId> = HashMap::new();
     let mut starting = Vec::new();
-    let mut occupied: HashMap<ProvinceId, usize> = HashMap::new();
+    let mut occupied: HashMap<ProvinceId, (usize, Vec<(PowerId, UnitKind)>)> = HashMap::new();
     for (i, rp) in t.powers.iter().enumerate() {
         let pid = PowerId(i as u8);
         let mut names = vec![&rp.name];
@@ -538,6 +540,13 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         }
         for u in &rp.units {
             let text = u.get_ref().trim();
+            // `2F Sca`: a stack of two fleets (1700 AD II).
+            let (count, text) = match text.as_bytes().first() {
+                Some(d @ b'2'..=b'9') if text.len() > 1 && !text.as_bytes()[1].is_ascii_digit() => {
+                    (usize::from(d - b'0'), &text[1..])
+                }
+                _ => (1, text),
+            };
             let Some((k, place)) = text.split_once(char::is_whitespace) else {
                 b.at(
                     u,
@@ -579,21 +588,31 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 });
                 continue;
             }
-            if let Some(&line) = occupied.get(&p) {
-                b.at(
-                    u,
-                    format!(
-                        "two starting units in `{}` (the other is on line {line})",
-                        provinces[p.index()].abbr
-                    ),
-                );
+            for _ in 0..count {
+                let here = occupied
+                    .entry(p)
+                    .or_insert((b.lines.line(u.span().start), Vec::new()));
+                if !t
+                    .stacking
+                    .allows(provinces[p.index()].terrain, pid, kind, &here.1)
+                {
+                    let line = here.0;
+                    b.at(
+                        u,
+                        format!(
+                            "two starting units in `{}` (the other is on line {line})",
+                            provinces[p.index()].abbr
+                        ),
+                    );
+                    break;
+                }
+                here.1.push((pid, kind));
+                starting.push(StartingUnit {
+                    power: pid,
+                    kind,
+                    region,
+                });
             }
-            occupied.insert(p, b.lines.line(u.span().start));
-            starting.push(StartingUnit {
-                power: pid,
-                kind,
-                region,
-            });
         }
         powers.push(Power {
             name: rp.name.get_ref().clone(),
@@ -655,6 +674,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 .collect(),
             names: b.names,
             power_names,
+            stacking: t.stacking,
         },
         starting,
     ))

@@ -317,9 +317,80 @@ pub struct Map {
     pub(crate) name_prefixes: std::collections::HashSet<String>,
     /// Normalised power name, adjective or alias -> power.
     pub(crate) power_names: HashMap<String, PowerId>,
+    /// Which units may share a province.
+    pub(crate) stacking: Stacking,
+}
+
+impl Stacking {
+    /// Whether a unit of `power` and `kind` may stand in a province of
+    /// `terrain` beside `others` (power, kind).
+    pub fn allows(
+        self,
+        terrain: Terrain,
+        power: PowerId,
+        kind: UnitKind,
+        others: &[(PowerId, UnitKind)],
+    ) -> bool {
+        if terrain == Terrain::OffBoard {
+            return true;
+        }
+        let fleet = |k: UnitKind| k == UnitKind::Fleet;
+        let fleets = others.iter().filter(|(_, k)| fleet(*k)).count();
+        others.iter().all(|&(p, k)| {
+            if fleet(kind) != fleet(k) {
+                // Fleets beside land units: only one's own.
+                self.fleets_beside_armies && p == power
+            } else if fleet(kind) {
+                p == power
+                    && match terrain {
+                        Terrain::Sea => self.fleets_at_sea,
+                        _ => fleets < usize::from(self.fleets_per_coast),
+                    }
+            } else {
+                false
+            }
+        })
+    }
+}
+
+/// Which units may share a province: none in the standard game; 1700 AD
+/// II (rule 8) lets fleets stand beside their power's land units, two to a
+/// coastal province and any number at sea.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Stacking {
+    /// Fleets may stand in a province with their own power's land units.
+    #[serde(default)]
+    pub fleets_beside_armies: bool,
+    /// How many of one power's fleets may share a coastal province (0 or
+    /// 1: no sharing).
+    #[serde(default)]
+    pub fleets_per_coast: u8,
+    /// Any number of one power's fleets may share a sea.
+    #[serde(default)]
+    pub fleets_at_sea: bool,
 }
 
 impl Map {
+    /// The variant's stacking rules.
+    pub fn stacking(&self) -> Stacking {
+        self.stacking
+    }
+
+    /// Whether a unit of `power` and `kind` may stand in province `p`
+    /// beside the units already there (`others`).
+    pub fn may_stand(
+        &self,
+        p: ProvinceId,
+        power: PowerId,
+        kind: UnitKind,
+        others: &[Unit],
+    ) -> bool {
+        let others: Vec<(PowerId, UnitKind)> = others.iter().map(|o| (o.power, o.kind)).collect();
+        self.stacking
+            .allows(self.province(p).terrain, power, kind, &others)
+    }
+
     /// All provinces, indexed by [`ProvinceId`].
     pub fn provinces(&self) -> &[Province] {
         &self.provinces

@@ -147,6 +147,8 @@ struct RawFile {
     garrisons: BTreeMap<toml::Spanned<String>, u32>,
     #[serde(default)]
     mountains: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    stacking: crate::map::Stacking,
 }
 
 #[derive(Deserialize)]
@@ -236,6 +238,7 @@ impl Variant {
             coasts: &raw.coasts,
             provinces: &raw.provinces,
             powers: &raw.powers,
+            stacking: raw.stacking,
         });
         let (map, starting_units) = match built {
             Ok(x) => x,
