@@ -118,12 +118,28 @@ pub fn adjustments_due_with(
     units: &[Unit],
     owners: &[Option<PowerId>],
 ) -> Vec<i32> {
+    // Half a build is still a build (a fleet of 1700 AD II), half a
+    // removal still a removal.
+    due_halves(map, extras, units, owners)
+        .into_iter()
+        .map(|h| h.signum() * ((h.abs() + 1) / 2))
+        .collect()
+}
+
+/// Builds (positive) or removals owed per power, in half centres: a centre
+/// keeps one unit, or two fleets where the variant says so.
+fn due_halves(
+    map: &Map,
+    extras: Extras<'_>,
+    units: &[Unit],
+    owners: &[Option<PowerId>],
+) -> Vec<i32> {
     let mut due = vec![0i32; map.powers().len()];
     for (d, b) in due.iter_mut().zip(&extras.state.bonus) {
-        *d += i32::try_from(*b).unwrap_or(i32::MAX);
+        *d += 2 * i32::try_from(*b).unwrap_or(i32::MAX / 4);
     }
     for (d, b) in due.iter_mut().zip(&extras.state.reserve) {
-        *d += i32::try_from(*b).unwrap_or(i32::MAX);
+        *d += 2 * i32::try_from(*b).unwrap_or(i32::MAX / 4);
     }
     // Units built and waiting to be placed are units all the same.
     for u in &extras.state.pending {
@@ -133,7 +149,7 @@ pub fn adjustments_due_with(
         if let Some(o) = o
             && map.provinces()[p].supply_centre
         {
-            due[o.index()] += 1;
+            due[o.index()] += 2;
         }
     }
     for u in units {
@@ -142,13 +158,17 @@ pub fn adjustments_due_with(
     due
 }
 
-/// The centres a unit of `kind` takes: an A/F that is a fleet with an
-/// army aboard takes two.
+/// What a unit of `kind` costs, in half centres: an A/F that is a fleet
+/// with an army aboard, and a defensive army, two centres; a fleet half a
+/// centre where a centre keeps two fleets (1700 AD II rule 8); the rest
+/// one.
 fn upkeep(extras: Extras<'_>, kind: UnitKind) -> i32 {
     if kind == UnitKind::ArmyFleet && extras.features.laden_army_fleet {
-        2
+        4
+    } else if kind == UnitKind::Fleet && extras.features.builds.fleets_per_centre == 2 {
+        1
     } else {
-        kind.upkeep()
+        2 * kind.upkeep()
     }
 }
 
@@ -172,7 +192,8 @@ pub fn adjudicate_adjustments_with(
     owners: &[Option<PowerId>],
     orders: &[AdjustOrder],
 ) -> AdjustResult {
-    let due = adjustments_due_with(map, extras, units, owners);
+    // Counted in half centres.
+    let due = due_halves(map, extras, units, owners);
     let mut left: Vec<i32> = due.clone();
     let mut board: Vec<Option<Unit>> = units.iter().copied().map(Some).collect();
     let mut built: Vec<Unit> = Vec::new();
@@ -180,14 +201,18 @@ pub fn adjudicate_adjustments_with(
     // Builds each power has made from its off-board centres.
     let mut reserve_used = vec![0u32; map.powers().len()];
     let mut statuses = Vec::with_capacity(orders.len());
-    // A box holds any number of units.
-    let occupied = |board: &[Option<Unit>], built: &[Unit], p: ProvinceId| {
-        extras.features.box_at(p).is_none()
-            && board
-                .iter()
-                .flatten()
-                .chain(built)
-                .any(|u| map.province_of(u.region) == p)
+    // A box holds any number of units; elsewhere the variant's stacking
+    // rules say who may stand beside whom.
+    let occupied = |board: &[Option<Unit>], built: &[Unit], unit: &Unit| {
+        let p = map.province_of(unit.region);
+        let others: Vec<Unit> = board
+            .iter()
+            .flatten()
+            .chain(built)
+            .copied()
+            .filter(|u| map.province_of(u.region) == p)
+            .collect();
+        extras.features.box_at(p).is_none() && !map.may_stand(p, unit.power, unit.kind, &others)
     };
 
     for o in orders {
@@ -195,7 +220,7 @@ pub fn adjudicate_adjustments_with(
         let status = match o.command {
             AdjustCommand::Waive => {
                 if left[pw] > 0 {
-                    left[pw] -= 1;
+                    left[pw] = (left[pw] - 2).max(0);
                     AdjustStatus::Waived
                 } else {
                     AdjustStatus::Illegal(Illegal::NoBuildsDue)
@@ -225,14 +250,13 @@ pub fn adjudicate_adjustments_with(
                                 {
                                     AdjustStatus::Illegal(Illegal::Occupied)
                                 }
-                                Ok(_)
-                                    if r.arrive.is_none()
-                                        && occupied(&board, &built, at.province) =>
+                                Ok(unit)
+                                    if r.arrive.is_none() && occupied(&board, &built, &unit) =>
                                 {
                                     AdjustStatus::Illegal(Illegal::Occupied)
                                 }
                                 Ok(unit) => {
-                                    left[pw] -= 1;
+                                    left[pw] -= upkeep(extras, unit.kind);
                                     reserve_used[pw] += 1;
                                     if r.arrive.is_some() {
                                         pending.push(unit);
@@ -245,12 +269,12 @@ pub fn adjudicate_adjustments_with(
                         }
                         None => match check_build(map, rules, extras, o.power, kind, at, owners) {
                             Err(e) => AdjustStatus::Illegal(e),
-                            Ok(_) if occupied(&board, &built, at.province) => {
+                            Ok(unit) if occupied(&board, &built, &unit) => {
                                 AdjustStatus::Illegal(Illegal::Occupied)
                             }
                             // A defensive army takes two builds, and a
                             // power has one at most (1000 AD rule 7).
-                            Ok(unit) if left[pw] < unit.kind.upkeep() => {
+                            Ok(unit) if left[pw] < upkeep(extras, unit.kind) => {
                                 AdjustStatus::Illegal(Illegal::NoBuildsDue)
                             }
                             Ok(unit)
@@ -262,7 +286,7 @@ pub fn adjudicate_adjustments_with(
                                 AdjustStatus::Illegal(Illegal::OneDefensiveArmy)
                             }
                             Ok(unit) => {
-                                left[pw] -= unit.kind.upkeep();
+                                left[pw] -= upkeep(extras, unit.kind);
                                 built.push(unit);
                                 AdjustStatus::Built(unit)
                             }
@@ -376,7 +400,10 @@ pub fn adjudicate_adjustments_with(
     AdjustResult {
         orders: statuses,
         civil_disorder: civil,
-        unused_builds: left.iter().map(|&l| l.max(0) as u32).collect(),
+        unused_builds: left
+            .iter()
+            .map(|&l| (l.max(0) as u32).div_ceil(2))
+            .collect(),
         units_after,
         pending,
     }

@@ -72,6 +72,12 @@ pub struct VariantState {
     /// The exchanges carried out at the end of the last move, for its
     /// results.
     pub exchanged: Vec<Exchange>,
+    /// Armed neutral centres not yet occupied (1700 AD II rule 10b); their
+    /// strength is the variant's.
+    pub garrisons: Vec<ProvinceId>,
+    /// Per power, the coastal provinces friendly to it, where its fleets
+    /// may stand (1700 AD II rule 8).
+    pub friendly: Vec<Vec<ProvinceId>>,
 }
 
 /// One power's offer: it gives `give` to `to` and takes `take` from it.
@@ -129,6 +135,8 @@ impl VariantState {
             anarchy: vec![Anarchy::No; n],
             offers: Vec::new(),
             exchanged: Vec::new(),
+            garrisons: Vec::new(),
+            friendly: vec![Vec::new(); n],
         }
     }
 
@@ -142,6 +150,8 @@ impl VariantState {
             && self.anarchy.iter().all(|a| *a == Anarchy::No)
             && self.offers.is_empty()
             && self.exchanged.is_empty()
+            && self.garrisons.is_empty()
+            && self.friendly.iter().all(Vec::is_empty)
     }
 }
 
@@ -174,6 +184,28 @@ impl Position {
                     .power_ids()
                     .map(|p| v.features.reserve_of(p).map_or(0, |r| r.centres))
                     .collect(),
+                garrisons: v.features.garrisons.iter().map(|(p, _)| *p).collect(),
+                // Where fleets stand beside land units (1700 AD II), each
+                // power's coasts at the start: its home centres and where
+                // its units stand.
+                friendly: if v.map.stacking().fleets_beside_armies {
+                    v.map
+                        .power_ids()
+                        .map(|pw| {
+                            let mut f: Vec<ProvinceId> = v.map.power(pw).home_centres.clone();
+                            for s in v.starting_units.iter().filter(|s| s.power == pw) {
+                                let p = v.map.province_of(s.region);
+                                if !f.contains(&p) {
+                                    f.push(p);
+                                }
+                            }
+                            f.retain(|p| v.map.province(*p).terrain == crate::map::Terrain::Coast);
+                            f
+                        })
+                        .collect()
+                } else {
+                    vec![Vec::new(); v.map.powers().len()]
+                },
                 ..VariantState::sized(v.map.powers().len())
             },
         }
@@ -253,6 +285,15 @@ impl Position {
         }
         if !self.state.is_empty() {
             let _ = writeln!(s, "\n[state]");
+            if !self.state.garrisons.is_empty() {
+                let list: Vec<String> = self
+                    .state
+                    .garrisons
+                    .iter()
+                    .map(|p| format!("\"{}\"", map.province(*p).abbr))
+                    .collect();
+                let _ = writeln!(s, "garrisons = [{}]", list.join(", "));
+            }
             for pw in map.power_ids() {
                 let i = pw.index();
                 let key = quote_key(&map.power(pw).name);
@@ -273,6 +314,9 @@ impl Position {
                 }
                 if let Some(&b) = self.state.reserve.get(i).filter(|b| **b > 0) {
                     let _ = writeln!(s, "reserve.{key} = {b}");
+                }
+                if let Some(f) = self.state.friendly.get(i).filter(|f| !f.is_empty()) {
+                    let _ = writeln!(s, "friendly.{key} = [{}]", list(f));
                 }
                 for (word, list) in [
                     ("offers", &self.state.offers),
@@ -508,6 +552,24 @@ impl Position {
                 }
             }
         }
+        for g in &raw.state.garrisons {
+            match map.lookup(g.get_ref()) {
+                Some(Named::Province(p)) => state.garrisons.push(p),
+                _ => at(g.span(), format!("unknown province `{}`", g.get_ref())),
+            }
+        }
+        for (power, list) in &raw.state.friendly {
+            let Some(pw) = map.lookup_power(power.get_ref()) else {
+                at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                continue;
+            };
+            for c in list {
+                match map.lookup(c.get_ref()) {
+                    Some(Named::Province(p)) => state.friendly[pw.index()].push(p),
+                    _ => at(c.span(), format!("unknown province `{}`", c.get_ref())),
+                }
+            }
+        }
         for (power, word) in &raw.state.anarchy {
             let Some(pw) = map.lookup_power(power.get_ref()) else {
                 at(power.span(), format!("unknown power `{}`", power.get_ref()));
@@ -615,6 +677,10 @@ struct RawState {
     offers: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     #[serde(default)]
     exchanged: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    garrisons: Vec<Spanned<String>>,
+    #[serde(default)]
+    friendly: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
 }
 
 /// `"Germany: Hol for Bel"`, as the position file keeps an exchange.

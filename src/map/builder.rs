@@ -541,10 +541,8 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         for u in &rp.units {
             let text = u.get_ref().trim();
             // `2F Sca`: a stack of two fleets (1700 AD II).
-            let (count, text) = match text.as_bytes().first() {
-                Some(d @ b'2'..=b'9') if text.len() > 1 && !text.as_bytes()[1].is_ascii_digit() => {
-                    (usize::from(d - b'0'), &text[1..])
-                }
+            let (count, text) = match text.as_bytes() {
+                [d @ b'2'..=b'9', b'F' | b'f', ..] => (usize::from(d - b'0'), &text[1..]),
                 _ => (1, text),
             };
             let Some((k, place)) = text.split_once(char::is_whitespace) else {

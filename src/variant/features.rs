@@ -167,6 +167,9 @@ pub struct RawBuilds {
     /// Extra build sites.
     #[serde(default)]
     pub sites: Vec<RawSite>,
+    /// Fleets a centre keeps (1700 AD II rule 8: two); default one.
+    #[serde(default)]
+    pub fleets_per_centre: Option<u8>,
     /// Powers that may, in an adjustment phase, turn a fleet standing on
     /// land into an army (Ard-Ri rule 7f).
     #[serde(default)]
@@ -326,6 +329,8 @@ pub struct Builds {
     pub anywhere: Vec<PowerId>,
     /// Extra build sites: power, centre, kinds (empty: any).
     pub sites: Vec<(PowerId, ProvinceId, Vec<crate::map::UnitKind>)>,
+    /// Fleets a centre keeps (1 or 2).
+    pub fleets_per_centre: u8,
     /// Powers that may turn a fleet on land into an army.
     pub convert: Vec<PowerId>,
 }
@@ -715,6 +720,7 @@ pub fn resolve(
         }
         f.anarchy = true;
     }
+    f.builds.fleets_per_centre = raw.builds.fleets_per_centre.unwrap_or(1);
     f.builds.replacement_homes = raw.builds.replacement_homes;
     f.builds.no_replacement = raw
         .builds
