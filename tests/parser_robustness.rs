@@ -377,11 +377,10 @@ fn roundtrip_unit_without_kind() {
     assert_roundtrip(standard(), "Build Lon", Some(PhaseKind::Adjustment));
 }
 
-/// Fuzzer finding 2: a leader (`CXII(Got)`, `L(Mar) Lon`) prints as
-/// `L(Got)`, without the leader's name; the parser reads `L(` only before a
-/// leader's name (`L(Mar) Lon`), so `L(Got) H` is "unknown province `L`".
+/// Fuzzer finding 2 (fixed): a leader (`CXII(Got)`, `L(Mar) Lon`) prints
+/// as `L(Got)`, without the leader's name; the parser now reads `L(Got)`
+/// as the leader standing there.
 #[test]
-#[ignore = "fuzzer finding 2, reported: a leader prints without its name"]
 fn roundtrip_leader() {
     assert_roundtrip(&NOTATION, "CXII(Got) H", Some(PhaseKind::Movement));
 }

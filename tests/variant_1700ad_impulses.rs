@@ -459,3 +459,41 @@ fn rule_8_a_fleet_cannot_join_a_stack_it_cannot_reach() {
     assert_eq!(fleets_at(&v, &t, "Pic").len(), 1, "{:?}", t.orders);
     assert_eq!(fleets_at(&v, &t, "Bri").len(), 1);
 }
+
+mod support_judge;
+
+#[test]
+fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
+    let mut w = support_judge::World::with_variant("../../games/1700ad.toml");
+    w.reply("gm@example.test", "CREATE y1700 1700ad gmpw");
+    w.reply("swe@example.test", "JOIN y1700 pw Sweden");
+    w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSTART");
+    let r = w.reply(
+        "swe@example.test",
+        "SIGNON Sweden y1700 pw\n\
+         Sweden 1700 Moves: CXII(Got)-hold-Den (x2);\n\
+         2F(Sca)-COS-C CXII(Got)-Den;\n\
+         A(Sca)-Hold-Got;\n\
+         A(Liv) S A(Fin)-Kar (x2);\n\
+         A(Fin)-Kar;\n\
+         Retreats: A(Liv)-Kur;\n\
+         Builds: A(Dal).",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    assert!(r.contains("L(Got)-hold-Den (x2)"), "{r}");
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let results = sent
+        .iter()
+        .find(|m| m.to_has("swe@example.test") && m.subject.contains("1700"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"));
+    let body = &results.body;
+    assert!(body.contains("2: L(Got)-Den"), "{body}");
+    assert!(
+        body.contains("sea 1: 2F(Sca)-COS") || body.contains("sea 1: F(Sca)-COS"),
+        "{body}"
+    );
+    assert!(body.contains("Sweden: builds A(Dal)"), "{body}");
+    assert!(body.contains("2: F(COS) C L(Got)-Den"), "{body}");
+    assert!(body.contains("Sweden         6 (+1)"), "{body}");
+    assert!(body.contains("Next: Year 1701 movement"), "{body}");
+}

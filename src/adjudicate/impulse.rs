@@ -382,7 +382,10 @@ pub fn adjudicate_turn(
                     },
                     command: MainCommand::Convoy {
                         unit: UnitRef {
-                            kind: None,
+                            kind: board
+                                .iter()
+                                .find(|(x, _)| map.province_of(x.region) == c.army_from)
+                                .map(|(x, _)| x.kind),
                             at: Place::province(c.army_from),
                         },
                         to: Place::province(c.to),

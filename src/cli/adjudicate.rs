@@ -175,6 +175,19 @@ fn report(v: &Variant, pos: &Position, lines: &[OrderLine], result: &PhaseResult
     let mut wrong_phase = Vec::new();
     let mut illegal: Vec<(usize, Illegal)> = Vec::new();
     match result {
+        PhaseResult::Turn(t) => {
+            for (i, why) in t.turn.orders.iter().enumerate() {
+                if let Some(w) = why {
+                    illegal.push((lines.get(i).map_or(0, |l| l.line), *w));
+                }
+            }
+            let _ = writeln!(
+                s,
+                "A yearly turn: {} rounds; {} out of supply.",
+                t.turn.rounds.len(),
+                t.out_of_supply.len()
+            );
+        }
         PhaseResult::Movement(r) => {
             let used: Vec<&OrderLine> = lines
                 .iter()

@@ -145,8 +145,7 @@ fn check(
         }
     }
     let verdicts: Vec<Option<String>> = match kind {
-        PhaseKind::Movement => crate::game::step::judge_movement(v, pos, &main)
-            .orders
+        PhaseKind::Movement => crate::game::step::move_verdicts(v, pos, &main)
             .into_iter()
             .map(|o| o.map(|w| w.to_string()))
             .collect(),

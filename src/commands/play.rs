@@ -59,6 +59,12 @@ fn phase_orders(
         }
     }
     let o = match pos.phase.kind {
+        // A yearly order sheet (1700 AD II) holds all three.
+        PhaseKind::Movement if v.syntax.impulses => PhaseOrders::Turn {
+            moves: main,
+            retreats,
+            adjust,
+        },
         PhaseKind::Movement => PhaseOrders::Movement(main),
         PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
         PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
@@ -68,39 +74,40 @@ fn phase_orders(
 
 /// The orders as text, for the history.
 fn orders_text(v: &Variant, o: &PhaseOrders) -> String {
-    let mut s = String::new();
     let name = |p: PowerId| v.map.power(p).name.clone();
+    let mut lines: Vec<(PowerId, AnyCommand)> = Vec::new();
+    let main = |list: &[crate::orders::MainOrder]| {
+        list.iter()
+            .map(|x| (x.power, AnyCommand::Main(x.unit, x.command.clone())))
+            .collect::<Vec<_>>()
+    };
+    let retreat = |list: &[crate::orders::RetreatOrder]| {
+        list.iter()
+            .map(|x| (x.power, AnyCommand::Retreat(x.unit, x.command)))
+            .collect::<Vec<_>>()
+    };
+    let adjust = |list: &[AdjustOrder]| {
+        list.iter()
+            .map(|x| (x.power, AnyCommand::Adjust(x.command)))
+            .collect::<Vec<_>>()
+    };
     match o {
-        PhaseOrders::Movement(list) => {
-            for x in list {
-                let _ = writeln!(
-                    s,
-                    "{}: {}",
-                    name(x.power),
-                    format_order(&v.map, &AnyCommand::Main(x.unit, x.command.clone()))
-                );
-            }
+        PhaseOrders::Movement(list) => lines.extend(main(list)),
+        PhaseOrders::Retreat(list) => lines.extend(retreat(list)),
+        PhaseOrders::Adjustment(list) => lines.extend(adjust(list)),
+        PhaseOrders::Turn {
+            moves,
+            retreats,
+            adjust: builds,
+        } => {
+            lines.extend(main(moves));
+            lines.extend(retreat(retreats));
+            lines.extend(adjust(builds));
         }
-        PhaseOrders::Retreat(list) => {
-            for x in list {
-                let _ = writeln!(
-                    s,
-                    "{}: {}",
-                    name(x.power),
-                    format_order(&v.map, &AnyCommand::Retreat(x.unit, x.command))
-                );
-            }
-        }
-        PhaseOrders::Adjustment(list) => {
-            for x in list {
-                let _ = writeln!(
-                    s,
-                    "{}: {}",
-                    name(x.power),
-                    format_order(&v.map, &AnyCommand::Adjust(x.command))
-                );
-            }
-        }
+    }
+    let mut s = String::new();
+    for (p, c) in lines {
+        let _ = writeln!(s, "{}: {}", name(p), format_order(&v.map, &c));
     }
     s
 }

@@ -59,8 +59,10 @@ fn unit_key(c: &AnyCommand) -> Option<crate::map::ProvinceId> {
 /// replaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Slot {
-    /// The one unit in a province: a new order for it replaces the old.
-    Unit(crate::map::ProvinceId),
+    /// The one unit in a province (where fleets share provinces with land
+    /// units, the one of its layer: `true` for the fleets): a new order for
+    /// it replaces the old.
+    Unit(crate::map::ProvinceId, bool),
     /// The units waiting in a box, any number: a mail's orders for the box
     /// replace all the earlier ones for it.
     Box(crate::map::ProvinceId),
@@ -68,6 +70,25 @@ enum Slot {
     Adjust,
     /// An A/F's landing (Abstraction II): apart from its fleet's own order.
     Landing(crate::map::ProvinceId),
+    /// A retreat written on a yearly order sheet (1700 AD II), beside the
+    /// unit's move.
+    Retreat(crate::map::ProvinceId),
+}
+
+/// Whether an order is for the fleets of its province, where fleets share
+/// provinces with land units (1700 AD II): written `F` or as a stack.
+fn fleet_layer(v: &Variant, c: &AnyCommand) -> bool {
+    if !v.map.stacking().fleets_beside_armies {
+        return false;
+    }
+    match c {
+        AnyCommand::Main(u, cmd) => {
+            u.kind == Some(crate::map::UnitKind::Fleet)
+                || matches!(cmd, crate::orders::MainCommand::Impulses { stack, .. } if *stack > 1)
+        }
+        AnyCommand::Retreat(u, _) => u.kind == Some(crate::map::UnitKind::Fleet),
+        AnyCommand::Adjust(_) => false,
+    }
 }
 
 /// Each of `power`'s units with the held order that is for it, if any: the
@@ -84,13 +105,17 @@ fn assign<'h>(
         .filter(|u| u.power == power)
         .map(|u| {
             let p = v.map.province_of(u.region);
+            let stacked = v.map.stacking().fleets_beside_armies;
             let k = if v.features.box_at(p).is_some() {
                 Slot::Box(p)
             } else {
-                Slot::Unit(p)
+                Slot::Unit(p, stacked && u.kind == crate::map::UnitKind::Fleet)
             };
             let i = (0..held.len()).find(|&i| !used[i] && slot(v, pos, power, &held[i]) == k);
-            if let Some(i) = i {
+            // A stack's one order is for every fleet of it.
+            if let Some(i) = i
+                && !matches!(k, Slot::Unit(_, true))
+            {
                 used[i] = true;
             }
             (*u, i.map(|i| &held[i]))
@@ -108,6 +133,9 @@ fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
     ) {
         return Slot::Landing(p);
     }
+    if matches!(c, AnyCommand::Retreat(..)) && pos.phase.kind == PhaseKind::Movement {
+        return Slot::Retreat(p);
+    }
     if v.features.box_at(p).is_some() {
         return Slot::Box(p);
     }
@@ -122,7 +150,7 @@ fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
         .find(|b| b.owner == Some(power) && b.also_named.contains(&p))
     {
         Some(b) if !on_board => Slot::Box(b.province),
-        _ => Slot::Unit(p),
+        _ => Slot::Unit(p, fleet_layer(v, c)),
     }
 }
 
@@ -171,12 +199,15 @@ pub(crate) fn check(
                     command: *cmd,
                 });
             }
+            // A yearly order sheet (1700 AD II) holds the retreats and the
+            // builds too; they are judged with the turn.
+            (AnyCommand::Retreat(..) | AnyCommand::Adjust(_), PhaseKind::Movement)
+                if v.syntax.impulses => {}
             _ => out[i] = Some(format!("it is not an order for {} phase", article(kind))),
         }
     }
     let verdicts: Vec<Option<String>> = match kind {
-        PhaseKind::Movement => crate::game::step::judge_movement(v, pos, &main)
-            .orders
+        PhaseKind::Movement => crate::game::step::move_verdicts(v, pos, &main)
             .into_iter()
             .map(|o| o.map(|w| w.to_string()))
             .collect(),
@@ -291,7 +322,7 @@ pub(crate) fn orders(
         let k = slot(&v, &pos, power, &c);
         // A unit's new order replaces its old one; the first order of the
         // mail for a box or for the adjustments replaces all held ones.
-        if matches!(k, Slot::Unit(_)) || !replaced.contains(&k) {
+        if matches!(k, Slot::Unit(..)) || !replaced.contains(&k) {
             held.retain(|h| slot(&v, &pos, power, h) != k);
             replaced.push(k);
         }
@@ -347,9 +378,13 @@ pub(crate) fn show_orders(
     let missing = missing(&v, &pos, power, &held);
     match pos.phase.kind {
         PhaseKind::Movement => {
+            let mut last: Option<&AnyCommand> = None;
             for (u, h) in assign(&v, &pos, power, &held) {
                 match h {
+                    // A stack's order, once for all its fleets.
+                    Some(h) if last.is_some_and(|l| std::ptr::eq(l, h)) => {}
                     Some(h) => {
+                        last = Some(h);
                         let _ = writeln!(
                             t,
                             "  {}",
@@ -378,12 +413,20 @@ pub(crate) fn show_orders(
                     }
                 }
             }
-            // Landings from A/Fs, beside their fleets' own orders.
-            for h in held
-                .iter()
-                .filter(|h| matches!(slot(&v, &pos, power, h), Slot::Landing(_)))
-            {
-                let _ = writeln!(t, "  {}", format_order(&v.map, h));
+            // Landings from A/Fs, beside their fleets' own orders; on a
+            // yearly sheet, the retreats and builds.
+            for h in held.iter().filter(|h| {
+                matches!(
+                    slot(&v, &pos, power, h),
+                    Slot::Landing(_) | Slot::Retreat(_) | Slot::Adjust
+                )
+            }) {
+                let head = match h {
+                    AnyCommand::Retreat(..) => "Retreat if dislodged: ",
+                    AnyCommand::Adjust(_) => "After the moves: ",
+                    AnyCommand::Main(..) => "",
+                };
+                let _ = writeln!(t, "  {head}{}", format_order(&v.map, h));
             }
         }
         PhaseKind::Retreat => {

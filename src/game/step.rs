@@ -26,6 +26,23 @@ pub enum PhaseResult {
     Retreat(RetreatResult),
     /// An adjustment (or placement) phase.
     Adjustment(AdjustResult),
+    /// A whole yearly turn of impulses (1700 AD II).
+    Turn(Box<TurnResult>),
+}
+
+/// A yearly turn of 1700 AD II: the impulses with their retreats, the units
+/// out of supply, then the builds and removals of the same order sheets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnResult {
+    /// The impulses.
+    pub turn: crate::adjudicate::impulse::Turn,
+    /// Units disbanded for want of a line of supply (rule 9).
+    pub out_of_supply: Vec<Unit>,
+    /// The builds and removals.
+    pub adjustments: AdjustResult,
+    /// The board before the builds and removals (after the moves, the
+    /// retreats and the supply check), for the report's centre chart.
+    pub before_builds: Vec<Unit>,
 }
 
 /// Orders for a phase, of the kind the phase takes.
@@ -37,12 +54,24 @@ pub enum PhaseOrders {
     Retreat(Vec<RetreatOrder>),
     /// Adjustment orders.
     Adjustment(Vec<AdjustOrder>),
+    /// A yearly order sheet of 1700 AD II: moves, retreats, builds.
+    Turn {
+        /// Moves.
+        moves: Vec<MainOrder>,
+        /// Retreats, used where they fit.
+        retreats: Vec<RetreatOrder>,
+        /// Builds and removals.
+        adjust: Vec<AdjustOrder>,
+    },
 }
 
 /// Adjudicate the phase of `pos` with `orders` (orders of another kind are
 /// ignored: the phase is played as if none were given) and return the
 /// result with the position at the start of the next phase.
 pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, Position) {
+    if v.syntax.impulses && pos.phase.kind == PhaseKind::Movement {
+        return play_turn(v, pos, orders);
+    }
     match pos.phase.kind {
         PhaseKind::Movement => {
             let empty = Vec::new();
@@ -314,6 +343,23 @@ pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> Move
     )
 }
 
+/// Why each of the movement orders would be refused (`None`: it stands),
+/// by the judge the variant plays: the order replies use it.
+pub fn move_verdicts(
+    v: &Variant,
+    pos: &Position,
+    orders: &[MainOrder],
+) -> Vec<Option<crate::adjudicate::Illegal>> {
+    if v.syntax.impulses {
+        let (PhaseResult::Turn(t), _) = play_turn(v, pos, &PhaseOrders::Movement(orders.to_vec()))
+        else {
+            return vec![None; orders.len()];
+        };
+        return t.turn.orders;
+    }
+    judge_movement(v, pos, orders).orders
+}
+
 /// The adjustment judge with the variant's build rules and the game's
 /// state.
 pub fn judge_adjustments(v: &Variant, pos: &Position, orders: &[AdjustOrder]) -> AdjustResult {
@@ -338,6 +384,97 @@ fn extras<'a>(v: &'a Variant, pos: &'a Position) -> Extras<'a> {
         state: &pos.state,
         placement: pos.phase.kind == PhaseKind::Placement,
     }
+}
+
+/// A yearly turn of impulses (1700 AD II): the moves and their retreats,
+/// the supply check (rule 9), the centres changing hands (fleets hold none),
+/// then the sheets' builds and removals; the next position is next year's.
+fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, Position) {
+    use crate::adjudicate::impulse::{TurnInput, adjudicate_turn};
+    let none = (Vec::new(), Vec::new(), Vec::new());
+    let (moves, retreats, adjust) = match orders {
+        PhaseOrders::Turn {
+            moves,
+            retreats,
+            adjust,
+        } => (moves.clone(), retreats.clone(), adjust.clone()),
+        PhaseOrders::Movement(m) => (m.clone(), Vec::new(), Vec::new()),
+        _ => none,
+    };
+    let map = &v.map;
+    let mut friendly = vec![None; map.provinces().len()];
+    for pw in map.power_ids() {
+        if let Some(list) = pos.state.friendly.get(pw.index()) {
+            for p in list {
+                friendly[p.index()] = Some(pw);
+            }
+        }
+    }
+    let garrisons: Vec<(ProvinceId, u32)> = v
+        .features
+        .garrisons
+        .iter()
+        .copied()
+        .filter(|(p, _)| pos.state.garrisons.contains(p))
+        .collect();
+    let turn = adjudicate_turn(
+        map,
+        &v.rules,
+        &v.features,
+        Some(pos.phase),
+        TurnInput {
+            units: &pos.units,
+            orders: &moves,
+            retreats: &retreats,
+            owners: &pos.owners,
+            garrisons: &garrisons,
+            friendly: &friendly,
+            permits: &[],
+        },
+    );
+    let mut next = pos.clone();
+    next.units = turn.units_after.clone();
+    next.dislodged = Vec::new();
+    next.state.garrisons = turn.garrisons_after.iter().map(|(p, _)| *p).collect();
+    next.state.friendly = map
+        .power_ids()
+        .map(|pw| {
+            map.province_ids()
+                .filter(|p| {
+                    turn.friendly_after[p.index()] == Some(pw)
+                        && map.province(*p).terrain == crate::map::Terrain::Coast
+                })
+                .collect()
+        })
+        .collect();
+    // Centres change hands where land units stand (fleets hold none);
+    // then rule 9: units with no line of supply are disbanded.
+    take_centres(v, &mut next);
+    let out_of_supply = crate::game::supply::out_of_supply(
+        v,
+        &next,
+        &next.state.garrisons,
+        &v.features.mountains,
+        &[],
+    );
+    for u in &out_of_supply {
+        if let Some(i) = next.units.iter().position(|x| x == u) {
+            next.units.remove(i);
+        }
+    }
+    let before_builds = next.units.clone();
+    let adjustments = judge_adjustments(v, &next, &adjust);
+    next.units = adjustments.units_after.clone();
+    let after = advance(v, next);
+    (
+        PhaseResult::Turn(Box::new(TurnResult {
+            turn,
+            out_of_supply,
+            adjustments,
+            before_builds,
+        })),
+        after,
+    )
 }
 
 /// Units that came back from a box with a bonus (Ard-Ri's raiders) count
@@ -426,7 +563,12 @@ fn place_arrivals(v: &Variant, pos: &mut Position) {
 /// Where the variant makes a power's first captures build sites, the
 /// centres it takes are remembered in order.
 pub fn take_centres(v: &Variant, pos: &mut Position) {
+    // Where fleets stand beside armies (1700 AD II), they hold no centre.
+    let fleets_hold = !v.map.stacking().fleets_beside_armies;
     for u in &pos.units {
+        if u.kind == crate::map::UnitKind::Fleet && !fleets_hold {
+            continue;
+        }
         let p = v.map.province_of(u.region);
         if !v.map.province(p).supply_centre || pos.owners[p.index()] == Some(u.power) {
             continue;

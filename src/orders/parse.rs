@@ -777,6 +777,20 @@ impl<'m> OrderParser<'m> {
             if self.leaders.is_empty() {
                 return Err(c.not_here("leaders (1700 AD)"));
             }
+            // `L(Got)`: a leader where it stands, as the judge prints it.
+            c.pos = save + 2;
+            if let Ok(at) = self.place(c)
+                && c.eat(Tok::RParen)
+            {
+                return Ok(UnitSpec {
+                    unit: UnitRef {
+                        kind: Some(UnitKind::Leader),
+                        at,
+                    },
+                    stack: 1,
+                });
+            }
+            c.pos = save;
         }
         // `CXII(Got)`: a leader by name.
         if let Some(w) = c.peek_word()

@@ -429,70 +429,18 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             }
         }
         (PhaseResult::Adjustment(ar), PhaseOrders::Adjustment(orders)) => {
-            for pw in map.power_ids() {
-                let name = map.power(pw).name.clone();
-                let mut push = |zine: String, judge: String| {
-                    adjustments.push(PowerLine {
-                        power: name.clone(),
-                        zine,
-                        judge,
-                    })
-                };
-                for (k, o) in orders.iter().enumerate().filter(|(_, o)| o.power == pw) {
-                    match ar.orders[k] {
-                        AdjustStatus::Built(u) if ar.pending.contains(&u) => {
-                            let when = v
-                                .features
-                                .reserve_of(pw)
-                                .and_then(|r| r.arrive)
-                                .and_then(|s| v.calendar.seasons.get(usize::from(s)))
-                                .map_or("later".to_string(), |s| {
-                                    format!("before the {} moves", s.name)
-                                });
-                            push(
-                                format!("builds {}, to arrive {when}", unit_zine(map, &u)),
-                                format!("Builds {}, to arrive {when}", unit_long(map, &u)),
-                            )
-                        }
-                        AdjustStatus::Built(u) => push(
-                            format!("builds {}", unit_zine(map, &u)),
-                            format!("Builds {}", unit_long(map, &u)),
-                        ),
-                        AdjustStatus::Converted(_) => {
-                            let cmd = AnyCommand::Adjust(o.command);
-                            push(format_order(map, &cmd), format_order_long(map, &cmd))
-                        }
-                        AdjustStatus::Removed(u) => push(
-                            format!("removes {}", unit_zine(map, &u)),
-                            format!("Removes {}", unit_long(map, &u)),
-                        ),
-                        AdjustStatus::Waived => {
-                            push("waives a build".into(), "Build waived".into())
-                        }
-                        AdjustStatus::Illegal(why) => {
-                            let cmd = AnyCommand::Adjust(o.command);
-                            push(
-                                format!("{} void: {why}", format_order(map, &cmd)),
-                                format!("{}.  (*void*)", format_order_long(map, &cmd)),
-                            )
-                        }
-                    }
-                }
-                for u in ar.civil_disorder.iter().filter(|u| u.power == pw) {
-                    push(
-                        format!("removes {} (civil disorder)", unit_zine(map, u)),
-                        format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
-                    );
-                }
-                if let Some(&n) = ar.unused_builds.get(pw.index())
-                    && n > 0
-                {
-                    push(
-                        format!("{n} build(s) not used"),
-                        format!("{n} unused build(s)"),
-                    );
-                }
+            adjustment_lines(v, ar, orders, &mut adjustments);
+        }
+        (PhaseResult::Turn(t), PhaseOrders::Turn { moves, adjust, .. }) => {
+            turn_lines(r, t, moves, &mut powers, &mut retreats);
+            for u in &t.out_of_supply {
+                adjustments.push(PowerLine {
+                    power: map.power(u.power).name.clone(),
+                    zine: format!("removes {} (out of supply)", unit_zine(map, u)),
+                    judge: format!("Removes {}.  (*out of supply*)", unit_long(map, u)),
+                });
             }
+            adjustment_lines(v, &t.adjustments, adjust, &mut adjustments);
         }
         _ => {}
     }
@@ -653,6 +601,163 @@ fn outcome_marks(o: Outcome, units: &[Unit], map: &Map) -> (Option<String>, Opti
         ),
         Outcome::SupportVoid | Outcome::ConvoyVoid => (Some("void".into()), Some("void".into())),
         Outcome::ConvoyFailed => (Some("convoy failed".into()), Some("disrupted".into())),
+    }
+}
+
+/// The builds and removals of an adjustment, a line each, power by power.
+fn adjustment_lines(
+    v: &Variant,
+    ar: &crate::adjudicate::AdjustResult,
+    orders: &[crate::orders::AdjustOrder],
+    adjustments: &mut Vec<PowerLine>,
+) {
+    let map = &v.map;
+    for pw in map.power_ids() {
+        let name = map.power(pw).name.clone();
+        let mut push = |zine: String, judge: String| {
+            adjustments.push(PowerLine {
+                power: name.clone(),
+                zine,
+                judge,
+            })
+        };
+        for (k, o) in orders.iter().enumerate().filter(|(_, o)| o.power == pw) {
+            match ar.orders[k] {
+                AdjustStatus::Built(u) if ar.pending.contains(&u) => {
+                    let when = v
+                        .features
+                        .reserve_of(pw)
+                        .and_then(|r| r.arrive)
+                        .and_then(|s| v.calendar.seasons.get(usize::from(s)))
+                        .map_or("later".to_string(), |s| {
+                            format!("before the {} moves", s.name)
+                        });
+                    push(
+                        format!("builds {}, to arrive {when}", unit_zine(map, &u)),
+                        format!("Builds {}, to arrive {when}", unit_long(map, &u)),
+                    )
+                }
+                AdjustStatus::Built(u) => push(
+                    format!("builds {}", unit_zine(map, &u)),
+                    format!("Builds {}", unit_long(map, &u)),
+                ),
+                AdjustStatus::Converted(_) => {
+                    let cmd = AnyCommand::Adjust(o.command);
+                    push(format_order(map, &cmd), format_order_long(map, &cmd))
+                }
+                AdjustStatus::Removed(u) => push(
+                    format!("removes {}", unit_zine(map, &u)),
+                    format!("Removes {}", unit_long(map, &u)),
+                ),
+                AdjustStatus::Waived => push("waives a build".into(), "Build waived".into()),
+                AdjustStatus::Illegal(why) => {
+                    let cmd = AnyCommand::Adjust(o.command);
+                    push(
+                        format!("{} void: {why}", format_order(map, &cmd)),
+                        format!("{}.  (*void*)", format_order_long(map, &cmd)),
+                    )
+                }
+            }
+        }
+        for u in ar.civil_disorder.iter().filter(|u| u.power == pw) {
+            push(
+                format!("removes {} (civil disorder)", unit_zine(map, u)),
+                format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
+            );
+        }
+        if let Some(&n) = ar.unused_builds.get(pw.index())
+            && n > 0
+        {
+            push(
+                format!("{n} build(s) not used"),
+                format!("{n} unused build(s)"),
+            );
+        }
+    }
+}
+
+/// A yearly turn's orders, impulse by impulse, land and sea, with what
+/// became of each; refused orders; and the retreats.
+fn turn_lines(
+    r: &PhaseReport<'_>,
+    t: &crate::game::step::TurnResult,
+    moves: &[crate::orders::MainOrder],
+    powers: &mut Vec<PowerBlock>,
+    retreats: &mut Vec<PowerLine>,
+) {
+    let map = &r.variant.map;
+    for pw in map.power_ids() {
+        let mut lines = Vec::new();
+        for (layer, rounds) in [("", &t.turn.rounds), ("sea ", &t.turn.sea_rounds)] {
+            for (n, round) in rounds.iter().enumerate() {
+                for (k, (o, _)) in round.orders.iter().enumerate() {
+                    if o.power != pw {
+                        continue;
+                    }
+                    let cmd = AnyCommand::Main(o.unit, o.command.clone());
+                    let (mut marks, mut jm) = (Vec::new(), Vec::new());
+                    if let Some(why) = round.result.orders[k] {
+                        marks.push(format!("void: {why}"));
+                        jm.push("void".to_string());
+                    } else if let Some(u) = round.result.units.iter().find(|u| u.order == Some(k)) {
+                        let (m, j) = outcome_marks(u.outcome, &round.board, map);
+                        marks.extend(m);
+                        jm.extend(j);
+                        if u.dislodged.is_some() {
+                            marks.push("dislodged".into());
+                            jm.push("dislodged".into());
+                        }
+                    }
+                    lines.push(OrderLine {
+                        zine: format!("{layer}{}: {}", n + 1, format_order(map, &cmd)),
+                        judge: format!(
+                            "{layer}impulse {}: {}",
+                            n + 1,
+                            format_order_long(map, &cmd)
+                        ),
+                        marks,
+                        judge_marks: jm,
+                    });
+                }
+            }
+        }
+        for (i, o) in moves.iter().enumerate().filter(|(_, o)| o.power == pw) {
+            if let Some(why) = t.turn.orders.get(i).copied().flatten() {
+                let cmd = AnyCommand::Main(o.unit, o.command.clone());
+                lines.push(OrderLine {
+                    zine: format_order(map, &cmd),
+                    judge: format_order_long(map, &cmd),
+                    marks: vec![format!("void: {why}")],
+                    judge_marks: vec!["void".into()],
+                });
+            }
+        }
+        if !lines.is_empty() {
+            powers.push(PowerBlock {
+                name: map.power(pw).name.clone(),
+                adjective: map.power(pw).adjective.clone(),
+                orders: lines,
+            });
+        }
+    }
+    for round in t.turn.rounds.iter().chain(&t.turn.sea_rounds) {
+        for (u, to) in &round.retreats {
+            let (zine, judge) = match to {
+                Some(region) => (
+                    format!("{}-{}", unit_zine(map, u), map.region_abbr(*region)),
+                    format!("{} -> {}", unit_long(map, u), map.region_abbr(*region)),
+                ),
+                None => (
+                    format!("{} disbanded", unit_zine(map, u)),
+                    format!("{} DISBAND", unit_long(map, u)),
+                ),
+            };
+            retreats.push(PowerLine {
+                power: map.power(u.power).name.clone(),
+                zine,
+                judge,
+            });
+        }
     }
 }
 
