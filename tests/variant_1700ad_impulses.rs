@@ -497,3 +497,172 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
     assert!(body.contains("Sweden         6 (+1)"), "{body}");
     assert!(body.contains("Next: Year 1701 movement"), "{body}");
 }
+
+/// A 1700 AD II game by mail with the given players joined and started.
+fn game_by_mail(players: &[&str]) -> support_judge::World {
+    let mut w = support_judge::World::with_variant("../../games/1700ad.toml");
+    w.reply("gm@example.test", "CREATE y1700 1700ad gmpw");
+    for p in players {
+        w.reply(&format!("{p}@example.test"), &format!("JOIN y1700 pw {p}"));
+    }
+    w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSTART");
+    w
+}
+
+#[test]
+fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast() {
+    let mut w = game_by_mail(&["Spain", "France"]);
+    // A French fleet in Picardy (placed by the GM) may not sail into the
+    // Spanish Netherlands...
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT ADD France F Pic",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply("France@example.test", "SIGNON France y1700 pw\nF(Pic)-SNe");
+    assert!(
+        r.contains("fleets may enter only friendly coastal provinces"),
+        "{r}"
+    );
+    // ...until Spain permits it; then it stands beside the Spanish army.
+    let r = w.reply("Spain@example.test", "SIGNON Spain y1700 pw\nPERMIT France");
+    assert!(r.contains("France may now come into your provinces"), "{r}");
+    let r = w.reply("France@example.test", "SIGNON France y1700 pw\nF(Pic)-SNe");
+    assert!(!r.contains("not accepted"), "{r}");
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let body = &sent
+        .iter()
+        .find(|m| m.to_has("France@example.test") && m.subject.contains("results"))
+        .expect("results")
+        .body;
+    assert!(body.contains("sea 1: F(Pic)-SNe"), "{body}");
+    assert!(!body.contains("F(Pic)-SNe    void"), "{body}");
+    // Revoked, the fleet must leave at the end of the next turn.
+    let r = w.reply("Spain@example.test", "SIGNON Spain y1700 pw\nREVOKE France");
+    assert!(r.contains("may no longer come"), "{r}");
+    w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+        .expect("store")
+        .expect("game");
+    let v = variant();
+    let pos = zinejudge::game::Position::from_toml(&v, &row.position).expect("position");
+    let sne = prov(&v, "SNe");
+    assert!(
+        !pos.units
+            .iter()
+            .any(|u| u.kind == UnitKind::Fleet && v.map.province_of(u.region) == sne),
+        "the French fleet left the Spanish Netherlands"
+    );
+}
+
+#[test]
+fn rule_11_the_gm_may_end_the_game_after_1713_or_1721() {
+    let mut w = game_by_mail(&["Sweden"]);
+    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1701");
+    assert!(r.contains("the game ends after 1701"), "{r}");
+    w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let body = &sent
+        .iter()
+        .find(|m| m.to_has("Sweden@example.test") && m.subject.contains("1701"))
+        .expect("the 1701 results")
+        .body;
+    assert!(body.contains("The game is over"), "{body}");
+    assert!(body.contains("more than at the start"), "{body}");
+}
+
+#[test]
+fn a_game_of_five_years_by_mail() {
+    use support_judge::bot::wander;
+    use zinejudge::game::Position;
+    let v = variant();
+    let powers: Vec<String> = v.map.powers().iter().map(|p| p.name.clone()).collect();
+    let names: Vec<&str> = powers.iter().map(String::as_str).collect();
+    let mut w = game_by_mail(&names);
+    let mut seed = 0x1700_u64;
+    for year in 1700..1705 {
+        let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+            .expect("store")
+            .expect("game");
+        assert!(row.result.is_none(), "{year}: {:?}", row.result);
+        let pos = Position::from_toml(&v, &row.position).expect("the stored position");
+        assert_eq!(pos.phase.year, year);
+        for (i, p) in powers.iter().enumerate() {
+            let me = zinejudge::map::PowerId(i as u8);
+            // Land units wander; fleets keep to their coasts.
+            let lines: Vec<String> = wander(&v, &pos, me, &mut seed)
+                .into_iter()
+                .filter(|l| !l.starts_with("F("))
+                .collect();
+            if !lines.is_empty() {
+                let r = w.reply(
+                    &format!("{p}@example.test"),
+                    &format!("SIGNON {p} y1700 pw\n{}", lines.join("\n")),
+                );
+                assert!(r.contains("Orders held"), "{r}");
+            }
+        }
+        let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+        let results: Vec<_> = sent
+            .iter()
+            .filter(|m| m.subject == format!("y1700: Year {year} results"))
+            .collect();
+        assert_eq!(
+            results.len(),
+            powers.len() + 1,
+            "{year}: every player and the GM"
+        );
+        for m in &results {
+            for l in m.body.lines() {
+                assert!(l.chars().count() <= 72, "{l:?}");
+            }
+        }
+        w.advance(120);
+    }
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+        .expect("store")
+        .expect("game");
+    let pos = Position::from_toml(&v, &row.position).expect("position");
+    assert_eq!(pos.phase.year, 1705);
+}
+
+#[test]
+fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it() {
+    use zinejudge::adjudicate::AdjustStatus;
+    use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
+    let v = variant();
+    let russia = power(&v, "Russia");
+    let cri = prov(&v, "Cri");
+    let build = |since: i32, year: i32| {
+        let mut pos = shared(&v, &[("Russia", "A Cri"), ("Russia", "A Mos")]);
+        pos.phase = v
+            .calendar
+            .parse(&format!("Year {year} movement"))
+            .expect("phase");
+        pos.owners[cri.index()] = Some(russia);
+        pos.state.held_since[russia.index()] = vec![(cri, since)];
+        let parser = zinejudge::orders::parse::OrderParser::with_syntax(&v.map, v.syntax.clone());
+        let zinejudge::orders::AnyCommand::Adjust(command) = parser
+            .parse("Build F Cri", Some(PhaseKind::Adjustment))
+            .expect("parses")
+            .command
+        else {
+            panic!("a build")
+        };
+        let orders = PhaseOrders::Turn {
+            moves: Vec::new(),
+            retreats: Vec::new(),
+            adjust: vec![zinejudge::orders::AdjustOrder {
+                power: russia,
+                command,
+            }],
+        };
+        let (PhaseResult::Turn(t), _) = play(&v, &pos, &orders) else {
+            panic!("a turn")
+        };
+        t.adjustments.orders[0]
+    };
+    // Taken in 1701: not in 1701, but in 1702.
+    assert!(matches!(build(1701, 1701), AdjustStatus::Illegal(_)));
+    assert!(matches!(build(1701, 1702), AdjustStatus::Built(u) if u.kind == UnitKind::Fleet));
+}

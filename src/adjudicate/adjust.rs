@@ -25,6 +25,8 @@ pub struct Extras<'a> {
     /// A placement phase (1000 AD's Winter 999): units are placed anywhere
     /// in the power's homeland, up to its home centres.
     pub placement: bool,
+    /// The year of the adjustment (how long a centre has been held).
+    pub year: i32,
 }
 
 static NO_FEATURES: std::sync::LazyLock<Features> = std::sync::LazyLock::new(Features::default);
@@ -38,6 +40,7 @@ impl Extras<'static> {
             features: &NO_FEATURES,
             state: &NO_STATE,
             placement: false,
+            year: 0,
         }
     }
 }
@@ -470,15 +473,23 @@ fn check_build(
         }
         let home = extras.is_home(map, power, at.province)
             || extras.features.builds.anywhere.contains(&power);
-        let site = extras
-            .features
-            .builds
-            .sites
-            .iter()
-            .find(|(pw, p, _)| *pw == power && *p == at.province);
+        // An extra site, once held long enough where the variant says so
+        // (1700 AD II rule 10a: the second turn of uninterrupted control).
+        let site = extras.features.builds.sites.iter().find(|s| {
+            s.0 == power
+                && s.1 == at.province
+                && (s.3 == 0
+                    || extras.state.held_since.get(power.index()).is_some_and(|h| {
+                        h.iter().any(|(q, y)| {
+                            *q == at.province && extras.year - y >= i32::from(s.3) - 1
+                        })
+                    }))
+        });
         if rules.build_sites == BuildSites::HomeCentres && !home {
             match (site, extras.capture_kinds(power, at.province)) {
-                (Some((_, _, kinds)), _) => only = (!kinds.is_empty()).then_some(kinds.as_slice()),
+                (Some((_, _, kinds, _)), _) => {
+                    only = (!kinds.is_empty()).then_some(kinds.as_slice())
+                }
                 (None, Some(kinds)) => only = Some(kinds),
                 (None, None) => return Err(Illegal::NotABuildSite),
             }

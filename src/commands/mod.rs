@@ -345,6 +345,7 @@ impl Judge {
             }
             Command::Nominate(centre) => self.nominate(s, &centre),
             Command::Exchange(text) => self.exchange(s, &text),
+            Command::Permit(other, on) => self.permit(s, &other, on),
             Command::Press { to, grey, text } => self.press(s, to, grey, &text),
             Command::Draw(on) => self.vote(s, Some(on), None),
             Command::Concede(p) => self.vote(s, None, Some(p)),
@@ -1086,6 +1087,19 @@ impl Judge {
                 g.settings.timezone = value.to_string();
                 format!("time zone {value}")
             }
+            "END" => {
+                let v = value.trim();
+                if v.eq_ignore_ascii_case("none") {
+                    g.settings.last_year = None;
+                    "no last year".to_string()
+                } else {
+                    let y: i32 = v
+                        .parse()
+                        .map_err(|_| "SET END year (the game ends after it), or SET END NONE")?;
+                    g.settings.last_year = Some(y);
+                    format!("the game ends after {y}")
+                }
+            }
             "NMR" => {
                 g.settings.nmr = match value.to_ascii_uppercase().as_str() {
                     "HOLD" => Nmr::Hold,
@@ -1361,7 +1375,13 @@ impl Judge {
                 let pid = find_power(&v, &power)?;
                 let (kind, region) = crate::game::position::parse_unit(&v.map, &unit)?;
                 let p = v.map.province_of(region);
-                if pos.unit_in(&v.map, p).is_some() {
+                let others: Vec<crate::map::Unit> = pos
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|u| v.map.province_of(u.region) == p)
+                    .collect();
+                if !v.map.may_stand(p, pid, kind, &others) {
                     return Err(format!(
                         "there is already a unit in {}",
                         v.map.province(p).abbr
@@ -1453,6 +1473,39 @@ impl Judge {
         s.say(&format!(
             "  {} is now one of your home centres: you may build there while you hold it.",
             v.map.province(p).name
+        ));
+        Ok(())
+    }
+
+    /// PERMIT / REVOKE: let another power's fleets into one's provinces and
+    /// its supply lines past one's units (1700 AD II rules 8, 9).
+    fn permit(&mut self, s: &mut Session<'_, '_>, other: &str, on: bool) -> Result<(), String> {
+        let (game, power) = self.need_power(s)?;
+        let mut g = load(s, &game)?;
+        let v = self.variant(&g.variant)?.clone();
+        if !v.map.stacking().fleets_beside_armies {
+            return Err(format!("{} has no permissions to give", v.title));
+        }
+        let mut pos = position(&v, &g)?;
+        let o = find_power(&v, other)?;
+        if o == power {
+            return Err("you need no permission of your own".into());
+        }
+        let list = &mut pos.state.permits[power.index()];
+        list.retain(|p| *p != o);
+        if on {
+            list.push(o);
+        }
+        g.position = pos.to_toml(&v);
+        games::save(s.tx, &g).map_err(store_err)?;
+        s.say(&format!(
+            "  {} {} into your provinces and past your units.",
+            v.map.power(o).name,
+            if on {
+                "may now come"
+            } else {
+                "may no longer come"
+            }
         ));
         Ok(())
     }

@@ -119,6 +119,9 @@ pub enum Command {
     /// EXCHANGE power centres FOR centres (Abstraction II rule 6): the
     /// text after the keyword.
     Exchange(String),
+    /// PERMIT power / REVOKE power (1700 AD II rules 8, 9): `true` to
+    /// permit.
+    Permit(String, bool),
     /// SET key value.
     Set {
         /// The key (`DEADLINE`, `PASSWORD`, `PHASE LENGTH`...).
@@ -167,6 +170,7 @@ const SET_KEYS: &[&str] = &[
     "NMR",
     "PRESS",
     "STYLE",
+    "END",
     "PASSWORD",
     "ADDRESS",
 ];
@@ -264,6 +268,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "CONCEDE" => Command::Concede(Some(arg(1, "the power you concede to")?)),
         "RESIGN" => Command::Resign,
         "NOMINATE" => Command::Nominate(arg(1, "the centre to nominate")?),
+        "PERMIT" => Command::Permit(arg(1, "the power you let in")?, true),
+        "REVOKE" => Command::Permit(arg(1, "the power you no longer let in")?, false),
         "EXCHANGE" => {
             arg(
                 1,

@@ -139,7 +139,11 @@ pub(crate) fn process(
         .filter(|p| seats[p.index()].status == SeatStatus::Playing && !seats[p.index()].ready)
         .collect();
     let (result, next) = play(&v, &pos, &orders);
-    let ended = game_end(&v, &pos, &next);
+    let ended = game_end(&v, &pos, &next).or_else(|| {
+        g.settings
+            .last_year
+            .and_then(|y| crate::game::end::after_last_year(&v, y, &next))
+    });
     let next_deadline = if ended.is_none() {
         Some(next_deadline(&g.settings, next.phase.kind, now))
     } else {

@@ -116,6 +116,18 @@ pub const COMMANDS: &[CommandDef] = &[
         help: "Where the game allows it (Abstraction II), swap centres with another power at the end of this move; it must send the matching offer.",
     },
     CommandDef {
+        name: "PERMIT",
+        usage: "PERMIT power",
+        who: Who::Player,
+        help: "Where the game has it (1700 AD II), let a power's fleets into your provinces and its supply lines past your units.",
+    },
+    CommandDef {
+        name: "REVOKE",
+        usage: "REVOKE power",
+        who: Who::Player,
+        help: "Take back a PERMIT: that power's fleets must leave your provinces.",
+    },
+    CommandDef {
         name: "PRESS",
         usage: "PRESS TO powers|ALL [GREY] ... ENDPRESS",
         who: Who::Player,
@@ -204,6 +216,12 @@ pub const COMMANDS: &[CommandDef] = &[
         usage: "SET STYLE ZINE|JUDGE",
         who: Who::Gm,
         help: "The layout of the results.",
+    },
+    CommandDef {
+        name: "SET END",
+        usage: "SET END year|NONE",
+        who: Who::Gm,
+        help: "End the game after that year (1700 AD II: 1713 or 1721); most centres gained wins.",
     },
     CommandDef {
         name: "START",

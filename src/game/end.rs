@@ -139,43 +139,62 @@ pub fn game_end(v: &Variant, before: &Position, after: &Position) -> Option<Stri
         // The last phase played, or skipped (nothing to do in it).
         && (before.phase >= lp || after.phase > lp)
     {
-        let over = "the last phase of the game has been played";
-        return Some(match v.victory.at_end {
-            AtEnd::Draw => {
-                let all: Vec<PowerId> = v.map.power_ids().filter(|p| alive[p.index()]).collect();
-                format!("{over}: drawn between all survivors, {}", names(v, &all))
-            }
-            AtEnd::MostCentres => {
-                let score: Vec<i64> = counts.iter().map(|&c| i64::from(c)).collect();
-                let top = leaders(v, &score, &alive);
-                let n = score[top[0].index()];
-                format!(
-                    "{over}: {}",
-                    verdict(v, &top, &format!("{n} supply centres"))
-                )
-            }
-            AtEnd::MostUnits => {
-                let score = units_on_board(v, after);
-                let top = leaders(v, &score, &alive);
-                let n = score[top[0].index()];
-                format!(
-                    "{over}: {}",
-                    verdict(v, &top, &format!("{n} units on the board"))
-                )
-            }
-            AtEnd::MostGained => {
-                let top = leaders(v, &gain, &alive);
-                let n = gain[top[0].index()];
-                format!(
-                    "{over}: {}",
-                    verdict(
-                        v,
-                        &top,
-                        &format!("{n} supply centres more than at the start")
-                    )
-                )
-            }
-        });
+        return Some(at_the_end(v, after));
     }
     None
+}
+
+/// The end the GM set (1700 AD II: "the GM may declare that the game will
+/// end in either 1713 or 1721"): over once the year after `last_year`
+/// begins.
+pub fn after_last_year(v: &Variant, last_year: i32, after: &Position) -> Option<String> {
+    (after.phase.year > last_year).then(|| at_the_end(v, after))
+}
+
+/// The verdict when the game's last phase has been played.
+fn at_the_end(v: &Variant, after: &Position) -> String {
+    let counts = after.centre_counts(&v.map);
+    let alive: Vec<bool> = v
+        .map
+        .power_ids()
+        .map(|p| counts[p.index()] > 0 || after.units.iter().any(|u| u.power == p))
+        .collect();
+    let gain = gained(v, after);
+    let over = "the last phase of the game has been played";
+    match v.victory.at_end {
+        AtEnd::Draw => {
+            let all: Vec<PowerId> = v.map.power_ids().filter(|p| alive[p.index()]).collect();
+            format!("{over}: drawn between all survivors, {}", names(v, &all))
+        }
+        AtEnd::MostCentres => {
+            let score: Vec<i64> = counts.iter().map(|&c| i64::from(c)).collect();
+            let top = leaders(v, &score, &alive);
+            let n = score[top[0].index()];
+            format!(
+                "{over}: {}",
+                verdict(v, &top, &format!("{n} supply centres"))
+            )
+        }
+        AtEnd::MostUnits => {
+            let score = units_on_board(v, after);
+            let top = leaders(v, &score, &alive);
+            let n = score[top[0].index()];
+            format!(
+                "{over}: {}",
+                verdict(v, &top, &format!("{n} units on the board"))
+            )
+        }
+        AtEnd::MostGained => {
+            let top = leaders(v, &gain, &alive);
+            let n = gain[top[0].index()];
+            format!(
+                "{over}: {}",
+                verdict(
+                    v,
+                    &top,
+                    &format!("{n} supply centres more than at the start")
+                )
+            )
+        }
+    }
 }

@@ -78,6 +78,14 @@ pub struct VariantState {
     /// Per power, the coastal provinces friendly to it, where its fleets
     /// may stand (1700 AD II rule 8).
     pub friendly: Vec<Vec<ProvinceId>>,
+    /// Per power, the powers it lets into its provinces: their fleets may
+    /// stand there, their supply lines pass its units (1700 AD II rules 8,
+    /// 9: "with the permission of the owning player written in his
+    /// orders").
+    pub permits: Vec<Vec<PowerId>>,
+    /// Per power, the centres it holds with the year it took them, where
+    /// how long it has held them matters (1700 AD II rule 10a).
+    pub held_since: Vec<Vec<(ProvinceId, i32)>>,
 }
 
 /// One power's offer: it gives `give` to `to` and takes `take` from it.
@@ -137,6 +145,8 @@ impl VariantState {
             exchanged: Vec::new(),
             garrisons: Vec::new(),
             friendly: vec![Vec::new(); n],
+            permits: vec![Vec::new(); n],
+            held_since: vec![Vec::new(); n],
         }
     }
 
@@ -152,6 +162,8 @@ impl VariantState {
             && self.exchanged.is_empty()
             && self.garrisons.is_empty()
             && self.friendly.iter().all(Vec::is_empty)
+            && self.permits.iter().all(Vec::is_empty)
+            && self.held_since.iter().all(Vec::is_empty)
     }
 }
 
@@ -317,6 +329,20 @@ impl Position {
                 }
                 if let Some(f) = self.state.friendly.get(i).filter(|f| !f.is_empty()) {
                     let _ = writeln!(s, "friendly.{key} = [{}]", list(f));
+                }
+                if let Some(f) = self.state.permits.get(i).filter(|f| !f.is_empty()) {
+                    let names: Vec<String> = f
+                        .iter()
+                        .map(|p| format!("\"{}\"", map.power(*p).name))
+                        .collect();
+                    let _ = writeln!(s, "permits.{key} = [{}]", names.join(", "));
+                }
+                if let Some(f) = self.state.held_since.get(i).filter(|f| !f.is_empty()) {
+                    let held: Vec<String> = f
+                        .iter()
+                        .map(|(p, y)| format!("\"{}:{y}\"", map.province(*p).abbr))
+                        .collect();
+                    let _ = writeln!(s, "held-since.{key} = [{}]", held.join(", "));
                 }
                 for (word, list) in [
                     ("offers", &self.state.offers),
@@ -558,6 +584,39 @@ impl Position {
                 _ => at(g.span(), format!("unknown province `{}`", g.get_ref())),
             }
         }
+        for (power, list) in &raw.state.permits {
+            let Some(pw) = map.lookup_power(power.get_ref()) else {
+                at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                continue;
+            };
+            for c in list {
+                match map.lookup_power(c.get_ref()) {
+                    Some(q) => state.permits[pw.index()].push(q),
+                    None => at(c.span(), format!("unknown power `{}`", c.get_ref())),
+                }
+            }
+        }
+        for (power, list) in &raw.state.held_since {
+            let Some(pw) = map.lookup_power(power.get_ref()) else {
+                at(power.span(), format!("unknown power `{}`", power.get_ref()));
+                continue;
+            };
+            for c in list {
+                let parsed = c.get_ref().split_once(':').and_then(|(p, y)| {
+                    match (map.lookup(p), y.parse::<i32>()) {
+                        (Some(Named::Province(p)), Ok(y)) => Some((p, y)),
+                        _ => None,
+                    }
+                });
+                match parsed {
+                    Some(x) => state.held_since[pw.index()].push(x),
+                    None => at(
+                        c.span(),
+                        format!("`{}` should read like \"Cri:1701\"", c.get_ref()),
+                    ),
+                }
+            }
+        }
         for (power, list) in &raw.state.friendly {
             let Some(pw) = map.lookup_power(power.get_ref()) else {
                 at(power.span(), format!("unknown power `{}`", power.get_ref()));
@@ -681,6 +740,10 @@ struct RawState {
     garrisons: Vec<Spanned<String>>,
     #[serde(default)]
     friendly: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    permits: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default, rename = "held-since")]
+    held_since: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
 }
 
 /// `"Germany: Hol for Bel"`, as the position file keeps an exchange.

@@ -63,6 +63,9 @@ pub struct Settings {
     pub press: Press,
     /// Results layout.
     pub style: Style,
+    /// The GM's last year, where the variant lets the GM choose one (1700
+    /// AD II: 1713 or 1721); the game ends after it.
+    pub last_year: Option<i32>,
 }
 
 impl Default for Settings {
@@ -76,6 +79,7 @@ impl Default for Settings {
             nmr: Nmr::Hold,
             press: Press::White,
             style: Style::Zine,
+            last_year: None,
         }
     }
 }

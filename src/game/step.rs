@@ -383,6 +383,7 @@ fn extras<'a>(v: &'a Variant, pos: &'a Position) -> Extras<'a> {
         features: &v.features,
         state: &pos.state,
         placement: pos.phase.kind == PhaseKind::Placement,
+        year: pos.phase.year,
     }
 }
 
@@ -417,6 +418,17 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
         .copied()
         .filter(|(p, _)| pos.state.garrisons.contains(p))
         .collect();
+    let permits: Vec<(crate::map::PowerId, crate::map::PowerId)> = map
+        .power_ids()
+        .flat_map(|owner| {
+            pos.state
+                .permits
+                .get(owner.index())
+                .into_iter()
+                .flatten()
+                .map(move |p| (owner, *p))
+        })
+        .collect();
     let turn = adjudicate_turn(
         map,
         &v.rules,
@@ -429,7 +441,7 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
             owners: &pos.owners,
             garrisons: &garrisons,
             friendly: &friendly,
-            permits: &[],
+            permits: &permits,
         },
     );
     let mut next = pos.clone();
@@ -455,7 +467,7 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
         &next,
         &next.state.garrisons,
         &v.features.mountains,
-        &[],
+        &permits,
     );
     for u in &out_of_supply {
         if let Some(i) = next.units.iter().position(|x| x == u) {
@@ -574,6 +586,16 @@ pub fn take_centres(v: &Variant, pos: &mut Position) {
             continue;
         }
         pos.owners[p.index()] = Some(u.power);
+        // Where holding a centre long enough matters (1700 AD II rule 10a),
+        // note since when.
+        if v.features.builds.sites.iter().any(|s| s.1 == p && s.3 > 0) {
+            for list in &mut pos.state.held_since {
+                list.retain(|(q, _)| *q != p);
+            }
+            if let Some(list) = pos.state.held_since.get_mut(u.power.index()) {
+                list.push((p, pos.phase.year));
+            }
+        }
         // A centre gained on the board costs one held off it.
         if v.features
             .reserve_of(u.power)

@@ -338,8 +338,9 @@ impl Stacking {
         let fleets = others.iter().filter(|(_, k)| fleet(*k)).count();
         others.iter().all(|&(p, k)| {
             if fleet(kind) != fleet(k) {
-                // Fleets beside land units: only one's own.
-                self.fleets_beside_armies && p == power
+                // Fleets beside land units: one's own, or an ally's who
+                // permitted it (the judge checks the permission).
+                self.fleets_beside_armies
             } else if fleet(kind) {
                 p == power
                     && match terrain {
@@ -354,8 +355,8 @@ impl Stacking {
 }
 
 /// Which units may share a province: none in the standard game; 1700 AD
-/// II (rule 8) lets fleets stand beside their power's land units, two to a
-/// coastal province and any number at sea.
+/// II (rule 8) lets fleets stand beside land units (their own, or an
+/// ally's by permission), two to a coastal province and any number at sea.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Stacking {

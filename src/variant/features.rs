@@ -142,6 +142,10 @@ pub struct RawSite {
     /// What it may build there (none listed: anything).
     #[serde(default)]
     pub kinds: Vec<crate::map::UnitKind>,
+    /// Only on the power's n-th turn of holding it without a break (0:
+    /// at once).
+    #[serde(default)]
+    pub after_turns: u8,
 }
 
 /// `[builds]`: who builds what, where, beyond the home centres.
@@ -327,8 +331,9 @@ pub struct Builds {
     pub no_replacement: Vec<PowerId>,
     /// Powers that build in any centre they own.
     pub anywhere: Vec<PowerId>,
-    /// Extra build sites: power, centre, kinds (empty: any).
-    pub sites: Vec<(PowerId, ProvinceId, Vec<crate::map::UnitKind>)>,
+    /// Extra build sites: power, centre, kinds (empty: any), turns of
+    /// holding it needed (0: none).
+    pub sites: Vec<(PowerId, ProvinceId, Vec<crate::map::UnitKind>, u8)>,
     /// Fleets a centre keeps (1 or 2).
     pub fleets_per_centre: u8,
     /// Powers that may turn a fleet on land into an army.
@@ -655,7 +660,9 @@ pub fn resolve(
         let pw = power(map, &site.power, &lines, &mut problems);
         let p = province(map, &site.province, &lines, &mut problems);
         if let (Some(pw), Some(p)) = (pw, p) {
-            f.builds.sites.push((pw, p, site.kinds.clone()));
+            f.builds
+                .sites
+                .push((pw, p, site.kinds.clone(), site.after_turns));
         }
     }
     for r in &raw.reserve {
