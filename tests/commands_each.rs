@@ -85,7 +85,7 @@ fn list_and_variants() {
         "{variants}"
     );
     // Every shipped variant is offered.
-    for name in ["1066", "ardri", "1000ad", "abstraction2"] {
+    for name in ["1066", "ardri", "1000ad", "abstraction2", "1700ad"] {
         assert!(variants.contains(name), "{name}: {variants}");
     }
     w.reply(GM, "CREATE g standard gmpw");

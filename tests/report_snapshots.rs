@@ -371,3 +371,63 @@ fn variant_abstraction2_army_fleets() {
         ],
     );
 }
+
+/// 1700 AD II: the Swedish order sheet of rule 6 and others' moves, a year
+/// judged by impulses, land and sea, with the builds.
+#[test]
+fn variant_1700ad_a_yearly_turn() {
+    use zinejudge::game::step::PhaseOrders;
+    let v = variant::builtin("1700ad").unwrap().unwrap();
+    let pos = Position::initial(&v);
+    let lines = [
+        "Sweden: CXII(Got)-hold-Den (x2)",
+        "Sweden: 2F(Sca)-COS-C CXII(Got)-Den",
+        "Sweden: A(Sca)-Hold-Got",
+        "Sweden: A(Liv) S A(Fin)-Kar (x2)",
+        "Sweden: A(Fin)-Kar",
+        "Russia: Mens(Mos)-Smo-WRu",
+        "Russia: A(Ukr)-Pod",
+        "Poland: A(Lit)-Kur (x2)",
+        "France: Vill(Par)-Lor (x2)",
+        "Austria: Euge(Vie)-Bav (x2)",
+    ];
+    let PhaseOrders::Movement(moves) = support_play::orders(&v, PhaseKind::Movement, &lines) else {
+        panic!("moves")
+    };
+    let builds = support_play::orders(
+        &v,
+        PhaseKind::Adjustment,
+        &["Sweden: Build A Dal", "Poland: Build A Maz"],
+    );
+    let PhaseOrders::Adjustment(adjust) = builds else {
+        panic!("builds")
+    };
+    let o = PhaseOrders::Turn {
+        moves,
+        retreats: Vec::new(),
+        adjust,
+    };
+    let (result, next) = play(&v, &pos, &o);
+    let d = data(
+        &PhaseReport {
+            variant: &v,
+            game: "y1700",
+            before: &pos,
+            orders: &o,
+            result: &result,
+            after: &next,
+            next_deadline: Some("Sat 08 Jan 2028 12:00 UTC".into()),
+            ended: None,
+            nmr: vec![],
+        },
+        "zinejudge",
+    );
+    let t = Templates::builtin();
+    let zine = t.results(Style::Zine, &d).unwrap();
+    let judge = t.results(Style::Judge, &d).unwrap();
+    for l in zine.lines().chain(judge.lines()) {
+        assert!(l.chars().count() <= 72 && !l.contains('\t'), "{l:?}");
+    }
+    insta::assert_snapshot!("1700ad_turn_zine", zine);
+    insta::assert_snapshot!("1700ad_turn_judge", judge);
+}

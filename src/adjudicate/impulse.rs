@@ -54,6 +54,8 @@ pub struct Round {
     pub result: MovementResult,
     /// Dislodged units and where each went (`None`: disbanded).
     pub retreats: Vec<(Unit, Option<RegionId>)>,
+    /// The orders (indexes into `orders`) given at double strength.
+    pub doubled: Vec<usize>,
 }
 
 /// A whole turn.
@@ -261,6 +263,7 @@ pub fn adjudicate_turn(
         // Round three is the leaders' alone.
         let mut here: Vec<Unit> = board.iter().map(|(u, _)| *u).collect();
         let mut judge_orders: Vec<(MainOrder, usize)> = Vec::new();
+        let mut doubled = Vec::new();
         let mut prep = Prepared::default();
         // An armed neutral centre defends itself (rule 10b): a garrison of
         // nobody's, which any power may support, and which is lost once a
@@ -330,6 +333,9 @@ pub fn adjudicate_turn(
                     }
                     Step::Convoy(..) => {}
                 }
+            }
+            if double {
+                doubled.push(judge_orders.len());
             }
             judge_orders.push((
                 MainOrder {
@@ -489,6 +495,7 @@ pub fn adjudicate_turn(
             orders: judge_orders,
             result,
             retreats,
+            doubled,
         });
         board = next;
     }
@@ -620,6 +627,7 @@ fn sea_round(
     let board: Vec<Unit> = stacks.iter().map(|(s, _)| *s).collect();
     let mut prep = Prepared::default();
     let mut orders: Vec<(MainOrder, usize)> = Vec::new();
+    let mut doubled = Vec::new();
     let mut convoys = Vec::new();
     // Where each stack sails this round, for joining and the coast limit.
     let mut sailing: Vec<Option<ProvinceId>> = vec![None; stacks.len()];
@@ -724,6 +732,9 @@ fn sea_round(
             }
             _ => {}
         }
+        if double {
+            doubled.push(orders.len());
+        }
         orders.push((
             MainOrder {
                 power: stack.power,
@@ -797,6 +808,7 @@ fn sea_round(
             orders,
             result,
             retreats,
+            doubled,
         },
         convoys,
     )

@@ -686,6 +686,8 @@ fn turn_lines(
     retreats: &mut Vec<PowerLine>,
 ) {
     let map = &r.variant.map;
+    // Sheet orders judged in some round (the rest were refused outright).
+    let mut judged: Vec<usize> = Vec::new();
     for pw in map.power_ids() {
         let mut lines = Vec::new();
         for (layer, rounds) in [("", &t.turn.rounds), ("sea ", &t.turn.sea_rounds)] {
@@ -708,20 +710,29 @@ fn turn_lines(
                             jm.push("dislodged".into());
                         }
                     }
+                    let x2 = if round.doubled.contains(&k) {
+                        " (x2)"
+                    } else {
+                        ""
+                    };
                     lines.push(OrderLine {
-                        zine: format!("{layer}{}: {}", n + 1, format_order(map, &cmd)),
+                        zine: format!("{layer}{}: {}{x2}", n + 1, format_order(map, &cmd)),
                         judge: format!(
-                            "{layer}impulse {}: {}",
+                            "{layer}impulse {}: {}{x2}",
                             n + 1,
                             format_order_long(map, &cmd)
                         ),
                         marks,
                         judge_marks: jm,
                     });
+                    judged.push(round.orders[k].1);
                 }
             }
         }
         for (i, o) in moves.iter().enumerate().filter(|(_, o)| o.power == pw) {
+            if judged.contains(&i) {
+                continue;
+            }
             if let Some(why) = t.turn.orders.get(i).copied().flatten() {
                 let cmd = AnyCommand::Main(o.unit, o.command.clone());
                 lines.push(OrderLine {

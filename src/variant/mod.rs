@@ -336,6 +336,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "abstraction2",
         include_str!("../../games/abstraction2.toml"),
     ),
+    ("1700ad", include_str!("../../games/1700ad.toml")),
 ];
 
 /// Load a shipped variant by name.
