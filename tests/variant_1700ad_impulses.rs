@@ -666,3 +666,49 @@ fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it() {
     assert!(matches!(build(1701, 1701), AdjustStatus::Illegal(_)));
     assert!(matches!(build(1701, 1702), AdjustStatus::Built(u) if u.kind == UnitKind::Fleet));
 }
+
+#[test]
+fn rule_7_a_dislodged_leader_with_nowhere_to_go_displaces_a_friendly_army() {
+    let v = variant();
+    // Menshikov in Smolensk, surrounded: Moscow and Orel hold his own
+    // armies, the rest Polish. Driven out, he takes an army's place.
+    let pos = shared(
+        &v,
+        &[
+            ("Russia", "L Smo"),
+            ("Russia", "A Mos"),
+            ("Russia", "A Ore"),
+            ("Poland", "A WRu"),
+            ("Poland", "A Ukr"),
+            ("Poland", "A Psk"),
+            ("Poland", "A Nov"),
+            ("Poland", "A Lit"),
+            ("Poland", "A Vol"),
+        ],
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Poland: A(WRu)-Smo (x2)",
+            "Poland: A(Ukr) S A(WRu)-Smo (x2)",
+            "Poland: A(Psk) S A(WRu)-Smo",
+            "Poland: A(Nov) S A(WRu)-Smo",
+        ],
+    );
+    let leader = t
+        .units_after
+        .iter()
+        .find(|u| u.kind == UnitKind::Leader)
+        .expect("the leader survives");
+    let at = v.map.province_of(leader.region);
+    assert!(at == prov(&v, "Mos") || at == prov(&v, "Ore"), "{at:?}");
+    assert_eq!(
+        t.units_after
+            .iter()
+            .filter(|u| u.power == power(&v, "Russia") && u.kind == UnitKind::Army)
+            .count(),
+        1,
+        "one Russian army gave him its place"
+    );
+}
