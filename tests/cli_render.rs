@@ -4,7 +4,7 @@
 use std::process::Command;
 use std::time::{Duration, UNIX_EPOCH};
 use zinejudge::commands::Judge;
-use zinejudge::daemon::process::Processor;
+use zinejudge::daemon::process::{Limits, Processor};
 use zinejudge::mail::Identity;
 use zinejudge::store::Store;
 
@@ -13,16 +13,16 @@ fn render_prints_results_and_writes_the_picture() {
     let dir = std::env::temp_dir().join(format!("zj-render-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("judge.sqlite");
-    let mut p = Processor {
-        store: Store::open(&db).unwrap(),
-        responder: Box::new(Judge::new("zinejudge", "UTC")),
-        identity: Identity {
+    let mut p = Processor::new(
+        Store::open(&db).unwrap(),
+        Box::new(Judge::new("zinejudge", "UTC")),
+        Identity {
             address: "judge@example.test".into(),
             name: "zinejudge".into(),
             domain: "example.test".into(),
         },
-        max_bytes: 1 << 20,
-    };
+        Limits::default(),
+    );
     let now = UNIX_EPOCH + Duration::from_secs(1_830_340_800);
     let mails = [
         ("gm@example.test", "CREATE rg standard pw\nSTART"),

@@ -296,13 +296,14 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
             .never_says(&["has been processed"]);
     }
     // Someone tries to read Italy's orders: the same words for a wrong
-    // password as for a power that does not exist; nobody else hears.
+    // password as for a power that does not exist; Italy's player is told
+    // of the attempt, nobody else.
     let s = post.mail(
         SPY,
         "hello",
         &format!("SIGNON Italy {GAME} wrong\nA Apu-Nap"),
     );
-    s.expect(&[]);
+    s.expect(&[(&seats.addr("Italy"), &["Italy in g1: failed sign-on"])]);
     s.reply()
         .says(&["sign-on failed: the game, power or password is not right"])
         .never_says(&["Orders held"]);
@@ -424,13 +425,14 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         .0
         .insert("Austria", (NEW_AUSTRIA.to_string(), new_pw.clone()));
 
-    // The old player cannot sign on any more.
+    // The old player cannot sign on any more; the new one hears of the
+    // attempt.
     let s = post.mail(
         &old_austria,
         "my orders",
         &format!("SIGNON Austria {GAME} pw-austria\nA Vie H"),
     );
-    s.expect(&[]);
+    s.expect(&[(NEW_AUSTRIA, &["Austria in g1: failed sign-on"])]);
     s.reply()
         .says(&["sign-on failed: the game, power or password is not right"]);
 

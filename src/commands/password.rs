@@ -22,17 +22,24 @@ pub fn verify(password: &str, hash: &str) -> bool {
     }
 }
 
-/// A new password for a player the GM seats by address: two words and a
-/// number, easy to type from a letter.
-pub fn generate() -> String {
-    const WORDS: &[&str] = &[
-        "army", "fleet", "convoy", "spring", "autumn", "winter", "coast", "channel", "north",
-        "south", "castle", "border", "river", "harbour", "signal", "treaty", "envoy", "banner",
-        "valley", "island",
-    ];
-    let a = WORDS[fastrand::usize(..WORDS.len())];
-    let b = WORDS[fastrand::usize(..WORDS.len())];
-    format!("{a}-{b}-{}", fastrand::u32(100..1000))
+/// Letters of generated passwords: no o, 1, l or i, so that a password
+/// read from a letter is typed right (0 stays: there is no o).
+const ALPHABET: &[u8; 32] = b"abcdefghjkmnpqrstuvwxyz023456789";
+
+/// A new password for a player the GM seats by address: 16 letters and
+/// digits from the operating system's random source (80 bits), in groups
+/// of four to be typed from a letter.
+pub fn generate() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)?;
+    let mut out = String::with_capacity(19);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 && i % 4 == 0 {
+            out.push('-');
+        }
+        out.push(ALPHABET[(*b & 31) as usize] as char);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -44,5 +51,14 @@ mod tests {
         assert!(super::verify("secret", &h));
         assert!(!super::verify("Secret", &h));
         assert!(!super::verify("secret", "not a hash"));
+    }
+
+    #[test]
+    fn generated_passwords_differ_and_are_long() {
+        let a = super::generate().unwrap();
+        let b = super::generate().unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 19, "{a}");
+        assert!(a.split('-').all(|g| g.len() == 4), "{a}");
     }
 }

@@ -2,8 +2,9 @@
 //! every player is ready), results to everyone, reminders, grace periods,
 //! rollbacks.
 
+use super::error::CmdResult;
 use super::submit::{has_choices, missing, stored};
-use super::{Judge, Session, mail_to, position, store_err};
+use super::{Judge, Session, mail_to};
 use crate::game::Position;
 use crate::game::record::{Nmr, SeatStatus, Settings, Status};
 use crate::game::step::{PhaseOrders, play};
@@ -122,15 +123,9 @@ pub(crate) fn process(
     game: &str,
     now: i64,
     out: &mut Vec<Outgoing>,
-) -> anyhow::Result<bool> {
-    let Some(mut g) = games::load(c, game)? else {
-        anyhow::bail!("no game {game}");
-    };
-    let v = judge
-        .variant(&g.variant)
-        .map_err(anyhow::Error::msg)?
-        .clone();
-    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+) -> CmdResult<bool> {
+    let mut g = super::load(c, game)?;
+    let (v, pos) = judge.board(&g)?;
     let (orders, silent) = phase_orders(&v, c, &g.name, &pos)?;
     let mut seats = games::seats(c, &g.name)?;
     // A player who said READY with no orders chose to hold: not an NMR.
@@ -163,9 +158,12 @@ pub(crate) fn process(
     let subject = title(&pr);
     // What each reader may see: one text for all, unless the variant hides
     // units, when each power, the observers and the GM get their own.
-    let render = |viewer: Viewer| -> anyhow::Result<(String, Vec<crate::mail::Attached>)> {
+    let render = |viewer: Viewer| -> CmdResult<(String, Vec<crate::mail::Attached>)> {
         let d = data_for(&pr, &judge.name, viewer);
-        let text = judge.templates.results(g.settings.style, &d)?;
+        let text = judge
+            .templates
+            .results(g.settings.style, &d)
+            .map_err(anyhow::Error::from)?;
         let pics = pictures(
             &v,
             &next,
@@ -203,6 +201,7 @@ pub(crate) fn process(
         g.result = Some(e.clone());
     }
     games::save(c, &g)?;
+    games::set_fault(c, &g.name, None, now)?;
     games::clear_orders(c, &g.name)?;
     // New phase: readiness is per phase; powers with nothing left are out.
     let counts = next.centre_counts(&v.map);
@@ -284,20 +283,9 @@ pub(crate) fn pictures(
 }
 
 /// The results the current orders would give, changing nothing.
-pub(crate) fn preview(
-    judge: &mut Judge,
-    c: &Connection,
-    game: &str,
-    _now: i64,
-) -> anyhow::Result<String> {
-    let Some(g) = games::load(c, game)? else {
-        anyhow::bail!("no game {game}");
-    };
-    let v = judge
-        .variant(&g.variant)
-        .map_err(anyhow::Error::msg)?
-        .clone();
-    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+pub(crate) fn preview(judge: &mut Judge, c: &Connection, game: &str) -> CmdResult<String> {
+    let g = super::load(c, game)?;
+    let (v, pos) = judge.board(&g)?;
     let (orders, silent) = phase_orders(&v, c, &g.name, &pos)?;
     let (result, next) = play(&v, &pos, &orders);
     let d = data(
@@ -314,7 +302,10 @@ pub(crate) fn preview(
         },
         &judge.name,
     );
-    Ok(judge.templates.results(g.settings.style, &d)?)
+    Ok(judge
+        .templates
+        .results(g.settings.style, &d)
+        .map_err(anyhow::Error::from)?)
 }
 
 /// Process now if every playing power with a choice is ready.
@@ -322,18 +313,12 @@ pub(crate) fn process_if_all_ready(
     judge: &mut Judge,
     s: &mut Session<'_, '_>,
     game: &str,
-) -> anyhow::Result<()> {
-    let Some(g) = games::load(s.tx, game)? else {
-        return Ok(());
-    };
+) -> CmdResult {
+    let g = super::load(s.tx, game)?;
     if g.status != Status::Active {
         return Ok(());
     }
-    let v = judge
-        .variant(&g.variant)
-        .map_err(anyhow::Error::msg)?
-        .clone();
-    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+    let (v, pos) = judge.board(&g)?;
     let seats = games::seats(s.tx, &g.name)?;
     let waiting = seats.iter().any(|seat| {
         seat.status == SeatStatus::Playing
@@ -347,169 +332,117 @@ pub(crate) fn process_if_all_ready(
     Ok(())
 }
 
-/// Go back to the start of the last phase played, or of `phase`.
-pub(crate) fn rollback(
-    judge: &mut Judge,
-    s: &mut Session<'_, '_>,
-    game: &str,
-    phase: Option<&str>,
-) -> Result<(), String> {
-    let mut g = super::load(s, game)?;
-    let v = judge.variant(&g.variant)?.clone();
-    let rows = games::history(s.tx, &g.name).map_err(store_err)?;
-    let target = match phase {
-        None => rows.iter().rev().find(|r| r.kind == "phase"),
-        Some(p) => rows
-            .iter()
-            .find(|r| r.kind == "phase" && r.phase.eq_ignore_ascii_case(p.trim())),
+/// A command's error as the clock's: the clock has nobody to refuse, so a
+/// refusal is a fault too.
+fn fault(e: super::error::CmdError) -> anyhow::Error {
+    match e {
+        super::error::CmdError::Refused(t) => anyhow::anyhow!(t),
+        super::error::CmdError::Fault(e) => e,
     }
-    .ok_or_else(|| match phase {
-        None => "nothing to roll back: no phase has been played".to_string(),
-        Some(p) => format!("no phase {p} in the history (phases look like S1901M)"),
-    })?;
-    let pos = Position::from_toml(&v, &target.position).map_err(|e| e.to_string())?;
-    g.position = target.position.clone();
-    g.status = Status::Active;
-    g.result = None;
-    g.deadline = Some(next_deadline(&g.settings, pos.phase.kind, s.now));
-    g.reminded = false;
-    g.grace_noticed = false;
-    games::save(s.tx, &g).map_err(store_err)?;
-    games::truncate_history(s.tx, &g.name, target.seq).map_err(store_err)?;
-    games::clear_orders(s.tx, &g.name).map_err(store_err)?;
-    let d = super::time::show(g.deadline.unwrap_or(s.now), &g.settings.timezone);
-    let label = v.calendar.label(pos.phase);
-    games::append_history(
-        s.tx,
-        &g.name,
-        &games::NewHistory {
-            phase: &v.calendar.short(pos.phase),
-            kind: "edit",
-            position: &target.position,
-            orders: "",
-            report: &format!("GM rollback to {label}"),
-        },
-        s.now,
-    )
-    .map_err(store_err)?;
-    s.say(&format!(
-        "  Rolled back to the start of {label}; deadline {d}."
-    ));
-    let mut to: Vec<String> = games::seats(s.tx, &g.name)
-        .map_err(store_err)?
-        .into_iter()
-        .filter_map(|x| x.address)
-        .collect();
-    to.extend(games::observers(s.tx, &g.name).map_err(store_err)?);
-    s.out.extend(mail_to(
-        &to,
-        format!("{}: rolled back to {label}", g.name),
-        format!(
-            "The GM has rolled the game back to the start of {label}.\n\
-             All orders for it must be sent again. Deadline: {d}.\n"
-        ),
-    ));
-    Ok(())
 }
 
-/// The clock: reminders, grace periods, adjudication at the deadline.
-/// Games are taken in deadline order, so after downtime the overdue ones
-/// are played in the order they fell due.
-pub(crate) fn tick(judge: &mut Judge, c: &Connection, now: i64) -> anyhow::Result<Vec<Outgoing>> {
+/// The longest reminder window looked ahead for.
+const LOOK_AHEAD: i64 = 14 * 86400;
+
+/// Games whose clock has work at `now`: past their deadline (grace or
+/// processing), or in their reminder window and not yet reminded. A game
+/// set aside after a fault is tried again after an hour.
+pub(crate) fn due(c: &Connection, now: i64) -> anyhow::Result<Vec<String>> {
     let mut out = Vec::new();
-    // Anything with a deadline within the longest reminder window.
-    for (name, deadline) in games::with_deadline_before(c, now + 14 * 86400)? {
-        let Some(mut g) = games::load(c, &name)? else {
-            continue;
+    for (name, deadline) in games::with_deadline_before(c, now + LOOK_AHEAD, now - 3600)? {
+        let due = now >= deadline || {
+            let Some(g) = games::load(c, &name)? else {
+                continue;
+            };
+            !g.reminded
+                && g.settings.reminder_hours > 0
+                && now >= deadline - i64::from(g.settings.reminder_hours) * 3600
         };
-        let v = match judge.variant(&g.variant) {
-            Ok(v) => v.clone(),
-            Err(_) => continue,
-        };
-        let Ok(pos) = position(&v, &g) else { continue };
-        let seats = games::seats(c, &g.name)?;
-        let mut late = Vec::new();
-        for seat in seats.iter().filter(|x| x.status == SeatStatus::Playing) {
-            let p = PowerId(seat.power);
-            let held = stored(&v, &games::orders(c, &g.name, p.0)?);
-            if !missing(&v, &pos, p, &held).is_empty() {
-                late.push(seat.clone());
-            }
+        if due {
+            out.push(name);
         }
-        let grace_end = deadline + g.settings.grace_hours as i64 * 3600;
-        if now >= deadline && (late.is_empty() || now >= grace_end) {
-            process(judge, c, &g.name, now, &mut out)?;
-            continue;
+    }
+    Ok(out)
+}
+
+/// A game's clock work failed: set it aside (it stays at its last good
+/// phase) and tell its GM, once.
+pub(crate) fn set_aside(
+    c: &Connection,
+    game: &str,
+    cause: &str,
+    now: i64,
+) -> anyhow::Result<Vec<Outgoing>> {
+    let Some(g) = games::load(c, game)? else {
+        return Ok(Vec::new());
+    };
+    let first = games::fault(c, game)?.is_none();
+    games::set_fault(c, game, Some(cause), now)?;
+    if !first {
+        return Ok(Vec::new());
+    }
+    Ok(mail_to(
+        &[&g.gm_address],
+        format!("{game}: the judge could not process this game"),
+        crate::report::wrap(
+            &format!(
+                "The judge met an internal error while working on {game} at its deadline. \
+                 The game stays at its last good phase; nothing was lost, and the other \
+                 games go on. The judge's keeper has the details in the log. The judge \
+                 tries again every hour; ROLLBACK or EDIT by the GM also clears it."
+            ),
+            72,
+            "",
+        ),
+    ))
+}
+
+/// The clock's work for one game: reminders, grace periods, adjudication
+/// at the deadline.
+pub(crate) fn tick_game(
+    judge: &mut Judge,
+    c: &Connection,
+    name: &str,
+    now: i64,
+) -> anyhow::Result<Vec<Outgoing>> {
+    let mut out = Vec::new();
+    let Some(mut g) = games::load(c, name)? else {
+        return Ok(out);
+    };
+    let Some(deadline) = g.deadline else {
+        return Ok(out);
+    };
+    let (v, pos) = judge.board(&g).map_err(fault)?;
+    let seats = games::seats(c, &g.name)?;
+    let mut late = Vec::new();
+    for seat in seats.iter().filter(|x| x.status == SeatStatus::Playing) {
+        let p = PowerId(seat.power);
+        let held = stored(&v, &games::orders(c, &g.name, p.0)?);
+        if !missing(&v, &pos, p, &held).is_empty() {
+            late.push(seat.clone());
         }
-        if now >= deadline {
-            if !g.grace_noticed {
-                let shown = super::time::show(grace_end, &g.settings.timezone);
-                for seat in &late {
-                    if let Some(a) = &seat.address {
-                        out.extend(mail_to(
-                            &[a.as_str()],
-                            format!("{}: your orders are late", g.name),
-                            crate::report::wrap(
-                                &format!(
-                                    "The deadline of {} in {} has passed and your orders for {} \
-                                     are incomplete. Orders are still taken until {shown}; after \
-                                     that, units without orders hold.",
-                                    v.calendar.label(pos.phase),
-                                    g.name,
-                                    v.map.power(PowerId(seat.power)).name
-                                ),
-                                72,
-                                "",
-                            ),
-                        ));
-                    }
-                }
-                let names: Vec<&str> = late
-                    .iter()
-                    .map(|x| v.map.power(PowerId(x.power)).name.as_str())
-                    .collect();
-                out.extend(mail_to(
-                    &[&g.gm_address],
-                    format!("{}: late powers", g.name),
-                    crate::report::wrap(
-                        &format!(
-                            "The deadline has passed; still missing orders: {}. Grace until {shown}.",
-                            names.join(", ")
-                        ),
-                        72,
-                        "",
-                    ),
-                ));
-                g.grace_noticed = true;
-                games::save(c, &g)?;
-            }
-            continue;
-        }
-        // Never more than half the phase ahead: a short phase is not
-        // reminded the moment it opens.
-        let phase_hours = match pos.phase.kind {
-            crate::variant::PhaseKind::Movement => g.settings.movement_hours,
-            _ => g.settings.short_hours,
-        };
-        let lead = g.settings.reminder_hours.min(phase_hours / 2);
-        let remind_at = deadline - lead as i64 * 3600;
-        if g.settings.reminder_hours > 0 && !g.reminded && now >= remind_at {
-            let shown = super::time::show(deadline, &g.settings.timezone);
+    }
+    let grace_end = deadline + g.settings.grace_hours as i64 * 3600;
+    if now >= deadline && (late.is_empty() || now >= grace_end) {
+        process(judge, c, &g.name, now, &mut out).map_err(fault)?;
+        return Ok(out);
+    }
+    if now >= deadline {
+        if !g.grace_noticed {
+            let shown = super::time::show(grace_end, &g.settings.timezone);
             for seat in &late {
                 if let Some(a) = &seat.address {
-                    let p = PowerId(seat.power);
-                    let held = stored(&v, &games::orders(c, &g.name, p.0)?);
-                    let miss = missing(&v, &pos, p, &held);
                     out.extend(mail_to(
                         &[a.as_str()],
-                        format!("{}: orders due {shown}", g.name),
+                        format!("{}: your orders are late", g.name),
                         crate::report::wrap(
                             &format!(
-                                "Reminder: the deadline of {} in {} is {shown}. Still missing for {}: {}.",
+                                "The deadline of {} in {} has passed and your orders for {} \
+                                 are incomplete. Orders are still taken until {shown}; after \
+                                 that, units without orders hold.",
                                 v.calendar.label(pos.phase),
                                 g.name,
-                                v.map.power(p).name,
-                                miss.join(", ")
+                                v.map.power(PowerId(seat.power)).name
                             ),
                             72,
                             "",
@@ -517,9 +450,61 @@ pub(crate) fn tick(judge: &mut Judge, c: &Connection, now: i64) -> anyhow::Resul
                     ));
                 }
             }
-            g.reminded = true;
+            let names: Vec<&str> = late
+                .iter()
+                .map(|x| v.map.power(PowerId(x.power)).name.as_str())
+                .collect();
+            out.extend(mail_to(
+                &[&g.gm_address],
+                format!("{}: late powers", g.name),
+                crate::report::wrap(
+                    &format!(
+                        "The deadline has passed; still missing orders: {}. Grace until {shown}.",
+                        names.join(", ")
+                    ),
+                    72,
+                    "",
+                ),
+            ));
+            g.grace_noticed = true;
             games::save(c, &g)?;
         }
+        return Ok(out);
+    }
+    // Never more than half the phase ahead: a short phase is not
+    // reminded the moment it opens.
+    let phase_hours = match pos.phase.kind {
+        crate::variant::PhaseKind::Movement => g.settings.movement_hours,
+        _ => g.settings.short_hours,
+    };
+    let lead = g.settings.reminder_hours.min(phase_hours / 2);
+    let remind_at = deadline - lead as i64 * 3600;
+    if g.settings.reminder_hours > 0 && !g.reminded && now >= remind_at {
+        let shown = super::time::show(deadline, &g.settings.timezone);
+        for seat in &late {
+            if let Some(a) = &seat.address {
+                let p = PowerId(seat.power);
+                let held = stored(&v, &games::orders(c, &g.name, p.0)?);
+                let miss = missing(&v, &pos, p, &held);
+                out.extend(mail_to(
+                    &[a.as_str()],
+                    format!("{}: orders due {shown}", g.name),
+                    crate::report::wrap(
+                        &format!(
+                            "Reminder: the deadline of {} in {} is {shown}. Still missing for {}: {}.",
+                            v.calendar.label(pos.phase),
+                            g.name,
+                            v.map.power(p).name,
+                            miss.join(", ")
+                        ),
+                        72,
+                        "",
+                    ),
+                ));
+            }
+        }
+        g.reminded = true;
+        games::save(c, &g)?;
     }
     Ok(out)
 }

@@ -8,7 +8,8 @@
 //! missing. A line that cannot be read or is refused never costs the good
 //! ones.
 
-use super::{Judge, Session, load, position, store_err};
+use super::error::CmdResult;
+use super::{Judge, Session, load};
 use crate::adjudicate::{AdjustStatus, RetreatSituation, adjudicate_retreats};
 use crate::game::Position;
 use crate::game::record::Status;
@@ -258,13 +259,9 @@ pub(crate) fn orders(
     game: &str,
     power: PowerId,
     block: &[(usize, String)],
-) -> anyhow::Result<bool> {
-    let g = load(s, game).map_err(anyhow::Error::msg)?;
-    let v = judge
-        .variant(&g.variant)
-        .map_err(anyhow::Error::msg)?
-        .clone();
-    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
+) -> CmdResult<bool> {
+    let g = load(s.tx, game)?;
+    let (v, pos) = judge.board(&g)?;
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
     let found = find_orders(&parser, &text.join("\n"), Some(pos.phase.kind));
@@ -307,10 +304,7 @@ pub(crate) fn orders(
     }
     let cmds: Vec<AnyCommand> = new_cmds.iter().map(|(_, _, c)| c.clone()).collect();
     let verdicts = check(&v, &pos, power, &cmds);
-    let mut held = stored(
-        &v,
-        &games::orders(s.tx, &g.name, power.0).map_err(|e| anyhow::anyhow!(store_err(e)))?,
-    );
+    let mut held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
     let mut replaced: Vec<Slot> = Vec::new();
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
@@ -341,7 +335,7 @@ pub(crate) fn orders(
         }
     }
     let lines: Vec<String> = final_set.iter().map(|c| store_form(&v, c)).collect();
-    games::set_orders(s.tx, &g.name, power.0, &lines).map_err(|e| anyhow::anyhow!(store_err(e)))?;
+    games::set_orders(s.tx, &g.name, power.0, &lines)?;
     if !rejected.is_empty() {
         s.say("Not accepted:");
         for r in &rejected {
@@ -359,17 +353,10 @@ pub(crate) fn show_orders(
     s: &mut Session<'_, '_>,
     game: &str,
     power: PowerId,
-) -> anyhow::Result<()> {
-    let g = load(s, game).map_err(anyhow::Error::msg)?;
-    let v = judge
-        .variant(&g.variant)
-        .map_err(anyhow::Error::msg)?
-        .clone();
-    let pos = position(&v, &g).map_err(anyhow::Error::msg)?;
-    let held = stored(
-        &v,
-        &games::orders(s.tx, &g.name, power.0).map_err(|e| anyhow::anyhow!(store_err(e)))?,
-    );
+) -> CmdResult {
+    let g = load(s.tx, game)?;
+    let (v, pos) = judge.board(&g)?;
+    let held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
     let mut t = format!(
         "Orders held for {}, {}:\n",
         v.map.power(power).name,

@@ -14,6 +14,7 @@
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
+pub mod guard;
 pub mod outbox;
 pub mod process;
 
@@ -273,12 +274,15 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
     // The processor thread.
     let store = Store::open(&config.store)
         .with_context(|| format!("cannot open the store {}", config.store.display()))?;
-    let mut processor = Processor {
+    let mut processor = Processor::new(
         store,
-        responder: responders(config),
-        identity: config.identity.clone(),
-        max_bytes: config.max_mail_bytes,
-    };
+        responders(config),
+        config.identity.clone(),
+        process::Limits {
+            max_bytes: config.max_mail_bytes,
+            ..process::Limits::default()
+        },
+    );
     let processor_done = Arc::new(Notify::new());
     let processor_failed = Arc::new(AtomicBool::new(false));
     let handle = {
@@ -292,16 +296,23 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
             .name("processor".into())
             .spawn(move || {
                 let mut last_tick = std::time::Instant::now() - TICK;
+                let mut more = false;
                 loop {
                     alive.store(unix(SystemTime::now()), Ordering::Relaxed);
                     if *rx.borrow() {
                         break;
                     }
-                    if last_tick.elapsed() >= TICK {
+                    // Due games are worked on one at a time between mails:
+                    // a burst of deadlines never keeps mail waiting long.
+                    if more || last_tick.elapsed() >= TICK {
                         last_tick = std::time::Instant::now();
                         match processor.tick(SystemTime::now()) {
-                            Ok(n) if n > 0 => wake_outbox.notify_one(),
-                            Ok(_) => {}
+                            Ok(t) => {
+                                more = t.more;
+                                if t.queued > 0 {
+                                    wake_outbox.notify_one();
+                                }
+                            }
                             Err(e) => {
                                 error!(error = %format!("{e:#}"), "the store failed on a clock tick");
                                 failed.store(true, Ordering::SeqCst);
@@ -309,8 +320,10 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                             }
                         }
                     }
+                    alive.store(unix(SystemTime::now()), Ordering::Relaxed);
                     match processor.process_next(SystemTime::now()) {
                         Ok(Some(_)) => wake_outbox.notify_one(),
+                        Ok(None) if more => {}
                         Ok(None) => {
                             // Nothing waiting: sleep until woken (a new mail
                             // stored) or a second passes (`deliver` stores

@@ -1,14 +1,24 @@
-//! Processing stored mail: one mail, one transaction.
+//! Processing stored mail and the clock, each piece of work isolated.
 //!
-//! The mail is read, the responder decides what it does (and may change
+//! A mail is read, the responder decides what it does (and may change
 //! games in the same transaction), the answers are queued in the outbox,
 //! and the mail is marked done, all in one commit. A crash anywhere before
 //! the commit leaves the mail waiting, to be processed again from scratch.
+//!
+//! No mail may stop the judge: an error or a panic while one mail is
+//! handled rolls its transaction back, marks that mail failed (kept, with
+//! its cause, answered with an apology where possible) and the next mail is
+//! taken. A mail that kills the whole process (an abort, the watchdog) is
+//! tried at most [`Limits::max_attempts`] times: the attempt is counted in a
+//! commit of its own before the work starts. The clock's work is isolated
+//! the same way, one game per transaction: a game whose deadline work fails
+//! is set aside with its cause and its GM told, and the other games go on.
 
 use crate::mail::{self, Address, Identity, Inbound, Outgoing};
 use crate::store::{self, PendingMail, Store, StoreError};
-use rusqlite::Transaction;
-use std::time::{SystemTime, UNIX_EPOCH};
+use rusqlite::{Connection, Transaction};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
 /// What the judge does with a mail.
@@ -17,10 +27,29 @@ pub struct Response {
     pub replies: Vec<Outgoing>,
     /// A word for the store and the log (`orders`, `help`, ...).
     pub note: String,
+    /// The mail's text as it may be kept once processed, when it held
+    /// secrets (passwords masked); `None` keeps the mail as received.
+    pub kept_text: Option<String>,
+    /// The mail held nothing to act on: the answer only says so, and is
+    /// sent to an address at most once in a while (see [`super::guard`]).
+    pub idle: bool,
 }
 
-/// Decides what a mail does. Runs inside the mail's transaction, so
-/// anything it writes commits together with the answers.
+impl Response {
+    /// A response with `replies` and `note` that keeps the mail as it is.
+    pub fn new(replies: Vec<Outgoing>, note: impl Into<String>) -> Response {
+        Response {
+            replies,
+            note: note.into(),
+            kept_text: None,
+            idle: false,
+        }
+    }
+}
+
+/// Decides what a mail does and what the clock does. Every method runs
+/// inside a transaction of its own, so anything it writes commits together
+/// with the mails it returns, or not at all.
 pub trait Responder: Send {
     /// Answer `mail`, received at `now`.
     fn respond(
@@ -30,9 +59,31 @@ pub trait Responder: Send {
         now: SystemTime,
     ) -> anyhow::Result<Response>;
 
-    /// Called every few seconds with the time, in a transaction of its
-    /// own: the place for deadlines. Returns mails to send.
-    fn tick(&mut self, _tx: &Transaction<'_>, _now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
+    /// The keys (games) whose time has come at `now`: deadlines,
+    /// reminders, grace periods. Read only.
+    fn due(&mut self, _conn: &Connection, _now: SystemTime) -> anyhow::Result<Vec<String>> {
+        Ok(Vec::new())
+    }
+
+    /// Do the clock's work for one key. Returns mails to send.
+    fn tick(
+        &mut self,
+        _tx: &Transaction<'_>,
+        _key: &str,
+        _now: SystemTime,
+    ) -> anyhow::Result<Vec<Outgoing>> {
+        Ok(Vec::new())
+    }
+
+    /// The clock's work for `key` failed with `cause` (already logged): set
+    /// it aside and tell whoever looks after it. Returns mails to send.
+    fn fault(
+        &mut self,
+        _tx: &Transaction<'_>,
+        _key: &str,
+        _cause: &str,
+        _now: SystemTime,
+    ) -> anyhow::Result<Vec<Outgoing>> {
         Ok(Vec::new())
     }
 }
@@ -43,6 +94,33 @@ pub fn unix(t: SystemTime) -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
+/// Bounds on the work of the processor.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Mails larger than this are refused.
+    pub max_bytes: u64,
+    /// A mail whose processing began this many times without finishing
+    /// (the process died each time) is given up.
+    pub max_attempts: i64,
+    /// How long one call of [`Processor::tick`] may work before it lets
+    /// mail be answered (the rest of the due work follows at once).
+    pub tick_budget: Duration,
+    /// Processed mail is kept whole this long (passwords already masked),
+    /// then only its Message-ID, digest and note are kept.
+    pub keep_mail: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 1024 * 1024,
+            max_attempts: 3,
+            tick_budget: Duration::from_secs(1),
+            keep_mail: Duration::from_secs(30 * 86400),
+        }
+    }
+}
+
 /// Reads and answers stored mail.
 pub struct Processor {
     /// The store (its own connection).
@@ -51,8 +129,10 @@ pub struct Processor {
     pub responder: Box<dyn Responder>,
     /// The judge's identity.
     pub identity: Identity,
-    /// Mails larger than this are refused.
-    pub max_bytes: u64,
+    /// Bounds on the work.
+    pub limits: Limits,
+    /// When stored mail was last pruned.
+    last_prune: Option<Instant>,
 }
 
 /// What happened to a mail.
@@ -66,79 +146,224 @@ pub struct Processed {
     pub replies: usize,
 }
 
+/// What a clock tick did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Ticked {
+    /// Mails queued.
+    pub queued: usize,
+    /// Due work is left for the next call (the time budget ran out).
+    pub more: bool,
+}
+
+/// The text of a panic's payload.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        format!("panic: {s}")
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        format!("panic: {s}")
+    } else {
+        "panic".to_string()
+    }
+}
+
 impl Processor {
-    /// Let the responder act on the time (deadlines); queue what it sends
-    /// in the same transaction. Returns the number of mails queued.
-    pub fn tick(&mut self, now: SystemTime) -> Result<usize, StoreError> {
-        let identity = self.identity.clone();
-        let tx = self.store.transaction()?;
-        match self.responder.tick(&tx, now) {
-            Ok(mails) => {
+    /// A processor over `store`.
+    pub fn new(
+        store: Store,
+        responder: Box<dyn Responder>,
+        identity: Identity,
+        limits: Limits,
+    ) -> Processor {
+        Processor {
+            store,
+            responder,
+            identity,
+            limits,
+            last_prune: None,
+        }
+    }
+
+    /// Do the clock's due work, one game per transaction, until the time
+    /// budget runs out. A game that fails or panics is set aside (its
+    /// responder is told) and does not delay the others.
+    pub fn tick(&mut self, now: SystemTime) -> Result<Ticked, StoreError> {
+        let started = Instant::now();
+        let mut done = Ticked::default();
+        self.prune(now)?;
+        let responder = &mut self.responder;
+        let conn = self.store.conn();
+        let due = match catch_unwind(AssertUnwindSafe(|| responder.due(conn, now))) {
+            Ok(Ok(d)) => d,
+            Ok(Err(e)) => {
+                warn!(error = %format!("{e:#}"), "cannot list the games that are due; tried again at the next tick");
+                return Ok(done);
+            }
+            Err(p) => {
+                warn!(cause = %panic_text(&*p), "listing the games that are due panicked; tried again at the next tick");
+                return Ok(done);
+            }
+        };
+        for key in due {
+            if started.elapsed() >= self.limits.tick_budget {
+                done.more = true;
+                break;
+            }
+            let identity = &self.identity;
+            let responder = &mut self.responder;
+            let store = &mut self.store;
+            let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
+                let tx = store.transaction()?;
+                let mails = responder.tick(&tx, &key, now)?;
                 for m in &mails {
-                    queue(&tx, &identity, None, m, now)?;
+                    queue(&tx, identity, None, m, now)?;
                 }
                 tx.commit()?;
                 Ok(mails.len())
+            }));
+            let cause = match r {
+                Ok(Ok(n)) => {
+                    done.queued += n;
+                    continue;
+                }
+                Ok(Err(e)) => format!("{e:#}"),
+                Err(p) => panic_text(&*p),
+            };
+            warn!(game = %key, cause = %cause, "the clock's work for a game failed; it is set aside");
+            done.queued += self.set_aside(&key, &cause, now)?;
+        }
+        Ok(done)
+    }
+
+    /// Record that the clock's work for `key` failed, in a transaction of
+    /// its own.
+    fn set_aside(&mut self, key: &str, cause: &str, now: SystemTime) -> Result<usize, StoreError> {
+        let identity = &self.identity;
+        let responder = &mut self.responder;
+        let store = &mut self.store;
+        let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
+            let tx = store.transaction()?;
+            let mails = responder.fault(&tx, key, cause, now)?;
+            for m in &mails {
+                queue(&tx, identity, None, m, now)?;
             }
-            Err(e) => {
-                drop(tx);
-                warn!(error = %format!("{e:#}"), "the clock tick failed; it is tried again");
+            tx.commit()?;
+            Ok(mails.len())
+        }));
+        match r {
+            Ok(Ok(n)) => Ok(n),
+            Ok(Err(e)) => {
+                warn!(game = %key, error = %format!("{e:#}"), "cannot record a game's fault");
+                Ok(0)
+            }
+            Err(p) => {
+                warn!(game = %key, cause = %panic_text(&*p), "recording a game's fault panicked");
                 Ok(0)
             }
         }
     }
 
+    /// Drop the bodies of mail processed longer ago than the retention,
+    /// at most once an hour.
+    fn prune(&mut self, now: SystemTime) -> Result<(), StoreError> {
+        if self
+            .last_prune
+            .is_some_and(|t| t.elapsed() < Duration::from_secs(3600))
+        {
+            return Ok(());
+        }
+        self.last_prune = Some(Instant::now());
+        let before = unix(now) - self.limits.keep_mail.as_secs() as i64;
+        let n = store::prune_inbound(self.store.conn(), before)?;
+        if n > 0 {
+            info!(mails = n, "dropped the bodies of old processed mail");
+        }
+        Ok(())
+    }
+
     /// Process the oldest waiting mail, if any.
+    ///
+    /// Errors are the store's own (the processor cannot go on); anything
+    /// else that goes wrong with the mail fails that mail only.
     pub fn process_next(&mut self, now: SystemTime) -> Result<Option<Processed>, StoreError> {
         let Some(pending) = self.store.next_pending()? else {
             return Ok(None);
         };
-        let identity = self.identity.clone();
-        let max = self.max_bytes;
-        let tx = self.store.transaction()?;
-        let done = match handle(&tx, &mut *self.responder, &identity, max, &pending, now) {
-            Ok(d) => {
-                tx.commit()?;
-                d
-            }
-            Err(e) => {
-                // A responder failure must not lose the mail nor block the
-                // queue: the sender is told, the failure logged, the mail
-                // kept with its note.
-                drop(tx);
-                warn!(message_id = %pending.message_id, error = %format!("{e:#}"), "could not process a mail");
-                let tx = self.store.transaction()?;
-                let mail = mail::read(&pending.raw, &identity.address);
-                let mut replies = 0;
-                if mail.silence.is_none()
-                    && let Some(to) = &mail.reply_to
-                {
-                    let out = reply_to(
-                        &mail,
-                        to,
-                        "The judge could not process this mail because of an internal error. \
-                         Nothing was changed. The judge's keeper has been told; please try again later.\n"
-                            .to_string(),
-                    );
-                    queue(&tx, &identity, Some(pending.id), &out, now)?;
-                    replies = 1;
-                }
-                let note = format!("failed: {e:#}");
-                store::finish_inbound(&tx, pending.id, &note, unix(now))?;
-                tx.commit()?;
-                Processed {
-                    message_id: pending.message_id.clone(),
-                    note,
-                    replies,
-                }
-            }
+        let attempts = self.store.begin_attempt(pending.id)?;
+        if attempts > self.limits.max_attempts {
+            let cause = format!(
+                "the judge stopped {} times while processing this mail",
+                attempts - 1
+            );
+            return self.fail(&pending, &cause, now).map(Some);
+        }
+        let identity = &self.identity;
+        let limits = &self.limits;
+        let responder = &mut self.responder;
+        let store = &mut self.store;
+        let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<Processed> {
+            let tx = store.transaction()?;
+            let done = handle(&tx, &mut **responder, identity, limits, &pending, now)?;
+            tx.commit()?;
+            Ok(done)
+        }));
+        let done = match r {
+            Ok(Ok(d)) => d,
+            Ok(Err(e)) => self.fail(&pending, &format!("{e:#}"), now)?,
+            Err(p) => self.fail(&pending, &panic_text(&*p), now)?,
         };
         info!(message_id = %done.message_id, note = %done.note, replies = done.replies, "mail processed");
         Ok(Some(done))
     }
+
+    /// Mark a mail failed, answering its sender with an apology where one
+    /// can be built. The mail is kept, with its cause.
+    fn fail(
+        &mut self,
+        pending: &PendingMail,
+        cause: &str,
+        now: SystemTime,
+    ) -> Result<Processed, StoreError> {
+        warn!(message_id = %pending.message_id, cause = %cause, "could not process a mail; it is kept, marked failed");
+        let identity = self.identity.clone();
+        // Building the apology reads the mail again: that may be what
+        // failed, so it is isolated too.
+        let apology = catch_unwind(AssertUnwindSafe(|| {
+            let mail = mail::read(&pending.raw, &identity.address);
+            if mail.silence.is_some() {
+                return None;
+            }
+            let to = mail.reply_to.clone()?;
+            let out = reply_to(
+                &mail,
+                &to,
+                "The judge could not process this mail because of an internal error. \
+                 Nothing in it was done. The judge's keeper has been told; please try again later.\n"
+                    .to_string(),
+            );
+            let id = message_id(&identity, now, pending.id);
+            let raw = mail::build(&out, &identity, &id, now).ok()?;
+            Some((id, mail::recipients(&out), raw))
+        }))
+        .ok()
+        .flatten();
+        let tx = self.store.transaction()?;
+        let mut replies = 0;
+        if let Some((id, rcpt, raw)) = apology {
+            store::queue_outbox(&tx, Some(pending.id), &id, &rcpt, &raw, unix(now))?;
+            replies = 1;
+        }
+        let note = format!("failed: {cause}");
+        store::fail_inbound(&tx, pending.id, &note, unix(now))?;
+        tx.commit()?;
+        Ok(Processed {
+            message_id: pending.message_id.clone(),
+            note,
+            replies,
+        })
+    }
 }
 
-/// The answer to `mail`, threaded and addressed to its sender.
+/// The answer to `mail`, threaded and addressed to `to`.
 pub fn reply_to(mail: &Inbound, to: &Address, body: String) -> Outgoing {
     let subject = if mail.subject.is_empty() {
         "Re: your mail to the judge".to_string()
@@ -157,6 +382,12 @@ pub fn reply_to(mail: &Inbound, to: &Address, body: String) -> Outgoing {
     }
 }
 
+/// A Message-ID for the judge's mail: unique through the serial (or the
+/// failed mail's row, for apologies built outside a transaction).
+fn message_id(identity: &Identity, now: SystemTime, serial: i64) -> String {
+    format!("zj.{}.{serial}@{}", unix(now), identity.domain)
+}
+
 /// Build and queue one outgoing mail in `tx`.
 pub fn queue(
     tx: &Transaction<'_>,
@@ -166,7 +397,7 @@ pub fn queue(
     now: SystemTime,
 ) -> Result<(), StoreError> {
     let serial = store::next_serial(tx)?;
-    let message_id = format!("zj.{}.{serial}@{}", unix(now), identity.domain);
+    let message_id = message_id(identity, now, serial);
     match mail::build(out, identity, &message_id, now) {
         Ok(raw) => store::queue_outbox(
             tx,
@@ -188,7 +419,7 @@ fn handle(
     tx: &Transaction<'_>,
     responder: &mut dyn Responder,
     identity: &Identity,
-    max_bytes: u64,
+    limits: &Limits,
     pending: &PendingMail,
     now: SystemTime,
 ) -> anyhow::Result<Processed> {
@@ -209,12 +440,30 @@ fn handle(
     let Some(to) = mail.reply_to.clone() else {
         return finish(tx, "ignored: no sender".into(), 0);
     };
-    if pending.truncated || pending.size as u64 > max_bytes {
+    let from = mail
+        .from
+        .as_ref()
+        .map_or(to.email.as_str(), |a| a.email.as_str());
+    match super::guard::admit(tx, from, &to.email, t)? {
+        super::guard::Admit::Yes => {}
+        super::guard::Admit::Warn(body) => {
+            queue(
+                tx,
+                identity,
+                Some(pending.id),
+                &reply_to(&mail, &to, body),
+                now,
+            )?;
+            return finish(tx, "rate limited".into(), 1);
+        }
+        super::guard::Admit::Silent => return finish(tx, "rate limited (silent)".into(), 0),
+    }
+    if pending.truncated || pending.size as u64 > limits.max_bytes {
         let body = format!(
             "Your mail was {} bytes long; the judge reads mails of up to {} bytes. \
              It was not read and nothing was changed.\n\
              Please send your orders and commands as plain text, without attachments.\n",
-            pending.size, max_bytes
+            pending.size, limits.max_bytes
         );
         queue(
             tx,
@@ -225,9 +474,16 @@ fn handle(
         )?;
         return finish(tx, "refused: too large".into(), 1);
     }
-    let response = responder.respond(tx, &mail, now)?;
+    let mut response = responder.respond(tx, &mail, now)?;
+    if response.idle && !super::guard::idle_answer_allowed(tx, &to.email, t)? {
+        response.replies.clear();
+        response.note = format!("{} (not answered: nothing found again)", response.note);
+    }
     for r in &response.replies {
         queue(tx, identity, Some(pending.id), r, now)?;
+    }
+    if let Some(text) = &response.kept_text {
+        store::redact_inbound(tx, pending.id, &mail::redacted_copy(&pending.raw, text))?;
     }
     finish(tx, response.note, response.replies.len())
 }

@@ -15,7 +15,7 @@ pub mod tls;
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
-use mail_parser::{HeaderValue as ParsedValue, MessageParser};
+use mail_parser::{HeaderValue as ParsedValue, MessageParser, MimeHeaders};
 use std::time::SystemTime;
 
 /// A mail address with an optional display name.
@@ -33,9 +33,12 @@ pub enum Silence {
     /// A delivery status notification.
     Bounce,
     /// An autoresponder's mail (RFC 3834 `Auto-Submitted`, vacation
-    /// notices, `Precedence: bulk`).
+    /// notices by their subjects, `Precedence: bulk`, robot addresses such
+    /// as `noreply@`).
     AutoReply,
-    /// A mailing list's copy.
+    /// A mailing list's own mail: its robot addresses (`-request@`,
+    /// `-bounces@`, `owner-`) or a digest. A member's mail that came
+    /// through a list is read (see [`Inbound::via_list`]).
     MailingList,
     /// The judge's own mail come back.
     FromJudge,
@@ -61,10 +64,15 @@ impl Silence {
 pub struct Inbound {
     /// Message-ID without angle brackets.
     pub message_id: String,
-    /// Where answers go: `Reply-To`, else `From`.
+    /// Where answers go: `Reply-To`, else `From`; `From` for mail that
+    /// came through a list (its Reply-To is the list).
     pub reply_to: Option<Address>,
-    /// The `From` address.
+    /// The `From` address: who the mail is from, for everything that
+    /// registers an address.
     pub from: Option<Address>,
+    /// The mail came through a mailing list (`List-Id`, `Precedence:
+    /// list`): it is answered to its author only, never to the list.
+    pub via_list: bool,
     /// Subject (the judge ignores it for commands, but echoes it).
     pub subject: String,
     /// The body as plain text.
@@ -75,14 +83,77 @@ pub struct Inbound {
     pub silence: Option<Silence>,
 }
 
+/// The longest Message-ID kept as written; longer ones are replaced by a
+/// hash of themselves, so that the judge's `In-Reply-To` and `References`
+/// lines stay far within RFC 5322's 998 characters.
+const MAX_ID: usize = 250;
+
+/// The longest subject kept (characters); the rest is cut.
+const MAX_SUBJECT: usize = 200;
+
+/// The longest display name kept (characters).
+const MAX_NAME: usize = 100;
+
+/// Text copied from a sender's header made safe to put in the judge's own
+/// headers: control characters (line breaks above all, which let a sender
+/// write headers of their own or broke the mail library) become spaces,
+/// runs of space become one, and the text is cut to `max` characters.
+pub fn header_text(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max));
+    let mut space = false;
+    for c in s.chars() {
+        let c = if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+            ' '
+        } else {
+            c
+        };
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && !out.is_empty() {
+            out.push(' ');
+        }
+        space = false;
+        if out.chars().count() >= max {
+            break;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A message id as it may be written in the judge's headers: printable
+/// ASCII without spaces or angle brackets, at most [`MAX_ID`] characters
+/// (a longer one is replaced by a hash of itself). `None` if nothing is
+/// left.
+pub fn clean_id(id: &str) -> Option<String> {
+    let kept: String = id
+        .chars()
+        .filter(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>'))
+        .collect();
+    if kept.is_empty() {
+        return None;
+    }
+    if kept.len() <= MAX_ID {
+        return Some(kept);
+    }
+    let b = kept.as_bytes();
+    Some(format!(
+        "{:016x}{:016x}@long-message-id.invalid",
+        fnv1a(b, 0xcbf2_9ce4_8422_2325),
+        fnv1a(b, 0x8422_2325_cbf2_9ce4)
+    ))
+}
+
 /// The Message-ID of a raw mail; one is made up from a hash of the bytes
 /// for mails without one, so the same bytes always get the same id.
 pub fn message_id_of(raw: &[u8]) -> String {
     if let Some(m) = MessageParser::default().parse_headers(raw)
         && let Some(id) = m.message_id()
-        && !id.trim().is_empty()
+        && let Some(id) = clean_id(id)
     {
-        return id.trim().trim_matches(['<', '>']).to_string();
+        return id;
     }
     format!(
         "{:016x}{:016x}@no-message-id.invalid",
@@ -111,13 +182,86 @@ fn first_address(v: &ParsedValue<'_>) -> Option<Address> {
     if !email.contains('@') {
         return None;
     }
+    // An address with control characters or spaces in it is no address.
+    if email.chars().any(|c| c.is_control() || c.is_whitespace()) || email.len() > 254 {
+        return None;
+    }
     Some(Address {
         name: addr
             .name()
-            .map(|n| n.trim().to_string())
+            .map(|n| header_text(n, MAX_NAME))
             .filter(|n| !n.is_empty()),
         email,
     })
+}
+
+/// Subject prefixes and phrases of autoresponders that set no RFC 3834
+/// header (Exchange, webmail vacation notices), in the languages most
+/// often met; compared in lower case.
+const AUTO_SUBJECTS: &[&str] = &[
+    "automatic reply",
+    "auto reply",
+    "auto-reply",
+    "autoreply",
+    "auto response",
+    "autoresponse",
+    "out of office",
+    "out of the office",
+    "away from the office",
+    "abwesenheitsnotiz",
+    "automatische antwort",
+    "abwesend",
+    "réponse automatique",
+    "reponse automatique",
+    "absence du bureau",
+    "respuesta automática",
+    "respuesta automatica",
+    "fuera de la oficina",
+    "risposta automatica",
+    "fuori ufficio",
+    "automatisch antwoord",
+    "afwezigheidsbericht",
+    "afwezig",
+];
+
+/// Subjects of delivery failure reports from servers that send no DSN.
+const BOUNCE_SUBJECTS: &[&str] = &[
+    "undeliverable",
+    "undelivered mail",
+    "delivery status notification",
+    "mail delivery failed",
+    "delivery failure",
+    "returned mail",
+    "failure notice",
+    "unzustellbar",
+    "non remis",
+];
+
+/// Whether an address's local part is a robot's: bounces, list robots,
+/// addresses that say no reply is read.
+fn robot_kind(local: &str) -> Option<Silence> {
+    let l = local.to_ascii_lowercase();
+    if l == "mailer-daemon"
+        || l == "postmaster"
+        || l.ends_with("-bounces")
+        || l.contains("-bounces+")
+    {
+        return Some(Silence::Bounce);
+    }
+    if l.ends_with("-request")
+        || l.starts_with("owner-")
+        || l.ends_with("-owner")
+        || l == "listserv"
+        || l == "majordomo"
+        || l == "mailman"
+    {
+        return Some(Silence::MailingList);
+    }
+    let flat: String = l.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    if flat == "noreply" || flat == "donotreply" || flat == "autoreply" || flat == "autoresponder" {
+        return Some(Silence::AutoReply);
+    }
+    None
 }
 
 /// Decode a raw mail. `judge` is the judge's own address (mail from it is
@@ -130,6 +274,7 @@ pub fn read(raw: &[u8], judge: &str) -> Inbound {
             message_id,
             reply_to: None,
             from: None,
+            via_list: false,
             subject: String::new(),
             text: String::from_utf8_lossy(raw).into_owned(),
             references: Vec::new(),
@@ -137,16 +282,13 @@ pub fn read(raw: &[u8], judge: &str) -> Inbound {
         };
     };
     let from = first_address(m.header("From").unwrap_or(&ParsedValue::Empty));
-    let reply_to =
-        first_address(m.header("Reply-To").unwrap_or(&ParsedValue::Empty)).or_else(|| from.clone());
-    let subject = m.subject().unwrap_or("").trim().to_string();
+    let subject = header_text(m.subject().unwrap_or(""), MAX_SUBJECT);
     let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
-    let mut references: Vec<String> = match m.header("References") {
-        Some(ParsedValue::TextList(l)) => l.iter().map(|s| s.to_string()).collect(),
-        Some(ParsedValue::Text(t)) => vec![t.to_string()],
+    let references: Vec<String> = match m.header("References") {
+        Some(ParsedValue::TextList(l)) => l.iter().filter_map(|s| clean_id(s)).collect(),
+        Some(ParsedValue::Text(t)) => clean_id(t).into_iter().collect(),
         _ => Vec::new(),
     };
-    references.retain(|r| !r.is_empty());
 
     let header_text = |name: &str| -> Option<String> {
         m.header_raw(name).map(|v| v.trim().to_ascii_lowercase())
@@ -157,42 +299,116 @@ pub fn read(raw: &[u8], judge: &str) -> Inbound {
         .unwrap_or_default();
     let local = from_email.split('@').next().unwrap_or("");
     let content_type = header_text("Content-Type").unwrap_or_default();
+    let lower_subject = subject.to_lowercase();
+    let bare_subject = strip_reply_prefixes(&lower_subject);
+    let precedence = header_text("Precedence").unwrap_or_default();
+    let via_list = precedence == "list"
+        || header_text("List-Id").is_some()
+        || header_text("List-Post").is_some()
+        || header_text("Mailing-List").is_some();
     let silence = if from.is_none() {
         Some(Silence::NoSender)
     } else if from_email == judge.to_ascii_lowercase() {
         Some(Silence::FromJudge)
-    } else if local == "mailer-daemon"
-        || local == "postmaster"
-        || content_type.starts_with("multipart/report")
+    } else if content_type.starts_with("multipart/report")
         || header_text("X-Failed-Recipients").is_some()
         || header_text("Return-Path").is_some_and(|r| r == "<>")
+        || robot_kind(local) == Some(Silence::Bounce)
+        || BOUNCE_SUBJECTS.iter().any(|b| bare_subject.starts_with(b))
     {
         Some(Silence::Bounce)
     } else if header_text("Auto-Submitted").is_some_and(|v| v != "no")
         || header_text("X-Autoreply").is_some()
         || header_text("X-Autorespond").is_some()
-        || header_text("Precedence")
-            .is_some_and(|p| matches!(p.as_str(), "bulk" | "junk" | "list" | "auto_reply"))
+        || matches!(precedence.as_str(), "bulk" | "junk" | "auto_reply")
+        || robot_kind(local) == Some(Silence::AutoReply)
+        || AUTO_SUBJECTS.iter().any(|a| lower_subject.contains(a))
     {
         Some(Silence::AutoReply)
-    } else if header_text("List-Id").is_some()
-        || header_text("List-Unsubscribe").is_some()
-        || header_text("List-Post").is_some()
-        || header_text("Mailing-List").is_some()
+    } else if robot_kind(local) == Some(Silence::MailingList)
+        || content_type.starts_with("multipart/digest")
+        || m.parts.iter().any(|p| {
+            p.content_type().is_some_and(|c| {
+                c.c_type.eq_ignore_ascii_case("multipart")
+                    && c.subtype()
+                        .is_some_and(|s| s.eq_ignore_ascii_case("digest"))
+            })
+        })
+        || (via_list && lower_subject.contains("digest"))
     {
         Some(Silence::MailingList)
     } else {
         None
     };
+    // A list sets Reply-To to itself: its members' mail is answered to
+    // them alone.
+    let reply_to = if via_list {
+        from.clone()
+    } else {
+        first_address(m.header("Reply-To").unwrap_or(&ParsedValue::Empty)).or_else(|| from.clone())
+    };
     Inbound {
         message_id,
         reply_to,
         from,
+        via_list,
         subject,
         text,
         references,
         silence,
     }
+}
+
+/// A subject without its `Re:`, `Fwd:`, `AW:`... prefixes.
+fn strip_reply_prefixes(s: &str) -> &str {
+    let mut s = s.trim_start();
+    loop {
+        let Some((head, rest)) = s.split_once(':') else {
+            return s;
+        };
+        if head.len() <= 4 && head.chars().all(|c| c.is_alphabetic()) {
+            s = rest.trim_start();
+        } else {
+            return s;
+        }
+    }
+}
+
+/// A copy of a processed mail to keep in place of the one received: its
+/// header lines (but those describing the body) and `text`, the body as
+/// the judge read it with its secrets masked.
+pub fn redacted_copy(raw: &[u8], text: &str) -> Vec<u8> {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 2)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 1))
+        .unwrap_or(raw.len());
+    let head = String::from_utf8_lossy(&raw[..end]);
+    let mut out = String::with_capacity(end + text.len() + 128);
+    let mut skipping = false;
+    for line in head.lines() {
+        if line.starts_with([' ', '\t']) {
+            if !skipping {
+                out.push_str(line);
+                out.push_str("\r\n");
+            }
+            continue;
+        }
+        let name = line.split(':').next().unwrap_or("").to_ascii_lowercase();
+        skipping = name.starts_with("content-") || name == "mime-version";
+        if !skipping && !line.is_empty() {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
+    }
+    out.push_str("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n");
+    out.push_str("Content-Transfer-Encoding: 8bit\r\nX-Zinejudge-Redacted: passwords\r\n\r\n");
+    for line in text.lines() {
+        out.push_str(line);
+        out.push_str("\r\n");
+    }
+    out.into_bytes()
 }
 
 /// Who the judge is, for the headers of its mail.
@@ -250,7 +466,31 @@ fn mailbox(a: &Address) -> Result<Mailbox, BuildError> {
         .email
         .parse()
         .map_err(|_| BuildError::Address(a.email.clone()))?;
-    Ok(Mailbox::new(a.name.clone(), email))
+    let name = a
+        .name
+        .as_deref()
+        .map(|n| header_text(n, MAX_NAME))
+        .filter(|n| !n.is_empty());
+    Ok(Mailbox::new(name, email))
+}
+
+/// The `References` of an answer: the thread's ids (cleaned) and the mail
+/// answered, oldest dropped first so the header line stays within
+/// RFC 5322's 998 characters.
+fn references_line(refs: &[String], answered: &str) -> String {
+    let mut ids: Vec<String> = refs.iter().filter_map(|r| clean_id(r)).collect();
+    ids.extend(clean_id(answered));
+    let mut kept: Vec<String> = Vec::new();
+    let mut len = "References: ".len();
+    for id in ids.iter().rev() {
+        if len + id.len() + 3 > 900 {
+            break;
+        }
+        len += id.len() + 3;
+        kept.push(format!("<{id}>"));
+    }
+    kept.reverse();
+    kept.join(" ")
 }
 
 /// The bytes of an outgoing mail, with the judge's headers: `Message-ID`
@@ -269,7 +509,7 @@ pub fn build(
     })?;
     let mut b = lettre::Message::builder()
         .from(from)
-        .subject(out.subject.clone())
+        .subject(header_text(&out.subject, MAX_SUBJECT))
         .date(date)
         .message_id(Some(format!("<{message_id}>")))
         .raw_header(HeaderValue::new(
@@ -283,15 +523,9 @@ pub fn build(
     for a in &out.to {
         b = b.to(mailbox(a)?);
     }
-    if let Some(r) = &out.in_reply_to {
+    if let Some(r) = out.in_reply_to.as_deref().and_then(clean_id) {
         b = b.in_reply_to(format!("<{r}>"));
-        let mut refs: Vec<String> = out
-            .references
-            .iter()
-            .map(|x| format!("<{}>", x.trim_matches(['<', '>'])))
-            .collect();
-        refs.push(format!("<{r}>"));
-        b = b.references(refs.join(" "));
+        b = b.references(references_line(&out.references, &r));
     }
     let text = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
@@ -335,7 +569,7 @@ mod tests {
 
     #[test]
     fn robots_and_loops_get_no_answer() {
-        let cases: [(&[u8], Silence); 5] = [
+        let cases: [(&[u8], Silence); 12] = [
             (
                 b"From: MAILER-DAEMON@example.test\r\n\r\nx",
                 Silence::Bounce,
@@ -349,12 +583,41 @@ mod tests {
                 Silence::AutoReply,
             ),
             (
-                b"From: list@example.test\r\nList-Id: <dip.example.test>\r\n\r\nx",
+                b"From: dip-request@example.test\r\nList-Id: <dip.example.test>\r\n\r\nx",
                 Silence::MailingList,
             ),
             (
                 b"From: Judge <JUDGE@example.test>\r\n\r\nx",
                 Silence::FromJudge,
+            ),
+            // Exchange's out-of-office, with no RFC 3834 header.
+            (
+                b"From: bob@example.test\r\nSubject: Automatic reply: Re: orders\r\n\r\nI am away",
+                Silence::AutoReply,
+            ),
+            (
+                b"From: bob@example.test\r\nSubject: Abwesenheitsnotiz: Re: g1\r\n\r\nx",
+                Silence::AutoReply,
+            ),
+            (
+                b"From: dip-bounces@lists.example.test\r\n\r\nx",
+                Silence::Bounce,
+            ),
+            (
+                b"From: owner-dip@lists.example.test\r\n\r\nx",
+                Silence::MailingList,
+            ),
+            (
+                b"From: no-reply@example.test\r\n\r\nx",
+                Silence::AutoReply,
+            ),
+            (
+                b"From: dip@lists.example.test\r\nList-Id: <dip>\r\nSubject: dip Digest, Vol 3, Issue 7\r\n\r\nx",
+                Silence::MailingList,
+            ),
+            (
+                b"From: MAILER@example.test\r\nSubject: Undeliverable: orders\r\n\r\nx",
+                Silence::Bounce,
             ),
         ];
         for (raw, want) in cases {
@@ -369,6 +632,56 @@ mod tests {
             read(b"Subject: hi\r\n\r\nbody", JUDGE).silence,
             Some(Silence::NoSender)
         );
+    }
+
+    #[test]
+    fn a_members_mail_through_a_list_is_read_and_answered_to_the_member() {
+        let m = read(
+            b"From: Ann <ann@example.test>\r\nReply-To: dip@lists.example.test\r\nList-Id: <dip.lists.example.test>\r\nPrecedence: list\r\n\r\nSIGNON England g1 pw",
+            JUDGE,
+        );
+        assert_eq!(m.silence, None);
+        assert!(m.via_list);
+        assert_eq!(m.reply_to.unwrap().email, "ann@example.test");
+    }
+
+    #[test]
+    fn header_text_from_senders_cannot_break_headers() {
+        let m = read(
+            b"From: =?utf-8?q?A=0AB?= <eve@x.test>\r\nSubject: =?utf-8?q?hi=0D=0ABcc:_x@y?=\r\n\r\nHELP",
+            JUDGE,
+        );
+        let from = m.from.clone().unwrap();
+        assert_eq!(from.name.as_deref(), Some("A B"));
+        assert!(!m.subject.contains(['\r', '\n']), "{:?}", m.subject);
+        let me = Identity {
+            address: JUDGE.into(),
+            name: "Judge".into(),
+            domain: "example.test".into(),
+        };
+        let long_id = "x".repeat(5000);
+        let out = Outgoing {
+            to: vec![Address {
+                name: Some("A\nB\r\u{0}C".into()),
+                email: "eve@x.test".into(),
+            }],
+            subject: format!("Re: {}\nBcc: victim@x.test", m.subject),
+            body: "ok\n".into(),
+            in_reply_to: Some(long_id.clone()),
+            references: vec![long_id; 20],
+            attachments: vec![],
+        };
+        let raw = build(&out, &me, "r1@example.test", SystemTime::UNIX_EPOCH).unwrap();
+        let text = String::from_utf8(raw).unwrap();
+        for line in text.split("\r\n") {
+            assert!(
+                line.len() <= 998,
+                "{} characters: {}",
+                line.len(),
+                &line[..80]
+            );
+            assert!(!line.to_ascii_lowercase().starts_with("bcc:"), "{line}");
+        }
     }
 
     #[test]

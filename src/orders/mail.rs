@@ -58,9 +58,16 @@ const MARK_WORDS: &[&[&str]] = &[
     ],
 ];
 
+/// Whether a line is quoted from another mail (`> `, or `| ` as some
+/// clients quote).
+pub fn is_quoted(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('>') || t.starts_with('|')
+}
+
 /// Whether a line ends the useful part of a mail (a signature or a
 /// forwarded original).
-fn ends_body(line: &str) -> bool {
+pub fn ends_body(line: &str) -> bool {
     let t = line.trim_end();
     t == "--"
         || t == "-- "
@@ -120,8 +127,7 @@ pub fn find_orders(
         if ends_body(raw) {
             break;
         }
-        let trimmed = raw.trim_start();
-        if trimmed.starts_with('>') || trimmed.starts_with('|') {
+        if is_quoted(raw) {
             continue;
         }
         let line = strip_bullet(raw);

@@ -123,15 +123,42 @@ pub fn list(c: &Connection) -> Result<Vec<GameRow>> {
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
-/// Active games whose deadline (or reminder time) is due by `now`, earliest
-/// deadline first.
-pub fn with_deadline_before(c: &Connection, t: i64) -> Result<Vec<(String, i64)>> {
-    let mut st = c.prepare(
-        "SELECT name, deadline FROM games WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1
+/// Active games whose deadline is at or before `t`, earliest deadline
+/// first; a game set aside after a fault only if that was before
+/// `fault_before`.
+pub fn with_deadline_before(
+    c: &Connection,
+    t: i64,
+    fault_before: i64,
+) -> Result<Vec<(String, i64)>> {
+    let mut st = c.prepare_cached(
+        "SELECT name, deadline FROM games WHERE status = 'active' AND deadline IS NOT NULL
+         AND deadline <= ?1 AND (fault IS NULL OR fault_at < ?2)
          ORDER BY deadline, name",
     )?;
-    let rows = st.query_map(params![t], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let rows = st.query_map(params![t, fault_before], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Set a game aside with the cause of its fault, or (`None`) take it back.
+pub fn set_fault(c: &Connection, game: &str, cause: Option<&str>, now: i64) -> Result<()> {
+    c.execute(
+        "UPDATE games SET fault = ?2, fault_at = ?3 WHERE name = ?1
+         AND (fault IS NOT NULL OR ?2 IS NOT NULL)",
+        params![game, cause, cause.map(|_| now)],
+    )?;
+    Ok(())
+}
+
+/// The cause a game was set aside for, if it was.
+pub fn fault(c: &Connection, game: &str) -> Result<Option<String>> {
+    Ok(c.query_row(
+        "SELECT fault FROM games WHERE name = ?1",
+        params![game],
+        |r| r.get(0),
+    )
+    .optional()?
+    .flatten())
 }
 
 /// Seats of a game, by power.

@@ -168,6 +168,21 @@ impl Store {
             .optional()?)
     }
 
+    /// Count one more attempt at processing a mail, committed at once, and
+    /// return the count. The commit waits for the operating system only,
+    /// not the disk: the count guards against the process dying, and the
+    /// processing's own commit that follows makes both durable.
+    pub fn begin_attempt(&mut self, id: i64) -> Result<i64> {
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let n = self.conn.query_row(
+            "UPDATE inbound SET attempts = attempts + 1 WHERE id = ?1 RETURNING attempts",
+            params![id],
+            |r| r.get(0),
+        );
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        Ok(n?)
+    }
+
     /// Number of mails waiting.
     pub fn pending_count(&self) -> Result<i64> {
         Ok(self.conn.query_row(
@@ -301,13 +316,130 @@ pub fn insert_inbound(
     truncated: bool,
     now: i64,
 ) -> Result<Option<i64>> {
-    let n = conn
-        .prepare_cached(
-            "INSERT OR IGNORE INTO inbound (message_id, source, received_at, size, raw, truncated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![message_id, source, now, size, raw, truncated])?;
-    Ok((n == 1).then(|| conn.last_insert_rowid()))
+    let digest = digest(raw);
+    let mut insert = conn.prepare_cached(
+        "INSERT OR IGNORE INTO inbound (message_id, source, received_at, size, raw, truncated, digest)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    if insert.execute(params![
+        message_id, source, now, size, raw, truncated, digest
+    ])? == 1
+    {
+        return Ok(Some(conn.last_insert_rowid()));
+    }
+    // The Message-ID is known. The same bytes again (a source that fetched
+    // the mail twice) are the same mail; other bytes are another mail that
+    // reuses the id, kept under an id of its own so that it is answered.
+    let known: Option<Option<String>> = conn
+        .query_row(
+            "SELECT digest FROM inbound WHERE message_id = ?1",
+            params![message_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if known.flatten().as_deref().is_none_or(|d| d == digest) {
+        return Ok(None);
+    }
+    let other = format!("{message_id}#{}", &digest[..16]);
+    if insert.execute(params![other, source, now, size, raw, truncated, digest])? == 1 {
+        return Ok(Some(conn.last_insert_rowid()));
+    }
+    Ok(None)
+}
+
+/// A digest of a mail's bytes (BLAKE2b, hex), telling two mails with one
+/// Message-ID apart.
+fn digest(raw: &[u8]) -> String {
+    use blake2::{Blake2b512, Digest};
+    let d = Blake2b512::digest(raw);
+    d[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Mark a mail failed, in its transaction: kept with its cause, never
+/// taken again.
+pub fn fail_inbound(tx: &Transaction<'_>, id: i64, note: &str, now: i64) -> Result<()> {
+    tx.execute(
+        "UPDATE inbound SET state = 'failed', processed_at = ?2, note = ?3 WHERE id = ?1",
+        params![id, now, note],
+    )?;
+    Ok(())
+}
+
+/// Replace a mail's stored bytes by a copy with its secrets masked, in the
+/// transaction that processes it.
+pub fn redact_inbound(tx: &Transaction<'_>, id: i64, raw: &[u8]) -> Result<()> {
+    tx.execute(
+        "UPDATE inbound SET raw = ?2, redacted = 1 WHERE id = ?1",
+        params![id, raw],
+    )?;
+    Ok(())
+}
+
+/// Drop the bytes of mail processed before `before` (Unix seconds); its
+/// Message-ID, digest and note stay, so a copy fetched again is still
+/// known. Returns how many were dropped.
+pub fn prune_inbound(conn: &Connection, before: i64) -> Result<usize> {
+    Ok(conn.execute(
+        "UPDATE inbound SET raw = x'' WHERE state IN ('done', 'failed')
+         AND processed_at < ?1 AND length(raw) > 0",
+        params![before],
+    )?)
+}
+
+/// Count an answer to `address` in a window of `window` seconds allowing
+/// `max` answers.
+pub fn note_answer(
+    c: &Connection,
+    address: &str,
+    now: i64,
+    window: i64,
+    max: i64,
+) -> Result<games::Rate> {
+    let row: Option<(i64, i64, bool)> = c
+        .query_row(
+            "SELECT day_start, count, warned FROM answered WHERE address = ?1",
+            params![address],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let (start, count, warned) = match row {
+        Some((s, n, w)) if now - s < window => (s, n + 1, w),
+        _ => (now, 1, false),
+    };
+    let rate = if count <= max {
+        games::Rate::Ok
+    } else if !warned {
+        games::Rate::Warn
+    } else {
+        games::Rate::Silent
+    };
+    c.execute(
+        "INSERT INTO answered (address, day_start, count, warned) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(address) DO UPDATE SET day_start = ?2, count = ?3, warned = ?4",
+        params![address, start, count, warned || rate == games::Rate::Warn],
+    )?;
+    Ok(rate)
+}
+
+/// Whether an answer saying nothing was found may go to `address`: not if
+/// one went within `quiet` seconds. Notes that one goes.
+pub fn idle_answer(c: &Connection, address: &str, now: i64, quiet: i64) -> Result<bool> {
+    let last: Option<i64> = c
+        .query_row(
+            "SELECT idle_at FROM answered WHERE address = ?1",
+            params![address],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if last.is_some_and(|t| t > 0 && now - t < quiet) {
+        return Ok(false);
+    }
+    c.execute(
+        "INSERT INTO answered (address, day_start, count, idle_at) VALUES (?1, ?2, 0, ?2)
+         ON CONFLICT(address) DO UPDATE SET idle_at = ?2",
+        params![address, now],
+    )?;
+    Ok(true)
 }
 
 /// Queue a mail in the transaction that processes its cause.

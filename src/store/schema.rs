@@ -93,6 +93,36 @@ pub const MIGRATIONS: &[&str] = &[
         count INTEGER NOT NULL,
         warned INTEGER NOT NULL DEFAULT 0
     );",
+    // 3: trust. Attempts count the times processing of a mail began, so a
+    // mail that kills the process is given up after a few tries rather
+    // than retried forever; the digest tells a different mail reusing a
+    // known Message-ID from the same mail fetched twice; a game whose
+    // deadline work fails is set aside (with the cause) rather than
+    // blocking the clock; sign-on failures are counted per seat (power,
+    // or -1 for the GM) across mails and addresses; answers are counted
+    // per address answered, per day, to stop mail loops.
+    "ALTER TABLE inbound ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE inbound ADD COLUMN digest TEXT;
+    ALTER TABLE inbound ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN fault TEXT;
+    ALTER TABLE games ADD COLUMN fault_at INTEGER;
+    CREATE TABLE signon_failures (
+        game TEXT NOT NULL COLLATE NOCASE,
+        seat INTEGER NOT NULL,
+        failures INTEGER NOT NULL DEFAULT 0,
+        locked_until INTEGER NOT NULL DEFAULT 0,
+        last_at INTEGER NOT NULL,
+        notified_at INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE TABLE answered (
+        address TEXT PRIMARY KEY COLLATE NOCASE,
+        day_start INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        warned INTEGER NOT NULL DEFAULT 0,
+        idle_at INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX inbound_processed ON inbound (state, processed_at);",
 ];
 
 /// Bring the database up to date. The version is read and the migrations

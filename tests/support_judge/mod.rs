@@ -9,7 +9,7 @@ pub mod bot;
 use mail_parser::MimeHeaders;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use zinejudge::commands::Judge;
-use zinejudge::daemon::process::Processor;
+use zinejudge::daemon::process::{Limits, Processor};
 use zinejudge::mail::Identity;
 use zinejudge::store::Store;
 
@@ -54,16 +54,16 @@ impl World {
 
     fn with_judge(judge: Judge) -> World {
         World {
-            processor: Processor {
-                store: Store::in_memory().unwrap(),
-                responder: Box::new(judge),
-                identity: Identity {
+            processor: Processor::new(
+                Store::in_memory().unwrap(),
+                Box::new(judge),
+                Identity {
                     address: "judge@example.test".into(),
                     name: "zinejudge".into(),
                     domain: "example.test".into(),
                 },
-                max_bytes: 1 << 20,
-            },
+                Limits::default(),
+            ),
             // Sat 1 Jan 2028 12:00 UTC
             now: UNIX_EPOCH + Duration::from_secs(1_830_340_800),
             serial: 0,

@@ -1,0 +1,312 @@
+//! Checking passwords without giving them away to guessing.
+//!
+//! - A mail gets at most one password check per seat (a power, or a game's
+//!   GM): a second sign-on line for a seat whose password failed is not
+//!   checked, and a password that verified is not checked again. Each
+//!   check costs an argon2 hash, so a mail also gets at most
+//!   [`MAX_CHECKS`] of them.
+//! - Failures are counted per seat across mails and addresses. From the
+//!   [`FREE_FAILURES`]th on, the seat is locked for a time that doubles
+//!   with each further failure, up to [`MAX_LOCK`]; a day without failures
+//!   forgets them. While locked, no password is checked for the seat.
+//! - The seat's registered address is told of failures (at most once an
+//!   hour), of a lock, and of anything done for the seat from another
+//!   address.
+//!
+//! Failures are recorded after the mail's commands have run, outside their
+//! savepoints, so a refused command cannot undo the count.
+
+use super::error::{CmdError, CmdResult};
+use super::{Session, mail_to};
+use crate::map::PowerId;
+use rusqlite::{OptionalExtension, params};
+
+/// Password checks a mail may cause.
+pub(crate) const MAX_CHECKS: usize = 4;
+/// Failures before a seat is locked.
+pub(crate) const FREE_FAILURES: i64 = 3;
+/// The first lock, in seconds.
+pub(crate) const FIRST_LOCK: i64 = 60;
+/// The longest lock, in seconds.
+pub(crate) const MAX_LOCK: i64 = 3600;
+/// Failures are forgotten after this long without one.
+const FORGET: i64 = 86400;
+/// The owner is told of failures at most this often (a lock is always told).
+const NOTICE_EVERY: i64 = 3600;
+
+/// A seat, as the failure table keys it: a power's index, or -1 for the GM.
+fn seat_key(power: Option<PowerId>) -> i64 {
+    power.map_or(-1, |p| i64::from(p.0))
+}
+
+/// What this mail found for a seat.
+#[derive(Debug, Clone)]
+enum Found {
+    /// The password verified; it is not checked again in this mail.
+    Verified {
+        password: String,
+        /// The seat's registered address at the time.
+        owner: Option<String>,
+    },
+    /// It failed: no more checks for this seat in this mail.
+    Failed {
+        /// Who to tell, and what to call the seat in the notice.
+        owner: Option<String>,
+        label: String,
+    },
+    /// The seat is locked.
+    Locked,
+}
+
+/// The checks of one mail.
+#[derive(Debug, Default)]
+pub(crate) struct Checks {
+    found: Vec<(String, i64, Found)>,
+    hashed: usize,
+    /// What was done for seats signed on from another address:
+    /// (game, seat, owner, lines).
+    acted: Vec<(String, i64, String, Vec<String>)>,
+}
+
+impl Checks {
+    fn get(&self, game: &str, seat: i64) -> Option<&Found> {
+        self.found
+            .iter()
+            .find(|(g, s, _)| g.eq_ignore_ascii_case(game) && *s == seat)
+            .map(|(_, _, f)| f)
+    }
+
+    fn set(&mut self, game: &str, seat: i64, f: Found) {
+        self.found
+            .retain(|(g, s, _)| !(g.eq_ignore_ascii_case(game) && *s == seat));
+        self.found.push((game.to_string(), seat, f));
+    }
+
+    /// Note that `line` was done for a seat; kept when the seat was signed
+    /// on from an address other than its own.
+    pub(crate) fn acted(&mut self, game: &str, power: Option<PowerId>, line: &str) {
+        let seat = seat_key(power);
+        let Some(Found::Verified {
+            owner: Some(owner), ..
+        }) = self.get(game, seat).cloned()
+        else {
+            return;
+        };
+        if let Some(a) = self
+            .acted
+            .iter_mut()
+            .find(|(g, s, _, _)| g.eq_ignore_ascii_case(game) && *s == seat)
+        {
+            if a.3.len() < 20 {
+                a.3.push(line.to_string());
+            }
+            return;
+        }
+        self.acted
+            .push((game.to_string(), seat, owner, vec![line.to_string()]));
+    }
+}
+
+/// The sign-on failure message: the same whatever was wrong, so that
+/// nobody learns which part was.
+pub(crate) const FAILED: &str = "sign-on failed: the game, power or password is not right";
+
+/// Check `password` for a seat of `game` whose stored hash is `hash` and
+/// whose registered address is `owner`. `label` names the seat in notices
+/// ("England in g1"). `Ok(())` when it verified; a refusal says why not.
+pub(crate) fn check(
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: Option<PowerId>,
+    hash: Option<&str>,
+    owner: Option<&str>,
+    label: &str,
+    password: &str,
+) -> CmdResult {
+    let seat = seat_key(power);
+    match s.checks.get(game, seat) {
+        Some(Found::Verified { password: p, .. }) if p == password => return Ok(()),
+        Some(Found::Verified { .. }) | Some(Found::Failed { .. }) => {
+            return Err(CmdError::refused(format!(
+                "{FAILED} (one password is checked per power and mail)"
+            )));
+        }
+        Some(Found::Locked) => return Err(locked_message()),
+        None => {}
+    }
+    let row: Option<(i64, i64, i64)> = s
+        .tx
+        .query_row(
+            "SELECT failures, locked_until, last_at FROM signon_failures WHERE game = ?1 AND seat = ?2",
+            params![game, seat],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    if let Some((_, until, _)) = row
+        && until > s.now
+    {
+        s.checks.set(game, seat, Found::Locked);
+        return Err(CmdError::refused(format!(
+            "sign-on for {label} is locked until {} after repeated failures; its player has been told",
+            super::time::show(until, "UTC")
+        )));
+    }
+    if s.checks.hashed >= MAX_CHECKS {
+        return Err(CmdError::refused(format!(
+            "{FAILED} (the judge checks at most {MAX_CHECKS} passwords a mail)"
+        )));
+    }
+    s.checks.hashed += 1;
+    let ok = hash.is_some_and(|h| super::password::verify(password, h));
+    if ok {
+        s.checks.set(
+            game,
+            seat,
+            Found::Verified {
+                password: password.to_string(),
+                owner: owner
+                    .filter(|o| !o.eq_ignore_ascii_case(&s.from.email))
+                    .map(str::to_string),
+            },
+        );
+        if row.is_some_and(|(n, _, _)| n > 0) {
+            s.tx.execute(
+                "DELETE FROM signon_failures WHERE game = ?1 AND seat = ?2",
+                params![game, seat],
+            )?;
+        }
+        return Ok(());
+    }
+    s.checks.set(
+        game,
+        seat,
+        Found::Failed {
+            owner: owner.map(str::to_string),
+            label: label.to_string(),
+        },
+    );
+    Err(CmdError::refused(FAILED))
+}
+
+fn locked_message() -> CmdError {
+    CmdError::refused("sign-on for that power is locked after repeated failures")
+}
+
+/// The lock that follows failure number `n`, in seconds (0: none).
+pub(crate) fn lock_after(n: i64) -> i64 {
+    if n < FREE_FAILURES {
+        return 0;
+    }
+    let doublings = (n - FREE_FAILURES).min(20) as u32;
+    (FIRST_LOCK << doublings).min(MAX_LOCK)
+}
+
+/// After the mail: count its failed sign-ons (one per seat) and tell the
+/// seats' players of failures, locks, and of what was done for them from
+/// other addresses.
+pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
+    let found = std::mem::take(&mut s.checks.found);
+    for (game, seat, f) in &found {
+        let Found::Failed { owner, label } = f else {
+            continue;
+        };
+        let row: Option<(i64, i64, i64, i64)> =
+            s.tx.query_row(
+                "SELECT failures, locked_until, last_at, notified_at FROM signon_failures
+                 WHERE game = ?1 AND seat = ?2",
+                params![game, seat],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let (mut n, notified) = match row {
+            Some((n, _, last, notified)) if s.now - last < FORGET => (n, notified),
+            Some((_, _, _, notified)) => (0, notified),
+            None => (0, 0),
+        };
+        n += 1;
+        let lock = lock_after(n);
+        let until = if lock > 0 { s.now + lock } else { 0 };
+        let tell = owner.is_some() && (lock > 0 || s.now - notified >= NOTICE_EVERY);
+        s.tx.execute(
+            "INSERT INTO signon_failures (game, seat, failures, locked_until, last_at, notified_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT(game, seat) DO UPDATE SET failures = ?3, locked_until = ?4, last_at = ?5,
+                 notified_at = ?6",
+            params![
+                game,
+                seat,
+                n,
+                until,
+                s.now,
+                if tell { s.now } else { notified }
+            ],
+        )?;
+        if let (true, Some(owner)) = (tell, owner) {
+            let mut body = format!(
+                "A mail from {} tried to sign on as {label} with a wrong password \
+                 ({n} failure(s) in a row).",
+                s.from.email
+            );
+            if lock > 0 {
+                body.push_str(&format!(
+                    " Sign-on for {label} is locked until {} (UTC); each further failure \
+                     doubles the wait, up to an hour.",
+                    super::time::show(until, "UTC")
+                ));
+            }
+            body.push_str(
+                " If it was not you, someone may be guessing your password: choose a \
+                 long one with SET PASSWORD, and tell your GM.",
+            );
+            s.out.extend(mail_to(
+                &[owner.as_str()],
+                format!("{label}: failed sign-on"),
+                crate::report::wrap(&body, 72, ""),
+            ));
+        }
+    }
+    for (game, seat, owner, lines) in std::mem::take(&mut s.checks.acted) {
+        let who = if seat < 0 {
+            format!("the GM of {game}")
+        } else {
+            format!("your power in {game}")
+        };
+        let mut body = crate::report::wrap(
+            &format!(
+                "A mail from {}, not your registered address, signed on as {who} and did this:",
+                s.from.email
+            ),
+            72,
+            "",
+        );
+        for l in &lines {
+            body.push_str(&format!("  > {l}\n"));
+        }
+        body.push_str(
+            "\nIf that was not you, your password is known to someone else: \
+             change it with SET PASSWORD and tell your GM.\n",
+        );
+        s.out.extend(mail_to(
+            &[owner.as_str()],
+            format!("{game}: orders or commands from another address"),
+            body,
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lock_doubles_up_to_an_hour() {
+        assert_eq!(lock_after(1), 0);
+        assert_eq!(lock_after(2), 0);
+        assert_eq!(lock_after(3), 60);
+        assert_eq!(lock_after(4), 120);
+        assert_eq!(lock_after(8), 1920);
+        assert_eq!(lock_after(9), 3600);
+        assert_eq!(lock_after(1000), 3600);
+    }
+}

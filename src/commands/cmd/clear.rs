@@ -1,0 +1,26 @@
+//! CLEAR: withdraw all of one's orders for the phase. It must stand alone
+//! on its line: "Clear skies over the North Sea" is chat, not CLEAR.
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
+use crate::commands::{Judge, Session, submit};
+use crate::store::games;
+
+/// CLEAR.
+pub struct Clear;
+
+impl Command for Clear {
+    const SPEC: Spec = Spec {
+        grave: true,
+        ..Spec::new("CLEAR", "CLEAR", "Withdraw all your orders for this phase.")
+    };
+    type Role = Player;
+    fn parse(args: &Args) -> Result<Self, String> {
+        args.none(&Self::SPEC).map(|_| Clear)
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
+        games::set_orders(s.tx, &seat.game, seat.power.0, &[])?;
+        s.say("  All your orders for this phase are withdrawn.");
+        submit::show_orders(judge, s, &seat.game, seat.power)
+    }
+}

@@ -1,0 +1,140 @@
+//! CREATE: a new game, with the mail's author (From) as its GM.
+
+use crate::commands::error::{CmdError, CmdResult};
+use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
+use crate::commands::{Ctx, Judge, Session, find_power, password};
+use crate::game::Position;
+use crate::game::record::{SeatStatus, Settings, Status};
+use crate::map::PowerId;
+use crate::store::games::{self, GameRow};
+
+/// CREATE game variant password [WITH optional powers].
+pub struct Create {
+    game: String,
+    variant: String,
+    password: String,
+    with: Vec<String>,
+}
+
+/// Whether a game name is one the judge takes: letters, digits, `-`, `_`.
+pub(crate) fn valid_game_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 32
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+impl Command for Create {
+    const SPEC: Spec = Spec {
+        secret: Secret::Arg(2),
+        ..Spec::new(
+            "CREATE",
+            "CREATE game variant password [WITH optional powers]",
+            "Create a game; you become its GM, signed on.",
+        )
+    };
+    type Role = Anyone;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let w = &args.words;
+        let with_ok = w.len() > 4 && w[3].eq_ignore_ascii_case("with");
+        if w.len() != 3 && !with_ok {
+            return Err(
+                "CREATE needs a game name, a variant and a password: CREATE mygame \
+                        standard secret (and WITH power for an optional power)"
+                    .into(),
+            );
+        }
+        Ok(Create {
+            game: w[0].clone(),
+            variant: w[1].clone(),
+            password: w[2].clone(),
+            with: w
+                .iter()
+                .skip(4)
+                .map(|x| x.trim_matches(',').to_string())
+                .filter(|x| !x.is_empty() && !x.eq_ignore_ascii_case("and"))
+                .collect(),
+        })
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
+        let game = self.game.as_str();
+        if !valid_game_name(game) {
+            return Err("a game name is letters, digits, - and _ only (32 at most)".into());
+        }
+        let v = judge.variant(&self.variant)?;
+        let hash =
+            password::hash(&self.password).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?;
+        let mut pos = Position::initial(&v);
+        // Optional powers play only when asked for.
+        let mut chosen = Vec::new();
+        for w in &self.with {
+            let p = find_power(&v, w)?;
+            if !v.map.power(p).optional {
+                return Err(format!(
+                    "{} always plays in {}; WITH is for optional powers",
+                    v.map.power(p).name,
+                    v.title
+                )
+                .into());
+            }
+            chosen.push(p);
+        }
+        let left_out: Vec<PowerId> = v
+            .map
+            .power_ids()
+            .filter(|p| v.map.power(*p).optional && !chosen.contains(p))
+            .collect();
+        for &p in &left_out {
+            pos.leave_out(p);
+        }
+        let row = GameRow {
+            name: game.to_string(),
+            variant: v.name.clone(),
+            gm_address: s.from.email.clone(),
+            gm_hash: hash,
+            status: Status::Forming,
+            settings: Settings {
+                timezone: judge.default_tz.clone(),
+                ..Settings::default()
+            },
+            position: pos.to_toml(&v),
+            deadline: None,
+            reminded: false,
+            grace_noticed: false,
+            result: None,
+            created_at: s.now,
+        };
+        if !games::create(s.tx, &row, v.map.powers().len())? {
+            return Err(format!("a game called {game} already exists").into());
+        }
+        let mut seats = games::seats(s.tx, game)?;
+        for &p in &left_out {
+            if let Some(seat) = seats.get_mut(p.index()) {
+                seat.status = SeatStatus::Eliminated;
+                games::save_seat(s.tx, game, seat)?;
+            }
+        }
+        s.ctx = Ctx::Gm {
+            game: game.to_string(),
+        };
+        s.say(&format!(
+            "  Created {game} ({}); you are its GM and signed on.\n  \
+             Players JOIN {game} password [powers]; the game starts when\n  \
+             every power is taken, or when you START it.",
+            v.title
+        ));
+        for p in v.map.power_ids().filter(|p| v.map.power(*p).optional) {
+            let name = &v.map.power(p).name;
+            if left_out.contains(&p) {
+                s.say(&format!(
+                    "  {name} are not in this game (CREATE {game} {} password WITH {name} to have them).",
+                    v.name
+                ));
+            } else {
+                s.say(&format!("  {name} play in this game."));
+            }
+        }
+        Ok(())
+    }
+}

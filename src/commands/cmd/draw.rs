@@ -1,0 +1,130 @@
+//! DRAW and NO DRAW: a vote for a draw among the survivors; the game ends
+//! when every survivor votes for it. DRAW must stand alone on its line
+//! ("Draw your own conclusions" is chat).
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
+use crate::commands::{Judge, Session, load, notify_all};
+use crate::game::record::Status;
+use crate::map::PowerId;
+use crate::store::games::{self, GameRow};
+
+/// DRAW.
+pub struct Draw;
+
+/// NO DRAW.
+pub struct NoDraw;
+
+impl Command for Draw {
+    const SPEC: Spec = Spec {
+        grave: true,
+        ..Spec::new(
+            "DRAW",
+            "DRAW  (NO DRAW to take it back)",
+            "Vote for a draw among the surviving powers; it ends the game when every survivor votes for it.",
+        )
+    };
+    type Role = Player;
+    fn parse(args: &Args) -> Result<Self, String> {
+        args.none(&Self::SPEC).map(|_| Draw)
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
+        vote(judge, s, &seat, Vote::Draw(true))
+    }
+}
+
+impl Command for NoDraw {
+    const SPEC: Spec = Spec::new("NO DRAW", "NO DRAW", "Take back a draw vote.");
+    type Role = Player;
+    fn parse(args: &Args) -> Result<Self, String> {
+        args.none(&Self::SPEC).map(|_| NoDraw)
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
+        vote(judge, s, &seat, Vote::Draw(false))
+    }
+}
+
+/// A vote that may end the game.
+pub(crate) enum Vote {
+    /// For (or no longer for) a draw.
+    Draw(bool),
+    /// Concede to a power, or withdraw a concession.
+    Concede(Option<PowerId>),
+}
+
+/// Record a vote, and end the game when the survivors agree.
+pub(crate) fn vote(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    seat: &PlayerSeat,
+    vote: Vote,
+) -> CmdResult {
+    let game = &seat.game;
+    let power = seat.power;
+    let mut g = load(s.tx, game)?;
+    let (v, pos) = judge.board(&g)?;
+    let mut seats = games::seats(s.tx, game)?;
+    match vote {
+        Vote::Draw(on) => {
+            seats[power.index()].draw = on;
+            s.say(if on {
+                "  You vote for a draw."
+            } else {
+                "  You withdraw your draw vote."
+            });
+        }
+        Vote::Concede(Some(pid)) => {
+            if pid == power {
+                return Err("you cannot concede to yourself".into());
+            }
+            seats[power.index()].concede = Some(pid.0);
+            s.say(&format!(
+                "  You concede victory to {}.",
+                v.map.power(pid).name
+            ));
+        }
+        Vote::Concede(None) => {
+            seats[power.index()].concede = None;
+            s.say("  You withdraw your concession.");
+        }
+    }
+    games::save_seat(s.tx, game, &seats[power.index()])?;
+    // Who survives: powers with units or centres.
+    let counts = pos.centre_counts(&v.map);
+    let alive: Vec<PowerId> = v
+        .map
+        .power_ids()
+        .filter(|p| counts[p.index()] > 0 || pos.units.iter().any(|u| u.power == *p))
+        .collect();
+    if alive.iter().all(|p| seats[p.index()].draw) {
+        let names: Vec<&str> = alive
+            .iter()
+            .map(|p| v.map.power(*p).name.as_str())
+            .collect();
+        let result = format!("a draw between {}", names.join(", "));
+        return finish(s, &mut g, &result);
+    }
+    // A concession wins when every other survivor concedes to the same
+    // power.
+    for &winner in &alive {
+        let all = alive
+            .iter()
+            .filter(|p| **p != winner)
+            .all(|p| seats[p.index()].concede == Some(winner.0));
+        if all && alive.len() > 1 {
+            let result = format!("won by {} (the others conceded)", v.map.power(winner).name);
+            return finish(s, &mut g, &result);
+        }
+    }
+    Ok(())
+}
+
+/// End a game with `result`, telling everyone.
+pub(crate) fn finish(s: &mut Session<'_, '_>, g: &mut GameRow, result: &str) -> CmdResult {
+    g.status = Status::Finished;
+    g.deadline = None;
+    g.result = Some(result.to_string());
+    games::save(s.tx, g)?;
+    s.say(&format!("  The game is over: {result}."));
+    notify_all(s, g, "game over", &format!("The game is over: {result}.\n"))
+}

@@ -1,0 +1,155 @@
+//! EDIT: the GM fixes the board; the change is recorded in the history and
+//! told to everyone.
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Args, Command, Gm, Spec};
+use crate::commands::{Judge, Session, find_power, load, notify_all};
+use crate::store::games;
+
+/// An EDIT.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Put a unit on the board: power and unit text (`A Lon`).
+    Add {
+        /// Power name.
+        power: String,
+        /// Unit, `A Lon`.
+        unit: String,
+    },
+    /// Take the unit in a place off the board.
+    Remove {
+        /// Place.
+        place: String,
+    },
+    /// Set a centre's owner (`None`: unowned).
+    Owner {
+        /// Centre.
+        centre: String,
+        /// Power name, or `None`.
+        power: Option<String>,
+    },
+}
+
+impl Command for Edit {
+    const SPEC: Spec = Spec::new(
+        "EDIT",
+        "EDIT ADD power unit | EDIT REMOVE place | EDIT OWNER centre power|NONE",
+        "Fix the board; the change is recorded in the history.",
+    );
+    type Role = Gm;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let w = &args.bare().words;
+        let usage = "EDIT ADD power unit, EDIT REMOVE place, or EDIT OWNER centre power|NONE";
+        let up = |i: usize| w.get(i).map(|s| s.to_ascii_uppercase()).unwrap_or_default();
+        Ok(match up(0).as_str() {
+            "ADD" if w.len() >= 4 => Edit::Add {
+                power: w[1].to_string(),
+                unit: w[2..].join(" "),
+            },
+            "REMOVE" if w.len() >= 2 => Edit::Remove {
+                place: w[1..].join(" "),
+            },
+            "OWNER" if w.len() == 3 => Edit::Owner {
+                centre: w[1].to_string(),
+                power: (!w[2].eq_ignore_ascii_case("none")).then(|| w[2].to_string()),
+            },
+            _ => return Err(usage.into()),
+        })
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        let mut g = load(s.tx, &game)?;
+        let (v, mut pos) = judge.board(&g)?;
+        let before = pos.to_toml(&v);
+        let unknown =
+            |place: &str| format!("unknown place `{}`", crate::mail::header_text(place, 40));
+        let what = match self {
+            Edit::Add { power, unit } => {
+                let pid = find_power(&v, &power)?;
+                let (kind, region) = crate::game::position::parse_unit(&v.map, &unit)?;
+                let p = v.map.province_of(region);
+                let others: Vec<crate::map::Unit> = pos
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|u| v.map.province_of(u.region) == p)
+                    .collect();
+                if !v.map.may_stand(p, pid, kind, &others) {
+                    return Err(
+                        format!("there is already a unit in {}", v.map.province(p).abbr).into(),
+                    );
+                }
+                pos.units.push(crate::map::Unit {
+                    power: pid,
+                    kind,
+                    region,
+                });
+                format!(
+                    "added {} {} {}",
+                    v.map.power(pid).adjective,
+                    kind.letter(),
+                    v.map.region_abbr(region)
+                )
+            }
+            Edit::Remove { place } => {
+                let p = match v.map.lookup(&place) {
+                    Some(crate::map::Named::Province(p)) => p,
+                    Some(crate::map::Named::Region(r)) => v.map.province_of(r),
+                    None => return Err(unknown(&place).into()),
+                };
+                let i = pos
+                    .units
+                    .iter()
+                    .position(|u| v.map.province_of(u.region) == p)
+                    .ok_or_else(|| format!("no unit in {}", v.map.province(p).abbr))?;
+                let u = pos.units.remove(i);
+                format!(
+                    "removed {} {} {}",
+                    v.map.power(u.power).adjective,
+                    u.kind.letter(),
+                    v.map.region_abbr(u.region)
+                )
+            }
+            Edit::Owner { centre, power } => {
+                let p = match v.map.lookup(&centre) {
+                    Some(crate::map::Named::Province(p)) if v.map.province(p).supply_centre => p,
+                    _ => {
+                        return Err(format!(
+                            "`{}` is not a supply centre",
+                            crate::mail::header_text(&centre, 40)
+                        )
+                        .into());
+                    }
+                };
+                let owner = power.map(|x| find_power(&v, &x)).transpose()?;
+                pos.owners[p.index()] = owner;
+                format!(
+                    "{} now belongs to {}",
+                    v.map.province(p).abbr,
+                    owner.map_or("nobody".to_string(), |o| v.map.power(o).name.clone())
+                )
+            }
+        };
+        g.position = pos.to_toml(&v);
+        games::save(s.tx, &g)?;
+        games::set_fault(s.tx, &g.name, None, s.now)?;
+        games::append_history(
+            s.tx,
+            &game,
+            &games::NewHistory {
+                phase: &v.calendar.short(pos.phase),
+                kind: "edit",
+                position: &before,
+                orders: "",
+                report: &format!("GM edit: {what}"),
+            },
+            s.now,
+        )?;
+        s.say(&format!("  Edit: {what}."));
+        notify_all(
+            s,
+            &g,
+            "board edited",
+            &format!("The GM corrected the board: {what}.\n"),
+        )
+    }
+}

@@ -1,0 +1,51 @@
+//! EJECT: the GM removes a power's player; the power is open for a
+//! replacement.
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Args, Command, Gm, Spec};
+use crate::commands::{Judge, Session, find_power, load, mail_to};
+use crate::game::record::SeatStatus;
+use crate::store::games;
+
+/// EJECT power.
+pub struct Eject(String);
+
+impl Command for Eject {
+    const SPEC: Spec = Spec::new(
+        "EJECT",
+        "EJECT power",
+        "Remove a power's player; the power is open for a replacement.",
+    );
+    type Role = Gm;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let a = args.bare();
+        if a.is_empty() || a.len() > 3 {
+            return Err(format!("write {}", Self::SPEC.usage));
+        }
+        Ok(Eject(a.rest(0)))
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        let g = load(s.tx, &game)?;
+        let v = judge.variant(&g.variant)?;
+        let pid = find_power(&v, &self.0)?;
+        let mut seats = games::seats(s.tx, &game)?;
+        let seat = &mut seats[pid.index()];
+        let old = seat.address.take();
+        seat.hash = None;
+        seat.status = SeatStatus::Abandoned;
+        seat.ready = false;
+        games::save_seat(s.tx, &game, seat)?;
+        let name = &v.map.power(pid).name;
+        if let Some(a) = old {
+            s.out.extend(mail_to(
+                &[a],
+                format!("{game}: you no longer play {name}"),
+                format!("The GM of {game} has removed you from {name}.\n"),
+            ));
+        }
+        s.say(&format!(
+            "  {name} is open; REPLACE {name} address to seat a new player."
+        ));
+        Ok(())
+    }
+}

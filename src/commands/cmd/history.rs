@@ -1,0 +1,82 @@
+//! HISTORY: past results mailed back, as observers read them.
+
+use crate::commands::error::{CmdError, CmdResult};
+use crate::commands::registry::{Anyone, Args, Command, Spec};
+use crate::commands::{Judge, Session, load, mail_to};
+use crate::store::games;
+
+/// HISTORY game [phase | from to].
+pub struct History {
+    game: String,
+    range: Vec<String>,
+}
+
+impl Command for History {
+    const SPEC: Spec = Spec::new(
+        "HISTORY",
+        "HISTORY game [phase | from to]",
+        "Past results mailed back: all, one phase (S1901M) or a range.",
+    );
+    type Role = Anyone;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let a = args.bare();
+        match a.words.as_slice() {
+            [game, range @ ..] if range.len() <= 2 => Ok(History {
+                game: game.clone(),
+                range: range.to_vec(),
+            }),
+            _ => Err(format!("write {}", Self::SPEC.usage)),
+        }
+    }
+    fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
+        let g = load(s.tx, &self.game)?;
+        let rows = games::history(s.tx, &g.name)?;
+        let played: Vec<_> = rows.iter().filter(|r| r.kind == "phase").collect();
+        if played.is_empty() {
+            s.say("  No phase has been played yet.");
+            return Ok(());
+        }
+        let pos_of = |label: &str| {
+            played
+                .iter()
+                .position(|r| r.phase.eq_ignore_ascii_case(label))
+        };
+        let no_phase = |p: &str| {
+            CmdError::refused(format!(
+                "no phase {} in the history (phases look like S1901M)",
+                crate::mail::header_text(p, 20)
+            ))
+        };
+        let (from, to) = match self.range.as_slice() {
+            [] => (0, played.len() - 1),
+            [one] => {
+                let i = pos_of(one).ok_or_else(|| no_phase(one))?;
+                (i, i)
+            }
+            [a, b, ..] => {
+                let i = pos_of(a).ok_or_else(|| no_phase(a))?;
+                let j = pos_of(b).ok_or_else(|| no_phase(b))?;
+                (i.min(j), i.max(j))
+            }
+        };
+        let mut body = String::new();
+        for r in &played[from..=to] {
+            body.push_str(&r.report);
+            body.push_str("\n\n");
+        }
+        let to_addr = s.from.email.clone();
+        s.out.extend(mail_to(
+            &[to_addr],
+            format!(
+                "{}: history {} to {}",
+                g.name, played[from].phase, played[to].phase
+            ),
+            body,
+        ));
+        s.say(&format!(
+            "  The results of {} phase(s) are mailed to you separately.",
+            to - from + 1
+        ));
+        Ok(())
+    }
+}

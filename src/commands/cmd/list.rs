@@ -1,0 +1,135 @@
+//! LIST: the games, or one game in detail.
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Anyone, Args, Command, Spec};
+use crate::commands::{Judge, Session, load, position, time};
+use crate::game::record::{Nmr, Press, SeatStatus, Status, Style};
+use crate::map::PowerId;
+use crate::store::games;
+use std::fmt::Write;
+
+/// LIST [game].
+pub struct List(Option<String>);
+
+impl Command for List {
+    const SPEC: Spec = Spec::new(
+        "LIST",
+        "LIST [game]",
+        "The games (variant, phase, deadline, open powers), or one game in detail.",
+    );
+    type Role = Anyone;
+    fn parse(args: &Args) -> Result<Self, String> {
+        match args.bare().words.as_slice() {
+            [] => Ok(List(None)),
+            [g] => Ok(List(Some(g.clone()))),
+            _ => Err("write LIST, or LIST game".into()),
+        }
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
+        match self.0 {
+            None => list_all(judge, s),
+            Some(g) => list_one(judge, s, &g),
+        }
+    }
+}
+
+fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>) -> CmdResult {
+    let all = games::list(s.tx)?;
+    if all.is_empty() {
+        s.say("  No games yet. CREATE one: CREATE name variant password.");
+        return Ok(());
+    }
+    let mut t = String::new();
+    for g in all {
+        let Ok(v) = judge.variant(&g.variant) else {
+            continue;
+        };
+        let phase = position(&v, &g)
+            .map(|p| v.calendar.label(p.phase))
+            .unwrap_or_default();
+        let seats = games::seats(s.tx, &g.name)?;
+        let open: Vec<&str> = seats
+            .iter()
+            .filter(|x| matches!(x.status, SeatStatus::Open | SeatStatus::Abandoned))
+            .map(|x| v.map.power(PowerId(x.power)).name.as_str())
+            .collect();
+        let _ = writeln!(
+            t,
+            "  {} ({}), {}: {}",
+            g.name,
+            g.variant,
+            g.status.as_str(),
+            phase
+        );
+        if let Some(d) = g.deadline {
+            let _ = writeln!(t, "      deadline {}", time::show(d, &g.settings.timezone));
+        }
+        if let Some(r) = &g.result {
+            let _ = writeln!(t, "      {r}");
+        }
+        if !open.is_empty() && g.status != Status::Finished {
+            t.push_str(&crate::report::wrap(
+                &format!("      open: {}", open.join(", ")),
+                72,
+                "        ",
+            ));
+        }
+    }
+    s.say(&t);
+    Ok(())
+}
+
+fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult {
+    let g = load(s.tx, name)?;
+    let (v, pos) = judge.board(&g)?;
+    let seats = games::seats(s.tx, &g.name)?;
+    let mut t = format!("  {} ({}), {}\n", g.name, v.title, g.status.as_str());
+    let _ = writeln!(t, "  Phase: {}", v.calendar.label(pos.phase));
+    if let Some(d) = g.deadline {
+        let _ = writeln!(t, "  Deadline: {}", time::show(d, &g.settings.timezone));
+    }
+    if let Some(r) = &g.result {
+        let _ = writeln!(t, "  Result: {r}");
+    }
+    let set = &g.settings;
+    let _ = writeln!(
+        t,
+        "  Settings: movement {}h, retreats/adjustments {}h, grace {}h,",
+        set.movement_hours, set.short_hours, set.grace_hours
+    );
+    let _ = writeln!(
+        t,
+        "    reminder {}h, NMR {}, press {}, style {}, time zone {}",
+        set.reminder_hours,
+        match set.nmr {
+            Nmr::Hold => "hold",
+            Nmr::CivilDisorder => "civil disorder",
+        },
+        match set.press {
+            Press::White => "white",
+            Press::Grey => "grey",
+            Press::None => "none",
+        },
+        match set.style {
+            Style::Zine => "zine",
+            Style::Judge => "judge",
+        },
+        set.timezone
+    );
+    let counts = pos.centre_counts(&v.map);
+    let _ = writeln!(t, "  Powers:");
+    for seat in &seats {
+        let p = PowerId(seat.power);
+        let units = pos.units.iter().filter(|u| u.power == p).count();
+        let _ = writeln!(
+            t,
+            "    {:<16} {:<10} centres {:>2}, units {:>2}",
+            v.map.power(p).name,
+            seat.status.as_str(),
+            counts[p.index()],
+            units
+        );
+    }
+    s.say(&t);
+    Ok(())
+}

@@ -1,0 +1,186 @@
+//! PRESS and BROADCAST: messages between the players, signed or (where
+//! the game allows) grey. The text runs from the command's line to
+//! ENDPRESS; the GM reads all press with its sender shown.
+
+use crate::commands::error::{CmdError, CmdResult};
+use crate::commands::registry::{AnySeat, Args, Command, SignedOn, Spec};
+use crate::commands::{Judge, Session, find_power, load, mail_to};
+use crate::game::record::Press as PressRule;
+use crate::store::games;
+
+/// Whom press goes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum To {
+    /// Everybody in the game.
+    All,
+    /// These powers (as written; resolved against the game).
+    Powers(Vec<String>),
+}
+
+/// PRESS TO powers|ALL [GREY].
+pub struct Press {
+    to: To,
+    grey: bool,
+}
+
+/// BROADCAST [GREY].
+pub struct Broadcast {
+    grey: bool,
+}
+
+impl Command for Press {
+    const SPEC: Spec = Spec::new(
+        "PRESS",
+        "PRESS TO powers|ALL [GREY] ... ENDPRESS",
+        "Send press to some powers (GREY hides your name where the game allows it).",
+    );
+    type Role = SignedOn;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let mut grey = false;
+        let mut to = Vec::new();
+        let mut words = args.words.as_slice();
+        if words.first().is_some_and(|w| w.eq_ignore_ascii_case("to")) {
+            words = &words[1..];
+        }
+        for w in words {
+            let w = w.trim_matches(',');
+            if w.eq_ignore_ascii_case("grey") || w.eq_ignore_ascii_case("gray") {
+                grey = true;
+            } else if !w.is_empty() && !w.eq_ignore_ascii_case("and") {
+                to.push(w.to_string());
+            }
+        }
+        let to = if to.iter().any(|w| w.eq_ignore_ascii_case("all")) {
+            To::All
+        } else if to.is_empty() {
+            return Err("PRESS TO whom? Write PRESS TO England France, or BROADCAST".into());
+        } else {
+            To::Powers(to)
+        };
+        Ok(Press { to, grey })
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
+        send(judge, s, &seat, self.to, self.grey)
+    }
+}
+
+impl Command for Broadcast {
+    const SPEC: Spec = Spec::new(
+        "BROADCAST",
+        "BROADCAST [GREY] ... ENDPRESS",
+        "Send press to everybody in the game.",
+    );
+    type Role = SignedOn;
+    fn parse(args: &Args) -> Result<Self, String> {
+        match args.bare().words.as_slice() {
+            [] => Ok(Broadcast { grey: false }),
+            [g] if g.eq_ignore_ascii_case("grey") || g.eq_ignore_ascii_case("gray") => {
+                Ok(Broadcast { grey: true })
+            }
+            _ => Err(format!("write {}", Self::SPEC.usage)),
+        }
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
+        send(judge, s, &seat, To::All, self.grey)
+    }
+}
+
+/// Resolve a list of power names, some of several words.
+fn powers(v: &crate::variant::Variant, words: &[String]) -> CmdResult<Vec<crate::map::PowerId>> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < words.len() {
+        let found = (1..=(words.len() - k).min(4)).rev().find_map(|n| {
+            find_power(v, &words[k..k + n].join(" "))
+                .ok()
+                .map(|p| (p, n))
+        });
+        match found {
+            Some((p, n)) => {
+                out.push(p);
+                k += n;
+            }
+            None => {
+                return Err(CmdError::refused(format!(
+                    "no power `{}` in this game",
+                    crate::mail::header_text(&words[k], 40)
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn send(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    seat: &AnySeat,
+    to: To,
+    grey: bool,
+) -> CmdResult {
+    let text = s.press.take().unwrap_or_default();
+    let game = &seat.game;
+    let g = load(s.tx, game)?;
+    let v = judge.variant(&g.variant)?;
+    match g.settings.press {
+        PressRule::None => return Err(format!("{game} allows no press").into()),
+        PressRule::White if grey => {
+            return Err(format!("{game} allows only white press (signed)").into());
+        }
+        _ => {}
+    }
+    if text.trim().is_empty() {
+        return Err("the press is empty (write it between the PRESS line and ENDPRESS)".into());
+    }
+    let seats = games::seats(s.tx, game)?;
+    let from = match seat.power {
+        Some(p) => v.map.power(p).name.clone(),
+        None => "The GM".to_string(),
+    };
+    let (targets, names): (Vec<String>, String) = match &to {
+        To::All => {
+            let mut t: Vec<String> = seats.iter().filter_map(|x| x.address.clone()).collect();
+            t.extend(games::observers(s.tx, game)?);
+            (t, "everybody".to_string())
+        }
+        To::Powers(list) => {
+            let mut t = Vec::new();
+            let mut ns = Vec::new();
+            for pid in powers(&v, list)? {
+                ns.push(v.map.power(pid).name.clone());
+                if let Some(a) = &seats[pid.index()].address {
+                    t.push(a.clone());
+                }
+            }
+            (t, ns.join(", "))
+        }
+    };
+    let signed = if grey {
+        "(grey press: sender not shown)".to_string()
+    } else {
+        format!("From {from}")
+    };
+    let body = format!(
+        "Press in {game}\n{signed}, to {names}:\n\n{}",
+        text.trim_end()
+    );
+    // The GM reads all press, with the sender shown.
+    let gm_body = format!(
+        "Press in {game}\nFrom {from}{}, to {names}:\n\n{}",
+        if grey { " (sent grey)" } else { "" },
+        text.trim_end()
+    );
+    let mut recipients = targets;
+    recipients.retain(|a| !a.eq_ignore_ascii_case(&s.from.email));
+    if !recipients.is_empty() {
+        s.out
+            .extend(mail_to(&recipients, format!("{game}: press"), body));
+    }
+    s.out.extend(mail_to(
+        &[&g.gm_address],
+        format!("{game}: press (GM copy)"),
+        gm_body,
+    ));
+    s.say(&format!("  Press sent to {names}."));
+    Ok(())
+}

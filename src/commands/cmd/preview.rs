@@ -1,0 +1,26 @@
+//! PREVIEW: the results the current orders would give, to the GM only.
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Args, Command, Gm, Spec};
+use crate::commands::{Judge, Session, play};
+
+/// PREVIEW.
+pub struct Preview;
+
+impl Command for Preview {
+    const SPEC: Spec = Spec::new(
+        "PREVIEW",
+        "PREVIEW",
+        "Adjudicate the current orders and mail the results to the GM only.",
+    );
+    type Role = Gm;
+    fn parse(args: &Args) -> Result<Self, String> {
+        args.none(&Self::SPEC).map(|_| Preview)
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        let text = play::preview(judge, s.tx, &game)?;
+        s.say("  A preview with the current orders (nothing was changed; only you get this):\n");
+        s.say(&text);
+        Ok(())
+    }
+}

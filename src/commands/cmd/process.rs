@@ -1,0 +1,26 @@
+//! PROCESS: the GM adjudicates the current phase now.
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Args, Command, Gm, Spec};
+use crate::commands::{Judge, Session, load, play};
+use crate::game::record::Status;
+
+/// PROCESS.
+pub struct Process;
+
+impl Command for Process {
+    const SPEC: Spec = Spec::new("PROCESS", "PROCESS", "Adjudicate the current phase now.");
+    type Role = Gm;
+    fn parse(args: &Args) -> Result<Self, String> {
+        args.none(&Self::SPEC).map(|_| Process)
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        let g = load(s.tx, &game)?;
+        if g.status != Status::Active && g.status != Status::Paused {
+            return Err(format!("{game} is not running").into());
+        }
+        play::process(judge, s.tx, &game, s.now, &mut s.out)?;
+        s.say("  Processed; the results are on their way to everyone.");
+        Ok(())
+    }
+}

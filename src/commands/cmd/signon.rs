@@ -1,0 +1,169 @@
+//! SIGNON: the lines below speak for a power (or the GM) of a game.
+//!
+//! Every judge's form is read: `SIGNON England game pw`, njudge's
+//! `SIGNON Egame pw`, DPjudge's `SIGNON england@game pw`, `SIGNON GM game
+//! pw`, and power names of several words (`SIGNON Duke William game pw`).
+//! The password is checked by [`crate::commands::auth`], which bounds
+//! guessing.
+
+use crate::commands::auth;
+use crate::commands::error::{CmdError, CmdResult};
+use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
+use crate::commands::{Ctx, Judge, Session, find_power, time};
+use crate::store::games;
+
+/// SIGNON in any of its forms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignOn {
+    /// The power as written (a name, a letter), or `None` for the GM.
+    pub power: Option<String>,
+    /// The game.
+    pub game: String,
+    /// The password.
+    pub password: String,
+}
+
+fn is_gm(w: &str) -> bool {
+    w.eq_ignore_ascii_case("gm") || w.eq_ignore_ascii_case("master")
+}
+
+impl Command for SignOn {
+    const SPEC: Spec = Spec {
+        secret: Secret::Last,
+        ..Spec::new(
+            "SIGNON",
+            "SIGNON power game password  (also SIGNON Egame password, SIGNON england@game password, SIGNON GM game password)",
+            "Sign on; the orders and commands below it are for that power (or the GM).",
+        )
+    };
+    type Role = Anyone;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let usage = "write SIGNON power game password (or SIGNON GM game password)";
+        let w = &args.words;
+        match w.as_slice() {
+            [who @ .., game, pw] if !who.is_empty() && who.len() <= 4 => {
+                let who = who.join(" ");
+                Ok(SignOn {
+                    power: (!is_gm(&who)).then_some(who),
+                    game: game.clone(),
+                    password: pw.clone(),
+                })
+            }
+            [combined, pw] => {
+                if let Some((p, g)) = combined.split_once('@') {
+                    if p.is_empty() || g.is_empty() {
+                        return Err(usage.into());
+                    }
+                    return Ok(SignOn {
+                        power: (!is_gm(p)).then(|| p.to_string()),
+                        game: g.to_string(),
+                        password: pw.clone(),
+                    });
+                }
+                // njudge: the power's letter glued to the game name.
+                let mut chars = combined.chars();
+                let letter = chars.next().ok_or(usage)?;
+                let game: String = chars.collect();
+                if game.is_empty() {
+                    return Err(usage.into());
+                }
+                Ok(SignOn {
+                    power: (!letter.eq_ignore_ascii_case(&'m'))
+                        .then(|| letter.to_ascii_uppercase().to_string()),
+                    game,
+                    password: pw.clone(),
+                })
+            }
+            _ => Err(usage.into()),
+        }
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
+        // Whatever happens, the lines below no longer speak for whoever
+        // signed on before.
+        s.ctx = Ctx::None;
+        let Some(g) = games::load(s.tx, &self.game)? else {
+            return Err(auth::FAILED.into());
+        };
+        let v = judge.variant(&g.variant)?;
+        match self.power.as_deref() {
+            None => {
+                let label = format!("the GM of {}", g.name);
+                auth::check(
+                    s,
+                    &g.name,
+                    None,
+                    Some(&g.gm_hash),
+                    Some(&g.gm_address),
+                    &label,
+                    &self.password,
+                )?;
+                s.ctx = Ctx::Gm {
+                    game: g.name.clone(),
+                };
+                s.say(&format!("  Signed on as the GM of {}.", g.name));
+                Ok(())
+            }
+            Some(p) => {
+                let pid = find_power(&v, p).map_err(|_| CmdError::refused(auth::FAILED))?;
+                let seats = games::seats(s.tx, &g.name)?;
+                let seat = &seats[pid.index()];
+                let label = format!("{} in {}", v.map.power(pid).name, g.name);
+                auth::check(
+                    s,
+                    &g.name,
+                    Some(pid),
+                    seat.hash.as_deref(),
+                    seat.address.as_deref(),
+                    &label,
+                    &self.password,
+                )?;
+                s.ctx = Ctx::Power {
+                    game: g.name.clone(),
+                    power: pid,
+                };
+                let pos = crate::commands::position(&v, &g)?;
+                let deadline = g.deadline.map_or(String::new(), |d| {
+                    format!(", deadline {}", time::show(d, &g.settings.timezone))
+                });
+                s.say(&format!(
+                    "  Signed on as {label} ({}{deadline}).",
+                    v.calendar.label(pos.phase)
+                ));
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<SignOn, String> {
+        let words = line
+            .split_whitespace()
+            .skip(1)
+            .map(str::to_string)
+            .collect();
+        SignOn::parse(&Args { words })
+    }
+
+    #[test]
+    fn signon_in_every_judges_style() {
+        let want = |p: Option<&str>| SignOn {
+            power: p.map(str::to_string),
+            game: "mygame".into(),
+            password: "pw".into(),
+        };
+        assert_eq!(parse("SIGNON England mygame pw"), Ok(want(Some("England"))));
+        assert_eq!(parse("signon Emygame pw"), Ok(want(Some("E"))));
+        assert_eq!(parse("SIGNON england@mygame pw"), Ok(want(Some("england"))));
+        assert_eq!(parse("SIGNON GM mygame pw"), Ok(want(None)));
+        assert_eq!(parse("SIGNON Mmygame pw"), Ok(want(None)));
+        assert_eq!(
+            parse("SIGNON Duke William mygame pw"),
+            Ok(want(Some("Duke William")))
+        );
+        assert!(parse("SIGNON mygame").is_err());
+    }
+}

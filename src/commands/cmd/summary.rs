@@ -1,0 +1,62 @@
+//! SUMMARY: supply centres per power after each year.
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Anyone, Args, Command, Spec};
+use crate::commands::{Judge, Session, load};
+use crate::game::Position;
+use crate::store::games;
+use std::fmt::Write;
+
+/// SUMMARY game.
+pub struct Summary(String);
+
+impl Command for Summary {
+    const SPEC: Spec = Spec::new(
+        "SUMMARY",
+        "SUMMARY game",
+        "Supply centres per power after each year.",
+    );
+    type Role = Anyone;
+    fn parse(args: &Args) -> Result<Self, String> {
+        match args.bare().words.as_slice() {
+            [g] => Ok(Summary(g.clone())),
+            _ => Err(format!("write {}", Self::SPEC.usage)),
+        }
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
+        let g = load(s.tx, &self.0)?;
+        let (v, now) = judge.board(&g)?;
+        let rows = games::history(s.tx, &g.name)?;
+        let mut t = String::from("  Supply centres at each adjustment:\n");
+        let names: Vec<String> = v
+            .map
+            .powers()
+            .iter()
+            .map(|p| p.name.chars().take(3).collect())
+            .collect();
+        let _ = writeln!(
+            t,
+            "  {:<16} {}",
+            "",
+            names.iter().map(|n| format!("{n:>4}")).collect::<String>()
+        );
+        let mut add = |label: String, pos: &Position| {
+            let c = pos.centre_counts(&v.map);
+            let _ = writeln!(
+                t,
+                "  {label:<16} {}",
+                c.iter().map(|n| format!("{n:>4}")).collect::<String>()
+            );
+        };
+        for r in rows.iter().filter(|r| r.kind == "phase") {
+            if let Ok(p) = Position::from_toml(&v, &r.position)
+                && matches!(p.phase.kind, crate::variant::PhaseKind::Adjustment)
+            {
+                add(v.calendar.season_year(p.phase), &p);
+            }
+        }
+        add(format!("now ({})", v.calendar.short(now.phase)), &now);
+        s.say(&t);
+        Ok(())
+    }
+}

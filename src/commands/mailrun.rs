@@ -1,0 +1,440 @@
+//! Reading one mail, line by line, within bounds.
+//!
+//! The work one mail can cause is bounded: at most [`MAX_LINES`] lines are
+//! read and [`MAX_COMMANDS`] commands carried out; the same answer to many
+//! lines in a row is given once with a count; the reply is cut to a size
+//! in proportion to the mail ([`reply_cap`]). Passwords never come back:
+//! each command line is echoed with its password masked, and every
+//! password the mail holds is masked wherever else it would appear in the
+//! reply and in the copy of the mail the judge keeps.
+
+use super::error::CmdError;
+use super::registry::{self, CommandLine, Outcome};
+use super::{Ctx, Judge, Session, submit};
+use crate::mail::Inbound;
+use std::fmt::Write;
+use tracing::error;
+
+/// Non-blank lines of a mail read; the rest are counted and named.
+pub(crate) const MAX_LINES: usize = 1000;
+/// Commands carried out in one mail.
+pub(crate) const MAX_COMMANDS: usize = 100;
+/// The same answer to this many lines in a row is written out; further
+/// ones are counted.
+const SAME_ANSWERS: usize = 3;
+
+/// What reading a mail gave.
+pub(crate) struct Read {
+    /// The reply's text (before the signature).
+    pub reply: String,
+    /// The mail's text to keep in place of the received mail, when it held
+    /// passwords (masked here).
+    pub kept_text: Option<String>,
+}
+
+/// The lines of a mail body to read, numbered from 1: up to the signature
+/// or a forwarded original, without quoted lines.
+pub(crate) fn body_lines(body: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    for (i, l) in body.lines().enumerate() {
+        if crate::orders::mail::ends_body(l) {
+            break;
+        }
+        if crate::orders::mail::is_quoted(l) {
+            continue;
+        }
+        out.push((i + 1, l));
+    }
+    out
+}
+
+/// The most a reply may hold, in bytes, for a mail of `mail_len` bytes:
+/// never much more than the mail itself, but room for a full order set.
+pub(crate) fn reply_cap(mail_len: usize) -> usize {
+    (2 * mail_len).clamp(16 * 1024, 64 * 1024)
+}
+
+/// The passwords a mail's command lines hold, quoted ones included (a
+/// player replying to the judge's welcome quotes it).
+fn secrets_of(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .lines()
+        .filter_map(|l| registry::lookup(l.trim_start_matches(['>', '|', ' ', '\t'])))
+        .filter_map(|c| registry::secret_of(&c))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `text` with each of `secrets` masked where it stands as a word.
+pub(crate) fn mask(text: &str, secrets: &[String]) -> String {
+    let mut t = text.to_string();
+    for sec in secrets.iter().filter(|s| !s.is_empty()) {
+        let mut out = String::with_capacity(t.len());
+        let mut rest = t.as_str();
+        while let Some(i) = rest.find(sec.as_str()) {
+            let before = rest[..i].chars().next_back();
+            let after = rest[i + sec.len()..].chars().next();
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            out.push_str(&rest[..i]);
+            if word(before) || word(after) {
+                out.push_str(sec);
+            } else {
+                out.push_str("********");
+            }
+            rest = &rest[i + sec.len()..];
+        }
+        out.push_str(rest);
+        t = out;
+    }
+    t
+}
+
+/// The mail's text as kept: every line of a command that takes a password
+/// with all its arguments masked, and the passwords masked elsewhere.
+fn kept(text: &str, secrets: &[String]) -> Option<String> {
+    let mut any = !secrets.is_empty();
+    let mut out = String::with_capacity(text.len());
+    for l in text.lines() {
+        let bare = l.trim_start_matches(['>', '|', ' ', '\t']);
+        match registry::lookup(bare) {
+            Some(c) if c.entry.spec().secret != registry::Secret::None => {
+                any = true;
+                out.push_str(&l[..l.len() - bare.len()]);
+                out.push_str(&registry::echo(&c, false));
+            }
+            _ => out.push_str(l),
+        }
+        out.push('\n');
+    }
+    any.then(|| mask(&out, secrets))
+}
+
+/// Cut a reply to `cap` bytes at line ends, keeping its beginning and its
+/// end (the order set held is at the end).
+fn cut(reply: &str, cap: usize) -> String {
+    if reply.len() <= cap {
+        return reply.to_string();
+    }
+    let lines: Vec<&str> = reply.lines().collect();
+    let (mut head, mut tail) = (0usize, lines.len());
+    let (mut head_len, mut tail_len) = (0usize, 0usize);
+    while head < tail && head_len + lines[head].len() < cap * 2 / 3 {
+        head_len += lines[head].len() + 1;
+        head += 1;
+    }
+    while tail > head && tail_len + lines[tail - 1].len() < cap / 3 - 200 {
+        tail_len += lines[tail - 1].len() + 1;
+        tail -= 1;
+    }
+    let mut out = lines[..head].join("\n");
+    let _ = write!(
+        out,
+        "\n\n[{} lines of this reply are left out: the judge answers a long mail in \
+         short.]\n\n",
+        tail - head
+    );
+    out.push_str(&lines[tail..].join("\n"));
+    out.push('\n');
+    out
+}
+
+/// Read `mail` for the session: commands in order, orders between them.
+pub(crate) fn run(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    mail: &Inbound,
+) -> anyhow::Result<Read> {
+    let secrets = secrets_of(&mail.text);
+    let lines = body_lines(&mail.text);
+    let mut pending: Vec<(usize, String)> = Vec::new();
+    let mut read = 0usize;
+    let mut commands = 0usize;
+    let mut same = Same::default();
+    let mut i = 0;
+    let mut stopped: Option<String> = None;
+    while i < lines.len() {
+        let (n, line) = lines[i];
+        let t = line.trim();
+        if !t.is_empty() {
+            read += 1;
+            if read > MAX_LINES {
+                let left = lines[i..]
+                    .iter()
+                    .filter(|(_, l)| !l.trim().is_empty())
+                    .count();
+                stopped = Some(format!(
+                    "The judge reads the first {MAX_LINES} lines of a mail; the other {left} \
+                     lines (from line {n} on) were not read."
+                ));
+                break;
+            }
+        }
+        if registry::unknown_set(t) {
+            flush_orders(judge, s, &mut pending)?;
+            s.did_something = true;
+            let answer = format!(
+                "  Not understood: SET what? The judge knows {}. Nothing was done.\n",
+                registry::set_names()
+            );
+            same.write(
+                s,
+                &format!("> {}\n", crate::mail::header_text(t, 200)),
+                &answer,
+            );
+            i += 1;
+            continue;
+        }
+        let Some(c) = registry::lookup(t) else {
+            pending.push((n, line.to_string()));
+            i += 1;
+            continue;
+        };
+        flush_orders(judge, s, &mut pending)?;
+        commands += 1;
+        if commands > MAX_COMMANDS {
+            stopped = Some(format!(
+                "The judge carries out at most {MAX_COMMANDS} commands a mail; the rest of the \
+                 mail, from line {n} on, was not read."
+            ));
+            break;
+        }
+        // Press runs to ENDPRESS.
+        if matches!(c.entry.spec().name, "PRESS" | "BROADCAST") {
+            let mut text = String::new();
+            let mut j = i + 1;
+            while j < lines.len() && !lines[j].1.trim().eq_ignore_ascii_case("endpress") {
+                text.push_str(lines[j].1);
+                text.push('\n');
+                j += 1;
+            }
+            s.press = Some(text);
+            i = j;
+        }
+        s.did_something = true;
+        run_command(judge, s, &c, &mut same)?;
+        s.press = None;
+        i += 1;
+    }
+    flush_orders(judge, s, &mut pending)?;
+    same.finish(s);
+    if let Some(why) = stopped {
+        s.say(&crate::report::wrap(&why, 72, ""));
+    }
+    if !s.did_something {
+        s.say(
+            "The judge found no commands or orders in your mail.\n\
+             Send HELP for the list of commands; orders need a SIGNON line first.",
+        );
+    }
+    let reply = cut(&mask(&s.reply, &secrets), reply_cap(mail.text.len()));
+    Ok(Read {
+        reply,
+        kept_text: kept(&mail.text, &secrets),
+    })
+}
+
+/// Consecutive lines that got the same answer.
+#[derive(Default)]
+struct Same {
+    answer: String,
+    repeats: usize,
+}
+
+impl Same {
+    /// Write a line's echo and answer, or count it when the answer is the
+    /// one of the lines before.
+    fn write(&mut self, s: &mut Session<'_, '_>, echo: &str, answer: &str) {
+        if answer == self.answer {
+            self.repeats += 1;
+            if self.repeats >= SAME_ANSWERS {
+                return;
+            }
+        } else {
+            self.finish(s);
+            self.answer = answer.to_string();
+            self.repeats = 0;
+        }
+        s.reply.push_str(echo);
+        s.reply.push_str(answer);
+        s.reply.push('\n');
+    }
+
+    /// Say how many were counted.
+    fn finish(&mut self, s: &mut Session<'_, '_>) {
+        if self.repeats >= SAME_ANSWERS {
+            let n = self.repeats + 1 - SAME_ANSWERS;
+            s.reply.push_str(&format!(
+                "> ... and {n} more line(s) like these, with the same answer.\n\n"
+            ));
+        }
+        self.answer.clear();
+        self.repeats = 0;
+    }
+}
+
+/// Carry out one command line in a savepoint of its own.
+fn run_command(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    c: &CommandLine,
+    same: &mut Same,
+) -> anyhow::Result<()> {
+    let mark = s.reply.len();
+    let out_mark = s.out.len();
+    s.tx.execute_batch("SAVEPOINT command")?;
+    let outcome = c.entry.execute(judge, s, &c.args);
+    let ok = matches!(outcome, Outcome::Ran(Ok(())));
+    if ok {
+        s.tx.execute_batch("RELEASE command")?;
+    } else {
+        s.tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
+        s.reply.truncate(mark);
+        s.out.truncate(out_mark);
+    }
+    let echo = registry::echo(c, ok);
+    match outcome {
+        Outcome::Ran(Ok(())) => {}
+        Outcome::NotUnderstood(why) => {
+            let _ = writeln!(
+                s.reply,
+                "  Not understood: {why}. Nothing was done; send HELP for the commands."
+            );
+        }
+        Outcome::NotAllowed(why) => {
+            let _ = writeln!(s.reply, "  Not done: {why}.");
+        }
+        Outcome::Ran(Err(CmdError::Refused(why))) => {
+            let _ = writeln!(s.reply, "  Not done: {why}.");
+        }
+        Outcome::Ran(Err(CmdError::Fault(e))) => {
+            error!(command = %c.entry.spec().name, error = %format!("{e:#}"), "a command failed");
+            let _ = writeln!(
+                s.reply,
+                "  Not done: the judge met an internal fault; nothing of this command was \
+                 done. The judge's keeper has been told; please try again later."
+            );
+        }
+    }
+    let answer = s.reply.split_off(mark);
+    if ok {
+        // A command done for a seat signed on from another address is
+        // told to that seat's player.
+        if c.entry.who() != registry::Who::Anyone {
+            if let Ctx::Power { game, power } = &s.ctx {
+                s.checks.acted(game, Some(*power), &echo);
+            } else if let Ctx::Gm { game } = &s.ctx {
+                s.checks.acted(game, None, &echo);
+            }
+        }
+        s.reply.push_str(&format!("> {echo}\n"));
+        s.reply.push_str(&answer);
+        s.reply.push('\n');
+    } else {
+        same.write(s, &format!("> {echo}\n"), &answer);
+    }
+    Ok(())
+}
+
+/// Orders written since the last command, for whoever is signed on.
+fn flush_orders(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    pending: &mut Vec<(usize, String)>,
+) -> anyhow::Result<()> {
+    if pending.iter().all(|(_, l)| l.trim().is_empty()) {
+        pending.clear();
+        return Ok(());
+    }
+    let block = std::mem::take(pending);
+    match s.ctx.clone() {
+        Ctx::Power { game, power } => {
+            s.tx.execute_batch("SAVEPOINT orders")?;
+            match submit::orders(judge, s, &game, power, &block) {
+                Ok(took) => {
+                    s.tx.execute_batch("RELEASE orders")?;
+                    if took {
+                        s.did_something = true;
+                        s.checks.acted(&game, Some(power), "orders (see below)");
+                    }
+                }
+                Err(e) => {
+                    s.tx.execute_batch("ROLLBACK TO orders; RELEASE orders")?;
+                    s.did_something = true;
+                    match e {
+                        CmdError::Refused(why) => s.say(&format!("Orders not taken: {why}.\n")),
+                        CmdError::Fault(e) => {
+                            error!(error = %format!("{e:#}"), "taking orders failed");
+                            s.say(
+                                "Orders not taken: the judge met an internal fault; none of \
+                                 these orders were taken. The judge's keeper has been told.\n",
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Ctx::Gm { .. } | Ctx::None => {
+            // Orders without a power: say so, if there were any.
+            let std = judge.variant("standard")?;
+            let parser = crate::orders::parse::OrderParser::new(&std.map);
+            let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
+            let found = crate::orders::mail::find_orders(&parser, &text.join("\n"), None);
+            if !found.is_empty() {
+                s.did_something = true;
+                let who = if matches!(s.ctx, Ctx::Gm { .. }) {
+                    "The GM gives no orders; sign on as a power"
+                } else {
+                    "Orders need a SIGNON line before them"
+                };
+                s.say(&format!(
+                    "{who} (SIGNON power game password). These lines were not taken:"
+                ));
+                for f in found.iter().take(20) {
+                    let _ = writeln!(s.reply, "  line {}: {}", block[f.line - 1].0, f.text);
+                }
+                if found.len() > 20 {
+                    let _ = writeln!(s.reply, "  ... and {} more.", found.len() - 20);
+                }
+                s.reply.push('\n');
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_masked_as_words_only() {
+        let s = vec!["pw".to_string()];
+        assert_eq!(
+            mask("SIGNON E g pw; pwned pw.", &s),
+            "SIGNON E g ********; pwned ********."
+        );
+    }
+
+    #[test]
+    fn a_long_reply_keeps_its_beginning_and_end() {
+        let long: String = (0..5000).map(|i| format!("line {i}\n")).collect();
+        let c = cut(&long, 16 * 1024);
+        assert!(c.len() <= 16 * 1024, "{}", c.len());
+        assert!(c.starts_with("line 0\n"));
+        assert!(c.trim_end().ends_with("line 4999"));
+        assert!(c.contains("are left out"));
+    }
+
+    #[test]
+    fn kept_copies_mask_every_password_line() {
+        let k = kept(
+            "hi\nSIGNON England g1 hunter2\n> JOIN g2 sesame\nbye hunter2\n",
+            &secrets_of("SIGNON England g1 hunter2\n> JOIN g2 sesame\n"),
+        )
+        .unwrap();
+        assert!(!k.contains("hunter2") && !k.contains("sesame"), "{k}");
+        assert!(k.contains("SIGNON ******** ******** ********"), "{k}");
+    }
+}

@@ -1,0 +1,565 @@
+//! The command language in one table: each command is a type in a file of
+//! its own under `cmd/`, with its name, form, who may use it, help text,
+//! parser and action together. [`COMMANDS`] lists them; the same table
+//! recognises command lines, checks who may give them, and prints HELP, so
+//! none of these can drift from the others.
+//!
+//! A line is a command only when it is the command's form: its first words
+//! name a command and the rest parses as that command's arguments, nothing
+//! left over. A line that starts like a command but is not its form is
+//! reported as not understood and never carried out (chat such as "Clear
+//! skies over the North Sea" is not CLEAR). Commands that end a seat or a
+//! game ([`Spec::grave`]) must stand alone on their line in exactly their
+//! form.
+
+use super::cmd;
+use super::error::CmdResult;
+use super::{Ctx, Judge, Session};
+use crate::map::PowerId;
+use crate::report::wrap;
+use std::marker::PhantomData;
+
+/// Who may give a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    /// Anybody, signed on or not.
+    Anyone,
+    /// A player signed on to a power.
+    Player,
+    /// A player or the GM, signed on.
+    SignedOn,
+    /// The game's GM, signed on.
+    Gm,
+}
+
+/// Which words of a command line hold a secret (a password), to be masked
+/// wherever the line is echoed or kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secret {
+    /// None.
+    None,
+    /// The argument at this index (0 = the first word after the name).
+    Arg(usize),
+    /// The last argument.
+    Last,
+}
+
+/// What the table says of one command.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    /// The words that start it, upper case (`SIGNON`, `SET DEADLINE`).
+    pub name: &'static str,
+    /// Other words that start it (`SIGNOUT` for `SIGNOFF`).
+    pub also: &'static [&'static str],
+    /// Its form, for HELP and for errors.
+    pub usage: &'static str,
+    /// What it does, in a line or two.
+    pub help: &'static str,
+    /// It ends a seat or a game: only its exact form alone on a line.
+    pub grave: bool,
+    /// Which argument is a password.
+    pub secret: Secret,
+}
+
+impl Spec {
+    /// A spec with no other names, not grave, without secrets.
+    pub const fn new(name: &'static str, usage: &'static str, help: &'static str) -> Spec {
+        Spec {
+            name,
+            also: &[],
+            usage,
+            help,
+            grave: false,
+            secret: Secret::None,
+        }
+    }
+}
+
+/// The words after a command's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Args {
+    /// As written.
+    pub words: Vec<String>,
+}
+
+impl Args {
+    /// Number of words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// No words at all.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// Word `i`, as written.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        self.words.get(i).map(String::as_str)
+    }
+
+    /// Word `i` in upper case (empty if missing).
+    pub fn upper(&self, i: usize) -> String {
+        self.get(i).map(str::to_ascii_uppercase).unwrap_or_default()
+    }
+
+    /// Words from `i` on, joined by single spaces.
+    pub fn rest(&self, i: usize) -> String {
+        self.words.get(i..).map(|w| w.join(" ")).unwrap_or_default()
+    }
+
+    /// The words without a final full stop or exclamation mark (people end
+    /// lines with them); for commands whose arguments hold no password.
+    pub fn bare(&self) -> Args {
+        let mut words = self.words.clone();
+        if let Some(last) = words.last_mut() {
+            let t = last.trim_end_matches(['.', '!']).to_string();
+            if t.is_empty() {
+                words.pop();
+            } else {
+                *last = t;
+            }
+        }
+        Args { words }
+    }
+
+    /// Refuse any words: the command takes none.
+    pub fn none(&self, spec: &Spec) -> Result<(), String> {
+        if self.bare().is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} takes nothing after it (write {})",
+                spec.name, spec.usage
+            ))
+        }
+    }
+}
+
+/// The signed-on context a command of a role runs in.
+pub trait Role {
+    /// What the command gets.
+    type Seat;
+    /// Who that is, for HELP.
+    const WHO: Who;
+    /// The seat, if the mail's context admits the role.
+    fn admit(ctx: &Ctx) -> Option<Self::Seat>;
+    /// Why not, when it does not.
+    fn refusal() -> &'static str;
+}
+
+/// Anybody.
+pub struct Anyone;
+/// A player signed on to a power.
+pub struct Player;
+/// The GM signed on to a game.
+pub struct Gm;
+/// A player or the GM.
+pub struct SignedOn;
+
+/// A player's seat: the game and the power.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerSeat {
+    /// The game.
+    pub game: String,
+    /// The power.
+    pub power: PowerId,
+}
+
+/// A signed-on seat: the power, or `None` for the GM.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnySeat {
+    /// The game.
+    pub game: String,
+    /// The power, or `None` for the GM.
+    pub power: Option<PowerId>,
+}
+
+impl Role for Anyone {
+    type Seat = ();
+    const WHO: Who = Who::Anyone;
+    fn admit(_: &Ctx) -> Option<()> {
+        Some(())
+    }
+    fn refusal() -> &'static str {
+        ""
+    }
+}
+
+impl Role for Player {
+    type Seat = PlayerSeat;
+    const WHO: Who = Who::Player;
+    fn admit(ctx: &Ctx) -> Option<PlayerSeat> {
+        match ctx {
+            Ctx::Power { game, power } => Some(PlayerSeat {
+                game: game.clone(),
+                power: *power,
+            }),
+            _ => None,
+        }
+    }
+    fn refusal() -> &'static str {
+        "sign on as a power first (SIGNON power game password)"
+    }
+}
+
+impl Role for Gm {
+    type Seat = String;
+    const WHO: Who = Who::Gm;
+    fn admit(ctx: &Ctx) -> Option<String> {
+        match ctx {
+            Ctx::Gm { game } => Some(game.clone()),
+            _ => None,
+        }
+    }
+    fn refusal() -> &'static str {
+        "only the GM may do that; sign on with SIGNON GM game password"
+    }
+}
+
+impl Role for SignedOn {
+    type Seat = AnySeat;
+    const WHO: Who = Who::SignedOn;
+    fn admit(ctx: &Ctx) -> Option<AnySeat> {
+        match ctx {
+            Ctx::Power { game, power } => Some(AnySeat {
+                game: game.clone(),
+                power: Some(*power),
+            }),
+            Ctx::Gm { game } => Some(AnySeat {
+                game: game.clone(),
+                power: None,
+            }),
+            Ctx::None => None,
+        }
+    }
+    fn refusal() -> &'static str {
+        "sign on first (SIGNON power game password, or SIGNON GM game password)"
+    }
+}
+
+/// One command: a type that parses its arguments and runs.
+pub trait Command: Sized + 'static {
+    /// Its entry in the table.
+    const SPEC: Spec;
+    /// Who may give it.
+    type Role: Role;
+    /// Read the arguments; `Err` says why the line is not this command's
+    /// form.
+    fn parse(args: &Args) -> Result<Self, String>;
+    /// Do it.
+    fn run(
+        self,
+        judge: &mut Judge,
+        s: &mut Session<'_, '_>,
+        seat: <Self::Role as Role>::Seat,
+    ) -> CmdResult;
+}
+
+/// What happened to a command line.
+pub enum Outcome {
+    /// The line is not the command's form.
+    NotUnderstood(String),
+    /// The sender may not give it.
+    NotAllowed(&'static str),
+    /// It ran (and may have been refused).
+    Ran(CmdResult),
+}
+
+/// A table entry: a command's spec and a way to run it, types erased.
+pub trait Entry: Sync {
+    /// The spec.
+    fn spec(&self) -> &'static Spec;
+    /// Who may give it.
+    fn who(&self) -> Who;
+    /// Whether `args` are this command's form.
+    fn check(&self, args: &Args) -> Result<(), String>;
+    /// Parse, check who may, run.
+    fn execute(&self, judge: &mut Judge, s: &mut Session<'_, '_>, args: &Args) -> Outcome;
+}
+
+/// The entry of command `C`.
+pub struct Def<C>(PhantomData<fn() -> C>);
+
+impl<C> Def<C> {
+    /// The entry.
+    pub const NEW: Def<C> = Def(PhantomData);
+}
+
+impl<C: Command> Entry for Def<C> {
+    fn spec(&self) -> &'static Spec {
+        &C::SPEC
+    }
+    fn who(&self) -> Who {
+        C::Role::WHO
+    }
+    fn check(&self, args: &Args) -> Result<(), String> {
+        C::parse(args).map(|_| ())
+    }
+    fn execute(&self, judge: &mut Judge, s: &mut Session<'_, '_>, args: &Args) -> Outcome {
+        let c = match C::parse(args) {
+            Ok(c) => c,
+            Err(e) => return Outcome::NotUnderstood(e),
+        };
+        let Some(seat) = C::Role::admit(&s.ctx) else {
+            return Outcome::NotAllowed(C::Role::refusal());
+        };
+        Outcome::Ran(c.run(judge, s, seat))
+    }
+}
+
+/// Every command the judge knows, in the order HELP lists them.
+pub static COMMANDS: &[&dyn Entry] = &[
+    &Def::<cmd::help::Help>::NEW,
+    &Def::<cmd::list::List>::NEW,
+    &Def::<cmd::variants::Variants>::NEW,
+    &Def::<cmd::history::History>::NEW,
+    &Def::<cmd::summary::Summary>::NEW,
+    &Def::<cmd::observe::Observe>::NEW,
+    &Def::<cmd::observe::Unobserve>::NEW,
+    &Def::<cmd::create::Create>::NEW,
+    &Def::<cmd::join::Join>::NEW,
+    &Def::<cmd::signon::SignOn>::NEW,
+    &Def::<cmd::signoff::SignOff>::NEW,
+    &Def::<cmd::clear::Clear>::NEW,
+    &Def::<cmd::ready::Ready>::NEW,
+    &Def::<cmd::ready::NotReady>::NEW,
+    &Def::<cmd::nominate::Nominate>::NEW,
+    &Def::<cmd::exchange::Exchange>::NEW,
+    &Def::<cmd::permit::Permit>::NEW,
+    &Def::<cmd::permit::Revoke>::NEW,
+    &Def::<cmd::press::Press>::NEW,
+    &Def::<cmd::press::Broadcast>::NEW,
+    &Def::<cmd::draw::Draw>::NEW,
+    &Def::<cmd::draw::NoDraw>::NEW,
+    &Def::<cmd::concede::Concede>::NEW,
+    &Def::<cmd::concede::NoConcede>::NEW,
+    &Def::<cmd::resign::Resign>::NEW,
+    &Def::<cmd::set_password::SetPassword>::NEW,
+    &Def::<cmd::set_address::SetAddress>::NEW,
+    &Def::<cmd::set_deadline::SetDeadline>::NEW,
+    &Def::<cmd::settings::SetPhaseLength>::NEW,
+    &Def::<cmd::settings::SetGrace>::NEW,
+    &Def::<cmd::settings::SetReminder>::NEW,
+    &Def::<cmd::settings::SetTimezone>::NEW,
+    &Def::<cmd::settings::SetNmr>::NEW,
+    &Def::<cmd::settings::SetPress>::NEW,
+    &Def::<cmd::settings::SetStyle>::NEW,
+    &Def::<cmd::settings::SetEnd>::NEW,
+    &Def::<cmd::start::Start>::NEW,
+    &Def::<cmd::pause::Pause>::NEW,
+    &Def::<cmd::pause::Resume>::NEW,
+    &Def::<cmd::process::Process>::NEW,
+    &Def::<cmd::preview::Preview>::NEW,
+    &Def::<cmd::rollback::Rollback>::NEW,
+    &Def::<cmd::eject::Eject>::NEW,
+    &Def::<cmd::replace::Replace>::NEW,
+    &Def::<cmd::edit::Edit>::NEW,
+    &Def::<cmd::end::EndDraw>::NEW,
+    &Def::<cmd::end::EndWin>::NEW,
+];
+
+/// A line read as a command: its entry, the words of its name as written,
+/// and its arguments.
+pub struct CommandLine {
+    /// The table entry.
+    pub entry: &'static dyn Entry,
+    /// The name as written (`Signon:`).
+    pub head: Vec<String>,
+    /// The arguments.
+    pub args: Args,
+}
+
+/// A word of a command's name as written: any case, with a colon or a full
+/// stop after it (`Signon:`, `SIGNON.`).
+fn head_word(w: &str) -> String {
+    w.trim_end_matches([':', '.', ',']).to_ascii_uppercase()
+}
+
+/// The command a line starts with, if any: the longest name that matches
+/// its first words. Whether the rest is that command's form is for the
+/// command's parser to say.
+pub fn lookup(line: &str) -> Option<CommandLine> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let heads: Vec<String> = words.iter().take(3).map(|w| head_word(w)).collect();
+    let mut best: Option<(&'static dyn Entry, usize)> = None;
+    for e in COMMANDS {
+        let spec = e.spec();
+        for name in std::iter::once(&spec.name).chain(spec.also.iter()) {
+            let n = name.split(' ').count();
+            if n <= heads.len()
+                && name.split(' ').zip(&heads).all(|(a, b)| a == b)
+                && best.is_none_or(|(_, m)| n > m)
+            {
+                best = Some((*e, n));
+            }
+        }
+    }
+    let (entry, n) = best?;
+    Some(CommandLine {
+        entry,
+        head: words[..n].iter().map(|w| w.to_string()).collect(),
+        args: Args {
+            words: words[n..].iter().map(|w| w.to_string()).collect(),
+        },
+    })
+}
+
+/// Whether a line starts with the word `SET` but names no SET the judge
+/// knows: told apart so the reply can list them.
+pub fn unknown_set(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| head_word(w) == "SET")
+        && lookup(line).is_none()
+}
+
+/// The SET commands, for the reply to an unknown one.
+pub fn set_names() -> String {
+    COMMANDS
+        .iter()
+        .map(|e| e.spec().name)
+        .filter(|n| n.starts_with("SET "))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The line as it may be echoed or kept: the command's password masked.
+/// When the command takes a password and was not `done` (or the line is not
+/// its form), every argument is masked: a line whose words ran together
+/// (an HTML mail) may hold the password anywhere.
+pub fn echo(c: &CommandLine, done: bool) -> String {
+    let spec = c.entry.spec();
+    let mut words: Vec<String> = c.head.clone();
+    let masked: Option<usize> = match spec.secret {
+        Secret::None => None,
+        _ if !done || c.entry.check(&c.args).is_err() => {
+            words.extend(c.args.words.iter().map(|_| "********".to_string()));
+            return words.join(" ");
+        }
+        Secret::Arg(i) => Some(i),
+        Secret::Last => c.args.len().checked_sub(1),
+    };
+    for (i, w) in c.args.words.iter().enumerate() {
+        if Some(i) == masked {
+            words.push("********".into());
+        } else {
+            words.push(w.clone());
+        }
+    }
+    words.join(" ")
+}
+
+/// The password a command line holds, if it is its command's form.
+pub fn secret_of(c: &CommandLine) -> Option<String> {
+    let i = match c.entry.spec().secret {
+        Secret::None => return None,
+        Secret::Arg(i) => i,
+        Secret::Last => c.args.len().checked_sub(1)?,
+    };
+    c.args.get(i).map(str::to_string)
+}
+
+/// The HELP reply.
+pub fn help_text() -> String {
+    let mut s = String::from(
+        "Commands are lines of a mail; the Subject is not read. After SIGNON,\n\
+         every line that is not a command is read as an order for your power.\n\
+         A command is carried out only when its line is exactly its form.\n\n",
+    );
+    for (title, who) in [
+        ("For everybody", &[Who::Anyone][..]),
+        (
+            "For players, after SIGNON",
+            &[Who::Player, Who::SignedOn][..],
+        ),
+        ("For the GM, after SIGNON GM", &[Who::Gm][..]),
+    ] {
+        s.push_str(title);
+        s.push_str(":\n");
+        for c in COMMANDS.iter().filter(|c| who.contains(&c.who())) {
+            let spec = c.spec();
+            s.push_str(&wrap(&format!("  {}", spec.usage), 72, "    "));
+            s.push_str(&wrap(&format!("      {}", spec.help), 72, "      "));
+        }
+        s.push('\n');
+    }
+    s.push_str(
+        "Orders are written as in the zines: A(Lon)-Yor, F(ENG) C A(Lon)-Bre,\n\
+         A(Liv) S A(Fin)-Kar, A(Bud) S A(Vie), F(Nth) H; full names, any case.\n\
+         Retreats: A(Liv)-Kur, Disband A(Got). Builds: Build A(Fin), Remove\n\
+         A(Got), Waive.\n",
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_lines_fit_in_72_characters() {
+        let h = help_text();
+        for l in h.lines() {
+            assert!(l.chars().count() <= 72, "{l}");
+        }
+        assert!(h.contains("SIGNON power game password"));
+    }
+
+    #[test]
+    fn every_command_name_is_unique_and_upper_case() {
+        let mut seen = std::collections::HashSet::new();
+        for e in COMMANDS {
+            let s = e.spec();
+            for n in std::iter::once(&s.name).chain(s.also.iter()) {
+                assert_eq!(*n, n.to_ascii_uppercase());
+                assert!(seen.insert(*n), "{n} twice");
+            }
+        }
+    }
+
+    #[test]
+    fn the_longest_name_wins() {
+        assert_eq!(
+            lookup("set phase length 48h").map(|c| c.entry.spec().name),
+            Some("SET PHASE LENGTH")
+        );
+        assert_eq!(
+            lookup("NOT READY").map(|c| c.entry.spec().name),
+            Some("NOT READY")
+        );
+        assert_eq!(
+            lookup("Signon: England g pw").map(|c| c.entry.spec().name),
+            Some("SIGNON")
+        );
+        assert!(lookup("A(Lon)-Yor").is_none());
+        assert!(lookup("F Lon - ENG").is_none());
+        assert!(unknown_set("SET COLOUR blue"));
+        assert!(!unknown_set("SET GRACE 2h"));
+    }
+
+    #[test]
+    fn passwords_are_masked_in_every_form() {
+        for (line, want) in [
+            ("SIGNON England g secret", "SIGNON England g ********"),
+            ("Signon: England g secret", "Signon: England g ********"),
+            ("signon. Eg secret", "signon. Eg ********"),
+            ("CREATE g standard secret", "CREATE g standard ********"),
+            ("JOIN: g secret England", "JOIN: g ******** England"),
+            ("SET PASSWORD: secret", "SET PASSWORD: ********"),
+            ("set password secret", "set password ********"),
+            ("SET PASSWORD two words", "SET PASSWORD ******** ********"),
+            ("JOIN g", "JOIN ********"),
+        ] {
+            let c = lookup(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(echo(&c, true), want, "{line}");
+        }
+        // Not done (a run-together line read as a sign-on that failed):
+        // every word after the name is masked.
+        let c = lookup("SIGNON England g secretA Lon-Yor").unwrap();
+        assert_eq!(
+            echo(&c, false),
+            "SIGNON ******** ******** ******** ********"
+        );
+    }
+}
