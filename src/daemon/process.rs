@@ -340,7 +340,7 @@ impl Processor {
                  Nothing in it was done. The judge's keeper has been told; please try again later.\n"
                     .to_string(),
             );
-            let id = message_id(&identity, now, pending.id);
+            let id = apology_id(&identity, now, pending.id);
             let raw = mail::build(&out, &identity, &id, now).ok()?;
             Some((id, mail::recipients(&out), raw))
         }))
@@ -382,10 +382,15 @@ pub fn reply_to(mail: &Inbound, to: &Address, body: String) -> Outgoing {
     }
 }
 
-/// A Message-ID for the judge's mail: unique through the serial (or the
-/// failed mail's row, for apologies built outside a transaction).
+/// A Message-ID for the judge's mail, unique through the store's serial.
 fn message_id(identity: &Identity, now: SystemTime, serial: i64) -> String {
     format!("zj.{}.{serial}@{}", unix(now), identity.domain)
+}
+
+/// The Message-ID of the apology for a failed mail: unique through the
+/// failed mail's row (it is built outside any transaction).
+fn apology_id(identity: &Identity, now: SystemTime, row: i64) -> String {
+    format!("zj.{}.failed-{row}@{}", unix(now), identity.domain)
 }
 
 /// Build and queue one outgoing mail in `tx`.

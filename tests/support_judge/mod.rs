@@ -100,6 +100,20 @@ impl World {
         self.sent()
     }
 
+    /// Store `raw` as received (its Message-ID as the mail library reads
+    /// it) and let the judge process it; returns every mail the judge sent
+    /// since.
+    pub fn raw(&mut self, raw: &[u8]) -> Vec<Sent> {
+        let now = self.unix();
+        let id = zinejudge::mail::message_id_of(raw);
+        self.processor
+            .store
+            .insert_inbound(&id, "test", raw, raw.len() as i64, false, now)
+            .unwrap();
+        while self.processor.process_next(self.now).unwrap().is_some() {}
+        self.sent()
+    }
+
     /// The reply to the last mail from `from` (the one with In-Reply-To).
     pub fn reply(&mut self, from: &str, body: &str) -> String {
         let sent = self.mail(from, body);

@@ -1,0 +1,503 @@
+//! Trust: no mail can stop the judge, take a seat, read a password back or
+//! start a loop. Each test is a case a hostile or careless sender tried;
+//! each ends with the judge answering the next mail.
+
+#[path = "support_judge/mod.rs"]
+mod support_judge;
+
+use std::time::SystemTime;
+use support_judge::{Sent, World};
+use zinejudge::commands::Judge;
+use zinejudge::daemon::process::{Limits, Processor, Responder, Response};
+use zinejudge::mail::{Identity, Inbound};
+use zinejudge::store::Store;
+
+const GM: &str = "gm@example.test";
+const POWERS: [&str; 7] = [
+    "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+];
+
+fn addr(p: &str) -> String {
+    format!("{}@example.test", p.to_ascii_lowercase())
+}
+
+/// A started standard game `g` with every power taken.
+fn started() -> World {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gmpw");
+    for p in POWERS {
+        w.reply(&addr(p), &format!("JOIN g pw-{p} {p}"));
+    }
+    w
+}
+
+fn reply_of(sent: &[Sent]) -> &Sent {
+    sent.iter()
+        .find(|m| m.in_reply_to.is_some())
+        .unwrap_or_else(|| panic!("no reply in {sent:#?}"))
+}
+
+/// The judge still answers at once.
+fn still_answers(w: &mut World) {
+    let r = w.reply("later@example.test", "LIST");
+    assert!(r.contains("g (standard)"), "{r}");
+}
+
+fn raw_mail(headers: &str, body: &str) -> Vec<u8> {
+    format!("{headers}\r\n\r\n{}\r\n", body.replace('\n', "\r\n")).into_bytes()
+}
+
+#[test]
+fn a_display_name_with_a_line_break_is_answered_and_changes_nothing() {
+    let mut w = started();
+    for headers in [
+        "From: =?utf-8?q?A=0AB?= <eve@x.test>\r\nMessage-ID: <nl1@x.test>",
+        "From: =?utf-8?q?A=0DB?= <eve@x.test>\r\nMessage-ID: <nl2@x.test>",
+        "From: eve@x.test\r\nReply-To: =?utf-8?q?Eve=0D=0ABcc:_v@x.test?= <eve2@x.test>\r\nMessage-ID: <nl3@x.test>",
+        "From: eve@x.test\r\nSubject: =?utf-8?q?orders=0ABcc:_v@x.test?=\r\nMessage-ID: <nl4@x.test>",
+    ] {
+        let sent = w.raw(&raw_mail(headers, "HELP"));
+        let r = reply_of(&sent);
+        assert!(r.body.contains("Commands are lines of a mail"), "{r:#?}");
+        assert!(!r.to.iter().any(|t| t.contains("v@x.test")));
+        assert!(!r.subject.contains('\n'));
+    }
+    still_answers(&mut w);
+}
+
+#[test]
+fn a_header_of_5000_characters_gives_no_line_over_998() {
+    let mut w = started();
+    let id = "x".repeat(5000);
+    let raw = raw_mail(
+        &format!(
+            "From: eve@x.test\r\nMessage-ID: <{id}@x.test>\r\nReferences: <{id}@a> <{id}@b>\r\nSubject: {}",
+            "s".repeat(3000)
+        ),
+        "HELP",
+    );
+    w.raw(&raw);
+    let out = w.processor.store.due_outbox(i64::MAX, 100_000).unwrap();
+    let last = out.last().unwrap();
+    let text = String::from_utf8_lossy(&last.raw);
+    let head = text.split("\r\n\r\n").next().unwrap();
+    for line in head.split("\r\n") {
+        assert!(
+            line.len() <= 998,
+            "{} characters: {}",
+            line.len(),
+            &line[..60]
+        );
+    }
+    assert!(head.contains("In-Reply-To: <"), "{head}");
+}
+
+/// A responder that panics on a marked mail and otherwise is the judge.
+struct Fragile(Judge);
+
+impl Responder for Fragile {
+    fn respond(
+        &mut self,
+        tx: &rusqlite::Transaction<'_>,
+        mail: &Inbound,
+        now: SystemTime,
+    ) -> anyhow::Result<Response> {
+        assert!(!mail.text.contains("BOOM"), "a bug the mail found");
+        self.0.respond(tx, mail, now)
+    }
+}
+
+fn fragile_world() -> Processor {
+    Processor::new(
+        Store::in_memory().unwrap(),
+        Box::new(Fragile(Judge::new("zinejudge", "UTC"))),
+        Identity {
+            address: "judge@example.test".into(),
+            name: "zinejudge".into(),
+            domain: "example.test".into(),
+        },
+        Limits::default(),
+    )
+}
+
+#[test]
+fn a_mail_that_panics_the_judge_fails_alone_and_is_not_tried_again() {
+    let mut p = fragile_world();
+    let now = SystemTime::now();
+    let t = zinejudge::daemon::process::unix(now);
+    let boom = raw_mail("From: a@x.test\r\nMessage-ID: <boom@x.test>", "BOOM");
+    let fine = raw_mail("From: b@x.test\r\nMessage-ID: <fine@x.test>", "VARIANTS");
+    p.store
+        .insert_inbound("boom@x.test", "t", &boom, boom.len() as i64, false, t)
+        .unwrap();
+    p.store
+        .insert_inbound("fine@x.test", "t", &fine, fine.len() as i64, false, t)
+        .unwrap();
+    let first = p.process_next(now).unwrap().unwrap();
+    assert_eq!(first.message_id, "boom@x.test");
+    assert!(first.note.starts_with("failed: panic"), "{first:?}");
+    assert_eq!(first.replies, 1, "an apology");
+    let second = p.process_next(now).unwrap().unwrap();
+    assert_eq!(second.message_id, "fine@x.test");
+    assert_eq!(second.note, "commands");
+    assert!(
+        p.process_next(now).unwrap().is_none(),
+        "the failed mail is kept, not retried"
+    );
+    let apology = p.store.due_outbox(i64::MAX, 10).unwrap();
+    let text = String::from_utf8_lossy(&apology[0].raw);
+    assert!(text.contains("could not process this mail"), "{text}");
+}
+
+#[test]
+fn a_mail_the_process_died_on_three_times_is_given_up() {
+    let mut p = fragile_world();
+    let now = SystemTime::now();
+    let t = zinejudge::daemon::process::unix(now);
+    let raw = raw_mail("From: a@x.test\r\nMessage-ID: <kill@x.test>", "LIST");
+    let id = p
+        .store
+        .insert_inbound("kill@x.test", "t", &raw, raw.len() as i64, false, t)
+        .unwrap()
+        .unwrap();
+    // Three starts that never finished (the process was killed).
+    for _ in 0..3 {
+        p.store.begin_attempt(id).unwrap();
+    }
+    let done = p.process_next(now).unwrap().unwrap();
+    assert!(
+        done.note
+            .contains("stopped 3 times while processing this mail"),
+        "{done:?}"
+    );
+    assert!(p.process_next(now).unwrap().is_none());
+}
+
+#[test]
+fn guessing_in_one_mail_checks_one_password_a_power() {
+    let mut w = started();
+    let mut body: String = (0..200)
+        .map(|i| format!("SIGNON France g guess{i}\n"))
+        .collect();
+    body.push_str("SIGNON France g pw-France\nA Par-Bur\n");
+    let sent = w.mail("eve@x.test", &body);
+    let r = &reply_of(&sent).body;
+    assert!(!r.contains("Signed on as France"), "{r}");
+    assert!(!r.contains("Orders held"), "{r}");
+    assert!(
+        r.contains("one password is checked per power and mail"),
+        "{r}"
+    );
+    assert!(
+        r.contains("more line(s) like these, with the same answer"),
+        "{r}"
+    );
+    // One failure was counted, not 200.
+    let notice = sent
+        .iter()
+        .find(|m| m.to_has(&addr("France")))
+        .expect("France's player is told");
+    assert!(
+        notice.body.contains("(1 failure(s) in a row)"),
+        "{}",
+        notice.body
+    );
+    // Other seats: at most four passwords are checked in a mail.
+    let body: String = POWERS
+        .iter()
+        .map(|p| format!("SIGNON {p} g wrong\n"))
+        .collect();
+    let r = w.reply("eve@x.test", &body);
+    assert!(r.contains("checks at most 4 passwords a mail"), "{r}");
+    still_answers(&mut w);
+}
+
+#[test]
+fn a_huge_mail_of_sign_ons_is_read_to_a_bound() {
+    let mut w = started();
+    let body: String = (0..8000)
+        .map(|i| format!("SIGNON France g guess{i}\n"))
+        .collect();
+    let sent = w.mail("eve@x.test", &body);
+    let r = &reply_of(&sent).body;
+    assert!(r.contains("carries out at most 100 commands a mail"), "{r}");
+    assert!(r.len() < 64 * 1024, "{}", r.len());
+    still_answers(&mut w);
+}
+
+#[test]
+fn failures_lock_a_seat_across_mails_and_addresses_and_the_gm_too() {
+    let mut w = started();
+    for i in 0..3 {
+        w.mail(&format!("eve{i}@x.test"), "SIGNON GM g nope");
+    }
+    let r = w.reply(GM, "SIGNON GM g gmpw");
+    assert!(r.contains("is locked until"), "{r}");
+    // The lock passes: the GM signs on again.
+    w.advance(61);
+    let r = w.reply(GM, "SIGNON GM g gmpw");
+    assert!(r.contains("Signed on as the GM of g"), "{r}");
+}
+
+#[test]
+fn a_seat_taken_with_a_known_password_is_reported_to_its_owner() {
+    let mut w = started();
+    let sent = w.mail(
+        "thief@x.test",
+        "SIGNON England g pw-England\nF Lon-ENG\nSET PASSWORD stolen",
+    );
+    let owner: Vec<&Sent> = sent.iter().filter(|m| m.to_has(&addr("England"))).collect();
+    assert!(
+        owner
+            .iter()
+            .any(|m| m.subject == "England in g: password changed"
+                && m.body.contains("thief@x.test")),
+        "{owner:#?}"
+    );
+    assert!(
+        owner.iter().any(
+            |m| m.subject == "g: orders or commands from another address"
+                && m.body.contains("orders")
+        ),
+        "{owner:#?}"
+    );
+    // Moving the seat's mail to a third address is refused; to the
+    // thief's own From it is done, and the owner is told.
+    let r = w.reply(
+        "thief@x.test",
+        "SIGNON England g stolen\nSET ADDRESS victim2@x.test",
+    );
+    assert!(
+        r.contains("registers only the address a mail comes from"),
+        "{r}"
+    );
+    let sent = w.mail("thief@x.test", "SIGNON England g stolen\nSET ADDRESS");
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has(&addr("England")) && m.subject.contains("mail now goes elsewhere")),
+        "{sent:#?}"
+    );
+}
+
+#[test]
+fn no_reply_ever_holds_a_password() {
+    let mut w = started();
+    let secret = "Xyzzy-4711";
+    for body in [
+        format!("SIGNON: England g {secret}"),
+        format!("Signon. England g {secret}"),
+        format!("signon england@g {secret}"),
+        format!("SIGNON Eg {secret}"),
+        format!("JOIN: g {secret}"),
+        format!("Join g {secret} Italy"),
+        format!("CREATE: g9 standard {secret}"),
+        format!("create g10 nosuchvariant {secret}"),
+        format!("SIGNON England g pw-England\nSET PASSWORD: {secret}"),
+        format!("SIGNON England g pw-England\nset password {secret} extra"),
+        format!("SIGNON England g {secret}A Lon-Yor F Edi-NTH"),
+    ] {
+        let sent = w.mail("me@x.test", &body);
+        for m in &sent {
+            assert!(!m.body.contains(secret), "{body}: {}", m.body);
+        }
+    }
+    // An HTML-only mail whose lines run together.
+    let raw = raw_mail(
+        "From: me@x.test\r\nMessage-ID: <html1@x.test>\r\nContent-Type: text/html; charset=utf-8",
+        &format!("<div>SIGNON England g {secret}</div><div>A Lon-Yor</div>"),
+    );
+    for m in w.raw(&raw) {
+        assert!(!m.body.contains(secret), "{}", m.body);
+    }
+    // Nor does the copy of the mail the judge keeps.
+    let kept: Vec<Vec<u8>> = {
+        let c = w.processor.store.conn();
+        let mut st = c.prepare("SELECT raw FROM inbound").unwrap();
+        st.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    for k in kept {
+        let t = String::from_utf8_lossy(&k);
+        assert!(!t.contains(secret), "kept: {t}");
+    }
+}
+
+#[test]
+fn reply_to_is_where_answers_go_not_who_registers() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g2 standard gmpw");
+    let raw = raw_mail(
+        "From: attacker@evil.test\r\nReply-To: victim@victim.test\r\nMessage-ID: <rt1@evil.test>",
+        "JOIN g2 pw England",
+    );
+    let sent = w.raw(&raw);
+    assert!(reply_of(&sent).to_has("victim@victim.test"));
+    let r = w.reply("x@x.test", "LIST g2");
+    assert!(r.contains("England"), "{r}");
+    let owner: Option<String> = w
+        .processor
+        .store
+        .conn()
+        .query_row(
+            "SELECT address FROM seats WHERE game = 'g2' AND power = 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(owner.as_deref(), Some("attacker@evil.test"));
+    // 200 mails from one author with 200 Reply-To addresses: the author's
+    // hourly limit stops the answers.
+    let mut answered = 0;
+    for i in 0..200 {
+        let raw = raw_mail(
+            &format!(
+                "From: attacker@evil.test\r\nReply-To: v{i}@victim.test\r\nMessage-ID: <rt-{i}@evil.test>"
+            ),
+            "HELP",
+        );
+        answered += w.raw(&raw).len();
+    }
+    assert!(answered <= 61, "{answered} answers");
+}
+
+#[test]
+fn chat_is_not_a_command() {
+    let mut w = started();
+    let r = w.reply(
+        &addr("England"),
+        "SIGNON England g pw-England\nF Lon-ENG\nA Lvp-Yor\n\
+         Clear skies over the North Sea this spring, France.\n\
+         Resign yourself to losing Belgium, Germany!\n\
+         Draw the line at Munich, please.\n\
+         Concede nothing!\n\
+         Help me out here.",
+    );
+    assert!(
+        r.contains("Not understood: CLEAR takes nothing after it"),
+        "{r}"
+    );
+    assert!(r.contains("Not understood: write RESIGN game"), "{r}");
+    assert!(!r.contains("withdrawn"), "{r}");
+    let r = w.reply(&addr("England"), "SIGNON England g pw-England");
+    assert!(r.contains("Signed on as England"), "not resigned: {r}");
+    let list = w.reply("x@x.test", "LIST g");
+    assert!(list.contains("England          playing"), "{list}");
+    // The orders stand.
+    let r = w.reply(&addr("England"), "SIGNON England g pw-England\nF Edi-NTH");
+    assert!(r.contains("F(Lon)-ENG") && r.contains("A(Lvp)-Yor"), "{r}");
+}
+
+#[test]
+fn a_different_mail_reusing_a_message_id_is_answered() {
+    let mut w = started();
+    let a = raw_mail("From: a@x.test\r\nMessage-ID: <same@x.test>", "VARIANTS");
+    let b = raw_mail("From: a@x.test\r\nMessage-ID: <same@x.test>", "LIST g");
+    assert!(reply_of(&w.raw(&a)).body.contains("The judge plays"));
+    let sent = w.raw(&b);
+    assert!(
+        reply_of(&sent).body.contains("Phase: Spring 1901"),
+        "{sent:#?}"
+    );
+    // The same bytes again are the same mail: not answered twice.
+    assert!(w.raw(&a).is_empty());
+}
+
+#[test]
+fn autoresponders_get_one_answer_at_most() {
+    let mut w = started();
+    // A naive autoresponder: no headers that say what it is.
+    let mut answers = 0;
+    for i in 0..5 {
+        let raw = raw_mail(
+            &format!(
+                "From: away@x.test\r\nSubject: Re: Re: your mail to the judge\r\nMessage-ID: <away{i}@x.test>"
+            ),
+            "I am on holiday until Monday.",
+        );
+        answers += w.raw(&raw).len();
+    }
+    assert_eq!(answers, 1, "ping-pong stops after one answer");
+    // Exchange without Auto-Submitted, list robots, digests: no answer.
+    for (i, headers) in [
+        "From: boss@x.test\r\nSubject: Automatic reply: g: Spring 1901 results",
+        "From: dip-bounces@lists.x.test\r\nSubject: Your message awaits moderator approval",
+        "From: dip-request@lists.x.test\r\nSubject: confirm 1234",
+        "From: dip@lists.x.test\r\nList-Id: <dip.lists.x.test>\r\nSubject: dip Digest, Vol 1, Issue 2",
+        "From: Auto <auto-reply@x.test>\r\nSubject: Thanks",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let raw = raw_mail(&format!("{headers}\r\nMessage-ID: <robot{i}@x.test>"), "LIST");
+        assert!(w.raw(&raw).is_empty(), "{headers}");
+    }
+    still_answers(&mut w);
+}
+
+#[test]
+fn a_players_mail_through_a_list_is_answered_to_the_player_only() {
+    let mut w = started();
+    let raw = raw_mail(
+        "From: england@example.test\r\nReply-To: dip@lists.x.test\r\nList-Id: <dip.lists.x.test>\r\nPrecedence: list\r\nMessage-ID: <list1@x.test>",
+        "SIGNON England g pw-England\nF Lon-ENG",
+    );
+    let sent = w.raw(&raw);
+    let r = reply_of(&sent);
+    assert_eq!(r.to, vec![addr("England")]);
+    assert!(r.body.contains("F(Lon)-ENG"), "{}", r.body);
+}
+
+#[test]
+fn an_answer_is_never_much_larger_than_the_mail() {
+    let mut w = started();
+    let line = "SET COLOUR of the sea to blue, please, and thank you very much\n";
+    let body = line.repeat(118 * 1024 / line.len());
+    let sent = w.mail("chatty@x.test", &body);
+    let r = reply_of(&sent);
+    assert!(r.body.len() <= 64 * 1024, "{} bytes", r.body.len());
+    assert!(
+        r.body.contains("more line(s) like these"),
+        "{}",
+        &r.body[..500]
+    );
+}
+
+#[test]
+fn a_game_whose_deadline_work_fails_is_set_aside_and_the_others_go_on() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE bad standard gmpw");
+    w.reply(GM, "CREATE good standard gmpw");
+    for g in ["bad", "good"] {
+        for p in POWERS {
+            w.reply(&format!("{g}-{}", addr(p)), &format!("JOIN {g} pw {p}"));
+        }
+    }
+    w.processor
+        .store
+        .conn()
+        .execute(
+            "UPDATE games SET position = 'garbage' WHERE name = 'bad'",
+            [],
+        )
+        .unwrap();
+    let sent = w.advance(4 * 86400);
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has(GM) && m.subject == "bad: the judge could not process this game"),
+        "{:#?}",
+        sent.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.subject == "good: Spring 1901 results"),
+        "the good game is played"
+    );
+    // Told once, not at every tick.
+    let again = w.advance(60);
+    assert!(
+        !again.iter().any(|m| m.subject.starts_with("bad:")),
+        "{again:#?}"
+    );
+}
