@@ -1,0 +1,443 @@
+//! A corpus of hostile and careless mails through the real daemon, the real
+//! Dovecot and the real Postfix: control characters in every header, a huge
+//! count of lines, password guessing, a seat taken with a known password,
+//! passwords written every way, Reply-To as a false identity, chat that
+//! starts with command words, a reused Message-ID, autoresponders and list
+//! robots, a 5,000-character Message-ID, a flood of bad lines. After all of
+//! them the judge answers a normal mail at once, every mail is accounted
+//! for, nothing failed, and no password went out in any mail.
+//!
+//! When the servers are not installed this test prints why and passes,
+//! unless `CI` is set: then it fails.
+
+mod daemon_common;
+mod support;
+
+use daemon_common::*;
+use std::time::Duration;
+use support::{JUDGE_ADDRESS, MailSystem, wait_until};
+
+const SETTLE: Duration = Duration::from_secs(120);
+const GAME: &str = "h1";
+const POWERS: [&str; 7] = [
+    "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+];
+
+/// What a hostile mail must get.
+enum Want {
+    /// One answer to this address, whose body says each of these.
+    Answer(String, Vec<&'static str>),
+    /// No answer, and this note in the store.
+    Silent(&'static str),
+}
+
+struct Case {
+    what: &'static str,
+    id: String,
+    want: Want,
+}
+
+fn mail(headers: &str, id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "{headers}\r\nTo: {JUDGE_ADDRESS}\r\nMessage-ID: <{id}>\r\n\r\n{}\r\n",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+#[test]
+fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
+    let Some(ms) =
+        MailSystem::start_or_skip("hostile_mail_never_stops_the_judge_nor_leaks_a_password")
+    else {
+        return;
+    };
+    let tmp = TempDir::new("hostile");
+    let judge = Judge::start(&ms, tmp.path(), &Opts::default());
+    wait_until("the judge connected", SETTLE, || {
+        judge.log_text().contains("IMAP connected")
+    });
+    let j = JUDGE_ADDRESS;
+    let gm = ms.address("gm");
+    let seats: Vec<(&str, String)> = POWERS
+        .iter()
+        .map(|p| (*p, ms.address(&p.to_ascii_lowercase())))
+        .collect();
+    let seat = |p: &str| {
+        seats
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, a)| a.clone())
+            .unwrap_or_default()
+    };
+    let bcc_victim = ms.address("bcc-victim");
+    let elsewhere = ms.address("elsewhere");
+    let pw = |p: &str| format!("Secret-{p}-42");
+    let mut smtp = SmtpClient::connect(ms.ports().smtp).unwrap();
+    let mut sent = 0i64;
+
+    // A game with every power taken.
+    let mut send = |smtp: &mut SmtpClient, from: &str, raw: &[u8]| {
+        smtp.send(from, j, raw).unwrap();
+        sent += 1;
+    };
+    send(
+        &mut smtp,
+        &gm,
+        &mail(
+            &format!("From: {gm}"),
+            &new_message_id(),
+            &format!("CREATE {GAME} standard GmSecret-99"),
+        ),
+    );
+    judge.wait_settled(&ms, 1, SETTLE);
+    for p in POWERS {
+        let a = seat(p);
+        send(
+            &mut smtp,
+            &a,
+            &mail(
+                &format!("From: {a}"),
+                &new_message_id(),
+                &format!("JOIN {GAME} {} {p}", pw(p)),
+            ),
+        );
+    }
+    judge.wait_settled(&ms, 8, SETTLE);
+    let mut secrets: Vec<String> = POWERS.iter().map(|p| pw(p)).collect();
+    secrets.push("GmSecret-99".into());
+
+    let mut cases: Vec<Case> = Vec::new();
+    let eve = ms.address("eve");
+    let mut add = |smtp: &mut SmtpClient,
+                   what: &'static str,
+                   env_from: &str,
+                   headers: String,
+                   body: String,
+                   want: Want| {
+        let id = new_message_id();
+        smtp.send(env_from, j, &mail(&headers, &id, &body)).unwrap();
+        cases.push(Case { what, id, want });
+    };
+
+    // Control characters in every header the judge copies.
+    add(
+        &mut smtp,
+        "line break in the From name",
+        &eve,
+        format!("From: =?utf-8?q?A=0AB?= <{eve}>"),
+        "HELP".into(),
+        Want::Answer(eve.clone(), vec!["Commands are lines of a mail"]),
+    );
+    let eve2 = ms.address("eve2");
+    add(
+        &mut smtp,
+        "bare CR in the Reply-To name",
+        &eve,
+        format!("From: {eve}\r\nReply-To: =?utf-8?q?E=0Dve?= <{eve2}>"),
+        "VARIANTS".into(),
+        Want::Answer(eve2.clone(), vec!["The judge plays"]),
+    );
+    let eve3 = ms.address("eve3");
+    add(
+        &mut smtp,
+        "control characters in Subject, References and Content-Type",
+        &eve3,
+        format!(
+            "From: {eve3}\r\nSubject: =?utf-8?q?hi=0D=0ABcc:_{bcc_victim}?=\r\nReferences: <a\u{1}b@x> <c@d>\r\n\
+             Content-Type: text/plain; charset=\"utf-8\u{7}\""
+        ),
+        "LIST".into(),
+        Want::Answer(eve3.clone(), vec![GAME]),
+    );
+    // 8,000 sign-on lines.
+    let flood = ms.address("flood");
+    add(
+        &mut smtp,
+        "8,000 SIGNON lines",
+        &flood,
+        format!("From: {flood}"),
+        (0..8000)
+            .map(|i| format!("SIGNON France {GAME} guess{i}\n"))
+            .collect(),
+        Want::Answer(flood.clone(), vec!["at most 100 commands a mail"]),
+    );
+    // Guessing, then the right password, in one mail.
+    let guess = ms.address("guesser");
+    let mut body: String = (0..200)
+        .map(|i| format!("SIGNON Germany {GAME} guess{i}\n"))
+        .collect();
+    body.push_str(&format!("SIGNON Germany {GAME} {}\nA Mun-Bur\n", pw("Germany")));
+    add(
+        &mut smtp,
+        "200 guesses then the right password",
+        &guess,
+        format!("From: {guess}"),
+        body,
+        Want::Answer(guess.clone(), vec!["one password is checked per power and mail"]),
+    );
+    // A seat taken with a known password.
+    let thief = ms.address("thief");
+    add(
+        &mut smtp,
+        "takeover",
+        &thief,
+        format!("From: {thief}"),
+        format!(
+            "SIGNON England {GAME} {}\nF Lon-ENG\nSET PASSWORD Stolen-1\nSET ADDRESS {}",
+            pw("England"),
+            elsewhere
+        ),
+        Want::Answer(
+            thief.clone(),
+            vec!["Password changed", "registers only the address a mail comes from"],
+        ),
+    );
+    secrets.push("Stolen-1".into());
+    // Passwords written every way.
+    let pwm = ms.address("pwforms");
+    for (what, body) in [
+        ("SIGNON:", format!("SIGNON: Italy {GAME} {}", pw("Italy"))),
+        ("Signon.", format!("Signon. Italy {GAME} {}", pw("Italy"))),
+        ("JOIN:", format!("JOIN: {GAME} {}", pw("Italy"))),
+        ("CREATE:", format!("CREATE: {GAME}x standard {}", pw("Italy"))),
+        (
+            "SET PASSWORD:",
+            format!("SIGNON Italy {GAME} {}\nSET PASSWORD: {}", pw("Italy"), pw("Italy")),
+        ),
+    ] {
+        add(
+            &mut smtp,
+            what,
+            &pwm,
+            format!("From: {pwm}"),
+            body,
+            Want::Answer(pwm.clone(), vec![]),
+        );
+    }
+    add(
+        &mut smtp,
+        "HTML lines run together",
+        &pwm,
+        format!("From: {pwm}\r\nContent-Type: text/html; charset=utf-8"),
+        format!("<div>SIGNON Italy {GAME} {}</div><div>A Ven-Tyr</div>", pw("Italy")),
+        Want::Answer(pwm.clone(), vec![]),
+    );
+    // Reply-To as identity.
+    let attacker = ms.address("attacker");
+    let victim = ms.address("victim");
+    add(
+        &mut smtp,
+        "Reply-To names somebody else",
+        &attacker,
+        format!("From: {attacker}\r\nReply-To: {victim}"),
+        format!("OBSERVE {GAME}"),
+        Want::Answer(victim.clone(), vec!["You will receive this game's results."]),
+    );
+    // Chat that starts with command words.
+    let turkey = seat("Turkey");
+    add(
+        &mut smtp,
+        "chat",
+        &turkey,
+        format!("From: {turkey}"),
+        format!(
+            "SIGNON Turkey {GAME} {}\nF Ank-BLA\nClear skies over the Black Sea this spring.\n\
+             Resign yourself to losing Bulgaria, Russia!\nDraw your own conclusions.",
+            pw("Turkey")
+        ),
+        Want::Answer(turkey.clone(), vec!["Not understood", "F(Ank)-BLA"]),
+    );
+    // A reused Message-ID.
+    let reuse = ms.address("reuse");
+    let id = new_message_id();
+    for body in ["VARIANTS", "HELP"] {
+        smtp.send(&reuse, j, &mail(&format!("From: {reuse}"), &id, body))
+            .unwrap();
+    }
+    // Autoresponders and list robots.
+    let away = ms.address("away");
+    add(
+        &mut smtp,
+        "naive autoresponder, first",
+        &away,
+        format!("From: {away}\r\nSubject: Re: your mail"),
+        "I am away.".into(),
+        Want::Answer(away.clone(), vec!["found no commands or orders"]),
+    );
+    add(
+        &mut smtp,
+        "naive autoresponder, again",
+        &away,
+        format!("From: {away}\r\nSubject: Re: Re: your mail"),
+        "I am away.".into(),
+        Want::Silent("idle (not answered: nothing found again)"),
+    );
+    let boss = ms.address("boss");
+    add(
+        &mut smtp,
+        "Exchange automatic reply",
+        &boss,
+        format!("From: {boss}\r\nSubject: Automatic reply: results"),
+        "Out of the office.".into(),
+        Want::Silent("ignored: auto-reply"),
+    );
+    let bounces = "dip-bounces@example.test".to_string();
+    add(
+        &mut smtp,
+        "list bounces address",
+        &bounces,
+        format!("From: {bounces}"),
+        "LIST".into(),
+        Want::Silent("ignored: bounce"),
+    );
+    let request = "dip-request@example.test".to_string();
+    add(
+        &mut smtp,
+        "list request address",
+        &request,
+        format!("From: {request}"),
+        "LIST".into(),
+        Want::Silent("ignored: mailing list"),
+    );
+    // A 5,000-character Message-ID is handled below; a flood of bad lines.
+    let chatty = ms.address("chatty");
+    add(
+        &mut smtp,
+        "118 KB of bad lines",
+        &chatty,
+        format!("From: {chatty}"),
+        "SET COLOUR of the sea to blue please\n".repeat(3300),
+        Want::Answer(chatty.clone(), vec!["more line(s) like these"]),
+    );
+    smtp.quit();
+    let long = ms.address("longid");
+    let long_id = format!("{}@x.test", "x".repeat(5000));
+    append(
+        &ms,
+        j,
+        "INBOX",
+        &mail(&format!("From: {long}"), &long_id, "VARIANTS"),
+    );
+
+    let total = sent + cases.len() as i64 + 2 + 1;
+    let c = judge.wait_settled(&ms, total, SETTLE);
+    assert_eq!(c.pending, 0);
+
+    // Still answering at once.
+    let normal = ms.address("normal");
+    let nid = new_message_id();
+    send_all(
+        &ms,
+        &[(
+            normal.clone(),
+            j.to_string(),
+            mail(&format!("From: {normal}"), &nid, "VARIANTS"),
+        )],
+        1,
+    );
+    judge.wait_settled(&ms, total + 1, SETTLE);
+    let got = answers_for(&ms, std::slice::from_ref(&normal));
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].in_reply_to, nid);
+
+    for case in &cases {
+        match &case.want {
+            Want::Answer(to, says) => {
+                let mine: Vec<Answer> = answers_for(&ms, std::slice::from_ref(to))
+                    .into_iter()
+                    .filter(|a| a.in_reply_to == case.id)
+                    .collect();
+                assert_eq!(mine.len(), 1, "{}: {} answers", case.what, mine.len());
+                for s in says {
+                    assert!(mine[0].body.contains(s), "{}: {}", case.what, mine[0].body);
+                }
+                assert!(mine[0].body.len() <= 64 * 1024, "{}", case.what);
+            }
+            Want::Silent(note) => {
+                assert_eq!(judge.note(&case.id).as_deref(), Some(*note), "{}", case.what);
+            }
+        }
+    }
+    // Both mails under one Message-ID were answered.
+    assert_eq!(answers_for(&ms, std::slice::from_ref(&reuse)).len(), 2);
+    // The 5,000-character Message-ID: answered, every header line short.
+    let raw = ms.fetch_all_blocking(&long).unwrap();
+    assert_eq!(raw.len(), 1);
+    let text = String::from_utf8_lossy(&raw[0]);
+    let head = text.split("\r\n\r\n").next().unwrap_or_default();
+    assert!(head.lines().all(|l| l.len() <= 998), "{head}");
+    // Nobody named in a header got mail they did not ask for.
+    assert_eq!(mailbox_count(&ms, &bcc_victim, "INBOX"), 0);
+    assert_eq!(mailbox_count(&ms, &elsewhere, "INBOX"), 0);
+    // The owners heard of guessing and of the takeover.
+    let germany = answers_for(&ms, &[seat("Germany")]);
+    assert!(
+        germany.iter().any(|a| a.subject == format!("Germany in {GAME}: failed sign-on")),
+        "{:?}",
+        germany.iter().map(|a| &a.subject).collect::<Vec<_>>()
+    );
+    let england = answers_for(&ms, &[seat("England")]);
+    for s in [
+        format!("England in {GAME}: password changed"),
+        format!("{GAME}: orders or commands from another address"),
+    ] {
+        assert!(
+            england.iter().any(|a| a.subject == s),
+            "{s}: {:?}",
+            england.iter().map(|a| &a.subject).collect::<Vec<_>>()
+        );
+    }
+    // Reply-To registered nobody: the observer is the author.
+    let observer: String = judge
+        .db()
+        .query_row("SELECT address FROM observers WHERE game = ?1", [GAME], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(observer, attacker);
+    // Chat resigned nobody.
+    let turkey_status: String = judge
+        .db()
+        .query_row(
+            "SELECT status FROM seats WHERE game = ?1 AND power = 6",
+            [GAME],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(turkey_status, "playing");
+    // No password in any mail anybody got, nor in the mail the judge keeps.
+    let mut everyone: Vec<String> = POWERS.iter().map(|p| seat(p)).collect();
+    everyone.extend([
+        gm.clone(),
+        eve,
+        eve2,
+        eve3,
+        flood,
+        guess,
+        thief,
+        pwm,
+        attacker,
+        victim,
+        chatty,
+        long,
+        normal,
+    ]);
+    for a in &everyone {
+        for raw in ms.fetch_all_blocking(a).unwrap() {
+            let t = String::from_utf8_lossy(&raw);
+            for s in &secrets {
+                assert!(!t.contains(s.as_str()), "{a} got a password: {t}");
+            }
+        }
+    }
+    let db = judge.db();
+    let mut st = db.prepare("SELECT raw FROM inbound").unwrap();
+    for raw in st.query_map([], |r| r.get::<_, Vec<u8>>(0)).unwrap() {
+        let t = String::from_utf8_lossy(&raw.unwrap()).into_owned();
+        for s in &secrets {
+            assert!(!t.contains(s.as_str()), "a kept mail holds a password: {t}");
+        }
+    }
+    assert_eq!(judge.failures(), Vec::<String>::new());
+}
