@@ -167,14 +167,20 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
     let mut body: String = (0..200)
         .map(|i| format!("SIGNON Germany {GAME} guess{i}\n"))
         .collect();
-    body.push_str(&format!("SIGNON Germany {GAME} {}\nA Mun-Bur\n", pw("Germany")));
+    body.push_str(&format!(
+        "SIGNON Germany {GAME} {}\nA Mun-Bur\n",
+        pw("Germany")
+    ));
     add(
         &mut smtp,
         "200 guesses then the right password",
         &guess,
         format!("From: {guess}"),
         body,
-        Want::Answer(guess.clone(), vec!["one password is checked per power and mail"]),
+        Want::Answer(
+            guess.clone(),
+            vec!["one password is checked per power and mail"],
+        ),
     );
     // A seat taken with a known password.
     let thief = ms.address("thief");
@@ -190,7 +196,10 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
         ),
         Want::Answer(
             thief.clone(),
-            vec!["Password changed", "registers only the address a mail comes from"],
+            vec![
+                "Password changed",
+                "registers only the address a mail comes from",
+            ],
         ),
     );
     secrets.push("Stolen-1".into());
@@ -200,10 +209,17 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
         ("SIGNON:", format!("SIGNON: Italy {GAME} {}", pw("Italy"))),
         ("Signon.", format!("Signon. Italy {GAME} {}", pw("Italy"))),
         ("JOIN:", format!("JOIN: {GAME} {}", pw("Italy"))),
-        ("CREATE:", format!("CREATE: {GAME}x standard {}", pw("Italy"))),
+        (
+            "CREATE:",
+            format!("CREATE: {GAME}x standard {}", pw("Italy")),
+        ),
         (
             "SET PASSWORD:",
-            format!("SIGNON Italy {GAME} {}\nSET PASSWORD: {}", pw("Italy"), pw("Italy")),
+            format!(
+                "SIGNON Italy {GAME} {}\nSET PASSWORD: {}",
+                pw("Italy"),
+                pw("Italy")
+            ),
         ),
     ] {
         add(
@@ -220,7 +236,10 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
         "HTML lines run together",
         &pwm,
         format!("From: {pwm}\r\nContent-Type: text/html; charset=utf-8"),
-        format!("<div>SIGNON Italy {GAME} {}</div><div>A Ven-Tyr</div>", pw("Italy")),
+        format!(
+            "<div>SIGNON Italy {GAME} {}</div><div>A Ven-Tyr</div>",
+            pw("Italy")
+        ),
         Want::Answer(pwm.clone(), vec![]),
     );
     // Reply-To as identity.
@@ -232,7 +251,10 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
         &attacker,
         format!("From: {attacker}\r\nReply-To: {victim}"),
         format!("OBSERVE {GAME}"),
-        Want::Answer(victim.clone(), vec!["You will receive this game's results."]),
+        Want::Answer(
+            victim.clone(),
+            vec!["You will receive this game's results."],
+        ),
     );
     // Chat that starts with command words.
     let turkey = seat("Turkey");
@@ -355,7 +377,12 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
                 assert!(mine[0].body.len() <= 64 * 1024, "{}", case.what);
             }
             Want::Silent(note) => {
-                assert_eq!(judge.note(&case.id).as_deref(), Some(*note), "{}", case.what);
+                assert_eq!(
+                    judge.note(&case.id).as_deref(),
+                    Some(*note),
+                    "{}",
+                    case.what
+                );
             }
         }
     }
@@ -373,7 +400,9 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
     // The owners heard of guessing and of the takeover.
     let germany = answers_for(&ms, &[seat("Germany")]);
     assert!(
-        germany.iter().any(|a| a.subject == format!("Germany in {GAME}: failed sign-on")),
+        germany
+            .iter()
+            .any(|a| a.subject == format!("Germany in {GAME}: failed sign-on")),
         "{:?}",
         germany.iter().map(|a| &a.subject).collect::<Vec<_>>()
     );
@@ -391,9 +420,11 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
     // Reply-To registered nobody: the observer is the author.
     let observer: String = judge
         .db()
-        .query_row("SELECT address FROM observers WHERE game = ?1", [GAME], |r| {
-            r.get(0)
-        })
+        .query_row(
+            "SELECT address FROM observers WHERE game = ?1",
+            [GAME],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(observer, attacker);
     // Chat resigned nobody.

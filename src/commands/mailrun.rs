@@ -67,28 +67,43 @@ fn secrets_of(text: &str) -> Vec<String> {
     out
 }
 
-/// `text` with each of `secrets` masked where it stands as a word.
+/// `text` with each of `secrets` masked where it stands as a word (between
+/// spaces, perhaps with punctuation around it). One pass over the text,
+/// whatever the number of secrets: a mail of 30,000 guessed passwords
+/// costs no more than one.
 pub(crate) fn mask(text: &str, secrets: &[String]) -> String {
-    let mut t = text.to_string();
-    for sec in secrets.iter().filter(|s| !s.is_empty()) {
-        let mut out = String::with_capacity(t.len());
-        let mut rest = t.as_str();
-        while let Some(i) = rest.find(sec.as_str()) {
-            let before = rest[..i].chars().next_back();
-            let after = rest[i + sec.len()..].chars().next();
-            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            out.push_str(&rest[..i]);
-            if word(before) || word(after) {
-                out.push_str(sec);
-            } else {
-                out.push_str("********");
-            }
-            rest = &rest[i + sec.len()..];
-        }
-        out.push_str(rest);
-        t = out;
+    if secrets.is_empty() {
+        return text.to_string();
     }
-    t
+    let set: std::collections::HashSet<&str> = secrets
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let punct = |c: char| !(c.is_alphanumeric() || c == '_' || c == '-');
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let gap = rest.len() - rest.trim_start().len();
+        out.push_str(&rest[..gap]);
+        rest = &rest[gap..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        let core = word.trim_matches(punct);
+        let hit = set.contains(word) || (!core.is_empty() && set.contains(core));
+        if hit && set.contains(word) {
+            out.push_str("********");
+        } else if hit {
+            let at = word.find(core).unwrap_or(0);
+            out.push_str(&word[..at]);
+            out.push_str("********");
+            out.push_str(&word[at + core.len()..]);
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    out
 }
 
 /// The mail's text as kept: every line of a command that takes a password
@@ -412,9 +427,11 @@ mod tests {
     fn secrets_are_masked_as_words_only() {
         let s = vec!["pw".to_string()];
         assert_eq!(
-            mask("SIGNON E g pw; pwned pw.", &s),
-            "SIGNON E g ********; pwned ********."
+            mask("SIGNON E g pw; pwned pw. (pw)", &s),
+            "SIGNON E g ********; pwned ********. (********)"
         );
+        let s = vec!["pw-England".to_string()];
+        assert_eq!(mask("x pw-England, y", &s), "x ********, y");
     }
 
     #[test]
