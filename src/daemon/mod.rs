@@ -274,14 +274,15 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
     // The processor thread.
     let store = Store::open(&config.store)
         .with_context(|| format!("cannot open the store {}", config.store.display()))?;
+    let limits = process::Limits {
+        max_bytes: config.max_mail_bytes,
+        ..process::Limits::default()
+    };
     let mut processor = Processor::new(
         store,
         responders(config),
         config.identity.clone(),
-        process::Limits {
-            max_bytes: config.max_mail_bytes,
-            ..process::Limits::default()
-        },
+        limits.clone(),
     );
     let processor_done = Arc::new(Notify::new());
     let processor_failed = Arc::new(AtomicBool::new(false));
@@ -364,6 +365,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                 store,
                 *poll,
                 config.max_mail_bytes,
+                limits.keep_mail,
                 Arc::clone(&wake_processor),
                 shutdown_rx.clone(),
             )))
@@ -423,11 +425,25 @@ async fn maildir_source(
     store: Store,
     poll: Duration,
     max_bytes: u64,
+    keep_mail: Duration,
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let store = Arc::new(Mutex::new(store));
+    let mut last_prune: Option<std::time::Instant> = None;
     loop {
+        // Mail stored long ago leaves the inbox's cur/ too (it holds the
+        // mail as received, passwords and all).
+        if last_prune.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600)) {
+            last_prune = Some(std::time::Instant::now());
+            let md2 = md.clone();
+            let before = SystemTime::now() - keep_mail;
+            match tokio::task::spawn_blocking(move || md2.prune_cur(before)).await {
+                Ok(Ok(n)) if n > 0 => info!(mails = n, "removed old mail from the inbox's cur/"),
+                Ok(Err(e)) => warn!(error = %e, "cannot prune the inbox's cur/"),
+                _ => {}
+            }
+        }
         let md2 = md.clone();
         let st = Arc::clone(&store);
         let taken = tokio::task::spawn_blocking(move || take_maildir(&md2, &st, max_bytes)).await;

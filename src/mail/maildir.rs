@@ -50,6 +50,24 @@ impl Maildir {
         fs::rename(path, self.root.join("cur").join(format!("{base}:2,S")))
     }
 
+    /// Remove the files of `cur/` last changed before `before`: mail the
+    /// judge stored long ago (its store keeps what it needs, passwords
+    /// masked). Returns how many were removed.
+    pub fn prune_cur(&self, before: std::time::SystemTime) -> io::Result<usize> {
+        let mut n = 0;
+        for e in fs::read_dir(self.root.join("cur"))?.filter_map(|e| e.ok()) {
+            let old = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < before);
+            if old && e.file_type().is_ok_and(|t| t.is_file()) {
+                fs::remove_file(e.path())?;
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
     /// Deliver `bytes` as `new/<name>`. Delivering the same name again
     /// replaces the file, which makes a retried delivery harmless.
     pub fn deliver(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
@@ -81,6 +99,12 @@ mod tests {
         md.mark_seen(&new[0]).unwrap();
         assert!(md.list_new().unwrap().is_empty());
         assert!(dir.join("cur/1.a:2,S").exists());
+        // Kept until the retention has passed, then removed.
+        let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        assert_eq!(md.prune_cur(an_hour_ago).unwrap(), 0);
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+        assert_eq!(md.prune_cur(later).unwrap(), 1);
+        assert!(!dir.join("cur/1.a:2,S").exists());
         fs::remove_dir_all(dir).unwrap();
     }
 }
