@@ -17,5 +17,6 @@ pub mod mail;
 pub mod map;
 pub mod orders;
 pub mod report;
+pub mod rules;
 pub mod store;
 pub mod variant;

@@ -311,16 +311,16 @@ fn rule_13_a_power_without_home_centres_has_a_season_to_retake_one_or_falls_into
         p.phase = v.calendar.parse("Fall 1001 retreat").expect("phase");
         p
     });
-    assert_eq!(pos.state.anarchy[moors.index()], Anarchy::Grace);
+    assert_eq!(pos.state.anarchy[moors], Anarchy::Grace);
     let mut spring = pos.clone();
     spring.phase = v.calendar.parse("Spring 1002 movement").expect("phase");
     // Retaking Toledo in the Spring saves it.
     let (_, saved) = step(&v, &spring, &["Moors: A Cas - Tol"]);
-    assert_eq!(saved.state.anarchy[moors.index()], Anarchy::No);
+    assert_eq!(saved.state.anarchy[moors], Anarchy::No);
     assert_eq!(saved.owners[prov(&v, "Tol").index()], Some(moors));
     // Failing to: anarchy, its orders refused from then on.
     let (_, lost) = step(&v, &spring, &["Moors: A Cas H"]);
-    assert_eq!(lost.state.anarchy[moors.index()], Anarchy::Yes);
+    assert_eq!(lost.state.anarchy[moors], Anarchy::Yes);
     let (r, _) = step(&v, &lost, &["Moors: A Cas - Tol"]);
     let PhaseResult::Movement(r) = r else {
         panic!()

@@ -640,7 +640,7 @@ fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it() {
             .parse(&format!("Year {year} movement"))
             .expect("phase");
         pos.owners[cri.index()] = Some(russia);
-        pos.state.held_since[russia.index()] = vec![(cri, since)];
+        pos.state.held_since[russia] = vec![(cri, since)];
         let parser = zinejudge::orders::parse::OrderParser::with_syntax(&v.map, v.syntax.clone());
         let zinejudge::orders::AnyCommand::Adjust(command) = parser
             .parse("Build F Cri", Some(PhaseKind::Adjustment))

@@ -110,7 +110,7 @@ fn rule_6_a_fleet_raids_in_spring_returns_in_fall_and_counts_a_centre_in_winter(
     assert_eq!(pos.phase.kind, PhaseKind::Adjustment);
     assert_eq!(due(&v, &pos)[power(&v, "Laigin").index()], 1);
     let (_, pos) = step(&v, &pos, &["Laigin: Build F Alm"]);
-    assert_eq!(pos.state.bonus[power(&v, "Laigin").index()], 0);
+    assert_eq!(pos.state.bonus[power(&v, "Laigin")], 0);
     // The extra centre is for the adjustment only, not for victory.
     assert_eq!(pos.centre_counts(&v.map)[power(&v, "Laigin").index()], 3);
 }
@@ -220,12 +220,7 @@ fn rule_7abc_viking_builds_at_sea_arrive_after_the_spring_retreats() {
     assert_eq!(at(&v, &pos, "NAT")[0].power, vik);
     assert_eq!(at(&v, &pos, "SOU")[0].power, vik);
     assert_eq!(at(&v, &pos, "ERI")[0].power, power(&v, "Laigin"));
-    assert!(
-        pos.state
-            .arrivals
-            .iter()
-            .any(|(u, ok)| !ok && u.power == vik)
-    );
+    assert!(pos.state.blocked.iter().any(|u| u.power == vik));
     assert!(pos.state.pending.is_empty());
     // 7g: no raiding for the Vikings.
     let mut spring = pos.clone();
@@ -252,11 +247,7 @@ fn rule_7d_7e_7f_centres_gained_cost_centres_off_the_board_builds_anywhere_fleet
     let (_, pos) = step(&v, &pos, &["Vikings: F NAT - Cru"]);
     assert_eq!(pos.phase.kind, PhaseKind::Adjustment);
     assert_eq!(pos.owners[prov(&v, "Cru").index()], Some(vik));
-    assert_eq!(
-        pos.state.reserve[vik.index()],
-        2,
-        "one off-board centre lost"
-    );
+    assert_eq!(pos.state.reserve[vik], 2, "one off-board centre lost");
     // Three centres (one on, two off), one unit: two builds, one of them in
     // Cruachu itself although it is no home centre; and the fleet on land
     // becomes an army.

@@ -192,7 +192,11 @@ fn rule_ardri_6_raiders_leave_in_spring_come_back_in_fall_and_count_a_centre() {
         "{:?}",
         r.orders
     );
-    assert_eq!(pos.state.bonus[2], 0, "the bonus is spent with the Winter");
+    assert_eq!(
+        pos.state.bonus[zinejudge::map::PowerId(2)],
+        0,
+        "the bonus is spent with the Winter"
+    );
     // Next Winter, without a raid, the two fleets on one centre owe a
     // removal: the bonus counted once only.
     let (_, pos) = movement(&v, &pos, &[]);
@@ -230,8 +234,8 @@ fn the_box_state_survives_a_save_and_load() {
     let pos = Position::initial(&v);
     let (_, pos) = movement(&v, &pos, &["Raider: F Out - Raiding"]);
     let mut pos = pos;
-    pos.state.bonus[2] = 1;
-    pos.state.captures[0].push(prov(&v, "Coa"));
+    pos.state.bonus[zinejudge::map::PowerId(2)] = 1;
+    pos.state.captures[zinejudge::map::PowerId(0)].push(prov(&v, "Coa"));
     let text = pos.to_toml(&v);
     let mut back = Position::from_toml(&v, &text).expect("reloads");
     let key = |u: &zinejudge::map::Unit| (u.power, u.region);

@@ -6,7 +6,7 @@
 //! taken by the civil-disorder rule of the rulebook (DATC 4.D.8).
 
 use super::Illegal;
-use crate::game::position::VariantState;
+use crate::game::position::RuleState;
 use crate::map::{Map, PowerId, ProvinceId, Unit, UnitKind};
 use crate::orders::{AdjustCommand, AdjustOrder};
 use crate::variant::Rulebook;
@@ -21,7 +21,7 @@ pub struct Extras<'a> {
     /// The variant's rules beyond the standard game.
     pub features: &'a Features,
     /// What the game has kept for them.
-    pub state: &'a VariantState,
+    pub state: &'a RuleState,
     /// A placement phase (1000 AD's Winter 999): units are placed anywhere
     /// in the power's homeland, up to its home centres.
     pub placement: bool,
@@ -30,8 +30,7 @@ pub struct Extras<'a> {
 }
 
 static NO_FEATURES: std::sync::LazyLock<Features> = std::sync::LazyLock::new(Features::default);
-static NO_STATE: std::sync::LazyLock<VariantState> =
-    std::sync::LazyLock::new(VariantState::default);
+static NO_STATE: std::sync::LazyLock<RuleState> = std::sync::LazyLock::new(RuleState::default);
 
 impl Extras<'static> {
     /// The standard game: nothing extra.
@@ -50,11 +49,7 @@ impl Extras<'_> {
     /// one it nominated in place of a lost one.
     fn is_home(&self, map: &Map, power: PowerId, p: ProvinceId) -> bool {
         map.province(p).home_of == Some(power)
-            || self
-                .state
-                .homes
-                .get(power.index())
-                .is_some_and(|h| h.contains(&p))
+            || self.state.homes.get(power).is_some_and(|h| h.contains(&p))
     }
 
     /// If `p` is one of the first captures that `power` may build on, the
@@ -66,7 +61,7 @@ impl Extras<'_> {
             .captures
             .iter()
             .find(|(pw, _, _)| *pw == power)?;
-        let caps = self.state.captures.get(power.index())?;
+        let caps = self.state.captures.get(power)?;
         caps.iter()
             .take(*count)
             .any(|c| *c == p)
@@ -239,7 +234,7 @@ pub fn adjudicate_adjustments_with(
                         .filter(|r| r.build_at.contains(&at.province));
                     match reserve {
                         Some(r) => {
-                            let have = extras.state.reserve.get(pw).copied().unwrap_or(0);
+                            let have = extras.state.reserve.get(o.power).copied().unwrap_or(0);
                             match reserve_build(map, extras, o.power, kind, at) {
                                 Err(e) => AdjustStatus::Illegal(e),
                                 Ok(_) if reserve_used[pw] >= have => {
@@ -479,7 +474,7 @@ fn check_build(
             s.0 == power
                 && s.1 == at.province
                 && (s.3 == 0
-                    || extras.state.held_since.get(power.index()).is_some_and(|h| {
+                    || extras.state.held_since.get(power).is_some_and(|h| {
                         h.iter().any(|(q, y)| {
                             *q == at.province && extras.year - y >= i32::from(s.3) - 1
                         })

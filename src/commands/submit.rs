@@ -163,7 +163,7 @@ pub(crate) fn check(
     power: PowerId,
     cmds: &[AnyCommand],
 ) -> Vec<Option<String>> {
-    if pos.state.anarchy.get(power.index()) == Some(&crate::game::position::Anarchy::Yes) {
+    if pos.state.anarchy.get(power) == Some(&crate::game::position::Anarchy::Yes) {
         let why = "your power is in anarchy, having lost every home centre: its units \
                    hold and the judge removes what must go; it gives no orders"
             .to_string();
@@ -535,7 +535,7 @@ pub(crate) fn missing(
 
 /// Whether `power` has any choice to make in this phase.
 pub(crate) fn has_choices(v: &Variant, pos: &Position, power: PowerId) -> bool {
-    if pos.state.anarchy.get(power.index()) == Some(&crate::game::position::Anarchy::Yes) {
+    if pos.state.anarchy.get(power) == Some(&crate::game::position::Anarchy::Yes) {
         return false;
     }
     match pos.phase.kind {

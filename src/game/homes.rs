@@ -65,7 +65,7 @@ pub fn nominate(
         .filter(|h| pos.owners[h.index()] != Some(power))
         .count();
     let held = originals.len() - lost;
-    let Some(mine) = pos.state.homes.get_mut(power.index()) else {
+    let Some(mine) = pos.state.homes.get_mut(power) else {
         return Err(NominateError::NotInThisGame);
     };
     if mine.contains(&centre) {

@@ -21,11 +21,11 @@
 //! ```
 
 use crate::map::builder::{LineIndex, Problem};
-use crate::map::{Map, Named, PowerId, ProvinceId, RegionId, Unit, UnitKind};
+use crate::map::wire::{UnitAt, with_map};
+use crate::map::{Map, Named, PowerId, ProvinceId, RegionId, Unit};
 use crate::variant::{LoadError, Phase, Variant};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt::Write;
 use toml::Spanned;
 
 /// The state of a game at the start of a phase.
@@ -40,132 +40,11 @@ pub struct Position {
     pub owners: Vec<Option<PowerId>>,
     /// In a retreat phase: dislodged units and where each may go.
     pub dislodged: Vec<(Unit, Vec<RegionId>)>,
-    /// What the variant keeps beyond the board.
-    pub state: VariantState,
+    /// What the variant's rules keep beyond the board.
+    pub state: RuleState,
 }
 
-/// What some variants keep beyond units and owners, per power (indexed by
-/// power id). Empty for the standard game.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct VariantState {
-    /// Centres each power has captured, in order (1066: an invader's first
-    /// three are build sites).
-    pub captures: Vec<Vec<ProvinceId>>,
-    /// Extra centres counted at the next adjustment (Ard-Ri: fleets back
-    /// from raiding).
-    pub bonus: Vec<u32>,
-    /// Home centres nominated in place of lost ones (1066 rule 6).
-    pub homes: Vec<Vec<ProvinceId>>,
-    /// Centres held off the board (Ard-Ri's Vikings: three, one lost for
-    /// each centre gained on the board).
-    pub reserve: Vec<u32>,
-    /// Units built off the board that are placed later (Ard-Ri rule 7c).
-    pub pending: Vec<Unit>,
-    /// Units placed on the way into this phase (`true`) or lost because
-    /// their place was taken (`false`): what the last results report.
-    pub arrivals: Vec<(Unit, bool)>,
-    /// Powers that lost every home centre (1000 AD rule 13), per power.
-    pub anarchy: Vec<Anarchy>,
-    /// Offers to exchange centres made during this move (Abstraction II
-    /// rule 6); carried out at its end where two match.
-    pub offers: Vec<Exchange>,
-    /// The exchanges carried out at the end of the last move, for its
-    /// results.
-    pub exchanged: Vec<Exchange>,
-    /// Armed neutral centres not yet occupied (1700 AD II rule 10b); their
-    /// strength is the variant's.
-    pub garrisons: Vec<ProvinceId>,
-    /// Per power, the coastal provinces friendly to it, where its fleets
-    /// may stand (1700 AD II rule 8).
-    pub friendly: Vec<Vec<ProvinceId>>,
-    /// Per power, the powers it lets into its provinces: their fleets may
-    /// stand there, their supply lines pass its units (1700 AD II rules 8,
-    /// 9: "with the permission of the owning player written in his
-    /// orders").
-    pub permits: Vec<Vec<PowerId>>,
-    /// Per power, the centres it holds with the year it took them, where
-    /// how long it has held them matters (1700 AD II rule 10a).
-    pub held_since: Vec<Vec<(ProvinceId, i32)>>,
-}
-
-/// One power's offer: it gives `give` to `to` and takes `take` from it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exchange {
-    /// Who offers.
-    pub from: PowerId,
-    /// To whom.
-    pub to: PowerId,
-    /// Centres `from` gives.
-    pub give: Vec<ProvinceId>,
-    /// Centres `from` takes.
-    pub take: Vec<ProvinceId>,
-}
-
-impl Exchange {
-    /// Whether `other` is the matching offer from the other side.
-    pub fn matches(&self, other: &Exchange) -> bool {
-        let same = |a: &[ProvinceId], b: &[ProvinceId]| {
-            let mut a = a.to_vec();
-            let mut b = b.to_vec();
-            a.sort();
-            b.sort();
-            a == b
-        };
-        self.from == other.to
-            && self.to == other.from
-            && same(&self.give, &other.take)
-            && same(&self.take, &other.give)
-    }
-}
-
-/// Where a power stands under 1000 AD's anarchy rule.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Anarchy {
-    /// It holds a home centre (or the variant has no such rule).
-    #[default]
-    No,
-    /// It has lost them all and has the next movement season to retake
-    /// one.
-    Grace,
-    /// It failed: its units are in civil disorder for good.
-    Yes,
-}
-
-impl VariantState {
-    fn sized(n: usize) -> VariantState {
-        VariantState {
-            captures: vec![Vec::new(); n],
-            bonus: vec![0; n],
-            homes: vec![Vec::new(); n],
-            reserve: vec![0; n],
-            pending: Vec::new(),
-            arrivals: Vec::new(),
-            anarchy: vec![Anarchy::No; n],
-            offers: Vec::new(),
-            exchanged: Vec::new(),
-            garrisons: Vec::new(),
-            friendly: vec![Vec::new(); n],
-            permits: vec![Vec::new(); n],
-            held_since: vec![Vec::new(); n],
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.captures.iter().all(Vec::is_empty)
-            && self.bonus.iter().all(|b| *b == 0)
-            && self.homes.iter().all(Vec::is_empty)
-            && self.reserve.iter().all(|b| *b == 0)
-            && self.pending.is_empty()
-            && self.arrivals.is_empty()
-            && self.anarchy.iter().all(|a| *a == Anarchy::No)
-            && self.offers.is_empty()
-            && self.exchanged.is_empty()
-            && self.garrisons.is_empty()
-            && self.friendly.iter().all(Vec::is_empty)
-            && self.permits.iter().all(Vec::is_empty)
-            && self.held_since.iter().all(Vec::is_empty)
-    }
-}
+pub use crate::rules::{Anarchy, Exchange, RuleState};
 
 impl Position {
     /// The start of a new game: the variant's first phase, starting units,
@@ -190,17 +69,18 @@ impl Position {
                 .collect(),
             owners,
             dislodged: Vec::new(),
-            state: VariantState {
-                reserve: v
-                    .map
-                    .power_ids()
-                    .map(|p| v.features.reserve_of(p).map_or(0, |r| r.centres))
-                    .collect(),
+            state: RuleState {
+                reserve: crate::map::wire::PerPower(
+                    v.map
+                        .power_ids()
+                        .map(|p| v.features.reserve_of(p).map_or(0, |r| r.centres))
+                        .collect(),
+                ),
                 garrisons: v.features.garrisons.iter().map(|(p, _)| *p).collect(),
                 // Where fleets stand beside land units (1700 AD II), each
                 // power's coasts at the start: its home centres and where
                 // its units stand.
-                friendly: if v.map.stacking().fleets_beside_armies {
+                friendly: crate::map::wire::PerPower(if v.map.stacking().fleets_beside_armies {
                     v.map
                         .power_ids()
                         .map(|pw| {
@@ -217,8 +97,8 @@ impl Position {
                         .collect()
                 } else {
                     vec![Vec::new(); v.map.powers().len()]
-                },
-                ..VariantState::sized(v.map.powers().len())
+                }),
+                ..RuleState::sized(v.map.powers().len())
             },
         }
     }
@@ -232,7 +112,7 @@ impl Position {
                 *o = None;
             }
         }
-        if let Some(r) = self.state.reserve.get_mut(power.index()) {
+        if let Some(r) = self.state.reserve.get_mut(power) {
             *r = 0;
         }
     }
@@ -258,180 +138,100 @@ impl Position {
     /// The TOML form described in the module docs.
     pub fn to_toml(&self, v: &Variant) -> String {
         let map = &v.map;
-        let mut s = String::new();
-        let _ = writeln!(s, "phase = \"{}\"", v.calendar.label(self.phase));
-        let _ = writeln!(s, "\n[units]");
-        for pw in map.power_ids() {
-            let list: Vec<String> = self
-                .units
+        let mut units: BTreeMap<PowerId, Vec<UnitAt>> = BTreeMap::new();
+        for u in &self.units {
+            units.entry(u.power).or_default().push((*u).into());
+        }
+        let mut centres: BTreeMap<PowerId, Vec<ProvinceId>> = BTreeMap::new();
+        for (p, o) in self.owners.iter().enumerate() {
+            if let Some(o) = o
+                && map.provinces()[p].supply_centre
+            {
+                centres.entry(*o).or_default().push(ProvinceId(p as u16));
+            }
+        }
+        let wire = Wire {
+            phase: v.calendar.label(self.phase),
+            units,
+            centres,
+            dislodged: self
+                .dislodged
                 .iter()
-                .filter(|u| u.power == pw)
-                .map(|u| format!("\"{} {}\"", u.kind.letter(), map.region_abbr(u.region)))
-                .collect();
-            if !list.is_empty() {
-                let _ = writeln!(
-                    s,
-                    "{} = [{}]",
-                    quote_key(&map.power(pw).name),
-                    list.join(", ")
-                );
-            }
-        }
-        let _ = writeln!(s, "\n[centres]");
-        for pw in map.power_ids() {
-            let list: Vec<String> = self
-                .owners
-                .iter()
-                .enumerate()
-                .filter(|(p, o)| **o == Some(pw) && map.provinces()[*p].supply_centre)
-                .map(|(p, _)| format!("\"{}\"", map.provinces()[p].abbr))
-                .collect();
-            if !list.is_empty() {
-                let _ = writeln!(
-                    s,
-                    "{} = [{}]",
-                    quote_key(&map.power(pw).name),
-                    list.join(", ")
-                );
-            }
-        }
-        if !self.state.is_empty() {
-            let _ = writeln!(s, "\n[state]");
-            if !self.state.garrisons.is_empty() {
-                let list: Vec<String> = self
-                    .state
-                    .garrisons
-                    .iter()
-                    .map(|p| format!("\"{}\"", map.province(*p).abbr))
-                    .collect();
-                let _ = writeln!(s, "garrisons = [{}]", list.join(", "));
-            }
-            for pw in map.power_ids() {
-                let i = pw.index();
-                let key = quote_key(&map.power(pw).name);
-                let list = |ps: &[ProvinceId]| {
-                    ps.iter()
-                        .map(|p| format!("\"{}\"", map.province(*p).abbr))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                if let Some(c) = self.state.captures.get(i).filter(|c| !c.is_empty()) {
-                    let _ = writeln!(s, "captures.{key} = [{}]", list(c));
-                }
-                if let Some(&b) = self.state.bonus.get(i).filter(|b| **b > 0) {
-                    let _ = writeln!(s, "bonus.{key} = {b}");
-                }
-                if let Some(h) = self.state.homes.get(i).filter(|h| !h.is_empty()) {
-                    let _ = writeln!(s, "homes.{key} = [{}]", list(h));
-                }
-                if let Some(&b) = self.state.reserve.get(i).filter(|b| **b > 0) {
-                    let _ = writeln!(s, "reserve.{key} = {b}");
-                }
-                if let Some(f) = self.state.friendly.get(i).filter(|f| !f.is_empty()) {
-                    let _ = writeln!(s, "friendly.{key} = [{}]", list(f));
-                }
-                if let Some(f) = self.state.permits.get(i).filter(|f| !f.is_empty()) {
-                    let names: Vec<String> = f
-                        .iter()
-                        .map(|p| format!("\"{}\"", map.power(*p).name))
-                        .collect();
-                    let _ = writeln!(s, "permits.{key} = [{}]", names.join(", "));
-                }
-                if let Some(f) = self.state.held_since.get(i).filter(|f| !f.is_empty()) {
-                    let held: Vec<String> = f
-                        .iter()
-                        .map(|(p, y)| format!("\"{}:{y}\"", map.province(*p).abbr))
-                        .collect();
-                    let _ = writeln!(s, "held-since.{key} = [{}]", held.join(", "));
-                }
-                for (word, list) in [
-                    ("offers", &self.state.offers),
-                    ("exchanged", &self.state.exchanged),
-                ] {
-                    let mine: Vec<String> = list
-                        .iter()
-                        .filter(|x| x.from == pw)
-                        .map(|x| {
-                            format!(
-                                "\"{}: {} for {}\"",
-                                map.power(x.to).name,
-                                x.give
-                                    .iter()
-                                    .map(|p| map.province(*p).abbr.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(" "),
-                                x.take
-                                    .iter()
-                                    .map(|p| map.province(*p).abbr.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(" ")
-                            )
-                        })
-                        .collect();
-                    if !mine.is_empty() {
-                        let _ = writeln!(s, "{word}.{key} = [{}]", mine.join(", "));
-                    }
-                }
-                match self.state.anarchy.get(i) {
-                    Some(Anarchy::Grace) => {
-                        let _ = writeln!(s, "anarchy.{key} = \"grace\"");
-                    }
-                    Some(Anarchy::Yes) => {
-                        let _ = writeln!(s, "anarchy.{key} = \"anarchy\"");
-                    }
-                    _ => {}
-                }
-                let units = |us: &mut dyn Iterator<Item = &Unit>| {
-                    us.map(|u| format!("\"{} {}\"", u.kind.letter(), map.region_abbr(u.region)))
-                        .collect::<Vec<_>>()
-                };
-                let pending = units(&mut self.state.pending.iter().filter(|u| u.power == pw));
-                if !pending.is_empty() {
-                    let _ = writeln!(s, "pending.{key} = [{}]", pending.join(", "));
-                }
-                for (word, ok) in [("arrived", true), ("blocked", false)] {
-                    let list = units(
-                        &mut self
-                            .state
-                            .arrivals
-                            .iter()
-                            .filter(|(u, o)| u.power == pw && *o == ok)
-                            .map(|(u, _)| u),
-                    );
-                    if !list.is_empty() {
-                        let _ = writeln!(s, "{word}.{key} = [{}]", list.join(", "));
-                    }
-                }
-            }
-        }
-        for (u, options) in &self.dislodged {
-            let _ = writeln!(s, "\n[[dislodged]]");
-            let _ = writeln!(s, "power = \"{}\"", map.power(u.power).name);
-            let _ = writeln!(
-                s,
-                "unit = \"{} {}\"",
-                u.kind.letter(),
-                map.region_abbr(u.region)
-            );
-            let opts: Vec<String> = options
-                .iter()
-                .map(|r| format!("\"{}\"", map.region_abbr(*r)))
-                .collect();
-            let _ = writeln!(s, "retreats = [{}]", opts.join(", "));
-        }
-        s
+                .map(|(u, options)| WireDislodged {
+                    power: u.power,
+                    unit: (*u).into(),
+                    retreats: options.iter().map(|r| map.region_abbr(*r)).collect(),
+                })
+                .collect(),
+            state: self.state.clone(),
+        };
+        // Everything in a position names things of its own map; a failure
+        // here would be a bug in a rule, which the store refuses (see
+        // `Position::stored`).
+        with_map(map, || toml::to_string(&wire)).unwrap_or_else(|e| format!("# {e}\n"))
     }
 
-    /// Read the TOML form, reporting every problem with its line.
+    /// The stored form, checked to read back as this very position: a rule
+    /// that produced a position the judge could not read again would jam
+    /// the game, so the caller keeps the game at its last good phase
+    /// instead.
+    pub fn stored(&self, v: &Variant) -> Result<String, LoadError> {
+        let text = self.to_toml(v);
+        let back = Position::from_toml(v, &text)?;
+        if back.canonical() != self.canonical() {
+            return Err(LoadError {
+                problems: vec![Problem {
+                    line: 0,
+                    message: format!(
+                        "the position after {} does not read back as itself",
+                        v.calendar.label(self.phase)
+                    ),
+                }],
+            });
+        }
+        Ok(text)
+    }
+
+    /// This position with its lists in one order (what a round trip
+    /// through the stored form may reorder).
+    pub fn canonical(&self) -> Position {
+        let mut c = self.clone();
+        let key = |u: &Unit| (u.power, u.region, u.kind.letter());
+        c.units.sort_by_key(key);
+        c.dislodged.sort_by_key(|(u, _)| key(u));
+        for (_, o) in &mut c.dislodged {
+            o.sort();
+        }
+        c.state.pending.sort_by_key(key);
+        c.state.arrived.sort_by_key(key);
+        c.state.blocked.sort_by_key(key);
+        c.state.garrisons.sort();
+        let by_from = |x: &Exchange| (x.from, x.to, x.give.clone(), x.take.clone());
+        c.state.offers.sort_by_key(by_from);
+        c.state.exchanged.sort_by_key(by_from);
+        for l in c.state.friendly.0.iter_mut() {
+            l.sort();
+        }
+        for l in c.state.permits.0.iter_mut() {
+            l.sort();
+        }
+        for l in c.state.held_since.0.iter_mut() {
+            l.sort();
+        }
+        c
+    }
+
+    /// Read the TOML form, reporting every problem of the board with its
+    /// line (and the first of the `[state]` table).
     pub fn from_toml(v: &Variant, text: &str) -> Result<Position, LoadError> {
         let lines = LineIndex::new(text);
-        let raw: RawPosition = toml::from_str(text).map_err(|e| LoadError {
+        let map = &v.map;
+        let wire: WireIn = with_map(map, || toml::from_str(text)).map_err(|e| LoadError {
             problems: vec![Problem {
                 line: e.span().map_or(0, |s| lines.line(s.start)),
                 message: e.message().trim().to_string(),
             }],
         })?;
-        let map = &v.map;
         let mut problems = Vec::new();
         let mut at = |s: std::ops::Range<usize>, m: String| {
             problems.push(Problem {
@@ -439,15 +239,15 @@ impl Position {
                 message: m,
             })
         };
-        let phase = match v.calendar.parse(raw.phase.get_ref()) {
+        let phase = match v.calendar.parse(wire.phase.get_ref()) {
             Ok(p) => p,
             Err(e) => {
-                at(raw.phase.span(), e.to_string());
+                at(wire.phase.span(), e.to_string());
                 v.calendar.start
             }
         };
-        let mut units = Vec::new();
-        for (power, list) in &raw.units {
+        let mut units: Vec<Unit> = Vec::new();
+        for (power, list) in &wire.units {
             let Some(pw) = map.lookup_power(power.get_ref()) else {
                 at(power.span(), format!("unknown power `{}`", power.get_ref()));
                 continue;
@@ -461,7 +261,7 @@ impl Position {
                         let others: Vec<Unit> = units
                             .iter()
                             .copied()
-                            .filter(|x: &Unit| map.province_of(x.region) == p)
+                            .filter(|x| map.province_of(x.region) == p)
                             .collect();
                         if !map.may_stand(p, pw, kind, &others) {
                             at(
@@ -480,7 +280,7 @@ impl Position {
             }
         }
         let mut owners = vec![None; map.provinces().len()];
-        for (power, list) in &raw.centres {
+        for (power, list) in &wire.centres {
             let Some(pw) = map.lookup_power(power.get_ref()) else {
                 at(power.span(), format!("unknown power `{}`", power.get_ref()));
                 continue;
@@ -499,7 +299,7 @@ impl Position {
             }
         }
         let mut dislodged = Vec::new();
-        for d in &raw.dislodged {
+        for d in &wire.dislodged {
             let Some(pw) = map.lookup_power(d.power.get_ref()) else {
                 at(
                     d.power.span(),
@@ -533,152 +333,12 @@ impl Position {
                 opts,
             ));
         }
-        let mut state = VariantState::sized(map.powers().len());
-        for (lists, target) in [(&raw.state.captures, 0), (&raw.state.homes, 1)] {
-            for (power, list) in lists {
-                let Some(pw) = map.lookup_power(power.get_ref()) else {
-                    at(power.span(), format!("unknown power `{}`", power.get_ref()));
-                    continue;
-                };
-                for c in list {
-                    match map.lookup(c.get_ref()) {
-                        Some(Named::Province(p)) => {
-                            if target == 0 {
-                                state.captures[pw.index()].push(p)
-                            } else {
-                                state.homes[pw.index()].push(p)
-                            }
-                        }
-                        _ => at(c.span(), format!("unknown province `{}`", c.get_ref())),
-                    }
-                }
-            }
-        }
-        for (counts, reserve) in [(&raw.state.bonus, false), (&raw.state.reserve, true)] {
-            for (power, n) in counts {
-                match map.lookup_power(power.get_ref()) {
-                    Some(pw) if reserve => state.reserve[pw.index()] = *n,
-                    Some(pw) => state.bonus[pw.index()] = *n,
-                    None => at(power.span(), format!("unknown power `{}`", power.get_ref())),
-                }
-            }
-        }
-        for (lists, executed) in [(&raw.state.offers, false), (&raw.state.exchanged, true)] {
-            for (power, list) in lists {
-                let Some(from) = map.lookup_power(power.get_ref()) else {
-                    at(power.span(), format!("unknown power `{}`", power.get_ref()));
-                    continue;
-                };
-                for text in list {
-                    match parse_exchange(map, from, text.get_ref()) {
-                        Ok(x) if executed => state.exchanged.push(x),
-                        Ok(x) => state.offers.push(x),
-                        Err(e) => at(text.span(), e),
-                    }
-                }
-            }
-        }
-        for g in &raw.state.garrisons {
-            match map.lookup(g.get_ref()) {
-                Some(Named::Province(p)) => state.garrisons.push(p),
-                _ => at(g.span(), format!("unknown province `{}`", g.get_ref())),
-            }
-        }
-        for (power, list) in &raw.state.permits {
-            let Some(pw) = map.lookup_power(power.get_ref()) else {
-                at(power.span(), format!("unknown power `{}`", power.get_ref()));
-                continue;
-            };
-            for c in list {
-                match map.lookup_power(c.get_ref()) {
-                    Some(q) => state.permits[pw.index()].push(q),
-                    None => at(c.span(), format!("unknown power `{}`", c.get_ref())),
-                }
-            }
-        }
-        for (power, list) in &raw.state.held_since {
-            let Some(pw) = map.lookup_power(power.get_ref()) else {
-                at(power.span(), format!("unknown power `{}`", power.get_ref()));
-                continue;
-            };
-            for c in list {
-                let parsed = c.get_ref().split_once(':').and_then(|(p, y)| {
-                    match (map.lookup(p), y.parse::<i32>()) {
-                        (Some(Named::Province(p)), Ok(y)) => Some((p, y)),
-                        _ => None,
-                    }
-                });
-                match parsed {
-                    Some(x) => state.held_since[pw.index()].push(x),
-                    None => at(
-                        c.span(),
-                        format!("`{}` should read like \"Cri:1701\"", c.get_ref()),
-                    ),
-                }
-            }
-        }
-        for (power, list) in &raw.state.friendly {
-            let Some(pw) = map.lookup_power(power.get_ref()) else {
-                at(power.span(), format!("unknown power `{}`", power.get_ref()));
-                continue;
-            };
-            for c in list {
-                match map.lookup(c.get_ref()) {
-                    Some(Named::Province(p)) => state.friendly[pw.index()].push(p),
-                    _ => at(c.span(), format!("unknown province `{}`", c.get_ref())),
-                }
-            }
-        }
-        for (power, word) in &raw.state.anarchy {
-            let Some(pw) = map.lookup_power(power.get_ref()) else {
-                at(power.span(), format!("unknown power `{}`", power.get_ref()));
-                continue;
-            };
-            state.anarchy[pw.index()] = match word.get_ref().as_str() {
-                "grace" => Anarchy::Grace,
-                "anarchy" => Anarchy::Yes,
-                other => {
-                    at(
-                        word.span(),
-                        format!("anarchy is \"grace\" or \"anarchy\", not `{other}`"),
-                    );
-                    continue;
-                }
-            };
-        }
-        for (lists, what) in [
-            (&raw.state.pending, 0),
-            (&raw.state.arrived, 1),
-            (&raw.state.blocked, 2),
-        ] {
-            for (power, list) in lists {
-                let Some(pw) = map.lookup_power(power.get_ref()) else {
-                    at(power.span(), format!("unknown power `{}`", power.get_ref()));
-                    continue;
-                };
-                for u in list {
-                    match parse_unit(map, u.get_ref()) {
-                        Ok((kind, region)) => {
-                            let unit = Unit {
-                                power: pw,
-                                kind,
-                                region,
-                            };
-                            match what {
-                                0 => state.pending.push(unit),
-                                1 => state.arrivals.push((unit, true)),
-                                _ => state.arrivals.push((unit, false)),
-                            }
-                        }
-                        Err(e) => at(u.span(), e),
-                    }
-                }
-            }
-        }
         if !problems.is_empty() {
             problems.sort_by_key(|p| p.line);
             return Err(LoadError { problems });
         }
+        let mut state = wire.state;
+        state.fit(map.powers().len());
         Ok(Position {
             phase,
             units,
@@ -689,134 +349,52 @@ impl Position {
     }
 }
 
-fn quote_key(k: &str) -> String {
-    if k.chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        k.to_string()
-    } else {
-        format!("\"{k}\"")
-    }
-}
-
+/// A position as read: the board's names with their places in the text,
+/// to report every problem; the rules' state through serde.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawPosition {
+struct WireIn {
     phase: Spanned<String>,
     #[serde(default)]
     units: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     #[serde(default)]
     centres: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     #[serde(default)]
-    dislodged: Vec<RawDislodged>,
+    dislodged: Vec<WireDislodgedIn>,
     #[serde(default)]
-    state: RawState,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawState {
-    #[serde(default)]
-    captures: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default)]
-    bonus: BTreeMap<Spanned<String>, u32>,
-    #[serde(default)]
-    homes: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default)]
-    reserve: BTreeMap<Spanned<String>, u32>,
-    #[serde(default)]
-    pending: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default)]
-    arrived: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default)]
-    blocked: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default)]
-    anarchy: BTreeMap<Spanned<String>, Spanned<String>>,
-    #[serde(default)]
-    offers: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default)]
-    exchanged: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default)]
-    garrisons: Vec<Spanned<String>>,
-    #[serde(default)]
-    friendly: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default)]
-    permits: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-    #[serde(default, rename = "held-since")]
-    held_since: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
-}
-
-/// `"Germany: Hol for Bel"`, as the position file keeps an exchange.
-fn parse_exchange(map: &Map, from: PowerId, text: &str) -> Result<Exchange, String> {
-    let bad = || format!("`{text}` should read like \"Germany: Hol for Bel\"");
-    let (to, rest) = text.split_once(':').ok_or_else(bad)?;
-    let to = map
-        .lookup_power(to.trim())
-        .ok_or_else(|| format!("unknown power `{}`", to.trim()))?;
-    let (give, take) = rest.split_once(" for ").ok_or_else(bad)?;
-    let list = |s: &str| -> Result<Vec<ProvinceId>, String> {
-        s.split_whitespace()
-            .map(|w| match map.lookup(w) {
-                Some(Named::Province(p)) => Ok(p),
-                _ => Err(format!("unknown province `{w}`")),
-            })
-            .collect()
-    };
-    Ok(Exchange {
-        from,
-        to,
-        give: list(give)?,
-        take: list(take)?,
-    })
+    state: RuleState,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawDislodged {
+struct WireDislodgedIn {
     power: Spanned<String>,
     unit: Spanned<String>,
     #[serde(default)]
     retreats: Vec<Spanned<String>>,
 }
 
-/// `A Lon`, `F StP/sc` -> kind and region.
-pub fn parse_unit(map: &Map, text: &str) -> Result<(UnitKind, RegionId), String> {
-    let text = text.trim();
-    let (k, place) = text
-        .split_once(char::is_whitespace)
-        .ok_or_else(|| format!("`{text}` should read like `A Lon` or `F StP/sc`"))?;
-    let kind = match k.to_ascii_uppercase().as_str() {
-        "A" => UnitKind::Army,
-        "F" => UnitKind::Fleet,
-        "A/F" => UnitKind::ArmyFleet,
-        "3D" => UnitKind::DefensiveArmy,
-        "L" => UnitKind::Leader,
-        _ => return Err(format!("unknown unit kind `{k}` in `{text}`")),
-    };
-    let region = parse_region(map, place, kind).ok_or_else(|| {
-        format!(
-            "`{text}`: no such place, or a {} cannot stand there",
-            kind.word()
-        )
-    })?;
-    Ok((kind, region))
+/// A position on the wire: what [`Position::to_toml`] writes.
+#[derive(Serialize)]
+struct Wire {
+    phase: String,
+    #[serde(default)]
+    units: BTreeMap<PowerId, Vec<UnitAt>>,
+    #[serde(default)]
+    centres: BTreeMap<PowerId, Vec<ProvinceId>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    dislodged: Vec<WireDislodged>,
+    #[serde(default, skip_serializing_if = "RuleState::is_empty")]
+    state: RuleState,
 }
 
-/// A place name, with an optional `/coast` or `(coast)`, as a region for a
-/// unit of kind `kind`.
-pub fn parse_region(map: &Map, place: &str, kind: UnitKind) -> Option<RegionId> {
-    let place = place.trim().trim_end_matches(')');
-    let (p, c) = match place.split_once(['/', '(']) {
-        Some((p, c)) => (p, Some(c)),
-        None => (place, None),
-    };
-    let prov = match map.lookup(p)? {
-        Named::Province(p) => p,
-        Named::Region(r) => return map.admits(r, kind).then_some(r),
-    };
-    if let Some(c) = c {
-        let cid = map.lookup_coast(c)?;
-        return map.coast_region(prov, cid).filter(|&r| map.admits(r, kind));
-    }
-    map.default_region(prov, kind)
+/// A dislodged unit on the wire.
+#[derive(Serialize)]
+struct WireDislodged {
+    power: PowerId,
+    unit: UnitAt,
+    #[serde(default)]
+    retreats: Vec<String>,
 }
+
+pub use crate::map::wire::{parse_region, parse_unit};

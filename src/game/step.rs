@@ -12,7 +12,7 @@ use crate::adjudicate::{
     AdjustResult, MovementResult, RetreatResult, RetreatSituation, adjudicate_retreats,
 };
 use crate::game::Position;
-use crate::game::position::{Anarchy, VariantState};
+use crate::game::position::{Anarchy, RuleState};
 use crate::map::{ProvinceId, Unit};
 use crate::orders::{AdjustOrder, MainOrder, RetreatOrder};
 use crate::variant::{PhaseKind, Variant};
@@ -114,7 +114,13 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             let exchanged = crate::game::exchange::carry_out(v, &mut next);
             let mut after = advance(v, next);
             after.state.exchanged = exchanged;
-            after.state.arrivals.extend(settled);
+            for (u, placed) in settled {
+                if placed {
+                    after.state.arrived.push(u);
+                } else {
+                    after.state.blocked.push(u);
+                }
+            }
             (PhaseResult::Movement(r), after)
         }
         PhaseKind::Retreat => {
@@ -154,7 +160,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 .collect();
             let r = judge_adjustments(v, pos, &heard);
             let mut state = pos.state.clone();
-            state.bonus.iter_mut().for_each(|b| *b = 0);
+            state.bonus.values_mut().for_each(|b| *b = 0);
             state.pending.extend(r.pending.iter().copied());
             let next = Position {
                 phase: pos.phase,
@@ -169,7 +175,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
 }
 
 fn in_anarchy(pos: &Position, p: crate::map::PowerId) -> bool {
-    pos.state.anarchy.get(p.index()) == Some(&Anarchy::Yes)
+    pos.state.anarchy.get(p) == Some(&Anarchy::Yes)
 }
 
 /// After a movement season of grace (1000 AD rule 13): a power that has
@@ -177,7 +183,7 @@ fn in_anarchy(pos: &Position, p: crate::map::PowerId) -> bool {
 /// falls into anarchy.
 fn end_grace(v: &Variant, pos: &mut Position) {
     for pw in v.map.power_ids() {
-        if pos.state.anarchy.get(pw.index()) != Some(&Anarchy::Grace) {
+        if pos.state.anarchy.get(pw) != Some(&Anarchy::Grace) {
             continue;
         }
         let homes = &v.map.power(pw).home_centres;
@@ -191,7 +197,7 @@ fn end_grace(v: &Variant, pos: &mut Position) {
         for p in &retaken {
             pos.owners[p.index()] = Some(pw);
         }
-        pos.state.anarchy[pw.index()] = if retaken.is_empty() {
+        pos.state.anarchy[pw] = if retaken.is_empty() {
             Anarchy::Yes
         } else {
             Anarchy::No
@@ -207,11 +213,11 @@ fn start_grace(v: &Variant, pos: &mut Position) {
     }
     for pw in v.map.power_ids() {
         let homes = &v.map.power(pw).home_centres;
-        if homes.is_empty() || pos.state.anarchy.get(pw.index()) != Some(&Anarchy::No) {
+        if homes.is_empty() || pos.state.anarchy.get(pw) != Some(&Anarchy::No) {
             continue;
         }
         if homes.iter().all(|h| pos.owners[h.index()] != Some(pw)) {
-            pos.state.anarchy[pw.index()] = Anarchy::Grace;
+            pos.state.anarchy[pw] = Anarchy::Grace;
         }
     }
 }
@@ -405,7 +411,7 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
     let map = &v.map;
     let mut friendly = vec![None; map.provinces().len()];
     for pw in map.power_ids() {
-        if let Some(list) = pos.state.friendly.get(pw.index()) {
+        if let Some(list) = pos.state.friendly.get(pw) {
             for p in list {
                 friendly[p.index()] = Some(pw);
             }
@@ -423,7 +429,7 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
         .flat_map(|owner| {
             pos.state
                 .permits
-                .get(owner.index())
+                .get(owner)
                 .into_iter()
                 .flatten()
                 .map(move |p| (owner, *p))
@@ -491,7 +497,7 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
 
 /// Units that came back from a box with a bonus (Ard-Ri's raiders) count
 /// one centre each for their power at the next adjustment.
-fn record_box_exits(v: &Variant, units: &[Unit], r: &MovementResult, state: &mut VariantState) {
+fn record_box_exits(v: &Variant, units: &[Unit], r: &MovementResult, state: &mut RuleState) {
     for (u, res) in units.iter().zip(&r.units) {
         let from_bonus_box = v
             .features
@@ -500,7 +506,7 @@ fn record_box_exits(v: &Variant, units: &[Unit], r: &MovementResult, state: &mut
         if from_bonus_box
             && matches!(res.command, Resolved::Move { .. })
             && res.outcome == Outcome::Moved
-            && let Some(b) = state.bonus.get_mut(u.power.index())
+            && let Some(b) = state.bonus.get_mut(u.power)
         {
             *b += 1;
         }
@@ -511,7 +517,8 @@ fn record_box_exits(v: &Variant, units: &[Unit], r: &MovementResult, state: &mut
 /// which somebody has a choice.
 pub fn advance(v: &Variant, mut pos: Position) -> Position {
     // What arrived on the way into the phase just played is old news.
-    pos.state.arrivals.clear();
+    pos.state.arrived.clear();
+    pos.state.blocked.clear();
     pos.state.exchanged.clear();
     let mut q = v.calendar.next(pos.phase);
     // The placement opens the game: the rest of its season is skipped
@@ -535,7 +542,7 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
                     break;
                 }
                 // Skipped: a bonus for it is spent all the same.
-                pos.state.bonus.iter_mut().for_each(|b| *b = 0);
+                pos.state.bonus.values_mut().for_each(|b| *b = 0);
             }
             _ => break,
         }
@@ -567,7 +574,11 @@ fn place_arrivals(v: &Variant, pos: &mut Position) {
         if free {
             pos.units.push(u);
         }
-        pos.state.arrivals.push((u, free));
+        if free {
+            pos.state.arrived.push(u);
+        } else {
+            pos.state.blocked.push(u);
+        }
     }
 }
 
@@ -589,10 +600,10 @@ pub fn take_centres(v: &Variant, pos: &mut Position) {
         // Where holding a centre long enough matters (1700 AD II rule 10a),
         // note since when.
         if v.features.builds.sites.iter().any(|s| s.1 == p && s.3 > 0) {
-            for list in &mut pos.state.held_since {
+            for list in pos.state.held_since.values_mut() {
                 list.retain(|(q, _)| *q != p);
             }
-            if let Some(list) = pos.state.held_since.get_mut(u.power.index()) {
+            if let Some(list) = pos.state.held_since.get_mut(u.power) {
                 list.push((p, pos.phase.year));
             }
         }
@@ -600,7 +611,7 @@ pub fn take_centres(v: &Variant, pos: &mut Position) {
         if v.features
             .reserve_of(u.power)
             .is_some_and(|r| r.lose_on_gain)
-            && let Some(r) = pos.state.reserve.get_mut(u.power.index())
+            && let Some(r) = pos.state.reserve.get_mut(u.power)
         {
             *r = r.saturating_sub(1);
         }
@@ -611,7 +622,7 @@ pub fn take_centres(v: &Variant, pos: &mut Position) {
             .iter()
             .any(|(pw, _, _)| *pw == u.power);
         if counts
-            && let Some(list) = pos.state.captures.get_mut(u.power.index())
+            && let Some(list) = pos.state.captures.get_mut(u.power)
             && !list.contains(&p)
         {
             list.push(p);

@@ -14,6 +14,7 @@
 
 pub mod builder;
 mod names;
+pub mod wire;
 
 pub use names::normalize_name;
 
@@ -145,6 +146,19 @@ impl UnitKind {
             UnitKind::ArmyFleet => "A/F",
             UnitKind::DefensiveArmy => "3D",
             UnitKind::Leader => "L",
+        }
+    }
+
+    /// The kind a letter names, as [`UnitKind::letter`] writes it (any
+    /// case).
+    pub fn from_letter(text: &str) -> Option<UnitKind> {
+        match text.to_ascii_uppercase().as_str() {
+            "A" => Some(UnitKind::Army),
+            "F" => Some(UnitKind::Fleet),
+            "A/F" => Some(UnitKind::ArmyFleet),
+            "3D" => Some(UnitKind::DefensiveArmy),
+            "L" => Some(UnitKind::Leader),
+            _ => None,
         }
     }
 

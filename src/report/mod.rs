@@ -453,8 +453,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         let i = pw.index();
         let units = r.after.units.iter().filter(|u| u.power == pw).count() as i64;
         let had = b[i] > 0 || r.before.units.iter().any(|u| u.power == pw);
-        let offboard = r.after.state.reserve.get(i).copied().unwrap_or(0);
-        let bonus = r.after.state.bonus.get(i).copied().unwrap_or(0);
+        let offboard = r.after.state.reserve.get(pw).copied().unwrap_or(0);
+        let bonus = r.after.state.bonus.get(pw).copied().unwrap_or(0);
         let pending = r.after.state.pending.iter().any(|u| u.power == pw);
         if a[i] == 0 && units == 0 && offboard == 0 && !pending {
             if had {
@@ -527,18 +527,16 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         arrived: r
             .after
             .state
-            .arrivals
+            .arrived
             .iter()
-            .filter(|(_, ok)| *ok)
-            .map(|(u, _)| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
+            .map(|u| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
             .collect(),
         arrival_lost: r
             .after
             .state
-            .arrivals
+            .blocked
             .iter()
-            .filter(|(_, ok)| !*ok)
-            .map(|(u, _)| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
+            .map(|u| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
             .collect(),
         exchanged: r
             .after

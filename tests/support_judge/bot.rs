@@ -199,11 +199,7 @@ pub fn adjustments(v: &Variant, pos: &Position, me: PowerId) -> Vec<String> {
             .province_ids()
             .filter(|&p| {
                 let home = map.province(p).home_of == Some(me)
-                    || pos
-                        .state
-                        .homes
-                        .get(me.index())
-                        .is_some_and(|h| h.contains(&p))
+                    || pos.state.homes.get(me).is_some_and(|h| h.contains(&p))
                     || v.features.box_at(p).is_some_and(|b| b.owner == Some(me));
                 let boxed = v.features.box_at(p).is_some();
                 home && (boxed || pos.owners[p.index()] == Some(me))

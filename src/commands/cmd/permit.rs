@@ -36,7 +36,7 @@ fn permit(
     if o == seat.power {
         return Err("you need no permission of your own".into());
     }
-    let list = &mut pos.state.permits[seat.power.index()];
+    let list = &mut pos.state.permits[seat.power];
     list.retain(|p| *p != o);
     if on {
         list.push(o);
