@@ -15,7 +15,16 @@ use std::process::ExitCode;
 
 /// zinejudge: a play-by-email Diplomacy judge.
 #[derive(Debug, Parser)]
-#[command(name = "zinejudge", version, about)]
+#[command(
+    name = "zinejudge",
+    version,
+    about,
+    after_long_help = "Files: /etc/zinejudge/zinejudge.toml is the service's configuration \
+        (`zinejudge check-config --config FILE` checks one; every key with its default and \
+        meaning is in /usr/share/doc/zinejudge/zinejudge.toml). /var/lib/zinejudge holds \
+        the store and the Maildirs, owned by the user zinejudge. Mail piped to \
+        `zinejudge deliver` (as that user) is stored for the running judge."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
