@@ -65,9 +65,17 @@ fn the_install_steps_use_files_that_exist_and_the_unit_paths() {
     }
     // The configuration the steps install is the one ExecStart reads, and
     // is readable by the service's group only.
-    assert!(steps.iter().any(|s| s.starts_with("install -m 640 -o root -g zinejudge ")
-        && s.ends_with(" /etc/zinejudge/zinejudge.toml")));
-    assert!(steps.iter().any(|s| s.contains("-o zinejudge -g zinejudge /var/lib/zinejudge")));
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.starts_with("install -m 640 -o root -g zinejudge ")
+                && s.ends_with(" /etc/zinejudge/zinejudge.toml"))
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.contains("-o zinejudge -g zinejudge /var/lib/zinejudge"))
+    );
 }
 
 fn tool(name: &str) -> bool {
@@ -142,6 +150,9 @@ fn systemd_rates_the_units_exposure_ok() {
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.contains("Overall exposure level for zinejudge.service"), "{text}");
+    assert!(
+        text.contains("Overall exposure level for zinejudge.service"),
+        "{text}"
+    );
     std::fs::remove_dir_all(dir).ok();
 }
