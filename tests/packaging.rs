@@ -113,3 +113,40 @@ fn the_container_runs_the_judge_alone_as_its_own_user_with_a_state_volume() {
     }
     assert!(last_stage.contains(&format!("packaging/zinejudge.toml {CONFIG_PATH}")));
 }
+
+#[test]
+fn the_manual_pages_come_from_the_command_line_definitions() {
+    let bin = env!("CARGO_BIN_EXE_zinejudge");
+    let out = std::process::Command::new(bin).arg("man").output().unwrap();
+    assert!(out.status.success());
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH zinejudge 1"),
+        "{page}"
+    );
+    assert!(page.contains("zinejudge\\-check\\-config(1)"), "{page}");
+    let dir = std::env::temp_dir().join(format!("zj-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = std::process::Command::new(bin)
+        .args(["man", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    for page in [
+        "zinejudge.1",
+        "zinejudge-run.1",
+        "zinejudge-deliver.1",
+        "zinejudge-check-config.1",
+    ] {
+        assert!(dir.join(page).is_file(), "{page} not written");
+    }
+    // `man` itself is an internal tool: no page, and not in --help.
+    assert!(!dir.join("zinejudge-man.1").exists());
+    let help = std::process::Command::new(bin)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&help.stdout).contains("\n  man "));
+    std::fs::remove_dir_all(dir).unwrap();
+}
