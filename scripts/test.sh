@@ -2,7 +2,8 @@
 # zinejudge's test command (README, "Run the tests"); CI runs it through
 # .ci/run. On a fresh Debian machine, as root, it installs what the tests
 # need, without prompts, then runs every check:
-#   formatting, lints, unit and integration tests, and the DATC case files.
+#   formatting, lints, unit and integration tests, the DATC case files, and
+#   the Debian package and hand installation (scripts/test-package.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,5 +39,8 @@ fi
 # jDip's file expects the 2000 rulebook in 6.F.17; we follow Szykman, as the
 # DATC and godip's file do: that one case is the expected difference.
 ./target/debug/zinejudge datc --allow-fail 6.F.17 "$jdip"
+
+say "the Debian package and the hand installation, installed and run"
+bash scripts/test-package.sh
 
 say "all checks passed"

@@ -18,23 +18,82 @@ use std::time::Duration;
 /// The built-in defaults: the commented configuration file.
 pub const DEFAULT_TOML: &str = include_str!("../config/zinejudge.toml");
 
-/// A configuration problem.
+/// A configuration problem. Each names the key and the value the GM wrote
+/// and why it cannot work, with the operating system's reason as its
+/// source, so that `check-config` says what to change.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    /// The file could not be read.
-    #[error("cannot read {0}")]
+    /// The configuration file itself could not be read.
+    #[error("cannot read the configuration file {}", .0.display())]
     Read(PathBuf, #[source] std::io::Error),
-    /// The file is not valid TOML or has unknown keys.
+    /// The file is not valid TOML, has unknown keys or a value of the
+    /// wrong type.
     #[error("{path}: {message}")]
     Parse {
         /// File.
         path: String,
-        /// What is wrong (with line).
+        /// What is wrong (with line or key).
         message: String,
     },
-    /// A value does not make sense.
-    #[error("{0}")]
-    Invalid(String),
+    /// A value cannot work.
+    #[error("{key} = {value}: {reason}")]
+    Invalid {
+        /// The key, as written in the file (`smtp.host`).
+        key: &'static str,
+        /// Its value, written as in TOML (strings quoted).
+        value: String,
+        /// Why it cannot work, and what would.
+        reason: String,
+    },
+    /// A file or directory a key names cannot be used by this user.
+    #[error("{key} = {}: {what}", quoted(&.path.display().to_string()))]
+    Path {
+        /// The key.
+        key: &'static str,
+        /// The path as written.
+        path: PathBuf,
+        /// What could not be done (`cannot write in /var/lib/zinejudge`).
+        what: String,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A CA file or TLS name that TLS cannot use.
+    #[error("{key} = {value}: cannot be used for TLS")]
+    Tls {
+        /// The key.
+        key: &'static str,
+        /// Its value, quoted.
+        value: String,
+        /// What TLS said.
+        #[source]
+        source: crate::mail::tls::TlsError,
+    },
+    /// A template in `judge.templates` does not parse.
+    #[error("judge.templates = {}: a template does not parse", quoted(&.0.display().to_string()))]
+    Template(PathBuf, #[source] crate::report::templates::TemplateError),
+}
+
+/// A string as TOML writes it (close enough: Rust's escaping), so that an
+/// empty value shows as `""` rather than as nothing.
+fn quoted(s: &str) -> String {
+    format!("{s:?}")
+}
+
+fn invalid(key: &'static str, value: &str, reason: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        key,
+        value: quoted(value),
+        reason: reason.into(),
+    }
+}
+
+fn invalid_number(key: &'static str, value: impl std::fmt::Display, reason: &str) -> ConfigError {
+    ConfigError::Invalid {
+        key,
+        value: value.to_string(),
+        reason: reason.to_string(),
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -198,71 +257,370 @@ fn parse_table(text: &str, path: &str) -> Result<toml::Table, ConfigError> {
     })
 }
 
-fn secret(inline: &str, file: &Path, env: &str, what: &str) -> Result<String, ConfigError> {
+/// A password: the environment wins, then the file, then the inline value.
+fn secret(
+    inline: &str,
+    file: &Path,
+    env: &str,
+    file_key: &'static str,
+) -> Result<String, ConfigError> {
     if let Ok(v) = std::env::var(env)
         && !v.is_empty()
     {
         return Ok(v);
     }
     if !file.as_os_str().is_empty() {
-        let text =
-            std::fs::read_to_string(file).map_err(|e| ConfigError::Read(file.to_path_buf(), e))?;
+        let text = std::fs::read_to_string(file).map_err(|source| ConfigError::Path {
+            key: file_key,
+            path: file.to_path_buf(),
+            what: "cannot read the password file".into(),
+            source,
+        })?;
         let first = text.lines().next().unwrap_or("").trim_end().to_string();
         if first.is_empty() {
-            return Err(ConfigError::Invalid(format!(
-                "{what}: the password file {} is empty",
-                file.display()
-            )));
+            return Err(invalid(
+                file_key,
+                &file.display().to_string(),
+                "the password file is empty (the password is its first line)",
+            ));
         }
         return Ok(first);
     }
     Ok(inline.to_string())
 }
 
-fn read_ca(path: &Path) -> Result<Option<Vec<u8>>, ConfigError> {
+/// The CA certificates of `path`, checked now: a file that holds no
+/// certificate would make every connection fail at the first mail.
+fn read_ca(key: &'static str, path: &Path) -> Result<Option<Vec<u8>>, ConfigError> {
     if path.as_os_str().is_empty() {
         return Ok(None);
     }
-    std::fs::read(path)
-        .map(Some)
-        .map_err(|e| ConfigError::Read(path.to_path_buf(), e))
+    let pem = std::fs::read(path).map_err(|source| ConfigError::Path {
+        key,
+        path: path.to_path_buf(),
+        what: "cannot read the CA file".into(),
+        source,
+    })?;
+    let value = quoted(&path.display().to_string());
+    use rustls_pki_types::pem::PemObject;
+    let certs = rustls_pki_types::CertificateDer::pem_slice_iter(&pem).count();
+    if certs == 0 {
+        return Err(ConfigError::Invalid {
+            key,
+            value,
+            reason: "holds no PEM certificate (-----BEGIN CERTIFICATE-----)".into(),
+        });
+    }
+    crate::mail::tls::connector(Some(&pem)).map_err(|source| ConfigError::Tls {
+        key,
+        value,
+        source,
+    })?;
+    Ok(Some(pem))
 }
 
 fn non_empty(s: &str) -> Option<String> {
     (!s.trim().is_empty()).then(|| s.trim().to_string())
 }
 
+/// The server host of the selected source or sink: present, and a host
+/// name or address rather than a URL or `host:port`.
+fn check_host(key: &'static str, host: &str, selected_by: &str) -> Result<String, ConfigError> {
+    let h = host.trim();
+    if h.is_empty() {
+        return Err(invalid(
+            key,
+            host,
+            format!("no host is set, and {selected_by} needs one"),
+        ));
+    }
+    if h.parse::<std::net::IpAddr>().is_ok() {
+        return Ok(h.to_string());
+    }
+    if h.contains("://") || h.contains(['/', ' ', '\t', '@']) {
+        return Err(invalid(
+            key,
+            host,
+            "is not a host name or address (write the name alone, such as \"mail.example.org\")",
+        ));
+    }
+    if h.contains(':') {
+        return Err(invalid(
+            key,
+            host,
+            "is not a host name or address (the port has a key of its own)",
+        ));
+    }
+    Ok(h.to_string())
+}
+
+fn check_port(key: &'static str, port: u16) -> Result<u16, ConfigError> {
+    if port == 0 {
+        return Err(invalid_number(
+            key,
+            port,
+            "0 is not a port a server listens on",
+        ));
+    }
+    Ok(port)
+}
+
+/// Seconds that must be at least one (a wait of zero would spin).
+fn seconds(key: &'static str, n: u64) -> Result<Duration, ConfigError> {
+    if n == 0 {
+        return Err(invalid_number(key, n, "must be at least 1 second"));
+    }
+    Ok(Duration::from_secs(n))
+}
+
+/// The name the server's certificate must carry: `tls-name`, else the host.
+fn check_tls_name(
+    tls: TlsMode,
+    name_key: &'static str,
+    tls_name: &str,
+    host_key: &'static str,
+    host: &str,
+) -> Result<Option<String>, ConfigError> {
+    let name = non_empty(tls_name);
+    if tls == TlsMode::None {
+        return Ok(name);
+    }
+    let (key, value) = match &name {
+        Some(n) => (name_key, n.as_str()),
+        None => (host_key, host),
+    };
+    crate::mail::tls::server_name(value).map_err(|source| ConfigError::Tls {
+        key,
+        value: quoted(value),
+        source,
+    })?;
+    Ok(name)
+}
+
+/// The levels a `judge.log` directive may name.
+const LOG_LEVELS: [&str; 6] = ["error", "warn", "info", "debug", "trace", "off"];
+
+/// `judge.log`: a level, or tracing directives (`info,zinejudge::mail=debug`)
+/// of which one is a bare level for everything else.
+///
+/// tracing reads a word it does not know as a *target* (`verbose` means
+/// "everything from the module `verbose`, nothing else"), so a misspelt
+/// level silenced the whole judge, outbox failures included. Here every
+/// directive must name a level, and the level for everything else must be
+/// present and not `off`: errors are always logged.
+fn check_log(value: &str) -> Result<String, ConfigError> {
+    let v = value.trim();
+    let levels = "use error, warn, info, debug or trace, optionally followed by \
+                  module directives such as \"info,zinejudge::mail=debug\"";
+    let mut default: Option<String> = None;
+    for d in v.split(',').map(str::trim) {
+        let (target, level) = match d.split_once('=') {
+            Some((t, l)) => (Some(t.trim()), l.trim()),
+            None => (None, d),
+        };
+        let level = level.to_ascii_lowercase();
+        if !LOG_LEVELS.contains(&level.as_str()) {
+            let what = if d.is_empty() {
+                "an empty directive".to_string()
+            } else {
+                format!("`{d}` is not a log level")
+            };
+            return Err(invalid("judge.log", value, format!("{what} ({levels})")));
+        }
+        match target {
+            Some(t) => {
+                if t.is_empty() || !t.chars().all(|c| c.is_alphanumeric() || "_:-".contains(c)) {
+                    return Err(invalid(
+                        "judge.log",
+                        value,
+                        format!("`{t}` is not a module path ({levels})"),
+                    ));
+                }
+            }
+            None if default.is_some() => {
+                return Err(invalid(
+                    "judge.log",
+                    value,
+                    "names two levels for everything else; keep one",
+                ));
+            }
+            None => default = Some(level),
+        }
+    }
+    match default.as_deref() {
+        None => Err(invalid(
+            "judge.log",
+            value,
+            format!(
+                "sets no level for everything else, so errors (even outbox failures) \
+                 would not be logged; begin with one, such as \"warn,{v}\""
+            ),
+        )),
+        Some("off") => Err(invalid(
+            "judge.log",
+            value,
+            "would log nothing, not even outbox failures; the quietest level is \"error\"",
+        )),
+        Some(_) => {
+            tracing_subscriber::EnvFilter::try_new(v)
+                .map_err(|e| invalid("judge.log", value, format!("not a log filter: {e}")))?;
+            Ok(v.to_string())
+        }
+    }
+}
+
 /// The template files of a directory that replace built-in ones; each is
 /// checked now, so a broken template is refused with the configuration.
 fn read_templates(dir: &Path) -> Result<Vec<(String, String)>, ConfigError> {
+    use crate::report::templates::Templates;
     if dir.as_os_str().is_empty() {
         return Ok(Vec::new());
     }
+    let path_error = |what: String, source| ConfigError::Path {
+        key: "judge.templates",
+        path: dir.to_path_buf(),
+        what,
+        source,
+    };
+    // Read the directory first: a missing one is said to be missing, not
+    // to "hold none of the templates".
+    std::fs::read_dir(dir).map_err(|e| path_error("cannot read the directory".into(), e))?;
     let mut out = Vec::new();
-    for name in crate::report::templates::Templates::names() {
+    for name in Templates::names() {
         let path = dir.join(name);
-        if path.exists() {
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| ConfigError::Read(path.clone(), e))?;
-            out.push((name.to_string(), text));
+        match std::fs::read_to_string(&path) {
+            Ok(text) => out.push((name.to_string(), text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(path_error(format!("cannot read {}", path.display()), e)),
         }
     }
     if out.is_empty() {
-        return Err(ConfigError::Invalid(format!(
-            "judge.templates: {} holds none of the templates ({})",
-            dir.display(),
-            crate::report::templates::Templates::names()
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+        return Err(invalid(
+            "judge.templates",
+            &dir.display().to_string(),
+            format!(
+                "holds none of the templates ({})",
+                Templates::names().collect::<Vec<_>>().join(", ")
+            ),
+        ));
     }
-    crate::report::templates::Templates::with_overrides(out.clone())
-        .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+    Templates::with_overrides(out.clone())
+        .map_err(|e| ConfigError::Template(dir.to_path_buf(), e))?;
     Ok(out)
+}
+
+/// Check that this user can make and write files in `dir`: in it if it
+/// exists, else in the nearest directory above it that does (where the
+/// judge will create it). Tried for real, with a file created and removed,
+/// because permissions alone do not tell (a read-only file system, ACLs,
+/// systemd's `ProtectSystem=`).
+fn check_dir_writable(key: &'static str, path: &Path, dir: &Path) -> Result<(), ConfigError> {
+    let err = |what: String, source| ConfigError::Path {
+        key,
+        path: path.to_path_buf(),
+        what,
+        source,
+    };
+    let mut d = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    loop {
+        match std::fs::metadata(d) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => {
+                return Err(err(
+                    format!("{} is not a directory", d.display()),
+                    std::io::Error::from(std::io::ErrorKind::NotADirectory),
+                ));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                d = match d.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p,
+                    _ => Path::new("."),
+                };
+            }
+            Err(e) => return Err(err(format!("cannot look at {}", d.display()), e)),
+        }
+    }
+    let probe = d.join(format!(".zinejudge-check-{}", std::process::id()));
+    let what = if d == dir {
+        format!("cannot write in {}", d.display())
+    } else {
+        format!(
+            "cannot create {}: cannot write in {}",
+            dir.display(),
+            d.display()
+        )
+    };
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| err(what, e))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// The store: the file (if it exists) opens for writing, and its directory
+/// takes new files (SQLite's `-wal` and `-shm` beside it).
+fn check_store_path(path: &Path) -> Result<(), ConfigError> {
+    const KEY: &str = "store.path";
+    if path.as_os_str().is_empty() {
+        return Err(invalid(KEY, "", "no database file is set"));
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(invalid(
+                KEY,
+                &path.display().to_string(),
+                "is a directory; name the database file in it (such as \"zinejudge.sqlite\")",
+            ));
+        }
+        Ok(_) => {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(path)
+                .map_err(|source| ConfigError::Path {
+                    key: KEY,
+                    path: path.to_path_buf(),
+                    what: "cannot open the database for writing".into(),
+                    source,
+                })?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(source) => {
+            return Err(ConfigError::Path {
+                key: KEY,
+                path: path.to_path_buf(),
+                what: "cannot look at the database".into(),
+                source,
+            });
+        }
+    }
+    check_dir_writable(KEY, path, path.parent().unwrap_or(Path::new("")))
+}
+
+/// A Maildir the judge writes: its `new/`, `cur/` and `tmp/` each exist
+/// and take files, or can be made.
+fn check_maildir(key: &'static str, root: &Path) -> Result<(), ConfigError> {
+    if root.as_os_str().is_empty() {
+        return Err(invalid(key, "", "no Maildir is set"));
+    }
+    for sub in ["new", "cur", "tmp"] {
+        check_dir_writable(key, root, &root.join(sub))?;
+    }
+    Ok(())
 }
 
 impl Config {
     /// Load `path` over the defaults (or the defaults alone) and resolve it.
+    ///
+    /// This checks every value but touches no file except those it reads
+    /// (password, CA and template files); [`Config::check_paths`] checks
+    /// the files the judge will write.
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
         let mut table = parse_table(DEFAULT_TOML, "built-in defaults")?;
         if let Some(p) = path {
@@ -276,108 +634,173 @@ impl Config {
             .try_into()
             .map_err(|e: toml::de::Error| ConfigError::Parse {
                 path: name,
-                message: e.message().trim().to_string(),
+                message: e.to_string().trim().replace('\n', " "),
             })?;
         Self::resolve(raw)
+    }
+
+    /// Check, as the user this runs as, that the judge can create and write
+    /// its store and the Maildirs it uses: so that `check-config` run as
+    /// the service's user, and `run` at start, refuse a path the judge
+    /// could not use rather than failing at the first mail. Relative paths
+    /// are checked from the current directory, as the judge resolves them.
+    pub fn check_paths(&self) -> Result<(), ConfigError> {
+        check_store_path(&self.store)?;
+        if let Source::Maildir { path, .. } = &self.source {
+            check_maildir("inbound.maildir", path)?;
+        }
+        if let Sink::Maildir(path) = &self.sink {
+            check_maildir("outbound.maildir", path)?;
+        }
+        Ok(())
     }
 
     fn resolve(r: RawConfig) -> Result<Config, ConfigError> {
         let address = r.judge.address.trim().to_string();
         let Some((_, addr_domain)) = address.split_once('@') else {
-            return Err(ConfigError::Invalid(format!(
-                "judge.address `{address}` is not a mail address"
-            )));
+            return Err(invalid(
+                "judge.address",
+                &r.judge.address,
+                "is not a mail address",
+            ));
         };
         if address.parse::<lettre::Address>().is_err() {
-            return Err(ConfigError::Invalid(format!(
-                "judge.address `{address}` is not a mail address"
-            )));
+            return Err(invalid(
+                "judge.address",
+                &r.judge.address,
+                "is not a mail address",
+            ));
         }
         let domain = non_empty(&r.judge.domain).unwrap_or_else(|| addr_domain.to_string());
         if jiff::tz::TimeZone::get(&r.judge.timezone).is_err() {
-            return Err(ConfigError::Invalid(format!(
-                "judge.timezone `{}` is not a known time zone (use a name like Europe/London)",
-                r.judge.timezone
-            )));
+            return Err(invalid(
+                "judge.timezone",
+                &r.judge.timezone,
+                "is not a known time zone (use a name such as \"Europe/London\")",
+            ));
         }
+        let log = check_log(&r.judge.log)?;
+        if r.limits.max_mail_bytes < 1024 {
+            return Err(invalid_number(
+                "limits.max-mail-bytes",
+                r.limits.max_mail_bytes,
+                "must be at least 1024",
+            ));
+        }
+        let max_retry = seconds("limits.max-retry-seconds", r.limits.max_retry_seconds)?;
         let source = match r.inbound.source.as_str() {
             "maildir" => Source::Maildir {
                 path: r.inbound.maildir,
-                poll: Duration::from_secs(r.inbound.poll_seconds.max(1)),
+                poll: seconds("inbound.poll-seconds", r.inbound.poll_seconds)?,
             },
             "imap" => {
                 let i = r.imap;
+                let selected = "inbound.source = \"imap\"";
+                let host = check_host("imap.host", &i.host, selected)?;
+                let port = check_port("imap.port", i.port)?;
+                let tls_name =
+                    check_tls_name(i.tls, "imap.tls-name", &i.tls_name, "imap.host", &host)?;
+                let user = non_empty(&i.user).ok_or_else(|| {
+                    invalid(
+                        "imap.user",
+                        &i.user,
+                        "no login is set, and the IMAP server needs one",
+                    )
+                })?;
                 let password = secret(
                     &i.password,
                     &i.password_file,
                     "ZINEJUDGE_IMAP_PASSWORD",
-                    "imap",
+                    "imap.password-file",
                 )?;
                 if password.is_empty() {
-                    return Err(ConfigError::Invalid(
-                        "imap: no password (set imap.password-file or ZINEJUDGE_IMAP_PASSWORD)"
-                            .into(),
+                    return Err(invalid(
+                        "imap.password",
+                        "",
+                        "no password (set imap.password-file or ZINEJUDGE_IMAP_PASSWORD)",
                     ));
                 }
+                let mailbox = non_empty(&i.mailbox).ok_or_else(|| {
+                    invalid("imap.mailbox", &i.mailbox, "no mailbox to read is set")
+                })?;
                 Source::Imap(ImapSettings {
-                    host: i.host,
-                    port: i.port,
+                    host,
+                    port,
                     tls: i.tls,
-                    tls_name: non_empty(&i.tls_name),
-                    ca_pem: read_ca(&i.ca_file)?,
-                    user: i.user,
+                    tls_name,
+                    ca_pem: read_ca("imap.ca-file", &i.ca_file)?,
+                    user,
                     password,
-                    mailbox: i.mailbox,
+                    mailbox,
                     processed: non_empty(&i.processed_mailbox),
-                    poll: Duration::from_secs(i.poll_seconds.max(1)),
+                    poll: seconds("imap.poll-seconds", i.poll_seconds)?,
                     idle: i.idle,
                     max_bytes: u32::try_from(r.limits.max_mail_bytes).unwrap_or(u32::MAX),
                 })
             }
             "none" => Source::None,
             other => {
-                return Err(ConfigError::Invalid(format!(
-                    "inbound.source `{other}`: use \"maildir\", \"imap\" or \"none\""
-                )));
+                return Err(invalid(
+                    "inbound.source",
+                    other,
+                    "use \"maildir\", \"imap\" or \"none\"",
+                ));
             }
         };
         let sink = match r.outbound.sink.as_str() {
             "maildir" => Sink::Maildir(r.outbound.maildir),
             "smtp" => {
                 let s = r.smtp;
+                let selected = "outbound.sink = \"smtp\"";
+                let host = check_host("smtp.host", &s.host, selected)?;
+                let port = check_port("smtp.port", s.port)?;
+                let tls_name =
+                    check_tls_name(s.tls, "smtp.tls-name", &s.tls_name, "smtp.host", &host)?;
                 let password = secret(
                     &s.password,
                     &s.password_file,
                     "ZINEJUDGE_SMTP_PASSWORD",
-                    "smtp",
+                    "smtp.password-file",
                 )?;
                 let user = non_empty(&s.user);
+                if user.is_some() && password.is_empty() {
+                    return Err(invalid(
+                        "smtp.password",
+                        "",
+                        "smtp.user is set but no password (set smtp.password-file or \
+                         ZINEJUDGE_SMTP_PASSWORD, or leave smtp.user empty for no login)",
+                    ));
+                }
+                if !(1..=64).contains(&s.connections) {
+                    return Err(invalid_number(
+                        "smtp.connections",
+                        s.connections,
+                        "must be from 1 to 64",
+                    ));
+                }
                 Sink::Smtp {
                     settings: SmtpSettings {
-                        host: s.host,
-                        port: s.port,
+                        host,
+                        port,
                         tls: s.tls,
-                        tls_name: non_empty(&s.tls_name),
-                        ca_pem: read_ca(&s.ca_file)?,
+                        tls_name,
+                        ca_pem: read_ca("smtp.ca-file", &s.ca_file)?,
                         password: user.as_ref().map(|_| password),
                         user,
-                        timeout: Duration::from_secs(s.timeout_seconds.max(1)),
+                        timeout: seconds("smtp.timeout-seconds", s.timeout_seconds)?,
                     },
-                    connections: s.connections.clamp(1, 64),
+                    connections: s.connections,
                 }
             }
             other => {
-                return Err(ConfigError::Invalid(format!(
-                    "outbound.sink `{other}`: use \"maildir\" or \"smtp\""
-                )));
+                return Err(invalid(
+                    "outbound.sink",
+                    other,
+                    "use \"maildir\" or \"smtp\"",
+                ));
             }
         };
         let templates = read_templates(&r.judge.templates)?;
-        if r.limits.max_mail_bytes < 1024 {
-            return Err(ConfigError::Invalid(
-                "limits.max-mail-bytes must be at least 1024".into(),
-            ));
-        }
         Ok(Config {
             identity: Identity {
                 address,
@@ -385,20 +808,28 @@ impl Config {
                 domain,
             },
             timezone: r.judge.timezone,
-            log: r.judge.log,
+            log,
             templates,
             store: r.store.path,
             source,
             sink,
             max_mail_bytes: r.limits.max_mail_bytes,
-            max_retry: Duration::from_secs(r.limits.max_retry_seconds.max(1)),
+            max_retry,
         })
     }
 
-    /// A one-paragraph summary for `check-config` and the log.
+    /// A one-paragraph summary for `check-config` and the log. Paths are
+    /// shown absolute, as the judge resolves them from its directory, so a
+    /// GM checking by hand from elsewhere sees where they lead.
     pub fn summary(&self) -> String {
+        let abs = |p: &Path| {
+            std::path::absolute(p)
+                .unwrap_or_else(|_| p.to_path_buf())
+                .display()
+                .to_string()
+        };
         let source = match &self.source {
-            Source::Maildir { path, .. } => format!("Maildir {}", path.display()),
+            Source::Maildir { path, .. } => format!("Maildir {}", abs(path)),
             Source::Imap(i) => format!(
                 "IMAP {}@{}:{} ({:?}) mailbox {}",
                 i.user, i.host, i.port, i.tls, i.mailbox
@@ -406,15 +837,16 @@ impl Config {
             Source::None => "only `zinejudge deliver`".to_string(),
         };
         let sink = match &self.sink {
-            Sink::Maildir(p) => format!("Maildir {}", p.display()),
+            Sink::Maildir(p) => format!("Maildir {}", abs(p)),
             Sink::Smtp { settings: s, .. } => format!("SMTP {}:{} ({:?})", s.host, s.port, s.tls),
         };
         format!(
-            "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}",
+            "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}",
             self.identity.name,
             self.identity.address,
-            self.store.display(),
-            self.timezone
+            abs(&self.store),
+            self.timezone,
+            self.log
         )
     }
 }

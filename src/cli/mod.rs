@@ -15,7 +15,16 @@ use std::process::ExitCode;
 
 /// zinejudge: a play-by-email Diplomacy judge.
 #[derive(Debug, Parser)]
-#[command(name = "zinejudge", version, about)]
+#[command(
+    name = "zinejudge",
+    version,
+    about,
+    after_long_help = "Files: /etc/zinejudge/zinejudge.toml is the service's configuration \
+        (`zinejudge check-config --config FILE` checks one; every key with its default and \
+        meaning is in /usr/share/doc/zinejudge/zinejudge.toml). /var/lib/zinejudge holds \
+        the store and the Maildirs, owned by the user zinejudge. Mail piped to \
+        `zinejudge deliver` (as that user) is stored for the running judge."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -62,11 +71,22 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
-    /// Check a configuration file and print what it sets up.
+    /// Check a configuration file and print what it sets up. Every value
+    /// is checked, and so is that the user running this can create and
+    /// write the store and the Maildirs it names (run it as the service's
+    /// user, from the directory the judge runs in).
     CheckConfig {
         /// Configuration file; without one the built-in defaults.
         #[arg(long)]
         config: Option<PathBuf>,
+    },
+    /// Print the manual page (roff), made from these definitions.
+    #[command(hide = true)]
+    Man {
+        /// Instead, write zinejudge.1 and a page for each subcommand
+        /// (zinejudge-run.1, ...) into this directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
     /// Print the results of a past phase of a game and write the picture of
     /// the board after it (PNG and SVG).
@@ -104,18 +124,59 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Parse(args) => parse::run(args),
         Command::Render(args) => render::run(args),
         Command::Run { config } => {
-            let c = crate::config::Config::load(config.as_deref())?;
+            let c = check_config(config.as_deref())?;
             init_logging(&c.log);
             crate::daemon::run(config, crate::daemon::default_responder())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Deliver { config } => deliver(config.as_deref()),
         Command::CheckConfig { config } => {
-            let c = crate::config::Config::load(config.as_deref())?;
+            let c = check_config(config.as_deref())?;
             println!("{}", c.summary());
             Ok(ExitCode::SUCCESS)
         }
+        Command::Man { dir } => man(dir.as_deref()),
     }
+}
+
+/// Load a configuration and check the paths it writes, as `check-config`
+/// and `run` both do: `run` refuses at start what `check-config` refuses.
+fn check_config(path: Option<&Path>) -> Result<crate::config::Config> {
+    use crate::config::{Config, ConfigError};
+    // Name the file before the key, as a parse error does by itself.
+    let in_file = |e: ConfigError| match e {
+        ConfigError::Read(..) | ConfigError::Parse { .. } => anyhow::Error::from(e),
+        other => anyhow::Error::from(other).context(match path {
+            Some(p) => p.display().to_string(),
+            None => "built-in defaults".to_string(),
+        }),
+    };
+    let c = Config::load(path).map_err(in_file)?;
+    c.check_paths().map_err(in_file)?;
+    Ok(c)
+}
+
+/// `man`: the manual pages, generated from the clap definitions so that
+/// they never disagree with `--help`.
+fn man(dir: Option<&Path>) -> Result<ExitCode> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    match dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+            clap_mangen::generate_to(cmd, d)
+                .with_context(|| format!("cannot write the manual pages into {}", d.display()))?;
+        }
+        None => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut out)
+                .context("cannot render the manual page")?;
+            std::io::Write::write_all(&mut std::io::stdout().lock(), &out)
+                .context("cannot write the manual page")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Load a variant by shipped name or by path.
@@ -228,7 +289,9 @@ fn deliver(config: Option<&Path>) -> Result<ExitCode> {
     let c = match crate::config::Config::load(config) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("zinejudge deliver: {e}");
+            // With its cause (`{:#}`): the mail system's log is where a GM
+            // reads why the judge's mail is deferred.
+            eprintln!("zinejudge deliver: {:#}", anyhow::Error::from(e));
             return Ok(ExitCode::from(75));
         }
     };

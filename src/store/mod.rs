@@ -14,17 +14,21 @@ pub mod games;
 pub mod schema;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// A store failure.
+///
+/// Its `{:#}` form prints the causes after the message, as anyhow's does
+/// ("cannot open the database var/z.sqlite: unable to open database file:
+/// ..."): the daemon logs store failures with `{:#}`, and SQLite's own
+/// words are the only clue to what went wrong. `{}` is the message alone,
+/// for what a player may be told.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// SQLite refused.
-    #[error("database error")]
     Sql(#[from] rusqlite::Error),
     /// The database is newer than this program.
-    #[error("the database is at schema version {found}, newer than this program's {known}")]
     TooNew {
         /// Version found.
         found: i64,
@@ -32,8 +36,35 @@ pub enum StoreError {
         known: i64,
     },
     /// Creating the directory failed.
-    #[error("cannot create the store's directory")]
-    Dir(#[source] std::io::Error),
+    Dir(PathBuf, #[source] std::io::Error),
+    /// The database file could not be created or opened.
+    Open(PathBuf, #[source] std::io::Error),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Sql(_) => write!(f, "database error")?,
+            StoreError::TooNew { found, known } => write!(
+                f,
+                "the database is at schema version {found}, newer than this program's {known}"
+            )?,
+            StoreError::Dir(dir, _) => {
+                write!(f, "cannot create the store's directory {}", dir.display())?
+            }
+            StoreError::Open(path, _) => {
+                write!(f, "cannot create the database {}", path.display())?
+            }
+        }
+        if f.alternate() {
+            let mut cause = std::error::Error::source(self);
+            while let Some(c) = cause {
+                write!(f, ": {c}")?;
+                cause = c.source();
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Result alias.
@@ -78,11 +109,36 @@ pub struct Store {
 
 impl Store {
     /// Open (creating and migrating as needed) the store at `path`.
+    ///
+    /// A new database is created mode 0600 whatever the umask (and a new
+    /// directory for it 0700): it holds players' mail and password hashes.
+    /// SQLite gives its `-wal` and `-shm` files the database's mode, so
+    /// they are 0600 too. An existing database keeps the mode it has.
     pub fn open(path: &Path) -> Result<Store> {
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
         if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
+            && !dir.is_dir()
         {
-            std::fs::create_dir_all(dir).map_err(StoreError::Dir)?;
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(|e| StoreError::Dir(dir.to_path_buf(), e))?;
+        }
+        // Create the file before SQLite does (an empty file is an empty
+        // database), so that its mode is ours and not 0644 less the umask.
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path)
+        {
+            Ok(f) => f
+                .set_permissions(std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| StoreError::Open(path.to_path_buf(), e))?,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(StoreError::Open(path.to_path_buf(), e)),
         }
         let conn = Connection::open(path)?;
         Self::setup(conn)

@@ -1,0 +1,350 @@
+//! `check-config` refuses a configuration that cannot work, naming the key,
+//! the value and the cause, and `run` refuses the same one at start; a
+//! configuration that works passes. Each test is one mistake a GM makes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// A fresh directory for one test, removed when it ends.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("zj-config-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Write `zinejudge.toml` with `body` and return its path.
+    fn config(&self, body: &str) -> PathBuf {
+        let p = self.0.join("zinejudge.toml");
+        std::fs::write(&p, body).unwrap();
+        p
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Run the judge in `dir` (relative paths resolve there).
+fn zj(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("ZINEJUDGE_IMAP_PASSWORD")
+        .env_remove("ZINEJUDGE_SMTP_PASSWORD")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `check-config` on `body` fails, and its message holds every one of
+/// `expect` (the key, the value, the cause).
+fn refused(name: &str, body: &str, expect: &[&str]) -> String {
+    let d = Dir::new(name);
+    let c = d.config(body);
+    let o = zj(d.path(), &["check-config", "--config", c.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "accepted:\n{body}\n{err}");
+    for e in expect {
+        assert!(err.contains(e), "`{e}` missing from: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+fn accepted(name: &str, body: &str) -> String {
+    let d = Dir::new(name);
+    let c = d.config(body);
+    let o = zj(d.path(), &["check-config", "--config", c.to_str().unwrap()]);
+    assert!(o.status.success(), "refused:\n{body}\n{}", stderr(&o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn the_defaults_pass_and_the_summary_shows_where_relative_paths_lead() {
+    let d = Dir::new("defaults");
+    let o = zj(d.path(), &["check-config"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let store = d.path().join("var/zinejudge.sqlite");
+    assert!(out.contains(&format!("store {}", store.display())), "{out}");
+    // Checking creates nothing: the probe file is gone again.
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_log_word_that_is_not_a_level_is_refused() {
+    // tracing reads `verbose` as a module name: nothing would be logged.
+    refused(
+        "log-verbose",
+        "[judge]\nlog = \"verbose\"\n",
+        &["judge.log", "\"verbose\"", "not a log level"],
+    );
+}
+
+#[test]
+fn module_directives_need_a_level_for_everything_else() {
+    refused(
+        "log-no-default",
+        "[judge]\nlog = \"zinejudge=debug\"\n",
+        &[
+            "judge.log",
+            "errors (even outbox failures) would not be logged",
+        ],
+    );
+    refused(
+        "log-off",
+        "[judge]\nlog = \"off\"\n",
+        &["judge.log", "\"off\"", "would log nothing"],
+    );
+    refused(
+        "log-bad-level",
+        "[judge]\nlog = \"info,zinejudge=loud\"\n",
+        &["judge.log", "`zinejudge=loud` is not a log level"],
+    );
+    let out = accepted("log-ok", "[judge]\nlog = \"WARN,zinejudge::mail=debug\"\n");
+    assert!(out.contains("log WARN,zinejudge::mail=debug"), "{out}");
+}
+
+#[test]
+fn the_smtp_sink_needs_an_smtp_host() {
+    refused(
+        "smtp-no-host",
+        "[outbound]\nsink = \"smtp\"\n[smtp]\nhost = \"\"\n",
+        &["smtp.host = \"\"", "outbound.sink = \"smtp\" needs one"],
+    );
+    // Only the selected sink counts: an empty host is fine with a Maildir.
+    accepted("smtp-unused", "[smtp]\nhost = \"\"\n");
+}
+
+#[test]
+fn the_imap_source_needs_an_imap_host_and_login() {
+    refused(
+        "imap-no-host",
+        "[inbound]\nsource = \"imap\"\n[imap]\nhost = \" \"\npassword = \"pw\"\n",
+        &["imap.host = \" \"", "inbound.source = \"imap\" needs one"],
+    );
+    refused(
+        "imap-no-user",
+        "[inbound]\nsource = \"imap\"\n[imap]\nuser = \"\"\npassword = \"pw\"\n",
+        &["imap.user = \"\"", "no login"],
+    );
+}
+
+#[test]
+fn a_url_or_host_with_port_is_not_a_host() {
+    refused(
+        "smtp-url",
+        "[outbound]\nsink = \"smtp\"\n[smtp]\nhost = \"smtp://mail.example.org\"\n",
+        &["smtp.host = \"smtp://mail.example.org\"", "not a host name"],
+    );
+    refused(
+        "smtp-port-in-host",
+        "[outbound]\nsink = \"smtp\"\n[smtp]\nhost = \"mail.example.org:587\"\n",
+        &["smtp.host", "the port has a key of its own"],
+    );
+    accepted(
+        "smtp-ipv6",
+        "[outbound]\nsink = \"smtp\"\n[smtp]\nhost = \"::1\"\ntls = \"none\"\n",
+    );
+}
+
+#[test]
+fn bad_ports_are_refused() {
+    refused(
+        "port-0",
+        "[outbound]\nsink = \"smtp\"\n[smtp]\nport = 0\n",
+        &["smtp.port = 0", "not a port"],
+    );
+    refused(
+        "port-big",
+        "[inbound]\nsource = \"imap\"\n[imap]\nport = 70000\npassword = \"pw\"\n",
+        &["imap.port", "70000"],
+    );
+}
+
+#[test]
+fn a_store_that_cannot_be_created_is_refused_with_the_cause() {
+    let d = Dir::new("store-under-file");
+    std::fs::write(d.path().join("plain"), "").unwrap();
+    let c = d.config("[store]\npath = \"plain/zinejudge.sqlite\"\n");
+    let o = zj(d.path(), &["check-config", "--config", c.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("store.path = \"plain/zinejudge.sqlite\"") && err.contains("Not a directory"),
+        "{err}"
+    );
+    refused(
+        "store-is-dir",
+        "[store]\npath = \"/tmp\"\n",
+        &["store.path = \"/tmp\"", "is a directory"],
+    );
+    refused(
+        "store-in-proc",
+        "[store]\npath = \"/proc/zinejudge/zinejudge.sqlite\"\n",
+        &["store.path", "cannot create /proc/zinejudge"],
+    );
+}
+
+#[test]
+fn a_maildir_that_cannot_be_written_is_refused() {
+    let d = Dir::new("outbox-under-file");
+    std::fs::write(d.path().join("plain"), "").unwrap();
+    let c = d.config("[outbound]\nmaildir = \"plain/outbox\"\n");
+    let o = zj(d.path(), &["check-config", "--config", c.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("outbound.maildir = \"plain/outbox\""), "{err}");
+    // A Maildir that is not the selected source is not checked.
+    std::fs::write(
+        d.path().join("zinejudge.toml"),
+        "[inbound]\nsource = \"none\"\nmaildir = \"plain/inbox\"\n",
+    )
+    .unwrap();
+    let o = zj(d.path(), &["check-config", "--config", c.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// The service's user cannot write where root can: checked as another user
+/// (nobody, through setpriv) when the tests run as root, as CI does.
+#[test]
+fn a_store_directory_this_user_cannot_write_is_refused() {
+    let d = Dir::new("store-not-mine");
+    let locked = d.path().join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let c = d.config(&format!(
+        "[store]\npath = \"{}/zinejudge.sqlite\"\n",
+        locked.display()
+    ));
+    std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+    let o = if root {
+        // A copy of the binary nobody may run (the build tree may be
+        // closed to others).
+        let bin = d.path().join("zinejudge");
+        std::fs::copy(env!("CARGO_BIN_EXE_zinejudge"), &bin).unwrap();
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&bin)
+            .args(["check-config", "--config"])
+            .arg(&c)
+            .current_dir(d.path())
+            .output()
+            .expect("setpriv (util-linux) runs the judge as nobody")
+    } else {
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+        zj(d.path(), &["check-config", "--config", c.to_str().unwrap()])
+    };
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("store.path")
+            && err.contains("cannot write in")
+            && err.contains("Permission denied"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_template_directory_that_does_not_exist_is_refused() {
+    refused(
+        "templates-missing",
+        "[judge]\ntemplates = \"no-such-dir\"\n",
+        &[
+            "judge.templates = \"no-such-dir\"",
+            "No such file or directory",
+        ],
+    );
+}
+
+#[test]
+fn an_unreadable_password_file_is_refused_with_the_cause() {
+    refused(
+        "password-file",
+        "[inbound]\nsource = \"imap\"\n[imap]\npassword-file = \"imap.pw\"\n",
+        &[
+            "imap.password-file = \"imap.pw\"",
+            "No such file or directory",
+        ],
+    );
+}
+
+#[test]
+fn an_smtp_login_needs_a_password() {
+    refused(
+        "smtp-user-no-pw",
+        "[outbound]\nsink = \"smtp\"\n[smtp]\nuser = \"judge\"\n",
+        &["smtp.password", "smtp.user is set but no password"],
+    );
+}
+
+#[test]
+fn a_ca_file_without_certificates_is_refused() {
+    let d = Dir::new("ca");
+    std::fs::write(d.path().join("ca.pem"), "not a certificate\n").unwrap();
+    let c = d.config("[outbound]\nsink = \"smtp\"\n[smtp]\nca-file = \"ca.pem\"\n");
+    let o = zj(d.path(), &["check-config", "--config", c.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("smtp.ca-file = \"ca.pem\": holds no PEM certificate"),
+        "{err}"
+    );
+}
+
+#[test]
+fn waits_of_zero_and_impossible_counts_are_refused() {
+    refused(
+        "poll-0",
+        "[inbound]\npoll-seconds = 0\n",
+        &["inbound.poll-seconds = 0", "at least 1 second"],
+    );
+    refused(
+        "connections-0",
+        "[outbound]\nsink = \"smtp\"\n[smtp]\nconnections = 0\n",
+        &["smtp.connections = 0", "from 1 to 64"],
+    );
+}
+
+#[test]
+fn run_refuses_what_check_config_refuses_before_touching_anything() {
+    let d = Dir::new("run");
+    let c = d.config("[judge]\nlog = \"verbose\"\n");
+    let o = zj(d.path(), &["run", "--config", c.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("judge.log = \"verbose\""), "{err}");
+    assert!(!d.path().join("var").exists(), "run created its store");
+}
+
+#[test]
+fn deliver_with_a_broken_configuration_defers_the_mail_and_says_why() {
+    let d = Dir::new("deliver");
+    let c = d.config("[inbound]\nsource = \"imap\"\n[imap]\npassword-file = \"gone.pw\"\n");
+    let o = zj(d.path(), &["deliver", "--config", c.to_str().unwrap()]);
+    let err = stderr(&o);
+    // 75 (EX_TEMPFAIL): the mail system keeps the mail and retries.
+    assert_eq!(o.status.code(), Some(75), "{err}");
+    assert!(
+        err.contains("gone.pw") && err.contains("No such file or directory"),
+        "{err}"
+    );
+}
