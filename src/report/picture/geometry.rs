@@ -350,34 +350,37 @@ fn computed(map: &Map) -> Geometry {
     }
     let pairs = bordering(map);
     let mut cells: Vec<Cell> = Vec::new();
-    // Nudge: lay seeds along the line between bordering provinces whose
-    // cells do not touch, and try again. Each round only adds seeds, each
-    // pair at most once, so it ends.
-    let mut nudged: Vec<(ProvinceId, ProvinceId)> = Vec::new();
-    for _round in 0..6 {
+    // Nudge: where bordering provinces' cells do not touch, lay a narrow
+    // lane of their seeds between their points, wherever a third province
+    // holds the way (each half to the nearer end), and try again. A lane
+    // that does not do it (another lane crosses it: two pairs of
+    // neighbours across a strait) bends round one side, then the other.
+    let (base, base_owner) = (seeds.clone(), owner.clone());
+    let mut lanes: Vec<((ProvinceId, ProvinceId), u8)> = Vec::new();
+    for _round in 0..8 {
+        seeds.clone_from(&base);
+        owner.clone_from(&base_owner);
+        for &((a, b), bend) in &lanes {
+            let (pa, pb) = (fit.point(map.province(a).xy), fit.point(map.province(b).xy));
+            lane(&mut seeds, &mut owner, (a, pa), (b, pb), bend);
+        }
         cells = (0..seeds.len()).map(|i| cell(&seeds, i, w, h)).collect();
         let touch = touching(&cells, &owner, map.provinces().len());
-        let missing: Vec<(ProvinceId, ProvinceId)> = pairs
+        let mut changed = false;
+        for pair in pairs
             .iter()
             .copied()
             .filter(|&(a, b)| !touch.contains(&(a.index(), b.index())))
-            .filter(|pair| !nudged.contains(pair))
-            .collect();
-        if missing.is_empty() {
-            break;
-        }
-        for (a, b) in missing {
-            nudged.push((a, b));
-            let (pa, pb) = (fit.point(map.province(a).xy), fit.point(map.province(b).xy));
-            for k in 1..=9 {
-                let t = k as f32 / 10.0;
-                let p = (pa.0 + (pb.0 - pa.0) * t, pa.1 + (pb.1 - pa.1) * t);
-                if (t - 0.5).abs() < 1e-3 || seeds.contains(&p) {
-                    continue;
-                }
-                seeds.push(p);
-                owner.push(if t < 0.5 { a } else { b });
+        {
+            match lanes.iter_mut().find(|(p, _)| *p == pair) {
+                None => lanes.push((pair, 0)),
+                Some((_, bend)) if *bend < 2 => *bend += 1,
+                Some(_) => continue,
             }
+            changed = true;
+        }
+        if !changed {
+            break;
         }
     }
     let mut areas: Vec<Area> = map
@@ -413,6 +416,55 @@ fn computed(map: &Map) -> Geometry {
     }
 }
 
+/// Seeds for a lane from `a`'s point to `b`'s: straight (`bend` 0) or
+/// through a point off the middle to one side (1) or the other (2), every
+/// 6 pixels where the nearest seed is not already the right province's.
+fn lane(
+    seeds: &mut Vec<Pt>,
+    owner: &mut Vec<ProvinceId>,
+    (a, pa): (ProvinceId, Pt),
+    (b, pb): (ProvinceId, Pt),
+    bend: u8,
+) {
+    let m = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+    let side = match bend {
+        0 => 0.0,
+        1 => 0.45,
+        _ => -0.45,
+    };
+    let w = (m.0 - (pb.1 - pa.1) * side, m.1 + (pb.0 - pa.0) * side);
+    let legs = [(pa, w), (w, pb)];
+    let total: f32 = legs.iter().map(|(x, y)| dist2(*x, *y).sqrt()).sum();
+    let steps = (total / 6.0).ceil().max(2.0) as usize;
+    let at = |t: f32| {
+        let d = t * total;
+        let first = dist2(pa, w).sqrt();
+        let (x, y, u) = if d <= first {
+            (pa, w, d / first.max(1e-3))
+        } else {
+            (w, pb, (d - first) / (total - first).max(1e-3))
+        };
+        (x.0 + (y.0 - x.0) * u, x.1 + (y.1 - x.1) * u)
+    };
+    let mut put = |p: Pt, want: ProvinceId, force: bool| {
+        let nearest =
+            (0..seeds.len()).min_by(|&i, &j| dist2(seeds[i], p).total_cmp(&dist2(seeds[j], p)));
+        if seeds.contains(&p) || (!force && nearest.is_some_and(|i| owner[i] == want)) {
+            return;
+        }
+        seeds.push(p);
+        owner.push(want);
+    };
+    for k in 1..steps {
+        let t = k as f32 / steps as f32;
+        put(at(t), if t < 0.5 { a } else { b }, false);
+    }
+    // The two sides of the middle, so the lane's halves meet.
+    let e = 2.0 / total.max(4.0);
+    put(at(0.5 - e), a, true);
+    put(at(0.5 + e), b, true);
+}
+
 /// Province index pairs `(a, b)`, `a < b`, whose cells share an edge of
 /// a visible length.
 fn touching(cells: &[Cell], owner: &[ProvinceId], n: usize) -> Vec<(usize, usize)> {
@@ -426,7 +478,7 @@ fn touching(cells: &[Cell], owner: &[ProvinceId], n: usize) -> Vec<(usize, usize
                 continue;
             }
             let len = dist2(c.pts[e], c.pts[(e + 1) % k]).sqrt();
-            if len > 3.0 {
+            if len > 6.0 {
                 out[a.min(b) * n + a.max(b)] = true;
             }
         }
