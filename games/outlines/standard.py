@@ -243,7 +243,7 @@ def main():
             part = part.difference(con_water)
         areas[pid] = part
     names = list(areas)
-    simplified = shapely.coverage_simplify([areas[n] for n in names], tolerance=0.9)
+    simplified = shapely.coverage_simplify([areas[n] for n in names], tolerance=1.6)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH:.0f} {height}">',
         "<!-- Standard Diplomacy: province outlines for zinejudge's map picture.",
@@ -254,7 +254,7 @@ def main():
     for n, geom in zip(names, simplified):
         geom = geom.buffer(0)
         polys = [g for g in getattr(geom, "geoms", [geom]) if g.geom_type == "Polygon"]
-        polys = [g for g in polys if g.area > 1.0 or n.startswith("~")]
+        polys = [g for g in polys if g.area > 6.0]
         d = []
         for g in polys:
             for r in [g.exterior] + list(g.interiors):

@@ -27,7 +27,7 @@ pub const TOKEN_W: f32 = 30.0;
 /// See [`TOKEN_W`].
 pub const TOKEN_H: f32 = 17.0;
 /// Where a dislodged unit is drawn, from its place.
-pub const DISLODGED_OFFSET: Pt = (15.0, -13.0);
+pub const DISLODGED_OFFSET: Pt = (21.0, -14.0);
 
 /// A province's part of the picture.
 #[derive(Debug, Clone, Default)]

@@ -189,8 +189,10 @@ impl<'v> Picture<'v> {
         );
         self.areas(&mut o, pos);
         self.boxes(&mut o);
-        self.labels(&mut o, pos);
+        // Orders under the names (which have a halo to read over lines),
+        // the units on top of all.
         self.marks(&mut o, s);
+        self.labels(&mut o, pos);
         self.tokens(&mut o, s);
         let _ = writeln!(
             o,
@@ -344,7 +346,7 @@ impl<'v> Picture<'v> {
             };
             let _ = writeln!(
                 o,
-                r#"<text class="label" data-box="{:.1} {:.1} {:.1} {:.1}" x="{tx:.1}" y="{:.1}" font-size="{:.0}" fill="{colour}"{}>{}</text>"#,
+                r##"<text class="label" data-box="{:.1} {:.1} {:.1} {:.1}" x="{tx:.1}" y="{:.1}" font-size="{:.0}" fill="{colour}" stroke="#fbfaf6" stroke-width="2.4" stroke-opacity="0.85" paint-order="stroke"{}>{}</text>"##,
                 l.x,
                 l.y,
                 l.w,
@@ -554,22 +556,23 @@ impl<'v> Picture<'v> {
             r#"<g class="legend" transform="translate(0 {:.0})">"#,
             top + 8.0
         );
-        let n = map.powers().len();
-        let rows = n.div_ceil(3).max(1);
+        let (_, rows, col_w) = legend_columns(v);
         for (i, pw) in map.power_ids().enumerate() {
             let (col, row) = (i / rows, i % rows);
-            let (x, y) = (10.0 + col as f32 * 200.0, row as f32 * 19.0);
+            let (x, y) = (10.0 + col as f32 * col_w, row as f32 * 19.0);
             let units = pos.units.iter().filter(|u| u.power == pw).count();
             let initial = self.initials.get(i).map_or("", String::as_str);
             let _ = writeln!(
                 o,
-                r##"<rect x="{x:.0}" y="{y:.0}" width="22" height="14" fill="url(#h{i})" stroke="#333333"/><text x="{:.0}" y="{:.0}" font-size="12" fill="#222222">{} ({}): {} centres, {} units</text>"##,
+                r##"<rect x="{x:.0}" y="{y:.0}" width="22" height="14" fill="url(#h{i})" stroke="#333333"/><text x="{:.0}" y="{:.0}" font-size="12" fill="#222222">{}</text>"##,
                 x + 27.0,
                 y + 11.0,
-                esc(&map.power(pw).name),
-                esc(initial),
-                counts[pw.index()],
-                units
+                esc(&power_line(
+                    &map.power(pw).name,
+                    initial,
+                    counts[pw.index()],
+                    units
+                ))
             );
         }
         // The key to the marks.
@@ -621,8 +624,36 @@ impl<'v> Picture<'v> {
 }
 
 fn legend_height(v: &Variant) -> f32 {
-    let rows = v.map.powers().len().div_ceil(3).max(4);
-    16.0 + rows as f32 * 19.0
+    let (_, rows, _) = legend_columns(v);
+    16.0 + rows.max(4) as f32 * 19.0
+}
+
+/// A power's line in the legend.
+fn power_line(name: &str, initial: &str, centres: u32, units: usize) -> String {
+    format!("{name} ({initial}): {centres} centres, {units} units")
+}
+
+/// The legend's power columns: three in the 600 pixels left of the key,
+/// fewer when the names are long. Returns columns, rows and column width.
+fn legend_columns(v: &Variant) -> (usize, usize, f32) {
+    let n = v.map.powers().len().max(1);
+    // The widest line, at 12 pixels a character of 6.4 at most, with
+    // the swatch before it.
+    let widest = v
+        .map
+        .powers()
+        .iter()
+        .map(|p| power_line(&p.name, "Xx", 99, 99).chars().count() as f32 * 6.4 + 32.0)
+        .fold(0.0f32, f32::max);
+    let cols = if widest <= 200.0 {
+        3
+    } else if widest <= 300.0 {
+        2
+    } else {
+        1
+    };
+    let rows = n.div_ceil(cols);
+    (cols, rows, 600.0 / cols as f32)
 }
 
 /// A short tag for each power, unique in the variant, for its units: the
@@ -738,7 +769,7 @@ fn arrow(
     pts[0] = a;
     let last = pts[n - 2];
     // A bounced move stops short of its goal, at a bar.
-    let end_cut = if ok { 11.0 } else { 0.0 };
+    let end_cut = if ok { 17.0 } else { 0.0 };
     let (_, mut b) = shorten(last, to, 0.0, end_cut);
     if !ok {
         b = (

@@ -39,7 +39,9 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
         enc.set_color(png::ColorType::Indexed);
         enc.set_depth(png::BitDepth::Eight);
         enc.set_palette(palette.iter().flatten().copied().collect::<Vec<u8>>());
-        enc.set_compression(png::Compression::High);
+        // Indexed pixels compress best unfiltered, at deflate's top level.
+        enc.set_deflate_compression(png::DeflateCompression::Level(9));
+        enc.set_filter(png::Filter::NoFilter);
         let mut writer = enc
             .write_header()
             .map_err(|e| PictureError::Png(e.to_string()))?;
