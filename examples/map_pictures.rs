@@ -38,13 +38,7 @@ fn orders(v: &Variant, pos: &Position, lines: &[&str]) -> Result<PhaseOrders, St
     Ok(PhaseOrders::Movement(main))
 }
 
-fn draw(
-    v: &Variant,
-    game: &str,
-    pos: &Position,
-    lines: &[&str],
-    out: &Path,
-) -> Result<(), String> {
+fn draw(v: &Variant, game: &str, pos: &Position, lines: &[&str], out: &Path) -> Result<(), String> {
     let o = orders(v, pos, lines)?;
     let (result, after) = play(v, pos, &o);
     let r = PhaseReport {

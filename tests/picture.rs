@@ -277,7 +277,8 @@ fn the_opening_shows_moves_bounces_and_supports() {
     assert_eq!(s.matches("<g class=\"move bounced\"").count(), 5);
     assert_eq!(s.matches("class=\"support\"").count(), 1);
     assert_eq!(s.matches("class=\"hold\"").count(), 1, "Ven holds by order");
-    // The arrow of Par-Bur starts at Paris and ends near Burgundy.
+    // The arrow of Par-Bur starts at Paris and ends (its head drawn
+    // beyond) just short of the unit now in Burgundy.
     let g = pic.geometry();
     let par = g.province_spot(support_play::prov(&v, "Par"));
     let bur = g.province_spot(support_play::prov(&v, "Bur"));
@@ -297,7 +298,7 @@ fn the_opening_shows_moves_bounces_and_supports() {
         .find(|(a, _)| (a.0 - par.0).hypot(a.1 - par.1) < 12.0)
         .expect("an arrow from Paris");
     assert!(
-        (arrow.1.0 - bur.0).hypot(arrow.1.1 - bur.1) < 14.0,
+        (arrow.1.0 - bur.0).hypot(arrow.1.1 - bur.1) < 20.0,
         "{arrow:?} {bur:?}"
     );
     let bytes = png(&s).unwrap();
@@ -461,7 +462,7 @@ fn phases(v: &Variant) -> Vec<(String, String)> {
 /// The areas' outlines take most of an SVG and are the same in every
 /// phase: they are in the board's snapshot, and left out of the others.
 fn without_outlines(s: &str) -> String {
-    let Some(a) = s.find("<defs>\n<path id=\"p-") else {
+    let Some(a) = s.find("<defs>\n<path id=\"") else {
         return s.to_string();
     };
     let b = a + s[a..].find("</defs>").unwrap_or(0);
@@ -480,6 +481,10 @@ fn snapshots_of_every_variant_and_phase_kind() {
         let drawn = phases(&v);
         let kinds: Vec<&str> = drawn.iter().map(|(k, _)| k.as_str()).collect();
         for (kind, s) in &drawn {
+            if let Ok(dir) = std::env::var("ZJ_PICTURE_DIR") {
+                let bytes = png(s).expect("renders");
+                std::fs::write(format!("{dir}/{}_{kind}.png", v.name), bytes).unwrap();
+            }
             insta::assert_snapshot!(format!("{}_{kind}", v.name), without_outlines(s));
         }
         assert!(

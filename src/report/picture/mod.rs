@@ -657,7 +657,8 @@ fn legend_columns(v: &Variant) -> (usize, usize, f32) {
 }
 
 /// A short tag for each power, unique in the variant, for its units: the
-/// first letter, or the first and last where first letters clash.
+/// first letter, or where first letters clash the first and the first
+/// later letter that tells them apart (Spain Sp, Sweden Sw).
 fn initials(v: &Variant) -> Vec<String> {
     let names: Vec<Vec<char>> = v
         .map
@@ -665,28 +666,31 @@ fn initials(v: &Variant) -> Vec<String> {
         .iter()
         .map(|p| p.name.chars().filter(|c| c.is_alphanumeric()).collect())
         .collect();
-    let first: Vec<String> = names
-        .iter()
-        .map(|n| {
-            n.first()
-                .map(|c| c.to_uppercase().collect())
-                .unwrap_or_default()
-        })
-        .collect();
+    let tag = |n: &[char], k: usize| -> String {
+        let first: String = n
+            .first()
+            .map(|c| c.to_uppercase().collect())
+            .unwrap_or_default();
+        match k {
+            0 => first,
+            _ => format!(
+                "{first}{}",
+                n.get(k)
+                    .map(|c| c.to_lowercase().collect::<String>())
+                    .unwrap_or_default()
+            ),
+        }
+    };
+    let first: Vec<String> = names.iter().map(|n| tag(n, 0)).collect();
     let mut out = first.clone();
-    for (i, n) in names.iter().enumerate() {
-        if first.iter().filter(|f| **f == first[i]).count() > 1 {
-            let last = n
-                .last()
-                .map(|c| c.to_lowercase().collect::<String>())
-                .unwrap_or_default();
-            out[i] = format!("{}{last}", first[i]);
+    for i in 0..names.len() {
+        if first.iter().filter(|t| **t == first[i]).count() == 1 {
+            continue;
         }
-    }
-    for i in 0..out.len() {
-        if out.iter().filter(|f| **f == out[i]).count() > 1 {
-            out[i] = format!("{}{}", first[i], i + 1);
-        }
+        let pick = (1..names[i].len().max(2))
+            .map(|k| tag(&names[i], k))
+            .find(|t| !out.contains(t) && !first.contains(t));
+        out[i] = pick.unwrap_or_else(|| format!("{}{}", first[i], i + 1));
     }
     out
 }
@@ -881,3 +885,64 @@ pub enum PictureError {
 }
 
 pub use raster::png;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_power_of_every_shipped_variant_has_its_own_initials() {
+        for (name, _) in crate::variant::BUILTIN {
+            let Some(Ok(v)) = crate::variant::builtin(name) else {
+                panic!("{name} loads");
+            };
+            let tags = initials(&v);
+            for (i, t) in tags.iter().enumerate() {
+                assert!(!t.is_empty() && t.chars().count() <= 2, "{name}: {t}");
+                assert_eq!(
+                    tags.iter().filter(|x| *x == t).count(),
+                    1,
+                    "{name}: {i} {t}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn spain_and_sweden_are_told_apart_by_their_second_letters() {
+        let Some(Ok(v)) = crate::variant::builtin("1700ad") else {
+            panic!("1700ad loads");
+        };
+        let tags = initials(&v);
+        let of = |name: &str| {
+            v.map
+                .lookup_power(name)
+                .map(|p| tags[p.index()].clone())
+                .unwrap_or_default()
+        };
+        assert_eq!((of("Spain"), of("Sweden")), ("Sp".into(), "Sw".into()));
+    }
+
+    #[test]
+    fn the_picture_setting_reads_as_written_in_the_config() {
+        #[derive(Deserialize)]
+        struct Report {
+            picture: PictureFormat,
+        }
+        for (word, f) in [
+            ("png", PictureFormat::Png),
+            ("svg", PictureFormat::Svg),
+            ("both", PictureFormat::Both),
+            ("none", PictureFormat::None),
+        ] {
+            let r: Report = toml::from_str(&format!("picture = \"{word}\"")).expect(word);
+            assert_eq!(r.picture, f);
+            assert_eq!(PictureFormat::parse(&word.to_uppercase()), Some(f));
+            assert_eq!(f.as_str(), word);
+        }
+        assert!(toml::from_str::<Report>("picture = \"jpeg\"").is_err());
+        assert_eq!(PictureFormat::parse("jpeg"), None);
+        assert!(PictureFormat::Both.png() && PictureFormat::Both.svg());
+        assert!(!PictureFormat::None.png() && !PictureFormat::None.svg());
+    }
+}
