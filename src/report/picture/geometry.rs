@@ -259,17 +259,34 @@ fn cell(seeds: &[Pt], i: usize, w: f32, h: f32) -> Cell {
         next: vec![None; 4],
     };
     let s = seeds[i];
-    // Nearer seeds first: they cut the most, so later clips are cheap.
-    let mut order: Vec<usize> = (0..seeds.len()).filter(|&j| j != i).collect();
-    order.sort_by(|&a, &b| dist2(s, seeds[a]).total_cmp(&dist2(s, seeds[b])));
-    for j in order {
+    // Nearer seeds first: they cut the most, and once the nearest seed left
+    // is too far to cut, no other can. Most cells are settled by their
+    // few dozen nearest seeds, so only those are sorted at first.
+    let mut order: Vec<(f32, usize)> = (0..seeds.len())
+        .filter(|&j| j != i)
+        .map(|j| (dist2(s, seeds[j]), j))
+        .collect();
+    let near = order.len().min(32);
+    if near < order.len() {
+        order.select_nth_unstable_by(near, |a, b| a.0.total_cmp(&b.0));
+    }
+    order[..near].sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut sorted_all = near == order.len();
+    let mut k = 0;
+    while k < order.len() {
+        if k == near && !sorted_all {
+            order[near..].sort_by(|a, b| a.0.total_cmp(&b.0));
+            sorted_all = true;
+        }
+        let (d, j) = order[k];
+        k += 1;
         let t = seeds[j];
         if t == s {
             continue;
         }
-        // Skip seeds too far to cut: every corner is nearer s than t.
+        // Too far to cut: every corner is nearer s than t.
         let reach = c.pts.iter().map(|&p| dist2(p, s)).fold(0.0f32, f32::max);
-        if dist2(s, t) > 4.0 * reach + 1.0 {
+        if d > 4.0 * reach + 1.0 {
             break;
         }
         let n = (t.0 - s.0, t.1 - s.1);
@@ -571,7 +588,19 @@ fn simplify_ring(ring: Vec<Pt>) -> Vec<Pt> {
             out.push(b);
         }
     }
-    if out.len() < 3 { ring } else { out }
+    let mut out = if out.len() < 3 { ring } else { out };
+    // Start at the top-left corner, so the same outline is always written
+    // the same way.
+    let first = (0..out.len())
+        .min_by(|&a, &b| {
+            out[a]
+                .1
+                .total_cmp(&out[b].1)
+                .then(out[a].0.total_cmp(&out[b].0))
+        })
+        .unwrap_or(0);
+    out.rotate_left(first);
+    out
 }
 
 /// Points snapped to one another within a tenth of a pixel.

@@ -66,9 +66,24 @@ fn dist(a: [u8; 3], b: [u8; 3]) -> u32 {
 /// colours come first; a rarer colour (an anti-aliased edge) gets a place
 /// only if no colour near it has one yet, so the edges keep their shades.
 fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
+    // Neighbouring pixels are mostly the same colour: count runs, not
+    // pixels, to spare the hashing.
     let mut count: HashMap<u32, u32> = HashMap::new();
+    let mut run: Option<(u32, u32)> = None;
     for &p in pixels {
-        *count.entry(key(p)).or_default() += 1;
+        let k = key(p);
+        match &mut run {
+            Some((c, n)) if *c == k => *n += 1,
+            _ => {
+                if let Some((c, n)) = run {
+                    *count.entry(c).or_default() += n;
+                }
+                run = Some((k, 1));
+            }
+        }
+    }
+    if let Some((c, n)) = run {
+        *count.entry(c).or_default() += n;
     }
     let mut colours: Vec<(u32, u32)> = count.into_iter().collect();
     colours.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -85,18 +100,46 @@ fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
             }
         }
     }
-    let mut nearest: HashMap<u32, u8> = HashMap::with_capacity(colours.len());
-    for &(k, _) in &colours {
-        let c = rgb(k);
-        let i = (0..palette.len())
+    // Each colour's nearest palette entry: exact for the palette's own
+    // colours and the common ones; the rare shades of anti-aliased edges
+    // take the entry nearest their 4-bit bucket, which is as good to the
+    // eye and spares a search of the whole palette for each.
+    let closest = |c: [u8; 3]| -> u8 {
+        (0..palette.len())
             .min_by_key(|&i| dist(palette[i], c))
-            .unwrap_or(0);
-        nearest.insert(k, i as u8);
+            .unwrap_or(0) as u8
+    };
+    let mut nearest: HashMap<u32, u8> = HashMap::with_capacity(colours.len());
+    for (i, &p) in palette.iter().enumerate() {
+        nearest.insert(key(p), i as u8);
     }
-    let index = pixels
-        .iter()
-        .map(|&p| nearest.get(&key(p)).copied().unwrap_or(0))
-        .collect();
+    let mut buckets: Vec<Option<u8>> = vec![None; 4096];
+    for &(k, n) in &colours {
+        if nearest.contains_key(&k) {
+            continue;
+        }
+        let c = rgb(k);
+        let i = if n >= 4 {
+            closest(c)
+        } else {
+            let b = (usize::from(c[0] >> 4) << 8)
+                | (usize::from(c[1] >> 4) << 4)
+                | usize::from(c[2] >> 4);
+            *buckets[b].get_or_insert_with(|| closest([c[0] | 8, c[1] | 8, c[2] | 8]))
+        };
+        nearest.insert(k, i);
+    }
+    let mut index = Vec::with_capacity(pixels.len());
+    let mut last: Option<(u32, u8)> = None;
+    for &p in pixels {
+        let k = key(p);
+        let i = match last {
+            Some((c, i)) if c == k => i,
+            _ => nearest.get(&k).copied().unwrap_or(0),
+        };
+        last = Some((k, i));
+        index.push(i);
+    }
     (palette, index)
 }
 
