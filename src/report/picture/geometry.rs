@@ -88,6 +88,10 @@ pub struct Geometry {
     pub neutral_water: Vec<Vec<Pt>>,
     /// Whether the areas were drawn (an outline file) or computed.
     pub drawn: bool,
+    /// Where two areas meet but their provinces do not border each other
+    /// in the rules (computed areas only): drawn as a wall, so nobody
+    /// reads a border into it.
+    pub walls: Vec<(Pt, Pt)>,
 }
 
 impl Geometry {
@@ -169,6 +173,7 @@ fn from_outline(map: &Map, o: &Outline) -> Geometry {
         neutral_land: o.land.iter().map(|r| r.iter().map(sc).collect()).collect(),
         neutral_water: o.water.iter().map(|r| r.iter().map(sc).collect()).collect(),
         drawn: true,
+        walls: Vec::new(),
     }
 }
 
@@ -400,6 +405,26 @@ fn computed(map: &Map) -> Geometry {
             break;
         }
     }
+    // Pieces of a province cut off from its point by crossing lanes are
+    // given to a neighbour, unless a border of the rules needs them.
+    defragment(&cells, &mut owner, base.len(), &pairs);
+    let n = map.provinces().len();
+    let mut borders = vec![false; n * n];
+    for &(a, b) in &pairs {
+        borders[a.index() * n + b.index()] = true;
+        borders[b.index() * n + a.index()] = true;
+    }
+    let mut walls = Vec::new();
+    for (i, c) in cells.iter().enumerate() {
+        let k = c.pts.len();
+        for e in 0..k {
+            let Some(j) = c.next[e] else { continue };
+            let (a, b) = (owner[i].index(), owner[j].index());
+            if i < j && a != b && !borders[a * n + b] {
+                walls.push((c.pts[e], c.pts[(e + 1) % k]));
+            }
+        }
+    }
     let mut areas: Vec<Area> = map
         .province_ids()
         .map(|p| Area {
@@ -430,6 +455,119 @@ fn computed(map: &Map) -> Geometry {
         neutral_land: Vec::new(),
         neutral_water: Vec::new(),
         drawn: false,
+        walls,
+    }
+}
+
+/// Give the cells of each province that are not connected to its own
+/// point (the first `base` seeds are the provinces' points) to the
+/// neighbouring province they share the longest border with, unless the
+/// piece is where the province meets a neighbour of the rules that its
+/// main area does not reach (then the piece stays: a border matters more
+/// than a tidy shape).
+fn defragment(
+    cells: &[Cell],
+    owner: &mut [ProvinceId],
+    base: usize,
+    pairs: &[(ProvinceId, ProvinceId)],
+) {
+    let len = |c: &Cell, e: usize| dist2(c.pts[e], c.pts[(e + 1) % c.pts.len()]).sqrt();
+    let borders = |a: ProvinceId, b: ProvinceId| pairs.contains(&(a.min(b), a.max(b)));
+    for _ in 0..4 {
+        // Connected pieces, by a flood over cells of one owner.
+        let mut piece = vec![usize::MAX; cells.len()];
+        let mut pieces: Vec<Vec<usize>> = Vec::new();
+        for start in 0..cells.len() {
+            if piece[start] != usize::MAX {
+                continue;
+            }
+            let id = pieces.len();
+            let mut stack = vec![start];
+            let mut members = Vec::new();
+            piece[start] = id;
+            while let Some(i) = stack.pop() {
+                members.push(i);
+                for (e, next) in cells[i].next.iter().enumerate() {
+                    if let Some(j) = *next
+                        && piece[j] == usize::MAX
+                        && owner[j] == owner[i]
+                        && len(&cells[i], e) > 0.5
+                    {
+                        piece[j] = id;
+                        stack.push(j);
+                    }
+                }
+            }
+            pieces.push(members);
+        }
+        // What each piece touches, and how much.
+        let touches = |members: &[usize]| -> Vec<(ProvinceId, f32)> {
+            let mine = owner[members[0]];
+            let mut shared: Vec<(ProvinceId, f32)> = Vec::new();
+            for &i in members {
+                for (e, next) in cells[i].next.iter().enumerate() {
+                    let Some(j) = *next else { continue };
+                    if owner[j] == mine {
+                        continue;
+                    }
+                    match shared.iter_mut().find(|(p, _)| *p == owner[j]) {
+                        Some(x) => x.1 += len(&cells[i], e),
+                        None => shared.push((owner[j], len(&cells[i], e))),
+                    }
+                }
+            }
+            shared
+        };
+        let mut moves: Vec<(usize, ProvinceId)> = Vec::new();
+        for (id, members) in pieces.iter().enumerate() {
+            if members.iter().any(|&i| i < base) {
+                continue;
+            }
+            let mine = owner[members[0]];
+            let main = (0..base)
+                .find(|&i| owner[i] == mine)
+                .map(|i| touches(&pieces[piece[i]]))
+                .unwrap_or_default();
+            let shared = touches(members);
+            let needed = shared.iter().any(|&(q, l)| {
+                l > 1.0 && borders(mine, q) && !main.iter().any(|&(m, ml)| m == q && ml > 3.0)
+            });
+            if needed {
+                continue;
+            }
+            if let Some(&(to, _)) = shared.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+                moves.push((id, to));
+            }
+        }
+        // A move that would part two neighbours of the rules is undone.
+        let n = owner.iter().map(|p| p.index() + 1).max().unwrap_or(0);
+        let apart = |owner: &[ProvinceId]| {
+            let touch = touching(cells, owner, n);
+            pairs
+                .iter()
+                .filter(|&&(a, b)| !touch.contains(&(a.index(), b.index())))
+                .count()
+        };
+        let mut apart_now = apart(owner);
+        let mut moved = false;
+        for (id, to) in moves {
+            let before: Vec<ProvinceId> = pieces[id].iter().map(|&i| owner[i]).collect();
+            for &i in &pieces[id] {
+                owner[i] = to;
+            }
+            let a = apart(owner);
+            if a > apart_now {
+                for (&i, &p) in pieces[id].iter().zip(&before) {
+                    owner[i] = p;
+                }
+            } else {
+                apart_now = a;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
     }
 }
 

@@ -299,9 +299,21 @@ impl<'v> Picture<'v> {
                 );
             }
         }
+        let mut walls = String::new();
+        if !g.walls.is_empty() {
+            let d: String = g
+                .walls
+                .iter()
+                .map(|(a, b)| format!("M{:.1} {:.1}L{:.1} {:.1}", a.0, a.1, b.0, b.1))
+                .collect();
+            let _ = writeln!(
+                walls,
+                r##"<path class="wall" d="{d}" stroke="#3b3325" stroke-width="3" stroke-linecap="round" fill="none"/>"##
+            );
+        }
         let _ = write!(
             o,
-            "<defs>\n{defs}</defs>\n<g class=\"seas\">\n{sea}</g>\n<g class=\"coastline\">\n{halo}</g>\n<g class=\"lands\">\n{land}</g>\n<g class=\"owners\">\n{tint}</g>\n"
+            "<defs>\n{defs}</defs>\n<g class=\"seas\">\n{sea}</g>\n<g class=\"coastline\">\n{halo}</g>\n<g class=\"lands\">\n{land}</g>\n<g class=\"owners\">\n{tint}</g>\n{walls}"
         );
     }
 
@@ -577,7 +589,7 @@ impl<'v> Picture<'v> {
         }
         // The key to the marks.
         let kx = 615.0;
-        let key: [(&str, &str); 8] = [
+        let key: [(&str, &str); 9] = [
             (
                 "move",
                 r##"<path d="M0 7H22" stroke="#333333" stroke-width="2.4"/><path d="M28 7L20 3L20 11Z" fill="#333333"/>"##,
@@ -610,10 +622,14 @@ impl<'v> Picture<'v> {
                 "built / gone",
                 r##"<circle cx="9" cy="7" r="6.5" fill="none" stroke="#111111" stroke-width="1.6" stroke-dasharray="3 2"/><path d="M20 1L32 13M32 1L20 13" stroke="#111111" stroke-width="2.2"/>"##,
             ),
+            (
+                "no border",
+                r##"<path d="M2 7H30" stroke="#3b3325" stroke-width="3" stroke-linecap="round"/>"##,
+            ),
         ];
         for (i, (word, sample)) in key.iter().enumerate() {
-            let (col, row) = (i / 4, i % 4);
-            let (x, y) = (kx + col as f32 * 190.0, row as f32 * 19.0);
+            let (col, row) = (i / 3, i % 3);
+            let (x, y) = (kx + col as f32 * 128.0, row as f32 * 19.0);
             let _ = writeln!(
                 o,
                 r##"<g transform="translate({x:.0} {y:.0})">{sample}<text x="38" y="11" font-size="12" fill="#222222">{word}</text></g>"##
@@ -625,7 +641,7 @@ impl<'v> Picture<'v> {
 
 fn legend_height(v: &Variant) -> f32 {
     let (_, rows, _) = legend_columns(v);
-    16.0 + rows.max(4) as f32 * 19.0
+    16.0 + rows.max(3) as f32 * 19.0
 }
 
 /// A power's line in the legend.
