@@ -161,7 +161,7 @@ fn due_halves(
 /// centre where a centre keeps two fleets (1700 AD II rule 8); the rest
 /// one.
 fn upkeep(extras: Extras<'_>, kind: UnitKind) -> i32 {
-    if kind == UnitKind::ArmyFleet && extras.features.laden_army_fleet {
+    if kind == UnitKind::ArmyFleet && extras.features.laden() {
         4
     } else if kind == UnitKind::Fleet && extras.features.builds.fleets_per_centre == 2 {
         1
@@ -423,6 +423,9 @@ fn reserve_build(
         None if !map.admits(prov.main_region(), UnitKind::Fleet) => UnitKind::Army,
         None => return Err(Illegal::KindNeeded),
     };
+    if !extras.features.has_kind(kind) {
+        return Err(Illegal::NoSuchKind(kind));
+    }
     if !extras.features.may_build_kind(power, kind) {
         return Err(Illegal::KindNotHere(kind));
     }
@@ -507,6 +510,9 @@ fn check_build(
             }
         }
     };
+    if !extras.features.has_kind(kind) {
+        return Err(Illegal::NoSuchKind(kind));
+    }
     if only.is_some_and(|k| !k.contains(&kind)) || !extras.features.may_build_kind(power, kind) {
         return Err(Illegal::KindNotHere(kind));
     }

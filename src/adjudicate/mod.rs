@@ -84,6 +84,8 @@ pub enum Illegal {
     KindNeeded,
     /// This power may not build that kind of unit there.
     KindNotHere(crate::map::UnitKind),
+    /// The game has no units of that kind.
+    NoSuchKind(crate::map::UnitKind),
     /// No off-board centre left to build from.
     NoReserve,
     /// A defensive army moves and supports only within its homeland.
@@ -171,6 +173,7 @@ impl fmt::Display for Illegal {
             Illegal::NoRemovalsDue => "no (more) removals are due",
             Illegal::KindNeeded => "say whether to build an army or a fleet",
             Illegal::KindNotHere(_) => "you may not build that kind of unit there",
+            Illegal::NoSuchKind(_) => "this game has no units of that kind",
             Illegal::NoReserve => "no off-board centre is left to build from",
             Illegal::OutsideHomeland => {
                 "a defensive army moves and supports only within its homeland"

@@ -1,12 +1,20 @@
 //! `zinejudge render --game GAME [--phase PHASE]`: the results of a past
-//! phase on stdout, and the picture of the board after it written as PNG
-//! and SVG, for GMs and for testing.
+//! phase on stdout, and the picture of the board after it, with the
+//! phase's orders drawn, written as PNG and SVG, for GMs and for testing.
+//! The picture is drawn again from the stored phase (the position before
+//! it and its orders, judged again), so pictures never need storing.
 
 use crate::config::Config;
 use crate::game::Position;
-use crate::report::picture;
+use crate::game::step::{PhaseOrders, play};
+use crate::orders::parse::OrderParser;
+use crate::orders::{AnyCommand, Order};
+use crate::report::picture::{self, Picture};
+use crate::report::{PhaseReport, PictureFormat};
 use crate::store::Store;
 use crate::store::games;
+use crate::variant::features::Viewer;
+use crate::variant::{PhaseKind, Variant};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +34,62 @@ pub struct Args {
     /// Where to write the pictures.
     #[arg(long, default_value = ".")]
     out: PathBuf,
+    /// Which pictures to write: png, svg or both.
+    #[arg(long, default_value = "both", value_parser = format_arg)]
+    picture: PictureFormat,
+}
+
+fn format_arg(s: &str) -> Result<PictureFormat, String> {
+    PictureFormat::parse(s).ok_or_else(|| format!("{s}: say png, svg, both or none"))
+}
+
+/// The stored orders of a phase (`Power: order` lines) read back for the
+/// phase `pos` is at. A line that no longer reads is skipped: the picture
+/// is a convenience, the stored report is the record.
+fn stored_orders(v: &Variant, pos: &Position, text: &str) -> PhaseOrders {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
+    let turn =
+        v.calendar.turn == crate::variant::Turn::Impulses && pos.phase.kind == PhaseKind::Movement;
+    for line in text.lines() {
+        let Some((pw, order)) = line.split_once(':') else {
+            continue;
+        };
+        let Some(power) = v.map.lookup_power(pw.trim()) else {
+            continue;
+        };
+        let kind = if turn { None } else { Some(pos.phase.kind) };
+        let Ok(parsed) = parser.parse(order.trim(), kind) else {
+            continue;
+        };
+        match parsed.command {
+            AnyCommand::Main(unit, command) => main.push(Order {
+                power,
+                unit,
+                command,
+            }),
+            AnyCommand::Retreat(unit, command) => retreats.push(Order {
+                power,
+                unit,
+                command,
+            }),
+            AnyCommand::Adjust(command) => {
+                adjust.push(crate::orders::AdjustOrder { power, command })
+            }
+        }
+    }
+    if turn {
+        return PhaseOrders::Turn {
+            moves: main,
+            retreats,
+            adjust,
+        };
+    }
+    match pos.phase.kind {
+        PhaseKind::Movement => PhaseOrders::Movement(main),
+        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
+        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
+    }
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -65,23 +129,38 @@ pub fn run(args: Args) -> Result<ExitCode> {
             })?,
     };
     print!("{}", rows[i].report);
-    // The board after the phase: the start of the next one played, or now.
-    let after_text = rows
-        .get(i + 1)
-        .map_or(g.position.clone(), |r| r.position.clone());
-    let after = Position::from_toml(&v, &after_text)
+    // The phase played again from where it started, with its orders.
+    let before = Position::from_toml(&v, &rows[i].position)
         .map_err(|e| anyhow::anyhow!("stored position: {e}"))?;
-    let title = format!("{}: after {}", g.name, rows[i].phase);
-    let svg = picture::svg(&v, &after, &after.dislodged, &title);
-    let png = picture::png(&svg)?;
+    let orders = stored_orders(&v, &before, &rows[i].orders);
+    let (result, after) = play(&v, &before, &orders);
+    let r = PhaseReport {
+        variant: &v,
+        game: &g.name,
+        before: &before,
+        orders: &orders,
+        result: &result,
+        after: &after,
+        next_deadline: None,
+        ended: None,
+        nmr: Vec::new(),
+    };
+    let svg = Picture::new(&v).phase_svg(&r, &crate::report::title(&r), Viewer::Gm);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let base = args.out.join(format!("{}-{}", g.name, rows[i].phase));
-    let (svg_path, png_path) = (base.with_extension("svg"), base.with_extension("png"));
-    std::fs::write(&svg_path, svg)
-        .with_context(|| format!("cannot write {}", svg_path.display()))?;
-    std::fs::write(&png_path, png)
-        .with_context(|| format!("cannot write {}", png_path.display()))?;
-    eprintln!("pictures: {} {}", png_path.display(), svg_path.display());
+    let mut written = Vec::new();
+    if args.picture.png() {
+        let path = base.with_extension("png");
+        std::fs::write(&path, picture::png(&svg)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        written.push(path.display().to_string());
+    }
+    if args.picture.svg() {
+        let path = base.with_extension("svg");
+        std::fs::write(&path, &svg).with_context(|| format!("cannot write {}", path.display()))?;
+        written.push(path.display().to_string());
+    }
+    eprintln!("pictures: {}", written.join(" "));
     Ok(ExitCode::SUCCESS)
 }

@@ -40,6 +40,8 @@ use std::time::SystemTime;
 pub struct Judge {
     /// Variants loaded so far, each once, shared by every mail and game.
     variants: HashMap<String, Arc<Variant>>,
+    /// Map layouts for pictures, made once per variant.
+    layouts: HashMap<String, Arc<crate::report::picture::geometry::Geometry>>,
     /// The result templates.
     pub templates: crate::report::templates::Templates,
     /// The judge's name, for mail.
@@ -142,6 +144,7 @@ impl Judge {
     pub fn new(name: &str, tz: &str) -> Judge {
         Judge {
             variants: HashMap::new(),
+            layouts: HashMap::new(),
             templates: crate::report::templates::Templates::builtin(),
             name: name.to_string(),
             default_tz: tz.to_string(),
@@ -181,6 +184,15 @@ impl Judge {
         }
     }
 
+    /// The picture of `v`'s map, laid out once per variant.
+    pub(crate) fn picture<'v>(&mut self, v: &'v Variant) -> crate::report::picture::Picture<'v> {
+        let layout = self
+            .layouts
+            .entry(v.name.to_ascii_lowercase())
+            .or_insert_with(|| Arc::new(crate::report::picture::Picture::layout(v)));
+        crate::report::picture::Picture::with_geometry(v, Arc::clone(layout))
+    }
+
     /// A game's variant and current position.
     pub(crate) fn board(&mut self, g: &GameRow) -> CmdResult<(Arc<Variant>, Position)> {
         let v = self.variant(&g.variant)?;
@@ -206,6 +218,18 @@ pub(crate) fn position(v: &Variant, g: &GameRow) -> CmdResult<Position> {
         CmdError::Fault(anyhow::anyhow!(
             "the stored position of {} is broken: {e}",
             g.name
+        ))
+    })
+}
+
+/// The stored form of `pos`, checked to read back as itself: a position the
+/// judge could not read again would jam the game, so it is a fault (logged;
+/// the game stays where it was) rather than stored.
+pub(crate) fn stored(v: &Variant, pos: &Position) -> CmdResult<String> {
+    pos.stored(v).map_err(|e| {
+        CmdError::Fault(anyhow::anyhow!(
+            "{} produced a position the judge cannot store: {e}",
+            v.title
         ))
     })
 }

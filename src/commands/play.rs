@@ -61,11 +61,13 @@ fn phase_orders(
     }
     let o = match pos.phase.kind {
         // A yearly order sheet (1700 AD II) holds all three.
-        PhaseKind::Movement if v.syntax.impulses => PhaseOrders::Turn {
-            moves: main,
-            retreats,
-            adjust,
-        },
+        PhaseKind::Movement if v.calendar.turn == crate::variant::Turn::Impulses => {
+            PhaseOrders::Turn {
+                moves: main,
+                retreats,
+                adjust,
+            }
+        }
         PhaseKind::Movement => PhaseOrders::Movement(main),
         PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
         PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
@@ -157,21 +159,20 @@ pub(crate) fn process(
     };
     let subject = title(&pr);
     // What each reader may see: one text for all, unless the variant hides
-    // units, when each power, the observers and the GM get their own.
-    let render = |viewer: Viewer| -> CmdResult<(String, Vec<crate::mail::Attached>)> {
+    // units, when each power, the observers and the GM get their own. The
+    // map is laid out once, and each distinct picture drawn once.
+    let picture = judge.picture(&v);
+    let mut drawn = Pictures::default();
+    // The lead wires `[report] picture` and `SET PICTURE` here.
+    let format = crate::report::PictureFormat::default();
+    let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
+    let mut render = |viewer: Viewer| -> CmdResult<(String, Vec<crate::mail::Attached>)> {
         let d = data_for(&pr, &judge.name, viewer);
         let text = judge
             .templates
             .results(g.settings.style, &d)
             .map_err(anyhow::Error::from)?;
-        let pics = pictures(
-            &v,
-            &next,
-            &g.name,
-            &subject,
-            &v.calendar.short(pos.phase),
-            viewer,
-        );
+        let pics = pictures(&picture, &pr, &subject, &file, viewer, format, &mut drawn);
         Ok((text, pics))
     };
     let public = if v.features.hides_anything() {
@@ -192,7 +193,7 @@ pub(crate) fn process(
         },
         now,
     )?;
-    g.position = next.to_toml(&v);
+    g.position = super::stored(&v, &next)?;
     g.deadline = next_deadline;
     g.reminded = false;
     g.grace_noticed = false;
@@ -256,30 +257,73 @@ pub(crate) fn process(
     Ok(ended.is_none())
 }
 
-/// The board after a phase as PNG and SVG attachments.
+/// Pictures already drawn for a phase: by reader, and by drawing, so that
+/// readers who may see the same (every player, when nothing is hidden)
+/// share one rasterised PNG.
+#[derive(Default)]
+pub(crate) struct Pictures {
+    by_viewer: Vec<(Viewer, Vec<crate::mail::Attached>)>,
+    by_svg: Vec<(String, Vec<u8>)>,
+}
+
+/// The board after a played phase, with its orders, as `viewer` may see
+/// it, attached as `format` says (`file` is the name without extension).
+/// Each distinct view is drawn once, however many readers share it.
 pub(crate) fn pictures(
-    v: &Variant,
-    after: &Position,
-    game: &str,
+    picture: &crate::report::picture::Picture<'_>,
+    r: &PhaseReport<'_>,
     title: &str,
-    short: &str,
+    file: &str,
     viewer: Viewer,
+    format: crate::report::PictureFormat,
+    drawn: &mut Pictures,
 ) -> Vec<crate::mail::Attached> {
-    let svg = crate::report::picture::svg_for(v, after, &after.dislodged, title, viewer);
-    let mut out = Vec::new();
-    if let Ok(png) = crate::report::picture::png(&svg) {
-        out.push(crate::mail::Attached {
-            name: format!("{game}-{short}.png"),
-            mime: "image/png".into(),
-            bytes: png,
-        });
+    if format == crate::report::PictureFormat::None {
+        return Vec::new();
     }
-    out.push(crate::mail::Attached {
-        name: format!("{game}-{short}.svg"),
-        mime: "image/svg+xml".into(),
-        bytes: svg.into_bytes(),
-    });
-    out
+    let all = match drawn.by_viewer.iter().find(|(w, _)| *w == viewer) {
+        Some((_, all)) => all.clone(),
+        None => {
+            let svg = picture.phase_svg(r, title, viewer);
+            let png = match drawn.by_svg.iter().find(|(s, _)| *s == svg) {
+                Some((_, png)) => Some(png.clone()),
+                None => match crate::report::picture::png(&svg) {
+                    Ok(png) => {
+                        drawn.by_svg.push((svg.clone(), png.clone()));
+                        Some(png)
+                    }
+                    Err(e) => {
+                        tracing::warn!("cannot draw the picture of {file}: {e}");
+                        None
+                    }
+                },
+            };
+            let mut all = Vec::new();
+            if let Some(png) = png {
+                all.push(crate::mail::Attached {
+                    name: format!("{file}.png"),
+                    mime: "image/png".into(),
+                    bytes: png,
+                });
+            }
+            all.push(crate::mail::Attached {
+                name: format!("{file}.svg"),
+                mime: "image/svg+xml".into(),
+                bytes: svg.into_bytes(),
+            });
+            drawn.by_viewer.push((viewer, all.clone()));
+            all
+        }
+    };
+    all.into_iter()
+        .filter(|a| {
+            if a.mime == "image/png" {
+                format.png()
+            } else {
+                format.svg()
+            }
+        })
+        .collect()
 }
 
 /// The results the current orders would give, changing nothing.

@@ -203,7 +203,7 @@ pub(crate) fn check(
             // A yearly order sheet (1700 AD II) holds the retreats and the
             // builds too; they are judged with the turn.
             (AnyCommand::Retreat(..) | AnyCommand::Adjust(_), PhaseKind::Movement)
-                if v.syntax.impulses => {}
+                if v.calendar.turn == crate::variant::Turn::Impulses => {}
             _ => out[i] = Some(format!("it is not an order for {} phase", article(kind))),
         }
     }

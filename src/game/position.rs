@@ -22,7 +22,7 @@
 
 use crate::map::builder::{LineIndex, Problem};
 use crate::map::wire::{UnitAt, with_map};
-use crate::map::{Map, Named, PowerId, ProvinceId, RegionId, Unit};
+use crate::map::{Map, Named, PowerId, ProvinceId, RegionId, Unit, UnitKind};
 use crate::variant::{LoadError, Phase, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -254,6 +254,10 @@ impl Position {
             };
             for u in list {
                 match parse_unit(map, u.get_ref()) {
+                    Ok((kind, _)) if !v.features.has_kind(kind) => at(
+                        u.span(),
+                        format!("`{}`: this game has no units of that kind", u.get_ref()),
+                    ),
                     Ok((kind, region)) => {
                         let p = map.province_of(region);
                         // A box holds any number of units; the variant's
@@ -316,7 +320,12 @@ impl Position {
             };
             let mut opts = Vec::new();
             for r in &d.retreats {
-                match parse_region(map, r.get_ref(), kind) {
+                // A retreat option names a place, which the unit may not
+                // be able to stand in alone (Abstraction II: an army
+                // retreating onto its own fleet at sea).
+                let place = parse_region(map, r.get_ref(), kind)
+                    .or_else(|| parse_region(map, r.get_ref(), UnitKind::Fleet));
+                match place {
                     Some(reg) => opts.push(reg),
                     None => at(
                         r.span(),

@@ -15,7 +15,7 @@ use crate::game::Position;
 use crate::game::position::{Anarchy, RuleState};
 use crate::map::{ProvinceId, Unit};
 use crate::orders::{AdjustOrder, MainOrder, RetreatOrder};
-use crate::variant::{PhaseKind, Variant};
+use crate::variant::{PhaseKind, Turn, Variant};
 
 /// The result of any phase.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +69,7 @@ pub enum PhaseOrders {
 /// ignored: the phase is played as if none were given) and return the
 /// result with the position at the start of the next phase.
 pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, Position) {
-    if v.syntax.impulses && pos.phase.kind == PhaseKind::Movement {
+    if v.calendar.turn == Turn::Impulses && pos.phase.kind == PhaseKind::Movement {
         return play_turn(v, pos, orders);
     }
     match pos.phase.kind {
@@ -105,7 +105,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 state,
             };
             let mut next = next;
-            if v.features.laden_army_fleet {
+            if v.features.laden() {
                 board_retreats(v, &r, &pos.units, &mut next);
             }
             end_grace(v, &mut next);
@@ -135,7 +135,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             };
             let r = adjudicate_retreats(&v.map, &situation, o);
             let mut units = r.units_after.clone();
-            if v.features.laden_army_fleet {
+            if v.features.laden() {
                 settle_army_fleets(v, &mut units);
             }
             let next = Position {
@@ -329,7 +329,7 @@ fn settle_boxes(
 
 /// The movement judge with the variant's features, in `pos`'s phase.
 pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> MovementResult {
-    if v.features.laden_army_fleet {
+    if v.features.boarding() {
         return crate::adjudicate::ferry::adjudicate_with_army_fleets(
             &v.map,
             &v.rules,
@@ -356,7 +356,7 @@ pub fn move_verdicts(
     pos: &Position,
     orders: &[MainOrder],
 ) -> Vec<Option<crate::adjudicate::Illegal>> {
-    if v.syntax.impulses {
+    if v.calendar.turn == Turn::Impulses {
         let (PhaseResult::Turn(t), _) = play_turn(v, pos, &PhaseOrders::Movement(orders.to_vec()))
         else {
             return vec![None; orders.len()];

@@ -11,6 +11,8 @@
 pub mod picture;
 pub mod templates;
 
+pub use picture::PictureFormat;
+
 use crate::adjudicate::{AdjustStatus, Illegal, Outcome, RetreatStatus};
 use crate::game::Position;
 use crate::game::step::{PhaseOrders, PhaseResult};
@@ -236,7 +238,7 @@ pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
 /// Whether a unit's doings in a movement phase stay hidden from `viewer`:
 /// it stood hidden, and its order kept to the hidden places (1066 rule 5:
 /// "until they attempt to act outside these areas").
-fn unit_hidden(
+pub(crate) fn unit_hidden(
     r: &PhaseReport<'_>,
     viewer: Viewer,
     u: &Unit,

@@ -68,11 +68,27 @@ pub struct Phase {
     pub kind: PhaseKind,
 }
 
+/// How a movement phase is played: the turn structure.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Turn {
+    /// Each movement phase is one move of every unit, judged at once, with
+    /// its own retreat and adjustment phases (the standard game).
+    #[default]
+    Moves,
+    /// A whole year in one order sheet (1700 AD II rules 4 and 6): each unit
+    /// acts in two impulses (a leader three), the impulses judged in rounds,
+    /// retreats after each, then the builds of the same sheet.
+    Impulses,
+}
+
 /// The year's seasons and the first phase of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Calendar {
     /// Seasons in order through the year.
     pub seasons: Vec<Season>,
+    /// How a movement phase is played.
+    pub turn: Turn,
     /// The phase a new game starts in.
     pub start: Phase,
     /// Printed after the year, as in `Winter 999 AD`; usually empty.
@@ -107,6 +123,7 @@ impl Calendar {
                     phases: vec![PhaseKind::Adjustment],
                 },
             ],
+            turn: Turn::Moves,
             start: Phase {
                 year: 1901,
                 season: 0,
@@ -403,6 +420,7 @@ mod tests {
                     phases: vec![PhaseKind::Movement, PhaseKind::Retreat],
                 })
                 .collect(),
+            turn: Turn::Moves,
             start: Phase {
                 year: 1066,
                 season: 2,

@@ -217,6 +217,43 @@ pub struct RawFeatures {
     /// Mountain provinces (Switzerland).
     #[serde(default)]
     pub mountains: Vec<Spanned<String>>,
+    /// The A/F.
+    #[serde(default)]
+    pub army_fleet: Option<RawArmyFleet>,
+    /// Defensive armies.
+    #[serde(default)]
+    pub defensive_army: Option<RawDefensiveArmy>,
+    /// Leaders.
+    #[serde(default)]
+    pub leaders: Option<RawLeaders>,
+}
+
+/// `[army-fleet]`: the A/F unit.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawArmyFleet {
+    /// An A/F is a fleet with an army aboard (Abstraction II rule 3):
+    /// armies board and land, it fights as one fleet and counts as two
+    /// units. Otherwise it is one amphibious unit that moves as an army or
+    /// a fleet (1066 rule 5).
+    #[serde(default)]
+    pub laden: bool,
+}
+
+/// `[defensive-army]`: 1000 AD rules 6-8, the `3D` (costs two builds,
+/// three strong, keeps to its homeland, one per power). The rules are
+/// fixed; the table switches them on.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawDefensiveArmy {}
+
+/// `[leaders]`: 1700 AD II rule 7, named leaders (three impulses, triple
+/// strength, never built, never lost for want of a retreat).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawLeaders {
+    /// The names written before `(place)`: `CXII`, `Mar`.
+    pub names: Vec<String>,
 }
 
 /// `[ferry]`: 1000 AD rule 9.
@@ -383,10 +420,12 @@ pub struct Features {
     pub frozen: Vec<Frozen>,
     /// Powers may exchange centres (Abstraction II rule 6).
     pub exchange: bool,
-    /// An A/F is a fleet with an army aboard (Abstraction II rule 3, set by
-    /// `[orders] boarding`), not 1066's amphibious unit: it moves and
-    /// fights as a fleet and counts as two units.
-    pub laden_army_fleet: bool,
+    /// The A/F unit (`[army-fleet]`), if the variant has it.
+    pub army_fleet: Option<ArmyFleet>,
+    /// Defensive armies (`[defensive-army]`, 1000 AD rules 6-8).
+    pub defensive_army: bool,
+    /// Leaders' names (`[leaders]`, 1700 AD II rule 7); none: no leaders.
+    pub leaders: Vec<String>,
     /// Boarding is only 1000 AD's fast ferry (`[ferry] only = true`): an
     /// army boards, its fleet sails one sea, the army lands, all in one
     /// move; no A/F is ever formed (a landing that fails leaves the army
@@ -401,6 +440,14 @@ pub struct Features {
     pub mountains: Vec<ProvinceId>,
 }
 
+/// A resolved `[army-fleet]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArmyFleet {
+    /// A fleet with an army aboard (Abstraction II), not one amphibious
+    /// unit (1066).
+    pub laden: bool,
+}
+
 /// A resolved `[[frozen]]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frozen {
@@ -413,6 +460,41 @@ pub struct Frozen {
 }
 
 impl Features {
+    /// Whether an A/F is a fleet with an army aboard (Abstraction II rule
+    /// 3): armies board and land, it fights as a fleet, counts as two
+    /// units, and a dislodged army may retreat onto its own fleet.
+    pub fn laden(&self) -> bool {
+        self.army_fleet.is_some_and(|a| a.laden)
+    }
+
+    /// Whether armies board fleets: Abstraction II's A/Fs or 1000 AD's fast
+    /// ferry.
+    pub fn boarding(&self) -> bool {
+        self.laden() || self.ferry_only
+    }
+
+    /// The kinds of unit the variant has: armies and fleets, and those its
+    /// features add.
+    pub fn kinds(&self) -> Vec<crate::map::UnitKind> {
+        use crate::map::UnitKind;
+        let mut k = vec![UnitKind::Army, UnitKind::Fleet];
+        if self.army_fleet.is_some() {
+            k.push(UnitKind::ArmyFleet);
+        }
+        if self.defensive_army {
+            k.push(UnitKind::DefensiveArmy);
+        }
+        if !self.leaders.is_empty() {
+            k.push(UnitKind::Leader);
+        }
+        k
+    }
+
+    /// Whether the variant has units of `kind`.
+    pub fn has_kind(&self, kind: crate::map::UnitKind) -> bool {
+        self.kinds().contains(&kind)
+    }
+
     /// The box rules of province `p`, if it is a box.
     pub fn box_at(&self, p: ProvinceId) -> Option<&OffBoard> {
         self.boxes.iter().find(|b| b.province == p)
@@ -685,6 +767,16 @@ pub fn resolve(
         });
     }
     f.exchange = raw.exchange.as_ref().is_some_and(|x| x.allowed);
+    f.army_fleet = raw
+        .army_fleet
+        .as_ref()
+        .map(|a| ArmyFleet { laden: a.laden });
+    f.defensive_army = raw.defensive_army.is_some();
+    f.leaders = raw
+        .leaders
+        .as_ref()
+        .map(|l| l.names.clone())
+        .unwrap_or_default();
     f.ferry_only = raw.ferry.as_ref().is_some_and(|x| x.only);
     f.mountains = raw
         .mountains

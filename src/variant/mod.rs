@@ -15,7 +15,7 @@ use crate::map::builder::{
     self, LineIndex, MapTables, Problem, RawPower, RawProvince, StartingUnit,
 };
 use crate::orders::OrderSyntax;
-pub use calendar::{Calendar, Phase, PhaseKind, Season};
+pub use calendar::{Calendar, Phase, PhaseKind, Season, Turn};
 pub use rules::Rulebook;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -82,7 +82,8 @@ pub struct Variant {
     pub victory: Victory,
     /// Rule options.
     pub rules: Rulebook,
-    /// Variant notations the game's orders may use.
+    /// Variant notations the game's orders may use: what its features
+    /// need, derived from them (a notation never switches a rule on).
     pub syntax: OrderSyntax,
     /// What the variant adds to the standard rules.
     pub features: features::Features,
@@ -117,8 +118,9 @@ struct RawFile {
     victory: Victory,
     #[serde(default)]
     rules: Rulebook,
+    /// The notation table of older files: the features now say it.
     #[serde(default)]
-    orders: OrderSyntax,
+    orders: Option<toml::Value>,
     #[serde(default = "default_coasts")]
     coasts: BTreeMap<String, String>,
     #[serde(default)]
@@ -149,6 +151,12 @@ struct RawFile {
     mountains: Vec<toml::Spanned<String>>,
     #[serde(default)]
     stacking: crate::map::Stacking,
+    #[serde(default, rename = "army-fleet")]
+    army_fleet: Option<features::RawArmyFleet>,
+    #[serde(default, rename = "defensive-army")]
+    defensive_army: Option<features::RawDefensiveArmy>,
+    #[serde(default)]
+    leaders: Option<features::RawLeaders>,
 }
 
 #[derive(Deserialize)]
@@ -162,6 +170,8 @@ struct RawVariant {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawCalendar {
     seasons: Vec<Season>,
+    #[serde(default)]
+    turn: calendar::Turn,
     start: String,
     #[serde(default)]
     era: String,
@@ -199,6 +209,7 @@ impl Variant {
         let rc = raw.calendar.into_inner();
         let mut calendar = Calendar {
             seasons: rc.seasons,
+            turn: rc.turn,
             start: Phase {
                 year: 0,
                 season: 0,
@@ -266,7 +277,7 @@ impl Variant {
                 ),
             });
         }
-        let mut features = match features::resolve(
+        let features = match features::resolve(
             features::RawFeatures {
                 hidden: raw.hidden,
                 boxes: raw.boxes,
@@ -279,6 +290,9 @@ impl Variant {
                 ferry: raw.ferry,
                 garrisons: raw.garrisons,
                 mountains: raw.mountains,
+                army_fleet: raw.army_fleet,
+                defensive_army: raw.defensive_army,
+                leaders: raw.leaders,
             },
             &map,
             &calendar,
@@ -290,7 +304,24 @@ impl Variant {
                 features::Features::default()
             }
         };
-        features.laden_army_fleet = raw.orders.boarding;
+        if raw.orders.is_some() {
+            problems.push(Problem {
+                line: 0,
+                message: "the [orders] table is no longer read: a variant's notation follows \
+                          from its features ([army-fleet], [defensive-army], [leaders], \
+                          [ferry], [destroy], [builds] convert, [calendar] turn)"
+                    .into(),
+            });
+        }
+        let syntax = OrderSyntax {
+            army_fleet: features.army_fleet.is_some(),
+            boarding: features.boarding(),
+            defensive_army: features.defensive_army,
+            leaders: features.leaders.clone(),
+            impulses: calendar.turn == calendar::Turn::Impulses,
+            destroy: features.destroy.is_some(),
+            convert: !features.builds.convert.is_empty(),
+        };
         if !problems.is_empty() {
             problems.sort_by_key(|p| p.line);
             return Err(LoadError { problems });
@@ -302,7 +333,7 @@ impl Variant {
             calendar,
             victory: raw.victory,
             rules: raw.rules,
-            syntax: raw.orders,
+            syntax,
             features,
             starting_units,
         })

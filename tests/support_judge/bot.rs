@@ -47,7 +47,7 @@ fn unit_ref(map: &Map, u: &Unit) -> UnitRef {
 /// The kind `u` moves as: an A/F that is a fleet with an army aboard
 /// (Abstraction II) moves as a fleet.
 fn moves_as(v: &Variant, u: &Unit) -> Unit {
-    if u.kind == UnitKind::ArmyFleet && v.features.laden_army_fleet {
+    if u.kind == UnitKind::ArmyFleet && v.features.laden() {
         Unit {
             kind: UnitKind::Fleet,
             ..*u

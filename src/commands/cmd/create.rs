@@ -98,7 +98,7 @@ impl Command for Create {
                 timezone: judge.default_tz.clone(),
                 ..Settings::default()
             },
-            position: pos.to_toml(&v),
+            position: crate::commands::stored(&v, &pos)?,
             deadline: None,
             reminded: false,
             grace_noticed: false,

@@ -66,6 +66,9 @@ impl Command for Edit {
             Edit::Add { power, unit } => {
                 let pid = find_power(&v, &power)?;
                 let (kind, region) = crate::game::position::parse_unit(&v.map, &unit)?;
+                if !v.features.has_kind(kind) {
+                    return Err(format!("{} has no units of that kind", v.title).into());
+                }
                 let p = v.map.province_of(region);
                 let others: Vec<crate::map::Unit> = pos
                     .units
@@ -129,7 +132,7 @@ impl Command for Edit {
                 )
             }
         };
-        g.position = pos.to_toml(&v);
+        g.position = crate::commands::stored(&v, &pos)?;
         games::save(s.tx, &g)?;
         games::set_fault(s.tx, &g.name, None, s.now)?;
         games::append_history(

@@ -78,7 +78,7 @@ impl Command for Exchange {
             take: take.clone(),
         };
         crate::game::exchange::offer(&v, &mut pos, x).map_err(|e| e.to_string())?;
-        g.position = pos.to_toml(&v);
+        g.position = crate::commands::stored(&v, &pos)?;
         games::save(s.tx, &g)?;
         let other = &v.map.power(to).name;
         if withdraw {

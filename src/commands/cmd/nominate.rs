@@ -36,7 +36,7 @@ impl Command for Nominate {
             }
         };
         crate::game::homes::nominate(&v, &mut pos, seat.power, p).map_err(|e| e.to_string())?;
-        g.position = pos.to_toml(&v);
+        g.position = crate::commands::stored(&v, &pos)?;
         games::save(s.tx, &g)?;
         s.say(&format!(
             "  {} is now one of your home centres: you may build there while you hold it.",

@@ -41,7 +41,7 @@ fn permit(
     if on {
         list.push(o);
     }
-    g.position = pos.to_toml(&v);
+    g.position = crate::commands::stored(&v, &pos)?;
     games::save(s.tx, &g)?;
     s.say(&format!(
         "  {} {} into your provinces and past your units.",

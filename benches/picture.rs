@@ -1,0 +1,106 @@
+//! Map picture speed (criterion). Run with `cargo bench --bench picture`.
+//!
+//! The phase is the standard Spring 1901 opening with 22 orders (moves,
+//! bounces, a support, a hold), judged outside the timed loop.
+//! - `standard_phase_svg`: laying out the standard map (its outline file
+//!   read, labels placed) and drawing the phase as SVG: what a results
+//!   mail costs before any rasterising;
+//! - `standard_phase_png`: rasterising that SVG to a palette PNG;
+//! - `computed_map_layout`: laying out 1000 AD, the biggest map without an
+//!   outline file (areas computed from its points and borders).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use zinejudge::game::Position;
+use zinejudge::game::step::{PhaseOrders, play};
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AnyCommand, Order};
+use zinejudge::report::PhaseReport;
+use zinejudge::report::picture::{Picture, png};
+use zinejudge::variant::features::Viewer;
+use zinejudge::variant::{self, PhaseKind, Variant};
+
+const OPENING: &str = "
+Austria: A Vie-Gal
+Austria: A Bud-Ser
+Austria: F Tri-Alb
+England: F Lon-NTH
+England: F Edi-NWG
+England: A Lvp-Yor
+France: A Par-Bur
+France: A Mar S A Par-Bur
+France: F Bre-MAO
+Germany: A Mun-Bur
+Germany: A Ber-Kie
+Germany: F Kie-Den
+Italy: A Ven H
+Italy: A Rom-Apu
+Italy: F Nap-ION
+Russia: A War-Gal
+Russia: A Mos-Ukr
+Russia: F Sev-BLA
+Russia: F StP/sc-BOT
+Turkey: F Ank-BLA
+Turkey: A Con-Bul
+Turkey: A Smy-Con
+";
+
+fn orders(v: &Variant) -> PhaseOrders {
+    let parser = OrderParser::new(&v.map);
+    let mut main = Vec::new();
+    for l in OPENING.lines().filter(|l| !l.is_empty()) {
+        let (pw, text) = l.split_once(':').expect("power: order");
+        let power = v.map.lookup_power(pw).expect("power");
+        match parser
+            .parse(text.trim(), Some(PhaseKind::Movement))
+            .expect("order")
+            .command
+        {
+            AnyCommand::Main(unit, command) => main.push(Order {
+                power,
+                unit,
+                command,
+            }),
+            _ => panic!("a move"),
+        }
+    }
+    PhaseOrders::Movement(main)
+}
+
+fn bench(c: &mut Criterion) {
+    let v = variant::builtin("standard").expect("ships").expect("loads");
+    let pos = Position::initial(&v);
+    let o = orders(&v);
+    let (result, after) = play(&v, &pos, &o);
+    let r = PhaseReport {
+        variant: &v,
+        game: "bench",
+        before: &pos,
+        orders: &o,
+        result: &result,
+        after: &after,
+        next_deadline: None,
+        ended: None,
+        nmr: vec![],
+    };
+    let mut g = c.benchmark_group("picture");
+    g.sample_size(20);
+    g.bench_function("standard_phase_svg", |b| {
+        b.iter(|| {
+            let pic = Picture::new(&v);
+            black_box(pic.phase_svg(&r, "bench: Spring 1901 results", Viewer::Gm))
+        })
+    });
+    let svg = Picture::new(&v).phase_svg(&r, "bench: Spring 1901 results", Viewer::Gm);
+    g.bench_function("standard_phase_png", |b| {
+        b.iter(|| black_box(png(&svg).expect("renders")))
+    });
+    let m = variant::builtin("1000ad").expect("ships").expect("loads");
+    g.bench_function("computed_map_layout", |b| {
+        b.iter(|| black_box(Picture::new(&m).geometry().areas.len()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,851 @@
+//! Where everything is on the picture: each province's area, where its
+//! units stand, where its name goes.
+//!
+//! A variant with a companion outline file (see [`super::outline`]) gets
+//! its drawn areas. Every other variant gets areas computed from its
+//! province points: the Voronoi partition of the points, clipped to the
+//! board, so each province is the part of the board nearer its point than
+//! any other. Where two provinces border each other in the rules but their
+//! cells do not touch, extra seeds of both are laid along the line between
+//! their points until they do ("nudged"), so that what reads as a border on
+//! the picture is one in the game. This needs no hand drawing, so the
+//! reconstructed maps get a map-like picture too.
+
+use super::outline::Outline;
+use crate::map::{Map, ProvinceId, RegionId, Terrain};
+use std::collections::HashMap;
+
+/// A point on the picture, in pixels.
+pub type Pt = (f32, f32);
+
+/// Width of the map part of the picture, in pixels.
+pub const MAP_WIDTH: f32 = 1000.0;
+/// The empty band around computed areas, so cells at the edge have room.
+const MARGIN: f32 = 36.0;
+/// Room kept free for a unit at every place a unit can stand.
+pub const TOKEN_W: f32 = 30.0;
+/// See [`TOKEN_W`].
+pub const TOKEN_H: f32 = 17.0;
+/// Where a dislodged unit is drawn, from its place.
+pub const DISLODGED_OFFSET: Pt = (21.0, -14.0);
+
+/// A province's part of the picture.
+#[derive(Debug, Clone, Default)]
+pub struct Area {
+    /// Closed rings (outer boundaries and holes), drawn with the even-odd
+    /// rule. Empty for off-board boxes.
+    pub rings: Vec<Vec<Pt>>,
+    /// Where its unit stands (on its main region).
+    pub unit: Pt,
+    /// Where the name goes: the top-left corner of the label box, its size
+    /// and font size.
+    pub label: Label,
+}
+
+/// A placed label.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Label {
+    /// Left edge.
+    pub x: f32,
+    /// Top edge.
+    pub y: f32,
+    /// Width.
+    pub w: f32,
+    /// Height.
+    pub h: f32,
+    /// Font size of the text.
+    pub size: f32,
+    /// Whether a supply-centre mark leads the text.
+    pub centre: bool,
+}
+
+/// An off-board box: a rectangle at the side of the map.
+#[derive(Debug, Clone, Copy)]
+pub struct BoxRect {
+    /// The box.
+    pub province: ProvinceId,
+    /// Left, top, width, height.
+    pub rect: [f32; 4],
+}
+
+/// Everything placed: areas by province, unit spots by region, the map's
+/// size.
+#[derive(Debug, Clone)]
+pub struct Geometry {
+    /// Width of the map, pixels.
+    pub width: f32,
+    /// Height of the map, pixels.
+    pub height: f32,
+    /// One per province, by province index.
+    pub areas: Vec<Area>,
+    /// Where a unit on each region stands, by region index.
+    pub spots: Vec<Pt>,
+    /// Off-board boxes.
+    pub boxes: Vec<BoxRect>,
+    /// Neutral land (outline files only).
+    pub neutral_land: Vec<Vec<Pt>>,
+    /// Neutral water (outline files only).
+    pub neutral_water: Vec<Vec<Pt>>,
+    /// Whether the areas were drawn (an outline file) or computed.
+    pub drawn: bool,
+    /// Where two areas meet but their provinces do not border each other
+    /// in the rules (computed areas only): drawn as a wall, so nobody
+    /// reads a border into it.
+    pub walls: Vec<(Pt, Pt)>,
+}
+
+impl Geometry {
+    /// The geometry of a map: from `outline` when given, else computed.
+    pub fn new(map: &Map, outline: Option<&Outline>) -> Geometry {
+        let mut g = match outline {
+            Some(o) => from_outline(map, o),
+            None => computed(map),
+        };
+        place_coasts(map, &mut g, outline);
+        super::labels::place(map, &mut g);
+        g
+    }
+
+    /// Where a unit on region `r` stands.
+    pub fn spot(&self, r: RegionId) -> Pt {
+        self.spots.get(r.index()).copied().unwrap_or((0.0, 0.0))
+    }
+
+    /// The unit spot of a province's main region.
+    pub fn province_spot(&self, p: ProvinceId) -> Pt {
+        self.areas.get(p.index()).map_or((0.0, 0.0), |a| a.unit)
+    }
+}
+
+fn is_box(map: &Map, p: ProvinceId) -> bool {
+    map.province(p).terrain == Terrain::OffBoard
+}
+
+/// Areas from an outline file, scaled to the picture's width. Provinces
+/// the file leaves out (there should be none) get a small square at the
+/// centre, so they are still drawn.
+fn from_outline(map: &Map, o: &Outline) -> Geometry {
+    let k = MAP_WIDTH / o.width.max(1.0);
+    let sc = |p: &Pt| (p.0 * k, p.1 * k);
+    let height = o.height * k;
+    let mut areas = Vec::with_capacity(map.provinces().len());
+    let mut boxes = Vec::new();
+    let mut next_box = 0.0;
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        if is_box(map, p) {
+            let rect = box_rect(next_box, height);
+            next_box += 1.0;
+            boxes.push(BoxRect { province: p, rect });
+            areas.push(Area {
+                unit: (rect[0] + rect[2] / 2.0, rect[1] + rect[3] / 2.0 + 6.0),
+                ..Area::default()
+            });
+            continue;
+        }
+        match o.areas.get(&prov.abbr) {
+            Some(a) => areas.push(Area {
+                rings: a.rings.iter().map(|r| r.iter().map(sc).collect()).collect(),
+                unit: sc(&a.unit),
+                label: Label::default(),
+            }),
+            None => {
+                let c = (MAP_WIDTH / 2.0, height / 2.0);
+                areas.push(Area {
+                    rings: vec![square(c, 10.0)],
+                    unit: c,
+                    label: Label::default(),
+                });
+            }
+        }
+    }
+    let spots = map
+        .regions()
+        .iter()
+        .map(|r| areas[r.province.index()].unit)
+        .collect();
+    Geometry {
+        width: MAP_WIDTH,
+        height,
+        areas,
+        spots,
+        boxes,
+        neutral_land: o.land.iter().map(|r| r.iter().map(sc).collect()).collect(),
+        neutral_water: o.water.iter().map(|r| r.iter().map(sc).collect()).collect(),
+        drawn: true,
+        walls: Vec::new(),
+    }
+}
+
+fn square(c: Pt, r: f32) -> Vec<Pt> {
+    vec![
+        (c.0 - r, c.1 - r),
+        (c.0 + r, c.1 - r),
+        (c.0 + r, c.1 + r),
+        (c.0 - r, c.1 + r),
+    ]
+}
+
+/// Off-board boxes stand in a column at the right edge of the map.
+fn box_rect(i: f32, _height: f32) -> [f32; 4] {
+    [MAP_WIDTH - 118.0, 8.0 + i * 96.0, 110.0, 88.0]
+}
+
+/// How the file's points fit the picture: the board's bounding box scaled,
+/// keeping its shape, to the map's width (and at most as tall as wide).
+struct Fit {
+    min: Pt,
+    scale: f32,
+    off: Pt,
+    height: f32,
+}
+
+impl Fit {
+    fn of(map: &Map) -> Fit {
+        let pts: Vec<[f32; 2]> = map
+            .province_ids()
+            .filter(|&p| !is_box(map, p))
+            .filter_map(|p| map.province(p).xy)
+            .collect();
+        if pts.is_empty() {
+            return Fit {
+                min: (0.0, 0.0),
+                scale: 1.0,
+                off: (MARGIN, MARGIN),
+                height: MAP_WIDTH,
+            };
+        }
+        let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+        for [x, y] in &pts {
+            x0 = x0.min(*x);
+            y0 = y0.min(*y);
+            x1 = x1.max(*x);
+            y1 = y1.max(*y);
+        }
+        let w = (x1 - x0).max(1.0);
+        let h = (y1 - y0).max(1.0);
+        let inner = MAP_WIDTH - 2.0 * MARGIN;
+        let scale = (inner / w).min(inner / h);
+        let height = h * scale + 2.0 * MARGIN;
+        Fit {
+            min: (x0, y0),
+            scale,
+            off: (MARGIN + (inner - w * scale) / 2.0, MARGIN),
+            height,
+        }
+    }
+
+    fn point(&self, xy: Option<[f32; 2]>) -> Pt {
+        match xy {
+            Some([x, y]) => (
+                self.off.0 + (x - self.min.0) * self.scale,
+                self.off.1 + (y - self.min.1) * self.scale,
+            ),
+            None => (MAP_WIDTH / 2.0, self.height / 2.0),
+        }
+    }
+}
+
+/// A convex cell: its corners, and for each edge (from corner `i` to
+/// `i + 1`) the seed on its other side (`None`: the board's edge).
+#[derive(Debug, Clone)]
+struct Cell {
+    pts: Vec<Pt>,
+    next: Vec<Option<usize>>,
+}
+
+/// The Voronoi cell of `seeds[i]` inside the rectangle `0..w, 0..h`, by
+/// clipping the rectangle with the bisector of every other seed. Quadratic,
+/// but the boards have at most a few hundred seeds and it runs once per
+/// picture.
+fn cell(seeds: &[Pt], i: usize, w: f32, h: f32) -> Cell {
+    let mut c = Cell {
+        pts: vec![(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)],
+        next: vec![None; 4],
+    };
+    let s = seeds[i];
+    // Nearer seeds first: they cut the most, and once the nearest seed left
+    // is too far to cut, no other can. Most cells are settled by their
+    // few dozen nearest seeds, so only those are sorted at first.
+    let mut order: Vec<(f32, usize)> = (0..seeds.len())
+        .filter(|&j| j != i)
+        .map(|j| (dist2(s, seeds[j]), j))
+        .collect();
+    let near = order.len().min(32);
+    if near < order.len() {
+        order.select_nth_unstable_by(near, |a, b| a.0.total_cmp(&b.0));
+    }
+    order[..near].sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut sorted_all = near == order.len();
+    let mut k = 0;
+    while k < order.len() {
+        if k == near && !sorted_all {
+            order[near..].sort_by(|a, b| a.0.total_cmp(&b.0));
+            sorted_all = true;
+        }
+        let (d, j) = order[k];
+        k += 1;
+        let t = seeds[j];
+        if t == s {
+            continue;
+        }
+        // Too far to cut: every corner is nearer s than t.
+        let reach = c.pts.iter().map(|&p| dist2(p, s)).fold(0.0f32, f32::max);
+        if d > 4.0 * reach + 1.0 {
+            break;
+        }
+        let n = (t.0 - s.0, t.1 - s.1);
+        let m = ((s.0 + t.0) / 2.0, (s.1 + t.1) / 2.0);
+        let side = |p: Pt| (p.0 - m.0) * n.0 + (p.1 - m.1) * n.1;
+        c = clip(&c, side, j);
+        if c.pts.len() < 3 {
+            break;
+        }
+    }
+    c
+}
+
+fn dist2(a: Pt, b: Pt) -> f32 {
+    (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)
+}
+
+/// Keep the part of `c` where `side <= 0`; the cut edge is tagged `tag`.
+fn clip(c: &Cell, side: impl Fn(Pt) -> f32, tag: usize) -> Cell {
+    let n = c.pts.len();
+    let mut out = Cell {
+        pts: Vec::with_capacity(n + 1),
+        next: Vec::with_capacity(n + 1),
+    };
+    for k in 0..n {
+        let (a, b) = (c.pts[k], c.pts[(k + 1) % n]);
+        let (da, db) = (side(a), side(b));
+        if da <= 0.0 {
+            out.pts.push(a);
+            out.next.push(c.next[k]);
+        }
+        if (da <= 0.0) != (db <= 0.0) {
+            let t = da / (da - db);
+            let p = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+            out.pts.push(p);
+            // Entering the kept side: the edge continues the old one;
+            // leaving it: the edge from here runs along the cut.
+            out.next.push(if da <= 0.0 { Some(tag) } else { c.next[k] });
+        }
+    }
+    out
+}
+
+/// Pairs of provinces on the board that border each other in the rules.
+fn bordering(map: &Map) -> Vec<(ProvinceId, ProvinceId)> {
+    let mut out = Vec::new();
+    for a in map.province_ids() {
+        if is_box(map, a) {
+            continue;
+        }
+        for &r in &map.province(a).regions {
+            for &(n, _) in map.borders(r) {
+                let b = map.province_of(n);
+                if b > a && !is_box(map, b) && !out.contains(&(a, b)) {
+                    out.push((a, b));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Areas computed from the province points.
+fn computed(map: &Map) -> Geometry {
+    let fit = Fit::of(map);
+    let (w, h) = (MAP_WIDTH, fit.height);
+    let provinces: Vec<ProvinceId> = map.province_ids().filter(|&p| !is_box(map, p)).collect();
+    let mut seeds: Vec<Pt> = Vec::new();
+    let mut owner: Vec<ProvinceId> = Vec::new();
+    for &p in &provinces {
+        let mut pt = fit.point(map.province(p).xy);
+        // Two provinces on one point would share a cell: part them.
+        while seeds.contains(&pt) {
+            pt.0 += 0.5;
+        }
+        seeds.push(pt);
+        owner.push(p);
+    }
+    let pairs = bordering(map);
+    let mut cells: Vec<Cell> = Vec::new();
+    // Nudge: where bordering provinces' cells do not touch, lay a narrow
+    // lane of their seeds between their points, wherever a third province
+    // holds the way (each half to the nearer end), and try again. A lane
+    // that does not do it (another lane crosses it: two pairs of
+    // neighbours across a strait) bends round one side, then the other.
+    let (base, base_owner) = (seeds.clone(), owner.clone());
+    let mut lanes: Vec<((ProvinceId, ProvinceId), u8)> = Vec::new();
+    for _round in 0..8 {
+        seeds.clone_from(&base);
+        owner.clone_from(&base_owner);
+        for &((a, b), bend) in &lanes {
+            let (pa, pb) = (fit.point(map.province(a).xy), fit.point(map.province(b).xy));
+            lane(&mut seeds, &mut owner, (a, pa), (b, pb), bend);
+        }
+        cells = (0..seeds.len()).map(|i| cell(&seeds, i, w, h)).collect();
+        let touch = touching(&cells, &owner, map.provinces().len());
+        let mut changed = false;
+        for pair in pairs
+            .iter()
+            .copied()
+            .filter(|&(a, b)| !touch.contains(&(a.index(), b.index())))
+        {
+            match lanes.iter_mut().find(|(p, _)| *p == pair) {
+                None => lanes.push((pair, 0)),
+                Some((_, bend)) if *bend < 2 => *bend += 1,
+                Some(_) => continue,
+            }
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Pieces of a province cut off from its point by crossing lanes are
+    // given to a neighbour, unless a border of the rules needs them.
+    defragment(&cells, &mut owner, base.len(), &pairs);
+    let n = map.provinces().len();
+    let mut borders = vec![false; n * n];
+    for &(a, b) in &pairs {
+        borders[a.index() * n + b.index()] = true;
+        borders[b.index() * n + a.index()] = true;
+    }
+    let mut walls = Vec::new();
+    for (i, c) in cells.iter().enumerate() {
+        let k = c.pts.len();
+        for e in 0..k {
+            let Some(j) = c.next[e] else { continue };
+            let (a, b) = (owner[i].index(), owner[j].index());
+            if i < j && a != b && !borders[a * n + b] {
+                walls.push((c.pts[e], c.pts[(e + 1) % k]));
+            }
+        }
+    }
+    let mut areas: Vec<Area> = map
+        .province_ids()
+        .map(|p| Area {
+            unit: fit.point(map.province(p).xy),
+            ..Area::default()
+        })
+        .collect();
+    for (p, rings) in merge(&cells, &owner, map.provinces().len()) {
+        areas[p].rings = rings;
+    }
+    let mut boxes = Vec::new();
+    for (i, p) in map.province_ids().filter(|&p| is_box(map, p)).enumerate() {
+        let rect = box_rect(i as f32, h);
+        boxes.push(BoxRect { province: p, rect });
+        areas[p.index()].unit = (rect[0] + rect[2] / 2.0, rect[1] + rect[3] / 2.0 + 6.0);
+    }
+    let spots = map
+        .regions()
+        .iter()
+        .map(|r| areas[r.province.index()].unit)
+        .collect();
+    Geometry {
+        width: w,
+        height: h,
+        areas,
+        spots,
+        boxes,
+        neutral_land: Vec::new(),
+        neutral_water: Vec::new(),
+        drawn: false,
+        walls,
+    }
+}
+
+/// Give the cells of each province that are not connected to its own
+/// point (the first `base` seeds are the provinces' points) to the
+/// neighbouring province they share the longest border with, unless the
+/// piece is where the province meets a neighbour of the rules that its
+/// main area does not reach (then the piece stays: a border matters more
+/// than a tidy shape).
+fn defragment(
+    cells: &[Cell],
+    owner: &mut [ProvinceId],
+    base: usize,
+    pairs: &[(ProvinceId, ProvinceId)],
+) {
+    let len = |c: &Cell, e: usize| dist2(c.pts[e], c.pts[(e + 1) % c.pts.len()]).sqrt();
+    let borders = |a: ProvinceId, b: ProvinceId| pairs.contains(&(a.min(b), a.max(b)));
+    for _ in 0..4 {
+        // Connected pieces, by a flood over cells of one owner.
+        let mut piece = vec![usize::MAX; cells.len()];
+        let mut pieces: Vec<Vec<usize>> = Vec::new();
+        for start in 0..cells.len() {
+            if piece[start] != usize::MAX {
+                continue;
+            }
+            let id = pieces.len();
+            let mut stack = vec![start];
+            let mut members = Vec::new();
+            piece[start] = id;
+            while let Some(i) = stack.pop() {
+                members.push(i);
+                for (e, next) in cells[i].next.iter().enumerate() {
+                    if let Some(j) = *next
+                        && piece[j] == usize::MAX
+                        && owner[j] == owner[i]
+                        && len(&cells[i], e) > 0.5
+                    {
+                        piece[j] = id;
+                        stack.push(j);
+                    }
+                }
+            }
+            pieces.push(members);
+        }
+        // What each piece touches, and how much.
+        let touches = |members: &[usize]| -> Vec<(ProvinceId, f32)> {
+            let mine = owner[members[0]];
+            let mut shared: Vec<(ProvinceId, f32)> = Vec::new();
+            for &i in members {
+                for (e, next) in cells[i].next.iter().enumerate() {
+                    let Some(j) = *next else { continue };
+                    if owner[j] == mine {
+                        continue;
+                    }
+                    match shared.iter_mut().find(|(p, _)| *p == owner[j]) {
+                        Some(x) => x.1 += len(&cells[i], e),
+                        None => shared.push((owner[j], len(&cells[i], e))),
+                    }
+                }
+            }
+            shared
+        };
+        let mut moves: Vec<(usize, ProvinceId)> = Vec::new();
+        for (id, members) in pieces.iter().enumerate() {
+            if members.iter().any(|&i| i < base) {
+                continue;
+            }
+            let mine = owner[members[0]];
+            let main = (0..base)
+                .find(|&i| owner[i] == mine)
+                .map(|i| touches(&pieces[piece[i]]))
+                .unwrap_or_default();
+            let shared = touches(members);
+            let needed = shared.iter().any(|&(q, l)| {
+                l > 1.0 && borders(mine, q) && !main.iter().any(|&(m, ml)| m == q && ml > 3.0)
+            });
+            if needed {
+                continue;
+            }
+            if let Some(&(to, _)) = shared.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+                moves.push((id, to));
+            }
+        }
+        // A move that would part two neighbours of the rules is undone.
+        let n = owner.iter().map(|p| p.index() + 1).max().unwrap_or(0);
+        let apart = |owner: &[ProvinceId]| {
+            let touch = touching(cells, owner, n);
+            pairs
+                .iter()
+                .filter(|&&(a, b)| !touch.contains(&(a.index(), b.index())))
+                .count()
+        };
+        let mut apart_now = apart(owner);
+        let mut moved = false;
+        for (id, to) in moves {
+            let before: Vec<ProvinceId> = pieces[id].iter().map(|&i| owner[i]).collect();
+            for &i in &pieces[id] {
+                owner[i] = to;
+            }
+            let a = apart(owner);
+            if a > apart_now {
+                for (&i, &p) in pieces[id].iter().zip(&before) {
+                    owner[i] = p;
+                }
+            } else {
+                apart_now = a;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+}
+
+/// Seeds for a lane from `a`'s point to `b`'s: straight (`bend` 0) or
+/// through a point off the middle to one side (1) or the other (2), every
+/// 6 pixels where the nearest seed is not already the right province's.
+fn lane(
+    seeds: &mut Vec<Pt>,
+    owner: &mut Vec<ProvinceId>,
+    (a, pa): (ProvinceId, Pt),
+    (b, pb): (ProvinceId, Pt),
+    bend: u8,
+) {
+    let m = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+    let side = match bend {
+        0 => 0.0,
+        1 => 0.45,
+        _ => -0.45,
+    };
+    let w = (m.0 - (pb.1 - pa.1) * side, m.1 + (pb.0 - pa.0) * side);
+    let legs = [(pa, w), (w, pb)];
+    let total: f32 = legs.iter().map(|(x, y)| dist2(*x, *y).sqrt()).sum();
+    let steps = (total / 6.0).ceil().max(2.0) as usize;
+    let at = |t: f32| {
+        let d = t * total;
+        let first = dist2(pa, w).sqrt();
+        let (x, y, u) = if d <= first {
+            (pa, w, d / first.max(1e-3))
+        } else {
+            (w, pb, (d - first) / (total - first).max(1e-3))
+        };
+        (x.0 + (y.0 - x.0) * u, x.1 + (y.1 - x.1) * u)
+    };
+    let mut put = |p: Pt, want: ProvinceId, force: bool| {
+        let nearest =
+            (0..seeds.len()).min_by(|&i, &j| dist2(seeds[i], p).total_cmp(&dist2(seeds[j], p)));
+        if seeds.contains(&p) || (!force && nearest.is_some_and(|i| owner[i] == want)) {
+            return;
+        }
+        seeds.push(p);
+        owner.push(want);
+    };
+    for k in 1..steps {
+        let t = k as f32 / steps as f32;
+        put(at(t), if t < 0.5 { a } else { b }, false);
+    }
+    // The two sides of the middle, so the lane's halves meet.
+    let e = 2.0 / total.max(4.0);
+    put(at(0.5 - e), a, true);
+    put(at(0.5 + e), b, true);
+}
+
+/// Province index pairs `(a, b)`, `a < b`, whose cells share an edge of
+/// a visible length.
+fn touching(cells: &[Cell], owner: &[ProvinceId], n: usize) -> Vec<(usize, usize)> {
+    let mut out = vec![false; n * n];
+    for (i, c) in cells.iter().enumerate() {
+        let k = c.pts.len();
+        for e in 0..k {
+            let Some(j) = c.next[e] else { continue };
+            let (a, b) = (owner[i].index(), owner[j].index());
+            if a == b {
+                continue;
+            }
+            let len = dist2(c.pts[e], c.pts[(e + 1) % k]).sqrt();
+            if len > 6.0 {
+                out[a.min(b) * n + a.max(b)] = true;
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            if out[a * n + b] {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// Each province's outline: the edges of its cells that face another
+/// province (or the board's edge), chained into closed rings. Corners
+/// computed in different cells differ by rounding, so they are snapped
+/// together first.
+fn merge(cells: &[Cell], owner: &[ProvinceId], n: usize) -> Vec<(usize, Vec<Vec<Pt>>)> {
+    let mut snap = Snap::default();
+    let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+    for (i, c) in cells.iter().enumerate() {
+        let k = c.pts.len();
+        if k < 3 {
+            continue;
+        }
+        let p = owner[i].index();
+        for e in 0..k {
+            if c.next[e].is_some_and(|j| owner[j].index() == p) {
+                continue;
+            }
+            let a = snap.id(c.pts[e]);
+            let b = snap.id(c.pts[(e + 1) % k]);
+            if a != b {
+                edges[p].push((a, b));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (p, list) in edges.into_iter().enumerate() {
+        if list.is_empty() {
+            continue;
+        }
+        let mut from: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (k, &(a, _)) in list.iter().enumerate() {
+            from.entry(a).or_default().push(k);
+        }
+        let mut used = vec![false; list.len()];
+        let mut rings = Vec::new();
+        for start in 0..list.len() {
+            if used[start] {
+                continue;
+            }
+            let mut ring = Vec::new();
+            let mut k = start;
+            loop {
+                used[k] = true;
+                let (a, b) = list[k];
+                ring.push(snap.pts[a]);
+                let next = from
+                    .get(&b)
+                    .and_then(|ks| ks.iter().copied().find(|&x| !used[x]));
+                match next {
+                    Some(x) => k = x,
+                    None => break,
+                }
+            }
+            if ring.len() >= 3 {
+                rings.push(simplify_ring(ring));
+            }
+        }
+        out.push((p, rings));
+    }
+    out
+}
+
+/// Drop corners on a straight line (where two cells of a province meet
+/// the same neighbour).
+fn simplify_ring(ring: Vec<Pt>) -> Vec<Pt> {
+    let n = ring.len();
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let a = ring[(i + n - 1) % n];
+        let b = ring[i];
+        let c = ring[(i + 1) % n];
+        let cross = (b.0 - a.0) * (c.1 - b.1) - (b.1 - a.1) * (c.0 - b.0);
+        let len = dist2(a, b).sqrt() * dist2(b, c).sqrt();
+        if cross.abs() > 1e-3 * len.max(1e-6) {
+            out.push(b);
+        }
+    }
+    let mut out = if out.len() < 3 { ring } else { out };
+    // Start at the top-left corner, so the same outline is always written
+    // the same way.
+    let first = (0..out.len())
+        .min_by(|&a, &b| {
+            out[a]
+                .1
+                .total_cmp(&out[b].1)
+                .then(out[a].0.total_cmp(&out[b].0))
+        })
+        .unwrap_or(0);
+    out.rotate_left(first);
+    out
+}
+
+/// Points snapped to one another within a tenth of a pixel.
+#[derive(Default)]
+struct Snap {
+    pts: Vec<Pt>,
+    grid: HashMap<(i32, i32), Vec<usize>>,
+}
+
+impl Snap {
+    fn id(&mut self, p: Pt) -> usize {
+        const CELL: f32 = 0.5;
+        let (gx, gy) = ((p.0 / CELL).floor() as i32, (p.1 / CELL).floor() as i32);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                if let Some(ids) = self.grid.get(&(gx + dx, gy + dy)) {
+                    for &i in ids {
+                        if dist2(self.pts[i], p) < 0.01 {
+                            return i;
+                        }
+                    }
+                }
+            }
+        }
+        self.pts.push(p);
+        let i = self.pts.len() - 1;
+        self.grid.entry((gx, gy)).or_default().push(i);
+        i
+    }
+}
+
+/// Where fleets on split coasts stand: given by the outline file, or on
+/// the province's border with the seas that coast reaches, pulled a little
+/// inland.
+fn place_coasts(map: &Map, g: &mut Geometry, outline: Option<&Outline>) {
+    for (ri, reg) in map.regions().iter().enumerate() {
+        let Some(c) = reg.coast else { continue };
+        let p = reg.province;
+        let key = format!("{}/{}", map.province(p).abbr, map.coast(c).abbr);
+        if let Some(o) = outline
+            && let Some(&(x, y)) = o.coasts.get(&key.to_ascii_lowercase())
+        {
+            let k = MAP_WIDTH / o.width.max(1.0);
+            g.spots[ri] = (x * k, y * k);
+            continue;
+        }
+        let home = g.areas[p.index()].unit;
+        let seas: Vec<Pt> = map
+            .borders(RegionId(ri as u16))
+            .iter()
+            .map(|&(n, _)| map.province_of(n))
+            .filter(|&q| map.province(q).terrain == Terrain::Sea)
+            .map(|q| g.areas[q.index()].unit)
+            .collect();
+        if seas.is_empty() {
+            continue;
+        }
+        let n = seas.len() as f32;
+        let toward = (
+            seas.iter().map(|s| s.0).sum::<f32>() / n,
+            seas.iter().map(|s| s.1).sum::<f32>() / n,
+        );
+        // Walk from the province's spot toward those seas while still inside
+        // the province, and stand a little short of its edge.
+        let rings = &g.areas[p.index()].rings;
+        let mut best = home;
+        for step in 1..=20 {
+            let t = step as f32 / 20.0;
+            let q = (
+                home.0 + (toward.0 - home.0) * t,
+                home.1 + (toward.1 - home.1) * t,
+            );
+            if !inside(rings, q) {
+                break;
+            }
+            best = q;
+        }
+        let back = 0.7;
+        g.spots[ri] = (
+            home.0 + (best.0 - home.0) * back,
+            home.1 + (best.1 - home.1) * back,
+        );
+        // Not on top of the main spot.
+        if dist2(g.spots[ri], home) < 18.0 * 18.0 {
+            let d = dist2(toward, home).sqrt().max(1.0);
+            g.spots[ri] = (
+                home.0 + (toward.0 - home.0) / d * 18.0,
+                home.1 + (toward.1 - home.1) / d * 18.0,
+            );
+        }
+    }
+}
+
+/// Whether `p` lies inside the rings (even-odd).
+pub fn inside(rings: &[Vec<Pt>], p: Pt) -> bool {
+    let mut c = false;
+    for r in rings {
+        let n = r.len();
+        for i in 0..n {
+            let (a, b) = (r[i], r[(i + 1) % n]);
+            if (a.1 > p.1) != (b.1 > p.1) {
+                let x = a.0 + (p.1 - a.1) / (b.1 - a.1) * (b.0 - a.0);
+                if p.0 < x {
+                    c = !c;
+                }
+            }
+        }
+    }
+    c
+}

@@ -1,0 +1,158 @@
+//! SVG to PNG: resvg draws, then the picture is written with a palette of
+//! at most 256 colours. A map is flat colours plus their anti-aliased
+//! edges, so a palette loses little to the eye and makes the file about a
+//! third of a true-colour one, which matters when it goes to every player
+//! with every result.
+
+use super::PictureError;
+use std::collections::HashMap;
+
+/// The font the pictures are drawn with (DejaVu Sans Condensed; see
+/// assets/README.md for its licence).
+const FONT: &[u8] = include_bytes!("../../../assets/DejaVuSansCondensed.ttf");
+
+/// Rasterise `svg` to PNG bytes.
+pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
+    let mut opt = resvg::usvg::Options::default();
+    opt.fontdb_mut().load_font_data(FONT.to_vec());
+    opt.font_family = "DejaVu Sans".to_string();
+    let tree = resvg::usvg::Tree::from_str(svg, &opt)?;
+    let size = tree.size().to_int_size();
+    let (w, h) = (size.width(), size.height());
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or(PictureError::Canvas(w, h))?;
+    // An opaque background, so every pixel is a plain colour.
+    pixmap.fill(resvg::tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    let rgb: Vec<[u8; 3]> = pixmap
+        .data()
+        .chunks_exact(4)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let (palette, index) = quantise(&rgb);
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_palette(palette.iter().flatten().copied().collect::<Vec<u8>>());
+        // Indexed pixels compress best unfiltered, at deflate's top level.
+        enc.set_deflate_compression(png::DeflateCompression::Level(9));
+        enc.set_filter(png::Filter::NoFilter);
+        let mut writer = enc
+            .write_header()
+            .map_err(|e| PictureError::Png(e.to_string()))?;
+        writer
+            .write_image_data(&index)
+            .map_err(|e| PictureError::Png(e.to_string()))?;
+    }
+    Ok(out)
+}
+
+fn key(c: [u8; 3]) -> u32 {
+    (u32::from(c[0]) << 16) | (u32::from(c[1]) << 8) | u32::from(c[2])
+}
+
+fn dist(a: [u8; 3], b: [u8; 3]) -> u32 {
+    let d = |x: u8, y: u8| (i32::from(x) - i32::from(y)).unsigned_abs();
+    // Weighted for the eye: green counts most, blue least.
+    3 * d(a[0], b[0]).pow(2) + 4 * d(a[1], b[1]).pow(2) + 2 * d(a[2], b[2]).pow(2)
+}
+
+/// A palette for `pixels` and each pixel's index in it. The commonest
+/// colours come first; a rarer colour (an anti-aliased edge) gets a place
+/// only if no colour near it has one yet, so the edges keep their shades.
+fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
+    // Neighbouring pixels are mostly the same colour: count runs, not
+    // pixels, to spare the hashing.
+    let mut count: HashMap<u32, u32> = HashMap::new();
+    let mut run: Option<(u32, u32)> = None;
+    for &p in pixels {
+        let k = key(p);
+        match &mut run {
+            Some((c, n)) if *c == k => *n += 1,
+            _ => {
+                if let Some((c, n)) = run {
+                    *count.entry(c).or_default() += n;
+                }
+                run = Some((k, 1));
+            }
+        }
+    }
+    if let Some((c, n)) = run {
+        *count.entry(c).or_default() += n;
+    }
+    let mut colours: Vec<(u32, u32)> = count.into_iter().collect();
+    colours.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let rgb = |k: u32| [(k >> 16) as u8, (k >> 8) as u8, k as u8];
+    let mut palette: Vec<[u8; 3]> = Vec::with_capacity(256);
+    for near in [300u32, 120, 40, 0] {
+        for &(k, _) in &colours {
+            if palette.len() == 256 {
+                break;
+            }
+            let c = rgb(k);
+            if palette.iter().all(|&p| dist(p, c) > near) {
+                palette.push(c);
+            }
+        }
+    }
+    // Each colour's nearest palette entry: exact for the palette's own
+    // colours and the common ones; the rare shades of anti-aliased edges
+    // take the entry nearest their 4-bit bucket, which is as good to the
+    // eye and spares a search of the whole palette for each.
+    let closest = |c: [u8; 3]| -> u8 {
+        (0..palette.len())
+            .min_by_key(|&i| dist(palette[i], c))
+            .unwrap_or(0) as u8
+    };
+    let mut nearest: HashMap<u32, u8> = HashMap::with_capacity(colours.len());
+    for (i, &p) in palette.iter().enumerate() {
+        nearest.insert(key(p), i as u8);
+    }
+    let mut buckets: Vec<Option<u8>> = vec![None; 4096];
+    for &(k, n) in &colours {
+        if nearest.contains_key(&k) {
+            continue;
+        }
+        let c = rgb(k);
+        let i = if n >= 4 {
+            closest(c)
+        } else {
+            let b = (usize::from(c[0] >> 4) << 8)
+                | (usize::from(c[1] >> 4) << 4)
+                | usize::from(c[2] >> 4);
+            *buckets[b].get_or_insert_with(|| closest([c[0] | 8, c[1] | 8, c[2] | 8]))
+        };
+        nearest.insert(k, i);
+    }
+    let mut index = Vec::with_capacity(pixels.len());
+    let mut last: Option<(u32, u8)> = None;
+    for &p in pixels {
+        let k = key(p);
+        let i = match last {
+            Some((c, i)) if c == k => i,
+            _ => nearest.get(&k).copied().unwrap_or(0),
+        };
+        last = Some((k, i));
+        index.push(i);
+    }
+    (palette, index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_colours_are_kept_exactly() {
+        let px = [[255, 0, 0], [0, 0, 255], [255, 0, 0], [1, 2, 3]];
+        let (pal, idx) = quantise(&px);
+        for (p, i) in px.iter().zip(&idx) {
+            assert_eq!(pal[usize::from(*i)], *p);
+        }
+    }
+}
