@@ -106,6 +106,7 @@ struct RawConfig {
     outbound: RawOutbound,
     smtp: RawSmtp,
     limits: RawLimits,
+    report: RawReport,
 }
 
 #[derive(Debug, Deserialize)]
@@ -123,6 +124,13 @@ struct RawJudge {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawStore {
     path: PathBuf,
+    keep_mail_days: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawReport {
+    picture: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -230,6 +238,11 @@ pub struct Config {
     pub max_mail_bytes: u64,
     /// Longest retry interval.
     pub max_retry: Duration,
+    /// How long processed mail is kept whole (passwords masked) before
+    /// only its Message-ID, digest and note are kept.
+    pub keep_mail: Duration,
+    /// The picture attached to results unless a player chose another.
+    pub picture: crate::report::PictureFormat,
 }
 
 /// Merge `over` into `base`, table by table.
@@ -688,6 +701,20 @@ impl Config {
             ));
         }
         let max_retry = seconds("limits.max-retry-seconds", r.limits.max_retry_seconds)?;
+        if r.store.keep_mail_days == 0 || r.store.keep_mail_days > 36500 {
+            return Err(invalid_number(
+                "store.keep-mail-days",
+                r.store.keep_mail_days,
+                "must be between 1 and 36500",
+            ));
+        }
+        let picture = crate::report::PictureFormat::parse(&r.report.picture).ok_or_else(|| {
+            invalid(
+                "report.picture",
+                &r.report.picture,
+                "is none of \"png\", \"svg\", \"both\", \"none\"",
+            )
+        })?;
         let source = match r.inbound.source.as_str() {
             "maildir" => Source::Maildir {
                 path: r.inbound.maildir,
@@ -815,6 +842,8 @@ impl Config {
             sink,
             max_mail_bytes: r.limits.max_mail_bytes,
             max_retry,
+            keep_mail: Duration::from_secs(r.store.keep_mail_days * 86400),
+            picture,
         })
     }
 

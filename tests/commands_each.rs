@@ -808,3 +808,24 @@ fn the_judge_style_is_the_njudge_layout() {
         "{b}"
     );
 }
+
+#[test]
+fn set_picture_chooses_the_attachments_of_ones_results() {
+    let mut w = started();
+    assert!(player(&mut w, "France", "SET PICTURE none").contains("no picture"));
+    assert!(player(&mut w, "Italy", "SET PICTURE svg").contains("an SVG picture"));
+    assert!(player(&mut w, "Italy", "SET PICTURE gif").contains("Not understood"));
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let results = |p: &str| {
+        sent.iter()
+            .find(|m| m.to_has(&addr(p)) && m.subject.contains("results"))
+            .unwrap_or_else(|| panic!("{p} got no results"))
+            .attachments
+            .iter()
+            .map(|(name, _)| name.rsplit('.').next().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert!(results("France").is_empty());
+    assert_eq!(results("Italy"), ["svg"]);
+    assert_eq!(results("England"), ["png", "svg"], "the judge's default");
+}

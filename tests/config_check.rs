@@ -348,3 +348,18 @@ fn deliver_with_a_broken_configuration_defers_the_mail_and_says_why() {
         "{err}"
     );
 }
+
+#[test]
+fn a_picture_format_or_retention_that_means_nothing_is_refused() {
+    refused(
+        "picture-gif",
+        "[report]\npicture = \"gif\"\n",
+        &["report.picture", "\"gif\"", "\"png\""],
+    );
+    refused(
+        "keep-zero",
+        "[store]\nkeep-mail-days = 0\n",
+        &["store.keep-mail-days", "0"],
+    );
+    accepted("picture-none", "[report]\npicture = \"none\"\n");
+}

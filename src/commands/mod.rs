@@ -48,6 +48,8 @@ pub struct Judge {
     pub name: String,
     /// Time zone for new games.
     pub default_tz: String,
+    /// The picture attached to results unless a player chose another.
+    pub picture_format: crate::report::PictureFormat,
 }
 
 /// Who the lines of a mail speak for.
@@ -148,6 +150,7 @@ impl Judge {
             templates: crate::report::templates::Templates::builtin(),
             name: name.to_string(),
             default_tz: tz.to_string(),
+            picture_format: crate::report::PictureFormat::default(),
         }
     }
 

@@ -163,24 +163,21 @@ pub(crate) fn process(
     // map is laid out once, and each distinct picture drawn once.
     let picture = judge.picture(&v);
     let mut drawn = Pictures::default();
-    // The lead wires `[report] picture` and `SET PICTURE` here.
-    let format = crate::report::PictureFormat::default();
+    let default_format = judge.picture_format;
     let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
-    let mut render = |viewer: Viewer| -> CmdResult<(String, Vec<crate::mail::Attached>)> {
+    let render = |viewer: Viewer| -> CmdResult<String> {
         let d = data_for(&pr, &judge.name, viewer);
-        let text = judge
+        Ok(judge
             .templates
             .results(g.settings.style, &d)
-            .map_err(anyhow::Error::from)?;
-        let pics = pictures(&picture, &pr, &subject, &file, viewer, format, &mut drawn);
-        Ok((text, pics))
+            .map_err(anyhow::Error::from)?)
     };
     let public = if v.features.hides_anything() {
         Viewer::Public
     } else {
         Viewer::Gm
     };
-    let (report, public_pics) = render(public)?;
+    let report = render(public)?;
     games::append_history(
         c,
         &g.name,
@@ -217,26 +214,38 @@ pub(crate) fn process(
         }
         games::save_seat(c, &g.name, seat)?;
     }
-    let mut readers: Vec<(String, Viewer)> = seats
+    // Each reader, what they may see, and the picture they chose.
+    let mut readers: Vec<(String, Viewer, crate::report::PictureFormat)> = seats
         .iter()
         .filter_map(|x| {
+            let format = x
+                .picture
+                .as_deref()
+                .and_then(crate::report::PictureFormat::parse)
+                .unwrap_or(default_format);
             x.address
                 .clone()
-                .map(|a| (a, Viewer::Power(PowerId(x.power))))
+                .map(|a| (a, Viewer::Power(PowerId(x.power)), format))
         })
         .collect();
     readers.extend(
         games::observers(c, &g.name)?
             .into_iter()
-            .map(|a| (a, Viewer::Public)),
+            .map(|a| (a, Viewer::Public, default_format)),
     );
-    readers.push((g.gm_address.clone(), Viewer::Gm));
-    for (address, viewer) in readers {
-        let (text, pics) = if v.features.hides_anything() {
-            render(viewer)?
+    readers.push((g.gm_address.clone(), Viewer::Gm, default_format));
+    for (address, viewer, format) in readers {
+        let seen = if v.features.hides_anything() {
+            viewer
         } else {
-            (report.clone(), public_pics.clone())
+            public
         };
+        let text = if seen == public {
+            report.clone()
+        } else {
+            render(viewer)?
+        };
+        let pics = pictures(&picture, &pr, &subject, &file, seen, format, &mut drawn);
         for mut m in mail_to(&[address], subject.clone(), text) {
             m.attachments = pics.clone();
             out.push(m);

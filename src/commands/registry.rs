@@ -337,6 +337,7 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::resign::Resign>::NEW,
     &Def::<cmd::set_password::SetPassword>::NEW,
     &Def::<cmd::set_address::SetAddress>::NEW,
+    &Def::<cmd::set_picture::SetPicture>::NEW,
     &Def::<cmd::set_deadline::SetDeadline>::NEW,
     &Def::<cmd::settings::SetPhaseLength>::NEW,
     &Def::<cmd::settings::SetGrace>::NEW,

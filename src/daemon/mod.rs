@@ -38,7 +38,9 @@ pub type ResponderFactory = Arc<dyn Fn(&Config) -> Box<dyn Responder> + Send + S
 /// The default responder: the judge's command language.
 pub fn default_responder() -> ResponderFactory {
     Arc::new(|c: &Config| {
-        Box::new(crate::commands::Judge::new(&c.identity.name, &c.timezone)) as Box<dyn Responder>
+        let mut judge = crate::commands::Judge::new(&c.identity.name, &c.timezone);
+        judge.picture_format = c.picture;
+        Box::new(judge) as Box<dyn Responder>
     })
 }
 
@@ -149,7 +151,7 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
         let new = match Config::load(config_path.as_deref()) {
             Ok(c) => c,
             Err(e) => {
-                error!(error = %e, "SIGHUP: the new configuration is not valid; keeping the old one");
+                error!(error = %format!("{:#}", anyhow::Error::from(e)), "SIGHUP: the new configuration is not valid; keeping the old one");
                 continue;
             }
         };
@@ -276,6 +278,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
         .with_context(|| format!("cannot open the store {}", config.store.display()))?;
     let limits = process::Limits {
         max_bytes: config.max_mail_bytes,
+        keep_mail: config.keep_mail,
         ..process::Limits::default()
     };
     let mut processor = Processor::new(

@@ -171,6 +171,12 @@ pub struct Seat {
     pub draw: bool,
     /// The power this player concedes victory to, if any.
     pub concede: Option<u8>,
-    /// Failed sign-ons since the last good one.
+    /// Failed sign-ons since the last good one (older stores; the count
+    /// now lives with the sign-on checks).
     pub failures: u32,
+    /// The picture the player wants with results (`SET PICTURE`); `None`:
+    /// the judge's default.
+    pub picture: Option<String>,
+    /// The player's display name (`SET NAME`).
+    pub name: Option<String>,
 }

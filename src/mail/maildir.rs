@@ -15,8 +15,13 @@ pub struct Maildir {
 impl Maildir {
     /// Open (and create, if needed) the Maildir at `root`.
     pub fn open(root: &Path) -> io::Result<Maildir> {
+        use std::os::unix::fs::DirBuilderExt;
+        // Mail is private whatever the umask: folders 0700, files 0600.
         for sub in ["new", "cur", "tmp"] {
-            fs::create_dir_all(root.join(sub))?;
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(root.join(sub))?;
         }
         Ok(Maildir {
             root: root.to_path_buf(),
@@ -73,7 +78,14 @@ impl Maildir {
     pub fn deliver(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
         let tmp = self.root.join("tmp").join(name);
         {
-            let mut f = fs::File::create(&tmp)?;
+            use std::os::unix::fs::OpenOptionsExt;
+            let mut f = fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&tmp)?;
+            f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
             f.write_all(bytes)?;
             f.sync_all()?;
         }
@@ -96,6 +108,12 @@ mod tests {
         let new = md.list_new().unwrap();
         assert_eq!(new.len(), 1);
         assert_eq!(fs::read(&new[0]).unwrap(), b"hello again");
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            fs::metadata(&new[0]).unwrap().permissions().mode() & 0o777,
+            0o600,
+            "mail is private whatever the umask"
+        );
         md.mark_seen(&new[0]).unwrap();
         assert!(md.list_new().unwrap().is_empty());
         assert!(dir.join("cur/1.a:2,S").exists());

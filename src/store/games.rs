@@ -164,7 +164,8 @@ pub fn fault(c: &Connection, game: &str) -> Result<Option<String>> {
 /// Seats of a game, by power.
 pub fn seats(c: &Connection, game: &str) -> Result<Vec<Seat>> {
     let mut st = c.prepare(
-        "SELECT power, address, hash, status, ready, draw, concede, failures FROM seats WHERE game = ?1 ORDER BY power",
+        "SELECT power, address, hash, status, ready, draw, concede, failures, picture, name
+         FROM seats WHERE game = ?1 ORDER BY power",
     )?;
     let rows = st.query_map(params![game], |r| {
         Ok(Seat {
@@ -179,6 +180,8 @@ pub fn seats(c: &Connection, game: &str) -> Result<Vec<Seat>> {
                 n => Some((n - 1) as u8),
             },
             failures: r.get::<_, i64>(7)? as u32,
+            picture: r.get(8)?,
+            name: r.get(9)?,
         })
     })?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -187,7 +190,8 @@ pub fn seats(c: &Connection, game: &str) -> Result<Vec<Seat>> {
 /// Save a seat.
 pub fn save_seat(c: &Connection, game: &str, s: &Seat) -> Result<()> {
     c.execute(
-        "UPDATE seats SET address = ?3, hash = ?4, status = ?5, ready = ?6, draw = ?7, concede = ?8, failures = ?9
+        "UPDATE seats SET address = ?3, hash = ?4, status = ?5, ready = ?6, draw = ?7, concede = ?8,
+         failures = ?9, picture = ?10, name = ?11
          WHERE game = ?1 AND power = ?2",
         params![
             game,
@@ -198,7 +202,9 @@ pub fn save_seat(c: &Connection, game: &str, s: &Seat) -> Result<()> {
             s.ready,
             s.draw,
             s.concede.map_or(0, |p| p as i64 + 1),
-            s.failures as i64
+            s.failures as i64,
+            s.picture,
+            s.name
         ],
     )?;
     Ok(())

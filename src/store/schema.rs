@@ -123,6 +123,10 @@ pub const MIGRATIONS: &[&str] = &[
         idle_at INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX inbound_processed ON inbound (state, processed_at);",
+    // 4: a player's own choices: the picture attached to results (SET
+    // PICTURE) and a display name (SET NAME).
+    "ALTER TABLE seats ADD COLUMN picture TEXT;
+    ALTER TABLE seats ADD COLUMN name TEXT;",
 ];
 
 /// Bring the database up to date. The version is read and the migrations

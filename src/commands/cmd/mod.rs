@@ -28,6 +28,7 @@ pub mod rollback;
 pub mod set_address;
 pub mod set_deadline;
 pub mod set_password;
+pub mod set_picture;
 pub mod settings;
 pub mod signoff;
 pub mod signon;
