@@ -6,9 +6,9 @@
 //! taken by the civil-disorder rule of the rulebook (DATC 4.D.8).
 
 use super::Illegal;
-use crate::game::position::RuleState;
 use crate::map::{Map, PowerId, ProvinceId, Unit, UnitKind};
 use crate::orders::{AdjustCommand, AdjustOrder};
+use crate::rules::RuleState;
 use crate::variant::Rulebook;
 use crate::variant::features::Features;
 use crate::variant::rules::{BuildSites, CivilDisorderRule};
