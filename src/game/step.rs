@@ -6,7 +6,7 @@
 //! (nobody has a choice to make); and centres change hands on the way into
 //! an adjustment phase, when the units standing on them take them.
 
-use crate::adjudicate::adjust::{Extras, adjudicate_adjustments_with, adjustments_due_with};
+use crate::adjudicate::adjust::{adjudicate_adjustments_with, adjustments_due_with};
 use crate::adjudicate::movement::{Outcome, Resolved, adjudicate_movement_in};
 use crate::adjudicate::{
     AdjustResult, MovementResult, RetreatResult, RetreatSituation, adjudicate_retreats,
@@ -15,6 +15,7 @@ use crate::game::Position;
 use crate::game::position::{Anarchy, RuleState};
 use crate::map::{ProvinceId, Unit};
 use crate::orders::{AdjustOrder, MainOrder, RetreatOrder};
+use crate::variant::features::Ruled;
 use crate::variant::{PhaseKind, Turn, Variant};
 
 /// The result of any phase.
@@ -333,7 +334,7 @@ pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> Move
         return crate::adjudicate::ferry::adjudicate_with_army_fleets(
             &v.map,
             &v.rules,
-            &v.features,
+            &ruled(v, pos),
             Some(pos.phase),
             &pos.units,
             orders,
@@ -342,7 +343,7 @@ pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> Move
     adjudicate_movement_in(
         &v.map,
         &v.rules,
-        &v.features,
+        &ruled(v, pos),
         Some(pos.phase),
         &pos.units,
         orders,
@@ -372,7 +373,7 @@ pub fn judge_adjustments(v: &Variant, pos: &Position, orders: &[AdjustOrder]) ->
     adjudicate_adjustments_with(
         &v.map,
         &v.rules,
-        extras(v, pos),
+        &ruled(v, pos),
         &pos.units,
         &pos.owners,
         orders,
@@ -381,15 +382,15 @@ pub fn judge_adjustments(v: &Variant, pos: &Position, orders: &[AdjustOrder]) ->
 
 /// Builds (positive) or removals (negative) due per power in `pos`.
 pub fn due(v: &Variant, pos: &Position) -> Vec<i32> {
-    adjustments_due_with(&v.map, extras(v, pos), &pos.units, &pos.owners)
+    adjustments_due_with(&v.map, &ruled(v, pos), &pos.units, &pos.owners)
 }
 
-fn extras<'a>(v: &'a Variant, pos: &'a Position) -> Extras<'a> {
-    Extras {
+/// The variant's rules in `pos`: what answers the judges' questions.
+fn ruled<'a>(v: &'a Variant, pos: &'a Position) -> Ruled<'a> {
+    Ruled {
         features: &v.features,
         state: &pos.state,
-        placement: pos.phase.kind == PhaseKind::Placement,
-        year: pos.phase.year,
+        phase: pos.phase,
     }
 }
 
@@ -438,7 +439,7 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
     let turn = adjudicate_turn(
         map,
         &v.rules,
-        &v.features,
+        &ruled(v, pos),
         Some(pos.phase),
         TurnInput {
             units: &pos.units,

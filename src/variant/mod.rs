@@ -6,17 +6,19 @@
 //! a small named hook chosen by the variant record, never a test on the
 //! variant's name in shared code.
 
-pub mod calendar;
 pub mod features;
-pub mod rules;
+/// The judge's rule options, re-exported where variants set them.
+pub use crate::adjudicate::rulebook as rules;
+/// Game time, re-exported where variants were always read from.
+pub use crate::calendar;
 
+pub use crate::adjudicate::rulebook::Rulebook;
+pub use crate::calendar::{Calendar, Phase, PhaseKind, Season, Turn};
 use crate::map::Map;
 use crate::map::builder::{
     self, LineIndex, MapTables, Problem, RawPower, RawProvince, StartingUnit,
 };
 use crate::orders::OrderSyntax;
-pub use calendar::{Calendar, Phase, PhaseKind, Season, Turn};
-pub use rules::Rulebook;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
