@@ -44,6 +44,10 @@
 //!       of the judge's own masking) in any mail queued for this input:
 //!       body, subject or any header. Text the sender writes as chat (not
 //!       as a password) may come back; that is 6a's business.
+//!
+//! Known findings that are not fixed are skipped unless `ZJ_FUZZ_STRICT=1`
+//! (see [`Harness::strict`] and the README): 6b in the Subject of the
+//! answer (finding 2) and in press the mail sends (finding 3).
 
 #![allow(dead_code)]
 
@@ -173,6 +177,10 @@ pub struct Harness {
     /// for each input. (Its judge keeps only the variants it loaded.)
     processor: Processor,
     serial: u32,
+    /// Known findings (not fixed yet) fail too; by default they are
+    /// skipped so that the fuzzer looks for new ones. Set from
+    /// `ZJ_FUZZ_STRICT=1`.
+    pub strict: bool,
 }
 
 /// What one execution did, for the fuzz target's statistics and tests.
@@ -200,6 +208,7 @@ impl Harness {
             fixture: Store::in_memory().expect("an in-memory store"),
             processor,
             serial: 0,
+            strict: std::env::var_os("ZJ_FUZZ_STRICT").is_some_and(|v| v == "1"),
         };
         h.build();
         h.fixture = h
@@ -376,7 +385,7 @@ impl Harness {
                 .filter(|s| !s.is_empty())
                 .map(str::to_string)
                 .collect();
-            check_out(&input, *inbound == Some(row), &rcpt, raw).map_err(|e| {
+            check_out(&input, *inbound == Some(row), &rcpt, raw, self.strict).map_err(|e| {
                 format!(
                     "queued mail {n} (to {rcpt:?}): {e}\n--- the mail:\n{}",
                     String::from_utf8_lossy(raw)
@@ -439,7 +448,7 @@ impl Input {
         .into_iter()
         .flatten()
         {
-            texts(&m, &mut views, 0);
+            texts(&m, &mut views, 0, true);
             for h in m.headers() {
                 let name = h.name().to_ascii_lowercase();
                 if name == "from" || name == "reply-to" {
@@ -476,9 +485,10 @@ impl Input {
 }
 
 /// Every text of a parsed mail: header values, each part's contents,
-/// the bodies as text (HTML turned into text), nested mails too.
-fn texts(m: &Message<'_>, out: &mut Vec<String>, depth: usize) {
-    if let Some(s) = m.subject() {
+/// the bodies as text (HTML turned into text), nested mails too. The
+/// top-level Subject only if `subject`.
+fn texts(m: &Message<'_>, out: &mut Vec<String>, depth: usize, subject: bool) {
+    if subject && let Some(s) = m.subject() {
         out.push(s.to_string());
     }
     for i in 0..8 {
@@ -489,15 +499,19 @@ fn texts(m: &Message<'_>, out: &mut Vec<String>, depth: usize) {
     }
     for p in &m.parts {
         for h in p.headers() {
-            header_texts(h.value(), out);
+            if subject || !h.name().eq_ignore_ascii_case("subject") {
+                header_texts(h.value(), out);
+            }
         }
         match &p.body {
-            PartType::Message(inner) if depth < 4 => texts(inner, out, depth + 1),
+            PartType::Message(inner) if depth < 4 => texts(inner, out, depth + 1, true),
             _ => out.push(String::from_utf8_lossy(p.contents()).into_owned()),
         }
     }
     for h in m.headers() {
-        header_texts(h.value(), out);
+        if subject || !h.name().eq_ignore_ascii_case("subject") {
+            header_texts(h.value(), out);
+        }
     }
 }
 
@@ -526,7 +540,13 @@ fn has_word(text: &str, word: &str) -> bool {
 
 /// Check one queued mail. `answers` says it was queued for the input (not
 /// by the tick).
-fn check_out(input: &Input, answers: bool, rcpt: &[String], raw: &[u8]) -> Result<(), String> {
+fn check_out(
+    input: &Input,
+    answers: bool,
+    rcpt: &[String],
+    raw: &[u8],
+    strict: bool,
+) -> Result<(), String> {
     // 4: the wire form.
     let end = raw
         .windows(4)
@@ -637,7 +657,9 @@ fn check_out(input: &Input, answers: bool, rcpt: &[String], raw: &[u8]) -> Resul
     // Decoded (a quoted-printable soft break may stand right after a
     // password in the raw form), and raw too for 6a.
     let mut decoded: Vec<String> = Vec::new();
-    texts(&m, &mut decoded, 0);
+    texts(&m, &mut decoded, 0, false);
+    let subject = m.subject().unwrap_or_default();
+    decoded.push(subject.to_string());
     let said = decoded.join("\n");
     let lower = format!("{}\n{}", String::from_utf8_lossy(raw), said).to_lowercase();
     for fault in ["internal fault", "internal error"] {
@@ -653,10 +675,21 @@ fn check_out(input: &Input, answers: bool, rcpt: &[String], raw: &[u8]) -> Resul
             ));
         }
     }
+    // Press the mail sends: its text as written (finding 3).
+    let press = m.body_text(0).is_some_and(|b| b.starts_with("Press in "));
     if answers {
         for p in &input.given {
-            if has_word(&said, p) {
+            if press && !strict {
+                continue;
+            }
+            if has_word(&said[..said.len() - subject.len()], p) {
                 return Err(format!("the password {p}, given in the mail, is shown"));
+            }
+            if has_word(subject, p) && strict {
+                return Err(format!(
+                    "the password {p}, given in the mail, is shown in the Subject \
+                     (known: finding 2, the answer's Subject is the mail's, unmasked)"
+                ));
             }
         }
     }
