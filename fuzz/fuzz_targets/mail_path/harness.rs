@@ -32,18 +32,18 @@
 //!    the input holds somewhere (a `JOIN` registers `From`, a GM's
 //!    `REPLACE` names an address).
 //! 6. Passwords, in two parts, with no false positives:
-//!    a. A password of the fixture appears (ASCII case ignored) in a queued
-//!       mail, raw or decoded (subject, every part's text, every header),
-//!       only if the input holds it too, raw or decoded (body text as the
-//!       judge reads it, every part, every header, HTML turned to text).
-//!       The store keeps only argon2 hashes: anything else is a leak.
-//!    b. A password of the fixture that the mail gives as a password (the
-//!       secret argument of a command line of the body, by the judge's own
-//!       command table, `registry::lookup` and `registry::secret_of`) never
-//!       appears as a word (not next to a letter, digit or `_`, the rule
-//!       of the judge's own masking) in any mail queued for this input:
-//!       body, subject or any header. Text the sender writes as chat (not
-//!       as a password) may come back; that is 6a's business.
+//!    (a) A password of the fixture appears (ASCII case ignored) in a queued
+//!    mail, raw or decoded (subject, every part's text, every header),
+//!    only if the input holds it too, raw or decoded (body text as the
+//!    judge reads it, every part, every header, HTML turned to text).
+//!    The store keeps only argon2 hashes: anything else is a leak.
+//!    (b) A password of the fixture that the mail gives as a password (the
+//!    secret argument of a command line of the body, by the judge's own
+//!    command table, `registry::lookup` and `registry::secret_of`) never
+//!    appears as a word (not next to a letter, digit or `_`, the rule
+//!    of the judge's own masking) in any mail queued for this input:
+//!    body, subject or any header. Text the sender writes as chat (not
+//!    as a password) may come back; that is (a)'s business.
 //!
 //! Known findings that are not fixed are skipped unless `ZJ_FUZZ_STRICT=1`
 //! (see [`Harness::strict`] and the README): 6b in the Subject of the
@@ -454,12 +454,12 @@ impl Input {
             texts(&m, &mut views, 0, true);
             for h in m.headers() {
                 let name = h.name().to_ascii_lowercase();
-                if name == "from" || name == "reply-to" {
-                    if let HeaderValue::Address(a) = h.value() {
-                        for x in a.iter() {
-                            if let Some(e) = x.address() {
-                                answerable.push(e.trim().to_ascii_lowercase());
-                            }
+                if (name == "from" || name == "reply-to")
+                    && let HeaderValue::Address(a) = h.value()
+                {
+                    for x in a.iter() {
+                        if let Some(e) = x.address() {
+                            answerable.push(e.trim().to_ascii_lowercase());
                         }
                     }
                 }
