@@ -529,7 +529,9 @@ pub fn build(
     }
     let text = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
-        .body(out.body.clone());
+        // A lone CR (a sender's line echoed) would go out bare: RFC 5322
+        // allows CR only in CRLF, and servers refuse or mangle it.
+        .body(out.body.replace("\r\n", "\n").replace('\r', " "));
     let msg = if out.attachments.is_empty() {
         b.singlepart(text)
     } else {
