@@ -264,6 +264,22 @@ fn robot_kind(local: &str) -> Option<Silence> {
     None
 }
 
+/// The text of a mail's first body: its plain text, or an HTML-only mail
+/// converted by an HTML-to-text library, so that block elements (`<div>`,
+/// `<p>`, `<br>`, list items) become lines, as the writer saw them.
+fn body_text(m: &mail_parser::Message<'_>) -> String {
+    if let Some(part) = m.text_part(0)
+        && part.is_text_html()
+        && let Some(html) = part.text_contents()
+    {
+        // Wide enough never to wrap an order line; the judge wraps nothing.
+        if let Ok(text) = html2text::from_read(html.as_bytes(), 10_000) {
+            return text;
+        }
+    }
+    m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()
+}
+
 /// Decode a raw mail. `judge` is the judge's own address (mail from it is
 /// never answered). A mail that cannot be parsed at all still yields an
 /// [`Inbound`] with whatever could be read.
@@ -283,7 +299,7 @@ pub fn read(raw: &[u8], judge: &str) -> Inbound {
     };
     let from = first_address(m.header("From").unwrap_or(&ParsedValue::Empty));
     let subject = header_text(m.subject().unwrap_or(""), MAX_SUBJECT);
-    let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
+    let text = body_text(&m);
     let references: Vec<String> = match m.header("References") {
         Some(ParsedValue::TextList(l)) => l.iter().filter_map(|s| clean_id(s)).collect(),
         Some(ParsedValue::Text(t)) => clean_id(t).into_iter().collect(),
