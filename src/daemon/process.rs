@@ -120,7 +120,9 @@ pub struct Limits {
     /// (the process died each time) is given up.
     pub max_attempts: i64,
     /// How long one call of [`Processor::tick`] may work before it lets
-    /// mail be answered (the rest of the due work follows at once).
+    /// mail be answered (the rest of the due work follows at once): each
+    /// game is a transaction of its own, so a burst of deadlines keeps a
+    /// mail waiting this long at most.
     pub tick_budget: Duration,
     /// Processed mail is kept whole this long (passwords already masked),
     /// then only its Message-ID, digest and note are kept.
@@ -137,7 +139,7 @@ impl Default for Limits {
         Limits {
             max_bytes: 1024 * 1024,
             max_attempts: 3,
-            tick_budget: Duration::from_secs(1),
+            tick_budget: Duration::from_millis(250),
             keep_mail: Duration::from_secs(30 * 86400),
             keep_sent: Duration::from_secs(30 * 86400),
             vacuum_every: Duration::from_secs(7 * 86400),
@@ -157,6 +159,8 @@ pub struct Processor {
     pub limits: Limits,
     /// When stored mail was last pruned.
     last_prune: Option<Instant>,
+    /// The deadline work under way, while it lasts.
+    burst: Option<Burst>,
 }
 
 /// What happened to a mail.
@@ -177,6 +181,17 @@ pub struct Ticked {
     pub queued: usize,
     /// Due work is left for the next call (the time budget ran out).
     pub more: bool,
+    /// Games worked on.
+    pub games: usize,
+}
+
+/// Deadline work that took more than one tick (a burst of deadlines),
+/// for the log.
+#[derive(Debug, Clone, Copy)]
+struct Burst {
+    started: Instant,
+    games: usize,
+    queued: usize,
 }
 
 /// The text of a panic's payload.
@@ -204,6 +219,7 @@ impl Processor {
             identity,
             limits,
             last_prune: None,
+            burst: None,
         }
     }
 
@@ -244,6 +260,7 @@ impl Processor {
                 tx.commit()?;
                 Ok(mails.len())
             }));
+            done.games += 1;
             let cause = match r {
                 Ok(Ok(n)) => {
                     done.queued += n;
@@ -254,6 +271,26 @@ impl Processor {
             };
             warn!(game = %key, cause = %cause, "the clock's work for a game failed; it is set aside");
             done.queued += self.set_aside(&key, &cause, now)?;
+        }
+        if done.games > 0 {
+            let b = self.burst.get_or_insert(Burst {
+                started,
+                games: 0,
+                queued: 0,
+            });
+            b.games += done.games;
+            b.queued += done.queued;
+        }
+        if !done.more
+            && let Some(b) = self.burst.take()
+            && b.games > 1
+        {
+            info!(
+                games = b.games,
+                mails = b.queued,
+                seconds = b.started.elapsed().as_secs_f64(),
+                "deadline work done"
+            );
         }
         Ok(done)
     }
