@@ -84,7 +84,13 @@ fn one_run(n: usize) -> Option<Run> {
                 (
                     p.address.clone(),
                     JUDGE_ADDRESS.to_string(),
-                    order_mail(&p.address, JUDGE_ADDRESS, &id, &format!("Orders {i}"), &body),
+                    order_mail(
+                        &p.address,
+                        JUDGE_ADDRESS,
+                        &id,
+                        &format!("Orders {i}"),
+                        &body,
+                    ),
                 )
             })
             .collect();
@@ -194,7 +200,11 @@ fn one_run(n: usize) -> Option<Run> {
          RSS idle {idle_rss_kb} kB, peak {peak_rss_kb} kB, idle after {idle_after_kb} kB \
          ({file_kb} kB file-backed, {anon_kb} kB anonymous); \
          daemon CPU {cpu:.2} s ({:.2} ms a mail)",
-        if signed { "signed-on order" } else { "unsigned (refused)" },
+        if signed {
+            "signed-on order"
+        } else {
+            "unsigned (refused)"
+        },
         done_at.as_secs_f64(),
         secs(sent_at),
         secs(stored_at),

@@ -26,9 +26,9 @@
 //! `ZJ_BURST_RUNS` the number of runs (default 1; medians printed).
 
 mod daemon_common;
-mod support;
 #[path = "games_support/mod.rs"]
 mod games_support;
+mod support;
 #[path = "support_judge/mod.rs"]
 mod support_judge;
 
@@ -81,7 +81,10 @@ fn take_sent(dir: &std::path::Path) -> (usize, usize) {
 }
 
 fn deliver(config: &std::path::Path, seq: usize) -> String {
-    let id = format!("burst-list-{seq}.{}@players.example.test", std::process::id());
+    let id = format!(
+        "burst-list-{seq}.{}@players.example.test",
+        std::process::id()
+    );
     let raw = format!(
         "From: watcher@example.test\r\nTo: judge@example.test\r\nSubject: list\r\n\
          Message-ID: <{id}>\r\n\r\nLIST\r\n"
@@ -107,7 +110,10 @@ fn deliver(config: &std::path::Path, seq: usize) -> String {
 
 fn one_run(games: usize) -> Figures {
     let tmp = TempDir::new("burst");
-    let start = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() as i64;
+    let start = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
     // The deadline falls after the daemon has started and idled a while;
     // the clock ticks every 5 s.
     let deadline = start + 12;
@@ -130,7 +136,11 @@ fn one_run(games: usize) -> Figures {
     let want = games as i64 * 8;
     let wait_deadline = Instant::now() + Duration::from_secs(60);
     while one(&db, "SELECT count(*) FROM history") == 0 {
-        assert!(Instant::now() < wait_deadline, "no game processed\n{}", judge.log_tail(20));
+        assert!(
+            Instant::now() < wait_deadline,
+            "no game processed\n{}",
+            judge.log_tail(20)
+        );
         std::thread::sleep(Duration::from_millis(2));
     }
     let t0 = Instant::now();
@@ -194,7 +204,11 @@ fn one_run(games: usize) -> Figures {
             with_png += png;
             break;
         }
-        assert!(Instant::now() < send_deadline, "not sent\n{}", judge.log_tail(20));
+        assert!(
+            Instant::now() < send_deadline,
+            "not sent\n{}",
+            judge.log_tail(20)
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     let all_sent = t0.elapsed().as_secs_f64();

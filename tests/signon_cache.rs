@@ -52,7 +52,10 @@ fn a_known_password_skips_argon2_and_a_guess_still_pays_and_counts() {
     assert!(r.contains("F(Lon)-ENG"), "{r}");
     assert_eq!(argon2(), before + 1, "the first sign-on pays argon2");
     let r = w.reply(&addr("England"), "SIGNON England g pw-England\nF(Edi)-NTH");
-    assert!(r.contains("F(Edi)-NTH") && !r.contains("sign-on failed"), "{r}");
+    assert!(
+        r.contains("F(Edi)-NTH") && !r.contains("sign-on failed"),
+        "{r}"
+    );
     assert_eq!(argon2(), before + 1, "the same password again does not");
 
     // A guess, after the cached success: argon2 in full, and counted.
@@ -69,8 +72,15 @@ fn a_known_password_skips_argon2_and_a_guess_still_pays_and_counts() {
     assert_eq!(argon2(), before + 4, "a locked seat checks nothing");
     w.advance(61);
     let r = w.reply(&addr("England"), "SIGNON England g pw-England\nA(Lvp)-Yor");
-    assert!(r.contains("A(Lvp)-Yor") && !r.contains("sign-on failed"), "{r}");
-    assert_eq!(argon2(), before + 4, "after the lock the password is still known");
+    assert!(
+        r.contains("A(Lvp)-Yor") && !r.contains("sign-on failed"),
+        "{r}"
+    );
+    assert_eq!(
+        argon2(),
+        before + 4,
+        "after the lock the password is still known"
+    );
     assert_eq!(failures(&mut w), 0, "a success forgets the failures");
 }
 
@@ -94,7 +104,10 @@ fn a_new_password_forgets_the_old_one() {
     assert_eq!(failures(&mut w), 1);
     // The new one pays argon2 once, then is known.
     let r = w.reply(&addr("France"), "SIGNON France g brand-new-pw\nA(Par)-Pic");
-    assert!(r.contains("A(Par)-Pic") && !r.contains("sign-on failed"), "{r}");
+    assert!(
+        r.contains("A(Par)-Pic") && !r.contains("sign-on failed"),
+        "{r}"
+    );
     assert_eq!(argon2(), before + 3);
     let r = w.reply(&addr("France"), "SIGNON France g brand-new-pw\nA(Par)-Gas");
     assert!(r.contains("A(Par)-Gas"), "{r}");

@@ -73,7 +73,10 @@ impl Game<'_> {
             pid = std::process::id(),
         );
         self.inbox
-            .deliver(&format!("{}.{}.eml", std::process::id(), self.seq), raw.as_bytes())
+            .deliver(
+                &format!("{}.{}.eml", std::process::id(), self.seq),
+                raw.as_bytes(),
+            )
             .expect("deliver to the inbox");
     }
 
@@ -85,17 +88,25 @@ impl Game<'_> {
             if c.inbound >= self.mails as i64 && c.pending == 0 {
                 return;
             }
-            assert!(Instant::now() < deadline, "mail not processed: {c:?}\n{}", self.judge.log_tail(30));
+            assert!(
+                Instant::now() < deadline,
+                "mail not processed: {c:?}\n{}",
+                self.judge.log_tail(30)
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
 
     fn row(&self) -> games::GameRow {
-        games::load(&self.judge.db(), "g").expect("store").expect("the game")
+        games::load(&self.judge.db(), "g")
+            .expect("store")
+            .expect("the game")
     }
 
     fn history_len(&self) -> usize {
-        games::history(&self.judge.db(), "g").expect("history").len()
+        games::history(&self.judge.db(), "g")
+            .expect("history")
+            .len()
     }
 }
 
@@ -111,7 +122,11 @@ fn one_run() -> Figures {
     let tmp = TempDir::new("storage-game");
     let mut judge = Judge::start_with(tmp.path(), &maildir_config(tmp.path(), ""));
     let v: Variant = zinejudge::variant::builtin("standard").unwrap().unwrap();
-    let powers: Vec<String> = v.map.power_ids().map(|p| v.map.power(p).name.clone()).collect();
+    let powers: Vec<String> = v
+        .map
+        .power_ids()
+        .map(|p| v.map.power(p).name.clone())
+        .collect();
     let t0 = Instant::now();
     let mut g = Game {
         judge: &judge,
@@ -197,13 +212,21 @@ fn one_run() -> Figures {
             g.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
             g.settle();
         }
-        assert!(g.history_len() > before, "the phase was not processed\n{}", judge.log_tail(30));
+        assert!(
+            g.history_len() > before,
+            "the phase was not processed\n{}",
+            judge.log_tail(30)
+        );
         phases += 1;
     }
     // Everything sent.
     let deadline = Instant::now() + Duration::from_secs(300);
     while judge.counts().unsent > 0 {
-        assert!(Instant::now() < deadline, "mail not sent\n{}", judge.log_tail(30));
+        assert!(
+            Instant::now() < deadline,
+            "mail not sent\n{}",
+            judge.log_tail(30)
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let seconds = t0.elapsed().as_secs_f64();
@@ -241,12 +264,17 @@ fn one_run() -> Figures {
         one("SELECT count(*) FROM mail_sources"),
         one("SELECT coalesce(sum(length(data)), 0) FROM mail_sources"),
         history.len(),
-        one("SELECT coalesce(sum(length(position) + length(orders) + length(report)), 0) FROM history"),
+        one(
+            "SELECT coalesce(sum(length(position) + length(orders) + length(report)), 0) FROM history"
+        ),
         archived.len(),
     );
     assert_eq!(history.len(), phases, "every phase is in the history");
     assert_eq!(archived.len() as u64, press, "all press is archived");
-    assert!(results >= phases * 8, "{results} results mails with pictures for {phases} phases");
+    assert!(
+        results >= phases * 8,
+        "{results} results mails with pictures for {phases} phases"
+    );
     assert_eq!(counts.failed, 0);
 
     // The retention passes: the mail goes, the game stays.
@@ -257,8 +285,16 @@ fn one_run() -> Figures {
     zinejudge::store::retention::vacuum(c).unwrap();
     assert_eq!(one("SELECT count(*) FROM outbox"), 0);
     assert_eq!(one("SELECT count(*) FROM mail_sources"), 0);
-    assert_eq!(games::history(c, "g").unwrap(), history, "the history is kept whole");
-    assert_eq!(games::press(c, "g").unwrap(), archived, "the press is kept whole");
+    assert_eq!(
+        games::history(c, "g").unwrap(),
+        history,
+        "the history is kept whole"
+    );
+    assert_eq!(
+        games::press(c, "g").unwrap(),
+        archived,
+        "the press is kept whole"
+    );
     drop(s);
     let kept_bytes = tree_bytes(&store) + tree_bytes(&wal);
     eprintln!(

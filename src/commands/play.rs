@@ -48,7 +48,11 @@ fn phase_orders(
 
 /// The orders of a phase from each power's stored lines, and the powers
 /// that had a choice and gave no order.
-fn orders_of(v: &Variant, pos: &Position, held: &[(u8, Vec<String>)]) -> (PhaseOrders, Vec<PowerId>) {
+fn orders_of(
+    v: &Variant,
+    pos: &Position,
+    held: &[(u8, Vec<String>)],
+) -> (PhaseOrders, Vec<PowerId>) {
     let mut main = Vec::new();
     let mut retreats = Vec::new();
     let mut adjust = Vec::new();
@@ -388,8 +392,17 @@ pub(crate) fn parts(
     if format == crate::report::PictureFormat::None {
         return Ok(Vec::new());
     }
-    let mut drawn = match judge.drawn.recent.iter().position(|(id, _)| *id == later.source) {
-        Some(i) => judge.drawn.recent.remove(i).map_or_else(Pictures::default, |(_, p)| p),
+    let mut drawn = match judge
+        .drawn
+        .recent
+        .iter()
+        .position(|(id, _)| *id == later.source)
+    {
+        Some(i) => judge
+            .drawn
+            .recent
+            .remove(i)
+            .map_or_else(Pictures::default, |(_, p)| p),
         None => Pictures::default(),
     };
     let all = match drawn.by_viewer.iter().find(|(w, _)| *w == viewer) {
@@ -412,11 +425,15 @@ fn draw_kept(
     let Some((kind, data)) = crate::store::mail_source(c, source)? else {
         anyhow::bail!("the phase of a queued mail's pictures is gone");
     };
-    anyhow::ensure!(kind == PHASE_SOURCE, "a queued mail's pictures come from a `{kind}`");
+    anyhow::ensure!(
+        kind == PHASE_SOURCE,
+        "a queued mail's pictures come from a `{kind}`"
+    );
     let kept: PhaseSource = serde_json::from_slice(&data)?;
     let v = judge.variant(&kept.variant).map_err(fault)?;
-    let before = Position::from_toml(&v, &kept.before)
-        .map_err(|e| anyhow::anyhow!("the position kept for a queued mail's pictures is broken: {e}"))?;
+    let before = Position::from_toml(&v, &kept.before).map_err(|e| {
+        anyhow::anyhow!("the position kept for a queued mail's pictures is broken: {e}")
+    })?;
     let (orders, nmr) = orders_of(&v, &before, &kept.orders);
     let (result, after) = play(&v, &before, &orders);
     let pr = PhaseReport {

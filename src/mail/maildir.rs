@@ -176,7 +176,11 @@ mod tests {
         // A reader took one: it is in cur/, flagged.
         md.mark_seen(&a).unwrap();
         let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-        assert_eq!(md.prune_delivered(an_hour_ago).unwrap(), 0, "kept within the retention");
+        assert_eq!(
+            md.prune_delivered(an_hour_ago).unwrap(),
+            0,
+            "kept within the retention"
+        );
         let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
         assert_eq!(md.prune_delivered(later).unwrap(), 2);
         let left: Vec<_> = md.list_new().unwrap();

@@ -502,7 +502,13 @@ pub fn attach(raw: &[u8], message_id: &str, parts: &[Attached]) -> Result<Vec<u8
         return Err(BuildError::NoRoom);
     }
     let at = raw.len() - close.len();
-    let mut out = Vec::with_capacity(raw.len() + parts.iter().map(|p| p.bytes.len() * 4 / 3 + 512).sum::<usize>());
+    let mut out = Vec::with_capacity(
+        raw.len()
+            + parts
+                .iter()
+                .map(|p| p.bytes.len() * 4 / 3 + 512)
+                .sum::<usize>(),
+    );
     out.extend_from_slice(&raw[..at]);
     for p in parts {
         out.extend_from_slice(b"--");
@@ -841,10 +847,7 @@ mod tests {
         // With none to add, the queued mail is a whole mail already.
         assert_eq!(attach(&queued, "r1@example.test", &[]).unwrap(), queued);
         let plain = build(
-            &Outgoing {
-                later: None,
-                ..out
-            },
+            &Outgoing { later: None, ..out },
             &me,
             "r2@example.test",
             SystemTime::UNIX_EPOCH,

@@ -432,7 +432,16 @@ pub fn append_press(c: &Connection, game: &str, p: &NewPress<'_>, now: i64) -> R
     c.execute(
         "INSERT INTO press (game, seq, phase, sender, recipients, grey, text, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![game, seq, p.phase, p.sender, p.recipients, p.grey, p.text, now],
+        params![
+            game,
+            seq,
+            p.phase,
+            p.sender,
+            p.recipients,
+            p.grey,
+            p.text,
+            now
+        ],
     )?;
     Ok(seq)
 }

@@ -598,10 +598,12 @@ pub fn finish_inbound(tx: &Transaction<'_>, id: i64, note: &str, now: i64) -> Re
 
 /// A value kept in the store's `meta` table.
 pub fn meta(c: &Connection, key: &str) -> Result<Option<String>> {
-    Ok(c.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
-        r.get(0)
-    })
-    .optional()?)
+    Ok(
+        c.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
+            r.get(0)
+        })
+        .optional()?,
+    )
 }
 
 /// Keep a value in the store's `meta` table.

@@ -71,16 +71,15 @@ pub fn prune_outbox(c: &Connection, sent_before: i64, now: i64) -> Result<Pruned
         params![now - KEEP_MAIL_IDS],
     )?;
     let old = now - COUNTERS;
-    let counters = c.execute(
-        "DELETE FROM senders WHERE window_start < ?1",
-        params![old],
-    )? + c.execute(
-        "DELETE FROM answered WHERE day_start < ?1 AND idle_at < ?1",
-        params![old],
-    )? + c.execute(
-        "DELETE FROM signon_failures WHERE last_at < ?1 AND locked_until < ?2",
-        params![old, now],
-    )?;
+    let counters = c.execute("DELETE FROM senders WHERE window_start < ?1", params![old])?
+        + c.execute(
+            "DELETE FROM answered WHERE day_start < ?1 AND idle_at < ?1",
+            params![old],
+        )?
+        + c.execute(
+            "DELETE FROM signon_failures WHERE last_at < ?1 AND locked_until < ?2",
+            params![old, now],
+        )?;
     Ok(Pruned {
         outbox,
         sources,
