@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod adjudicate;
+pub mod calendar;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -35,15 +35,6 @@ use tracing::{error, info, warn};
 /// Makes the responder for a configuration (the command processor).
 pub type ResponderFactory = Arc<dyn Fn(&Config) -> Box<dyn Responder> + Send + Sync>;
 
-/// The default responder: the judge's command language.
-pub fn default_responder() -> ResponderFactory {
-    Arc::new(|c: &Config| {
-        let mut judge = crate::commands::Judge::new(&c.identity.name, &c.timezone);
-        judge.picture_format = c.picture;
-        Box::new(judge) as Box<dyn Responder>
-    })
-}
-
 /// Give the allocator's free memory back to the system. glibc keeps what
 /// a burst freed for reuse, in an arena per thread that allocated, so a
 /// judge that adjudicated a thousand games would otherwise sit at its peak
