@@ -20,3 +20,4 @@ pub mod report;
 pub mod rules;
 pub mod store;
 pub mod variant;
+pub mod web;
