@@ -258,15 +258,22 @@ pub async fn serve(listener: TcpListener, options: Options, mut shutdown: watch:
     info!("stopped serving the game pages");
 }
 
-/// A client past the connection cap: told to come back, and closed.
+/// A client past the connection cap: told to come back, and closed (after
+/// what it sent is read, so that the close does not reset the answer
+/// away).
 async fn turn_away(mut stream: TcpStream) {
-    use tokio::io::AsyncWriteExt;
-    let _ = tokio::time::timeout(
-        Duration::from_secs(2),
-        stream.write_all(
-            b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain\r\nContent-Length: 24\r\nConnection: close\r\n\r\nToo busy: try again soon",
-        ),
-    )
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        stream
+            .write_all(
+                b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain\r\nContent-Length: 24\r\nConnection: close\r\n\r\nToo busy: try again soon",
+            )
+            .await?;
+        stream.shutdown().await?;
+        let mut sink = [0u8; 4096];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<_, std::io::Error>(())
+    })
     .await;
 }
 

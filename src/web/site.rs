@@ -275,7 +275,7 @@ impl Site {
 
     fn make(&self, want: &Want) -> Result<Made> {
         let made = match want {
-            Want::List(page) => Some(self.list(*page)?),
+            Want::List(page) => self.list(*page)?,
             Want::Game(name, tz) => self.game(name, tz.as_deref())?,
             Want::Phase(name, phase) => self.phase(name, phase)?,
             Want::Feed(name) => self.feed(name)?,
@@ -386,11 +386,13 @@ impl Site {
         Ok(line)
     }
 
-    fn list(&self, page: usize) -> Result<Made> {
+    fn list(&self, page: usize) -> Result<Option<Made>> {
         let rows = self.read(|tx| Ok(games::list(tx)?))?;
         let total = rows.len();
         let pages = total.div_ceil(GAMES_PER_PAGE).max(1);
-        let page = page.clamp(1, pages);
+        if page == 0 || page > pages {
+            return Ok(None);
+        }
         let mut lines = Vec::new();
         for g in rows
             .iter()
@@ -425,7 +427,7 @@ impl Site {
                 next => (page < pages).then(|| link(page + 1)),
             },
         )?;
-        Ok(Made::html(body))
+        Ok(Some(Made::html(body)))
     }
 
     fn game(&self, name: &str, tz: Option<&str>) -> Result<Option<Made>> {
