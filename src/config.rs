@@ -980,6 +980,37 @@ mod tests {
     }
 
     #[test]
+    fn links_to_the_pages_go_where_readers_can_reach_them() {
+        let web = |enabled: bool, address: &str, base: &str| {
+            check_web(&RawWeb {
+                enabled,
+                address: address.into(),
+                base_url: base.into(),
+            })
+            .unwrap()
+        };
+        let w = web(true, "127.0.0.1:8080", "");
+        assert_eq!(w.base_url.as_deref(), Some("http://127.0.0.1:8080/"));
+        assert_eq!(
+            web(true, "[::1]:80", "").base_url.as_deref(),
+            Some("http://[::1]:80/")
+        );
+        // No place to reach: no links.
+        assert_eq!(web(true, "0.0.0.0:8080", "").base_url, None);
+        assert_eq!(web(true, "127.0.0.1:0", "").base_url, None);
+        assert_eq!(
+            web(false, "127.0.0.1:8080", "https://x.org/").base_url,
+            None
+        );
+        assert_eq!(
+            web(true, "0.0.0.0:8080", "https://x.org/zj")
+                .base_url
+                .as_deref(),
+            Some("https://x.org/zj/")
+        );
+    }
+
+    #[test]
     fn a_file_overrides_only_what_it_says_and_unknown_keys_are_refused() {
         let dir = std::env::temp_dir().join(format!("zj-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
