@@ -589,3 +589,40 @@ fn a_page_shows_the_store_as_it_is_now() {
     );
     assert!(game.body.contains("None played yet."), "{}", game.body);
 }
+
+#[test]
+fn pages_go_compressed_to_a_browser_and_plain_to_a_client_without_gzip() {
+    let dir = TempDir::new("gzip");
+    let store = dir.path().join("store.sqlite");
+    let mut j = Judge::new(&store);
+    standard_game(&mut j, "g1");
+    let pages = Pages::start(&store);
+    let plain = pages.get("/games/g1");
+    assert_eq!(plain.header("content-encoding"), None);
+    let mut s = TcpStream::connect(pages.addr).expect("connect");
+    s.write_all(
+        b"GET /games/g1 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate, br\r\nConnection: close\r\n\r\n",
+    )
+    .expect("send");
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).expect("read");
+    let end = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head")
+        + 4;
+    let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    assert!(head.contains("vary: accept-encoding"), "{head}");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&buf[end..])
+        .read_to_string(&mut text)
+        .expect("gzip");
+    assert_eq!(text, plain.body);
+    assert!(
+        buf.len() - end < plain.body.len() / 2,
+        "{} of {}",
+        buf.len() - end,
+        plain.body.len()
+    );
+}

@@ -21,7 +21,7 @@ pub mod site;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, Response, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Response, StatusCode, header};
 use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -315,14 +315,49 @@ fn router(app: App, limits: &Limits) -> Router {
         ))
 }
 
+/// Whether the client takes a gzip-compressed body (every browser does).
+fn takes_gzip(h: &HeaderMap) -> bool {
+    h.get_all(header::ACCEPT_ENCODING).iter().any(|v| {
+        v.to_str().is_ok_and(|v| {
+            v.split(',').any(|e| {
+                let mut parts = e.split(';');
+                let name = parts.next().unwrap_or("").trim();
+                let refused = parts.any(|p| {
+                    p.trim()
+                        .strip_prefix("q=")
+                        .and_then(|q| q.trim().parse::<f32>().ok())
+                        .is_some_and(|q| q == 0.0)
+                });
+                (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+            })
+        })
+    })
+}
+
 impl App {
     /// The page for `want`, made on a blocking thread, a few at a time.
-    async fn page(&self, want: Want) -> Response<Body> {
+    async fn page(&self, want: Want, headers: &HeaderMap) -> Response<Body> {
+        let gzip = takes_gzip(headers);
         let Ok(_turn) = self.makers.acquire().await else {
             return busy();
         };
         let site = Arc::clone(&self.site);
-        let made = tokio::task::spawn_blocking(move || site.get(&want)).await;
+        let made = tokio::task::spawn_blocking(move || {
+            site.get(&want).map(|m| {
+                // Undone here, off the network threads, for the rare client
+                // that takes no gzip.
+                if m.gzip && !gzip {
+                    Made {
+                        body: m.plain(),
+                        gzip: false,
+                        ..m
+                    }
+                } else {
+                    m
+                }
+            })
+        })
+        .await;
         match made {
             Ok(Ok(m)) => answer(m),
             Ok(Err(e)) => self.fault(anyhow::Error::from(e)),
@@ -353,14 +388,23 @@ fn answer(m: Made) -> Response<Body> {
     if !m.found {
         *r.status_mut() = StatusCode::NOT_FOUND;
     }
-    r.headers_mut().insert(
+    let h = r.headers_mut();
+    h.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static(m.content_type),
     );
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    if m.gzip {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
     r
 }
 
-async fn list(State(app): State<App>, Query(q): Query<HashMap<String, String>>) -> Response<Body> {
+async fn list(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response<Body> {
     let page = match q.get("page") {
         None => 1,
         Some(p) => match p.trim().parse::<usize>() {
@@ -368,7 +412,7 @@ async fn list(State(app): State<App>, Query(q): Query<HashMap<String, String>>) 
             _ => return not_found(&app, "page").await,
         },
     };
-    app.page(Want::List(page)).await
+    app.page(Want::List(page), &headers).await
 }
 
 /// The reader's time zone (`?tz=America/New_York`), if it is one.
@@ -383,25 +427,35 @@ fn reader_zone(q: &HashMap<String, String>) -> Option<String> {
 
 async fn game(
     State(app): State<App>,
+    headers: HeaderMap,
     Path(name): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response<Body> {
-    app.page(Want::Game(name, reader_zone(&q))).await
+    app.page(Want::Game(name, reader_zone(&q)), &headers).await
 }
 
 async fn phase(
     State(app): State<App>,
+    headers: HeaderMap,
     Path((name, phase)): Path<(String, String)>,
 ) -> Response<Body> {
-    app.page(Want::Phase(name, phase)).await
+    app.page(Want::Phase(name, phase), &headers).await
 }
 
-async fn feed(State(app): State<App>, Path(name): Path<String>) -> Response<Body> {
-    app.page(Want::Feed(name)).await
+async fn feed(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> Response<Body> {
+    app.page(Want::Feed(name), &headers).await
 }
 
-async fn map(State(app): State<App>, Path(name): Path<String>) -> Response<Body> {
-    app.page(Want::Map(name)).await
+async fn map(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> Response<Body> {
+    app.page(Want::Map(name), &headers).await
 }
 
 fn asset(body: &'static str, mime: &'static str) -> Response<Body> {

@@ -41,8 +41,10 @@ const PRESS_SHOWN: i64 = 100;
 const FEED_ENTRIES: usize = 100;
 /// Store connections kept open for pages.
 const POOL: usize = 8;
-/// Pages kept; past this the cache starts again.
-const CACHE_ENTRIES: usize = 4096;
+/// Bytes of (compressed) pages kept; past this the oldest go.
+const CACHE_BYTES: usize = 64 * 1024 * 1024;
+/// Games' lines of the list kept; past this they are made again.
+const SUMMARIES: usize = 100_000;
 
 /// Why a page could not be made (a fault of the judge's data or of the
 /// machine, never of the reader: unknown games are not errors).
@@ -94,6 +96,8 @@ pub struct Made {
     pub content_type: &'static str,
     /// The body.
     pub body: axum::body::Bytes,
+    /// The body is gzip-compressed.
+    pub gzip: bool,
 }
 
 impl Made {
@@ -102,6 +106,42 @@ impl Made {
             found: true,
             content_type: "text/html; charset=utf-8",
             body: body.into(),
+            gzip: false,
+        }
+    }
+
+    /// The body compressed (pages are mostly the map's SVG, which gzip
+    /// shrinks to about a third: less to keep, and less to send to a phone).
+    fn compressed(self) -> Made {
+        use std::io::Write;
+        if self.gzip || self.body.len() < 1024 {
+            return self;
+        }
+        let mut z = flate2::write::GzEncoder::new(
+            Vec::with_capacity(self.body.len() / 6),
+            flate2::Compression::default(),
+        );
+        match z.write_all(&self.body).and_then(|_| z.finish()) {
+            Ok(bytes) => Made {
+                body: bytes.into(),
+                gzip: true,
+                ..self
+            },
+            Err(_) => self,
+        }
+    }
+
+    /// The body as it was made (undoing the compression, for a client
+    /// that does not take gzip).
+    pub fn plain(&self) -> axum::body::Bytes {
+        use std::io::Read;
+        if !self.gzip {
+            return self.body.clone();
+        }
+        let mut out = Vec::with_capacity(self.body.len() * 8);
+        match flate2::read::GzDecoder::new(&self.body[..]).read_to_end(&mut out) {
+            Ok(_) => out.into(),
+            Err(_) => axum::body::Bytes::new(),
         }
     }
 }
@@ -142,6 +182,35 @@ pub struct Site {
 struct Cache {
     generation: Option<i64>,
     made: HashMap<Want, Made>,
+    /// Keys, oldest first.
+    order: std::collections::VecDeque<Want>,
+    bytes: usize,
+}
+
+impl Cache {
+    fn clear(&mut self) {
+        self.made.clear();
+        self.order.clear();
+        self.bytes = 0;
+    }
+
+    fn insert(&mut self, want: Want, made: Made) {
+        let size = made.body.len();
+        if size > CACHE_BYTES / 4 || self.made.contains_key(&want) {
+            return;
+        }
+        while self.bytes + size > CACHE_BYTES {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(m) = self.made.remove(&old) {
+                self.bytes -= m.body.len();
+            }
+        }
+        self.bytes += size;
+        self.order.push_back(want.clone());
+        self.made.insert(want, made);
+    }
 }
 
 /// A lock that a panic elsewhere did not poison for good: every value
@@ -192,7 +261,7 @@ impl Site {
             let mut c = lock(&self.cache);
             if c.generation != Some(g) {
                 c.generation = Some(g);
-                c.made.clear();
+                c.clear();
             }
             if let Some(m) = c.made.get(want) {
                 return Ok(m.clone());
@@ -201,16 +270,13 @@ impl Site {
         } else {
             None
         };
-        let made = self.make(want)?;
+        let made = self.make(want)?.compressed();
         if let Some(g) = generation
             && made.found
         {
             let mut c = lock(&self.cache);
             if c.generation == Some(g) {
-                if c.made.len() >= CACHE_ENTRIES {
-                    c.made.clear();
-                }
-                c.made.insert(want.clone(), made.clone());
+                c.insert(want.clone(), made.clone());
             }
         }
         Ok(made)
@@ -379,7 +445,7 @@ impl Site {
             powers,
         });
         let mut s = lock(&self.summaries);
-        if s.len() >= CACHE_ENTRIES {
+        if s.len() >= SUMMARIES {
             s.clear();
         }
         s.insert(g.name.clone(), (key, Arc::clone(&line)));
@@ -652,6 +718,7 @@ impl Site {
             found: true,
             content_type: "image/svg+xml",
             body: svg.into(),
+            gzip: false,
         }))
     }
 
@@ -722,6 +789,7 @@ impl Site {
             found: true,
             content_type: "application/atom+xml; charset=utf-8",
             body: xml.into(),
+            gzip: false,
         }))
     }
 }
