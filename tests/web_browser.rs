@@ -362,7 +362,7 @@ fn a_reader_follows_a_game_from_the_list_to_a_past_phase_and_its_feed() {
             .expect("text");
         let start = xml.find("<feed").unwrap_or_else(|| panic!("an Atom feed: {xml}"));
         let end = xml.rfind("</feed>").expect("the feed's end") + "</feed>".len();
-        let feed = atom_syndication::Feed::read_from(xml[start..end].as_bytes())
+        let feed = atom_syndication::Feed::read_from(&xml.as_bytes()[start..end])
             .unwrap_or_else(|e| panic!("{e}: {xml}"));
         let titles: Vec<&str> = feed.entries.iter().map(|e| e.title.value.as_str()).collect();
         assert!(titles.contains(&"g1: Spring 1901 movement results"), "{titles:?}");

@@ -455,6 +455,12 @@ fn a_1066_game_never_shows_haralds_hidden_units_on_any_page() {
         ] {
             assert!(!b.contains(word), "{path} tells of `{word}`");
         }
+        // Harald, with no centre and no unit an observer sees, is not
+        // among the powers listed with their centres.
+        assert!(
+            !b.contains("<li>Harald Hardrada 0</li>"),
+            "{path} lists Harald"
+        );
         // The legend counts only the units an observer sees.
         if let Some(line) = between(b, "Harald Hardrada (", "</text>") {
             assert!(line.ends_with(", 0 units"), "{path}: {line}");

@@ -488,12 +488,17 @@ async fn not_found(app: &App, what: &'static str) -> Response<Body> {
     }
 }
 
-/// A connection whose reads and writes fail when they make no progress
-/// for `stall`: a client that stops reading what it asked for, or stops
-/// sending half-way, lets go of its connection.
+/// A connection whose reads and writes fail when no byte has moved either
+/// way for `stall`: a client that stops reading what it asked for, or
+/// stops sending half-way, lets go of its connection. Either way, because
+/// hyper keeps a read pending while it writes a long answer (to see the
+/// client go): a phone reading a big page slowly sends nothing meanwhile,
+/// and must keep its connection as long as it reads.
 struct Stalling<T> {
     inner: T,
     stall: Duration,
+    /// When a byte last moved, either way (or the connection opened).
+    moved: tokio::time::Instant,
     read: Option<Pin<Box<tokio::time::Sleep>>>,
     write: Option<Pin<Box<tokio::time::Sleep>>>,
 }
@@ -503,20 +508,29 @@ impl<T> Stalling<T> {
         Stalling {
             inner,
             stall,
+            moved: tokio::time::Instant::now(),
             read: None,
             write: None,
         }
     }
 }
 
-/// Whether a wait that made no progress has lasted too long (arming its
-/// timer at the first wait).
+/// Whether a wait has gone `stall` past the last movement `moved`. The
+/// wait's timer is moved on, not dropped, when bytes moved the other way
+/// meanwhile: it keeps the waker of the task that waits, so a read left
+/// pending while the writes went on still ends `stall` after the last
+/// write.
 fn stalled(
     timer: &mut Option<Pin<Box<tokio::time::Sleep>>>,
+    moved: tokio::time::Instant,
     stall: Duration,
     cx: &mut Context<'_>,
 ) -> bool {
-    let t = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(stall)));
+    let due = moved + stall;
+    let t = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(due)));
+    if t.deadline() != due {
+        t.as_mut().reset(due);
+    }
     t.as_mut().poll(cx).is_ready()
 }
 
@@ -531,12 +545,15 @@ impl<T: AsyncRead + Unpin> AsyncRead for Stalling<T> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
         let this = &mut *self;
+        let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
             Poll::Ready(r) => {
-                this.read = None;
+                if buf.filled().len() > before {
+                    this.moved = tokio::time::Instant::now();
+                }
                 Poll::Ready(r)
             }
-            Poll::Pending if stalled(&mut this.read, this.stall, cx) => {
+            Poll::Pending if stalled(&mut this.read, this.moved, this.stall, cx) => {
                 Poll::Ready(Err(timed_out()))
             }
             Poll::Pending => Poll::Pending,
@@ -545,17 +562,25 @@ impl<T: AsyncRead + Unpin> AsyncRead for Stalling<T> {
 }
 
 impl<T: AsyncWrite + Unpin> Stalling<T> {
+    /// A write, flush or shutdown, failed when it has waited `stall` past
+    /// the last movement; `written` says how many bytes a finished one
+    /// moved (a flush moves none: hyper flushes at every turn, even while
+    /// waiting for a request that does not come, so a flush must not count
+    /// as the client's progress).
     fn progress<R>(
         &mut self,
         cx: &mut Context<'_>,
+        written: impl FnOnce(&R) -> usize,
         f: impl FnOnce(Pin<&mut T>, &mut Context<'_>) -> Poll<std::io::Result<R>>,
     ) -> Poll<std::io::Result<R>> {
         match f(Pin::new(&mut self.inner), cx) {
             Poll::Ready(r) => {
-                self.write = None;
+                if r.as_ref().is_ok_and(|r| written(r) > 0) {
+                    self.moved = tokio::time::Instant::now();
+                }
                 Poll::Ready(r)
             }
-            Poll::Pending if stalled(&mut self.write, self.stall, cx) => {
+            Poll::Pending if stalled(&mut self.write, self.moved, self.stall, cx) => {
                 Poll::Ready(Err(timed_out()))
             }
             Poll::Pending => Poll::Pending,
@@ -569,7 +594,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Stalling<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        self.progress(cx, |w, cx| w.poll_write(cx, buf))
+        self.progress(cx, |n| *n, |w, cx| w.poll_write(cx, buf))
     }
 
     fn poll_write_vectored(
@@ -577,7 +602,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Stalling<T> {
         cx: &mut Context<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
-        self.progress(cx, |w, cx| w.poll_write_vectored(cx, bufs))
+        self.progress(cx, |n| *n, |w, cx| w.poll_write_vectored(cx, bufs))
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -585,10 +610,141 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Stalling<T> {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        self.progress(cx, |w, cx| w.poll_flush(cx))
+        self.progress(cx, |_| 0, |w, cx| w.poll_flush(cx))
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        self.progress(cx, |w, cx| w.poll_shutdown(cx))
+        self.progress(cx, |_| 0, |w, cx| w.poll_shutdown(cx))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    fn rt() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_client_that_reads_nothing_lets_go_of_its_connection() {
+        rt().block_on(async {
+            let (ours, _theirs) = tokio::io::duplex(64);
+            let mut s = Stalling::new(ours, Duration::from_millis(100));
+            let t = std::time::Instant::now();
+            let e = s.write_all(&[b'x'; 4096]).await.unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+            assert!(t.elapsed() >= Duration::from_millis(100));
+        });
+    }
+
+    #[test]
+    fn a_client_that_sends_nothing_lets_go_of_its_connection() {
+        rt().block_on(async {
+            let (ours, _theirs) = tokio::io::duplex(64);
+            let mut s = Stalling::new(ours, Duration::from_millis(100));
+            let mut buf = [0u8; 16];
+            let e = s.read(&mut buf).await.unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+        });
+    }
+
+    #[test]
+    fn a_slow_reader_keeps_its_connection_while_bytes_move() {
+        rt().block_on(async {
+            let (ours, mut theirs) = tokio::io::duplex(64);
+            let mut s = Stalling::new(ours, Duration::from_millis(200));
+            let reader = tokio::spawn(async move {
+                let mut got = 0;
+                let mut buf = [0u8; 32];
+                while got < 2048 {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    got += theirs.read(&mut buf).await.unwrap();
+                }
+                got
+            });
+            // 2 KiB through a 64-byte pipe read 32 bytes every 10 ms: well
+            // over the stall time in all, never a stall.
+            s.write_all(&[b'x'; 2048]).await.unwrap();
+            assert_eq!(reader.await.unwrap(), 2048);
+        });
+    }
+
+    #[test]
+    fn a_client_reading_a_long_answer_keeps_its_connection_though_it_sends_nothing() {
+        rt().block_on(async {
+            let (ours, mut theirs) = tokio::io::duplex(64);
+            let (mut r, mut w) = tokio::io::split(Stalling::new(ours, Duration::from_millis(200)));
+            // hyper's read for the next request, pending while it writes.
+            let waiting = tokio::spawn(async move {
+                let mut buf = [0u8; 16];
+                let got = r.read(&mut buf).await.map_err(|e| e.kind());
+                (got, tokio::time::Instant::now())
+            });
+            let reader = tokio::spawn(async move {
+                let mut got = 0;
+                let mut buf = [0u8; 32];
+                while got < 2048 {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    got += theirs.read(&mut buf).await.unwrap();
+                }
+                theirs
+            });
+            let start = tokio::time::Instant::now();
+            w.write_all(&[b'x'; 2048]).await.unwrap();
+            let written = tokio::time::Instant::now();
+            assert!(written - start > Duration::from_millis(400));
+            let _theirs = reader.await.unwrap();
+            // The read ends when nothing has moved for the stall time
+            // after the last write, not before and not never.
+            let (got, at) = tokio::time::timeout(Duration::from_secs(5), waiting)
+                .await
+                .expect("the read ends")
+                .unwrap();
+            assert_eq!(got, Err(std::io::ErrorKind::TimedOut));
+            assert!(at > written, "the read ended while the answer moved");
+            assert!(at - written < Duration::from_secs(1));
+        });
+    }
+
+    #[test]
+    fn flushes_alone_are_no_progress() {
+        rt().block_on(async {
+            let (ours, _theirs) = tokio::io::duplex(64);
+            let (mut r, mut w) = tokio::io::split(Stalling::new(ours, Duration::from_millis(100)));
+            // hyper flushes at every turn of its loop.
+            let flusher = tokio::spawn(async move {
+                loop {
+                    let _ = w.flush().await;
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            });
+            let mut buf = [0u8; 16];
+            let e = tokio::time::timeout(Duration::from_secs(2), r.read(&mut buf))
+                .await
+                .expect("the read ends")
+                .unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+            flusher.abort();
+        });
+    }
+
+    #[test]
+    fn gzip_is_taken_unless_refused() {
+        let h = |v: &str| {
+            let mut m = HeaderMap::new();
+            m.insert(header::ACCEPT_ENCODING, HeaderValue::from_str(v).unwrap());
+            takes_gzip(&m)
+        };
+        assert!(h("gzip, deflate, br"));
+        assert!(h("br;q=1.0, gzip;q=0.8"));
+        assert!(h("*"));
+        assert!(!h("gzip;q=0"));
+        assert!(!h("br, deflate"));
+        assert!(!takes_gzip(&HeaderMap::new()));
     }
 }

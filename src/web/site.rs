@@ -112,6 +112,9 @@ impl Made {
 
     /// The body compressed (pages are mostly the map's SVG, which gzip
     /// shrinks to about a third: less to keep, and less to send to a phone).
+    /// At the fast level: a page is made while its first reader waits,
+    /// after every change to the store, and the default level takes
+    /// longer for a body only a little smaller.
     fn compressed(self) -> Made {
         use std::io::Write;
         if self.gzip || self.body.len() < 1024 {
@@ -119,7 +122,7 @@ impl Made {
         }
         let mut z = flate2::write::GzEncoder::new(
             Vec::with_capacity(self.body.len() / 6),
-            flate2::Compression::default(),
+            flate2::Compression::fast(),
         );
         match z.write_all(&self.body).and_then(|_| z.finish()) {
             Ok(bytes) => Made {
@@ -423,7 +426,8 @@ impl Site {
             return Ok(Arc::clone(line));
         }
         let v = self.variant(g)?;
-        let pos = position(&v, g, &g.position)?;
+        // Listed with no centre only for units an observer sees.
+        let pos = public(&v, &position(&v, g, &g.position)?);
         let counts = pos.centre_counts(&v.map);
         let powers = v
             .map
@@ -771,7 +775,7 @@ impl Site {
                 text: p.body.clone(),
             });
         }
-        entries.sort_by(|a, b| b.updated.cmp(&a.updated));
+        entries.sort_by_key(|e| std::cmp::Reverse(e.updated));
         entries.truncate(FEED_ENTRIES);
         let xml = super::feed::write(&super::feed::Channel {
             id: match &self.base_url {
