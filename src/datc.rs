@@ -355,7 +355,7 @@ impl<'v> Runner<'v> {
                     crate::adjudicate::ferry::adjudicate_with_army_fleets(
                         &v.map,
                         &self.rules,
-                        &crate::variant::features::Features::default(),
+                        &crate::adjudicate::questions::Standard,
                         Some(phase),
                         &pre,
                         &orders,

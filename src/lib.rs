@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod adjudicate;
+pub mod calendar;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -19,5 +20,6 @@ pub mod orders;
 pub mod report;
 pub mod rules;
 pub mod store;
+pub mod time;
 pub mod variant;
 pub mod web;

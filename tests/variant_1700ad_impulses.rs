@@ -64,7 +64,11 @@ fn turn(v: &Variant, pos: &Position, lines: &[&str]) -> Turn {
     adjudicate_turn(
         &v.map,
         &v.rules,
-        &v.features,
+        &zinejudge::variant::features::Ruled {
+            features: &v.features,
+            state: &pos.state,
+            phase: pos.phase,
+        },
         Some(pos.phase),
         TurnInput {
             units: &pos.units,

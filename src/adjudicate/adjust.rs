@@ -6,68 +6,11 @@
 //! taken by the civil-disorder rule of the rulebook (DATC 4.D.8).
 
 use super::Illegal;
-use crate::game::position::RuleState;
-use crate::map::{Map, PowerId, ProvinceId, Unit, UnitKind};
+use super::questions::{BuildSite, RuleQuestions, Standard};
+use super::rulebook::Rulebook;
+use super::rulebook::{BuildSites, CivilDisorderRule};
+use crate::map::{Map, PowerId, ProvinceId, Terrain, Unit, UnitKind};
 use crate::orders::{AdjustCommand, AdjustOrder};
-use crate::variant::Rulebook;
-use crate::variant::features::Features;
-use crate::variant::rules::{BuildSites, CivilDisorderRule};
-
-/// What a variant adds to the standard adjustment rules: its build rules
-/// (boxes, captured centres, nominated homes, who may build which kind) and
-/// the state they read (captures, nominations, raiders' bonus).
-#[derive(Debug, Clone, Copy)]
-pub struct Extras<'a> {
-    /// The variant's rules beyond the standard game.
-    pub features: &'a Features,
-    /// What the game has kept for them.
-    pub state: &'a RuleState,
-    /// A placement phase (1000 AD's Winter 999): units are placed anywhere
-    /// in the power's homeland, up to its home centres.
-    pub placement: bool,
-    /// The year of the adjustment (how long a centre has been held).
-    pub year: i32,
-}
-
-static NO_FEATURES: std::sync::LazyLock<Features> = std::sync::LazyLock::new(Features::default);
-static NO_STATE: std::sync::LazyLock<RuleState> = std::sync::LazyLock::new(RuleState::default);
-
-impl Extras<'static> {
-    /// The standard game: nothing extra.
-    pub fn none() -> Extras<'static> {
-        Extras {
-            features: &NO_FEATURES,
-            state: &NO_STATE,
-            placement: false,
-            year: 0,
-        }
-    }
-}
-
-impl Extras<'_> {
-    /// Whether `p` is a home centre of `power` for building: its own, or
-    /// one it nominated in place of a lost one.
-    fn is_home(&self, map: &Map, power: PowerId, p: ProvinceId) -> bool {
-        map.province(p).home_of == Some(power)
-            || self.state.homes.get(power).is_some_and(|h| h.contains(&p))
-    }
-
-    /// If `p` is one of the first captures that `power` may build on, the
-    /// kinds it may build there.
-    fn capture_kinds(&self, power: PowerId, p: ProvinceId) -> Option<&[UnitKind]> {
-        let (_, count, kinds) = self
-            .features
-            .builds
-            .captures
-            .iter()
-            .find(|(pw, _, _)| *pw == power)?;
-        let caps = self.state.captures.get(power)?;
-        caps.iter()
-            .take(*count)
-            .any(|c| *c == p)
-            .then_some(kinds.as_slice())
-    }
-}
 
 /// What happened to one adjustment order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,20 +48,20 @@ pub struct AdjustResult {
 /// Builds (positive) or removals (negative) due per power: centres owned
 /// minus units.
 pub fn adjustments_due(map: &Map, units: &[Unit], owners: &[Option<PowerId>]) -> Vec<i32> {
-    adjustments_due_with(map, Extras::none(), units, owners)
+    adjustments_due_with(map, &Standard, units, owners)
 }
 
-/// [`adjustments_due`] in a variant: centres counted for the adjustment
-/// include each power's bonus (Ard-Ri's raiders home from the sea).
+/// [`adjustments_due`] in a variant, whose rules may count more centres
+/// (raiders home, centres off the board) and other upkeep.
 pub fn adjustments_due_with(
     map: &Map,
-    extras: Extras<'_>,
+    q: &dyn RuleQuestions,
     units: &[Unit],
     owners: &[Option<PowerId>],
 ) -> Vec<i32> {
     // Half a build is still a build (a fleet of 1700 AD II), half a
     // removal still a removal.
-    due_halves(map, extras, units, owners)
+    due_halves(map, q, units, owners)
         .into_iter()
         .map(|h| h.signum() * ((h.abs() + 1) / 2))
         .collect()
@@ -128,20 +71,17 @@ pub fn adjustments_due_with(
 /// keeps one unit, or two fleets where the variant says so.
 fn due_halves(
     map: &Map,
-    extras: Extras<'_>,
+    q: &dyn RuleQuestions,
     units: &[Unit],
     owners: &[Option<PowerId>],
 ) -> Vec<i32> {
     let mut due = vec![0i32; map.powers().len()];
-    for (d, b) in due.iter_mut().zip(&extras.state.bonus) {
-        *d += 2 * i32::try_from(*b).unwrap_or(i32::MAX / 4);
-    }
-    for (d, b) in due.iter_mut().zip(&extras.state.reserve) {
-        *d += 2 * i32::try_from(*b).unwrap_or(i32::MAX / 4);
+    for (i, d) in due.iter_mut().enumerate() {
+        *d += 2 * i32::try_from(q.extra_centres(PowerId(i as u8))).unwrap_or(i32::MAX / 4);
     }
     // Units built and waiting to be placed are units all the same.
-    for u in &extras.state.pending {
-        due[u.power.index()] -= upkeep(extras, u.kind);
+    for u in q.pending() {
+        due[u.power.index()] -= q.upkeep(u.kind);
     }
     for (p, o) in owners.iter().enumerate() {
         if let Some(o) = o
@@ -151,23 +91,9 @@ fn due_halves(
         }
     }
     for u in units {
-        due[u.power.index()] -= upkeep(extras, u.kind);
+        due[u.power.index()] -= q.upkeep(u.kind);
     }
     due
-}
-
-/// What a unit of `kind` costs, in half centres: an A/F that is a fleet
-/// with an army aboard, and a defensive army, two centres; a fleet half a
-/// centre where a centre keeps two fleets (1700 AD II rule 8); the rest
-/// one.
-fn upkeep(extras: Extras<'_>, kind: UnitKind) -> i32 {
-    if kind == UnitKind::ArmyFleet && extras.features.laden() {
-        4
-    } else if kind == UnitKind::Fleet && extras.features.builds.fleets_per_centre == 2 {
-        1
-    } else {
-        2 * kind.upkeep()
-    }
 }
 
 /// Adjudicate an adjustment phase. `owners` gives each province's owner.
@@ -178,20 +104,20 @@ pub fn adjudicate_adjustments(
     owners: &[Option<PowerId>],
     orders: &[AdjustOrder],
 ) -> AdjustResult {
-    adjudicate_adjustments_with(map, rules, Extras::none(), units, owners, orders)
+    adjudicate_adjustments_with(map, rules, &Standard, units, owners, orders)
 }
 
-/// [`adjudicate_adjustments`] in a variant with `extras`.
+/// [`adjudicate_adjustments`] in a variant whose rules answer `q`.
 pub fn adjudicate_adjustments_with(
     map: &Map,
     rules: &Rulebook,
-    extras: Extras<'_>,
+    q: &dyn RuleQuestions,
     units: &[Unit],
     owners: &[Option<PowerId>],
     orders: &[AdjustOrder],
 ) -> AdjustResult {
     // Counted in half centres.
-    let due = due_halves(map, extras, units, owners);
+    let due = due_halves(map, q, units, owners);
     let mut left: Vec<i32> = due.clone();
     let mut board: Vec<Option<Unit>> = units.iter().copied().map(Some).collect();
     let mut built: Vec<Unit> = Vec::new();
@@ -210,7 +136,8 @@ pub fn adjudicate_adjustments_with(
             .copied()
             .filter(|u| map.province_of(u.region) == p)
             .collect();
-        extras.features.box_at(p).is_none() && !map.may_stand(p, unit.power, unit.kind, &others)
+        map.province(p).terrain != Terrain::OffBoard
+            && !map.may_stand(p, unit.power, unit.kind, &others)
     };
 
     for o in orders {
@@ -228,67 +155,51 @@ pub fn adjudicate_adjustments_with(
                 if left[pw] <= 0 {
                     AdjustStatus::Illegal(Illegal::NoBuildsDue)
                 } else {
-                    let reserve = extras
-                        .features
-                        .reserve_of(o.power)
-                        .filter(|r| r.build_at.contains(&at.province));
-                    match reserve {
-                        Some(r) => {
-                            let have = extras.state.reserve.get(o.power).copied().unwrap_or(0);
-                            match reserve_build(map, extras, o.power, kind, at) {
-                                Err(e) => AdjustStatus::Illegal(e),
-                                Ok(_) if reserve_used[pw] >= have => {
-                                    AdjustStatus::Illegal(Illegal::NoReserve)
+                    match check_build(map, rules, q, o.power, kind, at, owners) {
+                        Err(e) => AdjustStatus::Illegal(e),
+                        // Built from centres off the board (Ard-Ri's
+                        // Vikings), placed at once or later.
+                        Ok((unit, BuildSite::Reserve { later })) => {
+                            if reserve_used[pw] >= q.reserve_left(o.power) {
+                                AdjustStatus::Illegal(Illegal::NoReserve)
+                            } else if pending
+                                .iter()
+                                .chain(&built)
+                                .any(|u| map.province_of(u.region) == at.province)
+                                || (!later && occupied(&board, &built, &unit))
+                            {
+                                AdjustStatus::Illegal(Illegal::Occupied)
+                            } else {
+                                left[pw] -= q.upkeep(unit.kind);
+                                reserve_used[pw] += 1;
+                                if later {
+                                    pending.push(unit);
+                                } else {
+                                    built.push(unit);
                                 }
-                                Ok(_)
-                                    if pending
-                                        .iter()
-                                        .chain(&built)
-                                        .any(|u| map.province_of(u.region) == at.province) =>
-                                {
-                                    AdjustStatus::Illegal(Illegal::Occupied)
-                                }
-                                Ok(unit)
-                                    if r.arrive.is_none() && occupied(&board, &built, &unit) =>
-                                {
-                                    AdjustStatus::Illegal(Illegal::Occupied)
-                                }
-                                Ok(unit) => {
-                                    left[pw] -= upkeep(extras, unit.kind);
-                                    reserve_used[pw] += 1;
-                                    if r.arrive.is_some() {
-                                        pending.push(unit);
-                                    } else {
-                                        built.push(unit);
-                                    }
-                                    AdjustStatus::Built(unit)
-                                }
+                                AdjustStatus::Built(unit)
                             }
                         }
-                        None => match check_build(map, rules, extras, o.power, kind, at, owners) {
-                            Err(e) => AdjustStatus::Illegal(e),
-                            Ok(unit) if occupied(&board, &built, &unit) => {
+                        Ok((unit, BuildSite::Open(_))) => {
+                            if occupied(&board, &built, &unit) {
                                 AdjustStatus::Illegal(Illegal::Occupied)
-                            }
-                            // A defensive army takes two builds, and a
-                            // power has one at most (1000 AD rule 7).
-                            Ok(unit) if left[pw] < upkeep(extras, unit.kind) => {
+                            } else if left[pw] < q.upkeep(unit.kind) {
+                                // A defensive army takes two builds (1000
+                                // AD rule 7).
                                 AdjustStatus::Illegal(Illegal::NoBuildsDue)
-                            }
-                            Ok(unit)
-                                if unit.kind == UnitKind::DefensiveArmy
-                                    && board.iter().flatten().chain(&built).any(|u| {
-                                        u.power == o.power && u.kind == UnitKind::DefensiveArmy
-                                    }) =>
+                            } else if unit.kind == UnitKind::DefensiveArmy
+                                && board.iter().flatten().chain(&built).any(|u| {
+                                    u.power == o.power && u.kind == UnitKind::DefensiveArmy
+                                })
                             {
+                                // One at a time.
                                 AdjustStatus::Illegal(Illegal::OneDefensiveArmy)
-                            }
-                            Ok(unit) => {
-                                left[pw] -= upkeep(extras, unit.kind);
+                            } else {
+                                left[pw] -= q.upkeep(unit.kind);
                                 built.push(unit);
                                 AdjustStatus::Built(unit)
                             }
-                        },
+                        }
                     }
                 }
             }
@@ -304,7 +215,7 @@ pub fn adjudicate_adjustments_with(
                     Some((i, u)) => {
                         let prov = map.province(map.province_of(u.region));
                         let region = prov.main_region();
-                        if !extras.features.builds.convert.contains(&o.power) {
+                        if !q.may_convert(o.power) {
                             AdjustStatus::Illegal(Illegal::NotInThisGame)
                         } else if u.kind != UnitKind::Fleet
                             || to != UnitKind::Army
@@ -338,7 +249,7 @@ pub fn adjudicate_adjustments_with(
                         } else {
                             // A defensive army goes whole (rule 7: never
                             // broken down), even if that is more than owed.
-                            left[pw] = (left[pw] + upkeep(extras, u.kind)).min(0);
+                            left[pw] = (left[pw] + q.upkeep(u.kind)).min(0);
                             board[i] = None;
                             AdjustStatus::Removed(u)
                         }
@@ -387,7 +298,7 @@ pub fn adjudicate_adjustments_with(
             if owed <= 0 {
                 break;
             }
-            owed -= upkeep(extras, u.kind);
+            owed -= q.upkeep(u.kind);
             board[i] = None;
             civil.push(u);
         }
@@ -407,113 +318,47 @@ pub fn adjudicate_adjustments_with(
     }
 }
 
-/// A build from off-board centres at one of the power's places for them
-/// (a sea: a fleet unless the place takes armies too).
-fn reserve_build(
-    map: &Map,
-    extras: Extras<'_>,
-    power: PowerId,
-    kind: Option<UnitKind>,
-    at: crate::orders::Place,
-) -> Result<Unit, Illegal> {
-    let prov = map.province(at.province);
-    let kind = match kind {
-        Some(k) => k,
-        None if !map.admits(prov.main_region(), UnitKind::Army) => UnitKind::Fleet,
-        None if !map.admits(prov.main_region(), UnitKind::Fleet) => UnitKind::Army,
-        None => return Err(Illegal::KindNeeded),
-    };
-    if !extras.features.has_kind(kind) {
-        return Err(Illegal::NoSuchKind(kind));
-    }
-    if !extras.features.may_build_kind(power, kind) {
-        return Err(Illegal::KindNotHere(kind));
-    }
-    let region = map
-        .default_region(at.province, kind)
-        .ok_or(Illegal::WrongTerrain)?;
-    Ok(Unit {
-        power,
-        kind,
-        region,
-    })
-}
-
-/// Check a build's site and kind (DATC 4.B.7, 4.C.3, 4.C.4).
+/// Check a build's site and kind (DATC 4.B.7, 4.C.3, 4.C.4): the unit it
+/// would make, and the kind of site.
 fn check_build(
     map: &Map,
     rules: &Rulebook,
-    extras: Extras<'_>,
+    q: &dyn RuleQuestions,
     power: PowerId,
     kind: Option<UnitKind>,
     at: crate::orders::Place,
     owners: &[Option<PowerId>],
-) -> Result<Unit, Illegal> {
+) -> Result<(Unit, BuildSite), Illegal> {
     let prov = map.province(at.province);
-    // The kinds this site allows, where the variant restricts them.
-    let mut only: Option<&[UnitKind]> = None;
-    if let Some(b) = extras.features.box_at(at.province) {
-        // The owner's own box: no centre, nobody else's.
-        if b.owner != Some(power) {
-            return Err(Illegal::NotABuildSite);
+    let owned = owners[at.province.index()] == Some(power);
+    let site = match q.build_site(map, power, at.province, owned) {
+        Ok(site) => site,
+        Err(Illegal::NotABuildSite)
+            if rules.build_sites == BuildSites::AnyOwnedCentre && prov.supply_centre && owned =>
+        {
+            BuildSite::Open(None)
         }
-        if !b.builds.is_empty() {
-            only = Some(&b.builds);
-        }
-    } else if extras.placement {
-        // Anywhere in the homeland, centre or not.
-        if !map.power(power).homeland.contains(&at.province) {
-            return Err(Illegal::NotInHomeland);
-        }
-    } else {
-        if !prov.supply_centre {
-            return Err(Illegal::NotABuildSite);
-        }
-        let home = extras.is_home(map, power, at.province)
-            || extras.features.builds.anywhere.contains(&power);
-        // An extra site, once held long enough where the variant says so
-        // (1700 AD II rule 10a: the second turn of uninterrupted control).
-        let site = extras.features.builds.sites.iter().find(|s| {
-            s.0 == power
-                && s.1 == at.province
-                && (s.3 == 0
-                    || extras.state.held_since.get(power).is_some_and(|h| {
-                        h.iter().any(|(q, y)| {
-                            *q == at.province && extras.year - y >= i32::from(s.3) - 1
-                        })
-                    }))
-        });
-        if rules.build_sites == BuildSites::HomeCentres && !home {
-            match (site, extras.capture_kinds(power, at.province)) {
-                (Some((_, _, kinds, _)), _) => {
-                    only = (!kinds.is_empty()).then_some(kinds.as_slice())
-                }
-                (None, Some(kinds)) => only = Some(kinds),
-                (None, None) => return Err(Illegal::NotABuildSite),
-            }
-        }
-        if owners[at.province.index()] != Some(power) {
-            return Err(Illegal::NotOwned);
-        }
-    }
+        Err(e) => return Err(e),
+    };
+    let only: Option<&[UnitKind]> = match &site {
+        BuildSite::Open(Some(kinds)) => Some(kinds),
+        _ => None,
+    };
     let coast_region = at.coast.and_then(|c| map.coast_region(at.province, c));
     let kind = match kind {
         Some(k) => k,
         None if only.is_some_and(|k| k.len() == 1) => only.map_or(UnitKind::Army, |k| k[0]),
-        None => {
-            if coast_region.is_some() {
-                UnitKind::Fleet
-            } else if map.admits(prov.main_region(), UnitKind::Fleet) || prov.has_split_coasts() {
-                return Err(Illegal::KindNeeded);
-            } else {
-                UnitKind::Army
-            }
+        None if coast_region.is_some() => UnitKind::Fleet,
+        None if !map.admits(prov.main_region(), UnitKind::Army) => UnitKind::Fleet,
+        None if map.admits(prov.main_region(), UnitKind::Fleet) || prov.has_split_coasts() => {
+            return Err(Illegal::KindNeeded);
         }
+        None => UnitKind::Army,
     };
-    if !extras.features.has_kind(kind) {
+    if !q.has_kind(kind) {
         return Err(Illegal::NoSuchKind(kind));
     }
-    if only.is_some_and(|k| !k.contains(&kind)) || !extras.features.may_build_kind(power, kind) {
+    if only.is_some_and(|k| !k.contains(&kind)) || !q.may_build_kind(power, kind) {
         return Err(Illegal::KindNotHere(kind));
     }
     let region = match coast_region {
@@ -528,9 +373,12 @@ fn check_build(
             None => return Err(Illegal::WrongTerrain),
         },
     };
-    Ok(Unit {
-        power,
-        kind,
-        region,
-    })
+    Ok((
+        Unit {
+            power,
+            kind,
+            region,
+        },
+        site,
+    ))
 }

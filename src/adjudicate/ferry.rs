@@ -25,10 +25,11 @@ use super::Illegal;
 use super::movement::{
     Aboard, MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
 };
+use super::questions::RuleQuestions;
+use super::rulebook::Rulebook;
+use crate::calendar::Phase;
 use crate::map::{Map, ProvinceId, Terrain, Unit, UnitKind};
 use crate::orders::{MainCommand, MainOrder, Place, UnitRef};
-use crate::variant::features::Features;
-use crate::variant::{Phase, Rulebook};
 
 /// A landing planned from one A/F.
 struct Landing {
@@ -49,7 +50,7 @@ struct Landing {
 pub fn adjudicate_with_army_fleets(
     map: &Map,
     rules: &Rulebook,
-    features: &Features,
+    q: &dyn RuleQuestions,
     phase: Option<Phase>,
     units: &[Unit],
     orders: &[MainOrder],
@@ -68,7 +69,7 @@ pub fn adjudicate_with_army_fleets(
     let mut board_order: Vec<Option<usize>> = vec![None; n];
     // 1000 AD: the army each fleet ferries this move.
     let mut ferry_of: Vec<Option<usize>> = vec![None; n];
-    let ferry_only = features.ferry_only;
+    let ferry_only = q.ferry_only();
     for (i, o) in orders.iter().enumerate() {
         let MainCommand::Board { fleet } = &o.command else {
             continue;
@@ -302,8 +303,7 @@ pub fn adjudicate_with_army_fleets(
                 prep.needs.push((fleet, a));
             }
         }
-        let r =
-            adjudicate_movement_prepared(map, rules, features, phase, &board, &judge_orders, &prep);
+        let r = adjudicate_movement_prepared(map, rules, q, phase, &board, &judge_orders, &prep);
         (board, r)
     };
     let all: Vec<&Landing> = landings.iter().collect();

@@ -37,10 +37,11 @@
 
 use super::Illegal;
 use super::movement::{MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared};
+use super::questions::RuleQuestions;
+use super::rulebook::Rulebook;
+use crate::calendar::Phase;
 use crate::map::{Map, PowerId, ProvinceId, RegionId, Unit, UnitKind};
 use crate::orders::{MainCommand, MainOrder, Place, RetreatCommand, RetreatOrder, Step, UnitRef};
-use crate::variant::features::Features;
-use crate::variant::{Phase, Rulebook};
 
 /// One round of a turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,7 +175,7 @@ pub const NEUTRAL: PowerId = PowerId(u8::MAX);
 pub fn adjudicate_turn(
     map: &Map,
     rules: &Rulebook,
-    features: &Features,
+    q: &dyn RuleQuestions,
     phase: Option<Phase>,
     input: TurnInput<'_>,
 ) -> Turn {
@@ -250,7 +251,7 @@ pub fn adjudicate_turn(
         let (sea, convoys) = sea_round(
             map,
             rules,
-            features,
+            q,
             phase,
             round,
             &plans,
@@ -304,9 +305,7 @@ pub fn adjudicate_turn(
                 Step::SupportHold(t) => Some(t.at.province),
                 _ => None,
             };
-            let crossing = there.is_some_and(|t| {
-                features.mountains.contains(&t) != features.mountains.contains(&here_p)
-            });
+            let crossing = there.is_some_and(|t| q.mountain(t) != q.mountain(here_p));
             if crossing {
                 if !double {
                     if verdicts[p.order].is_none() {
@@ -355,7 +354,7 @@ pub fn adjudicate_turn(
                 o.unit.at.province == map.province_of(u.region)
                     && matches!(o.command, MainCommand::Move { .. })
             });
-            if features.mountains.contains(&map.province_of(u.region))
+            if q.mountain(map.province_of(u.region))
                 && !moving
                 && !prep.strength.iter().any(|(x, _)| *x == b)
             {
@@ -401,8 +400,7 @@ pub fn adjudicate_turn(
             ));
         }
         let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
-        let result =
-            adjudicate_movement_prepared(map, rules, features, phase, &here, &plain, &prep);
+        let result = adjudicate_movement_prepared(map, rules, q, phase, &here, &plain, &prep);
         // The first round speaks for the sheet order; later rounds only
         // when the order was not already refused.
         for (k, v) in result.orders.iter().enumerate() {
@@ -604,7 +602,7 @@ struct ConvoyStack {
 fn sea_round(
     map: &Map,
     rules: &Rulebook,
-    features: &Features,
+    q: &dyn RuleQuestions,
     phase: Option<Phase>,
     round: usize,
     plans: &[Option<Plan>],
@@ -748,7 +746,7 @@ fn sea_round(
         ));
     }
     let plain: Vec<MainOrder> = orders.iter().map(|(o, _)| o.clone()).collect();
-    let result = adjudicate_movement_prepared(map, rules, features, phase, &board, &plain, &prep);
+    let result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &prep);
     for (k, v) in result.orders.iter().enumerate() {
         let i = orders[k].1;
         if round == 0 && verdicts[i].is_none() {

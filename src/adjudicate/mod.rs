@@ -9,13 +9,15 @@
 //! The movement judge follows the DATC's section 5: decisions for every
 //! move, support and convoy, resolved recursively, with Kruijswijk's guess
 //! algorithm for dependency cycles and the rule options of
-//! [`crate::variant::Rulebook`] for the cycles that have no single answer.
+//! [`rulebook::Rulebook`] for the cycles that have no single answer.
 
 pub mod adjust;
 pub mod ferry;
 pub mod impulse;
 pub mod movement;
+pub mod questions;
 pub mod retreat;
+pub mod rulebook;
 
 pub use adjust::{AdjustResult, AdjustStatus, adjudicate_adjustments};
 pub use movement::{

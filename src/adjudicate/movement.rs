@@ -18,11 +18,12 @@
 //! times, should not pay for hashing.
 
 use super::Illegal;
+use super::questions::{RuleQuestions, Standard};
+use super::rulebook::Rulebook;
+use super::rulebook::{ConvoyFallback, ConvoyIntent, DuplicateOrders, ParadoxRule};
+use crate::calendar::Phase;
 use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
 use crate::orders::{MainCommand, MainOrder, Place};
-use crate::variant::features::Features;
-use crate::variant::rules::{ConvoyFallback, ConvoyIntent, DuplicateOrders, ParadoxRule};
-use crate::variant::{Phase, Rulebook};
 
 const NONE: u16 = u16::MAX;
 /// The hold strength of a unit the ice keeps from being dislodged.
@@ -295,23 +296,21 @@ pub fn adjudicate_movement(
     units: &[Unit],
     orders: &[MainOrder],
 ) -> MovementResult {
-    adjudicate_movement_in(map, rules, &NO_FEATURES, None, units, orders)
+    adjudicate_movement_in(map, rules, &Standard, None, units, orders)
 }
 
-static NO_FEATURES: std::sync::LazyLock<Features> = std::sync::LazyLock::new(Features::default);
-
-/// Adjudicate a movement phase of a variant with `features` (off-board
-/// boxes, the destroy order) in `phase`.
+/// Adjudicate a movement phase of a variant whose rules answer `q`
+/// (off-board boxes, the destroy order, ice), in `phase`.
 pub fn adjudicate_movement_in(
     map: &Map,
     rules: &Rulebook,
-    features: &Features,
+    q: &dyn RuleQuestions,
     phase: Option<Phase>,
     units: &[Unit],
     orders: &[MainOrder],
 ) -> MovementResult {
     let mut j = Judge::new(map, rules, units);
-    j.features = features;
+    j.q = q;
     j.phase = phase;
     let verdicts = j.compile(orders);
     j.link();
@@ -330,7 +329,7 @@ pub fn adjudicate_movement_in(
 pub fn adjudicate_movement_prepared(
     map: &Map,
     rules: &Rulebook,
-    features: &Features,
+    q: &dyn RuleQuestions,
     phase: Option<Phase>,
     units: &[Unit],
     orders: &[MainOrder],
@@ -338,7 +337,7 @@ pub fn adjudicate_movement_prepared(
 ) -> MovementResult {
     let (aboard, needs) = (&prepared.aboard, &prepared.needs);
     let mut j = Judge::new(map, rules, units);
-    j.features = features;
+    j.q = q;
     j.phase = phase;
     for a in aboard {
         j.aboard[a.unit] = true;
@@ -398,7 +397,8 @@ pub fn adjudicate_movement_prepared(
 struct Judge<'a> {
     map: &'a Map,
     rules: &'a Rulebook,
-    features: &'a Features,
+    /// The variant's answers to rule questions.
+    q: &'a dyn RuleQuestions,
     phase: Option<Phase>,
     units: &'a [Unit],
     /// Units standing in an off-board box (any number per box).
@@ -454,7 +454,7 @@ impl<'a> Judge<'a> {
         Judge {
             map,
             rules,
-            features: &NO_FEATURES,
+            q: &Standard,
             phase: None,
             units,
             in_box,
@@ -568,23 +568,17 @@ impl<'a> Judge<'a> {
             if u != NONE && self.units[u as usize].power == o.power {
                 return u;
             }
-            let waiting = self.features.boxes.iter().any(|b| {
-                b.owner == Some(o.power)
-                    && b.also_named.contains(&p)
-                    && (0..self.units.len()).any(|x| self.in_box[x] && self.prov[x] == b.province.0)
+            let named_box = self.q.box_named(o.power, p);
+            let waiting = named_box.is_some_and(|b| {
+                (0..self.units.len()).any(|x| self.in_box[x] && self.prov[x] == b.0)
             });
             if u != NONE && !waiting {
                 return u;
             }
             // Nobody on the board there: perhaps the rule text's name for
             // where a box's units wait.
-            match self
-                .features
-                .boxes
-                .iter()
-                .find(|b| b.owner == Some(o.power) && b.also_named.contains(&p))
-            {
-                Some(b) => p = b.province,
+            match named_box {
+                Some(b) => p = b,
                 None => return NONE,
             }
         }
@@ -602,34 +596,18 @@ impl<'a> Judge<'a> {
     /// Whether unit `u` stands in ice this season (Abstraction II rule 5):
     /// a fleet in a frozen space, or an army where the ice holds armies.
     fn icebound(&self, u: usize) -> bool {
-        let Some(phase) = self.phase else {
-            return false;
-        };
-        let p = ProvinceId(self.prov[u]);
-        let kind = self.units[u].kind;
-        if kind.mobility().intersects(crate::map::Mobility::FLEET) {
-            self.features.frozen(p, phase.season)
-        } else {
-            self.features.army_held(p, phase.season)
-        }
-    }
-
-    fn season_ok(&self, season: Option<u8>) -> bool {
-        match (season, self.phase) {
-            (None, _) | (_, None) => true,
-            (Some(s), Some(p)) => p.season == s,
-        }
+        self.q
+            .icebound(ProvinceId(self.prov[u]), self.units[u].kind, self.phase)
     }
 
     /// Where box unit `u` moves from when its order names `named`: that
     /// space, while its box's rule allows.
     fn moves_from(&self, u: usize, named: ProvinceId) -> Option<RegionId> {
-        if !self.in_box[u] {
-            return None;
-        }
-        let b = self.features.box_at(ProvinceId(self.prov[u]))?;
-        let until = b.moves_from_until?;
-        if self.phase.is_none_or(|p| p > until) || !b.also_named.contains(&named) {
+        if !self.in_box[u]
+            || !self
+                .q
+                .moves_from(ProvinceId(self.prov[u]), named, self.phase)
+        {
             return None;
         }
         Some(self.map.province(named).main_region())
@@ -655,9 +633,7 @@ impl<'a> Judge<'a> {
             match c {
                 MainCommand::Hold => return Ok(Cmd::Hold),
                 MainCommand::Move { to, .. } => {
-                    if let Some(b) = self.features.box_at(ProvinceId(here))
-                        && !self.season_ok(b.exit_season)
-                    {
+                    if !self.q.may_leave(ProvinceId(here), self.phase) {
                         return Err(Illegal::NotNow);
                     }
                     if self.map.province(to.province).terrain == Terrain::OffBoard {
@@ -828,19 +804,8 @@ impl<'a> Judge<'a> {
     /// A move off the board: only into a box that takes units from here
     /// (a raid), in its season, by the kinds it takes.
     fn check_enter_box(&self, u: usize, p: ProvinceId) -> Result<Cmd, Illegal> {
-        let unit = self.units[u];
-        let Some(b) = self.features.box_at(p) else {
-            return Err(Illegal::NoEntry);
-        };
-        if !b.enter_from.contains(&ProvinceId(self.prov[u]))
-            || b.not_powers.contains(&unit.power)
-            || (!b.enter_kinds.is_empty() && !b.enter_kinds.contains(&unit.kind))
-        {
-            return Err(Illegal::NoEntry);
-        }
-        if !self.season_ok(b.enter_season) {
-            return Err(Illegal::NotNow);
-        }
+        self.q
+            .may_enter(&self.units[u], ProvinceId(self.prov[u]), p, self.phase)?;
         Ok(Cmd::Move {
             to: p.0,
             region: self.map.province(p).main_region(),
@@ -853,23 +818,8 @@ impl<'a> Judge<'a> {
 
     /// The destroy order (1066 rule 4).
     fn check_destroy(&self, u: usize, target: ProvinceId) -> Result<Cmd, Illegal> {
-        let Some(d) = &self.features.destroy else {
-            return Err(Illegal::NotInThisGame);
-        };
-        let unit = self.units[u];
-        let here = ProvinceId(self.prov[u]);
-        let near = d.near.contains(&here)
-            || d.near
-                .iter()
-                .any(|&n| self.map.reaches(unit.region, n, unit.kind));
-        let aimed = target == d.province || d.near.contains(&target);
-        let owner = self.features.box_at(d.province).and_then(|b| b.owner);
-        if !d.by.contains(&unit.kind) || !near || !aimed || owner == Some(unit.power) {
-            return Err(Illegal::CannotDestroy);
-        }
-        if self.phase.is_some_and(|p| p < d.from) {
-            return Err(Illegal::NotNow);
-        }
+        self.q
+            .check_destroy(self.map, &self.units[u], target, self.phase)?;
         Ok(Cmd::Destroy)
     }
 
@@ -1650,7 +1600,7 @@ impl<'a> Judge<'a> {
             .collect();
 
         // The box whose waiting units an enemy has ordered destroyed.
-        let destroy_box = self.features.destroy.as_ref().map(|d| d.province.0);
+        let destroy_box = self.q.destroy_box().map(|p| p.0);
         let destroyers: Vec<PowerId> = (0..n)
             .filter(|&u| self.cmd[u] == Cmd::Destroy)
             .map(|u| self.power(u))
@@ -1718,10 +1668,7 @@ impl<'a> Judge<'a> {
                 && ((destroy_box == Some(self.prov[u])
                     && destroyers.iter().any(|&p| p != self.power(u)))
                     || (matches!(self.cmd[u], Cmd::Move { .. })
-                        && self
-                            .features
-                            .box_at(ProvinceId(self.prov[u]))
-                            .is_some_and(|b| b.failed_exit_destroyed)));
+                        && self.q.failed_exit_destroyed(ProvinceId(self.prov[u]))));
             if !moved && !self.in_box[u] && !self.aboard[u] {
                 for i in self.attackers(self.prov[u]) {
                     let m = self.att[i] as usize;

@@ -126,7 +126,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run { config } => {
             let c = check_config(config.as_deref())?;
             init_logging(&c.log);
-            crate::daemon::run(config, crate::daemon::default_responder())?;
+            crate::daemon::run(config, judge_responder())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Deliver { config } => deliver(config.as_deref()),
@@ -311,4 +311,17 @@ fn deliver(config: Option<&Path>) -> Result<ExitCode> {
             Ok(ExitCode::from(75))
         }
     }
+}
+
+/// The judge's command language as the daemon's responder: the one place
+/// the binary wires the commands to the daemon (which knows nothing of
+/// them).
+fn judge_responder() -> crate::daemon::ResponderFactory {
+    std::sync::Arc::new(|c: &crate::config::Config| {
+        let mut judge = crate::commands::Judge::new(&c.identity.name, &c.timezone);
+        judge.picture_format = c.picture;
+        // Every results mail links to the game's page.
+        judge.templates.link_pages(c.web.base_url.as_deref());
+        Box::new(judge) as Box<dyn crate::daemon::process::Responder>
+    })
 }

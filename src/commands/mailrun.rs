@@ -30,6 +30,9 @@ pub(crate) struct Read {
     /// The mail's text to keep in place of the received mail, when it held
     /// passwords (masked here).
     pub kept_text: Option<String>,
+    /// The passwords the mail holds, to be masked in anything else built
+    /// from it (the answer's Subject, the headers kept).
+    pub secrets: Vec<String>,
 }
 
 /// The lines of a mail body to read, numbered from 1: up to the signature
@@ -161,7 +164,9 @@ pub(crate) fn run(
     s: &mut Session<'_, '_>,
     mail: &Inbound,
 ) -> anyhow::Result<Read> {
-    let secrets = secrets_of(&mail.text);
+    // A password may be in the Subject too (a player who wrote the
+    // sign-on line there as well).
+    let secrets = secrets_of(&format!("{}\n{}", mail.subject, mail.text));
     let lines = body_lines(&mail.text);
     let mut pending: Vec<(usize, String)> = Vec::new();
     let mut read = 0usize;
@@ -220,11 +225,21 @@ pub(crate) fn run(
             let mut text = String::new();
             let mut j = i + 1;
             while j < lines.len() && !lines[j].1.trim().eq_ignore_ascii_case("endpress") {
+                // A sign-on is never press: a PRESS left without its
+                // ENDPRESS ends there, so the sign-on is carried out and
+                // its password goes to nobody.
+                if registry::lookup(lines[j].1.trim())
+                    .is_some_and(|c| c.entry.spec().name == "SIGNON")
+                {
+                    j -= 1;
+                    break;
+                }
                 text.push_str(lines[j].1);
                 text.push('\n');
                 j += 1;
             }
-            s.press = Some(text);
+            // Passwords written anywhere in the mail never travel in press.
+            s.press = Some(mask(&text, &secrets));
             i = j;
         }
         s.did_something = true;
@@ -247,6 +262,7 @@ pub(crate) fn run(
     Ok(Read {
         reply,
         kept_text: kept(&mail.text, &secrets),
+        secrets,
     })
 }
 

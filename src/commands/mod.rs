@@ -22,7 +22,8 @@ pub mod password;
 mod play;
 pub mod registry;
 mod submit;
-pub mod time;
+/// Times as the commands show and read them (shared with the web pages).
+pub use crate::time;
 
 use crate::daemon::process::{Responder, Response, reply_to};
 use crate::game::Position;
@@ -316,16 +317,19 @@ impl Responder for Judge {
         };
         let read = mailrun::run(self, &mut s, mail)?;
         auth::tell_owners(&mut s)?;
-        let mut replies = vec![reply_to(
+        let mut reply = reply_to(
             mail,
             &answer,
             fit(&format!("{}\n-- \n{}\n", read.reply.trim_end(), self.name)),
-        )];
+        );
+        reply.subject = mailrun::mask(&reply.subject, &read.secrets);
+        let mut replies = vec![reply];
         replies.append(&mut s.out);
         Ok(Response {
             replies,
             note: if s.did_something { "commands" } else { "idle" }.into(),
             kept_text: read.kept_text,
+            secrets: read.secrets,
             idle: !s.did_something,
         })
     }

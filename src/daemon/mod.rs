@@ -37,17 +37,6 @@ use tracing::{error, info, warn};
 /// Makes the responder for a configuration (the command processor).
 pub type ResponderFactory = Arc<dyn Fn(&Config) -> Box<dyn Responder> + Send + Sync>;
 
-/// The default responder: the judge's command language.
-pub fn default_responder() -> ResponderFactory {
-    Arc::new(|c: &Config| {
-        let mut judge = crate::commands::Judge::new(&c.identity.name, &c.timezone);
-        judge.picture_format = c.picture;
-        // Every results mail links to the game's page.
-        judge.templates.link_pages(c.web.base_url.as_deref());
-        Box::new(judge) as Box<dyn Responder>
-    })
-}
-
 /// How often the clock ticks (deadlines, reminders).
 const TICK: Duration = Duration::from_secs(5);
 

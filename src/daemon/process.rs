@@ -33,6 +33,8 @@ pub struct Response {
     /// The mail held nothing to act on: the answer only says so, and is
     /// sent to an address at most once in a while (see [`super::guard`]).
     pub idle: bool,
+    /// Passwords the mail holds: masked in the headers of the copy kept.
+    pub secrets: Vec<String>,
 }
 
 impl Response {
@@ -43,6 +45,7 @@ impl Response {
             note: note.into(),
             kept_text: None,
             idle: false,
+            secrets: Vec::new(),
         }
     }
 }
@@ -488,7 +491,11 @@ fn handle(
         queue(tx, identity, Some(pending.id), r, now)?;
     }
     if let Some(text) = &response.kept_text {
-        store::redact_inbound(tx, pending.id, &mail::redacted_copy(&pending.raw, text))?;
+        store::redact_inbound(
+            tx,
+            pending.id,
+            &mail::redacted_copy(&pending.raw, text, &response.secrets),
+        )?;
     }
     finish(tx, response.note, response.replies.len())
 }

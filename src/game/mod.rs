@@ -2,11 +2,15 @@
 //! the next phase.
 
 pub mod end;
-pub mod exchange;
-pub mod homes;
-pub mod position;
 pub mod record;
 pub mod step;
-pub mod supply;
 
-pub use position::Position;
+/// Exchanges of centres (Abstraction II rule 6).
+pub use crate::rules::exchange_offers as exchange;
+/// Replacement home centres (1066 rule 6).
+pub use crate::rules::nominations as homes;
+/// Positions live with the rules that change them.
+pub use crate::rules::position;
+pub use crate::rules::position::Position;
+/// Supply lines (1700 AD II rule 9).
+pub use crate::rules::supply;

@@ -6,15 +6,16 @@
 //! (nobody has a choice to make); and centres change hands on the way into
 //! an adjustment phase, when the units standing on them take them.
 
-use crate::adjudicate::adjust::{Extras, adjudicate_adjustments_with, adjustments_due_with};
-use crate::adjudicate::movement::{Outcome, Resolved, adjudicate_movement_in};
+use crate::adjudicate::adjust::{adjudicate_adjustments_with, adjustments_due_with};
+use crate::adjudicate::movement::adjudicate_movement_in;
 use crate::adjudicate::{
     AdjustResult, MovementResult, RetreatResult, RetreatSituation, adjudicate_retreats,
 };
 use crate::game::Position;
-use crate::game::position::{Anarchy, RuleState};
 use crate::map::{ProvinceId, Unit};
 use crate::orders::{AdjustOrder, MainOrder, RetreatOrder};
+use crate::rules::Anarchy;
+use crate::variant::features::Ruled;
 use crate::variant::{PhaseKind, Turn, Variant};
 
 /// The result of any phase.
@@ -84,7 +85,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             let o = if pos.state.anarchy.contains(&Anarchy::Yes) {
                 heard = o
                     .iter()
-                    .filter(|x| !in_anarchy(pos, x.power))
+                    .filter(|x| !crate::rules::anarchy::silenced(pos, x.power))
                     .cloned()
                     .collect();
                 &heard
@@ -93,7 +94,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             };
             let r = judge_movement(v, pos, o);
             let mut state = pos.state.clone();
-            record_box_exits(v, &pos.units, &r, &mut state);
+            crate::rules::boxes::record_exits(v, &pos.units, &r, &mut state);
             let next = Position {
                 phase: pos.phase,
                 units: r.units_after(&pos.units),
@@ -106,10 +107,10 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             };
             let mut next = next;
             if v.features.laden() {
-                board_retreats(v, &r, &pos.units, &mut next);
+                crate::rules::army_fleet::board_retreats(v, &r, &pos.units, &mut next);
             }
-            end_grace(v, &mut next);
-            let settled = settle_boxes(v, pos.phase, &mut next);
+            crate::rules::anarchy::end_grace(v, &mut next);
+            let settled = crate::rules::boxes::settle(v, pos.phase, &mut next);
             // Centres exchanged at the end of the move (Abstraction II).
             let exchanged = crate::game::exchange::carry_out(v, &mut next);
             let mut after = advance(v, next);
@@ -136,7 +137,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             let r = adjudicate_retreats(&v.map, &situation, o);
             let mut units = r.units_after.clone();
             if v.features.laden() {
-                settle_army_fleets(v, &mut units);
+                crate::rules::army_fleet::settle(v, &mut units);
             }
             let next = Position {
                 phase: pos.phase,
@@ -155,7 +156,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             };
             let heard: Vec<AdjustOrder> = o
                 .iter()
-                .filter(|x| !in_anarchy(pos, x.power))
+                .filter(|x| !crate::rules::anarchy::silenced(pos, x.power))
                 .copied()
                 .collect();
             let r = judge_adjustments(v, pos, &heard);
@@ -174,166 +175,13 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
     }
 }
 
-fn in_anarchy(pos: &Position, p: crate::map::PowerId) -> bool {
-    pos.state.anarchy.get(p) == Some(&Anarchy::Yes)
-}
-
-/// After a movement season of grace (1000 AD rule 13): a power that has
-/// a unit on one of its home centres has retaken it; one that has not
-/// falls into anarchy.
-fn end_grace(v: &Variant, pos: &mut Position) {
-    for pw in v.map.power_ids() {
-        if pos.state.anarchy.get(pw) != Some(&Anarchy::Grace) {
-            continue;
-        }
-        let homes = &v.map.power(pw).home_centres;
-        let retaken: Vec<ProvinceId> = pos
-            .units
-            .iter()
-            .filter(|u| u.power == pw)
-            .map(|u| v.map.province_of(u.region))
-            .filter(|p| homes.contains(p))
-            .collect();
-        for p in &retaken {
-            pos.owners[p.index()] = Some(pw);
-        }
-        pos.state.anarchy[pw] = if retaken.is_empty() {
-            Anarchy::Yes
-        } else {
-            Anarchy::No
-        };
-    }
-}
-
-/// On the way into an adjustment phase: a power left with no home centre
-/// gets its season of grace (1000 AD rule 13).
-fn start_grace(v: &Variant, pos: &mut Position) {
-    if !v.features.anarchy {
-        return;
-    }
-    for pw in v.map.power_ids() {
-        let homes = &v.map.power(pw).home_centres;
-        if homes.is_empty() || pos.state.anarchy.get(pw) != Some(&Anarchy::No) {
-            continue;
-        }
-        if homes.iter().all(|h| pos.owners[h.index()] != Some(pw)) {
-            pos.state.anarchy[pw] = Anarchy::Grace;
-        }
-    }
-}
-
-/// Abstraction II after a move: armies landed from dislodged A/Fs stand on
-/// the board, and a dislodged army may also retreat onto an adjacent fleet
-/// of its own at sea (rule 3).
-fn board_retreats(v: &Variant, r: &MovementResult, before: &[Unit], next: &mut Position) {
-    next.units.extend(r.landed_from_dislodged(before));
-    let fleets: Vec<Unit> = next
-        .units
-        .iter()
-        .copied()
-        .filter(|u| u.kind == crate::map::UnitKind::Fleet)
-        .filter(|u| v.map.province(v.map.province_of(u.region)).terrain == crate::map::Terrain::Sea)
-        .collect();
-    for (u, options) in &mut next.dislodged {
-        if u.kind != crate::map::UnitKind::Army {
-            continue;
-        }
-        let from = v.map.province(v.map.province_of(u.region)).main_region();
-        for f in fleets.iter().filter(|f| f.power == u.power) {
-            if v.map.reaches(
-                from,
-                v.map.province_of(f.region),
-                crate::map::UnitKind::Fleet,
-            ) && !options.contains(&f.region)
-            {
-                options.push(f.region);
-            }
-        }
-    }
-}
-
-/// Abstraction II after retreats: an army that retreated onto its fleet at
-/// sea makes an A/F; an A/F that retreated to a coast is a fleet, its army
-/// lost (rule 3).
-fn settle_army_fleets(v: &Variant, units: &mut Vec<Unit>) {
-    use crate::map::{Terrain, UnitKind};
-    let sea = |u: &Unit| v.map.province(v.map.province_of(u.region)).terrain == Terrain::Sea;
-    let mut i = 0;
-    while i < units.len() {
-        let u = units[i];
-        if u.kind == UnitKind::Army && sea(&u) {
-            if let Some(f) = units.iter().position(|f| {
-                f.kind == UnitKind::Fleet && f.power == u.power && f.region == u.region
-            }) {
-                units[f].kind = UnitKind::ArmyFleet;
-            }
-            units.remove(i);
-            continue;
-        }
-        if u.kind == UnitKind::ArmyFleet && !sea(&u) {
-            units[i].kind = UnitKind::Fleet;
-        }
-        i += 1;
-    }
-}
-
-/// After the movement of `phase`: a box whose units must now stand on the
-/// board puts each in one of its spaces that is empty, the rest are lost
-/// (1066: Harald's A/Fs beyond one per sea at the end of the second move).
-fn settle_boxes(
-    v: &Variant,
-    phase: crate::variant::Phase,
-    pos: &mut Position,
-) -> Vec<(Unit, bool)> {
-    let mut out = Vec::new();
-    for b in v
-        .features
-        .boxes
-        .iter()
-        .filter(|b| b.settle_after == Some(phase))
-    {
-        let mut spaces = b.also_named.clone();
-        let mut i = 0;
-        while i < pos.units.len() {
-            let u = pos.units[i];
-            if v.map.province_of(u.region) != b.province {
-                i += 1;
-                continue;
-            }
-            pos.units.remove(i);
-            let free = spaces.iter().position(|&p| {
-                !pos.units.iter().any(|x| v.map.province_of(x.region) == p)
-                    && !pos
-                        .dislodged
-                        .iter()
-                        .any(|(x, _)| v.map.province_of(x.region) == p)
-                    && v.map.admits(v.map.province(p).main_region(), u.kind)
-            });
-            match free {
-                Some(k) => {
-                    let p = spaces.remove(k);
-                    let placed = Unit {
-                        region: v.map.province(p).main_region(),
-                        ..u
-                    };
-                    pos.units.insert(i, placed);
-                    out.push((placed, true));
-                    i += 1;
-                }
-                None => out.push((u, false)),
-            }
-        }
-    }
-    out
-}
-
 /// The movement judge with the variant's features, in `pos`'s phase.
 pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> MovementResult {
     if v.features.boarding() {
         return crate::adjudicate::ferry::adjudicate_with_army_fleets(
             &v.map,
             &v.rules,
-            &v.features,
+            &ruled(v, pos),
             Some(pos.phase),
             &pos.units,
             orders,
@@ -342,7 +190,7 @@ pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> Move
     adjudicate_movement_in(
         &v.map,
         &v.rules,
-        &v.features,
+        &ruled(v, pos),
         Some(pos.phase),
         &pos.units,
         orders,
@@ -372,7 +220,7 @@ pub fn judge_adjustments(v: &Variant, pos: &Position, orders: &[AdjustOrder]) ->
     adjudicate_adjustments_with(
         &v.map,
         &v.rules,
-        extras(v, pos),
+        &ruled(v, pos),
         &pos.units,
         &pos.owners,
         orders,
@@ -381,15 +229,15 @@ pub fn judge_adjustments(v: &Variant, pos: &Position, orders: &[AdjustOrder]) ->
 
 /// Builds (positive) or removals (negative) due per power in `pos`.
 pub fn due(v: &Variant, pos: &Position) -> Vec<i32> {
-    adjustments_due_with(&v.map, extras(v, pos), &pos.units, &pos.owners)
+    adjustments_due_with(&v.map, &ruled(v, pos), &pos.units, &pos.owners)
 }
 
-fn extras<'a>(v: &'a Variant, pos: &'a Position) -> Extras<'a> {
-    Extras {
+/// The variant's rules in `pos`: what answers the judges' questions.
+fn ruled<'a>(v: &'a Variant, pos: &'a Position) -> Ruled<'a> {
+    Ruled {
         features: &v.features,
         state: &pos.state,
-        placement: pos.phase.kind == PhaseKind::Placement,
-        year: pos.phase.year,
+        phase: pos.phase,
     }
 }
 
@@ -438,7 +286,7 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
     let turn = adjudicate_turn(
         map,
         &v.rules,
-        &v.features,
+        &ruled(v, pos),
         Some(pos.phase),
         TurnInput {
             units: &pos.units,
@@ -495,24 +343,6 @@ fn play_turn(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult,
     )
 }
 
-/// Units that came back from a box with a bonus (Ard-Ri's raiders) count
-/// one centre each for their power at the next adjustment.
-fn record_box_exits(v: &Variant, units: &[Unit], r: &MovementResult, state: &mut RuleState) {
-    for (u, res) in units.iter().zip(&r.units) {
-        let from_bonus_box = v
-            .features
-            .box_at(v.map.province_of(u.region))
-            .is_some_and(|b| b.exit_bonus);
-        if from_bonus_box
-            && matches!(res.command, Resolved::Move { .. })
-            && res.outcome == Outcome::Moved
-            && let Some(b) = state.bonus.get_mut(u.power)
-        {
-            *b += 1;
-        }
-    }
-}
-
 /// Move `pos` (whose phase is the one just played) on to the next phase in
 /// which somebody has a choice.
 pub fn advance(v: &Variant, mut pos: Position) -> Position {
@@ -537,7 +367,7 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
             PhaseKind::Placement => {}
             PhaseKind::Adjustment => {
                 take_centres(v, &mut pos);
-                start_grace(v, &mut pos);
+                crate::rules::anarchy::start_grace(v, &mut pos);
                 if due(v, &pos).iter().any(|&d| d != 0) {
                     break;
                 }
@@ -550,36 +380,9 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
     }
     pos.phase = q;
     if q.kind == PhaseKind::Movement {
-        place_arrivals(v, &mut pos);
+        crate::rules::reserve::place_arrivals(v, &mut pos);
     }
     pos
-}
-
-/// Units built off the board whose season has come are placed before its
-/// moves, each where it was built if nobody stands there; otherwise it is
-/// lost (Ard-Ri rule 7c).
-fn place_arrivals(v: &Variant, pos: &mut Position) {
-    let due = |u: &Unit| {
-        v.features
-            .reserve_of(u.power)
-            .is_some_and(|r| r.arrive.is_none_or(|s| s == pos.phase.season))
-    };
-    let (now, later): (Vec<Unit>, Vec<Unit>) = std::mem::take(&mut pos.state.pending)
-        .into_iter()
-        .partition(|u| due(u));
-    pos.state.pending = later;
-    for u in now {
-        let p = v.map.province_of(u.region);
-        let free = !pos.units.iter().any(|x| v.map.province_of(x.region) == p);
-        if free {
-            pos.units.push(u);
-        }
-        if free {
-            pos.state.arrived.push(u);
-        } else {
-            pos.state.blocked.push(u);
-        }
-    }
 }
 
 /// Each supply centre with a unit on it now belongs to the unit's power.

@@ -375,9 +375,10 @@ fn strip_reply_prefixes(s: &str) -> &str {
 }
 
 /// A copy of a processed mail to keep in place of the one received: its
-/// header lines (but those describing the body) and `text`, the body as
-/// the judge read it with its secrets masked.
-pub fn redacted_copy(raw: &[u8], text: &str) -> Vec<u8> {
+/// header lines (but those describing the body, and with any of `secrets`
+/// masked) and `text`, the body as the judge read it with its secrets
+/// masked.
+pub fn redacted_copy(raw: &[u8], text: &str, secrets: &[String]) -> Vec<u8> {
     let end = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -398,7 +399,11 @@ pub fn redacted_copy(raw: &[u8], text: &str) -> Vec<u8> {
         let name = line.split(':').next().unwrap_or("").to_ascii_lowercase();
         skipping = name.starts_with("content-") || name == "mime-version";
         if !skipping && !line.is_empty() {
-            out.push_str(line);
+            let mut kept = line.to_string();
+            for sec in secrets.iter().filter(|s| !s.is_empty()) {
+                kept = kept.replace(sec.as_str(), "********");
+            }
+            out.push_str(&kept);
             out.push_str("\r\n");
         }
     }
@@ -529,7 +534,9 @@ pub fn build(
     }
     let text = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
-        .body(out.body.clone());
+        // A lone CR (a sender's line echoed) would go out bare: RFC 5322
+        // allows CR only in CRLF, and servers refuse or mangle it.
+        .body(out.body.replace("\r\n", "\n").replace('\r', " "));
     let msg = if out.attachments.is_empty() {
         b.singlepart(text)
     } else {

@@ -758,3 +758,22 @@ impl Builder {
         }
     }
 }
+
+/// Everything wrong with a variant file, each with its line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct LoadError {
+    /// The problems, sorted by line.
+    pub problems: Vec<Problem>,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}

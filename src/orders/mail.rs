@@ -12,13 +12,13 @@
 //! `Remove`, `Waive`, `Disband`), and has an order in it (a move arrow, a
 //! hold, support or convoy word, ...). Everything else is chat.
 
+use super::PhaseKind;
 use super::lex::{Tok, Token, lex};
 use super::parse::{
     BUILD_WORDS, CONVOY_WORDS, Context, HOLD_WORDS, Heading, MOVE_WORDS, OrderParser, ParseError,
     ParsedOrder, REMOVE_WORDS, RETREAT_WORDS, SUPPORT_WORDS, WAIVE_WORDS, starts_order,
 };
 use crate::map::PowerId;
-use crate::variant::PhaseKind;
 
 /// One order found in a mail, read or not.
 #[derive(Debug, Clone, PartialEq, Eq)]

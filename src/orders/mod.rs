@@ -17,6 +17,45 @@ pub use notation::{
 
 use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, UnitKind};
 
+/// The kinds of phase, each taking its own kind of order (the calendar of a
+/// variant says which come when).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum PhaseKind {
+    /// Units move, support and convoy.
+    Movement,
+    /// Dislodged units retreat or disband.
+    Retreat,
+    /// Builds and removals to match supply centres.
+    Adjustment,
+    /// Powers set up their first units where they like in their homeland
+    /// (1000 AD's Winter 999).
+    Placement,
+}
+
+impl PhaseKind {
+    /// Lower-case word used in files and commands.
+    pub fn word(self) -> &'static str {
+        match self {
+            PhaseKind::Movement => "movement",
+            PhaseKind::Retreat => "retreat",
+            PhaseKind::Adjustment => "adjustment",
+            PhaseKind::Placement => "placement",
+        }
+    }
+    /// The letter in short phase names such as `S1901M`.
+    pub fn letter(self) -> char {
+        match self {
+            PhaseKind::Movement => 'M',
+            PhaseKind::Retreat => 'R',
+            PhaseKind::Adjustment => 'A',
+            PhaseKind::Placement => 'P',
+        }
+    }
+}
+
 /// A place as an order names it: a province, perhaps with a coast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Place {

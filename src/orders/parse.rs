@@ -32,12 +32,12 @@
 //! phase, `A(Fin)` a build under `Builds:`. Orders of variants the game does
 //! not play are refused with a reason ([`ParseErrorKind::NotInThisGame`]).
 
+use super::PhaseKind;
 use super::lex::{Tok, Token, lex};
 use super::{
     AdjustCommand, AnyCommand, MainCommand, OrderSyntax, Place, RetreatCommand, Step, UnitRef,
 };
 use crate::map::{CoastId, Map, Named, PowerId, ProvinceId, UnitKind, normalize_name};
-use crate::variant::PhaseKind;
 use std::fmt;
 use std::ops::Range;
 

@@ -7,7 +7,15 @@
 //! never written.
 
 pub mod anarchy;
+pub mod army_fleet;
+pub mod boxes;
 pub mod exchange;
+pub mod exchange_offers;
+pub mod features;
+pub mod nominations;
+pub mod position;
+pub mod reserve;
+pub mod supply;
 
 use crate::map::wire::{PerPower, UnitAt};
 use crate::map::{PowerId, ProvinceId, Unit};
@@ -16,6 +24,35 @@ use std::collections::BTreeMap;
 
 pub use anarchy::Anarchy;
 pub use exchange::Exchange;
+pub use position::Position;
+
+/// What the rules need of a variant: its map, calendar, features and
+/// starting units. The variant implements it; the rules stay below it.
+pub trait Ruleset {
+    /// The board.
+    fn map(&self) -> &crate::map::Map;
+    /// Game time.
+    fn calendar(&self) -> &crate::calendar::Calendar;
+    /// The rule features.
+    fn features(&self) -> &features::Features;
+    /// Units on the board at the start.
+    fn starting_units(&self) -> &[crate::map::builder::StartingUnit];
+}
+
+impl<T: Ruleset + ?Sized> Ruleset for std::sync::Arc<T> {
+    fn map(&self) -> &crate::map::Map {
+        (**self).map()
+    }
+    fn calendar(&self) -> &crate::calendar::Calendar {
+        (**self).calendar()
+    }
+    fn features(&self) -> &features::Features {
+        (**self).features()
+    }
+    fn starting_units(&self) -> &[crate::map::builder::StartingUnit] {
+        (**self).starting_units()
+    }
+}
 
 /// What some variants keep beyond units and owners, per power where it is
 /// per power. Empty for the standard game. On the wire it is the `[state]`

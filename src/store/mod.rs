@@ -339,6 +339,19 @@ impl Store {
         )?;
         Ok(())
     }
+
+    /// A copy of the whole store in memory (SQLite's online backup), set
+    /// up as [`Store::in_memory`] is: for the fuzz target, which builds a
+    /// store of live games once and works on a fresh copy for each input.
+    pub fn copy_in_memory(&self) -> Result<Store> {
+        let mut copy = Connection::open_in_memory()?;
+        rusqlite::backup::Backup::new(&self.conn, &mut copy)?.run_to_completion(
+            4096,
+            Duration::from_millis(1),
+            None,
+        )?;
+        Self::setup(copy)
+    }
 }
 
 /// Put the database in WAL mode (kept in the file once set). Two

@@ -6,20 +6,22 @@
 //! a small named hook chosen by the variant record, never a test on the
 //! variant's name in shared code.
 
-pub mod calendar;
-pub mod features;
-pub mod rules;
+/// The judge's rule options, re-exported where variants set them.
+pub use crate::adjudicate::rulebook as rules;
+/// Game time, re-exported where variants were always read from.
+pub use crate::calendar;
+/// A variant's rule features, whose homes are in [`crate::rules`].
+pub use crate::rules::features;
 
+pub use crate::adjudicate::rulebook::Rulebook;
+pub use crate::calendar::{Calendar, Phase, PhaseKind, Season, Turn};
 use crate::map::Map;
 use crate::map::builder::{
     self, LineIndex, MapTables, Problem, RawPower, RawProvince, StartingUnit,
 };
 use crate::orders::OrderSyntax;
-pub use calendar::{Calendar, Phase, PhaseKind, Season, Turn};
-pub use rules::Rulebook;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt;
 use toml::Spanned;
 
 /// When a game is won or over.
@@ -91,24 +93,7 @@ pub struct Variant {
     pub starting_units: Vec<StartingUnit>,
 }
 
-/// Everything wrong with a variant file, each with its line.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct LoadError {
-    /// The problems, sorted by line.
-    pub problems: Vec<Problem>,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
-    }
-}
+pub use crate::map::builder::LoadError;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -353,6 +338,21 @@ impl Variant {
             self.map.powers().len(),
             self.starting_units.len()
         )
+    }
+}
+
+impl crate::rules::Ruleset for Variant {
+    fn map(&self) -> &Map {
+        &self.map
+    }
+    fn calendar(&self) -> &Calendar {
+        &self.calendar
+    }
+    fn features(&self) -> &features::Features {
+        &self.features
+    }
+    fn starting_units(&self) -> &[StartingUnit] {
+        &self.starting_units
     }
 }
 

@@ -660,7 +660,7 @@ impl Site {
                 feed => format!("{href}/feed.atom"),
                 variant => &v.title,
                 label => &label,
-                when => crate::commands::time::show(row.created_at, &g.settings.timezone),
+                when => crate::time::show(row.created_at, &g.settings.timezone),
                 map => minijinja::Value::from_safe_string(map),
                 report => &row.report,
                 previous => minijinja::value::Serde(at.and_then(|k| k.checked_sub(1)).and_then(|k| links.get(k))),
@@ -897,7 +897,7 @@ fn status_word(g: &GameRow) -> &'static str {
 fn shown_deadline(g: &GameRow) -> Option<String> {
     match (g.status, g.deadline) {
         (crate::game::record::Status::Active, Some(t)) => {
-            Some(crate::commands::time::show(t, &g.settings.timezone))
+            Some(crate::time::show(t, &g.settings.timezone))
         }
         _ => None,
     }
@@ -987,7 +987,7 @@ impl PressView {
             id: p.id,
             phase: p.phase.clone(),
             from: p.sender.clone(),
-            when: crate::commands::time::show(p.created_at, tz),
+            when: crate::time::show(p.created_at, tz),
             body: p.body.clone(),
         }
     }
@@ -1006,7 +1006,7 @@ struct Deadline {
 
 impl Deadline {
     fn new(t: i64, zone: &str, reader: Option<&str>) -> Deadline {
-        let show = crate::commands::time::show;
+        let show = crate::time::show;
         Deadline {
             game: show(t, zone),
             zone: zone.to_string(),

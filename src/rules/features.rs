@@ -7,7 +7,7 @@
 //! answer. Code that only one variant needs lives in a named hook module
 //! and is switched on by its table, never by the variant's name.
 
-use super::calendar::{Calendar, Phase};
+use crate::calendar::{Calendar, Phase};
 use crate::map::builder::{LineIndex, Problem};
 use crate::map::{Map, Named, PowerId, ProvinceId, Unit};
 use serde::Deserialize;
@@ -853,4 +853,267 @@ fn season(
         });
     }
     i.and_then(|i| u8::try_from(i).ok())
+}
+
+/// A variant's features with a game's state and phase: the answers to the
+/// judges' questions.
+#[derive(Debug, Clone, Copy)]
+pub struct Ruled<'a> {
+    /// The features.
+    pub features: &'a Features,
+    /// What the game keeps for them.
+    pub state: &'a crate::rules::RuleState,
+    /// The phase being judged.
+    pub phase: Phase,
+}
+
+impl Ruled<'_> {
+    /// Whether `p` is a home centre of `power` for building: its own, or
+    /// one it nominated in place of a lost one.
+    fn is_home(&self, map: &Map, power: PowerId, p: ProvinceId) -> bool {
+        map.province(p).home_of == Some(power)
+            || self.state.homes.get(power).is_some_and(|h| h.contains(&p))
+    }
+
+    /// If `p` is one of the first captures that `power` may build on, the
+    /// kinds it may build there.
+    fn capture_kinds(&self, power: PowerId, p: ProvinceId) -> Option<&[crate::map::UnitKind]> {
+        let (_, count, kinds) = self
+            .features
+            .builds
+            .captures
+            .iter()
+            .find(|(pw, _, _)| *pw == power)?;
+        let caps = self.state.captures.get(power)?;
+        caps.iter()
+            .take(*count)
+            .any(|c| *c == p)
+            .then_some(kinds.as_slice())
+    }
+}
+
+impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
+    fn box_named(&self, power: PowerId, named: ProvinceId) -> Option<ProvinceId> {
+        self.features
+            .boxes
+            .iter()
+            .find(|b| b.owner == Some(power) && b.also_named.contains(&named))
+            .map(|b| b.province)
+    }
+
+    fn moves_from(&self, b: ProvinceId, named: ProvinceId, phase: Option<Phase>) -> bool {
+        self.features.box_at(b).is_some_and(|b| {
+            b.moves_from_until
+                .is_some_and(|until| phase.is_some_and(|p| p <= until))
+                && b.also_named.contains(&named)
+        })
+    }
+
+    fn may_leave(&self, b: ProvinceId, phase: Option<Phase>) -> bool {
+        self.features
+            .box_at(b)
+            .is_none_or(|b| season_ok(b.exit_season, phase))
+    }
+
+    fn may_enter(
+        &self,
+        unit: &Unit,
+        from: ProvinceId,
+        b: ProvinceId,
+        phase: Option<Phase>,
+    ) -> Result<(), crate::adjudicate::Illegal> {
+        use crate::adjudicate::Illegal;
+        let Some(b) = self.features.box_at(b) else {
+            return Err(Illegal::NoEntry);
+        };
+        if !b.enter_from.contains(&from)
+            || b.not_powers.contains(&unit.power)
+            || (!b.enter_kinds.is_empty() && !b.enter_kinds.contains(&unit.kind))
+        {
+            return Err(Illegal::NoEntry);
+        }
+        if !season_ok(b.enter_season, phase) {
+            return Err(Illegal::NotNow);
+        }
+        Ok(())
+    }
+
+    fn failed_exit_destroyed(&self, b: ProvinceId) -> bool {
+        self.features
+            .box_at(b)
+            .is_some_and(|b| b.failed_exit_destroyed)
+    }
+
+    fn check_destroy(
+        &self,
+        map: &Map,
+        unit: &Unit,
+        target: ProvinceId,
+        phase: Option<Phase>,
+    ) -> Result<(), crate::adjudicate::Illegal> {
+        use crate::adjudicate::Illegal;
+        let Some(d) = &self.features.destroy else {
+            return Err(Illegal::NotInThisGame);
+        };
+        let here = map.province_of(unit.region);
+        let near = d.near.contains(&here)
+            || d.near
+                .iter()
+                .any(|&n| map.reaches(unit.region, n, unit.kind));
+        let aimed = target == d.province || d.near.contains(&target);
+        let owner = self.features.box_at(d.province).and_then(|b| b.owner);
+        if !d.by.contains(&unit.kind) || !near || !aimed || owner == Some(unit.power) {
+            return Err(Illegal::CannotDestroy);
+        }
+        if phase.is_some_and(|p| p < d.from) {
+            return Err(Illegal::NotNow);
+        }
+        Ok(())
+    }
+
+    fn destroy_box(&self) -> Option<ProvinceId> {
+        self.features.destroy.as_ref().map(|d| d.province)
+    }
+
+    fn icebound(&self, p: ProvinceId, kind: crate::map::UnitKind, phase: Option<Phase>) -> bool {
+        let Some(phase) = phase else {
+            return false;
+        };
+        if kind.mobility().intersects(crate::map::Mobility::FLEET) {
+            self.features.frozen(p, phase.season)
+        } else {
+            self.features.army_held(p, phase.season)
+        }
+    }
+
+    fn mountain(&self, p: ProvinceId) -> bool {
+        self.features.mountains.contains(&p)
+    }
+
+    fn ferry_only(&self) -> bool {
+        self.features.ferry_only
+    }
+
+    fn has_kind(&self, kind: crate::map::UnitKind) -> bool {
+        self.features.has_kind(kind)
+    }
+
+    fn may_build_kind(&self, power: PowerId, kind: crate::map::UnitKind) -> bool {
+        self.features.may_build_kind(power, kind)
+    }
+
+    fn upkeep(&self, kind: crate::map::UnitKind) -> i32 {
+        use crate::map::UnitKind;
+        // An A/F that is a fleet with an army aboard costs two centres; a
+        // fleet half a centre where a centre keeps two fleets (1700 AD II
+        // rule 8).
+        if kind == UnitKind::ArmyFleet && self.features.laden() {
+            4
+        } else if kind == UnitKind::Fleet && self.features.builds.fleets_per_centre == 2 {
+            1
+        } else {
+            2 * kind.upkeep()
+        }
+    }
+
+    fn extra_centres(&self, power: PowerId) -> u32 {
+        self.state.bonus.get(power).copied().unwrap_or(0)
+            + self.state.reserve.get(power).copied().unwrap_or(0)
+    }
+
+    fn pending(&self) -> &[Unit] {
+        &self.state.pending
+    }
+
+    fn placement(&self) -> bool {
+        self.phase.kind == crate::calendar::PhaseKind::Placement
+    }
+
+    fn build_site(
+        &self,
+        map: &Map,
+        power: PowerId,
+        p: ProvinceId,
+        owned: bool,
+    ) -> Result<crate::adjudicate::questions::BuildSite, crate::adjudicate::Illegal> {
+        use crate::adjudicate::Illegal;
+        use crate::adjudicate::questions::BuildSite;
+        // Off-board centres' units, at the places the variant gives them.
+        if let Some(r) = self.reserve_of_at(power, p) {
+            return Ok(BuildSite::Reserve {
+                later: r.arrive.is_some(),
+            });
+        }
+        // The owner's own box: no centre, nobody else's.
+        if let Some(b) = self.features.box_at(p) {
+            if b.owner != Some(power) {
+                return Err(Illegal::NotABuildSite);
+            }
+            return Ok(BuildSite::Open(
+                (!b.builds.is_empty()).then(|| b.builds.clone()),
+            ));
+        }
+        // The opening placement: anywhere in the homeland, centre or not.
+        if self.placement() {
+            if !map.power(power).homeland.contains(&p) {
+                return Err(Illegal::NotInHomeland);
+            }
+            return Ok(BuildSite::Open(None));
+        }
+        if !map.province(p).supply_centre {
+            return Err(Illegal::NotABuildSite);
+        }
+        let home = self.is_home(map, power, p) || self.features.builds.anywhere.contains(&power);
+        let mut only = None;
+        if !home {
+            // An extra site, once held long enough where the variant says
+            // so (1700 AD II rule 10a: the second turn of uninterrupted
+            // control).
+            let year = self.phase.year;
+            let site = self.features.builds.sites.iter().find(|s| {
+                s.0 == power
+                    && s.1 == p
+                    && (s.3 == 0
+                        || self.state.held_since.get(power).is_some_and(|h| {
+                            h.iter()
+                                .any(|(q, y)| *q == p && year - y >= i32::from(s.3) - 1)
+                        }))
+            });
+            match (site, self.capture_kinds(power, p)) {
+                (Some((_, _, kinds, _)), _) => {
+                    only = (!kinds.is_empty()).then(|| kinds.clone());
+                }
+                (None, Some(kinds)) => only = Some(kinds.to_vec()),
+                (None, None) => return Err(Illegal::NotABuildSite),
+            }
+        }
+        if !owned {
+            return Err(Illegal::NotOwned);
+        }
+        Ok(BuildSite::Open(only))
+    }
+
+    fn reserve_left(&self, power: PowerId) -> u32 {
+        self.state.reserve.get(power).copied().unwrap_or(0)
+    }
+
+    fn may_convert(&self, power: PowerId) -> bool {
+        self.features.builds.convert.contains(&power)
+    }
+}
+
+impl Ruled<'_> {
+    fn reserve_of_at(&self, power: PowerId, p: ProvinceId) -> Option<&Reserve> {
+        self.features
+            .reserve_of(power)
+            .filter(|r| r.build_at.contains(&p))
+    }
+}
+
+/// Whether a box rule's season (if any) is the phase's.
+fn season_ok(season: Option<u8>, phase: Option<Phase>) -> bool {
+    match (season, phase) {
+        (None, _) | (_, None) => true,
+        (Some(s), Some(p)) => p.season == s,
+    }
 }

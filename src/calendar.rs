@@ -11,41 +11,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The kinds of phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PhaseKind {
-    /// Units move, support and convoy.
-    Movement,
-    /// Dislodged units retreat or disband.
-    Retreat,
-    /// Builds and removals to match supply centres.
-    Adjustment,
-    /// Powers set up their first units where they like in their homeland
-    /// (1000 AD's Winter 999).
-    Placement,
-}
-
-impl PhaseKind {
-    /// Lower-case word used in files and commands.
-    pub fn word(self) -> &'static str {
-        match self {
-            PhaseKind::Movement => "movement",
-            PhaseKind::Retreat => "retreat",
-            PhaseKind::Adjustment => "adjustment",
-            PhaseKind::Placement => "placement",
-        }
-    }
-    /// The letter in short phase names such as `S1901M`.
-    pub fn letter(self) -> char {
-        match self {
-            PhaseKind::Movement => 'M',
-            PhaseKind::Retreat => 'R',
-            PhaseKind::Adjustment => 'A',
-            PhaseKind::Placement => 'P',
-        }
-    }
-}
+pub use crate::orders::PhaseKind;
 
 /// One season of the year with the phases it holds, in order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

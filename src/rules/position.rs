@@ -20,10 +20,12 @@
 //! retreats = ["Alb", "Ven"]
 //! ```
 
+use super::Ruleset;
+use crate::calendar::Phase;
+use crate::map::builder::LoadError;
 use crate::map::builder::{LineIndex, Problem};
 use crate::map::wire::{UnitAt, with_map};
 use crate::map::{Map, Named, PowerId, ProvinceId, RegionId, Unit, UnitKind};
-use crate::variant::{LoadError, Phase, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -49,17 +51,17 @@ pub use crate::rules::{Anarchy, Exchange, RuleState};
 impl Position {
     /// The start of a new game: the variant's first phase, starting units,
     /// and each power owning its home centres.
-    pub fn initial(v: &Variant) -> Position {
-        let mut owners = vec![None; v.map.provinces().len()];
-        for pw in v.map.power_ids() {
-            for &h in &v.map.power(pw).home_centres {
+    pub fn initial(v: &(impl Ruleset + ?Sized)) -> Position {
+        let mut owners = vec![None; v.map().provinces().len()];
+        for pw in v.map().power_ids() {
+            for &h in &v.map().power(pw).home_centres {
                 owners[h.index()] = Some(pw);
             }
         }
         Position {
-            phase: v.calendar.start,
+            phase: v.calendar().start,
             units: v
-                .starting_units
+                .starting_units()
                 .iter()
                 .map(|s| Unit {
                     power: s.power,
@@ -71,34 +73,36 @@ impl Position {
             dislodged: Vec::new(),
             state: RuleState {
                 reserve: crate::map::wire::PerPower(
-                    v.map
+                    v.map()
                         .power_ids()
-                        .map(|p| v.features.reserve_of(p).map_or(0, |r| r.centres))
+                        .map(|p| v.features().reserve_of(p).map_or(0, |r| r.centres))
                         .collect(),
                 ),
-                garrisons: v.features.garrisons.iter().map(|(p, _)| *p).collect(),
+                garrisons: v.features().garrisons.iter().map(|(p, _)| *p).collect(),
                 // Where fleets stand beside land units (1700 AD II), each
                 // power's coasts at the start: its home centres and where
                 // its units stand.
-                friendly: crate::map::wire::PerPower(if v.map.stacking().fleets_beside_armies {
-                    v.map
+                friendly: crate::map::wire::PerPower(if v.map().stacking().fleets_beside_armies {
+                    v.map()
                         .power_ids()
                         .map(|pw| {
-                            let mut f: Vec<ProvinceId> = v.map.power(pw).home_centres.clone();
-                            for s in v.starting_units.iter().filter(|s| s.power == pw) {
-                                let p = v.map.province_of(s.region);
+                            let mut f: Vec<ProvinceId> = v.map().power(pw).home_centres.clone();
+                            for s in v.starting_units().iter().filter(|s| s.power == pw) {
+                                let p = v.map().province_of(s.region);
                                 if !f.contains(&p) {
                                     f.push(p);
                                 }
                             }
-                            f.retain(|p| v.map.province(*p).terrain == crate::map::Terrain::Coast);
+                            f.retain(|p| {
+                                v.map().province(*p).terrain == crate::map::Terrain::Coast
+                            });
                             f
                         })
                         .collect()
                 } else {
-                    vec![Vec::new(); v.map.powers().len()]
+                    vec![Vec::new(); v.map().powers().len()]
                 }),
-                ..RuleState::sized(v.map.powers().len())
+                ..RuleState::sized(v.map().powers().len())
             },
         }
     }
@@ -136,8 +140,8 @@ impl Position {
     }
 
     /// The TOML form described in the module docs.
-    pub fn to_toml(&self, v: &Variant) -> String {
-        let map = &v.map;
+    pub fn to_toml(&self, v: &(impl Ruleset + ?Sized)) -> String {
+        let map = &v.map();
         let mut units: BTreeMap<PowerId, Vec<UnitAt>> = BTreeMap::new();
         for u in &self.units {
             units.entry(u.power).or_default().push((*u).into());
@@ -151,7 +155,7 @@ impl Position {
             }
         }
         let wire = Wire {
-            phase: v.calendar.label(self.phase),
+            phase: v.calendar().label(self.phase),
             units,
             centres,
             dislodged: self
@@ -175,7 +179,7 @@ impl Position {
     /// that produced a position the judge could not read again would jam
     /// the game, so the caller keeps the game at its last good phase
     /// instead.
-    pub fn stored(&self, v: &Variant) -> Result<String, LoadError> {
+    pub fn stored(&self, v: &(impl Ruleset + ?Sized)) -> Result<String, LoadError> {
         let text = self.to_toml(v);
         let back = Position::from_toml(v, &text)?;
         if back.canonical() != self.canonical() {
@@ -184,7 +188,7 @@ impl Position {
                     line: 0,
                     message: format!(
                         "the position after {} does not read back as itself",
-                        v.calendar.label(self.phase)
+                        v.calendar().label(self.phase)
                     ),
                 }],
             });
@@ -223,9 +227,9 @@ impl Position {
 
     /// Read the TOML form, reporting every problem of the board with its
     /// line (and the first of the `[state]` table).
-    pub fn from_toml(v: &Variant, text: &str) -> Result<Position, LoadError> {
+    pub fn from_toml(v: &(impl Ruleset + ?Sized), text: &str) -> Result<Position, LoadError> {
         let lines = LineIndex::new(text);
-        let map = &v.map;
+        let map = &v.map();
         let wire: WireIn = with_map(map, || toml::from_str(text)).map_err(|e| LoadError {
             problems: vec![Problem {
                 line: e.span().map_or(0, |s| lines.line(s.start)),
@@ -239,11 +243,11 @@ impl Position {
                 message: m,
             })
         };
-        let phase = match v.calendar.parse(wire.phase.get_ref()) {
+        let phase = match v.calendar().parse(wire.phase.get_ref()) {
             Ok(p) => p,
             Err(e) => {
                 at(wire.phase.span(), e.to_string());
-                v.calendar.start
+                v.calendar().start
             }
         };
         let mut units: Vec<Unit> = Vec::new();
@@ -254,7 +258,7 @@ impl Position {
             };
             for u in list {
                 match parse_unit(map, u.get_ref()) {
-                    Ok((kind, _)) if !v.features.has_kind(kind) => at(
+                    Ok((kind, _)) if !v.features().has_kind(kind) => at(
                         u.span(),
                         format!("`{}`: this game has no units of that kind", u.get_ref()),
                     ),

@@ -4,9 +4,9 @@
 //! variant state and make the centre a build site for as long as the power
 //! holds it.
 
-use crate::game::Position;
+use super::Position;
+use super::Ruleset;
 use crate::map::{PowerId, ProvinceId};
-use crate::variant::Variant;
 
 /// Why a nomination was refused: what the reply tells the player.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -36,19 +36,19 @@ pub enum NominateError {
 
 /// Nominate `centre` as a home centre of `power` in `pos`.
 pub fn nominate(
-    v: &Variant,
+    v: &(impl Ruleset + ?Sized),
     pos: &mut Position,
     power: PowerId,
     centre: ProvinceId,
 ) -> Result<(), NominateError> {
-    let b = &v.features.builds;
+    let b = &v.features().builds;
     let Some(max) = b.replacement_homes else {
         return Err(NominateError::NotInThisGame);
     };
     if b.no_replacement.contains(&power) {
         return Err(NominateError::NotInThisGame);
     }
-    let prov = v.map.province(centre);
+    let prov = v.map().province(centre);
     let name = prov.name.clone();
     if !prov.supply_centre {
         return Err(NominateError::NotACentre(name));
@@ -59,7 +59,7 @@ pub fn nominate(
     if pos.owners[centre.index()] != Some(power) {
         return Err(NominateError::NotHeld(name));
     }
-    let originals = &v.map.power(power).home_centres;
+    let originals = &v.map().power(power).home_centres;
     let lost = originals
         .iter()
         .filter(|h| pos.owners[h.index()] != Some(power))

@@ -3,10 +3,10 @@
 //! the centres change hands, equal numbers each way, never one the giver
 //! still occupies with a unit.
 
-use crate::game::Position;
-use crate::game::position::Exchange;
+use super::Exchange;
+use super::Position;
+use super::Ruleset;
 use crate::map::{PowerId, ProvinceId};
-use crate::variant::Variant;
 
 /// Why an offer is refused: what the reply tells the player.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -39,24 +39,24 @@ pub enum ExchangeError {
 
 /// Check that `power` may give `give` now (ownership and occupation).
 fn check_side(
-    v: &Variant,
+    v: &(impl Ruleset + ?Sized),
     pos: &Position,
     power: PowerId,
     give: &[ProvinceId],
 ) -> Result<(), ExchangeError> {
     for &p in give {
-        let prov = v.map.province(p);
+        let prov = v.map().province(p);
         if !prov.supply_centre {
             return Err(ExchangeError::NotACentre(prov.name.clone()));
         }
-        let name = v.map.power(power).name.clone();
+        let name = v.map().power(power).name.clone();
         if pos.owners[p.index()] != Some(power) {
             return Err(ExchangeError::NotOwned(prov.name.clone(), name));
         }
         if pos
             .units
             .iter()
-            .any(|u| u.power == power && v.map.province_of(u.region) == p)
+            .any(|u| u.power == power && v.map().province_of(u.region) == p)
         {
             return Err(ExchangeError::Occupied(prov.name.clone(), name));
         }
@@ -66,11 +66,15 @@ fn check_side(
 
 /// Record `power`'s offer to `to` (replacing any earlier offer of its to
 /// the same power). An empty offer withdraws it.
-pub fn offer(v: &Variant, pos: &mut Position, x: Exchange) -> Result<(), ExchangeError> {
-    if !v.features.exchange {
+pub fn offer(
+    v: &(impl Ruleset + ?Sized),
+    pos: &mut Position,
+    x: Exchange,
+) -> Result<(), ExchangeError> {
+    if !v.features().exchange {
         return Err(ExchangeError::NotInThisGame);
     }
-    if pos.phase.kind != crate::variant::PhaseKind::Movement {
+    if pos.phase.kind != crate::calendar::PhaseKind::Movement {
         return Err(ExchangeError::NotNow);
     }
     if x.from == x.to {
@@ -89,7 +93,7 @@ pub fn offer(v: &Variant, pos: &mut Position, x: Exchange) -> Result<(), Exchang
         return Err(ExchangeError::Unequal);
     }
     for &p in &x.take {
-        let prov = v.map.province(p);
+        let prov = v.map().province(p);
         if !prov.supply_centre {
             return Err(ExchangeError::NotACentre(prov.name.clone()));
         }
@@ -104,7 +108,7 @@ pub fn offer(v: &Variant, pos: &mut Position, x: Exchange) -> Result<(), Exchang
 /// At the end of a move: carry out every pair of matching offers whose
 /// centres may still change hands, and clear the offers. Returns the
 /// exchanges made (each once, from the first offer's side).
-pub fn carry_out(v: &Variant, pos: &mut Position) -> Vec<Exchange> {
+pub fn carry_out(v: &(impl Ruleset + ?Sized), pos: &mut Position) -> Vec<Exchange> {
     let offers = std::mem::take(&mut pos.state.offers);
     let mut done: Vec<Exchange> = Vec::new();
     for (i, a) in offers.iter().enumerate() {

@@ -4,16 +4,16 @@
 //! armed neutrals, enemy centres or the spaces the variant forbids
 //! (Switzerland). Units that cannot are disbanded.
 
-use crate::game::Position;
+use super::Position;
+use super::Ruleset;
 use crate::map::{PowerId, ProvinceId, Unit};
-use crate::variant::Variant;
 use std::collections::VecDeque;
 
 /// The units of `pos` out of supply. `garrisons` are the armed neutrals
 /// still standing; `permits` the pairs (owner, power): `owner` lets
 /// `power`'s lines pass its units.
 pub fn out_of_supply(
-    v: &Variant,
+    v: &(impl Ruleset + ?Sized),
     pos: &Position,
     garrisons: &[ProvinceId],
     forbidden: &[ProvinceId],
@@ -27,14 +27,14 @@ pub fn out_of_supply(
 }
 
 fn in_supply(
-    v: &Variant,
+    v: &(impl Ruleset + ?Sized),
     pos: &Position,
     u: &Unit,
     garrisons: &[ProvinceId],
     forbidden: &[ProvinceId],
     permits: &[(PowerId, PowerId)],
 ) -> bool {
-    let map = &v.map;
+    let map = &v.map();
     let own_centre =
         |p: ProvinceId| map.province(p).supply_centre && pos.owners[p.index()] == Some(u.power);
     let passable = |p: ProvinceId| {

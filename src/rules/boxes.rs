@@ -1,0 +1,80 @@
+//! Boxes: off-board spaces a variant adds (1066's Norway box holding
+//! Harald's fleets, Ard-Ri's raiding boxes). What the board does with a
+//! box's units between phases lives here.
+
+use super::{Position, RuleState, Ruleset};
+use crate::adjudicate::movement::{MovementResult, Outcome, Resolved};
+use crate::calendar::Phase;
+use crate::map::Unit;
+
+/// After the movement of `phase`: a box whose units must now stand on the
+/// board puts each in one of its spaces that is empty, the rest are lost
+/// (1066: Harald's A/Fs beyond one per sea at the end of the second move).
+/// Returns each unit with whether it found a place.
+pub fn settle(v: &(impl Ruleset + ?Sized), phase: Phase, pos: &mut Position) -> Vec<(Unit, bool)> {
+    let map = v.map();
+    let mut out = Vec::new();
+    for b in v
+        .features()
+        .boxes
+        .iter()
+        .filter(|b| b.settle_after == Some(phase))
+    {
+        let mut spaces = b.also_named.clone();
+        let mut i = 0;
+        while i < pos.units.len() {
+            let u = pos.units[i];
+            if map.province_of(u.region) != b.province {
+                i += 1;
+                continue;
+            }
+            pos.units.remove(i);
+            let free = spaces.iter().position(|&p| {
+                !pos.units.iter().any(|x| map.province_of(x.region) == p)
+                    && !pos
+                        .dislodged
+                        .iter()
+                        .any(|(x, _)| map.province_of(x.region) == p)
+                    && map.admits(map.province(p).main_region(), u.kind)
+            });
+            match free {
+                Some(k) => {
+                    let p = spaces.remove(k);
+                    let placed = Unit {
+                        region: map.province(p).main_region(),
+                        ..u
+                    };
+                    pos.units.insert(i, placed);
+                    out.push((placed, true));
+                    i += 1;
+                }
+                None => out.push((u, false)),
+            }
+        }
+    }
+    out
+}
+
+/// Units that came back from a box with a bonus (Ard-Ri rule 5, the
+/// raiders) count one centre each for their power at the next adjustment.
+pub fn record_exits(
+    v: &(impl Ruleset + ?Sized),
+    units: &[Unit],
+    r: &MovementResult,
+    state: &mut RuleState,
+) {
+    let map = v.map();
+    for (u, res) in units.iter().zip(&r.units) {
+        let from_bonus_box = v
+            .features()
+            .box_at(map.province_of(u.region))
+            .is_some_and(|b| b.exit_bonus);
+        if from_bonus_box
+            && matches!(res.command, Resolved::Move { .. })
+            && res.outcome == Outcome::Moved
+            && let Some(b) = state.bonus.get_mut(u.power)
+        {
+            *b += 1;
+        }
+    }
+}
