@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Install what zinejudge's mail tests need on a Debian machine: Dovecot
-# (IMAP + LMTP) and Postfix (SMTP), which the tests start by themselves on
-# 127.0.0.1 with their own configuration (tests/support/mailsys.rs,
-# scripts/mailtest-up.sh), and openssl for their throw-away certificates.
+# Install what zinejudge's tests need on a Debian machine: Dovecot
+# (IMAP + LMTP) and Postfix (SMTP), which the mail tests start by themselves
+# on 127.0.0.1 with their own configuration (tests/support/mailsys.rs,
+# scripts/mailtest-up.sh), openssl for their throw-away certificates, and
+# Chromium with its WebDriver (chromium-driver), which the web page tests
+# drive headless against the judge's pages on 127.0.0.1
+# (tests/web_browser.rs).
 #
 # usage: scripts/install-test-deps.sh        (as root when something is missing)
 #
@@ -12,7 +15,7 @@
 # the system-wide Dovecot and Postfix are never used.
 set -euo pipefail
 
-packages=(dovecot-imapd dovecot-lmtpd postfix openssl)
+packages=(dovecot-imapd dovecot-lmtpd postfix openssl chromium chromium-driver)
 
 missing() {
   local p
@@ -28,7 +31,7 @@ command -v dpkg-query >/dev/null || {
 
 mapfile -t todo < <(missing)
 if [ ${#todo[@]} -eq 0 ]; then
-  echo "install-test-deps: mail test packages present (${packages[*]})"
+  echo "install-test-deps: test packages present (${packages[*]})"
   exit 0
 fi
 
@@ -72,4 +75,4 @@ if [ ${#still[@]} -ne 0 ]; then
   echo "install-test-deps: still missing after install: ${still[*]}" >&2
   exit 1
 fi
-echo "install-test-deps: installed in $((SECONDS - start)) s: dovecot $(/usr/sbin/dovecot --version | cut -d' ' -f1), postfix $(/usr/sbin/postconf -h -d mail_version 2>/dev/null)"
+echo "install-test-deps: installed in $((SECONDS - start)) s: dovecot $(/usr/sbin/dovecot --version | cut -d' ' -f1), postfix $(/usr/sbin/postconf -h -d mail_version 2>/dev/null), $(/usr/bin/chromium --version 2>/dev/null | head -1)"

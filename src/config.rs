@@ -107,6 +107,15 @@ struct RawConfig {
     smtp: RawSmtp,
     limits: RawLimits,
     report: RawReport,
+    web: RawWeb,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawWeb {
+    enabled: bool,
+    address: String,
+    base_url: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -219,6 +228,20 @@ pub enum Sink {
     },
 }
 
+/// The read-only web pages (`[web]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Web {
+    /// Whether the judge serves them.
+    pub enabled: bool,
+    /// Where it listens (port 0: a free port, logged at start).
+    pub address: std::net::SocketAddr,
+    /// The pages' address as readers reach them, ending in `/`, for links
+    /// in results mail and in the feeds; `None` when it cannot be known
+    /// (pages off, or no `base-url` and an address that is no place to
+    /// reach, such as 0.0.0.0 or port 0).
+    pub base_url: Option<String>,
+}
+
 /// The resolved configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -250,6 +273,8 @@ pub struct Config {
     pub vacuum_every: Duration,
     /// The picture attached to results unless a player chose another.
     pub picture: crate::report::PictureFormat,
+    /// The web pages.
+    pub web: Web,
 }
 
 /// Merge `over` into `base`, table by table.
@@ -415,6 +440,59 @@ fn check_tls_name(
         source,
     })?;
     Ok(name)
+}
+
+/// `[web]`: an address to listen on, and the address readers reach the
+/// pages at (`base-url`), which must be a plain http(s) URL since it is
+/// written into every results mail.
+fn check_web(w: &RawWeb) -> Result<Web, ConfigError> {
+    let address: std::net::SocketAddr = w.address.trim().parse().map_err(|_| {
+        invalid(
+            "web.address",
+            &w.address,
+            "is not an IP address and port (such as \"127.0.0.1:8080\", or \"[::1]:8080\")",
+        )
+    })?;
+    let base = w.base_url.trim();
+    let base_url = if base.is_empty() {
+        (!address.ip().is_unspecified() && address.port() != 0)
+            .then(|| format!("http://{address}/"))
+    } else {
+        let rest = base
+            .strip_prefix("http://")
+            .or_else(|| base.strip_prefix("https://"))
+            .ok_or_else(|| {
+                invalid(
+                    "web.base-url",
+                    &w.base_url,
+                    "must begin with http:// or https:// (such as \"https://diplomacy.example.org/\")",
+                )
+            })?;
+        let host = rest.split('/').next().unwrap_or("");
+        if host.is_empty() {
+            return Err(invalid("web.base-url", &w.base_url, "names no host"));
+        }
+        if let Some(c) = base
+            .chars()
+            .find(|c| c.is_whitespace() || c.is_control() || "<>\"'`{}|\\^?#".contains(*c))
+        {
+            return Err(invalid(
+                "web.base-url",
+                &w.base_url,
+                format!("may not hold {c:?} (write the pages' address alone, without a query)"),
+            ));
+        }
+        Some(if base.ends_with('/') {
+            base.to_string()
+        } else {
+            format!("{base}/")
+        })
+    };
+    Ok(Web {
+        enabled: w.enabled,
+        address,
+        base_url: base_url.filter(|_| w.enabled),
+    })
 }
 
 /// The levels a `judge.log` directive may name.
@@ -837,6 +915,7 @@ impl Config {
             }
         };
         let templates = read_templates(&r.judge.templates)?;
+        let web = check_web(&r.web)?;
         Ok(Config {
             identity: Identity {
                 address,
@@ -855,6 +934,7 @@ impl Config {
             keep_sent: Duration::from_secs(r.store.keep_sent_days * 86400),
             vacuum_every: Duration::from_secs(r.store.vacuum_days * 86400),
             picture,
+            web,
         })
     }
 
@@ -880,8 +960,15 @@ impl Config {
             Sink::Maildir(p) => format!("Maildir {}", abs(p)),
             Sink::Smtp { settings: s, .. } => format!("SMTP {}:{} ({:?})", s.host, s.port, s.tls),
         };
+        let web = match (&self.web, &self.web.base_url) {
+            (w, _) if !w.enabled => "off".to_string(),
+            (w, Some(base)) if *base != format!("http://{}/", w.address) => {
+                format!("on {}, linked as {base}", w.address)
+            }
+            (w, _) => format!("on {}", w.address),
+        };
         format!(
-            "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}",
+            "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}; web pages {web}",
             self.identity.name,
             self.identity.address,
             abs(&self.store),
@@ -901,6 +988,37 @@ mod tests {
         assert!(matches!(c.source, Source::Maildir { .. }));
         assert!(matches!(c.sink, Sink::Maildir(_)));
         assert_eq!(c.store, PathBuf::from("var/zinejudge.sqlite"));
+    }
+
+    #[test]
+    fn links_to_the_pages_go_where_readers_can_reach_them() {
+        let web = |enabled: bool, address: &str, base: &str| {
+            check_web(&RawWeb {
+                enabled,
+                address: address.into(),
+                base_url: base.into(),
+            })
+            .unwrap()
+        };
+        let w = web(true, "127.0.0.1:8080", "");
+        assert_eq!(w.base_url.as_deref(), Some("http://127.0.0.1:8080/"));
+        assert_eq!(
+            web(true, "[::1]:80", "").base_url.as_deref(),
+            Some("http://[::1]:80/")
+        );
+        // No place to reach: no links.
+        assert_eq!(web(true, "0.0.0.0:8080", "").base_url, None);
+        assert_eq!(web(true, "127.0.0.1:0", "").base_url, None);
+        assert_eq!(
+            web(false, "127.0.0.1:8080", "https://x.org/").base_url,
+            None
+        );
+        assert_eq!(
+            web(true, "0.0.0.0:8080", "https://x.org/zj")
+                .base_url
+                .as_deref(),
+            Some("https://x.org/zj/")
+        );
     }
 
     #[test]

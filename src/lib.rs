@@ -20,4 +20,6 @@ pub mod orders;
 pub mod report;
 pub mod rules;
 pub mod store;
+pub mod time;
 pub mod variant;
+pub mod web;

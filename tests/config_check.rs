@@ -377,3 +377,59 @@ fn a_picture_format_or_retention_that_means_nothing_is_refused() {
         "[store]\nkeep-mail-days = 14\nkeep-sent-days = 7\nvacuum-days = 1\n",
     );
 }
+
+#[test]
+fn a_web_address_or_base_url_that_cannot_work_is_refused() {
+    refused(
+        "web-host-name",
+        "[web]\naddress = \"localhost:8080\"\n",
+        &[
+            "web.address = \"localhost:8080\"",
+            "not an IP address and port",
+        ],
+    );
+    refused(
+        "web-no-port",
+        "[web]\naddress = \"127.0.0.1\"\n",
+        &["web.address = \"127.0.0.1\"", "not an IP address and port"],
+    );
+    refused(
+        "web-ftp",
+        "[web]\nbase-url = \"ftp://example.org/\"\n",
+        &[
+            "web.base-url = \"ftp://example.org/\"",
+            "http:// or https://",
+        ],
+    );
+    refused(
+        "web-no-host",
+        "[web]\nbase-url = \"https:///games\"\n",
+        &["web.base-url", "names no host"],
+    );
+    refused(
+        "web-space",
+        "[web]\nbase-url = \"https://example.org/my games/\"\n",
+        &["web.base-url", "may not hold ' '"],
+    );
+    refused(
+        "web-query",
+        "[web]\nbase-url = \"https://example.org/?x=1\"\n",
+        &["web.base-url", "may not hold '?'"],
+    );
+}
+
+#[test]
+fn the_summary_says_where_the_pages_are_served_and_linked() {
+    let out = accepted("web-default", "");
+    assert!(out.contains("web pages on 127.0.0.1:8080"), "{out}");
+    let out = accepted(
+        "web-public",
+        "[web]\naddress = \"[::1]:8081\"\nbase-url = \"https://diplomacy.example.org/zj\"\n",
+    );
+    assert!(
+        out.contains("web pages on [::1]:8081, linked as https://diplomacy.example.org/zj/"),
+        "{out}"
+    );
+    let out = accepted("web-off", "[web]\nenabled = false\n");
+    assert!(out.contains("web pages off"), "{out}");
+}

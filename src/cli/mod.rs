@@ -320,6 +320,8 @@ fn judge_responder() -> crate::daemon::ResponderFactory {
     std::sync::Arc::new(|c: &crate::config::Config| {
         let mut judge = crate::commands::Judge::new(&c.identity.name, &c.timezone);
         judge.picture_format = c.picture;
+        // Every results mail links to the game's page.
+        judge.templates.link_pages(c.web.base_url.as_deref());
         Box::new(judge) as Box<dyn crate::daemon::process::Responder>
     })
 }

@@ -22,7 +22,8 @@ pub mod password;
 mod play;
 pub mod registry;
 mod submit;
-pub mod time;
+/// Times as the commands show and read them (shared with the web pages).
+pub use crate::time;
 
 use crate::daemon::process::{Responder, Response, reply_to};
 use crate::game::Position;

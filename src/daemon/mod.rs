@@ -6,6 +6,8 @@
 //! - the processor (a thread of its own, since SQLite calls block) takes
 //!   stored mail one at a time and answers it in one transaction;
 //! - the outbox sender hands queued answers to the sink;
+//! - the web server ([`crate::web`], when `[web] enabled`) serves the
+//!   games' read-only pages from the store;
 //! - the supervisor handles signals (SIGTERM: finish the mail in hand,
 //!   flush the outbox, stop; SIGHUP: reload the configuration) and tells
 //!   systemd how things stand (`READY=1`, watchdog pings while the
@@ -228,6 +230,8 @@ struct Running {
     processor_done: Arc<Notify>,
     processor_failed: Arc<AtomicBool>,
     wake_processor: Arc<Notify>,
+    /// The web pages, if served.
+    web: Option<crate::web::Server>,
 }
 
 impl Running {
@@ -241,6 +245,11 @@ impl Running {
     }
 
     async fn stop(mut self) {
+        // The pages first: they only read, and their address is free for
+        // the next configuration once this returns.
+        if let Some(w) = self.web.take() {
+            w.stop().await;
+        }
         let _ = self.shutdown.send(true);
         self.wake_processor.notify_one();
         if let Some(s) = self.source.take() {
@@ -441,7 +450,11 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
         _ => None,
     };
     wake_processor.notify_one();
+    // The web pages: an address that is taken does not stop the judge (it
+    // is logged, and tried again).
+    let web = crate::web::Server::start(config);
     Ok(Running {
+        web,
         shutdown,
         outbox_shutdown,
         source,

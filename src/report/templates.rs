@@ -72,6 +72,16 @@ impl Templates {
         Ok(Templates { env })
     }
 
+    /// Link every results mail to the game's web page: `base` is the
+    /// pages' address ending in `/` (the template variable `pages`), or
+    /// `None` for no link.
+    pub fn link_pages(&mut self, base: Option<&str>) {
+        match base {
+            Some(b) => self.env.add_global("pages", b.to_string()),
+            None => self.env.add_global("pages", minijinja::Value::from(())),
+        }
+    }
+
     /// Names of the templates a directory may override.
     pub fn names() -> impl Iterator<Item = &'static str> {
         BUILTIN.iter().map(|(n, _)| *n)

@@ -11,6 +11,7 @@
 //! The store makes no rule decisions; it keeps what the daemon tells it.
 
 pub mod games;
+pub mod press;
 pub mod retention;
 pub mod schema;
 

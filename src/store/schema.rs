@@ -155,6 +155,19 @@ pub const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL,
         PRIMARY KEY (game, seq)
     );",
+    // 6 (web): broadcast press, kept for the game's web page and feed
+    // (src/web). Only press sent to everybody (BROADCAST, PRESS TO ALL)
+    // is kept, never press to some powers; grey press is kept without its
+    // sender (`sender` NULL), so no page can show who sent it.
+    "CREATE TABLE broadcast_press (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        phase TEXT NOT NULL,
+        sender TEXT,
+        body TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX broadcast_press_game ON broadcast_press (game, id);",
 ];
 
 /// Bring the database up to date. The version is read and the migrations

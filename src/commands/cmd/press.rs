@@ -170,6 +170,15 @@ fn send(
         if grey { " (sent grey)" } else { "" },
         text.trim_end()
     );
+    // Press to everybody is public: kept for the game's web page and
+    // feed (grey press without its sender). Press to some powers is not.
+    if to == To::All {
+        let phase = crate::commands::position(&v, &g)
+            .map(|p| v.calendar.label(p.phase))
+            .unwrap_or_default();
+        let sender = (!grey).then_some(from.as_str());
+        crate::store::press::add(s.tx, &g.name, &phase, sender, text.trim_end(), s.now)?;
+    }
     let mut recipients = targets;
     recipients.retain(|a| !a.eq_ignore_ascii_case(&s.from.email));
     if !recipients.is_empty() {

@@ -2,6 +2,11 @@
 //! database). Stored times are Unix seconds in UTC; a time zone only
 //! changes how they read, so a change to summer time never moves a
 //! deadline.
+//!
+//! Its own module, below the command language and the web pages alike, so
+//! that a page shows a time exactly as the mail does without the pages
+//! reaching into the commands (the daemon serves the pages and runs the
+//! commands: that would be a cycle).
 
 use jiff::Timestamp;
 use jiff::civil::DateTime;

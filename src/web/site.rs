@@ -1,0 +1,1019 @@
+//! What the pages show, read from the store: the list of games, a game, a
+//! past phase, a feed. Everything here is what an observer may see and
+//! nothing more: the current map and every past map are drawn for
+//! [`Viewer::Public`] with the units hidden from observers left out (so
+//! even the legend's unit counts do not tell of them), a past phase's
+//! results are the text mailed to observers (kept in the history), press is
+//! only what was sent to everybody (grey press without its sender), and
+//! players are shown by their display names. The view records below are
+//! built field by field from the store's rows, so an address, a password
+//! hash or a stored order never reaches a template.
+//!
+//! Pages are made on blocking threads (SQLite, drawing) and kept until the
+//! store changes: SQLite's `data_version` on a connection of the site's own
+//! says whether any other connection (the judge, `zinejudge deliver`) has
+//! committed since.
+
+use super::pages::Pages;
+use crate::game::Position;
+use crate::game::step::{PhaseOrders, play};
+use crate::map::Unit;
+use crate::orders::parse::OrderParser;
+use crate::orders::{AdjustOrder, AnyCommand, Order, Place, format_unit};
+use crate::report::PhaseReport;
+use crate::report::picture::Picture;
+use crate::report::picture::geometry::Geometry;
+use crate::store::games::{self, GameRow, HistoryRow};
+use crate::store::{Store, StoreError, press};
+use crate::variant::features::Viewer;
+use crate::variant::{PhaseKind, Turn, Variant};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Games on one page of the list.
+pub const GAMES_PER_PAGE: usize = 100;
+/// Broadcasts shown on a game's page and in its feed.
+const PRESS_SHOWN: i64 = 100;
+/// Entries in a feed.
+const FEED_ENTRIES: usize = 100;
+/// Store connections kept open for pages.
+const POOL: usize = 8;
+/// Bytes of (compressed) pages kept; past this the oldest go.
+const CACHE_BYTES: usize = 64 * 1024 * 1024;
+/// Games' lines of the list kept; past this they are made again.
+const SUMMARIES: usize = 100_000;
+
+/// Why a page could not be made (a fault of the judge's data or of the
+/// machine, never of the reader: unknown games are not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    /// The store refused.
+    #[error("cannot read the store")]
+    Store(#[from] StoreError),
+    /// A game's variant does not load.
+    #[error("game {game}: the variant {variant} cannot be loaded")]
+    Variant {
+        /// The game.
+        game: String,
+        /// Its variant's name.
+        variant: String,
+    },
+    /// A stored position does not read.
+    #[error("game {game}: a stored position cannot be read")]
+    Position {
+        /// The game.
+        game: String,
+        /// What is wrong with it.
+        #[source]
+        source: crate::variant::LoadError,
+    },
+    /// A page template failed.
+    #[error("cannot lay out the page")]
+    Template(#[from] minijinja::Error),
+    /// The feed could not be written.
+    #[error("cannot write the feed")]
+    Feed(#[from] atom_syndication::Error),
+}
+
+impl From<rusqlite::Error> for WebError {
+    fn from(e: rusqlite::Error) -> Self {
+        WebError::Store(StoreError::Sql(e))
+    }
+}
+
+/// Result alias.
+pub type Result<T> = std::result::Result<T, WebError>;
+
+/// A page made: its status, type and bytes.
+#[derive(Debug, Clone)]
+pub struct Made {
+    /// 200 or 404.
+    pub found: bool,
+    /// The Content-Type.
+    pub content_type: &'static str,
+    /// The body.
+    pub body: axum::body::Bytes,
+    /// The body is gzip-compressed.
+    pub gzip: bool,
+}
+
+impl Made {
+    fn html(body: String) -> Made {
+        Made {
+            found: true,
+            content_type: "text/html; charset=utf-8",
+            body: body.into(),
+            gzip: false,
+        }
+    }
+
+    /// The body compressed (pages are mostly the map's SVG, which gzip
+    /// shrinks to about a third: less to keep, and less to send to a phone).
+    /// At the fast level: a page is made while its first reader waits,
+    /// after every change to the store, and the default level takes
+    /// longer for a body only a little smaller.
+    fn compressed(self) -> Made {
+        use std::io::Write;
+        if self.gzip || self.body.len() < 1024 {
+            return self;
+        }
+        let mut z = flate2::write::GzEncoder::new(
+            Vec::with_capacity(self.body.len() / 6),
+            flate2::Compression::fast(),
+        );
+        match z.write_all(&self.body).and_then(|_| z.finish()) {
+            Ok(bytes) => Made {
+                body: bytes.into(),
+                gzip: true,
+                ..self
+            },
+            Err(_) => self,
+        }
+    }
+
+    /// The body as it was made (undoing the compression, for a client
+    /// that does not take gzip).
+    pub fn plain(&self) -> axum::body::Bytes {
+        use std::io::Read;
+        if !self.gzip {
+            return self.body.clone();
+        }
+        let mut out = Vec::with_capacity(self.body.len() * 8);
+        match flate2::read::GzDecoder::new(&self.body[..]).read_to_end(&mut out) {
+            Ok(_) => out.into(),
+            Err(_) => axum::body::Bytes::new(),
+        }
+    }
+}
+
+/// What a reader asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Want {
+    /// The list of games, a page of it (from 1).
+    List(usize),
+    /// A game's page; the reader's time zone, if given and known.
+    Game(String, Option<String>),
+    /// A past phase (`S1901M`).
+    Phase(String, String),
+    /// A game's Atom feed.
+    Feed(String),
+    /// The current map alone.
+    Map(String),
+}
+
+/// The site: the store, the variants and map layouts, the templates and
+/// the pages made.
+pub struct Site {
+    store: PathBuf,
+    pool: Mutex<Vec<Store>>,
+    stamp: Mutex<Option<Store>>,
+    variants: Mutex<HashMap<String, Arc<Variant>>>,
+    layouts: Mutex<HashMap<String, Arc<Geometry>>>,
+    summaries: Mutex<HashMap<String, (u64, Arc<GameLine>)>>,
+    cache: Mutex<Cache>,
+    caching: bool,
+    pages: Pages,
+    judge: String,
+    base_url: Option<String>,
+    prefix: String,
+}
+
+#[derive(Default)]
+struct Cache {
+    generation: Option<i64>,
+    made: HashMap<Want, Made>,
+    /// Keys, oldest first.
+    order: std::collections::VecDeque<Want>,
+    bytes: usize,
+}
+
+impl Cache {
+    fn clear(&mut self) {
+        self.made.clear();
+        self.order.clear();
+        self.bytes = 0;
+    }
+
+    fn insert(&mut self, want: Want, made: Made) {
+        let size = made.body.len();
+        if size > CACHE_BYTES / 4 || self.made.contains_key(&want) {
+            return;
+        }
+        while self.bytes + size > CACHE_BYTES {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(m) = self.made.remove(&old) {
+                self.bytes -= m.body.len();
+            }
+        }
+        self.bytes += size;
+        self.order.push_back(want.clone());
+        self.made.insert(want, made);
+    }
+}
+
+/// A lock that a panic elsewhere did not poison for good: every value
+/// behind these locks is a cache or a pool, whole after any panic.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Site {
+    /// A site over the store at `store`. `base_url` (ending in `/`) makes
+    /// the feeds' links absolute, and its path is where the pages link to
+    /// each other (for a reverse proxy serving them under a prefix).
+    /// `caching` keeps pages made until the store changes.
+    pub fn new(store: PathBuf, judge: &str, base_url: Option<String>, caching: bool) -> Site {
+        let prefix = base_url
+            .as_deref()
+            .and_then(|b| b.split_once("://"))
+            .and_then(|(_, rest)| rest.find('/').map(|i| rest[i..].to_string()))
+            .filter(|p| p.ends_with('/'))
+            .unwrap_or_else(|| "/".to_string());
+        Site {
+            store,
+            pool: Mutex::new(Vec::new()),
+            stamp: Mutex::new(None),
+            variants: Mutex::new(HashMap::new()),
+            layouts: Mutex::new(HashMap::new()),
+            summaries: Mutex::new(HashMap::new()),
+            cache: Mutex::new(Cache::default()),
+            caching,
+            pages: Pages::new(),
+            judge: judge.to_string(),
+            base_url,
+            prefix,
+        }
+    }
+
+    /// The path the pages link under (`/`, or the base URL's path).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The page for `want`, from the cache when the store has not changed
+    /// since it was made. Blocks (SQLite, drawing): call it off the async
+    /// threads.
+    pub fn get(&self, want: &Want) -> Result<Made> {
+        let generation = if self.caching {
+            let g = self.generation()?;
+            let mut c = lock(&self.cache);
+            if c.generation != Some(g) {
+                c.generation = Some(g);
+                c.clear();
+            }
+            if let Some(m) = c.made.get(want) {
+                return Ok(m.clone());
+            }
+            Some(g)
+        } else {
+            None
+        };
+        let made = self.make(want)?.compressed();
+        if let Some(g) = generation
+            && made.found
+        {
+            let mut c = lock(&self.cache);
+            if c.generation == Some(g) {
+                c.insert(want.clone(), made.clone());
+            }
+        }
+        Ok(made)
+    }
+
+    /// The page not found, laid out.
+    pub fn not_found(&self, what: &str) -> Result<Made> {
+        let body = self.pages.render(
+            "not_found.html",
+            minijinja::context! { judge => &self.judge, prefix => &self.prefix, what => what },
+        )?;
+        Ok(Made {
+            found: false,
+            ..Made::html(body)
+        })
+    }
+
+    /// The page for a fault, laid out (nothing of the fault is shown).
+    pub fn fault(&self) -> String {
+        self.pages
+            .render(
+                "error.html",
+                minijinja::context! { judge => &self.judge, prefix => &self.prefix },
+            )
+            .unwrap_or_else(|_| "The judge could not show this page.".to_string())
+    }
+
+    /// SQLite's count of commits by other connections, read on a
+    /// connection kept for it: a page made at one count is good while the
+    /// count stays.
+    fn generation(&self) -> Result<i64> {
+        let mut s = lock(&self.stamp);
+        if s.is_none() {
+            *s = Some(Store::open(&self.store)?);
+        }
+        let Some(store) = s.as_mut() else {
+            unreachable!("opened above")
+        };
+        Ok(store
+            .conn()
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+
+    /// Run `f` in a read transaction (one snapshot for the whole page) on a
+    /// pooled connection.
+    fn read<T>(&self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>) -> Result<T> {
+        let taken = lock(&self.pool).pop();
+        let mut store = match taken {
+            Some(s) => s,
+            None => Store::open(&self.store)?,
+        };
+        let out = {
+            let tx = store.conn().transaction()?;
+            f(&tx)
+        };
+        let mut pool = lock(&self.pool);
+        if pool.len() < POOL {
+            pool.push(store);
+        }
+        out
+    }
+
+    fn make(&self, want: &Want) -> Result<Made> {
+        let made = match want {
+            Want::List(page) => self.list(*page)?,
+            Want::Game(name, tz) => self.game(name, tz.as_deref())?,
+            Want::Phase(name, phase) => self.phase(name, phase)?,
+            Want::Feed(name) => self.feed(name)?,
+            Want::Map(name) => self.map(name)?,
+        };
+        match made {
+            Some(m) => Ok(m),
+            None => self.not_found(match want {
+                Want::Phase(..) => "phase",
+                Want::List(_) => "page",
+                _ => "game",
+            }),
+        }
+    }
+
+    /// A variant by name, loaded once.
+    fn variant(&self, g: &GameRow) -> Result<Arc<Variant>> {
+        let key = g.variant.to_ascii_lowercase();
+        if let Some(v) = lock(&self.variants).get(&key) {
+            return Ok(Arc::clone(v));
+        }
+        match crate::variant::builtin(&key) {
+            Some(Ok(v)) => {
+                let v = Arc::new(v);
+                lock(&self.variants).insert(key, Arc::clone(&v));
+                Ok(v)
+            }
+            _ => Err(WebError::Variant {
+                game: g.name.clone(),
+                variant: g.variant.clone(),
+            }),
+        }
+    }
+
+    /// The picture of `v`'s map, laid out once per variant.
+    fn picture<'v>(&self, v: &'v Variant) -> Picture<'v> {
+        let key = v.name.to_ascii_lowercase();
+        let cached = lock(&self.layouts).get(&key).cloned();
+        let layout = match cached {
+            Some(l) => l,
+            None => {
+                let l = Arc::new(Picture::layout(v));
+                lock(&self.layouts).insert(key, Arc::clone(&l));
+                l
+            }
+        };
+        Picture::with_geometry(v, layout)
+    }
+
+    fn href(&self, game: &str) -> String {
+        format!("{}games/{}", self.prefix, path_part(game))
+    }
+
+    /// Where a link in a feed goes: absolute under the base URL, else from
+    /// the site's root.
+    fn absolute(&self, path: &str) -> String {
+        match &self.base_url {
+            Some(b) => format!("{b}{}", path.trim_start_matches(&self.prefix[..])),
+            None => path.to_string(),
+        }
+    }
+
+    /// A game's line in the list, kept while its row is unchanged.
+    fn summary(&self, g: &GameRow) -> Result<Arc<GameLine>> {
+        let mut h = std::hash::DefaultHasher::new();
+        (
+            &g.variant,
+            &g.position,
+            g.status.as_str(),
+            g.deadline,
+            &g.settings.timezone,
+            &g.result,
+        )
+            .hash(&mut h);
+        let key = h.finish();
+        if let Some((k, line)) = lock(&self.summaries).get(&g.name)
+            && *k == key
+        {
+            return Ok(Arc::clone(line));
+        }
+        let v = self.variant(g)?;
+        // Listed with no centre only for units an observer sees.
+        let pos = public(&v, &position(&v, g, &g.position)?);
+        let counts = pos.centre_counts(&v.map);
+        let powers = v
+            .map
+            .power_ids()
+            .filter(|p| counts[p.index()] > 0 || pos.units.iter().any(|u| u.power == *p))
+            .map(|p| PowerCount {
+                name: v.map.power(p).name.clone(),
+                centres: counts[p.index()],
+            })
+            .collect();
+        let line = Arc::new(GameLine {
+            name: g.name.clone(),
+            href: self.href(&g.name),
+            variant: v.title.clone(),
+            phase: v.calendar.label(pos.phase),
+            deadline: shown_deadline(g),
+            status: status_word(g),
+            result: g.result.clone(),
+            powers,
+        });
+        let mut s = lock(&self.summaries);
+        if s.len() >= SUMMARIES {
+            s.clear();
+        }
+        s.insert(g.name.clone(), (key, Arc::clone(&line)));
+        Ok(line)
+    }
+
+    fn list(&self, page: usize) -> Result<Option<Made>> {
+        let rows = self.read(|tx| Ok(games::list(tx)?))?;
+        let total = rows.len();
+        let pages = total.div_ceil(GAMES_PER_PAGE).max(1);
+        if page == 0 || page > pages {
+            return Ok(None);
+        }
+        let mut lines = Vec::new();
+        for g in rows
+            .iter()
+            .skip((page - 1) * GAMES_PER_PAGE)
+            .take(GAMES_PER_PAGE)
+        {
+            match self.summary(g) {
+                Ok(l) => lines.push(l),
+                // One broken game does not take the list down.
+                Err(e) => {
+                    tracing::warn!(game = %g.name, error = %format!("{:#}", anyhow::Error::from(e)), "cannot list a game");
+                }
+            }
+        }
+        let link = |p: usize| {
+            if p == 1 {
+                self.prefix.clone()
+            } else {
+                format!("{}?page={p}", self.prefix)
+            }
+        };
+        let body = self.pages.render(
+            "games.html",
+            minijinja::context! {
+                judge => &self.judge,
+                prefix => &self.prefix,
+                games => minijinja::value::Serde(lines.iter().map(|l| l.as_ref()).collect::<Vec<_>>()),
+                total => total,
+                page => page,
+                pages => pages,
+                previous => (page > 1).then(|| link(page - 1)),
+                next => (page < pages).then(|| link(page + 1)),
+            },
+        )?;
+        Ok(Some(Made::html(body)))
+    }
+
+    fn game(&self, name: &str, tz: Option<&str>) -> Result<Option<Made>> {
+        let Some((g, seats, history, press)) = self.read(|tx| {
+            let Some(g) = games::load(tx, name)? else {
+                return Ok(None);
+            };
+            let seats = games::seats(tx, &g.name)?;
+            let history = games::history(tx, &g.name)?;
+            let press = press::list(tx, &g.name, PRESS_SHOWN)?;
+            Ok(Some((g, seats, history, press)))
+        })?
+        else {
+            return Ok(None);
+        };
+        let v = self.variant(&g)?;
+        let pos = position(&v, &g, &g.position)?;
+        let seen = public(&v, &pos);
+        let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
+        let map = self
+            .picture(&v)
+            .board_svg(&seen, &seen.dislodged, &title, Viewer::Public);
+        let map_ = &v.map;
+        let counts = seen.centre_counts(map_);
+        let player = |p: crate::map::PowerId| seats.iter().find(|s| s.power == p.0);
+        let chart: Vec<ChartRow> = map_
+            .power_ids()
+            .filter(|p| counts[p.index()] > 0 || seen.units.iter().any(|u| u.power == *p))
+            .map(|p| {
+                let mut centres: Vec<String> = seen
+                    .owners
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, o)| **o == Some(p) && map_.provinces()[*i].supply_centre)
+                    .map(|(i, _)| map_.provinces()[i].abbr.clone())
+                    .collect();
+                centres.sort_by_key(|c| c.to_lowercase());
+                ChartRow {
+                    power: map_.power(p).name.clone(),
+                    colour: crate::report::picture::colour(p),
+                    centres: counts[p.index()],
+                    centre_list: centres,
+                    units: seen
+                        .units
+                        .iter()
+                        .filter(|u| u.power == p)
+                        .map(|u| unit_text(&v, u))
+                        .collect(),
+                }
+            })
+            .collect();
+        let mut unowned: Vec<String> = seen
+            .owners
+            .iter()
+            .enumerate()
+            .filter(|(i, o)| o.is_none() && map_.provinces()[*i].supply_centre)
+            .map(|(i, _)| map_.provinces()[i].abbr.clone())
+            .collect();
+        unowned.sort_by_key(|c| c.to_lowercase());
+        let roster: Vec<RosterRow> = map_
+            .power_ids()
+            .map(|p| {
+                let seat = player(p);
+                let status = seat.map_or(crate::game::record::SeatStatus::Open, |s| s.status);
+                use crate::game::record::SeatStatus as S;
+                RosterRow {
+                    power: map_.power(p).name.clone(),
+                    colour: crate::report::picture::colour(p),
+                    player: match status {
+                        S::Playing | S::Eliminated => seat
+                            .and_then(|s| s.name.clone())
+                            .filter(|n| !n.trim().is_empty()),
+                        _ => None,
+                    },
+                    status: match status {
+                        S::Playing => "playing",
+                        S::Open => "open",
+                        S::Abandoned => "abandoned: a replacement is wanted",
+                        S::Eliminated => "eliminated",
+                    },
+                }
+            })
+            .collect();
+        let phases = phase_links(&history, &self.href(&g.name));
+        let deadline = match (g.status, g.deadline) {
+            (crate::game::record::Status::Active, Some(t)) => {
+                Some(Deadline::new(t, &g.settings.timezone, tz))
+            }
+            _ => None,
+        };
+        let href = self.href(&g.name);
+        let body = self.pages.render(
+            "game.html",
+            minijinja::context! {
+                judge => &self.judge,
+                prefix => &self.prefix,
+                name => &g.name,
+                href => &href,
+                feed => format!("{href}/feed.atom"),
+                variant => &v.title,
+                status => status_word(&g),
+                result => &g.result,
+                phase => v.calendar.label(pos.phase),
+                deadline => minijinja::value::Serde(&deadline),
+                tz_asked => tz,
+                map => minijinja::Value::from_safe_string(map),
+                chart => minijinja::value::Serde(&chart),
+                unowned => unowned,
+                roster => minijinja::value::Serde(&roster),
+                phases => minijinja::value::Serde(phases.iter().rev().collect::<Vec<_>>()),
+                press => minijinja::value::Serde(press.iter().map(|p| PressView::new(p, &g.settings.timezone)).collect::<Vec<_>>()),
+                press_rule => match g.settings.press {
+                    crate::game::record::Press::None => "none",
+                    crate::game::record::Press::White => "white",
+                    crate::game::record::Press::Grey => "grey",
+                },
+            },
+        )?;
+        Ok(Some(Made::html(body)))
+    }
+
+    fn phase(&self, name: &str, phase: &str) -> Result<Option<Made>> {
+        let Some((g, history)) = self.read(|tx| {
+            let Some(g) = games::load(tx, name)? else {
+                return Ok(None);
+            };
+            let history = games::history(tx, &g.name)?;
+            Ok(Some((g, history)))
+        })?
+        else {
+            return Ok(None);
+        };
+        let Some(i) = history
+            .iter()
+            .rposition(|h| h.kind == "phase" && h.phase.eq_ignore_ascii_case(phase))
+        else {
+            return Ok(None);
+        };
+        let v = self.variant(&g)?;
+        let row = &history[i];
+        let before = position(&v, &g, &row.position)?;
+        // The position the phase led to: where the next entry starts, or
+        // the game's current one.
+        let after_text = history
+            .get(i + 1)
+            .map_or(g.position.as_str(), |h| h.position.as_str());
+        let after = position(&v, &g, after_text)?;
+        let label = v.calendar.label(before.phase);
+        let map = self.past_map(&v, &g, &before, &row.orders, &after);
+        let href = self.href(&g.name);
+        let links = phase_links(&history, &href);
+        let at = links.iter().position(|l| l.seq == row.seq);
+        let body = self.pages.render(
+            "phase.html",
+            minijinja::context! {
+                judge => &self.judge,
+                prefix => &self.prefix,
+                name => &g.name,
+                href => &href,
+                feed => format!("{href}/feed.atom"),
+                variant => &v.title,
+                label => &label,
+                when => crate::time::show(row.created_at, &g.settings.timezone),
+                map => minijinja::Value::from_safe_string(map),
+                report => &row.report,
+                previous => minijinja::value::Serde(at.and_then(|k| k.checked_sub(1)).and_then(|k| links.get(k))),
+                next => minijinja::value::Serde(at.and_then(|k| links.get(k + 1))),
+            },
+        )?;
+        Ok(Some(Made::html(body)))
+    }
+
+    /// A past phase's map as the observers' results mail drew it: the
+    /// phase is played again from its position and orders (adjudication is
+    /// pure), and if that does not lead exactly where the game went, the
+    /// board it led to is drawn without orders.
+    fn past_map(
+        &self,
+        v: &Variant,
+        g: &GameRow,
+        before: &Position,
+        orders: &str,
+        after: &Position,
+    ) -> String {
+        let picture = self.picture(v);
+        if let Some(o) = read_orders(v, before.phase.kind, orders) {
+            let (result, next) = play(v, before, &o);
+            if next.canonical() == after.canonical() {
+                let seen_after = public(v, &next);
+                let r = PhaseReport {
+                    variant: v,
+                    game: &g.name,
+                    before,
+                    orders: &o,
+                    result: &result,
+                    after: &seen_after,
+                    next_deadline: None,
+                    ended: None,
+                    nmr: Vec::new(),
+                };
+                let title = crate::report::title(&r);
+                return picture.phase_svg(&r, &title, Viewer::Public);
+            }
+        }
+        let seen = public(v, after);
+        let title = format!("{}: {}", g.name, v.calendar.label(before.phase));
+        picture.board_svg(&seen, &seen.dislodged, &title, Viewer::Public)
+    }
+
+    fn map(&self, name: &str) -> Result<Option<Made>> {
+        let Some(g) = self.read(|tx| Ok(games::load(tx, name)?))? else {
+            return Ok(None);
+        };
+        let v = self.variant(&g)?;
+        let pos = position(&v, &g, &g.position)?;
+        let seen = public(&v, &pos);
+        let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
+        let svg = self
+            .picture(&v)
+            .board_svg(&seen, &seen.dislodged, &title, Viewer::Public);
+        Ok(Some(Made {
+            found: true,
+            content_type: "image/svg+xml",
+            body: svg.into(),
+            gzip: false,
+        }))
+    }
+
+    fn feed(&self, name: &str) -> Result<Option<Made>> {
+        let Some((g, history, press)) = self.read(|tx| {
+            let Some(g) = games::load(tx, name)? else {
+                return Ok(None);
+            };
+            let history = games::history(tx, &g.name)?;
+            let press = press::list(tx, &g.name, PRESS_SHOWN)?;
+            Ok(Some((g, history, press)))
+        })?
+        else {
+            return Ok(None);
+        };
+        let v = self.variant(&g)?;
+        let href = self.href(&g.name);
+        let phases = phase_links(&history, &href);
+        let mut entries: Vec<super::feed::Item> = Vec::new();
+        for l in &phases {
+            let Some(h) = history.iter().find(|h| h.seq == l.seq) else {
+                continue;
+            };
+            entries.push(super::feed::Item {
+                id: match &self.base_url {
+                    Some(_) => self.absolute(&l.href),
+                    None => format!("urn:zinejudge:game:{}:phase:{}", g.name, h.phase),
+                },
+                title: format!("{}: {} results", g.name, l.label),
+                link: self.absolute(&l.href),
+                updated: h.created_at,
+                author: None,
+                text: h.report.clone(),
+            });
+        }
+        for p in &press {
+            let anchor = format!("{href}#press-{}", p.id);
+            entries.push(super::feed::Item {
+                id: match &self.base_url {
+                    Some(_) => self.absolute(&anchor),
+                    None => format!("urn:zinejudge:game:{}:press:{}", g.name, p.id),
+                },
+                title: match &p.sender {
+                    Some(s) => format!("{}: press from {s}", g.name),
+                    None => format!("{}: grey press", g.name),
+                },
+                link: self.absolute(&anchor),
+                updated: p.created_at,
+                author: p.sender.clone(),
+                text: p.body.clone(),
+            });
+        }
+        entries.sort_by_key(|e| std::cmp::Reverse(e.updated));
+        entries.truncate(FEED_ENTRIES);
+        let xml = super::feed::write(&super::feed::Channel {
+            id: match &self.base_url {
+                Some(_) => self.absolute(&href),
+                None => format!("urn:zinejudge:game:{}", g.name),
+            },
+            title: format!("{}: {} on {}", g.name, v.title, self.judge),
+            page: self.absolute(&href),
+            own: self.absolute(&format!("{href}/feed.atom")),
+            judge: self.judge.clone(),
+            updated: entries.first().map_or(g.created_at, |e| e.updated),
+            items: entries,
+        })?;
+        Ok(Some(Made {
+            found: true,
+            content_type: "application/atom+xml; charset=utf-8",
+            body: xml.into(),
+            gzip: false,
+        }))
+    }
+}
+
+/// A game's position (current or stored in its history).
+fn position(v: &Variant, g: &GameRow, text: &str) -> Result<Position> {
+    Position::from_toml(v, text).map_err(|source| WebError::Position {
+        game: g.name.clone(),
+        source,
+    })
+}
+
+/// `pos` as an observer may see it: the units hidden from observers are
+/// not in it at all, so nothing drawn from it (units, retreat options, the
+/// legend's counts) can tell of them.
+pub fn public(v: &Variant, pos: &Position) -> Position {
+    let hidden = |u: &Unit| v.features.hidden_from(&v.map, pos.phase, u, Viewer::Public);
+    let mut p = pos.clone();
+    p.units.retain(|u| !hidden(u));
+    p.dislodged.retain(|(u, _)| !hidden(u));
+    p
+}
+
+/// The orders of a history entry (`Power: order` lines, as the judge wrote
+/// them) read back; `None` if any line does not read.
+fn read_orders(v: &Variant, kind: PhaseKind, text: &str) -> Option<PhaseOrders> {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let sheet = kind == PhaseKind::Movement && v.calendar.turn == Turn::Impulses;
+    let kinds: &[PhaseKind] = match kind {
+        _ if sheet => &[
+            PhaseKind::Movement,
+            PhaseKind::Retreat,
+            PhaseKind::Adjustment,
+        ],
+        PhaseKind::Placement => &[PhaseKind::Adjustment],
+        _ => std::slice::from_ref(match kind {
+            PhaseKind::Movement => &PhaseKind::Movement,
+            PhaseKind::Retreat => &PhaseKind::Retreat,
+            _ => &PhaseKind::Adjustment,
+        }),
+    };
+    let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let (who, order) = line.split_once(": ")?;
+        let power = v.map.lookup_power(who.trim())?;
+        let command = kinds
+            .iter()
+            .find_map(|k| parser.parse(order.trim(), Some(*k)).ok())?
+            .command;
+        match command {
+            AnyCommand::Main(unit, command) => main.push(Order {
+                power,
+                unit,
+                command,
+            }),
+            AnyCommand::Retreat(unit, command) => retreats.push(Order {
+                power,
+                unit,
+                command,
+            }),
+            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power, command }),
+        }
+    }
+    Some(match kind {
+        _ if sheet => PhaseOrders::Turn {
+            moves: main,
+            retreats,
+            adjust,
+        },
+        PhaseKind::Movement => PhaseOrders::Movement(main),
+        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
+        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
+    })
+}
+
+/// `A(Lon)`, `F(StP/nc)`.
+fn unit_text(v: &Variant, u: &Unit) -> String {
+    format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region))
+}
+
+/// A game name as one segment of a path.
+pub fn path_part(s: &str) -> String {
+    const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'.')
+        .remove(b'~');
+    percent_encoding::utf8_percent_encode(s, KEEP).to_string()
+}
+
+fn status_word(g: &GameRow) -> &'static str {
+    use crate::game::record::Status;
+    match g.status {
+        Status::Forming => "forming: taking players",
+        Status::Active => "being played",
+        Status::Paused => "paused by the GM",
+        Status::Finished => "finished",
+    }
+}
+
+fn shown_deadline(g: &GameRow) -> Option<String> {
+    match (g.status, g.deadline) {
+        (crate::game::record::Status::Active, Some(t)) => {
+            Some(crate::time::show(t, &g.settings.timezone))
+        }
+        _ => None,
+    }
+}
+
+/// The phase a stored position is at, its label alone (the whole position
+/// need not be read for that).
+fn stored_label(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        phase: String,
+    }
+    toml::from_str::<Head>(text).ok().map(|h| h.phase)
+}
+
+/// The played phases of a game, oldest first (GM edits are not phases and
+/// are not shown).
+fn phase_links(history: &[HistoryRow], href: &str) -> Vec<PhaseLink> {
+    history
+        .iter()
+        .filter(|h| h.kind == "phase")
+        .map(|h| PhaseLink {
+            seq: h.seq,
+            label: stored_label(&h.position).unwrap_or_else(|| h.phase.clone()),
+            short: h.phase.clone(),
+            href: format!("{href}/phases/{}", path_part(&h.phase)),
+        })
+        .collect()
+}
+
+/// A game in the list.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameLine {
+    name: String,
+    href: String,
+    variant: String,
+    phase: String,
+    deadline: Option<String>,
+    status: &'static str,
+    result: Option<String>,
+    powers: Vec<PowerCount>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct PowerCount {
+    name: String,
+    centres: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ChartRow {
+    power: String,
+    colour: &'static str,
+    centres: u32,
+    centre_list: Vec<String>,
+    units: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct RosterRow {
+    power: String,
+    colour: &'static str,
+    player: Option<String>,
+    status: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct PhaseLink {
+    seq: i64,
+    label: String,
+    short: String,
+    href: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct PressView {
+    id: i64,
+    phase: String,
+    from: Option<String>,
+    when: String,
+    body: String,
+}
+
+impl PressView {
+    fn new(p: &press::Broadcast, tz: &str) -> PressView {
+        PressView {
+            id: p.id,
+            phase: p.phase.clone(),
+            from: p.sender.clone(),
+            when: crate::time::show(p.created_at, tz),
+            body: p.body.clone(),
+        }
+    }
+}
+
+/// A deadline in the game's zone, in UTC, and in the reader's.
+#[derive(Debug, Clone, Serialize)]
+struct Deadline {
+    game: String,
+    zone: String,
+    utc: String,
+    iso: String,
+    reader: Option<String>,
+    reader_zone: Option<String>,
+}
+
+impl Deadline {
+    fn new(t: i64, zone: &str, reader: Option<&str>) -> Deadline {
+        let show = crate::time::show;
+        Deadline {
+            game: show(t, zone),
+            zone: zone.to_string(),
+            utc: show(t, "UTC"),
+            iso: jiff::Timestamp::from_second(t).map_or(String::new(), |ts| ts.to_string()),
+            reader: reader.map(|z| show(t, z)),
+            reader_zone: reader.map(str::to_string),
+        }
+    }
+}

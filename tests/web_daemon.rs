@@ -1,0 +1,306 @@
+//! The pages served by the real `zinejudge run`: the judge logs the address
+//! it serves, the pages show what the judge has just done, results mails
+//! link to the game's page under `web.base-url`, a reload serves the pages
+//! again, a stop stops them, and an address that is taken leaves the judge
+//! handling mail all the same. Maildirs in, Maildirs out, 127.0.0.1 only.
+
+mod web_support;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use web_support::{TempDir, get};
+
+const BIN: &str = env!("CARGO_BIN_EXE_zinejudge");
+
+/// `zinejudge run` in `dir`; killed on drop if still running.
+struct Run {
+    child: Child,
+    log: std::path::PathBuf,
+}
+
+impl Run {
+    fn start(dir: &Path, web: &str) -> Run {
+        std::fs::write(
+            dir.join("zinejudge.toml"),
+            format!("[judge]\naddress = \"judge@example.test\"\nlog = \"info\"\n\n[web]\n{web}"),
+        )
+        .expect("config");
+        let log = dir.join("judge.log");
+        let child = Command::new(BIN)
+            .args(["run", "--config", "zinejudge.toml"])
+            .current_dir(dir)
+            .env_remove("RUST_LOG")
+            .env_remove("NOTIFY_SOCKET")
+            .env_remove("WATCHDOG_USEC")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("log"))
+            .spawn()
+            .expect("start the judge");
+        Run { child, log }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Wait until the log holds `n` lines with `needle`; the last one.
+    fn wait_log(&self, needle: &str, n: usize) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let log = self.log();
+            let lines: Vec<&str> = log.lines().filter(|l| l.contains(needle)).collect();
+            if lines.len() >= n {
+                return lines[n - 1].to_string();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no `{needle}` (x{n}) in the log:\n{log}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The address of the `n`th "serving the game pages at" line.
+    fn serving(&self, n: usize) -> std::net::SocketAddr {
+        let line = self.wait_log("serving the game pages at http://", n);
+        let url = line
+            .split("serving the game pages at http://")
+            .nth(1)
+            .and_then(|r| r.split('/').next())
+            .expect("an address");
+        url.parse().expect("IP:port")
+    }
+
+    fn signal(&self, sig: libc::c_int) {
+        // SAFETY: kill has no memory-safety preconditions; the pid is an
+        // unreaped child of ours.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, sig);
+        }
+    }
+
+    fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(s) = self.child.try_wait().expect("try_wait") {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the judge did not stop:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Drop a mail into the judge's inbox.
+fn deliver(dir: &Path, n: u32, from: &str, body: &str) {
+    let new = dir.join("var/mail/inbox/new");
+    std::fs::create_dir_all(&new).expect("inbox");
+    let raw = format!(
+        "From: {from}\r\nTo: judge@example.test\r\nSubject: t{n}\r\nMessage-ID: <web-daemon-{n}-{}@example.test>\r\n\r\n{}\r\n",
+        std::process::id(),
+        body.replace('\n', "\r\n")
+    );
+    let tmp = dir.join(format!("var/mail/inbox/tmp/{n}.eml"));
+    std::fs::create_dir_all(tmp.parent().expect("tmp")).expect("tmp");
+    std::fs::write(&tmp, raw).expect("write");
+    std::fs::rename(&tmp, new.join(format!("{n}.eml"))).expect("deliver");
+}
+
+/// The mails in the judge's outbox: recipients, subject and text.
+fn outbox(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for sub in ["new", "cur"] {
+        if let Ok(rd) = std::fs::read_dir(dir.join("var/mail/outbox").join(sub)) {
+            for e in rd.flatten() {
+                let Ok(raw) = std::fs::read(e.path()) else {
+                    continue;
+                };
+                let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
+                    continue;
+                };
+                let to: Vec<String> = m
+                    .to()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.address())
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                out.push(format!(
+                    "To: {}\nSubject: {}\n\n{}",
+                    to.join(", "),
+                    m.subject().unwrap_or(""),
+                    m.body_text(0).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn wait_for(what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !f() {
+        assert!(Instant::now() < deadline, "waited in vain for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_judge_serves_the_pages_of_its_games_and_links_its_results_to_them() {
+    let dir = TempDir::new("daemon");
+    let mut run = Run::start(
+        dir.path(),
+        "address = \"127.0.0.1:0\"\nbase-url = \"https://diplomacy.example.test/zj\"\n",
+    );
+    let addr = run.serving(1);
+    assert!(addr.ip().is_loopback(), "{addr}");
+    let summary = run.wait_log("web pages on 127.0.0.1:0", 1);
+    assert!(
+        summary.contains("linked as https://diplomacy.example.test/zj/"),
+        "{summary}"
+    );
+    let list = get(addr, "/");
+    assert_eq!(list.status, 200);
+    assert!(list.body.contains("No games yet"), "{}", list.body);
+
+    // A game made by mail shows at once, linked under the base URL's path.
+    deliver(
+        dir.path(),
+        1,
+        "gm@example.test",
+        "CREATE g1 standard gmpw\nSET PRESS GREY",
+    );
+    wait_for("g1 on the list", || {
+        get(addr, "/").body.contains("href=\"/zj/games/g1\"")
+    });
+    let powers = [
+        "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+    ];
+    for (i, p) in powers.iter().enumerate() {
+        deliver(
+            dir.path(),
+            10 + i as u32,
+            &format!("{}@example.test", p.to_lowercase()),
+            &format!("JOIN g1 pw {p}"),
+        );
+    }
+    deliver(
+        dir.path(),
+        20,
+        "england@example.test",
+        "SIGNON England g1 pw\nF(Lon)-NTH\nBROADCAST\nHello, all.\nENDPRESS",
+    );
+    deliver(
+        dir.path(),
+        21,
+        "gm@example.test",
+        "SIGNON GM g1 gmpw\nPROCESS",
+    );
+    wait_for("the results", || {
+        outbox(dir.path())
+            .iter()
+            .any(|m| m.contains("Spring 1901 results"))
+    });
+    let results: Vec<String> = outbox(dir.path())
+        .into_iter()
+        .filter(|m| m.contains("Spring 1901 results") && m.contains("To: england@example.test"))
+        .collect();
+    assert!(
+        results
+            .iter()
+            .any(|m| m.contains("The game's page: https://diplomacy.example.test/zj/games/g1")),
+        "{results:#?}"
+    );
+    let game = get(addr, "/games/g1");
+    assert_eq!(game.status, 200);
+    assert!(
+        game.body.contains("<h2>Fall 1901 movement</h2>"),
+        "{}",
+        game.body
+    );
+    assert!(game.body.contains("Hello, all."), "{}", game.body);
+    assert!(
+        game.body.contains("href=\"/zj/games/g1/phases/S1901M\""),
+        "{}",
+        game.body
+    );
+    assert_eq!(get(addr, "/games/g1/phases/S1901M").status, 200);
+
+    // A reload serves the pages again (port 0: a new port).
+    run.signal(libc::SIGHUP);
+    let again = run.serving(2);
+    assert_eq!(get(again, "/games/g1").status, 200);
+
+    // A stop stops them, cleanly.
+    run.signal(libc::SIGTERM);
+    let status = run.wait_exit();
+    assert!(status.success(), "{status:?}\n{}", run.log());
+    assert!(
+        run.log().contains("stopped serving the game pages"),
+        "{}",
+        run.log()
+    );
+    assert!(std::net::TcpStream::connect(again).is_err(), "still served");
+}
+
+#[test]
+fn an_address_that_is_taken_leaves_the_judge_handling_mail() {
+    let dir = TempDir::new("taken");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = taken.local_addr().expect("address");
+    let mut run = Run::start(dir.path(), &format!("address = \"{addr}\"\n"));
+    let line = run.wait_log("cannot serve the game pages", 1);
+    assert!(line.contains(&format!("http://{addr}/")), "{line}");
+    assert!(line.contains("ERROR"), "{line}");
+    deliver(dir.path(), 1, "someone@example.test", "HELP");
+    wait_for("the HELP answer", || {
+        outbox(dir.path())
+            .iter()
+            .any(|m| m.contains("someone@example.test"))
+    });
+    run.signal(libc::SIGTERM);
+    assert!(run.wait_exit().success(), "{}", run.log());
+    drop(taken);
+}
+
+#[test]
+fn pages_switched_off_are_not_served() {
+    let dir = TempDir::new("off");
+    let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = probe.local_addr().expect("address");
+    drop(probe);
+    let mut run = Run::start(
+        dir.path(),
+        &format!("enabled = false\naddress = \"{addr}\"\n"),
+    );
+    run.wait_log("web pages off", 1);
+    deliver(dir.path(), 1, "someone@example.test", "HELP");
+    wait_for("the HELP answer", || {
+        outbox(dir.path())
+            .iter()
+            .any(|m| m.contains("someone@example.test"))
+    });
+    assert!(
+        !run.log().contains("serving the game pages"),
+        "{}",
+        run.log()
+    );
+    assert!(std::net::TcpStream::connect(addr).is_err(), "served");
+    run.signal(libc::SIGTERM);
+    assert!(run.wait_exit().success());
+}
