@@ -486,3 +486,100 @@ fn rule_14_a_ferried_army_that_cannot_land_stays_where_it_started() {
     );
     assert_eq!(where_is(&v, &next, "British"), ["A Nor", "F ENC"]);
 }
+
+/// A 1000 AD game by mail, `game`, with the British, the Franks and the
+/// Moors played (password `pw`), past a Winter 999 placement in which
+/// nobody placed anything, and the GM's `edits` (`EDIT ...` lines) made
+/// in Spring 1000.
+fn by_mail(game: &str, edits: &[&str]) -> World {
+    let mut w = World::new();
+    let gm = "gm@example.test";
+    w.reply(gm, &format!("CREATE {game} 1000ad gmpw"));
+    for p in ["British", "Franks", "Moors"] {
+        let r = w.reply(&format!("{p}@example.test"), &format!("JOIN {game} pw {p}"));
+        assert!(r.contains(&format!("You play {p}")), "{r}");
+    }
+    w.reply(gm, &format!("SIGNON GM {game} gmpw\nSTART"));
+    w.mail(gm, &format!("SIGNON GM {game} gmpw\nPROCESS"));
+    if !edits.is_empty() {
+        let r = w.reply(gm, &format!("SIGNON GM {game} gmpw\n{}", edits.join("\n")));
+        assert!(!r.contains("rror") && !r.contains("unknown"), "{r}");
+    }
+    w
+}
+
+/// The GM processes the phase; the results mail `power` gets.
+fn process(w: &mut World, game: &str, power: &str) -> String {
+    let sent = w.mail(
+        "gm@example.test",
+        &format!("SIGNON GM {game} gmpw\nPROCESS"),
+    );
+    let to = format!("{power}@example.test");
+    sent.into_iter()
+        .find(|m| m.to_has(&to) && !m.subject.contains("Re:"))
+        .map(|m| m.body)
+        .unwrap_or_else(|| panic!("no results for {power}"))
+}
+
+#[test]
+fn rule_14_a_dislodged_army_next_to_its_own_fleet_is_not_offered_the_sea() {
+    let v = thousand();
+    let pos = spring(
+        &v,
+        "British = [\"A Lon\", \"F NTH\"]\nFranks = [\"F ENC\", \"F WWa\"]",
+    );
+    let (_, next) = step(
+        &v,
+        &pos,
+        &["Franks: F ENC - Lon", "Franks: F WWa S F ENC - Lon"],
+    );
+    assert_eq!(next.dislodged.len(), 1);
+    let mut options: Vec<String> = next.dislodged[0]
+        .1
+        .iter()
+        .map(|&r| v.map.region_abbr(r))
+        .collect();
+    options.sort();
+    assert_eq!(options, ["Mal", "Mer"], "never the North Sea: no A/F");
+    // The stored position reads back, and the game goes on.
+    let again = Position::from_toml(&v, &next.to_toml(&v)).expect("reads back");
+    let (_, after) = step(&v, &again, &["British: A Lon - Mer"]);
+    assert_eq!(where_is(&v, &after, "British"), ["A Mer", "F NTH"]);
+}
+
+#[test]
+fn rule_14_by_mail_the_dislodged_army_retreats_overland_and_the_game_goes_on() {
+    let mut w = by_mail(
+        "r14",
+        &[
+            "EDIT ADD British A Lon",
+            "EDIT ADD British F NTH",
+            "EDIT ADD Franks F ENC",
+            "EDIT ADD Franks F WWa",
+        ],
+    );
+    let r = w.reply(
+        "Franks@example.test",
+        "SIGNON Franks r14 pw\nF ENC - Lon\nF WWa S F ENC - Lon",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let results = process(&mut w, "r14", "British");
+    let line = results
+        .lines()
+        .find(|l| l.contains("A(Lon) (attacked from ENC)"))
+        .unwrap_or_else(|| panic!("{results}"));
+    assert!(
+        line.contains("may retreat to") && line.contains("Mal") && line.contains("Mer"),
+        "{results}"
+    );
+    assert!(!line.contains("NTH"), "{results}");
+    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Lon - NTH");
+    assert!(r.contains("not accepted"), "{r}");
+    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Lon - Mer");
+    assert!(!r.contains("not accepted") && !r.contains("rror"), "{r}");
+    process(&mut w, "r14", "British");
+    // The next mail works: the game was not jammed.
+    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Mer - Lon");
+    assert!(r.contains("Fall 1000 AD movement"), "{r}");
+    assert!(r.contains("A(Mer)-Lon"), "{r}");
+}
