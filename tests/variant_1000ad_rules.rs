@@ -583,3 +583,50 @@ fn rule_14_by_mail_the_dislodged_army_retreats_overland_and_the_game_goes_on() {
     assert!(r.contains("Fall 1000 AD movement"), "{r}");
     assert!(r.contains("A(Mer)-Lon"), "{r}");
 }
+
+#[test]
+fn rule_7_a_dislodged_defensive_army_retreats_only_within_its_homeland() {
+    let v = board("triple.toml");
+    let attack = [
+        "Red: A X1 - Hom",
+        "Red: A S1 S A X1 - Hom",
+        "Red: A S2 S A X1 - Hom",
+        "Red: A X2 S A X1 - Hom",
+    ];
+    let red = "Red = [\"A X1\", \"A S1\", \"A S2\", \"A X2\", \"A Tgt\"]";
+    let pos = Position::from_toml(
+        &v,
+        &format!("phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Hom\"]\n{red}\n"),
+    )
+    .expect("position");
+    let (_, next) = step(&v, &pos, &attack);
+    assert_eq!(next.dislodged.len(), 1);
+    let options: Vec<String> = next.dislodged[0]
+        .1
+        .iter()
+        .map(|&r| v.map.region_abbr(r))
+        .collect();
+    // X3 is empty and next to Hom, but outside Blue's homeland.
+    assert_eq!(options, ["Att"]);
+    let (r, _) = step(&v, &next, &["Blue: 3D Hom - X3"]);
+    let PhaseResult::Retreat(r) = r else { panic!() };
+    assert_eq!(r.orders, vec![Some(Illegal::NoRetreatThere)]);
+    // With its homeland full, it has no retreat: destroyed.
+    let pos = Position::from_toml(
+        &v,
+        &format!(
+            "phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Hom\", \"A Att\"]\n{red}\n"
+        ),
+    )
+    .expect("position");
+    let (_, next) = step(&v, &pos, &attack);
+    assert!(next.dislodged[0].1.is_empty());
+    let (_, after) = step(&v, &next, &[]);
+    assert!(
+        after
+            .units
+            .iter()
+            .all(|u| u.kind != UnitKind::DefensiveArmy),
+        "destroyed"
+    );
+}

@@ -1716,12 +1716,17 @@ impl<'a> Judge<'a> {
     ) -> Vec<RegionId> {
         let unit = self.units[u];
         let m = unit.kind.mobility();
+        // A defensive army is restricted to its homeland (1000 AD rule 7)
+        // in retreats as in moves: with no retreat there it is destroyed.
+        let homeland =
+            (unit.kind == UnitKind::DefensiveArmy).then(|| &self.map.power(unit.power).homeland);
         self.map
             .borders(unit.region)
             .iter()
             .filter(|&&(r, b)| {
                 let p = self.map.province_of(r);
                 b.intersects(m)
+                    && homeland.is_none_or(|h| h.contains(&p))
                     && self.map.admits(r, unit.kind)
                     && !occupied[p.index()]
                     && !contested[p.index()]
