@@ -630,3 +630,37 @@ fn rule_7_a_dislodged_defensive_army_retreats_only_within_its_homeland() {
         "destroyed"
     );
 }
+
+#[test]
+fn rule_7_a_defensive_army_may_be_convoyed_within_its_homeland_only() {
+    let v = thousand();
+    let pos = spring(&v, "Byzantines = [\"3D Cre\", \"F AEG\", \"F EMS\"]");
+    // Crete to Othris, both Byzantine: by the regular convoy (rules 1, 9).
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "Byzantines: 3D Cre - Oth",
+            "Byzantines: F AEG C 3D Cre - Oth",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![None, None]);
+    assert!(where_is(&v, &next, "Byzantines").contains(&"3D Oth".to_string()));
+    // Crete to Gafsa, a Moorish centre: out of its homeland, even by sea.
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "Byzantines: 3D Cre - Gaf",
+            "Byzantines: F EMS C 3D Cre - Gaf",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders[0], Some(Illegal::OutsideHomeland));
+    assert!(where_is(&v, &next, "Byzantines").contains(&"3D Cre".to_string()));
+}
