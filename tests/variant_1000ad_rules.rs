@@ -664,3 +664,60 @@ fn rule_7_a_defensive_army_may_be_convoyed_within_its_homeland_only() {
     assert_eq!(r.orders[0], Some(Illegal::OutsideHomeland));
     assert!(where_is(&v, &next, "Byzantines").contains(&"3D Cre".to_string()));
 }
+
+#[test]
+fn rule_8_the_results_show_what_is_left_of_a_defensive_armys_support() {
+    use zinejudge::report::{PhaseReport, render};
+    let v = board("triple.toml");
+    let pos = Position::from_toml(
+        &v,
+        "phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Hom\", \"A Att\"]\nRed = [\"A X1\", \"A Tgt\"]\n",
+    )
+    .expect("position");
+    let lines = [
+        "Blue: A Att - Tgt",
+        "Blue: 3D Hom S A Att - Tgt",
+        "Red: A X1 - Hom",
+    ];
+    let o = support_play::orders(&v, PhaseKind::Movement, &lines);
+    let (result, next) = zinejudge::game::step::play(&v, &pos, &o);
+    let PhaseResult::Movement(m) = &result else {
+        panic!()
+    };
+    assert_eq!(m.units[0].support_left, Some(2), "rule 8: u leaves 2D");
+    let text = render(&PhaseReport {
+        variant: &v,
+        game: "t",
+        before: &pos,
+        orders: &o,
+        result: &result,
+        after: &next,
+        next_deadline: None,
+        ended: None,
+        nmr: vec![],
+    });
+    let line = text
+        .lines()
+        .find(|l| l.contains("3D(Hom) S A(Att)-Tgt"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("support worn down to 2 of 3"), "{text}");
+    // Untouched, it is worth three.
+    let (result, next) = zinejudge::game::step::play(
+        &v,
+        &pos,
+        &support_play::orders(&v, PhaseKind::Movement, &lines[..2]),
+    );
+    let o2 = support_play::orders(&v, PhaseKind::Movement, &lines[..2]);
+    let text = render(&PhaseReport {
+        variant: &v,
+        game: "t",
+        before: &pos,
+        orders: &o2,
+        result: &result,
+        after: &next,
+        next_deadline: None,
+        ended: None,
+        nmr: vec![],
+    });
+    assert!(text.contains("support worth 3"), "{text}");
+}

@@ -398,6 +398,7 @@ pub fn adjudicate_with_army_fleets(
                 becomes: None,
                 landed: None,
                 landing: None,
+                support_left: None,
             },
         };
         match &mut ur.command {

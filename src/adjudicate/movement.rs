@@ -140,6 +140,10 @@ pub struct UnitResult {
     pub landed: Option<RegionId>,
     /// The disembarking order of this A/F, if any, and what became of it.
     pub landing: Option<(usize, Outcome)>,
+    /// For a support that is worn down rather than cut (1000 AD's
+    /// defensive army, rule 8) and that stood: what it was worth after the
+    /// attacks on it, so the results let players check rule 8's table.
+    pub support_left: Option<u32>,
 }
 
 impl UnitResult {
@@ -154,6 +158,7 @@ impl UnitResult {
             becomes: None,
             landed: None,
             landing: None,
+            support_left: None,
         }
     }
 }
@@ -1692,10 +1697,14 @@ impl<'a> Judge<'a> {
                     }
                 }
             }
+            let support_left = (self.units[u].kind.support_worn_down()
+                && outcome == Outcome::Supported)
+                .then(|| self.support_value(u));
             out.push(UnitResult {
                 order: (self.order_of[u] != u32::MAX).then_some(self.order_of[u] as usize),
                 dislodged,
                 destroyed,
+                support_left,
                 ..UnitResult::plain(command, outcome)
             });
         }

@@ -326,6 +326,19 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                             vec!["no order".to_string()],
                         ),
                     };
+                    // A defensive army's support is worn down, not cut
+                    // (1000 AD rule 8): say what it was worth, so players
+                    // can check the table.
+                    if let Some(left) = ur.support_left {
+                        let full = u.kind.strength();
+                        if left < full {
+                            marks.push(format!("support worn down to {left} of {full}"));
+                            jm.push(format!("support {left} of {full}"));
+                        } else {
+                            marks.push(format!("support worth {left}"));
+                            jm.push(format!("support {left}"));
+                        }
+                    }
                     if ur.dislodged.is_some() {
                         marks.push("dislodged".into());
                         jm.push("dislodged".into());
