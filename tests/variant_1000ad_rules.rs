@@ -721,3 +721,33 @@ fn rule_8_the_results_show_what_is_left_of_a_defensive_armys_support() {
     });
     assert!(text.contains("support worth 3"), "{text}");
 }
+
+#[test]
+fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
+    let mut w = World::new();
+    let gm = "gm@example.test";
+    w.reply(gm, "CREATE r7b 1000ad gmpw");
+    w.reply("British@example.test", "JOIN r7b pw British");
+    w.reply(gm, "SIGNON GM r7b gmpw\nSTART");
+    // Nine due: a 3D (two) and seven units use them all; an eighth unit
+    // is one too many.
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r7b pw\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
+         Build F Mth\nBuild F Wal\nBuild F Mal\nBuild F WWa\nBuild F Lon",
+    );
+    assert!(r.contains("no (more) builds are due"), "{r}");
+    assert!(r.contains("Your orders are complete"), "{r}");
+    assert!(!r.contains("Still missing"), "{r}");
+    // Without the last two, one build is missing, not two.
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r7b pw\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
+         Build F Mth\nBuild F Wal\nBuild F Mal",
+    );
+    assert!(r.contains("Still missing: 1 build(s) or waiver(s)"), "{r}");
+    // And the judge builds what the reply promised.
+    let results = process(&mut w, "r7b", "British");
+    assert!(results.contains("1 build(s) not used"), "{results}");
+    assert!(results.contains("units 7"), "{results}");
+}
