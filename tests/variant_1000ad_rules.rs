@@ -751,3 +751,100 @@ fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
     assert!(results.contains("1 build(s) not used"), "{results}");
     assert!(results.contains("units 7"), "{results}");
 }
+
+/// `text` with its lines joined and its spaces single, so that a check of
+/// a sentence does not depend on where the results wrapped it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn rule_13_the_results_announce_the_grace_and_the_fall_into_anarchy() {
+    use zinejudge::report::{PhaseReport, render};
+    let v = thousand();
+    let moors = power(&v, "Moors");
+    let franks = power(&v, "Franks");
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("Fall 1001 movement").expect("phase");
+    for h in v.map.power(moors).home_centres.clone() {
+        pos.owners[h.index()] = Some(franks);
+    }
+    pos.owners[prov(&v, "Lom").index()] = Some(moors);
+    pos.units.push(zinejudge::map::Unit {
+        power: moors,
+        kind: UnitKind::Army,
+        region: v.map.province(prov(&v, "Cas")).main_region(),
+    });
+    let show = |before: &Position, lines: &[&str]| {
+        let o = support_play::orders(&v, before.phase.kind, lines);
+        let (result, after) = zinejudge::game::step::play(&v, before, &o);
+        let text = render(&PhaseReport {
+            variant: &v,
+            game: "t",
+            before,
+            orders: &o,
+            result: &result,
+            after: &after,
+            next_deadline: None,
+            ended: None,
+            nmr: vec![],
+        });
+        (text, after)
+    };
+    let (text, winter) = show(&pos, &[]);
+    assert!(
+        flat(&text).contains(
+            "Moors: every home centre lost; the Spring 1002 AD movement is its season of grace"
+        ),
+        "{text}"
+    );
+    let mut spring = winter.clone();
+    spring.phase = v.calendar.parse("Spring 1002 movement").expect("phase");
+    let (text, _) = show(&spring, &["Moors: A Cas H"]);
+    assert!(
+        flat(&text).contains(
+            "Moors: no home centre retaken in its season of grace, so in anarchy from now on"
+        ),
+        "{text}"
+    );
+    let (text, _) = show(&spring, &["Moors: A Cas - Tol"]);
+    assert!(
+        flat(&text).contains("Moors: a home centre retaken in its season of grace; no anarchy"),
+        "{text}"
+    );
+}
+
+#[test]
+fn rule_13_by_mail_grace_and_anarchy_are_announced_and_an_anarchic_power_owes_nothing() {
+    let mut edits: Vec<String> = [
+        "And", "Alg", "Bon", "Gaf", "Lis", "Mor", "Ora", "Tol", "Val",
+    ]
+    .iter()
+    .map(|c| format!("EDIT OWNER {c} Franks"))
+    .collect();
+    edits.push("EDIT OWNER Lom Moors".into());
+    edits.push("EDIT ADD Moors A Cas".into());
+    let refs: Vec<&str> = edits.iter().map(String::as_str).collect();
+    let mut w = by_mail("r13", &refs);
+    process(&mut w, "r13", "Moors");
+    let results = process(&mut w, "r13", "Moors");
+    assert!(
+        flat(&results).contains(
+            "Moors: every home centre lost; the Spring 1001 AD movement is its season of grace"
+        ),
+        "{results}"
+    );
+    // Past the Winter, the grace season: the Moors hold in Castile.
+    process(&mut w, "r13", "Moors");
+    let r = w.reply("Moors@example.test", "SIGNON Moors r13 pw\nA Cas H");
+    assert!(r.contains("Spring 1001 AD movement"), "{r}");
+    let results = process(&mut w, "r13", "Moors");
+    assert!(
+        flat(&results).contains("Moors: no home centre retaken"),
+        "{results}"
+    );
+    // In anarchy: its orders refused, nothing "missing", and it is told why.
+    let r = w.reply("Moors@example.test", "SIGNON Moors r13 pw\nA Cas - Tol");
+    assert!(r.contains("in anarchy"), "{r}");
+    assert!(!r.contains("Still missing"), "{r}");
+}

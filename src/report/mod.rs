@@ -191,6 +191,10 @@ pub struct ReportData {
     pub unowned_long: Vec<String>,
     /// Powers out of the game after this phase.
     pub eliminated: Vec<String>,
+    /// Powers whose standing under an anarchy rule changed (1000 AD rule
+    /// 13): lost every home centre and how long they have, retook one,
+    /// fell into anarchy.
+    pub anarchy: Vec<String>,
     /// How the game ended.
     pub ended: Option<String>,
     /// `Fall 1901 movement`.
@@ -656,6 +660,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         unowned,
         unowned_long,
         eliminated,
+        anarchy: crate::rules::anarchy::news(v, r.before, r.after),
         ended: r.ended.clone(),
         next_label: v.calendar.label(r.after.phase),
         next_short: v.calendar.short(r.after.phase),
