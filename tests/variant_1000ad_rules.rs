@@ -848,3 +848,58 @@ fn rule_13_by_mail_grace_and_anarchy_are_announced_and_an_anarchic_power_owes_no
     assert!(r.contains("in anarchy"), "{r}");
     assert!(!r.contains("Still missing"), "{r}");
 }
+
+#[test]
+fn rule_9_by_mail_the_fast_ferry_boards_sails_and_lands() {
+    let mut w = by_mail("r9", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r9 pw\nA(Lon) boards F(ENC)\nF(ENC) - NTH\nF(ENC) disembarks A(Fri)",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let results = process(&mut w, "r9", "British");
+    assert!(results.contains("landed"), "{results}");
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "r9")
+        .expect("store")
+        .expect("game");
+    let v = thousand();
+    let pos = Position::from_toml(&v, &row.position).expect("position");
+    assert_eq!(
+        where_is(&v, &pos, "British"),
+        ["A Fri", "F NTH"],
+        "{results}"
+    );
+}
+
+#[test]
+fn rule_9_by_mail_the_fast_ferry_ordered_over_several_mails_in_long_words() {
+    let mut w = by_mail("r9b", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);
+    let mut say = |body: &str| {
+        let r = w.reply(
+            "British@example.test",
+            &format!("SIGNON British r9b pw\n{body}"),
+        );
+        assert!(!r.contains("not accepted") && !r.contains("dropped"), "{r}");
+        r
+    };
+    say("Army London boards Fleet English Channel");
+    say("Fleet English Channel -> North Sea");
+    let r = say("Fleet English Channel disembarks Army Frisia");
+    // All three held, none replacing another.
+    assert!(r.contains("A(Lon) boards F(ENC)"), "{r}");
+    assert!(r.contains("F(ENC)-NTH"), "{r}");
+    assert!(r.contains("F(ENC) disembarks A(Fri)"), "{r}");
+    assert!(r.contains("Your orders are complete"), "{r}");
+    let results = process(&mut w, "r9b", "British");
+    assert!(results.contains("landed"), "{results}");
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "r9b")
+        .expect("store")
+        .expect("game");
+    let v = thousand();
+    let pos = Position::from_toml(&v, &row.position).expect("position");
+    assert_eq!(
+        where_is(&v, &pos, "British"),
+        ["A Fri", "F NTH"],
+        "{results}"
+    );
+}
