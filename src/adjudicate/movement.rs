@@ -500,7 +500,16 @@ impl<'a> Judge<'a> {
         for (i, o) in orders.iter().enumerate() {
             let u = self.find_unit(o);
             if u == NONE {
-                verdicts[i] = Some(Illegal::NoUnit);
+                // A unit built but still waiting off the board (Ard-Ri rule
+                // 7c): say when it comes, not that there is none.
+                let waiting = self.q.pending().iter().any(|w| {
+                    w.power == o.power && self.map.province_of(w.region) == o.unit.at.province
+                });
+                verdicts[i] = Some(if waiting {
+                    Illegal::NotYetPlaced
+                } else {
+                    Illegal::NoUnit
+                });
                 continue;
             }
             let u = u as usize;
