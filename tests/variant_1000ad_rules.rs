@@ -903,3 +903,24 @@ fn rule_9_by_mail_the_fast_ferry_ordered_over_several_mails_in_long_words() {
         "{results}"
     );
 }
+
+#[test]
+fn rule_7_a_defensive_army_is_never_broken_down_into_d_or_2d() {
+    let v = thousand();
+    let parser = zinejudge::orders::parse::OrderParser::with_syntax(&v.map, v.syntax.clone());
+    for line in ["Build 2D Mer", "Build 1D Mer"] {
+        let e = parser
+            .parse(line, Some(PhaseKind::Placement))
+            .expect_err("refused");
+        assert!(
+            e.to_string()
+                .contains("defensive armies of less than three (D, 2D; rule 7)"),
+            "{line}: {e}"
+        );
+    }
+    assert!(
+        parser
+            .parse("Build 3D Mer", Some(PhaseKind::Placement))
+            .is_ok()
+    );
+}
