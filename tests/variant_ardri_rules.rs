@@ -210,6 +210,19 @@ fn rule_7_without_the_vikings_they_are_out_of_the_game() {
     assert!(!r.contains("You play Vikings"), "{r}");
     // Never in silence: the reply says why the wish was passed over.
     assert!(r.contains("(Vikings are not in this game)"), "{r}");
+    // The start mail says they are out, not in civil disorder.
+    let sent = w.mail("gm@example.test", "SIGNON GM eire gmpw\nSTART");
+    let start = sent
+        .iter()
+        .find(|m| m.body.contains("has started") && m.body.contains("Powers:"))
+        .expect("the start mail to the players");
+    let line = start
+        .body
+        .lines()
+        .find(|l| l.trim_start().starts_with("Vikings"))
+        .unwrap_or_else(|| panic!("{}", start.body));
+    assert!(line.contains("not in this game"), "{}", start.body);
+    assert!(!line.contains("civil disorder"), "{}", start.body);
 }
 
 #[test]
