@@ -663,6 +663,19 @@ fn rule_7_a_defensive_army_may_be_convoyed_within_its_homeland_only() {
     };
     assert_eq!(r.orders[0], Some(Illegal::OutsideHomeland));
     assert!(where_is(&v, &next, "Byzantines").contains(&"3D Cre".to_string()));
+    // The fast ferry is for armies: the refusal says to use the convoy.
+    let (r, _) = step(
+        &v,
+        &pos,
+        &[
+            "Byzantines: 3D(Cre) boards F(AEG)",
+            "Byzantines: F(AEG) disembarks A(Oth)",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders[0], Some(Illegal::FerryArmiesOnly));
 }
 
 #[test]

@@ -124,6 +124,9 @@ pub enum Illegal {
     ArmyFleetAtSea,
     /// The fast ferry crosses a single sea with a single fleet.
     FerryOneSea,
+    /// The fast ferry carries plain armies; a defensive army goes by the
+    /// regular convoy (1000 AD).
+    FerryArmiesOnly,
     /// The landing would have decided its own fleet's move (Abstraction
     /// II rule 3's exception).
     LandingWouldDecideItsFleet,
@@ -217,6 +220,9 @@ impl fmt::Display for Illegal {
             }
             Illegal::FerryOneSea => {
                 "a fast ferry crosses one sea with one fleet; a longer voyage needs an A/F"
+            }
+            Illegal::FerryArmiesOnly => {
+                "the fast ferry carries armies only: a defensive army goes by the regular convoy"
             }
             Illegal::LandingWouldDecideItsFleet => {
                 "the landing would have decided its own fleet's move, so it fails (rule 3's exception)"
