@@ -201,6 +201,10 @@ fn adjudicate_names_the_bad_lines() {
         "{}",
         text(&o)
     );
+    // The rest is judged all the same, as by mail: the fleet sails and
+    // the next position is printed.
+    assert!(text(&o).contains("# Next position"), "{}", text(&o));
+    assert!(text(&o).contains("F ENG"), "{}", text(&o));
     // A unit that is not there: adjudicated, and the line is named.
     let orders = tmp("o2.txt", "England: F Lon-ENG\nGermany: A Par-Bur\n");
     let o = zj(&[

@@ -486,3 +486,454 @@ fn rule_14_a_ferried_army_that_cannot_land_stays_where_it_started() {
     );
     assert_eq!(where_is(&v, &next, "British"), ["A Nor", "F ENC"]);
 }
+
+/// A 1000 AD game by mail, `game`, with the British, the Franks and the
+/// Moors played (password `pw`), past a Winter 999 placement in which
+/// nobody placed anything, and the GM's `edits` (`EDIT ...` lines) made
+/// in Spring 1000.
+fn by_mail(game: &str, edits: &[&str]) -> World {
+    let mut w = World::new();
+    let gm = "gm@example.test";
+    w.reply(gm, &format!("CREATE {game} 1000ad gmpw"));
+    for p in ["British", "Franks", "Moors"] {
+        let r = w.reply(&format!("{p}@example.test"), &format!("JOIN {game} pw {p}"));
+        assert!(r.contains(&format!("You play {p}")), "{r}");
+    }
+    w.reply(gm, &format!("SIGNON GM {game} gmpw\nSTART"));
+    w.mail(gm, &format!("SIGNON GM {game} gmpw\nPROCESS"));
+    if !edits.is_empty() {
+        let r = w.reply(gm, &format!("SIGNON GM {game} gmpw\n{}", edits.join("\n")));
+        assert!(!r.contains("rror") && !r.contains("unknown"), "{r}");
+    }
+    w
+}
+
+/// The GM processes the phase; the results mail `power` gets.
+fn process(w: &mut World, game: &str, power: &str) -> String {
+    let sent = w.mail(
+        "gm@example.test",
+        &format!("SIGNON GM {game} gmpw\nPROCESS"),
+    );
+    let to = format!("{power}@example.test");
+    sent.into_iter()
+        .find(|m| m.to_has(&to) && !m.subject.contains("Re:"))
+        .map(|m| m.body)
+        .unwrap_or_else(|| panic!("no results for {power}"))
+}
+
+#[test]
+fn rule_14_a_dislodged_army_next_to_its_own_fleet_is_not_offered_the_sea() {
+    let v = thousand();
+    let pos = spring(
+        &v,
+        "British = [\"A Lon\", \"F NTH\"]\nFranks = [\"F ENC\", \"F WWa\"]",
+    );
+    let (_, next) = step(
+        &v,
+        &pos,
+        &["Franks: F ENC - Lon", "Franks: F WWa S F ENC - Lon"],
+    );
+    assert_eq!(next.dislodged.len(), 1);
+    let mut options: Vec<String> = next.dislodged[0]
+        .1
+        .iter()
+        .map(|&r| v.map.region_abbr(r))
+        .collect();
+    options.sort();
+    assert_eq!(options, ["Mal", "Mer"], "never the North Sea: no A/F");
+    // The stored position reads back, and the game goes on.
+    let again = Position::from_toml(&v, &next.to_toml(&v)).expect("reads back");
+    let (_, after) = step(&v, &again, &["British: A Lon - Mer"]);
+    assert_eq!(where_is(&v, &after, "British"), ["A Mer", "F NTH"]);
+}
+
+#[test]
+fn rule_14_by_mail_the_dislodged_army_retreats_overland_and_the_game_goes_on() {
+    let mut w = by_mail(
+        "r14",
+        &[
+            "EDIT ADD British A Lon",
+            "EDIT ADD British F NTH",
+            "EDIT ADD Franks F ENC",
+            "EDIT ADD Franks F WWa",
+        ],
+    );
+    let r = w.reply(
+        "Franks@example.test",
+        "SIGNON Franks r14 pw\nF ENC - Lon\nF WWa S F ENC - Lon",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let results = process(&mut w, "r14", "British");
+    let line = results
+        .lines()
+        .find(|l| l.contains("A(Lon) (attacked from ENC)"))
+        .unwrap_or_else(|| panic!("{results}"));
+    assert!(
+        line.contains("may retreat to") && line.contains("Mal") && line.contains("Mer"),
+        "{results}"
+    );
+    assert!(!line.contains("NTH"), "{results}");
+    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Lon - NTH");
+    assert!(r.contains("not accepted"), "{r}");
+    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Lon - Mer");
+    assert!(!r.contains("not accepted") && !r.contains("rror"), "{r}");
+    process(&mut w, "r14", "British");
+    // The next mail works: the game was not jammed.
+    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Mer - Lon");
+    assert!(r.contains("Fall 1000 AD movement"), "{r}");
+    assert!(r.contains("A(Mer)-Lon"), "{r}");
+}
+
+#[test]
+fn rule_7_a_dislodged_defensive_army_retreats_only_within_its_homeland() {
+    let v = board("triple.toml");
+    let attack = [
+        "Red: A X1 - Hom",
+        "Red: A S1 S A X1 - Hom",
+        "Red: A S2 S A X1 - Hom",
+        "Red: A X2 S A X1 - Hom",
+    ];
+    let red = "Red = [\"A X1\", \"A S1\", \"A S2\", \"A X2\", \"A Tgt\"]";
+    let pos = Position::from_toml(
+        &v,
+        &format!("phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Hom\"]\n{red}\n"),
+    )
+    .expect("position");
+    let (_, next) = step(&v, &pos, &attack);
+    assert_eq!(next.dislodged.len(), 1);
+    let options: Vec<String> = next.dislodged[0]
+        .1
+        .iter()
+        .map(|&r| v.map.region_abbr(r))
+        .collect();
+    // X3 is empty and next to Hom, but outside Blue's homeland.
+    assert_eq!(options, ["Att"]);
+    let (r, _) = step(&v, &next, &["Blue: 3D Hom - X3"]);
+    let PhaseResult::Retreat(r) = r else { panic!() };
+    assert_eq!(r.orders, vec![Some(Illegal::NoRetreatThere)]);
+    // With its homeland full, it has no retreat: destroyed.
+    let pos = Position::from_toml(
+        &v,
+        &format!(
+            "phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Hom\", \"A Att\"]\n{red}\n"
+        ),
+    )
+    .expect("position");
+    let (_, next) = step(&v, &pos, &attack);
+    assert!(next.dislodged[0].1.is_empty());
+    let (_, after) = step(&v, &next, &[]);
+    assert!(
+        after
+            .units
+            .iter()
+            .all(|u| u.kind != UnitKind::DefensiveArmy),
+        "destroyed"
+    );
+}
+
+#[test]
+fn rule_7_a_defensive_army_may_be_convoyed_within_its_homeland_only() {
+    let v = thousand();
+    let pos = spring(&v, "Byzantines = [\"3D Cre\", \"F AEG\", \"F EMS\"]");
+    // Crete to Othris, both Byzantine: by the regular convoy (rules 1, 9).
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "Byzantines: 3D Cre - Oth",
+            "Byzantines: F AEG C 3D Cre - Oth",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![None, None]);
+    assert!(where_is(&v, &next, "Byzantines").contains(&"3D Oth".to_string()));
+    // Crete to Gafsa, a Moorish centre: out of its homeland, even by sea.
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "Byzantines: 3D Cre - Gaf",
+            "Byzantines: F EMS C 3D Cre - Gaf",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders[0], Some(Illegal::OutsideHomeland));
+    assert!(where_is(&v, &next, "Byzantines").contains(&"3D Cre".to_string()));
+    // The fast ferry is for armies: the refusal says to use the convoy.
+    let (r, _) = step(
+        &v,
+        &pos,
+        &[
+            "Byzantines: 3D(Cre) boards F(AEG)",
+            "Byzantines: F(AEG) disembarks A(Oth)",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders[0], Some(Illegal::FerryArmiesOnly));
+}
+
+#[test]
+fn rule_8_the_results_show_what_is_left_of_a_defensive_armys_support() {
+    use zinejudge::report::{PhaseReport, render};
+    let v = board("triple.toml");
+    let pos = Position::from_toml(
+        &v,
+        "phase = \"Spring 1000 movement\"\n[units]\nBlue = [\"3D Hom\", \"A Att\"]\nRed = [\"A X1\", \"A Tgt\"]\n",
+    )
+    .expect("position");
+    let lines = [
+        "Blue: A Att - Tgt",
+        "Blue: 3D Hom S A Att - Tgt",
+        "Red: A X1 - Hom",
+    ];
+    let o = support_play::orders(&v, PhaseKind::Movement, &lines);
+    let (result, next) = zinejudge::game::step::play(&v, &pos, &o);
+    let PhaseResult::Movement(m) = &result else {
+        panic!()
+    };
+    assert_eq!(m.units[0].support_left, Some(2), "rule 8: u leaves 2D");
+    let text = render(&PhaseReport {
+        variant: &v,
+        game: "t",
+        before: &pos,
+        orders: &o,
+        result: &result,
+        after: &next,
+        next_deadline: None,
+        ended: None,
+        nmr: vec![],
+    });
+    let line = text
+        .lines()
+        .find(|l| l.contains("3D(Hom) S A(Att)-Tgt"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("support worn down to 2 of 3"), "{text}");
+    // Untouched, it is worth three.
+    let (result, next) = zinejudge::game::step::play(
+        &v,
+        &pos,
+        &support_play::orders(&v, PhaseKind::Movement, &lines[..2]),
+    );
+    let o2 = support_play::orders(&v, PhaseKind::Movement, &lines[..2]);
+    let text = render(&PhaseReport {
+        variant: &v,
+        game: "t",
+        before: &pos,
+        orders: &o2,
+        result: &result,
+        after: &next,
+        next_deadline: None,
+        ended: None,
+        nmr: vec![],
+    });
+    assert!(text.contains("support worth 3"), "{text}");
+}
+
+#[test]
+fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
+    let mut w = World::new();
+    let gm = "gm@example.test";
+    w.reply(gm, "CREATE r7b 1000ad gmpw");
+    w.reply("British@example.test", "JOIN r7b pw British");
+    w.reply(gm, "SIGNON GM r7b gmpw\nSTART");
+    // Nine due: a 3D (two) and seven units use them all; an eighth unit
+    // is one too many.
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r7b pw\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
+         Build F Mth\nBuild F Wal\nBuild F Mal\nBuild F WWa\nBuild F Lon",
+    );
+    assert!(r.contains("no (more) builds are due"), "{r}");
+    assert!(r.contains("Your orders are complete"), "{r}");
+    assert!(!r.contains("Still missing"), "{r}");
+    // Without the last two, one build is missing, not two.
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r7b pw\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
+         Build F Mth\nBuild F Wal\nBuild F Mal",
+    );
+    assert!(r.contains("Still missing: 1 build(s) or waiver(s)"), "{r}");
+    // And the judge builds what the reply promised.
+    let results = process(&mut w, "r7b", "British");
+    assert!(results.contains("1 build(s) not used"), "{results}");
+    assert!(results.contains("units 7"), "{results}");
+}
+
+/// `text` with its lines joined and its spaces single, so that a check of
+/// a sentence does not depend on where the results wrapped it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn rule_13_the_results_announce_the_grace_and_the_fall_into_anarchy() {
+    use zinejudge::report::{PhaseReport, render};
+    let v = thousand();
+    let moors = power(&v, "Moors");
+    let franks = power(&v, "Franks");
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("Fall 1001 movement").expect("phase");
+    for h in v.map.power(moors).home_centres.clone() {
+        pos.owners[h.index()] = Some(franks);
+    }
+    pos.owners[prov(&v, "Lom").index()] = Some(moors);
+    pos.units.push(zinejudge::map::Unit {
+        power: moors,
+        kind: UnitKind::Army,
+        region: v.map.province(prov(&v, "Cas")).main_region(),
+    });
+    let show = |before: &Position, lines: &[&str]| {
+        let o = support_play::orders(&v, before.phase.kind, lines);
+        let (result, after) = zinejudge::game::step::play(&v, before, &o);
+        let text = render(&PhaseReport {
+            variant: &v,
+            game: "t",
+            before,
+            orders: &o,
+            result: &result,
+            after: &after,
+            next_deadline: None,
+            ended: None,
+            nmr: vec![],
+        });
+        (text, after)
+    };
+    let (text, winter) = show(&pos, &[]);
+    assert!(
+        flat(&text).contains(
+            "Moors: every home centre lost; the Spring 1002 AD movement is its season of grace"
+        ),
+        "{text}"
+    );
+    let mut spring = winter.clone();
+    spring.phase = v.calendar.parse("Spring 1002 movement").expect("phase");
+    let (text, _) = show(&spring, &["Moors: A Cas H"]);
+    assert!(
+        flat(&text).contains(
+            "Moors: no home centre retaken in its season of grace, so in anarchy from now on"
+        ),
+        "{text}"
+    );
+    let (text, _) = show(&spring, &["Moors: A Cas - Tol"]);
+    assert!(
+        flat(&text).contains("Moors: a home centre retaken in its season of grace; no anarchy"),
+        "{text}"
+    );
+}
+
+#[test]
+fn rule_13_by_mail_grace_and_anarchy_are_announced_and_an_anarchic_power_owes_nothing() {
+    let mut edits: Vec<String> = [
+        "And", "Alg", "Bon", "Gaf", "Lis", "Mor", "Ora", "Tol", "Val",
+    ]
+    .iter()
+    .map(|c| format!("EDIT OWNER {c} Franks"))
+    .collect();
+    edits.push("EDIT OWNER Lom Moors".into());
+    edits.push("EDIT ADD Moors A Cas".into());
+    let refs: Vec<&str> = edits.iter().map(String::as_str).collect();
+    let mut w = by_mail("r13", &refs);
+    process(&mut w, "r13", "Moors");
+    let results = process(&mut w, "r13", "Moors");
+    assert!(
+        flat(&results).contains(
+            "Moors: every home centre lost; the Spring 1001 AD movement is its season of grace"
+        ),
+        "{results}"
+    );
+    // Past the Winter, the grace season: the Moors hold in Castile.
+    process(&mut w, "r13", "Moors");
+    let r = w.reply("Moors@example.test", "SIGNON Moors r13 pw\nA Cas H");
+    assert!(r.contains("Spring 1001 AD movement"), "{r}");
+    let results = process(&mut w, "r13", "Moors");
+    assert!(
+        flat(&results).contains("Moors: no home centre retaken"),
+        "{results}"
+    );
+    // In anarchy: its orders refused, nothing "missing", and it is told why.
+    let r = w.reply("Moors@example.test", "SIGNON Moors r13 pw\nA Cas - Tol");
+    assert!(r.contains("in anarchy"), "{r}");
+    assert!(!r.contains("Still missing"), "{r}");
+}
+
+#[test]
+fn rule_9_by_mail_the_fast_ferry_boards_sails_and_lands() {
+    let mut w = by_mail("r9", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r9 pw\nA(Lon) boards F(ENC)\nF(ENC) - NTH\nF(ENC) disembarks A(Fri)",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let results = process(&mut w, "r9", "British");
+    assert!(results.contains("landed"), "{results}");
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "r9")
+        .expect("store")
+        .expect("game");
+    let v = thousand();
+    let pos = Position::from_toml(&v, &row.position).expect("position");
+    assert_eq!(
+        where_is(&v, &pos, "British"),
+        ["A Fri", "F NTH"],
+        "{results}"
+    );
+}
+
+#[test]
+fn rule_9_by_mail_the_fast_ferry_ordered_over_several_mails_in_long_words() {
+    let mut w = by_mail("r9b", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);
+    let mut say = |body: &str| {
+        let r = w.reply(
+            "British@example.test",
+            &format!("SIGNON British r9b pw\n{body}"),
+        );
+        assert!(!r.contains("not accepted") && !r.contains("dropped"), "{r}");
+        r
+    };
+    say("Army London boards Fleet English Channel");
+    say("Fleet English Channel -> North Sea");
+    let r = say("Fleet English Channel disembarks Army Frisia");
+    // All three held, none replacing another.
+    assert!(r.contains("A(Lon) boards F(ENC)"), "{r}");
+    assert!(r.contains("F(ENC)-NTH"), "{r}");
+    assert!(r.contains("F(ENC) disembarks A(Fri)"), "{r}");
+    assert!(r.contains("Your orders are complete"), "{r}");
+    let results = process(&mut w, "r9b", "British");
+    assert!(results.contains("landed"), "{results}");
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "r9b")
+        .expect("store")
+        .expect("game");
+    let v = thousand();
+    let pos = Position::from_toml(&v, &row.position).expect("position");
+    assert_eq!(
+        where_is(&v, &pos, "British"),
+        ["A Fri", "F NTH"],
+        "{results}"
+    );
+}
+
+#[test]
+fn rule_7_a_defensive_army_is_never_broken_down_into_d_or_2d() {
+    let v = thousand();
+    let parser = zinejudge::orders::parse::OrderParser::with_syntax(&v.map, v.syntax.clone());
+    for line in ["Build 2D Mer", "Build 1D Mer"] {
+        let e = parser
+            .parse(line, Some(PhaseKind::Placement))
+            .expect_err("refused");
+        assert!(
+            e.to_string()
+                .contains("defensive armies of less than three (D, 2D; rule 7)"),
+            "{line}: {e}"
+        );
+    }
+    assert!(
+        parser
+            .parse("Build 3D Mer", Some(PhaseKind::Placement))
+            .is_ok()
+    );
+}

@@ -16,6 +16,12 @@ use zinejudge::game::step::{PhaseResult, due};
 use zinejudge::map::{Unit, UnitKind};
 use zinejudge::variant::{PhaseKind, Variant, builtin};
 
+/// `text` with its lines joined and its spaces single, so that a check of
+/// a sentence does not depend on where the reply wrapped it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn variant() -> Variant {
     builtin("ardri").expect("Ard-Ri ships").expect("and loads")
 }
@@ -119,11 +125,23 @@ fn rule_6_a_fleet_raids_in_spring_returns_in_fall_and_counts_a_centre_in_winter(
 fn rule_6a_only_from_the_four_outermost_seas() {
     let v = variant();
     let pos = after_379(&v, &[]);
-    let (r, _) = step(&v, &pos, &["Connacht: F Cru - Raiding"]);
+    // From a coast, or from an inner sea: the refusal says the rule.
+    let (_, pos) = step(&v, &pos, &["Ulaid: F Mag - TMB"]);
+    let (r, _) = step(
+        &v,
+        &pos,
+        &["Connacht: F Cru - Raiding", "Ulaid: F TMB - Raiding"],
+    );
     let PhaseResult::Movement(r) = r else {
         panic!()
     };
-    assert_eq!(r.orders, vec![Some(Illegal::NoEntry)]);
+    let outer = Some(Illegal::RaidOnlyFromOuterSeas);
+    assert_eq!(r.orders, vec![outer, outer]);
+    assert!(
+        Illegal::RaidOnlyFromOuterSeas
+            .to_string()
+            .contains("only from one of the outermost seas"),
+    );
 }
 
 #[test]
@@ -172,12 +190,13 @@ fn rule_6_a_raider_without_a_return_order_is_warned_and_stays_away() {
         "laigin@example.test",
         "SIGNON Laigin eire pw\nFleet Erin Sea - Raiding",
     );
-    assert!(r.contains("F(ERI)-RAID"), "{r}");
+    // The rule's own word, not a code (rules 6a, 6c).
+    assert!(r.contains("F(ERI)-Raiding"), "{r}");
     w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
     // Fall: the reply to any mail shows the raider with no return order.
     let r = w.reply("laigin@example.test", "SIGNON Laigin eire pw\nA Naa H");
     assert!(
-        r.contains("F(RAID) (no return order: it stays away and counts nothing)"),
+        r.contains("F(Raiding) (no return order: it stays away and counts nothing)"),
         "{r}"
     );
 }
@@ -189,6 +208,39 @@ fn rule_7_without_the_vikings_they_are_out_of_the_game() {
     assert!(r.contains("Vikings are not in this game"), "{r}");
     let r = w.reply("x@example.test", "JOIN eire pw Vikings");
     assert!(!r.contains("You play Vikings"), "{r}");
+    // Never in silence: the reply says why the wish was passed over.
+    assert!(r.contains("(Vikings are not in this game)"), "{r}");
+    // The start mail says they are out, not in civil disorder.
+    let sent = w.mail("gm@example.test", "SIGNON GM eire gmpw\nSTART");
+    let start = sent
+        .iter()
+        .find(|m| m.body.contains("has started") && m.body.contains("Powers:"))
+        .expect("the start mail to the players");
+    let line = start
+        .body
+        .lines()
+        .find(|l| l.trim_start().starts_with("Vikings"))
+        .unwrap_or_else(|| panic!("{}", start.body));
+    assert!(line.contains("not in this game"), "{}", start.body);
+    assert!(!line.contains("civil disorder"), "{}", start.body);
+}
+
+#[test]
+fn rule_7a_7c_the_vikings_are_in_the_game_while_they_hold_centres_off_the_board() {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE vik ardri gmpw WITH Vikings");
+    w.reply("v@example.test", "JOIN vik pw Vikings");
+    w.reply("gm@example.test", "SIGNON GM vik gmpw\nSTART");
+    let r = w.reply("v@example.test", "SIGNON Vikings vik pw\nBuild F NAT");
+    assert!(!r.contains("not accepted"), "{r}");
+    w.mail("gm@example.test", "SIGNON GM vik gmpw\nPROCESS");
+    let r = w.reply("v@example.test", "LIST vik");
+    assert!(
+        flat(&r).contains(
+            "Vikings playing centres 0 (+3 off the board), units 0 (+1 waiting to be placed)"
+        ),
+        "{r}"
+    );
 }
 
 #[test]
@@ -229,7 +281,55 @@ fn rule_7abc_viking_builds_at_sea_arrive_after_the_spring_retreats() {
     let PhaseResult::Movement(r) = r else {
         panic!()
     };
-    assert_eq!(r.orders, vec![Some(Illegal::NoEntry)]);
+    assert_eq!(r.orders, vec![Some(Illegal::MayNotRaid)]);
+}
+
+#[test]
+fn rule_7c_orders_for_viking_fleets_not_yet_placed_say_when_they_arrive() {
+    let v = variant();
+    let mut lines: Vec<&str> = BUILDS_379.to_vec();
+    lines.push("Vikings: Build F NAT");
+    let (_, pos) = step(&v, &Position::initial(&v), &lines);
+    assert_eq!(v.calendar.label(pos.phase), "Spring 380 AD movement");
+    let (r, _) = step(&v, &pos, &["Vikings: F NAT - NCH", "Vikings: F SOU - ERI"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    // The one built waits for the Fall; the other was never built.
+    assert_eq!(
+        r.orders,
+        vec![Some(Illegal::NotYetPlaced), Some(Illegal::NoUnit)]
+    );
+    assert!(
+        Illegal::NotYetPlaced
+            .to_string()
+            .contains("placed after the Spring retreats, before the Fall moves")
+    );
+}
+
+#[test]
+fn rule_7b_7e_a_viking_build_elsewhere_is_refused_by_the_viking_rule() {
+    let v = variant();
+    let (r, _) = step(&v, &Position::initial(&v), &["Vikings: Build F MNB"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(
+        r.orders,
+        vec![AdjustStatus::Illegal(Illegal::NotReserveOrHeld)]
+    );
+    // By mail, the reply says where Vikings build.
+    let mut w = World::new();
+    let r = w.reply("gm@example.test", "CREATE vik ardri gmpw WITH Vikings");
+    assert!(!r.contains("not in this game"), "{r}");
+    let r = w.reply("v@example.test", "JOIN vik pw Vikings");
+    assert!(r.contains("You play Vikings"), "{r}");
+    w.reply("gm@example.test", "SIGNON GM vik gmpw\nSTART");
+    let r = w.reply("v@example.test", "SIGNON Vikings vik pw\nBuild F MNB");
+    assert!(
+        flat(&r).contains("outermost seas, and in any centre you hold"),
+        "{r}"
+    );
 }
 
 #[test]

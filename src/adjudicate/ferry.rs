@@ -81,6 +81,11 @@ pub fn adjudicate_with_army_fleets(
         let why = match (army, ship) {
             (None, _) => Some(Illegal::NoUnit),
             (Some(a), _) if units[a].power != o.power => Some(Illegal::ForeignUnit(units[a].power)),
+            // 1000 AD: the defensive army goes by the regular convoy only
+            // (the struck-out draft's fast ferry speaks of "an army").
+            (Some(a), _) if units[a].kind == UnitKind::DefensiveArmy => {
+                Some(Illegal::FerryArmiesOnly)
+            }
             (Some(a), _) if units[a].kind != UnitKind::Army => Some(Illegal::NotAnArmy),
             (_, None) => Some(Illegal::NoSuchUnit),
             // Rule 5: armies held by the ice leave overland only, and a
@@ -398,6 +403,7 @@ pub fn adjudicate_with_army_fleets(
                 becomes: None,
                 landed: None,
                 landing: None,
+                support_left: None,
             },
         };
         match &mut ur.command {

@@ -124,6 +124,9 @@ pub enum Illegal {
     ArmyFleetAtSea,
     /// The fast ferry crosses a single sea with a single fleet.
     FerryOneSea,
+    /// The fast ferry carries plain armies; a defensive army goes by the
+    /// regular convoy (1000 AD).
+    FerryArmiesOnly,
     /// The landing would have decided its own fleet's move (Abstraction
     /// II rule 3's exception).
     LandingWouldDecideItsFleet,
@@ -136,6 +139,19 @@ pub enum Illegal {
     OffBoard,
     /// No unit may move off the board (except where the variant has a raid).
     NoEntry,
+    /// A raid sets out only from the seas the box lists (Ard-Ri rule 6a:
+    /// the four outermost seas), never from another sea or a coast.
+    RaidOnlyFromOuterSeas,
+    /// This power never raids (Ard-Ri rule 7g: the Vikings).
+    MayNotRaid,
+    /// Only the kinds the box takes go raiding (Ard-Ri: fleets).
+    RaidKind,
+    /// The unit is built but waits off the board (Ard-Ri rule 7c): it
+    /// cannot be ordered until it is placed.
+    NotYetPlaced,
+    /// A power building from centres off the board and in any centre it
+    /// holds (Ard-Ri rules 7b, 7e) built elsewhere.
+    NotReserveOrHeld,
     /// Not in this season.
     NotNow,
     /// The destroy order needs an enemy fleet (or A/F) in or next to the
@@ -205,6 +221,9 @@ impl fmt::Display for Illegal {
             Illegal::FerryOneSea => {
                 "a fast ferry crosses one sea with one fleet; a longer voyage needs an A/F"
             }
+            Illegal::FerryArmiesOnly => {
+                "the fast ferry carries armies only: a defensive army goes by the regular convoy"
+            }
             Illegal::LandingWouldDecideItsFleet => {
                 "the landing would have decided its own fleet's move, so it fails (rule 3's exception)"
             }
@@ -215,6 +234,17 @@ impl fmt::Display for Illegal {
             Illegal::NotDislodged => "that unit was not dislodged",
             Illegal::OffBoard => "units off the board can neither support nor convoy",
             Illegal::NoEntry => "no unit may move off the board there",
+            Illegal::RaidOnlyFromOuterSeas => {
+                "a raid sets out only from one of the outermost seas, on the map's border"
+            }
+            Illegal::MayNotRaid => "this power may never go raiding",
+            Illegal::RaidKind => "that kind of unit may not go raiding",
+            Illegal::NotYetPlaced => {
+                "that unit is built but not yet on the board: units built off the board are placed after the Spring retreats, before the Fall moves, and take orders then"
+            }
+            Illegal::NotReserveOrHeld => {
+                "you build from centres off the board in the outermost seas, and in any centre you hold"
+            }
             Illegal::NotNow => "that order is not allowed in this season",
             Illegal::CannotDestroy => {
                 "only an enemy fleet (or A/F) in or next to those waters may destroy the units waiting there"

@@ -140,6 +140,10 @@ pub struct UnitResult {
     pub landed: Option<RegionId>,
     /// The disembarking order of this A/F, if any, and what became of it.
     pub landing: Option<(usize, Outcome)>,
+    /// For a support that is worn down rather than cut (1000 AD's
+    /// defensive army, rule 8) and that stood: what it was worth after the
+    /// attacks on it, so the results let players check rule 8's table.
+    pub support_left: Option<u32>,
 }
 
 impl UnitResult {
@@ -154,6 +158,7 @@ impl UnitResult {
             becomes: None,
             landed: None,
             landing: None,
+            support_left: None,
         }
     }
 }
@@ -495,7 +500,16 @@ impl<'a> Judge<'a> {
         for (i, o) in orders.iter().enumerate() {
             let u = self.find_unit(o);
             if u == NONE {
-                verdicts[i] = Some(Illegal::NoUnit);
+                // A unit built but still waiting off the board (Ard-Ri rule
+                // 7c): say when it comes, not that there is none.
+                let waiting = self.q.pending().iter().any(|w| {
+                    w.power == o.power && self.map.province_of(w.region) == o.unit.at.province
+                });
+                verdicts[i] = Some(if waiting {
+                    Illegal::NotYetPlaced
+                } else {
+                    Illegal::NoUnit
+                });
                 continue;
             }
             let u = u as usize;
@@ -1692,10 +1706,14 @@ impl<'a> Judge<'a> {
                     }
                 }
             }
+            let support_left = (self.units[u].kind.support_worn_down()
+                && outcome == Outcome::Supported)
+                .then(|| self.support_value(u));
             out.push(UnitResult {
                 order: (self.order_of[u] != u32::MAX).then_some(self.order_of[u] as usize),
                 dislodged,
                 destroyed,
+                support_left,
                 ..UnitResult::plain(command, outcome)
             });
         }
@@ -1716,12 +1734,17 @@ impl<'a> Judge<'a> {
     ) -> Vec<RegionId> {
         let unit = self.units[u];
         let m = unit.kind.mobility();
+        // A defensive army is restricted to its homeland (1000 AD rule 7)
+        // in retreats as in moves: with no retreat there it is destroyed.
+        let homeland =
+            (unit.kind == UnitKind::DefensiveArmy).then(|| &self.map.power(unit.power).homeland);
         self.map
             .borders(unit.region)
             .iter()
             .filter(|&&(r, b)| {
                 let p = self.map.province_of(r);
                 b.intersects(m)
+                    && homeland.is_none_or(|h| h.contains(&p))
                     && self.map.admits(r, unit.kind)
                     && !occupied[p.index()]
                     && !contested[p.index()]

@@ -46,16 +46,36 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("{}:\n{e}", args.position.display()))?;
     let otext = std::fs::read_to_string(&args.orders)
         .with_context(|| format!("cannot read {}", args.orders.display()))?;
-    let lines = read_orders(&v, &pos, &otext)
-        .map_err(|errs| anyhow::anyhow!("{}:\n{}", args.orders.display(), errs.join("\n")))?;
+    // As by mail, one unreadable line does not stop the rest being
+    // judged: it is named, left out, and the exit status says so.
+    let (lines, errs) = read_orders(&v, &pos, &otext);
+    if !errs.is_empty() {
+        eprintln!(
+            "{}: unreadable lines, left out (the rest is judged):\n{}",
+            args.orders.display(),
+            errs.join("\n")
+        );
+    }
     let orders = phase_orders(&pos, &lines);
     let (result, next) = play(&v, &pos, &orders);
     print!("{}", report(&v, &pos, &lines, &result));
+    if !errs.is_empty() {
+        println!("\nUnreadable, not judged:");
+        for e in &errs {
+            println!("  {e}");
+        }
+    }
     println!("\n# Next position\n{}", next.to_toml(&v));
-    Ok(ExitCode::SUCCESS)
+    Ok(if errs.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
-fn read_orders(v: &Variant, pos: &Position, text: &str) -> Result<Vec<OrderLine>, Vec<String>> {
+/// The order lines that could be read, and a message for each that could
+/// not (with its line number), so that one bad line costs only itself.
+fn read_orders(v: &Variant, pos: &Position, text: &str) -> (Vec<OrderLine>, Vec<String>) {
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let mut out = Vec::new();
     let mut errs = Vec::new();
@@ -86,7 +106,7 @@ fn read_orders(v: &Variant, pos: &Position, text: &str) -> Result<Vec<OrderLine>
             }
         }
     }
-    if errs.is_empty() { Ok(out) } else { Err(errs) }
+    (out, errs)
 }
 
 /// The owner of the unit an order names, when the line gives no power.

@@ -226,14 +226,10 @@ pub(crate) fn process(
     games::set_fault(c, &g.name, None, now)?;
     games::clear_orders(c, &g.name)?;
     // New phase: readiness is per phase; powers with nothing left are out.
-    let counts = next.centre_counts(&v.map);
     for seat in &mut seats {
         seat.ready = false;
         let p = PowerId(seat.power);
-        if counts[p.index()] == 0
-            && !next.units.iter().any(|u| u.power == p)
-            && !next.dislodged.iter().any(|(u, _)| u.power == p)
-        {
+        if next.has_nothing(&v.map, p) {
             seat.status = SeatStatus::Eliminated;
         }
         games::save_seat(c, &g.name, seat)?;

@@ -561,7 +561,17 @@ pub(crate) fn show_orders(
             }
         }
     }
-    if missing.is_empty() {
+    if crate::rules::anarchy::silenced(&pos, power) {
+        // Rule 13 (1000 AD): an anarchic power gives no orders, so nothing
+        // is missing; say why instead.
+        t.push_str(&crate::report::wrap(
+            "Your power is in anarchy (it lost every home centre and did not \
+             retake one in its season of grace): it gives no orders, its units \
+             hold and the judge removes what must go.",
+            72,
+            "  ",
+        ));
+    } else if missing.is_empty() {
         t.push_str("Your orders are complete.\n");
     } else {
         t.push_str(&crate::report::wrap(
@@ -621,6 +631,11 @@ pub(crate) fn missing(
     power: PowerId,
     held: &[AnyCommand],
 ) -> Vec<String> {
+    // A power in anarchy gives no orders (1000 AD rule 13): nothing of it
+    // is missing, and nobody waits for it.
+    if crate::rules::anarchy::silenced(pos, power) {
+        return Vec::new();
+    }
     let ordered = |p| held.iter().any(|h| unit_key(h) == Some(p));
     match pos.phase.kind {
         PhaseKind::Movement => assign(v, pos, power, held)

@@ -173,9 +173,15 @@ impl UnitKind {
         }
     }
 
-    /// Whether a fleet may carry this unit across water by convoy.
+    /// Whether a fleet may carry this unit across water by convoy. 1000
+    /// AD's defensive army is a "triple army" under the standard rules
+    /// (rules 1, 7, 9): it may be convoyed, though only to a province of
+    /// its homeland, as any move of it.
     pub fn is_convoyable(self) -> bool {
-        matches!(self, UnitKind::Army | UnitKind::Leader)
+        matches!(
+            self,
+            UnitKind::Army | UnitKind::Leader | UnitKind::DefensiveArmy
+        )
     }
 
     /// Whether this unit may convoy others (1066's A/F has a fleet's

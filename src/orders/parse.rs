@@ -740,6 +740,11 @@ impl<'m> OrderParser<'m> {
                 }
                 UnitKind::DefensiveArmy
             }
+            // 1000 AD rule 7: "no factors of a defensive army may be broken
+            // down to form D's or 2D's".
+            "2d" | "1d" if self.syntax.defensive_army => {
+                return Err(c.not_here("defensive armies of less than three (D, 2D; rule 7)"));
+            }
             _ => {
                 if let Some((n, k)) = is_stack_word(w)
                     && n > 1

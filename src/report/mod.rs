@@ -195,6 +195,10 @@ pub struct ReportData {
     pub unowned_long: Vec<String>,
     /// Powers out of the game after this phase.
     pub eliminated: Vec<String>,
+    /// Powers whose standing under an anarchy rule changed (1000 AD rule
+    /// 13): lost every home centre and how long they have, retook one,
+    /// fell into anarchy.
+    pub anarchy: Vec<String>,
     /// How the game ended.
     pub ended: Option<String>,
     /// `Fall 1901 movement`.
@@ -330,6 +334,19 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                             vec!["no order".to_string()],
                         ),
                     };
+                    // A defensive army's support is worn down, not cut
+                    // (1000 AD rule 8): say what it was worth, so players
+                    // can check the table.
+                    if let Some(left) = ur.support_left {
+                        let full = u.kind.strength();
+                        if left < full {
+                            marks.push(format!("support worn down to {left} of {full}"));
+                            jm.push(format!("support {left} of {full}"));
+                        } else {
+                            marks.push(format!("support worth {left}"));
+                            jm.push(format!("support {left}"));
+                        }
+                    }
                     if ur.dislodged.is_some() {
                         marks.push("dislodged".into());
                         jm.push("dislodged".into());
@@ -649,6 +666,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         unowned,
         unowned_long,
         eliminated,
+        anarchy: crate::rules::anarchy::news(v, r.before, r.after),
         ended: r.ended.clone(),
         next_label: v.calendar.label(r.after.phase),
         next_short: v.calendar.short(r.after.phase),

@@ -72,3 +72,48 @@ pub fn start_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
         }
     }
 }
+
+/// What the results say of rule 13 this phase, one line per power whose
+/// standing changed between `before` and `after`: it lost its last home
+/// centre (and until when it may retake one), it retook one in time, or
+/// it fell into anarchy. Players cannot see the grace from the chart
+/// alone, and a power that loses its orders must be told why.
+pub fn news(v: &(impl Ruleset + ?Sized), before: &Position, after: &Position) -> Vec<String> {
+    let map = v.map();
+    let cal = v.calendar();
+    let mut out = Vec::new();
+    for pw in map.power_ids() {
+        let was = before.state.anarchy.get(pw).copied().unwrap_or_default();
+        let is = after.state.anarchy.get(pw).copied().unwrap_or_default();
+        let name = &map.power(pw).name;
+        match (was, is) {
+            (Anarchy::No, Anarchy::Grace) => {
+                // The grace is the next movement season.
+                let movement = crate::calendar::PhaseKind::Movement;
+                let q = if after.phase.kind == movement {
+                    after.phase
+                } else {
+                    cal.next_of_kind(after.phase, movement)
+                };
+                out.push(format!(
+                    "{name}: every home centre lost; the {} is its season \
+                     of grace to retake one (a unit standing on it at the \
+                     end of the move), or it falls into anarchy (rule 13)",
+                    cal.label(q)
+                ));
+            }
+            (Anarchy::Grace, Anarchy::No) => out.push(format!(
+                "{name}: a home centre retaken in its season of grace; no \
+                 anarchy (rule 13)"
+            )),
+            (Anarchy::Grace | Anarchy::No, Anarchy::Yes) => out.push(format!(
+                "{name}: no home centre retaken in its season of grace, so \
+                 in anarchy from now on: no orders, its units hold, the \
+                 judge removes what must go; it survives while it holds a \
+                 centre (rule 13)"
+            )),
+            _ => {}
+        }
+    }
+    out
+}

@@ -926,11 +926,18 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
         let Some(b) = self.features.box_at(b) else {
             return Err(Illegal::NoEntry);
         };
-        if !b.enter_from.contains(&from)
-            || b.not_powers.contains(&unit.power)
-            || (!b.enter_kinds.is_empty() && !b.enter_kinds.contains(&unit.kind))
-        {
+        // Each refusal says which part of the raiding rule it breaks.
+        if b.enter_from.is_empty() {
             return Err(Illegal::NoEntry);
+        }
+        if b.not_powers.contains(&unit.power) {
+            return Err(Illegal::MayNotRaid);
+        }
+        if !b.enter_kinds.is_empty() && !b.enter_kinds.contains(&unit.kind) {
+            return Err(Illegal::RaidKind);
+        }
+        if !b.enter_from.contains(&from) {
+            return Err(Illegal::RaidOnlyFromOuterSeas);
         }
         if !season_ok(b.enter_season, phase) {
             return Err(Illegal::NotNow);
@@ -1060,8 +1067,17 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
             }
             return Ok(BuildSite::Open(None));
         }
+        // A power with centres off the board builds in their seas and
+        // anywhere it holds a centre (Ard-Ri rules 7b, 7e): say so, rather
+        // than the home-centre rule it does not play by.
+        let wider = self.features.reserve_of(power).is_some()
+            && self.features.builds.anywhere.contains(&power);
         if !map.province(p).supply_centre {
-            return Err(Illegal::NotABuildSite);
+            return Err(if wider {
+                Illegal::NotReserveOrHeld
+            } else {
+                Illegal::NotABuildSite
+            });
         }
         let home = self.is_home(map, power, p) || self.features.builds.anywhere.contains(&power);
         let mut only = None;

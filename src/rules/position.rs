@@ -139,6 +139,18 @@ impl Position {
         c
     }
 
+    /// Whether `p` has nothing left in the game: no centre on the board or
+    /// off it (Ard-Ri's Vikings hold theirs off the board), no unit on
+    /// the board, dislodged, or built and waiting to be placed. Only then
+    /// is a power out; centres alone on the board do not say it.
+    pub fn has_nothing(&self, map: &Map, p: PowerId) -> bool {
+        self.centre_counts(map)[p.index()] == 0
+            && self.state.reserve.get(p).copied().unwrap_or(0) == 0
+            && !self.units.iter().any(|u| u.power == p)
+            && !self.dislodged.iter().any(|(u, _)| u.power == p)
+            && !self.state.pending.iter().any(|u| u.power == p)
+    }
+
     /// The TOML form described in the module docs.
     pub fn to_toml(&self, v: &(impl Ruleset + ?Sized)) -> String {
         let map = &v.map();

@@ -91,6 +91,22 @@ impl Command for Join {
                 Some((p, n)) => {
                     if free.contains(&p.index()) {
                         pick_seat = Some(p.index());
+                    } else {
+                        // Never pass over a wish in silence: say why it
+                        // cannot be had (an optional power left out of
+                        // the game, as Ard-Ri's Vikings, or a taken seat).
+                        let out = seats
+                            .get(p.index())
+                            .is_some_and(|x| x.status == SeatStatus::Eliminated);
+                        s.say(&format!(
+                            "  ({} {})",
+                            v.map.power(p).name,
+                            if out {
+                                "are not in this game"
+                            } else {
+                                "is already taken"
+                            }
+                        ));
                     }
                     k += n;
                 }

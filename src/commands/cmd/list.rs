@@ -121,13 +121,27 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
     for seat in &seats {
         let p = PowerId(seat.power);
         let units = pos.units.iter().filter(|u| u.power == p).count();
+        // Centres held off the board and units built but not yet placed
+        // (Ard-Ri's Vikings) are the power's too: show them.
+        let off = pos.state.reserve.get(p).copied().unwrap_or(0);
+        let waiting = pos.state.pending.iter().filter(|u| u.power == p).count();
         let _ = writeln!(
             t,
-            "    {:<16} {:<10} centres {:>2}, units {:>2}",
+            "    {:<16} {:<10} centres {:>2}{}, units {:>2}{}",
             v.map.power(p).name,
             seat.status.as_str(),
             counts[p.index()],
-            units
+            if off > 0 {
+                format!(" (+{off} off the board)")
+            } else {
+                String::new()
+            },
+            units,
+            if waiting > 0 {
+                format!(" (+{waiting} waiting to be placed)")
+            } else {
+                String::new()
+            }
         );
     }
     s.say(&t);
