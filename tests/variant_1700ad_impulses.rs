@@ -716,3 +716,85 @@ fn rule_7_a_dislodged_leader_with_nowhere_to_go_displaces_a_friendly_army() {
         "one Russian army gave him its place"
     );
 }
+
+#[test]
+fn rule_4_a_failed_impulse_voids_the_later_ones() {
+    let v = variant();
+    // A(Sla)-Ser-Bos bounces off the Turkish army in Serbia: its second
+    // impulse no longer makes sense and becomes a stand order; it does not
+    // go on from Slavonia into Bosnia.
+    let pos = board(&v, "Austria = [\"A Sla\"]\nTurks = [\"A Ser\"]");
+    let t = turn(&v, &pos, &["Austria: A(Sla)-Ser-Bos"]);
+    assert_eq!(at(&v, &t, "Sla").map(|x| x.0), Some("Austria".into()));
+    assert!(at(&v, &t, "Bos").is_none(), "{:?}", t.units_after);
+    assert_eq!(t.rounds[1].voided.len(), 1, "the results say it was void");
+    assert!(t.rounds[1].orders.is_empty(), "{:?}", t.rounds[1].orders);
+}
+
+#[test]
+fn rule_4_a_dislodged_unit_stands_for_the_rest_of_the_turn() {
+    let v = variant();
+    // Poland's A(WRu)-hold-Liv is dislodged in the first impulse and
+    // retreats to Lithuania: it does not go on into Livonia.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\"]\nPoles = [\"A WRu\"]\nSweden = [\"A Fin\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Poles: A(WRu)-hold-Liv",
+            "Poles: Retreat A(WRu)-Lit",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Lit").map(|x| x.0), Some("Poland".into()));
+    assert!(at(&v, &t, "Liv").is_none(), "{:?}", t.units_after);
+    assert_eq!(t.rounds[1].voided.len(), 1);
+}
+
+#[test]
+fn rule_4_a_failed_impulse_voids_the_later_ones_by_mail() {
+    let mut w = game_by_mail(&["Austria", "Turks"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT ADD Turks A Ser",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Austria@example.test",
+        "SIGNON Austria y1700 pw\nAustria 1700 Moves: A(Sla)-Ser-Bos;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Austria");
+    assert!(body.contains("2: A(Sla)-Bos"), "{body}");
+    assert!(body.contains("the unit stands"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let bos = prov(&v, "Bos");
+    assert!(
+        !pos.units.iter().any(|u| v.map.province_of(u.region) == bos),
+        "{:?}",
+        pos.units
+    );
+}
+
+/// The GM processes the turn; the results mailed to `player`.
+fn results_for(w: &mut support_judge::World, player: &str) -> String {
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    sent.iter()
+        .find(|m| m.to_has(&format!("{player}@example.test")) && m.subject.contains("results"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"))
+        .body
+        .clone()
+}
+
+/// The game's stored position.
+fn stored(w: &mut support_judge::World) -> Position {
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+        .expect("store")
+        .expect("game");
+    Position::from_toml(&variant(), &row.position).expect("position")
+}

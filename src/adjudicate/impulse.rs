@@ -57,6 +57,11 @@ pub struct Round {
     pub retreats: Vec<(Unit, Option<RegionId>)>,
     /// The orders (indexes into `orders`) given at double strength.
     pub doubled: Vec<usize>,
+    /// The impulses of this round not judged, each with its sheet order,
+    /// because the unit stands for the rest of the turn (rule 4): an
+    /// earlier impulse failed or it was dislodged. The results print them
+    /// as void.
+    pub voided: Vec<(MainOrder, usize)>,
 }
 
 /// A whole turn.
@@ -129,6 +134,18 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Vec<Option<(Step, bool)
         _ => return Err(Illegal::TooManyImpulses),
     }
     Ok(out)
+}
+
+/// The judge's order for `u` taking `step` from where it stands.
+fn order_of(map: &Map, u: &Unit, step: &Step) -> MainOrder {
+    MainOrder {
+        power: u.power,
+        unit: UnitRef {
+            kind: Some(u.kind),
+            at: Place::of_region(map, u.region),
+        },
+        command: command_of(step),
+    }
 }
 
 fn command_of(step: &Step) -> MainCommand {
@@ -240,12 +257,25 @@ pub fn adjudicate_turn(
         .collect();
     let mut rounds = Vec::new();
     let mut sea_rounds = Vec::new();
+    // Units (by their index in `units`) that stand for the rest of the
+    // turn: an impulse of theirs failed, or they were dislodged (rule 4:
+    // later impulses that no longer make sense "become stand orders").
+    let mut stands: Vec<bool> = vec![false; units.len()];
     for round in 0..3 {
         let acts = |k: usize| plans[k].as_ref().is_some_and(|p| p.steps[round].is_some());
-        let acting: Vec<usize> = (0..board.len()).filter(|&b| acts(board[b].1)).collect();
-        if round > 0 && acting.is_empty() && !fleets.iter().any(|(_, k)| acts(*k)) {
+        if round > 0 && !board.iter().chain(&fleets).any(|(_, k)| acts(*k)) {
             break;
         }
+        // The impulses of standing units are void, and the results say so.
+        let mut voided: Vec<(MainOrder, usize)> = Vec::new();
+        for &(u, k) in board.iter().filter(|(_, k)| stands[*k] && acts(*k)) {
+            let p = plans[k].as_ref().expect("acting units have a plan");
+            let (step, _) = p.steps[round].clone().expect("acting");
+            voided.push((order_of(map, &u, &step), p.order));
+        }
+        let acting: Vec<usize> = (0..board.len())
+            .filter(|&b| acts(board[b].1) && !stands[board[b].1])
+            .collect();
         // The sea first: fleet stacks move, support and hold among
         // themselves; those that convoy stand by for the land round.
         let (sea, convoys) = sea_round(
@@ -257,6 +287,7 @@ pub fn adjudicate_turn(
             &plans,
             &mut fleets,
             &mut verdicts,
+            &mut stands,
             &may_enter,
             owners,
         );
@@ -292,10 +323,16 @@ pub fn adjudicate_turn(
                     .is_some_and(|(s, d)| *d && matches!(s, Step::Move(_)))
             })
             .collect();
+        // The units meaning to move this round: if they do not arrive,
+        // they stand for the rest of the turn.
+        let mut meant_move: Vec<usize> = Vec::new();
         for &b in &acting {
             let (u, k) = board[b];
             let p = plans[k].as_ref().expect("acting units have a plan");
             let (mut step, double) = p.steps[round].clone().expect("acting");
+            if matches!(step, Step::Move(_)) {
+                meant_move.push(b);
+            }
             let base = u.kind.strength();
             // Mountains (Switzerland, rule 10c): any action across the
             // border takes both impulses and goes at single strength.
@@ -336,17 +373,7 @@ pub fn adjudicate_turn(
             if double {
                 doubled.push(judge_orders.len());
             }
-            judge_orders.push((
-                MainOrder {
-                    power: u.power,
-                    unit: UnitRef {
-                        kind: Some(u.kind),
-                        at: Place::of_region(map, u.region),
-                    },
-                    command: command_of(&step),
-                },
-                p.order,
-            ));
+            judge_orders.push((order_of(map, &u, &step), p.order));
         }
         // A unit that stays in the mountains defends double.
         for (b, (u, _)) in board.iter().enumerate() {
@@ -426,12 +453,18 @@ pub fn adjudicate_turn(
             }
             let (u, k) = board[b];
             if let Some(d) = &r.dislodged {
+                stands[k] = true;
                 dislodged.push((u, k, d.retreats.clone(), d.from));
                 continue;
             }
             let u = match (r.command, r.outcome) {
                 (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..u },
-                _ => u,
+                _ => {
+                    if meant_move.contains(&b) {
+                        stands[k] = true;
+                    }
+                    u
+                }
             };
             next.push((u, k));
         }
@@ -494,6 +527,7 @@ pub fn adjudicate_turn(
             result,
             retreats,
             doubled,
+            voided,
         });
         board = next;
     }
@@ -608,6 +642,7 @@ fn sea_round(
     plans: &[Option<Plan>],
     fleets: &mut Vec<(Unit, usize)>,
     verdicts: &mut [Option<Illegal>],
+    stands: &mut [bool],
     may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
     owners: &[Option<PowerId>],
 ) -> (Round, Vec<ConvoyStack>) {
@@ -632,13 +667,19 @@ fn sea_round(
     let mut follows: Vec<Option<usize>> = vec![None; stacks.len()];
     // Stacks joining one of their own that stays where it is.
     let mut joins: Vec<Option<usize>> = vec![None; stacks.len()];
+    // A stack that stands for the rest of the turn takes no step.
+    let standing = |t: usize| stacks[t].1.iter().any(|&m| stands[fleets[m].1]);
     let step_of = |t: usize| {
         stacks[t]
             .1
             .iter()
             .find_map(|&m| plans[fleets[m].1].as_ref())
             .and_then(|p| p.steps[round].clone())
+            .filter(|_| !standing(t))
     };
+    let mut voided = Vec::new();
+    // The stacks meaning to sail this round.
+    let mut meant_move: Vec<usize> = Vec::new();
     let stays = |t: usize| !matches!(step_of(t), Some((Step::Move(_), _)));
     for (s, (stack, members)) in stacks.iter().enumerate() {
         let size = members.len() as u32;
@@ -651,6 +692,13 @@ fn sea_round(
         let Some((step, double)) = plan.steps[round].clone() else {
             continue;
         };
+        if standing(s) {
+            voided.push((order_of(map, stack, &step), plan.order));
+            continue;
+        }
+        if matches!(step, Step::Move(_)) {
+            meant_move.push(s);
+        }
         let mut command = command_of(&step);
         match &step {
             Step::Move(to) => {
@@ -774,6 +822,9 @@ fn sea_round(
             }
             retreats.push((*stack, to));
             dislodged_stacks.push(stack.region);
+            for &m in members {
+                stands[fleets[m].1] = true;
+            }
             continue;
         }
         let region = match (r.command, r.outcome) {
@@ -791,10 +842,18 @@ fn sea_round(
                         .map(|h| stacks[h].0.region)
                 }),
         };
-        if let Some(region) = region {
-            for &m in members {
-                fleets[m].0.region = region;
+        match region {
+            Some(region) => {
+                for &m in members {
+                    fleets[m].0.region = region;
+                }
             }
+            None if meant_move.contains(&s) => {
+                for &m in members {
+                    stands[fleets[m].1] = true;
+                }
+            }
+            None => {}
         }
     }
     fleets.retain(|(f, _)| f.region != RegionId(u16::MAX));
@@ -807,6 +866,7 @@ fn sea_round(
             result,
             retreats,
             doubled,
+            voided,
         },
         convoys,
     )

@@ -108,6 +108,11 @@ pub enum Illegal {
     NotFriendly,
     /// At most two fleets in a coastal province.
     StackLimit,
+    /// An earlier impulse of the unit failed, or it was dislodged: it
+    /// stands for the rest of the turn (1700 AD II rule 4: "second impulse
+    /// orders which do not make sense because of first impulse conflicts
+    /// become stand orders").
+    Stands,
 
     /// The army may board only its own fleet, at sea, next to it.
     CannotBoard,
@@ -184,6 +189,9 @@ impl fmt::Display for Illegal {
             Illegal::NotInHomeland => "units are placed within your homeland",
             Illegal::NotFriendly => "fleets may enter only friendly coastal provinces",
             Illegal::StackLimit => "at most two fleets may stand in a coastal province",
+            Illegal::Stands => {
+                "the unit stands: an earlier impulse failed or it was dislodged"
+            }
             Illegal::MountainCrossing => {
                 "an action across the Swiss border takes both impulses: order it (x2)"
             }
