@@ -798,3 +798,58 @@ fn stored(w: &mut support_judge::World) -> Position {
         .expect("game");
     Position::from_toml(&variant(), &row.position).expect("position")
 }
+
+/// Prince Eugene in Vienna, driven out by four against his three, with
+/// Tyrol the only free place beside him: no nearer to a centre than his
+/// own Vienna, yet never lost for want of a retreat.
+fn eugene_driven_from_vienna() -> (Variant, Position, Vec<&'static str>) {
+    let v = variant();
+    let pos = board(
+        &v,
+        "Austria = [\"L Vie\"]\nPoles = [\"A Bav\", \"A Boh\", \"A Hun\", \"A Sty\"]",
+    );
+    let orders = vec!["Poles: A(Bav)-Vie (x2)", "Poles: A(Boh) S A(Bav)-Vie (x2)"];
+    (v, pos, orders)
+}
+
+#[test]
+fn rule_7_a_leader_is_never_lost_for_want_of_a_retreat() {
+    let (v, pos, orders) = eugene_driven_from_vienna();
+    let t = turn(&v, &pos, &orders);
+    assert_eq!(at(&v, &t, "Vie").map(|x| x.0), Some("Poland".into()));
+    assert_eq!(
+        at(&v, &t, "Tyr"),
+        Some(("Austria".into(), UnitKind::Leader)),
+        "{:?}",
+        t.rounds[0].retreats
+    );
+}
+
+#[test]
+fn rule_7_a_leader_is_never_lost_for_want_of_a_retreat_by_mail() {
+    let mut w = game_by_mail(&["Austria", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Sla\nEDIT ADD Poles A Bav\nEDIT ADD Poles A Tyr",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Bav)-Vie (x2);\nA(Tyr) S A(Bav)-Vie (x2);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // Styria alone is free, no nearer a centre (Slavonia) than Vienna: he
+    // goes there all the same.
+    let body = results_for(&mut w, "Austria");
+    assert!(body.contains("Austria: L(Vie)-Sty"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let sty = prov(&v, "Sty");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.kind == UnitKind::Leader && v.map.province_of(u.region) == sty),
+        "{:?}",
+        pos.units
+    );
+}

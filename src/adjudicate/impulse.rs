@@ -491,11 +491,19 @@ pub fn adjudicate_turn(
                 _ => None,
             });
             let to = ordered.or_else(|| gm_retreat(map, &u, &options, owners));
+            // A leader is never lost for want of a retreat order (rule 7):
+            // with none nearer a centre, he still goes to the best free
+            // place by the GM's preferences.
+            let to = match u.kind {
+                UnitKind::Leader => to.or_else(|| preferred_retreat(map, &u, &options, owners)),
+                _ => to,
+            };
             match to {
                 Some(r) => next.push((Unit { region: r, ..u }, k)),
                 None if u.kind == UnitKind::Leader => {
-                    // A leader is never lost for want of a retreat: it takes
-                    // the place of a friendly army next to it.
+                    // Nowhere free: the leader takes the place of a friendly
+                    // army next to it (rule 7: "when retreating a leader
+                    // displaces a friendly army").
                     let displaced = next.iter().position(|(x, _)| {
                         x.power == u.power
                             && x.kind == UnitKind::Army
@@ -612,6 +620,31 @@ pub fn gm_retreat(
                 .then(home_dist[pa.index()].cmp(&home_dist[pb.index()]))
                 .then_with(|| map.province(pa).name.cmp(&map.province(pb).name))
         })
+}
+
+/// The retreat the GM's preferences (rule 5) rank first among `options`,
+/// whether or not it comes nearer a centre: the nearest a supply centre
+/// the power controls, home centres first, then alphabetically. For
+/// leaders, who are never disbanded for want of a retreat (rule 7).
+fn preferred_retreat(
+    map: &Map,
+    u: &Unit,
+    options: &[RegionId],
+    owners: &[Option<PowerId>],
+) -> Option<RegionId> {
+    let mine: Vec<ProvinceId> = map
+        .province_ids()
+        .filter(|p| map.province(*p).supply_centre && owners[p.index()] == Some(u.power))
+        .collect();
+    let dist = map.distances_to(&mine);
+    let home_dist = map.distances_to(&map.power(u.power).home_centres);
+    options.iter().copied().min_by(|a, b| {
+        let (pa, pb) = (map.province_of(*a), map.province_of(*b));
+        dist[pa.index()]
+            .cmp(&dist[pb.index()])
+            .then(home_dist[pa.index()].cmp(&home_dist[pb.index()]))
+            .then_with(|| map.province(pa).name.cmp(&map.province(pb).name))
+    })
 }
 
 /// A stack of fleets that convoys in a round: the land judge's fleet.
