@@ -853,3 +853,72 @@ fn rule_7_a_leader_is_never_lost_for_want_of_a_retreat_by_mail() {
         pos.units
     );
 }
+
+#[test]
+fn rule_7_a_leader_s_second_and_third_impulses_are_simultaneous_with_the_others_second() {
+    let v = variant();
+    // Charles XII's third impulse and Russia's second both go for Pskov,
+    // judged in one round: the Russian army never gets in to be thrown out
+    // again.
+    let pos = board(&v, "Russians = [\"A Smo\"]\nSweden = [\"L Liv\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-hold-Psk",
+            "Sweden: CXII(Liv)-hold-hold-Psk",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Psk"), Some(("Sweden".into(), UnitKind::Leader)));
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+    assert!(t.rounds.iter().all(|r| r.retreats.is_empty()), "{t:?}");
+    assert_eq!(t.rounds.len(), 2, "no round of his own");
+    // Moving in both: he passes Pskov and meets the Russian army's second
+    // impulse at Smolensk in the same round.
+    let pos = board(&v, "Russians = [\"A Mos\"]\nSweden = [\"L Liv\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Mos)-hold-Smo",
+            "Sweden: CXII(Liv)-hold-Psk-Smo",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Smo"), Some(("Sweden".into(), UnitKind::Leader)));
+    assert_eq!(at(&v, &t, "Mos").map(|x| x.0), Some("Russia".into()));
+    assert!(t.rounds.iter().all(|r| r.retreats.is_empty()), "{t:?}");
+}
+
+#[test]
+fn rule_7_a_leader_s_second_and_third_impulses_are_simultaneous_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Sweden"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Got\nEDIT REMOVE Liv\nEDIT ADD Sweden L Liv\n\
+         EDIT REMOVE Kaz\nEDIT ADD Russians A Smo",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-hold-Psk;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // Livonia to Pskov in the third impulse, against Russia's second.
+    let r = w.reply(
+        "Sweden@example.test",
+        "SIGNON Sweden y1700 pw\nSweden 1700 Moves: CXII(Liv)-hold-hold-Psk;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    assert!(!body.contains("3: "), "no third round: {body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let smo = prov(&v, "Smo");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.kind == UnitKind::Army && v.map.province_of(u.region) == smo),
+        "the Russian army stayed in Smolensk: {:?}",
+        pos.units
+    );
+}

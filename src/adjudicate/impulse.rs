@@ -87,11 +87,18 @@ struct Plan {
     steps: Vec<Option<(Step, bool)>>,
     /// The sheet order.
     order: usize,
+    /// A leader moving in both his second and third impulses: the province
+    /// his second-round move passes through (rule 7: both are simultaneous
+    /// with everybody's second impulse).
+    through: Option<ProvinceId>,
 }
 
 /// The plan for one order: the steps of each round, with their double
-/// mark.
-fn plan(kind: UnitKind, command: &MainCommand) -> Result<Vec<Option<(Step, bool)>>, Illegal> {
+/// mark, and the province a leader's second-round move passes through.
+type Steps = (Vec<Option<(Step, bool)>>, Option<ProvinceId>);
+
+/// The plan for one order (see [`Steps`]).
+fn plan(kind: UnitKind, command: &MainCommand) -> Result<Steps, Illegal> {
     let (steps, double): (Vec<Step>, bool) = match command {
         MainCommand::Impulses { steps, double, .. } => (steps.clone(), *double),
         MainCommand::Hold => (vec![Step::Hold], false),
@@ -126,6 +133,33 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Vec<Option<(Step, bool)
             out[0] = Some((steps[0].clone(), false));
             out[1] = Some((steps[1].clone(), true));
         }
+        // A leader's second and third impulses are simultaneous with
+        // everybody's second (rule 7): both go in the second round, as one
+        // action where one of them is a hold, as one move through the
+        // first province where both are moves.
+        (true, false, 3) => {
+            let mut steps = steps.into_iter();
+            let (Some(first), Some(second), Some(third)) =
+                (steps.next(), steps.next(), steps.next())
+            else {
+                return Err(Illegal::TooManyImpulses);
+            };
+            out[0] = Some((first, false));
+            match (second, third) {
+                (Step::Hold, s) | (s, Step::Hold) => out[1] = Some((s, false)),
+                (Step::Move(a), Step::Move(b)) => {
+                    out[1] = Some((Step::Move(b), false));
+                    return Ok((out, Some(a.province)));
+                }
+                // Two actions that the judge cannot give one unit at once
+                // (a support and a move): the third comes straight after
+                // the second round, the others standing.
+                (second, third) => {
+                    out[1] = Some((second, false));
+                    out[2] = Some((third, false));
+                }
+            }
+        }
         (true, false, n) if n <= 3 => {
             for (i, s) in steps.into_iter().enumerate() {
                 out[i] = Some((s, false));
@@ -133,7 +167,7 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Vec<Option<(Step, bool)
         }
         _ => return Err(Illegal::TooManyImpulses),
     }
-    Ok(out)
+    Ok((out, None))
 }
 
 /// The judge's order for `u` taking `step` from where it stands.
@@ -233,11 +267,15 @@ pub fn adjudicate_turn(
         }
         match plan(units[u].kind, &o.command) {
             Err(e) => verdicts[i] = Some(e),
-            Ok(steps) => {
+            Ok((steps, through)) => {
                 if let Some(prev) = &plans[u] {
                     verdicts[prev.order] = Some(Illegal::Replaced);
                 }
-                plans[u] = Some(Plan { steps, order: i });
+                plans[u] = Some(Plan {
+                    steps,
+                    order: i,
+                    through,
+                });
             }
         }
     }
@@ -326,12 +364,48 @@ pub fn adjudicate_turn(
         // The units meaning to move this round: if they do not arrive,
         // they stand for the rest of the turn.
         let mut meant_move: Vec<usize> = Vec::new();
+        // Leaders moving twice in this round: (judge order, the move shown).
+        let mut through_moves: Vec<(usize, MainCommand)> = Vec::new();
         for &b in &acting {
             let (u, k) = board[b];
             let p = plans[k].as_ref().expect("acting units have a plan");
             let (mut step, double) = p.steps[round].clone().expect("acting");
             if matches!(step, Step::Move(_)) {
                 meant_move.push(b);
+            }
+            // A leader's second and third moves, both in this round (rule
+            // 7): he passes through the first province if it is free or
+            // being left, and his move is judged for the second; else he
+            // attacks the first and goes no further.
+            let mut through = None;
+            if let (Some(a), Step::Move(to)) = (p.through.filter(|_| round == 1), &step) {
+                let to = *to;
+                let occupant = board
+                    .iter()
+                    .position(|(x, _)| map.province_of(x.region) == a);
+                let leaves = occupant.is_some_and(|o| {
+                    acting.contains(&o)
+                        && plans[board[o].1]
+                            .as_ref()
+                            .and_then(|p| p.steps[round].as_ref())
+                            .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
+                });
+                let passable = map.reaches(u.region, a, u.kind)
+                    && map.reaches(map.province(a).main_region(), to.province, u.kind)
+                    && to.province != map.province_of(u.region);
+                if passable && (occupant.is_none() || leaves) {
+                    prep.ferried.push((b, to.province));
+                    if let Some(o) = occupant {
+                        prep.needs.push((b, o));
+                    }
+                    through = Some(MainCommand::Move {
+                        to,
+                        via_convoy: false,
+                        route: vec![a],
+                    });
+                } else {
+                    step = Step::Move(Place::province(a));
+                }
             }
             let base = u.kind.strength();
             // Mountains (Switzerland, rule 10c): any action across the
@@ -373,6 +447,12 @@ pub fn adjudicate_turn(
             if double {
                 doubled.push(judge_orders.len());
             }
+            // The judge moves a leader passing through as it moves a
+            // ferried army: his order to it is a hold, shown as the move.
+            if let Some(shown) = through {
+                through_moves.push((judge_orders.len(), shown));
+                step = Step::Hold;
+            }
             judge_orders.push((order_of(map, &u, &step), p.order));
         }
         // A unit that stays in the mountains defends double.
@@ -380,7 +460,7 @@ pub fn adjudicate_turn(
             let moving = judge_orders.iter().any(|(o, _)| {
                 o.unit.at.province == map.province_of(u.region)
                     && matches!(o.command, MainCommand::Move { .. })
-            });
+            }) || prep.ferried.iter().any(|(x, _)| *x == b);
             if q.mountain(map.province_of(u.region))
                 && !moving
                 && !prep.strength.iter().any(|(x, _)| *x == b)
@@ -428,6 +508,9 @@ pub fn adjudicate_turn(
         }
         let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
         let result = adjudicate_movement_prepared(map, rules, q, phase, &here, &plain, &prep);
+        for (k, shown) in through_moves {
+            judge_orders[k].0.command = shown;
+        }
         // The first round speaks for the sheet order; later rounds only
         // when the order was not already refused.
         for (k, v) in result.orders.iter().enumerate() {
