@@ -922,3 +922,67 @@ fn rule_7_a_leader_s_second_and_third_impulses_are_simultaneous_by_mail() {
         pos.units
     );
 }
+
+#[test]
+fn rule_4_a_double_support_of_a_hold_counts_double() {
+    let v = variant();
+    // Russia: a double move (2) with a single support (1): 3. Poland: the
+    // army holding (1) with a double support (2): 3. It stands.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Psk\"]\nPoles = [\"A WRu\", \"A Lit\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Psk) S A(Smo)-WRu",
+            "Poles: A(Lit) S A(WRu) (x2)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Poland".into()));
+    // Supported once, it falls (3 against 2).
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Psk) S A(Smo)-WRu",
+            "Poles: A(Lit) S A(WRu)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Russia".into()));
+}
+
+#[test]
+fn rule_4_a_double_support_of_a_hold_counts_double_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Kaz\nEDIT REMOVE Ore\nEDIT REMOVE Sar\n\
+         EDIT ADD Russians A Smo\nEDIT ADD Russians A Psk\nEDIT ADD Poles A WRu",
+    );
+    assert!(r.contains("added"), "{r}");
+    w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-WRu (x2);\nA(Psk) S A(Smo)-WRu;",
+    );
+    w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Lit) S A(WRu) (x2);",
+    );
+    let body = results_for(&mut w, "Poles");
+    assert!(!body.contains("dislodged"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let wru = prov(&v, "WRu");
+    let poles = power(&v, "Poles");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.power == poles && v.map.province_of(u.region) == wru),
+        "{:?}",
+        pos.units
+    );
+}

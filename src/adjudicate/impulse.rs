@@ -432,7 +432,10 @@ pub fn adjudicate_turn(
             if double && !crossing {
                 match step {
                     Step::Move(_) | Step::Hold => prep.strength.push((b, 2 * base)),
-                    Step::SupportMove(t, _) | Step::SupportHold(t) => {
+                    // Rule 4 limits only the support of a single-impulse
+                    // move: a double support of a hold counts double.
+                    Step::SupportHold(_) => prep.support.push((b, 2 * base)),
+                    Step::SupportMove(t, _) => {
                         // Double only for a double move.
                         let target = board
                             .iter()
