@@ -986,3 +986,68 @@ fn rule_4_a_double_support_of_a_hold_counts_double_by_mail() {
         pos.units
     );
 }
+
+#[test]
+fn rule_4_double_strength_conflicts_add_up_everything_across_the_turn() {
+    let v = variant();
+    // Two against two: Russia's double move against Poland's move and
+    // support, both given in the second impulse. A standoff.
+    let pos = board(&v, "Russians = [\"A Smo\"]\nPoles = [\"A Vol\", \"A Lit\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Poles: A(Vol)-hold-WRu",
+            "Poles: A(Lit)-hold-S A(Vol)-WRu",
+        ],
+    );
+    assert!(at(&v, &t, "WRu").is_none(), "{:?}", t.units_after);
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Vol").map(|x| x.0), Some("Poland".into()));
+    assert!(t.rounds.iter().all(|r| r.retreats.is_empty()), "{t:?}");
+    // A hold supported in the second impulse: two against two, it stands.
+    let pos = board(&v, "Russians = [\"A Smo\"]\nPoles = [\"A WRu\", \"A Lit\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Poles: A(WRu) H",
+            "Poles: A(Lit)-hold-S A(WRu)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Poland".into()));
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+}
+
+#[test]
+fn rule_4_double_strength_conflicts_add_up_across_the_turn_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-WRu (x2);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Vol)-hold-WRu;\nA(Lit)-hold-S A(Vol)-WRu;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    assert!(!body.contains("dislodged"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let (wru, smo) = (prov(&v, "WRu"), prov(&v, "Smo"));
+    assert!(
+        !pos.units.iter().any(|u| v.map.province_of(u.region) == wru),
+        "a standoff: {:?}",
+        pos.units
+    );
+    assert!(pos.units.iter().any(|u| v.map.province_of(u.region) == smo));
+}

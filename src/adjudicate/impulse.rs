@@ -170,6 +170,54 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Steps, Illegal> {
     Ok((out, None))
 }
 
+/// Rule 4: "when a unit is using its double strength capability, all
+/// attacks and supports for the whole turn are added up and compared to
+/// all holds/attacks and supports". The first round judges each land
+/// unit's double action; a later impulse that bears on the province it is
+/// about (a move into it, a support of a move into it or of the unit
+/// holding it) is brought into that round, when the unit giving it is
+/// still where it started (its earlier impulses were holds): the conflict
+/// is then judged once, with everything the turn brings to it.
+fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) {
+    let land = |k: usize| units[k].kind != UnitKind::Fleet;
+    let mut contested: Vec<ProvinceId> = Vec::new();
+    for (k, p) in plans.iter().enumerate().filter(|(k, _)| land(*k)) {
+        let Some((step, true)) = p.as_ref().and_then(|p| p.steps[0].as_ref()) else {
+            continue;
+        };
+        contested.push(match step {
+            Step::Move(to) | Step::SupportMove(_, to) => to.province,
+            Step::SupportHold(t) => t.at.province,
+            Step::Hold | Step::Convoy(..) => map.province_of(units[k].region),
+        });
+    }
+    if contested.is_empty() {
+        return;
+    }
+    let bears = |step: &Step| match step {
+        Step::Move(to) | Step::SupportMove(_, to) => contested.contains(&to.province),
+        Step::SupportHold(t) => contested.contains(&t.at.province),
+        Step::Hold | Step::Convoy(..) => false,
+    };
+    for (k, p) in plans.iter_mut().enumerate() {
+        let Some(p) = p.as_mut().filter(|_| land(k)) else {
+            continue;
+        };
+        // The first impulse that is not a hold, if it comes later.
+        let Some(r) = p
+            .steps
+            .iter()
+            .position(|s| !matches!(s, None | Some((Step::Hold, false))))
+        else {
+            continue;
+        };
+        let later = r > 0 && !(r == 1 && p.through.is_some());
+        if later && p.steps[r].as_ref().is_some_and(|(s, d)| !d && bears(s)) {
+            p.steps[0] = p.steps[r].take();
+        }
+    }
+}
+
 /// The judge's order for `u` taking `step` from where it stands.
 fn order_of(map: &Map, u: &Unit, step: &Step) -> MainOrder {
     MainOrder {
@@ -279,6 +327,8 @@ pub fn adjudicate_turn(
             }
         }
     }
+
+    sum_double_conflicts(map, units, &mut plans);
 
     // The units, followed through the rounds: (unit, its plan index); the
     // land units and the fleets apart, for fleets exert no influence on
