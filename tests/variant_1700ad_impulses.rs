@@ -562,14 +562,28 @@ fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast() {
 #[test]
 fn rule_11_the_gm_may_end_the_game_after_1713_or_1721() {
     let mut w = game_by_mail(&["Sweden"]);
-    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1701");
-    assert!(r.contains("the game ends after 1701"), "{r}");
-    w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    // No other year: the text gives the GM these two treaties only.
+    for year in ["1701", "1712", "1720", "1722"] {
+        let r = w.reply(
+            "gm@example.test",
+            &format!("SIGNON GM y1700 gmpw\nSET END {year}"),
+        );
+        assert!(r.contains("may end only after 1713 or 1721"), "{r}");
+        assert!(!r.contains("the game ends after"), "{r}");
+    }
+    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1721");
+    assert!(r.contains("the game ends after 1721"), "{r}");
+    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1713");
+    assert!(r.contains("the game ends after 1713"), "{r}");
+    for _ in 1700..1713 {
+        w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+        w.advance(120);
+    }
     let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
     let body = &sent
         .iter()
-        .find(|m| m.to_has("Sweden@example.test") && m.subject.contains("1701"))
-        .expect("the 1701 results")
+        .find(|m| m.to_has("Sweden@example.test") && m.subject.contains("1713"))
+        .expect("the 1713 results")
         .body;
     assert!(body.contains("The game is over"), "{body}");
     assert!(body.contains("more than at the start"), "{body}");
