@@ -1065,3 +1065,41 @@ fn rule_4_double_strength_conflicts_add_up_across_the_turn_by_mail() {
     );
     assert!(pos.units.iter().any(|u| v.map.province_of(u.region) == smo));
 }
+
+#[test]
+fn rule_8_a_coast_turns_friendly_in_the_impulse_a_friendly_army_enters_it() {
+    let v = variant();
+    let pos = shared(&v, &[("France", "A Pic"), ("France", "F Pic")]);
+    // The army takes Normandy in the first impulse; the fleet follows in
+    // the second.
+    let t = turn(&v, &pos, &["France: A(Pic)-Nmd", "France: F(Pic)-hold-Nmd"]);
+    assert_eq!(t.orders, vec![None, None], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "Nmd"), ["France"]);
+    // An army passing through leaves it friendly.
+    let t = turn(&v, &pos, &["France: A(Pic)-Nmd-Loi"]);
+    let france = power(&v, "France");
+    assert_eq!(t.friendly_after[prov(&v, "Nmd").index()], Some(france));
+}
+
+#[test]
+fn rule_8_a_coast_turns_friendly_impulse_by_impulse_by_mail() {
+    let mut w = game_by_mail(&["France"]);
+    let r = w.reply(
+        "France@example.test",
+        "SIGNON France y1700 pw\nFrance 1700 Moves: A(Pic)-Nmd-Loi;\nF(Bri)-hold-Nmd;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    assert!(!r.contains("friendly"), "{r}");
+    let body = results_for(&mut w, "France");
+    assert!(body.contains("sea 2: F(Bri)-Nmd"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let nmd = prov(&v, "Nmd");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.kind == UnitKind::Fleet && v.map.province_of(u.region) == nmd),
+        "the fleet stays in Normandy, friendly since the army passed: {:?}",
+        pos.units
+    );
+}

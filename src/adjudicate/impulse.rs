@@ -287,10 +287,10 @@ pub fn adjudicate_turn(
         friendly,
         permits,
     } = input;
-    let may_enter = |power: PowerId, p: ProvinceId| {
-        map.province(p).terrain != crate::map::Terrain::Coast
-            || friendly[p.index()].is_some_and(|f| f == power || permits.contains(&(f, power)))
-    };
+    // Rule 8: a coast is friendly to the power whose army last occupied
+    // it, impulse by impulse: an army arriving in one impulse lets its
+    // fleets in the next, and one passing through leaves it friendly.
+    let mut friendly_now: Vec<Option<PowerId>> = friendly.to_vec();
     let mut garrisons: Vec<(ProvinceId, u32)> = garrisons.to_vec();
     let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
     // Each unit's plan, by its index in `units` (the last order wins).
@@ -364,6 +364,11 @@ pub fn adjudicate_turn(
         let acting: Vec<usize> = (0..board.len())
             .filter(|&b| acts(board[b].1) && !stands[board[b].1])
             .collect();
+        let may_enter = |power: PowerId, p: ProvinceId| {
+            map.province(p).terrain != crate::map::Terrain::Coast
+                || friendly_now[p.index()]
+                    .is_some_and(|f| f == power || permits.contains(&(f, power)))
+        };
         // The sea first: fleet stacks move, support and hold among
         // themselves; those that convoy stand by for the land round.
         let (sea, convoys) = sea_round(
@@ -673,14 +678,14 @@ pub fn adjudicate_turn(
             doubled,
             voided,
         });
+        for (u, _) in &next {
+            friendly_now[map.province_of(u.region).index()] = Some(u.power);
+        }
         board = next;
     }
     garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
-    // A province is friendly to the power whose army stands in it.
-    let mut friendly_after = friendly.to_vec();
-    for (u, _) in &board {
-        friendly_after[map.province_of(u.region).index()] = Some(u.power);
-    }
+    // A province is friendly to the power whose army last stood in it.
+    let friendly_after = friendly_now;
     // Fleets left in a coastal province that is no longer friendly retreat
     // at once, as a land unit would (rule 8).
     let mut kept: Vec<(Unit, usize)> = Vec::new();
