@@ -1103,3 +1103,60 @@ fn rule_8_a_coast_turns_friendly_impulse_by_impulse_by_mail() {
         pos.units
     );
 }
+
+#[test]
+fn rule_8_stacked_fleets_are_separate_fleets_and_a_stack_splits() {
+    let v = variant();
+    let pos = shared(&v, &[("Sweden", "F Sca"), ("Sweden", "F Sca")]);
+    // One order for each fleet of the stack: each goes its own way.
+    let t = turn(&v, &pos, &["Sweden: F(Sca)-COS", "Sweden: F(Sca)-EBA"]);
+    assert_eq!(t.orders, vec![None, None], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Sweden"]);
+    assert_eq!(fleets_at(&v, &t, "EBA"), ["Sweden"]);
+    // An order for one of them moves that one; the other stays.
+    let t = turn(&v, &pos, &["Sweden: F(Sca)-COS"]);
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Sweden"]);
+    assert_eq!(fleets_at(&v, &t, "Sca"), ["Sweden"]);
+    // A third order finds no fleet left: it replaces.
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Sweden: F(Sca)-COS",
+            "Sweden: F(Sca)-EBA",
+            "Sweden: F(Sca)-WBA",
+        ],
+    );
+    assert_eq!(t.orders[0], Some(Illegal::Replaced));
+    assert_eq!(fleets_at(&v, &t, "WBA"), ["Sweden"]);
+    assert_eq!(fleets_at(&v, &t, "EBA"), ["Sweden"]);
+}
+
+#[test]
+fn rule_8_a_stack_splits_by_mail() {
+    let mut w = game_by_mail(&["Sweden"]);
+    let r = w.reply(
+        "Sweden@example.test",
+        "SIGNON Sweden y1700 pw\nSweden 1700 Moves: F(Sca)-COS;\nF(Sca)-EBA;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    assert!(!r.contains("replaced"), "{r}");
+    assert!(r.contains("F(Sca)-COS") && r.contains("F(Sca)-EBA"), "{r}");
+    let body = results_for(&mut w, "Sweden");
+    assert!(body.contains("sea 1: F(Sca)-COS"), "{body}");
+    assert!(body.contains("sea 1: F(Sca)-EBA"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    for sea in ["COS", "EBA"] {
+        let p = prov(&v, sea);
+        assert_eq!(
+            pos.units
+                .iter()
+                .filter(|u| u.kind == UnitKind::Fleet && v.map.province_of(u.region) == p)
+                .count(),
+            1,
+            "{sea}: {:?}",
+            pos.units
+        );
+    }
+}

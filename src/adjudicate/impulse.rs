@@ -36,7 +36,9 @@
 //! still to come.
 
 use super::Illegal;
-use super::movement::{MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared};
+use super::movement::{
+    Aboard, MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
+};
 use super::questions::RuleQuestions;
 use super::rulebook::Rulebook;
 use crate::calendar::Phase;
@@ -301,9 +303,12 @@ pub fn adjudicate_turn(
         let wants_fleet = o.unit.kind == Some(UnitKind::Fleet)
             || matches!(o.command, MainCommand::Impulses { stack, .. } if stack > 1);
         let here = |x: &Unit| map.province_of(x.region) == o.unit.at.province;
+        let layer = |x: &Unit| here(x) && (x.kind == UnitKind::Fleet) == wants_fleet;
+        // The power's own unit first: fleets of several powers share a sea.
         let Some(u) = units
             .iter()
-            .position(|x| here(x) && (x.kind == UnitKind::Fleet) == wants_fleet)
+            .position(|x| layer(x) && x.power == o.power)
+            .or_else(|| units.iter().position(layer))
             .or_else(|| units.iter().position(here))
         else {
             verdicts[i] = Some(Illegal::NoUnit);
@@ -313,17 +318,48 @@ pub fn adjudicate_turn(
             verdicts[i] = Some(Illegal::ForeignUnit(units[u].power));
             continue;
         }
+        // Stacked fleets are separate fleets (rule 8): an order moves as
+        // many of the power's fleets there as it names (`2F`), those no
+        // earlier order moves first; with none left, it replaces.
+        let chosen: Vec<usize> = if units[u].kind == UnitKind::Fleet {
+            let same = |x: &Unit| here(x) && x.kind == UnitKind::Fleet && x.power == o.power;
+            let mine: Vec<usize> = (0..units.len()).filter(|&x| same(&units[x])).collect();
+            let want = match o.command {
+                MainCommand::Impulses { stack, .. } => usize::from(stack.max(1)),
+                _ => 1,
+            };
+            let free: Vec<usize> = mine
+                .iter()
+                .copied()
+                .filter(|&x| plans[x].is_none())
+                .collect();
+            if free.len() >= want {
+                free[..want].to_vec()
+            } else {
+                mine.into_iter().take(want).collect()
+            }
+        } else {
+            vec![u]
+        };
         match plan(units[u].kind, &o.command) {
             Err(e) => verdicts[i] = Some(e),
             Ok((steps, through)) => {
-                if let Some(prev) = &plans[u] {
-                    verdicts[prev.order] = Some(Illegal::Replaced);
+                let mut replaced = Vec::new();
+                for &x in &chosen {
+                    if let Some(prev) = plans[x].take() {
+                        replaced.push(prev.order);
+                    }
+                    plans[x] = Some(Plan {
+                        steps: steps.clone(),
+                        order: i,
+                        through,
+                    });
                 }
-                plans[u] = Some(Plan {
-                    steps,
-                    order: i,
-                    through,
-                });
+                for prev in replaced {
+                    if !plans.iter().flatten().any(|p| p.order == prev) {
+                        verdicts[prev] = Some(Illegal::Replaced);
+                    }
+                }
             }
         }
     }
@@ -820,19 +856,48 @@ fn sea_round(
     may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
     owners: &[Option<PowerId>],
 ) -> (Round, Vec<ConvoyStack>) {
-    // The stacks: (power, region) -> members.
+    // The stacks: (power, region, order) -> members. Stacked fleets are
+    // separate fleets (rule 8): orders for part of a stack move that part;
+    // the fleets of a place that stay there act as one stack.
+    let order_at = |m: usize| plans[fleets[m].1].as_ref().map(|p| p.order);
+    let sails = |m: usize| {
+        !stands[fleets[m].1]
+            && plans[fleets[m].1]
+                .as_ref()
+                .and_then(|p| p.steps[round].as_ref())
+                .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
+    };
     let mut stacks: Vec<(Unit, Vec<usize>)> = Vec::new();
     for (i, (f, _)) in fleets.iter().enumerate() {
-        match stacks
-            .iter_mut()
-            .find(|(s, _)| s.power == f.power && s.region == f.region)
-        {
+        match stacks.iter_mut().find(|(s, m)| {
+            s.power == f.power
+                && s.region == f.region
+                && (order_at(m[0]) == order_at(i) || (!sails(m[0]) && !sails(i)))
+        }) {
             Some((_, m)) => m.push(i),
             None => stacks.push((*f, vec![i])),
         }
     }
+    // Where a stack split, one part is the judge's unit in the place (the
+    // one staying, else the first); the parts sailing away are judged as
+    // units leaving it, as armies landing from a boat are. The judge's unit
+    // comes last, for the judge takes the last unit it sees in a place.
+    let resident = |t: usize, stacks: &[(Unit, Vec<usize>)]| {
+        let same = |o: usize| {
+            stacks[o].0.power == stacks[t].0.power && stacks[o].0.region == stacks[t].0.region
+        };
+        let staying = (0..stacks.len()).find(|&o| same(o) && !sails(stacks[o].1[0]));
+        staying.or_else(|| (0..stacks.len()).find(|&o| same(o))) == Some(t)
+    };
+    let leaving: Vec<bool> = (0..stacks.len()).map(|t| !resident(t, &stacks)).collect();
+    let mut order: Vec<usize> = (0..stacks.len()).collect();
+    order.sort_by_key(|&t| !leaving[t]);
+    let stacks: Vec<(Unit, Vec<usize>)> = order.iter().map(|&t| stacks[t].clone()).collect();
+    let leaving: Vec<bool> = order.iter().map(|&t| leaving[t]).collect();
     let board: Vec<Unit> = stacks.iter().map(|(s, _)| *s).collect();
     let mut prep = Prepared::default();
+    // The orders of leaving parts, shown after the judge's own.
+    let mut departures: Vec<(usize, MainOrder, usize)> = Vec::new();
     let mut orders: Vec<(MainOrder, usize)> = Vec::new();
     let mut doubled = Vec::new();
     let mut convoys = Vec::new();
@@ -897,6 +962,13 @@ fn sea_round(
                 } else if coastal && already + members.len() > 2 {
                     refuse(Illegal::StackLimit, verdicts);
                     command = MainCommand::Hold;
+                } else if leaving[s] {
+                    prep.aboard.push(Aboard { unit: s, to: dest });
+                    sailing[s] = Some(dest);
+                    if double {
+                        prep.strength.retain(|(x, _)| *x != s);
+                        prep.strength.push((s, 2 * size));
+                    }
                 } else if let Some(host) = (0..stacks.len()).find(|&o| {
                     o != s
                         && stacks[o].0.power == stack.power
@@ -952,23 +1024,35 @@ fn sea_round(
             }
             _ => {}
         }
+        let order = MainOrder {
+            power: stack.power,
+            unit: UnitRef {
+                kind: Some(UnitKind::Fleet),
+                at: Place::of_region(map, stack.region),
+            },
+            command,
+        };
+        // A leaving part has no order for the judge (the place's order is
+        // the staying part's), unless it could not sail: then it stays
+        // with the rest, and its refused order is shown.
+        if leaving[s] {
+            if prep.aboard.iter().any(|a| a.unit == s) {
+                departures.push((s, order, plan.order));
+            }
+            continue;
+        }
         if double {
             doubled.push(orders.len());
         }
-        orders.push((
-            MainOrder {
-                power: stack.power,
-                unit: UnitRef {
-                    kind: Some(UnitKind::Fleet),
-                    at: Place::of_region(map, stack.region),
-                },
-                command,
-            },
-            plan.order,
-        ));
+        orders.push((order, plan.order));
     }
     let plain: Vec<MainOrder> = orders.iter().map(|(o, _)| o.clone()).collect();
-    let result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &prep);
+    let mut result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &prep);
+    for (s, order, sheet) in departures {
+        result.units[s].order = Some(orders.len());
+        result.orders.push(None);
+        orders.push((order, sheet));
+    }
     for (k, v) in result.orders.iter().enumerate() {
         let i = orders[k].1;
         if round == 0 && verdicts[i].is_none() {
@@ -1028,6 +1112,24 @@ fn sea_round(
                 }
             }
             None => {}
+        }
+    }
+    // A part that could not leave shares the fate of the part it stayed
+    // with.
+    for s in (0..stacks.len()).filter(|&s| leaving[s] && !moved(s)) {
+        let (power, region) = (stacks[s].0.power, stacks[s].0.region);
+        let host = (0..stacks.len()).find(|&h| {
+            !leaving[h]
+                && stacks[h].0.power == power
+                && stacks[h].0.region == region
+                && result.units[h].dislodged.is_some()
+        });
+        if let Some(h) = host {
+            let to = fleets[stacks[h].1[0]].0.region;
+            for &m in &stacks[s].1 {
+                fleets[m].0.region = to;
+                stands[fleets[m].1] = true;
+            }
         }
     }
     fleets.retain(|(f, _)| f.region != RegionId(u16::MAX));
