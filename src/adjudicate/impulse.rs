@@ -4,36 +4,41 @@
 //! second impulses, from where the first left each unit.
 //!
 //! - `(x2)`: a unit spends both impulses on one move or support at double
-//!   strength, in the first round; a double support counts double only for
-//!   a double move (rule 4: "a double strength support for a single impulse
-//!   move ... would only count as a single support").
+//!   strength, in the first round; a double support of a move counts
+//!   double only for a double move (rule 4: "a double strength support for
+//!   a single impulse move ... would only count as a single support"), a
+//!   double support of a hold always. "All attacks and supports for the
+//!   whole turn are added up": a later impulse bearing on the province of
+//!   a double action is brought into the first round, when the unit giving
+//!   it still stands where it started.
 //! - Leaders (rule 7) move and support with triple strength; their second
-//!   and third impulses come with everybody's second ones: here the second
-//!   in the second round and the third in a round of leaders alone, or, with
-//!   `(x2)`, the two together as one double action in the second round.
-//! - A second impulse that no longer makes sense (the unit did not get
-//!   where its first meant to take it) is judged like any order from where
-//!   the unit stands; an impossible one leaves it standing (rule 4).
+//!   and third impulses are simultaneous with everybody's second: both go
+//!   in the second round (a hold and an action as the action, two moves as
+//!   one move through the first province), or, with `(x2)`, the two
+//!   together as one double action there. Only a support with a move,
+//!   which the judge cannot give one unit at once, leaves the third for
+//!   straight after the second round.
+//! - A unit whose move failed, or that was dislodged, stands for the rest
+//!   of the turn: its later impulses are void (rule 4: they "become stand
+//!   orders"), and the results say so.
 //! - Retreats come after the round of the attack (rule 5): the player's
 //!   retreat order from the sheet if it fits, else the GM's rule: toward
 //!   the nearest supply centre the power controls, home centres first, then
 //!   alphabetically; a unit that cannot get closer is disbanded. A leader is
-//!   never disbanded for want of an order, and displaces a friendly army.
+//!   never disbanded for want of an order: he goes to the best free place
+//!   all the same, and displaces a friendly army only when none is free.
 //!
 //! - Fleets (rule 8) are judged apart, for they exert no influence on land
 //!   units: each power's fleets in one province are one stack with the
 //!   strength of its fleets (two at most in a coastal province, any number
-//!   at sea), entering only friendly coastal provinces; own stacks sailing
-//!   into the same space join there. Convoying stacks stand by for the
-//!   land round and carry as many strength points as they have fleets.
+//!   at sea), entering only friendly coastal provinces, friendly as the
+//!   armies come and go impulse by impulse; own stacks sailing into the
+//!   same space join there. Convoying stacks stand by for the land round
+//!   and carry as many strength points as they have fleets.
 //! - Armed neutral centres (rule 10b) defend themselves with their
 //!   strength, supportable by any power, until first occupied;
 //!   Switzerland (rule 10c) takes both impulses to cross at single
 //!   strength, and a unit staying there defends double.
-//!
-//! The variant is not yet offered by the judge: the yearly order sheet,
-//! builds of fleets two to a centre and the land-locked fleet builds are
-//! still to come.
 
 use super::Illegal;
 use super::movement::{
