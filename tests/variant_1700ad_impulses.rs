@@ -1160,3 +1160,15 @@ fn rule_8_a_stack_splits_by_mail() {
         );
     }
 }
+
+#[test]
+fn rule_8_a_part_of_a_stack_sails_only_where_a_fleet_can() {
+    let v = variant();
+    let pos = shared(&v, &[("Sweden", "F Sca"), ("Sweden", "F Sca")]);
+    // Finland is not next to Scania: that fleet stays.
+    let t = turn(&v, &pos, &["Sweden: F(Sca)-COS", "Sweden: F(Sca)-Fin"]);
+    assert_eq!(t.orders[1], Some(Illegal::NotAdjacent));
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Sweden"]);
+    assert_eq!(fleets_at(&v, &t, "Sca"), ["Sweden"]);
+    assert!(fleets_at(&v, &t, "Fin").is_empty());
+}

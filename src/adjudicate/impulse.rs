@@ -967,6 +967,17 @@ fn sea_round(
                 } else if coastal && already + members.len() > 2 {
                     refuse(Illegal::StackLimit, verdicts);
                     command = MainCommand::Hold;
+                } else if leaving[s]
+                    && !map.borders(stack.region).iter().any(|(r, m)| {
+                        m.intersects(crate::map::Mobility::FLEET)
+                            && map.province_of(*r) == dest
+                            && map.admits(*r, UnitKind::Fleet)
+                    })
+                {
+                    // The judge does not check a leaving part's move: it
+                    // must be a fleet's move to a place next to it.
+                    refuse(Illegal::NotAdjacent, verdicts);
+                    command = MainCommand::Hold;
                 } else if leaving[s] {
                     prep.aboard.push(Aboard { unit: s, to: dest });
                     sailing[s] = Some(dest);
