@@ -1162,6 +1162,31 @@ fn rule_8_a_stack_splits_by_mail() {
 }
 
 #[test]
+fn rule_8_a_fleet_leaving_an_enemy_coast_never_joins_another_power_s_fleets() {
+    let v = variant();
+    // Spain's army takes Normandy: the French fleet there must leave, and
+    // the Channel, its only way out that is not Spanish, holds an
+    // Anglo-Dutch fleet. Fleets of two powers never share a place (the
+    // position could not be stored): it is lost.
+    let pos = shared(
+        &v,
+        &[
+            ("France", "F Nmd"),
+            ("Spain", "A Pic"),
+            ("Spain", "A Bri"),
+            ("Anglo-Dutch", "F ENG"),
+        ],
+    );
+    let t = turn(&v, &pos, &["Spain: A(Pic)-Nmd"]);
+    assert_eq!(fleets_at(&v, &t, "ENG"), ["Anglo-Dutch"]);
+    assert!(fleets_at(&v, &t, "Nmd").is_empty());
+    let mut next = pos.clone();
+    next.units = t.units_after.clone();
+    let text = next.to_toml(&v);
+    Position::from_toml(&v, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+}
+
+#[test]
 fn rule_8_a_part_of_a_stack_sails_only_where_a_fleet_can() {
     let v = variant();
     let pos = shared(&v, &[("Sweden", "F Sca"), ("Sweden", "F Sca")]);

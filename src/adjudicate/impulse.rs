@@ -729,16 +729,16 @@ pub fn adjudicate_turn(
     let friendly_after = friendly_now;
     // Fleets left in a coastal province that is no longer friendly retreat
     // at once, as a land unit would (rule 8).
-    let mut kept: Vec<(Unit, usize)> = Vec::new();
-    for (f, k) in std::mem::take(&mut fleets) {
+    let friendly_to = |f: &Unit| {
         let p = map.province_of(f.region);
-        let ok = map.province(p).terrain != crate::map::Terrain::Coast
+        map.province(p).terrain != crate::map::Terrain::Coast
             || friendly_after[p.index()]
-                .is_some_and(|o| o == f.power || permits.contains(&(o, f.power)));
-        if ok {
-            kept.push((f, k));
-            continue;
-        }
+                .is_some_and(|o| o == f.power || permits.contains(&(o, f.power)))
+    };
+    let all_fleets = std::mem::take(&mut fleets);
+    let (mut kept, leave): (Vec<_>, Vec<_>) =
+        all_fleets.into_iter().partition(|(f, _)| friendly_to(f));
+    for (f, k) in leave {
         let options: Vec<RegionId> = map
             .borders(f.region)
             .iter()
@@ -750,9 +750,7 @@ pub fn adjudicate_turn(
                 let q = map.province_of(*r);
                 (map.province(q).terrain != crate::map::Terrain::Coast
                     || friendly_after[q.index()] == Some(f.power))
-                    && !kept
-                        .iter()
-                        .any(|(x, _)| map.province_of(x.region) == q && x.power != f.power)
+                    && storable(map, &f, q, kept.iter().map(|(x, _)| *x))
             })
             .collect();
         if let Some(r) = gm_retreat(map, &f, &options, owners).or(options.first().copied()) {
@@ -827,6 +825,16 @@ fn preferred_retreat(
             .then(home_dist[pa.index()].cmp(&home_dist[pb.index()]))
             .then_with(|| map.province(pa).name.cmp(&map.province(pb).name))
     })
+}
+
+/// Whether fleet `f` may stand in `q` beside the fleets `others` (those
+/// elsewhere are ignored): the stacking rule a stored position is read
+/// with (rule 8: fleets of one power only, two to a coast).
+fn storable(map: &Map, f: &Unit, q: ProvinceId, others: impl Iterator<Item = Unit>) -> bool {
+    let here: Vec<Unit> = others
+        .filter(|x| x.kind == UnitKind::Fleet && map.province_of(x.region) == q)
+        .collect();
+    map.may_stand(q, f.power, UnitKind::Fleet, &here)
 }
 
 /// A stack of fleets that convoys in a round: the land judge's fleet.
@@ -1084,10 +1092,26 @@ fn sea_round(
     };
     let mut retreats = Vec::new();
     let mut dislodged_stacks = Vec::new();
+    // The dislodged fleets where they retreated to this round.
+    let mut retreated: Vec<Unit> = Vec::new();
     for (s, (stack, members)) in stacks.iter().enumerate() {
         let r = &result.units[s];
         if let Some(d) = &r.dislodged {
-            let to = gm_retreat(map, stack, &d.retreats, owners);
+            // Not where another retreating stack went, nor beyond what a
+            // place may hold (the position must stay storable).
+            let options: Vec<RegionId> = d
+                .retreats
+                .iter()
+                .copied()
+                .filter(|r| {
+                    let q = map.province_of(*r);
+                    may_enter(stack.power, q) && storable(map, stack, q, retreated.iter().copied())
+                })
+                .collect();
+            let to = gm_retreat(map, stack, &options, owners);
+            if let Some(region) = to {
+                retreated.extend(members.iter().map(|_| Unit { region, ..*stack }));
+            }
             for &m in members {
                 match to {
                     Some(region) => fleets[m].0.region = region,
@@ -1146,6 +1170,16 @@ fn sea_round(
                 fleets[m].0.region = to;
                 stands[fleets[m].1] = true;
             }
+        } else if fleets
+            .iter()
+            .any(|(f, _)| f.region == region && f.power != power && f.region != RegionId(u16::MAX))
+        {
+            // Its own part sailed away and another power's fleets came in:
+            // it cannot stay beside them, and is lost.
+            for &m in &stacks[s].1 {
+                fleets[m].0.region = RegionId(u16::MAX);
+            }
+            retreats.push((stacks[s].0, None));
         }
     }
     fleets.retain(|(f, _)| f.region != RegionId(u16::MAX));
