@@ -514,25 +514,23 @@ fn game_by_mail(players: &[&str]) -> support_judge::World {
 }
 
 #[test]
-fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast() {
+fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast_when_the_turn_is_judged() {
     let mut w = game_by_mail(&["Spain", "France"]);
-    // A French fleet in Picardy (placed by the GM) may not sail into the
-    // Spanish Netherlands...
+    // A French fleet in Picardy (placed by the GM) may sail into the
+    // Spanish Netherlands only with Spain's permission; the order is held
+    // before it comes, for permissions count when the turn is judged.
     let r = w.reply(
         "gm@example.test",
         "SIGNON GM y1700 gmpw\nEDIT ADD France F Pic",
     );
     assert!(r.contains("added"), "{r}");
     let r = w.reply("France@example.test", "SIGNON France y1700 pw\nF(Pic)-SNe");
-    assert!(
-        r.contains("fleets may enter only friendly coastal provinces"),
-        "{r}"
-    );
-    // ...until Spain permits it; then it stands beside the Spanish army.
+    assert!(!r.contains("not accepted"), "{r}");
+    assert!(r.contains("F(Pic)-SNe"), "{r}");
+    // Spain permits it later in the turn; the fleet stands beside the
+    // Spanish army.
     let r = w.reply("Spain@example.test", "SIGNON Spain y1700 pw\nPERMIT France");
     assert!(r.contains("France may now come into your provinces"), "{r}");
-    let r = w.reply("France@example.test", "SIGNON France y1700 pw\nF(Pic)-SNe");
-    assert!(!r.contains("not accepted"), "{r}");
     let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
     let body = &sent
         .iter()

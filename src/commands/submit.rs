@@ -241,10 +241,16 @@ pub(crate) fn check(
                 .collect()
         }
     };
+    // Not refusals here: "replaced by a later order" (merging keeps the
+    // later one); "fleets may enter only friendly coastal provinces", for
+    // that depends on the armies' moves and the permissions (PERMIT) when
+    // the turn is judged (1700 AD II rule 8), where it is checked again.
+    let not_refusals = [
+        crate::adjudicate::Illegal::Replaced.to_string(),
+        crate::adjudicate::Illegal::NotFriendly.to_string(),
+    ];
     for (k, verdict) in verdicts.into_iter().enumerate() {
-        // "Replaced by a later order" is not a refusal here: merging keeps
-        // the later one.
-        if verdict.as_deref() != Some(crate::adjudicate::Illegal::Replaced.to_string().as_str()) {
+        if !verdict.as_ref().is_some_and(|w| not_refusals.contains(w)) {
             out[idx[k]] = verdict;
         }
     }
