@@ -1195,3 +1195,35 @@ fn rule_8_a_part_of_a_stack_sails_only_where_a_fleet_can() {
     assert_eq!(fleets_at(&v, &t, "Sca"), ["Sweden"]);
     assert!(fleets_at(&v, &t, "Fin").is_empty());
 }
+
+#[test]
+fn rule_8_fleets_and_land_units_do_not_support_each_other_and_the_results_say_why() {
+    let v = variant();
+    let pos = shared(
+        &v,
+        &[
+            ("France", "F Pic"),
+            ("France", "A Pic"),
+            ("France", "A Par"),
+        ],
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "France: F(Pic) S A(Pic)-Nmd",
+            "France: A(Par) S F(Pic)",
+            "France: A(Pic)-Nmd",
+        ],
+    );
+    assert_eq!(
+        t.orders,
+        vec![Some(Illegal::FleetsApart), Some(Illegal::FleetsApart), None]
+    );
+    assert_eq!(at(&v, &t, "Nmd").map(|x| x.1), Some(UnitKind::Army));
+    assert!(
+        Illegal::FleetsApart
+            .to_string()
+            .contains("fleets support only fleets")
+    );
+}

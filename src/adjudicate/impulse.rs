@@ -469,6 +469,14 @@ pub fn adjudicate_turn(
             if matches!(step, Step::Move(_)) {
                 meant_move.push(b);
             }
+            if let Step::SupportMove(t, _) | Step::SupportHold(t) = &step
+                && supports_across(t, false)
+            {
+                if verdicts[p.order].is_none() {
+                    verdicts[p.order] = Some(Illegal::FleetsApart);
+                }
+                step = Step::Hold;
+            }
             // A leader's second and third moves, both in this round (rule
             // 7): he passes through the first province if it is free or
             // being left, and his move is judged for the second; else he
@@ -827,6 +835,16 @@ fn preferred_retreat(
     })
 }
 
+/// Whether a support names a unit of the other layer (rule 8: fleets exert
+/// no influence on land units): a fleet's (`from_fleet`) of a land unit,
+/// or a land unit's of a fleet. The unit's kind must be written for it to
+/// count; unwritten, the judge looks in the supporter's own layer.
+fn supports_across(target: &UnitRef, from_fleet: bool) -> bool {
+    target
+        .kind
+        .is_some_and(|k| (k == UnitKind::Fleet) != from_fleet)
+}
+
 /// Whether fleet `f` may stand in `q` beside the fleets `others` (those
 /// elsewhere are ignored): the stacking rule a stored position is read
 /// with (rule 8: fleets of one power only, two to a coast).
@@ -1041,6 +1059,12 @@ fn sea_round(
                     to: to.province,
                     order: plan.order,
                 });
+                command = MainCommand::Hold;
+            }
+            Step::SupportMove(t, _) | Step::SupportHold(t) if supports_across(t, true) => {
+                if verdicts[plan.order].is_none() {
+                    verdicts[plan.order] = Some(Illegal::FleetsApart);
+                }
                 command = MainCommand::Hold;
             }
             Step::SupportMove(..) | Step::SupportHold(_) if double => {

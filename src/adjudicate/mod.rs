@@ -108,6 +108,9 @@ pub enum Illegal {
     NotFriendly,
     /// At most two fleets in a coastal province.
     StackLimit,
+    /// Fleets and land units do not support each other (1700 AD II rule
+    /// 8: "fleets exert no influence on land units").
+    FleetsApart,
     /// An earlier impulse of the unit failed, or it was dislodged: it
     /// stands for the rest of the turn (1700 AD II rule 4: "second impulse
     /// orders which do not make sense because of first impulse conflicts
@@ -189,6 +192,9 @@ impl fmt::Display for Illegal {
             Illegal::NotInHomeland => "units are placed within your homeland",
             Illegal::NotFriendly => "fleets may enter only friendly coastal provinces",
             Illegal::StackLimit => "at most two fleets may stand in a coastal province",
+            Illegal::FleetsApart => {
+                "fleets and land units do not support each other: fleets support only fleets"
+            }
             Illegal::Stands => {
                 "the unit stands: an earlier impulse failed or it was dislodged"
             }
