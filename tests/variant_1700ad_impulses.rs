@@ -1227,3 +1227,36 @@ fn rule_8_fleets_and_land_units_do_not_support_each_other_and_the_results_say_wh
             .contains("fleets support only fleets")
     );
 }
+
+#[test]
+fn rule_8_a_third_fleet_built_on_a_coast_is_refused_for_the_stacking_limit() {
+    use zinejudge::adjudicate::AdjustStatus;
+    use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
+    let v = variant();
+    let sweden = power(&v, "Sweden");
+    // Two fleets in Scania, a home coastal centre, and builds due.
+    let pos = shared(&v, &[("Sweden", "F Sca"), ("Sweden", "F Sca")]);
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let AnyCommand::Adjust(command) = parser
+        .parse("Build F Sca", Some(PhaseKind::Adjustment))
+        .expect("parses")
+        .command
+    else {
+        panic!("a build")
+    };
+    let orders = PhaseOrders::Turn {
+        moves: Vec::new(),
+        retreats: Vec::new(),
+        adjust: vec![zinejudge::orders::AdjustOrder {
+            power: sweden,
+            command,
+        }],
+    };
+    let (PhaseResult::Turn(t), _) = play(&v, &pos, &orders) else {
+        panic!("a turn")
+    };
+    assert_eq!(
+        t.adjustments.orders[0],
+        AdjustStatus::Illegal(Illegal::StackLimit)
+    );
+}
