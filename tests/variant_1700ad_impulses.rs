@@ -643,7 +643,8 @@ fn a_game_of_five_years_by_mail() {
 }
 
 #[test]
-fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it() {
+fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it_and_is_told_why_not_before()
+ {
     use zinejudge::adjudicate::AdjustStatus;
     use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
     let v = variant();
@@ -679,7 +680,11 @@ fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it() {
         t.adjustments.orders[0]
     };
     // Taken in 1701: not in 1701, but in 1702.
-    assert!(matches!(build(1701, 1701), AdjustStatus::Illegal(_)));
+    assert_eq!(
+        build(1701, 1701),
+        AdjustStatus::Illegal(Illegal::HeldTooShort),
+        "refused for the time it was held, not as no build site"
+    );
     assert!(matches!(build(1701, 1702), AdjustStatus::Built(u) if u.kind == UnitKind::Fleet));
 }
 

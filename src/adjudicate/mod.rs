@@ -108,6 +108,10 @@ pub enum Illegal {
     NotFriendly,
     /// At most two fleets in a coastal province.
     StackLimit,
+    /// A build site the variant opens only after the centre has been held
+    /// for some turns (1700 AD II rule 10a: "on the second turn of
+    /// uninterrupted control"), held too short a time yet.
+    HeldTooShort,
     /// Fleets and land units do not support each other (1700 AD II rule
     /// 8: "fleets exert no influence on land units").
     FleetsApart,
@@ -192,6 +196,9 @@ impl fmt::Display for Illegal {
             Illegal::NotInHomeland => "units are placed within your homeland",
             Illegal::NotFriendly => "fleets may enter only friendly coastal provinces",
             Illegal::StackLimit => "at most two fleets may stand in a coastal province",
+            Illegal::HeldTooShort => {
+                "not yet: that centre has not been held long enough to build there"
+            }
             Illegal::FleetsApart => {
                 "fleets and land units do not support each other: fleets support only fleets"
             }
