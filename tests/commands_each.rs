@@ -257,8 +257,18 @@ fn later_orders_replace_earlier_ones_for_the_same_unit() {
         r.contains("  F(Lon) H\n") && r.contains("  F(Edi)-NWG\n"),
         "{r}"
     );
+    // The reply says which held orders went, and holds only the new ones.
     assert!(
-        !r.contains("F(Lon)-ENG") && !r.contains("F(Lon)-NTH"),
+        r.contains("Replaced:\n  line 2: \"F Lon-NTH\" replaces F(Lon)-ENG\n")
+            && r.contains("  line 4: \"F Lon H\" replaces F(Lon)-NTH\n"),
+        "{r}"
+    );
+    let held = r
+        .split("Orders held for England")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{r}"));
+    assert!(
+        !held.contains("F(Lon)-ENG") && !held.contains("F(Lon)-NTH"),
         "{r}"
     );
     assert!(r.contains("Still missing: A(Lvp)."), "{r}");

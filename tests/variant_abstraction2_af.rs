@@ -329,3 +329,220 @@ fn the_exception_a_landing_may_not_decide_its_own_fleets_move() {
     );
     assert_eq!(units(&v, &plain), units(&v, &next));
 }
+
+// ---------------------------------------------------------------------
+// The faults found by trying (issue 18), each by the rule it breaks.
+// ---------------------------------------------------------------------
+
+/// The stored form of a position reads back as the same position.
+fn roundtrip(v: &Variant, pos: &Position) {
+    let text = pos.to_toml(v);
+    let back = Position::from_toml(v, &text).unwrap_or_else(|e| panic!("{text}\n{e:?}"));
+    assert_eq!(back.to_toml(v), text);
+}
+
+#[test]
+fn rule_3_retreats_an_army_beside_its_fleet_is_offered_the_sea_and_the_game_goes_on() {
+    let v = variant();
+    let pos = board(
+        &v,
+        "France = [\"A Bre\", \"F BoB\"]\nGermany = [\"A Par\", \"A Pic\"]",
+    );
+    let (_, next) = step(
+        &v,
+        &pos,
+        &["Germany: A(Par)-Bre", "Germany: A(Pic) S A(Par)-Bre"],
+    );
+    assert_eq!(next.phase.kind, PhaseKind::Retreat);
+    // The retreat phase is stored and read back (it once could not be:
+    // "`BoB`: no such place for a Army").
+    roundtrip(&v, &next);
+    let (_, after) = step(&v, &next, &["France: A(Bre)-BoB"]);
+    roundtrip(&v, &after);
+    assert_eq!(
+        units(&v, &after),
+        ["France A/F BoB", "Germany A Bre", "Germany A Pic"]
+    );
+}
+
+#[test]
+fn rule_3_an_af_may_never_enter_a_coastal_province() {
+    let v = variant();
+    let pos = board(&v, "England = [\"A/F ENG\"]\nItaly = [\"A/F MAS\"]");
+    let (r, next) = step(&v, &pos, &["England: A/F(ENG)-Bre", "Italy: A/F(MAS)-Tun"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(
+        r.orders,
+        vec![Some(Illegal::ArmyFleetAtSea), Some(Illegal::ArmyFleetAtSea)]
+    );
+    assert_eq!(units(&v, &next), ["England A/F ENG", "Italy A/F MAS"]);
+    // Sailing from sea to sea stays legal.
+    let (r, next) = step(&v, &pos, &["England: A/F(ENG)-MAO"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![None]);
+    assert!(has(&v, &next, "England A/F MAO"));
+}
+
+#[test]
+fn rule_3_a_foreign_fleets_fast_ferry_never_changes_the_armys_power() {
+    let v = variant();
+    // England's army, ferried by a French fleet into a held Picardy,
+    // cannot land: it stays in London, English; the French fleet stays a
+    // fleet.
+    let pos = board(
+        &v,
+        "England = [\"A Lon\"]\nFrance = [\"F ENG\"]\nGermany = [\"A Pic\"]",
+    );
+    let (_, next) = step(
+        &v,
+        &pos,
+        &["England: A(Lon)-Pic", "France: F(ENG) C A(Lon)-Pic"],
+    );
+    assert_eq!(
+        units(&v, &next),
+        ["England A Lon", "France F ENG", "Germany A Pic"]
+    );
+    // Landed, it is English in Picardy.
+    let pos = board(&v, "England = [\"A Lon\"]\nFrance = [\"F ENG\"]");
+    let (_, next) = step(
+        &v,
+        &pos,
+        &["England: A(Lon)-Pic", "France: F(ENG) C A(Lon)-Pic"],
+    );
+    assert_eq!(units(&v, &next), ["England A Pic", "France F ENG"]);
+}
+
+#[test]
+fn rule_3_a_failed_landing_or_a_bounced_af_makes_no_standoff_where_nobody_bounced() {
+    let v = variant();
+    // The landing in Picardy fails on the French army, so the fleet does
+    // not sail to MAO: nobody met anybody in MAO.
+    let pos = board(&v, "England = [\"A/F ENG\"]\nFrance = [\"A Pic\"]");
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "England: A/F(ENG)-MAO",
+            "England: A/F(ENG) disembarks A(Pic)",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert!(r.contested.is_empty(), "{:?}", r.contested);
+    assert!(has(&v, &next, "England A/F ENG"));
+    // The A/F bounces with a French fleet in MAO (a real standoff); its
+    // army, which would have landed in Portugal from there, met nobody in
+    // Portugal.
+    let pos = board(&v, "England = [\"A/F ENG\"]\nFrance = [\"F Bre\"]");
+    let (r, _) = step(
+        &v,
+        &pos,
+        &[
+            "England: A/F(ENG)-MAO",
+            "England: A/F(ENG) disembarks A(Por)",
+            "France: F(Bre)-MAO",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.contested, vec![prov(&v, "MAO")]);
+}
+
+#[test]
+fn rule_5_armies_frozen_in_lapland_or_archangel_cannot_board() {
+    let v = variant();
+    for (phase, army, fleet) in [
+        ("January 1915 movement", "Lap", "NWG"),
+        ("March 1915 movement", "Arc", "BAR"),
+    ] {
+        let pos = Position::from_toml(
+            &v,
+            &format!("phase = \"{phase}\"\n[units]\nRussia = [\"A {army}\", \"F {fleet}\"]\n"),
+        )
+        .expect("position");
+        let order = format!("Russia: A({army}) boards F({fleet})");
+        let (r, next) = step(&v, &pos, &[order.as_str()]);
+        let PhaseResult::Movement(r) = r else {
+            panic!()
+        };
+        assert_eq!(r.orders, vec![Some(Illegal::Frozen)], "{phase}");
+        assert!(
+            has(&v, &next, &format!("Russia A {army}")),
+            "{phase}: {:?}",
+            units(&v, &next)
+        );
+    }
+    // In May the ice is gone: Lapland's army boards.
+    let pos = Position::from_toml(
+        &v,
+        "phase = \"May 1915 movement\"\n[units]\nRussia = [\"A Lap\", \"F NWG\"]\n",
+    )
+    .expect("position");
+    let (_, next) = step(&v, &pos, &["Russia: A(Lap) boards F(NWG)"]);
+    assert!(has(&v, &next, "Russia A/F NWG"), "{:?}", units(&v, &next));
+}
+
+#[test]
+fn rule_3_a_ferried_army_that_bounces_at_its_landing_is_aboard_not_dislodged_at_home() {
+    let v = variant();
+    let pos = board(
+        &v,
+        "England = [\"A Lon\", \"F ENG\"]\nFrance = [\"A Pic\"]\nGermany = [\"F ANG\", \"A Yor\"]",
+    );
+    let (_, next) = step(
+        &v,
+        &pos,
+        &[
+            "England: A(Lon)-Pic",
+            "England: F(ENG) C A(Lon)-Pic",
+            "Germany: F(ANG)-Lon",
+            "Germany: A(Yor) S F(ANG)-Lon",
+        ],
+    );
+    assert!(next.dislodged.is_empty(), "{:?}", next.dislodged);
+    assert_eq!(
+        units(&v, &next),
+        [
+            "England A/F ENG",
+            "France A Pic",
+            "Germany A Yor",
+            "Germany F Lon"
+        ]
+    );
+}
+
+#[test]
+fn rule_3_one_army_boards_one_fleet_the_later_order_stands() {
+    let v = variant();
+    let pos = board(&v, "England = [\"A Lon\", \"F ENG\", \"F ANG\"]");
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "England: A(Lon) boards F(ENG)",
+            "England: A(Lon) boards F(ANG)",
+        ],
+    );
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![Some(Illegal::Replaced), None]);
+    assert_eq!(units(&v, &next), ["England A/F ANG", "England F ENG"]);
+}
+
+#[test]
+fn rule_4_an_army_between_places_no_sea_joins_is_told_not_adjacent() {
+    let v = variant();
+    let pos = board(&v, "France = [\"A Lor\"]");
+    let (r, _) = step(&v, &pos, &["France: A(Lor)-Swa"]);
+    let PhaseResult::Movement(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.orders, vec![Some(Illegal::NotAdjacent)]);
+}

@@ -123,37 +123,27 @@ fn rule_6_two_powers_exchange_centres_by_matching_offers_at_the_end_of_a_move() 
     w.reply("fr@example.test", "JOIN abs pw France");
     w.reply("de@example.test", "JOIN abs pw Germany");
     w.reply("gm@example.test", "SIGNON GM abs gmpw\nSTART");
-    // Paris is occupied by France's own army: it cannot be given.
-    let r = w.reply(
-        "fr@example.test",
-        "SIGNON France abs pw\nEXCHANGE Germany Par FOR Ber",
-    );
-    assert!(r.contains("occupied by France's own unit"), "{r}");
-    // Marseilles (once its fleet has left) for Dresden (once its army has).
+    // Marseilles (once its fleet has left) for Dresden (once its army has):
+    // occupation is judged at the end of the move, not when offered.
     let r = w.reply(
         "fr@example.test",
         "SIGNON France abs pw\nF Mar - GoL\nEXCHANGE Germany Mar FOR Dre",
     );
-    assert!(r.contains("not accepted") || r.contains("occupied"), "{r}");
-    w.reply("de@example.test", "SIGNON Germany abs pw\nA Dre - Sil");
-    let sent = w.mail("gm@example.test", "SIGNON GM abs gmpw\nPROCESS");
-    assert!(!sent.iter().any(|m| m.body.contains("Exchanged:")));
-    // August: now both are empty; matching offers.
-    let r = w.reply(
-        "fr@example.test",
-        "SIGNON France abs pw\nEXCHANGE Germany Mar FOR Dre",
-    );
     assert!(r.contains("Offer to Germany recorded"), "{r}");
-    assert!(r.contains("EXCHANGE France Dre FOR Mar"), "{r}");
+    assert!(
+        r.contains("Marseilles is occupied by France's own unit")
+            && r.contains("must be empty of your units at the end of the move"),
+        "{r}"
+    );
     w.reply(
         "de@example.test",
-        "SIGNON Germany abs pw\nEXCHANGE France Dre FOR Mar",
+        "SIGNON Germany abs pw\nA Dre - Sil\nEXCHANGE France Dre FOR Mar",
     );
     let sent = w.mail("gm@example.test", "SIGNON GM abs gmpw\nPROCESS");
     let results = sent
         .iter()
-        .find(|m| m.to_has("fr@example.test") && m.subject.contains("August 1914"))
-        .expect("the August results");
+        .find(|m| m.to_has("fr@example.test") && m.subject.contains("July 1914"))
+        .expect("the July results");
     assert!(
         results
             .body
@@ -161,7 +151,71 @@ fn rule_6_two_powers_exchange_centres_by_matching_offers_at_the_end_of_a_move() 
         "{}",
         results.body
     );
-    assert!(results.body.contains("Dre"), "{}", results.body);
+    // August: Paris for Berlin, but both armies stay: not made, and the
+    // results say why.
+    w.reply(
+        "fr@example.test",
+        "SIGNON France abs pw\nEXCHANGE Germany Par FOR Ber",
+    );
+    w.reply(
+        "de@example.test",
+        "SIGNON Germany abs pw\nEXCHANGE France Ber FOR Par",
+    );
+    let sent = w.mail("gm@example.test", "SIGNON GM abs gmpw\nPROCESS");
+    let results = sent
+        .iter()
+        .find(|m| m.to_has("de@example.test") && m.subject.contains("August 1914"))
+        .expect("the August results");
+    assert!(
+        results
+            .body
+            .contains("Exchange not made, France giving Par to Germany for Ber: Paris is")
+            && results.body.contains("occupied by France's own unit"),
+        "{}",
+        results.body
+    );
+    assert!(!results.body.contains("Exchanged:"), "{}", results.body);
+}
+
+#[test]
+fn rule_6_a_centre_still_occupied_by_its_giver_at_the_end_of_the_move_is_not_exchanged() {
+    let v = variant();
+    let france = power(&v, "France");
+    let germany = power(&v, "Germany");
+    let mut pos = board(
+        &v,
+        "July 1914 movement",
+        "France = [\"F Mar\"]\nGermany = [\"A Dre\", \"F GoL\"]",
+    );
+    pos.owners[prov(&v, "Mar").index()] = Some(france);
+    pos.owners[prov(&v, "Dre").index()] = Some(germany);
+    let offer = |from, to, give: &str, take: &str| zinejudge::game::position::Exchange {
+        from,
+        to,
+        give: vec![prov(&v, give)],
+        take: vec![prov(&v, take)],
+    };
+    // Accepted while the fleet is still in Marseilles, with the condition.
+    let waits =
+        zinejudge::game::exchange::offer(&v, &mut pos, offer(france, germany, "Mar", "Dre"))
+            .expect("accepted");
+    assert_eq!(waits.len(), 1);
+    zinejudge::game::exchange::offer(&v, &mut pos, offer(germany, france, "Dre", "Mar"))
+        .expect("accepted");
+    // The French fleet bounces on the German one in the Gulf of Lyon and
+    // stays: no exchange.
+    let (_, next) = moves(&v, &pos, &["France: F(Mar)-GoL", "Germany: A(Dre)-Sil"]);
+    assert_eq!(next.owners[prov(&v, "Mar").index()], Some(france));
+    assert_eq!(next.owners[prov(&v, "Dre").index()], Some(germany));
+    assert_eq!(next.state.unmade.len(), 1);
+    assert!(
+        next.state.unmade[0].why.contains("Marseilles"),
+        "{:?}",
+        next.state.unmade
+    );
+    // The reason is kept with the position (for the results) and reads back.
+    let back = Position::from_toml(&v, &next.to_toml(&v)).expect("reads back");
+    assert_eq!(back.state.unmade, next.state.unmade);
 }
 
 #[test]

@@ -67,6 +67,8 @@ pub fn adjudicate_with_army_fleets(
         .collect();
     let mut boarded = vec![false; n];
     let mut board_order: Vec<Option<usize>> = vec![None; n];
+    // The fleet each army boards (its latest boarding order's).
+    let mut board_fleet: Vec<Option<usize>> = vec![None; n];
     // 1000 AD: the army each fleet ferries this move.
     let mut ferry_of: Vec<Option<usize>> = vec![None; n];
     let ferry_only = q.ferry_only();
@@ -81,6 +83,14 @@ pub fn adjudicate_with_army_fleets(
             (Some(a), _) if units[a].power != o.power => Some(Illegal::ForeignUnit(units[a].power)),
             (Some(a), _) if units[a].kind != UnitKind::Army => Some(Illegal::NotAnArmy),
             (_, None) => Some(Illegal::NoSuchUnit),
+            // Rule 5: armies held by the ice leave overland only, and a
+            // frozen fleet neither sails nor carries.
+            (Some(a), Some(f))
+                if q.icebound(map.province_of(units[a].region), UnitKind::Army, phase)
+                    || q.icebound(map.province_of(units[f].region), UnitKind::Fleet, phase) =>
+            {
+                Some(Illegal::Frozen)
+            }
             (Some(a), Some(f)) => {
                 let fleet = units[f];
                 let army = units[a];
@@ -114,13 +124,18 @@ pub fn adjudicate_with_army_fleets(
                 }
                 if boarded[a] {
                     // A second boarding order for the same army: the later
-                    // one stands, as for any unit.
+                    // one stands, as for any unit, and the fleet of the
+                    // earlier one carries nobody (one army, one A/F).
                     if let Some(prev) = board_order[a] {
                         verdicts[prev] = Some(Illegal::Replaced);
+                    }
+                    if let Some(pf) = board_fleet[a] {
+                        laden[pf] = false;
                     }
                 }
                 boarded[a] = true;
                 board_order[a] = Some(i);
+                board_fleet[a] = Some(f);
                 laden[f] = true;
             }
         }
@@ -183,6 +198,10 @@ pub fn adjudicate_with_army_fleets(
                     verdicts[i] = Some(Illegal::NothingAboard);
                     continue;
                 }
+                if q.icebound(map.province_of(units[af].region), UnitKind::Fleet, phase) {
+                    verdicts[i] = Some(Illegal::Frozen);
+                    continue;
+                }
                 let coast = map.province(to.province);
                 let lands = coast.terrain == Terrain::Coast;
                 let here = map.province_of(units[af].region);
@@ -219,12 +238,25 @@ pub fn adjudicate_with_army_fleets(
                 verdicts[i] = Some(Illegal::LadenCannotFerry);
             }
             MainCommand::Move { to, .. } => {
+                // Rule 3: an A/F "may never enter a coastal province"; its
+                // army lands with `disembarks`.
+                if let Some(f) = u
+                    && laden[f]
+                    && !is_sea(to.province)
+                {
+                    verdicts[i] = Some(Illegal::ArmyFleetAtSea);
+                    continue;
+                }
                 // The fast ferry crosses one sea with one fleet (1000 AD
-                // keeps the standard convoy).
+                // keeps the standard convoy). A move between places no sea
+                // joins is simply not adjacent, for the judge to say.
+                let coastal = |p: ProvinceId| map.province(p).terrain == Terrain::Coast;
                 if !ferry_only
                     && let Some(a) = u
                     && units[a].kind == UnitKind::Army
                     && !map.reaches(units[a].region, to.province, UnitKind::Army)
+                    && coastal(map.province_of(units[a].region))
+                    && coastal(to.province)
                 {
                     let from = map.province_of(units[a].region);
                     let one_sea = units.iter().enumerate().any(|(f, x)| {
@@ -430,16 +462,23 @@ pub fn adjudicate_with_army_fleets(
         let Resolved::Move { .. } = ur.command else {
             continue;
         };
-        if ur.outcome != Outcome::Bounced || ur.dislodged.is_some() {
+        if ur.outcome != Outcome::Bounced {
             continue;
         }
+        // Only one's own fleet may keep an army aboard: carried by another
+        // power's fleet, an army that cannot land stays where it started,
+        // and stays its own power's.
         let ferry = (0..n).find(|&f| {
             matches!(out[f].command, Resolved::Convoy { army, .. } if army == i)
                 && out[f].outcome == Outcome::Convoyed
                 && out[f].dislodged.is_none()
+                && units[f].power == units[i].power
         });
         if let Some(f) = ferry {
+            // Aboard, it is no longer where it started: an attack there
+            // finds the place empty and dislodges nobody.
             out[i].boarded = true;
+            out[i].dislodged = None;
             out[f].becomes = Some(UnitKind::ArmyFleet);
         }
     }

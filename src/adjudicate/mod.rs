@@ -132,6 +132,8 @@ pub enum Illegal {
     CannotLand,
     /// An A/F may not ferry another army.
     LadenCannotFerry,
+    /// An A/F never enters a coastal province (Abstraction II rule 3).
+    ArmyFleetAtSea,
     /// The fast ferry crosses a single sea with a single fleet.
     FerryOneSea,
     /// The landing would have decided its own fleet's move (Abstraction
@@ -218,6 +220,9 @@ impl fmt::Display for Illegal {
                 "the army can land only on a coast next to its A/F's sea, or the sea it sails to"
             }
             Illegal::LadenCannotFerry => "an A/F may not ferry another army",
+            Illegal::ArmyFleetAtSea => {
+                "an A/F may never enter a coastal province: land its army with `disembarks`"
+            }
             Illegal::FerryOneSea => {
                 "a fast ferry crosses one sea with one fleet; a longer voyage needs an A/F"
             }

@@ -1583,13 +1583,18 @@ impl<'a> Judge<'a> {
                 _ => occupied[self.prov[u] as usize] = true,
             }
         }
-        // Standoffs: empty provinces where a move with strength bounced.
+        // Standoffs: empty provinces where a move with strength bounced. A
+        // move that failed only because the move it depends on failed (an
+        // A/F's landing and its fleet's sailing, Abstraction II) met nobody
+        // there: no standoff.
         let mut contested_flag = vec![false; np];
         for u in 0..n {
+            let need = self.needs[u];
             if let Cmd::Move { to, .. } = self.cmd[u]
                 && !self.result(u)
                 && !occupied[to as usize]
                 && self.prevent_strength(u) > 0
+                && (need == NONE || self.result(need as usize))
             {
                 contested_flag[to as usize] = true;
             }

@@ -316,9 +316,21 @@ pub(crate) fn orders(
         }
     }
     let cmds: Vec<AnyCommand> = new_cmds.iter().map(|(_, _, c)| c.clone()).collect();
-    let verdicts = check(&v, &pos, power, &cmds);
     let mut held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
+    // The new orders are checked beside the held ones they do not replace:
+    // orders of one phase may come in several mails (an A/F's landing after
+    // the mail that boarded its army).
+    let new_slots: Vec<Slot> = cmds.iter().map(|c| slot(&v, &pos, power, c)).collect();
+    let mut context: Vec<AnyCommand> = held
+        .iter()
+        .filter(|h| !new_slots.contains(&slot(&v, &pos, power, h)))
+        .cloned()
+        .collect();
+    let kept = context.len();
+    context.extend(cmds.iter().cloned());
+    let verdicts = check(&v, &pos, power, &context).split_off(kept);
     let mut replaced: Vec<Slot> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
             rejected.push(format!(
@@ -329,8 +341,21 @@ pub(crate) fn orders(
         let k = slot(&v, &pos, power, &c);
         // A unit's new order replaces its old one; the first order of the
         // mail for a box, for the fleets of a province (each may have its
-        // own) or for the adjustments replaces all held ones.
+        // own) or for the adjustments replaces all held ones. The reply says
+        // which orders went.
         if matches!(k, Slot::Unit(_, false)) || !replaced.contains(&k) {
+            let gone: Vec<String> = held
+                .iter()
+                .filter(|h| slot(&v, &pos, power, h) == k)
+                .map(|h| format_order(&v.map, h))
+                .filter(|h| *h != format_order(&v.map, &c))
+                .collect();
+            if !gone.is_empty() {
+                notes.push(format!(
+                    "  line {line}: \"{text}\" replaces {}",
+                    gone.join(", ")
+                ));
+            }
             held.retain(|h| slot(&v, &pos, power, h) != k);
             replaced.push(k);
         }
@@ -350,6 +375,13 @@ pub(crate) fn orders(
     }
     let lines: Vec<String> = final_set.iter().map(|c| store_form(&v, c)).collect();
     games::set_orders(s.tx, &g.name, power.0, &lines)?;
+    if !notes.is_empty() {
+        s.say("Replaced:");
+        for n in &notes {
+            s.say(n);
+        }
+        s.reply.push('\n');
+    }
     if !rejected.is_empty() {
         s.say("Not accepted:");
         for r in &rejected {
@@ -534,12 +566,27 @@ pub(crate) fn missing(
             .map(|(u, _)| format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region)))
             .collect(),
         PhaseKind::Adjustment | PhaseKind::Placement => {
+            // What is missing is what the judge would still owe: it counts
+            // each unit at its cost (a defensive army two builds, an A/F two
+            // units), so the reply counts as the judge will.
             let due = crate::game::step::due(v, pos)[power.index()];
-            let given = held.len() as i32;
-            if due > 0 && given < due {
-                vec![format!("{} build(s) or waiver(s)", due - given)]
-            } else if due < 0 && given < -due {
-                vec![format!("{} removal(s)", -due - given)]
+            let orders: Vec<AdjustOrder> = held
+                .iter()
+                .filter_map(|h| match h {
+                    AnyCommand::Adjust(command) => Some(AdjustOrder {
+                        power,
+                        command: *command,
+                    }),
+                    _ => None,
+                })
+                .collect();
+            let r = crate::game::step::judge_adjustments(v, pos, &orders);
+            let builds = r.unused_builds.get(power.index()).copied().unwrap_or(0);
+            let removals = r.civil_disorder.iter().filter(|u| u.power == power).count();
+            if due > 0 && builds > 0 {
+                vec![format!("{builds} build(s) or waiver(s)")]
+            } else if due < 0 && removals > 0 {
+                vec![format!("{removals} removal(s)")]
             } else {
                 Vec::new()
             }

@@ -34,8 +34,7 @@ fn units_on_board(v: &Variant, pos: &Position) -> Vec<i64> {
     let mut n = vec![0i64; v.map.powers().len()];
     for u in &pos.units {
         if v.map.province(v.map.province_of(u.region)).terrain != Terrain::OffBoard {
-            let two = u.kind == crate::map::UnitKind::ArmyFleet && v.features.laden();
-            n[u.power.index()] += if two { 2 } else { 1 };
+            n[u.power.index()] += crate::rules::army_fleet::units_in(v, u);
         }
     }
     n

@@ -112,9 +112,10 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             crate::rules::anarchy::end_grace(v, &mut next);
             let settled = crate::rules::boxes::settle(v, pos.phase, &mut next);
             // Centres exchanged at the end of the move (Abstraction II).
-            let exchanged = crate::game::exchange::carry_out(v, &mut next);
+            let (exchanged, unmade) = crate::game::exchange::carry_out(v, &mut next);
             let mut after = advance(v, next);
             after.state.exchanged = exchanged;
+            after.state.unmade = unmade;
             for (u, placed) in settled {
                 if placed {
                     after.state.arrived.push(u);
@@ -350,6 +351,7 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
     pos.state.arrived.clear();
     pos.state.blocked.clear();
     pos.state.exchanged.clear();
+    pos.state.unmade.clear();
     let mut q = v.calendar.next(pos.phase);
     // The placement opens the game: the rest of its season is skipped
     // (units kept back are built in a later build season).

@@ -18,7 +18,8 @@ use crate::game::Position;
 use crate::game::step::{PhaseOrders, PhaseResult};
 use crate::map::{Map, PowerId, Unit};
 use crate::orders::{
-    AnyCommand, Place, UnitRef, format_order, format_order_long, format_unit, format_unit_long,
+    AnyCommand, MainCommand, Place, UnitRef, format_order, format_order_long, format_unit,
+    format_unit_long,
 };
 use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
@@ -176,6 +177,9 @@ pub struct ReportData {
     /// Centres exchanged at the end of the move (`France gave Hol to
     /// Germany for Bel`).
     pub exchanged: Vec<String>,
+    /// Matched exchanges not made, with why (`France and Germany: Mar
+    /// for Dre not made: ...`).
+    pub unmade: Vec<String>,
     /// The supply-centre chart.
     pub centres: Vec<CentreRow>,
     /// The width of the chart's name column: the longest power name and
@@ -330,6 +334,25 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                         marks.push("destroyed".into());
                         jm.push("destroyed".into());
                     }
+                    // An army that went aboard its fleet (boarded, or
+                    // ferried and unable to land): the fleet is now an A/F.
+                    if ur.boarded && u.kind == crate::map::UnitKind::Army {
+                        if matches!(given, Some(MainCommand::Board { .. })) {
+                            marks.push("boarded".into());
+                            jm.push("boarded".into());
+                        } else {
+                            marks.push("aboard its fleet: an A/F".into());
+                            jm.push("aboard: A/F".into());
+                        }
+                    }
+                    // A fleet that ends the move with an army aboard.
+                    if u.kind == crate::map::UnitKind::Fleet
+                        && ur.becomes == Some(crate::map::UnitKind::ArmyFleet)
+                        && ur.dislodged.is_none()
+                    {
+                        marks.push("now an A/F".into());
+                        jm.push("now A/F".into());
+                    }
                     let landing = ur.landing.filter(|(k, _)| *k < orders.len());
                     // The fleet's own line, unless all it did was support
                     // its army's landing (printed with the landing).
@@ -343,7 +366,16 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     }
                     if let Some((k, outcome)) = landing {
                         let cmd = AnyCommand::Main(orders[k].unit, orders[k].command.clone());
-                        let (mark, jmark) = outcome_marks(outcome, &r.before.units, map);
+                        let (mark, jmark) = if outcome == Outcome::Moved {
+                            (Some("landed".to_string()), Some("landed".to_string()))
+                        } else {
+                            let (m, j) = outcome_marks(outcome, &r.before.units, map);
+                            // A landing that fails keeps the army aboard.
+                            (
+                                m.map(|m| format!("{m}, stays aboard")),
+                                j.map(|j| format!("{j}, aboard")),
+                            )
+                        };
                         lines.push(OrderLine {
                             zine: format_order(map, &cmd),
                             judge: format_order_long(map, &cmd),
@@ -385,6 +417,17 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                 }
             }
             for (u, d) in m.dislodged(&r.before.units) {
+                // The options the next phase offers are the ones stored in
+                // it (a variant's rules may add some, Abstraction II's
+                // retreat onto one's own fleet at sea): the results must
+                // say what the retreat phase will accept.
+                let stored = r
+                    .after
+                    .dislodged
+                    .iter()
+                    .find(|(x, _)| x.power == u.power && x.region == u.region)
+                    .map(|(_, o)| o.as_slice());
+                let options = stored.unwrap_or(&d.retreats);
                 dislodged.push(DislodgedLine {
                     power: map.power(u.power).name.clone(),
                     adjective: map.power(u.power).adjective.clone(),
@@ -393,8 +436,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     kind_word: u.kind.word().to_string(),
                     place_long: map.region_name(u.region),
                     from: map.province(d.from).abbr.clone(),
-                    retreats: d.retreats.iter().map(|&x| map.region_abbr(x)).collect(),
-                    retreats_long: d.retreats.iter().map(|&x| map.region_name(x)).collect(),
+                    retreats: options.iter().map(|&x| map.region_abbr(x)).collect(),
+                    retreats_long: options.iter().map(|&x| map.region_name(x)).collect(),
                 });
             }
             contested = m
@@ -453,7 +496,13 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
     let mut eliminated = Vec::new();
     for pw in map.power_ids() {
         let i = pw.index();
-        let units = r.after.units.iter().filter(|u| u.power == pw).count() as i64;
+        let units: i64 = r
+            .after
+            .units
+            .iter()
+            .filter(|u| u.power == pw)
+            .map(|u| crate::rules::army_fleet::units_in(v, u))
+            .sum();
         let had = b[i] > 0 || r.before.units.iter().any(|u| u.power == pw);
         let offboard = r.after.state.reserve.get(pw).copied().unwrap_or(0);
         let bonus = r.after.state.bonus.get(pw).copied().unwrap_or(0);
@@ -558,6 +607,28 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     list(&x.give),
                     map.power(x.to).name,
                     list(&x.take)
+                )
+            })
+            .collect(),
+        unmade: r
+            .after
+            .state
+            .unmade
+            .iter()
+            .map(|x| {
+                let list = |ps: &[crate::map::ProvinceId]| {
+                    ps.iter()
+                        .map(|p| map.province(*p).abbr.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                format!(
+                    "{} giving {} to {} for {}: {}",
+                    map.power(x.offer.from).name,
+                    list(&x.offer.give),
+                    map.power(x.offer.to).name,
+                    list(&x.offer.take),
+                    x.why
                 )
             })
             .collect(),

@@ -6,6 +6,17 @@ use super::{Position, Ruleset};
 use crate::adjudicate::movement::MovementResult;
 use crate::map::{Terrain, Unit, UnitKind};
 
+/// How many units `u` is: an A/F that is a fleet with an army aboard is
+/// two (an army and a fleet), wherever units are counted (the results'
+/// chart, the final count of rule 7); anything else is one.
+pub fn units_in(v: &(impl Ruleset + ?Sized), u: &Unit) -> i64 {
+    if u.kind == UnitKind::ArmyFleet && v.features().laden() {
+        2
+    } else {
+        1
+    }
+}
+
 /// After a move: armies landed from dislodged A/Fs stand on the board, and
 /// a dislodged army may also retreat onto an adjacent fleet of its own at
 /// sea.

@@ -35,6 +35,51 @@ impl Exchange {
     }
 }
 
+/// A matched exchange that could not be made at the end of a move, and why
+/// (rule 6: a centre its giver still occupies cannot be exchanged).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unmade {
+    /// The first of the two matching offers.
+    pub offer: Exchange,
+    /// Why it was not made, as the results say it.
+    pub why: String,
+}
+
+/// Unmade exchanges kept as a table keyed by the offering power, each as
+/// `"Germany: Hol for Bel | why"`.
+pub mod unmade_by_power {
+    use super::*;
+    use serde::de::Error as _;
+
+    /// Serialise.
+    pub fn serialize<S: Serializer>(list: &[Unmade], s: S) -> Result<S::Ok, S::Error> {
+        let mut m: BTreeMap<PowerId, Vec<String>> = BTreeMap::new();
+        for x in list {
+            let text = by_power::describe(&x.offer).map_err(serde::ser::Error::custom)?;
+            m.entry(x.offer.from)
+                .or_default()
+                .push(format!("{text} | {}", x.why));
+        }
+        m.serialize(s)
+    }
+
+    /// Deserialise.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Unmade>, D::Error> {
+        let m: BTreeMap<PowerId, Vec<String>> = BTreeMap::deserialize(d)?;
+        let mut out = Vec::new();
+        for (from, list) in m {
+            for text in list {
+                let (offer, why) = text.split_once(" | ").unwrap_or((text.as_str(), ""));
+                out.push(Unmade {
+                    offer: by_power::parse(from, offer).map_err(D::Error::custom)?,
+                    why: why.trim().to_string(),
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Offers kept as a table keyed by the offering power, each offer as
 /// `"Germany: Hol for Bel"`.
 pub mod by_power {
@@ -63,7 +108,7 @@ pub mod by_power {
         Ok(out)
     }
 
-    fn describe(x: &Exchange) -> Result<String, String> {
+    pub(super) fn describe(x: &Exchange) -> Result<String, String> {
         use crate::map::wire::{name_of_power, name_of_province};
         let list = |ps: &[ProvinceId]| -> Result<String, String> {
             Ok(ps
@@ -80,7 +125,7 @@ pub mod by_power {
         ))
     }
 
-    fn parse(from: PowerId, text: &str) -> Result<Exchange, String> {
+    pub(super) fn parse(from: PowerId, text: &str) -> Result<Exchange, String> {
         use crate::map::wire::{power_named, province_named};
         let bad = || format!("`{text}` should read like \"Germany: Hol for Bel\"");
         let (to, rest) = text.split_once(':').ok_or_else(bad)?;

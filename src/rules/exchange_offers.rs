@@ -3,9 +3,9 @@
 //! the centres change hands, equal numbers each way, never one the giver
 //! still occupies with a unit.
 
-use super::Exchange;
 use super::Position;
 use super::Ruleset;
+use super::{Exchange, Unmade};
 use crate::map::{PowerId, ProvinceId};
 
 /// Why an offer is refused: what the reply tells the player.
@@ -65,12 +65,14 @@ fn check_side(
 }
 
 /// Record `power`'s offer to `to` (replacing any earlier offer of its to
-/// the same power). An empty offer withdraws it.
+/// the same power). An empty offer withdraws it. What can still change by
+/// the end of the move (the giver's units leaving a centre it gives) is
+/// not a refusal: it comes back as the conditions the exchange waits on.
 pub fn offer(
     v: &(impl Ruleset + ?Sized),
     pos: &mut Position,
     x: Exchange,
-) -> Result<(), ExchangeError> {
+) -> Result<Vec<ExchangeError>, ExchangeError> {
     if !v.features().exchange {
         return Err(ExchangeError::NotInThisGame);
     }
@@ -84,7 +86,7 @@ pub fn offer(
         .offers
         .retain(|o| !(o.from == x.from && o.to == x.to));
     if x.give.is_empty() && x.take.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     if x.give.is_empty() || x.take.is_empty() {
         return Err(ExchangeError::Empty);
@@ -99,25 +101,36 @@ pub fn offer(
         }
     }
     // The giver's side now; the taker's is checked when it offers, and
-    // both again at the end of the move.
-    check_side(v, pos, x.from, &x.give)?;
+    // both again at the end of the move (rule 6: "if it is still
+    // occupying it").
+    let waits_on = match check_side(v, pos, x.from, &x.give) {
+        Ok(()) => Vec::new(),
+        Err(e @ ExchangeError::Occupied(..)) => vec![e],
+        Err(e) => return Err(e),
+    };
     pos.state.offers.push(x);
-    Ok(())
+    Ok(waits_on)
 }
 
 /// At the end of a move: carry out every pair of matching offers whose
 /// centres may still change hands, and clear the offers. Returns the
-/// exchanges made (each once, from the first offer's side).
-pub fn carry_out(v: &(impl Ruleset + ?Sized), pos: &mut Position) -> Vec<Exchange> {
+/// exchanges made (each once, from the first offer's side) and the matched
+/// ones that could not be made, with why.
+pub fn carry_out(v: &(impl Ruleset + ?Sized), pos: &mut Position) -> (Vec<Exchange>, Vec<Unmade>) {
     let offers = std::mem::take(&mut pos.state.offers);
     let mut done: Vec<Exchange> = Vec::new();
+    let mut unmade: Vec<Unmade> = Vec::new();
     for (i, a) in offers.iter().enumerate() {
         let Some(b) = offers[i + 1..].iter().find(|b| a.matches(b)) else {
             continue;
         };
-        if check_side(v, pos, a.from, &a.give).is_err()
-            || check_side(v, pos, b.from, &b.give).is_err()
+        if let Err(e) =
+            check_side(v, pos, a.from, &a.give).and_then(|()| check_side(v, pos, b.from, &b.give))
         {
+            unmade.push(Unmade {
+                offer: a.clone(),
+                why: e.to_string(),
+            });
             continue;
         }
         for &p in &a.give {
@@ -128,5 +141,5 @@ pub fn carry_out(v: &(impl Ruleset + ?Sized), pos: &mut Position) -> Vec<Exchang
         }
         done.push(a.clone());
     }
-    done
+    (done, unmade)
 }

@@ -23,7 +23,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 pub use anarchy::Anarchy;
-pub use exchange::Exchange;
+pub use exchange::{Exchange, Unmade};
 pub use position::Position;
 
 /// What the rules need of a variant: its map, calendar, features and
@@ -97,6 +97,13 @@ pub struct RuleState {
     /// results.
     #[serde(with = "exchange::by_power", skip_serializing_if = "Vec::is_empty")]
     pub exchanged: Vec<Exchange>,
+    /// Matched exchanges that could not be made at the end of the last
+    /// move, with why, for its results.
+    #[serde(
+        with = "exchange::unmade_by_power",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub unmade: Vec<Unmade>,
     /// Armed neutral centres not yet occupied (1700 AD II rule 10b); their
     /// strength is the variant's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -150,6 +157,7 @@ impl RuleState {
             && self.anarchy.is_default()
             && self.offers.is_empty()
             && self.exchanged.is_empty()
+            && self.unmade.is_empty()
             && self.garrisons.is_empty()
             && self.friendly.is_default()
             && self.permits.is_default()

@@ -213,6 +213,7 @@ impl Position {
         let by_from = |x: &Exchange| (x.from, x.to, x.give.clone(), x.take.clone());
         c.state.offers.sort_by_key(by_from);
         c.state.exchanged.sort_by_key(by_from);
+        c.state.unmade.sort_by_key(|x| by_from(&x.offer));
         for l in c.state.friendly.0.iter_mut() {
             l.sort();
         }

@@ -77,7 +77,7 @@ impl Command for Exchange {
             give: give.clone(),
             take: take.clone(),
         };
-        crate::game::exchange::offer(&v, &mut pos, x).map_err(|e| e.to_string())?;
+        let waits_on = crate::game::exchange::offer(&v, &mut pos, x).map_err(|e| e.to_string())?;
         g.position = crate::commands::stored(&v, &pos)?;
         games::save(s.tx, &g)?;
         let other = &v.map.power(to).name;
@@ -93,6 +93,11 @@ impl Command for Exchange {
                 names(&take),
                 names(&give)
             ));
+            for w in &waits_on {
+                s.say(&format!(
+                    "  For now {w}: it must be empty of your units at the end of the move."
+                ));
+            }
         }
         Ok(())
     }
