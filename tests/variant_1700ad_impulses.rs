@@ -514,25 +514,23 @@ fn game_by_mail(players: &[&str]) -> support_judge::World {
 }
 
 #[test]
-fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast() {
+fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast_when_the_turn_is_judged() {
     let mut w = game_by_mail(&["Spain", "France"]);
-    // A French fleet in Picardy (placed by the GM) may not sail into the
-    // Spanish Netherlands...
+    // A French fleet in Picardy (placed by the GM) may sail into the
+    // Spanish Netherlands only with Spain's permission; the order is held
+    // before it comes, for permissions count when the turn is judged.
     let r = w.reply(
         "gm@example.test",
         "SIGNON GM y1700 gmpw\nEDIT ADD France F Pic",
     );
     assert!(r.contains("added"), "{r}");
     let r = w.reply("France@example.test", "SIGNON France y1700 pw\nF(Pic)-SNe");
-    assert!(
-        r.contains("fleets may enter only friendly coastal provinces"),
-        "{r}"
-    );
-    // ...until Spain permits it; then it stands beside the Spanish army.
+    assert!(!r.contains("not accepted"), "{r}");
+    assert!(r.contains("F(Pic)-SNe"), "{r}");
+    // Spain permits it later in the turn; the fleet stands beside the
+    // Spanish army.
     let r = w.reply("Spain@example.test", "SIGNON Spain y1700 pw\nPERMIT France");
     assert!(r.contains("France may now come into your provinces"), "{r}");
-    let r = w.reply("France@example.test", "SIGNON France y1700 pw\nF(Pic)-SNe");
-    assert!(!r.contains("not accepted"), "{r}");
     let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
     let body = &sent
         .iter()
@@ -562,14 +560,28 @@ fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast() {
 #[test]
 fn rule_11_the_gm_may_end_the_game_after_1713_or_1721() {
     let mut w = game_by_mail(&["Sweden"]);
-    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1701");
-    assert!(r.contains("the game ends after 1701"), "{r}");
-    w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    // No other year: the text gives the GM these two treaties only.
+    for year in ["1701", "1712", "1720", "1722"] {
+        let r = w.reply(
+            "gm@example.test",
+            &format!("SIGNON GM y1700 gmpw\nSET END {year}"),
+        );
+        assert!(r.contains("may end only after 1713 or 1721"), "{r}");
+        assert!(!r.contains("the game ends after"), "{r}");
+    }
+    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1721");
+    assert!(r.contains("the game ends after 1721"), "{r}");
+    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1713");
+    assert!(r.contains("the game ends after 1713"), "{r}");
+    for _ in 1700..1713 {
+        w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+        w.advance(120);
+    }
     let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
     let body = &sent
         .iter()
-        .find(|m| m.to_has("Sweden@example.test") && m.subject.contains("1701"))
-        .expect("the 1701 results")
+        .find(|m| m.to_has("Sweden@example.test") && m.subject.contains("1713"))
+        .expect("the 1713 results")
         .body;
     assert!(body.contains("The game is over"), "{body}");
     assert!(body.contains("more than at the start"), "{body}");
@@ -631,7 +643,8 @@ fn a_game_of_five_years_by_mail() {
 }
 
 #[test]
-fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it() {
+fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it_and_is_told_why_not_before()
+ {
     use zinejudge::adjudicate::AdjustStatus;
     use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
     let v = variant();
@@ -667,7 +680,11 @@ fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it() {
         t.adjustments.orders[0]
     };
     // Taken in 1701: not in 1701, but in 1702.
-    assert!(matches!(build(1701, 1701), AdjustStatus::Illegal(_)));
+    assert_eq!(
+        build(1701, 1701),
+        AdjustStatus::Illegal(Illegal::HeldTooShort),
+        "refused for the time it was held, not as no build site"
+    );
     assert!(matches!(build(1701, 1702), AdjustStatus::Built(u) if u.kind == UnitKind::Fleet));
 }
 
@@ -714,5 +731,537 @@ fn rule_7_a_dislodged_leader_with_nowhere_to_go_displaces_a_friendly_army() {
             .count(),
         1,
         "one Russian army gave him its place"
+    );
+}
+
+#[test]
+fn rule_4_a_failed_impulse_voids_the_later_ones() {
+    let v = variant();
+    // A(Sla)-Ser-Bos bounces off the Turkish army in Serbia: its second
+    // impulse no longer makes sense and becomes a stand order; it does not
+    // go on from Slavonia into Bosnia.
+    let pos = board(&v, "Austria = [\"A Sla\"]\nTurks = [\"A Ser\"]");
+    let t = turn(&v, &pos, &["Austria: A(Sla)-Ser-Bos"]);
+    assert_eq!(at(&v, &t, "Sla").map(|x| x.0), Some("Austria".into()));
+    assert!(at(&v, &t, "Bos").is_none(), "{:?}", t.units_after);
+    assert_eq!(t.rounds[1].voided.len(), 1, "the results say it was void");
+    assert!(t.rounds[1].orders.is_empty(), "{:?}", t.rounds[1].orders);
+}
+
+#[test]
+fn rule_4_a_dislodged_unit_stands_for_the_rest_of_the_turn() {
+    let v = variant();
+    // Poland's A(WRu)-hold-Liv is dislodged in the first impulse and
+    // retreats to Lithuania: it does not go on into Livonia.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\"]\nPoles = [\"A WRu\"]\nSweden = [\"A Fin\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Poles: A(WRu)-hold-Liv",
+            "Poles: Retreat A(WRu)-Lit",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Lit").map(|x| x.0), Some("Poland".into()));
+    assert!(at(&v, &t, "Liv").is_none(), "{:?}", t.units_after);
+    assert_eq!(t.rounds[1].voided.len(), 1);
+}
+
+#[test]
+fn rule_4_a_failed_impulse_voids_the_later_ones_by_mail() {
+    let mut w = game_by_mail(&["Austria", "Turks"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT ADD Turks A Ser",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Austria@example.test",
+        "SIGNON Austria y1700 pw\nAustria 1700 Moves: A(Sla)-Ser-Bos;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Austria");
+    assert!(body.contains("2: A(Sla)-Bos"), "{body}");
+    assert!(body.contains("the unit stands"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let bos = prov(&v, "Bos");
+    assert!(
+        !pos.units.iter().any(|u| v.map.province_of(u.region) == bos),
+        "{:?}",
+        pos.units
+    );
+}
+
+/// The GM processes the turn; the results mailed to `player`.
+fn results_for(w: &mut support_judge::World, player: &str) -> String {
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    sent.iter()
+        .find(|m| m.to_has(&format!("{player}@example.test")) && m.subject.contains("results"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"))
+        .body
+        .clone()
+}
+
+/// The game's stored position.
+fn stored(w: &mut support_judge::World) -> Position {
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+        .expect("store")
+        .expect("game");
+    Position::from_toml(&variant(), &row.position).expect("position")
+}
+
+/// Prince Eugene in Vienna, driven out by four against his three, with
+/// Tyrol the only free place beside him: no nearer to a centre than his
+/// own Vienna, yet never lost for want of a retreat.
+fn eugene_driven_from_vienna() -> (Variant, Position, Vec<&'static str>) {
+    let v = variant();
+    let pos = board(
+        &v,
+        "Austria = [\"L Vie\"]\nPoles = [\"A Bav\", \"A Boh\", \"A Hun\", \"A Sty\"]",
+    );
+    let orders = vec!["Poles: A(Bav)-Vie (x2)", "Poles: A(Boh) S A(Bav)-Vie (x2)"];
+    (v, pos, orders)
+}
+
+#[test]
+fn rule_7_a_leader_is_never_lost_for_want_of_a_retreat() {
+    let (v, pos, orders) = eugene_driven_from_vienna();
+    let t = turn(&v, &pos, &orders);
+    assert_eq!(at(&v, &t, "Vie").map(|x| x.0), Some("Poland".into()));
+    assert_eq!(
+        at(&v, &t, "Tyr"),
+        Some(("Austria".into(), UnitKind::Leader)),
+        "{:?}",
+        t.rounds[0].retreats
+    );
+}
+
+#[test]
+fn rule_7_a_leader_is_never_lost_for_want_of_a_retreat_by_mail() {
+    let mut w = game_by_mail(&["Austria", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Sla\nEDIT ADD Poles A Bav\nEDIT ADD Poles A Tyr",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Bav)-Vie (x2);\nA(Tyr) S A(Bav)-Vie (x2);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // Styria alone is free, no nearer a centre (Slavonia) than Vienna: he
+    // goes there all the same.
+    let body = results_for(&mut w, "Austria");
+    assert!(body.contains("Austria: L(Vie)-Sty"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let sty = prov(&v, "Sty");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.kind == UnitKind::Leader && v.map.province_of(u.region) == sty),
+        "{:?}",
+        pos.units
+    );
+}
+
+#[test]
+fn rule_7_a_leader_s_second_and_third_impulses_are_simultaneous_with_the_others_second() {
+    let v = variant();
+    // Charles XII's third impulse and Russia's second both go for Pskov,
+    // judged in one round: the Russian army never gets in to be thrown out
+    // again.
+    let pos = board(&v, "Russians = [\"A Smo\"]\nSweden = [\"L Liv\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-hold-Psk",
+            "Sweden: CXII(Liv)-hold-hold-Psk",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Psk"), Some(("Sweden".into(), UnitKind::Leader)));
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+    assert!(t.rounds.iter().all(|r| r.retreats.is_empty()), "{t:?}");
+    assert_eq!(t.rounds.len(), 2, "no round of his own");
+    // Moving in both: he passes Pskov and meets the Russian army's second
+    // impulse at Smolensk in the same round.
+    let pos = board(&v, "Russians = [\"A Mos\"]\nSweden = [\"L Liv\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Mos)-hold-Smo",
+            "Sweden: CXII(Liv)-hold-Psk-Smo",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Smo"), Some(("Sweden".into(), UnitKind::Leader)));
+    assert_eq!(at(&v, &t, "Mos").map(|x| x.0), Some("Russia".into()));
+    assert!(t.rounds.iter().all(|r| r.retreats.is_empty()), "{t:?}");
+}
+
+#[test]
+fn rule_7_a_leader_s_second_and_third_impulses_are_simultaneous_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Sweden"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Got\nEDIT REMOVE Liv\nEDIT ADD Sweden L Liv\n\
+         EDIT REMOVE Kaz\nEDIT ADD Russians A Smo",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-hold-Psk;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // Livonia to Pskov in the third impulse, against Russia's second.
+    let r = w.reply(
+        "Sweden@example.test",
+        "SIGNON Sweden y1700 pw\nSweden 1700 Moves: CXII(Liv)-hold-hold-Psk;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    assert!(!body.contains("3: "), "no third round: {body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let smo = prov(&v, "Smo");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.kind == UnitKind::Army && v.map.province_of(u.region) == smo),
+        "the Russian army stayed in Smolensk: {:?}",
+        pos.units
+    );
+}
+
+#[test]
+fn rule_4_a_double_support_of_a_hold_counts_double() {
+    let v = variant();
+    // Russia: a double move (2) with a single support (1): 3. Poland: the
+    // army holding (1) with a double support (2): 3. It stands.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Psk\"]\nPoles = [\"A WRu\", \"A Lit\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Psk) S A(Smo)-WRu",
+            "Poles: A(Lit) S A(WRu) (x2)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Poland".into()));
+    // Supported once, it falls (3 against 2).
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Psk) S A(Smo)-WRu",
+            "Poles: A(Lit) S A(WRu)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Russia".into()));
+}
+
+#[test]
+fn rule_4_a_double_support_of_a_hold_counts_double_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Kaz\nEDIT REMOVE Ore\nEDIT REMOVE Sar\n\
+         EDIT ADD Russians A Smo\nEDIT ADD Russians A Psk\nEDIT ADD Poles A WRu",
+    );
+    assert!(r.contains("added"), "{r}");
+    w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-WRu (x2);\nA(Psk) S A(Smo)-WRu;",
+    );
+    w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Lit) S A(WRu) (x2);",
+    );
+    let body = results_for(&mut w, "Poles");
+    assert!(!body.contains("dislodged"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let wru = prov(&v, "WRu");
+    let poles = power(&v, "Poles");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.power == poles && v.map.province_of(u.region) == wru),
+        "{:?}",
+        pos.units
+    );
+}
+
+#[test]
+fn rule_4_double_strength_conflicts_add_up_everything_across_the_turn() {
+    let v = variant();
+    // Two against two: Russia's double move against Poland's move and
+    // support, both given in the second impulse. A standoff.
+    let pos = board(&v, "Russians = [\"A Smo\"]\nPoles = [\"A Vol\", \"A Lit\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Poles: A(Vol)-hold-WRu",
+            "Poles: A(Lit)-hold-S A(Vol)-WRu",
+        ],
+    );
+    assert!(at(&v, &t, "WRu").is_none(), "{:?}", t.units_after);
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Vol").map(|x| x.0), Some("Poland".into()));
+    assert!(t.rounds.iter().all(|r| r.retreats.is_empty()), "{t:?}");
+    // A hold supported in the second impulse: two against two, it stands.
+    let pos = board(&v, "Russians = [\"A Smo\"]\nPoles = [\"A WRu\", \"A Lit\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Poles: A(WRu) H",
+            "Poles: A(Lit)-hold-S A(WRu)",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Poland".into()));
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+}
+
+#[test]
+fn rule_4_double_strength_conflicts_add_up_across_the_turn_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-WRu (x2);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Vol)-hold-WRu;\nA(Lit)-hold-S A(Vol)-WRu;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    assert!(!body.contains("dislodged"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let (wru, smo) = (prov(&v, "WRu"), prov(&v, "Smo"));
+    assert!(
+        !pos.units.iter().any(|u| v.map.province_of(u.region) == wru),
+        "a standoff: {:?}",
+        pos.units
+    );
+    assert!(pos.units.iter().any(|u| v.map.province_of(u.region) == smo));
+}
+
+#[test]
+fn rule_8_a_coast_turns_friendly_in_the_impulse_a_friendly_army_enters_it() {
+    let v = variant();
+    let pos = shared(&v, &[("France", "A Pic"), ("France", "F Pic")]);
+    // The army takes Normandy in the first impulse; the fleet follows in
+    // the second.
+    let t = turn(&v, &pos, &["France: A(Pic)-Nmd", "France: F(Pic)-hold-Nmd"]);
+    assert_eq!(t.orders, vec![None, None], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "Nmd"), ["France"]);
+    // An army passing through leaves it friendly.
+    let t = turn(&v, &pos, &["France: A(Pic)-Nmd-Loi"]);
+    let france = power(&v, "France");
+    assert_eq!(t.friendly_after[prov(&v, "Nmd").index()], Some(france));
+}
+
+#[test]
+fn rule_8_a_coast_turns_friendly_impulse_by_impulse_by_mail() {
+    let mut w = game_by_mail(&["France"]);
+    let r = w.reply(
+        "France@example.test",
+        "SIGNON France y1700 pw\nFrance 1700 Moves: A(Pic)-Nmd-Loi;\nF(Bri)-hold-Nmd;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    assert!(!r.contains("friendly"), "{r}");
+    let body = results_for(&mut w, "France");
+    assert!(body.contains("sea 2: F(Bri)-Nmd"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let nmd = prov(&v, "Nmd");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.kind == UnitKind::Fleet && v.map.province_of(u.region) == nmd),
+        "the fleet stays in Normandy, friendly since the army passed: {:?}",
+        pos.units
+    );
+}
+
+#[test]
+fn rule_8_stacked_fleets_are_separate_fleets_and_a_stack_splits() {
+    let v = variant();
+    let pos = shared(&v, &[("Sweden", "F Sca"), ("Sweden", "F Sca")]);
+    // One order for each fleet of the stack: each goes its own way.
+    let t = turn(&v, &pos, &["Sweden: F(Sca)-COS", "Sweden: F(Sca)-EBA"]);
+    assert_eq!(t.orders, vec![None, None], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Sweden"]);
+    assert_eq!(fleets_at(&v, &t, "EBA"), ["Sweden"]);
+    // An order for one of them moves that one; the other stays.
+    let t = turn(&v, &pos, &["Sweden: F(Sca)-COS"]);
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Sweden"]);
+    assert_eq!(fleets_at(&v, &t, "Sca"), ["Sweden"]);
+    // A third order finds no fleet left: it replaces.
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Sweden: F(Sca)-COS",
+            "Sweden: F(Sca)-EBA",
+            "Sweden: F(Sca)-WBA",
+        ],
+    );
+    assert_eq!(t.orders[0], Some(Illegal::Replaced));
+    assert_eq!(fleets_at(&v, &t, "WBA"), ["Sweden"]);
+    assert_eq!(fleets_at(&v, &t, "EBA"), ["Sweden"]);
+}
+
+#[test]
+fn rule_8_a_stack_splits_by_mail() {
+    let mut w = game_by_mail(&["Sweden"]);
+    let r = w.reply(
+        "Sweden@example.test",
+        "SIGNON Sweden y1700 pw\nSweden 1700 Moves: F(Sca)-COS;\nF(Sca)-EBA;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    assert!(!r.contains("replaced"), "{r}");
+    assert!(r.contains("F(Sca)-COS") && r.contains("F(Sca)-EBA"), "{r}");
+    let body = results_for(&mut w, "Sweden");
+    assert!(body.contains("sea 1: F(Sca)-COS"), "{body}");
+    assert!(body.contains("sea 1: F(Sca)-EBA"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    for sea in ["COS", "EBA"] {
+        let p = prov(&v, sea);
+        assert_eq!(
+            pos.units
+                .iter()
+                .filter(|u| u.kind == UnitKind::Fleet && v.map.province_of(u.region) == p)
+                .count(),
+            1,
+            "{sea}: {:?}",
+            pos.units
+        );
+    }
+}
+
+#[test]
+fn rule_8_a_fleet_leaving_an_enemy_coast_never_joins_another_power_s_fleets() {
+    let v = variant();
+    // Spain's army takes Normandy: the French fleet there must leave, and
+    // the Channel, its only way out that is not Spanish, holds an
+    // Anglo-Dutch fleet. Fleets of two powers never share a place (the
+    // position could not be stored): it is lost.
+    let pos = shared(
+        &v,
+        &[
+            ("France", "F Nmd"),
+            ("Spain", "A Pic"),
+            ("Spain", "A Bri"),
+            ("Anglo-Dutch", "F ENG"),
+        ],
+    );
+    let t = turn(&v, &pos, &["Spain: A(Pic)-Nmd"]);
+    assert_eq!(fleets_at(&v, &t, "ENG"), ["Anglo-Dutch"]);
+    assert!(fleets_at(&v, &t, "Nmd").is_empty());
+    let mut next = pos.clone();
+    next.units = t.units_after.clone();
+    let text = next.to_toml(&v);
+    Position::from_toml(&v, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+}
+
+#[test]
+fn rule_8_a_part_of_a_stack_sails_only_where_a_fleet_can() {
+    let v = variant();
+    let pos = shared(&v, &[("Sweden", "F Sca"), ("Sweden", "F Sca")]);
+    // Finland is not next to Scania: that fleet stays.
+    let t = turn(&v, &pos, &["Sweden: F(Sca)-COS", "Sweden: F(Sca)-Fin"]);
+    assert_eq!(t.orders[1], Some(Illegal::NotAdjacent));
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Sweden"]);
+    assert_eq!(fleets_at(&v, &t, "Sca"), ["Sweden"]);
+    assert!(fleets_at(&v, &t, "Fin").is_empty());
+}
+
+#[test]
+fn rule_8_fleets_and_land_units_do_not_support_each_other_and_the_results_say_why() {
+    let v = variant();
+    let pos = shared(
+        &v,
+        &[
+            ("France", "F Pic"),
+            ("France", "A Pic"),
+            ("France", "A Par"),
+        ],
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "France: F(Pic) S A(Pic)-Nmd",
+            "France: A(Par) S F(Pic)",
+            "France: A(Pic)-Nmd",
+        ],
+    );
+    assert_eq!(
+        t.orders,
+        vec![Some(Illegal::FleetsApart), Some(Illegal::FleetsApart), None]
+    );
+    assert_eq!(at(&v, &t, "Nmd").map(|x| x.1), Some(UnitKind::Army));
+    assert!(
+        Illegal::FleetsApart
+            .to_string()
+            .contains("fleets support only fleets")
+    );
+}
+
+#[test]
+fn rule_8_a_third_fleet_built_on_a_coast_is_refused_for_the_stacking_limit() {
+    use zinejudge::adjudicate::AdjustStatus;
+    use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
+    let v = variant();
+    let sweden = power(&v, "Sweden");
+    // Two fleets in Scania, a home coastal centre, and builds due.
+    let pos = shared(&v, &[("Sweden", "F Sca"), ("Sweden", "F Sca")]);
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let AnyCommand::Adjust(command) = parser
+        .parse("Build F Sca", Some(PhaseKind::Adjustment))
+        .expect("parses")
+        .command
+    else {
+        panic!("a build")
+    };
+    let orders = PhaseOrders::Turn {
+        moves: Vec::new(),
+        retreats: Vec::new(),
+        adjust: vec![zinejudge::orders::AdjustOrder {
+            power: sweden,
+            command,
+        }],
+    };
+    let (PhaseResult::Turn(t), _) = play(&v, &pos, &orders) else {
+        panic!("a turn")
+    };
+    assert_eq!(
+        t.adjustments.orders[0],
+        AdjustStatus::Illegal(Illegal::StackLimit)
     );
 }

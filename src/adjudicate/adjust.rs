@@ -127,6 +127,9 @@ pub fn adjudicate_adjustments_with(
     let mut statuses = Vec::with_capacity(orders.len());
     // A box holds any number of units; elsewhere the variant's stacking
     // rules say who may stand beside whom.
+    // Why the unit may not stand where it would be built, if it may not: a
+    // fleet refused beside its own fleets alone meets the stacking limit
+    // (1700 AD II rule 8), anything else a unit already there.
     let occupied = |board: &[Option<Unit>], built: &[Unit], unit: &Unit| {
         let p = map.province_of(unit.region);
         let others: Vec<Unit> = board
@@ -136,8 +139,24 @@ pub fn adjudicate_adjustments_with(
             .copied()
             .filter(|u| map.province_of(u.region) == p)
             .collect();
-        map.province(p).terrain != Terrain::OffBoard
-            && !map.may_stand(p, unit.power, unit.kind, &others)
+        if map.province(p).terrain == Terrain::OffBoard
+            || map.may_stand(p, unit.power, unit.kind, &others)
+        {
+            return None;
+        }
+        let mut fleets = others
+            .iter()
+            .filter(|u| u.kind == UnitKind::Fleet)
+            .peekable();
+        let stack_full = unit.kind == UnitKind::Fleet
+            && map.stacking().fleets_per_coast > 1
+            && fleets.peek().is_some()
+            && fleets.all(|u| u.power == unit.power);
+        Some(if stack_full {
+            Illegal::StackLimit
+        } else {
+            Illegal::Occupied
+        })
     };
 
     for o in orders {
@@ -166,7 +185,7 @@ pub fn adjudicate_adjustments_with(
                                 .iter()
                                 .chain(&built)
                                 .any(|u| map.province_of(u.region) == at.province)
-                                || (!later && occupied(&board, &built, &unit))
+                                || (!later && occupied(&board, &built, &unit).is_some())
                             {
                                 AdjustStatus::Illegal(Illegal::Occupied)
                             } else {
@@ -181,8 +200,8 @@ pub fn adjudicate_adjustments_with(
                             }
                         }
                         Ok((unit, BuildSite::Open(_))) => {
-                            if occupied(&board, &built, &unit) {
-                                AdjustStatus::Illegal(Illegal::Occupied)
+                            if let Some(why) = occupied(&board, &built, &unit) {
+                                AdjustStatus::Illegal(why)
                             } else if left[pw] < q.upkeep(unit.kind) {
                                 // A defensive army takes two builds (1000
                                 // AD rule 7).

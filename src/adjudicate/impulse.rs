@@ -4,39 +4,46 @@
 //! second impulses, from where the first left each unit.
 //!
 //! - `(x2)`: a unit spends both impulses on one move or support at double
-//!   strength, in the first round; a double support counts double only for
-//!   a double move (rule 4: "a double strength support for a single impulse
-//!   move ... would only count as a single support").
+//!   strength, in the first round; a double support of a move counts
+//!   double only for a double move (rule 4: "a double strength support for
+//!   a single impulse move ... would only count as a single support"), a
+//!   double support of a hold always. "All attacks and supports for the
+//!   whole turn are added up": a later impulse bearing on the province of
+//!   a double action is brought into the first round, when the unit giving
+//!   it still stands where it started.
 //! - Leaders (rule 7) move and support with triple strength; their second
-//!   and third impulses come with everybody's second ones: here the second
-//!   in the second round and the third in a round of leaders alone, or, with
-//!   `(x2)`, the two together as one double action in the second round.
-//! - A second impulse that no longer makes sense (the unit did not get
-//!   where its first meant to take it) is judged like any order from where
-//!   the unit stands; an impossible one leaves it standing (rule 4).
+//!   and third impulses are simultaneous with everybody's second: both go
+//!   in the second round (a hold and an action as the action, two moves as
+//!   one move through the first province), or, with `(x2)`, the two
+//!   together as one double action there. Only a support with a move,
+//!   which the judge cannot give one unit at once, leaves the third for
+//!   straight after the second round.
+//! - A unit whose move failed, or that was dislodged, stands for the rest
+//!   of the turn: its later impulses are void (rule 4: they "become stand
+//!   orders"), and the results say so.
 //! - Retreats come after the round of the attack (rule 5): the player's
 //!   retreat order from the sheet if it fits, else the GM's rule: toward
 //!   the nearest supply centre the power controls, home centres first, then
 //!   alphabetically; a unit that cannot get closer is disbanded. A leader is
-//!   never disbanded for want of an order, and displaces a friendly army.
+//!   never disbanded for want of an order: he goes to the best free place
+//!   all the same, and displaces a friendly army only when none is free.
 //!
 //! - Fleets (rule 8) are judged apart, for they exert no influence on land
 //!   units: each power's fleets in one province are one stack with the
 //!   strength of its fleets (two at most in a coastal province, any number
-//!   at sea), entering only friendly coastal provinces; own stacks sailing
-//!   into the same space join there. Convoying stacks stand by for the
-//!   land round and carry as many strength points as they have fleets.
+//!   at sea), entering only friendly coastal provinces, friendly as the
+//!   armies come and go impulse by impulse; own stacks sailing into the
+//!   same space join there. Convoying stacks stand by for the land round
+//!   and carry as many strength points as they have fleets.
 //! - Armed neutral centres (rule 10b) defend themselves with their
 //!   strength, supportable by any power, until first occupied;
 //!   Switzerland (rule 10c) takes both impulses to cross at single
 //!   strength, and a unit staying there defends double.
-//!
-//! The variant is not yet offered by the judge: the yearly order sheet,
-//! builds of fleets two to a centre and the land-locked fleet builds are
-//! still to come.
 
 use super::Illegal;
-use super::movement::{MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared};
+use super::movement::{
+    Aboard, MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
+};
 use super::questions::RuleQuestions;
 use super::rulebook::Rulebook;
 use crate::calendar::Phase;
@@ -57,6 +64,11 @@ pub struct Round {
     pub retreats: Vec<(Unit, Option<RegionId>)>,
     /// The orders (indexes into `orders`) given at double strength.
     pub doubled: Vec<usize>,
+    /// The impulses of this round not judged, each with its sheet order,
+    /// because the unit stands for the rest of the turn (rule 4): an
+    /// earlier impulse failed or it was dislodged. The results print them
+    /// as void.
+    pub voided: Vec<(MainOrder, usize)>,
 }
 
 /// A whole turn.
@@ -82,11 +94,18 @@ struct Plan {
     steps: Vec<Option<(Step, bool)>>,
     /// The sheet order.
     order: usize,
+    /// A leader moving in both his second and third impulses: the province
+    /// his second-round move passes through (rule 7: both are simultaneous
+    /// with everybody's second impulse).
+    through: Option<ProvinceId>,
 }
 
 /// The plan for one order: the steps of each round, with their double
-/// mark.
-fn plan(kind: UnitKind, command: &MainCommand) -> Result<Vec<Option<(Step, bool)>>, Illegal> {
+/// mark, and the province a leader's second-round move passes through.
+type Steps = (Vec<Option<(Step, bool)>>, Option<ProvinceId>);
+
+/// The plan for one order (see [`Steps`]).
+fn plan(kind: UnitKind, command: &MainCommand) -> Result<Steps, Illegal> {
     let (steps, double): (Vec<Step>, bool) = match command {
         MainCommand::Impulses { steps, double, .. } => (steps.clone(), *double),
         MainCommand::Hold => (vec![Step::Hold], false),
@@ -121,6 +140,33 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Vec<Option<(Step, bool)
             out[0] = Some((steps[0].clone(), false));
             out[1] = Some((steps[1].clone(), true));
         }
+        // A leader's second and third impulses are simultaneous with
+        // everybody's second (rule 7): both go in the second round, as one
+        // action where one of them is a hold, as one move through the
+        // first province where both are moves.
+        (true, false, 3) => {
+            let mut steps = steps.into_iter();
+            let (Some(first), Some(second), Some(third)) =
+                (steps.next(), steps.next(), steps.next())
+            else {
+                return Err(Illegal::TooManyImpulses);
+            };
+            out[0] = Some((first, false));
+            match (second, third) {
+                (Step::Hold, s) | (s, Step::Hold) => out[1] = Some((s, false)),
+                (Step::Move(a), Step::Move(b)) => {
+                    out[1] = Some((Step::Move(b), false));
+                    return Ok((out, Some(a.province)));
+                }
+                // Two actions that the judge cannot give one unit at once
+                // (a support and a move): the third comes straight after
+                // the second round, the others standing.
+                (second, third) => {
+                    out[1] = Some((second, false));
+                    out[2] = Some((third, false));
+                }
+            }
+        }
         (true, false, n) if n <= 3 => {
             for (i, s) in steps.into_iter().enumerate() {
                 out[i] = Some((s, false));
@@ -128,7 +174,67 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Vec<Option<(Step, bool)
         }
         _ => return Err(Illegal::TooManyImpulses),
     }
-    Ok(out)
+    Ok((out, None))
+}
+
+/// Rule 4: "when a unit is using its double strength capability, all
+/// attacks and supports for the whole turn are added up and compared to
+/// all holds/attacks and supports". The first round judges each land
+/// unit's double action; a later impulse that bears on the province it is
+/// about (a move into it, a support of a move into it or of the unit
+/// holding it) is brought into that round, when the unit giving it is
+/// still where it started (its earlier impulses were holds): the conflict
+/// is then judged once, with everything the turn brings to it.
+fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) {
+    let land = |k: usize| units[k].kind != UnitKind::Fleet;
+    let mut contested: Vec<ProvinceId> = Vec::new();
+    for (k, p) in plans.iter().enumerate().filter(|(k, _)| land(*k)) {
+        let Some((step, true)) = p.as_ref().and_then(|p| p.steps[0].as_ref()) else {
+            continue;
+        };
+        contested.push(match step {
+            Step::Move(to) | Step::SupportMove(_, to) => to.province,
+            Step::SupportHold(t) => t.at.province,
+            Step::Hold | Step::Convoy(..) => map.province_of(units[k].region),
+        });
+    }
+    if contested.is_empty() {
+        return;
+    }
+    let bears = |step: &Step| match step {
+        Step::Move(to) | Step::SupportMove(_, to) => contested.contains(&to.province),
+        Step::SupportHold(t) => contested.contains(&t.at.province),
+        Step::Hold | Step::Convoy(..) => false,
+    };
+    for (k, p) in plans.iter_mut().enumerate() {
+        let Some(p) = p.as_mut().filter(|_| land(k)) else {
+            continue;
+        };
+        // The first impulse that is not a hold, if it comes later.
+        let Some(r) = p
+            .steps
+            .iter()
+            .position(|s| !matches!(s, None | Some((Step::Hold, false))))
+        else {
+            continue;
+        };
+        let later = r > 0 && !(r == 1 && p.through.is_some());
+        if later && p.steps[r].as_ref().is_some_and(|(s, d)| !d && bears(s)) {
+            p.steps[0] = p.steps[r].take();
+        }
+    }
+}
+
+/// The judge's order for `u` taking `step` from where it stands.
+fn order_of(map: &Map, u: &Unit, step: &Step) -> MainOrder {
+    MainOrder {
+        power: u.power,
+        unit: UnitRef {
+            kind: Some(u.kind),
+            at: Place::of_region(map, u.region),
+        },
+        command: command_of(step),
+    }
 }
 
 fn command_of(step: &Step) -> MainCommand {
@@ -188,10 +294,10 @@ pub fn adjudicate_turn(
         friendly,
         permits,
     } = input;
-    let may_enter = |power: PowerId, p: ProvinceId| {
-        map.province(p).terrain != crate::map::Terrain::Coast
-            || friendly[p.index()].is_some_and(|f| f == power || permits.contains(&(f, power)))
-    };
+    // Rule 8: a coast is friendly to the power whose army last occupied
+    // it, impulse by impulse: an army arriving in one impulse lets its
+    // fleets in the next, and one passing through leaves it friendly.
+    let mut friendly_now: Vec<Option<PowerId>> = friendly.to_vec();
     let mut garrisons: Vec<(ProvinceId, u32)> = garrisons.to_vec();
     let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
     // Each unit's plan, by its index in `units` (the last order wins).
@@ -202,9 +308,12 @@ pub fn adjudicate_turn(
         let wants_fleet = o.unit.kind == Some(UnitKind::Fleet)
             || matches!(o.command, MainCommand::Impulses { stack, .. } if stack > 1);
         let here = |x: &Unit| map.province_of(x.region) == o.unit.at.province;
+        let layer = |x: &Unit| here(x) && (x.kind == UnitKind::Fleet) == wants_fleet;
+        // The power's own unit first: fleets of several powers share a sea.
         let Some(u) = units
             .iter()
-            .position(|x| here(x) && (x.kind == UnitKind::Fleet) == wants_fleet)
+            .position(|x| layer(x) && x.power == o.power)
+            .or_else(|| units.iter().position(layer))
             .or_else(|| units.iter().position(here))
         else {
             verdicts[i] = Some(Illegal::NoUnit);
@@ -214,16 +323,53 @@ pub fn adjudicate_turn(
             verdicts[i] = Some(Illegal::ForeignUnit(units[u].power));
             continue;
         }
+        // Stacked fleets are separate fleets (rule 8): an order moves as
+        // many of the power's fleets there as it names (`2F`), those no
+        // earlier order moves first; with none left, it replaces.
+        let chosen: Vec<usize> = if units[u].kind == UnitKind::Fleet {
+            let same = |x: &Unit| here(x) && x.kind == UnitKind::Fleet && x.power == o.power;
+            let mine: Vec<usize> = (0..units.len()).filter(|&x| same(&units[x])).collect();
+            let want = match o.command {
+                MainCommand::Impulses { stack, .. } => usize::from(stack.max(1)),
+                _ => 1,
+            };
+            let free: Vec<usize> = mine
+                .iter()
+                .copied()
+                .filter(|&x| plans[x].is_none())
+                .collect();
+            if free.len() >= want {
+                free[..want].to_vec()
+            } else {
+                mine.into_iter().take(want).collect()
+            }
+        } else {
+            vec![u]
+        };
         match plan(units[u].kind, &o.command) {
             Err(e) => verdicts[i] = Some(e),
-            Ok(steps) => {
-                if let Some(prev) = &plans[u] {
-                    verdicts[prev.order] = Some(Illegal::Replaced);
+            Ok((steps, through)) => {
+                let mut replaced = Vec::new();
+                for &x in &chosen {
+                    if let Some(prev) = plans[x].take() {
+                        replaced.push(prev.order);
+                    }
+                    plans[x] = Some(Plan {
+                        steps: steps.clone(),
+                        order: i,
+                        through,
+                    });
                 }
-                plans[u] = Some(Plan { steps, order: i });
+                for prev in replaced {
+                    if !plans.iter().flatten().any(|p| p.order == prev) {
+                        verdicts[prev] = Some(Illegal::Replaced);
+                    }
+                }
             }
         }
     }
+
+    sum_double_conflicts(map, units, &mut plans);
 
     // The units, followed through the rounds: (unit, its plan index); the
     // land units and the fleets apart, for fleets exert no influence on
@@ -240,12 +386,30 @@ pub fn adjudicate_turn(
         .collect();
     let mut rounds = Vec::new();
     let mut sea_rounds = Vec::new();
+    // Units (by their index in `units`) that stand for the rest of the
+    // turn: an impulse of theirs failed, or they were dislodged (rule 4:
+    // later impulses that no longer make sense "become stand orders").
+    let mut stands: Vec<bool> = vec![false; units.len()];
     for round in 0..3 {
         let acts = |k: usize| plans[k].as_ref().is_some_and(|p| p.steps[round].is_some());
-        let acting: Vec<usize> = (0..board.len()).filter(|&b| acts(board[b].1)).collect();
-        if round > 0 && acting.is_empty() && !fleets.iter().any(|(_, k)| acts(*k)) {
+        if round > 0 && !board.iter().chain(&fleets).any(|(_, k)| acts(*k)) {
             break;
         }
+        // The impulses of standing units are void, and the results say so.
+        let mut voided: Vec<(MainOrder, usize)> = Vec::new();
+        for &(u, k) in board.iter().filter(|(_, k)| stands[*k] && acts(*k)) {
+            let p = plans[k].as_ref().expect("acting units have a plan");
+            let (step, _) = p.steps[round].clone().expect("acting");
+            voided.push((order_of(map, &u, &step), p.order));
+        }
+        let acting: Vec<usize> = (0..board.len())
+            .filter(|&b| acts(board[b].1) && !stands[board[b].1])
+            .collect();
+        let may_enter = |power: PowerId, p: ProvinceId| {
+            map.province(p).terrain != crate::map::Terrain::Coast
+                || friendly_now[p.index()]
+                    .is_some_and(|f| f == power || permits.contains(&(f, power)))
+        };
         // The sea first: fleet stacks move, support and hold among
         // themselves; those that convoy stand by for the land round.
         let (sea, convoys) = sea_round(
@@ -257,6 +421,7 @@ pub fn adjudicate_turn(
             &plans,
             &mut fleets,
             &mut verdicts,
+            &mut stands,
             &may_enter,
             owners,
         );
@@ -292,10 +457,60 @@ pub fn adjudicate_turn(
                     .is_some_and(|(s, d)| *d && matches!(s, Step::Move(_)))
             })
             .collect();
+        // The units meaning to move this round: if they do not arrive,
+        // they stand for the rest of the turn.
+        let mut meant_move: Vec<usize> = Vec::new();
+        // Leaders moving twice in this round: (judge order, the move shown).
+        let mut through_moves: Vec<(usize, MainCommand)> = Vec::new();
         for &b in &acting {
             let (u, k) = board[b];
             let p = plans[k].as_ref().expect("acting units have a plan");
             let (mut step, double) = p.steps[round].clone().expect("acting");
+            if matches!(step, Step::Move(_)) {
+                meant_move.push(b);
+            }
+            if let Step::SupportMove(t, _) | Step::SupportHold(t) = &step
+                && supports_across(t, false)
+            {
+                if verdicts[p.order].is_none() {
+                    verdicts[p.order] = Some(Illegal::FleetsApart);
+                }
+                step = Step::Hold;
+            }
+            // A leader's second and third moves, both in this round (rule
+            // 7): he passes through the first province if it is free or
+            // being left, and his move is judged for the second; else he
+            // attacks the first and goes no further.
+            let mut through = None;
+            if let (Some(a), Step::Move(to)) = (p.through.filter(|_| round == 1), &step) {
+                let to = *to;
+                let occupant = board
+                    .iter()
+                    .position(|(x, _)| map.province_of(x.region) == a);
+                let leaves = occupant.is_some_and(|o| {
+                    acting.contains(&o)
+                        && plans[board[o].1]
+                            .as_ref()
+                            .and_then(|p| p.steps[round].as_ref())
+                            .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
+                });
+                let passable = map.reaches(u.region, a, u.kind)
+                    && map.reaches(map.province(a).main_region(), to.province, u.kind)
+                    && to.province != map.province_of(u.region);
+                if passable && (occupant.is_none() || leaves) {
+                    prep.ferried.push((b, to.province));
+                    if let Some(o) = occupant {
+                        prep.needs.push((b, o));
+                    }
+                    through = Some(MainCommand::Move {
+                        to,
+                        via_convoy: false,
+                        route: vec![a],
+                    });
+                } else {
+                    step = Step::Move(Place::province(a));
+                }
+            }
             let base = u.kind.strength();
             // Mountains (Switzerland, rule 10c): any action across the
             // border takes both impulses and goes at single strength.
@@ -321,7 +536,10 @@ pub fn adjudicate_turn(
             if double && !crossing {
                 match step {
                     Step::Move(_) | Step::Hold => prep.strength.push((b, 2 * base)),
-                    Step::SupportMove(t, _) | Step::SupportHold(t) => {
+                    // Rule 4 limits only the support of a single-impulse
+                    // move: a double support of a hold counts double.
+                    Step::SupportHold(_) => prep.support.push((b, 2 * base)),
+                    Step::SupportMove(t, _) => {
                         // Double only for a double move.
                         let target = board
                             .iter()
@@ -336,24 +554,20 @@ pub fn adjudicate_turn(
             if double {
                 doubled.push(judge_orders.len());
             }
-            judge_orders.push((
-                MainOrder {
-                    power: u.power,
-                    unit: UnitRef {
-                        kind: Some(u.kind),
-                        at: Place::of_region(map, u.region),
-                    },
-                    command: command_of(&step),
-                },
-                p.order,
-            ));
+            // The judge moves a leader passing through as it moves a
+            // ferried army: his order to it is a hold, shown as the move.
+            if let Some(shown) = through {
+                through_moves.push((judge_orders.len(), shown));
+                step = Step::Hold;
+            }
+            judge_orders.push((order_of(map, &u, &step), p.order));
         }
         // A unit that stays in the mountains defends double.
         for (b, (u, _)) in board.iter().enumerate() {
             let moving = judge_orders.iter().any(|(o, _)| {
                 o.unit.at.province == map.province_of(u.region)
                     && matches!(o.command, MainCommand::Move { .. })
-            });
+            }) || prep.ferried.iter().any(|(x, _)| *x == b);
             if q.mountain(map.province_of(u.region))
                 && !moving
                 && !prep.strength.iter().any(|(x, _)| *x == b)
@@ -401,6 +615,9 @@ pub fn adjudicate_turn(
         }
         let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
         let result = adjudicate_movement_prepared(map, rules, q, phase, &here, &plain, &prep);
+        for (k, shown) in through_moves {
+            judge_orders[k].0.command = shown;
+        }
         // The first round speaks for the sheet order; later rounds only
         // when the order was not already refused.
         for (k, v) in result.orders.iter().enumerate() {
@@ -426,12 +643,18 @@ pub fn adjudicate_turn(
             }
             let (u, k) = board[b];
             if let Some(d) = &r.dislodged {
+                stands[k] = true;
                 dislodged.push((u, k, d.retreats.clone(), d.from));
                 continue;
             }
             let u = match (r.command, r.outcome) {
                 (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..u },
-                _ => u,
+                _ => {
+                    if meant_move.contains(&b) {
+                        stands[k] = true;
+                    }
+                    u
+                }
             };
             next.push((u, k));
         }
@@ -458,11 +681,19 @@ pub fn adjudicate_turn(
                 _ => None,
             });
             let to = ordered.or_else(|| gm_retreat(map, &u, &options, owners));
+            // A leader is never lost for want of a retreat order (rule 7):
+            // with none nearer a centre, he still goes to the best free
+            // place by the GM's preferences.
+            let to = match u.kind {
+                UnitKind::Leader => to.or_else(|| preferred_retreat(map, &u, &options, owners)),
+                _ => to,
+            };
             match to {
                 Some(r) => next.push((Unit { region: r, ..u }, k)),
                 None if u.kind == UnitKind::Leader => {
-                    // A leader is never lost for want of a retreat: it takes
-                    // the place of a friendly army next to it.
+                    // Nowhere free: the leader takes the place of a friendly
+                    // army next to it (rule 7: "when retreating a leader
+                    // displaces a friendly army").
                     let displaced = next.iter().position(|(x, _)| {
                         x.power == u.power
                             && x.kind == UnitKind::Army
@@ -494,27 +725,28 @@ pub fn adjudicate_turn(
             result,
             retreats,
             doubled,
+            voided,
         });
+        for (u, _) in &next {
+            friendly_now[map.province_of(u.region).index()] = Some(u.power);
+        }
         board = next;
     }
     garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
-    // A province is friendly to the power whose army stands in it.
-    let mut friendly_after = friendly.to_vec();
-    for (u, _) in &board {
-        friendly_after[map.province_of(u.region).index()] = Some(u.power);
-    }
+    // A province is friendly to the power whose army last stood in it.
+    let friendly_after = friendly_now;
     // Fleets left in a coastal province that is no longer friendly retreat
     // at once, as a land unit would (rule 8).
-    let mut kept: Vec<(Unit, usize)> = Vec::new();
-    for (f, k) in std::mem::take(&mut fleets) {
+    let friendly_to = |f: &Unit| {
         let p = map.province_of(f.region);
-        let ok = map.province(p).terrain != crate::map::Terrain::Coast
+        map.province(p).terrain != crate::map::Terrain::Coast
             || friendly_after[p.index()]
-                .is_some_and(|o| o == f.power || permits.contains(&(o, f.power)));
-        if ok {
-            kept.push((f, k));
-            continue;
-        }
+                .is_some_and(|o| o == f.power || permits.contains(&(o, f.power)))
+    };
+    let all_fleets = std::mem::take(&mut fleets);
+    let (mut kept, leave): (Vec<_>, Vec<_>) =
+        all_fleets.into_iter().partition(|(f, _)| friendly_to(f));
+    for (f, k) in leave {
         let options: Vec<RegionId> = map
             .borders(f.region)
             .iter()
@@ -526,9 +758,7 @@ pub fn adjudicate_turn(
                 let q = map.province_of(*r);
                 (map.province(q).terrain != crate::map::Terrain::Coast
                     || friendly_after[q.index()] == Some(f.power))
-                    && !kept
-                        .iter()
-                        .any(|(x, _)| map.province_of(x.region) == q && x.power != f.power)
+                    && storable(map, &f, q, kept.iter().map(|(x, _)| *x))
             })
             .collect();
         if let Some(r) = gm_retreat(map, &f, &options, owners).or(options.first().copied()) {
@@ -580,6 +810,51 @@ pub fn gm_retreat(
         })
 }
 
+/// The retreat the GM's preferences (rule 5) rank first among `options`,
+/// whether or not it comes nearer a centre: the nearest a supply centre
+/// the power controls, home centres first, then alphabetically. For
+/// leaders, who are never disbanded for want of a retreat (rule 7).
+fn preferred_retreat(
+    map: &Map,
+    u: &Unit,
+    options: &[RegionId],
+    owners: &[Option<PowerId>],
+) -> Option<RegionId> {
+    let mine: Vec<ProvinceId> = map
+        .province_ids()
+        .filter(|p| map.province(*p).supply_centre && owners[p.index()] == Some(u.power))
+        .collect();
+    let dist = map.distances_to(&mine);
+    let home_dist = map.distances_to(&map.power(u.power).home_centres);
+    options.iter().copied().min_by(|a, b| {
+        let (pa, pb) = (map.province_of(*a), map.province_of(*b));
+        dist[pa.index()]
+            .cmp(&dist[pb.index()])
+            .then(home_dist[pa.index()].cmp(&home_dist[pb.index()]))
+            .then_with(|| map.province(pa).name.cmp(&map.province(pb).name))
+    })
+}
+
+/// Whether a support names a unit of the other layer (rule 8: fleets exert
+/// no influence on land units): a fleet's (`from_fleet`) of a land unit,
+/// or a land unit's of a fleet. The unit's kind must be written for it to
+/// count; unwritten, the judge looks in the supporter's own layer.
+fn supports_across(target: &UnitRef, from_fleet: bool) -> bool {
+    target
+        .kind
+        .is_some_and(|k| (k == UnitKind::Fleet) != from_fleet)
+}
+
+/// Whether fleet `f` may stand in `q` beside the fleets `others` (those
+/// elsewhere are ignored): the stacking rule a stored position is read
+/// with (rule 8: fleets of one power only, two to a coast).
+fn storable(map: &Map, f: &Unit, q: ProvinceId, others: impl Iterator<Item = Unit>) -> bool {
+    let here: Vec<Unit> = others
+        .filter(|x| x.kind == UnitKind::Fleet && map.province_of(x.region) == q)
+        .collect();
+    map.may_stand(q, f.power, UnitKind::Fleet, &here)
+}
+
 /// A stack of fleets that convoys in a round: the land judge's fleet.
 struct ConvoyStack {
     /// The stack as one fleet.
@@ -608,22 +883,52 @@ fn sea_round(
     plans: &[Option<Plan>],
     fleets: &mut Vec<(Unit, usize)>,
     verdicts: &mut [Option<Illegal>],
+    stands: &mut [bool],
     may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
     owners: &[Option<PowerId>],
 ) -> (Round, Vec<ConvoyStack>) {
-    // The stacks: (power, region) -> members.
+    // The stacks: (power, region, order) -> members. Stacked fleets are
+    // separate fleets (rule 8): orders for part of a stack move that part;
+    // the fleets of a place that stay there act as one stack.
+    let order_at = |m: usize| plans[fleets[m].1].as_ref().map(|p| p.order);
+    let sails = |m: usize| {
+        !stands[fleets[m].1]
+            && plans[fleets[m].1]
+                .as_ref()
+                .and_then(|p| p.steps[round].as_ref())
+                .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
+    };
     let mut stacks: Vec<(Unit, Vec<usize>)> = Vec::new();
     for (i, (f, _)) in fleets.iter().enumerate() {
-        match stacks
-            .iter_mut()
-            .find(|(s, _)| s.power == f.power && s.region == f.region)
-        {
+        match stacks.iter_mut().find(|(s, m)| {
+            s.power == f.power
+                && s.region == f.region
+                && (order_at(m[0]) == order_at(i) || (!sails(m[0]) && !sails(i)))
+        }) {
             Some((_, m)) => m.push(i),
             None => stacks.push((*f, vec![i])),
         }
     }
+    // Where a stack split, one part is the judge's unit in the place (the
+    // one staying, else the first); the parts sailing away are judged as
+    // units leaving it, as armies landing from a boat are. The judge's unit
+    // comes last, for the judge takes the last unit it sees in a place.
+    let resident = |t: usize, stacks: &[(Unit, Vec<usize>)]| {
+        let same = |o: usize| {
+            stacks[o].0.power == stacks[t].0.power && stacks[o].0.region == stacks[t].0.region
+        };
+        let staying = (0..stacks.len()).find(|&o| same(o) && !sails(stacks[o].1[0]));
+        staying.or_else(|| (0..stacks.len()).find(|&o| same(o))) == Some(t)
+    };
+    let leaving: Vec<bool> = (0..stacks.len()).map(|t| !resident(t, &stacks)).collect();
+    let mut order: Vec<usize> = (0..stacks.len()).collect();
+    order.sort_by_key(|&t| !leaving[t]);
+    let stacks: Vec<(Unit, Vec<usize>)> = order.iter().map(|&t| stacks[t].clone()).collect();
+    let leaving: Vec<bool> = order.iter().map(|&t| leaving[t]).collect();
     let board: Vec<Unit> = stacks.iter().map(|(s, _)| *s).collect();
     let mut prep = Prepared::default();
+    // The orders of leaving parts, shown after the judge's own.
+    let mut departures: Vec<(usize, MainOrder, usize)> = Vec::new();
     let mut orders: Vec<(MainOrder, usize)> = Vec::new();
     let mut doubled = Vec::new();
     let mut convoys = Vec::new();
@@ -632,13 +937,19 @@ fn sea_round(
     let mut follows: Vec<Option<usize>> = vec![None; stacks.len()];
     // Stacks joining one of their own that stays where it is.
     let mut joins: Vec<Option<usize>> = vec![None; stacks.len()];
+    // A stack that stands for the rest of the turn takes no step.
+    let standing = |t: usize| stacks[t].1.iter().any(|&m| stands[fleets[m].1]);
     let step_of = |t: usize| {
         stacks[t]
             .1
             .iter()
             .find_map(|&m| plans[fleets[m].1].as_ref())
             .and_then(|p| p.steps[round].clone())
+            .filter(|_| !standing(t))
     };
+    let mut voided = Vec::new();
+    // The stacks meaning to sail this round.
+    let mut meant_move: Vec<usize> = Vec::new();
     let stays = |t: usize| !matches!(step_of(t), Some((Step::Move(_), _)));
     for (s, (stack, members)) in stacks.iter().enumerate() {
         let size = members.len() as u32;
@@ -651,6 +962,13 @@ fn sea_round(
         let Some((step, double)) = plan.steps[round].clone() else {
             continue;
         };
+        if standing(s) {
+            voided.push((order_of(map, stack, &step), plan.order));
+            continue;
+        }
+        if matches!(step, Step::Move(_)) {
+            meant_move.push(s);
+        }
         let mut command = command_of(&step);
         match &step {
             Step::Move(to) => {
@@ -675,6 +993,24 @@ fn sea_round(
                 } else if coastal && already + members.len() > 2 {
                     refuse(Illegal::StackLimit, verdicts);
                     command = MainCommand::Hold;
+                } else if leaving[s]
+                    && !map.borders(stack.region).iter().any(|(r, m)| {
+                        m.intersects(crate::map::Mobility::FLEET)
+                            && map.province_of(*r) == dest
+                            && map.admits(*r, UnitKind::Fleet)
+                    })
+                {
+                    // The judge does not check a leaving part's move: it
+                    // must be a fleet's move to a place next to it.
+                    refuse(Illegal::NotAdjacent, verdicts);
+                    command = MainCommand::Hold;
+                } else if leaving[s] {
+                    prep.aboard.push(Aboard { unit: s, to: dest });
+                    sailing[s] = Some(dest);
+                    if double {
+                        prep.strength.retain(|(x, _)| *x != s);
+                        prep.strength.push((s, 2 * size));
+                    }
                 } else if let Some(host) = (0..stacks.len()).find(|&o| {
                     o != s
                         && stacks[o].0.power == stack.power
@@ -725,28 +1061,46 @@ fn sea_round(
                 });
                 command = MainCommand::Hold;
             }
+            Step::SupportMove(t, _) | Step::SupportHold(t) if supports_across(t, true) => {
+                if verdicts[plan.order].is_none() {
+                    verdicts[plan.order] = Some(Illegal::FleetsApart);
+                }
+                command = MainCommand::Hold;
+            }
             Step::SupportMove(..) | Step::SupportHold(_) if double => {
                 prep.support.push((s, 2 * size));
             }
             _ => {}
         }
+        let order = MainOrder {
+            power: stack.power,
+            unit: UnitRef {
+                kind: Some(UnitKind::Fleet),
+                at: Place::of_region(map, stack.region),
+            },
+            command,
+        };
+        // A leaving part has no order for the judge (the place's order is
+        // the staying part's), unless it could not sail: then it stays
+        // with the rest, and its refused order is shown.
+        if leaving[s] {
+            if prep.aboard.iter().any(|a| a.unit == s) {
+                departures.push((s, order, plan.order));
+            }
+            continue;
+        }
         if double {
             doubled.push(orders.len());
         }
-        orders.push((
-            MainOrder {
-                power: stack.power,
-                unit: UnitRef {
-                    kind: Some(UnitKind::Fleet),
-                    at: Place::of_region(map, stack.region),
-                },
-                command,
-            },
-            plan.order,
-        ));
+        orders.push((order, plan.order));
     }
     let plain: Vec<MainOrder> = orders.iter().map(|(o, _)| o.clone()).collect();
-    let result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &prep);
+    let mut result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &prep);
+    for (s, order, sheet) in departures {
+        result.units[s].order = Some(orders.len());
+        result.orders.push(None);
+        orders.push((order, sheet));
+    }
     for (k, v) in result.orders.iter().enumerate() {
         let i = orders[k].1;
         if round == 0 && verdicts[i].is_none() {
@@ -762,10 +1116,26 @@ fn sea_round(
     };
     let mut retreats = Vec::new();
     let mut dislodged_stacks = Vec::new();
+    // The dislodged fleets where they retreated to this round.
+    let mut retreated: Vec<Unit> = Vec::new();
     for (s, (stack, members)) in stacks.iter().enumerate() {
         let r = &result.units[s];
         if let Some(d) = &r.dislodged {
-            let to = gm_retreat(map, stack, &d.retreats, owners);
+            // Not where another retreating stack went, nor beyond what a
+            // place may hold (the position must stay storable).
+            let options: Vec<RegionId> = d
+                .retreats
+                .iter()
+                .copied()
+                .filter(|r| {
+                    let q = map.province_of(*r);
+                    may_enter(stack.power, q) && storable(map, stack, q, retreated.iter().copied())
+                })
+                .collect();
+            let to = gm_retreat(map, stack, &options, owners);
+            if let Some(region) = to {
+                retreated.extend(members.iter().map(|_| Unit { region, ..*stack }));
+            }
             for &m in members {
                 match to {
                     Some(region) => fleets[m].0.region = region,
@@ -774,6 +1144,9 @@ fn sea_round(
             }
             retreats.push((*stack, to));
             dislodged_stacks.push(stack.region);
+            for &m in members {
+                stands[fleets[m].1] = true;
+            }
             continue;
         }
         let region = match (r.command, r.outcome) {
@@ -791,10 +1164,46 @@ fn sea_round(
                         .map(|h| stacks[h].0.region)
                 }),
         };
-        if let Some(region) = region {
-            for &m in members {
-                fleets[m].0.region = region;
+        match region {
+            Some(region) => {
+                for &m in members {
+                    fleets[m].0.region = region;
+                }
             }
+            None if meant_move.contains(&s) => {
+                for &m in members {
+                    stands[fleets[m].1] = true;
+                }
+            }
+            None => {}
+        }
+    }
+    // A part that could not leave shares the fate of the part it stayed
+    // with.
+    for s in (0..stacks.len()).filter(|&s| leaving[s] && !moved(s)) {
+        let (power, region) = (stacks[s].0.power, stacks[s].0.region);
+        let host = (0..stacks.len()).find(|&h| {
+            !leaving[h]
+                && stacks[h].0.power == power
+                && stacks[h].0.region == region
+                && result.units[h].dislodged.is_some()
+        });
+        if let Some(h) = host {
+            let to = fleets[stacks[h].1[0]].0.region;
+            for &m in &stacks[s].1 {
+                fleets[m].0.region = to;
+                stands[fleets[m].1] = true;
+            }
+        } else if fleets
+            .iter()
+            .any(|(f, _)| f.region == region && f.power != power && f.region != RegionId(u16::MAX))
+        {
+            // Its own part sailed away and another power's fleets came in:
+            // it cannot stay beside them, and is lost.
+            for &m in &stacks[s].1 {
+                fleets[m].0.region = RegionId(u16::MAX);
+            }
+            retreats.push((stacks[s].0, None));
         }
     }
     fleets.retain(|(f, _)| f.region != RegionId(u16::MAX));
@@ -807,6 +1216,7 @@ fn sea_round(
             result,
             retreats,
             doubled,
+            voided,
         },
         convoys,
     )

@@ -108,6 +108,18 @@ pub enum Illegal {
     NotFriendly,
     /// At most two fleets in a coastal province.
     StackLimit,
+    /// A build site the variant opens only after the centre has been held
+    /// for some turns (1700 AD II rule 10a: "on the second turn of
+    /// uninterrupted control"), held too short a time yet.
+    HeldTooShort,
+    /// Fleets and land units do not support each other (1700 AD II rule
+    /// 8: "fleets exert no influence on land units").
+    FleetsApart,
+    /// An earlier impulse of the unit failed, or it was dislodged: it
+    /// stands for the rest of the turn (1700 AD II rule 4: "second impulse
+    /// orders which do not make sense because of first impulse conflicts
+    /// become stand orders").
+    Stands,
 
     /// The army may board only its own fleet, at sea, next to it.
     CannotBoard,
@@ -202,6 +214,15 @@ impl fmt::Display for Illegal {
             Illegal::NotInHomeland => "units are placed within your homeland",
             Illegal::NotFriendly => "fleets may enter only friendly coastal provinces",
             Illegal::StackLimit => "at most two fleets may stand in a coastal province",
+            Illegal::HeldTooShort => {
+                "not yet: that centre has not been held long enough to build there"
+            }
+            Illegal::FleetsApart => {
+                "fleets and land units do not support each other: fleets support only fleets"
+            }
+            Illegal::Stands => {
+                "the unit stands: an earlier impulse failed or it was dislodged"
+            }
             Illegal::MountainCrossing => {
                 "an action across the Swiss border takes both impulses: order it (x2)"
             }

@@ -100,7 +100,16 @@ fn assign<'h>(
     power: PowerId,
     held: &'h [AnyCommand],
 ) -> Vec<(crate::map::Unit, Option<&'h AnyCommand>)> {
-    let mut used = vec![false; held.len()];
+    // How many units each held order is for so far: a stack's order is for
+    // as many fleets as it names (`2F`), any other for one (1700 AD II
+    // rule 8: stacked fleets are separate fleets).
+    let mut used = vec![0usize; held.len()];
+    let capacity = |c: &AnyCommand| match c {
+        AnyCommand::Main(_, crate::orders::MainCommand::Impulses { stack, .. }) => {
+            usize::from((*stack).max(1))
+        }
+        _ => 1,
+    };
     pos.units
         .iter()
         .filter(|u| u.power == power)
@@ -112,12 +121,10 @@ fn assign<'h>(
             } else {
                 Slot::Unit(p, stacked && u.kind == crate::map::UnitKind::Fleet)
             };
-            let i = (0..held.len()).find(|&i| !used[i] && slot(v, pos, power, &held[i]) == k);
-            // A stack's one order is for every fleet of it.
-            if let Some(i) = i
-                && !matches!(k, Slot::Unit(_, true))
-            {
-                used[i] = true;
+            let i = (0..held.len())
+                .find(|&i| used[i] < capacity(&held[i]) && slot(v, pos, power, &held[i]) == k);
+            if let Some(i) = i {
+                used[i] += 1;
             }
             (*u, i.map(|i| &held[i]))
         })
@@ -234,10 +241,16 @@ pub(crate) fn check(
                 .collect()
         }
     };
+    // Not refusals here: "replaced by a later order" (merging keeps the
+    // later one); "fleets may enter only friendly coastal provinces", for
+    // that depends on the armies' moves and the permissions (PERMIT) when
+    // the turn is judged (1700 AD II rule 8), where it is checked again.
+    let not_refusals = [
+        crate::adjudicate::Illegal::Replaced.to_string(),
+        crate::adjudicate::Illegal::NotFriendly.to_string(),
+    ];
     for (k, verdict) in verdicts.into_iter().enumerate() {
-        // "Replaced by a later order" is not a refusal here: merging keeps
-        // the later one.
-        if verdict.as_deref() != Some(crate::adjudicate::Illegal::Replaced.to_string().as_str()) {
+        if !verdict.as_ref().is_some_and(|w| not_refusals.contains(w)) {
             out[idx[k]] = verdict;
         }
     }
@@ -354,9 +367,10 @@ pub(crate) fn orders(
         }
         let k = slot(&v, &pos, power, &c);
         // A unit's new order replaces its old one; the first order of the
-        // mail for a box or for the adjustments replaces all held ones.
-        // The reply says which orders went.
-        if matches!(k, Slot::Unit(..)) || !replaced.contains(&k) {
+        // mail for a box, for the fleets of a province (each may have its
+        // own) or for the adjustments replaces all held ones. The reply says
+        // which orders went.
+        if matches!(k, Slot::Unit(_, false)) || !replaced.contains(&k) {
             let gone: Vec<String> = held
                 .iter()
                 .filter(|h| slot(&v, &pos, power, h) == k)

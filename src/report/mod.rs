@@ -836,6 +836,21 @@ fn turn_lines(
                     });
                     judged.push(round.orders[k].1);
                 }
+                // Impulses of units that stand for the rest of the turn.
+                for (o, i) in round.voided.iter().filter(|(o, _)| o.power == pw) {
+                    let cmd = AnyCommand::Main(o.unit, o.command.clone());
+                    lines.push(OrderLine {
+                        zine: format!("{layer}{}: {}", n + 1, format_order(map, &cmd)),
+                        judge: format!(
+                            "{layer}impulse {}: {}",
+                            n + 1,
+                            format_order_long(map, &cmd)
+                        ),
+                        marks: vec![format!("void: {}", crate::adjudicate::Illegal::Stands)],
+                        judge_marks: vec!["void".into()],
+                    });
+                    judged.push(*i);
+                }
             }
         }
         for (i, o) in moves.iter().enumerate().filter(|(_, o)| o.power == pw) {

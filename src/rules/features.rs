@@ -1095,11 +1095,19 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
                                 .any(|(q, y)| *q == p && year - y >= i32::from(s.3) - 1)
                         }))
             });
+            // A site of the power's not yet held long enough says so.
+            let too_soon = self
+                .features
+                .builds
+                .sites
+                .iter()
+                .any(|s| s.0 == power && s.1 == p);
             match (site, self.capture_kinds(power, p)) {
                 (Some((_, _, kinds, _)), _) => {
                     only = (!kinds.is_empty()).then(|| kinds.clone());
                 }
                 (None, Some(kinds)) => only = Some(kinds.to_vec()),
+                (None, None) if too_soon && owned => return Err(Illegal::HeldTooShort),
                 (None, None) => return Err(Illegal::NotABuildSite),
             }
         }

@@ -50,6 +50,10 @@ pub struct Victory {
     /// Who wins when the last phase has been played.
     #[serde(default)]
     pub at_end: AtEnd,
+    /// The only years the GM may end the game after with `SET END` (1700
+    /// AD II rule 11: "either 1713 ... or 1721"); empty: any year.
+    #[serde(default)]
+    pub end_years: Vec<i32>,
 }
 
 /// How a game that reaches its last phase ends.

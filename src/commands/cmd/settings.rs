@@ -219,7 +219,10 @@ impl Command for SetEnd {
     fn parse(args: &Args) -> Result<Self, String> {
         value(args, &Self::SPEC).map(SetEnd)
     }
-    fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        // The variant may name the only years its game can end in.
+        let g = load(s.tx, &game)?;
+        let years = judge.variant(&g.variant)?.victory.end_years.clone();
         set(s, &game, |st| {
             if self.0.eq_ignore_ascii_case("none") {
                 st.last_year = None;
@@ -229,6 +232,13 @@ impl Command for SetEnd {
                 .0
                 .parse()
                 .map_err(|_| "SET END year (the game ends after it), or SET END NONE")?;
+            if !years.is_empty() && !years.contains(&y) {
+                let list: Vec<String> = years.iter().map(i32::to_string).collect();
+                return Err(format!(
+                    "this game may end only after {}",
+                    list.join(" or ")
+                ));
+            }
             st.last_year = Some(y);
             Ok(format!("the game ends after {y}"))
         })
