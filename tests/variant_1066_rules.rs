@@ -9,7 +9,7 @@ use support_play::{orders, power, prov};
 mod support_judge;
 use support_judge::World;
 
-use zinejudge::adjudicate::{AdjustStatus, Illegal};
+use zinejudge::adjudicate::{AdjustStatus, Illegal, Outcome};
 use zinejudge::game::Position;
 use zinejudge::game::homes::{NominateError, nominate};
 use zinejudge::game::step::{PhaseResult, play};
@@ -291,3 +291,186 @@ fn rule_5_at_the_end_of_the_second_move_one_af_per_sea_the_rest_eliminated() {
     assert_eq!(next.units.iter().filter(|u| u.power == harald).count(), 3);
     assert_eq!(next.state.blocked.len(), 1);
 }
+
+/// A unit of `who` placed by hand in `at`.
+fn place(v: &Variant, pos: &mut Position, who: &str, kind: UnitKind, at: &str) {
+    pos.units.push(Unit {
+        power: power(v, who),
+        kind,
+        region: v.map.province(prov(v, at)).main_region(),
+    });
+}
+
+/// The power of the one unit standing in `name`, if any.
+fn owner_in(v: &Variant, pos: &Position, name: &str) -> Option<String> {
+    let p = prov(v, name);
+    pos.units
+        .iter()
+        .find(|u| v.map.province_of(u.region) == p)
+        .map(|u| v.map.power(u.power).name.clone())
+}
+
+#[test]
+fn rule_7_on_board_units_support_a_box_army_onto_the_board() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    // A Scottish army in Bedeford and a Norman one already landed in
+    // Chenth (placed by hand).
+    place(&v, &mut pos, "Scots", UnitKind::Army, "Bed");
+    place(&v, &mut pos, "William", UnitKind::Army, "Chn");
+    // Unsupported, the landing bounces off Harold's army in London.
+    let (r, next) = support_play::movement(&v, &pos, &["Duke William: A(SOD)-Lun"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(
+        owner_in(&v, &next, "Lun").as_deref(),
+        Some("Harold Godwinson")
+    );
+    // Supported from the board, in every notation, by another power or by
+    // William's own landed army, it dislodges it.
+    for support in [
+        "The Scots: A(Bed) S A(SOD)-Lun",
+        "The Scots: A(Bed) S A(WIL)-Lun",
+        "The Scots: A Bed S A SOD - Lun",
+        "The Scots: Army Bedeford supports Army Straits of Dover -> Lundonia",
+        "The Scots: A(Bed) S SOD-Lun",
+        "Duke William: A(Chn) S A(SOD)-Lun",
+    ] {
+        let (r, next) = support_play::movement(&v, &pos, &[support, "Duke William: A(SOD)-Lun"]);
+        assert_eq!(r.orders, vec![None, None], "{support}");
+        assert_eq!(
+            owner_in(&v, &next, "Lun").as_deref(),
+            Some("Duke William"),
+            "{support}"
+        );
+        assert_eq!(next.dislodged.len(), 1, "{support}");
+    }
+    // The support binds to the waiting army that moves there: another
+    // one moving elsewhere first does not take it.
+    let (_, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Duke William: A(SOD)-Has",
+            "The Scots: A(Bed) S A(SOD)-Lun",
+            "Duke William: A(SOD)-Lun",
+        ],
+    );
+    assert_eq!(owner_in(&v, &next, "Lun").as_deref(), Some("Duke William"));
+    // Units off the board still support nothing.
+    let (r, _) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Duke William: A(SOD) S A(SOD)-Lun",
+            "Duke William: A(SOD)-Lun",
+        ],
+    );
+    assert_eq!(r.orders[0], Some(Illegal::OffBoard));
+}
+
+#[test]
+fn rule_7_on_board_units_support_a_waiting_army_fleet_onto_the_board() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    place(&v, &mut pos, "Scots", UnitKind::Army, "Nth");
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "The Scots: A(Nth) S A/F(GER)-Dun",
+            "Harald Hardrada: A/F(GER)-Dun",
+        ],
+    );
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(
+        owner_in(&v, &next, "Dun").as_deref(),
+        Some("Harald Hardrada")
+    );
+    assert_eq!(next.dislodged.len(), 1, "the Earls' army is dislodged");
+}
+
+#[test]
+fn rule_7_support_onto_the_board_by_mail() {
+    let mut w = started();
+    let r = w.reply(
+        "scots@example.test",
+        "SIGNON Scots hastings pw\nA(Edw) S A(SOD)-Lun\nA(Brc) S A/F(GER)-Nth",
+    );
+    assert!(!r.contains("not on the board"), "{r}");
+    // Edwins Burgh cannot reach London: refused for that, not for the box.
+    assert!(r.contains("A(Edw) S A(SOD)-Lun"), "{r}");
+    let r = w.reply(
+        "harold@example.test",
+        "SIGNON Harold hastings pw\nA(Win) S A(SOD)-Lun\nA(Lun) S A(WIL)-Chn",
+    );
+    assert!(
+        !r.contains("not on the board") && !r.contains("void"),
+        "{r}"
+    );
+}
+
+#[test]
+fn rule_4_armies_are_convoyed_from_off_the_board() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "CHA");
+    for convoy in [
+        "The Scots: F(CHA) C A(SOD)-Dor",
+        "The Scots: F(CHA) C A(WIL)-Dor",
+    ] {
+        let (r, next) = support_play::movement(&v, &pos, &[convoy, "Duke William: A(SOD)-Dor"]);
+        assert_eq!(r.orders, vec![None, None], "{convoy}");
+        assert_eq!(owner_in(&v, &next, "Dor").as_deref(), Some("Duke William"));
+        assert_eq!(count_in(&v, &next, "WIL"), 3);
+    }
+    // With only one army waiting too.
+    let wil = prov(&v, "WIL");
+    let mut kept = 0;
+    pos.units.retain(|u| {
+        let w = v.map.province_of(u.region) == wil;
+        kept += usize::from(w);
+        !w || kept == 1
+    });
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(CHA) C A(SOD)-Dor", "Duke William: A(WIL)-Dor"],
+    );
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(owner_in(&v, &next, "Dor").as_deref(), Some("Duke William"));
+    // No convoy, no landing in Dorsete.
+    let (r, _) = support_play::movement(&v, &pos, &["Duke William: A(SOD)-Dor"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(
+        r.units
+            .iter()
+            .filter(|u| u.outcome == Outcome::NoConvoy)
+            .count(),
+        1
+    );
+}
+
+/// A 1066 game by mail with every power joined and started.
+fn started() -> World {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE hastings 1066 gmpw");
+    for (who, pw) in NAMES {
+        w.reply(
+            &format!("{who}@example.test"),
+            &format!("JOIN hastings pw {pw}"),
+        );
+    }
+    w.reply("obs@example.test", "OBSERVE hastings");
+    w.reply("gm@example.test", "SIGNON GM hastings gmpw\nSTART");
+    w
+}
+
+const NAMES: [(&str, &str); 7] = [
+    ("william", "Duke William"),
+    ("harald", "Harald Hardrada"),
+    ("harold", "Harold Godwinson"),
+    ("norse", "The Norse"),
+    ("earls", "The Northern Earls"),
+    ("scots", "The Scots"),
+    ("welsh", "The Welsh"),
+];

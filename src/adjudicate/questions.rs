@@ -37,6 +37,22 @@ pub trait RuleQuestions: Sync {
         None
     }
 
+    /// The box whose waiting units any power's order may name as standing
+    /// at `named` (1066: William's armies "in the Straits of Dover",
+    /// Harald's A/Fs "in Oceanus Germanicus or the Wash"), so that units
+    /// on the board may support or convoy them onto the board (rules 4, 7).
+    fn box_waiting_at(&self, _named: ProvinceId) -> Option<ProvinceId> {
+        None
+    }
+
+    /// Whether the player of `orderer` may not know which units stand at
+    /// `p` in `phase` (1066 rule 5: Harald's hidden A/Fs). An order naming
+    /// a unit there is then never refused for what stands there, only
+    /// carried out or void, so the answer cannot tell where it is.
+    fn unseen(&self, _orderer: PowerId, _p: ProvinceId, _phase: Option<Phase>) -> bool {
+        false
+    }
+
     /// Whether a unit in box `b` whose order names the board space `named`
     /// moves this phase as if it stood there (1066: Harald's A/Fs, secretly
     /// in Oceanus Germanicus or the Wash).

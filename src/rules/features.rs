@@ -901,6 +901,20 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
             .map(|b| b.province)
     }
 
+    fn box_waiting_at(&self, named: ProvinceId) -> Option<ProvinceId> {
+        self.features
+            .boxes
+            .iter()
+            .find(|b| b.also_named.contains(&named))
+            .map(|b| b.province)
+    }
+
+    fn unseen(&self, orderer: PowerId, p: ProvinceId, phase: Option<Phase>) -> bool {
+        self.features.hidden.iter().any(|h| {
+            h.power != orderer && h.provinces.contains(&p) && phase.is_some_and(|ph| ph <= h.until)
+        })
+    }
+
     fn moves_from(&self, b: ProvinceId, named: ProvinceId, phase: Option<Phase>) -> bool {
         self.features.box_at(b).is_some_and(|b| {
             b.moves_from_until
