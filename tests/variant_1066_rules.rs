@@ -474,3 +474,63 @@ const NAMES: [(&str, &str); 7] = [
     ("scots", "The Scots"),
     ("welsh", "The Welsh"),
 ];
+
+#[test]
+fn rule_4_the_destroy_order_destroys_only_the_waiting_armies() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("May 1066 movement").expect("phase");
+    let wil = prov(&v, "WIL");
+    let mut kept = 0;
+    pos.units.retain(|u| {
+        let w = v.map.province_of(u.region) == wil;
+        kept += usize::from(w);
+        !w || kept == 1
+    });
+    place(&v, &mut pos, "William", UnitKind::Fleet, "WIL");
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "CHA");
+    let (r, next) =
+        support_play::movement(&v, &pos, &["Harald Hardrada: A/F(CHA) destroys A(SOD)"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(r.units.iter().filter(|u| u.destroyed).count(), 1);
+    let waiting = units_in_box(&v, &next);
+    assert_eq!(waiting, vec![UnitKind::Fleet], "the waiting fleet survives");
+    // Offline, the destroyed army is printed destroyed, not holding.
+    let dir = std::env::temp_dir().join(format!("zj-1066-destroy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("pos.toml"), pos.to_toml(&v)).expect("position");
+    std::fs::write(
+        dir.join("orders.txt"),
+        "Harald Hardrada: A/F(CHA) destroys A(SOD)\n",
+    )
+    .expect("orders");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["adjudicate", "--game", "1066", "--position"])
+        .arg(dir.join("pos.toml"))
+        .arg("--orders")
+        .arg(dir.join("orders.txt"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let results = text.split("# Next position").next().unwrap_or_default();
+    let line = |unit: &str| {
+        results
+            .lines()
+            .find(|l| l.trim_start().starts_with(unit))
+            .unwrap_or_else(|| panic!("no {unit}: {results}"))
+            .trim_end()
+            .to_string()
+    };
+    assert!(line("A(WIL)").ends_with("destroyed"), "{results}");
+    assert!(line("F(WIL)").ends_with("holds"), "{results}");
+}
+
+fn units_in_box(v: &Variant, pos: &Position) -> Vec<UnitKind> {
+    let wil = prov(v, "WIL");
+    pos.units
+        .iter()
+        .filter(|u| v.map.province_of(u.region) == wil)
+        .map(|u| u.kind)
+        .collect()
+}

@@ -1828,6 +1828,7 @@ impl<'a> Judge<'a> {
             let destroyed = self.in_box[u]
                 && !moved
                 && ((destroy_box == Some(self.prov[u])
+                    && self.q.destroys(self.units[u].kind)
                     && destroyers.iter().any(|&p| p != self.power(u)))
                     || (matches!(self.cmd[u], Cmd::Move { .. })
                         && self.q.failed_exit_destroyed(ProvinceId(self.prov[u]))));

@@ -102,6 +102,12 @@ pub trait RuleQuestions: Sync {
         None
     }
 
+    /// Whether a destroy order destroys the waiting units of `kind` (1066
+    /// rule 4: armies, so William's waiting fleets survive it).
+    fn destroys(&self, _kind: UnitKind) -> bool {
+        false
+    }
+
     // ---- Ice and mountains.
 
     /// Whether the ice holds a unit of `kind` in `p` in `phase` (Abstraction

@@ -94,6 +94,10 @@ pub struct RawDestroy {
     pub by: Vec<crate::map::UnitKind>,
     /// The giver must stand in or next to one of these.
     pub near: Vec<Spanned<String>>,
+    /// The kinds of waiting unit destroyed (1066 rule 4 speaks of armies:
+    /// William's waiting fleets survive); empty: every kind.
+    #[serde(default)]
+    pub destroys: Vec<crate::map::UnitKind>,
 }
 
 /// A `[[builds.captures]]` entry: the first centres a power takes become
@@ -338,6 +342,8 @@ pub struct Destroy {
     pub by: Vec<crate::map::UnitKind>,
     /// Where the giver must be (in or next to).
     pub near: Vec<ProvinceId>,
+    /// The kinds destroyed; empty: every kind.
+    pub destroys: Vec<crate::map::UnitKind>,
 }
 
 /// A resolved `[[reserve]]`.
@@ -700,6 +706,7 @@ pub fn resolve(
                 from,
                 by: d.by.clone(),
                 near,
+                destroys: d.destroys.clone(),
             });
         }
     }
@@ -987,6 +994,13 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
 
     fn destroy_box(&self) -> Option<ProvinceId> {
         self.features.destroy.as_ref().map(|d| d.province)
+    }
+
+    fn destroys(&self, kind: crate::map::UnitKind) -> bool {
+        self.features
+            .destroy
+            .as_ref()
+            .is_some_and(|d| d.destroys.is_empty() || d.destroys.contains(&kind))
     }
 
     fn icebound(&self, p: ProvinceId, kind: crate::map::UnitKind, phase: Option<Phase>) -> bool {
