@@ -534,3 +534,117 @@ fn units_in_box(v: &Variant, pos: &Position) -> Vec<UnitKind> {
         .map(|u| u.kind)
         .collect()
 }
+
+/// Every reader's copy of the results of `phase` in `sent`.
+fn results_of<'a>(
+    sent: &'a [support_judge::Sent],
+    who: &str,
+    phase: &str,
+) -> &'a support_judge::Sent {
+    sent.iter()
+        .find(|m| m.to_has(&format!("{who}@example.test")) && m.subject.contains(phase))
+        .unwrap_or_else(|| panic!("no {phase} results for {who}: {sent:#?}"))
+}
+
+/// Lines of `text` that name a place where Harald's A/Fs may hide, other
+/// than the Earls' own orders naming them (seen by all, marked alike).
+fn traces(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.contains("S A/F("))
+        .filter(|l| {
+            [
+                "GER",
+                "WAS",
+                "HAR",
+                "Oceanus",
+                "Germanicus",
+                "Wash",
+                "Harald's",
+            ]
+            .iter()
+            .any(|w| l.contains(w))
+        })
+        .collect()
+}
+
+#[test]
+fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
+    let mut w = started();
+    // Harald: one A/F into Oceanus Germanicus, two into the Wash (a
+    // standoff only he may know of).
+    let r = w.reply(
+        "harald@example.test",
+        "SIGNON Harald hastings pw\nA/F(HAR)-GER\nA/F(HAR)-WAS\nA/F(HAR)-WAS",
+    );
+    assert!(!r.contains("void"), "{r}");
+    // The Earls support A/Fs they cannot see: one is there, one is not.
+    // The replies must not tell which, in March or in April.
+    let earls = "SIGNON Earls hastings pw\nA(Dun) S A/F(GER)-Nth\nA(Dre) S A/F(WAS)-Dei";
+    let march_reply = w.reply("earls@example.test", earls);
+    assert!(!march_reply.contains("not on the board"), "{march_reply}");
+    let sent = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    let gm = &results_of(&sent, "gm", "March 1066").body;
+    assert!(gm.contains("WAS"), "the GM is told of the standoff: {gm}");
+    let harald = &results_of(&sent, "harald", "March 1066").body;
+    assert!(
+        harald.contains("Standoffs") || harald.contains("WAS"),
+        "{harald}"
+    );
+    for (who, _) in NAMES
+        .iter()
+        .filter(|(w, _)| *w != "harald")
+        .chain([&("obs", "")])
+    {
+        let m = results_of(&sent, who, "March 1066");
+        assert!(traces(&m.body).is_empty(), "{who}: {}", m.body);
+        // The Earls' two supports, one of an A/F there, one of none, are
+        // marked alike.
+        let marks: Vec<String> = m
+            .body
+            .lines()
+            .filter(|l| l.contains("S A/F("))
+            .filter_map(|l| l.split_once("-Nth").or(l.split_once("-Dei")))
+            .map(|x| x.1.trim().to_string())
+            .collect();
+        assert_eq!(marks.len(), 2, "{who}: {}", m.body);
+        assert_eq!(marks[0], marks[1], "{who}: {}", m.body);
+        assert!(!m.body.contains("Standoff"), "{who}: {}", m.body);
+    }
+    // April: one A/F now stands in GER (hidden), none in the Wash.
+    let april_reply = w.reply("earls@example.test", earls);
+    assert!(!april_reply.contains("not on the board"), "{april_reply}");
+    let strip = |r: &str| {
+        r.lines()
+            .filter(|l| l.contains("S A/F("))
+            .map(|l| l.replace("GER)-Nth", "X").replace("WAS)-Dei", "X"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&march_reply), strip(&april_reply));
+    assert_eq!(strip(&april_reply).len(), 2, "{april_reply}");
+    // HISTORY and SUMMARY, to a player and to an observer.
+    for who in ["scots", "obs"] {
+        let h = w.reply(&format!("{who}@example.test"), "HISTORY hastings");
+        assert!(
+            traces(&h).is_empty() && !h.contains("Standoff"),
+            "{who}: {h}"
+        );
+        let s = w.reply(&format!("{who}@example.test"), "SUMMARY hastings");
+        assert!(traces(&s).is_empty(), "{who}: {s}");
+    }
+    // The pictures: every other reader's is the observer's.
+    let svg = |who: &str| {
+        results_of(&sent, who, "March 1066")
+            .attachments
+            .iter()
+            .find(|(n, _)| n.ends_with(".svg"))
+            .map(|(_, n)| *n)
+            .expect("a picture")
+    };
+    for (who, _) in NAMES
+        .iter()
+        .filter(|(w, _)| !["harald", "earls"].contains(w))
+    {
+        assert_eq!(svg(who), svg("obs"), "{who}");
+    }
+    assert!(svg("obs") < svg("gm"));
+}

@@ -540,6 +540,20 @@ impl Features {
         !self.hidden.is_empty()
     }
 
+    /// Whether `viewer` may not know which units stand at `p` in `phase`
+    /// (1066 rule 5: Oceanus Germanicus and the Wash, for all but Harald
+    /// and the GM, until the end of April 1066).
+    pub fn place_hidden_from(&self, phase: Phase, p: ProvinceId, viewer: Viewer) -> bool {
+        let owner = match viewer {
+            Viewer::Gm => return false,
+            Viewer::Power(p) => Some(p),
+            Viewer::Public => None,
+        };
+        self.hidden
+            .iter()
+            .any(|h| owner != Some(h.power) && phase <= h.until && h.provinces.contains(&p))
+    }
+
     /// Whether `viewer` may not see where `u` stands in `phase`.
     pub fn hidden_from(&self, map: &Map, phase: Phase, u: &Unit, viewer: Viewer) -> bool {
         let owner = match viewer {
