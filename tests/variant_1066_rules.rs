@@ -14,6 +14,7 @@ use zinejudge::game::Position;
 use zinejudge::game::homes::{NominateError, nominate};
 use zinejudge::game::step::{PhaseResult, play};
 use zinejudge::map::{Unit, UnitKind};
+use zinejudge::variant::features::Viewer;
 use zinejudge::variant::{PhaseKind, Variant, builtin};
 
 fn variant() -> Variant {
@@ -647,4 +648,81 @@ fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
         assert_eq!(svg(who), svg("obs"), "{who}");
     }
     assert!(svg("obs") < svg("gm"));
+}
+
+#[test]
+fn rule_6_a_centre_another_power_nominated_cannot_be_nominated_again() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    let (earls, welsh) = (power(&v, "Earls"), power(&v, "Welsh"));
+    let her = prov(&v, "Her");
+    pos.owners[prov(&v, "Dun").index()] = Some(power(&v, "Scots"));
+    pos.owners[her.index()] = Some(earls);
+    assert_eq!(nominate(&v, &mut pos, earls, her), Ok(()));
+    // The Welsh take Hereford, having lost Gwynedd: it is the Earls' home.
+    pos.owners[her.index()] = Some(welsh);
+    pos.owners[prov(&v, "Gwy").index()] = Some(power(&v, "Norse"));
+    assert_eq!(
+        nominate(&v, &mut pos, welsh, her),
+        Err(NominateError::NotNeutral("Hereford".into()))
+    );
+}
+
+#[test]
+fn rule_6_never_more_than_four_home_centres_after_a_lost_home_is_retaken() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let welsh = power(&v, "Welsh");
+    let (her, gwy) = (prov(&v, "Her"), prov(&v, "Gwy"));
+    pos.owners[gwy.index()] = Some(power(&v, "Norse"));
+    pos.owners[her.index()] = Some(welsh);
+    assert_eq!(nominate(&v, &mut pos, welsh, her), Ok(()));
+    // The Welsh army still in Gwynedd takes it back at the end of April.
+    let (_, next) = support_play::movement(&v, &pos, &[]);
+    assert_eq!(next.owners[gwy.index()], Some(welsh));
+    assert_eq!(v.calendar.label(next.phase), "April 1066 adjustment");
+    // Five centres, four units: one build, but Hereford is a home no more.
+    let (PhaseResult::Adjustment(r), _) =
+        support_play::step(&v, &next, &["The Welsh: Build A Her"])
+    else {
+        panic!("adjustment")
+    };
+    assert_eq!(r.orders[0], AdjustStatus::Illegal(Illegal::NotABuildSite));
+}
+
+#[test]
+fn rule_6_nominations_are_announced_in_the_results() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    let welsh = power(&v, "Welsh");
+    let her = prov(&v, "Her");
+    pos.owners[prov(&v, "Gwy").index()] = Some(power(&v, "Norse"));
+    pos.owners[her.index()] = Some(welsh);
+    assert_eq!(nominate(&v, &mut pos, welsh, her), Ok(()));
+    let o = orders(&v, PhaseKind::Movement, &[]);
+    let (result, after) = play(&v, &pos, &o);
+    let r = zinejudge::report::PhaseReport {
+        variant: &v,
+        game: "hastings",
+        before: &pos,
+        orders: &o,
+        result: &result,
+        after: &after,
+        next_deadline: None,
+        ended: None,
+        nmr: Vec::new(),
+    };
+    for viewer in [Viewer::Public, Viewer::Power(power(&v, "Scots"))] {
+        let d = zinejudge::report::data_for(&r, "zj", viewer);
+        assert_eq!(d.nominated, vec!["The Welsh: Hereford".to_string()]);
+    }
+    assert!(
+        zinejudge::report::render(&r).contains("Home centre nominated: The Welsh: Hereford."),
+        "{}",
+        zinejudge::report::render(&r)
+    );
+    // Announced once: the next results do not repeat it.
+    assert!(after.state.nominated.values().all(Vec::is_empty));
+    assert_eq!(after.state.homes.get(welsh), Some(&vec![her]));
 }

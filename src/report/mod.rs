@@ -177,6 +177,9 @@ pub struct ReportData {
     /// Centres exchanged at the end of the move (`France gave Hol to
     /// Germany for Bel`).
     pub exchanged: Vec<String>,
+    /// Home centres nominated since the last results (1066 rule 6),
+    /// announced to all: `The Welsh: Hereford`.
+    pub nominated: Vec<String>,
     /// Matched exchanges not made, with why (`France and Germany: Mar
     /// for Dre not made: ...`).
     pub unmade: Vec<String>,
@@ -643,6 +646,16 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .blocked
             .iter()
             .map(|u| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
+            .collect(),
+        nominated: r
+            .before
+            .state
+            .nominated
+            .iter()
+            .flat_map(|(pw, list)| {
+                list.iter()
+                    .map(move |p| format!("{}: {}", map.power(pw).name, map.province(*p).name))
+            })
             .collect(),
         exchanged: r
             .after
