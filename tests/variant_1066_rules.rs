@@ -726,3 +726,103 @@ fn rule_6_nominations_are_announced_in_the_results() {
     assert!(after.state.nominated.values().all(Vec::is_empty));
     assert_eq!(after.state.homes.get(welsh), Some(&vec![her]));
 }
+
+#[test]
+fn rule_4_build_and_remove_replies_name_williams_box_and_his_first_captures() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 adjustment").expect("phase");
+    let william = power(&v, "William");
+    // He has landed three armies and holds five centres, taken in order.
+    let wil = prov(&v, "WIL");
+    let mut moved = 0;
+    for u in pos.units.iter_mut() {
+        if v.map.province_of(u.region) == wil && moved < 3 {
+            u.region = v
+                .map
+                .province(prov(&v, ["Has", "Can", "Chn"][moved]))
+                .main_region();
+            moved += 1;
+        }
+    }
+    for c in ["Has", "Can", "Exs", "Lun", "Oxe"] {
+        pos.owners[prov(&v, c).index()] = Some(william);
+        pos.state.captures[william].push(prov(&v, c));
+    }
+    let lun = prov(&v, "Lun");
+    pos.units.retain(|u| v.map.province_of(u.region) != lun);
+    let (PhaseResult::Adjustment(r), _) = support_play::step(
+        &v,
+        &pos,
+        &["Duke William: Build A Lun", "Duke William: Build A SOD"],
+    ) else {
+        panic!("adjustment")
+    };
+    assert_eq!(
+        r.orders[0],
+        AdjustStatus::Illegal(Illegal::NotAFirstCapture)
+    );
+    assert!(
+        !Illegal::NotAFirstCapture
+            .to_string()
+            .contains("home centres")
+    );
+    assert!(
+        matches!(r.orders[1], AdjustStatus::Built(u) if u.region == v.map.province(wil).main_region()),
+        "{:?}",
+        r.orders
+    );
+    // Too many units: his waiting army is removed by the name he moves it by.
+    for c in ["Exs", "Lun", "Oxe"] {
+        pos.owners[prov(&v, c).index()] = None;
+    }
+    let (PhaseResult::Adjustment(r), next) =
+        support_play::step(&v, &pos, &["Duke William: Remove A(SOD)"])
+    else {
+        panic!("adjustment")
+    };
+    assert!(
+        matches!(r.orders[0], AdjustStatus::Removed(_)),
+        "{:?}",
+        r.orders
+    );
+    assert_eq!(count_in(&v, &next, "WIL"), 0);
+}
+
+#[test]
+fn rule_4_results_write_williams_waiting_army_as_he_named_it() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    let o = orders(&v, PhaseKind::Movement, &["Duke William: A(SOD)-Has"]);
+    let (result, after) = play(&v, &pos, &o);
+    let r = zinejudge::report::PhaseReport {
+        variant: &v,
+        game: "hastings",
+        before: &pos,
+        orders: &o,
+        result: &result,
+        after: &after,
+        next_deadline: None,
+        ended: None,
+        nmr: Vec::new(),
+    };
+    let text = zinejudge::report::render(&r);
+    assert!(text.contains("A(SOD)-Has"), "{text}");
+    assert!(!text.contains("A(WIL)-Has"), "{text}");
+}
+
+#[test]
+fn summary_tells_the_powers_of_1066_apart() {
+    let mut w = started();
+    let s = w.reply("obs@example.test", "SUMMARY hastings");
+    let header = s
+        .lines()
+        .find(|l| l.contains("Duk"))
+        .unwrap_or_else(|| panic!("{s}"));
+    let names: Vec<&str> = header.split_whitespace().collect();
+    assert_eq!(
+        names,
+        ["Duk", "Har", "God", "Nor", "Ear", "Sco", "Wel"],
+        "{s}"
+    );
+}

@@ -1126,6 +1126,14 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
                     only = (!kinds.is_empty()).then(|| kinds.clone());
                 }
                 (None, Some(kinds)) => only = Some(kinds.to_vec()),
+                // A power that builds on the board only in its first
+                // captures has no home centres to be told about.
+                (None, None)
+                    if map.power(power).home_centres.is_empty()
+                        && self.features.builds.captures.iter().any(|c| c.0 == power) =>
+                {
+                    return Err(Illegal::NotAFirstCapture);
+                }
                 (None, None) => return Err(Illegal::NotABuildSite),
             }
         }
