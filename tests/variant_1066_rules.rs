@@ -826,3 +826,82 @@ fn summary_tells_the_powers_of_1066_apart() {
         "{s}"
     );
 }
+
+#[test]
+fn rule_5_a_convoyed_move_past_the_hidden_seas_is_answered_alike_whether_an_af_is_there() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let earls = ["The Northern Earls: A(Dun)-Nrd"];
+    // Nobody in Oceanus Germanicus: accepted, and no convoy.
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(
+        r.units
+            .iter()
+            .filter(|u| u.outcome == Outcome::NoConvoy)
+            .count(),
+        1
+    );
+    // One of Harald's A/Fs there, hidden, giving no convoy: the same.
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "GER");
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(
+        r.units
+            .iter()
+            .filter(|u| u.outcome == Outcome::NoConvoy)
+            .count(),
+        1
+    );
+    // Once nothing is hidden any more, a move with no fleet to carry it is
+    // refused as before.
+    pos.units.pop();
+    pos.phase = v.calendar.parse("May 1066 movement").expect("phase");
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(r.orders, vec![Some(Illegal::NotAdjacent)]);
+}
+
+#[test]
+fn rule_5_a_support_of_a_unit_at_a_hidden_place_is_marked_alike_whether_it_is_there() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    // A Scottish fleet in Lincolia supports whatever holds in the Wash.
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lin");
+    let scots = ["The Scots: F(Lin) S A/F(WAS)"];
+    let marks = |pos: &Position| {
+        let o = orders(&v, PhaseKind::Movement, &scots);
+        let (result, after) = play(&v, pos, &o);
+        assert_eq!(result_orders(&result), vec![None]);
+        let r = zinejudge::report::PhaseReport {
+            variant: &v,
+            game: "hastings",
+            before: pos,
+            orders: &o,
+            result: &result,
+            after: &after,
+            next_deadline: None,
+            ended: None,
+            nmr: Vec::new(),
+        };
+        let d = zinejudge::report::data_for(&r, "zj", Viewer::Power(power(&v, "Scots")));
+        d.powers
+            .iter()
+            .flat_map(|p| p.orders.clone())
+            .find(|l| l.zine.contains("S A/F(WAS)"))
+            .map(|l| l.marks)
+            .expect("the support is printed")
+    };
+    let none_there = marks(&pos);
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "WAS");
+    let one_there = marks(&pos);
+    assert_eq!(none_there, one_there);
+}
+
+fn result_orders(r: &PhaseResult) -> Vec<Option<Illegal>> {
+    match r {
+        PhaseResult::Movement(m) => m.orders.clone(),
+        other => panic!("not a movement: {other:?}"),
+    }
+}

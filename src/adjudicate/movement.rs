@@ -873,7 +873,7 @@ impl<'a> Judge<'a> {
                 if !direct {
                     let by_sea = tu.kind.is_convoyable()
                         && self.map.province(dest).terrain != Terrain::Sea
-                        && self.route_exists(target.at.province.0, dest.0, here);
+                        && self.route_exists(target.at.province.0, dest.0, here, self.power(u));
                     if !by_sea {
                         return Err(Illegal::ImpossibleMove);
                     }
@@ -1036,7 +1036,7 @@ impl<'a> Judge<'a> {
         }
         if !unit.kind.is_convoyable()
             || self.map.province(crate::map::ProvinceId(here)).terrain == Terrain::Sea
-            || !self.route_exists(here, dest.0, NONE)
+            || !self.route_exists(here, dest.0, NONE, self.power(u))
         {
             return Err(Illegal::NotAdjacent);
         }
@@ -1059,15 +1059,29 @@ impl<'a> Judge<'a> {
     }
 
     fn sea_touches(&self, sea: u16, p: u16) -> bool {
-        let r = self.units[self.unit_at[sea as usize] as usize].region;
+        let f = self.unit_at[sea as usize];
+        let r = if f == NONE {
+            self.map.province(ProvinceId(sea)).main_region()
+        } else {
+            self.units[f as usize].region
+        };
         self.map.reaches(r, ProvinceId(p), UnitKind::Fleet)
     }
 
     /// Whether fleets now at sea could form a chain from `from` to `to`,
     /// leaving out province `skip`.
-    fn route_exists(&self, from: u16, to: u16, skip: u16) -> bool {
+    ///
+    /// A sea where `orderer`'s player may not know what stands (1066 rule
+    /// 5) counts as if a fleet were there: whether the order is accepted
+    /// must not tell. The move is then judged, and fails for want of a
+    /// convoy unless one is given.
+    fn route_exists(&self, from: u16, to: u16, skip: u16, orderer: PowerId) -> bool {
+        let unseen_sea = |p: u16| {
+            self.map.province(ProvinceId(p)).terrain == Terrain::Sea
+                && self.q.unseen(orderer, ProvinceId(p), self.phase)
+        };
         let seas: Vec<u16> = (0..self.unit_at.len() as u16)
-            .filter(|&p| p != skip && self.convoy_fleet_at(p))
+            .filter(|&p| p != skip && (self.convoy_fleet_at(p) || unseen_sea(p)))
             .collect();
         let mut reached = vec![false; seas.len()];
         let mut stack: Vec<usize> = Vec::new();
