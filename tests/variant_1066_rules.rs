@@ -905,3 +905,20 @@ fn result_orders(r: &PhaseResult) -> Vec<Option<Illegal>> {
         other => panic!("not a movement: {other:?}"),
     }
 }
+
+#[test]
+fn rule_5_an_order_for_a_hidden_unit_by_another_power_is_refused_alike_whether_it_is_there() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let earls = ["The Northern Earls: A/F(GER)-Nth"];
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(r.orders, vec![Some(Illegal::NoUnit)]);
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "GER");
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(
+        r.orders,
+        vec![Some(Illegal::NoUnit)],
+        "not 'that unit is Harald's'"
+    );
+}

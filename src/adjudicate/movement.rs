@@ -506,7 +506,15 @@ impl<'a> Judge<'a> {
             let u = u as usize;
             self.from_region[u] = self.moves_from(u, o.unit.at.province);
             if self.units[u].power != o.power {
-                verdicts[i] = Some(Illegal::ForeignUnit(self.units[u].power));
+                // Whose unit stands where the orderer may not know (1066
+                // rule 5) is not told: there is none of theirs there.
+                verdicts[i] = Some(
+                    if self.q.unseen(o.power, ProvinceId(self.prov[u]), self.phase) {
+                        Illegal::NoUnit
+                    } else {
+                        Illegal::ForeignUnit(self.units[u].power)
+                    },
+                );
                 continue;
             }
             match self.check(u, &o.command) {
