@@ -618,14 +618,16 @@ impl<'a> Judge<'a> {
             .map_or(NONE, |u| u as u16)
     }
 
-    /// The box whose waiting units an order naming `p` may mean: `p`
-    /// itself, or the box the rules say waits there.
+    /// The box whose waiting units another unit's support or convoy
+    /// naming `p` may mean: `p` itself, or the box the rules say waits
+    /// there, when its units may be helped onto the board.
     fn waiting_box(&self, p: ProvinceId) -> Option<u16> {
-        if self.map.province(p).terrain == Terrain::OffBoard {
-            Some(p.0)
+        let b = if self.map.province(p).terrain == Terrain::OffBoard {
+            Some(p)
         } else {
-            self.q.box_waiting_at(p).map(|b| b.0)
-        }
+            self.q.box_waiting_at(p)
+        };
+        b.filter(|&b| self.q.supported_out(b)).map(|b| b.0)
     }
 
     /// Box units an order naming `named` (and `kind`, if written) may mean:

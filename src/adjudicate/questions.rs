@@ -45,6 +45,13 @@ pub trait RuleQuestions: Sync {
         None
     }
 
+    /// Whether units on the board may support the units of box `b` onto
+    /// the board and convoy its armies (1066 rules 4, 7; not a raiding
+    /// box's raiders).
+    fn supported_out(&self, _b: ProvinceId) -> bool {
+        false
+    }
+
     /// Whether the player of `orderer` may not know which units stand at
     /// `p` in `phase` (1066 rule 5: Harald's hidden A/Fs). An order naming
     /// a unit there is then never refused for what stands there, only

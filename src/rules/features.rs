@@ -78,6 +78,10 @@ pub struct RawBox {
     /// adjustment (not for victory).
     #[serde(default)]
     pub exit_bonus: bool,
+    /// Units on the board may support this box's units onto the board and
+    /// convoy its armies (1066 rules 4 and 7); a raiding box's are not.
+    #[serde(default)]
+    pub supported_out: bool,
 }
 
 /// `[destroy]`: 1066 rule 4, armies still waiting in the invader's box may
@@ -329,6 +333,9 @@ pub struct OffBoard {
     pub failed_exit_destroyed: bool,
     /// A move out counts as a centre at the next adjustment.
     pub exit_bonus: bool,
+    /// On-board units may support its units onto the board and convoy
+    /// its armies.
+    pub supported_out: bool,
 }
 
 /// A resolved `[destroy]`.
@@ -704,6 +711,7 @@ pub fn resolve(
                 .and_then(|x| phase(cal, x, &lines, &mut problems)),
             failed_exit_destroyed: b.failed_exit_destroyed,
             exit_bonus: b.exit_bonus,
+            supported_out: b.supported_out,
         });
     }
     if let Some(d) = &raw.destroy {
@@ -928,6 +936,10 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
             .iter()
             .find(|b| b.also_named.contains(&named))
             .map(|b| b.province)
+    }
+
+    fn supported_out(&self, b: ProvinceId) -> bool {
+        self.features.box_at(b).is_some_and(|b| b.supported_out)
     }
 
     fn unseen(&self, orderer: PowerId, p: ProvinceId, phase: Option<Phase>) -> bool {
