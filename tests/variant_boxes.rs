@@ -131,9 +131,10 @@ fn rule_1066_4_the_invader_builds_in_its_box_and_armies_only_in_its_first_captur
         r.orders[0],
         AdjustStatus::Illegal(Illegal::KindNotHere(UnitKind::Fleet))
     );
+    // The invader has no home centres: told of its first captures instead.
     assert_eq!(
         r.orders[1],
-        AdjustStatus::Illegal(Illegal::NotABuildSite),
+        AdjustStatus::Illegal(Illegal::NotAFirstCapture),
         "Hav was not captured by the invader's own units"
     );
     let o = orders(&v, PhaseKind::Adjustment, &["Invader: Build F INV"]);
