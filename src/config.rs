@@ -125,6 +125,8 @@ struct RawJudge {
 struct RawStore {
     path: PathBuf,
     keep_mail_days: u64,
+    keep_sent_days: u64,
+    vacuum_days: u64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -241,6 +243,11 @@ pub struct Config {
     /// How long processed mail is kept whole (passwords masked) before
     /// only its Message-ID, digest and note are kept.
     pub keep_mail: Duration,
+    /// How long sent mail is kept (outbox rows, and the files of a Maildir
+    /// sink) before it is dropped.
+    pub keep_sent: Duration,
+    /// How often the store is rewritten compactly (`VACUUM`).
+    pub vacuum_every: Duration,
     /// The picture attached to results unless a player chose another.
     pub picture: crate::report::PictureFormat,
 }
@@ -701,12 +708,14 @@ impl Config {
             ));
         }
         let max_retry = seconds("limits.max-retry-seconds", r.limits.max_retry_seconds)?;
-        if r.store.keep_mail_days == 0 || r.store.keep_mail_days > 36500 {
-            return Err(invalid_number(
-                "store.keep-mail-days",
-                r.store.keep_mail_days,
-                "must be between 1 and 36500",
-            ));
+        for (key, days) in [
+            ("store.keep-mail-days", r.store.keep_mail_days),
+            ("store.keep-sent-days", r.store.keep_sent_days),
+            ("store.vacuum-days", r.store.vacuum_days),
+        ] {
+            if days == 0 || days > 36500 {
+                return Err(invalid_number(key, days, "must be between 1 and 36500"));
+            }
         }
         let picture = crate::report::PictureFormat::parse(&r.report.picture).ok_or_else(|| {
             invalid(
@@ -843,6 +852,8 @@ impl Config {
             max_mail_bytes: r.limits.max_mail_bytes,
             max_retry,
             keep_mail: Duration::from_secs(r.store.keep_mail_days * 86400),
+            keep_sent: Duration::from_secs(r.store.keep_sent_days * 86400),
+            vacuum_every: Duration::from_secs(r.store.vacuum_days * 86400),
             picture,
         })
     }

@@ -559,6 +559,34 @@ fn gm_settings_and_their_bad_forms() {
 }
 
 #[test]
+fn set_deadline_reads_the_forms_a_gm_writes() {
+    let mut w = started();
+    gm(&mut w, "START");
+    // World's clock: Sat 1 Jan 2028 12:00 UTC.
+    let r = gm(&mut w, "SET DEADLINE 2028-01-05 18:00");
+    assert!(r.contains("now Wed 05 Jan 2028 18:00 UTC"), "{r}");
+    // `+` moves the current deadline; `in` counts from now.
+    let r = gm(&mut w, "SET DEADLINE +48h");
+    assert!(r.contains("now Fri 07 Jan 2028 18:00 UTC"), "{r}");
+    let r = gm(&mut w, "SET DEADLINE -24h");
+    assert!(r.contains("now Thu 06 Jan 2028 18:00 UTC"), "{r}");
+    let r = gm(&mut w, "SET DEADLINE in 48h");
+    assert!(r.contains("now Mon 03 Jan 2028 12:00 UTC"), "{r}");
+    let r = gm(&mut w, "SET DEADLINE Saturday 18:00");
+    assert!(r.contains("now Sat 01 Jan 2028 18:00 UTC"), "{r}");
+    // Shown in the game's zone and in UTC.
+    gm(&mut w, "SET TIMEZONE America/New_York");
+    let r = gm(&mut w, "SET DEADLINE tue 9:00");
+    assert!(
+        r.contains("now Tue 04 Jan 2028 09:00 EST,\n  that is Tue 04 Jan 2028 14:00 UTC."),
+        "{r}"
+    );
+    // The hour the clocks skip does not exist.
+    let r = gm(&mut w, "SET DEADLINE 2028-03-12 02:30");
+    assert!(r.contains("does not exist in America/New_York"), "{r}");
+}
+
+#[test]
 fn set_deadline_tells_the_players() {
     let mut w = started();
     let sent = w.mail(GM, "SIGNON GM g gmpw\nSET DEADLINE +36h");

@@ -361,5 +361,19 @@ fn a_picture_format_or_retention_that_means_nothing_is_refused() {
         "[store]\nkeep-mail-days = 0\n",
         &["store.keep-mail-days", "0"],
     );
+    refused(
+        "keep-sent-zero",
+        "[store]\nkeep-sent-days = 0\n",
+        &["store.keep-sent-days", "0"],
+    );
+    refused(
+        "vacuum-forever",
+        "[store]\nvacuum-days = 40000\n",
+        &["store.vacuum-days", "40000"],
+    );
     accepted("picture-none", "[report]\npicture = \"none\"\n");
+    accepted(
+        "retention",
+        "[store]\nkeep-mail-days = 14\nkeep-sent-days = 7\nvacuum-days = 1\n",
+    );
 }

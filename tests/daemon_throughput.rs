@@ -5,6 +5,14 @@
 //! Reports mails per second, the daemon's idle RSS and its peak RSS
 //! (VmHWM), and when each stage finished.
 //!
+//! The mails are sent as players send them: 105 players of 15 standard
+//! games (put in the store before the judge starts, each with a password
+//! of their own) each mail `SIGNON power game password` and their orders,
+//! and every mail is accepted. The judge starts cold: each player's first
+//! sign-on pays argon2; later ones with the same password do not (see
+//! src/commands/auth.rs). `ZJ_THROUGHPUT_UNSIGNED=1` sends the old mails
+//! instead (orders with no sign-on, all refused), for comparison.
+//!
 //! Not run by default; meaningful in a release build:
 //!
 //!     cargo test --release --test daemon_throughput -- --ignored --nocapture
@@ -15,7 +23,11 @@
 //! the configuration's default).
 
 mod daemon_common;
+#[path = "games_support/mod.rs"]
+mod games_support;
 mod support;
+#[path = "support_judge/mod.rs"]
+mod support_judge;
 
 use daemon_common::*;
 use std::time::{Duration, Instant};
@@ -38,23 +50,68 @@ struct Run {
 
 fn one_run(n: usize) -> Option<Run> {
     let ms = MailSystem::start_or_skip("daemon_throughput")?;
-    let players: Vec<String> = (0..100).map(|_| ms.address("speed")).collect();
-    let mails: Vec<(String, String, Vec<u8>)> = (0..n)
-        .map(|i| {
-            let p = &players[i % players.len()];
-            let id = new_message_id();
-            let body = format!(
-                "Orders for Spring 1901, mail {i}\r\n\r\nA(Lon)-Yor\r\nF(Edi)-NTH\r\nF(Lon)-ENG\r\n\
-                 A(Par)-Bur\r\nA(Mar) S A(Par)-Bur\r\nF(Bre)-MAO\r\n"
-            );
-            (
-                p.clone(),
-                JUDGE_ADDRESS.to_string(),
-                order_mail(p, JUDGE_ADDRESS, &id, &format!("Orders {i}"), &body),
-            )
-        })
-        .collect();
     let tmp = TempDir::new("throughput");
+    let signed = std::env::var_os("ZJ_THROUGHPUT_UNSIGNED").is_none();
+    let mails: Vec<(String, String, Vec<u8>)>;
+    let players: Vec<String>;
+    if signed {
+        // 15 games far from their deadline, every seat taken.
+        let far = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+            + 30 * 86400;
+        let seated = games_support::populate(
+            &tmp.path().join("store.sqlite"),
+            15,
+            far,
+            false,
+            true,
+            |_, _| ms.address("speed"),
+        );
+        players = seated.iter().map(|p| p.address.clone()).collect();
+        mails = (0..n)
+            .map(|i| {
+                let p = &seated[i % seated.len()];
+                let id = new_message_id();
+                let body = format!(
+                    "SIGNON {} {} {}\r\n{}\r\n",
+                    p.power,
+                    p.game,
+                    p.password,
+                    p.orders.join("\r\n")
+                );
+                (
+                    p.address.clone(),
+                    JUDGE_ADDRESS.to_string(),
+                    order_mail(
+                        &p.address,
+                        JUDGE_ADDRESS,
+                        &id,
+                        &format!("Orders {i}"),
+                        &body,
+                    ),
+                )
+            })
+            .collect();
+    } else {
+        players = (0..100).map(|_| ms.address("speed")).collect();
+        mails = (0..n)
+            .map(|i| {
+                let p = &players[i % players.len()];
+                let id = new_message_id();
+                let body = format!(
+                    "Orders for Spring 1901, mail {i}\r\n\r\nA(Lon)-Yor\r\nF(Edi)-NTH\r\nF(Lon)-ENG\r\n\
+                     A(Par)-Bur\r\nA(Mar) S A(Par)-Bur\r\nF(Bre)-MAO\r\n"
+                );
+                (
+                    p.clone(),
+                    JUDGE_ADDRESS.to_string(),
+                    order_mail(p, JUDGE_ADDRESS, &id, &format!("Orders {i}"), &body),
+                )
+            })
+            .collect();
+    }
     let opts = Opts {
         log: "info".into(),
         connections: env_usize("ZJ_THROUGHPUT_CONNECTIONS", 4),
@@ -124,15 +181,30 @@ fn one_run(n: usize) -> Option<Run> {
     let by = by_in_reply_to(&answers);
     assert_eq!(answers.len(), n);
     assert_eq!(by.len(), n);
+    if signed {
+        // Every mail signed on and its orders were taken.
+        for a in &answers {
+            assert!(
+                !a.body.contains("sign-on failed") && !a.body.contains("Not understood"),
+                "{}",
+                a.body
+            );
+        }
+    }
 
     let rate = n as f64 / done_at.as_secs_f64();
     let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
     eprintln!(
-        "{n} mails in {:.2} s: {rate:.0} mails/s end to end; test's sending done at {:.2} s, \
+        "{n} {} mails in {:.2} s: {rate:.0} mails/s end to end; test's sending done at {:.2} s, \
          all stored {:.2} s, processed {:.2} s, handed to SMTP {:.2} s, delivered {:.2} s; \
          RSS idle {idle_rss_kb} kB, peak {peak_rss_kb} kB, idle after {idle_after_kb} kB \
          ({file_kb} kB file-backed, {anon_kb} kB anonymous); \
          daemon CPU {cpu:.2} s ({:.2} ms a mail)",
+        if signed {
+            "signed-on order"
+        } else {
+            "unsigned (refused)"
+        },
         done_at.as_secs_f64(),
         secs(sent_at),
         secs(stored_at),

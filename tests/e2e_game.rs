@@ -315,7 +315,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let s = post.mail_then(
         GM,
         "deadline",
-        &gm_on("SET DEADLINE +20s"),
+        &gm_on("SET DEADLINE in 20s"),
         &[(&seats.addr("Austria"), "g1: orders due *")],
     );
     let mut everyone = seats.all_addrs();

@@ -15,11 +15,110 @@
 //!
 //! Failures are recorded after the mail's commands have run, outside their
 //! savepoints, so a refused command cannot undo the count.
+//!
+//! A password that verified is remembered for its seat, for the life of
+//! the process, as a keyed hash ([`Verified`]): BLAKE2b keyed with a random
+//! key drawn from the operating system at start, over the game, the seat,
+//! the seat's stored argon2 hash and the password. A player's next mail
+//! with the same password is then let in without argon2 (about 26 ms each,
+//! which capped signed-on mail at some 36 a second). Nothing else changes:
+//! the check still counts toward the mail's [`MAX_CHECKS`], a locked seat
+//! is still refused before any check, and any other password (a guess)
+//! still pays argon2 in full and counts toward the lock. A new password
+//! (SET PASSWORD, REPLACE, JOIN) changes the stored hash, so the
+//! remembered one no longer matches: the next sign-on pays argon2 again.
+//! The key never leaves memory, so the remembered hashes are worthless to
+//! anyone who reads the process's memory without it, and useless after a
+//! restart.
 
 use super::error::{CmdError, CmdResult};
 use super::{Session, mail_to};
 use crate::map::PowerId;
 use rusqlite::{OptionalExtension, params};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// Passwords that verified, one per seat, as keyed hashes (see the module
+/// documentation).
+struct Verified {
+    /// Drawn from the operating system at start; never stored.
+    key: [u8; 64],
+    /// (game in lower case, seat) to the keyed hash of the last password
+    /// that verified for it, with the stored hash it verified against.
+    seats: Mutex<HashMap<(String, i64), [u8; 64]>>,
+}
+
+impl Verified {
+    /// The process's memory of verified passwords; `None` (every check
+    /// pays argon2) if the operating system gave no random key.
+    fn get() -> Option<&'static Verified> {
+        static V: OnceLock<Option<Verified>> = OnceLock::new();
+        V.get_or_init(|| {
+            let mut key = [0u8; 64];
+            getrandom::fill(&mut key).ok()?;
+            Some(Verified {
+                key,
+                seats: Mutex::new(HashMap::new()),
+            })
+        })
+        .as_ref()
+    }
+
+    fn tag(&self, game: &str, seat: i64, hash: &str, password: &str) -> Option<[u8; 64]> {
+        use blake2::Blake2bMac512;
+        use blake2::digest::{FixedOutput, KeyInit, Update};
+        let mut mac = Blake2bMac512::new_from_slice(&self.key).ok()?;
+        let game = game.to_ascii_lowercase();
+        for part in [
+            game.as_bytes(),
+            &seat.to_le_bytes()[..],
+            hash.as_bytes(),
+            password.as_bytes(),
+        ] {
+            mac.update(&(part.len() as u64).to_le_bytes());
+            mac.update(part);
+        }
+        Some(mac.finalize_fixed().into())
+    }
+
+    /// Whether `password` is the one that last verified for the seat
+    /// against `hash`.
+    fn knows(&self, game: &str, seat: i64, hash: &str, password: &str) -> bool {
+        let Some(tag) = self.tag(game, seat, hash, password) else {
+            return false;
+        };
+        let Ok(seats) = self.seats.lock() else {
+            return false;
+        };
+        seats
+            .get(&(game.to_ascii_lowercase(), seat))
+            .is_some_and(|known| known.iter().zip(&tag).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0)
+    }
+
+    /// Remember that `password` verified for the seat against `hash`.
+    fn remember(&self, game: &str, seat: i64, hash: &str, password: &str) {
+        if let (Some(tag), Ok(mut seats)) =
+            (self.tag(game, seat, hash, password), self.seats.lock())
+        {
+            seats.insert((game.to_ascii_lowercase(), seat), tag);
+        }
+    }
+}
+
+/// Whether `password` matches the seat's stored `hash`: at once if it is
+/// the password that last verified for the seat against this hash, else by
+/// argon2 (remembered if it verifies).
+fn verify(game: &str, seat: i64, hash: &str, password: &str) -> bool {
+    let memory = Verified::get();
+    if memory.is_some_and(|m| m.knows(game, seat, hash, password)) {
+        return true;
+    }
+    let ok = super::password::verify(password, hash);
+    if ok && let Some(m) = memory {
+        m.remember(game, seat, hash, password);
+    }
+    ok
+}
 
 /// Password checks a mail may cause.
 pub(crate) const MAX_CHECKS: usize = 4;
@@ -157,7 +256,7 @@ pub(crate) fn check(
         )));
     }
     s.checks.hashed += 1;
-    let ok = hash.is_some_and(|h| super::password::verify(password, h));
+    let ok = hash.is_some_and(|h| verify(game, seat, h, password));
     if ok {
         s.checks.set(
             game,

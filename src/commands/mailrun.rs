@@ -38,15 +38,15 @@ pub(crate) struct Read {
 /// The lines of a mail body to read, numbered from 1: up to the signature
 /// or a forwarded original, without quoted lines.
 pub(crate) fn body_lines(body: &str) -> Vec<(usize, &str)> {
+    use crate::orders::mail::{body_end, is_attribution, is_quoted};
+    let lines: Vec<&str> = body.lines().collect();
+    let end = body_end(&lines);
     let mut out = Vec::new();
-    for (i, l) in body.lines().enumerate() {
-        if crate::orders::mail::ends_body(l) {
-            break;
-        }
-        if crate::orders::mail::is_quoted(l) {
+    for (i, l) in lines[..end].iter().enumerate() {
+        if is_quoted(l) || is_attribution(&lines, i) {
             continue;
         }
-        out.push((i + 1, l));
+        out.push((i + 1, *l));
     }
     out
 }

@@ -50,6 +50,8 @@ pub struct Judge {
     pub default_tz: String,
     /// The picture attached to results unless a player chose another.
     pub picture_format: crate::report::PictureFormat,
+    /// Pictures drawn lately for mails being sent (see [`Responder::parts`]).
+    drawn: play::Drawn,
 }
 
 /// Who the lines of a mail speak for.
@@ -131,6 +133,7 @@ pub(crate) fn mail_to<S: AsRef<str>>(to: &[S], subject: String, body: String) ->
             in_reply_to: None,
             references: Vec::new(),
             attachments: Vec::new(),
+            later: None,
         })
         .collect()
 }
@@ -151,6 +154,7 @@ impl Judge {
             name: name.to_string(),
             default_tz: tz.to_string(),
             picture_format: crate::report::PictureFormat::default(),
+            drawn: play::Drawn::default(),
         }
     }
 
@@ -344,6 +348,18 @@ impl Responder for Judge {
         now: SystemTime,
     ) -> anyhow::Result<Vec<Outgoing>> {
         play::tick_game(self, tx, key, crate::daemon::process::unix(now))
+    }
+
+    fn parts(
+        &mut self,
+        conn: &Connection,
+        later: &crate::mail::Later,
+    ) -> anyhow::Result<Vec<crate::mail::Attached>> {
+        play::parts(self, conn, later)
+    }
+
+    fn forget(&mut self) {
+        self.drawn.clear();
     }
 
     fn fault(

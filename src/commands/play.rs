@@ -27,6 +27,15 @@ pub(crate) fn next_deadline(s: &Settings, kind: PhaseKind, now: i64) -> i64 {
     now + hours.max(1) as i64 * 3600
 }
 
+/// The orders each power holds for the current phase, as stored.
+fn held_lines(v: &Variant, c: &Connection, game: &str) -> anyhow::Result<Vec<(u8, Vec<String>)>> {
+    let mut out = Vec::new();
+    for pw in v.map.power_ids() {
+        out.push((pw.0, games::orders(c, game, pw.0)?));
+    }
+    Ok(out)
+}
+
 /// Orders of every power for the current phase.
 fn phase_orders(
     v: &Variant,
@@ -34,12 +43,26 @@ fn phase_orders(
     game: &str,
     pos: &Position,
 ) -> anyhow::Result<(PhaseOrders, Vec<PowerId>)> {
+    Ok(orders_of(v, pos, &held_lines(v, c, game)?))
+}
+
+/// The orders of a phase from each power's stored lines, and the powers
+/// that had a choice and gave no order.
+fn orders_of(
+    v: &Variant,
+    pos: &Position,
+    held: &[(u8, Vec<String>)],
+) -> (PhaseOrders, Vec<PowerId>) {
     let mut main = Vec::new();
     let mut retreats = Vec::new();
     let mut adjust = Vec::new();
     let mut silent = Vec::new();
     for pw in v.map.power_ids() {
-        let held = stored(v, &games::orders(c, game, pw.0)?);
+        let lines = held
+            .iter()
+            .find(|(p, _)| *p == pw.0)
+            .map_or(&[][..], |(_, l)| l.as_slice());
+        let held = stored(v, lines);
         if held.is_empty() && has_choices(v, pos, pw) {
             silent.push(pw);
         }
@@ -72,7 +95,7 @@ fn phase_orders(
         PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
         PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
     };
-    Ok((o, silent))
+    (o, silent)
 }
 
 /// The orders as text, for the history.
@@ -128,7 +151,8 @@ pub(crate) fn process(
 ) -> CmdResult<bool> {
     let mut g = super::load(c, game)?;
     let (v, pos) = judge.board(&g)?;
-    let (orders, silent) = phase_orders(&v, c, &g.name, &pos)?;
+    let held = held_lines(&v, c, &g.name)?;
+    let (orders, silent) = orders_of(&v, &pos, &held);
     let mut seats = games::seats(c, &g.name)?;
     // A player who said READY with no orders chose to hold: not an NMR.
     let nmr: Vec<PowerId> = silent
@@ -160,11 +184,11 @@ pub(crate) fn process(
     let subject = title(&pr);
     // What each reader may see: one text for all, unless the variant hides
     // units, when each power, the observers and the GM get their own. The
-    // map is laid out once, and each distinct picture drawn once.
-    let picture = judge.picture(&v);
-    let mut drawn = Pictures::default();
+    // pictures are drawn when the mails are sent (see [`parts`]), each
+    // distinct one once, from the phase kept here once for all readers.
     let default_format = judge.picture_format;
     let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
+    let mut source: Option<i64> = None;
     let render = |viewer: Viewer| -> CmdResult<String> {
         let d = data_for(&pr, &judge.name, viewer);
         Ok(judge
@@ -190,7 +214,7 @@ pub(crate) fn process(
         },
         now,
     )?;
-    g.position = super::stored(&v, &next)?;
+    let g_position_before = std::mem::replace(&mut g.position, super::stored(&v, &next)?);
     g.deadline = next_deadline;
     g.reminded = false;
     g.grace_noticed = false;
@@ -245,9 +269,36 @@ pub(crate) fn process(
         } else {
             render(viewer)?
         };
-        let pics = pictures(&picture, &pr, &subject, &file, seen, format, &mut drawn);
+        let later = if format == crate::report::PictureFormat::None {
+            None
+        } else {
+            let id = match source {
+                Some(id) => id,
+                None => {
+                    let kept = PhaseSource {
+                        variant: v.name.clone(),
+                        before: g_position_before.clone(),
+                        orders: held.clone(),
+                        title: subject.clone(),
+                        file: file.clone(),
+                    };
+                    let id = crate::store::add_mail_source(
+                        c,
+                        PHASE_SOURCE,
+                        &serde_json::to_vec(&kept).map_err(anyhow::Error::from)?,
+                        now,
+                    )?;
+                    source = Some(id);
+                    id
+                }
+            };
+            Some(crate::mail::Later {
+                source: id,
+                spec: format!("{} {}", viewer_word(seen), format.as_str()),
+            })
+        };
         for mut m in mail_to(&[address], subject.clone(), text) {
-            m.attachments = pics.clone();
+            m.later = later.clone();
             out.push(m);
         }
     }
@@ -264,6 +315,164 @@ pub(crate) fn process(
         ));
     }
     Ok(ended.is_none())
+}
+
+/// The kind of [`crate::store::add_mail_source`] row a played phase is
+/// kept as, for the pictures of its results.
+const PHASE_SOURCE: &str = "phase";
+
+/// A played phase as kept for the pictures of its results, drawn when the
+/// mails are sent: the phase is played again from the position before it
+/// and the orders (adjudication is a pure function of both), so a few KiB
+/// stand for every reader's pictures.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct PhaseSource {
+    /// The variant's name.
+    variant: String,
+    /// The position before the phase, stored form.
+    before: String,
+    /// Each power's orders, stored form.
+    orders: Vec<(u8, Vec<String>)>,
+    /// The picture's title (the results' subject).
+    title: String,
+    /// The attachments' file name, without extension.
+    file: String,
+}
+
+/// A reader's view, as a word of a [`crate::mail::Later`] spec.
+fn viewer_word(v: Viewer) -> String {
+    match v {
+        Viewer::Gm => "gm".into(),
+        Viewer::Public => "public".into(),
+        Viewer::Power(p) => format!("power:{}", p.0),
+    }
+}
+
+fn viewer_of(word: &str) -> Option<Viewer> {
+    match word {
+        "gm" => Some(Viewer::Gm),
+        "public" => Some(Viewer::Public),
+        w => w
+            .strip_prefix("power:")
+            .and_then(|n| n.parse().ok())
+            .map(|n| Viewer::Power(PowerId(n))),
+    }
+}
+
+/// Phases whose pictures were drawn lately, kept while their readers'
+/// mails are being sent (they are queued together).
+#[derive(Default)]
+pub(crate) struct Drawn {
+    recent: std::collections::VecDeque<(i64, Pictures)>,
+}
+
+/// How many phases' pictures [`Drawn`] keeps.
+const DRAWN_PHASES: usize = 4;
+
+impl Drawn {
+    /// Forget them all (the outbox is empty).
+    pub(crate) fn clear(&mut self) {
+        self.recent = Default::default();
+    }
+}
+
+/// The pictures of a queued results mail, drawn now from the phase kept
+/// for it; each distinct view of a phase is drawn once however many
+/// readers share it.
+pub(crate) fn parts(
+    judge: &mut Judge,
+    c: &Connection,
+    later: &crate::mail::Later,
+) -> anyhow::Result<Vec<crate::mail::Attached>> {
+    let (word, format) = later.spec.split_once(' ').unwrap_or((&later.spec, "both"));
+    let viewer =
+        viewer_of(word).ok_or_else(|| anyhow::anyhow!("unknown view `{word}` of a queued mail"))?;
+    let format = crate::report::PictureFormat::parse(format)
+        .ok_or_else(|| anyhow::anyhow!("unknown picture `{format}` of a queued mail"))?;
+    if format == crate::report::PictureFormat::None {
+        return Ok(Vec::new());
+    }
+    let mut drawn = match judge
+        .drawn
+        .recent
+        .iter()
+        .position(|(id, _)| *id == later.source)
+    {
+        Some(i) => judge
+            .drawn
+            .recent
+            .remove(i)
+            .map_or_else(Pictures::default, |(_, p)| p),
+        None => Pictures::default(),
+    };
+    let all = match drawn.by_viewer.iter().find(|(w, _)| *w == viewer) {
+        Some((_, all)) => Ok(all.clone()),
+        None => draw_kept(judge, c, later.source, viewer, &mut drawn),
+    };
+    judge.drawn.recent.push_front((later.source, drawn));
+    judge.drawn.recent.truncate(DRAWN_PHASES);
+    Ok(chosen(all?, format))
+}
+
+/// Draw `viewer`'s pictures of the phase kept as `source`.
+fn draw_kept(
+    judge: &mut Judge,
+    c: &Connection,
+    source: i64,
+    viewer: Viewer,
+    drawn: &mut Pictures,
+) -> anyhow::Result<Vec<crate::mail::Attached>> {
+    let Some((kind, data)) = crate::store::mail_source(c, source)? else {
+        anyhow::bail!("the phase of a queued mail's pictures is gone");
+    };
+    anyhow::ensure!(
+        kind == PHASE_SOURCE,
+        "a queued mail's pictures come from a `{kind}`"
+    );
+    let kept: PhaseSource = serde_json::from_slice(&data)?;
+    let v = judge.variant(&kept.variant).map_err(fault)?;
+    let before = Position::from_toml(&v, &kept.before).map_err(|e| {
+        anyhow::anyhow!("the position kept for a queued mail's pictures is broken: {e}")
+    })?;
+    let (orders, nmr) = orders_of(&v, &before, &kept.orders);
+    let (result, after) = play(&v, &before, &orders);
+    let pr = PhaseReport {
+        variant: &v,
+        game: "",
+        before: &before,
+        orders: &orders,
+        result: &result,
+        after: &after,
+        next_deadline: None,
+        ended: None,
+        nmr,
+    };
+    let picture = judge.picture(&v);
+    Ok(pictures(
+        &picture,
+        &pr,
+        &kept.title,
+        &kept.file,
+        viewer,
+        crate::report::PictureFormat::Both,
+        drawn,
+    ))
+}
+
+/// The pictures `format` asks for, of those drawn.
+fn chosen(
+    all: Vec<crate::mail::Attached>,
+    format: crate::report::PictureFormat,
+) -> Vec<crate::mail::Attached> {
+    all.into_iter()
+        .filter(|a| {
+            if a.mime == "image/png" {
+                format.png()
+            } else {
+                format.svg()
+            }
+        })
+        .collect()
 }
 
 /// Pictures already drawn for a phase: by reader, and by drawing, so that
@@ -324,15 +533,7 @@ pub(crate) fn pictures(
             all
         }
     };
-    all.into_iter()
-        .filter(|a| {
-            if a.mime == "image/png" {
-                format.png()
-            } else {
-                format.svg()
-            }
-        })
-        .collect()
+    chosen(all, format)
 }
 
 /// The results the current orders would give, changing nothing.

@@ -265,7 +265,9 @@ pub(crate) fn orders(
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
     let found = find_orders(&parser, &text.join("\n"), Some(pos.phase.kind));
+    let unread = unread_lines(block, &found);
     if found.is_empty() {
+        say_unread(s, &unread);
         return Ok(false);
     }
     if matches!(g.status, Status::Forming | Status::Finished) {
@@ -318,12 +320,37 @@ pub(crate) fn orders(
     let verdicts = check(&v, &pos, power, &context).split_off(kept);
     let mut replaced: Vec<Slot> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
+    let mut corrections: Vec<String> = Vec::new();
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
             rejected.push(format!(
                 "  line {line}: \"{text}\"\n    not accepted: {why}"
             ));
             continue;
+        }
+        // A unit written as the wrong kind is the unit that is there (the
+        // judges find units by place): say so.
+        if let AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) = &c
+            && let Some(k) = u.kind
+            && let Some(real) = pos
+                .units
+                .iter()
+                .chain(pos.dislodged.iter().map(|(d, _)| d))
+                .find(|x| x.power == power && v.map.province_of(x.region) == u.at.province)
+            && real.kind != k
+            && v.features.box_at(u.at.province).is_none()
+        {
+            let word = real.kind.word().to_lowercase();
+            corrections.push(format!(
+                "  line {line}: \"{text}\": there is {} {word} in {}: read as {}",
+                if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                },
+                v.map.province(u.at.province).name,
+                format_order(&v.map, &with_kind(&c, real.kind, &v, real.region))
+            ));
         }
         let k = slot(&v, &pos, power, &c);
         // A unit's new order replaces its old one; the first order of the
@@ -361,6 +388,13 @@ pub(crate) fn orders(
     }
     let lines: Vec<String> = final_set.iter().map(|c| store_form(&v, c)).collect();
     games::set_orders(s.tx, &g.name, power.0, &lines)?;
+    if !corrections.is_empty() {
+        s.say("Read as the unit that is there:");
+        for n in &corrections {
+            s.say(n);
+        }
+        s.reply.push('\n');
+    }
     if !notes.is_empty() {
         s.say("Replaced:");
         for n in &notes {
@@ -375,8 +409,47 @@ pub(crate) fn orders(
         }
         s.reply.push('\n');
     }
+    say_unread(s, &unread);
     show_orders(judge, s, game, power)?;
     Ok(true)
+}
+
+/// The lines of `block` in which no order was found: chat, greetings, or
+/// an order written in a form the judge does not know. They are listed, so
+/// that nothing a player wrote is lost without a word. A heading or power
+/// name alone on its line (`Builds:`, `England:`) was read, and a line of
+/// only punctuation says nothing.
+fn unread_lines(
+    block: &[(usize, String)],
+    found: &[crate::orders::mail::FoundOrder],
+) -> Vec<String> {
+    block
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !found.iter().any(|f| f.line == i + 1))
+        .filter(|(_, (_, l))| {
+            let t = l.trim();
+            let heading = t.ends_with(':') && t.split_whitespace().count() <= 5;
+            !heading && t.chars().any(char::is_alphanumeric)
+        })
+        .map(|(_, (n, l))| format!("  line {n}: \"{}\"", crate::mail::header_text(l.trim(), 72)))
+        .collect()
+}
+
+/// Say which lines were not read as orders.
+fn say_unread(s: &mut Session<'_, '_>, unread: &[String]) {
+    const SHOWN: usize = 20;
+    if unread.is_empty() {
+        return;
+    }
+    s.say("Not read as orders (no order found in these lines):");
+    for l in unread.iter().take(SHOWN) {
+        s.say(l);
+    }
+    if unread.len() > SHOWN {
+        s.say(&format!("  ... and {} more.", unread.len() - SHOWN));
+    }
+    s.reply.push('\n');
 }
 
 /// Print the orders a power holds and what is missing.
@@ -525,6 +598,16 @@ fn with_kind(
                 },
             },
             cmd.clone(),
+        ),
+        AnyCommand::Retreat(u, cmd) => AnyCommand::Retreat(
+            crate::orders::UnitRef {
+                kind: Some(kind),
+                at: Place {
+                    province: u.at.province,
+                    coast: v.map.region(region).coast,
+                },
+            },
+            *cmd,
         ),
         other => other.clone(),
     }

@@ -23,28 +23,96 @@ pub fn show(t: i64, tz: &str) -> String {
     }
 }
 
+/// A deadline read from what a GM wrote: when, and anything the GM should
+/// know about the time chosen (a clock time that happens twice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deadline {
+    /// Unix seconds.
+    pub at: i64,
+    /// A warning to pass on, if any.
+    pub warning: Option<String>,
+}
+
 /// Read a deadline as a GM writes it, in the game's zone unless a zone is
-/// given: `2026-11-28 18:00`, `2026-11-28 18:00 Europe/London`,
-/// `2026-11-28T18:00`, or relative to now: `+36h`, `+3d`, `+90m`.
-pub fn parse_deadline(text: &str, tz: &str, now: i64) -> Result<i64, String> {
+/// given:
+/// - a date and time: `2026-11-28 18:00`, `2026-11-28 18:00 Europe/London`,
+///   `2026-11-28T18:00`;
+/// - a weekday or day word and a time: `Saturday 18:00`, `sat 18:00`,
+///   `tomorrow 9:00`, `today 23:00` (the next such time after now);
+/// - relative to the current deadline: `+36h`, `+3d`, `+90m`, `-12h` (to
+///   now when the game has none);
+/// - relative to now: `in 36h`, `in 3d`, `in 90m`.
+///
+/// A clock time that does not exist in the zone that day (the hour skipped
+/// when summer time starts) is refused; one that happens twice (the hour
+/// repeated when it ends) is the first, with a warning.
+pub fn parse_deadline(
+    text: &str,
+    tz: &str,
+    now: i64,
+    current: Option<i64>,
+) -> Result<Deadline, String> {
     let t = text.trim();
-    if let Some(rel) = t.strip_prefix('+') {
-        let rel = rel.trim();
+    let lower = t.to_ascii_lowercase();
+    let relative = if let Some(rel) = lower.strip_prefix("in ") {
+        Some((now, 1, rel.trim().to_string()))
+    } else if let Some(rel) = lower.strip_prefix('+') {
+        Some((current.unwrap_or(now), 1, rel.trim().to_string()))
+    } else {
+        lower
+            .strip_prefix('-')
+            .map(|rel| (current.unwrap_or(now), -1, rel.trim().to_string()))
+    };
+    if let Some((base, sign, rel)) = relative {
+        let bad = || format!("cannot read `{text}`: expected +36h, -12h, +3d, +90m or in 48h");
         let (num, unit) =
             rel.split_at(rel.find(|c: char| !c.is_ascii_digit()).unwrap_or(rel.len()));
-        let n: i64 = num
-            .parse()
-            .map_err(|_| format!("cannot read `{text}`: expected +36h, +3d or +90m"))?;
-        let secs = match unit.trim().to_ascii_lowercase().as_str() {
-            "s" | "sec" | "secs" | "seconds" => n,
-            "m" | "min" | "mins" | "minutes" => n * 60,
+        let n: i64 = num.parse().map_err(|_| bad())?;
+        let secs = match unit.trim() {
+            "s" | "sec" | "secs" | "second" | "seconds" => n,
+            "m" | "min" | "mins" | "minute" | "minutes" => n * 60,
             "h" | "hour" | "hours" | "" => n * 3600,
             "d" | "day" | "days" => n * 86400,
-            _ => return Err(format!("cannot read `{text}`: expected +36h, +3d or +90m")),
+            _ => return Err(bad()),
         };
-        return Ok(now + secs);
+        let at = base + sign * secs;
+        if at <= now {
+            return Err(format!("{} is in the past", show(at, tz)));
+        }
+        return Ok(Deadline { at, warning: None });
     }
     let words: Vec<&str> = t.split_whitespace().collect();
+    if let [day, clock, rest @ ..] = words.as_slice()
+        && rest.len() <= 1
+        && let Some(days) = day_word(day)
+    {
+        let zone_name = rest.first().copied().unwrap_or(tz);
+        let zone =
+            TimeZone::get(zone_name).map_err(|_| format!("unknown time zone `{zone_name}`"))?;
+        let bad = || format!("cannot read `{clock}` as a time of day: write 18:00");
+        let (h, m) = clock.split_once(':').ok_or_else(bad)?;
+        let h: i8 = h.parse().map_err(|_| bad())?;
+        let m: i8 = m.parse().map_err(|_| bad())?;
+        let time = jiff::civil::Time::new(h, m, 0, 0).map_err(|_| bad())?;
+        let today = Timestamp::from_second(now)
+            .map_err(|e| e.to_string())?
+            .to_zoned(zone.clone())
+            .date();
+        // The first day that fits whose time is still ahead.
+        for ahead in 0..15 {
+            let date = today
+                .checked_add(jiff::Span::new().days(ahead))
+                .map_err(|e| e.to_string())?;
+            if !days(date.weekday(), ahead) {
+                continue;
+            }
+            let d = resolve(date.to_datetime(time), &zone, zone_name)?;
+            if d.at > now {
+                return Ok(d);
+            }
+        }
+        return Err(format!("{t} is in the past"));
+    }
     let (dt_text, zone_name) = match words.as_slice() {
         [d, time, z] => (format!("{d} {time}"), *z),
         [d, time] if !time.contains('/') && time.contains(':') => (format!("{d} {time}"), tz),
@@ -52,7 +120,8 @@ pub fn parse_deadline(text: &str, tz: &str, now: i64) -> Result<i64, String> {
         [dt] => (dt.to_string(), tz),
         _ => {
             return Err(format!(
-                "cannot read `{text}` as a time: write 2026-11-28 18:00 [Europe/London]"
+                "cannot read `{text}` as a time: write 2026-11-28 18:00 [Europe/London], \
+                 Saturday 18:00, +48h or in 48h"
             ));
         }
     };
@@ -60,14 +129,64 @@ pub fn parse_deadline(text: &str, tz: &str, now: i64) -> Result<i64, String> {
     let dt: DateTime = dt_text.replace(' ', "T").parse().map_err(|_| {
         format!("cannot read `{dt_text}` as a date and time: write 2026-11-28 18:00")
     })?;
-    let z = zone
-        .to_zoned(dt)
-        .map_err(|e| format!("`{dt_text}` does not exist in {zone_name}: {e}"))?;
-    let secs = z.timestamp().as_second();
-    if secs <= now {
-        return Err(format!("{} is in the past", show(secs, zone_name)));
+    let d = resolve(dt, &zone, zone_name)?;
+    if d.at <= now {
+        return Err(format!("{} is in the past", show(d.at, zone_name)));
     }
-    Ok(secs)
+    Ok(d)
+}
+
+/// Which days a day word stands for: a weekday (`sat`, `Saturday`), or
+/// `today` / `tomorrow` (by days ahead).
+#[allow(clippy::type_complexity)]
+fn day_word(w: &str) -> Option<Box<dyn Fn(jiff::civil::Weekday, i64) -> bool>> {
+    use jiff::civil::Weekday::*;
+    let w = w.trim_end_matches(',').to_ascii_lowercase();
+    let day = match w.as_str() {
+        "today" => return Some(Box::new(|_, ahead| ahead == 0)),
+        "tomorrow" => return Some(Box::new(|_, ahead| ahead == 1)),
+        "mon" | "monday" => Monday,
+        "tue" | "tues" | "tuesday" => Tuesday,
+        "wed" | "wednesday" => Wednesday,
+        "thu" | "thur" | "thurs" | "thursday" => Thursday,
+        "fri" | "friday" => Friday,
+        "sat" | "saturday" => Saturday,
+        "sun" | "sunday" => Sunday,
+        _ => return None,
+    };
+    Some(Box::new(move |d, _| d == day))
+}
+
+/// A clock time in a zone as an instant: refused in a gap, the earlier of
+/// two in a fold (with a warning).
+fn resolve(dt: DateTime, zone: &TimeZone, zone_name: &str) -> Result<Deadline, String> {
+    use jiff::tz::AmbiguousOffset;
+    let amb = zone.to_ambiguous_zoned(dt);
+    match amb.offset() {
+        AmbiguousOffset::Unambiguous { .. } => {}
+        AmbiguousOffset::Gap { .. } => {
+            return Err(format!(
+                "{dt} does not exist in {zone_name}: the clocks go forward then; \
+                 choose another time"
+            ));
+        }
+        AmbiguousOffset::Fold { .. } => {
+            let z = amb.earlier().map_err(|e| e.to_string())?;
+            return Ok(Deadline {
+                at: z.timestamp().as_second(),
+                warning: Some(format!(
+                    "{dt} happens twice in {zone_name} (the clocks go back then): the first, \
+                     {}, is taken",
+                    z.strftime("%H:%M %Z")
+                )),
+            });
+        }
+    }
+    let z = amb.compatible().map_err(|e| e.to_string())?;
+    Ok(Deadline {
+        at: z.timestamp().as_second(),
+        warning: None,
+    })
 }
 
 /// Read a duration: `72h`, `3d`, `90m`, `48` (hours).
@@ -101,16 +220,72 @@ mod tests {
     #[test]
     fn deadlines_read_in_the_games_zone_and_summer_time_moves_nothing() {
         let now = 1_700_000_000; // Nov 2023
-        let summer = parse_deadline("2030-07-01 18:00", "Europe/London", now).unwrap();
-        let winter = parse_deadline("2030-12-01 18:00", "Europe/London", now).unwrap();
+        let summer = parse_deadline("2030-07-01 18:00", "Europe/London", now, None)
+            .unwrap()
+            .at;
+        let winter = parse_deadline("2030-12-01 18:00", "Europe/London", now, None)
+            .unwrap()
+            .at;
         // 18:00 BST is 17:00 UTC; 18:00 GMT is 18:00 UTC.
         assert_eq!(summer % 86400, 17 * 3600);
         assert_eq!(winter % 86400, 18 * 3600);
         assert_eq!(show(summer, "Europe/London"), "Mon 01 Jul 2030 18:00 BST");
         assert_eq!(show(winter, "UTC"), "Sun 01 Dec 2030 18:00 UTC");
-        assert_eq!(parse_deadline("+36h", "UTC", now).unwrap(), now + 36 * 3600);
-        assert!(parse_deadline("2001-01-01 10:00", "UTC", now).is_err());
-        assert!(parse_deadline("tomorrow", "UTC", now).is_err());
+        assert_eq!(
+            parse_deadline("+36h", "UTC", now, None).unwrap().at,
+            now + 36 * 3600
+        );
+        assert!(parse_deadline("2001-01-01 10:00", "UTC", now, None).is_err());
+        assert!(parse_deadline("tomorrow", "UTC", now, None).is_err());
         assert_eq!(parse_hours("3d"), Ok(72));
+    }
+
+    #[test]
+    fn plus_moves_the_current_deadline_and_in_counts_from_now() {
+        let now = 1_700_000_000;
+        let current = now + 72 * 3600;
+        let plus = parse_deadline("+48h", "UTC", now, Some(current)).unwrap();
+        assert_eq!(plus.at, current + 48 * 3600);
+        let minus = parse_deadline("-24h", "UTC", now, Some(current)).unwrap();
+        assert_eq!(minus.at, current - 24 * 3600);
+        let within = parse_deadline("in 48h", "UTC", now, Some(current)).unwrap();
+        assert_eq!(within.at, now + 48 * 3600);
+        assert_eq!(
+            parse_deadline("+90m", "UTC", now, None).unwrap().at,
+            now + 90 * 60
+        );
+        assert!(parse_deadline("-100h", "UTC", now, Some(current)).is_err());
+    }
+
+    #[test]
+    fn weekdays_and_day_words_are_the_next_such_time() {
+        // Tue 14 Nov 2023 22:13:20 UTC.
+        let now = 1_700_000_000;
+        let sat = parse_deadline("Saturday 18:00", "UTC", now, None).unwrap();
+        assert_eq!(show(sat.at, "UTC"), "Sat 18 Nov 2023 18:00 UTC");
+        let tue = parse_deadline("tue 23:00", "UTC", now, None).unwrap();
+        assert_eq!(show(tue.at, "UTC"), "Tue 14 Nov 2023 23:00 UTC");
+        let tue = parse_deadline("tue 21:00", "UTC", now, None).unwrap();
+        assert_eq!(show(tue.at, "UTC"), "Tue 21 Nov 2023 21:00 UTC");
+        let tomorrow = parse_deadline("tomorrow 9:00 Europe/Paris", "UTC", now, None).unwrap();
+        assert_eq!(
+            show(tomorrow.at, "Europe/Paris"),
+            "Wed 15 Nov 2023 09:00 CET"
+        );
+    }
+
+    #[test]
+    fn summer_time_gaps_are_refused_and_folds_warned() {
+        let now = 1_700_000_000;
+        // 02:30 on 9 March 2025 does not exist in New York.
+        let gap = parse_deadline("2025-03-09 02:30", "America/New_York", now, None);
+        assert!(gap.unwrap_err().contains("does not exist"));
+        // 01:30 on 2 November 2025 happens twice: the first (EDT).
+        let fold = parse_deadline("2025-11-02 01:30", "America/New_York", now, None).unwrap();
+        assert_eq!(
+            show(fold.at, "America/New_York"),
+            "Sun 02 Nov 2025 01:30 EDT"
+        );
+        assert!(fold.warning.unwrap().contains("happens twice"));
     }
 }

@@ -35,6 +35,30 @@ use tracing::{error, info, warn};
 /// Makes the responder for a configuration (the command processor).
 pub type ResponderFactory = Arc<dyn Fn(&Config) -> Box<dyn Responder> + Send + Sync>;
 
+/// Give the allocator's free memory back to the system. glibc keeps what
+/// a burst freed for reuse, in an arena per thread that allocated, so a
+/// judge that adjudicated a thousand games would otherwise sit at its peak
+/// for good. Called when a burst of work is over.
+pub fn release_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Fewer allocator arenas: glibc makes up to eight per core for threads
+/// that allocate at once, and each keeps its own free memory; the judge's
+/// work is one processing thread and a few short tasks.
+fn limit_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter; called before the
+    // runtime's threads start.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
 /// How often the clock ticks (deadlines, reminders).
 const TICK: Duration = Duration::from_secs(5);
 
@@ -104,6 +128,7 @@ fn header_of(raw: &[u8]) -> &[u8] {
 
 /// Run the daemon until SIGTERM or SIGINT.
 pub fn run(config_path: Option<PathBuf>, responders: ResponderFactory) -> Result<()> {
+    limit_arenas();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -270,8 +295,15 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
     let limits = process::Limits {
         max_bytes: config.max_mail_bytes,
         keep_mail: config.keep_mail,
+        keep_sent: config.keep_sent,
+        vacuum_every: config.vacuum_every,
         ..process::Limits::default()
     };
+    // The outbox draws pictures with a responder and a connection of its
+    // own, off the processing thread.
+    let parts_store = open_store()?;
+    parts_store.limit_cache(256)?;
+    let parts: outbox::PartMaker = Arc::new(Mutex::new((parts_store, responders(config))));
     let mut processor = Processor::new(
         store,
         responders(config),
@@ -303,10 +335,14 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                         last_tick = std::time::Instant::now();
                         match processor.tick(SystemTime::now()) {
                             Ok(t) => {
-                                more = t.more;
                                 if t.queued > 0 {
                                     wake_outbox.notify_one();
                                 }
+                                if !t.more && (more || t.queued > 0) {
+                                    // The deadline work is over for now.
+                                    release_memory();
+                                }
+                                more = t.more;
                             }
                             Err(e) => {
                                 error!(error = %format!("{e:#}"), "the store failed on a clock tick");
@@ -344,10 +380,14 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
     let outbox = tokio::spawn(outbox::run(
         out_store,
         sender,
+        parts,
         Arc::clone(&wake_outbox),
         outbox_shutdown_rx,
-        config.max_retry,
-        Duration::from_secs(20),
+        outbox::Settings {
+            max_retry: config.max_retry,
+            flush: Duration::from_secs(20),
+            keep_sent: config.keep_sent,
+        },
     ));
     wake_outbox.notify_one();
 

@@ -4,13 +4,29 @@
 //! server said 250, or the file is in the Maildir. Failures are retried
 //! with a backoff that doubles up to the configured ceiling; a permanent
 //! refusal (an address the server rejects) is recorded and not retried.
+//!
+//! A queued mail whose pictures are drawn at send time (results: see
+//! [`crate::mail::Later`]) is completed here, just before it is handed
+//! over ([`complete`]), by the sender's own responder on its own store
+//! connection: the processing thread never draws, and a burst of deadlines
+//! queues text only. The readers of one phase are queued together, so the
+//! responder draws each distinct picture once and reuses it for the
+//! others. At most [`Sender::parallel`] completed mails are in memory at
+//! once; when the outbox is empty the responder forgets its pictures and
+//! the allocator gives its free memory back to the system.
+//!
+//! When the sink is a Maildir, the files the judge wrote there are removed
+//! `keep-sent-days` after they were written, read or not, as the sent rows
+//! of the outbox are: the Maildir is a hand-off to whatever delivers the
+//! mail on, not an archive (see [`Maildir::prune_delivered`]).
 
 use crate::config::Sink;
-use crate::daemon::process::unix;
+use crate::daemon::process::{Responder, unix};
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::SmtpSink;
 use crate::store::{OutMail, Store};
 use futures::StreamExt;
+use rusqlite::Connection;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 use tokio::sync::{Notify, watch};
@@ -56,7 +72,8 @@ impl Sender {
         }
     }
 
-    fn parallel(&self) -> usize {
+    /// How many mails are handed over at once.
+    pub fn parallel(&self) -> usize {
         match self {
             Sender::Maildir(_) => 1,
             Sender::Smtp { connections, .. } => *connections,
@@ -69,7 +86,11 @@ impl Sender {
             Sender::Maildir(md) => {
                 // The name is fixed by the outbox row, so a retry after a
                 // crash replaces the file rather than adding a second.
-                let name = format!("{}.zinejudge", m.message_id.replace(['/', ':'], "_"));
+                let name = format!(
+                    "{}{}",
+                    m.message_id.replace(['/', ':'], "_"),
+                    crate::mail::maildir::JUDGE_SUFFIX
+                );
                 md.deliver(&name, &m.raw)
                     .map(|_| ())
                     .map_err(|e| (false, e.to_string()))
@@ -100,19 +121,63 @@ async fn with_store<T: Send + 'static>(
     .await?
 }
 
+/// The mail with `m`'s parts drawn now (see [`Responder::parts`]): the
+/// bytes to hand over. A mail without such parts is returned as queued.
+pub fn complete(
+    conn: &Connection,
+    parts: &mut dyn Responder,
+    m: &OutMail,
+) -> anyhow::Result<Vec<u8>> {
+    let Some(later) = &m.later else {
+        return Ok(m.raw.clone());
+    };
+    let made = parts.parts(conn, later)?;
+    Ok(crate::mail::attach(&m.raw, &m.message_id, &made)?)
+}
+
+/// What makes the parts drawn at send time: a responder of the sender's
+/// own, with a store connection of its own (drawing holds it a while).
+pub type PartMaker = Arc<Mutex<(Store, Box<dyn Responder>)>>;
+
+/// How the outbox runs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The longest wait before a retry.
+    pub max_retry: Duration,
+    /// How long to go on sending after `shutdown`.
+    pub flush: Duration,
+    /// How long the files written into a Maildir sink are kept.
+    pub keep_sent: Duration,
+}
+
 /// Send due mail until `shutdown`; then keep sending what is due for at
-/// most `flush` before returning.
+/// most `settings.flush` before returning.
 pub async fn run(
     store: Arc<Mutex<Store>>,
     sender: Sender,
+    parts: PartMaker,
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
-    max_retry: Duration,
-    flush: Duration,
+    settings: Settings,
 ) {
     let sender = Arc::new(sender);
     let mut flushing_until: Option<tokio::time::Instant> = None;
+    let mut last_prune: Option<std::time::Instant> = None;
+    // Pictures drawn since the outbox was last empty.
+    let mut drew = false;
     loop {
+        if let Sender::Maildir(md) = &*sender
+            && last_prune.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600))
+        {
+            last_prune = Some(std::time::Instant::now());
+            let md = md.clone();
+            let before = SystemTime::now() - settings.keep_sent;
+            match tokio::task::spawn_blocking(move || md.prune_delivered(before)).await {
+                Ok(Ok(n)) if n > 0 => info!(mails = n, "removed old mail from the outbox Maildir"),
+                Ok(Err(e)) => warn!(error = %e, "cannot prune the outbox Maildir"),
+                _ => {}
+            }
+        }
         let now = unix(SystemTime::now());
         let due = match with_store(&store, move |s| Ok(s.due_outbox(now, 200)?)).await {
             Ok(d) => d,
@@ -123,18 +188,21 @@ pub async fn run(
         };
         let sent_any = !due.is_empty();
         if sent_any {
+            drew |= due.iter().any(|m| m.later.is_some());
             let n = sender.parallel();
+            let max_retry = settings.max_retry;
             futures::stream::iter(due)
                 .for_each_concurrent(n, |m| {
                     let store = Arc::clone(&store);
                     let sender = Arc::clone(&sender);
-                    async move { send_one(&store, &sender, m, max_retry).await }
+                    let parts = Arc::clone(&parts);
+                    async move { send_one(&store, &sender, &parts, m, max_retry).await }
                 })
                 .await;
         }
         if *shutdown.borrow() {
             let deadline =
-                *flushing_until.get_or_insert_with(|| tokio::time::Instant::now() + flush);
+                *flushing_until.get_or_insert_with(|| tokio::time::Instant::now() + settings.flush);
             let left = with_store(&store, |s| Ok(s.unsent_count()?))
                 .await
                 .unwrap_or(0);
@@ -153,6 +221,18 @@ pub async fn run(
         if sent_any {
             continue;
         }
+        if drew {
+            // The burst is over: its pictures and the memory they took go.
+            drew = false;
+            let parts = Arc::clone(&parts);
+            let _ = tokio::task::spawn_blocking(move || {
+                if let Ok(mut p) = parts.lock() {
+                    p.1.forget();
+                }
+                super::release_memory();
+            })
+            .await;
+        }
         // Sleep until woken, until the next retry falls due, or a while.
         let next = with_store(&store, |s| Ok(s.next_outbox_due()?))
             .await
@@ -170,7 +250,50 @@ pub async fn run(
     }
 }
 
-async fn send_one(store: &Arc<Mutex<Store>>, sender: &Sender, m: OutMail, max_retry: Duration) {
+/// Draw `m`'s pictures, off the async threads. A mail whose pictures
+/// cannot be drawn (or whose drawing panics) goes as queued, its text
+/// alone, with a warning: the results matter more than their picture.
+async fn completed(parts: &PartMaker, m: OutMail) -> OutMail {
+    if m.later.is_none() {
+        return m;
+    }
+    let parts = Arc::clone(parts);
+    let queued = m.clone();
+    let r = tokio::task::spawn_blocking(move || -> anyhow::Result<Vec<u8>> {
+        let mut p = parts
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the picture drawer's lock is poisoned"))?;
+        let (store, responder) = &mut *p;
+        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            complete(store.conn(), &mut **responder, &m)
+        }));
+        drawn.unwrap_or_else(|_| {
+            responder.forget();
+            Err(anyhow::anyhow!("drawing the pictures panicked"))
+        })
+    })
+    .await;
+    match r {
+        Ok(Ok(raw)) => OutMail { raw, ..queued },
+        Ok(Err(e)) => {
+            warn!(message_id = %queued.message_id, error = %format!("{e:#}"), "cannot draw a mail's pictures; it goes without them");
+            queued
+        }
+        Err(e) => {
+            warn!(message_id = %queued.message_id, error = %e, "cannot draw a mail's pictures; it goes without them");
+            queued
+        }
+    }
+}
+
+async fn send_one(
+    store: &Arc<Mutex<Store>>,
+    sender: &Sender,
+    parts: &PartMaker,
+    m: OutMail,
+    max_retry: Duration,
+) {
+    let m = completed(parts, m).await;
     let id = m.id;
     if let Err(e) = with_store(store, move |s| Ok(s.mark_sending(id)?)).await {
         error!(error = %format!("{e:#}"), "cannot update the outbox");

@@ -78,6 +78,23 @@ pub trait Responder: Send {
         Ok(Vec::new())
     }
 
+    /// Make the parts of a queued mail that were left to be made when it
+    /// is sent ([`crate::mail::Outgoing::later`]: the pictures of results),
+    /// reading what they are made from through `conn`. Called by the outbox
+    /// sender on its own instance, off the processing thread. The default
+    /// makes none: the mail goes as it was queued.
+    fn parts(
+        &mut self,
+        _conn: &Connection,
+        _later: &crate::mail::Later,
+    ) -> anyhow::Result<Vec<crate::mail::Attached>> {
+        Ok(Vec::new())
+    }
+
+    /// Forget what was kept to make parts faster (after a burst): memory
+    /// goes back once the outbox is empty.
+    fn forget(&mut self) {}
+
     /// The clock's work for `key` failed with `cause` (already logged): set
     /// it aside and tell whoever looks after it. Returns mails to send.
     fn fault(
@@ -106,11 +123,18 @@ pub struct Limits {
     /// (the process died each time) is given up.
     pub max_attempts: i64,
     /// How long one call of [`Processor::tick`] may work before it lets
-    /// mail be answered (the rest of the due work follows at once).
+    /// mail be answered (the rest of the due work follows at once): each
+    /// game is a transaction of its own, so a burst of deadlines keeps a
+    /// mail waiting this long at most.
     pub tick_budget: Duration,
     /// Processed mail is kept whole this long (passwords already masked),
     /// then only its Message-ID, digest and note are kept.
     pub keep_mail: Duration,
+    /// Sent (or refused) mail is kept this long in the outbox, then
+    /// dropped (see [`store::retention`]).
+    pub keep_sent: Duration,
+    /// A full `VACUUM` of the store at most this often.
+    pub vacuum_every: Duration,
 }
 
 impl Default for Limits {
@@ -118,8 +142,10 @@ impl Default for Limits {
         Limits {
             max_bytes: 1024 * 1024,
             max_attempts: 3,
-            tick_budget: Duration::from_secs(1),
+            tick_budget: Duration::from_millis(250),
             keep_mail: Duration::from_secs(30 * 86400),
+            keep_sent: Duration::from_secs(30 * 86400),
+            vacuum_every: Duration::from_secs(7 * 86400),
         }
     }
 }
@@ -136,6 +162,8 @@ pub struct Processor {
     pub limits: Limits,
     /// When stored mail was last pruned.
     last_prune: Option<Instant>,
+    /// The deadline work under way, while it lasts.
+    burst: Option<Burst>,
 }
 
 /// What happened to a mail.
@@ -156,6 +184,17 @@ pub struct Ticked {
     pub queued: usize,
     /// Due work is left for the next call (the time budget ran out).
     pub more: bool,
+    /// Games worked on.
+    pub games: usize,
+}
+
+/// Deadline work that took more than one tick (a burst of deadlines),
+/// for the log.
+#[derive(Debug, Clone, Copy)]
+struct Burst {
+    started: Instant,
+    games: usize,
+    queued: usize,
 }
 
 /// The text of a panic's payload.
@@ -183,6 +222,7 @@ impl Processor {
             identity,
             limits,
             last_prune: None,
+            burst: None,
         }
     }
 
@@ -223,6 +263,7 @@ impl Processor {
                 tx.commit()?;
                 Ok(mails.len())
             }));
+            done.games += 1;
             let cause = match r {
                 Ok(Ok(n)) => {
                     done.queued += n;
@@ -233,6 +274,26 @@ impl Processor {
             };
             warn!(game = %key, cause = %cause, "the clock's work for a game failed; it is set aside");
             done.queued += self.set_aside(&key, &cause, now)?;
+        }
+        if done.games > 0 {
+            let b = self.burst.get_or_insert(Burst {
+                started,
+                games: 0,
+                queued: 0,
+            });
+            b.games += done.games;
+            b.queued += done.queued;
+        }
+        if !done.more
+            && let Some(b) = self.burst.take()
+            && b.games > 1
+        {
+            info!(
+                games = b.games,
+                mails = b.queued,
+                seconds = b.started.elapsed().as_secs_f64(),
+                "deadline work done"
+            );
         }
         Ok(done)
     }
@@ -265,9 +326,13 @@ impl Processor {
         }
     }
 
-    /// Drop the bodies of mail processed longer ago than the retention,
-    /// at most once an hour.
-    fn prune(&mut self, now: SystemTime) -> Result<(), StoreError> {
+    /// At most once an hour: drop the bodies of mail processed longer ago
+    /// than `keep_mail`, the outbox rows sent longer ago than `keep_sent`
+    /// (and what else [`store::retention::prune_outbox`] drops), give the
+    /// freed pages back and cut the log back; a full `VACUUM` when the
+    /// last was `vacuum_every` ago (or the store predates incremental
+    /// vacuum). Game records are never touched.
+    pub fn prune(&mut self, now: SystemTime) -> Result<(), StoreError> {
         if self
             .last_prune
             .is_some_and(|t| t.elapsed() < Duration::from_secs(3600))
@@ -275,10 +340,41 @@ impl Processor {
             return Ok(());
         }
         self.last_prune = Some(Instant::now());
-        let before = unix(now) - self.limits.keep_mail.as_secs() as i64;
-        let n = store::prune_inbound(self.store.conn(), before)?;
+        self.prune_now(now)
+    }
+
+    /// The work of [`Processor::prune`], now.
+    pub fn prune_now(&mut self, now: SystemTime) -> Result<(), StoreError> {
+        let t = unix(now);
+        let conn = self.store.conn();
+        let before = t - self.limits.keep_mail.as_secs() as i64;
+        let n = store::prune_inbound(conn, before)?;
         if n > 0 {
             info!(mails = n, "dropped the bodies of old processed mail");
+        }
+        let sent_before = t - self.limits.keep_sent.as_secs() as i64;
+        let p = store::retention::prune_outbox(conn, sent_before, t)?;
+        if p.any() {
+            info!(
+                sent = p.outbox,
+                sources = p.sources,
+                mail_ids = p.inbound,
+                counters = p.counters,
+                "dropped old sent mail"
+            );
+        }
+        let incremental: i64 = conn.query_row("PRAGMA auto_vacuum", [], |r| r.get(0))?;
+        let last: Option<i64> = store::meta(conn, "vacuumed_at")?.and_then(|v| v.parse().ok());
+        let due = incremental != 2
+            || last.is_none_or(|l| t - l >= self.limits.vacuum_every.as_secs() as i64);
+        if due {
+            let started = Instant::now();
+            store::retention::vacuum(conn)?;
+            store::set_meta(conn, "vacuumed_at", &t.to_string())?;
+            let (size, _) = store::retention::size(conn)?;
+            info!(bytes = size, took = ?started.elapsed(), "store vacuumed");
+        } else {
+            store::retention::tidy(conn)?;
         }
         Ok(())
     }
@@ -382,6 +478,7 @@ pub fn reply_to(mail: &Inbound, to: &Address, body: String) -> Outgoing {
         in_reply_to: Some(mail.message_id.clone()),
         references: mail.references.clone(),
         attachments: Vec::new(),
+        later: None,
     }
 }
 
@@ -407,14 +504,27 @@ pub fn queue(
     let serial = store::next_serial(tx)?;
     let message_id = message_id(identity, now, serial);
     match mail::build(out, identity, &message_id, now) {
-        Ok(raw) => store::queue_outbox(
-            tx,
-            inbound,
-            &message_id,
-            &mail::recipients(out),
-            &raw,
-            unix(now),
-        ),
+        Ok(raw) => match &out.later {
+            // The pictures are drawn when the mail is sent: the row keeps
+            // the text and what to draw (see [`Responder::parts`]).
+            Some(later) => store::queue_outbox_later(
+                tx,
+                inbound,
+                &message_id,
+                &mail::recipients(out),
+                &raw,
+                later,
+                unix(now),
+            ),
+            None => store::queue_outbox(
+                tx,
+                inbound,
+                &message_id,
+                &mail::recipients(out),
+                &raw,
+                unix(now),
+            ),
+        },
         Err(e) => {
             // An address the mail library cannot use: nothing to send.
             warn!(error = %e, "cannot build a reply");

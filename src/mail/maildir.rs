@@ -6,6 +6,10 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+/// The ending of the names of the files the judge delivers into a Maildir
+/// (the outbox sink): only those are ever pruned from it.
+pub const JUDGE_SUFFIX: &str = ".zinejudge";
+
 /// A Maildir on disk.
 #[derive(Debug, Clone)]
 pub struct Maildir {
@@ -73,6 +77,42 @@ impl Maildir {
         Ok(n)
     }
 
+    /// Remove the mail the judge delivered here (names ending in
+    /// [`JUDGE_SUFFIX`], in `new/` or, moved there by a reader, in `cur/`)
+    /// last changed before `before`, read or not. Other files are left
+    /// alone. Returns how many were removed.
+    ///
+    /// This is what keeping a Maildir sink bounded means: it is a hand-off
+    /// to whatever delivers the mail on (a local reader, an MDA), which is
+    /// expected to take each mail within the retention; what it has not
+    /// taken by then goes, as the sent rows of the outbox do.
+    pub fn prune_delivered(&self, before: std::time::SystemTime) -> io::Result<usize> {
+        let mut n = 0;
+        for sub in ["new", "cur"] {
+            for e in fs::read_dir(self.root.join(sub))?.filter_map(|e| e.ok()) {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                let base = name.split(":2,").next().unwrap_or(&name);
+                if !base.ends_with(JUDGE_SUFFIX) {
+                    continue;
+                }
+                let old = e
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t < before);
+                if old && e.file_type().is_ok_and(|t| t.is_file()) {
+                    match fs::remove_file(e.path()) {
+                        Ok(()) => n += 1,
+                        // A reader took it meanwhile.
+                        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+                        Err(err) => return Err(err),
+                    }
+                }
+            }
+        }
+        Ok(n)
+    }
+
     /// Deliver `bytes` as `new/<name>`. Delivering the same name again
     /// replaces the file, which makes a retried delivery harmless.
     pub fn deliver(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
@@ -123,6 +163,29 @@ mod tests {
         let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
         assert_eq!(md.prune_cur(later).unwrap(), 1);
         assert!(!dir.join("cur/1.a:2,S").exists());
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn only_the_judges_old_mail_is_pruned_from_a_sink() {
+        let dir = std::env::temp_dir().join(format!("zj-maildir-sink-{}", std::process::id()));
+        let md = Maildir::open(&dir).unwrap();
+        let a = md.deliver(&format!("a{JUDGE_SUFFIX}"), b"one").unwrap();
+        md.deliver(&format!("b{JUDGE_SUFFIX}"), b"two").unwrap();
+        md.deliver("someone-else", b"three").unwrap();
+        // A reader took one: it is in cur/, flagged.
+        md.mark_seen(&a).unwrap();
+        let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        assert_eq!(
+            md.prune_delivered(an_hour_ago).unwrap(),
+            0,
+            "kept within the retention"
+        );
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+        assert_eq!(md.prune_delivered(later).unwrap(), 2);
+        let left: Vec<_> = md.list_new().unwrap();
+        assert_eq!(left, [dir.join("new/someone-else")]);
+        assert_eq!(fs::read_dir(dir.join("cur")).unwrap().count(), 0);
         fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -264,6 +264,22 @@ fn robot_kind(local: &str) -> Option<Silence> {
     None
 }
 
+/// The text of a mail's first body: its plain text, or an HTML-only mail
+/// converted by an HTML-to-text library, so that block elements (`<div>`,
+/// `<p>`, `<br>`, list items) become lines, as the writer saw them.
+fn body_text(m: &mail_parser::Message<'_>) -> String {
+    if let Some(part) = m.text_part(0)
+        && part.is_text_html()
+        && let Some(html) = part.text_contents()
+    {
+        // Wide enough never to wrap an order line; the judge wraps nothing.
+        if let Ok(text) = html2text::from_read(html.as_bytes(), 10_000) {
+            return text;
+        }
+    }
+    m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()
+}
+
 /// Decode a raw mail. `judge` is the judge's own address (mail from it is
 /// never answered). A mail that cannot be parsed at all still yields an
 /// [`Inbound`] with whatever could be read.
@@ -283,7 +299,7 @@ pub fn read(raw: &[u8], judge: &str) -> Inbound {
     };
     let from = first_address(m.header("From").unwrap_or(&ParsedValue::Empty));
     let subject = header_text(m.subject().unwrap_or(""), MAX_SUBJECT);
-    let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
+    let text = body_text(&m);
     let references: Vec<String> = match m.header("References") {
         Some(ParsedValue::TextList(l)) => l.iter().filter_map(|s| clean_id(s)).collect(),
         Some(ParsedValue::Text(t)) => clean_id(t).into_iter().collect(),
@@ -453,6 +469,22 @@ pub struct Outgoing {
     pub references: Vec<String>,
     /// Attachments.
     pub attachments: Vec<Attached>,
+    /// Attachments drawn when the mail is sent, not when it is queued
+    /// (the pictures of results): the queued mail keeps only this
+    /// description, and [`attach`] adds the parts to its bytes at send time.
+    pub later: Option<Later>,
+}
+
+/// Parts of a queued mail that are made when it is sent: `spec` says what
+/// (in the words of whoever queued it), `source` which stored record they
+/// are made from (one record serves many mails, as one played phase serves
+/// every reader's results).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Later {
+    /// The record the parts are made from.
+    pub source: i64,
+    /// What to make for this mail.
+    pub spec: String,
 }
 
 /// A failure to build a mail (an address the mail library rejects).
@@ -464,6 +496,54 @@ pub enum BuildError {
     /// The mail library refused the message.
     #[error("cannot build the mail")]
     Message(#[source] lettre::error::Error),
+    /// Parts were to be added to a mail that has no room for them (not
+    /// built with [`Outgoing::later`]).
+    #[error("the mail was not built to take attachments")]
+    NoRoom,
+}
+
+/// The MIME boundary of the judge's mail with `message_id`: fixed by the
+/// id, so that parts added at send time ([`attach`]) go where the mail
+/// library would have put them. `=_` cannot occur in quoted-printable or
+/// base64 text, so no part can contain it.
+fn boundary_for(message_id: &str) -> String {
+    use blake2::{Blake2b512, Digest};
+    let d = Blake2b512::digest(message_id.as_bytes());
+    let hex: String = d[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("zj=_{hex}")
+}
+
+/// Add `parts` to a mail built with [`Outgoing::later`] (`raw`, whose
+/// Message-ID is `message_id`): the bytes are what [`build`] would have made
+/// had the parts been attached from the start.
+pub fn attach(raw: &[u8], message_id: &str, parts: &[Attached]) -> Result<Vec<u8>, BuildError> {
+    let boundary = boundary_for(message_id);
+    let close = format!("--{boundary}--\r\n");
+    if !raw.ends_with(close.as_bytes()) {
+        return Err(BuildError::NoRoom);
+    }
+    let at = raw.len() - close.len();
+    let mut out = Vec::with_capacity(
+        raw.len()
+            + parts
+                .iter()
+                .map(|p| p.bytes.len() * 4 / 3 + 512)
+                .sum::<usize>(),
+    );
+    out.extend_from_slice(&raw[..at]);
+    for p in parts {
+        out.extend_from_slice(b"--");
+        out.extend_from_slice(boundary.as_bytes());
+        out.extend_from_slice(b"\r\n");
+        out.extend_from_slice(&attachment(p).formatted());
+    }
+    out.extend_from_slice(close.as_bytes());
+    Ok(out)
+}
+
+fn attachment(a: &Attached) -> SinglePart {
+    let ct = ContentType::parse(&a.mime).unwrap_or(ContentType::TEXT_PLAIN);
+    Attachment::new(a.name.clone()).body(a.bytes.clone(), ct)
 }
 
 fn mailbox(a: &Address) -> Result<Mailbox, BuildError> {
@@ -537,13 +617,14 @@ pub fn build(
         // A lone CR (a sender's line echoed) would go out bare: RFC 5322
         // allows CR only in CRLF, and servers refuse or mangle it.
         .body(out.body.replace("\r\n", "\n").replace('\r', " "));
-    let msg = if out.attachments.is_empty() {
+    let msg = if out.attachments.is_empty() && out.later.is_none() {
         b.singlepart(text)
     } else {
-        let mut mp = MultiPart::mixed().singlepart(text);
+        let mut mp = MultiPart::mixed()
+            .boundary(boundary_for(message_id))
+            .singlepart(text);
         for a in &out.attachments {
-            let ct = ContentType::parse(&a.mime).unwrap_or(ContentType::TEXT_PLAIN);
-            mp = mp.singlepart(Attachment::new(a.name.clone()).body(a.bytes.clone(), ct));
+            mp = mp.singlepart(attachment(a));
         }
         b.multipart(mp)
     }
@@ -677,6 +758,7 @@ mod tests {
             in_reply_to: Some(long_id.clone()),
             references: vec![long_id; 20],
             attachments: vec![],
+            later: None,
         };
         let raw = build(&out, &me, "r1@example.test", SystemTime::UNIX_EPOCH).unwrap();
         let text = String::from_utf8(raw).unwrap();
@@ -729,6 +811,7 @@ mod tests {
             in_reply_to: Some("1@a".into()),
             references: vec!["0@a".into()],
             attachments: vec![],
+            later: None,
         };
         let raw = build(&out, &me, "r1@example.test", SystemTime::UNIX_EPOCH).unwrap();
         let text = String::from_utf8(raw).unwrap();
@@ -736,5 +819,66 @@ mod tests {
         assert!(text.contains("References: <0@a> <1@a>"), "{text}");
         assert!(text.contains("Auto-Submitted: auto-replied"), "{text}");
         assert!(text.contains("Message-ID: <r1@example.test>"), "{text}");
+    }
+
+    #[test]
+    fn parts_added_at_send_time_make_the_mail_built_with_them() {
+        let me = Identity {
+            address: JUDGE.into(),
+            name: "Judge".into(),
+            domain: "example.test".into(),
+        };
+        let pictures = vec![
+            Attached {
+                name: "g-S1901M.png".into(),
+                mime: "image/png".into(),
+                bytes: vec![0x89, b'P', b'N', b'G', 0, 1, 2, 255],
+            },
+            Attached {
+                name: "g-S1901M.svg".into(),
+                mime: "image/svg+xml".into(),
+                bytes: b"<svg/>".to_vec(),
+            },
+        ];
+        let out = Outgoing {
+            to: vec![Address {
+                name: None,
+                email: "alice@example.test".into(),
+            }],
+            subject: "g: results".into(),
+            body: "A(Lon)-Yor\n".into(),
+            in_reply_to: None,
+            references: vec![],
+            attachments: vec![],
+            later: Some(Later {
+                source: 1,
+                spec: "gm png+svg".into(),
+            }),
+        };
+        let queued = build(&out, &me, "r1@example.test", SystemTime::UNIX_EPOCH).unwrap();
+        let whole = Outgoing {
+            attachments: pictures.clone(),
+            later: None,
+            ..out.clone()
+        };
+        let direct = build(&whole, &me, "r1@example.test", SystemTime::UNIX_EPOCH).unwrap();
+        let sent = attach(&queued, "r1@example.test", &pictures).unwrap();
+        assert_eq!(sent, direct);
+        let m = MessageParser::default().parse(&sent).unwrap();
+        assert_eq!(m.attachments().count(), 2);
+        assert_eq!(m.body_text(0).unwrap().trim(), "A(Lon)-Yor");
+        // With none to add, the queued mail is a whole mail already.
+        assert_eq!(attach(&queued, "r1@example.test", &[]).unwrap(), queued);
+        let plain = build(
+            &Outgoing { later: None, ..out },
+            &me,
+            "r2@example.test",
+            SystemTime::UNIX_EPOCH,
+        )
+        .unwrap();
+        assert!(matches!(
+            attach(&plain, "r2@example.test", &pictures),
+            Err(BuildError::NoRoom)
+        ));
     }
 }

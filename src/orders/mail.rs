@@ -16,7 +16,8 @@ use super::PhaseKind;
 use super::lex::{Tok, Token, lex};
 use super::parse::{
     BUILD_WORDS, CONVOY_WORDS, Context, HOLD_WORDS, Heading, MOVE_WORDS, OrderParser, ParseError,
-    ParsedOrder, REMOVE_WORDS, RETREAT_WORDS, SUPPORT_WORDS, WAIVE_WORDS, starts_order,
+    ParsedOrder, REMOVE_WORDS, RETREAT_WORDS, SUPPORT_WORDS, WAIVE_WORDS, is_kind_word,
+    starts_order,
 };
 use crate::map::PowerId;
 
@@ -55,6 +56,8 @@ const MARK_WORDS: &[&[&str]] = &[
         "return",
         "returns",
         "raiding",
+        "becomes",
+        "become",
     ],
 ];
 
@@ -68,13 +71,84 @@ pub fn is_quoted(line: &str) -> bool {
 /// Whether a line ends the useful part of a mail (a signature or a
 /// forwarded original).
 pub fn ends_body(line: &str) -> bool {
-    let t = line.trim_end();
-    t == "--"
-        || t == "-- "
-        || line.starts_with("-- ") && t.len() <= 3
-        || t.starts_with("-----Original Message")
-        || t.starts_with("-------- Original Message")
-        || t.starts_with("-------- Forwarded Message")
+    let t = line.trim();
+    let dashed = |t: &str| {
+        let inner = t.trim_matches(|c: char| c == '-' || c == ' ' || c == '_');
+        t.starts_with("---")
+            && [
+                "original message",
+                "forwarded message",
+                "message d'origine",
+                "ursprüngliche nachricht",
+                "mensaje original",
+                "messaggio originale",
+                "oorspronkelijk bericht",
+            ]
+            .iter()
+            .any(|m| inner.to_lowercase().starts_with(m))
+    };
+    line.trim_end() == "--"
+        || line.trim_end() == "-- "
+        || line.starts_with("-- ") && line.trim_end().len() <= 3
+        || dashed(t)
+        // Outlook's separator above the original.
+        || (t.len() >= 20 && t.chars().all(|c| c == '_'))
+}
+
+/// Where the part of a mail body worth reading ends, as a count of lines:
+/// at a signature or forwarded original ([`ends_body`]), or at the header
+/// block an Outlook-style reply puts above the original it copies without
+/// quoting (`From: ...` then `Sent:` or `Date:` within a few lines).
+pub fn body_end(lines: &[&str]) -> usize {
+    const FROM: &[&str] = &["from:", "von:", "de :", "de:", "van:", "da:"];
+    const SENT: &[&str] = &[
+        "sent:",
+        "date:",
+        "gesendet:",
+        "envoyé :",
+        "envoyé:",
+        "enviado:",
+        "verzonden:",
+        "inviato:",
+        "datum:",
+    ];
+    let starts = |l: &str, ws: &[&str]| {
+        let l = l.trim_start().to_lowercase();
+        ws.iter().any(|w| l.starts_with(w))
+    };
+    for (i, l) in lines.iter().enumerate() {
+        if ends_body(l) {
+            return i;
+        }
+        if starts(l, FROM) && lines[i + 1..].iter().take(4).any(|n| starts(n, SENT)) {
+            return i;
+        }
+    }
+    lines.len()
+}
+
+/// Whether line `i` introduces a quoted original ("On Monday, Ann wrote:",
+/// "Le lundi, Ann a écrit :", "Am Montag schrieb Ann:", "El lunes, Ann
+/// escribió:", "Il giorno lunedì Ann ha scritto:", "Op maandag schreef
+/// Ann:"): it ends with the verb and a colon, and the next line that says
+/// anything is quoted. It belongs to the quote, not to the player's text.
+pub fn is_attribution(lines: &[&str], i: usize) -> bool {
+    let t = lines[i].trim().to_lowercase();
+    let verb = [
+        "wrote:",
+        "a écrit :",
+        "a écrit:",
+        "escribió:",
+        "ha scritto:",
+        "schreef",
+    ]
+    .iter()
+    .any(|v| t.ends_with(v) || (v == &"schreef" && t.contains(v) && t.ends_with(':')))
+        || (t.contains("schrieb") && t.ends_with(':'));
+    verb && lines[i + 1..]
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| is_quoted(l))
 }
 
 /// Strip a bullet or list number: `*`, `•`, `- `, `1.`, `1)`, `(1)`, `a)`.
@@ -123,11 +197,10 @@ pub fn find_orders(
     let mut out = Vec::new();
     let mut heading: Option<Heading> = None;
     let mut power: Option<PowerId> = None;
-    for (i, raw) in body.lines().enumerate() {
-        if ends_body(raw) {
-            break;
-        }
-        if is_quoted(raw) {
+    let lines: Vec<&str> = body.lines().collect();
+    let end = body_end(&lines);
+    for (i, raw) in lines[..end].iter().copied().enumerate() {
+        if is_quoted(raw) || is_attribution(&lines, i) {
             continue;
         }
         let line = strip_bullet(raw);
@@ -262,6 +335,28 @@ fn looks_like_order(parser: &OrderParser<'_>, seg: &[Token], heading: Option<Hea
         BUILD_WORDS[..2].contains(&w) || REMOVE_WORDS[..4].contains(&w) || WAIVE_WORDS.contains(&w);
     if keyword_first {
         return true;
+    }
+    // `B A Par`, `D F Bre`: a one-letter keyword before a unit's kind;
+    // `Convert F(Mag) to A` (Ard-Ri's Vikings).
+    if matches!(w, "b" | "d" | "r" | "convert" | "change" | "transform")
+        && toks
+            .get(1)
+            .is_some_and(|t| t.tok == Tok::Word && is_kind_word(&t.text))
+    {
+        return true;
+    }
+    // A unit's kind then a place (`A Lvp to Yor`, `fleet edinburgh to north
+    // sea`, `A Lvp Yor`, `A(Lvp) Yor`): an attempt at an order, read or
+    // refused, whatever words follow.
+    if is_kind_word(w) {
+        let place = match toks.get(1) {
+            Some(t) if t.tok == Tok::LParen => toks.get(2),
+            other => other,
+        };
+        if place.is_some_and(|t| t.tok == Tok::Word && parser.map().lookup_word(&t.text).is_some())
+        {
+            return true;
+        }
     }
     let opens = starts_order(w) || parser.map().lookup_word(w).is_some() || first_is_leader(toks);
     if !opens {

@@ -200,6 +200,11 @@ pub(crate) fn starts_order(w: &str) -> bool {
         || WAIVE_WORDS.contains(&w)
 }
 
+/// Whether a word names a unit's kind (`A`, `Fleet`, `3D`, `2F`).
+pub(crate) fn is_kind_word(w: &str) -> bool {
+    matches!(w, "a" | "f" | "army" | "fleet" | "af" | "3d") || is_stack_word(w).is_some()
+}
+
 /// `2f` -> (2, fleet).
 fn is_stack_word(w: &str) -> Option<(u8, UnitKind)> {
     let kind = match w.chars().last()? {
@@ -402,8 +407,10 @@ impl<'m> OrderParser<'m> {
     fn order(&self, c: &mut Cursor<'_>, ctx: Context) -> Result<AnyCommand, ParseError> {
         let retreat = ctx.heading == Some(Heading::Retreats)
             || (ctx.heading.is_none() && ctx.phase == Some(PhaseKind::Retreat));
-        // Keyword-first forms.
-        if c.eat_word(&BUILD_WORDS[..2]) {
+        // Keyword-first forms; the one-letter ones (`B A Par`, `D F Bre`)
+        // only before a unit's kind, where they cannot be a province.
+        let kind_next = c.word_at(1).is_some_and(is_kind_word);
+        if c.eat_word(&BUILD_WORDS[..2]) || (kind_next && c.eat_word(&["b"])) {
             if c.eat_word(WAIVE_WORDS) {
                 return Ok(AnyCommand::Adjust(AdjustCommand::Waive));
             }
@@ -431,7 +438,7 @@ impl<'m> OrderParser<'m> {
             let unit = self.unit(c)?.unit;
             return self.convert_to(c, unit);
         }
-        if c.eat_word(&REMOVE_WORDS[..4]) {
+        if c.eat_word(&REMOVE_WORDS[..4]) || (kind_next && c.eat_word(&["d"])) {
             let spec = self.unit(c)?;
             return Ok(if retreat {
                 AnyCommand::Retreat(spec.unit, RetreatCommand::Disband)
@@ -617,7 +624,8 @@ impl<'m> OrderParser<'m> {
             let to = self.place(c)?;
             return Ok(Step::Convoy(v, to));
         }
-        if !after_move {
+        // `A Lvp Yor`: a place straight after the unit is where it moves.
+        if !after_move && !self.is_place_here(c) {
             return Err(c.expected("an order for the unit (`-`, `H`, `S` or `C`)"));
         }
         Ok(Step::Move(self.place(c)?))

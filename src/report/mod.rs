@@ -185,6 +185,10 @@ pub struct ReportData {
     pub unmade: Vec<String>,
     /// The supply-centre chart.
     pub centres: Vec<CentreRow>,
+    /// The chart is as it stood before this move: its captures count only
+    /// after the retreats that follow (the Fall with retreats pending), and
+    /// the retreat results give the new one.
+    pub chart_before_retreats: bool,
     /// The width of the chart's name column: the longest power name and
     /// a space (at least 14, the width of the standard game's column).
     pub name_width: usize,
@@ -700,6 +704,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                 )
             })
             .collect(),
+        chart_before_retreats: r.after.phase.kind == PhaseKind::Retreat
+            && centres_change_before_next_move(v, r.after.phase),
         name_width: map
             .powers()
             .iter()
@@ -723,6 +729,20 @@ fn sorted(it: impl Iterator<Item = String>) -> Vec<String> {
     let mut v: Vec<String> = it.collect();
     v.sort_by_key(|s| s.to_lowercase());
     v
+}
+
+/// Whether the centres change hands between `from` and the next move (an
+/// adjustment comes first).
+fn centres_change_before_next_move(v: &Variant, from: crate::calendar::Phase) -> bool {
+    let mut q = v.calendar.next(from);
+    for _ in 0..(v.calendar.seasons.len() * 3 + 3) {
+        match q.kind {
+            PhaseKind::Adjustment => return true,
+            PhaseKind::Movement => return false,
+            _ => q = v.calendar.next(q),
+        }
+    }
+    false
 }
 
 fn outcome_marks(o: Outcome, units: &[Unit], map: &Map) -> (Option<String>, Option<String>) {

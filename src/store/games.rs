@@ -385,3 +385,83 @@ pub fn note_sender(c: &Connection, address: &str, now: i64, window: i64, max: i6
     )?;
     Ok(rate)
 }
+
+/// A press message as archived with its game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PressRow {
+    /// Sequence number from 1.
+    pub seq: i64,
+    /// The phase it was sent in (`S1901M`).
+    pub phase: String,
+    /// Who sent it (a power's name, or `GM`), even when it went grey.
+    pub sender: String,
+    /// To whom, as the players were told (`everybody`, `France, Italy`).
+    pub recipients: String,
+    /// Sent grey (the sender hidden from its readers).
+    pub grey: bool,
+    /// The text.
+    pub text: String,
+    /// When (Unix seconds).
+    pub created_at: i64,
+}
+
+/// A press message to archive.
+#[derive(Debug, Clone, Copy)]
+pub struct NewPress<'a> {
+    /// The phase it is sent in (`S1901M`).
+    pub phase: &'a str,
+    /// Who sends it (a power's name, or `The GM`).
+    pub sender: &'a str,
+    /// To whom, as the players are told.
+    pub recipients: &'a str,
+    /// Sent grey.
+    pub grey: bool,
+    /// The text.
+    pub text: &'a str,
+}
+
+/// Archive a press message with its game, kept as long as the game: the
+/// mails that carried it are pruned after weeks. Returns its sequence
+/// number.
+pub fn append_press(c: &Connection, game: &str, p: &NewPress<'_>, now: i64) -> Result<i64> {
+    let seq: i64 = c.query_row(
+        "SELECT coalesce(max(seq), 0) + 1 FROM press WHERE game = ?1",
+        params![game],
+        |r| r.get(0),
+    )?;
+    c.execute(
+        "INSERT INTO press (game, seq, phase, sender, recipients, grey, text, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            game,
+            seq,
+            p.phase,
+            p.sender,
+            p.recipients,
+            p.grey,
+            p.text,
+            now
+        ],
+    )?;
+    Ok(seq)
+}
+
+/// A game's press, oldest first.
+pub fn press(c: &Connection, game: &str) -> Result<Vec<PressRow>> {
+    let mut st = c.prepare(
+        "SELECT seq, phase, sender, recipients, grey, text, created_at FROM press
+         WHERE game = ?1 ORDER BY seq",
+    )?;
+    let rows = st.query_map(params![game], |r| {
+        Ok(PressRow {
+            seq: r.get(0)?,
+            phase: r.get(1)?,
+            sender: r.get(2)?,
+            recipients: r.get(3)?,
+            grey: r.get(4)?,
+            text: r.get(5)?,
+            created_at: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}

@@ -11,6 +11,7 @@
 //! The store makes no rule decisions; it keeps what the daemon tells it.
 
 pub mod games;
+pub mod retention;
 pub mod schema;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
@@ -100,7 +101,15 @@ pub struct OutMail {
     pub raw: Vec<u8>,
     /// Attempts so far.
     pub attempts: i64,
+    /// Parts to draw at send time, when the mail has any: the
+    /// `mail_sources` row they are drawn from and what to draw (the
+    /// responder's words). `raw` is then the mail without them.
+    pub later: Option<Later>,
 }
+
+/// The parts of a queued mail that are drawn when it is sent: kept as a
+/// description, never as bytes.
+pub use crate::mail::Later;
 
 /// A connection to the store.
 pub struct Store {
@@ -151,7 +160,15 @@ impl Store {
 
     fn setup(conn: Connection) -> Result<Store> {
         conn.busy_timeout(Duration::from_secs(30))?;
+        // A new database gives the pages that pruning frees back to the
+        // file system as it goes (`PRAGMA incremental_vacuum` after each
+        // prune; see [`retention`]). Only a database without tables takes
+        // this; an older one is switched by its first scheduled VACUUM.
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
         set_wal(&conn)?;
+        // The write-ahead log is cut back to this size after a checkpoint,
+        // so that a burst's log does not stay on disk.
+        conn.pragma_update(None, "journal_size_limit", 4 * 1024 * 1024)?;
         // FULL: a committed transaction survives a power cut too, not just
         // a crash of the process, at the cost of an fsync per commit.
         conn.pragma_update(None, "synchronous", "FULL")?;
@@ -274,7 +291,7 @@ impl Store {
     /// Mails due to be sent at `now`, oldest first.
     pub fn due_outbox(&self, now: i64, limit: i64) -> Result<Vec<OutMail>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT id, message_id, recipients, raw, attempts FROM outbox
+            "SELECT id, message_id, recipients, raw, attempts, source_id, parts FROM outbox
              WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
         )?;
         let rows = st.query_map(params![now, limit], |r| {
@@ -289,6 +306,10 @@ impl Store {
                     .collect(),
                 raw: r.get(3)?,
                 attempts: r.get(4)?,
+                later: match (r.get::<_, Option<i64>>(5)?, r.get::<_, Option<String>>(6)?) {
+                    (Some(source), Some(spec)) => Some(Later { source, spec }),
+                    _ => None,
+                },
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -528,11 +549,82 @@ pub fn queue_outbox(
     Ok(())
 }
 
+/// Queue a mail whose parts are drawn when it is sent: `raw` is the mail
+/// without them, `later` what to draw and from which source (see
+/// [`add_mail_source`]).
+pub fn queue_outbox_later(
+    tx: &Transaction<'_>,
+    inbound: Option<i64>,
+    message_id: &str,
+    recipients: &[String],
+    raw: &[u8],
+    later: &Later,
+    now: i64,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO outbox (inbound_id, message_id, recipients, raw, next_attempt_at, created_at,
+             source_id, parts)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)",
+        params![
+            inbound,
+            message_id,
+            recipients.join(","),
+            raw,
+            now,
+            later.source,
+            later.spec
+        ],
+    )?;
+    Ok(())
+}
+
+/// Keep what the parts of some queued mails are drawn from (a played
+/// phase, for the pictures of its results): `kind` names it, `data` is the
+/// responder's. Returns its id, for [`Later::source`]. It is dropped once
+/// no outbox row uses it ([`retention::prune_outbox`]).
+pub fn add_mail_source(c: &Connection, kind: &str, data: &[u8], now: i64) -> Result<i64> {
+    c.execute(
+        "INSERT INTO mail_sources (kind, data, created_at) VALUES (?1, ?2, ?3)",
+        params![kind, data, now],
+    )?;
+    Ok(c.last_insert_rowid())
+}
+
+/// A source kept by [`add_mail_source`]: its kind and data.
+pub fn mail_source(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
+    Ok(c.query_row(
+        "SELECT kind, data FROM mail_sources WHERE id = ?1",
+        params![id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()?)
+}
+
 /// Mark a mail processed, in its transaction.
 pub fn finish_inbound(tx: &Transaction<'_>, id: i64, note: &str, now: i64) -> Result<()> {
     tx.execute(
         "UPDATE inbound SET state = 'done', processed_at = ?2, note = ?3 WHERE id = ?1",
         params![id, now, note],
+    )?;
+    Ok(())
+}
+
+/// A value kept in the store's `meta` table.
+pub fn meta(c: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(
+        c.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
+            r.get(0)
+        })
+        .optional()?,
+    )
+}
+
+/// Keep a value in the store's `meta` table.
+pub fn set_meta(c: &Connection, key: &str, value: &str) -> Result<()> {
+    c.execute(
+        "INSERT INTO meta (key, value) VALUES (?1, ?2)
+         ON CONFLICT(key) DO UPDATE SET value = ?2",
+        params![key, value],
     )?;
     Ok(())
 }

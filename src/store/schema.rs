@@ -127,6 +127,34 @@ pub const MIGRATIONS: &[&str] = &[
     // PICTURE) and a display name (SET NAME).
     "ALTER TABLE seats ADD COLUMN picture TEXT;
     ALTER TABLE seats ADD COLUMN name TEXT;",
+    // 5: bounded storage. A queued mail keeps its text; the parts drawn
+    // at send time (the pictures of results) are described, not stored:
+    // `parts` says what to draw, from the `mail_sources` row it names (one
+    // per played phase, shared by every reader's mail, dropped with the
+    // last outbox row that uses it). Press is archived with the game, since
+    // sent mail is pruned. Sent mail is pruned by `sent_at`.
+    "CREATE TABLE mail_sources (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        data BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    ALTER TABLE outbox ADD COLUMN source_id INTEGER REFERENCES mail_sources (id);
+    ALTER TABLE outbox ADD COLUMN parts TEXT;
+    CREATE INDEX outbox_source ON outbox (source_id) WHERE source_id IS NOT NULL;
+    CREATE INDEX outbox_done ON outbox (state, coalesce(sent_at, created_at));
+    CREATE INDEX outbox_inbound ON outbox (inbound_id) WHERE inbound_id IS NOT NULL;
+    CREATE TABLE press (
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        phase TEXT NOT NULL,
+        sender TEXT NOT NULL,
+        recipients TEXT NOT NULL,
+        grey INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (game, seq)
+    );",
 ];
 
 /// Bring the database up to date. The version is read and the migrations

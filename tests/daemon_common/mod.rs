@@ -195,6 +195,24 @@ impl Judge {
         j
     }
 
+    /// Write `config` (a whole configuration file, its store at
+    /// `dir/store.sqlite`) into `dir` and start the daemon: for harnesses
+    /// that need no mail servers (Maildir in and out).
+    pub fn start_with(dir: &Path, config: &str) -> Judge {
+        let path = dir.join("zinejudge.toml");
+        fs::write(&path, config).expect("write the configuration");
+        let mut j = Judge {
+            dir: dir.to_path_buf(),
+            config: path,
+            store: dir.join("store.sqlite"),
+            log: dir.join("zinejudge.log"),
+            child: None,
+            starts: 0,
+        };
+        j.spawn();
+        j
+    }
+
     /// Start it (again).
     pub fn spawn(&mut self) {
         assert!(self.child.is_none(), "the judge is already running");
@@ -384,6 +402,52 @@ impl Drop for Judge {
         }
         self.kill();
     }
+}
+
+/// The configuration of a judge that reads the Maildir `dir/in` and
+/// writes its mail into the Maildir `dir/out` (no mail servers), its store
+/// `dir/store.sqlite`; `extra` is appended.
+pub fn maildir_config(dir: &Path, extra: &str) -> String {
+    format!(
+        r#"[judge]
+address = "judge@example.test"
+name = "zinejudge harness"
+log = "info"
+
+[store]
+path = "{store}"
+
+[inbound]
+source = "maildir"
+maildir = "{inbox}"
+poll-seconds = 1
+
+[outbound]
+sink = "maildir"
+maildir = "{outbox}"
+{extra}"#,
+        store = dir.join("store.sqlite").display(),
+        inbox = dir.join("in").display(),
+        outbox = dir.join("out").display(),
+    )
+}
+
+/// The total size in bytes of the files under `path` (0 if none).
+pub fn tree_bytes(path: &Path) -> u64 {
+    let Ok(entries) = fs::read_dir(path) else {
+        return fs::metadata(path).map_or(0, |m| m.len());
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                tree_bytes(&p)
+            } else {
+                fs::metadata(&p).map_or(0, |m| m.len())
+            }
+        })
+        .sum()
 }
 
 /// CPU seconds (user + system) a process has used so far.

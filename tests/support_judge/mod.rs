@@ -140,7 +140,14 @@ impl World {
                 continue;
             }
             self.seen = m.id;
-            let p = mail_parser::MessageParser::default().parse(&m.raw).unwrap();
+            // As the outbox sends it: pictures are drawn at send time.
+            let raw = zinejudge::daemon::outbox::complete(
+                self.processor.store.conn(),
+                &mut *self.processor.responder,
+                &m,
+            )
+            .unwrap();
+            let p = mail_parser::MessageParser::default().parse(&raw).unwrap();
             out.push(Sent {
                 to: m.recipients.clone(),
                 subject: p.subject().unwrap_or("").to_string(),

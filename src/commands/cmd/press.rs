@@ -181,6 +181,23 @@ fn send(
         format!("{game}: press (GM copy)"),
         gm_body,
     ));
+    // Kept with the game for good: the mails are pruned after weeks.
+    let phase = match crate::commands::position(&v, &g) {
+        Ok(pos) => v.calendar.short(pos.phase),
+        Err(_) => String::new(),
+    };
+    games::append_press(
+        s.tx,
+        game,
+        &games::NewPress {
+            phase: &phase,
+            sender: &from,
+            recipients: &names,
+            grey,
+            text: text.trim_end(),
+        },
+        s.now,
+    )?;
     s.say(&format!("  Press sent to {names}."));
     Ok(())
 }

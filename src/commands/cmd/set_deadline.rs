@@ -12,7 +12,7 @@ pub struct SetDeadline(String);
 impl Command for SetDeadline {
     const SPEC: Spec = Spec::new(
         "SET DEADLINE",
-        "SET DEADLINE 2026-11-28 18:00 [time zone]  or  SET DEADLINE +48h",
+        "SET DEADLINE 2026-11-28 18:00 [time zone], Saturday 18:00, +48h (from the deadline) or in 48h (from now)",
         "Move the current deadline.",
     );
     type Role = Gm;
@@ -27,13 +27,22 @@ impl Command for SetDeadline {
         if g.status != Status::Active {
             return Err("the game is not running".into());
         }
-        let d = time::parse_deadline(&self.0, &g.settings.timezone, s.now)?;
-        g.deadline = Some(d);
+        let d = time::parse_deadline(&self.0, &g.settings.timezone, s.now, g.deadline)?;
+        g.deadline = Some(d.at);
         g.reminded = false;
         g.grace_noticed = false;
-        let shown = time::show(d, &g.settings.timezone);
+        let shown = time::show(d.at, &g.settings.timezone);
         games::save(s.tx, &g)?;
-        s.say(&format!("  The deadline is now {shown}."));
+        // The game's zone and UTC, so nobody need convert.
+        let utc = time::show(d.at, "UTC");
+        if utc == shown {
+            s.say(&format!("  The deadline is now {shown}."));
+        } else {
+            s.say(&format!("  The deadline is now {shown},\n  that is {utc}."));
+        }
+        if let Some(w) = &d.warning {
+            s.say(&format!("  Note: {w}."));
+        }
         notify_all(
             s,
             &g,

@@ -1,0 +1,183 @@
+//! Keeping the store bounded: what is dropped, when, and what never is.
+//!
+//! Mail is kept only as long as it is useful to look into (weeks, set in
+//! `[store]`); a game's own record (its history of positions, orders and
+//! results, and its press) is kept for good in the game tables, which this
+//! module never touches:
+//! - the bytes of processed inbound mail go after `keep-mail-days`
+//!   ([`super::prune_inbound`]); the row (Message-ID, digest, note) after
+//!   [`KEEP_MAIL_IDS`], so that a copy fetched again within a year is still
+//!   known;
+//! - sent and refused outbox rows go `keep-sent-days` after they left (or
+//!   were refused), and with them the sources their pictures were drawn
+//!   from once no row uses them;
+//! - the mail counters (rate limits, loop guards, sign-on failures) go once
+//!   their windows are long over, which is what they would forget anyway.
+//!
+//! Freed pages go back to the file system as they are freed (incremental
+//! vacuum), the write-ahead log is cut back after each prune, and a full
+//! `VACUUM` runs on a schedule ([`vacuum`]).
+
+use super::Result;
+use rusqlite::{Connection, params};
+
+/// How long the row of a processed inbound mail (its Message-ID, digest
+/// and note, the bytes long gone) is kept: a year.
+pub const KEEP_MAIL_IDS: i64 = 365 * 86400;
+
+/// Counters whose windows ended this long ago are dropped (the longest
+/// window, a sign-on failure's, is a day).
+const COUNTERS: i64 = 7 * 86400;
+
+/// What one prune dropped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pruned {
+    /// Outbox rows (sent or refused).
+    pub outbox: usize,
+    /// Picture sources no longer used.
+    pub sources: usize,
+    /// Inbound rows (their bytes were dropped long before).
+    pub inbound: usize,
+    /// Counter rows whose windows are over.
+    pub counters: usize,
+}
+
+impl Pruned {
+    /// Whether anything was dropped.
+    pub fn any(&self) -> bool {
+        *self != Pruned::default()
+    }
+}
+
+/// Drop mail the judge has finished with: outbox rows sent or refused
+/// before `sent_before` (Unix seconds), the sources no queued mail uses,
+/// inbound rows processed before `now - KEEP_MAIL_IDS` that no outbox row
+/// names, and counters whose windows are over. Mail still queued or being
+/// sent is never dropped, however old.
+pub fn prune_outbox(c: &Connection, sent_before: i64, now: i64) -> Result<Pruned> {
+    let outbox = c.execute(
+        "DELETE FROM outbox WHERE state IN ('sent', 'failed')
+         AND coalesce(sent_at, created_at) < ?1",
+        params![sent_before],
+    )?;
+    let sources = c.execute(
+        "DELETE FROM mail_sources WHERE NOT EXISTS
+         (SELECT 1 FROM outbox WHERE outbox.source_id = mail_sources.id)",
+        [],
+    )?;
+    let inbound = c.execute(
+        "DELETE FROM inbound WHERE state IN ('done', 'failed') AND processed_at < ?1
+         AND NOT EXISTS (SELECT 1 FROM outbox WHERE outbox.inbound_id = inbound.id)",
+        params![now - KEEP_MAIL_IDS],
+    )?;
+    let old = now - COUNTERS;
+    let counters = c.execute("DELETE FROM senders WHERE window_start < ?1", params![old])?
+        + c.execute(
+            "DELETE FROM answered WHERE day_start < ?1 AND idle_at < ?1",
+            params![old],
+        )?
+        + c.execute(
+            "DELETE FROM signon_failures WHERE last_at < ?1 AND locked_until < ?2",
+            params![old, now],
+        )?;
+    Ok(Pruned {
+        outbox,
+        sources,
+        inbound,
+        counters,
+    })
+}
+
+/// Give freed pages back to the file system (a store made before
+/// incremental vacuum was switched on has none to give until its first
+/// [`vacuum`]) and cut the write-ahead log back. Cheap: run after each
+/// prune. A checkpoint that readers hold up is left for the next time.
+pub fn tidy(c: &Connection) -> Result<()> {
+    c.execute_batch("PRAGMA incremental_vacuum;")?;
+    checkpoint(c)
+}
+
+/// Copy the write-ahead log into the database and truncate it, if no
+/// reader holds it up.
+pub fn checkpoint(c: &Connection) -> Result<()> {
+    // Busy (a reader) is an answer, not an error: (busy, log, copied).
+    let _: (i64, i64, i64) = c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })?;
+    Ok(())
+}
+
+/// Rewrite the whole database compactly (`VACUUM`), switching an older
+/// store to incremental vacuum, then truncate the log. Other connections
+/// wait for it (their busy timeout); on a store kept small by pruning it
+/// takes well under a second.
+pub fn vacuum(c: &Connection) -> Result<()> {
+    c.execute_batch("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")?;
+    checkpoint(c)
+}
+
+/// The store's size in bytes as SQLite sees it (pages in use, free pages
+/// included) and the free pages' share of it.
+pub fn size(c: &Connection) -> Result<(i64, i64)> {
+    let page: i64 = c.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+    let count: i64 = c.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+    let free: i64 = c.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
+    Ok((page * count, page * free))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Later, Store, add_mail_source, finish_inbound, queue_outbox};
+
+    fn count(s: &mut Store, table: &str) -> i64 {
+        s.conn()
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn sent_mail_goes_after_the_retention_and_queued_mail_never() {
+        let mut s = Store::in_memory().unwrap();
+        let id = s
+            .insert_inbound("a@b", "test", b"x", 1, false, 0)
+            .unwrap()
+            .unwrap();
+        {
+            let tx = s.transaction().unwrap();
+            let src = add_mail_source(&tx, "phase", b"{}", 0).unwrap();
+            let later = Later {
+                source: src,
+                spec: "gm".into(),
+            };
+            queue_outbox(&tx, Some(id), "r1@j", &["a@b".into()], b"one", 0).unwrap();
+            crate::store::queue_outbox_later(&tx, None, "r2@j", &["c@d".into()], b"two", &later, 0)
+                .unwrap();
+            crate::store::queue_outbox_later(&tx, None, "r3@j", &["e@f".into()], b"3", &later, 0)
+                .unwrap();
+            finish_inbound(&tx, id, "answered", 0).unwrap();
+            tx.commit().unwrap();
+        }
+        let due = s.due_outbox(10, 10).unwrap();
+        assert_eq!(due[1].later.as_ref().unwrap().spec, "gm");
+        // Two sent at 100, one still queued (retried for ever).
+        s.mark_sent(due[0].id, 100).unwrap();
+        s.mark_sent(due[1].id, 100).unwrap();
+        let p = prune_outbox(s.conn(), 100, 1000).unwrap();
+        assert_eq!(p.outbox, 0, "sent at the boundary: kept");
+        let p = prune_outbox(s.conn(), 101, 1000).unwrap();
+        assert_eq!(p.outbox, 2);
+        assert_eq!(p.sources, 0, "the queued mail still needs its source");
+        assert_eq!(p.inbound, 0, "a mail's row is kept a year");
+        assert_eq!(count(&mut s, "outbox"), 1);
+        s.mark_sent(due[2].id, 200).unwrap();
+        let p = prune_outbox(s.conn(), 201, 1000).unwrap();
+        assert_eq!((p.outbox, p.sources), (1, 1));
+        assert_eq!(count(&mut s, "mail_sources"), 0);
+        let p = prune_outbox(s.conn(), 201, KEEP_MAIL_IDS + 1).unwrap();
+        assert_eq!(p.inbound, 1);
+        assert_eq!(count(&mut s, "inbound"), 0);
+        tidy(s.conn()).unwrap();
+        vacuum(s.conn()).unwrap();
+    }
+}

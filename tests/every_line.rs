@@ -1,0 +1,191 @@
+//! Every line a player writes is accounted for (the README's promise):
+//! orders in the forms people write are read, a unit written as the wrong
+//! kind is read as the unit that is there and the reply says so, and every
+//! other line is listed as not read, never silently dropped.
+
+mod support_judge;
+use support_judge::World;
+
+use zinejudge::orders::mail::find_orders;
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AdjustCommand, AnyCommand};
+use zinejudge::variant::{PhaseKind, builtin};
+
+const POWERS: [&str; 7] = [
+    "England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey",
+];
+
+fn started() -> World {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE g standard gmpw");
+    for p in POWERS {
+        w.reply(&format!("{p}@example.test"), &format!("JOIN g pw {p}"));
+    }
+    w
+}
+
+fn player(w: &mut World, p: &str, body: &str) -> String {
+    w.reply(
+        &format!("{p}@example.test"),
+        &format!("SIGNON {p} g pw\n{body}"),
+    )
+}
+
+/// The orders the reply says are held.
+fn held(reply: &str) -> Vec<String> {
+    reply
+        .split("Orders held for ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no orders held in: {reply}"))
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn moves_written_in_words_without_dashes_are_read() {
+    let mut w = started();
+    for (power, line, want) in [
+        ("England", "A Lvp to Yor", "A(Lvp)-Yor"),
+        ("England", "Army Liverpool to Yorkshire", "A(Lvp)-Yor"),
+        ("England", "A Lvp Yor", "A(Lvp)-Yor"),
+        ("England", "A(Lvp) Yor", "A(Lvp)-Yor"),
+        ("England", "fleet edinburgh to north sea", "F(Edi)-NTH"),
+        ("England", "F Edi to NTH", "F(Edi)-NTH"),
+        ("Germany", "F Kiel to Denmark", "F(Kie)-Den"),
+        ("Germany", "Fleet Kiel moves to Denmark", "F(Kie)-Den"),
+    ] {
+        let r = player(&mut w, power, line);
+        assert!(held(&r).contains(&want.to_string()), "{line}: {r}");
+        assert!(!r.contains("Not read as orders"), "{line}: {r}");
+        player(&mut w, power, "CLEAR");
+    }
+}
+
+#[test]
+fn build_and_remove_letters_before_a_unit_are_read() {
+    let v = builtin("standard").expect("ships").expect("loads");
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let found = find_orders(
+        &parser,
+        "B A Par\nB F Bre\nD A Mun",
+        Some(PhaseKind::Adjustment),
+    );
+    let read: Vec<AnyCommand> = found
+        .iter()
+        .map(|f| f.result.clone().expect("read").command)
+        .collect();
+    assert_eq!(read.len(), 3, "{found:?}");
+    assert!(matches!(
+        read[0],
+        AnyCommand::Adjust(AdjustCommand::Build { .. })
+    ));
+    assert!(matches!(
+        read[1],
+        AnyCommand::Adjust(AdjustCommand::Build { .. })
+    ));
+    assert!(matches!(
+        read[2],
+        AnyCommand::Adjust(AdjustCommand::Remove { .. })
+    ));
+}
+
+#[test]
+fn chat_after_signon_is_listed_as_not_read_and_orders_around_it_are_taken() {
+    let mut w = started();
+    let r = player(
+        &mut w,
+        "England",
+        "Hi all,\nhere are my moves for this season.\nF Lon-ENG\nCheers, Ann",
+    );
+    assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
+    assert!(r.contains("Not read as orders"), "{r}");
+    assert!(r.contains("line 2: \"Hi all,\""), "{r}");
+    assert!(
+        r.contains("line 3: \"here are my moves for this season.\""),
+        "{r}"
+    );
+    assert!(r.contains("line 5: \"Cheers, Ann\""), "{r}");
+    // A mail of chat only is answered the same way, and holds nothing new.
+    let r = player(&mut w, "England", "Shall we talk about Belgium?");
+    assert!(r.contains("Not read as orders"), "{r}");
+    assert!(r.contains("Shall we talk about Belgium?"), "{r}");
+}
+
+#[test]
+fn a_unit_written_as_the_wrong_kind_is_read_as_the_unit_there_with_a_note() {
+    let mut w = started();
+    let r = player(&mut w, "England", "A(Lon)-ENG");
+    assert!(
+        r.contains("there is a fleet in London: read as F(Lon)-ENG"),
+        "{r}"
+    );
+    assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
+}
+
+/// The reply to a raw mail from England.
+fn raw_reply(w: &mut World, raw: &str) -> String {
+    let sent = w.raw(raw.replace('\n', "\r\n").as_bytes());
+    sent.iter()
+        .find(|m| m.to_has("England@example.test"))
+        .map(|m| m.body.clone())
+        .unwrap_or_else(|| panic!("no reply: {sent:#?}"))
+}
+
+#[test]
+fn an_html_only_mail_of_divs_is_read_line_by_line() {
+    let mut w = started();
+    let r = raw_reply(
+        &mut w,
+        "From: England@example.test\nMessage-ID: <h1@example.test>\nSubject: orders\n\
+         Content-Type: text/html; charset=utf-8\n\n\
+         <html><body><div>SIGNON England g pw</div><div>F Lon - ENG</div>\
+         <div>F Edi - NTH<br></div><div>A Lvp - Yor</div></body></html>\n",
+    );
+    assert!(r.contains("Signed on as England"), "{r}");
+    let h = held(&r);
+    for o in ["F(Lon)-ENG", "F(Edi)-NTH", "A(Lvp)-Yor"] {
+        assert!(h.contains(&o.to_string()), "{o}: {r}");
+    }
+}
+
+#[test]
+fn quoted_originals_of_common_clients_are_not_read_as_orders() {
+    // Outlook: the original under a From:/Sent: block, not quoted.
+    let outlook = "SIGNON England g pw\nF Lon-ENG\n\n\
+                   ________________________________\n\
+                   From: Judge <judge@example.test>\nSent: Monday, 3 January 2028 12:00\n\
+                   To: England\nSubject: orders\n\nF Edi-NTH\nA Lvp-Yor\n";
+    // Outlook without the line, and Yahoo's separator.
+    let outlook2 = "SIGNON England g pw\nF Lon-ENG\n\nFrom: Judge <judge@example.test>\n\
+                    Sent: Monday, 3 January 2028 12:00\nTo: England\n\nF Edi-NTH\n";
+    let yahoo = "SIGNON England g pw\nF Lon-ENG\n\n----- Original Message -----\n\
+                 From: judge@example.test\n\nF Edi-NTH\n";
+    // Gmail and its localised forms: the attribution line and quotes.
+    let gmail = "SIGNON England g pw\nF Lon-ENG\n\nOn Mon, 3 Jan 2028 at 12:00, Judge \
+                 <judge@example.test> wrote:\n> F Edi-NTH\n";
+    let german = "SIGNON England g pw\nF Lon-ENG\n\nAm Mo., 3. Jan. 2028 um 12:00 schrieb \
+                  Judge <judge@example.test>:\n> F Edi-NTH\n";
+    let french = "SIGNON England g pw\nF Lon-ENG\n\nLe lun. 3 janv. 2028 à 12:00, Judge a \
+                  écrit :\n> F Edi-NTH\n";
+    for (name, body) in [
+        ("outlook", outlook),
+        ("outlook2", outlook2),
+        ("yahoo", yahoo),
+        ("gmail", gmail),
+        ("german", german),
+        ("french", french),
+    ] {
+        let mut w = started();
+        let r = w.reply("England@example.test", body);
+        let h = held(&r);
+        assert!(h.contains(&"F(Lon)-ENG".to_string()), "{name}: {r}");
+        assert!(!h.contains(&"F(Edi)-NTH".to_string()), "{name}: {r}");
+        // The attribution line is part of the quote, not chat.
+        assert!(!r.contains("wrote:\""), "{name}: {r}");
+        assert!(!r.contains("schrieb"), "{name}: {r}");
+        assert!(!r.contains("crit :\""), "{name}: {r}");
+    }
+}
