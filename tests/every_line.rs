@@ -189,3 +189,26 @@ fn quoted_originals_of_common_clients_are_not_read_as_orders() {
         assert!(!r.contains("crit :\""), "{name}: {r}");
     }
 }
+
+#[test]
+fn ardri_rule_7f_a_viking_conversion_is_read_from_a_mail_body() {
+    // Ard-Ri rule 7f, as the README writes it: once dropped from a mail
+    // body without a word, because `becomes` did not mark an order line.
+    let v = builtin("ardri").expect("ships").expect("loads");
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let body = "Hello GM,\nF(Mag) becomes A\nConvert F(Cru) to A\nthanks";
+    let found = find_orders(&parser, body, Some(PhaseKind::Adjustment));
+    let read: Vec<(usize, AnyCommand)> = found
+        .iter()
+        .map(|f| (f.line, f.result.clone().expect("read").command))
+        .collect();
+    assert_eq!(read.len(), 2, "{found:?}");
+    assert_eq!(read[0].0, 2);
+    assert_eq!(read[1].0, 3);
+    for (_, c) in &read {
+        assert!(
+            matches!(c, AnyCommand::Adjust(AdjustCommand::Convert { .. })),
+            "{c:?}"
+        );
+    }
+}

@@ -9,11 +9,12 @@ use support_play::{orders, power, prov};
 mod support_judge;
 use support_judge::World;
 
-use zinejudge::adjudicate::{AdjustStatus, Illegal};
+use zinejudge::adjudicate::{AdjustStatus, Illegal, Outcome};
 use zinejudge::game::Position;
 use zinejudge::game::homes::{NominateError, nominate};
 use zinejudge::game::step::{PhaseResult, play};
 use zinejudge::map::{Unit, UnitKind};
+use zinejudge::variant::features::Viewer;
 use zinejudge::variant::{PhaseKind, Variant, builtin};
 
 fn variant() -> Variant {
@@ -290,4 +291,634 @@ fn rule_5_at_the_end_of_the_second_move_one_af_per_sea_the_rest_eliminated() {
     let harald = power(&v, "Harald Hardrada");
     assert_eq!(next.units.iter().filter(|u| u.power == harald).count(), 3);
     assert_eq!(next.state.blocked.len(), 1);
+}
+
+/// A unit of `who` placed by hand in `at`.
+fn place(v: &Variant, pos: &mut Position, who: &str, kind: UnitKind, at: &str) {
+    pos.units.push(Unit {
+        power: power(v, who),
+        kind,
+        region: v.map.province(prov(v, at)).main_region(),
+    });
+}
+
+/// The power of the one unit standing in `name`, if any.
+fn owner_in(v: &Variant, pos: &Position, name: &str) -> Option<String> {
+    let p = prov(v, name);
+    pos.units
+        .iter()
+        .find(|u| v.map.province_of(u.region) == p)
+        .map(|u| v.map.power(u.power).name.clone())
+}
+
+#[test]
+fn rule_7_on_board_units_support_a_box_army_onto_the_board() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    // A Scottish army in Bedeford and a Norman one already landed in
+    // Chenth (placed by hand).
+    place(&v, &mut pos, "Scots", UnitKind::Army, "Bed");
+    place(&v, &mut pos, "William", UnitKind::Army, "Chn");
+    // Unsupported, the landing bounces off Harold's army in London.
+    let (r, next) = support_play::movement(&v, &pos, &["Duke William: A(SOD)-Lun"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(
+        owner_in(&v, &next, "Lun").as_deref(),
+        Some("Harold Godwinson")
+    );
+    // Supported from the board, in every notation, by another power or by
+    // William's own landed army, it dislodges it.
+    for support in [
+        "The Scots: A(Bed) S A(SOD)-Lun",
+        "The Scots: A(Bed) S A(WIL)-Lun",
+        "The Scots: A Bed S A SOD - Lun",
+        "The Scots: Army Bedeford supports Army Straits of Dover -> Lundonia",
+        "The Scots: A(Bed) S SOD-Lun",
+        "Duke William: A(Chn) S A(SOD)-Lun",
+    ] {
+        let (r, next) = support_play::movement(&v, &pos, &[support, "Duke William: A(SOD)-Lun"]);
+        assert_eq!(r.orders, vec![None, None], "{support}");
+        assert_eq!(
+            owner_in(&v, &next, "Lun").as_deref(),
+            Some("Duke William"),
+            "{support}"
+        );
+        assert_eq!(next.dislodged.len(), 1, "{support}");
+    }
+    // The support binds to the waiting army that moves there: another
+    // one moving elsewhere first does not take it.
+    let (_, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Duke William: A(SOD)-Has",
+            "The Scots: A(Bed) S A(SOD)-Lun",
+            "Duke William: A(SOD)-Lun",
+        ],
+    );
+    assert_eq!(owner_in(&v, &next, "Lun").as_deref(), Some("Duke William"));
+    // Units off the board still support nothing.
+    let (r, _) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Duke William: A(SOD) S A(SOD)-Lun",
+            "Duke William: A(SOD)-Lun",
+        ],
+    );
+    assert_eq!(r.orders[0], Some(Illegal::OffBoard));
+}
+
+#[test]
+fn rule_7_on_board_units_support_a_waiting_army_fleet_onto_the_board() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    place(&v, &mut pos, "Scots", UnitKind::Army, "Nth");
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "The Scots: A(Nth) S A/F(GER)-Dun",
+            "Harald Hardrada: A/F(GER)-Dun",
+        ],
+    );
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(
+        owner_in(&v, &next, "Dun").as_deref(),
+        Some("Harald Hardrada")
+    );
+    assert_eq!(next.dislodged.len(), 1, "the Earls' army is dislodged");
+}
+
+#[test]
+fn rule_7_support_onto_the_board_by_mail() {
+    let mut w = started();
+    let r = w.reply(
+        "scots@example.test",
+        "SIGNON Scots hastings pw\nA(Edw) S A(SOD)-Lun\nA(Brc) S A/F(GER)-Nth",
+    );
+    assert!(!r.contains("not on the board"), "{r}");
+    // Edwins Burgh cannot reach London: refused for that, not for the box.
+    assert!(r.contains("A(Edw) S A(SOD)-Lun"), "{r}");
+    let r = w.reply(
+        "harold@example.test",
+        "SIGNON Harold hastings pw\nA(Win) S A(SOD)-Lun\nA(Lun) S A(WIL)-Chn",
+    );
+    assert!(
+        !r.contains("not on the board") && !r.contains("void"),
+        "{r}"
+    );
+}
+
+#[test]
+fn rule_4_armies_are_convoyed_from_off_the_board() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "CHA");
+    for convoy in [
+        "The Scots: F(CHA) C A(SOD)-Dor",
+        "The Scots: F(CHA) C A(WIL)-Dor",
+    ] {
+        let (r, next) = support_play::movement(&v, &pos, &[convoy, "Duke William: A(SOD)-Dor"]);
+        assert_eq!(r.orders, vec![None, None], "{convoy}");
+        assert_eq!(owner_in(&v, &next, "Dor").as_deref(), Some("Duke William"));
+        assert_eq!(count_in(&v, &next, "WIL"), 3);
+    }
+    // With only one army waiting too.
+    let wil = prov(&v, "WIL");
+    let mut kept = 0;
+    pos.units.retain(|u| {
+        let w = v.map.province_of(u.region) == wil;
+        kept += usize::from(w);
+        !w || kept == 1
+    });
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(CHA) C A(SOD)-Dor", "Duke William: A(WIL)-Dor"],
+    );
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(owner_in(&v, &next, "Dor").as_deref(), Some("Duke William"));
+    // No convoy, no landing in Dorsete.
+    let (r, _) = support_play::movement(&v, &pos, &["Duke William: A(SOD)-Dor"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(
+        r.units
+            .iter()
+            .filter(|u| u.outcome == Outcome::NoConvoy)
+            .count(),
+        1
+    );
+}
+
+/// A 1066 game by mail with every power joined and started.
+fn started() -> World {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE hastings 1066 gmpw");
+    for (who, pw) in NAMES {
+        w.reply(
+            &format!("{who}@example.test"),
+            &format!("JOIN hastings pw {pw}"),
+        );
+    }
+    w.reply("obs@example.test", "OBSERVE hastings");
+    w.reply("gm@example.test", "SIGNON GM hastings gmpw\nSTART");
+    w
+}
+
+const NAMES: [(&str, &str); 7] = [
+    ("william", "Duke William"),
+    ("harald", "Harald Hardrada"),
+    ("harold", "Harold Godwinson"),
+    ("norse", "The Norse"),
+    ("earls", "The Northern Earls"),
+    ("scots", "The Scots"),
+    ("welsh", "The Welsh"),
+];
+
+#[test]
+fn rule_4_the_destroy_order_destroys_only_the_waiting_armies() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("May 1066 movement").expect("phase");
+    let wil = prov(&v, "WIL");
+    let mut kept = 0;
+    pos.units.retain(|u| {
+        let w = v.map.province_of(u.region) == wil;
+        kept += usize::from(w);
+        !w || kept == 1
+    });
+    place(&v, &mut pos, "William", UnitKind::Fleet, "WIL");
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "CHA");
+    let (r, next) =
+        support_play::movement(&v, &pos, &["Harald Hardrada: A/F(CHA) destroys A(SOD)"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(r.units.iter().filter(|u| u.destroyed).count(), 1);
+    let waiting = units_in_box(&v, &next);
+    assert_eq!(waiting, vec![UnitKind::Fleet], "the waiting fleet survives");
+    // Offline, the destroyed army is printed destroyed, not holding.
+    let dir = std::env::temp_dir().join(format!("zj-1066-destroy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("pos.toml"), pos.to_toml(&v)).expect("position");
+    std::fs::write(
+        dir.join("orders.txt"),
+        "Harald Hardrada: A/F(CHA) destroys A(SOD)\n",
+    )
+    .expect("orders");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["adjudicate", "--game", "1066", "--position"])
+        .arg(dir.join("pos.toml"))
+        .arg("--orders")
+        .arg(dir.join("orders.txt"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let results = text.split("# Next position").next().unwrap_or_default();
+    let line = |unit: &str| {
+        results
+            .lines()
+            .find(|l| l.trim_start().starts_with(unit))
+            .unwrap_or_else(|| panic!("no {unit}: {results}"))
+            .trim_end()
+            .to_string()
+    };
+    assert!(line("A(WIL)").ends_with("destroyed"), "{results}");
+    assert!(line("F(WIL)").ends_with("holds"), "{results}");
+}
+
+fn units_in_box(v: &Variant, pos: &Position) -> Vec<UnitKind> {
+    let wil = prov(v, "WIL");
+    pos.units
+        .iter()
+        .filter(|u| v.map.province_of(u.region) == wil)
+        .map(|u| u.kind)
+        .collect()
+}
+
+/// Every reader's copy of the results of `phase` in `sent`.
+fn results_of<'a>(
+    sent: &'a [support_judge::Sent],
+    who: &str,
+    phase: &str,
+) -> &'a support_judge::Sent {
+    sent.iter()
+        .find(|m| m.to_has(&format!("{who}@example.test")) && m.subject.contains(phase))
+        .unwrap_or_else(|| panic!("no {phase} results for {who}: {sent:#?}"))
+}
+
+/// Lines of `text` that name a place where Harald's A/Fs may hide, other
+/// than the Earls' own orders naming them (seen by all, marked alike).
+fn traces(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.contains("S A/F("))
+        .filter(|l| {
+            [
+                "GER",
+                "WAS",
+                "HAR",
+                "Oceanus",
+                "Germanicus",
+                "Wash",
+                "Harald's",
+            ]
+            .iter()
+            .any(|w| l.contains(w))
+        })
+        .collect()
+}
+
+#[test]
+fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
+    let mut w = started();
+    // Harald: one A/F into Oceanus Germanicus, two into the Wash (a
+    // standoff only he may know of).
+    let r = w.reply(
+        "harald@example.test",
+        "SIGNON Harald hastings pw\nA/F(HAR)-GER\nA/F(HAR)-WAS\nA/F(HAR)-WAS",
+    );
+    assert!(!r.contains("void"), "{r}");
+    // The Earls support A/Fs they cannot see: one is there, one is not.
+    // The replies must not tell which, in March or in April.
+    let earls = "SIGNON Earls hastings pw\nA(Dun) S A/F(GER)-Nth\nA(Dre) S A/F(WAS)-Dei";
+    let march_reply = w.reply("earls@example.test", earls);
+    assert!(!march_reply.contains("not on the board"), "{march_reply}");
+    let sent = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    let gm = &results_of(&sent, "gm", "March 1066").body;
+    assert!(gm.contains("WAS"), "the GM is told of the standoff: {gm}");
+    let harald = &results_of(&sent, "harald", "March 1066").body;
+    assert!(
+        harald.contains("Standoffs") || harald.contains("WAS"),
+        "{harald}"
+    );
+    for (who, _) in NAMES
+        .iter()
+        .filter(|(w, _)| *w != "harald")
+        .chain([&("obs", "")])
+    {
+        let m = results_of(&sent, who, "March 1066");
+        assert!(traces(&m.body).is_empty(), "{who}: {}", m.body);
+        // The Earls' two supports, one of an A/F there, one of none, are
+        // marked alike.
+        let marks: Vec<String> = m
+            .body
+            .lines()
+            .filter(|l| l.contains("S A/F("))
+            .filter_map(|l| l.split_once("-Nth").or(l.split_once("-Dei")))
+            .map(|x| x.1.trim().to_string())
+            .collect();
+        assert_eq!(marks.len(), 2, "{who}: {}", m.body);
+        assert_eq!(marks[0], marks[1], "{who}: {}", m.body);
+        assert!(!m.body.contains("Standoff"), "{who}: {}", m.body);
+    }
+    // April: one A/F now stands in GER (hidden), none in the Wash.
+    let april_reply = w.reply("earls@example.test", earls);
+    assert!(!april_reply.contains("not on the board"), "{april_reply}");
+    let strip = |r: &str| {
+        r.lines()
+            .filter(|l| l.contains("S A/F("))
+            .map(|l| l.replace("GER)-Nth", "X").replace("WAS)-Dei", "X"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&march_reply), strip(&april_reply));
+    assert_eq!(strip(&april_reply).len(), 2, "{april_reply}");
+    // HISTORY and SUMMARY, to a player and to an observer.
+    for who in ["scots", "obs"] {
+        let h = w.reply(&format!("{who}@example.test"), "HISTORY hastings");
+        assert!(
+            traces(&h).is_empty() && !h.contains("Standoff"),
+            "{who}: {h}"
+        );
+        let s = w.reply(&format!("{who}@example.test"), "SUMMARY hastings");
+        assert!(traces(&s).is_empty(), "{who}: {s}");
+    }
+    // The pictures: every other reader's is the observer's.
+    let svg = |who: &str| {
+        results_of(&sent, who, "March 1066")
+            .attachments
+            .iter()
+            .find(|(n, _)| n.ends_with(".svg"))
+            .map(|(_, n)| *n)
+            .expect("a picture")
+    };
+    for (who, _) in NAMES
+        .iter()
+        .filter(|(w, _)| !["harald", "earls"].contains(w))
+    {
+        assert_eq!(svg(who), svg("obs"), "{who}");
+    }
+    assert!(svg("obs") < svg("gm"));
+}
+
+#[test]
+fn rule_6_a_centre_another_power_nominated_cannot_be_nominated_again() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    let (earls, welsh) = (power(&v, "Earls"), power(&v, "Welsh"));
+    let her = prov(&v, "Her");
+    pos.owners[prov(&v, "Dun").index()] = Some(power(&v, "Scots"));
+    pos.owners[her.index()] = Some(earls);
+    assert_eq!(nominate(&v, &mut pos, earls, her), Ok(()));
+    // The Welsh take Hereford, having lost Gwynedd: it is the Earls' home.
+    pos.owners[her.index()] = Some(welsh);
+    pos.owners[prov(&v, "Gwy").index()] = Some(power(&v, "Norse"));
+    assert_eq!(
+        nominate(&v, &mut pos, welsh, her),
+        Err(NominateError::NotNeutral("Hereford".into()))
+    );
+}
+
+#[test]
+fn rule_6_never_more_than_four_home_centres_after_a_lost_home_is_retaken() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let welsh = power(&v, "Welsh");
+    let (her, gwy) = (prov(&v, "Her"), prov(&v, "Gwy"));
+    pos.owners[gwy.index()] = Some(power(&v, "Norse"));
+    pos.owners[her.index()] = Some(welsh);
+    assert_eq!(nominate(&v, &mut pos, welsh, her), Ok(()));
+    // The Welsh army still in Gwynedd takes it back at the end of April.
+    let (_, next) = support_play::movement(&v, &pos, &[]);
+    assert_eq!(next.owners[gwy.index()], Some(welsh));
+    assert_eq!(v.calendar.label(next.phase), "April 1066 adjustment");
+    // Five centres, four units: one build, but Hereford is a home no more.
+    let (PhaseResult::Adjustment(r), _) =
+        support_play::step(&v, &next, &["The Welsh: Build A Her"])
+    else {
+        panic!("adjustment")
+    };
+    assert_eq!(r.orders[0], AdjustStatus::Illegal(Illegal::NotABuildSite));
+}
+
+#[test]
+fn rule_6_nominations_are_announced_in_the_results() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    let welsh = power(&v, "Welsh");
+    let her = prov(&v, "Her");
+    pos.owners[prov(&v, "Gwy").index()] = Some(power(&v, "Norse"));
+    pos.owners[her.index()] = Some(welsh);
+    assert_eq!(nominate(&v, &mut pos, welsh, her), Ok(()));
+    let o = orders(&v, PhaseKind::Movement, &[]);
+    let (result, after) = play(&v, &pos, &o);
+    let r = zinejudge::report::PhaseReport {
+        variant: &v,
+        game: "hastings",
+        before: &pos,
+        orders: &o,
+        result: &result,
+        after: &after,
+        next_deadline: None,
+        ended: None,
+        nmr: Vec::new(),
+    };
+    for viewer in [Viewer::Public, Viewer::Power(power(&v, "Scots"))] {
+        let d = zinejudge::report::data_for(&r, "zj", viewer);
+        assert_eq!(d.nominated, vec!["The Welsh: Hereford".to_string()]);
+    }
+    assert!(
+        zinejudge::report::render(&r).contains("Home centre nominated: The Welsh: Hereford."),
+        "{}",
+        zinejudge::report::render(&r)
+    );
+    // Announced once: the next results do not repeat it.
+    assert!(after.state.nominated.values().all(Vec::is_empty));
+    assert_eq!(after.state.homes.get(welsh), Some(&vec![her]));
+}
+
+#[test]
+fn rule_4_build_and_remove_replies_name_williams_box_and_his_first_captures() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 adjustment").expect("phase");
+    let william = power(&v, "William");
+    // He has landed three armies and holds five centres, taken in order.
+    let wil = prov(&v, "WIL");
+    let mut moved = 0;
+    for u in pos.units.iter_mut() {
+        if v.map.province_of(u.region) == wil && moved < 3 {
+            u.region = v
+                .map
+                .province(prov(&v, ["Has", "Can", "Chn"][moved]))
+                .main_region();
+            moved += 1;
+        }
+    }
+    for c in ["Has", "Can", "Exs", "Lun", "Oxe"] {
+        pos.owners[prov(&v, c).index()] = Some(william);
+        pos.state.captures[william].push(prov(&v, c));
+    }
+    let lun = prov(&v, "Lun");
+    pos.units.retain(|u| v.map.province_of(u.region) != lun);
+    let (PhaseResult::Adjustment(r), _) = support_play::step(
+        &v,
+        &pos,
+        &["Duke William: Build A Lun", "Duke William: Build A SOD"],
+    ) else {
+        panic!("adjustment")
+    };
+    assert_eq!(
+        r.orders[0],
+        AdjustStatus::Illegal(Illegal::NotAFirstCapture)
+    );
+    assert!(
+        !Illegal::NotAFirstCapture
+            .to_string()
+            .contains("home centres")
+    );
+    assert!(
+        matches!(r.orders[1], AdjustStatus::Built(u) if u.region == v.map.province(wil).main_region()),
+        "{:?}",
+        r.orders
+    );
+    // Too many units: his waiting army is removed by the name he moves it by.
+    for c in ["Exs", "Lun", "Oxe"] {
+        pos.owners[prov(&v, c).index()] = None;
+    }
+    let (PhaseResult::Adjustment(r), next) =
+        support_play::step(&v, &pos, &["Duke William: Remove A(SOD)"])
+    else {
+        panic!("adjustment")
+    };
+    assert!(
+        matches!(r.orders[0], AdjustStatus::Removed(_)),
+        "{:?}",
+        r.orders
+    );
+    assert_eq!(count_in(&v, &next, "WIL"), 0);
+}
+
+#[test]
+fn rule_4_results_write_williams_waiting_army_as_he_named_it() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    let o = orders(&v, PhaseKind::Movement, &["Duke William: A(SOD)-Has"]);
+    let (result, after) = play(&v, &pos, &o);
+    let r = zinejudge::report::PhaseReport {
+        variant: &v,
+        game: "hastings",
+        before: &pos,
+        orders: &o,
+        result: &result,
+        after: &after,
+        next_deadline: None,
+        ended: None,
+        nmr: Vec::new(),
+    };
+    let text = zinejudge::report::render(&r);
+    assert!(text.contains("A(SOD)-Has"), "{text}");
+    assert!(!text.contains("A(WIL)-Has"), "{text}");
+}
+
+#[test]
+fn summary_tells_the_powers_of_1066_apart() {
+    let mut w = started();
+    let s = w.reply("obs@example.test", "SUMMARY hastings");
+    let header = s
+        .lines()
+        .find(|l| l.contains("Duk"))
+        .unwrap_or_else(|| panic!("{s}"));
+    let names: Vec<&str> = header.split_whitespace().collect();
+    assert_eq!(
+        names,
+        ["Duk", "Har", "God", "Nor", "Ear", "Sco", "Wel"],
+        "{s}"
+    );
+}
+
+#[test]
+fn rule_5_a_convoyed_move_past_the_hidden_seas_is_answered_alike_whether_an_af_is_there() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let earls = ["The Northern Earls: A(Dun)-Nrd"];
+    // Nobody in Oceanus Germanicus: accepted, and no convoy.
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(
+        r.units
+            .iter()
+            .filter(|u| u.outcome == Outcome::NoConvoy)
+            .count(),
+        1
+    );
+    // One of Harald's A/Fs there, hidden, giving no convoy: the same.
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "GER");
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(
+        r.units
+            .iter()
+            .filter(|u| u.outcome == Outcome::NoConvoy)
+            .count(),
+        1
+    );
+    // Once nothing is hidden any more, a move with no fleet to carry it is
+    // refused as before.
+    pos.units.pop();
+    pos.phase = v.calendar.parse("May 1066 movement").expect("phase");
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(r.orders, vec![Some(Illegal::NotAdjacent)]);
+}
+
+#[test]
+fn rule_5_a_support_of_a_unit_at_a_hidden_place_is_marked_alike_whether_it_is_there() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    // A Scottish fleet in Lincolia supports whatever holds in the Wash.
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lin");
+    let scots = ["The Scots: F(Lin) S A/F(WAS)"];
+    let marks = |pos: &Position| {
+        let o = orders(&v, PhaseKind::Movement, &scots);
+        let (result, after) = play(&v, pos, &o);
+        assert_eq!(result_orders(&result), vec![None]);
+        let r = zinejudge::report::PhaseReport {
+            variant: &v,
+            game: "hastings",
+            before: pos,
+            orders: &o,
+            result: &result,
+            after: &after,
+            next_deadline: None,
+            ended: None,
+            nmr: Vec::new(),
+        };
+        let d = zinejudge::report::data_for(&r, "zj", Viewer::Power(power(&v, "Scots")));
+        d.powers
+            .iter()
+            .flat_map(|p| p.orders.clone())
+            .find(|l| l.zine.contains("S A/F(WAS)"))
+            .map(|l| l.marks)
+            .expect("the support is printed")
+    };
+    let none_there = marks(&pos);
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "WAS");
+    let one_there = marks(&pos);
+    assert_eq!(none_there, one_there);
+}
+
+fn result_orders(r: &PhaseResult) -> Vec<Option<Illegal>> {
+    match r {
+        PhaseResult::Movement(m) => m.orders.clone(),
+        other => panic!("not a movement: {other:?}"),
+    }
+}
+
+#[test]
+fn rule_5_an_order_for_a_hidden_unit_by_another_power_is_refused_alike_whether_it_is_there() {
+    let v = variant();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let earls = ["The Northern Earls: A/F(GER)-Nth"];
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(r.orders, vec![Some(Illegal::NoUnit)]);
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "GER");
+    let (r, _) = support_play::movement(&v, &pos, &earls);
+    assert_eq!(
+        r.orders,
+        vec![Some(Illegal::NoUnit)],
+        "not 'that unit is Harald's'"
+    );
 }

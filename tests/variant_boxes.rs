@@ -131,9 +131,10 @@ fn rule_1066_4_the_invader_builds_in_its_box_and_armies_only_in_its_first_captur
         r.orders[0],
         AdjustStatus::Illegal(Illegal::KindNotHere(UnitKind::Fleet))
     );
+    // The invader has no home centres: told of its first captures instead.
     assert_eq!(
         r.orders[1],
-        AdjustStatus::Illegal(Illegal::NotABuildSite),
+        AdjustStatus::Illegal(Illegal::NotAFirstCapture),
         "Hav was not captured by the invader's own units"
     );
     let o = orders(&v, PhaseKind::Adjustment, &["Invader: Build F INV"]);
@@ -242,4 +243,19 @@ fn the_box_state_survives_a_save_and_load() {
     back.units.sort_by_key(key);
     pos.units.sort_by_key(key);
     assert_eq!(back, pos, "{text}");
+}
+
+#[test]
+fn rule_ardri_6_a_raider_coming_back_cannot_be_supported_from_the_board() {
+    // 1066's rule 7 (support onto the board) is 1066's: only a box whose
+    // file says `supported-out` has it, and the raiding box does not.
+    let v = variant();
+    let pos = Position::initial(&v);
+    let (_, pos) = movement(&v, &pos, &["Raider: F Out - Raiding", "Home: F Hav - Str"]);
+    let (r, _) = movement(
+        &v,
+        &pos,
+        &["Raider: F RAI - Out", "Home: F Str S F RAI - Out"],
+    );
+    assert_eq!(r.orders, vec![None, Some(Illegal::NoSuchUnit)]);
 }

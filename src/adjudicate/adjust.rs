@@ -170,7 +170,15 @@ pub fn adjudicate_adjustments_with(
                     AdjustStatus::Illegal(Illegal::NoBuildsDue)
                 }
             }
-            AdjustCommand::Build { kind, at } => {
+            AdjustCommand::Build { kind, mut at } => {
+                // The rule text's name for where the power's box units wait
+                // (1066: `Build A SOD` is a build in William's box).
+                if let Some(b) = q.box_named(o.power, at.province) {
+                    at = crate::orders::Place {
+                        province: b,
+                        coast: None,
+                    };
+                }
                 if left[pw] <= 0 {
                     AdjustStatus::Illegal(Illegal::NoBuildsDue)
                 } else {
@@ -254,9 +262,22 @@ pub fn adjudicate_adjustments_with(
                 }
             }
             AdjustCommand::Remove { unit } => {
+                // On the board there, or else waiting in the box the rule
+                // text names by that place (1066: `Remove A(SOD)`).
+                let here = |p: ProvinceId, u: &Option<Unit>| {
+                    u.is_some_and(|u| {
+                        map.province_of(u.region) == p
+                            && (map.province(p).terrain != Terrain::OffBoard
+                                || (u.power == o.power && unit.kind.is_none_or(|k| k == u.kind)))
+                    })
+                };
                 let found = board
                     .iter()
-                    .position(|u| u.is_some_and(|u| map.province_of(u.region) == unit.at.province));
+                    .position(|u| here(unit.at.province, u))
+                    .or_else(|| {
+                        let b = q.box_named(o.power, unit.at.province)?;
+                        board.iter().position(|u| here(b, u))
+                    });
                 match found {
                     None => AdjustStatus::Illegal(Illegal::NoUnit),
                     Some(i) => {

@@ -74,6 +74,9 @@ pub enum Illegal {
     NoRetreatThere,
     /// A build outside the power's build sites.
     NotABuildSite,
+    /// A build on the board by a power with no home centres, outside the
+    /// first centres it captured (1066 rules 4, 5: William and Harald).
+    NotAFirstCapture,
     /// A build in a centre the power does not own.
     NotOwned,
     /// A build where a unit already stands.
@@ -199,6 +202,9 @@ impl fmt::Display for Illegal {
                 "a unit may only retreat to an adjacent, empty, uncontested province it was not attacked from"
             }
             Illegal::NotABuildSite => "builds may only be made in home centres",
+            Illegal::NotAFirstCapture => {
+                "you build on the board only in the first centres you captured (armies only); other builds go in your box"
+            }
             Illegal::NotOwned => "that centre is not yours",
             Illegal::Occupied => "a unit already stands there",
             Illegal::NoBuildsDue => "no (more) builds are due",

@@ -417,6 +417,10 @@ struct Judge<'a> {
     /// A box unit that moves this phase as if it stood in this region
     /// (1066: Harald's A/Fs, secretly in GER or WAS).
     from_region: Vec<Option<RegionId>>,
+    /// A support or convoy whose unit is found once every order is known
+    /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
+    /// the orderer may not know what stands): the place and kind named.
+    named: Vec<Option<(ProvinceId, Option<UnitKind>)>>,
     /// Strength and support value overrides (0: the kind's).
     strength_of: Vec<u32>,
     support_of: Vec<u32>,
@@ -467,6 +471,7 @@ impl<'a> Judge<'a> {
             needs: vec![NONE; n],
             aboard_path: vec![false; n],
             from_region: vec![None; n],
+            named: vec![None; n],
             strength_of: vec![0; n],
             support_of: vec![0; n],
             prov,
@@ -515,12 +520,31 @@ impl<'a> Judge<'a> {
             let u = u as usize;
             self.from_region[u] = self.moves_from(u, o.unit.at.province);
             if self.units[u].power != o.power {
-                verdicts[i] = Some(Illegal::ForeignUnit(self.units[u].power));
+                // Whose unit stands where the orderer may not know (1066
+                // rule 5) is not told: there is none of theirs there.
+                verdicts[i] = Some(
+                    if self.q.unseen(o.power, ProvinceId(self.prov[u]), self.phase) {
+                        Illegal::NoUnit
+                    } else {
+                        Illegal::ForeignUnit(self.units[u].power)
+                    },
+                );
                 continue;
             }
             match self.check(u, &o.command) {
                 Err(why) => verdicts[i] = Some(why),
                 Ok(cmd) => {
+                    self.named[u] = match (&o.command, cmd) {
+                        (
+                            MainCommand::SupportMove { unit: t, .. }
+                            | MainCommand::SupportHold { unit: t }
+                            | MainCommand::Convoy { unit: t, .. },
+                            Cmd::SupMove { target: NONE, .. }
+                            | Cmd::SupHold { target: NONE }
+                            | Cmd::Convoy { army: NONE, .. },
+                        ) => Some((t.at.province, t.kind)),
+                        _ => None,
+                    };
                     let prev = self.order_of[u];
                     if prev != u32::MAX {
                         if self.rules.duplicate_orders == DuplicateOrders::Hold
@@ -542,6 +566,7 @@ impl<'a> Judge<'a> {
                 self.order_of[u] = u32::MAX;
             }
         }
+        self.bind_named();
         // Convoy intent (DATC 4.A.3): an army that could walk goes by sea
         // when its order says so or a fleet of its own power convoys it.
         let any_convoy = self.cmd.iter().any(|c| matches!(c, Cmd::Convoy { .. }));
@@ -605,6 +630,87 @@ impl<'a> Judge<'a> {
             .find(|&u| !taken(u))
             .or_else(|| (0..self.units.len()).find(mine))
             .map_or(NONE, |u| u as u16)
+    }
+
+    /// The box whose waiting units another unit's support or convoy
+    /// naming `p` may mean: `p` itself, or the box the rules say waits
+    /// there, when its units may be helped onto the board.
+    fn waiting_box(&self, p: ProvinceId) -> Option<u16> {
+        let b = if self.map.province(p).terrain == Terrain::OffBoard {
+            Some(p)
+        } else {
+            self.q.box_waiting_at(p)
+        };
+        b.filter(|&b| self.q.supported_out(b)).map(|b| b.0)
+    }
+
+    /// Box units an order naming `named` (and `kind`, if written) may mean:
+    /// those waiting in its box that move, if at all, from there.
+    fn box_units_named(
+        &self,
+        named: ProvinceId,
+        kind: Option<UnitKind>,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let b = self.waiting_box(named);
+        (0..self.units.len()).filter(move |&x| {
+            self.in_box[x]
+                && Some(self.prov[x]) == b
+                && kind.is_none_or(|k| self.units[x].kind == k)
+                && self.from_region[x].is_none_or(|r| self.map.province_of(r) == named)
+        })
+    }
+
+    /// Whether the unit a support or convoy of `u` names at `target` is
+    /// found only once every order is known: units wait in a box there
+    /// (rules 4 and 7 of 1066: on-board units support and convoy them onto
+    /// the board), or `u`'s player may not know what stands there (rule
+    /// 5), so that the answer must not depend on it.
+    fn found_later(&self, u: usize, target: &crate::orders::UnitRef) -> bool {
+        let p = target.at.province;
+        self.q.unseen(self.power(u), p, self.phase)
+            || self.box_units_named(p, target.kind).next().is_some()
+    }
+
+    /// Bind each support and convoy whose unit is [found
+    /// later](Self::found_later): to the unit named that moves where the
+    /// order says (one in the box, or the one standing there), else to one
+    /// of them, whose move it is not, so it is void; else to nobody, void.
+    fn bind_named(&mut self) {
+        for s in 0..self.units.len() {
+            let Some((named, kind)) = self.named[s] else {
+                continue;
+            };
+            let to = match self.cmd[s] {
+                Cmd::SupMove {
+                    target: NONE, to, ..
+                }
+                | Cmd::Convoy { army: NONE, to } => to,
+                _ => continue,
+            };
+            let convoy = matches!(self.cmd[s], Cmd::Convoy { .. });
+            let here = self.unit_at[named.index()];
+            let standing = (here != NONE
+                && here as usize != s
+                && kind.is_none_or(|k| self.units[here as usize].kind == k))
+            .then_some(here as usize);
+            let candidates: Vec<usize> = standing
+                .into_iter()
+                .chain(self.box_units_named(named, kind))
+                .filter(|&x| !convoy || self.units[x].kind.is_convoyable())
+                .collect();
+            let moving = candidates
+                .iter()
+                .copied()
+                .find(|&x| matches!(self.cmd[x], Cmd::Move { to: t, .. } if t == to));
+            let bound = moving
+                .or(candidates.first().copied())
+                .map_or(NONE, |x| x as u16);
+            match &mut self.cmd[s] {
+                Cmd::SupMove { target, .. } => *target = bound,
+                Cmd::Convoy { army, .. } => *army = bound,
+                _ => {}
+            }
+        }
     }
 
     /// Whether unit `u` stands in ice this season (Abstraction II rule 5):
@@ -713,6 +819,18 @@ impl<'a> Judge<'a> {
                 via_convoy,
                 route,
             } => self.check_move(u, *to, *via_convoy || !route.is_empty()),
+            MainCommand::SupportHold { unit: target }
+                if self.q.unseen(self.power(u), target.at.province, self.phase) =>
+            {
+                // Whatever stands there, or nobody (then void): the answer
+                // must not tell.
+                if !self.map.reaches(unit.region, target.at.province, unit.kind) {
+                    return Err(Illegal::CannotSupportThere);
+                }
+                Ok(Cmd::SupHold {
+                    target: self.unit_at[target.at.province.index()],
+                })
+            }
             MainCommand::SupportHold { unit: target } => {
                 let t = self.unit_at[target.at.province.index()];
                 if t == NONE {
@@ -743,6 +861,20 @@ impl<'a> Judge<'a> {
                         coast: None,
                     });
                 }
+                if self.found_later(u, target) {
+                    let dest = to.province;
+                    if dest.0 == here || !self.map.reaches(unit.region, dest, unit.kind) {
+                        return Err(Illegal::CannotSupportThere);
+                    }
+                    if dest == target.at.province {
+                        return Err(Illegal::ImpossibleMove);
+                    }
+                    return Ok(Cmd::SupMove {
+                        target: NONE,
+                        to: dest.0,
+                        coast: to.coast,
+                    });
+                }
                 let t = self.unit_at[target.at.province.index()];
                 if t == NONE {
                     return Err(Illegal::NoSuchUnit);
@@ -765,7 +897,7 @@ impl<'a> Judge<'a> {
                 if !direct {
                     let by_sea = tu.kind.is_convoyable()
                         && self.map.province(dest).terrain != Terrain::Sea
-                        && self.route_exists(target.at.province.0, dest.0, here);
+                        && self.route_exists(target.at.province.0, dest.0, here, self.power(u));
                     if !by_sea {
                         return Err(Illegal::ImpossibleMove);
                     }
@@ -786,6 +918,32 @@ impl<'a> Judge<'a> {
                 }
                 if self.map.province(self.map.province_of(unit.region)).terrain != Terrain::Sea {
                     return Err(Illegal::NotAtSea);
+                }
+                if self.found_later(u, target) {
+                    let dest = to.province;
+                    if dest == target.at.province {
+                        return Err(Illegal::SameProvince);
+                    }
+                    if !self
+                        .map
+                        .admits(self.map.province(dest).main_region(), UnitKind::Army)
+                    {
+                        return Err(Illegal::WrongTerrain);
+                    }
+                    // From the box its armies wait in, when they do.
+                    let from = self
+                        .box_units_named(target.at.province, target.kind)
+                        .next()
+                        .map_or(target.at.province.0, |x| self.prov[x]);
+                    if !self.q.unseen(self.power(u), target.at.province, self.phase)
+                        && !self.on_some_route(here, from, dest.0)
+                    {
+                        return Err(Illegal::NotOnRoute);
+                    }
+                    return Ok(Cmd::Convoy {
+                        army: NONE,
+                        to: dest.0,
+                    });
                 }
                 let t = self.unit_at[target.at.province.index()];
                 if t == NONE {
@@ -902,7 +1060,7 @@ impl<'a> Judge<'a> {
         }
         if !unit.kind.is_convoyable()
             || self.map.province(crate::map::ProvinceId(here)).terrain == Terrain::Sea
-            || !self.route_exists(here, dest.0, NONE)
+            || !self.route_exists(here, dest.0, NONE, self.power(u))
         {
             return Err(Illegal::NotAdjacent);
         }
@@ -925,15 +1083,29 @@ impl<'a> Judge<'a> {
     }
 
     fn sea_touches(&self, sea: u16, p: u16) -> bool {
-        let r = self.units[self.unit_at[sea as usize] as usize].region;
+        let f = self.unit_at[sea as usize];
+        let r = if f == NONE {
+            self.map.province(ProvinceId(sea)).main_region()
+        } else {
+            self.units[f as usize].region
+        };
         self.map.reaches(r, ProvinceId(p), UnitKind::Fleet)
     }
 
     /// Whether fleets now at sea could form a chain from `from` to `to`,
     /// leaving out province `skip`.
-    fn route_exists(&self, from: u16, to: u16, skip: u16) -> bool {
+    ///
+    /// A sea where `orderer`'s player may not know what stands (1066 rule
+    /// 5) counts as if a fleet were there: whether the order is accepted
+    /// must not tell. The move is then judged, and fails for want of a
+    /// convoy unless one is given.
+    fn route_exists(&self, from: u16, to: u16, skip: u16, orderer: PowerId) -> bool {
+        let unseen_sea = |p: u16| {
+            self.map.province(ProvinceId(p)).terrain == Terrain::Sea
+                && self.q.unseen(orderer, ProvinceId(p), self.phase)
+        };
         let seas: Vec<u16> = (0..self.unit_at.len() as u16)
-            .filter(|&p| p != skip && self.convoy_fleet_at(p))
+            .filter(|&p| p != skip && (self.convoy_fleet_at(p) || unseen_sea(p)))
             .collect();
         let mut reached = vec![false; seas.len()];
         let mut stack: Vec<usize> = Vec::new();
@@ -1030,6 +1202,11 @@ impl<'a> Judge<'a> {
         // Validity of supports and convoys.
         for u in 0..n {
             let valid = match self.cmd[u] {
+                // Bound to nobody (a support or convoy of a unit that may
+                // not be known to be there): void.
+                Cmd::SupHold { target: NONE }
+                | Cmd::SupMove { target: NONE, .. }
+                | Cmd::Convoy { army: NONE, .. } => false,
                 Cmd::SupHold { target } => !matches!(self.cmd[target as usize], Cmd::Move { .. }),
                 Cmd::SupMove { target, to, coast } => match self.cmd[target as usize] {
                     Cmd::Move { to: t, region, .. } => {
@@ -1627,7 +1804,11 @@ impl<'a> Judge<'a> {
         let mut out = Vec::with_capacity(n);
         for u in 0..n {
             let command = match self.cmd[u] {
-                Cmd::Hold => Resolved::Hold,
+                // Bound to nobody: void, and nobody to point at.
+                Cmd::Hold
+                | Cmd::SupHold { target: NONE }
+                | Cmd::SupMove { target: NONE, .. }
+                | Cmd::Convoy { army: NONE, .. } => Resolved::Hold,
                 Cmd::Move { region, convoy, .. } => Resolved::Move { to: region, convoy },
                 Cmd::SupHold { target } => Resolved::SupportHold {
                     unit: target as usize,
@@ -1685,6 +1866,7 @@ impl<'a> Judge<'a> {
             let destroyed = self.in_box[u]
                 && !moved
                 && ((destroy_box == Some(self.prov[u])
+                    && self.q.destroys(self.units[u].kind)
                     && destroyers.iter().any(|&p| p != self.power(u)))
                     || (matches!(self.cmd[u], Cmd::Move { .. })
                         && self.q.failed_exit_destroyed(ProvinceId(self.prov[u]))));

@@ -37,6 +37,29 @@ pub trait RuleQuestions: Sync {
         None
     }
 
+    /// The box whose waiting units any power's order may name as standing
+    /// at `named` (1066: William's armies "in the Straits of Dover",
+    /// Harald's A/Fs "in Oceanus Germanicus or the Wash"), so that units
+    /// on the board may support or convoy them onto the board (rules 4, 7).
+    fn box_waiting_at(&self, _named: ProvinceId) -> Option<ProvinceId> {
+        None
+    }
+
+    /// Whether units on the board may support the units of box `b` onto
+    /// the board and convoy its armies (1066 rules 4, 7; not a raiding
+    /// box's raiders).
+    fn supported_out(&self, _b: ProvinceId) -> bool {
+        false
+    }
+
+    /// Whether the player of `orderer` may not know which units stand at
+    /// `p` in `phase` (1066 rule 5: Harald's hidden A/Fs). An order naming
+    /// a unit there is then never refused for what stands there, only
+    /// carried out or void, so the answer cannot tell where it is.
+    fn unseen(&self, _orderer: PowerId, _p: ProvinceId, _phase: Option<Phase>) -> bool {
+        false
+    }
+
     /// Whether a unit in box `b` whose order names the board space `named`
     /// moves this phase as if it stood there (1066: Harald's A/Fs, secretly
     /// in Oceanus Germanicus or the Wash).
@@ -84,6 +107,12 @@ pub trait RuleQuestions: Sync {
     /// The box whose waiting units a destroy order destroys.
     fn destroy_box(&self) -> Option<ProvinceId> {
         None
+    }
+
+    /// Whether a destroy order destroys the waiting units of `kind` (1066
+    /// rule 4: armies, so William's waiting fleets survive it).
+    fn destroys(&self, _kind: UnitKind) -> bool {
+        false
     }
 
     // ---- Ice and mountains.

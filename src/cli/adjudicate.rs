@@ -238,10 +238,14 @@ fn report(v: &Variant, pos: &Position, lines: &[OrderLine], result: &PhaseResult
                         Some(k) => format_order(map, &used[k].command),
                         None => format!("{} H (no order)", unit_text(map, &u)),
                     };
-                    let mut line = format!(
-                        "  {order:<32} {}",
+                    // A waiting army destroyed where it stood did not hold
+                    // (1066 rule 4): say so, as the results mail does.
+                    let word = if ur.destroyed {
+                        "destroyed".to_string()
+                    } else {
                         outcome_word(ur.outcome, &pos.units, map)
-                    );
+                    };
+                    let mut line = format!("  {order:<32} {word}");
                     if let Some(d) = &ur.dislodged {
                         let _ = write!(line, ", dislodged by {}", unit_text(map, &pos.units[d.by]));
                     }

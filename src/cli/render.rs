@@ -145,7 +145,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ended: None,
         nmr: Vec::new(),
     };
-    let svg = Picture::new(&v).phase_svg(&r, &crate::report::title(&r), Viewer::Gm);
+    // The picture of the text printed above, the public one: a variant that
+    // hides units (1066 rule 5) must not draw them here either.
+    let svg = Picture::new(&v).phase_svg(&r, &crate::report::title(&r), Viewer::Public);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let base = args.out.join(format!("{}-{}", g.name, rows[i].phase));

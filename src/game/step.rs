@@ -352,6 +352,9 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
     pos.state.blocked.clear();
     pos.state.exchanged.clear();
     pos.state.unmade.clear();
+    for n in pos.state.nominated.values_mut() {
+        n.clear();
+    }
     let mut q = v.calendar.next(pos.phase);
     // The placement opens the game: the rest of its season is skipped
     // (units kept back are built in a later build season).
@@ -432,5 +435,7 @@ pub fn take_centres(v: &Variant, pos: &mut Position) {
         {
             list.push(p);
         }
-    }
+    } // A retaken home centre takes back the place of a nomination (1066
+    // rule 6: never more home centres than the limit).
+    crate::rules::nominations::lapse(v, pos);
 }

@@ -177,6 +177,9 @@ pub struct ReportData {
     /// Centres exchanged at the end of the move (`France gave Hol to
     /// Germany for Bel`).
     pub exchanged: Vec<String>,
+    /// Home centres nominated since the last results (1066 rule 6),
+    /// announced to all: `The Welsh: Hereford`.
+    pub nominated: Vec<String>,
     /// Matched exchanges not made, with why (`France and Germany: Mar
     /// for Dre not made: ...`).
     pub unmade: Vec<String>,
@@ -284,6 +287,28 @@ pub(crate) fn unit_hidden(
     }
 }
 
+/// Whether what became of `cmd`, a support of a unit at a place hidden
+/// from `viewer`, must not be told to `viewer`: whether it was given or
+/// void says whether a hidden unit stood there (1066 rule 5). A support
+/// of a move out of the hidden places is told: the move is seen.
+pub(crate) fn support_masked(
+    r: &PhaseReport<'_>,
+    viewer: Viewer,
+    cmd: Option<&crate::orders::MainCommand>,
+) -> bool {
+    use crate::orders::MainCommand as M;
+    let hidden = |p| {
+        r.variant
+            .features
+            .place_hidden_from(r.before.phase, p, viewer)
+    };
+    match cmd {
+        Some(M::SupportHold { unit }) => hidden(unit.at.province),
+        Some(M::SupportMove { unit, to }) => hidden(unit.at.province) && hidden(to.province),
+        _ => false,
+    }
+}
+
 /// The report data as `viewer` may see it: where a variant hides units,
 /// their lines are left out for everyone but their owner and the GM.
 pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData {
@@ -312,14 +337,28 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     }
                     let (zine, judge, mut marks, mut jm) = match ur.order {
                         Some(k) => {
+                            // A unit waiting in a box is written where the
+                            // player named it (`A(SOD)`, 1066 rule 4).
+                            let boxed = map.province(map.province_of(u.region)).terrain
+                                == crate::map::Terrain::OffBoard;
                             let cmd = AnyCommand::Main(
                                 UnitRef {
                                     kind: Some(u.kind),
-                                    at: Place::of_region(map, u.region),
+                                    at: if boxed {
+                                        orders[k].unit.at
+                                    } else {
+                                        Place::of_region(map, u.region)
+                                    },
                                 },
                                 orders[k].command.clone(),
                             );
-                            let (mark, jmark) = outcome_marks(ur.outcome, &r.before.units, map);
+                            let (mark, jmark) = if support_masked(r, viewer, given)
+                                && matches!(ur.outcome, Outcome::Supported | Outcome::SupportVoid)
+                            {
+                                (None, None)
+                            } else {
+                                outcome_marks(ur.outcome, &r.before.units, map)
+                            };
                             (
                                 format_order(map, &cmd),
                                 format_order_long(map, &cmd),
@@ -438,6 +477,11 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                 }
             }
             for (u, d) in m.dislodged(&r.before.units) {
+                // A hidden unit dislodged where it was hidden: its owner
+                // and the GM are told, nobody else (1066 rule 5).
+                if v.features.hidden_from(map, r.before.phase, &u, viewer) {
+                    continue;
+                }
                 // The options the next phase offers are the ones stored in
                 // it (a variant's rules may add some, Abstraction II's
                 // retreat onto one's own fleet at sea): the results must
@@ -461,14 +505,28 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     retreats_long: options.iter().map(|&x| map.region_name(x)).collect(),
                 });
             }
+            // A standoff only hidden units took part in (two of Harald's
+            // waiting A/Fs ordered into the Wash) is not told to those who
+            // may not see them (1066 rule 5).
+            let seen_in = |p: crate::map::ProvinceId| {
+                r.before.units.iter().zip(&m.units).any(|(u, ur)| {
+                    matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
+                        if map.province_of(to) == p)
+                        && !unit_hidden(r, viewer, u, ur.order.map(|k| &orders[k].command))
+                })
+            };
             contested = m
                 .contested
                 .iter()
+                .filter(|&&p| seen_in(p))
                 .map(|p| map.province(*p).abbr.clone())
                 .collect();
         }
         (PhaseResult::Retreat(rr), _) => {
             for (i, (u, _)) in r.before.dislodged.iter().enumerate() {
+                if v.features.hidden_from(map, r.before.phase, u, viewer) {
+                    continue;
+                }
                 let (zine, judge) = match rr.dislodged[i] {
                     RetreatStatus::Retreated(to) => (
                         format!("{}-{}", unit_zine(map, u), map.region_abbr(to)),
@@ -609,6 +667,16 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .blocked
             .iter()
             .map(|u| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
+            .collect(),
+        nominated: r
+            .before
+            .state
+            .nominated
+            .iter()
+            .flat_map(|(pw, list)| {
+                list.iter()
+                    .map(move |p| format!("{}: {}", map.power(pw).name, map.province(*p).name))
+            })
             .collect(),
         exchanged: r
             .after

@@ -78,6 +78,10 @@ pub struct RawBox {
     /// adjustment (not for victory).
     #[serde(default)]
     pub exit_bonus: bool,
+    /// Units on the board may support this box's units onto the board and
+    /// convoy its armies (1066 rules 4 and 7); a raiding box's are not.
+    #[serde(default)]
+    pub supported_out: bool,
 }
 
 /// `[destroy]`: 1066 rule 4, armies still waiting in the invader's box may
@@ -94,6 +98,10 @@ pub struct RawDestroy {
     pub by: Vec<crate::map::UnitKind>,
     /// The giver must stand in or next to one of these.
     pub near: Vec<Spanned<String>>,
+    /// The kinds of waiting unit destroyed (1066 rule 4 speaks of armies:
+    /// William's waiting fleets survive); empty: every kind.
+    #[serde(default)]
+    pub destroys: Vec<crate::map::UnitKind>,
 }
 
 /// A `[[builds.captures]]` entry: the first centres a power takes become
@@ -325,6 +333,9 @@ pub struct OffBoard {
     pub failed_exit_destroyed: bool,
     /// A move out counts as a centre at the next adjustment.
     pub exit_bonus: bool,
+    /// On-board units may support its units onto the board and convoy
+    /// its armies.
+    pub supported_out: bool,
 }
 
 /// A resolved `[destroy]`.
@@ -338,6 +349,8 @@ pub struct Destroy {
     pub by: Vec<crate::map::UnitKind>,
     /// Where the giver must be (in or next to).
     pub near: Vec<ProvinceId>,
+    /// The kinds destroyed; empty: every kind.
+    pub destroys: Vec<crate::map::UnitKind>,
 }
 
 /// A resolved `[[reserve]]`.
@@ -534,6 +547,20 @@ impl Features {
         !self.hidden.is_empty()
     }
 
+    /// Whether `viewer` may not know which units stand at `p` in `phase`
+    /// (1066 rule 5: Oceanus Germanicus and the Wash, for all but Harald
+    /// and the GM, until the end of April 1066).
+    pub fn place_hidden_from(&self, phase: Phase, p: ProvinceId, viewer: Viewer) -> bool {
+        let owner = match viewer {
+            Viewer::Gm => return false,
+            Viewer::Power(p) => Some(p),
+            Viewer::Public => None,
+        };
+        self.hidden
+            .iter()
+            .any(|h| owner != Some(h.power) && phase <= h.until && h.provinces.contains(&p))
+    }
+
     /// Whether `viewer` may not see where `u` stands in `phase`.
     pub fn hidden_from(&self, map: &Map, phase: Phase, u: &Unit, viewer: Viewer) -> bool {
         let owner = match viewer {
@@ -684,6 +711,7 @@ pub fn resolve(
                 .and_then(|x| phase(cal, x, &lines, &mut problems)),
             failed_exit_destroyed: b.failed_exit_destroyed,
             exit_bonus: b.exit_bonus,
+            supported_out: b.supported_out,
         });
     }
     if let Some(d) = &raw.destroy {
@@ -700,6 +728,7 @@ pub fn resolve(
                 from,
                 by: d.by.clone(),
                 near,
+                destroys: d.destroys.clone(),
             });
         }
     }
@@ -901,6 +930,24 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
             .map(|b| b.province)
     }
 
+    fn box_waiting_at(&self, named: ProvinceId) -> Option<ProvinceId> {
+        self.features
+            .boxes
+            .iter()
+            .find(|b| b.also_named.contains(&named))
+            .map(|b| b.province)
+    }
+
+    fn supported_out(&self, b: ProvinceId) -> bool {
+        self.features.box_at(b).is_some_and(|b| b.supported_out)
+    }
+
+    fn unseen(&self, orderer: PowerId, p: ProvinceId, phase: Option<Phase>) -> bool {
+        self.features.hidden.iter().any(|h| {
+            h.power != orderer && h.provinces.contains(&p) && phase.is_some_and(|ph| ph <= h.until)
+        })
+    }
+
     fn moves_from(&self, b: ProvinceId, named: ProvinceId, phase: Option<Phase>) -> bool {
         self.features.box_at(b).is_some_and(|b| {
             b.moves_from_until
@@ -980,6 +1027,13 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
 
     fn destroy_box(&self) -> Option<ProvinceId> {
         self.features.destroy.as_ref().map(|d| d.province)
+    }
+
+    fn destroys(&self, kind: crate::map::UnitKind) -> bool {
+        self.features
+            .destroy
+            .as_ref()
+            .is_some_and(|d| d.destroys.is_empty() || d.destroys.contains(&kind))
     }
 
     fn icebound(&self, p: ProvinceId, kind: crate::map::UnitKind, phase: Option<Phase>) -> bool {
@@ -1108,6 +1162,14 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
                 }
                 (None, Some(kinds)) => only = Some(kinds.to_vec()),
                 (None, None) if too_soon && owned => return Err(Illegal::HeldTooShort),
+                // A power that builds on the board only in its first
+                // captures has no home centres to be told about.
+                (None, None)
+                    if map.power(power).home_centres.is_empty()
+                        && self.features.builds.captures.iter().any(|c| c.0 == power) =>
+                {
+                    return Err(Illegal::NotAFirstCapture);
+                }
                 (None, None) => return Err(Illegal::NotABuildSite),
             }
         }

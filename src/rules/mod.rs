@@ -71,6 +71,11 @@ pub struct RuleState {
     /// Home centres nominated in place of lost ones (1066 rule 6).
     #[serde(skip_serializing_if = "PerPower::is_default")]
     pub homes: PerPower<Vec<ProvinceId>>,
+    /// Home centres nominated since the last results, which announce them
+    /// to every player (1066 rule 6: the others must know where a power
+    /// may build).
+    #[serde(skip_serializing_if = "PerPower::is_default")]
+    pub nominated: PerPower<Vec<ProvinceId>>,
     /// Centres held off the board (Ard-Ri rule 7: the Vikings' three, one
     /// lost for each centre gained on the board).
     #[serde(skip_serializing_if = "PerPower::is_default")]
@@ -138,6 +143,7 @@ impl RuleState {
         self.captures.fit(n);
         self.bonus.fit(n);
         self.homes.fit(n);
+        self.nominated.fit(n);
         self.reserve.fit(n);
         self.anarchy.fit(n);
         self.friendly.fit(n);
@@ -150,6 +156,7 @@ impl RuleState {
         self.captures.is_default()
             && self.bonus.is_default()
             && self.homes.is_default()
+            && self.nominated.is_default()
             && self.reserve.is_default()
             && self.pending.is_empty()
             && self.arrived.is_empty()

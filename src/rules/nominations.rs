@@ -53,7 +53,13 @@ pub fn nominate(
     if !prov.supply_centre {
         return Err(NominateError::NotACentre(name));
     }
-    if prov.home_of.is_some() {
+    // A centre another power has nominated is its home, not neutral.
+    let theirs = pos
+        .state
+        .homes
+        .iter()
+        .any(|(pw, list)| pw != power && list.contains(&centre));
+    if prov.home_of.is_some() || theirs {
         return Err(NominateError::NotNeutral(name));
     }
     if pos.owners[centre.index()] != Some(power) {
@@ -78,5 +84,34 @@ pub fn nominate(
         return Err(NominateError::Limit(max));
     }
     mine.push(centre);
+    if let Some(new) = pos.state.nominated.get_mut(power) {
+        new.push(centre);
+    }
     Ok(())
+}
+
+/// After centres change hands: a power that has retaken a lost home
+/// centre gives up its latest nominations until it has no more home
+/// centres than the variant allows (1066 rule 6: "subject to the maximum
+/// limit of four home centres per player"). Our reading: the retaken home
+/// takes back its place, and the nominated centre, still held, is simply
+/// a centre again.
+pub fn lapse(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
+    let Some(max) = v.features().builds.replacement_homes else {
+        return;
+    };
+    for power in v.map().power_ids() {
+        let held = v
+            .map()
+            .power(power)
+            .home_centres
+            .iter()
+            .filter(|h| pos.owners[h.index()] == Some(power))
+            .count();
+        if let Some(mine) = pos.state.homes.get_mut(power) {
+            while !mine.is_empty() && held + mine.len() > max {
+                mine.pop();
+            }
+        }
+    }
 }

@@ -7,6 +7,38 @@ use crate::game::Position;
 use crate::store::games;
 use std::fmt::Write;
 
+/// A short name for each power's column, told apart: the first three
+/// letters of its name (without "The"); where two powers share them, the
+/// first three of the last word of each name (1066: `Har` and `God` for
+/// Harald Hardrada and Harold Godwinson); where even those clash, a
+/// number is added.
+fn short_names(map: &crate::map::Map) -> Vec<String> {
+    let three = |s: &str| s.chars().take(3).collect::<String>();
+    let first: Vec<String> = map
+        .powers()
+        .iter()
+        .map(|p| three(p.name.strip_prefix("The ").unwrap_or(&p.name)))
+        .collect();
+    let mut names: Vec<String> = map
+        .powers()
+        .iter()
+        .zip(&first)
+        .map(|(p, f)| {
+            if first.iter().filter(|x| *x == f).count() > 1 {
+                three(p.name.split_whitespace().last().unwrap_or(&p.name))
+            } else {
+                f.clone()
+            }
+        })
+        .collect();
+    for i in 0..names.len() {
+        if names.iter().filter(|x| **x == names[i]).count() > 1 {
+            names[i] = format!("{}{}", three(&names[i]), i + 1);
+        }
+    }
+    names
+}
+
 /// SUMMARY game.
 pub struct Summary(String);
 
@@ -28,12 +60,7 @@ impl Command for Summary {
         let (v, now) = judge.board(&g)?;
         let rows = games::history(s.tx, &g.name)?;
         let mut t = String::from("  Supply centres at each adjustment:\n");
-        let names: Vec<String> = v
-            .map
-            .powers()
-            .iter()
-            .map(|p| p.name.chars().take(3).collect())
-            .collect();
+        let names = short_names(&v.map);
         let _ = writeln!(
             t,
             "  {:<16} {}",

@@ -11,7 +11,7 @@ use crate::game::Position;
 use crate::game::step::{PhaseOrders, PhaseResult};
 use crate::map::{Map, PowerId, RegionId, Terrain, Unit};
 use crate::orders::{MainCommand, MainOrder};
-use crate::report::{PhaseReport, unit_hidden};
+use crate::report::{PhaseReport, support_masked, unit_hidden};
 use crate::variant::Variant;
 use crate::variant::features::Viewer;
 
@@ -174,7 +174,18 @@ pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
                     .map(|o| &o.command);
                 unit_hidden(r, viewer, &r.before.units[i], given)
             };
-            movement(v, g, &r.before.units, m, orders, &hide, None, &mut s);
+            let masked = |c: &MainCommand| support_masked(r, viewer, Some(c));
+            movement(
+                v,
+                g,
+                &r.before.units,
+                m,
+                orders,
+                &hide,
+                &masked,
+                None,
+                &mut s,
+            );
             for (i, (u, d)) in r
                 .before
                 .units
@@ -242,6 +253,7 @@ pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
                     &round.result,
                     &orders,
                     &hide,
+                    &|_| false,
                     Some(n.to_string()),
                     &mut s,
                 );
@@ -324,6 +336,7 @@ fn movement(
     m: &MovementResult,
     orders: &[MainOrder],
     hide: &dyn Fn(usize) -> bool,
+    masked: &dyn Fn(&MainCommand) -> bool,
     round: Option<String>,
     s: &mut Scene,
 ) {
@@ -335,6 +348,24 @@ fn movement(
         }
         let given = ur.order.and_then(|k| orders.get(k)).map(|o| &o.command);
         let from = at(i);
+        // A support of a unit where this reader may not know what stands:
+        // drawn as ordered, whether it was given or void (1066 rule 5).
+        if let Some(c) = given.filter(|c| masked(c)) {
+            let (to, hold) = match c {
+                MainCommand::SupportHold { unit } => (g.province_spot(unit.at.province), true),
+                MainCommand::SupportMove { to, .. } => (g.province_spot(to.province), false),
+                _ => (from, true),
+            };
+            s.marks.push(Mark::Support {
+                power: u.power,
+                from,
+                to,
+                hold,
+                failed: matches!(ur.outcome, Outcome::Cut(_)),
+                tag: round.clone(),
+            });
+            continue;
+        }
         match ur.command {
             Resolved::Hold => {
                 if matches!(given, Some(MainCommand::Hold)) {
