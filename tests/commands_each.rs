@@ -587,6 +587,35 @@ fn set_deadline_reads_the_forms_a_gm_writes() {
 }
 
 #[test]
+fn a_deadline_set_then_processed_in_one_mail_sends_no_deadline_notice() {
+    let mut w = started();
+    gm(&mut w, "START");
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nSET DEADLINE +36h\nPROCESS");
+    for p in POWERS {
+        let subjects = subjects(&sent, &addr(p));
+        assert!(
+            !subjects.contains(&"g: new deadline".to_string()),
+            "{p}: {subjects:?}"
+        );
+        assert!(
+            subjects.iter().any(|s| s.contains("results")),
+            "{p}: {subjects:?}"
+        );
+    }
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has(GM) && m.subject.starts_with("Re:"))
+        .expect("the GM's answer");
+    assert!(
+        reply
+            .body
+            .contains("No deadline notice goes out: the results give the next deadline."),
+        "{}",
+        reply.body
+    );
+}
+
+#[test]
 fn set_deadline_tells_the_players() {
     let mut w = started();
     let sent = w.mail(GM, "SIGNON GM g gmpw\nSET DEADLINE +36h");

@@ -19,8 +19,18 @@ impl Command for Process {
         if g.status != Status::Active && g.status != Status::Paused {
             return Err(format!("{game} is not running").into());
         }
+        // A deadline moved earlier in this mail is moot once the phase is
+        // played: its notice would only confuse, and the results give the
+        // next deadline.
+        let notice = format!("{}: new deadline", g.name);
+        let before = s.out.len();
+        s.out.retain(|m| m.subject != notice);
+        let dropped = before - s.out.len();
         play::process(judge, s.tx, &game, s.now, &mut s.out)?;
         s.say("  Processed; the results are on their way to everyone.");
+        if dropped > 0 {
+            s.say("  No deadline notice goes out: the results give the next deadline.");
+        }
         Ok(())
     }
 }
