@@ -1,8 +1,8 @@
-//! 1700 AD II's land game (rules 4, 5, 7): two impulses a unit, three for
-//! a leader, double strength, the GM's retreats; on the reconstructed map.
-//! The variant is not offered by the judge yet (its fleets, supply lines
-//! and armed neutrals are still to come); these tests pin the impulse
-//! judge it will use.
+//! 1700 AD II played rule by rule (shared/rules/004_*): two impulses a
+//! unit, three for a leader, double strength, the GM's retreats, fleets
+//! and stacks, friendly coasts and permissions, supply lines, armed
+//! neutrals, Switzerland, the end; offline and by mail, on the
+//! reconstructed map.
 
 mod support_play;
 use support_play::{file, power, prov};
