@@ -212,3 +212,29 @@ fn ardri_rule_7f_a_viking_conversion_is_read_from_a_mail_body() {
         );
     }
 }
+
+#[test]
+fn ardri_rule_7f_by_mail_a_viking_fleet_on_land_becomes_an_army() {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE vik ardri gmpw WITH Vikings");
+    let r = w.reply("v@example.test", "JOIN vik pw Vikings");
+    assert!(r.contains("You play Vikings"), "{r}");
+    w.reply("gm@example.test", "SIGNON GM vik gmpw\nSTART");
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM vik gmpw\nEDIT ADD Vikings F Cru",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "v@example.test",
+        "SIGNON Vikings vik pw\nWinter orders:\nF(Cru) becomes A\nthat is all",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let h = held(&r);
+    assert!(
+        h.iter()
+            .any(|o| o.contains("Cru") && o.contains("becomes A")),
+        "{r}"
+    );
+    assert!(r.contains("line 4: \"that is all\""), "{r}");
+}
