@@ -89,7 +89,7 @@ pub fn parse_deadline(
     let words: Vec<&str> = t.split_whitespace().collect();
     if let [day, clock, rest @ ..] = words.as_slice()
         && rest.len() <= 1
-        && let Some(days) = day_word(day)
+        && let Some(days) = Day::read(day)
     {
         let zone_name = rest.first().copied().unwrap_or(tz);
         let zone =
@@ -108,7 +108,7 @@ pub fn parse_deadline(
             let date = today
                 .checked_add(jiff::Span::new().days(ahead))
                 .map_err(|e| e.to_string())?;
-            if !days(date.weekday(), ahead) {
+            if !days.fits(date.weekday(), ahead) {
                 continue;
             }
             let d = resolve(date.to_datetime(time), &zone, zone_name)?;
@@ -141,25 +141,39 @@ pub fn parse_deadline(
     Ok(d)
 }
 
-/// Which days a day word stands for: a weekday (`sat`, `Saturday`), or
-/// `today` / `tomorrow` (by days ahead).
-#[allow(clippy::type_complexity)]
-fn day_word(w: &str) -> Option<Box<dyn Fn(jiff::civil::Weekday, i64) -> bool>> {
-    use jiff::civil::Weekday::*;
-    let w = w.trim_end_matches(',').to_ascii_lowercase();
-    let day = match w.as_str() {
-        "today" => return Some(Box::new(|_, ahead| ahead == 0)),
-        "tomorrow" => return Some(Box::new(|_, ahead| ahead == 1)),
-        "mon" | "monday" => Monday,
-        "tue" | "tues" | "tuesday" => Tuesday,
-        "wed" | "wednesday" => Wednesday,
-        "thu" | "thur" | "thurs" | "thursday" => Thursday,
-        "fri" | "friday" => Friday,
-        "sat" | "saturday" => Saturday,
-        "sun" | "sunday" => Sunday,
-        _ => return None,
-    };
-    Some(Box::new(move |d, _| d == day))
+/// A day word: `today`, `tomorrow` (days ahead), or a weekday.
+enum Day {
+    Ahead(i64),
+    Weekday(jiff::civil::Weekday),
+}
+
+impl Day {
+    /// `sat`, `Saturday`, `today`, `tomorrow`.
+    fn read(w: &str) -> Option<Day> {
+        use jiff::civil::Weekday::*;
+        Some(
+            match w.trim_end_matches(',').to_ascii_lowercase().as_str() {
+                "today" => Day::Ahead(0),
+                "tomorrow" => Day::Ahead(1),
+                "mon" | "monday" => Day::Weekday(Monday),
+                "tue" | "tues" | "tuesday" => Day::Weekday(Tuesday),
+                "wed" | "wednesday" => Day::Weekday(Wednesday),
+                "thu" | "thur" | "thurs" | "thursday" => Day::Weekday(Thursday),
+                "fri" | "friday" => Day::Weekday(Friday),
+                "sat" | "saturday" => Day::Weekday(Saturday),
+                "sun" | "sunday" => Day::Weekday(Sunday),
+                _ => return None,
+            },
+        )
+    }
+
+    /// Whether the date `ahead` days from today, a `weekday`, is this day.
+    fn fits(&self, weekday: jiff::civil::Weekday, ahead: i64) -> bool {
+        match self {
+            Day::Ahead(n) => *n == ahead,
+            Day::Weekday(w) => *w == weekday,
+        }
+    }
 }
 
 /// A clock time in a zone as an instant: refused in a gap, the earlier of

@@ -133,22 +133,21 @@ pub fn body_end(lines: &[&str]) -> usize {
 /// Ann:"): it ends with the verb and a colon, and the next line that says
 /// anything is quoted. It belongs to the quote, not to the player's text.
 pub fn is_attribution(lines: &[&str], i: usize) -> bool {
-    let t = lines[i].trim().to_lowercase();
-    let verb = [
-        "wrote:",
-        "a écrit :",
-        "a écrit:",
-        "escribió:",
-        "ha scritto:",
+    const VERBS: &[&str] = &[
+        "wrote",
+        "a écrit",
+        "schrieb",
+        "escribió",
+        "ha scritto",
         "schreef",
-    ]
-    .iter()
-    .any(|v| t.ends_with(v) || (v == &"schreef" && t.contains(v) && t.ends_with(':')))
-        || (t.contains("schrieb") && t.ends_with(':'));
-    verb && lines[i + 1..]
-        .iter()
-        .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| is_quoted(l))
+    ];
+    let t = lines[i].trim().to_lowercase();
+    t.ends_with(':')
+        && VERBS.iter().any(|v| t.contains(v))
+        && lines[i + 1..]
+            .iter()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| is_quoted(l))
 }
 
 /// Strip a bullet or list number: `*`, `•`, `- `, `1.`, `1)`, `(1)`, `a)`.

@@ -684,18 +684,12 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .exchanged
             .iter()
             .map(|x| {
-                let list = |ps: &[crate::map::ProvinceId]| {
-                    ps.iter()
-                        .map(|p| map.province(*p).abbr.clone())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
                 format!(
                     "{} gave {} to {} for {}",
                     map.power(x.from).name,
-                    list(&x.give),
+                    abbrs(map, &x.give),
                     map.power(x.to).name,
-                    list(&x.take)
+                    abbrs(map, &x.take)
                 )
             })
             .collect(),
@@ -705,18 +699,12 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .unmade
             .iter()
             .map(|x| {
-                let list = |ps: &[crate::map::ProvinceId]| {
-                    ps.iter()
-                        .map(|p| map.province(*p).abbr.clone())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
                 format!(
                     "{} giving {} to {} for {}: {}",
                     map.power(x.offer.from).name,
-                    list(&x.offer.give),
+                    abbrs(map, &x.offer.give),
                     map.power(x.offer.to).name,
-                    list(&x.offer.take),
+                    abbrs(map, &x.offer.take),
                     x.why
                 )
             })
@@ -747,6 +735,14 @@ fn sorted(it: impl Iterator<Item = String>) -> Vec<String> {
     let mut v: Vec<String> = it.collect();
     v.sort_by_key(|s| s.to_lowercase());
     v
+}
+
+/// Provinces by their abbreviations, `Mar, Dre`.
+fn abbrs(map: &Map, ps: &[crate::map::ProvinceId]) -> String {
+    ps.iter()
+        .map(|p| map.province(*p).abbr.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Whether the centres change hands between `from` and the next move (an
