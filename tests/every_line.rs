@@ -238,3 +238,16 @@ fn ardri_rule_7f_by_mail_a_viking_fleet_on_land_becomes_an_army() {
     );
     assert!(r.contains("line 4: \"that is all\""), "{r}");
 }
+
+#[test]
+fn a_mistyped_sign_on_among_the_orders_never_comes_back_with_its_password() {
+    let mut w = started();
+    let r = player(
+        &mut w,
+        "England",
+        "F Lon-ENG\nSIGNIN France g hunter2\nPassword: hunter3",
+    );
+    assert!(!r.contains("hunter2") && !r.contains("hunter3"), "{r}");
+    assert!(r.contains("\"SIGNIN ...\""), "{r}");
+    assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
+}

@@ -446,7 +446,24 @@ fn unread_lines(
             let heading = t.ends_with(':') && t.split_whitespace().count() <= 5;
             !heading && t.chars().any(char::is_alphanumeric)
         })
-        .map(|(_, (n, l))| format!("  line {n}: \"{}\"", crate::mail::header_text(l.trim(), 72)))
+        .map(|(_, (n, l))| {
+            // A mistyped sign-on or password command (`SIGNIN England g1
+            // secret`) is no command, so its password is not known to be
+            // one: only its first word comes back.
+            let t = l.trim();
+            let first = t.split_whitespace().next().unwrap_or("");
+            let lower = first.to_ascii_lowercase();
+            let shown = if ["sign", "join", "creat", "pass", "set", "observ", "regist"]
+                .iter()
+                .any(|w| lower.starts_with(w))
+                && t.split_whitespace().count() > 1
+            {
+                format!("{} ...", crate::mail::header_text(first, 24))
+            } else {
+                crate::mail::header_text(t, 72)
+            };
+            format!("  line {n}: \"{shown}\"")
+        })
         .collect()
 }
 
