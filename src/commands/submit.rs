@@ -10,13 +10,12 @@
 
 use super::error::CmdResult;
 use super::{Judge, Session, load};
-use crate::adjudicate::{AdjustStatus, RetreatSituation, adjudicate_retreats};
 use crate::game::Position;
 use crate::game::record::Status;
 use crate::map::PowerId;
 use crate::orders::mail::find_orders;
 use crate::orders::parse::OrderParser;
-use crate::orders::{AdjustOrder, AnyCommand, Order, Place, format_order, format_unit};
+use crate::orders::{AdjustOrder, AnyCommand, Place, format_order, format_unit};
 use crate::store::games;
 use crate::variant::{PhaseKind, Variant};
 use std::fmt::Write;
@@ -163,105 +162,15 @@ fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
 }
 
 /// Why the judge refuses each order of `power` (None: accepted), checked
-/// against the position.
+/// against the position: the one checker the offline tools use too.
 pub(crate) fn check(
     v: &Variant,
     pos: &Position,
     power: PowerId,
     cmds: &[AnyCommand],
 ) -> Vec<Option<String>> {
-    if pos.state.anarchy.get(power) == Some(&crate::game::position::Anarchy::Yes) {
-        let why = "your power is in anarchy, having lost every home centre: its units \
-                   hold and the judge removes what must go; it gives no orders"
-            .to_string();
-        return vec![Some(why); cmds.len()];
-    }
-    let mut out = vec![None; cmds.len()];
-    let kind = pos.phase.kind;
-    let mut idx = Vec::new();
-    let mut main = Vec::new();
-    let mut retreats = Vec::new();
-    let mut adjust = Vec::new();
-    for (i, c) in cmds.iter().enumerate() {
-        match (c, kind) {
-            (AnyCommand::Main(u, cmd), PhaseKind::Movement) => {
-                idx.push(i);
-                main.push(Order {
-                    power,
-                    unit: *u,
-                    command: cmd.clone(),
-                });
-            }
-            (AnyCommand::Retreat(u, cmd), PhaseKind::Retreat) => {
-                idx.push(i);
-                retreats.push(Order {
-                    power,
-                    unit: *u,
-                    command: *cmd,
-                });
-            }
-            (AnyCommand::Adjust(cmd), PhaseKind::Adjustment | PhaseKind::Placement) => {
-                idx.push(i);
-                adjust.push(AdjustOrder {
-                    power,
-                    command: *cmd,
-                });
-            }
-            // A yearly order sheet (1700 AD II) holds the retreats and the
-            // builds too; they are judged with the turn.
-            (AnyCommand::Retreat(..) | AnyCommand::Adjust(_), PhaseKind::Movement)
-                if v.calendar.turn == crate::variant::Turn::Impulses => {}
-            _ => out[i] = Some(format!("it is not an order for {} phase", article(kind))),
-        }
-    }
-    let verdicts: Vec<Option<String>> = match kind {
-        PhaseKind::Movement => crate::game::step::move_verdicts(v, pos, &main)
-            .into_iter()
-            .map(|o| o.map(|w| w.to_string()))
-            .collect(),
-        PhaseKind::Retreat => {
-            let situation = RetreatSituation {
-                units: pos.units.clone(),
-                dislodged: pos.dislodged.clone(),
-            };
-            adjudicate_retreats(&v.map, &situation, &retreats)
-                .orders
-                .into_iter()
-                .map(|o| o.map(|w| w.to_string()))
-                .collect()
-        }
-        PhaseKind::Adjustment | PhaseKind::Placement => {
-            crate::game::step::judge_adjustments(v, pos, &adjust)
-                .orders
-                .into_iter()
-                .map(|st| match st {
-                    AdjustStatus::Illegal(w) => Some(w.to_string()),
-                    _ => None,
-                })
-                .collect()
-        }
-    };
-    // Not refusals here: "replaced by a later order" (merging keeps the
-    // later one); "fleets may enter only friendly coastal provinces", for
-    // that depends on the armies' moves and the permissions (PERMIT) when
-    // the turn is judged (1700 AD II rule 8), where it is checked again.
-    let not_refusals = [
-        crate::adjudicate::Illegal::Replaced.to_string(),
-        crate::adjudicate::Illegal::NotFriendly.to_string(),
-    ];
-    for (k, verdict) in verdicts.into_iter().enumerate() {
-        if !verdict.as_ref().is_some_and(|w| not_refusals.contains(w)) {
-            out[idx[k]] = verdict;
-        }
-    }
-    out
-}
-
-fn article(k: PhaseKind) -> String {
-    match k {
-        PhaseKind::Adjustment => "an adjustment".into(),
-        other => format!("a {}", other.word()),
-    }
+    let orders: Vec<(PowerId, AnyCommand)> = cmds.iter().map(|c| (power, c.clone())).collect();
+    crate::game::check::refusals(v, pos, &orders)
 }
 
 /// Take the orders in `block` for `power`; returns whether the block held
