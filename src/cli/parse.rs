@@ -74,6 +74,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     format_order(&v.map, &o.command)
                 );
             }
+            // The rest of a line that held an order: listed, not an error.
+            (Err(e), _) if e.kind == crate::orders::parse::ParseErrorKind::Empty => {
+                println!("line {}: `{}`: not read as an order", f.line, f.text);
+            }
             (Err(e), _) => {
                 errors += 1;
                 println!("line {}: `{}`: {e}", f.line, f.text);
