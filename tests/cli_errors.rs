@@ -290,3 +290,27 @@ fn parse_refuses_exactly_what_the_mail_path_refuses() {
         "{t}"
     );
 }
+
+/// `datc` reads case files as leniently as jDip: a unit or order line whose
+/// power lacks its colon (`Italy F gol`) is read, and the case is judged.
+#[test]
+fn datc_reads_power_lines_without_their_colon() {
+    let f = tmp(
+        "lenient.datc",
+        "VARIANT_ALL Standard\nCASE lenient\nPRESTATE_SETPHASE Spring 1901, Movement\n\
+         PRESTATE\n\tItaly F gol\n\tEngland F nth\nORDERS\n\tItaly F gol - tys\n\
+         \tEngland F nth - pic\nPOSTSTATE\n\tItaly F tys\n\tEngland F nth\nEND\n",
+    );
+    let o = zj(&["datc", f.to_str().unwrap()]);
+    no_panic(&o);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("1 passed, 0 failed"), "{}", text(&o));
+    // And a wrong expectation still fails: the lines were really read.
+    let f = tmp(
+        "lenient2.datc",
+        "VARIANT_ALL Standard\nCASE lenient\nPRESTATE_SETPHASE Spring 1901, Movement\n\
+         PRESTATE\n\tItaly F gol\nORDERS\n\tItaly F gol - tys\nPOSTSTATE\n\tItaly F gol\nEND\n",
+    );
+    let o = zj(&["datc", f.to_str().unwrap()]);
+    assert!(!o.status.success(), "{}", text(&o));
+}
