@@ -345,3 +345,68 @@ fn the_rest_of_a_line_that_held_an_order_is_listed_not_dropped() {
     assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
     assert!(r.contains("line 2 (part): \"thanks for the tip!\""), "{r}");
 }
+
+/// Every variant notation the README shows is read from a mail body (among
+/// a greeting, chat and a quoted original), not only from a line alone.
+#[test]
+fn every_variant_notation_in_the_readme_is_read_from_a_mail_body() {
+    use PhaseKind::{Adjustment, Movement, Placement};
+    let cases: &[(&str, PhaseKind, &str)] = &[
+        ("standard", Movement, "A(Lon)-ENG-Bre"),
+        ("standard", Movement, "A Lon-Bre via convoy"),
+        ("standard", Movement, "F St Petersburg north coast - Bot"),
+        ("standard", Adjustment, "B A Par"),
+        ("standard", Adjustment, "D F Bre"),
+        ("1066", Movement, "A(SOD)-Has"),
+        ("1066", Movement, "F(CHA) destroys A(SOD)"),
+        ("1066", Movement, "A(Bed) S A(SOD)-Lun"),
+        ("1066", Movement, "A(Nth) S A/F(GER)-Dun"),
+        ("1066", Movement, "F(CHA) C A(SOD)-Dor"),
+        ("1066", Movement, "A/F(GER)-Nth"),
+        ("1066", Adjustment, "Build A SOD"),
+        ("1066", Adjustment, "Build A WIL"),
+        ("ardri", Movement, "F(ERI)-Raiding"),
+        ("ardri", Movement, "F Raiding Return - NAT"),
+        ("ardri", Adjustment, "F(End) becomes A"),
+        ("1000ad", Movement, "A(Lon) boards F(ENC)"),
+        ("1000ad", Movement, "F(ENC)-NTH"),
+        ("1000ad", Movement, "F(ENC) disembarks A(Fri)"),
+        ("1000ad", Placement, "Build 3D Mer"),
+        ("abstraction2", Movement, "A(Lon) boards F(ENG)"),
+        ("abstraction2", Movement, "A/F(ENG)-MAO"),
+        ("abstraction2", Movement, "A/F(ENG) disembarks A(Por)"),
+        ("abstraction2", Movement, "A/F(TYS) disembarks A(Tun)"),
+        (
+            "abstraction2",
+            Movement,
+            "A/F(ENG) disembarks A(ENG)-Bre S by F(ENG)",
+        ),
+        ("abstraction2", Movement, "A/F(ENG)-Bre"),
+        ("1700ad", Movement, "CXII(Got)-hold-Den (x2)"),
+        ("1700ad", Movement, "2F(Sca)-COS-C CXII(Got)-Den"),
+        ("1700ad", Movement, "A(Liv) S A(Fin)-Kar (x2)"),
+    ];
+    let mut failures = Vec::new();
+    for &(variant, phase, line) in cases {
+        let v = builtin(variant).expect("shipped").expect("loads");
+        let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+        let alone = find_orders(&parser, line, Some(phase));
+        let body = format!(
+            "Dear GM,\nhere is my order:\n{line}\nthanks!\n\nOn Mon, 23 Nov 2026, GM wrote:\n> {line}\n"
+        );
+        let found = find_orders(&parser, &body, Some(phase));
+        let shown = |f: &[zinejudge::orders::mail::FoundOrder]| -> Vec<String> {
+            f.iter()
+                .map(|f| match &f.result {
+                    Ok(o) => zinejudge::orders::format_order(&v.map, &o.command),
+                    Err(e) => format!("error: {e}"),
+                })
+                .collect()
+        };
+        let (a, b) = (shown(&alone), shown(&found));
+        if a.len() != 1 || a[0].starts_with("error") || a != b || found[0].line != 3 {
+            failures.push(format!("{variant} `{line}`: alone {a:?}, in a mail {b:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
