@@ -205,7 +205,7 @@ fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
     w.reply("gm@example.test", "SIGNON GM hastings gmpw\nSTART");
     let r = w.reply(
         "harald@example.test",
-        "SIGNON Harald hastings pw\nA/F(HAR)-GER\nA/F(HAR)-WAS",
+        "SIGNON Harald hastings pw\nA/F(WAS)-GER\nA/F(GER) H",
     );
     assert!(!r.contains("void"), "{r}");
     w.reply(
@@ -223,8 +223,8 @@ fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
     let harald = results("harald@example.test");
     let gm = results("gm@example.test");
     let harold = results("harold@example.test");
-    assert!(harald.contains("A/F(HAR)-GER"), "{harald}");
-    assert!(gm.contains("A/F(HAR)-GER"), "{gm}");
+    assert!(harald.contains("A/F(WAS)-GER"), "{harald}");
+    assert!(gm.contains("A/F(WAS)-GER"), "{gm}");
     assert!(
         !harold.contains("HAR)") && !harold.contains("GER"),
         "{harold}"
@@ -571,11 +571,11 @@ fn traces(text: &str) -> Vec<&str> {
 #[test]
 fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
     let mut w = started();
-    // Harald: one A/F into Oceanus Germanicus, two into the Wash (a
-    // standoff only he may know of).
+    // Harald: both A/Fs waiting in Oceanus Germanicus sail for the Wash,
+    // where the other two hold (bounces only he may know of).
     let r = w.reply(
         "harald@example.test",
-        "SIGNON Harald hastings pw\nA/F(HAR)-GER\nA/F(HAR)-WAS\nA/F(HAR)-WAS",
+        "SIGNON Harald hastings pw\nA/F(GER)-WAS\nA/F(GER)-WAS\nA/F(WAS) H",
     );
     assert!(!r.contains("void"), "{r}");
     // The Earls support A/Fs they cannot see: one is there, one is not.
@@ -585,12 +585,9 @@ fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
     assert!(!march_reply.contains("not on the board"), "{march_reply}");
     let sent = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
     let gm = &results_of(&sent, "gm", "March 1066").body;
-    assert!(gm.contains("WAS"), "the GM is told of the standoff: {gm}");
+    assert!(gm.contains("A/F(GER)-WAS"), "the GM is told: {gm}");
     let harald = &results_of(&sent, "harald", "March 1066").body;
-    assert!(
-        harald.contains("Standoffs") || harald.contains("WAS"),
-        "{harald}"
-    );
+    assert!(harald.contains("A/F(GER)-WAS"), "{harald}");
     for (who, _) in NAMES
         .iter()
         .filter(|(w, _)| *w != "harald")
@@ -611,7 +608,7 @@ fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
         assert_eq!(marks[0], marks[1], "{who}: {}", m.body);
         assert!(!m.body.contains("Standoff"), "{who}: {}", m.body);
     }
-    // April: one A/F now stands in GER (hidden), none in the Wash.
+    // April: the A/Fs stand where they stood.
     let april_reply = w.reply("earls@example.test", earls);
     assert!(!april_reply.contains("not on the board"), "{april_reply}");
     let strip = |r: &str| {
@@ -921,4 +918,233 @@ fn rule_5_an_order_for_a_hidden_unit_by_another_power_is_refused_alike_whether_i
         vec![Some(Illegal::NoUnit)],
         "not 'that unit is Harald's'"
     );
+}
+
+// ---- Rule 5: each waiting A/F has a place of its own (issue 20, item 5).
+
+/// The seas Harald's waiting A/Fs stand in, as the position records them,
+/// sorted.
+fn waiting(v: &Variant, pos: &Position) -> Vec<String> {
+    let h = power(v, "Harald Hardrada");
+    let mut s: Vec<String> = pos
+        .state
+        .waiting
+        .get(h)
+        .map(|l| l.iter().map(|p| v.map.province(*p).abbr.clone()).collect())
+        .unwrap_or_default();
+    s.sort();
+    s
+}
+
+/// The start with Harald's four A/Fs waiting in `seas` (as the GM may set
+/// them before the first move).
+fn waiting_in(v: &Variant, seas: &[&str]) -> Position {
+    let mut pos = Position::initial(v);
+    let h = power(v, "Harald Hardrada");
+    if let Some(l) = pos.state.waiting.get_mut(h) {
+        *l = seas.iter().map(|s| prov(v, s)).collect();
+    }
+    pos
+}
+
+#[test]
+fn rule_5_each_waiting_af_stands_in_a_sea_of_its_own_kept_in_the_position() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    // The default placement: two in each sea.
+    assert_eq!(waiting(&v, &pos), ["GER", "GER", "WAS", "WAS"]);
+    let text = pos.to_toml(&v);
+    assert!(text.contains("[state.waiting]"), "{text}");
+    let back = Position::from_toml(&v, &text).expect("reads back");
+    assert_eq!(back.canonical(), pos.canonical());
+    // One moves out of each sea; the two left keep their seas into April,
+    // through the stored form too.
+    let (r, april) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(WAS)-Yor",
+        ],
+    );
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(waiting(&v, &april), ["GER", "WAS"]);
+    assert_eq!(count_in(&v, &april, "HAR"), 2);
+    let stored = april.stored(&v).expect("stores");
+    let back = Position::from_toml(&v, &stored).expect("reads back");
+    assert_eq!(waiting(&v, &back), ["GER", "WAS"]);
+    // After the second move they stand on the board, nothing waits.
+    let (_, may) = play(&v, &april, &orders(&v, PhaseKind::Movement, &[]));
+    assert!(waiting(&v, &may).is_empty());
+    assert_eq!(count_in(&v, &may, "GER"), 1);
+    assert_eq!(count_in(&v, &may, "WAS"), 1);
+}
+
+#[test]
+fn rule_5_an_af_moves_only_from_the_sea_it_waits_in() {
+    let v = variant();
+    let pos = waiting_in(&v, &["GER", "GER", "GER", "GER"]);
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Harald Hardrada: A/F(WAS)-Yor",
+            "Harald Hardrada: A/F(GER)-Cly",
+        ],
+    );
+    assert_eq!(r.orders, vec![Some(Illegal::NoUnit), None]);
+    assert_eq!(count_in(&v, &next, "Yor"), 0);
+    assert_eq!(
+        owner_in(&v, &next, "Cly").as_deref(),
+        Some("Harald Hardrada")
+    );
+    assert_eq!(waiting(&v, &next), ["GER", "GER", "GER"]);
+    // Nor does the box itself name one: they are in the seas.
+    let (r, _) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(HAR)-Nth"]);
+    assert_eq!(r.orders, vec![Some(Illegal::NoUnit)]);
+}
+
+#[test]
+fn rule_5_an_af_that_sails_to_the_other_hidden_sea_waits_on_there() {
+    let v = variant();
+    let pos = waiting_in(&v, &["GER", "GER", "GER", "GER"]);
+    let (r, next) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(GER)-WAS"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(waiting(&v, &next), ["GER", "GER", "GER", "WAS"]);
+    assert_eq!(count_in(&v, &next, "HAR"), 4);
+    assert_eq!(count_in(&v, &next, "WAS"), 0, "still hidden, in the box");
+}
+
+#[test]
+fn rule_5_an_enemy_fleet_sailing_into_the_sea_meets_the_waiting_af() {
+    let v = variant();
+    for (seas, bounces) in [
+        (["GER", "GER", "WAS", "WAS"], true),
+        (["WAS", "WAS", "WAS", "WAS"], false),
+    ] {
+        let mut pos = waiting_in(&v, &seas);
+        place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+        let (r, next) = support_play::movement(&v, &pos, &["The Scots: F(FOF)-GER"]);
+        let scots = r.units.len() - 1;
+        assert_eq!(
+            r.units[scots].outcome,
+            if bounces {
+                Outcome::Bounced
+            } else {
+                Outcome::Moved
+            },
+            "{seas:?}"
+        );
+        assert_eq!(
+            owner_in(&v, &next, "GER").as_deref(),
+            (!bounces).then_some("The Scots"),
+            "{seas:?}"
+        );
+        assert!(next.dislodged.is_empty());
+        assert_eq!(waiting(&v, &next).len(), 4);
+    }
+}
+
+#[test]
+fn rule_5_a_supported_attack_dislodges_every_af_waiting_in_that_sea() {
+    let v = variant();
+    let mut pos = waiting_in(&v, &["GER", "GER", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+    let (_, next) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(FOF)-GER", "The Scots: F(Lot) S F(FOF)-GER"],
+    );
+    assert_eq!(owner_in(&v, &next, "GER").as_deref(), Some("The Scots"));
+    let ger = prov(&v, "GER");
+    let harald = power(&v, "Harald Hardrada");
+    let out: Vec<_> = next
+        .dislodged
+        .iter()
+        .filter(|(u, _)| u.power == harald && v.map.province_of(u.region) == ger)
+        .collect();
+    assert_eq!(out.len(), 2, "{:?}", next.dislodged);
+    assert_eq!(waiting(&v, &next), ["WAS", "WAS"]);
+    // They retreat from the sea like any unit (not back into the box).
+    let har = prov(&v, "HAR");
+    for (_, options) in out {
+        assert!(
+            options.iter().all(|r| v.map.province_of(*r) != har),
+            "{options:?}"
+        );
+    }
+}
+
+#[test]
+fn rule_5_a_waiting_af_may_be_supported_to_hold_by_haralds_unit_on_the_board() {
+    let v = variant();
+    let mut pos = waiting_in(&v, &["GER", "WAS", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "Nth");
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "The Scots: F(FOF)-GER",
+            "The Scots: F(Lot) S F(FOF)-GER",
+            "Harald Hardrada: A/F(Nth) S A/F(GER)",
+        ],
+    );
+    assert_eq!(r.orders, vec![None, None, None]);
+    assert!(next.dislodged.is_empty(), "{:?}", next.dislodged);
+    assert_eq!(owner_in(&v, &next, "FOF").as_deref(), Some("The Scots"));
+    assert_eq!(waiting(&v, &next), ["GER", "WAS", "WAS", "WAS"]);
+    // A waiting A/F itself supports nothing (rule 7: off the board it has
+    // no effect until it moves).
+    let (r, _) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(WAS) S A/F(GER)"]);
+    assert_eq!(r.orders, vec![Some(Illegal::OffBoard)]);
+}
+
+#[test]
+fn rule_5_an_af_leaving_its_sea_meets_a_unit_coming_the_other_way_head_on() {
+    let v = variant();
+    // Alone in the sea: the two bounce, neither gets through.
+    let mut pos = waiting_in(&v, &["GER", "WAS", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    let (_, next) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(FOF)-GER", "Harald Hardrada: A/F(GER)-FOF"],
+    );
+    assert_eq!(owner_in(&v, &next, "FOF").as_deref(), Some("The Scots"));
+    assert_eq!(waiting(&v, &next), ["GER", "WAS", "WAS", "WAS"]);
+    // With another holding beside it, a supported attack beats both: the
+    // one sailing out does not slip past the attacker into its sea.
+    let mut pos = waiting_in(&v, &["GER", "GER", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "The Scots: F(FOF)-GER",
+            "The Scots: F(Lot) S F(FOF)-GER",
+            "Harald Hardrada: A/F(GER)-FOF",
+        ],
+    );
+    assert_eq!(r.orders, vec![None, None, None]);
+    assert_eq!(owner_in(&v, &next, "GER").as_deref(), Some("The Scots"));
+    assert_eq!(owner_in(&v, &next, "FOF"), None);
+    assert_eq!(next.dislodged.len(), 2, "{:?}", next.dislodged);
+}
+
+#[test]
+fn rule_5_at_the_end_of_the_second_move_each_af_stays_in_its_own_sea() {
+    let v = variant();
+    let mut pos = waiting_in(&v, &["GER", "GER", "GER", "GER"]);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let (_, next) = play(&v, &pos, &orders(&v, PhaseKind::Movement, &[]));
+    // All four were in Oceanus Germanicus: one stays, three are
+    // eliminated; none moves to the empty Wash.
+    assert_eq!(count_in(&v, &next, "GER"), 1);
+    assert_eq!(count_in(&v, &next, "WAS"), 0);
+    assert_eq!(count_in(&v, &next, "HAR"), 0);
+    assert_eq!(next.state.blocked.len(), 3);
 }

@@ -321,6 +321,22 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
     let mut adjustments = Vec::new();
     match (r.result, r.orders) {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
+            // A unit waiting in a sea of its own (1066 rule 5) is written
+            // there, to those who may see it at all.
+            let seas = crate::rules::waiting::seas(v, r.before);
+            let seated: Vec<Unit> = r
+                .before
+                .units
+                .iter()
+                .zip(&seas)
+                .map(|(u, s)| match s {
+                    Some(s) => Unit {
+                        region: map.province(*s).main_region(),
+                        ..*u
+                    },
+                    None => *u,
+                })
+                .collect();
             for pw in map.power_ids() {
                 let mut lines = Vec::new();
                 for (i, u) in r
@@ -367,8 +383,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                             )
                         }
                         None => (
-                            format!("{} H", unit_zine(map, u)),
-                            format!("{} HOLD", unit_long(map, u)),
+                            format!("{} H", unit_zine(map, &seated[i])),
+                            format!("{} HOLD", unit_long(map, &seated[i])),
                             vec!["no order".to_string()],
                             vec!["no order".to_string()],
                         ),

@@ -65,6 +65,12 @@ pub struct RawBox {
     /// "in Oceanus Germanicus or the Wash", the place secret).
     #[serde(default)]
     pub moves_from_until: Option<Spanned<String>>,
+    /// Where the box's starting units stand, one also-named space each,
+    /// until `moves-from-until` (1066 rule 5: Harald's A/Fs in Oceanus
+    /// Germanicus or the Wash, each in a place of its own that only he
+    /// and the GM know). Empty: they wait in the box itself.
+    #[serde(default)]
+    pub waits_in: Vec<Spanned<String>>,
     /// After the movement of this phase, units still in the box are put in
     /// the also-named spaces, one each where it is empty, the rest lost
     /// (1066: "at the end of the second move army/fleets exceeding the
@@ -327,6 +333,9 @@ pub struct OffBoard {
     pub also_named: Vec<ProvinceId>,
     /// Until this phase (included) the units move as if in those spaces.
     pub moves_from_until: Option<Phase>,
+    /// The also-named space each starting unit of the box stands in while
+    /// it waits (1066 rule 5); empty: in the box itself.
+    pub waits_in: Vec<ProvinceId>,
     /// After this phase's movement the units left are settled.
     pub settle_after: Option<Phase>,
     /// A failed move out destroys the unit.
@@ -705,6 +714,11 @@ pub fn resolve(
                 .moves_from_until
                 .as_ref()
                 .and_then(|x| phase(cal, x, &lines, &mut problems)),
+            waits_in: b
+                .waits_in
+                .iter()
+                .filter_map(|x| province(map, x, &lines, &mut problems))
+                .collect(),
             settle_after: b
                 .settle_after
                 .as_ref()
