@@ -1148,3 +1148,85 @@ fn rule_5_at_the_end_of_the_second_move_each_af_stays_in_its_own_sea() {
     assert_eq!(count_in(&v, &next, "HAR"), 0);
     assert_eq!(next.state.blocked.len(), 3);
 }
+
+/// The results of a move from `pos` with `lines`, as `viewer` reads them.
+fn read_by(v: &Variant, pos: &Position, lines: &[&str], viewer: Viewer) -> String {
+    use zinejudge::game::record::Style;
+    use zinejudge::report::{PhaseReport, data_for, templates::Templates};
+    let o = orders(v, PhaseKind::Movement, lines);
+    let (result, next) = play(v, pos, &o);
+    let pr = PhaseReport {
+        variant: v,
+        game: "hastings",
+        before: pos,
+        orders: &o,
+        result: &result,
+        after: &next,
+        next_deadline: None,
+        ended: None,
+        nmr: vec![],
+    };
+    Templates::builtin()
+        .results(Style::Zine, &data_for(&pr, "zinejudge", viewer))
+        .expect("laid out")
+}
+
+#[test]
+fn rule_5_the_others_read_the_same_results_wherever_the_afs_wait() {
+    let v = variant();
+    let scots = power(&v, "Scots");
+    let earls = power(&v, "Earls");
+    let harald = power(&v, "Harald Hardrada");
+    // A Scottish fleet sails into Oceanus Germanicus (and is seen to
+    // bounce: its own move's outcome), supported or not; the Earls support
+    // an A/F they cannot see. Harald's placements differ, never what any
+    // other reader is told.
+    let cases: [(&[&str], [&str; 4], [&str; 4]); 2] = [
+        (
+            &[
+                "The Scots: F(FOF)-GER",
+                "The Northern Earls: A(Dun) S A/F(GER)",
+            ],
+            ["GER", "GER", "WAS", "WAS"],
+            ["GER", "WAS", "WAS", "WAS"],
+        ),
+        (
+            &[
+                "The Scots: F(FOF)-GER",
+                "The Scots: F(Lot) S F(FOF)-GER",
+                "Harald Hardrada: A/F(WAS)-GER",
+            ],
+            ["GER", "GER", "WAS", "WAS"],
+            ["WAS", "WAS", "WAS", "WAS"],
+        ),
+    ];
+    for (lines, a, b) in cases {
+        let at = |seas: &[&str; 4]| {
+            let mut pos = waiting_in(&v, seas);
+            place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+            place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+            pos
+        };
+        let (pa, pb) = (at(&a), at(&b));
+        for viewer in [Viewer::Public, Viewer::Power(scots), Viewer::Power(earls)] {
+            let (ta, tb) = (
+                read_by(&v, &pa, lines, viewer),
+                read_by(&v, &pb, lines, viewer),
+            );
+            assert_eq!(ta, tb, "{viewer:?} {lines:?}");
+            assert!(
+                !ta.contains("A/F(GER)") || ta.contains("S A/F(GER)"),
+                "{ta}"
+            );
+            assert!(!ta.contains("A/F(WAS)") && !ta.contains("Standoff"), "{ta}");
+        }
+        // Harald and the GM are told where his A/Fs were.
+        for viewer in [Viewer::Gm, Viewer::Power(harald)] {
+            assert_ne!(
+                read_by(&v, &pa, lines, viewer),
+                read_by(&v, &pb, lines, viewer),
+                "{viewer:?}"
+            );
+        }
+    }
+}

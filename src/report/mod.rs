@@ -584,6 +584,24 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         }
         _ => {}
     }
+    // Dislodged units the viewer may not see (1066 rule 5): still counted
+    // as the power's, and their retreat is not this reader's next phase,
+    // so neither the chart nor the next phase tells that they were there.
+    let unseen_dislodged: Vec<&Unit> = r
+        .after
+        .dislodged
+        .iter()
+        .map(|(u, _)| u)
+        .filter(|u| v.features.hidden_from(map, r.before.phase, u, viewer))
+        .collect();
+    let next_phase = if r.after.phase.kind == PhaseKind::Retreat
+        && !unseen_dislodged.is_empty()
+        && unseen_dislodged.len() == r.after.dislodged.len()
+    {
+        Some(v.calendar.next(r.after.phase))
+    } else {
+        None
+    };
     // The chart.
     let b = r.before.centre_counts(map);
     let a = r.after.centre_counts(map);
@@ -595,6 +613,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .after
             .units
             .iter()
+            .chain(unseen_dislodged.iter().copied())
             .filter(|u| u.power == pw)
             .map(|u| crate::rules::army_fleet::units_in(v, u))
             .sum();
@@ -740,10 +759,10 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         eliminated,
         anarchy: crate::rules::anarchy::news(v, r.before, r.after),
         ended: r.ended.clone(),
-        next_label: v.calendar.label(r.after.phase),
-        next_short: v.calendar.short(r.after.phase),
-        next_judge_phase: judge_phase(v, r.after.phase),
-        next_deadline: r.next_deadline.clone(),
+        next_label: v.calendar.label(next_phase.unwrap_or(r.after.phase)),
+        next_short: v.calendar.short(next_phase.unwrap_or(r.after.phase)),
+        next_judge_phase: judge_phase(v, next_phase.unwrap_or(r.after.phase)),
+        next_deadline: r.next_deadline.clone().filter(|_| next_phase.is_none()),
     }
 }
 
