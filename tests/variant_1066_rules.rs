@@ -1230,3 +1230,119 @@ fn rule_5_the_others_read_the_same_results_wherever_the_afs_wait() {
         }
     }
 }
+
+#[test]
+fn rule_5_no_other_power_retreats_into_a_sea_where_the_afs_may_wait() {
+    let v = variant();
+    let scots = power(&v, "Scots");
+    let harald = power(&v, "Harald Hardrada");
+    let ger = prov(&v, "GER");
+    // The A/F waiting alone in Oceanus Germanicus sails out, supported
+    // from the board, and dislodges the Scottish fleet in the Forth; an
+    // empty GER is no retreat for the Scots, whatever waits there, and no
+    // standoff there is told to them.
+    let mut pos = waiting_in(&v, &["GER", "WAS", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "Lot");
+    let lines = [
+        "Harald Hardrada: A/F(GER)-FOF",
+        "Harald Hardrada: A/F(Lot) S A/F(GER)-FOF",
+    ];
+    let (r, next) = support_play::movement(&v, &pos, &lines);
+    assert_eq!(r.orders, vec![None, None]);
+    let (_, options) = next
+        .dislodged
+        .iter()
+        .find(|(u, _)| u.power == scots)
+        .expect("the Scots fleet is dislodged");
+    assert!(!options.is_empty());
+    assert!(
+        options.iter().all(|o| v.map.province_of(*o) != ger),
+        "{options:?}"
+    );
+    // Harald's own units may: he knows what is there.
+    let mut pos = waiting_in(&v, &["WAS", "WAS", "WAS", "WAS"]);
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "HEB");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Alb");
+    let (_, next) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(HEB)-FOF", "The Scots: F(Alb) S F(HEB)-FOF"],
+    );
+    let (_, options) = next
+        .dislodged
+        .iter()
+        .find(|(u, _)| u.power == harald)
+        .expect("Harald's A/F is dislodged");
+    assert!(
+        options.iter().any(|o| v.map.province_of(*o) == ger),
+        "{options:?}"
+    );
+}
+
+#[test]
+fn rule_5_a_fleet_bouncing_off_a_hidden_af_by_mail_names_no_af_to_the_others() {
+    let mut w = started();
+    // March: the Scots sail into the Forth; Harald gives his waiting A/Fs
+    // orders, one refused as only he may be told (rule 7: off the board
+    // they support nothing).
+    let scots = w.reply("scots@example.test", "SIGNON Scots hastings pw\nF(Fif)-FOF");
+    assert!(!scots.contains("void"), "{scots}");
+    let harald = w.reply(
+        "harald@example.test",
+        "SIGNON Harald hastings pw\nA/F(GER) H\nA/F(WAS) S A/F(GER)",
+    );
+    assert!(
+        harald.contains("units off the board can neither support nor convoy"),
+        "{harald}"
+    );
+    let march = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    // April: the Scots sail on into Oceanus Germanicus, where two A/Fs
+    // wait, and bounce.
+    w.reply("scots@example.test", "SIGNON Scots hastings pw\nF(FOF)-GER");
+    let april = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    let gm = &results_of(&april, "gm", "April 1066").body;
+    assert!(gm.contains("A/F(GER) H"), "{gm}");
+    let own = |body: &str| {
+        body.lines()
+            .filter(|l| !l.contains("F(FOF)-GER"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (who, _) in NAMES
+        .iter()
+        .filter(|(w, _)| *w != "harald")
+        .chain([&("obs", "")])
+    {
+        for (sent, phase) in [(&march, "March 1066"), (&april, "April 1066")] {
+            let body = &results_of(sent, who, phase).body;
+            // The end of the second move ends the secret: April's results
+            // tell where the A/Fs were put and which were lost.
+            let moves = body.split("Placed on the board").next().unwrap_or(body);
+            assert!(traces(&own(moves)).is_empty(), "{who}: {body}");
+            assert!(!body.contains("Standoff"), "{who}: {body}");
+            assert!(!body.contains("neither support"), "{who}: {body}");
+        }
+        // The Scots' own move is seen to bounce: its outcome, not a unit.
+        let body = &results_of(&april, who, "April 1066").body;
+        let line = body
+            .lines()
+            .find(|l| l.contains("F(FOF)-GER"))
+            .unwrap_or_else(|| panic!("{who}: {body}"));
+        assert!(line.contains("bounced"), "{who}: {line}");
+        let h = w.reply(&format!("{who}@example.test"), "HISTORY hastings");
+        assert!(traces(&own(&h)).is_empty(), "{who}: {h}");
+    }
+    let svg = |who: &str| {
+        results_of(&april, who, "April 1066")
+            .attachments
+            .iter()
+            .find(|(n, _)| n.ends_with(".svg"))
+            .map(|(_, n)| *n)
+            .expect("a picture")
+    };
+    for (who, _) in NAMES.iter().filter(|(w, _)| *w != "harald") {
+        assert_eq!(svg(who), svg("obs"), "{who}");
+    }
+}

@@ -523,7 +523,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             }
             // A standoff only hidden units took part in (two of Harald's
             // waiting A/Fs ordered into the Wash) is not told to those who
-            // may not see them (1066 rule 5).
+            // may not see them (1066 rule 5); nor one in a place where they
+            // may hide, which would tell that it was left empty (and no
+            // such reader's unit may retreat there: see rules::waiting).
             let seen_in = |p: crate::map::ProvinceId| {
                 r.before.units.iter().zip(&m.units).any(|(u, ur)| {
                     matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
@@ -534,7 +536,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             contested = m
                 .contested
                 .iter()
-                .filter(|&&p| seen_in(p))
+                .filter(|&&p| {
+                    seen_in(p) && !v.features.place_hidden_from(r.before.phase, p, viewer)
+                })
                 .map(|p| map.province(*p).abbr.clone())
                 .collect();
         }

@@ -64,7 +64,14 @@ pub fn settle(v: &(impl Ruleset + ?Sized), phase: Phase, pos: &mut Position) -> 
                     out.push((placed, true));
                     i += 1;
                 }
-                None => out.push((u, false)),
+                // Lost where it waited, which the results now tell.
+                None => out.push((
+                    Unit {
+                        region: own_sea.map_or(u.region, |s| map.province(s).main_region()),
+                        ..u
+                    },
+                    false,
+                )),
             }
         }
     }
