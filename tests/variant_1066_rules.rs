@@ -983,7 +983,9 @@ fn rule_5_each_waiting_af_stands_in_a_sea_of_its_own_kept_in_the_position() {
 #[test]
 fn rule_5_an_af_moves_only_from_the_sea_it_waits_in() {
     let v = variant();
-    let pos = waiting_in(&v, &["GER", "GER", "GER", "GER"]);
+    // April, the second move: the places are fixed.
+    let mut pos = waiting_in(&v, &["GER", "GER", "GER", "GER"]);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
     let (r, next) = support_play::movement(
         &v,
         &pos,
@@ -998,7 +1000,10 @@ fn rule_5_an_af_moves_only_from_the_sea_it_waits_in() {
         owner_in(&v, &next, "Cly").as_deref(),
         Some("Harald Hardrada")
     );
-    assert_eq!(waiting(&v, &next), ["GER", "GER", "GER"]);
+    // The three left: one stays in GER, two are eliminated (none goes to
+    // the empty Wash).
+    assert_eq!(count_in(&v, &next, "GER"), 1);
+    assert_eq!(count_in(&v, &next, "WAS"), 0);
     // Nor does the box itself name one: they are in the seas.
     let (r, _) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(HAR)-Nth"]);
     assert_eq!(r.orders, vec![Some(Illegal::NoUnit)]);
@@ -1345,4 +1350,37 @@ fn rule_5_a_fleet_bouncing_off_a_hidden_af_by_mail_names_no_af_to_the_others() {
     for (who, _) in NAMES.iter().filter(|(w, _)| *w != "harald") {
         assert_eq!(svg(who), svg("obs"), "{who}");
     }
+}
+
+#[test]
+fn rule_5_haralds_first_orders_say_where_each_af_waits() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    // March 1066: four orders naming Oceanus Germanicus put all four
+    // there (the default was two in each sea); a fifth, for the Wash,
+    // finds none left.
+    let (r, april) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Harald Hardrada: A/F(GER) H",
+            "Harald Hardrada: A/F(GER) H",
+            "Harald Hardrada: A/F(GER) H",
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(WAS)-Yor",
+        ],
+    );
+    assert_eq!(
+        r.orders,
+        vec![None, None, None, None, Some(Illegal::NoUnit)]
+    );
+    assert_eq!(waiting(&v, &april), ["GER", "GER", "GER"]);
+    assert_eq!(count_in(&v, &april, "Yor"), 0);
+    // From April the places are fixed: an order naming the Wash finds
+    // none there.
+    let (r, _) = support_play::movement(&v, &april, &["Harald Hardrada: A/F(WAS)-Yor"]);
+    assert_eq!(r.orders, vec![Some(Illegal::NoUnit)]);
+    // Those no order names stay where the variant file put them.
+    let (_, april) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(WAS)-GER"]);
+    assert_eq!(waiting(&v, &april), ["GER", "GER", "WAS", "WAS"]);
 }

@@ -106,7 +106,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 state,
             };
             let mut next = next;
-            crate::rules::waiting::after_move(v, pos, &r, &mut next);
+            crate::rules::waiting::after_move(v, pos, o, &r, &mut next);
             if v.features.laden() {
                 crate::rules::army_fleet::board_retreats(v, &r, &pos.units, &mut next);
             }

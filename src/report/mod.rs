@@ -323,7 +323,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
             // A unit waiting in a sea of its own (1066 rule 5) is written
             // there, to those who may see it at all.
-            let seas = crate::rules::waiting::seas(v, r.before);
+            let seas = crate::rules::waiting::seas_ordered(v, r.before, orders);
             let seated: Vec<Unit> = r
                 .before
                 .units

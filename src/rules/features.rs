@@ -71,6 +71,12 @@ pub struct RawBox {
     /// and the GM know). Empty: they wait in the box itself.
     #[serde(default)]
     pub waits_in: Vec<Spanned<String>>,
+    /// In this phase the owner's orders say where the waiting units stand:
+    /// each order naming an also-named space puts one there (1066 rule 5:
+    /// the place is Harald's to know, so his to choose with his first
+    /// orders); those not named keep `waits-in`.
+    #[serde(default)]
+    pub placed_by_orders: Option<Spanned<String>>,
     /// After the movement of this phase, units still in the box are put in
     /// the also-named spaces, one each where it is empty, the rest lost
     /// (1066: "at the end of the second move army/fleets exceeding the
@@ -336,6 +342,8 @@ pub struct OffBoard {
     /// The also-named space each starting unit of the box stands in while
     /// it waits (1066 rule 5); empty: in the box itself.
     pub waits_in: Vec<ProvinceId>,
+    /// The phase whose orders place the waiting units.
+    pub placed_by_orders: Option<Phase>,
     /// After this phase's movement the units left are settled.
     pub settle_after: Option<Phase>,
     /// A failed move out destroys the unit.
@@ -719,6 +727,10 @@ pub fn resolve(
                 .iter()
                 .filter_map(|x| province(map, x, &lines, &mut problems))
                 .collect(),
+            placed_by_orders: b
+                .placed_by_orders
+                .as_ref()
+                .and_then(|x| phase(cal, x, &lines, &mut problems)),
             settle_after: b
                 .settle_after
                 .as_ref()

@@ -74,6 +74,54 @@ pub fn seas(v: &(impl Ruleset + ?Sized), pos: &Position) -> Vec<Option<ProvinceI
     out
 }
 
+/// [`seas`], as the orders of the phase leave them: in the phase whose
+/// orders place the waiting units (1066: March 1066, Harald's first), each
+/// order of the owner naming a sea of the box puts one there, taking
+/// first one that already stands there; those no order names stay where
+/// they stood.
+pub fn seas_ordered(
+    v: &(impl Ruleset + ?Sized),
+    pos: &Position,
+    orders: &[MainOrder],
+) -> Vec<Option<ProvinceId>> {
+    let map = v.map();
+    let mut sea = seas(v, pos);
+    for b in &v.features().boxes {
+        if b.placed_by_orders != Some(pos.phase) {
+            continue;
+        }
+        let Some(owner) = b.owner else { continue };
+        let members: Vec<usize> = (0..pos.units.len())
+            .filter(|&i| {
+                sea[i].is_some()
+                    && pos.units[i].power == owner
+                    && map.province_of(pos.units[i].region) == b.province
+            })
+            .collect();
+        let mut claimed = vec![false; pos.units.len()];
+        for o in orders {
+            let p = o.unit.at.province;
+            let on_board = pos
+                .units
+                .iter()
+                .any(|u| u.power == owner && map.province_of(u.region) == p);
+            if o.power != owner || !b.also_named.contains(&p) || on_board {
+                continue;
+            }
+            let pick = members
+                .iter()
+                .copied()
+                .find(|&m| !claimed[m] && sea[m] == Some(p))
+                .or_else(|| members.iter().copied().find(|&m| !claimed[m]));
+            if let Some(m) = pick {
+                claimed[m] = true;
+                sea[m] = Some(p);
+            }
+        }
+    }
+    sea
+}
+
 /// Judge a move in which units wait in seas; `None` when none does (the
 /// plain judge then serves).
 pub fn judge(
@@ -83,7 +131,7 @@ pub fn judge(
     pos: &Position,
     orders: &[MainOrder],
 ) -> Option<MovementResult> {
-    let sea = seas(v, pos);
+    let sea = seas_ordered(v, pos, orders);
     if sea.iter().all(Option::is_none) {
         return None;
     }
@@ -322,10 +370,11 @@ pub fn judge(
 pub fn after_move(
     v: &(impl Ruleset + ?Sized),
     pos: &Position,
+    orders: &[MainOrder],
     r: &MovementResult,
     next: &mut Position,
 ) {
-    let sea = seas(v, pos);
+    let sea = seas_ordered(v, pos, orders);
     if sea.iter().all(Option::is_none) {
         return;
     }
