@@ -16,8 +16,8 @@ use super::PhaseKind;
 use super::lex::{Tok, Token, lex};
 use super::parse::{
     BUILD_WORDS, CONVOY_WORDS, Context, HOLD_WORDS, Heading, MOVE_WORDS, OrderParser, ParseError,
-    ParsedOrder, REMOVE_WORDS, RETREAT_WORDS, SUPPORT_WORDS, WAIVE_WORDS, is_kind_word,
-    starts_order,
+    ParseErrorKind, ParsedOrder, REMOVE_WORDS, RETREAT_WORDS, SUPPORT_WORDS, WAIVE_WORDS,
+    is_kind_word, starts_order,
 };
 use crate::map::PowerId;
 
@@ -219,12 +219,32 @@ pub fn find_orders(
             }
             start = k;
         }
-        for seg in segments(&toks[start..]) {
-            if !looks_like_order(parser, seg, heading) {
-                continue;
-            }
+        let segs = segments(&toks[start..]);
+        let orders: Vec<bool> = segs
+            .iter()
+            .map(|seg| looks_like_order(parser, seg, heading))
+            .collect();
+        let any_order = orders.contains(&true);
+        for (seg, is_order) in segs.into_iter().zip(orders) {
             let span = seg[0].span.start..seg[seg.len() - 1].span.end;
             let text = line[span.clone()].to_string();
+            if !is_order {
+                // The rest of a line that holds an order (`F Lon-ENG,
+                // thanks!`) is accounted for too: it comes back as a piece
+                // that holds no order, never dropped without a word.
+                if any_order && text.chars().any(char::is_alphanumeric) {
+                    out.push(FoundOrder {
+                        line: i + 1,
+                        text,
+                        power,
+                        result: Err(ParseError {
+                            span: (span.start + offset)..(span.end + offset),
+                            kind: ParseErrorKind::Empty,
+                        }),
+                    });
+                }
+                continue;
+            }
             let result = parser.parse_tokens(line, seg, Context { phase, heading });
             // Spans are given in the line as written, bullets included.
             let result = result.map_err(|mut e| {
