@@ -323,20 +323,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
             // A unit waiting in a sea of its own (1066 rule 5) is written
             // there, to those who may see it at all.
-            let seas = crate::rules::waiting::seas_ordered(v, r.before, orders);
-            let seated: Vec<Unit> = r
-                .before
-                .units
-                .iter()
-                .zip(&seas)
-                .map(|(u, s)| match s {
-                    Some(s) => Unit {
-                        region: map.province(*s).main_region(),
-                        ..*u
-                    },
-                    None => *u,
-                })
-                .collect();
+            let seated = crate::rules::waiting::seated(v, r.before, orders);
             for pw in map.power_ids() {
                 let mut lines = Vec::new();
                 for (i, u) in r

@@ -122,6 +122,24 @@ pub fn seas_ordered(
     sea
 }
 
+/// `pos`'s units with each waiting one in its sea (as the phase's orders
+/// place them): where the results and pictures show it to those who may
+/// see it, and where it stands when dislodged.
+pub fn seated(v: &(impl Ruleset + ?Sized), pos: &Position, orders: &[MainOrder]) -> Vec<Unit> {
+    let map = v.map();
+    pos.units
+        .iter()
+        .zip(seas_ordered(v, pos, orders))
+        .map(|(u, s)| match s {
+            Some(s) => Unit {
+                region: map.province(s).main_region(),
+                ..*u
+            },
+            None => *u,
+        })
+        .collect()
+}
+
 /// Judge a move in which units wait in seas; `None` when none does (the
 /// plain judge then serves).
 pub fn judge(
@@ -379,18 +397,7 @@ pub fn after_move(
         return;
     }
     let map = v.map();
-    let seated: Vec<Unit> = pos
-        .units
-        .iter()
-        .zip(&sea)
-        .map(|(u, s)| match s {
-            Some(s) => Unit {
-                region: map.province(*s).main_region(),
-                ..*u
-            },
-            None => *u,
-        })
-        .collect();
+    let seated = seated(v, pos, orders);
     let mut waiting: PerPower<Vec<ProvinceId>> = PerPower::sized(map.powers().len());
     let mut units = Vec::new();
     for (i, (u, res)) in seated.iter().zip(&r.units).enumerate() {
