@@ -1385,3 +1385,36 @@ fn rule_5_haralds_first_orders_say_where_each_af_waits() {
     let (_, april) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(WAS)-GER"]);
     assert_eq!(waiting(&v, &april), ["GER", "GER", "WAS", "WAS"]);
 }
+
+#[test]
+fn rule_5_the_afs_dislodged_together_from_a_sea_each_retreat_on_its_own_order() {
+    let v = variant();
+    let mut pos = waiting_in(&v, &["GER", "GER", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+    let (_, retreat) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(FOF)-GER", "The Scots: F(Lot) S F(FOF)-GER"],
+    );
+    assert_eq!(retreat.phase.kind, PhaseKind::Retreat);
+    let (PhaseResult::Retreat(r), april) = support_play::step(
+        &v,
+        &retreat,
+        &[
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(GER)-Cly",
+        ],
+    ) else {
+        panic!("retreat")
+    };
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(
+        owner_in(&v, &april, "Nth").as_deref(),
+        Some("Harald Hardrada")
+    );
+    assert_eq!(
+        owner_in(&v, &april, "Cly").as_deref(),
+        Some("Harald Hardrada")
+    );
+}
