@@ -1418,3 +1418,37 @@ fn rule_5_the_afs_dislodged_together_from_a_sea_each_retreat_on_its_own_order() 
         Some("Harald Hardrada")
     );
 }
+
+#[test]
+fn rule_5_afs_leaving_one_sea_two_ways_meet_an_attacker_head_on_as_units_would() {
+    let v = variant();
+    for (supported, fof_after, dislodged) in [(false, Some("The Scots"), 0), (true, None, 1)] {
+        let mut pos = waiting_in(&v, &["GER", "GER", "WAS", "WAS"]);
+        place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+        place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+        let mut lines = vec![
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(GER)-FOF",
+            "The Scots: F(FOF)-GER",
+        ];
+        if supported {
+            lines.push("The Scots: F(Lot) S F(FOF)-GER");
+        }
+        let (_, next) = support_play::movement(&v, &pos, &lines);
+        // One A/F gets away to Northumberland; the one sailing for the
+        // Forth meets the fleet coming the other way: they bounce, or the
+        // supported fleet wins and dislodges it in its sea.
+        assert_eq!(
+            owner_in(&v, &next, "Nth").as_deref(),
+            Some("Harald Hardrada")
+        );
+        assert_eq!(
+            owner_in(&v, &next, "FOF").as_deref(),
+            fof_after,
+            "{supported}"
+        );
+        assert_eq!(next.dislodged.len(), dislodged, "{supported}");
+        let left_in_ger = waiting(&v, &next).iter().filter(|s| *s == "GER").count();
+        assert_eq!(left_in_ger, 1 - dislodged, "{supported}");
+    }
+}
