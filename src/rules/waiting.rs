@@ -6,7 +6,9 @@
 //! Each such unit stands in its owner's box, with the sea it is in kept in
 //! the position ([`RuleState::waiting`](super::RuleState::waiting)): the
 //! place is fixed, so it is attacked and defends there like any unit, and
-//! it moves from there only. Several may share a sea until the box
+//! it moves from there only. The owner's orders of the box's
+//! `placed-by-orders` phase say where each starts (the place is his to
+//! know, so his to choose); the variant file's `waits-in` places the rest. Several may share a sea until the box
 //! settles (the rule eliminates those "exceeding the normal limit of one
 //! per area" at the end of the second move); they stand there together.
 //!
