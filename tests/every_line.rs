@@ -345,3 +345,111 @@ fn the_rest_of_a_line_that_held_an_order_is_listed_not_dropped() {
     assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
     assert!(r.contains("line 2 (part): \"thanks for the tip!\""), "{r}");
 }
+
+/// Every variant notation the README shows is read from a mail body (among
+/// a greeting, chat and a quoted original), not only from a line alone.
+#[test]
+fn every_variant_notation_in_the_readme_is_read_from_a_mail_body() {
+    use PhaseKind::{Adjustment, Movement, Placement};
+    let cases: &[(&str, PhaseKind, &str)] = &[
+        ("standard", Movement, "A(Lon)-ENG-Bre"),
+        ("standard", Movement, "A Lon-Bre via convoy"),
+        ("standard", Movement, "F St Petersburg north coast - Bot"),
+        ("standard", Adjustment, "B A Par"),
+        ("standard", Adjustment, "D F Bre"),
+        ("1066", Movement, "A(SOD)-Has"),
+        ("1066", Movement, "F(CHA) destroys A(SOD)"),
+        ("1066", Movement, "A(Bed) S A(SOD)-Lun"),
+        ("1066", Movement, "A(Nth) S A/F(GER)-Dun"),
+        ("1066", Movement, "F(CHA) C A(SOD)-Dor"),
+        ("1066", Movement, "A/F(GER)-Nth"),
+        ("1066", Adjustment, "Build A SOD"),
+        ("1066", Adjustment, "Build A WIL"),
+        ("ardri", Movement, "F(ERI)-Raiding"),
+        ("ardri", Movement, "F Raiding Return - NAT"),
+        ("ardri", Adjustment, "F(End) becomes A"),
+        ("1000ad", Movement, "A(Lon) boards F(ENC)"),
+        ("1000ad", Movement, "F(ENC)-NTH"),
+        ("1000ad", Movement, "F(ENC) disembarks A(Fri)"),
+        ("1000ad", Placement, "Build 3D Mer"),
+        ("abstraction2", Movement, "A(Lon) boards F(ENG)"),
+        ("abstraction2", Movement, "A/F(ENG)-MAO"),
+        ("abstraction2", Movement, "A/F(ENG) disembarks A(Por)"),
+        ("abstraction2", Movement, "A/F(TYS) disembarks A(Tun)"),
+        (
+            "abstraction2",
+            Movement,
+            "A/F(ENG) disembarks A(ENG)-Bre S by F(ENG)",
+        ),
+        ("abstraction2", Movement, "A/F(ENG)-Bre"),
+        ("1700ad", Movement, "CXII(Got)-hold-Den (x2)"),
+        ("1700ad", Movement, "2F(Sca)-COS-C CXII(Got)-Den"),
+        ("1700ad", Movement, "A(Liv) S A(Fin)-Kar (x2)"),
+    ];
+    let mut failures = Vec::new();
+    for &(variant, phase, line) in cases {
+        let v = builtin(variant).expect("shipped").expect("loads");
+        let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+        let alone = find_orders(&parser, line, Some(phase));
+        let body = format!(
+            "Dear GM,\nhere is my order:\n{line}\nthanks!\n\nOn Mon, 23 Nov 2026, GM wrote:\n> {line}\n"
+        );
+        let found = find_orders(&parser, &body, Some(phase));
+        let shown = |f: &[zinejudge::orders::mail::FoundOrder]| -> Vec<String> {
+            f.iter()
+                .map(|f| match &f.result {
+                    Ok(o) => zinejudge::orders::format_order(&v.map, &o.command),
+                    Err(e) => format!("error: {e}"),
+                })
+                .collect()
+        };
+        let (a, b) = (shown(&alone), shown(&found));
+        if a.len() != 1 || a[0].starts_with("error") || a != b || found[0].line != 3 {
+            failures.push(format!("{variant} `{line}`: alone {a:?}, in a mail {b:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// RFC 3676 `format=flowed` (Thunderbird's plain text): a line of orders
+/// the client wrapped at a space is one line again, so an order broken
+/// across the soft break is read whole.
+#[test]
+fn a_line_of_orders_wrapped_by_a_flowed_client_is_read_whole() {
+    let mut w = started();
+    let r = raw_reply(
+        &mut w,
+        "From: England@example.test\nMessage-ID: <f1@example.test>\nSubject: orders\n\
+         Content-Type: text/plain; charset=UTF-8; format=flowed\n\n\
+         SIGNON England g pw\n\
+         F Lon - ENG; F Edi - NTH; A Lvp - \n\
+         Yor\n\
+         -- \n\
+         Ann\n",
+    );
+    let h = held(&r);
+    for o in ["F(Lon)-ENG", "F(Edi)-NTH", "A(Lvp)-Yor"] {
+        assert!(h.contains(&o.to_string()), "{o}: {r}");
+    }
+    assert!(!r.contains("Not accepted"), "{r}");
+}
+
+/// Old Macintosh mail ends its lines with a lone carriage return: each is a
+/// line.
+#[test]
+fn lines_ended_by_a_lone_carriage_return_are_lines() {
+    let mut w = started();
+    let sent = w.raw(
+        b"From: England@example.test\r\nMessage-ID: <cr1@example.test>\r\nSubject: orders\r\n\r\n\
+          SIGNON England g pw\rF Lon-ENG\rF Edi-NTH\rA Lvp-Yor\r",
+    );
+    let r = sent
+        .iter()
+        .find(|m| m.to_has("England@example.test"))
+        .map(|m| m.body.clone())
+        .unwrap_or_else(|| panic!("no reply: {sent:#?}"));
+    let h = held(&r);
+    for o in ["F(Lon)-ENG", "F(Edi)-NTH", "A(Lvp)-Yor"] {
+        assert!(h.contains(&o.to_string()), "{o}: {r}");
+    }
+}
