@@ -180,6 +180,10 @@ pub struct Prepared {
     /// Units whose support is worth other than their kind's strength
     /// (1700 AD: a double-strength support of a double-strength move).
     pub support: Vec<(usize, u32)>,
+    /// Box units that move this phase from the region given, whatever
+    /// their order names (1066 rule 5: each of Harald's waiting A/Fs from
+    /// the sea it stands in).
+    pub from: Vec<(usize, RegionId)>,
 }
 
 /// An army aboard an A/F that disembarks this move (Abstraction II): a
@@ -378,6 +382,9 @@ pub fn adjudicate_movement_prepared(
     for &(u, v) in &prepared.support {
         j.support_of[u] = v;
     }
+    for &(u, r) in &prepared.from {
+        j.fixed_from[u] = Some(r);
+    }
     let verdicts = j.compile(orders);
     for &(a, to) in &prepared.ferried {
         j.aboard_path[a] = true;
@@ -417,6 +424,8 @@ struct Judge<'a> {
     /// A box unit that moves this phase as if it stood in this region
     /// (1066: Harald's A/Fs, secretly in GER or WAS).
     from_region: Vec<Option<RegionId>>,
+    /// Where a box unit moves from, fixed before the orders are read.
+    fixed_from: Vec<Option<RegionId>>,
     /// A support or convoy whose unit is found once every order is known
     /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
     /// the orderer may not know what stands): the place and kind named.
@@ -471,6 +480,7 @@ impl<'a> Judge<'a> {
             needs: vec![NONE; n],
             aboard_path: vec![false; n],
             from_region: vec![None; n],
+            fixed_from: vec![None; n],
             named: vec![None; n],
             strength_of: vec![0; n],
             support_of: vec![0; n],
@@ -723,6 +733,9 @@ impl<'a> Judge<'a> {
     /// Where box unit `u` moves from when its order names `named`: that
     /// space, while its box's rule allows.
     fn moves_from(&self, u: usize, named: ProvinceId) -> Option<RegionId> {
+        if self.fixed_from[u].is_some() {
+            return self.fixed_from[u];
+        }
         if !self.in_box[u]
             || !self
                 .q

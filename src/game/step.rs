@@ -106,6 +106,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 state,
             };
             let mut next = next;
+            crate::rules::waiting::after_move(v, pos, o, &r, &mut next);
             if v.features.laden() {
                 crate::rules::army_fleet::board_retreats(v, &r, &pos.units, &mut next);
             }
@@ -178,6 +179,9 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
 
 /// The movement judge with the variant's features, in `pos`'s phase.
 pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> MovementResult {
+    if let Some(r) = crate::rules::waiting::judge(v, &v.rules, &ruled(v, pos), pos, orders) {
+        return r;
+    }
     if v.features.boarding() {
         return crate::adjudicate::ferry::adjudicate_with_army_fleets(
             &v.map,

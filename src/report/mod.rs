@@ -321,6 +321,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
     let mut adjustments = Vec::new();
     match (r.result, r.orders) {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
+            // A unit waiting in a sea of its own (1066 rule 5) is written
+            // there, to those who may see it at all.
+            let seated = crate::rules::waiting::seated(v, r.before, orders);
             for pw in map.power_ids() {
                 let mut lines = Vec::new();
                 for (i, u) in r
@@ -367,8 +370,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                             )
                         }
                         None => (
-                            format!("{} H", unit_zine(map, u)),
-                            format!("{} HOLD", unit_long(map, u)),
+                            format!("{} H", unit_zine(map, &seated[i])),
+                            format!("{} HOLD", unit_long(map, &seated[i])),
                             vec!["no order".to_string()],
                             vec!["no order".to_string()],
                         ),
@@ -507,7 +510,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             }
             // A standoff only hidden units took part in (two of Harald's
             // waiting A/Fs ordered into the Wash) is not told to those who
-            // may not see them (1066 rule 5).
+            // may not see them (1066 rule 5); nor one in a place where they
+            // may hide, which would tell that it was left empty (and no
+            // such reader's unit may retreat there: see rules::waiting).
             let seen_in = |p: crate::map::ProvinceId| {
                 r.before.units.iter().zip(&m.units).any(|(u, ur)| {
                     matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
@@ -518,7 +523,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             contested = m
                 .contested
                 .iter()
-                .filter(|&&p| seen_in(p))
+                .filter(|&&p| {
+                    seen_in(p) && !v.features.place_hidden_from(r.before.phase, p, viewer)
+                })
                 .map(|p| map.province(*p).abbr.clone())
                 .collect();
         }
@@ -568,6 +575,24 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         }
         _ => {}
     }
+    // Dislodged units the viewer may not see (1066 rule 5): still counted
+    // as the power's, and their retreat is not this reader's next phase,
+    // so neither the chart nor the next phase tells that they were there.
+    let unseen_dislodged: Vec<&Unit> = r
+        .after
+        .dislodged
+        .iter()
+        .map(|(u, _)| u)
+        .filter(|u| v.features.hidden_from(map, r.before.phase, u, viewer))
+        .collect();
+    let next_phase = if r.after.phase.kind == PhaseKind::Retreat
+        && !unseen_dislodged.is_empty()
+        && unseen_dislodged.len() == r.after.dislodged.len()
+    {
+        Some(v.calendar.next(r.after.phase))
+    } else {
+        None
+    };
     // The chart.
     let b = r.before.centre_counts(map);
     let a = r.after.centre_counts(map);
@@ -579,6 +604,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .after
             .units
             .iter()
+            .chain(unseen_dislodged.iter().copied())
             .filter(|u| u.power == pw)
             .map(|u| crate::rules::army_fleet::units_in(v, u))
             .sum();
@@ -724,10 +750,10 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         eliminated,
         anarchy: crate::rules::anarchy::news(v, r.before, r.after),
         ended: r.ended.clone(),
-        next_label: v.calendar.label(r.after.phase),
-        next_short: v.calendar.short(r.after.phase),
-        next_judge_phase: judge_phase(v, r.after.phase),
-        next_deadline: r.next_deadline.clone(),
+        next_label: v.calendar.label(next_phase.unwrap_or(r.after.phase)),
+        next_short: v.calendar.short(next_phase.unwrap_or(r.after.phase)),
+        next_judge_phase: judge_phase(v, next_phase.unwrap_or(r.after.phase)),
+        next_deadline: r.next_deadline.clone().filter(|_| next_phase.is_none()),
     }
 }
 

@@ -65,6 +65,18 @@ pub struct RawBox {
     /// "in Oceanus Germanicus or the Wash", the place secret).
     #[serde(default)]
     pub moves_from_until: Option<Spanned<String>>,
+    /// Where the box's starting units stand, one also-named space each,
+    /// until `moves-from-until` (1066 rule 5: Harald's A/Fs in Oceanus
+    /// Germanicus or the Wash, each in a place of its own that only he
+    /// and the GM know). Empty: they wait in the box itself.
+    #[serde(default)]
+    pub waits_in: Vec<Spanned<String>>,
+    /// In this phase the owner's orders say where the waiting units stand:
+    /// each order naming an also-named space puts one there (1066 rule 5:
+    /// the place is Harald's to know, so his to choose with his first
+    /// orders); those not named keep `waits-in`.
+    #[serde(default)]
+    pub placed_by_orders: Option<Spanned<String>>,
     /// After the movement of this phase, units still in the box are put in
     /// the also-named spaces, one each where it is empty, the rest lost
     /// (1066: "at the end of the second move army/fleets exceeding the
@@ -327,6 +339,11 @@ pub struct OffBoard {
     pub also_named: Vec<ProvinceId>,
     /// Until this phase (included) the units move as if in those spaces.
     pub moves_from_until: Option<Phase>,
+    /// The also-named space each starting unit of the box stands in while
+    /// it waits (1066 rule 5); empty: in the box itself.
+    pub waits_in: Vec<ProvinceId>,
+    /// The phase whose orders place the waiting units.
+    pub placed_by_orders: Option<Phase>,
     /// After this phase's movement the units left are settled.
     pub settle_after: Option<Phase>,
     /// A failed move out destroys the unit.
@@ -703,6 +720,15 @@ pub fn resolve(
                 .collect(),
             moves_from_until: b
                 .moves_from_until
+                .as_ref()
+                .and_then(|x| phase(cal, x, &lines, &mut problems)),
+            waits_in: b
+                .waits_in
+                .iter()
+                .filter_map(|x| province(map, x, &lines, &mut problems))
+                .collect(),
+            placed_by_orders: b
+                .placed_by_orders
                 .as_ref()
                 .and_then(|x| phase(cal, x, &lines, &mut problems)),
             settle_after: b

@@ -102,6 +102,7 @@ impl Position {
                 } else {
                     vec![Vec::new(); v.map().powers().len()]
                 }),
+                waiting: crate::rules::waiting::starting_places(v),
                 ..RuleState::sized(v.map().powers().len())
             },
         }
@@ -233,6 +234,9 @@ impl Position {
             l.sort();
         }
         for l in c.state.held_since.0.iter_mut() {
+            l.sort();
+        }
+        for l in c.state.waiting.0.iter_mut() {
             l.sort();
         }
         c
