@@ -385,3 +385,20 @@ fn rule_4_a_comma_before_a_support_is_never_dropped_in_a_game_without_impulses()
         "{found:?}"
     );
 }
+
+#[test]
+fn rule_6_the_shipped_example_sheets_adjudicate_cleanly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let out = Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["adjudicate", "--game", "1700ad", "--position"])
+        .arg(dir.join("year1700.toml"))
+        .arg("--orders")
+        .arg(dir.join("year1700-orders.txt"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("void"), "{text}");
+    assert!(text.contains("2: A(Ukr) S A(Ore)"), "{text}");
+    assert!(text.contains("Sweden: builds A(Dal)"), "{text}");
+}
