@@ -560,7 +560,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             for u in &t.out_of_supply {
                 adjustments.push(PowerLine {
                     power: map.power(u.power).name.clone(),
-                    zine: format!("removes {} (out of supply)", unit_zine(map, u)),
+                    zine: format!("removes {} (out of supply)", unit_named(v, u)),
                     judge: format!("Removes {}.  (*out of supply*)", unit_long(map, u)),
                 });
             }
@@ -823,7 +823,7 @@ fn adjustment_lines(
                     push(format_order(map, &cmd), format_order_long(map, &cmd))
                 }
                 AdjustStatus::Removed(u) => push(
-                    format!("removes {}", unit_zine(map, &u)),
+                    format!("removes {}", unit_named(v, &u)),
                     format!("Removes {}", unit_long(map, &u)),
                 ),
                 AdjustStatus::Waived => push("waives a build".into(), "Build waived".into()),
@@ -839,14 +839,14 @@ fn adjustment_lines(
         for u in ar.civil_disorder.iter().filter(|u| u.power == pw) {
             if nmr.contains(&pw) {
                 push(
-                    format!("removes {} (civil disorder)", unit_zine(map, u)),
+                    format!("removes {} (civil disorder)", unit_named(v, u)),
                     format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
                 );
             } else {
                 push(
                     format!(
                         "removes {} (too few removals ordered: the judge's choice)",
-                        unit_zine(map, u)
+                        unit_named(v, u)
                     ),
                     format!("Removes {}.  (*not ordered*)", unit_long(map, u)),
                 );
@@ -972,7 +972,7 @@ fn turn_lines(
     }
     for round in t.turn.rounds.iter().chain(&t.turn.sea_rounds) {
         for (u, to) in &round.retreats {
-            let who = named(r.variant, std::slice::from_ref(u), unit_zine(map, u));
+            let who = unit_named(r.variant, u);
             let (zine, judge) = match to {
                 Some(region) => (
                     format!("{who}-{}", map.region_abbr(*region)),
@@ -1009,6 +1009,11 @@ fn turn_lines(
             judge,
         });
     }
+}
+
+/// A unit in zine notation, a leader by his name (see [`named`]).
+fn unit_named(v: &Variant, u: &Unit) -> String {
+    named(v, std::slice::from_ref(u), unit_zine(&v.map, u))
 }
 
 /// `text` with each leader of `units` written by his name where the rule
