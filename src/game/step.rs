@@ -232,6 +232,23 @@ pub fn judge_adjustments(v: &Variant, pos: &Position, orders: &[AdjustOrder]) ->
     )
 }
 
+/// Why each build in `orders` would be refused in `pos`, builds due or
+/// not: what the reply to a yearly order sheet warns of (1700 AD II).
+pub fn build_refusals(
+    v: &Variant,
+    pos: &Position,
+    orders: &[AdjustOrder],
+) -> Vec<Option<crate::adjudicate::Illegal>> {
+    crate::adjudicate::adjust::build_refusals(
+        &v.map,
+        &v.rules,
+        &ruled(v, pos),
+        &pos.units,
+        &pos.owners,
+        orders,
+    )
+}
+
 /// Builds (positive) or removals (negative) due per power in `pos`.
 pub fn due(v: &Variant, pos: &Position) -> Vec<i32> {
     adjustments_due_with(&v.map, &ruled(v, pos), &pos.units, &pos.owners)

@@ -560,18 +560,18 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             }
         }
         (PhaseResult::Adjustment(ar), PhaseOrders::Adjustment(orders)) => {
-            adjustment_lines(v, ar, orders, &mut adjustments);
+            adjustment_lines(v, ar, orders, &r.nmr, &mut adjustments);
         }
         (PhaseResult::Turn(t), PhaseOrders::Turn { moves, adjust, .. }) => {
             turn_lines(r, t, moves, &mut powers, &mut retreats);
             for u in &t.out_of_supply {
                 adjustments.push(PowerLine {
                     power: map.power(u.power).name.clone(),
-                    zine: format!("removes {} (out of supply)", unit_zine(map, u)),
+                    zine: format!("removes {} (out of supply)", unit_named(v, u)),
                     judge: format!("Removes {}.  (*out of supply*)", unit_long(map, u)),
                 });
             }
-            adjustment_lines(v, &t.adjustments, adjust, &mut adjustments);
+            adjustment_lines(v, &t.adjustments, adjust, &r.nmr, &mut adjustments);
         }
         _ => {}
     }
@@ -804,10 +804,14 @@ fn outcome_marks(o: Outcome, units: &[Unit], map: &Map) -> (Option<String>, Opti
 }
 
 /// The builds and removals of an adjustment, a line each, power by power.
+/// Removals the judge chose are civil disorder only for a power that sent
+/// no orders (`nmr`); for one that ordered too few they are the judge's
+/// choice.
 fn adjustment_lines(
     v: &Variant,
     ar: &crate::adjudicate::AdjustResult,
     orders: &[crate::orders::AdjustOrder],
+    nmr: &[PowerId],
     adjustments: &mut Vec<PowerLine>,
 ) {
     let map = &v.map;
@@ -845,7 +849,7 @@ fn adjustment_lines(
                     push(format_order(map, &cmd), format_order_long(map, &cmd))
                 }
                 AdjustStatus::Removed(u) => push(
-                    format!("removes {}", unit_zine(map, &u)),
+                    format!("removes {}", unit_named(v, &u)),
                     format!("Removes {}", unit_long(map, &u)),
                 ),
                 AdjustStatus::Waived => push("waives a build".into(), "Build waived".into()),
@@ -859,10 +863,20 @@ fn adjustment_lines(
             }
         }
         for u in ar.civil_disorder.iter().filter(|u| u.power == pw) {
-            push(
-                format!("removes {} (civil disorder)", unit_zine(map, u)),
-                format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
-            );
+            if nmr.contains(&pw) {
+                push(
+                    format!("removes {} (civil disorder)", unit_named(v, u)),
+                    format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
+                );
+            } else {
+                push(
+                    format!(
+                        "removes {} (too few removals ordered: the judge's choice)",
+                        unit_named(v, u)
+                    ),
+                    format!("Removes {}.  (*not ordered*)", unit_long(map, u)),
+                );
+            }
         }
         if let Some(&n) = ar.unused_builds.get(pw.index())
             && n > 0
@@ -914,11 +928,17 @@ fn turn_lines(
                     } else {
                         ""
                     };
+                    let n_of = stack_mark(&round.stacked, k);
                     lines.push(OrderLine {
-                        zine: format!("{layer}{}: {}{x2}", n + 1, format_order(map, &cmd)),
-                        judge: format!(
-                            "{layer}impulse {}: {}{x2}",
+                        zine: format!(
+                            "{layer}{}: {n_of}{}{x2}",
                             n + 1,
+                            named(r.variant, &round.board, format_order(map, &cmd))
+                        ),
+                        judge: format!(
+                            "{layer}impulse {}: {}{}{x2}",
+                            n + 1,
+                            stack_mark_long(&n_of),
                             format_order_long(map, &cmd)
                         ),
                         marks,
@@ -927,13 +947,24 @@ fn turn_lines(
                     judged.push(round.orders[k].1);
                 }
                 // Impulses of units that stand for the rest of the turn.
-                for (o, i) in round.voided.iter().filter(|(o, _)| o.power == pw) {
+                for (k, (o, i)) in round
+                    .voided
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (o, _))| o.power == pw)
+                {
                     let cmd = AnyCommand::Main(o.unit, o.command.clone());
+                    let n_of = stack_mark(&round.stacked_voided, k);
                     lines.push(OrderLine {
-                        zine: format!("{layer}{}: {}", n + 1, format_order(map, &cmd)),
-                        judge: format!(
-                            "{layer}impulse {}: {}",
+                        zine: format!(
+                            "{layer}{}: {n_of}{}",
                             n + 1,
+                            named(r.variant, &round.board, format_order(map, &cmd))
+                        ),
+                        judge: format!(
+                            "{layer}impulse {}: {}{}",
+                            n + 1,
+                            stack_mark_long(&n_of),
                             format_order_long(map, &cmd)
                         ),
                         marks: vec![format!("void: {}", crate::adjudicate::Illegal::Stands)],
@@ -950,7 +981,7 @@ fn turn_lines(
             if let Some(why) = t.turn.orders.get(i).copied().flatten() {
                 let cmd = AnyCommand::Main(o.unit, o.command.clone());
                 lines.push(OrderLine {
-                    zine: format_order(map, &cmd),
+                    zine: named(r.variant, &r.before.units, format_order(map, &cmd)),
                     judge: format_order_long(map, &cmd),
                     marks: vec![format!("void: {why}")],
                     judge_marks: vec!["void".into()],
@@ -967,13 +998,14 @@ fn turn_lines(
     }
     for round in t.turn.rounds.iter().chain(&t.turn.sea_rounds) {
         for (u, to) in &round.retreats {
+            let who = unit_named(r.variant, u);
             let (zine, judge) = match to {
                 Some(region) => (
-                    format!("{}-{}", unit_zine(map, u), map.region_abbr(*region)),
+                    format!("{who}-{}", map.region_abbr(*region)),
                     format!("{} -> {}", unit_long(map, u), map.region_abbr(*region)),
                 ),
                 None => (
-                    format!("{} disbanded", unit_zine(map, u)),
+                    format!("{who} disbanded"),
                     format!("{} DISBAND", unit_long(map, u)),
                 ),
             };
@@ -983,6 +1015,65 @@ fn turn_lines(
                 judge,
             });
         }
+    }
+    // Rule 8: fleets on a coast no longer friendly at the turn's end.
+    for (u, to) in &t.turn.forced_out {
+        let why = "the coast is no longer friendly";
+        let (zine, judge) = match to {
+            Some(region) => (
+                format!("{}-{} ({why})", unit_zine(map, u), map.region_abbr(*region)),
+                format!("{} -> {}", unit_long(map, u), map.region_abbr(*region)),
+            ),
+            None => (
+                format!("{} lost: nowhere to go ({why})", unit_zine(map, u)),
+                format!("{} DISBAND", unit_long(map, u)),
+            ),
+        };
+        retreats.push(PowerLine {
+            power: map.power(u.power).name.clone(),
+            zine,
+            judge,
+        });
+    }
+}
+
+/// A unit in zine notation, a leader by his name (see [`named`]).
+fn unit_named(v: &Variant, u: &Unit) -> String {
+    named(v, std::slice::from_ref(u), unit_zine(&v.map, u))
+}
+
+/// `text` with each leader of `units` written by his name where the rule
+/// text gives one, in place of the `L` (1700 AD II rule 6 writes
+/// `CXII(Got)`; the results print `Charles XII of Sweden(Got)`).
+fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
+    for u in units
+        .iter()
+        .filter(|u| u.kind == crate::map::UnitKind::Leader)
+    {
+        if let Some(name) = v.features.leader_name(u.power) {
+            let abbr = &v.map.province(v.map.province_of(u.region)).abbr;
+            text = text.replace(&format!("L({abbr})"), &format!("{name}({abbr})"));
+        }
+    }
+    text
+}
+
+/// The count before a stack's order, as rule 6 of 1700 AD II writes it
+/// (`2F(Sca)-COS`); nothing for a single unit.
+fn stack_mark(stacked: &[(usize, u32)], k: usize) -> String {
+    stacked
+        .iter()
+        .find(|(i, _)| *i == k)
+        .map_or(String::new(), |(_, n)| n.to_string())
+}
+
+/// The count before a stack's order in the judge's words: `2 x Fleet
+/// Scania -> Coast of Sweden`.
+fn stack_mark_long(n_of: &str) -> String {
+    if n_of.is_empty() {
+        String::new()
+    } else {
+        format!("{n_of} x ")
     }
 }
 
