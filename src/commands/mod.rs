@@ -16,6 +16,7 @@
 
 mod auth;
 mod cmd;
+mod ending;
 pub mod error;
 mod mailrun;
 pub mod password;
@@ -207,6 +208,17 @@ impl Judge {
         let pos = position(&v, g)?;
         Ok((v, pos))
     }
+}
+
+/// The orders `power` holds and what is missing, as the reply to orders
+/// shows them (for the welcome of a new player).
+pub(crate) fn submit_show(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: PowerId,
+) -> CmdResult {
+    submit::show_orders(judge, s, game, power)
 }
 
 /// Load a game or say there is none.

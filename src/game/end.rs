@@ -197,3 +197,121 @@ fn at_the_end(v: &Variant, after: &Position) -> String {
         }
     }
 }
+
+/// The centre chart at the end of a game: each power's count and centres,
+/// the largest first, then the unowned ones.
+pub fn final_chart(v: &Variant, pos: &Position) -> String {
+    let counts = pos.centre_counts(&v.map);
+    let width = name_width(v);
+    let mut powers: Vec<PowerId> = v.map.power_ids().collect();
+    powers.sort_by_key(|p| std::cmp::Reverse(counts[p.index()]));
+    let mut t = String::new();
+    for p in powers {
+        let centres: Vec<&str> = v
+            .map
+            .province_ids()
+            .filter(|c| v.map.province(*c).supply_centre && pos.owners[c.index()] == Some(p))
+            .map(|c| v.map.province(c).abbr.as_str())
+            .collect();
+        t.push_str(&crate::report::wrap(
+            &format!(
+                "  {:<width$} {:>2}: {}",
+                v.map.power(p).name,
+                counts[p.index()],
+                if centres.is_empty() {
+                    "-".to_string()
+                } else {
+                    centres.join(" ")
+                }
+            ),
+            72,
+            &" ".repeat(width + 7),
+        ));
+    }
+    let unowned: Vec<&str> = v
+        .map
+        .province_ids()
+        .filter(|c| v.map.province(*c).supply_centre && pos.owners[c.index()].is_none())
+        .map(|c| v.map.province(c).abbr.as_str())
+        .collect();
+    if !unowned.is_empty() {
+        t.push_str(&crate::report::wrap(
+            &format!(
+                "  {:<width$} {:>2}: {}",
+                "Unowned",
+                unowned.len(),
+                unowned.join(" ")
+            ),
+            72,
+            &" ".repeat(width + 7),
+        ));
+    }
+    t
+}
+
+/// The centres each power held at the end of each year, one column a year
+/// (blocks of at most ten years, to stay within a mail's line). `years`
+/// holds, per year, the counts at its end, by power.
+pub fn centre_table(v: &Variant, years: &[(i32, Vec<u32>)]) -> String {
+    let width = name_width(v);
+    let mut t = String::new();
+    for block in years.chunks(10) {
+        t.push_str(&format!("  {:<width$}", ""));
+        for (y, _) in block {
+            t.push_str(&format!(" {y:>5}"));
+        }
+        t.push('\n');
+        for p in v.map.power_ids() {
+            t.push_str(&format!("  {:<width$}", v.map.power(p).name));
+            for (_, counts) in block {
+                t.push_str(&format!(
+                    " {:>5}",
+                    counts.get(p.index()).copied().unwrap_or(0)
+                ));
+            }
+            t.push('\n');
+        }
+        t.push('\n');
+    }
+    t
+}
+
+/// The width of the longest power name (at least that of `Unowned`).
+fn name_width(v: &Variant) -> usize {
+    v.map
+        .power_ids()
+        .map(|p| v.map.power(p).name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(7)
+}
+
+#[cfg(test)]
+mod summary_tests {
+    use super::*;
+
+    #[test]
+    fn the_centre_table_has_a_column_a_year_and_a_row_a_power() {
+        let v = crate::variant::builtin("standard").unwrap().unwrap();
+        let pos = Position::initial(&v);
+        let start = pos.centre_counts(&v.map);
+        let mut later = start.clone();
+        later[0] += 1;
+        let t = centre_table(&v, &[(1901, start), (1902, later)]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines[0].split_whitespace().collect::<Vec<_>>(),
+            ["1901", "1902"]
+        );
+        assert_eq!(
+            lines[1].split_whitespace().collect::<Vec<_>>(),
+            ["Austria", "3", "4"]
+        );
+        let chart = final_chart(&v, &pos);
+        assert!(
+            chart.starts_with("  Russia   4: Mos Sev StP War\n"),
+            "{chart}"
+        );
+        assert!(chart.contains("\n  Unowned 12: Bel Bul"), "{chart}");
+    }
+}

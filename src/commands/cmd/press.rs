@@ -160,6 +160,9 @@ fn send(
     } else {
         format!("From {from}")
     };
+    // Kept as written: only a line longer than a mail's line is broken,
+    // at a space, going on at its own indentation.
+    let text = as_written(&text);
     let body = format!(
         "Press in {game}\n{signed}, to {names}:\n\n{}",
         text.trim_end()
@@ -209,4 +212,22 @@ fn send(
     )?;
     s.say(&format!("  Press sent to {names}."));
     Ok(())
+}
+
+/// Press text as its writer laid it out: lines, blank lines, indentation
+/// and spacing kept; a line longer than 72 characters is broken at spaces
+/// and goes on at its own indentation (never re-flowed into its
+/// neighbours).
+fn as_written(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.replace('\t', "    ").lines() {
+        if line.chars().count() <= 72 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+        } else {
+            let lead: String = line.chars().take_while(|c| *c == ' ').collect();
+            out.push_str(&crate::report::wrap(line, 72, &lead));
+        }
+    }
+    out
 }
