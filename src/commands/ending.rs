@@ -66,6 +66,12 @@ pub(crate) fn summary(
 fn players(c: &Connection, v: &Variant, g: &GameRow) -> CmdResult<String> {
     let rows = roster::players(c, &g.name)?;
     let tz = &g.settings.timezone;
+    let w = v
+        .map
+        .power_ids()
+        .map(|p| v.map.power(p).name.chars().count() + 1)
+        .max()
+        .unwrap_or(8);
     let mut t = String::new();
     for p in v.map.power_ids() {
         let mine: Vec<&roster::PlayerRow> = rows.iter().filter(|r| r.power == p.0).collect();
@@ -92,9 +98,9 @@ fn players(c: &Connection, v: &Variant, g: &GameRow) -> CmdResult<String> {
                 String::new()
             };
             t.push_str(&crate::report::wrap(
-                &format!("  {head:<17}{who}, from {}{until}", day(r.from_at, tz)),
+                &format!("  {head:<w$} {who}, {}{until}", day(r.from_at, tz)),
                 72,
-                "                     ",
+                &" ".repeat(w + 5),
             ));
         }
     }

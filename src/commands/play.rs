@@ -488,16 +488,20 @@ pub(crate) fn back_from_disorder(
     let name = v.map.power(power).name.clone();
     tracing::info!(game = %g.name, power = %name, "back from civil disorder");
     s.say(&format!(
-        "{name} is no longer in civil disorder: the game waits for your orders again.\n"
+        "{name} is no longer in civil disorder: the game waits for it again.\n"
     ));
     super::notify_all(
         s,
         &g,
         &format!("{name} is back"),
-        &format!(
-            "{name}'s player has sent orders again: {name} is no longer in civil \
-             disorder in {}.\n",
-            g.name
+        &crate::report::wrap(
+            &format!(
+                "{name}'s player has sent orders again: {name} is no longer in civil \
+                 disorder in {}.",
+                g.name
+            ),
+            72,
+            "",
         ),
     )
 }

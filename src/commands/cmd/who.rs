@@ -91,8 +91,7 @@ pub(crate) fn roster_text(
             };
             let _ = writeln!(
                 t,
-                "    {:<width$}    before: {name}, {} to {}{}",
-                "",
+                "      before: {name}, {} to {}{}",
                 day(earlier.from_at, tz),
                 earlier.to_at.map_or(String::new(), |x| day(x, tz)),
                 earlier
