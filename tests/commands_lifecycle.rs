@@ -105,6 +105,8 @@ fn civil_disorder_is_shown_everywhere_and_left_by_sending_orders() {
         "LIST shows it: {list}"
     );
 
+    let all = w.reply("someone@example.test", "LIST");
+    assert!(all.contains("      in civil disorder: Austria\n"), "{all}");
     // Austria's READY alone does not count...
     let r = as_power(&mut w, "Austria", "READY");
     insta::assert_snapshot!("disorder_ready_refused", answer(&r));

@@ -67,6 +67,18 @@ fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>) -> CmdResult {
         if let Some(r) = &g.result {
             let _ = writeln!(t, "      {r}");
         }
+        let disorder: Vec<&str> = seats
+            .iter()
+            .filter(|x| x.status == SeatStatus::Disorder)
+            .map(|x| v.map.power(PowerId(x.power)).name.as_str())
+            .collect();
+        if !disorder.is_empty() && g.status != Status::Finished {
+            t.push_str(&crate::report::wrap(
+                &format!("      in civil disorder: {}", disorder.join(", ")),
+                72,
+                "        ",
+            ));
+        }
         if !open.is_empty() && g.status != Status::Finished {
             t.push_str(&crate::report::wrap(
                 &format!("      open: {}", open.join(", ")),
