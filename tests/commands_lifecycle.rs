@@ -336,3 +336,80 @@ fn press_is_kept_as_written_and_observers_get_broadcasts() {
             .contains("\n    Roses are red,\n      the Channel is blue;\n\n")
     );
 }
+
+#[test]
+fn a_store_fault_in_a_command_leaves_nothing_half_done_and_is_not_mailed() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g2 standard gmpw");
+    // The store fails on the second write JOIN makes (the record of who
+    // plays which power), after the seat itself was written.
+    w.processor
+        .store
+        .conn()
+        .execute_batch(
+            "CREATE TRIGGER broken BEFORE INSERT ON players
+             BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;",
+        )
+        .unwrap();
+    let sent = w.mail("ann@example.test", "JOIN g2 pw-ann England\nLIST g2");
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has("ann@example.test"))
+        .expect("a reply");
+    assert!(
+        reply
+            .body
+            .contains("Not done: the judge met an internal fault; nothing of this command was"),
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains("disk on fire"), "{}", reply.body);
+    assert!(!reply.body.contains("players"), "{}", reply.body);
+    // The seat written before the fault was rolled back with the command.
+    assert!(
+        reply.body.contains("England          open"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        !sent.iter().any(|m| m.to_has(GM)),
+        "the GM hears of no join: {sent:#?}"
+    );
+}
+
+#[test]
+fn a_game_ended_by_its_last_year_closes_with_the_chart_who_played_and_the_years() {
+    let mut w = game("SET END 1901");
+    let mut last = Vec::new();
+    for _phase in 0..3 {
+        for p in POWERS {
+            last = w.mail(
+                &addr(p),
+                &format!("SIGNON {p} g1 pw-{p}\n{}\nREADY", holds(p)),
+            );
+            if last.iter().any(|m| m.body.contains("The game is over")) {
+                break;
+            }
+        }
+        if last.iter().any(|m| m.body.contains("The game is over")) {
+            break;
+        }
+    }
+    let fin = last
+        .iter()
+        .find(|m| m.to_has(&addr("Italy")) && m.body.contains("The game is over"))
+        .unwrap_or_else(|| panic!("no end among {last:#?}"));
+    for want in [
+        "Final supply centres:\n  Russia   4: Mos Sev StP War\n",
+        "Who played:\n  Austria: Austria Player, 01 Jan 2028 to the end\n",
+        "Supply centres at the end of each year:\n           1901\n",
+    ] {
+        assert!(fin.body.contains(want), "{want:?} not in:\n{}", fin.body);
+    }
+    // The same last mail for the GM and the players.
+    let gm = last
+        .iter()
+        .find(|m| m.to_has(GM) && m.subject == fin.subject)
+        .expect("the GM's copy");
+    assert_eq!(gm.body.trim_end(), fin.body.trim_end());
+}

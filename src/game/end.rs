@@ -273,6 +273,8 @@ pub fn centre_table(v: &Variant, years: &[(i32, Vec<u32>)]) -> String {
         }
         t.push('\n');
     }
+    // No blank line after the last block.
+    t.pop();
     t
 }
 
