@@ -282,6 +282,7 @@ pub(crate) fn process(
     if let Some(e) = &ended {
         g.status = Status::Finished;
         g.result = Some(e.clone());
+        tracing::info!(game = %g.name, result = %e, "game over");
     }
     games::save(c, &g)?;
     games::set_fault(c, &g.name, None, now)?;

@@ -162,16 +162,16 @@ fn send(
     };
     // Kept as written: only a line longer than a mail's line is broken,
     // at a space, going on at its own indentation.
-    let text = as_written(&text);
+    let mailed = as_written(&text);
     let body = format!(
         "Press in {game}\n{signed}, to {names}:\n\n{}",
-        text.trim_end()
+        mailed.trim_end()
     );
     // The GM reads all press, with the sender shown.
     let gm_body = format!(
         "Press in {game}\nFrom {from}{}, to {names}:\n\n{}",
         if grey { " (sent grey)" } else { "" },
-        text.trim_end()
+        mailed.trim_end()
     );
     // Press to everybody is public: kept for the game's web page and
     // feed (grey press without its sender). Press to some powers is not.
