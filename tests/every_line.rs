@@ -410,3 +410,46 @@ fn every_variant_notation_in_the_readme_is_read_from_a_mail_body() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// RFC 3676 `format=flowed` (Thunderbird's plain text): a line of orders
+/// the client wrapped at a space is one line again, so an order broken
+/// across the soft break is read whole.
+#[test]
+fn a_line_of_orders_wrapped_by_a_flowed_client_is_read_whole() {
+    let mut w = started();
+    let r = raw_reply(
+        &mut w,
+        "From: England@example.test\nMessage-ID: <f1@example.test>\nSubject: orders\n\
+         Content-Type: text/plain; charset=UTF-8; format=flowed\n\n\
+         SIGNON England g pw\n\
+         F Lon - ENG; F Edi - NTH; A Lvp - \n\
+         Yor\n\
+         -- \n\
+         Ann\n",
+    );
+    let h = held(&r);
+    for o in ["F(Lon)-ENG", "F(Edi)-NTH", "A(Lvp)-Yor"] {
+        assert!(h.contains(&o.to_string()), "{o}: {r}");
+    }
+    assert!(!r.contains("Not accepted"), "{r}");
+}
+
+/// Old Macintosh mail ends its lines with a lone carriage return: each is a
+/// line.
+#[test]
+fn lines_ended_by_a_lone_carriage_return_are_lines() {
+    let mut w = started();
+    let sent = w.raw(
+        b"From: England@example.test\r\nMessage-ID: <cr1@example.test>\r\nSubject: orders\r\n\r\n\
+          SIGNON England g pw\rF Lon-ENG\rF Edi-NTH\rA Lvp-Yor\r",
+    );
+    let r = sent
+        .iter()
+        .find(|m| m.to_has("England@example.test"))
+        .map(|m| m.body.clone())
+        .unwrap_or_else(|| panic!("no reply: {sent:#?}"));
+    let h = held(&r);
+    for o in ["F(Lon)-ENG", "F(Edi)-NTH", "A(Lvp)-Yor"] {
+        assert!(h.contains(&o.to_string()), "{o}: {r}");
+    }
+}
