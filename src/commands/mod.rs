@@ -385,3 +385,20 @@ impl Responder for Judge {
         play::set_aside(tx, key, cause, crate::daemon::process::unix(now))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variant_is_loaded_once_and_shared() {
+        let mut judge = Judge::default();
+        let a = judge.variant("standard").expect("standard");
+        let b = judge.variant("Standard").expect("standard again");
+        assert!(
+            Arc::ptr_eq(&a, &b),
+            "the second game shares the first's variant"
+        );
+        assert!(matches!(judge.variant("nosuch"), Err(CmdError::Refused(_))));
+    }
+}
