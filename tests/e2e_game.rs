@@ -562,6 +562,10 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "Next: Fall 1901 retreat, deadline",
     ])
     .never_says(&["No orders received from"]);
+    // Chart timing: with a retreat to come, this chart is the one before
+    // this move's captures, and says so.
+    r.lines(&["Supply centres (this move's captures count after the retreats):"])
+        .says(&["Russia 4, units 4: Mos Sev StP War"]);
 
     // ---- The retreat: only Austria has a choice; a wrong retreat is
     // refused, the right one taken, and READY processes the phase.
@@ -576,8 +580,11 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let r = results(&s, "g1: Fall 1901 retreats", &readers, "F1901R");
     r.lines(&["Retreats:", "Austria: A(Vie)-Boh"])
         .says(&["Next: Winter 1901 adjustment, deadline"]);
-    // The centres changed hands at the end of the year.
-    r.says(&["Italy 5 (+2)", "Russia 6 (+2)", "Austria 2 (-1)"]);
+    // The centres changed hands at the end of the year, after the
+    // retreats: the chart is in the retreat results, with no caveat.
+    r.says(&["Italy 5 (+2)", "Russia 6 (+2)", "Austria 2 (-1)"])
+        .lines(&["Supply centres:"])
+        .never_says(&["count after the retreats"]);
 
     // ---- Winter 1901: builds, a waived build and a removal.
     let (a, body) = seats.signed("England", "Build F Edi\nREADY");
