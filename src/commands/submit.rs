@@ -431,7 +431,15 @@ fn complete(
     };
     let mut note = None;
     let mut out = c.clone();
-    if let Some(real) = only(unit.at.province, true) {
+    // An A/F's army or fleet named alone (`F(TYS)-WMS` beside `A/F(TYS)
+    // disembarks A(Tun)`) is an order for that part: left as written.
+    let part_of_af = |k: crate::map::UnitKind, real: crate::map::UnitKind| {
+        real == crate::map::UnitKind::ArmyFleet
+            && matches!(k, crate::map::UnitKind::Army | crate::map::UnitKind::Fleet)
+    };
+    if let Some(real) = only(unit.at.province, true)
+        && !unit.kind.is_some_and(|k| part_of_af(k, real.kind))
+    {
         if unit.kind.is_some_and(|k| k != real.kind) {
             let word = real.kind.word().to_lowercase();
             note = Some(format!(
