@@ -208,17 +208,127 @@ fn resolve(dt: DateTime, zone: &TimeZone, zone_name: &str) -> Result<Deadline, S
     })
 }
 
-/// Read a duration: `72h`, `3d`, `90m`, `48` (hours).
-pub fn parse_hours(text: &str) -> Result<u32, String> {
+/// Read a duration as minutes: `72h`, `3d`, `90m`, `2m`, `1h30m`, `48`
+/// (a bare number is hours, as it always was). Every duration a GM writes
+/// (phase lengths, grace, reminders) is read here, so each takes minutes.
+pub fn parse_duration(text: &str) -> Result<u32, String> {
     let t = text.trim().to_ascii_lowercase();
-    let (num, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
-    let n: u32 = num
-        .parse()
-        .map_err(|_| format!("cannot read `{text}`: write 72h or 3d"))?;
-    match unit.trim() {
-        "" | "h" | "hour" | "hours" => Ok(n),
-        "d" | "day" | "days" => Ok(n * 24),
-        _ => Err(format!("cannot read `{text}`: write 72h or 3d")),
+    let bad = || format!("cannot read `{text}`: write 72h, 3d, 90m or 1h30m");
+    if t.is_empty() {
+        return Err(bad());
+    }
+    if t.chars().all(|c| c.is_ascii_digit()) {
+        return t
+            .parse::<u32>()
+            .ok()
+            .and_then(|h| h.checked_mul(60))
+            .ok_or_else(bad);
+    }
+    let mut total: u32 = 0;
+    let mut rest = t.as_str();
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits == 0 {
+            return Err(bad());
+        }
+        let n: u32 = rest[..digits].parse().map_err(|_| bad())?;
+        rest = rest[digits..].trim_start();
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let unit = rest[..unit_len].trim();
+        rest = rest[unit_len..].trim_start();
+        let per = match unit {
+            "m" | "min" | "mins" | "minute" | "minutes" => 1,
+            "h" | "hour" | "hours" => 60,
+            "d" | "day" | "days" => 24 * 60,
+            _ => return Err(bad()),
+        };
+        total = n
+            .checked_mul(per)
+            .and_then(|m| total.checked_add(m))
+            .ok_or_else(bad)?;
+    }
+    Ok(total)
+}
+
+/// A duration in minutes as a GM would write it: `72h`, `2m`, `1h30m`,
+/// `3d` only when it is whole days beyond 72 hours (so `72h` stays `72h`).
+pub fn show_duration(minutes: u32) -> String {
+    let (h, m) = (minutes / 60, minutes % 60);
+    match (h, m) {
+        (0, 0) => "0h".to_string(),
+        (0, m) => format!("{m}m"),
+        (h, 0) if h > 72 && h % 24 == 0 => format!("{}d", h / 24),
+        (h, 0) => format!("{h}h"),
+        (h, m) => format!("{h}h{m}m"),
+    }
+}
+
+/// Read an absence as a player writes it (njudge's `SET ABSENCE`): two
+/// dates, each with an optional time, in the game's zone, optionally with
+/// `TO` between them: `2026-12-20 2026-12-27`, `2026-12-20 TO 2026-12-27
+/// 18:00`. A date alone starts at the beginning of that day and ends at
+/// the end of it (so `2026-12-20 2026-12-20` is the whole day). The end
+/// must be after now and after the start.
+pub fn parse_span(text: &str, tz: &str, now: i64) -> Result<(i64, i64), String> {
+    let bad = || {
+        format!(
+            "cannot read `{text}`: write two dates, as 2026-12-20 TO 2026-12-27 \
+             (a time may follow each: 2026-12-20 18:00)"
+        )
+    };
+    let zone = TimeZone::get(tz).map_err(|_| format!("unknown time zone `{tz}`"))?;
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| !w.eq_ignore_ascii_case("to") && *w != "-")
+        .collect();
+    let mut ends: Vec<i64> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let date: jiff::civil::Date = words[i].parse().map_err(|_| bad())?;
+        let clock = words.get(i + 1).filter(|w| w.contains(':'));
+        let dt = match clock {
+            Some(c) => {
+                i += 2;
+                let (h, m) = c.split_once(':').ok_or_else(bad)?;
+                let time = jiff::civil::Time::new(
+                    h.parse().map_err(|_| bad())?,
+                    m.parse().map_err(|_| bad())?,
+                    0,
+                    0,
+                )
+                .map_err(|_| bad())?;
+                date.to_datetime(time)
+            }
+            None => {
+                i += 1;
+                // A date alone: from the start of the day, or to its end.
+                let day = if ends.is_empty() {
+                    date
+                } else {
+                    date.tomorrow().map_err(|_| bad())?
+                };
+                day.to_datetime(jiff::civil::Time::midnight())
+            }
+        };
+        let z = zone
+            .to_ambiguous_zoned(dt)
+            .compatible()
+            .map_err(|_| bad())?;
+        ends.push(z.timestamp().as_second());
+    }
+    match ends.as_slice() {
+        [from, to] if to > from => {
+            if *to <= now {
+                return Err(format!("{} is in the past", show(*to, tz)));
+            }
+            Ok((*from, *to))
+        }
+        [_, _] => Err("the absence ends before it starts".into()),
+        _ => Err(bad()),
     }
 }
 
@@ -227,9 +337,9 @@ pub fn valid_zone(name: &str) -> bool {
     TimeZone::get(name).is_ok()
 }
 
-/// `now + hours`, as Unix seconds.
-pub fn after_hours(now: i64, hours: u32) -> i64 {
-    now + hours as i64 * 3600
+/// `now + minutes`, as Unix seconds.
+pub fn after_minutes(now: i64, minutes: u32) -> i64 {
+    now + i64::from(minutes) * 60
 }
 
 #[cfg(test)]
@@ -256,7 +366,7 @@ mod tests {
         );
         assert!(parse_deadline("2001-01-01 10:00", "UTC", now, None).is_err());
         assert!(parse_deadline("tomorrow", "UTC", now, None).is_err());
-        assert_eq!(parse_hours("3d"), Ok(72));
+        assert_eq!(parse_duration("3d"), Ok(72 * 60));
     }
 
     #[test]
@@ -306,5 +416,35 @@ mod tests {
             "Sun 02 Nov 2025 01:30 EDT"
         );
         assert!(fold.warning.unwrap().contains("happens twice"));
+    }
+
+    #[test]
+    fn durations_take_minutes_everywhere() {
+        assert_eq!(parse_duration("2m"), Ok(2));
+        assert_eq!(parse_duration("90m"), Ok(90));
+        assert_eq!(parse_duration("1h30m"), Ok(90));
+        assert_eq!(parse_duration("72h"), Ok(72 * 60));
+        assert_eq!(parse_duration("48"), Ok(48 * 60));
+        assert_eq!(parse_duration("2 days"), Ok(48 * 60));
+        assert!(parse_duration("2x").is_err());
+        assert!(parse_duration("m").is_err());
+        assert!(parse_duration("").is_err());
+        assert_eq!(show_duration(2), "2m");
+        assert_eq!(show_duration(90), "1h30m");
+        assert_eq!(show_duration(72 * 60), "72h");
+        assert_eq!(show_duration(7 * 24 * 60), "7d");
+    }
+
+    #[test]
+    fn absences_are_whole_days_unless_a_time_is_given() {
+        let now = 1_700_000_000; // Tue 14 Nov 2023
+        let (from, to) = parse_span("2023-12-20 TO 2023-12-27", "UTC", now).unwrap();
+        assert_eq!(show(from, "UTC"), "Wed 20 Dec 2023 00:00 UTC");
+        assert_eq!(show(to, "UTC"), "Thu 28 Dec 2023 00:00 UTC");
+        let (_, to) = parse_span("2023-12-20 2023-12-27 18:00", "Europe/Paris", now).unwrap();
+        assert_eq!(show(to, "Europe/Paris"), "Wed 27 Dec 2023 18:00 CET");
+        assert!(parse_span("2023-12-27 2023-12-20", "UTC", now).is_err());
+        assert!(parse_span("2023-01-01 2023-01-02", "UTC", now).is_err());
+        assert!(parse_span("next week", "UTC", now).is_err());
     }
 }

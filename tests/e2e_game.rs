@@ -1,8 +1,11 @@
 //! A whole game through the real mail servers and the real daemon: a GM
 //! creates a standard game, an observer watches, seven players join, and
 //! two game years are played by mail with orders, press, a late player
-//! reminded by the judge's clock and then held in civil disorder and
-//! replaced, a retreat, builds and removals, a rollback and a draw vote.
+//! reminded by the judge's clock and then held in civil disorder (told to
+//! its player and shown to the others) and replaced with a full welcome, a
+//! player's name and the roster, an absence, press kept as written, a
+//! retreat, builds and removals, a rollback and a draw vote whose game-over
+//! mail holds the final chart, who played and the centres year by year.
 //!
 //! Everything goes through Dovecot and Postfix on 127.0.0.1
 //! (tests/support/mailsys.rs) and `zinejudge run` as a child process
@@ -136,7 +139,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "new game",
         &format!(
             "CREATE {GAME} standard {GM_PW}\nSET NMR CD\nSET PRESS GREY\n\
-             SET TIMEZONE Europe/London\nSET PHASE LENGTH 72h 48h"
+             SET TIMEZONE Europe/London\nSET PHASE LENGTH 72h 48h\nSET REMINDER 90m"
         ),
     );
     s.expect(&[]);
@@ -147,6 +150,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
             "Set: press GREY.",
             "Set: time zone Europe/London.",
             "Set: movement phases last 72h, retreats and adjustments 48h.",
+            "Set: reminders 1h30m before the deadline.",
         ])
         .lines(&["> CREATE g1 standard ********"])
         .never_says(&[GM_PW]);
@@ -202,14 +206,15 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     // ---- Spring 1901. England orders (with a typo the judge explains).
     let (a, body) = seats.signed(
         "England",
-        "F(Lon)-NTH\nF Edi - Norwegian Sea\nA Lvp-Yrk\nA(Lvp)-Yor\nREADY",
+        "SET NAME Ann of England\nF(Lon)-NTH\nF Edi - Norwegian Sea\nA Lvp-Yrk\nA(Lvp)-Yor\nREADY",
     );
     let s = post.mail(&a, "orders S1901", &body);
     s.expect(&[]);
     s.reply()
         .says(&[
             "Signed on as England in g1 (Spring 1901 movement, deadline",
-            "line 4: \"A Lvp-Yrk\"",
+            "You are Ann of England in g1's roster.",
+            "line 5: \"A Lvp-Yrk\"",
             "Did you mean Yorkshire (Yor)?",
             "Ready: the phase is processed as soon as every player is ready.",
         ])
@@ -225,7 +230,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let (a, body) = seats.signed(
         "England",
         "PRESS TO France\nShall we split the Channel?\nENDPRESS\n\
-         BROADCAST GREY\nSomebody is lying.\nENDPRESS",
+         BROADCAST GREY\nSomebody is lying.\n\n    (and it is not me)\nENDPRESS",
     );
     let s = post.mail(&a, "press", &body);
     let press = ["g1: press"];
@@ -258,6 +263,14 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         if m.mentions("Somebody is lying.") {
             m.lines(&["(grey press: sender not shown), to everybody:"])
                 .never_says(&["England"]);
+            // Kept as written: the blank line and the indentation.
+            assert!(
+                m.body
+                    .contains("Somebody is lying.\n\n    (and it is not me)\n"),
+                "{}: press not as written:\n{}",
+                m.owner,
+                m.body
+            );
         } else {
             assert_eq!(m.owner, seats.addr("France"), "private press leaked");
         }
@@ -370,6 +383,12 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let mut readers = everyone.clone();
     readers.push(GM.into());
     let mut want = each(&everyone, &["g1: Spring 1901 results"]);
+    want.retain(|(a, _)| *a != austria);
+    let austria_wants = [
+        "g1: Spring 1901 results",
+        "g1: Austria is in civil disorder",
+    ];
+    want.push((&austria, &austria_wants));
     let gm_wants = ["g1: Spring 1901 results", "g1: no orders from Austria"];
     want.push((GM, &gm_wants));
     s.expect(&want);
@@ -394,9 +413,33 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "A(War)-Gal",
         "No orders received from: Austria.",
     ])
-    .says(&["Next: Fall 1901 movement, deadline"]);
+    .says(&[
+        "Next: Fall 1901 movement, deadline",
+        "In civil disorder: Austria (from this phase). Its units hold",
+    ]);
     s.get(GM, "g1: no orders from Austria")
-        .says(&["No orders came from Austria this phase; they are in civil disorder."]);
+        .says(&["No orders came from Austria this phase; they are in civil disorder"]);
+    // Civil disorder on the power's own side: its player is told, and its
+    // READY alone does not count; LIST shows it to anybody.
+    s.get(&austria, "g1: Austria is in civil disorder").says(&[
+        "so Austria is now in civil disorder",
+        "To take Austria back, sign on and send orders",
+        "SIGNON Austria g1 <your password>",
+    ]);
+    let s = post.mail(
+        &austria,
+        "ready",
+        &format!("SIGNON Austria {GAME} pw-austria\nREADY"),
+    );
+    s.expect(&[]);
+    s.reply().says(&[
+        "Austria is in civil disorder: send orders to take it back.",
+        "Not done: your power is in civil disorder, and READY alone does not bring it back",
+    ]);
+    let s = post.mail(OBSERVER, "list", &format!("LIST {GAME}"));
+    s.expect(&[]);
+    s.reply()
+        .lines(&["Austria civil disorder centres 3, units 3"]);
 
     // ---- The GM replaces Austria; the new player gets a password by mail,
     // the old one is told.
@@ -405,16 +448,33 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "replacement",
         &gm_on(&format!("REPLACE Austria {NEW_AUSTRIA}")),
     );
-    s.expect(&[
-        (NEW_AUSTRIA, &["g1: you now play Austria"]),
-        (&austria, &["g1: you no longer play Austria"]),
-    ]);
+    let mut told: Vec<String> = seats.all_addrs();
+    told.retain(|a| *a != austria);
+    told.push(OBSERVER.into());
+    let mut want = each(&told, &["g1: Austria has a new player"]);
+    want.push((NEW_AUSTRIA, &["g1: you now play Austria"]));
+    want.push((&austria, &["g1: you no longer play Austria"]));
+    s.expect(&want);
+    for m in s.all("g1: Austria has a new player") {
+        m.says(&["The GM of g1 has given Austria to a new player."])
+            .never_says(&[NEW_AUSTRIA]);
+    }
     s.reply()
         .says(&["Austria now goes to newaustria@example.test, who has been mailed a password."]);
     let welcome = s.get(NEW_AUSTRIA, "g1: you now play Austria");
     welcome.says(&["The GM of g1 (Standard Diplomacy) has given you Austria."]);
     let new_pw = welcome.after("Your password is:");
     assert!(!new_pw.is_empty());
+    welcome
+        .lines(&[
+            "Game: g1 (Standard Diplomacy)",
+            "Power: Austria",
+            "Phase: Fall 1901 movement",
+            "Centres: 3",
+            &format!("SIGNON Austria g1 {new_pw}"),
+        ])
+        .says(&["Deadline: ", "Units: ", "A(Vie)", "Orders held for Austria"])
+        .never_says(&["A(Lon)-Yor"]);
     s.get(&austria, "g1: you no longer play Austria")
         .says(&["has given Austria to another player"]);
     let old_austria = austria.clone();
@@ -432,6 +492,26 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     s.expect(&[(NEW_AUSTRIA, &["Austria in g1: failed sign-on"])]);
     s.reply()
         .says(&["sign-on failed: the game, power or password is not right"]);
+
+    // ---- The roster: names, not addresses; the replaced player kept.
+    let s = post.mail(OBSERVER, "who", &format!("WHO {GAME}"));
+    s.expect(&[]);
+    s.reply()
+        .lines(&["England Ann of England", "Austria (no name given)"])
+        .says(&["before: a player,", "(replaced)"])
+        .never_says(&["@example.test"]);
+
+    // ---- Italy's player will be away; the GM is told (this game does
+    // not move deadlines for it).
+    let (a, body) = seats.signed("Italy", "SET ABSENCE 2031-07-01 TO 2031-07-14");
+    let s = post.mail(&a, "holidays", &body);
+    s.expect(&[(GM, &["g1: Italy will be away"])]);
+    s.reply().says(&[
+        "Absence recorded:",
+        "absences do not move deadlines; the GM has been told.",
+    ]);
+    s.get(GM, "g1: Italy will be away")
+        .says(&["The player of Italy in g1 will be away"]);
 
     // ---- Fall 1901: Italy dislodges Vienna with Russian support.
     let mut everyone = seats.all_addrs();
@@ -482,6 +562,10 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "Next: Fall 1901 retreat, deadline",
     ])
     .never_says(&["No orders received from"]);
+    // Chart timing: with a retreat to come, this chart is the one before
+    // this move's captures, and says so.
+    r.lines(&["Supply centres (this move's captures count after the retreats):"])
+        .says(&["Russia 4, units 4: Mos Sev StP War"]);
 
     // ---- The retreat: only Austria has a choice; a wrong retreat is
     // refused, the right one taken, and READY processes the phase.
@@ -496,8 +580,11 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let r = results(&s, "g1: Fall 1901 retreats", &readers, "F1901R");
     r.lines(&["Retreats:", "Austria: A(Vie)-Boh"])
         .says(&["Next: Winter 1901 adjustment, deadline"]);
-    // The centres changed hands at the end of the year.
-    r.says(&["Italy 5 (+2)", "Russia 6 (+2)", "Austria 2 (-1)"]);
+    // The centres changed hands at the end of the year, after the
+    // retreats: the chart is in the retreat results, with no caveat.
+    r.says(&["Italy 5 (+2)", "Russia 6 (+2)", "Austria 2 (-1)"])
+        .lines(&["Supply centres:"])
+        .never_says(&["count after the retreats"]);
 
     // ---- Winter 1901: builds, a waived build and a removal.
     let (a, body) = seats.signed("England", "Build F Edi\nREADY");
@@ -632,13 +719,22 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
             s.expect(&[]);
             s.reply().says(&["You vote for a draw."]);
         } else {
-            let mut others: Vec<String> = readers.clone();
-            others.retain(|x| *x != a);
-            s.expect(&each(&others, &["g1: game over"]));
+            // The last mail of the game goes to everybody, the last
+            // voter too.
+            s.expect(&each(&readers, &["g1: game over"]));
             s.reply()
                 .says(&["The game is over: a draw between Austria, England, France, Germany,"]);
             for m in s.all("g1: game over") {
-                m.says(&["The game is over: a draw between Austria, England, France,"]);
+                m.says(&[
+                    "The game is over: a draw between Austria, England, France,",
+                    "Final supply centres:",
+                    "Who played:",
+                    "England: Ann of England,",
+                    "(replaced)",
+                    "Supply centres at the end of each year:",
+                ])
+                .lines(&["1901 1902"])
+                .never_says(&["@example.test"]);
             }
         }
         if i == 2 {

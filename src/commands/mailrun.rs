@@ -388,6 +388,15 @@ fn flush_orders(
                     if took {
                         s.did_something = true;
                         s.checks.acted(&game, Some(power), "orders (see below)");
+                        // Orders from a power in civil disorder bring it back.
+                        s.tx.execute_batch("SAVEPOINT back")?;
+                        match super::play::back_from_disorder(judge, s, &game, power) {
+                            Ok(()) => s.tx.execute_batch("RELEASE back")?,
+                            Err(e) => {
+                                s.tx.execute_batch("ROLLBACK TO back; RELEASE back")?;
+                                error!(game = %game, error = ?e, "cannot take a power out of civil disorder");
+                            }
+                        }
                     }
                 }
                 Err(e) => {

@@ -16,6 +16,7 @@
 
 mod auth;
 mod cmd;
+mod ending;
 pub mod error;
 mod mailrun;
 pub mod password;
@@ -209,6 +210,17 @@ impl Judge {
     }
 }
 
+/// The orders `power` holds and what is missing, as the reply to orders
+/// shows them (for the welcome of a new player).
+pub(crate) fn submit_show(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: PowerId,
+) -> CmdResult {
+    submit::show_orders(judge, s, game, power)
+}
+
 /// Load a game or say there is none.
 pub(crate) fn load(c: &Connection, name: &str) -> CmdResult<GameRow> {
     games::load(c, name)?.ok_or_else(|| {
@@ -371,5 +383,22 @@ impl Responder for Judge {
         now: SystemTime,
     ) -> anyhow::Result<Vec<Outgoing>> {
         play::set_aside(tx, key, cause, crate::daemon::process::unix(now))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variant_is_loaded_once_and_shared() {
+        let mut judge = Judge::default();
+        let a = judge.variant("standard").expect("standard");
+        let b = judge.variant("Standard").expect("standard again");
+        assert!(
+            Arc::ptr_eq(&a, &b),
+            "the second game shares the first's variant"
+        );
+        assert!(matches!(judge.variant("nosuch"), Err(CmdError::Refused(_))));
     }
 }

@@ -20,11 +20,11 @@ use std::fmt::Write;
 
 /// The deadline of a phase of `kind` starting at `now`.
 pub(crate) fn next_deadline(s: &Settings, kind: PhaseKind, now: i64) -> i64 {
-    let hours = match kind {
-        PhaseKind::Movement => s.movement_hours,
-        _ => s.short_hours,
+    let minutes = match kind {
+        PhaseKind::Movement => s.movement_minutes,
+        _ => s.short_minutes,
     };
-    now + hours.max(1) as i64 * 3600
+    super::time::after_minutes(now, minutes.max(1))
 }
 
 /// The orders each power holds for the current phase, as stored.
@@ -156,10 +156,36 @@ pub(crate) fn process(
     let mut seats = games::seats(c, &g.name)?;
     // A player who said READY with no orders chose to hold: not an NMR.
     let nmr: Vec<PowerId> = silent
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|p| seats[p.index()].status == SeatStatus::Playing && !seats[p.index()].ready)
         .collect();
+    // Powers already in civil disorder sent nothing either: the results
+    // list them among those that sent no orders, as every judge does.
+    let shown_nmr: Vec<PowerId> = silent
+        .iter()
+        .copied()
+        .filter(|p| nmr.contains(p) || seats[p.index()].status == SeatStatus::Disorder)
+        .collect();
     let (result, next) = play(&v, &pos, &orders);
+    // With `SET NMR CD`, a playing power that sent nothing goes into civil
+    // disorder now; one already there stays until its player sends orders.
+    let newly_disordered: Vec<PowerId> = if g.settings.nmr == Nmr::CivilDisorder {
+        nmr.iter()
+            .copied()
+            .filter(|p| !next.has_nothing(&v.map, *p))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let in_disorder: Vec<PowerId> = v
+        .map
+        .power_ids()
+        .filter(|p| {
+            !next.has_nothing(&v.map, *p)
+                && (newly_disordered.contains(p) || seats[p.index()].status == SeatStatus::Disorder)
+        })
+        .collect();
     let ended = game_end(&v, &pos, &next).or_else(|| {
         g.settings
             .last_year
@@ -170,6 +196,14 @@ pub(crate) fn process(
     } else {
         None
     };
+    // An announced absence may move it, as the GM allows.
+    let (next_deadline, away) = match next_deadline {
+        Some(d) => {
+            let (at, who) = super::cmd::absence::extended(c, &g, d)?;
+            (Some(at), who)
+        }
+        None => (None, Vec::new()),
+    };
     let pr = PhaseReport {
         variant: &v,
         game: &g.name,
@@ -179,9 +213,35 @@ pub(crate) fn process(
         after: &next,
         next_deadline: next_deadline.map(|d| super::time::show(d, &g.settings.timezone)),
         ended: ended.clone(),
-        nmr: nmr.clone(),
+        nmr: shown_nmr,
     };
     let subject = title(&pr);
+    let away_note = if away.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<&str> = away.iter().map(|p| v.map.power(*p).name.as_str()).collect();
+        format!(
+            "\n{}",
+            crate::report::wrap(
+                &format!(
+                    "The deadline falls at the end of the absence announced by {}'s \
+                     player, as the GM allows.",
+                    names.join(" and ")
+                ),
+                72,
+                "",
+            )
+        )
+    };
+    let end_note = match &ended {
+        Some(_) => super::ending::summary(c, &v, &g, Some(&pos), &next)?,
+        None => String::new(),
+    };
+    let disorder_note = if ended.is_none() {
+        disorder_note(&v, &in_disorder, &newly_disordered)
+    } else {
+        String::new()
+    };
     // What each reader may see: one text for all, unless the variant hides
     // units, when each power, the observers and the GM get their own. The
     // pictures are drawn when the mails are sent (see [`parts`]), each
@@ -191,10 +251,11 @@ pub(crate) fn process(
     let mut source: Option<i64> = None;
     let render = |viewer: Viewer| -> CmdResult<String> {
         let d = data_for(&pr, &judge.name, viewer);
-        Ok(judge
+        let text = judge
             .templates
             .results(g.settings.style, &d)
-            .map_err(anyhow::Error::from)?)
+            .map_err(anyhow::Error::from)?;
+        Ok(format!("{text}{disorder_note}{away_note}{end_note}"))
     };
     let public = if v.features.hides_anything() {
         Viewer::Public
@@ -221,6 +282,7 @@ pub(crate) fn process(
     if let Some(e) = &ended {
         g.status = Status::Finished;
         g.result = Some(e.clone());
+        tracing::info!(game = %g.name, result = %e, "game over");
     }
     games::save(c, &g)?;
     games::set_fault(c, &g.name, None, now)?;
@@ -231,9 +293,17 @@ pub(crate) fn process(
         let p = PowerId(seat.power);
         if next.has_nothing(&v.map, p) {
             seat.status = SeatStatus::Eliminated;
+        } else if newly_disordered.contains(&p) {
+            seat.status = SeatStatus::Disorder;
         }
         games::save_seat(c, &g.name, seat)?;
     }
+    tracing::info!(
+        game = %g.name,
+        phase = %v.calendar.short(pos.phase),
+        deadline = ?g.deadline.map(|d| super::time::show(d, "UTC")),
+        "phase processed"
+    );
     // Each reader, what they may see, and the picture they chose.
     let mut readers: Vec<(String, Viewer, crate::report::PictureFormat)> = seats
         .iter()
@@ -298,19 +368,143 @@ pub(crate) fn process(
             out.push(m);
         }
     }
-    if !nmr.is_empty() && g.settings.nmr == Nmr::CivilDisorder {
-        let names: Vec<&str> = nmr.iter().map(|p| v.map.power(*p).name.as_str()).collect();
+    if !newly_disordered.is_empty() {
+        let names: Vec<&str> = newly_disordered
+            .iter()
+            .map(|p| v.map.power(*p).name.as_str())
+            .collect();
+        tracing::info!(game = %g.name, powers = %names.join(", "), "civil disorder");
         out.extend(mail_to(
             &[&g.gm_address],
             format!("{}: no orders from {}", g.name, names.join(", ")),
-            format!(
-                "No orders came from {} this phase; they are in civil disorder.\n\
-                 EJECT and REPLACE seat new players.\n",
-                names.join(", ")
+            crate::report::wrap(
+                &format!(
+                    "No orders came from {} this phase; they are in civil disorder:                      their units hold and nobody waits for them. LIST {} shows it. A                      player who sends orders again takes the power back; otherwise                      EJECT and REPLACE seat a new player.",
+                    names.join(", "),
+                    g.name
+                ),
+                72,
+                "",
             ),
         ));
+        let shown = next_deadline.map(|d| super::time::show(d, &g.settings.timezone));
+        for p in &newly_disordered {
+            let Some(address) = seats[p.index()].address.clone() else {
+                continue;
+            };
+            out.extend(mail_to(
+                &[address],
+                format!("{}: {} is in civil disorder", g.name, v.map.power(*p).name),
+                disorder_notice(&v, &g.name, *p, shown.as_deref()),
+            ));
+        }
     }
     Ok(ended.is_none())
+}
+
+/// The lines the results of a phase end with while powers are in civil
+/// disorder, so every reader sees who is not playing.
+fn disorder_note(v: &Variant, all: &[PowerId], newly: &[PowerId]) -> String {
+    if all.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = all
+        .iter()
+        .map(|p| {
+            let name = v.map.power(*p).name.clone();
+            if newly.contains(p) {
+                format!("{name} (from this phase)")
+            } else {
+                name
+            }
+        })
+        .collect();
+    format!(
+        "\n{}",
+        crate::report::wrap(
+            &format!(
+                "In civil disorder: {}. Its units hold and the phase does not wait \
+                 for it, until its player sends orders again or the GM gives it to \
+                 another player.",
+                names.join(", ")
+            ),
+            72,
+            "",
+        )
+    )
+}
+
+/// The mail to the player of a power that has just gone into civil
+/// disorder: what that means and how to come back.
+fn disorder_notice(v: &Variant, game: &str, p: PowerId, deadline: Option<&str>) -> String {
+    let name = &v.map.power(p).name;
+    let mut t = crate::report::wrap(
+        &format!(
+            "No orders came from {name} in {game} by the deadline, so {name} is now in \
+             civil disorder: its units hold, it waives its builds, and the game no \
+             longer waits for it (READY alone does not count)."
+        ),
+        72,
+        "",
+    );
+    t.push('\n');
+    t.push_str(&crate::report::wrap(
+        &format!(
+            "To take {name} back, sign on and send orders for the current phase{}:",
+            deadline.map_or(String::new(), |d| format!(" (deadline {d})"))
+        ),
+        72,
+        "",
+    ));
+    t.push_str(&format!(
+        "\n  SIGNON {} {game} <your password>\n  <your orders>\n\n",
+        v.map.power(p).name
+    ));
+    t.push_str("Until then, the GM may give the power to another player.\n");
+    t
+}
+
+/// A power in civil disorder whose player sends orders again plays
+/// again: it is waited for, its READY counts, and the others are told.
+pub(crate) fn back_from_disorder(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: PowerId,
+) -> CmdResult {
+    let g = super::load(s.tx, game)?;
+    if g.status != Status::Active {
+        return Ok(());
+    }
+    let mut seats = games::seats(s.tx, &g.name)?;
+    let Some(seat) = seats.get_mut(power.index()) else {
+        return Ok(());
+    };
+    if seat.status != SeatStatus::Disorder {
+        return Ok(());
+    }
+    seat.status = SeatStatus::Playing;
+    games::save_seat(s.tx, &g.name, seat)?;
+    let v = judge.variant(&g.variant)?;
+    let name = v.map.power(power).name.clone();
+    tracing::info!(game = %g.name, power = %name, "back from civil disorder");
+    s.say(&format!(
+        "{name} is no longer in civil disorder: the game waits for it again.\n"
+    ));
+    super::notify_all(
+        s,
+        &g,
+        &format!("{name} is back"),
+        &crate::report::wrap(
+            &format!(
+                "{name}'s player has sent orders again: {name} is no longer in civil \
+                 disorder in {}.",
+                g.name
+            ),
+            72,
+            "",
+        ),
+    )
 }
 
 /// The kind of [`crate::store::add_mail_source`] row a played phase is
@@ -605,8 +799,8 @@ pub(crate) fn due(c: &Connection, now: i64) -> anyhow::Result<Vec<String>> {
                 continue;
             };
             !g.reminded
-                && g.settings.reminder_hours > 0
-                && now >= deadline - i64::from(g.settings.reminder_hours) * 3600
+                && g.settings.reminder_minutes > 0
+                && now >= deadline - i64::from(g.settings.reminder_minutes) * 60
         };
         if due {
             out.push(name);
@@ -672,7 +866,7 @@ pub(crate) fn tick_game(
             late.push(seat.clone());
         }
     }
-    let grace_end = deadline + g.settings.grace_hours as i64 * 3600;
+    let grace_end = deadline + i64::from(g.settings.grace_minutes) * 60;
     if now >= deadline && (late.is_empty() || now >= grace_end) {
         process(judge, c, &g.name, now, &mut out).map_err(fault)?;
         return Ok(out);
@@ -716,6 +910,7 @@ pub(crate) fn tick_game(
                     "",
                 ),
             ));
+            tracing::info!(game = %g.name, late = %names.join(", "), "late notices sent");
             g.grace_noticed = true;
             games::save(c, &g)?;
         }
@@ -723,13 +918,13 @@ pub(crate) fn tick_game(
     }
     // Never more than half the phase ahead: a short phase is not
     // reminded the moment it opens.
-    let phase_hours = match pos.phase.kind {
-        crate::variant::PhaseKind::Movement => g.settings.movement_hours,
-        _ => g.settings.short_hours,
+    let phase_minutes = match pos.phase.kind {
+        crate::variant::PhaseKind::Movement => g.settings.movement_minutes,
+        _ => g.settings.short_minutes,
     };
-    let lead = g.settings.reminder_hours.min(phase_hours / 2);
-    let remind_at = deadline - lead as i64 * 3600;
-    if g.settings.reminder_hours > 0 && !g.reminded && now >= remind_at {
+    let lead = g.settings.reminder_minutes.min(phase_minutes / 2);
+    let remind_at = deadline - i64::from(lead) * 60;
+    if g.settings.reminder_minutes > 0 && !g.reminded && now >= remind_at {
         let shown = super::time::show(deadline, &g.settings.timezone);
         for seat in &late {
             if let Some(a) = &seat.address {
@@ -753,6 +948,7 @@ pub(crate) fn tick_game(
                 ));
             }
         }
+        tracing::info!(game = %g.name, powers = late.len(), "reminders sent");
         g.reminded = true;
         games::save(c, &g)?;
     }

@@ -43,18 +43,22 @@ pub enum Style {
 }
 
 /// A game's settings.
+///
+/// Durations are whole minutes, so a GM can give a two-minute grace in a
+/// test game or a 90-minute phase in a live one. Stores written before
+/// minutes were kept hold `*_hours`; they are read as that many hours.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(from = "StoredSettings")]
 pub struct Settings {
-    /// Hours from the start of a movement phase to its deadline.
-    pub movement_hours: u32,
-    /// Hours for retreat and adjustment phases.
-    pub short_hours: u32,
-    /// Hours after a deadline during which late orders are still taken.
-    pub grace_hours: u32,
-    /// Hours before a deadline when powers with missing orders are
+    /// Minutes from the start of a movement phase to its deadline.
+    pub movement_minutes: u32,
+    /// Minutes for retreat and adjustment phases.
+    pub short_minutes: u32,
+    /// Minutes after a deadline during which late orders are still taken.
+    pub grace_minutes: u32,
+    /// Minutes before a deadline when powers with missing orders are
     /// reminded (0: no reminders).
-    pub reminder_hours: u32,
+    pub reminder_minutes: u32,
     /// IANA time zone for showing and reading times.
     pub timezone: String,
     /// No-move-received handling.
@@ -66,20 +70,77 @@ pub struct Settings {
     /// The GM's last year, where the variant lets the GM choose one (1700
     /// AD II: 1713 or 1721); the game ends after it.
     pub last_year: Option<i32>,
+    /// Whether a player's announced absence (`SET ABSENCE`) moves a
+    /// deadline that falls inside it to its end, by at most
+    /// `absence_cap_days` (the GM's choice; off by default, as on njudge).
+    pub absence_extends: bool,
+    /// The most days an absence may move one deadline.
+    pub absence_cap_days: u32,
+    /// Whether the roster (WHO) shows players' addresses to other players.
+    pub roster_addresses: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            movement_hours: 72,
-            short_hours: 24,
-            grace_hours: 24,
-            reminder_hours: 24,
+            movement_minutes: 72 * 60,
+            short_minutes: 24 * 60,
+            grace_minutes: 24 * 60,
+            reminder_minutes: 24 * 60,
             timezone: "UTC".into(),
             nmr: Nmr::Hold,
             press: Press::White,
             style: Style::Zine,
             last_year: None,
+            absence_extends: false,
+            absence_cap_days: 7,
+            roster_addresses: false,
+        }
+    }
+}
+
+/// Settings as stored, old (hours) or new (minutes): read through this so
+/// a game made before minutes keeps its phase lengths.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct StoredSettings {
+    movement_minutes: Option<u32>,
+    short_minutes: Option<u32>,
+    grace_minutes: Option<u32>,
+    reminder_minutes: Option<u32>,
+    movement_hours: Option<u32>,
+    short_hours: Option<u32>,
+    grace_hours: Option<u32>,
+    reminder_hours: Option<u32>,
+    timezone: Option<String>,
+    nmr: Nmr,
+    press: Press,
+    style: Style,
+    last_year: Option<i32>,
+    absence_extends: bool,
+    absence_cap_days: Option<u32>,
+    roster_addresses: bool,
+}
+
+impl From<StoredSettings> for Settings {
+    fn from(s: StoredSettings) -> Settings {
+        let d = Settings::default();
+        let pick = |m: Option<u32>, h: Option<u32>, def: u32| {
+            m.or(h.map(|h| h.saturating_mul(60))).unwrap_or(def)
+        };
+        Settings {
+            movement_minutes: pick(s.movement_minutes, s.movement_hours, d.movement_minutes),
+            short_minutes: pick(s.short_minutes, s.short_hours, d.short_minutes),
+            grace_minutes: pick(s.grace_minutes, s.grace_hours, d.grace_minutes),
+            reminder_minutes: pick(s.reminder_minutes, s.reminder_hours, d.reminder_minutes),
+            timezone: s.timezone.unwrap_or(d.timezone),
+            nmr: s.nmr,
+            press: s.press,
+            style: s.style,
+            last_year: s.last_year,
+            absence_extends: s.absence_extends,
+            absence_cap_days: s.absence_cap_days.unwrap_or(d.absence_cap_days),
+            roster_addresses: s.roster_addresses,
         }
     }
 }
@@ -131,6 +192,11 @@ pub enum SeatStatus {
     Abandoned,
     /// It has no units and no centres left.
     Eliminated,
+    /// In civil disorder: its player sent no orders by a deadline in a
+    /// game with `SET NMR CD`. Its units hold, it is not waited for (READY,
+    /// grace) and it is told so; its player keeps the seat and leaves
+    /// civil disorder by sending orders, or the GM replaces them.
+    Disorder,
 }
 
 impl SeatStatus {
@@ -141,6 +207,7 @@ impl SeatStatus {
             SeatStatus::Playing => "playing",
             SeatStatus::Abandoned => "abandoned",
             SeatStatus::Eliminated => "eliminated",
+            SeatStatus::Disorder => "civil disorder",
         }
     }
     /// From storage.
@@ -149,6 +216,7 @@ impl SeatStatus {
             "playing" => SeatStatus::Playing,
             "abandoned" => SeatStatus::Abandoned,
             "eliminated" => SeatStatus::Eliminated,
+            "civil disorder" => SeatStatus::Disorder,
             _ => SeatStatus::Open,
         }
     }

@@ -13,6 +13,7 @@
 pub mod games;
 pub mod press;
 pub mod retention;
+pub mod roster;
 pub mod schema;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};

@@ -168,6 +168,29 @@ pub const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL
     );
     CREATE INDEX broadcast_press_game ON broadcast_press (game, id);",
+    // 7: who played which power and when (for the roster, WHO, and the
+    // end of the game: a replaced player stays on the record), and the
+    // absences players announce (SET ABSENCE).
+    "CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        power INTEGER NOT NULL,
+        address TEXT NOT NULL,
+        name TEXT,
+        from_at INTEGER NOT NULL,
+        to_at INTEGER,
+        how TEXT
+    );
+    CREATE INDEX players_game ON players (game, power, id);
+    CREATE TABLE absences (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        power INTEGER NOT NULL,
+        from_at INTEGER NOT NULL,
+        to_at INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX absences_game ON absences (game, to_at);",
 ];
 
 /// Bring the database up to date. The version is read and the migrations

@@ -567,7 +567,7 @@ impl Site {
                     power: map_.power(p).name.clone(),
                     colour: crate::report::picture::colour(p),
                     player: match status {
-                        S::Playing | S::Eliminated => seat
+                        S::Playing | S::Eliminated | S::Disorder => seat
                             .and_then(|s| s.name.clone())
                             .filter(|n| !n.trim().is_empty()),
                         _ => None,
@@ -577,6 +577,7 @@ impl Site {
                         S::Open => "open",
                         S::Abandoned => "abandoned: a replacement is wanted",
                         S::Eliminated => "eliminated",
+                        S::Disorder => "in civil disorder",
                     },
                 }
             })

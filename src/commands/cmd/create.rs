@@ -108,6 +108,7 @@ impl Command for Create {
         if !games::create(s.tx, &row, v.map.powers().len())? {
             return Err(format!("a game called {game} already exists").into());
         }
+        tracing::info!(game = %game, variant = %v.name, "game created");
         let mut seats = games::seats(s.tx, game)?;
         for &p in &left_out {
             if let Some(seat) = seats.get_mut(p.index()) {

@@ -4,7 +4,7 @@
 
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
-use crate::commands::{Judge, Session, load, notify_all};
+use crate::commands::{Judge, Session, load};
 use crate::game::record::Status;
 use crate::map::PowerId;
 use crate::store::games::{self, GameRow};
@@ -102,7 +102,7 @@ pub(crate) fn vote(
             .map(|p| v.map.power(*p).name.as_str())
             .collect();
         let result = format!("a draw between {}", names.join(", "));
-        return finish(s, &mut g, &result);
+        return finish(judge, s, &mut g, &result);
     }
     // A concession wins when every other survivor concedes to the same
     // power.
@@ -113,18 +113,40 @@ pub(crate) fn vote(
             .all(|p| seats[p.index()].concede == Some(winner.0));
         if all && alive.len() > 1 {
             let result = format!("won by {} (the others conceded)", v.map.power(winner).name);
-            return finish(s, &mut g, &result);
+            return finish(judge, s, &mut g, &result);
         }
     }
     Ok(())
 }
 
-/// End a game with `result`, telling everyone.
-pub(crate) fn finish(s: &mut Session<'_, '_>, g: &mut GameRow, result: &str) -> CmdResult {
+/// End a game with `result`, telling everyone, with the final chart, who
+/// played and the centres year by year.
+pub(crate) fn finish(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    g: &mut GameRow,
+    result: &str,
+) -> CmdResult {
+    let (v, pos) = judge.board(g)?;
     g.status = Status::Finished;
     g.deadline = None;
     g.result = Some(result.to_string());
     games::save(s.tx, g)?;
+    tracing::info!(game = %g.name, result = %result, "game over");
     s.say(&format!("  The game is over: {result}."));
-    notify_all(s, g, "game over", &format!("The game is over: {result}.\n"))
+    let summary = crate::commands::ending::summary(s.tx, &v, g, None, &pos)?;
+    let body = format!("The game is over: {result}.\n{summary}");
+    // Everybody, the one who ended it too: it is the game's last mail.
+    let mut to: Vec<String> = games::seats(s.tx, &g.name)?
+        .into_iter()
+        .filter_map(|x| x.address)
+        .collect();
+    to.extend(games::observers(s.tx, &g.name)?);
+    to.push(g.gm_address.clone());
+    s.out.extend(crate::commands::mail_to(
+        &to,
+        format!("{}: game over", g.name),
+        body,
+    ));
+    Ok(())
 }

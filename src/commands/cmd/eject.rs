@@ -34,7 +34,10 @@ impl Command for Eject {
         seat.hash = None;
         seat.status = SeatStatus::Abandoned;
         seat.ready = false;
+        seat.name = None;
         games::save_seat(s.tx, &game, seat)?;
+        crate::store::roster::left(s.tx, &game, pid.0, "ejected", s.now)?;
+        tracing::info!(game = %game, power = %v.map.power(pid).name, "a player was ejected");
         let name = &v.map.power(pid).name;
         if let Some(a) = old {
             s.out.extend(mail_to(

@@ -21,9 +21,9 @@ impl Command for EndDraw {
     fn parse(args: &Args) -> Result<Self, String> {
         args.none(&Self::SPEC).map(|_| EndDraw)
     }
-    fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
         let mut g = load(s.tx, &game)?;
-        finish(s, &mut g, "ended in a draw by the GM")
+        finish(judge, s, &mut g, "ended in a draw by the GM")
     }
 }
 
@@ -45,6 +45,6 @@ impl Command for EndWin {
         let v = judge.variant(&g.variant)?;
         let p = find_power(&v, &self.0)?;
         let result = format!("won by {} (declared by the GM)", v.map.power(p).name);
-        finish(s, &mut g, &result)
+        finish(judge, s, &mut g, &result)
     }
 }

@@ -126,7 +126,9 @@ impl Command for Join {
             Some(password::hash(&self.password).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?);
         seat.status = SeatStatus::Playing;
         seat.failures = 0;
+        seat.name = None;
         games::save_seat(s.tx, &g.name, seat)?;
+        crate::store::roster::took(s.tx, &g.name, i as u8, &me, None, s.now)?;
         let power = PowerId(i as u8);
         s.ctx = Ctx::Power {
             game: g.name.clone(),

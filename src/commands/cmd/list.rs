@@ -67,6 +67,18 @@ fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>) -> CmdResult {
         if let Some(r) = &g.result {
             let _ = writeln!(t, "      {r}");
         }
+        let disorder: Vec<&str> = seats
+            .iter()
+            .filter(|x| x.status == SeatStatus::Disorder)
+            .map(|x| v.map.power(PowerId(x.power)).name.as_str())
+            .collect();
+        if !disorder.is_empty() && g.status != Status::Finished {
+            t.push_str(&crate::report::wrap(
+                &format!("      in civil disorder: {}", disorder.join(", ")),
+                72,
+                "        ",
+            ));
+        }
         if !open.is_empty() && g.status != Status::Finished {
             t.push_str(&crate::report::wrap(
                 &format!("      open: {}", open.join(", ")),
@@ -94,13 +106,15 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
     let set = &g.settings;
     let _ = writeln!(
         t,
-        "  Settings: movement {}h, retreats/adjustments {}h, grace {}h,",
-        set.movement_hours, set.short_hours, set.grace_hours
+        "  Settings: movement {}, retreats/adjustments {}, grace {},",
+        time::show_duration(set.movement_minutes),
+        time::show_duration(set.short_minutes),
+        time::show_duration(set.grace_minutes)
     );
     let _ = writeln!(
         t,
-        "    reminder {}h, NMR {}, press {}, style {}, time zone {}",
-        set.reminder_hours,
+        "    reminder {}, NMR {}, press {}, style {}, time zone {}",
+        time::show_duration(set.reminder_minutes),
         match set.nmr {
             Nmr::Hold => "hold",
             Nmr::CivilDisorder => "civil disorder",

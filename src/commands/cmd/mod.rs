@@ -2,6 +2,7 @@
 //! how its arguments are read, and what it does. The table that lists
 //! them is [`super::registry::COMMANDS`].
 
+pub mod absence;
 pub mod clear;
 pub mod concede;
 pub mod create;
@@ -27,6 +28,7 @@ pub mod resign;
 pub mod rollback;
 pub mod set_address;
 pub mod set_deadline;
+pub mod set_name;
 pub mod set_password;
 pub mod set_picture;
 pub mod settings;
@@ -35,3 +37,4 @@ pub mod signon;
 pub mod start;
 pub mod summary;
 pub mod variants;
+pub mod who;

@@ -160,15 +160,18 @@ fn send(
     } else {
         format!("From {from}")
     };
+    // Kept as written: only a line longer than a mail's line is broken,
+    // at a space, going on at its own indentation.
+    let mailed = as_written(&text);
     let body = format!(
         "Press in {game}\n{signed}, to {names}:\n\n{}",
-        text.trim_end()
+        mailed.trim_end()
     );
     // The GM reads all press, with the sender shown.
     let gm_body = format!(
         "Press in {game}\nFrom {from}{}, to {names}:\n\n{}",
         if grey { " (sent grey)" } else { "" },
-        text.trim_end()
+        mailed.trim_end()
     );
     // Press to everybody is public: kept for the game's web page and
     // feed (grey press without its sender). Press to some powers is not.
@@ -209,4 +212,22 @@ fn send(
     )?;
     s.say(&format!("  Press sent to {names}."));
     Ok(())
+}
+
+/// Press text as its writer laid it out: lines, blank lines, indentation
+/// and spacing kept; a line longer than 72 characters is broken at spaces
+/// and goes on at its own indentation (never re-flowed into its
+/// neighbours).
+fn as_written(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.replace('\t', "    ").lines() {
+        if line.chars().count() <= 72 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+        } else {
+            let lead: String = line.chars().take_while(|c| *c == ' ').collect();
+            out.push_str(&crate::report::wrap(line, 72, &lead));
+        }
+    }
+    out
 }

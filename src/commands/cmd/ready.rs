@@ -1,9 +1,10 @@
 //! READY and NOT READY: a player's orders are final; the phase is
 //! processed early once every player is ready.
 
-use crate::commands::error::CmdResult;
+use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, play};
+use crate::game::record::SeatStatus;
 use crate::store::games;
 
 /// READY.
@@ -15,6 +16,12 @@ pub struct NotReady;
 fn set_ready(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &PlayerSeat, on: bool) -> CmdResult {
     let mut seats = games::seats(s.tx, &seat.game)?;
     let mine = &mut seats[seat.power.index()];
+    if on && mine.status == SeatStatus::Disorder {
+        return Err(CmdError::refused(
+            "your power is in civil disorder, and READY alone does not bring it \
+             back: send orders (in this mail or another) and READY after them",
+        ));
+    }
     mine.ready = on;
     games::save_seat(s.tx, &seat.game, mine)?;
     s.say(if on {

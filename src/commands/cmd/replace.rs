@@ -3,9 +3,15 @@
 
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::registry::{Args, Command, Gm, Spec};
-use crate::commands::{Judge, Session, find_power, load, mail_to, password};
-use crate::game::record::SeatStatus;
+use crate::commands::{Judge, Session, find_power, load, mail_to, password, time};
+use crate::game::Position;
+use crate::game::record::{SeatStatus, Status};
+use crate::map::PowerId;
+use crate::orders::Place;
+use crate::orders::format_unit;
 use crate::store::games;
+use crate::variant::{PhaseKind, Variant};
+use std::fmt::Write;
 
 /// REPLACE power address.
 pub struct Replace {
@@ -40,7 +46,7 @@ impl Command for Replace {
             .into());
         }
         let g = load(s.tx, &game)?;
-        let v = judge.variant(&g.variant)?;
+        let (v, pos) = judge.board(&g)?;
         let pid = find_power(&v, &self.power)?;
         let mut seats = games::seats(s.tx, &game)?;
         let pw = password::generate()
@@ -51,18 +57,95 @@ impl Command for Replace {
         seat.status = SeatStatus::Playing;
         seat.failures = 0;
         seat.ready = false;
+        seat.name = None;
         games::save_seat(s.tx, &game, seat)?;
+        crate::store::roster::took(s.tx, &game, pid.0, address, None, s.now)?;
         let name = v.map.power(pid).name.clone();
+        tracing::info!(game = %game, power = %name, "a power was given to a new player");
+        // The orders the power holds, as the player would see them.
+        let mark = s.reply.len();
+        let held = if g.status == Status::Active {
+            crate::commands::submit_show(judge, s, &game, pid)?;
+            s.reply.split_off(mark)
+        } else {
+            String::new()
+        };
+        let mut body = crate::report::wrap(
+            &format!("The GM of {game} ({}) has given you {name}.", v.title),
+            72,
+            "",
+        );
+        body.push('\n');
+        let _ = writeln!(body, "Game:     {game} ({})", v.title);
+        let _ = writeln!(body, "Power:    {name}");
+        let _ = writeln!(
+            body,
+            "Phase:    {}{}",
+            v.calendar.label(pos.phase),
+            match g.status {
+                Status::Active => "",
+                Status::Forming => " (the game has not started)",
+                Status::Paused => " (the game is paused)",
+                Status::Finished => " (the game is over)",
+            }
+        );
+        if let Some(d) = g.deadline {
+            let _ = writeln!(body, "Deadline: {}", time::show(d, &g.settings.timezone));
+        }
+        let units: Vec<String> = pos
+            .units
+            .iter()
+            .filter(|u| u.power == pid)
+            .map(|u| format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region)))
+            .collect();
+        let counts = pos.centre_counts(&v.map);
+        let _ = writeln!(
+            body,
+            "Units:    {}",
+            if units.is_empty() {
+                "none".to_string()
+            } else {
+                units.join(", ")
+            }
+        );
+        let _ = writeln!(body, "Centres:  {}", counts[pid.index()]);
+        body.push('\n');
+        if !held.trim().is_empty() {
+            body.push_str(held.trim_end());
+            body.push_str("\n\n");
+        }
+        let _ = writeln!(body, "Your password is: {pw}\n");
+        body.push_str("Sign on and send orders in a mail like this:\n\n");
+        let _ = writeln!(body, "  SIGNON {name} {game} {pw}");
+        for line in example(&v, &pos, pid) {
+            let _ = writeln!(body, "  {line}");
+        }
+        body.push_str(
+            "\nChange the password with SET PASSWORD after signing on, and give\n\
+             yourself a name with SET NAME. Send HELP for more.\n",
+        );
         s.out.extend(mail_to(
             &[address.to_string()],
             format!("{game}: you now play {name}"),
-            format!(
-                "The GM of {game} ({}) has given you {name}.\n\n\
-                 Your password is: {pw}\n\n\
-                 Sign on and send orders like this:\n\n  SIGNON {name} {game} {pw}\n  A(Lon)-Yor\n\n\
-                 Change the password with SET PASSWORD after signing on. Send HELP for more.\n",
-                v.title
-            ),
+            body,
+        ));
+        // The others hear of it, the new player's address kept to the GM.
+        let seats = games::seats(s.tx, &game)?;
+        let mut to: Vec<String> = seats
+            .iter()
+            .filter(|x| x.power != pid.0)
+            .filter_map(|x| x.address.clone())
+            .collect();
+        to.extend(games::observers(s.tx, &game)?);
+        to.retain(|a| {
+            !a.eq_ignore_ascii_case(address)
+                && !a.eq_ignore_ascii_case(&g.gm_address)
+                && old.as_deref().is_none_or(|o| !a.eq_ignore_ascii_case(o))
+        });
+        s.out.extend(mail_to(
+            &to,
+            format!("{game}: {name} has a new player"),
+            format!("The GM of {game} has given {name} to a new player.\n"),
         ));
         if let Some(o) = old
             && !o.eq_ignore_ascii_case(address)
@@ -78,4 +161,55 @@ impl Command for Replace {
         ));
         Ok(())
     }
+}
+
+/// Order lines a new player could send for the power's own units now, so
+/// the example in the welcome is one that works: a move to a free
+/// neighbouring province and holds for the rest (in a movement phase); a
+/// retreat; a build or a waive.
+fn example(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
+    let mut lines = Vec::new();
+    match pos.phase.kind {
+        PhaseKind::Movement => {
+            for (i, u) in pos.units.iter().filter(|u| u.power == p).enumerate() {
+                let unit = format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region));
+                let to = (i == 0)
+                    .then(|| {
+                        v.map.borders(u.region).iter().find_map(|&(r, _)| {
+                            let place = Place::of_region(&v.map, r);
+                            let prov = v.map.province_of(r);
+                            (place.coast.is_none()
+                                && v.map.reaches(u.region, prov, u.kind)
+                                && pos.unit_in(&v.map, prov).is_none())
+                            .then(|| v.map.province(prov).abbr.clone())
+                        })
+                    })
+                    .flatten();
+                match to {
+                    Some(to) => lines.push(format!("{unit}-{to}")),
+                    None => lines.push(format!("{unit} H")),
+                }
+                if lines.len() == 3 {
+                    break;
+                }
+            }
+        }
+        PhaseKind::Retreat => {
+            for (u, opts) in pos.dislodged.iter().filter(|(u, _)| u.power == p) {
+                let unit = format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region));
+                match opts.first() {
+                    Some(r) => lines.push(format!(
+                        "{unit}-{}",
+                        v.map.province(v.map.province_of(*r)).abbr
+                    )),
+                    None => lines.push(format!("Disband {unit}")),
+                }
+            }
+        }
+        PhaseKind::Adjustment | PhaseKind::Placement => {}
+    }
+    if lines.is_empty() {
+        lines.push("(your orders, one a line)".into());
+    }
+    lines
 }

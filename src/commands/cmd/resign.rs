@@ -53,7 +53,10 @@ impl Command for Resign {
         mine.address = None;
         mine.hash = None;
         mine.ready = false;
+        mine.name = None;
         games::save_seat(s.tx, game, mine)?;
+        crate::store::roster::left(s.tx, game, seat.power.0, "resigned", s.now)?;
+        tracing::info!(game = %game, power = seat.power.0, "a player resigned");
         s.ctx = Ctx::None;
         let name = &v.map.power(seat.power).name;
         s.say(&format!("  You have resigned {name} in {game}."));

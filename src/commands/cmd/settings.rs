@@ -51,7 +51,7 @@ impl Command for SetPhaseLength {
     const SPEC: Spec = Spec::new(
         "SET PHASE LENGTH",
         "SET PHASE LENGTH 72h [24h]",
-        "Hours for movement phases [and for retreats and adjustments].",
+        "How long movement phases last [and retreats and adjustments]: 72h, 3d, 90m.",
     );
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
@@ -64,13 +64,14 @@ impl Command for SetPhaseLength {
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
         set(s, &game, |st| {
             let parts: Vec<&str> = self.0.split_whitespace().collect();
-            st.movement_hours = time::parse_hours(parts[0])?.max(1);
+            st.movement_minutes = time::parse_duration(parts[0])?.max(1);
             if let Some(second) = parts.get(1) {
-                st.short_hours = time::parse_hours(second)?.max(1);
+                st.short_minutes = time::parse_duration(second)?.max(1);
             }
             Ok(format!(
-                "movement phases last {}h, retreats and adjustments {}h",
-                st.movement_hours, st.short_hours
+                "movement phases last {}, retreats and adjustments {}",
+                time::show_duration(st.movement_minutes),
+                time::show_duration(st.short_minutes)
             ))
         })
     }
@@ -80,7 +81,7 @@ impl Command for SetGrace {
     const SPEC: Spec = Spec::new(
         "SET GRACE",
         "SET GRACE 24h",
-        "How long after a deadline late orders are still taken.",
+        "How long after a deadline late orders are still taken (24h, 2m, 1h30m).",
     );
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
@@ -88,8 +89,11 @@ impl Command for SetGrace {
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
         set(s, &game, |st| {
-            st.grace_hours = time::parse_hours(&self.0)?;
-            Ok(format!("grace period {}h", st.grace_hours))
+            st.grace_minutes = time::parse_duration(&self.0)?;
+            Ok(format!(
+                "grace period {}",
+                time::show_duration(st.grace_minutes)
+            ))
         })
     }
 }
@@ -106,10 +110,10 @@ impl Command for SetReminder {
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
         set(s, &game, |st| {
-            st.reminder_hours = time::parse_hours(&self.0)?;
+            st.reminder_minutes = time::parse_duration(&self.0)?;
             Ok(format!(
-                "reminders {}h before the deadline",
-                st.reminder_hours
+                "reminders {} before the deadline",
+                time::show_duration(st.reminder_minutes)
             ))
         })
     }
@@ -241,6 +245,35 @@ impl Command for SetEnd {
             }
             st.last_year = Some(y);
             Ok(format!("the game ends after {y}"))
+        })
+    }
+}
+
+/// SET ROSTER.
+pub struct SetRoster(bool);
+
+impl Command for SetRoster {
+    const SPEC: Spec = Spec::new(
+        "SET ROSTER",
+        "SET ROSTER NAMES|ADDRESSES",
+        "What WHO shows the players: their names only (the default), or their addresses too.",
+    );
+    type Role = Gm;
+    fn parse(args: &Args) -> Result<Self, String> {
+        match args.bare().words.as_slice() {
+            [w] if w.eq_ignore_ascii_case("names") => Ok(SetRoster(false)),
+            [w] if w.eq_ignore_ascii_case("addresses") => Ok(SetRoster(true)),
+            _ => Err(format!("write {}", Self::SPEC.usage)),
+        }
+    }
+    fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        set(s, &game, |st| {
+            st.roster_addresses = self.0;
+            Ok(if self.0 {
+                "the roster shows players' names and addresses".to_string()
+            } else {
+                "the roster shows players' names only".to_string()
+            })
         })
     }
 }

@@ -129,6 +129,12 @@ impl Command for SignOn {
                     "  Signed on as {label} ({}{deadline}).",
                     v.calendar.label(pos.phase)
                 ));
+                if seat.status == crate::game::record::SeatStatus::Disorder {
+                    s.say(&format!(
+                        "  {} is in civil disorder: send orders to take it back.",
+                        v.map.power(pid).name
+                    ));
+                }
                 Ok(())
             }
         }

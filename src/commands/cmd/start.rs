@@ -35,6 +35,12 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
     let (v, pos) = judge.board(g)?;
     g.status = Status::Active;
     g.deadline = Some(play::next_deadline(&g.settings, pos.phase.kind, s.now));
+    tracing::info!(
+        game = %g.name,
+        phase = %v.calendar.short(pos.phase),
+        deadline = ?g.deadline.map(|d| crate::time::show(d, "UTC")),
+        "game started"
+    );
     g.reminded = false;
     g.grace_noticed = false;
     games::save(s.tx, g)?;

@@ -1,0 +1,129 @@
+//! WHO: a game's roster, in the spirit of njudge's WHOGAME: each power,
+//! who plays it (the name they chose) and how it stands, the players it
+//! had before, and absences announced. Addresses are shown only to the GM,
+//! or to everybody when the GM lets the roster show them (`SET ROSTER
+//! ADDRESSES`): a player's address is theirs to give.
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Anyone, Args, Command, Spec};
+use crate::commands::{Ctx, Judge, Session, load, time};
+use crate::game::record::SeatStatus;
+use crate::map::PowerId;
+use crate::store::{games, roster};
+use std::fmt::Write;
+
+/// WHO game.
+pub struct Who(String);
+
+impl Command for Who {
+    const SPEC: Spec = Spec {
+        also: &["WHOGAME"],
+        ..Spec::new(
+            "WHO",
+            "WHO game  (also WHOGAME game)",
+            "Who plays which power in a game, and who played it before.",
+        )
+    };
+    type Role = Anyone;
+    fn parse(args: &Args) -> Result<Self, String> {
+        match args.bare().words.as_slice() {
+            [g] => Ok(Who(g.clone())),
+            _ => Err("write WHO game".into()),
+        }
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
+        let g = load(s.tx, &self.0)?;
+        let v = judge.variant(&g.variant)?;
+        let gm = matches!(&s.ctx, Ctx::Gm { game } if game.eq_ignore_ascii_case(&g.name));
+        let addresses = gm || g.settings.roster_addresses;
+        let text = roster_text(s.tx, &v, &g, addresses, s.now)?;
+        s.say(&text);
+        Ok(())
+    }
+}
+
+/// The roster of `g`: one line per power (its player's name and how the
+/// power stands), the players it had before, and absences to come.
+/// `addresses`: show players' addresses too.
+pub(crate) fn roster_text(
+    c: &rusqlite::Connection,
+    v: &crate::variant::Variant,
+    g: &games::GameRow,
+    addresses: bool,
+    now: i64,
+) -> CmdResult<String> {
+    let seats = games::seats(c, &g.name)?;
+    let players = roster::players(c, &g.name)?;
+    let tz = &g.settings.timezone;
+    let width = v
+        .map
+        .power_ids()
+        .map(|p| v.map.power(p).name.chars().count())
+        .max()
+        .unwrap_or(8);
+    let mut t = format!("  Roster of {} ({}):\n", g.name, v.title);
+    for seat in &seats {
+        let p = PowerId(seat.power);
+        let status = match seat.status {
+            SeatStatus::Playing => "",
+            SeatStatus::Open => " (open)",
+            SeatStatus::Abandoned => " (open: a replacement is wanted)",
+            SeatStatus::Eliminated => " (eliminated)",
+            SeatStatus::Disorder => " (in civil disorder)",
+        };
+        let who = match (&seat.address, &seat.name) {
+            (None, _) => "nobody".to_string(),
+            (Some(a), Some(n)) if addresses => format!("{n} <{a}>"),
+            (Some(a), None) if addresses => format!("<{a}>"),
+            (Some(_), Some(n)) => n.clone(),
+            (Some(_), None) => "(no name given)".to_string(),
+        };
+        let _ = writeln!(t, "    {:<width$}  {who}{status}", v.map.power(p).name,);
+        for earlier in players
+            .iter()
+            .filter(|x| x.power == seat.power && x.to_at.is_some())
+        {
+            let name = match (&earlier.name, addresses) {
+                (Some(n), true) => format!("{n} <{}>", earlier.address),
+                (None, true) => format!("<{}>", earlier.address),
+                (Some(n), false) => n.clone(),
+                (None, false) => "a player".to_string(),
+            };
+            let _ = writeln!(
+                t,
+                "      before: {name}, {} to {}{}",
+                day(earlier.from_at, tz),
+                earlier.to_at.map_or(String::new(), |x| day(x, tz)),
+                earlier
+                    .how
+                    .as_deref()
+                    .map_or(String::new(), |h| format!(" ({h})")),
+            );
+        }
+    }
+    let away = roster::absences(c, &g.name, now)?;
+    if !away.is_empty() {
+        t.push_str("  Absences announced:\n");
+        for a in away {
+            let _ = writeln!(
+                t,
+                "    {}: {} to {}",
+                v.map.power(PowerId(a.power)).name,
+                time::show(a.from_at, tz),
+                time::show(a.to_at, tz)
+            );
+        }
+    }
+    Ok(t)
+}
+
+/// A day as the roster shows it: `28 Nov 2026`.
+fn day(t: i64, tz: &str) -> String {
+    let full = time::show(t, tz);
+    // `Sat 28 Nov 2026 18:00 GMT` -> `28 Nov 2026`.
+    full.split_whitespace()
+        .skip(1)
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}

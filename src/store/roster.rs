@@ -1,0 +1,117 @@
+//! Who played which power and when, and the absences players announce.
+//!
+//! A seat row says who plays a power now; these rows keep who played it
+//! before (a replaced player stays on the record for the roster at the end
+//! of the game), and the spans a player said they would be away.
+
+use super::Result;
+use rusqlite::{Connection, params};
+
+/// One player's time at a power.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerRow {
+    /// The power's index.
+    pub power: u8,
+    /// The player's address.
+    pub address: String,
+    /// The display name the player chose, if any.
+    pub name: Option<String>,
+    /// When the player took the power (Unix seconds).
+    pub from_at: i64,
+    /// When the player left it, if they did.
+    pub to_at: Option<i64>,
+    /// How they left (`replaced`, `ejected`, `resigned`).
+    pub how: Option<String>,
+}
+
+/// Record that `address` plays `power` from `now`, closing the record of
+/// whoever played it before as replaced.
+pub fn took(
+    c: &Connection,
+    game: &str,
+    power: u8,
+    address: &str,
+    name: Option<&str>,
+    now: i64,
+) -> Result<()> {
+    left(c, game, power, "replaced", now)?;
+    c.execute(
+        "INSERT INTO players (game, power, address, name, from_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![game, power as i64, address, name, now],
+    )?;
+    Ok(())
+}
+
+/// Record that the player of `power` left it (`how`), if one played it.
+pub fn left(c: &Connection, game: &str, power: u8, how: &str, now: i64) -> Result<()> {
+    c.execute(
+        "UPDATE players SET to_at = ?3, how = ?4
+         WHERE game = ?1 AND power = ?2 AND to_at IS NULL",
+        params![game, power as i64, now, how],
+    )?;
+    Ok(())
+}
+
+/// Set the display name on the current record of `power`.
+pub fn named(c: &Connection, game: &str, power: u8, name: Option<&str>) -> Result<()> {
+    c.execute(
+        "UPDATE players SET name = ?3 WHERE game = ?1 AND power = ?2 AND to_at IS NULL",
+        params![game, power as i64, name],
+    )?;
+    Ok(())
+}
+
+/// Everybody who played in `game`, by power, then in the order they came.
+pub fn players(c: &Connection, game: &str) -> Result<Vec<PlayerRow>> {
+    let mut st = c.prepare(
+        "SELECT power, address, name, from_at, to_at, how FROM players
+         WHERE game = ?1 ORDER BY power, id",
+    )?;
+    let rows = st.query_map(params![game], |r| {
+        Ok(PlayerRow {
+            power: r.get::<_, i64>(0)? as u8,
+            address: r.get(1)?,
+            name: r.get(2)?,
+            from_at: r.get(3)?,
+            to_at: r.get(4)?,
+            how: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// An announced absence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Absence {
+    /// The power whose player is away.
+    pub power: u8,
+    /// From (Unix seconds).
+    pub from_at: i64,
+    /// To (Unix seconds).
+    pub to_at: i64,
+}
+
+/// Record an absence.
+pub fn add_absence(c: &Connection, game: &str, a: Absence, now: i64) -> Result<()> {
+    c.execute(
+        "INSERT INTO absences (game, power, from_at, to_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![game, a.power as i64, a.from_at, a.to_at, now],
+    )?;
+    Ok(())
+}
+
+/// Absences in `game` that have not ended by `now`, earliest first.
+pub fn absences(c: &Connection, game: &str, now: i64) -> Result<Vec<Absence>> {
+    let mut st = c.prepare(
+        "SELECT power, from_at, to_at FROM absences WHERE game = ?1 AND to_at > ?2
+         ORDER BY from_at, power",
+    )?;
+    let rows = st.query_map(params![game, now], |r| {
+        Ok(Absence {
+            power: r.get::<_, i64>(0)? as u8,
+            from_at: r.get(1)?,
+            to_at: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}

@@ -1,0 +1,415 @@
+//! A game's life as a GM runs it (issue 16), through the real processor
+//! and store with a clock the test moves: civil disorder seen by everyone
+//! and left by sending orders, durations in minutes, names and the roster,
+//! a replacement's welcome, absences that move a deadline, the mail that
+//! ends a game, and press kept as written. Replies and notices are
+//! snapshots (tests/snapshots/commands_lifecycle__*.snap), so their layout
+//! is reviewed like the results'.
+
+mod support_judge;
+use support_judge::{Sent, World};
+
+const POWERS: [&str; 7] = [
+    "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+];
+const GM: &str = "gm@example.test";
+const HOUR: u64 = 3600;
+
+fn addr(p: &str) -> String {
+    format!("{}@example.test", p.to_lowercase())
+}
+
+fn to(sent: &[Sent], a: &str) -> Vec<Sent> {
+    sent.iter().filter(|m| m.to_has(a)).cloned().collect()
+}
+
+fn subject(sent: &[Sent], a: &str, s: &str) -> Sent {
+    sent.iter()
+        .find(|m| m.to_has(a) && m.subject == s)
+        .cloned()
+        .unwrap_or_else(|| panic!("no `{s}` to {a} among {sent:#?}"))
+}
+
+/// A standard game `g1` with seven players and no pictures (they are not
+/// what these tests look at), started; `setup` are the GM's SET lines.
+fn game(setup: &str) -> World {
+    let mut w = World::new();
+    let r = w.reply(GM, &format!("CREATE g1 standard gmpw\n{setup}"));
+    assert!(r.contains("Created g1"), "{r}");
+    for p in POWERS {
+        w.mail(
+            &addr(p),
+            &format!("JOIN g1 pw-{p} {p}\nSET PICTURE NONE\nSET NAME {p} Player"),
+        );
+    }
+    w
+}
+
+/// Sign on as `power` and send `body`; the reply.
+fn as_power(w: &mut World, power: &str, body: &str) -> String {
+    w.reply(
+        &addr(power),
+        &format!("SIGNON {power} g1 pw-{power}\n{body}"),
+    )
+}
+
+/// Orders that keep the units where they are, for the Spring of 1901.
+fn holds(power: &str) -> &'static str {
+    match power {
+        "Austria" => "A Vie H\nA Bud H\nF Tri H",
+        "England" => "F Lon H\nF Edi H\nA Lvp H",
+        "France" => "F Bre H\nA Par H\nA Mar H",
+        "Germany" => "F Kie H\nA Ber H\nA Mun H",
+        "Italy" => "F Nap H\nA Rom H\nA Ven H",
+        "Russia" => "F StP/sc H\nA Mos H\nA War H\nF Sev H",
+        _ => "F Ank H\nA Con H\nA Smy H",
+    }
+}
+
+/// The reply from its first command on, without the judge's signature.
+fn answer(reply: &str) -> String {
+    reply
+        .split("\n-- \n")
+        .next()
+        .unwrap_or(reply)
+        .trim_end()
+        .to_string()
+}
+
+#[test]
+fn civil_disorder_is_shown_everywhere_and_left_by_sending_orders() {
+    let mut w = game("SET NMR CD\nSET GRACE 2m");
+    for p in &POWERS[1..] {
+        as_power(&mut w, p, &format!("{}\nREADY", holds(p)));
+    }
+    // The deadline (72h) and then two minutes of grace pass.
+    w.advance(72 * HOUR);
+    let sent = w.advance(2 * 60);
+    let notice = subject(&sent, &addr("Austria"), "g1: Austria is in civil disorder");
+    insta::assert_snapshot!("disorder_notice", notice.body);
+    let results = subject(&sent, &addr("England"), "g1: Spring 1901 results");
+    assert!(
+        results
+            .body
+            .contains("In civil disorder: Austria (from this phase). Its units hold"),
+        "{}",
+        results.body
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has(GM) && m.subject == "g1: no orders from Austria")
+    );
+    let list = answer(&w.reply("someone@example.test", "LIST g1"));
+    assert!(
+        list.contains("Austria          civil disorder"),
+        "LIST shows it: {list}"
+    );
+
+    let all = w.reply("someone@example.test", "LIST");
+    assert!(all.contains("      in civil disorder: Austria\n"), "{all}");
+    // Austria's READY alone does not count...
+    let r = as_power(&mut w, "Austria", "READY");
+    insta::assert_snapshot!("disorder_ready_refused", answer(&r));
+    // ... and the six playing powers process the phase without it.
+    for p in &POWERS[1..6] {
+        as_power(&mut w, p, &format!("{}\nREADY", holds(p)));
+    }
+    let sent = w.mail(
+        &addr("Turkey"),
+        &format!("SIGNON Turkey g1 pw-Turkey\n{}\nREADY", holds("Turkey")),
+    );
+    let fall = subject(&sent, &addr("England"), "g1: Fall 1901 results");
+    assert!(
+        fall.body
+            .contains("In civil disorder: Austria. Its units hold"),
+        "{}",
+        fall.body
+    );
+    assert!(
+        fall.body.contains("No orders received from: Austria."),
+        "{}",
+        fall.body
+    );
+    // Not told twice: the notice came once, when it went into disorder.
+    assert!(
+        !sent
+            .iter()
+            .any(|m| m.subject == "g1: Austria is in civil disorder")
+    );
+}
+
+#[test]
+fn orders_bring_a_power_back_from_civil_disorder_and_the_others_are_told() {
+    let mut w = game("SET NMR CD\nSET GRACE 2m");
+    for p in &POWERS[1..] {
+        as_power(&mut w, p, holds(p));
+    }
+    let sent = w.advance(72 * HOUR + 2 * 60);
+    assert!(
+        sent.iter()
+            .any(|m| m.subject == "g1: Austria is in civil disorder"),
+        "{sent:#?}"
+    );
+    let sent = w.mail(
+        &addr("Austria"),
+        "SIGNON Austria g1 pw-Austria\nA Vie H\nA Bud H\nF Tri H",
+    );
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has(&addr("Austria")) && m.in_reply_to.is_some())
+        .expect("a reply");
+    assert!(
+        reply
+            .body
+            .contains("Austria is no longer in civil disorder: the game waits for it again."),
+        "{}",
+        reply.body
+    );
+    let back = subject(&sent, &addr("Italy"), "g1: Austria is back");
+    insta::assert_snapshot!("disorder_back", back.body);
+    assert!(
+        to(&sent, GM)
+            .iter()
+            .any(|m| m.subject == "g1: Austria is back")
+    );
+    assert!(
+        w.reply("someone@example.test", "LIST g1")
+            .contains("Austria          playing")
+    );
+}
+
+#[test]
+fn durations_take_minutes() {
+    let mut w = game("");
+    let r = w.reply(
+        GM,
+        "SIGNON GM g1 gmpw\nSET GRACE 2m\nSET PHASE LENGTH 90m 1h30m\nSET REMINDER 45m\nSET DEADLINE +90m",
+    );
+    insta::assert_snapshot!("minutes", answer(&r));
+}
+
+#[test]
+fn the_roster_shows_names_and_addresses_only_where_allowed() {
+    let mut w = game("");
+    let r = as_power(&mut w, "England", "SET NAME Ann Example");
+    assert!(r.contains("You are Ann Example in g1's roster."), "{r}");
+    let player_view = answer(&w.reply("outsider@example.test", "WHO g1"));
+    insta::assert_snapshot!("who_names", player_view);
+    assert!(!player_view.contains("@example.test"), "{player_view}");
+    // The GM sees addresses; and everybody, once the GM allows it.
+    let gm_view = w.reply(GM, "SIGNON GM g1 gmpw\nWHO g1");
+    assert!(
+        gm_view.contains("Ann Example <england@example.test>"),
+        "{gm_view}"
+    );
+    w.reply(GM, "SIGNON GM g1 gmpw\nSET ROSTER ADDRESSES");
+    assert!(
+        w.reply("outsider@example.test", "WHOGAME g1")
+            .contains("Ann Example <england@example.test>")
+    );
+    let help = w.reply("outsider@example.test", "HELP");
+    assert!(
+        help.contains("SET NAME your name") && help.contains("WHO game"),
+        "{help}"
+    );
+}
+
+/// The password in a welcome, replaced by a mark so the snapshot is fixed.
+fn masked(body: &str) -> (String, String) {
+    let pw = body
+        .lines()
+        .find_map(|l| l.strip_prefix("Your password is: "))
+        .expect("a password")
+        .trim()
+        .to_string();
+    (body.replace(&pw, "<password>"), pw)
+}
+
+#[test]
+fn a_replacement_is_welcomed_with_the_game_and_an_example_for_its_units() {
+    let mut w = game("");
+    as_power(&mut w, "Germany", "A Ber-Kie");
+    w.mail(GM, "SIGNON GM g1 gmpw\nEJECT Germany");
+    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nREPLACE Germany newger@example.test");
+    let welcome = subject(&sent, "newger@example.test", "g1: you now play Germany");
+    let (body, pw) = masked(&welcome.body);
+    insta::assert_snapshot!("replacement_welcome", body);
+    for p in ["Austria", "Turkey"] {
+        let n = subject(&sent, &addr(p), "g1: Germany has a new player");
+        assert!(!n.body.contains("newger@"), "{}", n.body);
+    }
+    // The sign-on and the example in the welcome work as written.
+    let lines: Vec<&str> = welcome
+        .body
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("SIGNON"))
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    assert!(lines[0].ends_with(&pw), "{lines:?}");
+    let r = w.reply("newger@example.test", &lines.join("\n"));
+    assert!(!r.contains("Not done"), "{r}");
+    assert!(r.contains("A(Ber)") || r.contains("F(Kie)"), "{r}");
+    assert!(!r.contains("not read"), "{r}");
+    let who = w.reply("x@example.test", "WHO g1");
+    assert!(
+        who.contains("before: Germany Player, 01 Jan 2028 to 01 Jan 2028 (ejected)"),
+        "{who}"
+    );
+}
+
+#[test]
+fn an_absence_moves_a_deadline_inside_it_when_the_gm_allows() {
+    let mut w = game("");
+    // The deadline is Tue 04 Jan 2028 12:00 UTC.
+    let r = as_power(
+        &mut w,
+        "Italy",
+        "SET ABSENCE 2028-01-03 TO 2028-01-04 20:00",
+    );
+    insta::assert_snapshot!("absence_recorded", answer(&r));
+    assert!(
+        w.reply("x@example.test", "LIST g1")
+            .contains("Deadline: Tue 04 Jan 2028 12:00 UTC")
+    );
+    w.reply(GM, "SIGNON GM g1 gmpw\nSET ABSENCES ON 3d");
+    let sent = w.mail(
+        &addr("France"),
+        "SIGNON France g1 pw-France\nSET ABSENCE 2028-01-04 to 2028-01-05",
+    );
+    assert!(
+        to(&sent, &addr("England")).iter().any(
+            |m| m.subject == "g1: new deadline" && m.body.contains("Thu 06 Jan 2028 00:00 UTC")
+        ),
+        "{sent:#?}"
+    );
+    assert!(
+        w.reply("x@example.test", "LIST g1")
+            .contains("Deadline: Thu 06 Jan 2028 00:00 UTC")
+    );
+    assert!(
+        w.reply("x@example.test", "WHO g1")
+            .contains("Absences announced:")
+    );
+}
+
+#[test]
+fn the_end_of_a_game_mails_the_chart_who_played_and_the_years() {
+    let mut w = game("");
+    // One year played, a replacement on the way.
+    for p in POWERS {
+        as_power(&mut w, p, &format!("{}\nREADY", holds(p)));
+    }
+    w.mail(GM, "SIGNON GM g1 gmpw\nREPLACE Turkey newtur@example.test");
+    w.reply(GM, "SIGNON GM g1 gmpw\nPROCESS");
+    w.reply(GM, "SIGNON GM g1 gmpw\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nEND DRAW");
+    let over = subject(&sent, &addr("England"), "g1: game over");
+    insta::assert_snapshot!("game_over", over.body);
+    for a in POWERS
+        .iter()
+        .filter(|p| **p != "Turkey")
+        .map(|p| addr(p))
+        .chain([GM.to_string(), "newtur@example.test".to_string()])
+    {
+        assert!(
+            sent.iter()
+                .any(|m| m.to_has(&a) && m.subject == "g1: game over"),
+            "{a}"
+        );
+    }
+}
+
+#[test]
+fn press_is_kept_as_written_and_observers_get_broadcasts() {
+    let mut w = game("");
+    w.reply("watcher@example.test", "OBSERVE g1");
+    let text = "Dear all,\n\n    Roses are red,\n      the Channel is blue;\n\nA line that goes on and on and on well past the seventy-two characters a mail line may take.\n-- England";
+    let sent = w.mail(
+        &addr("England"),
+        &format!("SIGNON England g1 pw-England\nBROADCAST\n{text}\nENDPRESS"),
+    );
+    let seen = subject(&sent, "watcher@example.test", "g1: press");
+    insta::assert_snapshot!("press_as_written", seen.body);
+    assert!(
+        seen.body
+            .contains("\n    Roses are red,\n      the Channel is blue;\n\n")
+    );
+}
+
+#[test]
+fn a_store_fault_in_a_command_leaves_nothing_half_done_and_is_not_mailed() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g2 standard gmpw");
+    // The store fails on the second write JOIN makes (the record of who
+    // plays which power), after the seat itself was written.
+    w.processor
+        .store
+        .conn()
+        .execute_batch(
+            "CREATE TRIGGER broken BEFORE INSERT ON players
+             BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;",
+        )
+        .unwrap();
+    let sent = w.mail("ann@example.test", "JOIN g2 pw-ann England\nLIST g2");
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has("ann@example.test"))
+        .expect("a reply");
+    assert!(
+        reply
+            .body
+            .contains("Not done: the judge met an internal fault; nothing of this command was"),
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains("disk on fire"), "{}", reply.body);
+    assert!(!reply.body.contains("players"), "{}", reply.body);
+    // The seat written before the fault was rolled back with the command.
+    assert!(
+        reply.body.contains("England          open"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        !sent.iter().any(|m| m.to_has(GM)),
+        "the GM hears of no join: {sent:#?}"
+    );
+}
+
+#[test]
+fn a_game_ended_by_its_last_year_closes_with_the_chart_who_played_and_the_years() {
+    let mut w = game("SET END 1901");
+    let mut last = Vec::new();
+    for _phase in 0..3 {
+        for p in POWERS {
+            last = w.mail(
+                &addr(p),
+                &format!("SIGNON {p} g1 pw-{p}\n{}\nREADY", holds(p)),
+            );
+            if last.iter().any(|m| m.body.contains("The game is over")) {
+                break;
+            }
+        }
+        if last.iter().any(|m| m.body.contains("The game is over")) {
+            break;
+        }
+    }
+    let fin = last
+        .iter()
+        .find(|m| m.to_has(&addr("Italy")) && m.body.contains("The game is over"))
+        .unwrap_or_else(|| panic!("no end among {last:#?}"));
+    for want in [
+        "Final supply centres:\n  Russia   4: Mos Sev StP War\n",
+        "Who played:\n  Austria: Austria Player, 01 Jan 2028 to the end\n",
+        "Supply centres at the end of each year:\n           1901\n",
+    ] {
+        assert!(fin.body.contains(want), "{want:?} not in:\n{}", fin.body);
+    }
+    // The same last mail for the GM and the players.
+    let gm = last
+        .iter()
+        .find(|m| m.to_has(GM) && m.subject == fin.subject)
+        .expect("the GM's copy");
+    assert_eq!(gm.body.trim_end(), fin.body.trim_end());
+}
