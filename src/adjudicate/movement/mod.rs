@@ -69,15 +69,23 @@ pub enum Resolved {
     Destroy,
 }
 
-/// What became of a unit's order: what the result mail prints beside it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What became of a unit's order, and who caused it: what the result mail
+/// prints beside it ("bounced with A(Mun)", "cut by F(ION)").
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// Held (or had no legal order).
     Held,
     /// Moved.
     Moved,
     /// The move failed: a standoff, or a stronger defence.
-    Bounced,
+    Bounced {
+        /// The units that stopped it, by index: the unit at the
+        /// destination that held (or failed to leave, or won the
+        /// head-to-head battle), then each other unit moving there at
+        /// least as strongly. Empty when the move failed only because a
+        /// move it depends on failed (an A/F's landing and its fleet).
+        with: Vec<usize>,
+    },
     /// The move needed a convoy and the convoy failed.
     NoConvoy,
     /// The support was given.
@@ -211,7 +219,7 @@ impl MovementResult {
             .zip(&self.units)
             .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed && !r.boarded)
             .flat_map(|(u, r)| {
-                let mut here = match (r.command, r.outcome) {
+                let mut here = match (r.command, &r.outcome) {
                     (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
                     _ => *u,
                 };

@@ -77,7 +77,9 @@ impl Compiled<'_> {
                     } else if convoy && !self.path(r, u) {
                         Outcome::NoConvoy
                     } else {
-                        Outcome::Bounced
+                        Outcome::Bounced {
+                            with: self.bounced_with(r, u),
+                        }
                     }
                 }
                 Cmd::SupHold { .. } | Cmd::SupMove { .. } => {
@@ -154,6 +156,37 @@ impl Compiled<'_> {
         }
     }
 
+    /// The units that stopped the failed move of `u`: the same comparisons
+    /// as [`adj_move`](Self::adj_move), kept to say who.
+    pub(super) fn bounced_with(&self, r: &mut Resolver, u: usize) -> Vec<usize> {
+        let mut with = Vec::new();
+        let Some((to, _)) = self.move_dest(u) else {
+            return with;
+        };
+        let need = self.hooks.needs[u];
+        if need != NONE && !r.result(need as usize) {
+            return with;
+        }
+        let attack = self.attack_strength(r, u);
+        if let Some(v) = self.head_to_head(u) {
+            if attack <= self.supported_strength(r, v, None) || self.icebound(v) {
+                with.push(v);
+            }
+        } else {
+            let v = self.unit_at[to as usize];
+            if v != NONE && v as usize != u && attack <= self.hold_strength(r, to) {
+                with.push(v as usize);
+            }
+        }
+        for i in self.attackers(to) {
+            let w = self.idx.att[i] as usize;
+            if w != u && attack <= self.prevent_strength(r, w) {
+                with.push(w);
+            }
+        }
+        with
+    }
+
     pub(super) fn retreat_options(
         &self,
         u: usize,
@@ -184,5 +217,113 @@ impl Compiled<'_> {
             })
             .map(|&(r, _)| r)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::adjudicate::{Outcome, adjudicate_movement};
+    use crate::game::position::parse_unit;
+    use crate::map::Unit;
+    use crate::orders::parse::OrderParser;
+    use crate::orders::{AnyCommand, MainOrder, Order};
+    use crate::variant::{self, PhaseKind, Variant};
+
+    /// Lines `Power: A Xxx-Yyy`: the units they name and the orders.
+    fn board(v: &Variant, text: &str) -> (Vec<Unit>, Vec<MainOrder>) {
+        let parser = OrderParser::new(&v.map);
+        let mut units = Vec::new();
+        let mut orders = Vec::new();
+        for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let (power, rest) = l.split_once(':').expect("`Power: order`");
+            let power = v.map.lookup_power(power.trim()).expect("power");
+            let unit: Vec<&str> = rest.split_whitespace().take(2).collect();
+            let at = unit[1].split(['-', ' ']).next().expect("a place");
+            let (kind, region) = parse_unit(&v.map, &format!("{} {at}", unit[0])).expect("unit");
+            units.push(Unit {
+                power,
+                kind,
+                region,
+            });
+            let p = parser
+                .parse(l, Some(PhaseKind::Movement))
+                .expect("order parses");
+            let AnyCommand::Main(unit, command) = p.command else {
+                panic!("not a movement order");
+            };
+            orders.push(Order {
+                power,
+                unit,
+                command,
+            });
+        }
+        (units, orders)
+    }
+
+    fn with(outcome: &Outcome) -> Vec<usize> {
+        match outcome {
+            Outcome::Bounced { with } => with.clone(),
+            o => panic!("expected a bounce, got {o:?}"),
+        }
+    }
+
+    #[test]
+    fn standoff_each_move_bounced_with_the_other() {
+        let v = variant::builtin("standard").expect("ships").expect("loads");
+        let (units, orders) = board(&v, "Russia: F Sev-BLA\nTurkey: F Ank-BLA");
+        let r = adjudicate_movement(&v.map, &v.rules, &units, &orders);
+        assert_eq!(with(&r.units[0].outcome), [1]);
+        assert_eq!(with(&r.units[1].outcome), [0]);
+    }
+
+    #[test]
+    fn three_way_standoff_names_both_other_units() {
+        let v = variant::builtin("standard").expect("ships").expect("loads");
+        let (units, orders) = board(
+            &v,
+            "Germany: A Mun-Sil\nRussia: A War-Sil\nAustria: A Gal-Sil",
+        );
+        let r = adjudicate_movement(&v.map, &v.rules, &units, &orders);
+        assert_eq!(with(&r.units[0].outcome), [1, 2]);
+        assert_eq!(with(&r.units[1].outcome), [0, 2]);
+        assert_eq!(with(&r.units[2].outcome), [0, 1]);
+    }
+
+    #[test]
+    fn a_move_against_a_unit_that_stays_bounces_with_that_unit() {
+        // F(Sev) tries to leave and bounces in BLA: A(Arm) bounces with
+        // it, and only with it.
+        let v = variant::builtin("standard").expect("ships").expect("loads");
+        let (units, orders) = board(
+            &v,
+            "Russia: F Sev-BLA\nTurkey: F Ank-BLA\nTurkey: A Arm-Sev",
+        );
+        let r = adjudicate_movement(&v.map, &v.rules, &units, &orders);
+        assert_eq!(with(&r.units[2].outcome), [0]);
+    }
+
+    #[test]
+    fn head_to_head_the_loser_bounced_with_the_winner_which_dislodges_it() {
+        let v = variant::builtin("standard").expect("ships").expect("loads");
+        let (units, orders) = board(
+            &v,
+            "France: A Bur-Mun\nGermany: A Mun-Bur\nGermany: A Ruh S A Mun-Bur",
+        );
+        let r = adjudicate_movement(&v.map, &v.rules, &units, &orders);
+        assert_eq!(with(&r.units[0].outcome), [1]);
+        assert_eq!(r.units[1].outcome, Outcome::Moved);
+        assert_eq!(r.units[0].dislodged.as_ref().map(|d| d.by), Some(1));
+    }
+
+    #[test]
+    fn a_support_cut_says_by_which_unit() {
+        let v = variant::builtin("standard").expect("ships").expect("loads");
+        let (units, orders) = board(
+            &v,
+            "Germany: A Ber-Sil\nGermany: A Mun S A Ber-Sil\nFrance: A Bur-Mun",
+        );
+        let r = adjudicate_movement(&v.map, &v.rules, &units, &orders);
+        assert_eq!(r.units[1].outcome, Outcome::Cut(2));
+        assert_eq!(with(&r.units[2].outcome), [1]);
     }
 }
