@@ -569,8 +569,11 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let s = last.expect("the last order mail");
     s.expect(&each(&readers, &["g1: Spring 1902 results"]));
     let r = results(&s, "g1: Spring 1902 results", &readers, "S1902M");
-    r.lines(&["A(Bud)-Ser bounced with A(Bul)", "A(Bul)-Ser bounced with A(Bud)"])
-        .says(&["Next: Fall 1902 movement"]);
+    r.lines(&[
+        "A(Bud)-Ser bounced with A(Bul)",
+        "A(Bul)-Ser bounced with A(Bud)",
+    ])
+    .says(&["Next: Fall 1902 movement"]);
 
     // The GM looks at the history, then rolls the phase back.
     let s = post.mail(GM, "history", &format!("HISTORY {GAME}"));
