@@ -1,17 +1,17 @@
 //! The movement judge.
 //!
-//! Three steps, one file each. [`compile`] checks every order against the
+//! The steps, a file each. `compile` checks every order against the
 //! board and turns the legal ones into index-based commands (illegal ones
 //! are reported and the unit holds, DATC 4.E.1). Then every move, support
-//! and convoy is a yes/no *decision*: [`strength`] states what each means
+//! and convoy is a yes/no *decision*: `strength` states what each means
 //! (attack against hold, defend and prevent strengths, cut support, convoy
-//! paths, DATC 5.B) and asks [`resolve`] for the decisions it needs; the
+//! paths, DATC 5.B) and asks `resolve` for the decisions it needs; the
 //! resolver caches results and runs Kruijswijk's guess algorithm (DATC
 //! 5.F) when a decision depends on itself. A cycle with one consistent
 //! answer takes it; a cycle with none or two goes to the backup rule:
 //! circular movement succeeds, a convoy paradox is settled by the
 //! rulebook's [`ParadoxRule`](super::rulebook::ParadoxRule) (Szykman by
-//! default). Last, [`results`] says what became of each unit.
+//! default). Last, `results` says what became of each unit.
 //!
 //! Everything is kept in flat arrays indexed by unit or province, because a
 //! judge serving many games, and the tests that run it many thousands of
