@@ -228,12 +228,17 @@ impl<'v> Runner<'v> {
     }
 
     /// `Power: rest` -> power and rest. Power names are matched loosely, as
-    /// the files carry a deliberate typo (`Germnay`, 6.A.5).
+    /// the files carry a deliberate typo (`Germnay`, 6.A.5), and the colon
+    /// may be missing (`Italy F gol`), as jDip reads them.
     fn split_power<'a>(&self, l: &'a Line) -> Result<(PowerId, &'a str), String> {
-        let (p, rest) = l
-            .text
-            .split_once(':')
-            .ok_or_else(|| format!("line {}: expected `Power: ...`", l.line))?;
+        let (p, rest) = match l.text.split_once(':') {
+            Some(split) => split,
+            None => l
+                .text
+                .trim_start()
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| format!("line {}: expected `Power: ...`", l.line))?,
+        };
         let p = p.trim();
         if let Some(pw) = self.map().lookup_power(p) {
             return Ok((pw, rest.trim()));

@@ -242,3 +242,75 @@ fn adjudicate_names_the_bad_lines() {
     );
     assert!(t.contains("line 3: `A Atlantis`"), "{t}");
 }
+
+/// `parse --position` and the mail path share one checker: a 1700 AD II
+/// order sheet (rule 6) with its retreats and builds is accepted offline as
+/// it is by mail, and an order the judge refuses is refused offline with
+/// the judge's reason.
+#[test]
+fn parse_refuses_exactly_what_the_mail_path_refuses() {
+    let v = zinejudge::variant::builtin("1700ad")
+        .expect("shipped")
+        .expect("loads");
+    let pos = zinejudge::game::Position::initial(&v);
+    let file = tmp("y1700.toml", &pos.to_toml(&v));
+    let sheet = "Sweden 1700 Moves: CXII(Got)-hold-Den (x2);\n\
+                 A(Sca)-Hold-Got;\n\
+                 Retreats: A(Liv)-Kur;\n\
+                 Builds: A(Dal).\n";
+    let run = |body: &str| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_zinejudge"));
+        c.args(["parse", "--game", "1700ad", "--position"])
+            .arg(&file)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = c.spawn().expect("runs");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(body.as_bytes())
+            .expect("written");
+        child.wait_with_output().expect("ends")
+    };
+    let o = run(sheet);
+    no_panic(&o);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("line 3: A(Liv)-Kur"), "{t}");
+    assert!(!t.contains("not accepted"), "{t}");
+    // A unit Sweden does not have: the same reason as the mail reply's.
+    let o = run("Sweden: A(Mos)-Smo\n");
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(
+        t.contains("not accepted: that unit belongs to another power"),
+        "{t}"
+    );
+}
+
+/// `datc` reads case files as leniently as jDip: a unit or order line whose
+/// power lacks its colon (`Italy F gol`) is read, and the case is judged.
+#[test]
+fn datc_reads_power_lines_without_their_colon() {
+    let f = tmp(
+        "lenient.datc",
+        "VARIANT_ALL Standard\nCASE lenient\nPRESTATE_SETPHASE Spring 1901, Movement\n\
+         PRESTATE\n\tItaly F gol\n\tEngland F nth\nORDERS\n\tItaly F gol - tys\n\
+         \tEngland F nth - pic\nPOSTSTATE\n\tItaly F tys\n\tEngland F nth\nEND\n",
+    );
+    let o = zj(&["datc", f.to_str().unwrap()]);
+    no_panic(&o);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("1 passed, 0 failed"), "{}", text(&o));
+    // And a wrong expectation still fails: the lines were really read.
+    let f = tmp(
+        "lenient2.datc",
+        "VARIANT_ALL Standard\nCASE lenient\nPRESTATE_SETPHASE Spring 1901, Movement\n\
+         PRESTATE\n\tItaly F gol\nORDERS\n\tItaly F gol - tys\nPOSTSTATE\n\tItaly F gol\nEND\n",
+    );
+    let o = zj(&["datc", f.to_str().unwrap()]);
+    assert!(!o.status.success(), "{}", text(&o));
+}

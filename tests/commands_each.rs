@@ -259,8 +259,8 @@ fn later_orders_replace_earlier_ones_for_the_same_unit() {
     );
     // The reply says which held orders went, and holds only the new ones.
     assert!(
-        r.contains("Replaced:\n  line 2: \"F Lon-NTH\" replaces F(Lon)-ENG\n")
-            && r.contains("  line 4: \"F Lon H\" replaces F(Lon)-NTH\n"),
+        r.contains("  line 2: F(Lon)-NTH\n    replaces F(Lon)-ENG (an earlier mail)\n")
+            && r.contains("  line 4: F(Lon) H\n    replaces F(Lon)-NTH (line 2)\n"),
         "{r}"
     );
     let held = r

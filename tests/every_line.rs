@@ -31,11 +31,11 @@ fn player(w: &mut World, p: &str, body: &str) -> String {
     )
 }
 
-/// The orders the reply says are held.
+/// The orders the reply says are held (at its end, after every command).
 fn held(reply: &str) -> Vec<String> {
     reply
-        .split("Orders held for ")
-        .nth(1)
+        .rsplit_once("Orders held for ")
+        .map(|(_, rest)| rest)
         .unwrap_or_else(|| panic!("no orders held in: {reply}"))
         .lines()
         .skip(1)
@@ -119,7 +119,9 @@ fn a_unit_written_as_the_wrong_kind_is_read_as_the_unit_there_with_a_note() {
     let mut w = started();
     let r = player(&mut w, "England", "A(Lon)-ENG");
     assert!(
-        r.contains("there is a fleet in London: read as F(Lon)-ENG"),
+        r.contains(
+            "line 2: F(Lon)-ENG\n    there is a fleet in London, so it is read as the fleet"
+        ),
         "{r}"
     );
     assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
@@ -250,4 +252,204 @@ fn a_mistyped_sign_on_among_the_orders_never_comes_back_with_its_password() {
     assert!(!r.contains("hunter2") && !r.contains("hunter3"), "{r}");
     assert!(r.contains("\"SIGNIN ...\""), "{r}");
     assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
+}
+
+fn gm(w: &mut World, body: &str) -> String {
+    w.reply("gm@example.test", &format!("SIGNON GM g gmpw\n{body}"))
+}
+
+/// Austria in Winter 1901 with three builds due and Vienna, Budapest and
+/// Trieste empty.
+fn austria_to_build() -> World {
+    let mut w = started();
+    gm(&mut w, "SET NMR HOLD");
+    player(&mut w, "Austria", "A Vie-Tyr\nA Bud-Gal\nF Tri-Adr");
+    gm(&mut w, "PROCESS");
+    gm(
+        &mut w,
+        "EDIT OWNER Ser Austria\nEDIT OWNER Gre Austria\nEDIT OWNER Rum Austria\nPROCESS",
+    );
+    w
+}
+
+#[test]
+fn builds_merge_site_by_site_across_mails_and_the_reply_says_so() {
+    let mut w = austria_to_build();
+    let r = player(&mut w, "Austria", "Build A(Bud)");
+    assert!(r.contains("Winter 1901"), "{r}");
+    assert_eq!(held(&r), ["(3 build(s) due)", "Build A(Bud)"], "{r}");
+    // A build at another site adds to it, as an order for another unit
+    // would; the reply says how orders combine.
+    let r = player(&mut w, "Austria", "Build F(Tri)");
+    assert_eq!(
+        held(&r),
+        ["(3 build(s) due)", "Build A(Bud)", "Build F(Tri)"],
+        "{r}"
+    );
+    assert!(r.contains("site by site"), "{r}");
+    // A build at a site already built replaces it, and says so.
+    let r = player(&mut w, "Austria", "Build F Tri\nBuild A Tri");
+    assert!(
+        r.contains("  line 3: Build A(Tri)\n    replaces Build F(Tri) (an earlier mail)")
+            || r.contains("  line 2: Build F(Tri)"),
+        "{r}"
+    );
+    assert_eq!(
+        held(&r),
+        [
+            "(3 build(s) due)",
+            "Build A(Bud)",
+            "Build F(Tri)",
+            "Build A(Tri)"
+        ]
+        .iter()
+        .filter(|h| held(&r).contains(&h.to_string()))
+        .copied()
+        .collect::<Vec<_>>(),
+        "{r}"
+    );
+    // One build too many: the new one is kept, an earlier mail's goes
+    // (here the waiver), and the reply names it.
+    let r = player(&mut w, "Austria", "CLEAR\nBuild A Bud\nBuild A Tri\nWaive");
+    assert_eq!(held(&r).len(), 4, "{r}");
+    let r = player(&mut w, "Austria", "Build A Vie");
+    assert_eq!(
+        held(&r),
+        [
+            "(3 build(s) due)",
+            "Build A(Bud)",
+            "Build A(Tri)",
+            "Build A(Vie)"
+        ],
+        "{r}"
+    );
+    assert!(
+        r.contains("  Build waived (an earlier mail)\n    dropped: no (more) builds are due"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_support_written_without_the_supported_units_type_is_echoed_in_full() {
+    let mut w = started();
+    let r = player(&mut w, "France", "A Mar S Par - Bur\nF Bre S Par - Pic");
+    assert!(r.contains("line 2: A(Mar) S A(Par)-Bur"), "{r}");
+    assert!(r.contains("line 3: F(Bre) S A(Par)-Pic"), "{r}");
+    assert!(held(&r).contains(&"A(Mar) S A(Par)-Bur".to_string()), "{r}");
+}
+
+#[test]
+fn the_rest_of_a_line_that_held_an_order_is_listed_not_dropped() {
+    let mut w = started();
+    let r = player(&mut w, "England", "F Lon-ENG, thanks for the tip!");
+    assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
+    assert!(r.contains("line 2 (part): \"thanks for the tip!\""), "{r}");
+}
+
+/// Every variant notation the README shows is read from a mail body (among
+/// a greeting, chat and a quoted original), not only from a line alone.
+#[test]
+fn every_variant_notation_in_the_readme_is_read_from_a_mail_body() {
+    use PhaseKind::{Adjustment, Movement, Placement};
+    let cases: &[(&str, PhaseKind, &str)] = &[
+        ("standard", Movement, "A(Lon)-ENG-Bre"),
+        ("standard", Movement, "A Lon-Bre via convoy"),
+        ("standard", Movement, "F St Petersburg north coast - Bot"),
+        ("standard", Adjustment, "B A Par"),
+        ("standard", Adjustment, "D F Bre"),
+        ("1066", Movement, "A(SOD)-Has"),
+        ("1066", Movement, "F(CHA) destroys A(SOD)"),
+        ("1066", Movement, "A(Bed) S A(SOD)-Lun"),
+        ("1066", Movement, "A(Nth) S A/F(GER)-Dun"),
+        ("1066", Movement, "F(CHA) C A(SOD)-Dor"),
+        ("1066", Movement, "A/F(GER)-Nth"),
+        ("1066", Adjustment, "Build A SOD"),
+        ("1066", Adjustment, "Build A WIL"),
+        ("ardri", Movement, "F(ERI)-Raiding"),
+        ("ardri", Movement, "F Raiding Return - NAT"),
+        ("ardri", Adjustment, "F(End) becomes A"),
+        ("1000ad", Movement, "A(Lon) boards F(ENC)"),
+        ("1000ad", Movement, "F(ENC)-NTH"),
+        ("1000ad", Movement, "F(ENC) disembarks A(Fri)"),
+        ("1000ad", Placement, "Build 3D Mer"),
+        ("abstraction2", Movement, "A(Lon) boards F(ENG)"),
+        ("abstraction2", Movement, "A/F(ENG)-MAO"),
+        ("abstraction2", Movement, "A/F(ENG) disembarks A(Por)"),
+        ("abstraction2", Movement, "A/F(TYS) disembarks A(Tun)"),
+        (
+            "abstraction2",
+            Movement,
+            "A/F(ENG) disembarks A(ENG)-Bre S by F(ENG)",
+        ),
+        ("abstraction2", Movement, "A/F(ENG)-Bre"),
+        ("1700ad", Movement, "CXII(Got)-hold-Den (x2)"),
+        ("1700ad", Movement, "2F(Sca)-COS-C CXII(Got)-Den"),
+        ("1700ad", Movement, "A(Liv) S A(Fin)-Kar (x2)"),
+    ];
+    let mut failures = Vec::new();
+    for &(variant, phase, line) in cases {
+        let v = builtin(variant).expect("shipped").expect("loads");
+        let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+        let alone = find_orders(&parser, line, Some(phase));
+        let body = format!(
+            "Dear GM,\nhere is my order:\n{line}\nthanks!\n\nOn Mon, 23 Nov 2026, GM wrote:\n> {line}\n"
+        );
+        let found = find_orders(&parser, &body, Some(phase));
+        let shown = |f: &[zinejudge::orders::mail::FoundOrder]| -> Vec<String> {
+            f.iter()
+                .map(|f| match &f.result {
+                    Ok(o) => zinejudge::orders::format_order(&v.map, &o.command),
+                    Err(e) => format!("error: {e}"),
+                })
+                .collect()
+        };
+        let (a, b) = (shown(&alone), shown(&found));
+        if a.len() != 1 || a[0].starts_with("error") || a != b || found[0].line != 3 {
+            failures.push(format!("{variant} `{line}`: alone {a:?}, in a mail {b:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// RFC 3676 `format=flowed` (Thunderbird's plain text): a line of orders
+/// the client wrapped at a space is one line again, so an order broken
+/// across the soft break is read whole.
+#[test]
+fn a_line_of_orders_wrapped_by_a_flowed_client_is_read_whole() {
+    let mut w = started();
+    let r = raw_reply(
+        &mut w,
+        "From: England@example.test\nMessage-ID: <f1@example.test>\nSubject: orders\n\
+         Content-Type: text/plain; charset=UTF-8; format=flowed\n\n\
+         SIGNON England g pw\n\
+         F Lon - ENG; F Edi - NTH; A Lvp - \n\
+         Yor\n\
+         -- \n\
+         Ann\n",
+    );
+    let h = held(&r);
+    for o in ["F(Lon)-ENG", "F(Edi)-NTH", "A(Lvp)-Yor"] {
+        assert!(h.contains(&o.to_string()), "{o}: {r}");
+    }
+    assert!(!r.contains("Not accepted"), "{r}");
+}
+
+/// Old Macintosh mail ends its lines with a lone carriage return: each is a
+/// line.
+#[test]
+fn lines_ended_by_a_lone_carriage_return_are_lines() {
+    let mut w = started();
+    let sent = w.raw(
+        b"From: England@example.test\r\nMessage-ID: <cr1@example.test>\r\nSubject: orders\r\n\r\n\
+          SIGNON England g pw\rF Lon-ENG\rF Edi-NTH\rA Lvp-Yor\r",
+    );
+    let r = sent
+        .iter()
+        .find(|m| m.to_has("England@example.test"))
+        .map(|m| m.body.clone())
+        .unwrap_or_else(|| panic!("no reply: {sent:#?}"));
+    let h = held(&r);
+    for o in ["F(Lon)-ENG", "F(Edi)-NTH", "A(Lvp)-Yor"] {
+        assert!(h.contains(&o.to_string()), "{o}: {r}");
+    }
 }

@@ -149,6 +149,52 @@ fn a_mail_that_panics_the_judge_fails_alone_and_is_not_tried_again() {
     assert!(text.contains("could not process this mail"), "{text}");
 }
 
+/// The daemon takes the mail waiting as a batch, made durable with one
+/// wait for the disk: each mail is still its own transaction, so a mail
+/// that panics the judge fails alone and the others are answered, and
+/// commits wait for the disk again afterwards.
+#[test]
+fn a_queue_of_mail_is_processed_together_and_a_panic_still_fails_alone() {
+    let mut p = fragile_world();
+    let now = SystemTime::now();
+    let t = zinejudge::daemon::process::unix(now);
+    for (id, body) in [("a", "VARIANTS"), ("boom", "BOOM"), ("b", "LIST")] {
+        let raw = raw_mail(
+            &format!("From: {id}@x.test\r\nMessage-ID: <{id}@x.test>"),
+            body,
+        );
+        p.store
+            .insert_inbound(
+                &format!("{id}@x.test"),
+                "t",
+                &raw,
+                raw.len() as i64,
+                false,
+                t,
+            )
+            .unwrap();
+    }
+    assert_eq!(p.process_some(now, 64).unwrap(), 3);
+    assert!(p.process_next(now).unwrap().is_none(), "all taken");
+    let out = p.store.due_outbox(i64::MAX, 10).unwrap();
+    assert_eq!(out.len(), 3, "two answers and an apology");
+    let texts: Vec<String> = out
+        .iter()
+        .map(|m| String::from_utf8_lossy(&m.raw).to_string())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("could not process this mail"))
+    );
+    let sync: i64 = p
+        .store
+        .conn()
+        .query_row("PRAGMA synchronous", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(sync, 2, "FULL again after the batch");
+}
+
 #[test]
 fn a_mail_the_process_died_on_three_times_is_given_up() {
     let mut p = fragile_world();

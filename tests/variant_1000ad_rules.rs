@@ -752,10 +752,11 @@ fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
     assert!(r.contains("no (more) builds are due"), "{r}");
     assert!(r.contains("Your orders are complete"), "{r}");
     assert!(!r.contains("Still missing"), "{r}");
-    // Without the last two, one build is missing, not two.
+    // Without the last two, one build is missing, not two. (Builds merge
+    // site by site across mails, so the held ones are withdrawn first.)
     let r = w.reply(
         "British@example.test",
-        "SIGNON British r7b pw\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
+        "SIGNON British r7b pw\nCLEAR\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
          Build F Mth\nBuild F Wal\nBuild F Mal",
     );
     assert!(r.contains("Still missing: 1 build(s) or waiver(s)"), "{r}");

@@ -4,12 +4,11 @@
 //! the board (is the unit there, can it go there, is it the right phase).
 
 use super::load_variant;
-use crate::adjudicate::{AdjustStatus, adjudicate_retreats};
 use crate::game::Position;
 use crate::orders::mail::{FoundOrder, find_orders};
 use crate::orders::parse::OrderParser;
-use crate::orders::{AdjustOrder, AnyCommand, Order, format_order};
-use crate::variant::{Phase, PhaseKind, Variant};
+use crate::orders::{AnyCommand, format_order};
+use crate::variant::{Phase, Variant};
 use anyhow::{Context, Result};
 use std::io::Read;
 use std::path::PathBuf;
@@ -55,7 +54,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let found = find_orders(&parser, &body, phase.map(|p| p.kind));
     let verdicts = match (&pos, phase) {
-        (Some(pos), Some(ph)) => check(&v, pos, ph.kind, &found),
+        (Some(pos), Some(ph)) => {
+            // `--phase` may name another phase than the position's.
+            let mut at = pos.clone();
+            at.phase = ph;
+            check(&v, &at, &found)
+        }
         _ => vec![None; found.len()],
     };
     let mut errors = 0;
@@ -69,6 +73,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     f.line,
                     format_order(&v.map, &o.command)
                 );
+            }
+            // The rest of a line that held an order: listed, not an error.
+            (Err(e), _) if e.kind == crate::orders::parse::ParseErrorKind::Empty => {
+                println!("line {}: `{}`: not read as an order", f.line, f.text);
             }
             (Err(e), _) => {
                 errors += 1;
@@ -88,12 +96,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// Check read orders against the board: `Some(reason)` for each order the
 /// judge would not carry out.
-fn check(
-    v: &Variant,
-    pos: &Position,
-    kind: PhaseKind,
-    found: &[FoundOrder],
-) -> Vec<Option<String>> {
+fn check(v: &Variant, pos: &Position, found: &[FoundOrder]) -> Vec<Option<String>> {
     let owner = |c: &AnyCommand| -> Option<crate::map::PowerId> {
         let at = match c {
             AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) => u.at,
@@ -108,70 +111,22 @@ fn check(
     };
     let mut out = vec![None; found.len()];
     let mut idx = Vec::new();
-    let mut main = Vec::new();
-    let mut retreats = Vec::new();
-    let mut adjust = Vec::new();
+    let mut orders = Vec::new();
     for (i, f) in found.iter().enumerate() {
         let Ok(o) = &f.result else { continue };
         let Some(power) = f.power.or_else(|| owner(&o.command)) else {
             out[i] = Some("say whose order it is (`England: ...`)".to_string());
             continue;
         };
-        match (&o.command, kind) {
-            (AnyCommand::Main(unit, command), PhaseKind::Movement) => {
-                idx.push(i);
-                main.push(Order {
-                    power,
-                    unit: *unit,
-                    command: command.clone(),
-                });
-            }
-            (AnyCommand::Retreat(unit, command), PhaseKind::Retreat) => {
-                idx.push(i);
-                retreats.push(Order {
-                    power,
-                    unit: *unit,
-                    command: *command,
-                });
-            }
-            (AnyCommand::Adjust(command), PhaseKind::Adjustment | PhaseKind::Placement) => {
-                idx.push(i);
-                adjust.push(AdjustOrder {
-                    power,
-                    command: *command,
-                });
-            }
-            _ => out[i] = Some(format!("not an order for a {} phase", kind.word())),
-        }
+        idx.push(i);
+        orders.push((power, o.command.clone()));
     }
-    let verdicts: Vec<Option<String>> = match kind {
-        PhaseKind::Movement => crate::game::step::move_verdicts(v, pos, &main)
-            .into_iter()
-            .map(|o| o.map(|w| w.to_string()))
-            .collect(),
-        PhaseKind::Retreat => {
-            let situation = crate::adjudicate::RetreatSituation {
-                units: pos.units.clone(),
-                dislodged: pos.dislodged.clone(),
-            };
-            adjudicate_retreats(&v.map, &situation, &retreats)
-                .orders
-                .into_iter()
-                .map(|o| o.map(|w| w.to_string()))
-                .collect()
-        }
-        PhaseKind::Adjustment | PhaseKind::Placement => {
-            crate::game::step::judge_adjustments(v, pos, &adjust)
-                .orders
-                .into_iter()
-                .map(|s| match s {
-                    AdjustStatus::Illegal(w) => Some(w.to_string()),
-                    _ => None,
-                })
-                .collect()
-        }
-    };
-    for (k, verdict) in verdicts.into_iter().enumerate() {
+    // The same checker as the mail path's, so `parse` refuses exactly what
+    // the judge would.
+    for (k, verdict) in crate::game::check::refusals(v, pos, &orders)
+        .into_iter()
+        .enumerate()
+    {
         out[idx[k]] = verdict;
     }
     out

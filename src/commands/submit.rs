@@ -10,13 +10,12 @@
 
 use super::error::CmdResult;
 use super::{Judge, Session, load};
-use crate::adjudicate::{AdjustStatus, RetreatSituation, adjudicate_retreats};
 use crate::game::Position;
 use crate::game::record::Status;
 use crate::map::PowerId;
 use crate::orders::mail::find_orders;
 use crate::orders::parse::OrderParser;
-use crate::orders::{AdjustOrder, AnyCommand, Order, Place, format_order, format_unit};
+use crate::orders::{AdjustOrder, AnyCommand, Place, format_order, format_unit};
 use crate::store::games;
 use crate::variant::{PhaseKind, Variant};
 use std::fmt::Write;
@@ -67,8 +66,12 @@ enum Slot {
     /// The units waiting in a box, any number: a mail's orders for the box
     /// replace all the earlier ones for it.
     Box(crate::map::ProvinceId),
-    /// Builds and removals: a mail's set replaces the earlier one.
-    Adjust,
+    /// A build or removal at a site: like a unit's order, a mail's first
+    /// one for the site replaces the held ones (`Build F(Tri)` leaves
+    /// `Build A(Bud)` from an earlier mail alone).
+    Site(crate::map::ProvinceId),
+    /// Waivers: a mail's first waiver replaces the held ones.
+    Waive,
     /// An A/F's landing (Abstraction II): apart from its fleet's own order.
     Landing(crate::map::ProvinceId),
     /// A retreat written on a yearly order sheet (1700 AD II), beside the
@@ -133,7 +136,16 @@ fn assign<'h>(
 
 fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
     let Some(p) = unit_key(c) else {
-        return Slot::Adjust;
+        return match c {
+            AnyCommand::Adjust(crate::orders::AdjustCommand::Build { at, .. }) => {
+                Slot::Site(at.province)
+            }
+            AnyCommand::Adjust(
+                crate::orders::AdjustCommand::Remove { unit }
+                | crate::orders::AdjustCommand::Convert { unit, .. },
+            ) => Slot::Site(unit.at.province),
+            _ => Slot::Waive,
+        };
     };
     if matches!(
         c,
@@ -163,109 +175,24 @@ fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
 }
 
 /// Why the judge refuses each order of `power` (None: accepted), checked
-/// against the position.
+/// against the position: the one checker the offline tools use too.
 pub(crate) fn check(
     v: &Variant,
     pos: &Position,
     power: PowerId,
     cmds: &[AnyCommand],
 ) -> Vec<Option<String>> {
-    if pos.state.anarchy.get(power) == Some(&crate::game::position::Anarchy::Yes) {
-        let why = "your power is in anarchy, having lost every home centre: its units \
-                   hold and the judge removes what must go; it gives no orders"
-            .to_string();
-        return vec![Some(why); cmds.len()];
-    }
-    let mut out = vec![None; cmds.len()];
-    let kind = pos.phase.kind;
-    let mut idx = Vec::new();
-    let mut main = Vec::new();
-    let mut retreats = Vec::new();
-    let mut adjust = Vec::new();
-    for (i, c) in cmds.iter().enumerate() {
-        match (c, kind) {
-            (AnyCommand::Main(u, cmd), PhaseKind::Movement) => {
-                idx.push(i);
-                main.push(Order {
-                    power,
-                    unit: *u,
-                    command: cmd.clone(),
-                });
-            }
-            (AnyCommand::Retreat(u, cmd), PhaseKind::Retreat) => {
-                idx.push(i);
-                retreats.push(Order {
-                    power,
-                    unit: *u,
-                    command: *cmd,
-                });
-            }
-            (AnyCommand::Adjust(cmd), PhaseKind::Adjustment | PhaseKind::Placement) => {
-                idx.push(i);
-                adjust.push(AdjustOrder {
-                    power,
-                    command: *cmd,
-                });
-            }
-            // A yearly order sheet (1700 AD II) holds the retreats and the
-            // builds too; they are judged with the turn.
-            (AnyCommand::Retreat(..) | AnyCommand::Adjust(_), PhaseKind::Movement)
-                if v.calendar.turn == crate::variant::Turn::Impulses => {}
-            _ => out[i] = Some(format!("it is not an order for {} phase", article(kind))),
-        }
-    }
-    let verdicts: Vec<Option<String>> = match kind {
-        PhaseKind::Movement => crate::game::step::move_verdicts(v, pos, &main)
-            .into_iter()
-            .map(|o| o.map(|w| w.to_string()))
-            .collect(),
-        PhaseKind::Retreat => {
-            let situation = RetreatSituation {
-                units: pos.units.clone(),
-                dislodged: pos.dislodged.clone(),
-            };
-            adjudicate_retreats(&v.map, &situation, &retreats)
-                .orders
-                .into_iter()
-                .map(|o| o.map(|w| w.to_string()))
-                .collect()
-        }
-        PhaseKind::Adjustment | PhaseKind::Placement => {
-            crate::game::step::judge_adjustments(v, pos, &adjust)
-                .orders
-                .into_iter()
-                .map(|st| match st {
-                    AdjustStatus::Illegal(w) => Some(w.to_string()),
-                    _ => None,
-                })
-                .collect()
-        }
-    };
-    // Not refusals here: "replaced by a later order" (merging keeps the
-    // later one); "fleets may enter only friendly coastal provinces", for
-    // that depends on the armies' moves and the permissions (PERMIT) when
-    // the turn is judged (1700 AD II rule 8), where it is checked again.
-    let not_refusals = [
-        crate::adjudicate::Illegal::Replaced.to_string(),
-        crate::adjudicate::Illegal::NotFriendly.to_string(),
-    ];
-    for (k, verdict) in verdicts.into_iter().enumerate() {
-        if !verdict.as_ref().is_some_and(|w| not_refusals.contains(w)) {
-            out[idx[k]] = verdict;
-        }
-    }
-    out
-}
-
-fn article(k: PhaseKind) -> String {
-    match k {
-        PhaseKind::Adjustment => "an adjustment".into(),
-        other => format!("a {}", other.word()),
-    }
+    let orders: Vec<(PowerId, AnyCommand)> = cmds.iter().map(|c| (power, c.clone())).collect();
+    crate::game::check::refusals(v, pos, &orders)
 }
 
 /// Take the orders in `block` for `power`; returns whether the block held
 /// any.
+///
+/// Every line ends in one of three lists of the reply: read (echoed in
+/// full as the judge will carry it out, with a note when it corrects or
+/// replaces something), not accepted (with the reason), or not read as an
+/// order. Then the whole set now held, and what is missing.
 pub(crate) fn orders(
     judge: &mut Judge,
     s: &mut Session<'_, '_>,
@@ -278,7 +205,19 @@ pub(crate) fn orders(
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
     let found = find_orders(&parser, &text.join("\n"), Some(pos.phase.kind));
-    let unread = unread_lines(block, &found);
+    // Pieces of lines that held an order but are none themselves go with
+    // the unread lines.
+    let (pieces, found): (Vec<_>, Vec<_>) = found.into_iter().partition(
+        |f| matches!(&f.result, Err(e) if e.kind == crate::orders::parse::ParseErrorKind::Empty),
+    );
+    let mut unread = unread_lines(block, &found);
+    unread.extend(pieces.iter().map(|f| {
+        format!(
+            "  line {} (part): \"{}\"",
+            block[f.line - 1].0,
+            crate::mail::header_text(&f.text, 72)
+        )
+    }));
     if found.is_empty() {
         say_unread(s, &unread);
         return Ok(false);
@@ -318,22 +257,31 @@ pub(crate) fn orders(
         }
     }
     let cmds: Vec<AnyCommand> = new_cmds.iter().map(|(_, _, c)| c.clone()).collect();
-    let mut held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
+    // Held orders, each with the line of this mail it came from (None: an
+    // earlier mail).
+    let mut held: Vec<(AnyCommand, Option<usize>)> =
+        stored(&v, &games::orders(s.tx, &g.name, power.0)?)
+            .into_iter()
+            .map(|c| (c, None))
+            .collect();
     // The new orders are checked beside the held ones they do not replace:
     // orders of one phase may come in several mails (an A/F's landing after
     // the mail that boarded its army).
+    // The new ones come first: where builds are one too many, an earlier
+    // mail's go (see below), not the ones just written.
     let new_slots: Vec<Slot> = cmds.iter().map(|c| slot(&v, &pos, power, c)).collect();
-    let mut context: Vec<AnyCommand> = held
-        .iter()
-        .filter(|h| !new_slots.contains(&slot(&v, &pos, power, h)))
-        .cloned()
-        .collect();
-    let kept = context.len();
-    context.extend(cmds.iter().cloned());
-    let verdicts = check(&v, &pos, power, &context).split_off(kept);
+    let mut context = cmds.clone();
+    context.extend(
+        held.iter()
+            .map(|(h, _)| h)
+            .filter(|h| !new_slots.contains(&slot(&v, &pos, power, h)))
+            .cloned(),
+    );
+    let mut verdicts = check(&v, &pos, power, &context);
+    verdicts.truncate(cmds.len());
     let mut replaced: Vec<Slot> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
-    let mut corrections: Vec<String> = Vec::new();
+    // One entry per line read: the order in full, then its notes.
+    let mut read: Vec<(usize, String, Vec<String>)> = Vec::new();
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
             rejected.push(format!(
@@ -341,78 +289,87 @@ pub(crate) fn orders(
             ));
             continue;
         }
-        // A unit written as the wrong kind is the unit that is there (the
-        // judges find units by place): say so.
-        if let AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) = &c
-            && let Some(k) = u.kind
-            && let Some(real) = pos
-                .units
-                .iter()
-                .chain(pos.dislodged.iter().map(|(d, _)| d))
-                .find(|x| x.power == power && v.map.province_of(x.region) == u.at.province)
-            && real.kind != k
-            && v.features.box_at(u.at.province).is_none()
-        {
-            let word = real.kind.word().to_lowercase();
-            corrections.push(format!(
-                "  line {line}: \"{text}\": there is {} {word} in {}: read as {}",
-                if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                    "an"
-                } else {
-                    "a"
-                },
-                v.map.province(u.at.province).name,
-                format_order(&v.map, &with_kind(&c, real.kind, &v, real.region))
-            ));
+        let mut notes = Vec::new();
+        let (c, corrected) = complete(&v, &pos, power, &c);
+        if let Some(note) = corrected {
+            notes.push(note);
         }
         let k = slot(&v, &pos, power, &c);
         // A unit's new order replaces its old one; the first order of the
         // mail for a box, for the fleets of a province (each may have its
-        // own) or for the adjustments replaces all held ones. The reply says
-        // which orders went.
+        // own), for a build site or for the waivers replaces all held ones
+        // for it, and the mail's later ones add to it.
         if matches!(k, Slot::Unit(_, false)) || !replaced.contains(&k) {
+            let shown = format_order(&v.map, &c);
             let gone: Vec<String> = held
                 .iter()
-                .filter(|h| slot(&v, &pos, power, h) == k)
-                .map(|h| format_order(&v.map, h))
-                .filter(|h| *h != format_order(&v.map, &c))
+                .filter(|(h, _)| slot(&v, &pos, power, h) == k)
+                .filter(|(h, _)| format_order(&v.map, h) != shown)
+                .map(|(h, from)| match from {
+                    Some(n) => format!("{} (line {n})", format_order(&v.map, h)),
+                    None => format!("{} (an earlier mail)", format_order(&v.map, h)),
+                })
                 .collect();
             if !gone.is_empty() {
-                notes.push(format!(
-                    "  line {line}: \"{text}\" replaces {}",
-                    gone.join(", ")
-                ));
+                notes.push(format!("replaces {}", gone.join(", ")));
             }
-            held.retain(|h| slot(&v, &pos, power, h) != k);
+            held.retain(|(h, _)| slot(&v, &pos, power, h) != k);
             replaced.push(k);
         }
-        held.push(c);
+        read.push((line, format_order(&v.map, &c), notes));
+        held.push((c, Some(line)));
     }
     // Keep the stored set legal as a whole (too many builds and the like).
-    let verdicts = check(&v, &pos, power, &held);
+    // This mail's orders are judged first, so where builds or removals are
+    // one too many, an earlier mail's go, not the ones just written.
+    let order: Vec<usize> = (0..held.len())
+        .filter(|&i| held[i].1.is_some())
+        .chain((0..held.len()).filter(|&i| held[i].1.is_none()))
+        .collect();
+    let cmds: Vec<AnyCommand> = order.iter().map(|&i| held[i].0.clone()).collect();
+    let mut dropped = vec![None; held.len()];
+    for (&i, verdict) in order.iter().zip(check(&v, &pos, power, &cmds)) {
+        dropped[i] = verdict;
+    }
     let mut final_set = Vec::new();
-    for (c, verdict) in held.into_iter().zip(verdicts) {
-        match verdict {
-            None => final_set.push(c),
-            Some(why) => rejected.push(format!(
-                "  {}\n    dropped: {why}",
+    let mut kept_earlier = false;
+    for ((c, from), verdict) in held.into_iter().zip(dropped) {
+        match (verdict, from) {
+            (None, from) => {
+                kept_earlier |= from.is_none();
+                final_set.push(c);
+            }
+            (Some(why), Some(n)) => {
+                read.retain(|(l, _, _)| *l != n);
+                rejected.push(format!(
+                    "  line {n}: \"{}\"\n    not accepted: {why}",
+                    format_order(&v.map, &c)
+                ));
+            }
+            (Some(why), None) => rejected.push(format!(
+                "  {} (an earlier mail)\n    dropped: {why}",
                 format_order(&v.map, &c)
             )),
         }
     }
     let lines: Vec<String> = final_set.iter().map(|c| store_form(&v, c)).collect();
     games::set_orders(s.tx, &g.name, power.0, &lines)?;
-    if !corrections.is_empty() {
-        s.say("Read as the unit that is there:");
-        for n in &corrections {
-            s.say(n);
+    if !read.is_empty() {
+        s.say("Read from your mail:");
+        for (line, order, notes) in &read {
+            s.say(&format!("  line {line}: {order}"));
+            for n in notes {
+                s.say(&format!("    {n}"));
+            }
         }
-        s.reply.push('\n');
-    }
-    if !notes.is_empty() {
-        s.say("Replaced:");
-        for n in &notes {
-            s.say(n);
+        if kept_earlier {
+            s.say(&crate::report::wrap(
+                "  (Orders add to those you sent before: a new order replaces the \
+                 old one unit by unit, and builds and removals site by site; \
+                 CLEAR withdraws them all.)",
+                72,
+                "  ",
+            ));
         }
         s.reply.push('\n');
     }
@@ -426,6 +383,80 @@ pub(crate) fn orders(
     say_unread(s, &unread);
     show_orders(judge, s, game, power)?;
     Ok(true)
+}
+
+/// An order in full, as the judge will carry it out: the unit's kind filled
+/// in (or corrected, with a note, when the player wrote the other kind and
+/// only the other stands there), and the kind of a supported or convoyed
+/// unit filled in where the power can see it. Units in a box, stacks and
+/// places hidden from the power are left as written.
+fn complete(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    c: &AnyCommand,
+) -> (AnyCommand, Option<String>) {
+    let viewer = crate::rules::features::Viewer::Power(power);
+    // The one unit standing in a province, if exactly one does.
+    let only = |p: crate::map::ProvinceId, own: bool| {
+        let mut at = pos
+            .units
+            .iter()
+            .chain(pos.dislodged.iter().map(|(d, _)| d))
+            .filter(|x| v.map.province_of(x.region) == p && (!own || x.power == power));
+        match (at.next(), at.next()) {
+            (Some(u), None)
+                if v.features.box_at(p).is_none()
+                    && !v.features.place_hidden_from(pos.phase, p, viewer)
+                    && !v.features.hidden_from(&v.map, pos.phase, u, viewer) =>
+            {
+                Some(*u)
+            }
+            _ => None,
+        }
+    };
+    let fill = |r: &crate::orders::UnitRef| -> crate::orders::UnitRef {
+        match (r.kind, only(r.at.province, false)) {
+            (None, Some(u)) => crate::orders::UnitRef {
+                kind: Some(u.kind),
+                at: r.at,
+            },
+            _ => *r,
+        }
+    };
+    let (unit, rest) = match c {
+        AnyCommand::Main(u, cmd) => (u, Some(cmd)),
+        AnyCommand::Retreat(u, _) => (u, None),
+        AnyCommand::Adjust(_) => return (c.clone(), None),
+    };
+    let mut note = None;
+    let mut out = c.clone();
+    if let Some(real) = only(unit.at.province, true) {
+        if unit.kind.is_some_and(|k| k != real.kind) {
+            let word = real.kind.word().to_lowercase();
+            note = Some(format!(
+                "there is {} {word} in {}, so it is read as the {word}",
+                if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                },
+                v.map.province(unit.at.province).name,
+            ));
+        }
+        out = with_kind(&out, real.kind, v, real.region);
+    }
+    if let (AnyCommand::Main(_, cmd), Some(_)) = (&mut out, rest) {
+        use crate::orders::MainCommand as M;
+        match cmd {
+            M::SupportHold { unit } | M::SupportMove { unit, .. } | M::Convoy { unit, .. } => {
+                *unit = fill(unit);
+            }
+            M::Board { fleet } => *fleet = fill(fleet),
+            _ => {}
+        }
+    }
+    (out, note)
 }
 
 /// The lines of `block` in which no order was found: chat, greetings, or
@@ -541,7 +572,7 @@ pub(crate) fn show_orders(
             for h in held.iter().filter(|h| {
                 matches!(
                     slot(&v, &pos, power, h),
-                    Slot::Landing(_) | Slot::Retreat(_) | Slot::Adjust
+                    Slot::Landing(_) | Slot::Retreat(_) | Slot::Site(_) | Slot::Waive
                 )
             }) {
                 let head = match h {

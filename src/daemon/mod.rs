@@ -64,6 +64,10 @@ fn limit_arenas() {
 /// How often the clock ticks (deadlines, reminders).
 const TICK: Duration = Duration::from_secs(5);
 
+/// At most this many mails are processed between two looks at the clock,
+/// made durable together (see [`Processor::process_some`]).
+const MAIL_BATCH: usize = 64;
+
 /// Store a raw mail from `source`. Returns whether it was new.
 pub fn store_raw(
     store: &mut Store,
@@ -361,10 +365,10 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                         }
                     }
                     alive.store(unix(SystemTime::now()), Ordering::Relaxed);
-                    match processor.process_next(SystemTime::now()) {
-                        Ok(Some(_)) => wake_outbox.notify_one(),
-                        Ok(None) if more => {}
-                        Ok(None) => {
+                    match processor.process_some(SystemTime::now(), MAIL_BATCH) {
+                        Ok(n) if n > 0 => wake_outbox.notify_one(),
+                        Ok(_) if more => {}
+                        Ok(_) => {
                             // Nothing waiting: sleep until woken (a new mail
                             // stored) or a second passes (`deliver` stores
                             // from another process).

@@ -108,6 +108,38 @@ pub trait Responder: Send {
     }
 }
 
+/// Record that the clock's work for `key` failed, in a transaction of its
+/// own.
+fn set_aside(
+    store: &mut Store,
+    responder: &mut dyn Responder,
+    identity: &Identity,
+    key: &str,
+    cause: &str,
+    now: SystemTime,
+) -> Result<usize, StoreError> {
+    let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
+        let tx = store.transaction()?;
+        let mails = responder.fault(&tx, key, cause, now)?;
+        for m in &mails {
+            queue(&tx, identity, None, m, now)?;
+        }
+        tx.commit()?;
+        Ok(mails.len())
+    }));
+    match r {
+        Ok(Ok(n)) => Ok(n),
+        Ok(Err(e)) => {
+            warn!(game = %key, error = %format!("{e:#}"), "cannot record a game's fault");
+            Ok(0)
+        }
+        Err(p) => {
+            warn!(game = %key, cause = %panic_text(&*p), "recording a game's fault panicked");
+            Ok(0)
+        }
+    }
+}
+
 /// Seconds since the epoch.
 pub fn unix(t: SystemTime) -> i64 {
     t.duration_since(UNIX_EPOCH)
@@ -246,35 +278,44 @@ impl Processor {
                 return Ok(done);
             }
         };
-        for key in due {
-            if started.elapsed() >= self.limits.tick_budget {
-                done.more = true;
-                break;
+        // Each game in its own short transaction, all made durable by one
+        // fsync at the end ([`Store::group_commit`]).
+        let Processor {
+            store,
+            responder,
+            identity,
+            limits,
+            ..
+        } = self;
+        store.group_commit(|store| {
+            for key in due {
+                if started.elapsed() >= limits.tick_budget {
+                    done.more = true;
+                    break;
+                }
+                let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
+                    let tx = store.transaction()?;
+                    let mails = responder.tick(&tx, &key, now)?;
+                    for m in &mails {
+                        queue(&tx, identity, None, m, now)?;
+                    }
+                    tx.commit()?;
+                    Ok(mails.len())
+                }));
+                done.games += 1;
+                let cause = match r {
+                    Ok(Ok(n)) => {
+                        done.queued += n;
+                        continue;
+                    }
+                    Ok(Err(e)) => format!("{e:#}"),
+                    Err(p) => panic_text(&*p),
+                };
+                warn!(game = %key, cause = %cause, "the clock's work for a game failed; it is set aside");
+                done.queued += set_aside(store, &mut **responder, identity, &key, &cause, now)?;
             }
-            let identity = &self.identity;
-            let responder = &mut self.responder;
-            let store = &mut self.store;
-            let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
-                let tx = store.transaction()?;
-                let mails = responder.tick(&tx, &key, now)?;
-                for m in &mails {
-                    queue(&tx, identity, None, m, now)?;
-                }
-                tx.commit()?;
-                Ok(mails.len())
-            }));
-            done.games += 1;
-            let cause = match r {
-                Ok(Ok(n)) => {
-                    done.queued += n;
-                    continue;
-                }
-                Ok(Err(e)) => format!("{e:#}"),
-                Err(p) => panic_text(&*p),
-            };
-            warn!(game = %key, cause = %cause, "the clock's work for a game failed; it is set aside");
-            done.queued += self.set_aside(&key, &cause, now)?;
-        }
+            Ok(())
+        })?;
         if done.games > 0 {
             let b = self.burst.get_or_insert(Burst {
                 started,
@@ -296,34 +337,6 @@ impl Processor {
             );
         }
         Ok(done)
-    }
-
-    /// Record that the clock's work for `key` failed, in a transaction of
-    /// its own.
-    fn set_aside(&mut self, key: &str, cause: &str, now: SystemTime) -> Result<usize, StoreError> {
-        let identity = &self.identity;
-        let responder = &mut self.responder;
-        let store = &mut self.store;
-        let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
-            let tx = store.transaction()?;
-            let mails = responder.fault(&tx, key, cause, now)?;
-            for m in &mails {
-                queue(&tx, identity, None, m, now)?;
-            }
-            tx.commit()?;
-            Ok(mails.len())
-        }));
-        match r {
-            Ok(Ok(n)) => Ok(n),
-            Ok(Err(e)) => {
-                warn!(game = %key, error = %format!("{e:#}"), "cannot record a game's fault");
-                Ok(0)
-            }
-            Err(p) => {
-                warn!(game = %key, cause = %panic_text(&*p), "recording a game's fault panicked");
-                Ok(0)
-            }
-        }
     }
 
     /// At most once an hour: drop the bodies of mail processed longer ago
@@ -412,6 +425,33 @@ impl Processor {
         };
         info!(message_id = %done.message_id, note = %done.note, replies = done.replies, "mail processed");
         Ok(Some(done))
+    }
+
+    /// Process the mail waiting, each in its own transaction as
+    /// [`Processor::process_next`] does, up to `max` mails or the tick
+    /// budget, and make them durable together with one wait for the disk
+    /// ([`Store::group_commit`]): a queue of mail costs one fsync, not one
+    /// a mail. Their answers are in the outbox, durable, when this returns.
+    /// Returns how many were processed.
+    pub fn process_some(&mut self, now: SystemTime, max: usize) -> Result<usize, StoreError> {
+        let started = Instant::now();
+        self.store.begin_group()?;
+        let mut n = 0;
+        let mut out = Ok(());
+        while n < max && started.elapsed() < self.limits.tick_budget {
+            match self.process_next(now) {
+                Ok(Some(_)) => n += 1,
+                Ok(None) => break,
+                Err(e) => {
+                    out = Err(e);
+                    break;
+                }
+            }
+        }
+        let end = self.store.end_group();
+        out?;
+        end?;
+        Ok(n)
     }
 
     /// Mark a mail failed, answering its sender with an apology where one

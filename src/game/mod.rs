@@ -1,6 +1,7 @@
 //! Game state: a position on the board at a phase, and how orders take it to
 //! the next phase.
 
+pub mod check;
 pub mod end;
 pub mod record;
 pub mod step;

@@ -277,7 +277,67 @@ fn body_text(m: &mail_parser::Message<'_>) -> String {
             return text;
         }
     }
-    m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()
+    let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
+    // Thunderbird and others send `format=flowed` (RFC 3676): a line that
+    // ends in a space goes on in the next one, so a long line of orders
+    // wrapped by the client is one line again.
+    let flowed = m
+        .text_part(0)
+        .and_then(|p| p.content_type())
+        .and_then(|ct| {
+            ct.attribute("format")
+                .filter(|f| f.eq_ignore_ascii_case("flowed"))
+                .map(|_| {
+                    ct.attribute("delsp")
+                        .is_some_and(|d| d.eq_ignore_ascii_case("yes"))
+                })
+        });
+    let text = match flowed {
+        Some(delsp) => unflow(&text, delsp),
+        None => text,
+    };
+    // A lone carriage return (old Macintosh mail) ends a line too.
+    if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        text
+    }
+}
+
+/// Undo RFC 3676's `format=flowed`: join soft-broken lines (those ending
+/// in a space, except the signature separator `-- ` and quoted lines,
+/// whose quote depth must match, kept simple here: quoted lines are left
+/// as they are) and remove space-stuffing.
+fn unflow(text: &str, delsp: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut open = false;
+    for raw in text.split('\n') {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let quoted = line.starts_with('>');
+        let line = if quoted {
+            line
+        } else {
+            line.strip_prefix(' ').unwrap_or(line)
+        };
+        let soft = !quoted && line.ends_with(' ') && line != "-- ";
+        if soft {
+            let kept = if delsp { &line[..line.len() - 1] } else { line };
+            out.push_str(kept);
+            open = true;
+        } else {
+            out.push_str(line);
+            out.push('\n');
+            open = false;
+        }
+    }
+    if open {
+        out.push('\n');
+    }
+    // `split` gave one more piece than there were line ends.
+    if !text.ends_with('\n') && out.ends_with('\n') {
+        out.pop();
+    }
+    out
 }
 
 /// Decode a raw mail. `judge` is the judge's own address (mail from it is

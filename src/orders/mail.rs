@@ -16,8 +16,8 @@ use super::PhaseKind;
 use super::lex::{Tok, Token, lex};
 use super::parse::{
     BUILD_WORDS, CONVOY_WORDS, Context, HOLD_WORDS, Heading, MOVE_WORDS, OrderParser, ParseError,
-    ParsedOrder, REMOVE_WORDS, RETREAT_WORDS, SUPPORT_WORDS, WAIVE_WORDS, is_kind_word,
-    starts_order,
+    ParseErrorKind, ParsedOrder, REMOVE_WORDS, RETREAT_WORDS, SUPPORT_WORDS, WAIVE_WORDS,
+    is_kind_word, starts_order,
 };
 use crate::map::PowerId;
 
@@ -87,6 +87,27 @@ pub fn ends_body(line: &str) -> bool {
             .iter()
             .any(|m| inner.to_lowercase().starts_with(m))
     };
+    // The signature a phone or webmail adds under the text.
+    const SENT_FROM: &[&str] = &[
+        "sent from my ",
+        "sent from outlook",
+        "get outlook for ",
+        "sent from yahoo mail",
+        "sent from mail for windows",
+        "envoyé de mon ",
+        "envoyé depuis ",
+        "von meinem ",
+        "gesendet von ",
+        "enviado desde mi ",
+        "enviado do meu ",
+        "inviato da ",
+        "verzonden vanaf mijn ",
+        "verstuurd vanaf mijn ",
+    ];
+    let lower = t.to_lowercase();
+    if t.len() <= 60 && SENT_FROM.iter().any(|w| lower.starts_with(w)) {
+        return true;
+    }
     line.trim_end() == "--"
         || line.trim_end() == "-- "
         || line.starts_with("-- ") && line.trim_end().len() <= 3
@@ -132,6 +153,9 @@ pub fn body_end(lines: &[&str]) -> usize {
 /// escribió:", "Il giorno lunedì Ann ha scritto:", "Op maandag schreef
 /// Ann:"): it ends with the verb and a colon, and the next line that says
 /// anything is quoted. It belongs to the quote, not to the player's text.
+/// Gmail wraps a long attribution over two lines (`... zinejudge <` then
+/// `judge@example.test>:`): both lines are the attribution when the first
+/// opens as one does (`On`, `Le`, `Am`, `El`, `Il`, `Op` and a date).
 pub fn is_attribution(lines: &[&str], i: usize) -> bool {
     const VERBS: &[&str] = &[
         "wrote",
@@ -141,13 +165,30 @@ pub fn is_attribution(lines: &[&str], i: usize) -> bool {
         "ha scritto",
         "schreef",
     ];
-    let t = lines[i].trim().to_lowercase();
-    t.ends_with(':')
-        && VERBS.iter().any(|v| t.contains(v))
-        && lines[i + 1..]
+    const OPENERS: &[&str] = &["On ", "Le ", "Am ", "El ", "Il ", "Op "];
+    let says = |t: &str| {
+        let t = t.trim().to_lowercase();
+        t.ends_with(':') && VERBS.iter().any(|v| t.contains(v))
+    };
+    let quoted_after = |k: usize| {
+        lines[k + 1..]
             .iter()
             .find(|l| !l.trim().is_empty())
             .is_some_and(|l| is_quoted(l))
+    };
+    let opens = |l: &str| {
+        let t = l.trim_start();
+        OPENERS.iter().any(|o| t.starts_with(o)) && t.chars().any(|c| c.is_ascii_digit())
+    };
+    // Lines `k` and `k + 1` are one wrapped attribution.
+    let wrapped = |k: usize| {
+        k + 1 < lines.len()
+            && opens(lines[k])
+            && !lines[k + 1].trim().is_empty()
+            && says(&format!("{} {}", lines[k].trim(), lines[k + 1].trim()))
+            && quoted_after(k + 1)
+    };
+    (says(lines[i]) && quoted_after(i)) || wrapped(i) || (i > 0 && wrapped(i - 1))
 }
 
 /// Strip a bullet or list number: `*`, `•`, `- `, `1.`, `1)`, `(1)`, `a)`.
@@ -219,12 +260,32 @@ pub fn find_orders(
             }
             start = k;
         }
-        for seg in segments(&toks[start..]) {
-            if !looks_like_order(parser, seg, heading) {
-                continue;
-            }
+        let segs = segments(&toks[start..]);
+        let orders: Vec<bool> = segs
+            .iter()
+            .map(|seg| looks_like_order(parser, seg, heading))
+            .collect();
+        let any_order = orders.contains(&true);
+        for (seg, is_order) in segs.into_iter().zip(orders) {
             let span = seg[0].span.start..seg[seg.len() - 1].span.end;
             let text = line[span.clone()].to_string();
+            if !is_order {
+                // The rest of a line that holds an order (`F Lon-ENG,
+                // thanks!`) is accounted for too: it comes back as a piece
+                // that holds no order, never dropped without a word.
+                if any_order && text.chars().any(char::is_alphanumeric) {
+                    out.push(FoundOrder {
+                        line: i + 1,
+                        text,
+                        power,
+                        result: Err(ParseError {
+                            span: (span.start + offset)..(span.end + offset),
+                            kind: ParseErrorKind::Empty,
+                        }),
+                    });
+                }
+                continue;
+            }
             let result = parser.parse_tokens(line, seg, Context { phase, heading });
             // Spans are given in the line as written, bullets included.
             let result = result.map_err(|mut e| {

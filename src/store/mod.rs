@@ -247,14 +247,56 @@ impl Store {
     /// not the disk: the count guards against the process dying, and the
     /// processing's own commit that follows makes both durable.
     pub fn begin_attempt(&mut self, id: i64) -> Result<i64> {
+        // As it was: FULL, or NORMAL inside a group commit.
+        let was: i64 = self
+            .conn
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         let n = self.conn.query_row(
             "UPDATE inbound SET attempts = attempts + 1 WHERE id = ?1 RETURNING attempts",
             params![id],
             |r| r.get(0),
         );
-        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        self.conn.pragma_update(None, "synchronous", was)?;
         Ok(n?)
+    }
+
+    /// Run `f` with commits that wait for the operating system only, not
+    /// the disk, then make all it committed durable with one write that
+    /// waits for the disk (in WAL mode an fsync of the log covers every
+    /// commit before it). A burst of deadlines commits each game in its
+    /// own short transaction, as the processing of mail between them
+    /// needs, without paying an fsync per game. Should the machine lose
+    /// power before the last write, those games are simply at their old
+    /// phase again and are adjudicated anew, from the same orders.
+    pub fn group_commit<T>(&mut self, f: impl FnOnce(&mut Store) -> Result<T>) -> Result<T> {
+        self.begin_group()?;
+        let out = f(self);
+        let end = self.end_group();
+        let out = out?;
+        end?;
+        Ok(out)
+    }
+
+    /// From here, commits wait for the operating system only (see
+    /// [`Store::group_commit`]); [`Store::end_group`] makes them durable.
+    pub fn begin_group(&self) -> Result<()> {
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(())
+    }
+
+    /// Commits wait for the disk again, and all those since
+    /// [`Store::begin_group`] are made durable at once.
+    pub fn end_group(&self) -> Result<()> {
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        // A write that changes a row, so that the commit writes the log
+        // and waits for the disk.
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('group-commits', '1')
+             ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+            [],
+        )?;
+        Ok(())
     }
 
     /// Number of mails waiting.

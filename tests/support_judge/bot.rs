@@ -298,7 +298,9 @@ pub fn conquer(
                 &format!("SIGNON {token} {game} botpw\n{}", lines.join("\n")),
             );
             assert!(
-                !r.contains("not accepted") && !r.contains("line 2:"),
+                !r.contains("not accepted")
+                    && !r.contains("Not accepted")
+                    && !r.contains("Not read as orders"),
                 "{}: the judge refused the bot's orders:\n{}\n{r}",
                 v.calendar.label(pos.phase),
                 lines.join("\n")
