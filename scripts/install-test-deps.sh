@@ -5,7 +5,8 @@
 # scripts/mailtest-up.sh), openssl for their throw-away certificates, and
 # Chromium with its WebDriver (chromium-driver), which the web page tests
 # drive headless against the judge's pages on 127.0.0.1
-# (tests/web_browser.rs).
+# (tests/web_browser.rs), and PostgreSQL, which the store tests start on
+# 127.0.0.1 in a temporary directory (tests/support/postgres.rs).
 #
 # usage: scripts/install-test-deps.sh        (as root when something is missing)
 #
@@ -15,7 +16,7 @@
 # the system-wide Dovecot and Postfix are never used.
 set -euo pipefail
 
-packages=(dovecot-imapd dovecot-lmtpd postfix openssl chromium chromium-driver)
+packages=(dovecot-imapd dovecot-lmtpd postfix openssl chromium chromium-driver postgresql)
 
 missing() {
   local p

@@ -353,8 +353,8 @@ fn hidden_units_are_not_in_the_pictures_of_those_who_may_not_see_them() {
     let owner = hidden[0].power;
     // Within the fog: the moves stay hidden from everyone else.
     let lines = [
-        "Harald Hardrada: A/F(HAR)-GER",
-        "Harald Hardrada: A/F(HAR)-WAS",
+        "Harald Hardrada: A/F(GER)-WAS",
+        "Harald Hardrada: A/F(WAS)-GER",
     ];
     let (o, r, after) = played(&v, &pos, &lines);
     let pr = report(&v, &pos, &o, &r, &after);

@@ -228,10 +228,22 @@ fn movement_orders(v: &Variant, pos: &Position, rng: &mut Rng) -> Vec<MainOrder>
     let mut orders: Vec<MainOrder> = pos
         .units
         .iter()
-        .map(|u| Order {
-            power: u.power,
-            unit: uref(&v.map, u),
-            command: random_main(v, pos, u, rng),
+        .map(|u| {
+            // A unit waiting in a box is often named where the rule text
+            // says it waits (1066: `A(SOD)`, Harald's `A/F(GER)`), which
+            // also places Harald's A/Fs and moves them from their seas.
+            let mut unit = uref(&v.map, u);
+            if let Some(b) = v.features.box_at(v.map.province_of(u.region))
+                && rng.chance(70)
+                && let Some(&p) = rng.pick(&b.also_named)
+            {
+                unit.at = Place::province(p);
+            }
+            Order {
+                power: u.power,
+                unit,
+                command: random_main(v, pos, u, rng),
+            }
         })
         .collect();
     for _ in 0..3 {

@@ -112,8 +112,8 @@ fn variant_1066_march_per_reader() {
     for l in [
         "Duke William: A(SOD)-Has",
         "Duke William: A(SOD)-Can",
-        "Harald Hardrada: A/F(HAR)-GER",
-        "Harald Hardrada: A/F(HAR)-WAS",
+        "Harald Hardrada: A/F(GER) H",
+        "Harald Hardrada: A/F(WAS)-GER",
         "Harold Godwinson: A(Win)-Has",
         "Harold Godwinson: A(Lun)-Chn",
         "The Scots: F(Fif)-FOF",

@@ -174,7 +174,16 @@ fn a_queue_of_mail_is_processed_together_and_a_panic_still_fails_alone() {
             )
             .unwrap();
     }
-    assert_eq!(p.process_some(now, 64).unwrap(), 3);
+    // One batch, or more when the machine is slow (a batch stops at the
+    // tick budget): every mail is taken, each in its own transaction.
+    let mut taken = 0;
+    loop {
+        match p.process_some(now, 64).unwrap() {
+            0 => break,
+            n => taken += n,
+        }
+    }
+    assert_eq!(taken, 3);
     assert!(p.process_next(now).unwrap().is_none(), "all taken");
     let out = p.store.due_outbox(i64::MAX, 10).unwrap();
     assert_eq!(out.len(), 3, "two answers and an apology");

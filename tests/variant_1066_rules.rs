@@ -205,7 +205,7 @@ fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
     w.reply("gm@example.test", "SIGNON GM hastings gmpw\nSTART");
     let r = w.reply(
         "harald@example.test",
-        "SIGNON Harald hastings pw\nA/F(HAR)-GER\nA/F(HAR)-WAS",
+        "SIGNON Harald hastings pw\nA/F(WAS)-GER\nA/F(GER) H",
     );
     assert!(!r.contains("void"), "{r}");
     w.reply(
@@ -223,8 +223,8 @@ fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
     let harald = results("harald@example.test");
     let gm = results("gm@example.test");
     let harold = results("harold@example.test");
-    assert!(harald.contains("A/F(HAR)-GER"), "{harald}");
-    assert!(gm.contains("A/F(HAR)-GER"), "{gm}");
+    assert!(harald.contains("A/F(WAS)-GER"), "{harald}");
+    assert!(gm.contains("A/F(WAS)-GER"), "{gm}");
     assert!(
         !harold.contains("HAR)") && !harold.contains("GER"),
         "{harold}"
@@ -571,11 +571,11 @@ fn traces(text: &str) -> Vec<&str> {
 #[test]
 fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
     let mut w = started();
-    // Harald: one A/F into Oceanus Germanicus, two into the Wash (a
-    // standoff only he may know of).
+    // Harald: both A/Fs waiting in Oceanus Germanicus sail for the Wash,
+    // where the other two hold (bounces only he may know of).
     let r = w.reply(
         "harald@example.test",
-        "SIGNON Harald hastings pw\nA/F(HAR)-GER\nA/F(HAR)-WAS\nA/F(HAR)-WAS",
+        "SIGNON Harald hastings pw\nA/F(GER)-WAS\nA/F(GER)-WAS\nA/F(WAS) H",
     );
     assert!(!r.contains("void"), "{r}");
     // The Earls support A/Fs they cannot see: one is there, one is not.
@@ -585,12 +585,9 @@ fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
     assert!(!march_reply.contains("not on the board"), "{march_reply}");
     let sent = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
     let gm = &results_of(&sent, "gm", "March 1066").body;
-    assert!(gm.contains("WAS"), "the GM is told of the standoff: {gm}");
+    assert!(gm.contains("A/F(GER)-WAS"), "the GM is told: {gm}");
     let harald = &results_of(&sent, "harald", "March 1066").body;
-    assert!(
-        harald.contains("Standoffs") || harald.contains("WAS"),
-        "{harald}"
-    );
+    assert!(harald.contains("A/F(GER)-WAS"), "{harald}");
     for (who, _) in NAMES
         .iter()
         .filter(|(w, _)| *w != "harald")
@@ -611,7 +608,7 @@ fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
         assert_eq!(marks[0], marks[1], "{who}: {}", m.body);
         assert!(!m.body.contains("Standoff"), "{who}: {}", m.body);
     }
-    // April: one A/F now stands in GER (hidden), none in the Wash.
+    // April: the A/Fs stand where they stood.
     let april_reply = w.reply("earls@example.test", earls);
     assert!(!april_reply.contains("not on the board"), "{april_reply}");
     let strip = |r: &str| {
@@ -922,4 +919,537 @@ fn rule_5_an_order_for_a_hidden_unit_by_another_power_is_refused_alike_whether_i
         vec![Some(Illegal::NoUnit)],
         "not 'that unit is Harald's'"
     );
+}
+
+// ---- Rule 5: each waiting A/F has a place of its own (issue 20, item 5).
+
+/// The seas Harald's waiting A/Fs stand in, as the position records them,
+/// sorted.
+fn waiting(v: &Variant, pos: &Position) -> Vec<String> {
+    let h = power(v, "Harald Hardrada");
+    let mut s: Vec<String> = pos
+        .state
+        .waiting
+        .get(h)
+        .map(|l| l.iter().map(|p| v.map.province(*p).abbr.clone()).collect())
+        .unwrap_or_default();
+    s.sort();
+    s
+}
+
+/// The start with Harald's four A/Fs waiting in `seas` (as the GM may set
+/// them before the first move).
+fn waiting_in(v: &Variant, seas: &[&str]) -> Position {
+    let mut pos = Position::initial(v);
+    let h = power(v, "Harald Hardrada");
+    if let Some(l) = pos.state.waiting.get_mut(h) {
+        *l = seas.iter().map(|s| prov(v, s)).collect();
+    }
+    pos
+}
+
+#[test]
+fn rule_5_each_waiting_af_stands_in_a_sea_of_its_own_kept_in_the_position() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    // The default placement: two in each sea.
+    assert_eq!(waiting(&v, &pos), ["GER", "GER", "WAS", "WAS"]);
+    let text = pos.to_toml(&v);
+    assert!(text.contains("[state.waiting]"), "{text}");
+    let back = Position::from_toml(&v, &text).expect("reads back");
+    assert_eq!(back.canonical(), pos.canonical());
+    // One moves out of each sea; the two left keep their seas into April,
+    // through the stored form too.
+    let (r, april) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(WAS)-Yor",
+        ],
+    );
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(waiting(&v, &april), ["GER", "WAS"]);
+    assert_eq!(count_in(&v, &april, "HAR"), 2);
+    let stored = april.stored(&v).expect("stores");
+    let back = Position::from_toml(&v, &stored).expect("reads back");
+    assert_eq!(waiting(&v, &back), ["GER", "WAS"]);
+    // After the second move they stand on the board, nothing waits.
+    let (_, may) = play(&v, &april, &orders(&v, PhaseKind::Movement, &[]));
+    assert!(waiting(&v, &may).is_empty());
+    assert_eq!(count_in(&v, &may, "GER"), 1);
+    assert_eq!(count_in(&v, &may, "WAS"), 1);
+}
+
+#[test]
+fn rule_5_an_af_moves_only_from_the_sea_it_waits_in() {
+    let v = variant();
+    // April, the second move: the places are fixed.
+    let mut pos = waiting_in(&v, &["GER", "GER", "GER", "GER"]);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Harald Hardrada: A/F(WAS)-Yor",
+            "Harald Hardrada: A/F(GER)-Cly",
+        ],
+    );
+    assert_eq!(r.orders, vec![Some(Illegal::NoUnit), None]);
+    assert_eq!(count_in(&v, &next, "Yor"), 0);
+    assert_eq!(
+        owner_in(&v, &next, "Cly").as_deref(),
+        Some("Harald Hardrada")
+    );
+    // The three left: one stays in GER, two are eliminated (none goes to
+    // the empty Wash).
+    assert_eq!(count_in(&v, &next, "GER"), 1);
+    assert_eq!(count_in(&v, &next, "WAS"), 0);
+    // Nor does the box itself name one: they are in the seas.
+    let (r, _) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(HAR)-Nth"]);
+    assert_eq!(r.orders, vec![Some(Illegal::NoUnit)]);
+}
+
+#[test]
+fn rule_5_an_af_that_sails_to_the_other_hidden_sea_waits_on_there() {
+    let v = variant();
+    let pos = waiting_in(&v, &["GER", "GER", "GER", "GER"]);
+    let (r, next) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(GER)-WAS"]);
+    assert_eq!(r.orders, vec![None]);
+    assert_eq!(waiting(&v, &next), ["GER", "GER", "GER", "WAS"]);
+    assert_eq!(count_in(&v, &next, "HAR"), 4);
+    assert_eq!(count_in(&v, &next, "WAS"), 0, "still hidden, in the box");
+}
+
+#[test]
+fn rule_5_an_enemy_fleet_sailing_into_the_sea_meets_the_waiting_af() {
+    let v = variant();
+    for (seas, bounces) in [
+        (["GER", "GER", "WAS", "WAS"], true),
+        (["WAS", "WAS", "WAS", "WAS"], false),
+    ] {
+        let mut pos = waiting_in(&v, &seas);
+        place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+        let (r, next) = support_play::movement(&v, &pos, &["The Scots: F(FOF)-GER"]);
+        let scots = r.units.len() - 1;
+        assert_eq!(
+            matches!(r.units[scots].outcome, Outcome::Bounced { .. }),
+            bounces,
+            "{seas:?}"
+        );
+        assert_eq!(
+            r.units[scots].outcome == Outcome::Moved,
+            !bounces,
+            "{seas:?}"
+        );
+        assert_eq!(
+            owner_in(&v, &next, "GER").as_deref(),
+            (!bounces).then_some("The Scots"),
+            "{seas:?}"
+        );
+        assert!(next.dislodged.is_empty());
+        assert_eq!(waiting(&v, &next).len(), 4);
+    }
+}
+
+#[test]
+fn rule_5_a_supported_attack_dislodges_every_af_waiting_in_that_sea() {
+    let v = variant();
+    let mut pos = waiting_in(&v, &["GER", "GER", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+    let (_, next) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(FOF)-GER", "The Scots: F(Lot) S F(FOF)-GER"],
+    );
+    assert_eq!(owner_in(&v, &next, "GER").as_deref(), Some("The Scots"));
+    let ger = prov(&v, "GER");
+    let harald = power(&v, "Harald Hardrada");
+    let out: Vec<_> = next
+        .dislodged
+        .iter()
+        .filter(|(u, _)| u.power == harald && v.map.province_of(u.region) == ger)
+        .collect();
+    assert_eq!(out.len(), 2, "{:?}", next.dislodged);
+    assert_eq!(waiting(&v, &next), ["WAS", "WAS"]);
+    // They retreat from the sea like any unit (not back into the box).
+    let har = prov(&v, "HAR");
+    for (_, options) in out {
+        assert!(
+            options.iter().all(|r| v.map.province_of(*r) != har),
+            "{options:?}"
+        );
+    }
+}
+
+#[test]
+fn rule_5_a_waiting_af_may_be_supported_to_hold_by_haralds_unit_on_the_board() {
+    let v = variant();
+    let mut pos = waiting_in(&v, &["GER", "WAS", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "Nth");
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "The Scots: F(FOF)-GER",
+            "The Scots: F(Lot) S F(FOF)-GER",
+            "Harald Hardrada: A/F(Nth) S A/F(GER)",
+        ],
+    );
+    assert_eq!(r.orders, vec![None, None, None]);
+    assert!(next.dislodged.is_empty(), "{:?}", next.dislodged);
+    assert_eq!(owner_in(&v, &next, "FOF").as_deref(), Some("The Scots"));
+    assert_eq!(waiting(&v, &next), ["GER", "WAS", "WAS", "WAS"]);
+    // A waiting A/F itself supports nothing (rule 7: off the board it has
+    // no effect until it moves).
+    let (r, _) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(WAS) S A/F(GER)"]);
+    assert_eq!(r.orders, vec![Some(Illegal::OffBoard)]);
+}
+
+#[test]
+fn rule_5_an_af_leaving_its_sea_meets_a_unit_coming_the_other_way_head_on() {
+    let v = variant();
+    // Alone in the sea: the two bounce, neither gets through.
+    let mut pos = waiting_in(&v, &["GER", "WAS", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    let (_, next) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(FOF)-GER", "Harald Hardrada: A/F(GER)-FOF"],
+    );
+    assert_eq!(owner_in(&v, &next, "FOF").as_deref(), Some("The Scots"));
+    assert_eq!(waiting(&v, &next), ["GER", "WAS", "WAS", "WAS"]);
+    // With another holding beside it, a supported attack beats both: the
+    // one sailing out does not slip past the attacker into its sea.
+    let mut pos = waiting_in(&v, &["GER", "GER", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+    let (r, next) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "The Scots: F(FOF)-GER",
+            "The Scots: F(Lot) S F(FOF)-GER",
+            "Harald Hardrada: A/F(GER)-FOF",
+        ],
+    );
+    assert_eq!(r.orders, vec![None, None, None]);
+    assert_eq!(owner_in(&v, &next, "GER").as_deref(), Some("The Scots"));
+    assert_eq!(owner_in(&v, &next, "FOF"), None);
+    assert_eq!(next.dislodged.len(), 2, "{:?}", next.dislodged);
+}
+
+#[test]
+fn rule_5_at_the_end_of_the_second_move_each_af_stays_in_its_own_sea() {
+    let v = variant();
+    let mut pos = waiting_in(&v, &["GER", "GER", "GER", "GER"]);
+    pos.phase = v.calendar.parse("April 1066 movement").expect("phase");
+    let (_, next) = play(&v, &pos, &orders(&v, PhaseKind::Movement, &[]));
+    // All four were in Oceanus Germanicus: one stays, three are
+    // eliminated; none moves to the empty Wash.
+    assert_eq!(count_in(&v, &next, "GER"), 1);
+    assert_eq!(count_in(&v, &next, "WAS"), 0);
+    assert_eq!(count_in(&v, &next, "HAR"), 0);
+    assert_eq!(next.state.blocked.len(), 3);
+}
+
+/// The results of a move from `pos` with `lines`, as `viewer` reads them.
+fn read_by(v: &Variant, pos: &Position, lines: &[&str], viewer: Viewer) -> String {
+    use zinejudge::game::record::Style;
+    use zinejudge::report::{PhaseReport, data_for, templates::Templates};
+    let o = orders(v, PhaseKind::Movement, lines);
+    let (result, next) = play(v, pos, &o);
+    let pr = PhaseReport {
+        variant: v,
+        game: "hastings",
+        before: pos,
+        orders: &o,
+        result: &result,
+        after: &next,
+        next_deadline: None,
+        ended: None,
+        nmr: vec![],
+    };
+    Templates::builtin()
+        .results(Style::Zine, &data_for(&pr, "zinejudge", viewer))
+        .expect("laid out")
+}
+
+#[test]
+fn rule_5_the_others_read_the_same_results_wherever_the_afs_wait() {
+    let v = variant();
+    let scots = power(&v, "Scots");
+    let earls = power(&v, "Earls");
+    let harald = power(&v, "Harald Hardrada");
+    // A Scottish fleet sails into Oceanus Germanicus (and is seen to
+    // bounce: its own move's outcome), supported or not; the Earls support
+    // an A/F they cannot see. Harald's placements differ, never what any
+    // other reader is told.
+    let cases: [(&[&str], [&str; 4], [&str; 4]); 2] = [
+        (
+            &[
+                "The Scots: F(FOF)-GER",
+                "The Northern Earls: A(Dun) S A/F(GER)",
+            ],
+            ["GER", "GER", "WAS", "WAS"],
+            ["GER", "WAS", "WAS", "WAS"],
+        ),
+        (
+            &[
+                "The Scots: F(FOF)-GER",
+                "The Scots: F(Lot) S F(FOF)-GER",
+                "Harald Hardrada: A/F(WAS)-GER",
+            ],
+            ["GER", "GER", "WAS", "WAS"],
+            ["WAS", "WAS", "WAS", "WAS"],
+        ),
+    ];
+    for (lines, a, b) in cases {
+        let at = |seas: &[&str; 4]| {
+            let mut pos = waiting_in(&v, seas);
+            place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+            place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+            pos
+        };
+        let (pa, pb) = (at(&a), at(&b));
+        for viewer in [Viewer::Public, Viewer::Power(scots), Viewer::Power(earls)] {
+            let (ta, tb) = (
+                read_by(&v, &pa, lines, viewer),
+                read_by(&v, &pb, lines, viewer),
+            );
+            assert_eq!(ta, tb, "{viewer:?} {lines:?}");
+            assert!(
+                !ta.contains("A/F(GER)") || ta.contains("S A/F(GER)"),
+                "{ta}"
+            );
+            assert!(!ta.contains("A/F(WAS)") && !ta.contains("Standoff"), "{ta}");
+        }
+        // Harald and the GM are told where his A/Fs were.
+        for viewer in [Viewer::Gm, Viewer::Power(harald)] {
+            assert_ne!(
+                read_by(&v, &pa, lines, viewer),
+                read_by(&v, &pb, lines, viewer),
+                "{viewer:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rule_5_no_other_power_retreats_into_a_sea_where_the_afs_may_wait() {
+    let v = variant();
+    let scots = power(&v, "Scots");
+    let harald = power(&v, "Harald Hardrada");
+    let ger = prov(&v, "GER");
+    // The A/F waiting alone in Oceanus Germanicus sails out, supported
+    // from the board, and dislodges the Scottish fleet in the Forth; an
+    // empty GER is no retreat for the Scots, whatever waits there, and no
+    // standoff there is told to them.
+    let mut pos = waiting_in(&v, &["GER", "WAS", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "Lot");
+    let lines = [
+        "Harald Hardrada: A/F(GER)-FOF",
+        "Harald Hardrada: A/F(Lot) S A/F(GER)-FOF",
+    ];
+    let (r, next) = support_play::movement(&v, &pos, &lines);
+    assert_eq!(r.orders, vec![None, None]);
+    let (_, options) = next
+        .dislodged
+        .iter()
+        .find(|(u, _)| u.power == scots)
+        .expect("the Scots fleet is dislodged");
+    assert!(!options.is_empty());
+    assert!(
+        options.iter().all(|o| v.map.province_of(*o) != ger),
+        "{options:?}"
+    );
+    // Harald's own units may: he knows what is there.
+    let mut pos = waiting_in(&v, &["WAS", "WAS", "WAS", "WAS"]);
+    place(&v, &mut pos, "Harald", UnitKind::ArmyFleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "HEB");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Alb");
+    let (_, next) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(HEB)-FOF", "The Scots: F(Alb) S F(HEB)-FOF"],
+    );
+    let (_, options) = next
+        .dislodged
+        .iter()
+        .find(|(u, _)| u.power == harald)
+        .expect("Harald's A/F is dislodged");
+    assert!(
+        options.iter().any(|o| v.map.province_of(*o) == ger),
+        "{options:?}"
+    );
+}
+
+#[test]
+fn rule_5_a_fleet_bouncing_off_a_hidden_af_by_mail_names_no_af_to_the_others() {
+    let mut w = started();
+    // March: the Scots sail into the Forth; Harald gives his waiting A/Fs
+    // orders, one refused as only he may be told (rule 7: off the board
+    // they support nothing).
+    let scots = w.reply("scots@example.test", "SIGNON Scots hastings pw\nF(Fif)-FOF");
+    assert!(!scots.contains("void"), "{scots}");
+    let harald = w.reply(
+        "harald@example.test",
+        "SIGNON Harald hastings pw\nA/F(GER) H\nA/F(WAS) S A/F(GER)",
+    );
+    assert!(
+        harald.contains("units off the board can neither support nor convoy"),
+        "{harald}"
+    );
+    let march = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    // April: the Scots sail on into Oceanus Germanicus, where two A/Fs
+    // wait, and bounce.
+    w.reply("scots@example.test", "SIGNON Scots hastings pw\nF(FOF)-GER");
+    let april = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    let gm = &results_of(&april, "gm", "April 1066").body;
+    assert!(gm.contains("A/F(GER) H"), "{gm}");
+    let own = |body: &str| {
+        body.lines()
+            .filter(|l| !l.contains("F(FOF)-GER"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (who, _) in NAMES
+        .iter()
+        .filter(|(w, _)| *w != "harald")
+        .chain([&("obs", "")])
+    {
+        for (sent, phase) in [(&march, "March 1066"), (&april, "April 1066")] {
+            let body = &results_of(sent, who, phase).body;
+            // The end of the second move ends the secret: April's results
+            // tell where the A/Fs were put and which were lost.
+            let moves = body.split("Placed on the board").next().unwrap_or(body);
+            assert!(traces(&own(moves)).is_empty(), "{who}: {body}");
+            assert!(!body.contains("Standoff"), "{who}: {body}");
+            assert!(!body.contains("neither support"), "{who}: {body}");
+        }
+        // The Scots' own move is seen to bounce: its outcome, not a unit.
+        let body = &results_of(&april, who, "April 1066").body;
+        let line = body
+            .lines()
+            .find(|l| l.contains("F(FOF)-GER"))
+            .unwrap_or_else(|| panic!("{who}: {body}"));
+        assert!(line.contains("bounced"), "{who}: {line}");
+        let h = w.reply(&format!("{who}@example.test"), "HISTORY hastings");
+        assert!(traces(&own(&h)).is_empty(), "{who}: {h}");
+    }
+    let svg = |who: &str| {
+        results_of(&april, who, "April 1066")
+            .attachments
+            .iter()
+            .find(|(n, _)| n.ends_with(".svg"))
+            .map(|(_, n)| *n)
+            .expect("a picture")
+    };
+    for (who, _) in NAMES.iter().filter(|(w, _)| *w != "harald") {
+        assert_eq!(svg(who), svg("obs"), "{who}");
+    }
+}
+
+#[test]
+fn rule_5_haralds_first_orders_say_where_each_af_waits() {
+    let v = variant();
+    let pos = Position::initial(&v);
+    // March 1066: four orders naming Oceanus Germanicus put all four
+    // there (the default was two in each sea); a fifth, for the Wash,
+    // finds none left.
+    let (r, april) = support_play::movement(
+        &v,
+        &pos,
+        &[
+            "Harald Hardrada: A/F(GER) H",
+            "Harald Hardrada: A/F(GER) H",
+            "Harald Hardrada: A/F(GER) H",
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(WAS)-Yor",
+        ],
+    );
+    assert_eq!(
+        r.orders,
+        vec![None, None, None, None, Some(Illegal::NoUnit)]
+    );
+    assert_eq!(waiting(&v, &april), ["GER", "GER", "GER"]);
+    assert_eq!(count_in(&v, &april, "Yor"), 0);
+    // From April the places are fixed: an order naming the Wash finds
+    // none there.
+    let (r, _) = support_play::movement(&v, &april, &["Harald Hardrada: A/F(WAS)-Yor"]);
+    assert_eq!(r.orders, vec![Some(Illegal::NoUnit)]);
+    // Those no order names stay where the variant file put them.
+    let (_, april) = support_play::movement(&v, &pos, &["Harald Hardrada: A/F(WAS)-GER"]);
+    assert_eq!(waiting(&v, &april), ["GER", "GER", "WAS", "WAS"]);
+}
+
+#[test]
+fn rule_5_the_afs_dislodged_together_from_a_sea_each_retreat_on_its_own_order() {
+    let v = variant();
+    let mut pos = waiting_in(&v, &["GER", "GER", "WAS", "WAS"]);
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+    place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+    let (_, retreat) = support_play::movement(
+        &v,
+        &pos,
+        &["The Scots: F(FOF)-GER", "The Scots: F(Lot) S F(FOF)-GER"],
+    );
+    assert_eq!(retreat.phase.kind, PhaseKind::Retreat);
+    let (PhaseResult::Retreat(r), april) = support_play::step(
+        &v,
+        &retreat,
+        &[
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(GER)-Cly",
+        ],
+    ) else {
+        panic!("retreat")
+    };
+    assert_eq!(r.orders, vec![None, None]);
+    assert_eq!(
+        owner_in(&v, &april, "Nth").as_deref(),
+        Some("Harald Hardrada")
+    );
+    assert_eq!(
+        owner_in(&v, &april, "Cly").as_deref(),
+        Some("Harald Hardrada")
+    );
+}
+
+#[test]
+fn rule_5_afs_leaving_one_sea_two_ways_meet_an_attacker_head_on_as_units_would() {
+    let v = variant();
+    for (supported, fof_after, dislodged) in [(false, Some("The Scots"), 0), (true, None, 1)] {
+        let mut pos = waiting_in(&v, &["GER", "GER", "WAS", "WAS"]);
+        place(&v, &mut pos, "Scots", UnitKind::Fleet, "FOF");
+        place(&v, &mut pos, "Scots", UnitKind::Fleet, "Lot");
+        let mut lines = vec![
+            "Harald Hardrada: A/F(GER)-Nth",
+            "Harald Hardrada: A/F(GER)-FOF",
+            "The Scots: F(FOF)-GER",
+        ];
+        if supported {
+            lines.push("The Scots: F(Lot) S F(FOF)-GER");
+        }
+        let (_, next) = support_play::movement(&v, &pos, &lines);
+        // One A/F gets away to Northumberland; the one sailing for the
+        // Forth meets the fleet coming the other way: they bounce, or the
+        // supported fleet wins and dislodges it in its sea.
+        assert_eq!(
+            owner_in(&v, &next, "Nth").as_deref(),
+            Some("Harald Hardrada")
+        );
+        assert_eq!(
+            owner_in(&v, &next, "FOF").as_deref(),
+            fof_after,
+            "{supported}"
+        );
+        assert_eq!(next.dislodged.len(), dislodged, "{supported}");
+        let left_in_ger = waiting(&v, &next).iter().filter(|s| *s == "GER").count();
+        assert_eq!(left_in_ger, 1 - dislodged, "{supported}");
+    }
 }

@@ -491,13 +491,13 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
         .find(|m| m.to_has("swe@example.test") && m.subject.contains("1700"))
         .unwrap_or_else(|| panic!("no results: {sent:#?}"));
     let body = &results.body;
-    assert!(body.contains("2: L(Got)-Den"), "{body}");
+    assert!(body.contains("2: Charles XII of Sweden(Got)-Den"), "{body}");
+    assert!(body.contains("sea 1: 2F(Sca)-COS"), "{body}");
+    assert!(body.contains("Sweden: builds A(Dal)"), "{body}");
     assert!(
-        body.contains("sea 1: 2F(Sca)-COS") || body.contains("sea 1: F(Sca)-COS"),
+        body.contains("2: 2F(COS) C Charles XII of Sweden(Got)-Den"),
         "{body}"
     );
-    assert!(body.contains("Sweden: builds A(Dal)"), "{body}");
-    assert!(body.contains("2: F(COS) C L(Got)-Den"), "{body}");
     assert!(body.contains("Sweden         6 (+1)"), "{body}");
     assert!(body.contains("Next: Year 1701 movement"), "{body}");
 }
@@ -516,12 +516,13 @@ fn game_by_mail(players: &[&str]) -> support_judge::World {
 #[test]
 fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast_when_the_turn_is_judged() {
     let mut w = game_by_mail(&["Spain", "France"]);
-    // A French fleet in Picardy (placed by the GM) may sail into the
-    // Spanish Netherlands only with Spain's permission; the order is held
-    // before it comes, for permissions count when the turn is judged.
+    // A French fleet in Picardy (moved there from Brittany by the GM, so
+    // that no removal is due) may sail into the Spanish Netherlands only
+    // with Spain's permission; the order is held before it comes, for
+    // permissions count when the turn is judged.
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM y1700 gmpw\nEDIT ADD France F Pic",
+        "SIGNON GM y1700 gmpw\nEDIT REMOVE Bri\nEDIT ADD France F Pic",
     );
     assert!(r.contains("added"), "{r}");
     let r = w.reply("France@example.test", "SIGNON France y1700 pw\nF(Pic)-SNe");
@@ -539,6 +540,16 @@ fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast_when_the_turn_is_ju
         .body;
     assert!(body.contains("sea 1: F(Pic)-SNe"), "{body}");
     assert!(!body.contains("F(Pic)-SNe    void"), "{body}");
+    assert!(!body.contains("removes"), "{body}");
+    let sne = prov(&variant(), "SNe");
+    assert!(
+        stored(&mut w)
+            .units
+            .iter()
+            .any(|u| u.kind == UnitKind::Fleet && variant().map.province_of(u.region) == sne),
+        "the French fleet stands in the Spanish Netherlands"
+    );
+    w.advance(120);
     // Revoked, the fleet must leave at the end of the next turn.
     let r = w.reply("Spain@example.test", "SIGNON Spain y1700 pw\nREVOKE France");
     assert!(r.contains("may no longer come"), "{r}");
@@ -682,7 +693,7 @@ fn rule_10a_russia_builds_fleets_in_crimea_on_the_second_turn_of_holding_it_and_
     // Taken in 1701: not in 1701, but in 1702.
     assert_eq!(
         build(1701, 1701),
-        AdjustStatus::Illegal(Illegal::HeldTooShort),
+        AdjustStatus::Illegal(Illegal::HeldTooShort(2)),
         "refused for the time it was held, not as no build site"
     );
     assert!(matches!(build(1701, 1702), AdjustStatus::Built(u) if u.kind == UnitKind::Fleet));
@@ -858,7 +869,7 @@ fn rule_7_a_leader_is_never_lost_for_want_of_a_retreat_by_mail() {
     // Styria alone is free, no nearer a centre (Slavonia) than Vienna: he
     // goes there all the same.
     let body = results_for(&mut w, "Austria");
-    assert!(body.contains("Austria: L(Vie)-Sty"), "{body}");
+    assert!(body.contains("Austria: Prince Eugene(Vie)-Sty"), "{body}");
     let pos = stored(&mut w);
     let v = variant();
     let sty = prov(&v, "Sty");

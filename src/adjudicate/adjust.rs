@@ -125,38 +125,8 @@ pub fn adjudicate_adjustments_with(
     // Builds each power has made from its off-board centres.
     let mut reserve_used = vec![0u32; map.powers().len()];
     let mut statuses = Vec::with_capacity(orders.len());
-    // A box holds any number of units; elsewhere the variant's stacking
-    // rules say who may stand beside whom.
-    // Why the unit may not stand where it would be built, if it may not: a
-    // fleet refused beside its own fleets alone meets the stacking limit
-    // (1700 AD II rule 8), anything else a unit already there.
     let occupied = |board: &[Option<Unit>], built: &[Unit], unit: &Unit| {
-        let p = map.province_of(unit.region);
-        let others: Vec<Unit> = board
-            .iter()
-            .flatten()
-            .chain(built)
-            .copied()
-            .filter(|u| map.province_of(u.region) == p)
-            .collect();
-        if map.province(p).terrain == Terrain::OffBoard
-            || map.may_stand(p, unit.power, unit.kind, &others)
-        {
-            return None;
-        }
-        let mut fleets = others
-            .iter()
-            .filter(|u| u.kind == UnitKind::Fleet)
-            .peekable();
-        let stack_full = unit.kind == UnitKind::Fleet
-            && map.stacking().fleets_per_coast > 1
-            && fleets.peek().is_some()
-            && fleets.all(|u| u.power == unit.power);
-        Some(if stack_full {
-            Illegal::StackLimit
-        } else {
-            Illegal::Occupied
-        })
+        refused_beside(map, board.iter().flatten().chain(built).copied(), unit)
     };
 
     for o in orders {
@@ -180,7 +150,13 @@ pub fn adjudicate_adjustments_with(
                     };
                 }
                 if left[pw] <= 0 {
-                    AdjustStatus::Illegal(Illegal::NoBuildsDue)
+                    // A build that could never be made says why (a leader,
+                    // a centre held too short a time), rather than only
+                    // that none was due.
+                    match check_build(map, rules, q, o.power, kind, at, owners) {
+                        Err(e) => AdjustStatus::Illegal(e),
+                        Ok(_) => AdjustStatus::Illegal(Illegal::NoBuildsDue),
+                    }
                 } else {
                     match check_build(map, rules, q, o.power, kind, at, owners) {
                         Err(e) => AdjustStatus::Illegal(e),
@@ -358,6 +334,76 @@ pub fn adjudicate_adjustments_with(
     }
 }
 
+/// Why `unit` may not stand where it would be built beside `board`, if it
+/// may not. A box holds any number of units; elsewhere the variant's
+/// stacking rules say who may stand beside whom: a fleet refused beside its
+/// own fleets alone meets the stacking limit (1700 AD II rule 8), anything
+/// else a unit already there.
+fn refused_beside(map: &Map, board: impl Iterator<Item = Unit>, unit: &Unit) -> Option<Illegal> {
+    let p = map.province_of(unit.region);
+    let others: Vec<Unit> = board.filter(|u| map.province_of(u.region) == p).collect();
+    if map.province(p).terrain == Terrain::OffBoard
+        || map.may_stand(p, unit.power, unit.kind, &others)
+    {
+        return None;
+    }
+    let mut fleets = others
+        .iter()
+        .filter(|u| u.kind == UnitKind::Fleet)
+        .peekable();
+    let stack_full = unit.kind == UnitKind::Fleet
+        && map.stacking().fleets_per_coast > 1
+        && fleets.peek().is_some()
+        && fleets.all(|u| u.power == unit.power);
+    Some(if stack_full {
+        Illegal::StackLimit
+    } else {
+        Illegal::Occupied
+    })
+}
+
+/// Why each build in `orders` would be refused on the board as it stands,
+/// whether or not builds are due (None: it would be made if they were).
+/// A yearly order sheet (1700 AD II rule 3) gives its builds before the
+/// moves that decide how many are due, so the reply can only warn of the
+/// refusals that do not hang on the count: a leader, a site that is no
+/// build site, a centre held too short a time, a full coast.
+pub fn build_refusals(
+    map: &Map,
+    rules: &Rulebook,
+    q: &dyn RuleQuestions,
+    units: &[Unit],
+    owners: &[Option<PowerId>],
+    orders: &[AdjustOrder],
+) -> Vec<Option<Illegal>> {
+    let mut built: Vec<Unit> = Vec::new();
+    orders
+        .iter()
+        .map(|o| {
+            let AdjustCommand::Build { kind, mut at } = o.command else {
+                return None;
+            };
+            if let Some(b) = q.box_named(o.power, at.province) {
+                at = crate::orders::Place {
+                    province: b,
+                    coast: None,
+                };
+            }
+            match check_build(map, rules, q, o.power, kind, at, owners) {
+                Err(e) => Some(e),
+                Ok((_, BuildSite::Reserve { .. })) => None,
+                Ok((unit, BuildSite::Open(_))) => {
+                    let why = refused_beside(map, units.iter().chain(&built).copied(), &unit);
+                    if why.is_none() {
+                        built.push(unit);
+                    }
+                    why
+                }
+            }
+        })
+        .collect()
+}
+
 /// Check a build's site and kind (DATC 4.B.7, 4.C.3, 4.C.4): the unit it
 /// would make, and the kind of site.
 fn check_build(
@@ -397,6 +443,10 @@ fn check_build(
     };
     if !q.has_kind(kind) {
         return Err(Illegal::NoSuchKind(kind));
+    }
+    // A kind no power builds (1700 AD II rule 7: leaders are never built).
+    if !map.power_ids().any(|p| q.may_build_kind(p, kind)) {
+        return Err(Illegal::NeverBuilt(kind));
     }
     if only.is_some_and(|k| !k.contains(&kind)) || !q.may_build_kind(power, kind) {
         return Err(Illegal::KindNotHere(kind));

@@ -69,6 +69,12 @@ pub struct Round {
     /// earlier impulse failed or it was dislodged. The results print them
     /// as void.
     pub voided: Vec<(MainOrder, usize)>,
+    /// The orders (indexes into `orders`) given to a stack of more than
+    /// one fleet, with how many fleets it holds: the results print them
+    /// as the sheet writes them, `2F(Sca)-COS` (rule 6).
+    pub stacked: Vec<(usize, u32)>,
+    /// Likewise for `voided`.
+    pub stacked_voided: Vec<(usize, u32)>,
 }
 
 /// A whole turn.
@@ -86,6 +92,10 @@ pub struct Turn {
     pub garrisons_after: Vec<(ProvinceId, u32)>,
     /// Per province, the power it is friendly to after the turn.
     pub friendly_after: Vec<Option<PowerId>>,
+    /// Fleets that had to leave a coast no longer friendly at the end of
+    /// the turn (rule 8: an enemy army took it, or the ally revoked his
+    /// permission), and where each went (`None`: lost).
+    pub forced_out: Vec<(Unit, Option<RegionId>)>,
 }
 
 /// What each unit does in each round.
@@ -430,6 +440,7 @@ pub fn adjudicate_turn(
         let mut here: Vec<Unit> = board.iter().map(|(u, _)| *u).collect();
         let mut judge_orders: Vec<(MainOrder, usize)> = Vec::new();
         let mut doubled = Vec::new();
+        let mut stacked: Vec<(usize, u32)> = Vec::new();
         let mut prep = Prepared::default();
         // An armed neutral centre defends itself (rule 10b): a garrison of
         // nobody's, which any power may support, and which is lost once a
@@ -592,6 +603,9 @@ pub fn adjudicate_turn(
                     prep.strength.push((b, c.fleets));
                 }
             }
+            if c.fleets > 1 {
+                stacked.push((judge_orders.len(), c.fleets));
+            }
             judge_orders.push((
                 MainOrder {
                     power: c.fleet.power,
@@ -726,6 +740,8 @@ pub fn adjudicate_turn(
             retreats,
             doubled,
             voided,
+            stacked,
+            stacked_voided: Vec::new(),
         });
         for (u, _) in &next {
             friendly_now[map.province_of(u.region).index()] = Some(u.power);
@@ -746,6 +762,7 @@ pub fn adjudicate_turn(
     let all_fleets = std::mem::take(&mut fleets);
     let (mut kept, leave): (Vec<_>, Vec<_>) =
         all_fleets.into_iter().partition(|(f, _)| friendly_to(f));
+    let mut forced_out = Vec::new();
     for (f, k) in leave {
         let options: Vec<RegionId> = map
             .borders(f.region)
@@ -761,9 +778,11 @@ pub fn adjudicate_turn(
                     && storable(map, &f, q, kept.iter().map(|(x, _)| *x))
             })
             .collect();
-        if let Some(r) = gm_retreat(map, &f, &options, owners).or(options.first().copied()) {
+        let to = gm_retreat(map, &f, &options, owners).or(options.first().copied());
+        if let Some(r) = to {
             kept.push((Unit { region: r, ..f }, k));
         }
+        forced_out.push((f, to));
     }
     let mut units_after: Vec<Unit> = board.into_iter().map(|(u, _)| u).collect();
     units_after.extend(kept.into_iter().map(|(u, _)| u));
@@ -774,6 +793,7 @@ pub fn adjudicate_turn(
         units_after,
         garrisons_after: garrisons,
         friendly_after,
+        forced_out,
     }
 }
 
@@ -948,6 +968,8 @@ fn sea_round(
             .filter(|_| !standing(t))
     };
     let mut voided = Vec::new();
+    let mut stacked: Vec<(usize, u32)> = Vec::new();
+    let mut stacked_voided: Vec<(usize, u32)> = Vec::new();
     // The stacks meaning to sail this round.
     let mut meant_move: Vec<usize> = Vec::new();
     let stays = |t: usize| !matches!(step_of(t), Some((Step::Move(_), _)));
@@ -963,6 +985,9 @@ fn sea_round(
             continue;
         };
         if standing(s) {
+            if size > 1 {
+                stacked_voided.push((voided.len(), size));
+            }
             voided.push((order_of(map, stack, &step), plan.order));
             continue;
         }
@@ -1092,11 +1117,17 @@ fn sea_round(
         if double {
             doubled.push(orders.len());
         }
+        if size > 1 {
+            stacked.push((orders.len(), size));
+        }
         orders.push((order, plan.order));
     }
     let plain: Vec<MainOrder> = orders.iter().map(|(o, _)| o.clone()).collect();
     let mut result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &prep);
     for (s, order, sheet) in departures {
+        if stacks[s].1.len() > 1 {
+            stacked.push((orders.len(), stacks[s].1.len() as u32));
+        }
         result.units[s].order = Some(orders.len());
         result.orders.push(None);
         orders.push((order, sheet));
@@ -1217,6 +1248,8 @@ fn sea_round(
             retreats,
             doubled,
             voided,
+            stacked,
+            stacked_voided,
         },
         convoys,
     )

@@ -91,6 +91,9 @@ pub enum Illegal {
     KindNotHere(crate::map::UnitKind),
     /// The game has no units of that kind.
     NoSuchKind(crate::map::UnitKind),
+    /// No power ever builds units of that kind (1700 AD II rule 7: "once
+    /// destroyed a leader may never be rebuilt", and none is built).
+    NeverBuilt(crate::map::UnitKind),
     /// No off-board centre left to build from.
     NoReserve,
     /// A defensive army moves and supports only within its homeland.
@@ -113,8 +116,9 @@ pub enum Illegal {
     StackLimit,
     /// A build site the variant opens only after the centre has been held
     /// for some turns (1700 AD II rule 10a: "on the second turn of
-    /// uninterrupted control"), held too short a time yet.
-    HeldTooShort,
+    /// uninterrupted control"), held too short a time yet: the turn of
+    /// holding from which it opens.
+    HeldTooShort(u8),
     /// Fleets and land units do not support each other (1700 AD II rule
     /// 8: "fleets exert no influence on land units").
     FleetsApart,
@@ -180,7 +184,24 @@ pub enum Illegal {
 
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Illegal::NeverBuilt(kind) = self {
+            let k = kind.word().to_lowercase();
+            return write!(f, "no {k} is ever built: once lost, a {k} is never rebuilt");
+        }
+        if let Illegal::HeldTooShort(turns) = self {
+            let nth = match turns {
+                0 | 1 => "first".to_string(),
+                2 => "second".to_string(),
+                3 => "third".to_string(),
+                n => format!("{n}th"),
+            };
+            return write!(
+                f,
+                "not before the {nth} turn of holding that centre without a break"
+            );
+        }
         f.write_str(match self {
+            Illegal::NeverBuilt(_) => "never built",
             Illegal::NoUnit => "there is no unit there",
             Illegal::ForeignUnit(_) => "that unit belongs to another power",
             Illegal::Replaced => "replaced by a later order to the same unit",
@@ -220,9 +241,7 @@ impl fmt::Display for Illegal {
             Illegal::NotInHomeland => "units are placed within your homeland",
             Illegal::NotFriendly => "fleets may enter only friendly coastal provinces",
             Illegal::StackLimit => "at most two fleets may stand in a coastal province",
-            Illegal::HeldTooShort => {
-                "not yet: that centre has not been held long enough to build there"
-            }
+            Illegal::HeldTooShort(_) => "not yet",
             Illegal::FleetsApart => {
                 "fleets and land units do not support each other: fleets support only fleets"
             }

@@ -52,10 +52,14 @@ pub fn adjudicate_retreats(
     let mut chosen: Vec<Option<(usize, Option<RegionId>)>> = vec![None; n];
     let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
     for (i, o) in orders.iter().enumerate() {
-        let Some(d) = situation
-            .dislodged
-            .iter()
-            .position(|(u, _)| map.province_of(u.region) == o.unit.at.province)
+        // Several may be dislodged from one place (1066: Harald's A/Fs
+        // waiting together in a sea): each order takes the next of them.
+        let here =
+            |d: &usize| map.province_of(situation.dislodged[*d].0.region) == o.unit.at.province;
+        let Some(d) = (0..n)
+            .filter(here)
+            .find(|&d| chosen[d].is_none())
+            .or_else(|| (0..n).find(here))
         else {
             let on_board = situation
                 .units

@@ -56,9 +56,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             errs.join("\n")
         );
     }
-    let orders = phase_orders(&pos, &lines);
+    let orders = phase_orders(&v, &pos, &lines);
     let (result, next) = play(&v, &pos, &orders);
-    print!("{}", report(&v, &pos, &lines, &result));
+    print!("{}", report(&v, &pos, &lines, &orders, &result, &next));
     if !errs.is_empty() {
         println!("\nUnreadable, not judged:");
         for e in &errs {
@@ -76,6 +76,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// The order lines that could be read, and a message for each that could
 /// not (with its line number), so that one bad line costs only itself.
 fn read_orders(v: &Variant, pos: &Position, text: &str) -> (Vec<OrderLine>, Vec<String>) {
+    if yearly(v, pos) {
+        return read_sheet(v, pos, text);
+    }
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let mut out = Vec::new();
     let mut errs = Vec::new();
@@ -109,6 +112,65 @@ fn read_orders(v: &Variant, pos: &Position, text: &str) -> (Vec<OrderLine>, Vec<
     (out, errs)
 }
 
+/// Whether `pos` is a yearly turn that plays moves, retreats and builds
+/// together (1700 AD II rule 3).
+fn yearly(v: &Variant, pos: &Position) -> bool {
+    v.calendar.turn == crate::variant::Turn::Impulses && pos.phase.kind == PhaseKind::Movement
+}
+
+/// A yearly turn's orders written as the order sheets of 1700 AD II rule
+/// 6: `Sweden 1700 Moves: ...`, `Retreats: ...`, `Builds: A(Fin), A(Dal).`,
+/// read as a mail's are (headings, powers, several orders a line). A line
+/// with no order in it is named, as a mail's are.
+fn read_sheet(v: &Variant, pos: &Position, text: &str) -> (Vec<OrderLine>, Vec<String>) {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let body: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .collect();
+    let found = crate::orders::mail::find_orders(&parser, &body.join("\n"), Some(pos.phase.kind));
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    for f in found {
+        match f.result {
+            Err(e) => errs.push(format!("line {}: `{}`: {e}", f.line, f.text)),
+            Ok(p) => match p
+                .power
+                .or(f.power)
+                .or_else(|| owner_of(&v.map, pos, &p.command))
+            {
+                Some(power) => out.push(OrderLine {
+                    line: f.line,
+                    text: f.text,
+                    power,
+                    command: p.command,
+                }),
+                None => errs.push(format!(
+                    "line {}: `{}`: say whose order it is (`Sweden 1700 Moves:`)",
+                    f.line, f.text
+                )),
+            },
+        }
+    }
+    for (i, l) in body.iter().enumerate() {
+        let t = l.trim();
+        let read = out.iter().any(|o| o.line == i + 1)
+            || errs
+                .iter()
+                .any(|e| e.starts_with(&format!("line {}:", i + 1)));
+        if !read && !t.is_empty() && !t.ends_with(':') {
+            errs.push(format!("line {}: `{t}`: no order found", i + 1));
+        }
+    }
+    errs.sort_by_key(|e| {
+        e.split([' ', ':'])
+            .nth(1)
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(0)
+    });
+    (out, errs)
+}
+
 /// The owner of the unit an order names, when the line gives no power.
 fn owner_of(map: &Map, pos: &Position, c: &AnyCommand) -> Option<PowerId> {
     let at = match c {
@@ -123,7 +185,35 @@ fn owner_of(map: &Map, pos: &Position, c: &AnyCommand) -> Option<PowerId> {
         .map(|u| u.power)
 }
 
-fn phase_orders(pos: &Position, lines: &[OrderLine]) -> PhaseOrders {
+fn phase_orders(v: &Variant, pos: &Position, lines: &[OrderLine]) -> PhaseOrders {
+    if yearly(v, pos) {
+        let mut moves = Vec::new();
+        let mut retreats = Vec::new();
+        let mut adjust = Vec::new();
+        for l in lines {
+            match &l.command {
+                AnyCommand::Main(u, c) => moves.push(Order {
+                    power: l.power,
+                    unit: *u,
+                    command: c.clone(),
+                }),
+                AnyCommand::Retreat(u, c) => retreats.push(Order {
+                    power: l.power,
+                    unit: *u,
+                    command: *c,
+                }),
+                AnyCommand::Adjust(c) => adjust.push(AdjustOrder {
+                    power: l.power,
+                    command: *c,
+                }),
+            }
+        }
+        return PhaseOrders::Turn {
+            moves,
+            retreats,
+            adjust,
+        };
+    }
     match pos.phase.kind {
         PhaseKind::Movement => PhaseOrders::Movement(
             lines
@@ -190,8 +280,36 @@ fn outcome_word(o: &Outcome, units: &[Unit], map: &Map) -> String {
     }
 }
 
-/// The results as text: what a GM reads, not yet the zine report.
-fn report(v: &Variant, pos: &Position, lines: &[OrderLine], result: &PhaseResult) -> String {
+/// The results as text: what a GM reads, not yet the zine report. A
+/// yearly turn's are the results mail's, impulse by impulse, for there is
+/// no shorter true account of one.
+fn report(
+    v: &Variant,
+    pos: &Position,
+    lines: &[OrderLine],
+    orders: &PhaseOrders,
+    result: &PhaseResult,
+    next: &Position,
+) -> String {
+    if let PhaseResult::Turn(_) = result {
+        return crate::report::render(&crate::report::PhaseReport {
+            variant: v,
+            game: "adjudicate",
+            before: pos,
+            orders,
+            result,
+            after: next,
+            next_deadline: None,
+            ended: None,
+            // Removals the judge chooses for a power with no line in the
+            // file are civil disorder; for one with too few, its choice.
+            nmr: v
+                .map
+                .power_ids()
+                .filter(|p| !lines.iter().any(|l| l.power == *p))
+                .collect(),
+        });
+    }
     let map = &v.map;
     let mut s = String::new();
     let _ = writeln!(s, "{} ({})\n", v.calendar.label(pos.phase), v.title);
@@ -199,19 +317,7 @@ fn report(v: &Variant, pos: &Position, lines: &[OrderLine], result: &PhaseResult
     let mut wrong_phase = Vec::new();
     let mut illegal: Vec<(usize, Illegal)> = Vec::new();
     match result {
-        PhaseResult::Turn(t) => {
-            for (i, why) in t.turn.orders.iter().enumerate() {
-                if let Some(w) = why {
-                    illegal.push((lines.get(i).map_or(0, |l| l.line), *w));
-                }
-            }
-            let _ = writeln!(
-                s,
-                "A yearly turn: {} rounds; {} out of supply.",
-                t.turn.rounds.len(),
-                t.out_of_supply.len()
-            );
-        }
+        PhaseResult::Turn(_) => {}
         PhaseResult::Movement(r) => {
             let used: Vec<&OrderLine> = lines
                 .iter()

@@ -431,7 +431,15 @@ fn complete(
     };
     let mut note = None;
     let mut out = c.clone();
-    if let Some(real) = only(unit.at.province, true) {
+    // An A/F's army or fleet named alone (`F(TYS)-WMS` beside `A/F(TYS)
+    // disembarks A(Tun)`) is an order for that part: left as written.
+    let part_of_af = |k: crate::map::UnitKind, real: crate::map::UnitKind| {
+        real == crate::map::UnitKind::ArmyFleet
+            && matches!(k, crate::map::UnitKind::Army | crate::map::UnitKind::Fleet)
+    };
+    if let Some(real) = only(unit.at.province, true)
+        && !unit.kind.is_some_and(|k| part_of_af(k, real.kind))
+    {
         if unit.kind.is_some_and(|k| k != real.kind) {
             let word = real.kind.word().to_lowercase();
             note = Some(format!(
@@ -568,7 +576,19 @@ pub(crate) fn show_orders(
                 }
             }
             // Landings from A/Fs, beside their fleets' own orders; on a
-            // yearly sheet, the retreats and builds.
+            // yearly sheet, the retreats and builds, with a warning for a
+            // build the judge would refuse on the board as it stands.
+            let builds: Vec<AdjustOrder> = held
+                .iter()
+                .filter_map(|h| match h {
+                    AnyCommand::Adjust(command) => Some(AdjustOrder {
+                        power,
+                        command: *command,
+                    }),
+                    _ => None,
+                })
+                .collect();
+            let mut refusals = crate::game::step::build_refusals(&v, &pos, &builds).into_iter();
             for h in held.iter().filter(|h| {
                 matches!(
                     slot(&v, &pos, power, h),
@@ -581,6 +601,17 @@ pub(crate) fn show_orders(
                     AnyCommand::Main(..) => "",
                 };
                 let _ = writeln!(t, "  {head}{}", format_order(&v.map, h));
+                if let AnyCommand::Adjust(_) = h
+                    && let Some(why) = refusals.next().flatten()
+                {
+                    t.push_str(&crate::report::wrap(
+                        &format!(
+                            "    warning: the judge will refuse it as the board stands: {why}"
+                        ),
+                        72,
+                        "      ",
+                    ));
+                }
             }
         }
         PhaseKind::Retreat => {

@@ -106,6 +106,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 state,
             };
             let mut next = next;
+            crate::rules::waiting::after_move(v, pos, o, &r, &mut next);
             if v.features.laden() {
                 crate::rules::army_fleet::board_retreats(v, &r, &pos.units, &mut next);
             }
@@ -178,6 +179,9 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
 
 /// The movement judge with the variant's features, in `pos`'s phase.
 pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> MovementResult {
+    if let Some(r) = crate::rules::waiting::judge(v, &v.rules, &ruled(v, pos), pos, orders) {
+        return r;
+    }
     if v.features.boarding() {
         return crate::adjudicate::ferry::adjudicate_with_army_fleets(
             &v.map,
@@ -219,6 +223,23 @@ pub fn move_verdicts(
 /// state.
 pub fn judge_adjustments(v: &Variant, pos: &Position, orders: &[AdjustOrder]) -> AdjustResult {
     adjudicate_adjustments_with(
+        &v.map,
+        &v.rules,
+        &ruled(v, pos),
+        &pos.units,
+        &pos.owners,
+        orders,
+    )
+}
+
+/// Why each build in `orders` would be refused in `pos`, builds due or
+/// not: what the reply to a yearly order sheet warns of (1700 AD II).
+pub fn build_refusals(
+    v: &Variant,
+    pos: &Position,
+    orders: &[AdjustOrder],
+) -> Vec<Option<crate::adjudicate::Illegal>> {
+    crate::adjudicate::adjust::build_refusals(
         &v.map,
         &v.rules,
         &ruled(v, pos),

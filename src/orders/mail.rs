@@ -352,7 +352,18 @@ fn segments(toks: &[Token]) -> Vec<&[Token]> {
     let mut start = 0;
     for i in 0..toks.len() {
         let t = &toks[i];
-        let cut_here = matches!(t.tok, Tok::Sep | Tok::Stop);
+        // `A(Lit) H, S A(WRu)`: what follows a comma without a unit of its
+        // own is the unit's next impulse, read with it (1700 AD) or
+        // refused with the reason (elsewhere), never dropped.
+        let next_impulse = t.tok == Tok::Sep
+            && i > start
+            && toks.get(i + 1).is_some_and(|n| {
+                n.tok == Tok::Word
+                    && [HOLD_WORDS, SUPPORT_WORDS, CONVOY_WORDS]
+                        .iter()
+                        .any(|ws| ws.contains(&n.text.as_str()))
+            });
+        let cut_here = matches!(t.tok, Tok::Sep | Tok::Stop) && !next_impulse;
         let cut_after = t.tok == Tok::Word
             && t.dotted
             && toks
@@ -417,6 +428,14 @@ fn looks_like_order(parser: &OrderParser<'_>, seg: &[Token], heading: Option<Hea
         {
             return true;
         }
+    }
+    // `Builds: Q(Mos).`: under a builds heading a letter before a place in
+    // brackets is a unit meant to be built, refused with the reason if
+    // its kind is unknown.
+    if matches!(heading, Some(Heading::Builds | Heading::Removes))
+        && toks.get(1).is_some_and(|t| t.tok == Tok::LParen)
+    {
+        return true;
     }
     let opens = starts_order(w) || parser.map().lookup_word(w).is_some() || first_is_leader(toks);
     if !opens {

@@ -547,8 +547,15 @@ impl<'m> OrderParser<'m> {
             }
         };
         steps.push(self.step(c, first_is_move)?);
-        while self.move_word(c) {
-            steps.push(self.step(c, true)?);
+        loop {
+            if self.move_word(c) {
+                steps.push(self.step(c, true)?);
+            } else if self.impulse_comma(c) {
+                // `A(Lit) H, S A(WRu)`: a comma between impulses.
+                steps.push(self.step(c, false)?);
+            } else {
+                break;
+            }
         }
         let mut via_convoy = false;
         if c.eat_word(&["via", "by"]) {
@@ -675,6 +682,24 @@ impl<'m> OrderParser<'m> {
             }
         };
         Ok(AnyCommand::Main(unit, command))
+    }
+
+    /// A comma before a hold, support or convoy: the unit's next impulse
+    /// (1700 AD; elsewhere the several impulses are refused with the
+    /// reason).
+    fn impulse_comma(&self, c: &mut Cursor<'_>) -> bool {
+        let next_is_step = c.toks.get(c.pos + 1).is_some_and(|t| {
+            t.tok == Tok::Word
+                && [HOLD_WORDS, SUPPORT_WORDS, CONVOY_WORDS]
+                    .iter()
+                    .any(|ws| ws.contains(&t.text.as_str()))
+        });
+        if c.at(Tok::Sep) && next_is_step {
+            c.pos += 1;
+            true
+        } else {
+            false
+        }
     }
 
     fn move_word(&self, c: &mut Cursor<'_>) -> bool {
@@ -824,6 +849,18 @@ impl<'m> OrderParser<'m> {
             });
         }
         let (kind, stack) = self.kind(c)?;
+        // `Q(Mos)`: a word before a bracketed place that is neither a kind
+        // nor a leader's name nor a place is a mistyped kind.
+        if kind.is_none()
+            && c.toks.get(c.pos + 1).is_some_and(|t| t.tok == Tok::LParen)
+            && !self.is_place_here(c)
+        {
+            return Err(c.expected(if self.leaders.is_empty() {
+                "a unit's kind (`A` or `F`) before the bracket"
+            } else {
+                "a unit's kind (`A`, `F`, `L`) or a leader's name before the bracket"
+            }));
+        }
         let at = if kind.is_some() && c.eat(Tok::LParen) {
             let p = self.place(c)?;
             if !c.eat(Tok::RParen) {

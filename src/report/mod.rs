@@ -321,6 +321,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
     let mut adjustments = Vec::new();
     match (r.result, r.orders) {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
+            // A unit waiting in a sea of its own (1066 rule 5) is written
+            // there, to those who may see it at all.
+            let seated = crate::rules::waiting::seated(v, r.before, orders);
             // Unit `i` as `viewer` sees it: where its order named it (a
             // unit waiting in a box, `A(SOD)`), or nothing when hidden.
             let seen = |i: usize| -> Option<String> {
@@ -333,7 +336,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     == crate::map::Terrain::OffBoard;
                 let at = match order {
                     Some(k) if boxed => orders[k].unit.at,
-                    _ => Place::of_region(map, u.region),
+                    _ => Place::of_region(map, seated[i].region),
                 };
                 Some(format_unit(map, Some(u.kind), at))
             };
@@ -383,8 +386,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                             )
                         }
                         None => (
-                            format!("{} H", unit_zine(map, u)),
-                            format!("{} HOLD", unit_long(map, u)),
+                            format!("{} H", unit_zine(map, &seated[i])),
+                            format!("{} HOLD", unit_long(map, &seated[i])),
                             vec!["no order".to_string()],
                             vec!["no order".to_string()],
                         ),
@@ -523,7 +526,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             }
             // A standoff only hidden units took part in (two of Harald's
             // waiting A/Fs ordered into the Wash) is not told to those who
-            // may not see them (1066 rule 5).
+            // may not see them (1066 rule 5); nor one in a place where they
+            // may hide, which would tell that it was left empty (and no
+            // such reader's unit may retreat there: see rules::waiting).
             let seen_in = |p: crate::map::ProvinceId| {
                 r.before.units.iter().zip(&m.units).any(|(u, ur)| {
                     matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
@@ -534,7 +539,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             contested = m
                 .contested
                 .iter()
-                .filter(|&&p| seen_in(p))
+                .filter(|&&p| {
+                    seen_in(p) && !v.features.place_hidden_from(r.before.phase, p, viewer)
+                })
                 .map(|p| map.province(*p).abbr.clone())
                 .collect();
         }
@@ -569,21 +576,39 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             }
         }
         (PhaseResult::Adjustment(ar), PhaseOrders::Adjustment(orders)) => {
-            adjustment_lines(v, ar, orders, &mut adjustments);
+            adjustment_lines(v, ar, orders, &r.nmr, &mut adjustments);
         }
         (PhaseResult::Turn(t), PhaseOrders::Turn { moves, adjust, .. }) => {
             turn_lines(r, t, moves, &mut powers, &mut retreats);
             for u in &t.out_of_supply {
                 adjustments.push(PowerLine {
                     power: map.power(u.power).name.clone(),
-                    zine: format!("removes {} (out of supply)", unit_zine(map, u)),
+                    zine: format!("removes {} (out of supply)", unit_named(v, u)),
                     judge: format!("Removes {}.  (*out of supply*)", unit_long(map, u)),
                 });
             }
-            adjustment_lines(v, &t.adjustments, adjust, &mut adjustments);
+            adjustment_lines(v, &t.adjustments, adjust, &r.nmr, &mut adjustments);
         }
         _ => {}
     }
+    // Dislodged units the viewer may not see (1066 rule 5): still counted
+    // as the power's, and their retreat is not this reader's next phase,
+    // so neither the chart nor the next phase tells that they were there.
+    let unseen_dislodged: Vec<&Unit> = r
+        .after
+        .dislodged
+        .iter()
+        .map(|(u, _)| u)
+        .filter(|u| v.features.hidden_from(map, r.before.phase, u, viewer))
+        .collect();
+    let next_phase = if r.after.phase.kind == PhaseKind::Retreat
+        && !unseen_dislodged.is_empty()
+        && unseen_dislodged.len() == r.after.dislodged.len()
+    {
+        Some(v.calendar.next(r.after.phase))
+    } else {
+        None
+    };
     // The chart.
     let b = r.before.centre_counts(map);
     let a = r.after.centre_counts(map);
@@ -595,6 +620,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             .after
             .units
             .iter()
+            .chain(unseen_dislodged.iter().copied())
             .filter(|u| u.power == pw)
             .map(|u| crate::rules::army_fleet::units_in(v, u))
             .sum();
@@ -740,10 +766,10 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         eliminated,
         anarchy: crate::rules::anarchy::news(v, r.before, r.after),
         ended: r.ended.clone(),
-        next_label: v.calendar.label(r.after.phase),
-        next_short: v.calendar.short(r.after.phase),
-        next_judge_phase: judge_phase(v, r.after.phase),
-        next_deadline: r.next_deadline.clone(),
+        next_label: v.calendar.label(next_phase.unwrap_or(r.after.phase)),
+        next_short: v.calendar.short(next_phase.unwrap_or(r.after.phase)),
+        next_judge_phase: judge_phase(v, next_phase.unwrap_or(r.after.phase)),
+        next_deadline: r.next_deadline.clone().filter(|_| next_phase.is_none()),
     }
 }
 
@@ -811,10 +837,14 @@ fn outcome_marks(
 }
 
 /// The builds and removals of an adjustment, a line each, power by power.
+/// Removals the judge chose are civil disorder only for a power that sent
+/// no orders (`nmr`); for one that ordered too few they are the judge's
+/// choice.
 fn adjustment_lines(
     v: &Variant,
     ar: &crate::adjudicate::AdjustResult,
     orders: &[crate::orders::AdjustOrder],
+    nmr: &[PowerId],
     adjustments: &mut Vec<PowerLine>,
 ) {
     let map = &v.map;
@@ -852,7 +882,7 @@ fn adjustment_lines(
                     push(format_order(map, &cmd), format_order_long(map, &cmd))
                 }
                 AdjustStatus::Removed(u) => push(
-                    format!("removes {}", unit_zine(map, &u)),
+                    format!("removes {}", unit_named(v, &u)),
                     format!("Removes {}", unit_long(map, &u)),
                 ),
                 AdjustStatus::Waived => push("waives a build".into(), "Build waived".into()),
@@ -866,10 +896,20 @@ fn adjustment_lines(
             }
         }
         for u in ar.civil_disorder.iter().filter(|u| u.power == pw) {
-            push(
-                format!("removes {} (civil disorder)", unit_zine(map, u)),
-                format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
-            );
+            if nmr.contains(&pw) {
+                push(
+                    format!("removes {} (civil disorder)", unit_named(v, u)),
+                    format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
+                );
+            } else {
+                push(
+                    format!(
+                        "removes {} (too few removals ordered: the judge's choice)",
+                        unit_named(v, u)
+                    ),
+                    format!("Removes {}.  (*not ordered*)", unit_long(map, u)),
+                );
+            }
         }
         if let Some(&n) = ar.unused_builds.get(pw.index())
             && n > 0
@@ -923,11 +963,17 @@ fn turn_lines(
                     } else {
                         ""
                     };
+                    let n_of = stack_mark(&round.stacked, k);
                     lines.push(OrderLine {
-                        zine: format!("{layer}{}: {}{x2}", n + 1, format_order(map, &cmd)),
-                        judge: format!(
-                            "{layer}impulse {}: {}{x2}",
+                        zine: format!(
+                            "{layer}{}: {n_of}{}{x2}",
                             n + 1,
+                            named(r.variant, &round.board, format_order(map, &cmd))
+                        ),
+                        judge: format!(
+                            "{layer}impulse {}: {}{}{x2}",
+                            n + 1,
+                            stack_mark_long(&n_of),
                             format_order_long(map, &cmd)
                         ),
                         marks,
@@ -936,13 +982,24 @@ fn turn_lines(
                     judged.push(round.orders[k].1);
                 }
                 // Impulses of units that stand for the rest of the turn.
-                for (o, i) in round.voided.iter().filter(|(o, _)| o.power == pw) {
+                for (k, (o, i)) in round
+                    .voided
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (o, _))| o.power == pw)
+                {
                     let cmd = AnyCommand::Main(o.unit, o.command.clone());
+                    let n_of = stack_mark(&round.stacked_voided, k);
                     lines.push(OrderLine {
-                        zine: format!("{layer}{}: {}", n + 1, format_order(map, &cmd)),
-                        judge: format!(
-                            "{layer}impulse {}: {}",
+                        zine: format!(
+                            "{layer}{}: {n_of}{}",
                             n + 1,
+                            named(r.variant, &round.board, format_order(map, &cmd))
+                        ),
+                        judge: format!(
+                            "{layer}impulse {}: {}{}",
+                            n + 1,
+                            stack_mark_long(&n_of),
                             format_order_long(map, &cmd)
                         ),
                         marks: vec![format!("void: {}", crate::adjudicate::Illegal::Stands)],
@@ -959,7 +1016,7 @@ fn turn_lines(
             if let Some(why) = t.turn.orders.get(i).copied().flatten() {
                 let cmd = AnyCommand::Main(o.unit, o.command.clone());
                 lines.push(OrderLine {
-                    zine: format_order(map, &cmd),
+                    zine: named(r.variant, &r.before.units, format_order(map, &cmd)),
                     judge: format_order_long(map, &cmd),
                     marks: vec![format!("void: {why}")],
                     judge_marks: vec!["void".into()],
@@ -976,13 +1033,14 @@ fn turn_lines(
     }
     for round in t.turn.rounds.iter().chain(&t.turn.sea_rounds) {
         for (u, to) in &round.retreats {
+            let who = unit_named(r.variant, u);
             let (zine, judge) = match to {
                 Some(region) => (
-                    format!("{}-{}", unit_zine(map, u), map.region_abbr(*region)),
+                    format!("{who}-{}", map.region_abbr(*region)),
                     format!("{} -> {}", unit_long(map, u), map.region_abbr(*region)),
                 ),
                 None => (
-                    format!("{} disbanded", unit_zine(map, u)),
+                    format!("{who} disbanded"),
                     format!("{} DISBAND", unit_long(map, u)),
                 ),
             };
@@ -992,6 +1050,65 @@ fn turn_lines(
                 judge,
             });
         }
+    }
+    // Rule 8: fleets on a coast no longer friendly at the turn's end.
+    for (u, to) in &t.turn.forced_out {
+        let why = "the coast is no longer friendly";
+        let (zine, judge) = match to {
+            Some(region) => (
+                format!("{}-{} ({why})", unit_zine(map, u), map.region_abbr(*region)),
+                format!("{} -> {}", unit_long(map, u), map.region_abbr(*region)),
+            ),
+            None => (
+                format!("{} lost: nowhere to go ({why})", unit_zine(map, u)),
+                format!("{} DISBAND", unit_long(map, u)),
+            ),
+        };
+        retreats.push(PowerLine {
+            power: map.power(u.power).name.clone(),
+            zine,
+            judge,
+        });
+    }
+}
+
+/// A unit in zine notation, a leader by his name (see [`named`]).
+fn unit_named(v: &Variant, u: &Unit) -> String {
+    named(v, std::slice::from_ref(u), unit_zine(&v.map, u))
+}
+
+/// `text` with each leader of `units` written by his name where the rule
+/// text gives one, in place of the `L` (1700 AD II rule 6 writes
+/// `CXII(Got)`; the results print `Charles XII of Sweden(Got)`).
+fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
+    for u in units
+        .iter()
+        .filter(|u| u.kind == crate::map::UnitKind::Leader)
+    {
+        if let Some(name) = v.features.leader_name(u.power) {
+            let abbr = &v.map.province(v.map.province_of(u.region)).abbr;
+            text = text.replace(&format!("L({abbr})"), &format!("{name}({abbr})"));
+        }
+    }
+    text
+}
+
+/// The count before a stack's order, as rule 6 of 1700 AD II writes it
+/// (`2F(Sca)-COS`); nothing for a single unit.
+fn stack_mark(stacked: &[(usize, u32)], k: usize) -> String {
+    stacked
+        .iter()
+        .find(|(i, _)| *i == k)
+        .map_or(String::new(), |(_, n)| n.to_string())
+}
+
+/// The count before a stack's order in the judge's words: `2 x Fleet
+/// Scania -> Coast of Sweden`.
+fn stack_mark_long(n_of: &str) -> String {
+    if n_of.is_empty() {
+        String::new()
+    } else {
+        format!("{n_of} x ")
     }
 }
 

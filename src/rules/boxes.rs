@@ -5,12 +5,15 @@
 use super::{Position, RuleState, Ruleset};
 use crate::adjudicate::movement::{MovementResult, Outcome, Resolved};
 use crate::calendar::Phase;
-use crate::map::Unit;
+use crate::map::{ProvinceId, Unit};
 
 /// After the movement of `phase`: a box whose units must now stand on the
 /// board puts each in one of its spaces that is empty, the rest are lost
 /// (1066: Harald's A/Fs beyond one per sea at the end of the second move).
-/// Returns each unit with whether it found a place.
+/// A unit that waited in a sea of its own (see [`super::waiting`]) stays
+/// there if it is the first in it and nobody else stands there; one with
+/// no recorded sea takes the first empty one. Returns each unit with
+/// whether it found a place.
 pub fn settle(v: &(impl Ruleset + ?Sized), phase: Phase, pos: &mut Position) -> Vec<(Unit, bool)> {
     let map = v.map();
     let mut out = Vec::new();
@@ -20,6 +23,14 @@ pub fn settle(v: &(impl Ruleset + ?Sized), phase: Phase, pos: &mut Position) -> 
         .iter()
         .filter(|b| b.settle_after == Some(phase))
     {
+        let mut recorded: Vec<ProvinceId> = b
+            .owner
+            .and_then(|o| pos.state.waiting.get_mut(o))
+            .map(std::mem::take)
+            .unwrap_or_default()
+            .into_iter()
+            .rev()
+            .collect();
         let mut spaces = b.also_named.clone();
         let mut i = 0;
         while i < pos.units.len() {
@@ -29,14 +40,19 @@ pub fn settle(v: &(impl Ruleset + ?Sized), phase: Phase, pos: &mut Position) -> 
                 continue;
             }
             pos.units.remove(i);
-            let free = spaces.iter().position(|&p| {
+            let own_sea = (Some(u.power) == b.owner).then(|| recorded.pop()).flatten();
+            let empty = |p: ProvinceId, pos: &Position| {
                 !pos.units.iter().any(|x| map.province_of(x.region) == p)
                     && !pos
                         .dislodged
                         .iter()
                         .any(|(x, _)| map.province_of(x.region) == p)
                     && map.admits(map.province(p).main_region(), u.kind)
-            });
+            };
+            let free = match own_sea {
+                Some(s) => spaces.iter().position(|&p| p == s && empty(p, pos)),
+                None => spaces.iter().position(|&p| empty(p, pos)),
+            };
             match free {
                 Some(k) => {
                     let p = spaces.remove(k);
@@ -48,7 +64,14 @@ pub fn settle(v: &(impl Ruleset + ?Sized), phase: Phase, pos: &mut Position) -> 
                     out.push((placed, true));
                     i += 1;
                 }
-                None => out.push((u, false)),
+                // Lost where it waited, which the results now tell.
+                None => out.push((
+                    Unit {
+                        region: own_sea.map_or(u.region, |s| map.province(s).main_region()),
+                        ..u
+                    },
+                    false,
+                )),
             }
         }
     }

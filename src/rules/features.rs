@@ -65,6 +65,18 @@ pub struct RawBox {
     /// "in Oceanus Germanicus or the Wash", the place secret).
     #[serde(default)]
     pub moves_from_until: Option<Spanned<String>>,
+    /// Where the box's starting units stand, one also-named space each,
+    /// until `moves-from-until` (1066 rule 5: Harald's A/Fs in Oceanus
+    /// Germanicus or the Wash, each in a place of its own that only he
+    /// and the GM know). Empty: they wait in the box itself.
+    #[serde(default)]
+    pub waits_in: Vec<Spanned<String>>,
+    /// In this phase the owner's orders say where the waiting units stand:
+    /// each order naming an also-named space puts one there (1066 rule 5:
+    /// the place is Harald's to know, so his to choose with his first
+    /// orders); those not named keep `waits-in`.
+    #[serde(default)]
+    pub placed_by_orders: Option<Spanned<String>>,
     /// After the movement of this phase, units still in the box are put in
     /// the also-named spaces, one each where it is empty, the rest lost
     /// (1066: "at the end of the second move army/fleets exceeding the
@@ -262,6 +274,20 @@ pub struct RawDefensiveArmy {}
 pub struct RawLeaders {
     /// The names written before `(place)`: `CXII`, `Mar`.
     pub names: Vec<String>,
+    /// Each power's leader by the name the text lists him under, printed
+    /// in the results (`Marlborough(Lon)-WCo`).
+    #[serde(default)]
+    pub full: Vec<RawLeaderName>,
+}
+
+/// One leader's name in `[leaders] full`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawLeaderName {
+    /// The power he leads.
+    pub power: Spanned<String>,
+    /// His name as the rule text lists it.
+    pub name: String,
 }
 
 /// `[ferry]`: 1000 AD rule 9.
@@ -327,6 +353,11 @@ pub struct OffBoard {
     pub also_named: Vec<ProvinceId>,
     /// Until this phase (included) the units move as if in those spaces.
     pub moves_from_until: Option<Phase>,
+    /// The also-named space each starting unit of the box stands in while
+    /// it waits (1066 rule 5); empty: in the box itself.
+    pub waits_in: Vec<ProvinceId>,
+    /// The phase whose orders place the waiting units.
+    pub placed_by_orders: Option<Phase>,
     /// After this phase's movement the units left are settled.
     pub settle_after: Option<Phase>,
     /// A failed move out destroys the unit.
@@ -439,6 +470,9 @@ pub struct Features {
     pub defensive_army: bool,
     /// Leaders' names (`[leaders]`, 1700 AD II rule 7); none: no leaders.
     pub leaders: Vec<String>,
+    /// Each power's leader by his full name (`[leaders] full`), for the
+    /// results.
+    pub leader_names: Vec<(PowerId, String)>,
     /// Boarding is only 1000 AD's fast ferry (`[ferry] only = true`): an
     /// army boards, its fleet sails one sea, the army lands, all in one
     /// move; no A/F is ever formed (a landing that fails leaves the army
@@ -539,6 +573,15 @@ impl Features {
             .iter()
             .find(|(k, _)| *k == kind)
             .is_none_or(|(_, who)| who.contains(&power))
+    }
+
+    /// The full name of `power`'s leader, if the variant names him
+    /// (1700 AD II rule 7: Marlborough, Prince Eugene, ...).
+    pub fn leader_name(&self, power: PowerId) -> Option<&str> {
+        self.leader_names
+            .iter()
+            .find(|(p, _)| *p == power)
+            .map(|(_, n)| n.as_str())
     }
 
     /// Whether the variant hides anything from anyone (then results are
@@ -705,6 +748,15 @@ pub fn resolve(
                 .moves_from_until
                 .as_ref()
                 .and_then(|x| phase(cal, x, &lines, &mut problems)),
+            waits_in: b
+                .waits_in
+                .iter()
+                .filter_map(|x| province(map, x, &lines, &mut problems))
+                .collect(),
+            placed_by_orders: b
+                .placed_by_orders
+                .as_ref()
+                .and_then(|x| phase(cal, x, &lines, &mut problems)),
             settle_after: b
                 .settle_after
                 .as_ref()
@@ -806,6 +858,11 @@ pub fn resolve(
         .as_ref()
         .map(|l| l.names.clone())
         .unwrap_or_default();
+    for l in raw.leaders.iter().flat_map(|l| &l.full) {
+        if let Some(p) = power(map, &l.power, &lines, &mut problems) {
+            f.leader_names.push((p, l.name.clone()));
+        }
+    }
     f.ferry_only = raw.ferry.as_ref().is_some_and(|x| x.only);
     f.mountains = raw
         .mountains
@@ -1149,19 +1206,23 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
                                 .any(|(q, y)| *q == p && year - y >= i32::from(s.3) - 1)
                         }))
             });
-            // A site of the power's not yet held long enough says so.
+            // A site of the power's not yet held long enough says so, held
+            // or not: taken this turn at best, it is still too soon.
             let too_soon = self
                 .features
                 .builds
                 .sites
                 .iter()
-                .any(|s| s.0 == power && s.1 == p);
+                .find(|s| s.0 == power && s.1 == p)
+                .map(|s| s.3);
             match (site, self.capture_kinds(power, p)) {
                 (Some((_, _, kinds, _)), _) => {
                     only = (!kinds.is_empty()).then(|| kinds.clone());
                 }
                 (None, Some(kinds)) => only = Some(kinds.to_vec()),
-                (None, None) if too_soon && owned => return Err(Illegal::HeldTooShort),
+                (None, None) if too_soon.is_some() => {
+                    return Err(Illegal::HeldTooShort(too_soon.unwrap_or(2)));
+                }
                 // A power that builds on the board only in its first
                 // captures has no home centres to be told about.
                 (None, None)

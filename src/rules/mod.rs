@@ -16,6 +16,7 @@ pub mod nominations;
 pub mod position;
 pub mod reserve;
 pub mod supply;
+pub mod waiting;
 
 use crate::map::wire::{PerPower, UnitAt};
 use crate::map::{PowerId, ProvinceId, Unit};
@@ -127,6 +128,13 @@ pub struct RuleState {
     /// how long it has held them matters (1700 AD II rule 10a).
     #[serde(with = "held_since", skip_serializing_if = "PerPower::is_default")]
     pub held_since: PerPower<Vec<(ProvinceId, i32)>>,
+    /// Per power, the sea each of its units waiting in its box stands in,
+    /// one entry per unit of the power in the box, in the order of the
+    /// position's units (1066 rule 5: Harald's A/Fs are "in Oceanus
+    /// Germanicus or the Wash", a place fixed but known only to him and the
+    /// GM). The units are alike, so only how many stand in each sea counts.
+    #[serde(skip_serializing_if = "PerPower::is_default")]
+    pub waiting: PerPower<Vec<ProvinceId>>,
 }
 
 impl RuleState {
@@ -149,6 +157,7 @@ impl RuleState {
         self.friendly.fit(n);
         self.permits.fit(n);
         self.held_since.fit(n);
+        self.waiting.fit(n);
     }
 
     /// Whether nothing is kept (the standard game).
@@ -169,6 +178,7 @@ impl RuleState {
             && self.friendly.is_default()
             && self.permits.is_default()
             && self.held_since.is_default()
+            && self.waiting.is_default()
     }
 }
 

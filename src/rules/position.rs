@@ -102,6 +102,7 @@ impl Position {
                 } else {
                     vec![Vec::new(); v.map().powers().len()]
                 }),
+                waiting: crate::rules::waiting::starting_places(v),
                 ..RuleState::sized(v.map().powers().len())
             },
         }
@@ -179,7 +180,12 @@ impl Position {
                     retreats: options.iter().map(|r| map.region_abbr(*r)).collect(),
                 })
                 .collect(),
-            state: self.state.clone(),
+            // Written whenever reading it back without it would give
+            // another state (see `unstated`).
+            state: (!self.state.is_empty()
+                || !v.features().garrisons.is_empty()
+                || map.stacking().fleets_beside_armies)
+                .then(|| self.state.clone()),
         };
         // Everything in a position names things of its own map; a failure
         // here would be a bug in a rule, which the store refuses (see
@@ -233,6 +239,9 @@ impl Position {
             l.sort();
         }
         for l in c.state.held_since.0.iter_mut() {
+            l.sort();
+        }
+        for l in c.state.waiting.0.iter_mut() {
             l.sort();
         }
         c
@@ -363,7 +372,10 @@ impl Position {
             problems.sort_by_key(|p| p.line);
             return Err(LoadError { problems });
         }
-        let mut state = wire.state;
+        let mut state = match wire.state {
+            Some(state) => state,
+            None => unstated(v, &units, &owners),
+        };
         state.fit(map.powers().len());
         Ok(Position {
             phase,
@@ -387,8 +399,50 @@ struct WireIn {
     centres: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     #[serde(default)]
     dislodged: Vec<WireDislodgedIn>,
+    /// None: a position written by hand, whose state follows from the
+    /// board (see [`unstated`]).
     #[serde(default)]
-    state: RuleState,
+    state: Option<RuleState>,
+}
+
+/// The rules' state of a position written without `[state]` (by hand, for
+/// `adjudicate`): the variant's armed neutrals where no unit stands and no
+/// power holds the centre (1700 AD II rule 10b: once occupied, the defence
+/// is lost for good), and, where fleets stand beside land units, each
+/// power's coasts friendly where it holds the centre or its land unit
+/// stands (rule 8).
+fn unstated(v: &(impl Ruleset + ?Sized), units: &[Unit], owners: &[Option<PowerId>]) -> RuleState {
+    let map = v.map();
+    let mut state = RuleState::sized(map.powers().len());
+    state.garrisons = v
+        .features()
+        .garrisons
+        .iter()
+        .map(|(p, _)| *p)
+        .filter(|p| {
+            owners[p.index()].is_none() && !units.iter().any(|u| map.province_of(u.region) == *p)
+        })
+        .collect();
+    if map.stacking().fleets_beside_armies {
+        state.friendly = crate::map::wire::PerPower(
+            map.power_ids()
+                .map(|pw| {
+                    map.province_ids()
+                        .filter(|p| map.province(*p).terrain == crate::map::Terrain::Coast)
+                        .filter(|p| {
+                            owners[p.index()] == Some(pw)
+                                || units.iter().any(|u| {
+                                    u.power == pw
+                                        && u.kind != UnitKind::Fleet
+                                        && map.province_of(u.region) == *p
+                                })
+                        })
+                        .collect()
+                })
+                .collect(),
+        );
+    }
+    state
 }
 
 #[derive(Deserialize)]
@@ -410,8 +464,8 @@ struct Wire {
     centres: BTreeMap<PowerId, Vec<ProvinceId>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     dislodged: Vec<WireDislodged>,
-    #[serde(default, skip_serializing_if = "RuleState::is_empty")]
-    state: RuleState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    state: Option<RuleState>,
 }
 
 /// A dislodged unit on the wire.

@@ -2,11 +2,14 @@
 //!
 //! - [`mailsys`]: a real mail system (Dovecot and Postfix on 127.0.0.1)
 //!   started by the test process, with helpers to send and fetch mail.
+//! - [`postgres`]: a throw-away PostgreSQL server on 127.0.0.1, for the
+//!   store's PostgreSQL backend (issue 25).
 
 // Each test binary compiles this module and uses only part of it.
 #![allow(dead_code, unused_imports)]
 
 pub mod mailsys;
+pub mod postgres;
 
 pub use mailsys::{
     Account, ImapSession, JUDGE_ADDRESS, JUDGE_PASSWORD, MailSystem, Ports, TEST_DOMAIN, block_on,

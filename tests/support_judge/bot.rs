@@ -73,10 +73,9 @@ fn steps(map: &Map, u: &Unit) -> Vec<RegionId> {
 /// The movement orders of `me` in `pos`, as lines of zine notation.
 pub fn movement(v: &Variant, pos: &Position, me: PowerId) -> Vec<String> {
     let map = &v.map;
-    let mine: Vec<Unit> = pos
-        .units
-        .iter()
-        .copied()
+    // A unit waiting in a sea of its own (1066's Harald) is ordered there.
+    let mine: Vec<Unit> = zinejudge::rules::waiting::seated(v, pos, &[])
+        .into_iter()
         .filter(|u| u.power == me)
         .collect();
     let occupant = |p: ProvinceId| {
@@ -335,8 +334,7 @@ pub fn wander(v: &Variant, pos: &Position, me: PowerId, seed: &mut u64) -> Vec<S
         *seed
     };
     match pos.phase.kind {
-        PhaseKind::Movement => pos
-            .units
+        PhaseKind::Movement => zinejudge::rules::waiting::seated(v, pos, &[])
             .iter()
             .filter(|u| u.power == me)
             .map(|u| {

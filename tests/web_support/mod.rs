@@ -282,7 +282,7 @@ pub fn hastings(j: &mut Judge, name: &str) -> Vec<Sent> {
     j.mail(gm, &format!("SIGNON GM {name} gmpw\nSTART"));
     j.mail(
         "harald@example.test",
-        &format!("SIGNON Harald {name} pw\nA/F(HAR)-GER\nA/F(HAR)-WAS"),
+        &format!("SIGNON Harald {name} pw\nA/F(GER)-WAS\nA/F(WAS)-GER"),
     );
     j.mail(
         "william@example.test",
@@ -291,7 +291,7 @@ pub fn hastings(j: &mut Judge, name: &str) -> Vec<Sent> {
     let sent = j.mail(gm, &format!("SIGNON GM {name} gmpw\nPROCESS"));
     let gm_copy = results_for(&sent, gm, "March 1066");
     assert!(
-        gm_copy.body.contains("A/F(HAR)-GER"),
+        gm_copy.body.contains("A/F(GER)-WAS"),
         "the GM sees Harald's moves: {}",
         gm_copy.body
     );

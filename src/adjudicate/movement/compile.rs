@@ -241,6 +241,9 @@ impl Compiled<'_> {
     /// Where box unit `u` moves from when its order names `named`: that
     /// space, while its box's rule allows.
     pub(super) fn moves_from(&self, u: usize, named: ProvinceId) -> Option<RegionId> {
+        if self.hooks.fixed_from[u].is_some() {
+            return self.hooks.fixed_from[u];
+        }
         if !self.in_box[u]
             || !self
                 .b

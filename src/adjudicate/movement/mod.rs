@@ -184,6 +184,10 @@ pub struct Prepared {
     /// Units whose support is worth other than their kind's strength
     /// (1700 AD: a double-strength support of a double-strength move).
     pub support: Vec<(usize, u32)>,
+    /// Box units that move this phase from the region given, whatever
+    /// their order names (1066 rule 5: each of Harald's waiting A/Fs from
+    /// the sea it stands in).
+    pub from: Vec<(usize, RegionId)>,
 }
 
 /// An army aboard an A/F that disembarks this move (Abstraction II): a
@@ -419,6 +423,8 @@ struct Hooks {
     /// Strength and support value overrides (0: the kind's).
     strength_of: Vec<u32>,
     support_of: Vec<u32>,
+    /// Where a box unit moves from, fixed before the orders are read.
+    fixed_from: Vec<Option<RegionId>>,
 }
 
 /// Moves, supports and convoys indexed for the resolver (compressed rows:
@@ -497,6 +503,7 @@ impl<'a> Compiled<'a> {
                 aboard_path: vec![false; n],
                 strength_of: vec![0; n],
                 support_of: vec![0; n],
+                fixed_from: vec![None; n],
             },
             idx: Index::default(),
         }
@@ -548,6 +555,9 @@ impl<'a> Compiled<'a> {
         }
         for &(u, v) in &prepared.support {
             self.hooks.support_of[u] = v;
+        }
+        for &(u, r) in &prepared.from {
+            self.hooks.fixed_from[u] = Some(r);
         }
     }
 

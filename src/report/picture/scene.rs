@@ -124,9 +124,12 @@ pub fn board(
 ) -> Scene {
     let map = &v.map;
     let mut s = Scene::default();
-    for u in &pos.units {
+    // A unit waiting in a sea of its own (1066 rule 5) is drawn there, for
+    // those who may see it at all.
+    let seated = crate::rules::waiting::seated(v, pos, &[]);
+    for (u, at) in pos.units.iter().zip(&seated) {
         if !v.features.hidden_from(map, pos.phase, u, viewer) {
-            s.tokens.push(token(g, u, TokenStyle::Normal));
+            s.tokens.push(token(g, at, TokenStyle::Normal));
         }
     }
     for (u, options) in dislodged {
@@ -175,17 +178,9 @@ pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
                 unit_hidden(r, viewer, &r.before.units[i], given)
             };
             let masked = |c: &MainCommand| support_masked(r, viewer, Some(c));
-            movement(
-                v,
-                g,
-                &r.before.units,
-                m,
-                orders,
-                &hide,
-                &masked,
-                None,
-                &mut s,
-            );
+            // Harald's waiting A/Fs set out from their seas (1066 rule 5).
+            let seated = crate::rules::waiting::seated(v, r.before, orders);
+            movement(v, g, &seated, m, orders, &hide, &masked, None, &mut s);
             for (i, (u, d)) in r
                 .before
                 .units

@@ -1,0 +1,297 @@
+//! A throw-away PostgreSQL server for the tests, started by the test process
+//! on 127.0.0.1 (never another address) from the Debian packages
+//! (`postgresql`, installed by scripts/install-test-deps.sh): `initdb` into
+//! a fresh temporary directory, password authentication (scram-sha-256)
+//! for one role, `pg_ctl start` on a free port, and `pg_ctl stop -m
+//! immediate` plus removal of the directory when dropped.
+//!
+//! PostgreSQL refuses to run as root, so when the tests run as root (CI)
+//! the server runs as the `postgres` user the package creates, owning the
+//! directory.
+
+use std::fs;
+use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// The role the tests connect as, and its password.
+pub const PG_USER: &str = "zinejudge";
+/// See [`PG_USER`].
+pub const PG_PASSWORD: &str = "pg-test-secret";
+/// The database made for the tests.
+pub const PG_DATABASE: &str = "zinejudge";
+
+/// A running server.
+pub struct PgServer {
+    /// Its data directory and socket directory live here.
+    pub dir: PathBuf,
+    /// The TCP port on 127.0.0.1.
+    pub port: u16,
+    bin: PathBuf,
+    run_as: Option<String>,
+}
+
+/// The directory of PostgreSQL's server programs (Debian keeps them out of
+/// PATH, under /usr/lib/postgresql/<version>/bin), the newest there is.
+pub fn pg_bin() -> Option<PathBuf> {
+    let mut versions: Vec<PathBuf> = fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+        .filter(|b| b.join("initdb").is_file() && b.join("pg_ctl").is_file())
+        .collect();
+    versions.sort_by_key(|b| {
+        b.parent()
+            .and_then(|v| v.file_name())
+            .and_then(|v| v.to_str())
+            .and_then(|v| v.parse::<u32>().ok())
+            .unwrap_or(0)
+    });
+    versions.pop()
+}
+
+/// Why the server cannot start here, or `None`.
+pub fn missing_postgres() -> Option<String> {
+    pg_bin().is_none().then(|| {
+        "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); run \
+         scripts/install-test-deps.sh as root"
+            .to_string()
+    })
+}
+
+impl PgServer {
+    /// Start a server, or skip the test (outside CI) when PostgreSQL is not
+    /// installed; in CI its absence is a failure.
+    pub fn start_or_skip(test: &str) -> Option<PgServer> {
+        if let Some(reason) = missing_postgres() {
+            if super::in_ci() {
+                panic!("{test}: {reason} (CI is set, so this is a failure, not a skip)");
+            }
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {reason}");
+            return None;
+        }
+        Some(PgServer::start().unwrap_or_else(|e| panic!("{test}: {e}")))
+    }
+
+    /// Start a server.
+    pub fn start() -> Result<PgServer, String> {
+        let bin = pg_bin().ok_or("PostgreSQL is not installed")?;
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let run_as = root.then(|| "postgres".to_string());
+        let dir = temp_dir()?;
+        let data = dir.join("data");
+        let pwfile = dir.join("pw");
+        fs::write(&pwfile, PG_PASSWORD).map_err(|e| e.to_string())?;
+        if root {
+            chown_postgres(&dir)?;
+            chown_postgres(&pwfile)?;
+        }
+        let mut last = String::new();
+        let mut server = PgServer {
+            dir: dir.clone(),
+            port: 0,
+            bin,
+            run_as,
+        };
+        let out = server.run(
+            "initdb",
+            &[
+                "-D",
+                path_str(&data)?,
+                "-U",
+                PG_USER,
+                "--pwfile",
+                path_str(&pwfile)?,
+                "--auth=scram-sha-256",
+                "--encoding=UTF8",
+                "--locale=C",
+                "--no-sync",
+            ],
+        )?;
+        if !out.status.success() {
+            return Err(format!("initdb failed: {}", text(&out)));
+        }
+        // A free port: taken by binding port 0, released, then used; a
+        // race with another process is retried.
+        for _ in 0..5 {
+            let port = TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .map_err(|e| e.to_string())?
+                .port();
+            server.port = port;
+            let opts = format!(
+                "-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={} \
+                 -c fsync=off -c max_connections=60",
+                path_str(&dir)?
+            );
+            let out = server.run(
+                "pg_ctl",
+                &[
+                    "-D",
+                    path_str(&data)?,
+                    "-l",
+                    path_str(&dir.join("server.log"))?,
+                    "-o",
+                    &opts,
+                    "-w",
+                    "-t",
+                    "60",
+                    "start",
+                ],
+            )?;
+            if out.status.success() {
+                server.create_database()?;
+                return Ok(server);
+            }
+            last = format!(
+                "{}\n{}",
+                text(&out),
+                fs::read_to_string(dir.join("server.log")).unwrap_or_default()
+            );
+        }
+        Err(format!("PostgreSQL did not start: {last}"))
+    }
+
+    /// The URL the judge's configuration takes (the password is given
+    /// apart, from a file or the environment).
+    pub fn url(&self) -> String {
+        format!("postgres://{PG_USER}@127.0.0.1:{}/{PG_DATABASE}", self.port)
+    }
+
+    /// Run SQL through `psql` as the test role; returns its output.
+    pub fn psql(&self, sql: &str) -> Result<String, String> {
+        let out = Command::new(self.bin.join("psql"))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .args([
+                "-U",
+                PG_USER,
+                "-d",
+                PG_DATABASE,
+                "-At",
+                "-v",
+                "ON_ERROR_STOP=1",
+            ])
+            .args(["-c", sql])
+            .env("PGPASSWORD", PG_PASSWORD)
+            .output()
+            .map_err(|e| format!("cannot run psql: {e}"))?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        } else {
+            Err(text(&out))
+        }
+    }
+
+    fn create_database(&self) -> Result<(), String> {
+        let out = Command::new(self.bin.join("psql"))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .args([
+                "-U",
+                PG_USER,
+                "-d",
+                "postgres",
+                "-At",
+                "-v",
+                "ON_ERROR_STOP=1",
+            ])
+            .args(["-c", &format!("CREATE DATABASE {PG_DATABASE}")])
+            .env("PGPASSWORD", PG_PASSWORD)
+            .output()
+            .map_err(|e| format!("cannot run psql: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!("CREATE DATABASE failed: {}", text(&out)))
+        }
+    }
+
+    /// Run one of the server programs, as `postgres` when we are root.
+    fn run(&self, program: &str, args: &[&str]) -> Result<Output, String> {
+        let prog = self.bin.join(program);
+        let mut c = match &self.run_as {
+            Some(user) => {
+                let mut c = Command::new("runuser");
+                c.args(["-u", user, "--"]).arg(&prog);
+                c
+            }
+            None => Command::new(&prog),
+        };
+        c.args(args)
+            .current_dir(&self.dir)
+            .output()
+            .map_err(|e| format!("cannot run {program}: {e}"))
+    }
+}
+
+impl Drop for PgServer {
+    fn drop(&mut self) {
+        if let Ok(data) = path_str(&self.dir.join("data")) {
+            let _ = self.run("pg_ctl", &["-D", data, "-m", "immediate", "-w", "stop"]);
+        }
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn path_str(p: &Path) -> Result<&str, String> {
+    p.to_str()
+        .ok_or_else(|| format!("not UTF-8: {}", p.display()))
+}
+
+fn chown_postgres(p: &Path) -> Result<(), String> {
+    let out = Command::new("chown")
+        .args(["postgres:postgres"])
+        .arg(p)
+        .output()
+        .map_err(|e| format!("cannot run chown: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("chown postgres {}: {}", p.display(), text(&out)))
+    }
+}
+
+/// A new directory under /tmp (short: the socket path must fit 107 bytes).
+fn temp_dir() -> Result<PathBuf, String> {
+    let started = Instant::now();
+    loop {
+        let dir = PathBuf::from(format!(
+            "/tmp/zjpg-{}-{:08x}",
+            std::process::id(),
+            fastrand_u32()
+        ));
+        match fs::create_dir(&dir) {
+            Ok(()) => {
+                fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))
+                    .map_err(|e| e.to_string())?;
+                return Ok(dir);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("cannot make {}: {e}", dir.display())),
+        }
+        if started.elapsed() > Duration::from_secs(5) {
+            return Err("cannot make a temporary directory".into());
+        }
+    }
+}
+
+fn fastrand_u32() -> u32 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish() as u32
+}

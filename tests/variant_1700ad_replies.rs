@@ -1,0 +1,404 @@
+//! 1700 AD II (shared/rules/004_*) as the players read it: the reply to an
+//! order sheet warns of the builds the judge will refuse and why, reads or
+//! refuses every piece of a line, and the results name the leaders, print
+//! stacks as the sheet writes them, show the fleets a revoked permission
+//! sends away, and call civil disorder only what is. The offline
+//! `adjudicate` plays a yearly turn from order sheets.
+
+mod support_judge;
+
+use std::process::Command;
+
+/// A 1700 AD II game by mail with the given players joined and started.
+fn game_by_mail(players: &[&str]) -> support_judge::World {
+    let mut w = support_judge::World::with_variant("../../games/1700ad.toml");
+    w.reply("gm@example.test", "CREATE y1700 1700ad gmpw");
+    for p in players {
+        w.reply(&format!("{p}@example.test"), &format!("JOIN y1700 pw {p}"));
+    }
+    w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSTART");
+    w
+}
+
+/// `player`'s reply to an order sheet.
+fn sheet(w: &mut support_judge::World, player: &str, text: &str) -> String {
+    w.reply(
+        &format!("{player}@example.test"),
+        &format!("SIGNON {player} y1700 pw\n{text}"),
+    )
+}
+
+/// A GM command's reply.
+fn gm(w: &mut support_judge::World, text: &str) -> String {
+    w.reply("gm@example.test", &format!("SIGNON GM y1700 gmpw\n{text}"))
+}
+
+/// The GM processes the turn; the results mailed to `player`.
+fn results_for(w: &mut support_judge::World, player: &str) -> String {
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    sent.iter()
+        .find(|m| m.to_has(&format!("{player}@example.test")) && m.subject.contains("results"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"))
+        .body
+        .clone()
+}
+
+/// The reply's text with its wrapping undone, to find a sentence in it.
+fn flat(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn rule_7_a_leader_build_is_warned_and_refused_for_leaders_are_never_built() {
+    let mut w = game_by_mail(&["Poles"]);
+    let r = sheet(
+        &mut w,
+        "Poles",
+        "Poles 1700 Moves: A(Lit) H;\nBuilds: L(Maz).",
+    );
+    let r = flat(&r);
+    assert!(
+        r.contains("Build L(Maz) warning: the judge will refuse it as the board stands: no leader is ever built"),
+        "{r}"
+    );
+    let body = flat(&results_for(&mut w, "Poles"));
+    assert!(
+        body.contains("Build L(Maz) void: no leader is ever built"),
+        "the rule, not that no build was due: {body}"
+    );
+}
+
+#[test]
+fn rule_10a_an_early_crimea_fleet_is_warned_not_before_the_second_turn_of_holding() {
+    let mut w = game_by_mail(&["Russians"]);
+    let r = flat(&sheet(
+        &mut w,
+        "Russians",
+        "Russians 1700 Moves: A(Kaz) H;\nBuilds: F(Cri).",
+    ));
+    assert!(
+        r.contains("Build F(Cri) warning: the judge will refuse it as the board stands: not before the second turn of holding that centre"),
+        "{r}"
+    );
+    assert!(!r.contains("home centres"), "{r}");
+    let body = flat(&results_for(&mut w, "Russians"));
+    assert!(
+        body.contains("Build F(Cri) void: not before the second turn of holding"),
+        "{body}"
+    );
+}
+
+#[test]
+fn rule_8_a_third_fleet_on_a_coast_is_warned_for_the_stacking_limit() {
+    let mut w = game_by_mail(&["Sweden"]);
+    let r = flat(&sheet(
+        &mut w,
+        "Sweden",
+        "Sweden 1700 Moves: A(Fin) H;\nBuilds: F(Sca).",
+    ));
+    assert!(
+        r.contains("Build F(Sca) warning: the judge will refuse it as the board stands: at most two fleets may stand in a coastal province"),
+        "{r}"
+    );
+    // A fleet where one of the stack stood a moment ago is no warning.
+    let r = flat(&sheet(&mut w, "Sweden", "Builds: F(Got)."));
+    assert!(r.contains("After the moves: Build F(Got)"), "{r}");
+    assert!(!r.contains("Build F(Got) warning"), "{r}");
+}
+
+#[test]
+fn rule_8_fleets_are_built_only_in_home_coastal_centres_and_the_reply_says_so() {
+    let mut w = game_by_mail(&["Poles"]);
+    let r = flat(&sheet(
+        &mut w,
+        "Poles",
+        "Poles 1700 Moves: A(Lit) H;\nBuilds: F(BPr), F(Mor).",
+    ));
+    for b in ["F(BPr)", "F(Mor)"] {
+        assert!(
+            r.contains(&format!(
+                "Build {b} warning: the judge will refuse it as the board stands: builds may only be made in home centres"
+            )),
+            "{b}: {r}"
+        );
+    }
+}
+
+#[test]
+fn rule_8_a_fleet_supporting_an_army_is_refused_for_fleets_exert_no_influence_on_land_units() {
+    let mut w = game_by_mail(&["Spain"]);
+    let r = flat(&sheet(
+        &mut w,
+        "Spain",
+        "Spain 1700 Moves: F(Nap) S A(Nap);",
+    ));
+    assert!(
+        r.contains("not accepted: fleets and land units do not support each other"),
+        "{r}"
+    );
+    assert!(!r.contains("not on the board"), "{r}");
+}
+
+#[test]
+fn rule_6_a_build_with_an_unknown_unit_letter_is_refused_with_the_reason() {
+    let mut w = game_by_mail(&["Russians"]);
+    let r = flat(&sheet(
+        &mut w,
+        "Russians",
+        "Russians 1700 Moves: A(Kaz) H;\nBuilds: Q(Mos).",
+    ));
+    assert!(r.contains("Not accepted: line 3: \"Q(Mos)\""), "{r}");
+    assert!(r.contains("expected a unit's kind"), "{r}");
+    // The full stop that ends the sheet is no fault: `A(Mos).` is read.
+    let r = flat(&sheet(&mut w, "Russians", "Builds: A(Mos)."));
+    assert!(r.contains("After the moves: Build A(Mos)"), "{r}");
+    assert!(!r.contains("Not accepted"), "{r}");
+}
+
+#[test]
+fn rule_4_impulses_after_a_comma_are_read_as_the_unit_s_next_impulse() {
+    let mut w = game_by_mail(&["Poles"]);
+    let r = sheet(&mut w, "Poles", "Poles 1700 Moves: A(Lit) H, S A(Vol);");
+    assert!(r.contains("A(Lit)-hold-S A(Vol)"), "{r}");
+    assert!(!r.contains("Not read"), "{r}");
+    let body = results_for(&mut w, "Poles");
+    assert!(body.contains("1: A(Lit) H"), "{body}");
+    assert!(body.contains("2: A(Lit) S A(Vol)"), "{body}");
+}
+
+#[test]
+fn rule_7_the_results_name_the_leaders_as_the_text_lists_them() {
+    let mut w = game_by_mail(&["Sweden", "Austria"]);
+    sheet(&mut w, "Sweden", "Sweden 1700 Moves: CXII(Got)-hold-Sca;");
+    sheet(&mut w, "Austria", "Austria 1700 Moves: L(Vie)-Tyr;");
+    let body = results_for(&mut w, "Sweden");
+    assert!(body.contains("1: Charles XII of Sweden(Got) H"), "{body}");
+    assert!(body.contains("2: Charles XII of Sweden(Got)-Sca"), "{body}");
+    assert!(body.contains("1: Prince Eugene(Vie)-Tyr"), "{body}");
+    assert!(!body.contains("L(Got)"), "{body}");
+}
+
+#[test]
+fn rule_7_every_leader_of_the_text_has_his_name() {
+    let v = support_play::file("games/1700ad.toml");
+    let names: Vec<&str> = v
+        .map
+        .power_ids()
+        .filter_map(|p| v.features.leader_name(p))
+        .collect();
+    // The text's list of leader units, in its order; the Turks have none.
+    for n in [
+        "Marlborough",
+        "Prince Eugene",
+        "Villars",
+        "Augustus of Saxony",
+        "Menshikov",
+        "Berwick",
+        "Charles XII of Sweden",
+    ] {
+        assert!(names.contains(&n), "{n}: {names:?}");
+    }
+    assert_eq!(names.len(), 7);
+    let turks = v.map.lookup_power("Turks").expect("the Turks");
+    assert_eq!(v.features.leader_name(turks), None);
+}
+
+mod support_play;
+
+#[test]
+fn rule_6_a_stack_s_order_is_printed_once_as_the_sheet_writes_it() {
+    let mut w = game_by_mail(&["Sweden"]);
+    let r = sheet(&mut w, "Sweden", "Sweden 1700 Moves: 2F(Sca)-COS;");
+    assert!(!r.contains("read as"), "{r}");
+    let body = results_for(&mut w, "Sweden");
+    assert_eq!(body.matches("sea 1: 2F(Sca)-COS").count(), 1, "{body}");
+    assert!(!body.contains("sea 1: F(Sca)"), "{body}");
+}
+
+#[test]
+fn rule_8_a_fleet_sent_away_by_a_revoked_permission_is_shown_in_the_results() {
+    let mut w = game_by_mail(&["Spain", "France"]);
+    // The fleet of Brittany moved to Picardy by the GM (no removal due).
+    let r = gm(&mut w, "EDIT REMOVE Bri\nEDIT ADD France F Pic");
+    assert!(r.contains("added"), "{r}");
+    sheet(&mut w, "France", "F(Pic)-SNe");
+    sheet(&mut w, "Spain", "PERMIT France");
+    let body = results_for(&mut w, "France");
+    assert!(body.contains("sea 1: F(Pic)-SNe"), "{body}");
+    w.advance(120);
+    let r = sheet(&mut w, "Spain", "REVOKE France");
+    assert!(r.contains("may no longer come"), "{r}");
+    let body = flat(&results_for(&mut w, "France"));
+    assert!(
+        body.contains("France: F(SNe)-") && body.contains("(the coast is no longer friendly)"),
+        "{body}"
+    );
+}
+
+#[test]
+fn rule_3_removals_the_judge_chooses_are_civil_disorder_only_for_a_power_that_sent_no_orders() {
+    let mut w = game_by_mail(&["Sweden", "Russians"]);
+    // Two armies more than each can keep.
+    let r = gm(
+        &mut w,
+        "EDIT ADD Sweden A Kar\nEDIT ADD Sweden A Dal\nEDIT ADD Russians A Smo\nEDIT ADD Russians A Psk",
+    );
+    assert_eq!(r.matches("added").count(), 4, "{r}");
+    // Sweden orders one removal of the two; Russia sends nothing.
+    sheet(
+        &mut w,
+        "Sweden",
+        "Sweden 1700 Moves: A(Fin) H;\nRemoves: A(Kar).",
+    );
+    let body = results_for(&mut w, "Sweden");
+    let flat_body = flat(&body);
+    assert!(flat_body.contains("Sweden: removes A(Kar)"), "{body}");
+    assert!(
+        flat_body.contains("(too few removals ordered: the judge's choice)"),
+        "{body}"
+    );
+    let sweden: Vec<&str> = body
+        .lines()
+        .filter(|l| l.contains("Sweden: removes"))
+        .collect();
+    assert!(
+        sweden.iter().all(|l| !l.contains("civil disorder")),
+        "{sweden:?}"
+    );
+    assert!(
+        body.lines()
+            .any(|l| l.contains("Russia: removes") && l.contains("(civil disorder)")),
+        "{body}"
+    );
+}
+
+/// Run `zinejudge adjudicate` on a 1700 AD II position and order sheets.
+fn adjudicate(position: &str, orders: &str) -> (String, String) {
+    let dir = std::env::temp_dir().join(format!(
+        "zinejudge-1700-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (p, o) = (dir.join("pos.toml"), dir.join("orders.txt"));
+    std::fs::write(&p, position).expect("write");
+    std::fs::write(&o, orders).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["adjudicate", "--game", "1700ad", "--position"])
+        .arg(&p)
+        .arg("--orders")
+        .arg(&o)
+        .output()
+        .expect("runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn rule_6_adjudicate_plays_the_order_sheet_with_its_retreats_and_builds() {
+    let (out, err) = adjudicate(
+        "phase = \"Year 1700 movement\"\n\
+         [units]\n\
+         Sweden = [\"L Got\", \"A Fin\", \"A Liv\", \"A Sca\", \"F Sca\", \"F Sca\"]\n\
+         Russia = [\"A Psk\", \"A Nov\"]\n\
+         [centres]\n\
+         Sweden = [\"Got\", \"Fin\", \"Liv\", \"Sca\", \"Dal\"]\n\
+         Russia = [\"Nov\", \"Mos\"]\n",
+        "# The text's own sheet (rule 6), and Russia's attack on Livonia.\n\
+         Sweden 1700 Moves: CXII(Got)-hold-Den (x2);\n\
+         2F(Sca)-COS-C CXII(Got)-Den;\n\
+         A(Sca)-Hold-Got;\n\
+         A(Liv) H;\n\
+         A(Fin) H;\n\
+         Retreats: A(Liv)-Kar;\n\
+         Builds: A(Dal).\n\
+         Russia 1700 Moves: A(Psk)-Liv (x2);\n\
+         A(Nov) S A(Psk)-Liv (x2);\n",
+    );
+    assert!(err.is_empty(), "{err}");
+    // Every order with what became of it, impulse by impulse.
+    assert!(out.contains("1: A(Psk)-Liv (x2)"), "{out}");
+    assert!(
+        out.contains("2: Charles XII of Sweden(Got)-Den (x2)"),
+        "{out}"
+    );
+    assert!(out.contains("sea 1: 2F(Sca)-COS"), "{out}");
+    // The sheet's build and retreat are played: Denmark won, Livonia lost,
+    // no build is due.
+    assert!(
+        out.contains("Sweden: Build A(Dal) void: no (more) builds are due"),
+        "{out}"
+    );
+    // (Not the text's Kur: Courland's garrison still holds it here.)
+    assert!(out.contains("Sweden: A(Liv)-Kar"), "{out}");
+    assert!(out.contains("Next: Year 1701 movement"), "{out}");
+}
+
+#[test]
+fn rule_10b_adjudicate_gives_a_position_without_state_its_armed_neutrals() {
+    // Denmark's garrison (1) holds off a single attack; Brandenburg-
+    // Prussia's (2) even a double one.
+    let (out, _) = adjudicate(
+        "phase = \"Year 1700 movement\"\n\
+         [units]\n\
+         Poland = [\"A WPr\"]\n\
+         Sweden = [\"A Hst\"]\n\
+         [centres]\n\
+         Poland = [\"WPr\"]\n",
+        "Poland: A(WPr)-BPr (x2)\nSweden: A(Hst)-Den\n",
+    );
+    let bounced = |order: &str| {
+        out.lines()
+            .any(|l| l.contains(order) && l.trim_end().ends_with("bounced"))
+    };
+    assert!(bounced("1: A(Hst)-Den"), "{out}");
+    assert!(bounced("1: A(WPr)-BPr (x2)"), "{out}");
+    let next = out
+        .split("# Next position")
+        .nth(1)
+        .expect("a next position");
+    assert!(
+        next.contains("\"BPr\"") && next.contains("\"Den\""),
+        "{out}"
+    );
+}
+
+#[test]
+fn rule_4_a_comma_before_a_support_is_never_dropped_in_a_game_without_impulses() {
+    use zinejudge::orders::mail::find_orders;
+    use zinejudge::orders::parse::OrderParser;
+    let v = zinejudge::variant::builtin("standard")
+        .expect("loads")
+        .expect("shipped");
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let found = find_orders(&parser, "A Lon H, S A Yor\nF Edi-NTH, A Lvp-Yor", None);
+    // The first line is one order, refused with the reason; the second
+    // still holds two.
+    assert_eq!(found.len(), 3, "{found:?}");
+    let e = found[0].result.as_ref().expect_err("refused");
+    assert!(e.to_string().contains("several impulses"), "{e}");
+    assert!(
+        found[1].result.is_ok() && found[2].result.is_ok(),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn rule_6_the_shipped_example_sheets_adjudicate_cleanly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let out = Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["adjudicate", "--game", "1700ad", "--position"])
+        .arg(dir.join("year1700.toml"))
+        .arg("--orders")
+        .arg(dir.join("year1700-orders.txt"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("void"), "{text}");
+    assert!(text.contains("2: A(Ukr) S A(Ore)"), "{text}");
+    assert!(text.contains("Sweden: builds A(Dal)"), "{text}");
+}
