@@ -1684,7 +1684,10 @@ fn situations(g: &Geo, ph: &Phase, r: &MovementResult) -> Vec<&'static str> {
     if r.units.iter().any(|u| u.dislodged.is_some()) {
         tags.push("dislodgement");
     }
-    if r.units.iter().any(|u| u.outcome == Outcome::Bounced) {
+    if r.units
+        .iter()
+        .any(|u| matches!(u.outcome, Outcome::Bounced { .. }))
+    {
         tags.push("bounce");
     }
     if !r.contested.is_empty() {

@@ -408,8 +408,8 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "F(Lon)-NTH",
         "F(Edi)-NWG",
         "A(Lvp)-Yor",
-        "F(Ank)-BLA bounced",
-        "F(Sev)-BLA bounced",
+        "F(Ank)-BLA bounced with F(Sev)",
+        "F(Sev)-BLA bounced with F(Ank)",
         "A(War)-Gal",
         "No orders received from: Austria.",
     ])
@@ -656,8 +656,11 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let s = last.expect("the last order mail");
     s.expect(&each(&readers, &["g1: Spring 1902 results"]));
     let r = results(&s, "g1: Spring 1902 results", &readers, "S1902M");
-    r.lines(&["A(Bud)-Ser bounced", "A(Bul)-Ser bounced"])
-        .says(&["Next: Fall 1902 movement"]);
+    r.lines(&[
+        "A(Bud)-Ser bounced with A(Bul)",
+        "A(Bul)-Ser bounced with A(Bud)",
+    ])
+    .says(&["Next: Fall 1902 movement"]);
 
     // The GM looks at the history, then rolls the phase back.
     let s = post.mail(GM, "history", &format!("HISTORY {GAME}"));

@@ -53,18 +53,60 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
                 .collect::<Vec<_>>()
                 .join("\n");
             let deps = out.entry(module.clone()).or_default();
-            for (i, _) in text.match_indices("crate::") {
-                let name: String = text[i + 7..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() && name != module {
+            for name in crate_paths(&text) {
+                if name != module {
                     deps.insert(name);
                 }
             }
         }
     }
     out
+}
+
+/// The top-level modules named by `crate::` paths in `text`, including
+/// each path of a group (`use crate::{map::Map, orders};`).
+fn crate_paths(text: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("crate::") {
+        let rest = &text[i + 7..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // Split at the group's own commas, not those of nested groups.
+            let mut depth = 0;
+            let mut start = 0;
+            for (k, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        out.push(ident(&group[start..k]));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        out.push(ident(&group[start..k]));
+                        start = k + 1;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            out.push(ident(rest));
+        }
+    }
+    out.retain(|n| !n.is_empty());
+    out
+}
+
+#[test]
+fn grouped_crate_imports_count_as_dependencies() {
+    let text =
+        "use crate::{map::{Map, Unit}, orders,\n game::Position};\nlet x = crate::report::f();";
+    assert_eq!(crate_paths(text), ["map", "orders", "game", "report"]);
 }
 
 #[test]

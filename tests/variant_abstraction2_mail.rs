@@ -133,8 +133,14 @@ fn rule_3_by_mail_a_foreign_ferry_keeps_the_army_english_and_ones_own_keeps_it_a
     assert!(r.contains("added"), "{r}");
     orders(&mut w, "England", "A(Lon)-Pic\nF(ENG) C A(Lon)-Pic");
     let results = process(&mut w, "England");
+    // The mark may wrap at 72 columns now that it says with whom.
+    let words = results
+        .body
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(
-        results.body.contains("aboard its fleet: an A/F"),
+        words.contains("bounced with A(Pic), aboard its fleet: an A/F"),
         "{}",
         results.body
     );

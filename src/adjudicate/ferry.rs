@@ -418,6 +418,11 @@ pub fn adjudicate_with_army_fleets(
         if let Outcome::Cut(by) = &mut ur.outcome {
             *by = original(&index_of, *by, &board, units, map);
         }
+        if let Outcome::Bounced { with } = &mut ur.outcome {
+            for by in with {
+                *by = original(&index_of, *by, &board, units, map);
+            }
+        }
         if laden[i] {
             ur.becomes = Some(UnitKind::ArmyFleet);
         }
@@ -442,7 +447,7 @@ pub fn adjudicate_with_army_fleets(
     for (af, a) in landed_units {
         let l = landings.iter().find(|l| l.af == af).expect("a landing");
         let res = &r.units[a];
-        out[af].landing = Some((l.order, res.outcome));
+        out[af].landing = Some((l.order, res.outcome.clone()));
         if l.army.is_some() {
             // The ferried army's own line says where it went.
             continue;
@@ -468,7 +473,7 @@ pub fn adjudicate_with_army_fleets(
         let Resolved::Move { .. } = ur.command else {
             continue;
         };
-        if ur.outcome != Outcome::Bounced {
+        if !matches!(ur.outcome, Outcome::Bounced { .. }) {
             continue;
         }
         // Only one's own fleet may keep an army aboard: carried by another

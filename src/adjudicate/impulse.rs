@@ -661,7 +661,7 @@ pub fn adjudicate_turn(
                 dislodged.push((u, k, d.retreats.clone(), d.from));
                 continue;
             }
-            let u = match (r.command, r.outcome) {
+            let u = match (r.command, &r.outcome) {
                 (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..u },
                 _ => {
                     if meant_move.contains(&b) {
@@ -1141,7 +1141,7 @@ fn sea_round(
     // Where each stack ends the round.
     let moved = |s: usize| {
         matches!(
-            (result.units[s].command, result.units[s].outcome),
+            (result.units[s].command, &result.units[s].outcome),
             (Resolved::Move { .. }, Outcome::Moved)
         )
     };
@@ -1180,7 +1180,7 @@ fn sea_round(
             }
             continue;
         }
-        let region = match (r.command, r.outcome) {
+        let region = match (r.command, &r.outcome) {
             (Resolved::Move { to, .. }, Outcome::Moved) => Some(to),
             _ => follows[s]
                 .filter(|&l| moved(l))

@@ -260,14 +260,18 @@ fn unit_text(map: &Map, u: &Unit) -> String {
     format_unit(map, Some(u.kind), Place::of_region(map, u.region))
 }
 
-fn outcome_word(o: Outcome, units: &[Unit], map: &Map) -> String {
+fn outcome_word(o: &Outcome, units: &[Unit], map: &Map) -> String {
     match o {
         Outcome::Held => "holds".into(),
         Outcome::Moved => "moves".into(),
-        Outcome::Bounced => "bounced".into(),
+        Outcome::Bounced { with } if !with.is_empty() => {
+            let who: Vec<String> = with.iter().map(|&i| unit_text(map, &units[i])).collect();
+            format!("bounced with {}", who.join(", "))
+        }
+        Outcome::Bounced { .. } => "bounced".into(),
         Outcome::NoConvoy => "no convoy".into(),
         Outcome::Supported => "supports".into(),
-        Outcome::Cut(by) => format!("cut by {}", unit_text(map, &units[by])),
+        Outcome::Cut(by) => format!("cut by {}", unit_text(map, &units[*by])),
         Outcome::SupportVoid => "void (the unit did not do that)".into(),
         Outcome::Convoyed => "convoys".into(),
         Outcome::ConvoyFailed => "convoy failed".into(),
@@ -349,7 +353,7 @@ fn report(
                     let word = if ur.destroyed {
                         "destroyed".to_string()
                     } else {
-                        outcome_word(ur.outcome, &pos.units, map)
+                        outcome_word(&ur.outcome, &pos.units, map)
                     };
                     let mut line = format!("  {order:<32} {word}");
                     if let Some(d) = &ur.dislodged {

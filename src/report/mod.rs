@@ -324,6 +324,22 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             // A unit waiting in a sea of its own (1066 rule 5) is written
             // there, to those who may see it at all.
             let seated = crate::rules::waiting::seated(v, r.before, orders);
+            // Unit `i` as `viewer` sees it: where its order named it (a
+            // unit waiting in a box, `A(SOD)`), or nothing when hidden.
+            let seen = |i: usize| -> Option<String> {
+                let u = &r.before.units[i];
+                let order = m.units.get(i).and_then(|ur| ur.order);
+                if unit_hidden(r, viewer, u, order.map(|k| &orders[k].command)) {
+                    return None;
+                }
+                let boxed = map.province(map.province_of(u.region)).terrain
+                    == crate::map::Terrain::OffBoard;
+                let at = match order {
+                    Some(k) if boxed => orders[k].unit.at,
+                    _ => Place::of_region(map, seated[i].region),
+                };
+                Some(format_unit(map, Some(u.kind), at))
+            };
             for pw in map.power_ids() {
                 let mut lines = Vec::new();
                 for (i, u) in r
@@ -360,7 +376,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                             {
                                 (None, None)
                             } else {
-                                outcome_marks(ur.outcome, &r.before.units, map)
+                                outcome_marks(&ur.outcome, &r.before.units, map, &seen)
                             };
                             (
                                 format_order(map, &cmd),
@@ -416,10 +432,10 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                         marks.push("now an A/F".into());
                         jm.push("now A/F".into());
                     }
-                    let landing = ur.landing.filter(|(k, _)| *k < orders.len());
+                    let landing = ur.landing.clone().filter(|(k, _)| *k < orders.len());
                     // The fleet's own line, unless all it did was support
                     // its army's landing (printed with the landing).
-                    if landing.is_none_or(|(k, _)| ur.order != Some(k)) {
+                    if landing.as_ref().is_none_or(|(k, _)| ur.order != Some(*k)) {
                         lines.push(OrderLine {
                             zine,
                             judge,
@@ -432,7 +448,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                         let (mark, jmark) = if outcome == Outcome::Moved {
                             (Some("landed".to_string()), Some("landed".to_string()))
                         } else {
-                            let (m, j) = outcome_marks(outcome, &r.before.units, map);
+                            let (m, j) = outcome_marks(&outcome, &r.before.units, map, &seen);
                             // A landing that fails keeps the army aboard.
                             (
                                 m.map(|m| format!("{m}, stays aboard")),
@@ -785,17 +801,34 @@ fn centres_change_before_next_move(v: &Variant, from: crate::calendar::Phase) ->
     false
 }
 
-fn outcome_marks(o: Outcome, units: &[Unit], map: &Map) -> (Option<String>, Option<String>) {
+/// The marks printed beside an order (zine, judge). `seen` names unit `i`
+/// of the board as the reader may see it, `None` when it is hidden from
+/// them (1066 rule 5): a bounce does not say with which hidden unit.
+fn outcome_marks(
+    o: &Outcome,
+    units: &[Unit],
+    map: &Map,
+    seen: &dyn Fn(usize) -> Option<String>,
+) -> (Option<String>, Option<String>) {
     match o {
         Outcome::Held
         | Outcome::Moved
         | Outcome::Supported
         | Outcome::Convoyed
         | Outcome::Destroying => (None, None),
-        Outcome::Bounced => (Some("bounced".into()), Some("bounce".into())),
+        // As the zine GM writes it: "bounced with A(Mun)".
+        Outcome::Bounced { with } => {
+            let who: Vec<String> = with.iter().filter_map(|&i| seen(i)).collect();
+            let zine = if who.is_empty() {
+                "bounced".to_string()
+            } else {
+                format!("bounced with {}", who.join(", "))
+            };
+            (Some(zine), Some("bounce".into()))
+        }
         Outcome::NoConvoy => (Some("no convoy".into()), Some("no convoy".into())),
         Outcome::Cut(by) => (
-            Some(format!("cut by {}", unit_zine(map, &units[by]))),
+            Some(format!("cut by {}", unit_zine(map, &units[*by]))),
             Some("cut".into()),
         ),
         Outcome::SupportVoid | Outcome::ConvoyVoid => (Some("void".into()), Some("void".into())),
@@ -915,7 +948,9 @@ fn turn_lines(
                         marks.push(format!("void: {why}"));
                         jm.push("void".to_string());
                     } else if let Some(u) = round.result.units.iter().find(|u| u.order == Some(k)) {
-                        let (m, j) = outcome_marks(u.outcome, &round.board, map);
+                        let (m, j) = outcome_marks(&u.outcome, &round.board, map, &|i| {
+                            Some(unit_zine(map, &round.board[i]))
+                        });
                         marks.extend(m);
                         jm.extend(j);
                         if u.dislodged.is_some() {

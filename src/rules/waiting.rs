@@ -356,7 +356,7 @@ pub fn judge(
         if let Some(cmd) = held_back[u] {
             ur.order = order_for[u];
             ur.command = cmd;
-            ur.outcome = Outcome::Bounced;
+            ur.outcome = Outcome::Bounced { with: Vec::new() };
         }
     }
     for (s, g) in &groups {
@@ -406,7 +406,7 @@ pub fn after_move(
         if res.dislodged.is_some() || res.destroyed || res.boarded {
             continue;
         }
-        let mut here = match (res.command, res.outcome) {
+        let mut here = match (res.command, &res.outcome) {
             (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
             _ => *u,
         };

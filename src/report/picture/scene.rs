@@ -458,9 +458,9 @@ fn movement(
             }
         }
         // An A/F's army landing.
-        if let Some((k, outcome)) = ur.landing {
+        if let Some((k, outcome)) = &ur.landing {
             let to = ur.landed.map(|r| g.spot(r)).or_else(|| {
-                orders.get(k).and_then(|o| match &o.command {
+                orders.get(*k).and_then(|o| match &o.command {
                     MainCommand::Disembark { to, .. } | MainCommand::Move { to, .. } => {
                         Some(g.province_spot(to.province))
                     }
@@ -473,7 +473,7 @@ fn movement(
                     from,
                     via: vec![],
                     to,
-                    ok: outcome == Outcome::Moved,
+                    ok: *outcome == Outcome::Moved,
                     retreat: false,
                     tag: Some("land".into()),
                 });

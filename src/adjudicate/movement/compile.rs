@@ -1,0 +1,902 @@
+//! Order compilation: every order checked against the board, the legal
+//! ones turned into index-based commands ([`Cmd`]), the rest reported with
+//! why (the unit holds, DATC 4.E.1); then supports and convoys matched to
+//! the orders they name and indexed for the resolver.
+
+use super::{Cmd, Compiled, NONE};
+use crate::adjudicate::Illegal;
+use crate::adjudicate::rulebook::{ConvoyFallback, ConvoyIntent, DuplicateOrders};
+use crate::map::{CoastId, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
+use crate::orders::{MainCommand, MainOrder, Place};
+
+impl Compiled<'_> {
+    pub(super) fn compile(&mut self, orders: &[MainOrder]) -> Vec<Option<Illegal>> {
+        let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
+        let mut conflict = vec![false; self.b.units.len()];
+        for (i, o) in orders.iter().enumerate() {
+            let u = self.find_unit(o);
+            if u == NONE {
+                // A unit built but still waiting off the board (Ard-Ri rule
+                // 7c): say when it comes, not that there is none.
+                let waiting = self.b.questions.pending().iter().any(|w| {
+                    w.power == o.power && self.b.map.province_of(w.region) == o.unit.at.province
+                });
+                verdicts[i] = Some(if waiting {
+                    Illegal::NotYetPlaced
+                } else {
+                    Illegal::NoUnit
+                });
+                continue;
+            }
+            let u = u as usize;
+            self.from_region[u] = self.moves_from(u, o.unit.at.province);
+            if self.b.units[u].power != o.power {
+                // Whose unit stands where the orderer may not know (1066
+                // rule 5) is not told: there is none of theirs there.
+                verdicts[i] = Some(
+                    if self
+                        .b
+                        .questions
+                        .unseen(o.power, ProvinceId(self.prov[u]), self.b.phase)
+                    {
+                        Illegal::NoUnit
+                    } else {
+                        Illegal::ForeignUnit(self.b.units[u].power)
+                    },
+                );
+                continue;
+            }
+            match self.check(u, &o.command) {
+                Err(why) => verdicts[i] = Some(why),
+                Ok(cmd) => {
+                    self.named[u] = match (&o.command, cmd) {
+                        (
+                            MainCommand::SupportMove { unit: t, .. }
+                            | MainCommand::SupportHold { unit: t }
+                            | MainCommand::Convoy { unit: t, .. },
+                            Cmd::SupMove { target: NONE, .. }
+                            | Cmd::SupHold { target: NONE }
+                            | Cmd::Convoy { army: NONE, .. },
+                        ) => Some((t.at.province, t.kind)),
+                        _ => None,
+                    };
+                    let prev = self.order_of[u];
+                    if prev != u32::MAX {
+                        if self.b.rules.duplicate_orders == DuplicateOrders::Hold
+                            && self.cmd[u] != cmd
+                        {
+                            conflict[u] = true;
+                        }
+                        verdicts[prev as usize] = Some(Illegal::Replaced);
+                    }
+                    self.cmd[u] = cmd;
+                    self.order_of[u] = i as u32;
+                }
+            }
+        }
+        for (u, &c) in conflict.iter().enumerate() {
+            if c {
+                self.cmd[u] = Cmd::Hold;
+                verdicts[self.order_of[u] as usize] = Some(Illegal::Conflicting);
+                self.order_of[u] = u32::MAX;
+            }
+        }
+        self.bind_named();
+        // Convoy intent (DATC 4.A.3): an army that could walk goes by sea
+        // when its order says so or a fleet of its own power convoys it.
+        let any_convoy = self.cmd.iter().any(|c| matches!(c, Cmd::Convoy { .. }));
+        for u in 0..self.b.units.len() {
+            if let Cmd::Move {
+                to,
+                needs_convoy: false,
+                via,
+                ..
+            } = self.cmd[u]
+                && self.b.units[u].kind.is_convoyable()
+            {
+                let own_fleet = any_convoy
+                    && self.b.rules.convoy_intent == ConvoyIntent::Edition2023
+                    && (0..self.b.units.len()).any(|f| {
+                        self.power(f) == self.power(u)
+                            && matches!(self.cmd[f], Cmd::Convoy { army, to: t } if army as usize == u && t == to)
+                    });
+                if (via || own_fleet)
+                    && let Cmd::Move { convoy, .. } = &mut self.cmd[u]
+                {
+                    *convoy = true;
+                }
+            }
+        }
+        verdicts
+    }
+
+    /// The unit an order is for. In a box there may be several: the order
+    /// goes to the first of the power's units there (of the kind written,
+    /// if any) that no earlier order has taken.
+    pub(super) fn find_unit(&self, o: &MainOrder) -> u16 {
+        let mut p = o.unit.at.province;
+        if self.b.map.province(p).terrain != Terrain::OffBoard {
+            let u = self.unit_at[p.index()];
+            // The power's own unit there, or none: that one. Otherwise the
+            // name may be the rule text's for where its box's units wait.
+            if u != NONE && self.b.units[u as usize].power == o.power {
+                return u;
+            }
+            let named_box = self.b.questions.box_named(o.power, p);
+            let waiting = named_box.is_some_and(|b| {
+                (0..self.b.units.len()).any(|x| self.in_box[x] && self.prov[x] == b.0)
+            });
+            if u != NONE && !waiting {
+                return u;
+            }
+            // Nobody on the board there: perhaps the rule text's name for
+            // where a box's units wait.
+            match named_box {
+                Some(b) => p = b,
+                None => return NONE,
+            }
+        }
+        let taken = |u: usize| self.order_of[u] != u32::MAX;
+        let mine = |u: &usize| {
+            self.in_box[*u] && self.prov[*u] == p.0 && self.b.units[*u].power == o.power
+        };
+        (0..self.b.units.len())
+            .filter(mine)
+            .filter(|&u| o.unit.kind.is_none_or(|k| self.b.units[u].kind == k))
+            .find(|&u| !taken(u))
+            .or_else(|| (0..self.b.units.len()).find(mine))
+            .map_or(NONE, |u| u as u16)
+    }
+
+    /// The box whose waiting units another unit's support or convoy
+    /// naming `p` may mean: `p` itself, or the box the rules say waits
+    /// there, when its units may be helped onto the board.
+    pub(super) fn waiting_box(&self, p: ProvinceId) -> Option<u16> {
+        let b = if self.b.map.province(p).terrain == Terrain::OffBoard {
+            Some(p)
+        } else {
+            self.b.questions.box_waiting_at(p)
+        };
+        b.filter(|&b| self.b.questions.supported_out(b))
+            .map(|b| b.0)
+    }
+
+    /// Box units an order naming `named` (and `kind`, if written) may mean:
+    /// those waiting in its box that move, if at all, from there.
+    pub(super) fn box_units_named(
+        &self,
+        named: ProvinceId,
+        kind: Option<UnitKind>,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let b = self.waiting_box(named);
+        (0..self.b.units.len()).filter(move |&x| {
+            self.in_box[x]
+                && Some(self.prov[x]) == b
+                && kind.is_none_or(|k| self.b.units[x].kind == k)
+                && self.from_region[x].is_none_or(|r| self.b.map.province_of(r) == named)
+        })
+    }
+
+    /// Whether the unit a support or convoy of `u` names at `target` is
+    /// found only once every order is known: units wait in a box there
+    /// (rules 4 and 7 of 1066: on-board units support and convoy them onto
+    /// the board), or `u`'s player may not know what stands there (rule
+    /// 5), so that the answer must not depend on it.
+    pub(super) fn found_later(&self, u: usize, target: &crate::orders::UnitRef) -> bool {
+        let p = target.at.province;
+        self.b.questions.unseen(self.power(u), p, self.b.phase)
+            || self.box_units_named(p, target.kind).next().is_some()
+    }
+
+    /// Bind each support and convoy whose unit is [found
+    /// later](Self::found_later): to the unit named that moves where the
+    /// order says (one in the box, or the one standing there), else to one
+    /// of them, whose move it is not, so it is void; else to nobody, void.
+    pub(super) fn bind_named(&mut self) {
+        for s in 0..self.b.units.len() {
+            let Some((named, kind)) = self.named[s] else {
+                continue;
+            };
+            let to = match self.cmd[s] {
+                Cmd::SupMove {
+                    target: NONE, to, ..
+                }
+                | Cmd::Convoy { army: NONE, to } => to,
+                _ => continue,
+            };
+            let convoy = matches!(self.cmd[s], Cmd::Convoy { .. });
+            let here = self.unit_at[named.index()];
+            let standing = (here != NONE
+                && here as usize != s
+                && kind.is_none_or(|k| self.b.units[here as usize].kind == k))
+            .then_some(here as usize);
+            let candidates: Vec<usize> = standing
+                .into_iter()
+                .chain(self.box_units_named(named, kind))
+                .filter(|&x| !convoy || self.b.units[x].kind.is_convoyable())
+                .collect();
+            let moving = candidates
+                .iter()
+                .copied()
+                .find(|&x| matches!(self.cmd[x], Cmd::Move { to: t, .. } if t == to));
+            let bound = moving
+                .or(candidates.first().copied())
+                .map_or(NONE, |x| x as u16);
+            match &mut self.cmd[s] {
+                Cmd::SupMove { target, .. } => *target = bound,
+                Cmd::Convoy { army, .. } => *army = bound,
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether unit `u` stands in ice this season (Abstraction II rule 5):
+    /// a fleet in a frozen space, or an army where the ice holds armies.
+    pub(super) fn icebound(&self, u: usize) -> bool {
+        self.b
+            .questions
+            .icebound(ProvinceId(self.prov[u]), self.b.units[u].kind, self.b.phase)
+    }
+
+    /// Where box unit `u` moves from when its order names `named`: that
+    /// space, while its box's rule allows.
+    pub(super) fn moves_from(&self, u: usize, named: ProvinceId) -> Option<RegionId> {
+        if self.hooks.fixed_from[u].is_some() {
+            return self.hooks.fixed_from[u];
+        }
+        if !self.in_box[u]
+            || !self
+                .b
+                .questions
+                .moves_from(ProvinceId(self.prov[u]), named, self.b.phase)
+        {
+            return None;
+        }
+        Some(self.b.map.province(named).main_region())
+    }
+
+    /// Unit `u` as its orders see it: where it moves from.
+    pub(super) fn origin(&self, u: usize) -> Unit {
+        match self.from_region[u] {
+            Some(region) => Unit {
+                region,
+                ..self.b.units[u]
+            },
+            None => self.b.units[u],
+        }
+    }
+
+    /// Check one order for unit `u` against the board.
+    pub(super) fn check(&self, u: usize, c: &MainCommand) -> Result<Cmd, Illegal> {
+        let unit = self.origin(u);
+        let here = self.prov[u];
+        if self.in_box[u] {
+            // Off the board a unit can only wait or come onto the board.
+            match c {
+                MainCommand::Hold => return Ok(Cmd::Hold),
+                MainCommand::Move { to, .. } => {
+                    if !self.b.questions.may_leave(ProvinceId(here), self.b.phase) {
+                        return Err(Illegal::NotNow);
+                    }
+                    if self.b.map.province(to.province).terrain == Terrain::OffBoard {
+                        return Err(Illegal::NoEntry);
+                    }
+                }
+                MainCommand::SupportHold { .. }
+                | MainCommand::SupportMove { .. }
+                | MainCommand::Convoy { .. } => {
+                    return Err(Illegal::OffBoard);
+                }
+                _ => {}
+            }
+        }
+        // Frozen fleets stand; armies held by the ice leave overland only.
+        if self.icebound(u) {
+            let fleet = unit.kind.mobility().intersects(crate::map::Mobility::FLEET);
+            match c {
+                MainCommand::Hold => {}
+                MainCommand::Move { to, via_convoy, .. } if !fleet => {
+                    let overland =
+                        !via_convoy && self.b.map.reaches(unit.region, to.province, UnitKind::Army);
+                    if !overland {
+                        return Err(Illegal::Frozen);
+                    }
+                }
+                _ if fleet => return Err(Illegal::Frozen),
+                _ => {}
+            }
+        }
+        // The defensive army keeps to its homeland and supports only what
+        // happens in it (1000 AD rule 7).
+        if unit.kind == UnitKind::DefensiveArmy {
+            let home = &self.b.map.power(unit.power).homeland;
+            let outside = match c {
+                MainCommand::Move { to, .. } => !home.contains(&to.province),
+                MainCommand::SupportHold { unit: t } => !home.contains(&t.at.province),
+                MainCommand::SupportMove { to, .. } => !home.contains(&to.province),
+                _ => false,
+            };
+            if outside {
+                return Err(Illegal::OutsideHomeland);
+            }
+        }
+        match c {
+            MainCommand::Destroy { target } => return self.check_destroy(u, target.at.province),
+            MainCommand::Move { to, .. }
+                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
+            {
+                return self.check_enter_box(u, to.province);
+            }
+            MainCommand::SupportMove { to, .. }
+                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
+            {
+                return Err(Illegal::CannotSupportThere);
+            }
+            _ => {}
+        }
+        match c {
+            MainCommand::Hold => Ok(Cmd::Hold),
+            MainCommand::Move {
+                to,
+                via_convoy,
+                route,
+            } => self.check_move(u, *to, *via_convoy || !route.is_empty()),
+            MainCommand::SupportHold { unit: target }
+                if self
+                    .b
+                    .questions
+                    .unseen(self.power(u), target.at.province, self.b.phase) =>
+            {
+                // Whatever stands there, or nobody (then void): the answer
+                // must not tell.
+                if !self
+                    .b
+                    .map
+                    .reaches(unit.region, target.at.province, unit.kind)
+                {
+                    return Err(Illegal::CannotSupportThere);
+                }
+                Ok(Cmd::SupHold {
+                    target: self.unit_at[target.at.province.index()],
+                })
+            }
+            MainCommand::SupportHold { unit: target } => {
+                let t = self.unit_at[target.at.province.index()];
+                if t == NONE {
+                    return Err(Illegal::NoSuchUnit);
+                }
+                if t as usize == u {
+                    return Err(Illegal::SupportSelf);
+                }
+                if !self
+                    .b
+                    .map
+                    .reaches(unit.region, target.at.province, unit.kind)
+                {
+                    return Err(Illegal::CannotSupportThere);
+                }
+                Ok(Cmd::SupHold { target: t })
+            }
+            MainCommand::SupportMove { unit: target, to } => {
+                // A landing from an A/F (`A(ENG)-Bre`) is supported as a
+                // move of the army aboard, not of the fleet it is aboard.
+                if let Some(a) = (0..self.b.units.len()).find(|&a| {
+                    self.hooks.aboard[a]
+                        && self.prov[a] == target.at.province.0
+                        && matches!(self.cmd[a], Cmd::Move { to: t, .. } if t == to.province.0)
+                }) {
+                    if !self.b.map.reaches(unit.region, to.province, unit.kind) {
+                        return Err(Illegal::CannotSupportThere);
+                    }
+                    return Ok(Cmd::SupMove {
+                        target: a as u16,
+                        to: to.province.0,
+                        coast: None,
+                    });
+                }
+                if self.found_later(u, target) {
+                    let dest = to.province;
+                    if dest.0 == here || !self.b.map.reaches(unit.region, dest, unit.kind) {
+                        return Err(Illegal::CannotSupportThere);
+                    }
+                    if dest == target.at.province {
+                        return Err(Illegal::ImpossibleMove);
+                    }
+                    return Ok(Cmd::SupMove {
+                        target: NONE,
+                        to: dest.0,
+                        coast: to.coast,
+                    });
+                }
+                let t = self.unit_at[target.at.province.index()];
+                if t == NONE {
+                    return Err(Illegal::NoSuchUnit);
+                }
+                if t as usize == u {
+                    return Err(Illegal::SupportSelf);
+                }
+                let dest = to.province;
+                if dest.0 == here || !self.b.map.reaches(unit.region, dest, unit.kind) {
+                    return Err(Illegal::CannotSupportThere);
+                }
+                if dest == target.at.province {
+                    return Err(Illegal::ImpossibleMove);
+                }
+                // The supported move must be possible, and possible without
+                // the supporting unit convoying it (DATC 6.D.31).
+                let tu = self.b.units[t as usize];
+                let direct = self.b.map.reaches(tu.region, dest, tu.kind);
+                let coast = self.support_coast(tu, *to)?;
+                if !direct {
+                    let by_sea = tu.kind.is_convoyable()
+                        && self.b.map.province(dest).terrain != Terrain::Sea
+                        && self.route_exists(target.at.province.0, dest.0, here, self.power(u));
+                    if !by_sea {
+                        return Err(Illegal::ImpossibleMove);
+                    }
+                }
+                Ok(Cmd::SupMove {
+                    target: t,
+                    to: dest.0,
+                    coast,
+                })
+            }
+            MainCommand::Board { .. }
+            | MainCommand::Disembark { .. }
+            | MainCommand::Impulses { .. } => Err(Illegal::NotInThisGame),
+            MainCommand::Destroy { .. } => unreachable!("handled above"),
+            MainCommand::Convoy { unit: target, to } => {
+                if !unit.kind.can_convoy() {
+                    return Err(Illegal::NotAFleet);
+                }
+                if self
+                    .b
+                    .map
+                    .province(self.b.map.province_of(unit.region))
+                    .terrain
+                    != Terrain::Sea
+                {
+                    return Err(Illegal::NotAtSea);
+                }
+                if self.found_later(u, target) {
+                    let dest = to.province;
+                    if dest == target.at.province {
+                        return Err(Illegal::SameProvince);
+                    }
+                    if !self
+                        .b
+                        .map
+                        .admits(self.b.map.province(dest).main_region(), UnitKind::Army)
+                    {
+                        return Err(Illegal::WrongTerrain);
+                    }
+                    // From the box its armies wait in, when they do.
+                    let from = self
+                        .box_units_named(target.at.province, target.kind)
+                        .next()
+                        .map_or(target.at.province.0, |x| self.prov[x]);
+                    if !self
+                        .b
+                        .questions
+                        .unseen(self.power(u), target.at.province, self.b.phase)
+                        && !self.on_some_route(here, from, dest.0)
+                    {
+                        return Err(Illegal::NotOnRoute);
+                    }
+                    return Ok(Cmd::Convoy {
+                        army: NONE,
+                        to: dest.0,
+                    });
+                }
+                let t = self.unit_at[target.at.province.index()];
+                if t == NONE {
+                    return Err(Illegal::NoSuchUnit);
+                }
+                if !self.b.units[t as usize].kind.is_convoyable() {
+                    return Err(Illegal::NotAnArmy);
+                }
+                let dest = to.province;
+                if dest == target.at.province {
+                    return Err(Illegal::SameProvince);
+                }
+                if !self
+                    .b
+                    .map
+                    .admits(self.b.map.province(dest).main_region(), UnitKind::Army)
+                {
+                    return Err(Illegal::WrongTerrain);
+                }
+                if !self.on_some_route(here, target.at.province.0, dest.0) {
+                    return Err(Illegal::NotOnRoute);
+                }
+                Ok(Cmd::Convoy {
+                    army: t,
+                    to: dest.0,
+                })
+            }
+        }
+    }
+
+    /// A move off the board: only into a box that takes units from here
+    /// (a raid), in its season, by the kinds it takes.
+    pub(super) fn check_enter_box(&self, u: usize, p: ProvinceId) -> Result<Cmd, Illegal> {
+        self.b
+            .questions
+            .may_enter(&self.b.units[u], ProvinceId(self.prov[u]), p, self.b.phase)?;
+        Ok(Cmd::Move {
+            to: p.0,
+            region: self.b.map.province(p).main_region(),
+            convoy: false,
+            needs_convoy: false,
+            via: false,
+            into_box: true,
+        })
+    }
+
+    /// The destroy order (1066 rule 4).
+    pub(super) fn check_destroy(&self, u: usize, target: ProvinceId) -> Result<Cmd, Illegal> {
+        self.b
+            .questions
+            .check_destroy(self.b.map, &self.b.units[u], target, self.b.phase)?;
+        Ok(Cmd::Destroy)
+    }
+
+    /// A coast named in a support must be one the supported fleet could
+    /// reach (DATC 4.B.4); an irrelevant coast is ignored (4.B.6).
+    pub(super) fn support_coast(&self, tu: Unit, to: Place) -> Result<Option<CoastId>, Illegal> {
+        let Some(c) = to.coast else { return Ok(None) };
+        let Some(r) = self.b.map.coast_region(to.province, c) else {
+            return Ok(None);
+        };
+        if tu.kind.mobility() == crate::map::Mobility::FLEET
+            && !self.b.map.borders_region(tu.region, r, tu.kind.mobility())
+        {
+            return Err(Illegal::CoastUnreachable);
+        }
+        Ok(Some(c))
+    }
+
+    pub(super) fn check_move(&self, u: usize, to: Place, via: bool) -> Result<Cmd, Illegal> {
+        let unit = self.origin(u);
+        let here = self.prov[u];
+        let dest = to.province;
+        if dest.0 == here {
+            return Err(Illegal::SameProvince);
+        }
+        let prov = self.b.map.province(dest);
+        // Settle the destination region.
+        let mut direct_region = None;
+        if let Some(c) = to.coast
+            && let Some(r) = self.b.map.coast_region(dest, c)
+            && self.b.map.admits(r, unit.kind)
+            && !self.b.map.admits(prov.main_region(), unit.kind)
+        {
+            // A named coast that exists and the unit stands on coasts only.
+            if !self
+                .b
+                .map
+                .borders_region(unit.region, r, unit.kind.mobility())
+            {
+                return Err(Illegal::CoastUnreachable);
+            }
+            direct_region = Some(r);
+        } else {
+            let mut it = self.b.map.reachable_regions(unit.region, dest, unit.kind);
+            if let Some(r) = it.next() {
+                if it.next().is_some() {
+                    return Err(Illegal::CoastNeeded);
+                }
+                direct_region = Some(r);
+            }
+        }
+        if let Some(region) = direct_region {
+            let convoyable = via && unit.kind.is_convoyable();
+            return Ok(Cmd::Move {
+                to: dest.0,
+                region,
+                convoy: false,
+                needs_convoy: false,
+                via: convoyable,
+                into_box: false,
+            });
+        }
+        // Not adjacent: only an army going by sea.
+        let main = prov.main_region();
+        if !self.b.map.admits(main, unit.kind) {
+            return Err(Illegal::WrongTerrain);
+        }
+        if !unit.kind.is_convoyable()
+            || self.b.map.province(crate::map::ProvinceId(here)).terrain == Terrain::Sea
+            || !self.route_exists(here, dest.0, NONE, self.power(u))
+        {
+            return Err(Illegal::NotAdjacent);
+        }
+        Ok(Cmd::Move {
+            to: dest.0,
+            region: main,
+            convoy: true,
+            needs_convoy: true,
+            via: true,
+            into_box: false,
+        })
+    }
+
+    /// Whether a fleet at sea in province `p` could take part in a convoy.
+    pub(super) fn convoy_fleet_at(&self, p: u16) -> bool {
+        let f = self.unit_at[p as usize];
+        f != NONE
+            && self.b.units[f as usize].kind.can_convoy()
+            && self.b.map.province(ProvinceId(p)).terrain == Terrain::Sea
+    }
+
+    pub(super) fn sea_touches(&self, sea: u16, p: u16) -> bool {
+        let f = self.unit_at[sea as usize];
+        let r = if f == NONE {
+            self.b.map.province(ProvinceId(sea)).main_region()
+        } else {
+            self.b.units[f as usize].region
+        };
+        self.b.map.reaches(r, ProvinceId(p), UnitKind::Fleet)
+    }
+
+    /// Whether fleets now at sea could form a chain from `from` to `to`,
+    /// leaving out province `skip`.
+    ///
+    /// A sea where `orderer`'s player may not know what stands (1066 rule
+    /// 5) counts as if a fleet were there: whether the order is accepted
+    /// must not tell. The move is then judged, and fails for want of a
+    /// convoy unless one is given.
+    pub(super) fn route_exists(&self, from: u16, to: u16, skip: u16, orderer: PowerId) -> bool {
+        let unseen_sea = |p: u16| {
+            self.b.map.province(ProvinceId(p)).terrain == Terrain::Sea
+                && self
+                    .b
+                    .questions
+                    .unseen(orderer, ProvinceId(p), self.b.phase)
+        };
+        let seas: Vec<u16> = (0..self.unit_at.len() as u16)
+            .filter(|&p| p != skip && (self.convoy_fleet_at(p) || unseen_sea(p)))
+            .collect();
+        let mut reached = vec![false; seas.len()];
+        let mut stack: Vec<usize> = Vec::new();
+        for (i, &s) in seas.iter().enumerate() {
+            if self.sea_touches(s, from) {
+                reached[i] = true;
+                stack.push(i);
+            }
+        }
+        while let Some(i) = stack.pop() {
+            if self.sea_touches(seas[i], to) {
+                return true;
+            }
+            for (k, &s) in seas.iter().enumerate() {
+                if !reached[k] && self.sea_touches(seas[i], s) {
+                    reached[k] = true;
+                    stack.push(k);
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the fleet at sea `fleet` lies on some chordless chain of
+    /// fleets from `from` to `to`: a fleet no route could need is not
+    /// legally convoying (DATC 6.G.19).
+    pub(super) fn on_some_route(&self, fleet: u16, from: u16, to: u16) -> bool {
+        let seas: Vec<u16> = (0..self.unit_at.len() as u16)
+            .filter(|&p| self.convoy_fleet_at(p))
+            .collect();
+        let n = seas.len();
+        let adj_from: Vec<bool> = seas.iter().map(|&s| self.sea_touches(s, from)).collect();
+        let adj_to: Vec<bool> = seas.iter().map(|&s| self.sea_touches(s, to)).collect();
+        let adj = |a: usize, b: usize| self.sea_touches(seas[a], seas[b]);
+        let Some(target) = seas.iter().position(|&s| s == fleet) else {
+            return false;
+        };
+        let mut budget = 200_000u32;
+        let mut path: Vec<usize> = Vec::new();
+        fn dfs(
+            path: &mut Vec<usize>,
+            n: usize,
+            adj_from: &[bool],
+            adj_to: &[bool],
+            adj: &dyn Fn(usize, usize) -> bool,
+            target: usize,
+            budget: &mut u32,
+        ) -> bool {
+            if *budget == 0 {
+                return true; // too many routes to check: accept
+            }
+            *budget -= 1;
+            let last = *path.last().expect("path is never empty here");
+            if adj_to[last] {
+                return path.contains(&target);
+            }
+            for k in 0..n {
+                if path.contains(&k) || adj_from[k] || !adj(last, k) {
+                    continue;
+                }
+                // Chordless: k may touch only the last fleet of the path.
+                if path[..path.len() - 1].iter().any(|&q| adj(q, k)) {
+                    continue;
+                }
+                path.push(k);
+                if dfs(path, n, adj_from, adj_to, adj, target, budget) {
+                    return true;
+                }
+                path.pop();
+            }
+            false
+        }
+        for s in 0..n {
+            if !adj_from[s] {
+                continue;
+            }
+            path.clear();
+            path.push(s);
+            if dfs(&mut path, n, &adj_from, &adj_to, &adj, target, &mut budget) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Match supports and convoys to the orders they name, and index moves,
+    /// supports and convoys for the resolver.
+    pub(super) fn link(&mut self) {
+        let n = self.b.units.len();
+        let np = self.unit_at.len();
+        if self.b.rules.convoy_fallback == ConvoyFallback::LandRoute {
+            self.fall_back_to_land();
+        }
+        // Validity of supports and convoys.
+        for u in 0..n {
+            let valid = match self.cmd[u] {
+                // Bound to nobody (a support or convoy of a unit that may
+                // not be known to be there): void.
+                Cmd::SupHold { target: NONE }
+                | Cmd::SupMove { target: NONE, .. }
+                | Cmd::Convoy { army: NONE, .. } => false,
+                Cmd::SupHold { target } => !matches!(self.cmd[target as usize], Cmd::Move { .. }),
+                Cmd::SupMove { target, to, coast } => match self.cmd[target as usize] {
+                    Cmd::Move { to: t, region, .. } => {
+                        t == to
+                            && coast.is_none_or(|c| {
+                                self.b.map.region(region).coast.is_none_or(|rc| rc == c)
+                            })
+                    }
+                    _ => false,
+                },
+                Cmd::Convoy { army, to } => matches!(
+                    self.cmd[army as usize],
+                    Cmd::Move { to: t, convoy: true, .. } if t == to
+                ),
+                _ => false,
+            };
+            if valid {
+                self.valid[u] = true;
+            }
+        }
+        // Moves into each province.
+        let mut count = vec![0u16; np + 1];
+        for u in 0..n {
+            if let Cmd::Move { to, .. } = self.cmd[u] {
+                count[to as usize + 1] += 1;
+            }
+        }
+        for p in 0..np {
+            count[p + 1] += count[p];
+        }
+        let mut fill = count.clone();
+        self.idx.att = vec![0; count[np] as usize];
+        for u in 0..n {
+            if let Cmd::Move { to, .. } = self.cmd[u] {
+                let slot = &mut fill[to as usize];
+                self.idx.att[*slot as usize] = u as u16;
+                *slot += 1;
+            }
+        }
+        self.idx.att_off = count;
+        // Supports and convoys per target unit.
+        let target_of = |c: Cmd| match c {
+            Cmd::SupHold { target } | Cmd::SupMove { target, .. } => Some((target, true)),
+            Cmd::Convoy { army, .. } => Some((army, false)),
+            _ => None,
+        };
+        let mut sc = vec![0u16; n + 1];
+        let mut cc = vec![0u16; n + 1];
+        for u in 0..n {
+            if self.valid[u]
+                && let Some((t, is_sup)) = target_of(self.cmd[u])
+            {
+                if is_sup {
+                    sc[t as usize + 1] += 1;
+                } else {
+                    cc[t as usize + 1] += 1;
+                }
+            }
+        }
+        for i in 0..n {
+            sc[i + 1] += sc[i];
+            cc[i + 1] += cc[i];
+        }
+        let mut sf = sc.clone();
+        let mut cf = cc.clone();
+        self.idx.sup = vec![0; sc[n] as usize];
+        self.idx.cvy = vec![0; cc[n] as usize];
+        for u in 0..n {
+            if self.valid[u]
+                && let Some((t, is_sup)) = target_of(self.cmd[u])
+            {
+                if is_sup {
+                    self.idx.sup[sf[t as usize] as usize] = u as u16;
+                    sf[t as usize] += 1;
+                } else {
+                    self.idx.cvy[cf[t as usize] as usize] = u as u16;
+                    cf[t as usize] += 1;
+                }
+            }
+        }
+        self.idx.sup_off = sc;
+        self.idx.cvy_off = cc;
+    }
+
+    /// DATC v2's fallback: an army that could walk, ordered by convoy, walks
+    /// when the convoy orders given for it do not cover its way.
+    pub(super) fn fall_back_to_land(&mut self) {
+        for u in 0..self.b.units.len() {
+            if self.hooks.aboard[u] {
+                continue;
+            }
+            let Cmd::Move {
+                to,
+                convoy: true,
+                needs_convoy: false,
+                ..
+            } = self.cmd[u]
+            else {
+                continue;
+            };
+            let fleets: Vec<usize> = (0..self.b.units.len())
+                .filter(|&f| matches!(self.cmd[f], Cmd::Convoy { army, to: t } if army as usize == u && t == to))
+                .collect();
+            let from = self.prov[u];
+            let touches = |f: usize, p: u16| {
+                self.b
+                    .map
+                    .reaches(self.b.units[f].region, ProvinceId(p), UnitKind::Fleet)
+            };
+            let mut reached: Vec<usize> = fleets
+                .iter()
+                .copied()
+                .filter(|&f| touches(f, from))
+                .collect();
+            let mut i = 0;
+            let mut covered = false;
+            while i < reached.len() {
+                let f = reached[i];
+                if touches(f, to) {
+                    covered = true;
+                    break;
+                }
+                for &g in &fleets {
+                    if !reached.contains(&g) && touches(f, self.prov[g]) {
+                        reached.push(g);
+                    }
+                }
+                i += 1;
+            }
+            if !covered && let Cmd::Move { convoy, .. } = &mut self.cmd[u] {
+                *convoy = false;
+            }
+        }
+    }
+
+    pub(super) fn has_decision(&self, u: usize) -> bool {
+        match self.cmd[u] {
+            Cmd::Move { .. } => true,
+            Cmd::Hold => false,
+            _ => self.valid[u],
+        }
+    }
+}

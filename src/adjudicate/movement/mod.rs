@@ -1,0 +1,579 @@
+//! The movement judge.
+//!
+//! The steps, a file each. `compile` checks every order against the
+//! board and turns the legal ones into index-based commands (illegal ones
+//! are reported and the unit holds, DATC 4.E.1). Then every move, support
+//! and convoy is a yes/no *decision*: `strength` states what each means
+//! (attack against hold, defend and prevent strengths, cut support, convoy
+//! paths, DATC 5.B) and asks `resolve` for the decisions it needs; the
+//! resolver caches results and runs Kruijswijk's guess algorithm (DATC
+//! 5.F) when a decision depends on itself. A cycle with one consistent
+//! answer takes it; a cycle with none or two goes to the backup rule:
+//! circular movement succeeds, a convoy paradox is settled by the
+//! rulebook's [`ParadoxRule`](super::rulebook::ParadoxRule) (Szykman by
+//! default). Last, `results` says what became of each unit.
+//!
+//! Everything is kept in flat arrays indexed by unit or province, because a
+//! judge serving many games, and the tests that run it many thousands of
+//! times, should not pay for hashing.
+
+mod compile;
+mod resolve;
+mod results;
+mod strength;
+
+use super::Illegal;
+use super::questions::{RuleQuestions, Standard};
+use super::rulebook::Rulebook;
+use crate::calendar::Phase;
+use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
+use crate::orders::MainOrder;
+use resolve::Resolver;
+
+const NONE: u16 = u16::MAX;
+/// The hold strength of a unit the ice keeps from being dislodged.
+const ICE: u32 = 1 << 20;
+/// What a unit was ordered to do, once checked: the command the judge
+/// adjudicated, with unit indices into the input board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved {
+    /// Held (also every unit without a legal order).
+    Hold,
+    /// Moved or tried to.
+    Move {
+        /// Destination region (the coast is settled).
+        to: RegionId,
+        /// Whether it travelled by convoy.
+        convoy: bool,
+    },
+    /// Supported the unit at index `unit` in place.
+    SupportHold {
+        /// Index of the supported unit.
+        unit: usize,
+    },
+    /// Supported the unit at index `unit` into `to`.
+    SupportMove {
+        /// Index of the supported unit.
+        unit: usize,
+        /// Where it was supported to.
+        to: ProvinceId,
+    },
+    /// Convoyed the army at index `army` to `to`.
+    Convoy {
+        /// Index of the convoyed army.
+        army: usize,
+        /// Destination.
+        to: ProvinceId,
+    },
+    /// Destroyed the units waiting in a box (1066 rule 4).
+    Destroy,
+}
+
+/// What became of a unit's order, and who caused it: what the result mail
+/// prints beside it ("bounced with A(Mun)", "cut by F(ION)").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Held (or had no legal order).
+    Held,
+    /// Moved.
+    Moved,
+    /// The move failed: a standoff, or a stronger defence.
+    Bounced {
+        /// The units that stopped it, by index: the unit at the
+        /// destination that held (or failed to leave, or won the
+        /// head-to-head battle), then each other unit moving there at
+        /// least as strongly. Empty when the move failed only because a
+        /// move it depends on failed (an A/F's landing and its fleet).
+        with: Vec<usize>,
+    },
+    /// The move needed a convoy and the convoy failed.
+    NoConvoy,
+    /// The support was given.
+    Supported,
+    /// The support was cut by the unit at this index.
+    Cut(usize),
+    /// The supported unit did something else: the support is void.
+    SupportVoid,
+    /// The army was carried.
+    Convoyed,
+    /// The convoy failed: the fleet was dislodged, or it was the fleet of a
+    /// convoy paradox.
+    ConvoyFailed,
+    /// The named army did not move there by convoy: the convoy is void.
+    ConvoyVoid,
+    /// The destroy order was carried out.
+    Destroying,
+}
+
+/// A dislodged unit and how it happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dislodgement {
+    /// Index of the unit that dislodged it.
+    pub by: usize,
+    /// Province the attacker came from.
+    pub from: ProvinceId,
+    /// Whether the attacker came by convoy (then the dislodged unit may
+    /// retreat to the attacker's province: 2023 rulebook, DATC 4.A.5).
+    pub by_convoy: bool,
+    /// Where it may retreat to.
+    pub retreats: Vec<RegionId>,
+}
+
+/// The result for one unit of the input board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitResult {
+    /// Index of the submitted order that was carried out, if any.
+    pub order: Option<usize>,
+    /// The command adjudicated.
+    pub command: Resolved,
+    /// What became of it.
+    pub outcome: Outcome,
+    /// Set when the unit was dislodged.
+    pub dislodged: Option<Dislodgement>,
+    /// The unit was destroyed where it stood (a box's waiting units under a
+    /// destroy order; a raider whose return failed).
+    pub destroyed: bool,
+    /// The army went aboard a fleet (Abstraction II: it boarded, or its
+    /// fast ferry could not land it): it is part of that fleet's A/F now.
+    pub boarded: bool,
+    /// What the unit is after the phase, when that changes (a fleet that
+    /// took an army aboard becomes an A/F; an A/F that landed its army, a
+    /// fleet).
+    pub becomes: Option<UnitKind>,
+    /// The army this A/F landed, and where.
+    pub landed: Option<RegionId>,
+    /// The disembarking order of this A/F, if any, and what became of it.
+    pub landing: Option<(usize, Outcome)>,
+    /// For a support that is worn down rather than cut (1000 AD's
+    /// defensive army, rule 8) and that stood: what it was worth after the
+    /// attacks on it, so the results let players check rule 8's table.
+    pub support_left: Option<u32>,
+}
+
+impl UnitResult {
+    fn plain(command: Resolved, outcome: Outcome) -> UnitResult {
+        UnitResult {
+            order: None,
+            command,
+            outcome,
+            dislodged: None,
+            destroyed: false,
+            boarded: false,
+            becomes: None,
+            landed: None,
+            landing: None,
+            support_left: None,
+        }
+    }
+}
+
+/// What [`adjudicate_movement_prepared`] adds to a movement phase.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prepared {
+    /// Armies disembarking from A/Fs: units of the board no order names.
+    pub aboard: Vec<Aboard>,
+    /// Pairs `(a, b)`: `a`'s move succeeds only if `b`'s does too.
+    pub needs: Vec<(usize, usize)>,
+    /// Armies carried by a fleet in one move (1000 AD's fast ferry): they
+    /// move from where they stand to the province given, across the sea,
+    /// and stay put if the landing fails.
+    pub ferried: Vec<(usize, ProvinceId)>,
+    /// Units whose own strength (moving, holding) is not their kind's
+    /// (1700 AD: a double-strength move).
+    pub strength: Vec<(usize, u32)>,
+    /// Units whose support is worth other than their kind's strength
+    /// (1700 AD: a double-strength support of a double-strength move).
+    pub support: Vec<(usize, u32)>,
+    /// Box units that move this phase from the region given, whatever
+    /// their order names (1066 rule 5: each of Harald's waiting A/Fs from
+    /// the sea it stands in).
+    pub from: Vec<(usize, RegionId)>,
+}
+
+/// An army aboard an A/F that disembarks this move (Abstraction II): a
+/// unit of its own for the judge, at the A/F's sea, that can be neither
+/// attacked nor supported in place, moving to `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Aboard {
+    /// Its index in the units given to the judge.
+    pub unit: usize,
+    /// Where it lands.
+    pub to: ProvinceId,
+}
+
+/// The result of a movement phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MovementResult {
+    /// One entry per input unit, in input order.
+    pub units: Vec<UnitResult>,
+    /// One entry per submitted order: `None` if it was carried out (its
+    /// unit's result says how), or why it was not.
+    pub orders: Vec<Option<Illegal>>,
+    /// Provinces left empty by a standoff: no retreat may go there.
+    pub contested: Vec<ProvinceId>,
+}
+
+impl MovementResult {
+    /// The board after the phase: units that moved stand at their
+    /// destination; dislodged units are left out (they are in
+    /// [`MovementResult::dislodged`]).
+    pub fn units_after(&self, units: &[Unit]) -> Vec<Unit> {
+        units
+            .iter()
+            .zip(&self.units)
+            .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed && !r.boarded)
+            .flat_map(|(u, r)| {
+                let mut here = match (r.command, &r.outcome) {
+                    (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
+                    _ => *u,
+                };
+                if let Some(k) = r.becomes {
+                    here.kind = k;
+                }
+                let landed = r.landed.map(|region| Unit {
+                    power: u.power,
+                    kind: UnitKind::Army,
+                    region,
+                });
+                std::iter::once(here).chain(landed)
+            })
+            .collect()
+    }
+
+    /// Armies landed from A/Fs that were dislodged: they stand on the board
+    /// although their fleet is dislodged.
+    pub fn landed_from_dislodged(&self, units: &[Unit]) -> Vec<Unit> {
+        units
+            .iter()
+            .zip(&self.units)
+            .filter(|(_, r)| r.dislodged.is_some())
+            .filter_map(|(u, r)| {
+                r.landed.map(|region| Unit {
+                    power: u.power,
+                    kind: UnitKind::Army,
+                    region,
+                })
+            })
+            .collect()
+    }
+
+    /// The dislodged units with their retreat options.
+    pub fn dislodged<'a>(
+        &'a self,
+        units: &'a [Unit],
+    ) -> impl Iterator<Item = (Unit, &'a Dislodgement)> + 'a {
+        units.iter().zip(&self.units).filter_map(|(u, r)| {
+            r.dislodged.as_ref().map(|d| {
+                let kind = r.becomes.unwrap_or(u.kind);
+                (Unit { kind, ..*u }, d)
+            })
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cmd {
+    Hold,
+    Move {
+        to: u16,
+        region: RegionId,
+        convoy: bool,
+        needs_convoy: bool,
+        via: bool,
+        /// Off the board into a box: always succeeds, touches nobody.
+        into_box: bool,
+    },
+    Destroy,
+    SupHold {
+        target: u16,
+    },
+    SupMove {
+        target: u16,
+        to: u16,
+        coast: Option<CoastId>,
+    },
+    Convoy {
+        army: u16,
+        to: u16,
+    },
+}
+
+/// What the movement judge judges on: the map, the rule options and the
+/// variant's answers to rule questions, the phase, and the units on the
+/// board. One value, so that every entry point and every step of the judge
+/// takes the same thing.
+#[derive(Clone, Copy)]
+pub struct Board<'a> {
+    /// The map.
+    pub map: &'a Map,
+    /// The rule options (DATC section 4).
+    pub rules: &'a Rulebook,
+    /// The variant's answers (off-board boxes, the destroy order, ice).
+    pub questions: &'a dyn RuleQuestions,
+    /// The phase, for rules that depend on the season (`None`: any).
+    pub phase: Option<Phase>,
+    /// The units; results are given in this order.
+    pub units: &'a [Unit],
+}
+
+impl<'a> Board<'a> {
+    /// A board of the standard game.
+    pub fn standard(map: &'a Map, rules: &'a Rulebook, units: &'a [Unit]) -> Board<'a> {
+        Board {
+            map,
+            rules,
+            questions: &Standard,
+            phase: None,
+            units,
+        }
+    }
+
+    /// Adjudicate the movement phase `orders` (in the order received:
+    /// later orders to the same unit replace earlier ones under the
+    /// default rulebook). Units without a legal order hold.
+    pub fn adjudicate(&self, orders: &[MainOrder]) -> MovementResult {
+        self.adjudicate_prepared(orders, &Prepared::default())
+    }
+
+    /// [`Board::adjudicate`] with armies disembarking from A/Fs and the
+    /// moves that depend on each other (an A/F's fleet may sail only if its
+    /// army lands; an army lands from the sea its fleet sails to only if
+    /// the fleet gets there), fast ferries and strength overrides.
+    pub fn adjudicate_prepared(&self, orders: &[MainOrder], prepared: &Prepared) -> MovementResult {
+        let mut c = Compiled::new(*self);
+        c.prepare(prepared);
+        let verdicts = c.compile(orders);
+        c.ferry(&prepared.ferried);
+        c.link();
+        let mut r = Resolver::new(self.units.len());
+        for u in 0..self.units.len() {
+            if c.has_decision(u) {
+                r.resolve(&c, u);
+            }
+        }
+        c.results(&mut r, verdicts)
+    }
+}
+
+/// Adjudicate a movement phase of the standard game.
+///
+/// `units` is the board; `orders` are the orders given, in the order they
+/// were received (later orders to the same unit replace earlier ones under
+/// the default rulebook). Units without a legal order hold.
+pub fn adjudicate_movement(
+    map: &Map,
+    rules: &Rulebook,
+    units: &[Unit],
+    orders: &[MainOrder],
+) -> MovementResult {
+    Board::standard(map, rules, units).adjudicate(orders)
+}
+
+/// Adjudicate a movement phase of a variant whose rules answer `q`
+/// (off-board boxes, the destroy order, ice), in `phase`: the same as
+/// [`Board::adjudicate`], for callers that have the parts at hand.
+pub fn adjudicate_movement_in(
+    map: &Map,
+    rules: &Rulebook,
+    q: &dyn RuleQuestions,
+    phase: Option<Phase>,
+    units: &[Unit],
+    orders: &[MainOrder],
+) -> MovementResult {
+    Board {
+        map,
+        rules,
+        questions: q,
+        phase,
+        units,
+    }
+    .adjudicate(orders)
+}
+
+/// [`adjudicate_movement_in`] with what [`Prepared`] adds: the same as
+/// [`Board::adjudicate_prepared`].
+pub fn adjudicate_movement_prepared(
+    map: &Map,
+    rules: &Rulebook,
+    q: &dyn RuleQuestions,
+    phase: Option<Phase>,
+    units: &[Unit],
+    orders: &[MainOrder],
+    prepared: &Prepared,
+) -> MovementResult {
+    Board {
+        map,
+        rules,
+        questions: q,
+        phase,
+        units,
+    }
+    .adjudicate_prepared(orders, prepared)
+}
+
+/// What the variant's features add to the judge for one phase (see
+/// [`Prepared`]), per unit.
+struct Hooks {
+    /// Armies aboard A/Fs, disembarking (Abstraction II).
+    aboard: Vec<bool>,
+    /// A unit whose move must also succeed for this unit's move to.
+    needs: Vec<u16>,
+    /// Moves carried by a ferry: no convoy chain needed.
+    aboard_path: Vec<bool>,
+    /// Strength and support value overrides (0: the kind's).
+    strength_of: Vec<u32>,
+    support_of: Vec<u32>,
+    /// Where a box unit moves from, fixed before the orders are read.
+    fixed_from: Vec<Option<RegionId>>,
+}
+
+/// Moves, supports and convoys indexed for the resolver (compressed rows:
+/// `x_off[i]..x_off[i + 1]` are the entries of `i`).
+#[derive(Default)]
+struct Index {
+    /// Moves into each province.
+    att_off: Vec<u16>,
+    att: Vec<u16>,
+    /// Valid supports of each unit.
+    sup_off: Vec<u16>,
+    sup: Vec<u16>,
+    /// Valid convoys of each army.
+    cvy_off: Vec<u16>,
+    cvy: Vec<u16>,
+}
+
+/// A phase's orders compiled against the board: what the rules of
+/// [`strength`] decide on. The resolver's own state is apart, in
+/// [`Resolver`].
+struct Compiled<'a> {
+    b: Board<'a>,
+    /// Each unit's province.
+    prov: Vec<u16>,
+    /// The unit in each province (boxes hold none: see `in_box`).
+    unit_at: Vec<u16>,
+    /// Units standing in an off-board box (any number per box).
+    in_box: Vec<bool>,
+    /// Each unit's command.
+    cmd: Vec<Cmd>,
+    /// The order carried out by each unit (`u32::MAX`: none).
+    order_of: Vec<u32>,
+    /// Supports and convoys that match the order they name.
+    valid: Vec<bool>,
+    /// A box unit that moves this phase as if it stood in this region
+    /// (1066: Harald's A/Fs, secretly in GER or WAS).
+    from_region: Vec<Option<RegionId>>,
+    /// A support or convoy whose unit is found once every order is known
+    /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
+    /// the orderer may not know what stands): the place and kind named.
+    named: Vec<Option<(ProvinceId, Option<UnitKind>)>>,
+    hooks: Hooks,
+    idx: Index,
+}
+
+impl<'a> Compiled<'a> {
+    fn new(b: Board<'a>) -> Self {
+        let n = b.units.len();
+        let mut unit_at = vec![NONE; b.map.provinces().len()];
+        let mut prov = Vec::with_capacity(n);
+        let mut in_box = vec![false; n];
+        for (i, u) in b.units.iter().enumerate() {
+            let p = b.map.province_of(u.region).0;
+            prov.push(p);
+            // A box holds any number of units and can be neither attacked
+            // nor supported: its units are not "the unit in" it.
+            if b.map.province(ProvinceId(p)).terrain == Terrain::OffBoard {
+                in_box[i] = true;
+            } else {
+                unit_at[p as usize] = i as u16;
+            }
+        }
+        Compiled {
+            b,
+            prov,
+            unit_at,
+            in_box,
+            cmd: vec![Cmd::Hold; n],
+            order_of: vec![u32::MAX; n],
+            valid: vec![false; n],
+            from_region: vec![None; n],
+            named: vec![None; n],
+            hooks: Hooks {
+                aboard: vec![false; n],
+                needs: vec![NONE; n],
+                aboard_path: vec![false; n],
+                strength_of: vec![0; n],
+                support_of: vec![0; n],
+                fixed_from: vec![None; n],
+            },
+            idx: Index::default(),
+        }
+    }
+
+    fn power(&self, u: usize) -> PowerId {
+        self.b.units[u].power
+    }
+
+    /// Take in what the variant's features add before the orders are
+    /// checked: armies disembarking (units no order names, not "the unit
+    /// in" their sea), moves that need others, strength overrides.
+    fn prepare(&mut self, prepared: &Prepared) {
+        for a in &prepared.aboard {
+            self.hooks.aboard[a.unit] = true;
+            // Not "the unit in" the sea: the fleet element is.
+            if self.unit_at[self.prov[a.unit] as usize] == a.unit as u16 {
+                self.unit_at[self.prov[a.unit] as usize] = NONE;
+            }
+        }
+        if !prepared.aboard.is_empty() {
+            for u in 0..self.b.units.len() {
+                if !self.hooks.aboard[u]
+                    && self.unit_at[self.prov[u] as usize] == NONE
+                    && !self.in_box[u]
+                {
+                    self.unit_at[self.prov[u] as usize] = u as u16;
+                }
+            }
+        }
+        for a in &prepared.aboard {
+            let prov = self.b.map.province(a.to);
+            self.cmd[a.unit] = Cmd::Move {
+                to: a.to.0,
+                region: prov.main_region(),
+                // Landed from a boat: no head-to-head with a unit coming
+                // the other way.
+                convoy: true,
+                needs_convoy: false,
+                via: false,
+                into_box: false,
+            };
+        }
+        for &(a, b) in &prepared.needs {
+            self.hooks.needs[a] = b as u16;
+        }
+        for &(u, v) in &prepared.strength {
+            self.hooks.strength_of[u] = v;
+        }
+        for &(u, v) in &prepared.support {
+            self.hooks.support_of[u] = v;
+        }
+        for &(u, r) in &prepared.from {
+            self.hooks.fixed_from[u] = Some(r);
+        }
+    }
+
+    /// Armies carried by the fast ferry, once their orders are checked:
+    /// they cross the sea whatever their order said.
+    fn ferry(&mut self, ferried: &[(usize, ProvinceId)]) {
+        for &(a, to) in ferried {
+            self.hooks.aboard_path[a] = true;
+            self.cmd[a] = Cmd::Move {
+                to: to.0,
+                region: self.b.map.province(to).main_region(),
+                convoy: true,
+                needs_convoy: true,
+                via: true,
+                into_box: false,
+            };
+        }
+    }
+}

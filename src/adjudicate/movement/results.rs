@@ -1,0 +1,221 @@
+//! Building each unit's result once every decision is settled: what the
+//! result mail prints beside each order, who was dislodged and where they
+//! may retreat, and where a standoff left a province empty.
+
+use super::resolve::Resolver;
+use super::{Cmd, Compiled, Dislodgement, MovementResult, NONE, Outcome, Resolved, UnitResult};
+use crate::adjudicate::Illegal;
+use crate::map::{PowerId, ProvinceId, RegionId, Terrain, UnitKind};
+
+impl Compiled<'_> {
+    pub(super) fn results(&self, r: &mut Resolver, orders: Vec<Option<Illegal>>) -> MovementResult {
+        let n = self.b.units.len();
+        let np = self.unit_at.len();
+        // Who stands where afterwards.
+        let mut occupied = vec![false; np];
+        for u in 0..n {
+            match self.cmd[u] {
+                Cmd::Move { to, .. } if r.result(u) => occupied[to as usize] = true,
+                _ => occupied[self.prov[u] as usize] = true,
+            }
+        }
+        // Standoffs: empty provinces where a move with strength bounced. A
+        // move that failed only because the move it depends on failed (an
+        // A/F's landing and its fleet's sailing, Abstraction II) met nobody
+        // there: no standoff.
+        let mut contested_flag = vec![false; np];
+        for u in 0..n {
+            let need = self.hooks.needs[u];
+            if let Cmd::Move { to, .. } = self.cmd[u]
+                && !r.result(u)
+                && !occupied[to as usize]
+                && self.prevent_strength(r, u) > 0
+                && (need == NONE || r.result(need as usize))
+            {
+                contested_flag[to as usize] = true;
+            }
+        }
+        let contested: Vec<ProvinceId> = (0..np)
+            .filter(|&p| contested_flag[p])
+            .map(|p| ProvinceId(p as u16))
+            .collect();
+
+        // The box whose waiting units an enemy has ordered destroyed.
+        let destroy_box = self.b.questions.destroy_box().map(|p| p.0);
+        let destroyers: Vec<PowerId> = (0..n)
+            .filter(|&u| self.cmd[u] == Cmd::Destroy)
+            .map(|u| self.power(u))
+            .collect();
+        let mut out = Vec::with_capacity(n);
+        for u in 0..n {
+            let command = match self.cmd[u] {
+                // Bound to nobody: void, and nobody to point at.
+                Cmd::Hold
+                | Cmd::SupHold { target: NONE }
+                | Cmd::SupMove { target: NONE, .. }
+                | Cmd::Convoy { army: NONE, .. } => Resolved::Hold,
+                Cmd::Move { region, convoy, .. } => Resolved::Move { to: region, convoy },
+                Cmd::SupHold { target } => Resolved::SupportHold {
+                    unit: target as usize,
+                },
+                Cmd::SupMove { target, to, .. } => Resolved::SupportMove {
+                    unit: target as usize,
+                    to: ProvinceId(to),
+                },
+                Cmd::Convoy { army, to } => Resolved::Convoy {
+                    army: army as usize,
+                    to: ProvinceId(to),
+                },
+                Cmd::Destroy => Resolved::Destroy,
+            };
+            let valid = self.valid[u];
+            let outcome = match self.cmd[u] {
+                Cmd::Hold => Outcome::Held,
+                Cmd::Move { convoy, .. } => {
+                    if r.result(u) {
+                        Outcome::Moved
+                    } else if convoy && !self.path(r, u) {
+                        Outcome::NoConvoy
+                    } else {
+                        Outcome::Bounced {
+                            with: self.bounced_with(r, u),
+                        }
+                    }
+                }
+                Cmd::SupHold { .. } | Cmd::SupMove { .. } => {
+                    if !valid {
+                        Outcome::SupportVoid
+                    } else if r.result(u) {
+                        Outcome::Supported
+                    } else {
+                        match self.adj_support(r, u) {
+                            Some(m) => Outcome::Cut(m),
+                            None => Outcome::Supported,
+                        }
+                    }
+                }
+                Cmd::Convoy { .. } => {
+                    if !valid {
+                        Outcome::ConvoyVoid
+                    } else if r.result(u) {
+                        Outcome::Convoyed
+                    } else {
+                        Outcome::ConvoyFailed
+                    }
+                }
+                Cmd::Destroy => Outcome::Destroying,
+            };
+            let moved = matches!(self.cmd[u], Cmd::Move { .. }) && r.result(u);
+            let mut dislodged = None;
+            // Destroyed where it stands: waiting in a box an enemy ordered
+            // destroyed, or failing to come out of a box whose rule is that
+            // such units are lost (they cannot retreat).
+            let destroyed = self.in_box[u]
+                && !moved
+                && ((destroy_box == Some(self.prov[u])
+                    && self.b.questions.destroys(self.b.units[u].kind)
+                    && destroyers.iter().any(|&p| p != self.power(u)))
+                    || (matches!(self.cmd[u], Cmd::Move { .. })
+                        && self
+                            .b
+                            .questions
+                            .failed_exit_destroyed(ProvinceId(self.prov[u]))));
+            if !moved && !self.in_box[u] && !self.hooks.aboard[u] {
+                for i in self.attackers(self.prov[u]) {
+                    let m = self.idx.att[i] as usize;
+                    if r.result(m) {
+                        let by_convoy = matches!(self.cmd[m], Cmd::Move { convoy: true, .. });
+                        let from = ProvinceId(self.prov[m]);
+                        let retreats =
+                            self.retreat_options(u, from, by_convoy, &occupied, &contested_flag);
+                        dislodged = Some(Dislodgement {
+                            by: m,
+                            from,
+                            by_convoy,
+                            retreats,
+                        });
+                        break;
+                    }
+                }
+            }
+            let support_left = (self.b.units[u].kind.support_worn_down()
+                && outcome == Outcome::Supported)
+                .then(|| self.support_value(r, u));
+            out.push(UnitResult {
+                order: (self.order_of[u] != u32::MAX).then_some(self.order_of[u] as usize),
+                dislodged,
+                destroyed,
+                support_left,
+                ..UnitResult::plain(command, outcome)
+            });
+        }
+        MovementResult {
+            units: out,
+            orders,
+            contested,
+        }
+    }
+
+    /// The units that stopped the failed move of `u`: the same comparisons
+    /// as [`adj_move`](Self::adj_move), kept to say who.
+    pub(super) fn bounced_with(&self, r: &mut Resolver, u: usize) -> Vec<usize> {
+        let mut with = Vec::new();
+        let Some((to, _)) = self.move_dest(u) else {
+            return with;
+        };
+        let need = self.hooks.needs[u];
+        if need != NONE && !r.result(need as usize) {
+            return with;
+        }
+        let attack = self.attack_strength(r, u);
+        if let Some(v) = self.head_to_head(u) {
+            if attack <= self.supported_strength(r, v, None) || self.icebound(v) {
+                with.push(v);
+            }
+        } else {
+            let v = self.unit_at[to as usize];
+            if v != NONE && v as usize != u && attack <= self.hold_strength(r, to) {
+                with.push(v as usize);
+            }
+        }
+        for i in self.attackers(to) {
+            let w = self.idx.att[i] as usize;
+            if w != u && attack <= self.prevent_strength(r, w) {
+                with.push(w);
+            }
+        }
+        with
+    }
+
+    pub(super) fn retreat_options(
+        &self,
+        u: usize,
+        attacker_from: ProvinceId,
+        by_convoy: bool,
+        occupied: &[bool],
+        contested: &[bool],
+    ) -> Vec<RegionId> {
+        let unit = self.b.units[u];
+        let m = unit.kind.mobility();
+        // A defensive army is restricted to its homeland (1000 AD rule 7)
+        // in retreats as in moves: with no retreat there it is destroyed.
+        let homeland =
+            (unit.kind == UnitKind::DefensiveArmy).then(|| &self.b.map.power(unit.power).homeland);
+        self.b
+            .map
+            .borders(unit.region)
+            .iter()
+            .filter(|&&(r, b)| {
+                let p = self.b.map.province_of(r);
+                b.intersects(m)
+                    && homeland.is_none_or(|h| h.contains(&p))
+                    && self.b.map.admits(r, unit.kind)
+                    && !occupied[p.index()]
+                    && !contested[p.index()]
+                    && (by_convoy || p != attacker_from)
+                    && self.b.map.province(p).terrain != Terrain::OffBoard
+            })
+            .map(|&(r, _)| r)
+            .collect()
+    }
+}

@@ -1,0 +1,329 @@
+//! The rules of the movement phase (DATC 5.B): attack, hold, defend and
+//! prevent strengths, cut support, convoy paths, and what each decision
+//! means, for the [resolver](super::resolve).
+//!
+//! The strengths take the variant's hooks here, where the rule text puts
+//! them: a unit whose own strength is not its kind's (1700 AD's double
+//! move), a support worth more or less (1700 AD; 1000 AD's defensive army,
+//! worn down rather than cut), a unit the ice keeps in place (Abstraction
+//! II), and a move that succeeds only with another (an A/F's fleet and the
+//! army it lands).
+
+use super::resolve::{Decisions, Resolver};
+use super::{Cmd, Compiled, ICE, NONE};
+use crate::adjudicate::rulebook::ParadoxRule;
+use crate::map::{PowerId, ProvinceId, UnitKind};
+
+impl Decisions for Compiled<'_> {
+    fn decide(&self, r: &mut Resolver, u: usize) -> bool {
+        match self.cmd[u] {
+            Cmd::Move { .. } => self.adj_move(r, u),
+            Cmd::SupHold { .. } | Cmd::SupMove { .. } => self.adj_support(r, u).is_none(),
+            Cmd::Convoy { .. } => self.adj_convoy(r, u),
+            Cmd::Hold | Cmd::Destroy => true,
+        }
+    }
+
+    /// DATC 5.B.9: a cycle with a convoy is a paradox, settled by the
+    /// rulebook's [`ParadoxRule`]; a cycle of moves only is circular
+    /// movement, and everybody moves; any other fails.
+    fn backup_rule(&self, members: &[usize]) -> Vec<Option<bool>> {
+        let is_convoy = |m: usize| matches!(self.cmd[m], Cmd::Convoy { .. });
+        if members.iter().any(|&m| is_convoy(m)) {
+            match self.b.rules.paradox {
+                // The convoying fleets fail; the rest is decided again.
+                ParadoxRule::Szykman => members
+                    .iter()
+                    .map(|&m| (is_convoy(m)).then_some(false))
+                    .collect(),
+                ParadoxRule::AllHold => vec![Some(false); members.len()],
+            }
+        } else if members
+            .iter()
+            .all(|&m| matches!(self.cmd[m], Cmd::Move { .. }))
+        {
+            vec![Some(true); members.len()]
+        } else {
+            vec![Some(false); members.len()]
+        }
+    }
+}
+
+impl Compiled<'_> {
+    pub(super) fn move_dest(&self, u: usize) -> Option<(u16, bool)> {
+        match self.cmd[u] {
+            Cmd::Move { to, convoy, .. } => Some((to, convoy)),
+            _ => None,
+        }
+    }
+
+    /// The unit in a head-to-head battle with `u`: both moving into each
+    /// other's province, neither by convoy.
+    pub(super) fn head_to_head(&self, u: usize) -> Option<usize> {
+        let (to, convoy) = self.move_dest(u)?;
+        if convoy {
+            return None;
+        }
+        let v = self.unit_at[to as usize];
+        if v == NONE {
+            return None;
+        }
+        match self.move_dest(v as usize) {
+            Some((t, false)) if t == self.prov[u] => Some(v as usize),
+            _ => None,
+        }
+    }
+
+    pub(super) fn supporters(&self, u: usize) -> std::ops::Range<usize> {
+        self.idx.sup_off[u] as usize..self.idx.sup_off[u + 1] as usize
+    }
+    pub(super) fn attackers(&self, p: u16) -> std::ops::Range<usize> {
+        self.idx.att_off[p as usize] as usize..self.idx.att_off[p as usize + 1] as usize
+    }
+
+    /// The unit's own strength and its successful supports', optionally
+    /// leaving out those of one power.
+    pub(super) fn supported_strength(
+        &self,
+        r: &mut Resolver,
+        u: usize,
+        not_of: Option<PowerId>,
+    ) -> u32 {
+        let mut s = self.own_strength(u);
+        for i in self.supporters(u) {
+            let k = self.idx.sup[i] as usize;
+            if not_of.is_some_and(|p| self.power(k) == p) {
+                continue;
+            }
+            if r.resolve(self, k) {
+                s += self.support_value(r, k);
+            }
+        }
+        s
+    }
+
+    /// The strength a unit brings alone: its kind's, unless the phase
+    /// says otherwise.
+    pub(super) fn own_strength(&self, u: usize) -> u32 {
+        match self.hooks.strength_of[u] {
+            0 => self.b.units[u].kind.strength(),
+            v => v,
+        }
+    }
+
+    /// What a standing support adds. A defensive army's support of three
+    /// loses the strength of the strongest attack that would have cut an
+    /// ordinary support (1000 AD rule 8: "support left = 3 minus the
+    /// strongest single attack", never below nothing).
+    pub(super) fn support_value(&self, r: &mut Resolver, k: usize) -> u32 {
+        let kind = self.b.units[k].kind;
+        let full = match self.hooks.support_of[k] {
+            0 => kind.strength(),
+            v => v,
+        };
+        if !kind.support_worn_down() {
+            return full;
+        }
+        let p = self.prov[k];
+        let aimed_at = match self.cmd[k] {
+            Cmd::SupMove { to, .. } => to,
+            _ => NONE,
+        };
+        let mut strongest = 0;
+        for i in self.attackers(p) {
+            let m = self.idx.att[i] as usize;
+            if self.power(m) == self.power(k) || self.prov[m] == aimed_at {
+                continue;
+            }
+            strongest = strongest.max(self.attack_strength(r, m));
+        }
+        full.saturating_sub(strongest)
+    }
+
+    /// PATH: a move by land always has one; a convoyed move needs a chain
+    /// of fleets, each with a successful convoy, from origin to destination.
+    pub(super) fn path(&self, r: &mut Resolver, u: usize) -> bool {
+        if self.hooks.aboard[u] || self.hooks.aboard_path[u] {
+            return true;
+        }
+        let Some((to, true)) = self.move_dest(u) else {
+            return true;
+        };
+        let from = self.prov[u];
+        let list_start = self.idx.cvy_off[u] as usize;
+        let list_end = self.idx.cvy_off[u + 1] as usize;
+        let len = list_end - list_start;
+        if len == 0 {
+            return false;
+        }
+        let mut good: u64 = 0;
+        let mut bad: u64 = 0;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..len.min(64) {
+                let bit = 1u64 << i;
+                if (good | bad) & bit != 0 {
+                    continue;
+                }
+                let f = self.idx.cvy[list_start + i] as usize;
+                let fp = self.prov[f];
+                let fr = self.b.units[f].region;
+                let touches = self.b.map.reaches(fr, ProvinceId(from), UnitKind::Fleet)
+                    || (0..len.min(64)).any(|k| {
+                        good & (1u64 << k) != 0 && {
+                            let g = self.idx.cvy[list_start + k] as usize;
+                            self.b.map.reaches(
+                                self.b.units[g].region,
+                                ProvinceId(fp),
+                                UnitKind::Fleet,
+                            )
+                        }
+                    });
+                if !touches {
+                    continue;
+                }
+                if r.resolve(self, f) {
+                    good |= bit;
+                    if self.b.map.reaches(fr, ProvinceId(to), UnitKind::Fleet) {
+                        return true;
+                    }
+                    changed = true;
+                } else {
+                    bad |= bit;
+                }
+            }
+        }
+        false
+    }
+
+    pub(super) fn attack_strength(&self, r: &mut Resolver, u: usize) -> u32 {
+        if !self.path(r, u) {
+            return 0;
+        }
+        let (to, _) = self.move_dest(u).expect("attack strength of a move");
+        let v = self.unit_at[to as usize];
+        if v == NONE {
+            return self.supported_strength(r, u, None);
+        }
+        let v = v as usize;
+        let h2h = self.head_to_head(u).is_some();
+        if !h2h && self.move_dest(v).is_some() && r.resolve(self, v) {
+            return self.supported_strength(r, u, None);
+        }
+        if self.power(v) == self.power(u) {
+            return 0;
+        }
+        let pv = self.power(v);
+        self.supported_strength(r, u, Some(pv))
+    }
+
+    pub(super) fn hold_strength(&self, r: &mut Resolver, p: u16) -> u32 {
+        let v = self.unit_at[p as usize];
+        if v == NONE {
+            return 0;
+        }
+        let v = v as usize;
+        if self.move_dest(v).is_some() {
+            return if r.resolve(self, v) {
+                0
+            } else if self.icebound(v) {
+                ICE
+            } else {
+                self.own_strength(v)
+            };
+        }
+        if self.icebound(v) {
+            return ICE;
+        }
+        self.supported_strength(r, v, None)
+    }
+
+    pub(super) fn prevent_strength(&self, r: &mut Resolver, u: usize) -> u32 {
+        if !self.path(r, u) {
+            return 0;
+        }
+        if let Some(v) = self.head_to_head(u)
+            && r.resolve(self, v)
+        {
+            return 0;
+        }
+        self.supported_strength(r, u, None)
+    }
+
+    pub(super) fn adj_move(&self, r: &mut Resolver, u: usize) -> bool {
+        if matches!(self.cmd[u], Cmd::Move { into_box: true, .. }) {
+            return true;
+        }
+        let (to, _) = self.move_dest(u).expect("a move");
+        let need = self.hooks.needs[u];
+        if need != NONE && !r.resolve(self, need as usize) {
+            return false;
+        }
+        let attack = self.attack_strength(r, u);
+        if attack == 0 {
+            return false;
+        }
+        if let Some(v) = self.head_to_head(u) {
+            if attack <= self.supported_strength(r, v, None) || self.icebound(v) {
+                return false;
+            }
+        } else if attack <= self.hold_strength(r, to) {
+            return false;
+        }
+        for i in self.attackers(to) {
+            let w = self.idx.att[i] as usize;
+            if w != u && attack <= self.prevent_strength(r, w) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `None` if the support stands, else the unit that cut it.
+    pub(super) fn adj_support(&self, r: &mut Resolver, s: usize) -> Option<usize> {
+        let p = self.prov[s];
+        let aimed_at = match self.cmd[s] {
+            Cmd::SupMove { to, .. } => to,
+            _ => NONE,
+        };
+        for i in self.attackers(p) {
+            let m = self.idx.att[i] as usize;
+            if self.power(m) == self.power(s) {
+                continue;
+            }
+            let cut = if self.prov[m] == aimed_at || self.b.units[s].kind.support_worn_down() {
+                // An attack from where the support is aimed cuts it only by
+                // dislodging the supporter; so does any attack on a
+                // defensive army, whose support is worn down instead.
+                r.resolve(self, m)
+            } else {
+                self.path(r, m)
+            };
+            if cut {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// A convoy stands unless the fleet is dislodged. The attacks on the
+    /// fleet are adjudicated directly rather than resolved (DATC 5.D): that
+    /// keeps the attackers out of the dependency cycle of a convoy paradox
+    /// such as Pandin's, so the cycle is a clean single one for the guess
+    /// algorithm and the backup rule lands on the convoy.
+    pub(super) fn adj_convoy(&self, r: &mut Resolver, f: usize) -> bool {
+        let p = self.prov[f];
+        for i in self.attackers(p) {
+            let m = self.idx.att[i] as usize;
+            let success = match r.settled(m) {
+                Some(s) => s,
+                None => self.decide(r, m),
+            };
+            if success {
+                return false;
+            }
+        }
+        true
+    }
+}
