@@ -827,8 +827,12 @@ fn outcome_marks(
             (Some(zine), Some("bounce".into()))
         }
         Outcome::NoConvoy => (Some("no convoy".into()), Some("no convoy".into())),
+        // Nor by which hidden unit a support was cut.
         Outcome::Cut(by) => (
-            Some(format!("cut by {}", unit_zine(map, &units[*by]))),
+            Some(match seen(*by) {
+                Some(_) => format!("cut by {}", unit_zine(map, &units[*by])),
+                None => "cut".to_string(),
+            }),
             Some("cut".into()),
         ),
         Outcome::SupportVoid | Outcome::ConvoyVoid => (Some("void".into()), Some("void".into())),
