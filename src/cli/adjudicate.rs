@@ -265,7 +265,10 @@ fn outcome_word(o: &Outcome, units: &[Unit], map: &Map) -> String {
         Outcome::Held => "holds".into(),
         Outcome::Moved => "moves".into(),
         Outcome::Bounced { with } if !with.is_empty() => {
-            let who: Vec<String> = with.iter().map(|&i| unit_text(map, &units[i])).collect();
+            let who: Vec<String> = with
+                .iter()
+                .map(|&i| crate::report::unit_in_outcome(map, &units[i]))
+                .collect();
             format!("bounced with {}", who.join(", "))
         }
         Outcome::Bounced { .. } => "bounced".into(),

@@ -217,6 +217,20 @@ pub struct ReportData {
 fn unit_zine(map: &Map, u: &Unit) -> String {
     format_unit(map, Some(u.kind), Place::of_region(map, u.region))
 }
+
+/// A unit as the zine names it in an outcome ("bounced with A(Mun)"); an
+/// armed neutral's garrison (1700 AD II rule 10b) is no army of anyone's:
+/// "bounced with the garrison of Denmark".
+pub fn unit_in_outcome(map: &Map, u: &Unit) -> String {
+    if u.power == crate::adjudicate::impulse::NEUTRAL {
+        format!(
+            "the garrison of {}",
+            map.province(map.province_of(u.region)).name
+        )
+    } else {
+        unit_zine(map, u)
+    }
+}
 fn unit_long(map: &Map, u: &Unit) -> String {
     format_unit_long(map, Some(u.kind), Place::of_region(map, u.region))
 }
@@ -953,7 +967,7 @@ fn turn_lines(
                         jm.push("void".to_string());
                     } else if let Some(u) = round.result.units.iter().find(|u| u.order == Some(k)) {
                         let (m, j) = outcome_marks(&u.outcome, &round.board, map, &|i| {
-                            Some(unit_zine(map, &round.board[i]))
+                            Some(unit_in_outcome(map, &round.board[i]))
                         });
                         marks.extend(m);
                         jm.extend(j);
