@@ -241,8 +241,8 @@ impl Compiled<'_> {
     /// Where box unit `u` moves from when its order names `named`: that
     /// space, while its box's rule allows.
     pub(super) fn moves_from(&self, u: usize, named: ProvinceId) -> Option<RegionId> {
-        if self.hooks.fixed_from[u].is_some() {
-            return self.hooks.fixed_from[u];
+        if self.hooks.fixed_from(u).is_some() {
+            return self.hooks.fixed_from(u);
         }
         if !self.in_box[u]
             || !self
@@ -381,7 +381,7 @@ impl Compiled<'_> {
                 // A landing from an A/F (`A(ENG)-Bre`) is supported as a
                 // move of the army aboard, not of the fleet it is aboard.
                 if let Some(a) = (0..self.b.units.len()).find(|&a| {
-                    self.hooks.aboard[a]
+                    self.hooks.aboard(a)
                         && self.prov[a] == target.at.province.0
                         && matches!(self.cmd[a], Cmd::Move { to: t, .. } if t == to.province.0)
                 }) {
@@ -845,7 +845,7 @@ impl Compiled<'_> {
     /// when the convoy orders given for it do not cover its way.
     pub(super) fn fall_back_to_land(&mut self) {
         for u in 0..self.b.units.len() {
-            if self.hooks.aboard[u] {
+            if self.hooks.aboard(u) {
                 continue;
             }
             let Cmd::Move {

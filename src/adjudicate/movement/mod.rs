@@ -412,7 +412,9 @@ pub fn adjudicate_movement_prepared(
 }
 
 /// What the variant's features add to the judge for one phase (see
-/// [`Prepared`]), per unit.
+/// [`Prepared`]), per unit. Each table is empty until a feature sets an
+/// entry (the standard game sets none, and allocates nothing here).
+#[derive(Default)]
 struct Hooks {
     /// Armies aboard A/Fs, disembarking (Abstraction II).
     aboard: Vec<bool>,
@@ -425,6 +427,48 @@ struct Hooks {
     support_of: Vec<u32>,
     /// Where a box unit moves from, fixed before the orders are read.
     fixed_from: Vec<Option<RegionId>>,
+}
+
+impl Hooks {
+    /// Set entry `u` of a table, making it (`n` entries of `empty`) first.
+    fn set<T: Clone>(
+        &mut self,
+        n: usize,
+        table: impl FnOnce(&mut Hooks) -> &mut Vec<T>,
+        empty: T,
+        u: usize,
+        value: T,
+    ) {
+        let t = table(self);
+        if t.is_empty() {
+            *t = vec![empty; n];
+        }
+        t[u] = value;
+    }
+
+    fn aboard(&self, u: usize) -> bool {
+        self.aboard.get(u).copied().unwrap_or(false)
+    }
+
+    fn needs(&self, u: usize) -> u16 {
+        self.needs.get(u).copied().unwrap_or(NONE)
+    }
+
+    fn aboard_path(&self, u: usize) -> bool {
+        self.aboard_path.get(u).copied().unwrap_or(false)
+    }
+
+    fn strength_of(&self, u: usize) -> u32 {
+        self.strength_of.get(u).copied().unwrap_or(0)
+    }
+
+    fn support_of(&self, u: usize) -> u32 {
+        self.support_of.get(u).copied().unwrap_or(0)
+    }
+
+    fn fixed_from(&self, u: usize) -> Option<RegionId> {
+        self.fixed_from.get(u).copied().flatten()
+    }
 }
 
 /// Moves, supports and convoys indexed for the resolver (compressed rows:
@@ -497,14 +541,7 @@ impl<'a> Compiled<'a> {
             valid: vec![false; n],
             from_region: vec![None; n],
             named: vec![None; n],
-            hooks: Hooks {
-                aboard: vec![false; n],
-                needs: vec![NONE; n],
-                aboard_path: vec![false; n],
-                strength_of: vec![0; n],
-                support_of: vec![0; n],
-                fixed_from: vec![None; n],
-            },
+            hooks: Hooks::default(),
             idx: Index::default(),
         }
     }
@@ -517,8 +554,10 @@ impl<'a> Compiled<'a> {
     /// checked: armies disembarking (units no order names, not "the unit
     /// in" their sea), moves that need others, strength overrides.
     fn prepare(&mut self, prepared: &Prepared) {
+        let n_units = self.b.units.len();
         for a in &prepared.aboard {
-            self.hooks.aboard[a.unit] = true;
+            self.hooks
+                .set(n_units, |h| &mut h.aboard, false, a.unit, true);
             // Not "the unit in" the sea: the fleet element is.
             if self.unit_at[self.prov[a.unit] as usize] == a.unit as u16 {
                 self.unit_at[self.prov[a.unit] as usize] = NONE;
@@ -526,7 +565,7 @@ impl<'a> Compiled<'a> {
         }
         if !prepared.aboard.is_empty() {
             for u in 0..self.b.units.len() {
-                if !self.hooks.aboard[u]
+                if !self.hooks.aboard(u)
                     && self.unit_at[self.prov[u] as usize] == NONE
                     && !self.in_box[u]
                 {
@@ -548,24 +587,27 @@ impl<'a> Compiled<'a> {
             };
         }
         for &(a, b) in &prepared.needs {
-            self.hooks.needs[a] = b as u16;
+            self.hooks.set(n_units, |h| &mut h.needs, NONE, a, b as u16);
         }
         for &(u, v) in &prepared.strength {
-            self.hooks.strength_of[u] = v;
+            self.hooks.set(n_units, |h| &mut h.strength_of, 0, u, v);
         }
         for &(u, v) in &prepared.support {
-            self.hooks.support_of[u] = v;
+            self.hooks.set(n_units, |h| &mut h.support_of, 0, u, v);
         }
         for &(u, r) in &prepared.from {
-            self.hooks.fixed_from[u] = Some(r);
+            self.hooks
+                .set(n_units, |h| &mut h.fixed_from, None, u, Some(r));
         }
     }
 
     /// Armies carried by the fast ferry, once their orders are checked:
     /// they cross the sea whatever their order said.
     fn ferry(&mut self, ferried: &[(usize, ProvinceId)]) {
+        let n_units = self.b.units.len();
         for &(a, to) in ferried {
-            self.hooks.aboard_path[a] = true;
+            self.hooks
+                .set(n_units, |h| &mut h.aboard_path, false, a, true);
             self.cmd[a] = Cmd::Move {
                 to: to.0,
                 region: self.b.map.province(to).main_region(),

@@ -25,7 +25,7 @@ impl Compiled<'_> {
         // there: no standoff.
         let mut contested_flag = vec![false; np];
         for u in 0..n {
-            let need = self.hooks.needs[u];
+            let need = self.hooks.needs(u);
             if let Cmd::Move { to, .. } = self.cmd[u]
                 && !r.result(u)
                 && !occupied[to as usize]
@@ -120,7 +120,7 @@ impl Compiled<'_> {
                             .b
                             .questions
                             .failed_exit_destroyed(ProvinceId(self.prov[u]))));
-            if !moved && !self.in_box[u] && !self.hooks.aboard[u] {
+            if !moved && !self.in_box[u] && !self.hooks.aboard(u) {
                 for i in self.attackers(self.prov[u]) {
                     let m = self.idx.att[i] as usize;
                     if r.result(m) {
@@ -163,7 +163,7 @@ impl Compiled<'_> {
         let Some((to, _)) = self.move_dest(u) else {
             return with;
         };
-        let need = self.hooks.needs[u];
+        let need = self.hooks.needs(u);
         if need != NONE && !r.result(need as usize) {
             return with;
         }

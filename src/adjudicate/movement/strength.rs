@@ -105,7 +105,7 @@ impl Compiled<'_> {
     /// The strength a unit brings alone: its kind's, unless the phase
     /// says otherwise.
     pub(super) fn own_strength(&self, u: usize) -> u32 {
-        match self.hooks.strength_of[u] {
+        match self.hooks.strength_of(u) {
             0 => self.b.units[u].kind.strength(),
             v => v,
         }
@@ -117,7 +117,7 @@ impl Compiled<'_> {
     /// strongest single attack", never below nothing).
     pub(super) fn support_value(&self, r: &mut Resolver, k: usize) -> u32 {
         let kind = self.b.units[k].kind;
-        let full = match self.hooks.support_of[k] {
+        let full = match self.hooks.support_of(k) {
             0 => kind.strength(),
             v => v,
         };
@@ -143,7 +143,7 @@ impl Compiled<'_> {
     /// PATH: a move by land always has one; a convoyed move needs a chain
     /// of fleets, each with a successful convoy, from origin to destination.
     pub(super) fn path(&self, r: &mut Resolver, u: usize) -> bool {
-        if self.hooks.aboard[u] || self.hooks.aboard_path[u] {
+        if self.hooks.aboard(u) || self.hooks.aboard_path(u) {
             return true;
         }
         let Some((to, true)) = self.move_dest(u) else {
@@ -256,7 +256,7 @@ impl Compiled<'_> {
             return true;
         }
         let (to, _) = self.move_dest(u).expect("a move");
-        let need = self.hooks.needs[u];
+        let need = self.hooks.needs(u);
         if need != NONE && !r.resolve(self, need as usize) {
             return false;
         }
