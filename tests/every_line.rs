@@ -453,3 +453,21 @@ fn lines_ended_by_a_lone_carriage_return_are_lines() {
         assert!(h.contains(&o.to_string()), "{o}: {r}");
     }
 }
+
+/// The reply to an order mail, whole: its three lists (read, with a
+/// correction and a replacement; not accepted, with reasons; not read),
+/// then the orders held and what is missing. Reviewed as a snapshot, like
+/// the result mails, so its layout changes only on purpose.
+#[test]
+fn the_reply_to_an_order_mail_as_a_player_reads_it() {
+    let mut w = started();
+    player(&mut w, "England", "F Lon-ENG");
+    let r = player(
+        &mut w,
+        "England",
+        "Hi GM,\nA(Lon)-NTH\nF Edi S Lon - NTH, thanks\nA Lvp-Mos\nA Lvp-Atlantis\nF Edi-NWG\n\
+         Cheers, Ann\n\nOn Mon, 23 Nov 2026, GM wrote:\n> F Lon-Wal\n",
+    );
+    // The deadline is the test's clock: fixed, so the snapshot is too.
+    insta::assert_snapshot!("order_reply", r);
+}

@@ -373,6 +373,10 @@ pub(crate) fn orders(
         }
         s.reply.push('\n');
     }
+    // Each list in the order of the mail's lines (an earlier mail's orders
+    // last).
+    rejected.sort_by_key(|r| line_of(r));
+    unread.sort_by_key(|r| line_of(r));
     if !rejected.is_empty() {
         s.say("Not accepted:");
         for r in &rejected {
@@ -383,6 +387,21 @@ pub(crate) fn orders(
     say_unread(s, &unread);
     show_orders(judge, s, game, power)?;
     Ok(true)
+}
+
+/// The line number an entry of a reply's list starts with (`  line 12:`),
+/// or the end for one that names no line.
+fn line_of(entry: &str) -> usize {
+    entry
+        .trim_start()
+        .strip_prefix("line ")
+        .map(|r| {
+            r.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX)
 }
 
 /// An order in full, as the judge will carry it out: the unit's kind filled
