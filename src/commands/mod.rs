@@ -1,6 +1,6 @@
 //! The command language: what turns the adjudicator into a judge.
 //!
-//! A mail is read line by line ([`mailrun`]). Command lines (the table in
+//! A mail is read line by line (`mailrun`). Command lines (the table in
 //! [`registry`], one file per command in `cmd/`) are carried out in order,
 //! each in a savepoint of its own so that a refused command leaves nothing
 //! half-done; `SIGNON` sets who the following lines speak for; the other
