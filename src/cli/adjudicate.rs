@@ -172,7 +172,7 @@ fn read_sheet(v: &Variant, pos: &Position, text: &str) -> (Vec<OrderLine>, Vec<S
 }
 
 /// The owner of the unit an order names, when the line gives no power.
-fn owner_of(map: &Map, pos: &Position, c: &AnyCommand) -> Option<PowerId> {
+pub(super) fn owner_of(map: &Map, pos: &Position, c: &AnyCommand) -> Option<PowerId> {
     let at = match c {
         AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) => u.at,
         AnyCommand::Adjust(crate::orders::AdjustCommand::Remove { unit }) => unit.at,

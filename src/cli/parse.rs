@@ -5,9 +5,9 @@
 
 use super::load_variant;
 use crate::game::Position;
+use crate::orders::format_order;
 use crate::orders::mail::{FoundOrder, find_orders};
 use crate::orders::parse::OrderParser;
-use crate::orders::{AnyCommand, format_order};
 use crate::variant::{Phase, Variant};
 use anyhow::{Context, Result};
 use std::io::Read;
@@ -97,24 +97,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// Check read orders against the board: `Some(reason)` for each order the
 /// judge would not carry out.
 fn check(v: &Variant, pos: &Position, found: &[FoundOrder]) -> Vec<Option<String>> {
-    let owner = |c: &AnyCommand| -> Option<crate::map::PowerId> {
-        let at = match c {
-            AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) => u.at,
-            AnyCommand::Adjust(crate::orders::AdjustCommand::Remove { unit }) => unit.at,
-            AnyCommand::Adjust(_) => return None,
-        };
-        pos.units
-            .iter()
-            .chain(pos.dislodged.iter().map(|(u, _)| u))
-            .find(|u| v.map.province_of(u.region) == at.province)
-            .map(|u| u.power)
-    };
     let mut out = vec![None; found.len()];
     let mut idx = Vec::new();
     let mut orders = Vec::new();
     for (i, f) in found.iter().enumerate() {
         let Ok(o) = &f.result else { continue };
-        let Some(power) = f.power.or_else(|| owner(&o.command)) else {
+        let Some(power) = f
+            .power
+            .or_else(|| super::adjudicate::owner_of(&v.map, pos, &o.command))
+        else {
             out[i] = Some("say whose order it is (`England: ...`)".to_string());
             continue;
         };

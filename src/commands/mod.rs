@@ -285,6 +285,17 @@ pub(crate) fn find_power(v: &Variant, name: &str) -> CmdResult<PowerId> {
     )))
 }
 
+/// Every player's, observer's and the GM's address of `g`.
+pub(crate) fn everybody(tx: &Transaction<'_>, g: &GameRow) -> CmdResult<Vec<String>> {
+    let mut to: Vec<String> = games::seats(tx, &g.name)?
+        .into_iter()
+        .filter_map(|x| x.address)
+        .collect();
+    to.extend(games::observers(tx, &g.name)?);
+    to.push(g.gm_address.clone());
+    Ok(to)
+}
+
 /// Mail every player, observer and the GM of `g`, but the mail's author.
 pub(crate) fn notify_all(
     s: &mut Session<'_, '_>,
@@ -292,12 +303,7 @@ pub(crate) fn notify_all(
     what: &str,
     body: &str,
 ) -> CmdResult {
-    let mut to: Vec<String> = games::seats(s.tx, &g.name)?
-        .into_iter()
-        .filter_map(|x| x.address)
-        .collect();
-    to.extend(games::observers(s.tx, &g.name)?);
-    to.push(g.gm_address.clone());
+    let mut to = everybody(s.tx, g)?;
     to.retain(|a| !a.eq_ignore_ascii_case(&s.from.email));
     if !to.is_empty() {
         s.out.extend(mail_to(

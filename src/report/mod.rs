@@ -1174,9 +1174,17 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> String {
     out
 }
 
-/// Fit every line of `text` in 72 columns (continuations indented under
-/// the line's own indentation) and replace tabs.
+/// Fit every line of `text` in 72 columns (continuations indented four
+/// more than the line's own indentation) and replace tabs.
 pub fn fit72(text: &str) -> String {
+    fit_lines(text, "    ")
+}
+
+/// Fit every line of `text` in 72 columns, each on its own: a line that
+/// fits is kept as it is (trailing spaces dropped), a longer one is broken
+/// at spaces and goes on at its own indentation plus `more`. Lines are
+/// never re-flowed into their neighbours; tabs become four spaces.
+pub fn fit_lines(text: &str, more: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.replace('\t', "    ").lines() {
         if line.chars().count() <= 72 {
@@ -1184,7 +1192,7 @@ pub fn fit72(text: &str) -> String {
             out.push('\n');
         } else {
             let lead: String = line.chars().take_while(|c| *c == ' ').collect();
-            out.push_str(&wrap(line, 72, &format!("{lead}    ")));
+            out.push_str(&wrap(line, 72, &format!("{lead}{more}")));
         }
     }
     out

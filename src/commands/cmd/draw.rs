@@ -137,12 +137,7 @@ pub(crate) fn finish(
     let summary = crate::commands::ending::summary(s.tx, &v, g, None, &pos)?;
     let body = format!("The game is over: {result}.\n{summary}");
     // Everybody, the one who ended it too: it is the game's last mail.
-    let mut to: Vec<String> = games::seats(s.tx, &g.name)?
-        .into_iter()
-        .filter_map(|x| x.address)
-        .collect();
-    to.extend(games::observers(s.tx, &g.name)?);
-    to.push(g.gm_address.clone());
+    let to = crate::commands::everybody(s.tx, g)?;
     s.out.extend(crate::commands::mail_to(
         &to,
         format!("{}: game over", g.name),

@@ -219,15 +219,5 @@ fn send(
 /// and goes on at its own indentation (never re-flowed into its
 /// neighbours).
 fn as_written(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.replace('\t', "    ").lines() {
-        if line.chars().count() <= 72 {
-            out.push_str(line.trim_end());
-            out.push('\n');
-        } else {
-            let lead: String = line.chars().take_while(|c| *c == ' ').collect();
-            out.push_str(&crate::report::wrap(line, 72, &lead));
-        }
-    }
-    out
+    crate::report::fit_lines(text, "")
 }
