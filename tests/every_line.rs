@@ -471,3 +471,14 @@ fn the_reply_to_an_order_mail_as_a_player_reads_it() {
     // The deadline is the test's clock: fixed, so the snapshot is too.
     insta::assert_snapshot!("order_reply", r);
 }
+
+/// The rest of a line after its order is shown like an unread line: a
+/// mistyped sign-on there never comes back with its password.
+#[test]
+fn the_rest_of_a_line_never_comes_back_with_a_password() {
+    let mut w = started();
+    let r = player(&mut w, "England", "F Lon-ENG, SIGNIN England g hunter2");
+    assert!(held(&r).contains(&"F(Lon)-ENG".to_string()), "{r}");
+    assert!(r.contains("line 2 (part): \"SIGNIN ...\""), "{r}");
+    assert!(!r.contains("hunter2"), "{r}");
+}

@@ -3,9 +3,9 @@
 //! Each order is read, checked against the board (the unit is there and
 //! the power's, the move is possible, it is the right phase), and merged
 //! into the orders the power already holds: a new order for a unit
-//! replaces the old one; the builds and removals of a mail replace the
-//! earlier ones. The reply shows the whole set now held and what is still
-//! missing. A line that cannot be read or is refused never costs the good
+//! replaces the old one, and a build or removal the one held for its site.
+//! The reply echoes each line read, refused or not read, then the whole
+//! set now held and what is still missing. A line that cannot be read or is refused never costs the good
 //! ones.
 
 use super::error::CmdResult;
@@ -215,7 +215,7 @@ pub(crate) fn orders(
         format!(
             "  line {} (part): \"{}\"",
             block[f.line - 1].0,
-            crate::mail::header_text(&f.text, 72)
+            shown_unread(&f.text)
         )
     }));
     if found.is_empty() {
@@ -443,9 +443,8 @@ fn complete(
             _ => *r,
         }
     };
-    let (unit, rest) = match c {
-        AnyCommand::Main(u, cmd) => (u, Some(cmd)),
-        AnyCommand::Retreat(u, _) => (u, None),
+    let unit = match c {
+        AnyCommand::Main(u, _) | AnyCommand::Retreat(u, _) => u,
         AnyCommand::Adjust(_) => return (c.clone(), None),
     };
     let mut note = None;
@@ -473,7 +472,7 @@ fn complete(
         }
         out = with_kind(&out, real.kind, v, real.region);
     }
-    if let (AnyCommand::Main(_, cmd), Some(_)) = (&mut out, rest) {
+    if let AnyCommand::Main(_, cmd) = &mut out {
         use crate::orders::MainCommand as M;
         match cmd {
             M::SupportHold { unit } | M::SupportMove { unit, .. } | M::Convoy { unit, .. } => {
@@ -504,25 +503,27 @@ fn unread_lines(
             let heading = t.ends_with(':') && t.split_whitespace().count() <= 5;
             !heading && t.chars().any(char::is_alphanumeric)
         })
-        .map(|(_, (n, l))| {
-            // A mistyped sign-on or password command (`SIGNIN England g1
-            // secret`) is no command, so its password is not known to be
-            // one: only its first word comes back.
-            let t = l.trim();
-            let first = t.split_whitespace().next().unwrap_or("");
-            let lower = first.to_ascii_lowercase();
-            let shown = if ["sign", "join", "creat", "pass", "set", "observ", "regist"]
-                .iter()
-                .any(|w| lower.starts_with(w))
-                && t.split_whitespace().count() > 1
-            {
-                format!("{} ...", crate::mail::header_text(first, 24))
-            } else {
-                crate::mail::header_text(t, 72)
-            };
-            format!("  line {n}: \"{shown}\"")
-        })
+        .map(|(_, (n, l))| format!("  line {n}: \"{}\"", shown_unread(l)))
         .collect()
+}
+
+/// A line (or piece of one) not read as an order, as the reply shows it. A
+/// mistyped sign-on or password command (`SIGNIN England g1 secret`) is no
+/// command, so its password is not known to be one: only its first word
+/// comes back.
+fn shown_unread(text: &str) -> String {
+    let t = text.trim();
+    let first = t.split_whitespace().next().unwrap_or("");
+    let lower = first.to_ascii_lowercase();
+    if ["sign", "join", "creat", "pass", "set", "observ", "regist"]
+        .iter()
+        .any(|w| lower.starts_with(w))
+        && t.split_whitespace().count() > 1
+    {
+        format!("{} ...", crate::mail::header_text(first, 24))
+    } else {
+        crate::mail::header_text(t, 72)
+    }
 }
 
 /// Say which lines were not read as orders.
@@ -597,16 +598,7 @@ pub(crate) fn show_orders(
             // Landings from A/Fs, beside their fleets' own orders; on a
             // yearly sheet, the retreats and builds, with a warning for a
             // build the judge would refuse on the board as it stands.
-            let builds: Vec<AdjustOrder> = held
-                .iter()
-                .filter_map(|h| match h {
-                    AnyCommand::Adjust(command) => Some(AdjustOrder {
-                        power,
-                        command: *command,
-                    }),
-                    _ => None,
-                })
-                .collect();
+            let builds = adjust_orders(power, &held);
             let mut refusals = crate::game::step::build_refusals(&v, &pos, &builds).into_iter();
             for h in held.iter().filter(|h| {
                 matches!(
@@ -735,6 +727,20 @@ fn with_kind(
     }
 }
 
+/// The builds and removals among `power`'s held orders, for the
+/// adjustment judge.
+fn adjust_orders(power: PowerId, held: &[AnyCommand]) -> Vec<AdjustOrder> {
+    held.iter()
+        .filter_map(|h| match h {
+            AnyCommand::Adjust(command) => Some(AdjustOrder {
+                power,
+                command: *command,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What a power has still to order: units without orders, dislodged units
 /// without retreats, builds or removals not yet given.
 pub(crate) fn missing(
@@ -766,16 +772,7 @@ pub(crate) fn missing(
             // each unit at its cost (a defensive army two builds, an A/F two
             // units), so the reply counts as the judge will.
             let due = crate::game::step::due(v, pos)[power.index()];
-            let orders: Vec<AdjustOrder> = held
-                .iter()
-                .filter_map(|h| match h {
-                    AnyCommand::Adjust(command) => Some(AdjustOrder {
-                        power,
-                        command: *command,
-                    }),
-                    _ => None,
-                })
-                .collect();
+            let orders = adjust_orders(power, held);
             let r = crate::game::step::judge_adjustments(v, pos, &orders);
             let builds = r.unused_builds.get(power.index()).copied().unwrap_or(0);
             let removals = r.civil_disorder.iter().filter(|u| u.power == power).count();
