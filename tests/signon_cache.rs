@@ -135,6 +135,10 @@ fn the_same_password_for_another_seat_or_game_is_checked_on_its_own() {
     assert_eq!(argon2(), before + 3);
 }
 
+/// The checks made ahead are counted for the whole process: the tests
+/// that count them take turns.
+static COUNTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Store `mails` (from, body) and let the daemon's processor take them as
 /// one batch, as it takes a queue of mail; returns each mail's reply.
 fn batch(w: &mut World, tag: &str, mails: &[(&str, &str)]) -> Vec<String> {
@@ -177,6 +181,7 @@ fn batch(w: &mut World, tag: &str, mails: &[(&str, &str)]) -> Vec<String> {
 #[test]
 fn a_batch_has_its_passwords_checked_ahead_and_nothing_else_changes() {
     use zinejudge::commands::auth::checked_ahead;
+    let _turn = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     let mut w = started("b");
     let (here, ahead) = (argon2(), checked_ahead());
     // Seven first sign-ons, and England twice: eight mails, seven checks.
@@ -225,4 +230,36 @@ fn a_batch_has_its_passwords_checked_ahead_and_nothing_else_changes() {
     assert!(r[0].contains("is locked until"), "{}", r[0]);
     assert_eq!(checked_ahead(), before);
     assert_eq!(argon2(), here);
+}
+
+/// A mail of thousands of sign-on lines for one seat is looked at once
+/// ahead (only a seat's first sign-on is checked), and a batch always
+/// moves on, however long its look ahead took: such a mail once stopped
+/// the daemon's processing (every call spent its time budget looking
+/// ahead and processed nothing).
+#[test]
+fn a_flood_of_sign_on_lines_costs_one_check_and_never_stalls_a_batch() {
+    use zinejudge::commands::auth::checked_ahead;
+    let _turn = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
+    let mut w = started("fl");
+    let flood: String = (0..8000)
+        .map(|i| format!("SIGNON France fl guess{i}\n"))
+        .collect();
+    let before = checked_ahead();
+    let r = batch(
+        &mut w,
+        "flood",
+        &[
+            ("eve@example.test", flood.as_str()),
+            (&addr("Italy"), "SIGNON Italy fl pw-Italy\nA(Ven)-Tyr"),
+        ],
+    );
+    assert!(r[0].contains("sign-on failed"), "{}", r[0]);
+    assert!(
+        r[1].contains("A(Ven)-Tyr") && !r[1].contains("sign-on failed"),
+        "{}",
+        r[1]
+    );
+    assert_eq!(checked_ahead(), before + 2, "one check ahead for each mail");
+    assert_eq!(failures(&mut w), 1, "the flood counted once");
 }

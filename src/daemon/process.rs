@@ -484,7 +484,8 @@ impl Processor {
         let mut n = 0;
         let mut out = Ok(());
         for (pending, ahead) in batch.into_iter().zip(ahead) {
-            if started.elapsed() >= self.limits.tick_budget {
+            // At least one mail a call, however long the look ahead took.
+            if n > 0 && started.elapsed() >= self.limits.tick_budget {
                 break;
             }
             // Outside the mail's transaction: waiting for a check never

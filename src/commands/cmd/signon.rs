@@ -152,20 +152,39 @@ pub(crate) fn ahead(
     mail: &crate::mail::Inbound,
     now: i64,
 ) -> Vec<(String, Option<crate::map::PowerId>, String, String)> {
+    use crate::commands::mailrun::{MAX_COMMANDS, MAX_LINES, body_lines};
     let mut out: Vec<(String, Option<crate::map::PowerId>, String, String)> = Vec::new();
-    for (_, line) in crate::commands::mailrun::body_lines(&mail.text) {
-        if out.len() >= auth::MAX_CHECKS {
+    // Seats as written: only a seat's first sign-on is checked, so a mail
+    // of thousands of sign-on lines costs one look each, not the store's.
+    let mut written: Vec<(String, Option<String>)> = Vec::new();
+    let (mut lines, mut commands) = (0, 0);
+    for (_, line) in body_lines(&mail.text) {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        lines += 1;
+        if out.len() >= auth::MAX_CHECKS || lines > MAX_LINES || commands >= MAX_COMMANDS {
             break;
         }
-        let Some(c) = crate::commands::registry::lookup(line.trim()) else {
+        let Some(c) = crate::commands::registry::lookup(t) else {
             continue;
         };
+        commands += 1;
         if c.entry.spec().name != SignOn::SPEC.name {
             continue;
         }
         let Ok(on) = SignOn::parse(&c.args) else {
             continue;
         };
+        let seat = (
+            on.game.to_lowercase(),
+            on.power.as_ref().map(|p| p.to_lowercase()),
+        );
+        if written.contains(&seat) {
+            continue;
+        }
+        written.push(seat);
         let Ok(Some(g)) = games::load(conn, &on.game) else {
             continue;
         };
