@@ -205,7 +205,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     s.reply()
         .says(&[
             "Created g1 (Standard Diplomacy); you are its GM and signed on.",
-            "Set: no-move-received: CD.",
+            "Set: a power without orders at the deadline goes into civil disorder (NMR CD).",
             "Set: press GREY.",
             "Set: time zone Europe/London.",
             "Set: movement phases last 72h, retreats and adjustments 48h.",
