@@ -902,7 +902,30 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         .never_says(&["bounced"])
         .says(&["Next: Fall 1902 movement"]);
 
-    // ---- Fall 1902: a draw. One vote is taken back and given again;
+    // ---- Fall 1902: everybody holds (READY alone). No unit is dislodged,
+    // so no retreat phase follows: the Fall results hold the year's chart,
+    // the captures counted, with no caveat, and the builds they give.
+    let mut last = None;
+    for (i, p) in POWERS.iter().enumerate() {
+        let (a, body) = seats.signed(p, "READY");
+        let s = post.mail(&a, &format!("{p} F1902"), &body);
+        if i < POWERS.len() - 1 {
+            s.expect(&[]);
+        }
+        last = Some(s);
+    }
+    let s = last.expect("the last READY");
+    s.expect(&each(&readers, &["g1: Fall 1902 results"]));
+    let r = results(&s, "g1: Fall 1902 results", &readers, "F1902M");
+    r.lines(&["Supply centres:"])
+        .says(&[
+            "Austria 3 (+1)",
+            "Turkey 5 (+1)",
+            "Next: Winter 1902 adjustment, deadline",
+        ])
+        .never_says(&["count after the retreats", "Dislodged:"]);
+
+    // ---- Winter 1902: a draw. One vote is taken back and given again;
     // nobody hears of the votes until the last one ends the game.
     for (i, p) in POWERS.iter().enumerate() {
         let (a, body) = seats.signed(p, "DRAW");
