@@ -163,8 +163,9 @@ pub async fn run(
     let sender = Arc::new(sender);
     let mut flushing_until: Option<tokio::time::Instant> = None;
     let mut last_prune: Option<std::time::Instant> = None;
-    // Pictures drawn since the outbox was last empty.
+    // Pictures drawn, mail sent, since the outbox was last empty.
     let mut drew = false;
+    let mut sent = false;
     loop {
         if let Sender::Maildir(md) = &*sender
             && last_prune.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600))
@@ -187,6 +188,7 @@ pub async fn run(
             }
         };
         let sent_any = !due.is_empty();
+        sent |= sent_any;
         if sent_any {
             drew |= due.iter().any(|m| m.later.is_some());
             let n = sender.parallel();
@@ -221,12 +223,14 @@ pub async fn run(
         if sent_any {
             continue;
         }
-        if drew {
-            // The burst is over: its pictures and the memory they took go.
-            drew = false;
+        if sent {
+            // The burst is over: its pictures and the memory they (and the
+            // mails in flight) took go.
+            let forget = std::mem::take(&mut drew);
+            sent = false;
             let parts = Arc::clone(&parts);
             let _ = tokio::task::spawn_blocking(move || {
-                if let Ok(mut p) = parts.lock() {
+                if forget && let Ok(mut p) = parts.lock() {
                     p.1.forget();
                 }
                 super::release_memory();

@@ -223,24 +223,26 @@ impl Store {
 
     /// The oldest mail not yet processed.
     pub fn next_pending(&self) -> Result<Option<PendingMail>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id, message_id, raw, size, truncated, received_at FROM inbound
-                 WHERE state = 'new' ORDER BY id LIMIT 1",
-                [],
-                |r| {
-                    Ok(PendingMail {
-                        id: r.get(0)?,
-                        message_id: r.get(1)?,
-                        raw: r.get(2)?,
-                        size: r.get(3)?,
-                        truncated: r.get(4)?,
-                        received_at: r.get(5)?,
-                    })
-                },
-            )
-            .optional()?)
+        Ok(self.pending(1)?.pop())
+    }
+
+    /// The `limit` oldest mails not yet processed, oldest first.
+    pub fn pending(&self, limit: usize) -> Result<Vec<PendingMail>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, message_id, raw, size, truncated, received_at FROM inbound
+             WHERE state = 'new' ORDER BY id LIMIT ?1",
+        )?;
+        let rows = st.query_map(params![limit as i64], |r| {
+            Ok(PendingMail {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                raw: r.get(2)?,
+                size: r.get(3)?,
+                truncated: r.get(4)?,
+                received_at: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     /// Count one more attempt at processing a mail, committed at once, and
