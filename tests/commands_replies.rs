@@ -106,6 +106,10 @@ fn replies_to_anybody_help_variants_list_observe_unknown() {
         "help_command",
         reply(&mut w, "new@example.test", "HELP SET DEADLINE")
     );
+    insta::assert_snapshot!(
+        "help_unknown",
+        reply(&mut w, "new@example.test", "HELP FROBNICATE")
+    );
     insta::assert_snapshot!("variants", reply(&mut w, "new@example.test", "VARIANTS"));
     insta::assert_snapshot!("list_all", reply(&mut w, "new@example.test", "LIST"));
     insta::assert_snapshot!("list_game", reply(&mut w, "new@example.test", "LIST g1"));
@@ -354,4 +358,38 @@ fn replies_to_the_gm_running_a_game() {
     let r = as_gm(&mut w, "REPLACE Germany newgermany@example.test");
     insta::assert_snapshot!("gm_replace", r);
     insta::assert_snapshot!("gm_end", as_gm(&mut w, "END DRAW"));
+}
+
+#[test]
+fn a_deadline_made_obsolete_by_process_in_the_same_mail_is_not_announced() {
+    let mut w = started();
+    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nSET DEADLINE +48h\nPROCESS");
+    let subjects: Vec<&str> = sent.iter().map(|m| m.subject.as_str()).collect();
+    assert!(
+        subjects.contains(&"g1: Spring 1901 results"),
+        "{subjects:?}"
+    );
+    assert!(
+        !subjects.contains(&"g1: new deadline"),
+        "a deadline PROCESS replaced was announced: {subjects:?}"
+    );
+    // A deadline that stands is announced, once to each player.
+    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nSET DEADLINE +48h");
+    for p in POWERS {
+        let n = sent
+            .iter()
+            .filter(|m| m.subject == "g1: new deadline" && m.to_has(&addr(p)))
+            .count();
+        assert_eq!(n, 1, "{p}: {sent:#?}");
+    }
+}
+
+#[test]
+fn replies_to_the_gm_ending_a_game_with_a_winner() {
+    let mut w = started();
+    insta::assert_snapshot!("gm_end_win", as_gm(&mut w, "END WIN Italy"));
+    insta::assert_snapshot!(
+        "orders_after_the_end",
+        as_power(&mut w, "France", "A Par-Bur")
+    );
 }
