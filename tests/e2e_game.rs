@@ -512,8 +512,6 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         &gm_on("SET DEADLINE in 20s"),
         &[(&seats.addr("Austria"), "g1: orders due *")],
     );
-    let mut everyone = seats.all_addrs();
-    everyone.push(OBSERVER.into());
     let mut want = each(&everyone, &["g1: new deadline"]);
     let austria = seats.addr("Austria");
     let austria_wants = ["g1: new deadline", "g1: orders due *"];
