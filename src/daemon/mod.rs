@@ -330,11 +330,15 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
         config.identity.clone(),
         limits.clone(),
     );
+    // Set while the processor has deadline work waiting: the outbox draws
+    // no pictures then (see [`outbox::Settings::deadline_work`]).
+    let deadline_work = Arc::new(AtomicBool::new(false));
     let processor_done = Arc::new(Notify::new());
     let processor_failed = Arc::new(AtomicBool::new(false));
     let handle = {
         let wake = Arc::clone(&wake_processor);
         let wake_outbox = Arc::clone(&wake_outbox);
+        let deadline_work = Arc::clone(&deadline_work);
         let rx = shutdown_rx.clone();
         let done = Arc::clone(&processor_done);
         let failed = Arc::clone(&processor_failed);
@@ -357,7 +361,8 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                         last_tick = std::time::Instant::now();
                         match processor.tick(SystemTime::now()) {
                             Ok(t) => {
-                                if t.queued > 0 {
+                                deadline_work.store(t.more, Ordering::Relaxed);
+                                if t.queued > 0 || (more && !t.more) {
                                     wake_outbox.notify_one();
                                 }
                                 if !t.more && (more || t.queued > 0) {
@@ -418,6 +423,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
             max_retry: config.max_retry,
             flush: Duration::from_secs(20),
             keep_sent: config.keep_sent,
+            deadline_work,
         },
     ));
     wake_outbox.notify_one();
