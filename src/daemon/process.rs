@@ -670,12 +670,13 @@ fn handle(
         super::guard::Admit::Silent => return finish(tx, "rate limited (silent)".into(), 0),
     }
     if pending.truncated || pending.size as u64 > limits.max_bytes {
-        let body = format!(
+        // Fitted to 72 columns like every other mail of the judge.
+        let body = crate::report::fit72(&format!(
             "Your mail was {} bytes long; the judge reads mails of up to {} bytes. \
              It was not read and nothing was changed.\n\
              Please send your orders and commands as plain text, without attachments.\n",
             pending.size, limits.max_bytes
-        );
+        ));
         queue(
             tx,
             identity,

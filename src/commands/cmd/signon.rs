@@ -125,10 +125,14 @@ impl Command for SignOn {
                 let deadline = g.deadline.map_or(String::new(), |d| {
                     format!(", deadline {}", time::show(d, &g.settings.timezone))
                 });
-                s.say(&format!(
-                    "  Signed on as {label} ({}{deadline}).",
-                    v.calendar.label(pos.phase)
-                ));
+                // A finished game has no phase to play: say it is over
+                // rather than name the phase it stopped in.
+                let state = if g.status == crate::game::record::Status::Finished {
+                    "the game is over".to_string()
+                } else {
+                    format!("{}{deadline}", v.calendar.label(pos.phase))
+                };
+                s.say(&format!("  Signed on as {label} ({state})."));
                 if seat.status == crate::game::record::SeatStatus::Disorder {
                     s.say(&format!(
                         "  {} is in civil disorder: send orders to take it back.",
