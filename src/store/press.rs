@@ -2,7 +2,7 @@
 //! sent to everybody, grey press without its sender.
 
 use super::Result;
-use rusqlite::{Connection, params};
+use super::{Conn, params};
 
 /// A kept broadcast.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,37 +22,37 @@ pub struct Broadcast {
 /// Keep a broadcast, in the transaction that sends it. `sender` is `None`
 /// for grey press: who sent it is never stored here.
 pub fn add(
-    c: &Connection,
+    c: &Conn,
     game: &str,
     phase: &str,
     sender: Option<&str>,
     body: &str,
     now: i64,
 ) -> Result<i64> {
-    c.execute(
+    c.query_row(
         "INSERT INTO broadcast_press (game, phase, sender, body, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+         VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
         params![game, phase, sender, body, now],
-    )?;
-    Ok(c.last_insert_rowid())
+        |r| r.get(0),
+    )
 }
 
 /// A game's broadcasts, newest first, at most `limit`.
-pub fn list(c: &Connection, game: &str, limit: i64) -> Result<Vec<Broadcast>> {
-    let mut st = c.prepare_cached(
+pub fn list(c: &Conn, game: &str, limit: i64) -> Result<Vec<Broadcast>> {
+    c.query_map(
         "SELECT id, phase, sender, body, created_at FROM broadcast_press
          WHERE game = ?1 ORDER BY id DESC LIMIT ?2",
-    )?;
-    let rows = st.query_map(params![game, limit], |r| {
-        Ok(Broadcast {
-            id: r.get(0)?,
-            phase: r.get(1)?,
-            sender: r.get(2)?,
-            body: r.get(3)?,
-            created_at: r.get(4)?,
-        })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+        params![game, limit],
+        |r| {
+            Ok(Broadcast {
+                id: r.get(0)?,
+                phase: r.get(1)?,
+                sender: r.get(2)?,
+                body: r.get(3)?,
+                created_at: r.get(4)?,
+            })
+        },
+    )
 }
 
 #[cfg(test)]
@@ -67,7 +67,7 @@ mod tests {
         c.execute(
             "INSERT INTO games (name, variant, gm_address, gm_hash, status, settings, position, created_at)
              VALUES ('g1', 'standard', 'gm@x', 'h', 'active', '{}', '', 0)",
-            [],
+            &[],
         )
         .unwrap();
         add(

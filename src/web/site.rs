@@ -30,7 +30,6 @@ use crate::variant::{PhaseKind, Turn, Variant};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Games on one page of the list.
@@ -76,12 +75,6 @@ pub enum WebError {
     /// The feed could not be written.
     #[error("cannot write the feed")]
     Feed(#[from] atom_syndication::Error),
-}
-
-impl From<rusqlite::Error> for WebError {
-    fn from(e: rusqlite::Error) -> Self {
-        WebError::Store(StoreError::Sql(e))
-    }
 }
 
 /// Result alias.
@@ -167,7 +160,7 @@ pub enum Want {
 /// The site: the store, the variants and map layouts, the templates and
 /// the pages made.
 pub struct Site {
-    store: PathBuf,
+    store: crate::store::Location,
     pool: Mutex<Vec<Store>>,
     stamp: Mutex<Option<Store>>,
     variants: Mutex<HashMap<String, Arc<Variant>>>,
@@ -227,7 +220,12 @@ impl Site {
     /// the feeds' links absolute, and its path is where the pages link to
     /// each other (for a reverse proxy serving them under a prefix).
     /// `caching` keeps pages made until the store changes.
-    pub fn new(store: PathBuf, judge: &str, base_url: Option<String>, caching: bool) -> Site {
+    pub fn new(
+        store: impl Into<crate::store::Location>,
+        judge: &str,
+        base_url: Option<String>,
+        caching: bool,
+    ) -> Site {
         let prefix = base_url
             .as_deref()
             .and_then(|b| b.split_once("://"))
@@ -235,7 +233,7 @@ impl Site {
             .filter(|p| p.ends_with('/'))
             .unwrap_or_else(|| "/".to_string());
         Site {
-            store,
+            store: store.into(),
             pool: Mutex::new(Vec::new()),
             stamp: Mutex::new(None),
             variants: Mutex::new(HashMap::new()),
@@ -318,21 +316,19 @@ impl Site {
         let Some(store) = s.as_mut() else {
             unreachable!("opened above")
         };
-        Ok(store
-            .conn()
-            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+        Ok(store.generation()?)
     }
 
     /// Run `f` in a read transaction (one snapshot for the whole page) on a
     /// pooled connection.
-    fn read<T>(&self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>) -> Result<T> {
+    fn read<T>(&self, f: impl FnOnce(&crate::store::Tx<'_>) -> Result<T>) -> Result<T> {
         let taken = lock(&self.pool).pop();
         let mut store = match taken {
             Some(s) => s,
             None => Store::open(&self.store)?,
         };
         let out = {
-            let tx = store.conn().transaction()?;
+            let tx = store.read_transaction()?;
             f(&tx)
         };
         let mut pool = lock(&self.pool);
