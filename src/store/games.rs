@@ -141,7 +141,7 @@ pub fn with_deadline_before(c: &Conn, t: i64, fault_before: i64) -> Result<Vec<(
 pub fn set_fault(c: &Conn, game: &str, cause: Option<&str>, now: i64) -> Result<()> {
     c.execute(
         "UPDATE games SET fault = ?2, fault_at = ?3 WHERE name = ?1
-         AND (fault IS NOT NULL OR ?2 IS NOT NULL)",
+         AND (fault IS NOT NULL OR CAST(?2 AS TEXT) IS NOT NULL)",
         params![game, cause, cause.map(|_| now)],
     )?;
     Ok(())

@@ -54,38 +54,3 @@ pub fn list(c: &Conn, game: &str, limit: i64) -> Result<Vec<Broadcast>> {
         },
     )
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::Store;
-
-    #[test]
-    fn broadcasts_come_back_newest_first_and_grey_ones_without_a_sender() {
-        let mut s = Store::in_memory().unwrap();
-        let c = s.conn();
-        c.execute(
-            "INSERT INTO games (name, variant, gm_address, gm_hash, status, settings, position, created_at)
-             VALUES ('g1', 'standard', 'gm@x', 'h', 'active', '{}', '', 0)",
-            &[],
-        )
-        .unwrap();
-        add(
-            c,
-            "g1",
-            "Spring 1901 movement",
-            Some("England"),
-            "Hello",
-            10,
-        )
-        .unwrap();
-        add(c, "G1", "Spring 1901 movement", None, "Somebody lies", 20).unwrap();
-        let got = list(c, "g1", 10).unwrap();
-        assert_eq!(got.len(), 2);
-        assert_eq!(got[0].body, "Somebody lies");
-        assert_eq!(got[0].sender, None);
-        assert_eq!(got[1].sender.as_deref(), Some("England"));
-        assert_eq!(list(c, "g1", 1).unwrap().len(), 1);
-        assert!(list(c, "other", 10).unwrap().is_empty());
-    }
-}

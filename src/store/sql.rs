@@ -627,6 +627,7 @@ impl<'a> postgres::types::FromSql<'a> for PgValue<'a> {
             Type::FLOAT8 => ValueRef::Real(f64::from_be_bytes(raw.try_into()?)),
             Type::FLOAT4 => ValueRef::Real(f32::from_be_bytes(raw.try_into()?).into()),
             Type::BYTEA => ValueRef::Blob(raw),
+            Type::NUMERIC => numeric(raw)?,
             ref t if is_text(t) => ValueRef::Text(std::str::from_utf8(raw)?),
             ref t => return Err(format!("cannot read a column of type {}", t.name()).into()),
         }))
@@ -641,6 +642,37 @@ impl<'a> postgres::types::FromSql<'a> for PgValue<'a> {
     }
 }
 
+/// A PostgreSQL `numeric` (what `sum` of integers gives) in its binary
+/// form: a whole number as an integer, anything else as a real.
+fn numeric(raw: &[u8]) -> std::result::Result<ValueRef<'static>, BoxError> {
+    let word = |i: usize| -> std::result::Result<i16, BoxError> {
+        let b = raw.get(i..i + 2).ok_or("a short numeric")?;
+        Ok(i16::from_be_bytes([b[0], b[1]]))
+    };
+    let (ndigits, weight, sign) = (word(0)? as usize, word(2)? as i32, word(4)? as u16);
+    if sign == 0xC000 {
+        return Err("NaN".into());
+    }
+    let digits: Vec<i64> = (0..ndigits)
+        .map(|i| word(8 + 2 * i).map(i64::from))
+        .collect::<std::result::Result<_, _>>()?;
+    let negative = sign == 0x4000;
+    let whole = (ndigits as i32) <= weight + 1;
+    if whole {
+        let mut v: i128 = 0;
+        for (i, d) in digits.iter().enumerate() {
+            v += i128::from(*d) * 10_000i128.pow((weight - i as i32) as u32);
+        }
+        let v = if negative { -v } else { v };
+        return Ok(ValueRef::Integer(i64::try_from(v)?));
+    }
+    let mut v = 0f64;
+    for (i, d) in digits.iter().enumerate() {
+        v += *d as f64 * 10_000f64.powi(weight - i as i32);
+    }
+    Ok(ValueRef::Real(if negative { -v } else { v }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -651,5 +683,23 @@ mod tests {
             dollar_placeholders("SELECT '?1', ?1 FROM t WHERE a = ?12 AND \"?\" = ?2"),
             "SELECT '?1', $1 FROM t WHERE a = $12 AND \"?\" = $2"
         );
+    }
+
+    #[test]
+    fn postgres_numerics_read_as_numbers() {
+        // 12345678: two base-10000 digits, weight 1.
+        let raw = [0, 2, 0, 1, 0, 0, 0, 0, 0x04, 0xD2, 0x16, 0x2E];
+        assert_eq!(numeric(&raw).unwrap(), ValueRef::Integer(12_345_678));
+        // -20000: one digit (2), weight 1, negative.
+        let raw = [0, 1, 0, 1, 0x40, 0, 0, 0, 0, 2];
+        assert_eq!(numeric(&raw).unwrap(), ValueRef::Integer(-20_000));
+        // 0: no digits.
+        assert_eq!(
+            numeric(&[0, 0, 0, 0, 0, 0, 0, 0]).unwrap(),
+            ValueRef::Integer(0)
+        );
+        // 1.5: digits 1 and 5000, weight 0.
+        let raw = [0, 2, 0, 0, 0, 0, 0, 1, 0, 1, 0x13, 0x88];
+        assert_eq!(numeric(&raw).unwrap(), ValueRef::Real(1.5));
     }
 }
