@@ -955,3 +955,46 @@ pub fn next_serial(tx: &Tx<'_>) -> Result<i64> {
         |r| r.get(0),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_path_or_sqlite_url_is_an_sqlite_file() {
+        assert_eq!(
+            Location::parse("var/z.sqlite", None).unwrap(),
+            Location::Sqlite("var/z.sqlite".into())
+        );
+        assert_eq!(
+            Location::parse("sqlite:/srv/z.sqlite", None).unwrap(),
+            Location::Sqlite("/srv/z.sqlite".into())
+        );
+        assert!(Location::parse("sqlite:", None).is_err());
+    }
+
+    #[test]
+    fn a_password_in_the_postgres_url_is_refused_since_the_url_is_logged() {
+        let e = Location::parse("postgres://judge:secret@db:5432/zj", None).unwrap_err();
+        assert!(e.to_string().contains("password in the URL"), "{e}");
+        assert!(!e.to_string().contains("secret"), "{e}");
+    }
+
+    #[test]
+    fn the_postgres_password_comes_from_its_file_and_is_never_shown() {
+        let file = std::env::temp_dir().join(format!("zj-pgpw-{}", std::process::id()));
+        std::fs::write(&file, "s3cret\n").unwrap();
+        let at = Location::parse("postgresql://judge@db:5432/zj", Some(&file)).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        let Location::Postgres(pg) = &at else {
+            panic!("not PostgreSQL: {at:?}");
+        };
+        assert_eq!(pg.password.as_deref(), Some("s3cret"));
+        assert_eq!(at.display().to_string(), "postgresql://judge@db:5432/zj");
+        assert!(!format!("{at:?}").contains("s3cret"));
+        assert!(matches!(
+            Location::parse("postgres://judge@db/zj", Some(Path::new("/nonexistent/pw"))),
+            Err(StoreError::PasswordFile(..))
+        ));
+    }
+}
