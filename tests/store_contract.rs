@@ -99,6 +99,7 @@ contract!(
     a_transaction_that_reads_first_is_not_refused_when_another_connection_writes,
     a_store_newer_than_the_program_is_refused,
     a_store_opened_again_keeps_everything,
+    while_deadline_work_waits_only_mail_without_pictures_is_due,
 );
 
 fn game(name: &str, deadline: Option<i64>) -> GameRow {
@@ -618,4 +619,25 @@ fn a_store_opened_again_keeps_everything(at: &dyn At) {
     let tx = s.read_transaction().unwrap();
     assert_eq!(games::list(&tx).unwrap().len(), 1);
     tx.commit().unwrap();
+}
+
+fn while_deadline_work_waits_only_mail_without_pictures_is_due(at: &dyn At) {
+    let mut s = at.open();
+    let tx = s.transaction().unwrap();
+    let source = store::add_mail_source(&tx, "phase", b"x", 1).unwrap();
+    let later = Later {
+        source,
+        spec: "png".into(),
+    };
+    let to = ["p@x.test".to_string()];
+    store::queue_outbox_later(&tx, None, "results@x", &to, b"results", &later, 1).unwrap();
+    store::queue_outbox(&tx, None, "answer@x", &to, b"answer", 1).unwrap();
+    tx.commit().unwrap();
+    let ids = |v: Vec<store::OutMail>| v.into_iter().map(|m| m.message_id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(s.due_outbox_without_pictures(5, 10).unwrap()),
+        ["answer@x"]
+    );
+    assert_eq!(ids(s.due_outbox(5, 10).unwrap()), ["results@x", "answer@x"]);
+    assert_eq!(s.pending(10).unwrap().len(), 0);
 }

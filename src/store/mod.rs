@@ -492,10 +492,15 @@ impl Store {
 
     /// The oldest mail not yet processed.
     pub fn next_pending(&self) -> Result<Option<PendingMail>> {
-        self.conn.query_opt(
+        Ok(self.pending(1)?.pop())
+    }
+
+    /// The `limit` oldest mails not yet processed, oldest first.
+    pub fn pending(&self, limit: usize) -> Result<Vec<PendingMail>> {
+        self.conn.query_map(
             "SELECT id, message_id, raw, size, truncated, received_at FROM inbound
-             WHERE state = 'new' ORDER BY id LIMIT 1",
-            &[],
+             WHERE state = 'new' ORDER BY id LIMIT ?1",
+            params![limit as i64],
             |r| {
                 Ok(PendingMail {
                     id: r.get(0)?,
@@ -607,29 +612,47 @@ impl Store {
 
     /// Mails due to be sent at `now`, oldest first.
     pub fn due_outbox(&self, now: i64, limit: i64) -> Result<Vec<OutMail>> {
-        self.conn.query_map(
+        self.due(
             "SELECT id, message_id, recipients, raw, attempts, source_id, parts FROM outbox
              WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
-            params![now, limit],
-            |r| {
-                let rcpt: String = r.get(2)?;
-                Ok(OutMail {
-                    id: r.get(0)?,
-                    message_id: r.get(1)?,
-                    recipients: rcpt
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect(),
-                    raw: r.get(3)?,
-                    attempts: r.get(4)?,
-                    later: match (r.get::<Option<i64>>(5)?, r.get::<Option<String>>(6)?) {
-                        (Some(source), Some(spec)) => Some(Later { source, spec }),
-                        _ => None,
-                    },
-                })
-            },
+            now,
+            limit,
         )
+    }
+
+    /// Mails due to be sent at `now` that have no pictures to draw (see
+    /// [`OutMail::later`]), oldest first: what the outbox sends while
+    /// deadline work is going on, so that drawing never takes the
+    /// processor's time.
+    pub fn due_outbox_without_pictures(&self, now: i64, limit: i64) -> Result<Vec<OutMail>> {
+        self.due(
+            "SELECT id, message_id, recipients, raw, attempts, source_id, parts FROM outbox
+             WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 AND parts IS NULL
+             ORDER BY id LIMIT ?2",
+            now,
+            limit,
+        )
+    }
+
+    fn due(&self, sql: &str, now: i64, limit: i64) -> Result<Vec<OutMail>> {
+        self.conn.query_map(sql, params![now, limit], |r| {
+            let rcpt: String = r.get(2)?;
+            Ok(OutMail {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                recipients: rcpt
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                raw: r.get(3)?,
+                attempts: r.get(4)?,
+                later: match (r.get::<Option<i64>>(5)?, r.get::<Option<String>>(6)?) {
+                    (Some(source), Some(spec)) => Some(Later { source, spec }),
+                    _ => None,
+                },
+            })
+        })
     }
 
     /// When the next queued mail falls due, if any.

@@ -141,6 +141,65 @@ impl Command for SignOn {
     }
 }
 
+/// The password checks `mail`'s sign-on lines will ask for, as
+/// [`auth::check`] will see them: (game, seat, stored hash, password),
+/// one per seat, locked seats left out, read from `conn` before the mail's
+/// turn so that [`auth::warm`] can start them early. What cannot be read
+/// is left out: the mail's own processing reports it.
+pub(crate) fn ahead(
+    judge: &mut Judge,
+    conn: &crate::store::Conn,
+    mail: &crate::mail::Inbound,
+    now: i64,
+) -> Vec<(String, Option<crate::map::PowerId>, String, String)> {
+    let mut out: Vec<(String, Option<crate::map::PowerId>, String, String)> = Vec::new();
+    for (_, line) in crate::commands::mailrun::body_lines(&mail.text) {
+        if out.len() >= auth::MAX_CHECKS {
+            break;
+        }
+        let Some(c) = crate::commands::registry::lookup(line.trim()) else {
+            continue;
+        };
+        if c.entry.spec().name != SignOn::SPEC.name {
+            continue;
+        }
+        let Ok(on) = SignOn::parse(&c.args) else {
+            continue;
+        };
+        let Ok(Some(g)) = games::load(conn, &on.game) else {
+            continue;
+        };
+        let (power, hash) = match on.power.as_deref() {
+            None => (None, Some(g.gm_hash.clone())),
+            Some(p) => {
+                let Ok(v) = judge.variant(&g.variant) else {
+                    continue;
+                };
+                let Ok(pid) = find_power(&v, p) else {
+                    continue;
+                };
+                let Ok(seats) = games::seats(conn, &g.name) else {
+                    continue;
+                };
+                (
+                    Some(pid),
+                    seats.get(pid.index()).and_then(|s| s.hash.clone()),
+                )
+            }
+        };
+        let Some(hash) = hash else { continue };
+        if out
+            .iter()
+            .any(|(g2, p2, _, _)| *g2 == g.name && *p2 == power)
+            || auth::locked(conn, &g.name, power, now).unwrap_or(true)
+        {
+            continue;
+        }
+        out.push((g.name.clone(), power, hash, on.password));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
