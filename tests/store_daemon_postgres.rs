@@ -3,8 +3,8 @@
 //! and out, no mail server. A GM creates a game by mail, seven players
 //! join, and the first phase is played (every power orders and says READY,
 //! the last READY processes it): the results reach every player, the
-//! history holds the phase, and the store's URL is logged without the
-//! password.
+//! history holds the phase, the web pages read the game from PostgreSQL,
+//! and the store's URL is logged without the password.
 
 mod daemon_common;
 mod support;
@@ -40,7 +40,12 @@ fn the_daemon_on_postgres_creates_fills_and_plays_a_game_by_mail() {
     let dir = tmp.path();
     let pwfile = dir.join("pg-password");
     std::fs::write(&pwfile, format!("{PG_PASSWORD}\n")).unwrap();
-    let config = maildir_config(dir, "").replacen(
+    let web_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let web = format!("\n[web]\naddress = \"127.0.0.1:{web_port}\"\n");
+    let config = maildir_config(dir, &web).replacen(
         "[store]\n",
         &format!(
             "[store]\nurl = \"{}\"\npassword-file = \"{}\"\n",
@@ -120,6 +125,11 @@ fn the_daemon_on_postgres_creates_fills_and_plays_a_game_by_mail() {
             judge.log_tail(40)
         );
     }
+    // The game's web page, made from PostgreSQL.
+    let page = http_get(web_port, "/games/pg");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("Spring 1901"), "{page}");
+
     let log = judge.log_text();
     assert!(log.contains(&format!("store {};", db.url())), "{log}");
     assert!(
@@ -128,4 +138,20 @@ fn the_daemon_on_postgres_creates_fills_and_plays_a_game_by_mail() {
     );
     assert!(!log.contains(PG_PASSWORD), "the password is never logged");
     assert!(judge.failures().is_empty(), "{:?}", judge.failures());
+}
+
+/// A GET on 127.0.0.1:`port`, the whole response as text.
+fn http_get(port: u16, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s =
+        std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect to the web pages");
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).expect("read the page");
+    String::from_utf8_lossy(&out).into_owned()
 }
