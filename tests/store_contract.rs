@@ -100,6 +100,7 @@ contract!(
     a_store_newer_than_the_program_is_refused,
     a_store_opened_again_keeps_everything,
     while_deadline_work_waits_only_mail_without_pictures_is_due,
+    the_generation_moves_when_another_connection_commits,
 );
 
 fn game(name: &str, deadline: Option<i64>) -> GameRow {
@@ -640,4 +641,15 @@ fn while_deadline_work_waits_only_mail_without_pictures_is_due(at: &dyn At) {
     );
     assert_eq!(ids(s.due_outbox(5, 10).unwrap()), ["results@x", "answer@x"]);
     assert_eq!(s.pending(10).unwrap().len(), 0);
+}
+
+fn the_generation_moves_when_another_connection_commits(at: &dyn At) {
+    let mut reader = at.open();
+    let mut writer = at.open();
+    let before = reader.generation().unwrap();
+    writer
+        .insert_inbound("g@x", "test", b"x", 1, false, 0)
+        .unwrap();
+    let after = reader.generation().unwrap();
+    assert_ne!(before, after, "a page made before the mail is stale");
 }
