@@ -21,7 +21,7 @@
 //! its own and panics if called on a thread that is inside another
 //! runtime. The store is already used only off the async threads (the
 //! processor's own thread, `spawn_blocking`), except when the daemon opens
-//! its connections from its async supervisor; [`off_runtime`] covers that
+//! its connections from its async supervisor; `off_runtime` covers that
 //! case (and any other) by stepping out of the runtime first.
 
 use super::{Result, StoreError};
