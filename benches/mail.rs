@@ -84,7 +84,7 @@ fn bench(c: &mut Criterion) {
             // No seat locked yet: every mail may cause its checks.
             w.p.store
                 .conn()
-                .execute("DELETE FROM signon_failures", [])
+                .execute("DELETE FROM signon_failures", &[])
                 .expect("reset");
             let from = format!("eve{}@bench.test", w.serial);
             let n = w.mail(&from, &flood);

@@ -133,6 +133,12 @@ struct RawJudge {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawStore {
     path: PathBuf,
+    /// `sqlite:PATH` or `postgres://user@host:port/db`; empty: `path`.
+    #[serde(default)]
+    url: String,
+    /// The PostgreSQL password, in a file of its own.
+    #[serde(default)]
+    password_file: PathBuf,
     keep_mail_days: u64,
     keep_sent_days: u64,
     vacuum_days: u64,
@@ -253,8 +259,9 @@ pub struct Config {
     pub log: String,
     /// Template overrides: (file name, text), read from `judge.templates`.
     pub templates: Vec<(String, String)>,
-    /// Database file.
-    pub store: PathBuf,
+    /// The store: an SQLite file (`[store] path`, or `url = "sqlite:..."`)
+    /// or a PostgreSQL database (`url = "postgres://..."`).
+    pub store: crate::store::Location,
     /// Mail in.
     pub source: Source,
     /// Mail out.
@@ -661,6 +668,24 @@ fn check_dir_writable(key: &'static str, path: &Path, dir: &Path) -> Result<(), 
     Ok(())
 }
 
+/// `[store] url` (or `path` when no URL is set), the PostgreSQL password
+/// read from `password-file` or the environment.
+fn resolve_store(r: &RawStore) -> Result<crate::store::Location, ConfigError> {
+    if r.url.is_empty() {
+        return Ok(crate::store::Location::Sqlite(r.path.clone()));
+    }
+    let file = (!r.password_file.as_os_str().is_empty()).then_some(r.password_file.as_path());
+    crate::store::Location::parse(&r.url, file).map_err(|e| match e {
+        crate::store::StoreError::PasswordFile(path, source) => ConfigError::Path {
+            key: "store.password-file",
+            path,
+            what: "cannot read the database password".into(),
+            source,
+        },
+        e => invalid("store.url", &r.url, e.to_string()),
+    })
+}
+
 /// The store: the file (if it exists) opens for writing, and its directory
 /// takes new files (SQLite's `-wal` and `-shm` beside it).
 fn check_store_path(path: &Path) -> Result<(), ConfigError> {
@@ -743,7 +768,9 @@ impl Config {
     /// could not use rather than failing at the first mail. Relative paths
     /// are checked from the current directory, as the judge resolves them.
     pub fn check_paths(&self) -> Result<(), ConfigError> {
-        check_store_path(&self.store)?;
+        if let Some(path) = self.store.path() {
+            check_store_path(path)?;
+        }
         if let Source::Maildir { path, .. } = &self.source {
             check_maildir("inbound.maildir", path)?;
         }
@@ -916,6 +943,7 @@ impl Config {
         };
         let templates = read_templates(&r.judge.templates)?;
         let web = check_web(&r.web)?;
+        let store = resolve_store(&r.store)?;
         Ok(Config {
             identity: Identity {
                 address,
@@ -925,7 +953,7 @@ impl Config {
             timezone: r.judge.timezone,
             log,
             templates,
-            store: r.store.path,
+            store,
             source,
             sink,
             max_mail_bytes: r.limits.max_mail_bytes,
@@ -971,7 +999,10 @@ impl Config {
             "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}; web pages {web}",
             self.identity.name,
             self.identity.address,
-            abs(&self.store),
+            match &self.store {
+                crate::store::Location::Sqlite(p) => abs(p),
+                pg => pg.display().to_string(),
+            },
             self.timezone,
             self.log
         )
@@ -987,7 +1018,10 @@ mod tests {
         let c = Config::load(None).unwrap();
         assert!(matches!(c.source, Source::Maildir { .. }));
         assert!(matches!(c.sink, Sink::Maildir(_)));
-        assert_eq!(c.store, PathBuf::from("var/zinejudge.sqlite"));
+        assert_eq!(
+            c.store,
+            crate::store::Location::Sqlite(PathBuf::from("var/zinejudge.sqlite"))
+        );
     }
 
     #[test]

@@ -351,14 +351,19 @@ fn a_store_fault_in_a_command_leaves_nothing_half_done_and_is_not_mailed() {
     w.reply(GM, "CREATE g2 standard gmpw");
     // The store fails on the second write JOIN makes (the record of who
     // plays which power), after the seat itself was written.
-    w.processor
-        .store
-        .conn()
-        .execute_batch(
+    let broken = match w.processor.store.backend() {
+        zinejudge::store::Backend::Sqlite => {
             "CREATE TRIGGER broken BEFORE INSERT ON players
-             BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;",
-        )
-        .unwrap();
+             BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;"
+        }
+        zinejudge::store::Backend::Postgres => {
+            "CREATE FUNCTION broken() RETURNS trigger LANGUAGE plpgsql AS
+             $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$;
+             CREATE TRIGGER broken BEFORE INSERT ON players
+             FOR EACH ROW EXECUTE FUNCTION broken();"
+        }
+    };
+    w.processor.store.conn().execute_batch(broken).unwrap();
     let sent = w.mail("ann@example.test", "JOIN g2 pw-ann England\nLIST g2");
     let reply = sent
         .iter()

@@ -41,7 +41,7 @@ fn failures(w: &mut World) -> i64 {
         .conn()
         .query_row(
             "SELECT coalesce(sum(failures), 0) FROM signon_failures",
-            [],
+            &[],
             |r| r.get(0),
         )
         .unwrap()

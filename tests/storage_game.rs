@@ -98,13 +98,13 @@ impl Game<'_> {
     }
 
     fn row(&self) -> games::GameRow {
-        games::load(&self.judge.db(), "g")
+        games::load(self.judge.store().conn(), "g")
             .expect("store")
             .expect("the game")
     }
 
     fn history_len(&self) -> usize {
-        games::history(&self.judge.db(), "g")
+        games::history(self.judge.store().conn(), "g")
             .expect("history")
             .len()
     }
@@ -164,7 +164,7 @@ fn one_run() -> Figures {
             }
             g.settle();
         }
-        let seats = games::seats(&judge.db(), "g").unwrap();
+        let seats = games::seats(judge.store().conn(), "g").unwrap();
         let before = g.history_len();
         let movement = pos.phase.kind == PhaseKind::Movement;
         if movement {
@@ -250,7 +250,7 @@ fn one_run() -> Figures {
     // What it holds, by kind.
     let mut s = zinejudge::store::Store::open(&store).unwrap();
     let c = s.conn();
-    let one = |sql: &str| -> i64 { c.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let one = |sql: &str| -> i64 { c.query_row(sql, &[], |r| r.get(0)).unwrap() };
     let history = games::history(c, "g").unwrap();
     let archived = games::press(c, "g").unwrap();
     let table = format!(

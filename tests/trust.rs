@@ -98,7 +98,7 @@ struct Fragile(Judge);
 impl Responder for Fragile {
     fn respond(
         &mut self,
-        tx: &rusqlite::Transaction<'_>,
+        tx: &zinejudge::store::Tx<'_>,
         mail: &Inbound,
         now: SystemTime,
     ) -> anyhow::Result<Response> {
@@ -199,7 +199,7 @@ fn a_queue_of_mail_is_processed_together_and_a_panic_still_fails_alone() {
     let sync: i64 = p
         .store
         .conn()
-        .query_row("PRAGMA synchronous", [], |r| r.get(0))
+        .query_row("PRAGMA synchronous", &[], |r| r.get(0))
         .unwrap();
     assert_eq!(sync, 2, "FULL again after the batch");
 }
@@ -367,11 +367,8 @@ fn no_reply_ever_holds_a_password() {
     // Nor does the copy of the mail the judge keeps.
     let kept: Vec<Vec<u8>> = {
         let c = w.processor.store.conn();
-        let mut st = c.prepare("SELECT raw FROM inbound").unwrap();
-        st.query_map([], |r| r.get(0))
+        c.query_map("SELECT raw FROM inbound", &[], |r| r.get(0))
             .unwrap()
-            .map(Result::unwrap)
-            .collect()
     };
     for k in kept {
         let t = String::from_utf8_lossy(&k);
@@ -397,7 +394,7 @@ fn reply_to_is_where_answers_go_not_who_registers() {
         .conn()
         .query_row(
             "SELECT address FROM seats WHERE game = 'g2' AND power = 1",
-            [],
+            &[],
             |r| r.get(0),
         )
         .unwrap();
@@ -534,7 +531,7 @@ fn a_game_whose_deadline_work_fails_is_set_aside_and_the_others_go_on() {
         .conn()
         .execute(
             "UPDATE games SET position = 'garbage' WHERE name = 'bad'",
-            [],
+            &[],
         )
         .unwrap();
     let sent = w.advance(4 * 86400);

@@ -45,7 +45,7 @@
 use super::error::{CmdError, CmdResult};
 use super::{Session, mail_to};
 use crate::map::PowerId;
-use rusqlite::{OptionalExtension, params};
+use crate::store::signon;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
@@ -215,18 +215,12 @@ pub fn warm(seats: &[(String, Option<PowerId>, String, String)]) -> Warming {
 
 /// Whether sign-on for the seat is locked at `now`.
 pub(crate) fn locked(
-    c: &rusqlite::Connection,
+    c: &crate::store::Conn,
     game: &str,
     power: Option<PowerId>,
     now: i64,
-) -> rusqlite::Result<bool> {
-    let until: Option<i64> = c
-        .query_row(
-            "SELECT locked_until FROM signon_failures WHERE game = ?1 AND seat = ?2",
-            params![game, seat_key(power)],
-            |r| r.get(0),
-        )
-        .optional()?;
+) -> crate::store::Result<bool> {
+    let until = signon::get(c, game, seat_key(power))?.map(|f| f.locked_until);
     Ok(until.is_some_and(|u| u > now))
 }
 
@@ -429,15 +423,8 @@ pub(crate) fn check(
         Some(Found::Locked) => return Err(locked_message()),
         None => {}
     }
-    let row: Option<(i64, i64, i64)> = s
-        .tx
-        .query_row(
-            "SELECT failures, locked_until, last_at FROM signon_failures WHERE game = ?1 AND seat = ?2",
-            params![game, seat],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()?;
-    if let Some((_, until, _)) = row
+    let row = signon::get(s.tx, game, seat)?;
+    if let Some(until) = row.map(|r| r.locked_until)
         && until > s.now
     {
         s.checks.set(game, seat, Found::Locked);
@@ -464,11 +451,8 @@ pub(crate) fn check(
                     .map(str::to_string),
             },
         );
-        if row.is_some_and(|(n, _, _)| n > 0) {
-            s.tx.execute(
-                "DELETE FROM signon_failures WHERE game = ?1 AND seat = ?2",
-                params![game, seat],
-            )?;
+        if row.is_some_and(|r| r.failures > 0) {
+            signon::clear(s.tx, game, seat)?;
         }
         return Ok(());
     }
@@ -505,36 +489,25 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
         let Found::Failed { owner, label } = f else {
             continue;
         };
-        let row: Option<(i64, i64, i64, i64)> =
-            s.tx.query_row(
-                "SELECT failures, locked_until, last_at, notified_at FROM signon_failures
-                 WHERE game = ?1 AND seat = ?2",
-                params![game, seat],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
-        let (mut n, notified) = match row {
-            Some((n, _, last, notified)) if s.now - last < FORGET => (n, notified),
-            Some((_, _, _, notified)) => (0, notified),
+        let (mut n, notified) = match signon::get(s.tx, game, *seat)? {
+            Some(r) if s.now - r.last_at < FORGET => (r.failures, r.notified_at),
+            Some(r) => (0, r.notified_at),
             None => (0, 0),
         };
         n += 1;
         let lock = lock_after(n);
         let until = if lock > 0 { s.now + lock } else { 0 };
         let tell = owner.is_some() && (lock > 0 || s.now - notified >= NOTICE_EVERY);
-        s.tx.execute(
-            "INSERT INTO signon_failures (game, seat, failures, locked_until, last_at, notified_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT(game, seat) DO UPDATE SET failures = ?3, locked_until = ?4, last_at = ?5,
-                 notified_at = ?6",
-            params![
-                game,
-                seat,
-                n,
-                until,
-                s.now,
-                if tell { s.now } else { notified }
-            ],
+        signon::set(
+            s.tx,
+            game,
+            *seat,
+            signon::Failures {
+                failures: n,
+                locked_until: until,
+                last_at: s.now,
+                notified_at: if tell { s.now } else { notified },
+            },
         )?;
         if let (true, Some(owner)) = (tell, owner) {
             let mut body = format!(

@@ -5,17 +5,17 @@
 use super::error::CmdResult;
 use crate::game::Position;
 use crate::map::PowerId;
+use crate::store::Conn;
 use crate::store::games::{self, GameRow};
 use crate::store::roster;
 use crate::variant::Variant;
-use rusqlite::Connection;
 use std::fmt::Write;
 
 /// The summary that closes a game, read from the store: `before` is the
 /// position before the last phase played (not yet in the history when the
 /// game ends at a phase), `after` the final one.
 pub(crate) fn summary(
-    c: &Connection,
+    c: &Conn,
     v: &Variant,
     g: &GameRow,
     before: Option<&Position>,
@@ -64,7 +64,7 @@ pub(crate) fn summary(
 /// Each power and everybody who played it, with when; names as the
 /// players chose them, addresses only where the GM lets the roster show
 /// them.
-fn players(c: &Connection, v: &Variant, g: &GameRow) -> CmdResult<String> {
+fn players(c: &Conn, v: &Variant, g: &GameRow) -> CmdResult<String> {
     let rows = roster::players(c, &g.name)?;
     let seats = games::seats(c, &g.name)?;
     let tz = &g.settings.timezone;

@@ -33,12 +33,6 @@ impl From<StoreError> for CmdError {
     }
 }
 
-impl From<rusqlite::Error> for CmdError {
-    fn from(e: rusqlite::Error) -> Self {
-        CmdError::Fault(e.into())
-    }
-}
-
 impl From<anyhow::Error> for CmdError {
     fn from(e: anyhow::Error) -> Self {
         CmdError::Fault(e)

@@ -31,9 +31,9 @@ use crate::game::Position;
 use crate::mail::{Address, Inbound, Outgoing};
 use crate::map::PowerId;
 use crate::store::games::{self, GameRow};
+use crate::store::{Conn, Tx};
 use crate::variant::{self, Variant};
 use error::{CmdError, CmdResult};
-use rusqlite::{Connection, Transaction};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -78,7 +78,7 @@ pub enum Ctx {
 /// Work done while reading one mail.
 pub struct Session<'a, 't> {
     /// The mail's transaction.
-    pub(crate) tx: &'a Transaction<'t>,
+    pub(crate) tx: &'a Tx<'t>,
     /// When the mail is processed (Unix seconds).
     pub(crate) now: i64,
     /// The mail's author (`From`): the address registered by CREATE, JOIN,
@@ -222,7 +222,7 @@ pub(crate) fn submit_show(
 }
 
 /// Load a game or say there is none.
-pub(crate) fn load(c: &Connection, name: &str) -> CmdResult<GameRow> {
+pub(crate) fn load(c: &Conn, name: &str) -> CmdResult<GameRow> {
     games::load(c, name)?.ok_or_else(|| {
         CmdError::refused(format!(
             "there is no game called {} (LIST shows the games)",
@@ -286,7 +286,7 @@ pub(crate) fn find_power(v: &Variant, name: &str) -> CmdResult<PowerId> {
 }
 
 /// Every player's, observer's and the GM's address of `g`.
-pub(crate) fn everybody(tx: &Transaction<'_>, g: &GameRow) -> CmdResult<Vec<String>> {
+pub(crate) fn everybody(tx: &Tx<'_>, g: &GameRow) -> CmdResult<Vec<String>> {
     let mut to: Vec<String> = games::seats(tx, &g.name)?
         .into_iter()
         .filter_map(|x| x.address)
@@ -318,7 +318,7 @@ pub(crate) fn notify_all(
 impl Responder for Judge {
     fn respond(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: &Tx<'_>,
         mail: &Inbound,
         now: SystemTime,
     ) -> anyhow::Result<Response> {
@@ -358,7 +358,7 @@ impl Responder for Judge {
 
     fn ahead(
         &mut self,
-        conn: &Connection,
+        conn: &Conn,
         mail: &Inbound,
         now: SystemTime,
     ) -> Option<crate::daemon::process::Ahead> {
@@ -367,22 +367,17 @@ impl Responder for Judge {
         (!warming.is_empty()).then(|| Box::new(move || warming.wait()) as _)
     }
 
-    fn due(&mut self, conn: &Connection, now: SystemTime) -> anyhow::Result<Vec<String>> {
+    fn due(&mut self, conn: &Conn, now: SystemTime) -> anyhow::Result<Vec<String>> {
         play::due(conn, crate::daemon::process::unix(now))
     }
 
-    fn tick(
-        &mut self,
-        tx: &Transaction<'_>,
-        key: &str,
-        now: SystemTime,
-    ) -> anyhow::Result<Vec<Outgoing>> {
+    fn tick(&mut self, tx: &Tx<'_>, key: &str, now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
         play::tick_game(self, tx, key, crate::daemon::process::unix(now))
     }
 
     fn parts(
         &mut self,
-        conn: &Connection,
+        conn: &Conn,
         later: &crate::mail::Later,
     ) -> anyhow::Result<Vec<crate::mail::Attached>> {
         play::parts(self, conn, later)
@@ -394,7 +389,7 @@ impl Responder for Judge {
 
     fn fault(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: &Tx<'_>,
         key: &str,
         cause: &str,
         now: SystemTime,

@@ -12,10 +12,10 @@ use crate::mail::Outgoing;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, Order, format_order};
 use crate::report::{PhaseReport, data, data_for, title};
+use crate::store::Conn;
 use crate::store::games;
 use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
-use rusqlite::Connection;
 use std::fmt::Write;
 
 /// The deadline of a phase of `kind` starting at `now`.
@@ -28,7 +28,7 @@ pub(crate) fn next_deadline(s: &Settings, kind: PhaseKind, now: i64) -> i64 {
 }
 
 /// The orders each power holds for the current phase, as stored.
-fn held_lines(v: &Variant, c: &Connection, game: &str) -> anyhow::Result<Vec<(u8, Vec<String>)>> {
+fn held_lines(v: &Variant, c: &Conn, game: &str) -> anyhow::Result<Vec<(u8, Vec<String>)>> {
     let mut out = Vec::new();
     for pw in v.map.power_ids() {
         out.push((pw.0, games::orders(c, game, pw.0)?));
@@ -39,7 +39,7 @@ fn held_lines(v: &Variant, c: &Connection, game: &str) -> anyhow::Result<Vec<(u8
 /// Orders of every power for the current phase.
 fn phase_orders(
     v: &Variant,
-    c: &Connection,
+    c: &Conn,
     game: &str,
     pos: &Position,
 ) -> anyhow::Result<(PhaseOrders, Vec<PowerId>)> {
@@ -144,7 +144,7 @@ use crate::game::end::game_end;
 /// whether the game goes on.
 pub(crate) fn process(
     judge: &mut Judge,
-    c: &Connection,
+    c: &Conn,
     game: &str,
     now: i64,
     out: &mut Vec<Outgoing>,
@@ -571,7 +571,7 @@ impl Drawn {
 /// readers share it.
 pub(crate) fn parts(
     judge: &mut Judge,
-    c: &Connection,
+    c: &Conn,
     later: &crate::mail::Later,
 ) -> anyhow::Result<Vec<crate::mail::Attached>> {
     let (word, format) = later.spec.split_once(' ').unwrap_or((&later.spec, "both"));
@@ -607,7 +607,7 @@ pub(crate) fn parts(
 /// Draw `viewer`'s pictures of the phase kept as `source`.
 fn draw_kept(
     judge: &mut Judge,
-    c: &Connection,
+    c: &Conn,
     source: i64,
     viewer: Viewer,
     drawn: &mut Pictures,
@@ -727,7 +727,7 @@ pub(crate) fn pictures(
 }
 
 /// The results the current orders would give, changing nothing.
-pub(crate) fn preview(judge: &mut Judge, c: &Connection, game: &str) -> CmdResult<String> {
+pub(crate) fn preview(judge: &mut Judge, c: &Conn, game: &str) -> CmdResult<String> {
     let g = super::load(c, game)?;
     let (v, pos) = judge.board(&g)?;
     let (orders, silent) = phase_orders(&v, c, &g.name, &pos)?;
@@ -791,7 +791,7 @@ const LOOK_AHEAD: i64 = 14 * 86400;
 /// Games whose clock has work at `now`: past their deadline (grace or
 /// processing), or in their reminder window and not yet reminded. A game
 /// set aside after a fault is tried again after an hour.
-pub(crate) fn due(c: &Connection, now: i64) -> anyhow::Result<Vec<String>> {
+pub(crate) fn due(c: &Conn, now: i64) -> anyhow::Result<Vec<String>> {
     let mut out = Vec::new();
     for (name, deadline) in games::with_deadline_before(c, now + LOOK_AHEAD, now - 3600)? {
         let due = now >= deadline || {
@@ -812,7 +812,7 @@ pub(crate) fn due(c: &Connection, now: i64) -> anyhow::Result<Vec<String>> {
 /// A game's clock work failed: set it aside (it stays at its last good
 /// phase) and tell its GM, once.
 pub(crate) fn set_aside(
-    c: &Connection,
+    c: &Conn,
     game: &str,
     cause: &str,
     now: i64,
@@ -845,7 +845,7 @@ pub(crate) fn set_aside(
 /// at the deadline.
 pub(crate) fn tick_game(
     judge: &mut Judge,
-    c: &Connection,
+    c: &Conn,
     name: &str,
     now: i64,
 ) -> anyhow::Result<Vec<Outgoing>> {

@@ -10,8 +10,8 @@
 //!   [`IDLE_QUIET`] per address: a naive autoresponder's ping-pong stops
 //!   after one round.
 
+use crate::store::Conn;
 use crate::store::{self, StoreError, games::Rate};
-use rusqlite::Connection;
 
 /// Mails an hour from one address, or to be answered at one address.
 pub const HOURLY: i64 = 60;
@@ -41,7 +41,7 @@ fn worse(a: Rate, b: Rate) -> Rate {
 
 /// Count a mail from `from` to be answered at `answer` and say whether it
 /// is read.
-pub fn admit(c: &Connection, from: &str, answer: &str, now: i64) -> Result<Admit, StoreError> {
+pub fn admit(c: &Conn, from: &str, answer: &str, now: i64) -> Result<Admit, StoreError> {
     let mut r = store::games::note_sender(c, from, now, 3600, HOURLY)?;
     if !answer.eq_ignore_ascii_case(from) {
         r = worse(r, store::games::note_sender(c, answer, now, 3600, HOURLY)?);
@@ -60,6 +60,6 @@ pub fn admit(c: &Connection, from: &str, answer: &str, now: i64) -> Result<Admit
 
 /// Whether an answer saying the judge found nothing to do may go to
 /// `answer` now (and note that one went).
-pub fn idle_answer_allowed(c: &Connection, answer: &str, now: i64) -> Result<bool, StoreError> {
+pub fn idle_answer_allowed(c: &Conn, answer: &str, now: i64) -> Result<bool, StoreError> {
     store::idle_answer(c, answer, now, IDLE_QUIET)
 }

@@ -24,9 +24,9 @@ use crate::config::Sink;
 use crate::daemon::process::{Responder, unix};
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::SmtpSink;
+use crate::store::Conn;
 use crate::store::{OutMail, Store};
 use futures::StreamExt;
-use rusqlite::Connection;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 use tokio::sync::{Notify, watch};
@@ -123,11 +123,7 @@ async fn with_store<T: Send + 'static>(
 
 /// The mail with `m`'s parts drawn now (see [`Responder::parts`]): the
 /// bytes to hand over. A mail without such parts is returned as queued.
-pub fn complete(
-    conn: &Connection,
-    parts: &mut dyn Responder,
-    m: &OutMail,
-) -> anyhow::Result<Vec<u8>> {
+pub fn complete(conn: &Conn, parts: &mut dyn Responder, m: &OutMail) -> anyhow::Result<Vec<u8>> {
     let Some(later) = &m.later else {
         return Ok(m.raw.clone());
     };

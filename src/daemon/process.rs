@@ -16,7 +16,7 @@
 
 use crate::mail::{self, Address, Identity, Inbound, Outgoing};
 use crate::store::{self, PendingMail, Store, StoreError};
-use rusqlite::{Connection, Transaction};
+use crate::store::{Conn, Tx};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
@@ -58,12 +58,8 @@ pub type Ahead = Box<dyn FnOnce() + Send>;
 /// with the mails it returns, or not at all.
 pub trait Responder: Send {
     /// Answer `mail`, received at `now`.
-    fn respond(
-        &mut self,
-        tx: &Transaction<'_>,
-        mail: &Inbound,
-        now: SystemTime,
-    ) -> anyhow::Result<Response>;
+    fn respond(&mut self, tx: &Tx<'_>, mail: &Inbound, now: SystemTime)
+    -> anyhow::Result<Response>;
 
     /// Start what `mail` will need that is slow and can be done off the
     /// processing thread ahead of its turn (password checks), and return
@@ -71,20 +67,20 @@ pub trait Responder: Send {
     /// first is processed; the processor waits before the mail's own
     /// transaction begins. Read only: what it finds changes nothing, it
     /// only makes the mail's processing faster.
-    fn ahead(&mut self, _conn: &Connection, _mail: &Inbound, _now: SystemTime) -> Option<Ahead> {
+    fn ahead(&mut self, _conn: &Conn, _mail: &Inbound, _now: SystemTime) -> Option<Ahead> {
         None
     }
 
     /// The keys (games) whose time has come at `now`: deadlines,
     /// reminders, grace periods. Read only.
-    fn due(&mut self, _conn: &Connection, _now: SystemTime) -> anyhow::Result<Vec<String>> {
+    fn due(&mut self, _conn: &Conn, _now: SystemTime) -> anyhow::Result<Vec<String>> {
         Ok(Vec::new())
     }
 
     /// Do the clock's work for one key. Returns mails to send.
     fn tick(
         &mut self,
-        _tx: &Transaction<'_>,
+        _tx: &Tx<'_>,
         _key: &str,
         _now: SystemTime,
     ) -> anyhow::Result<Vec<Outgoing>> {
@@ -98,7 +94,7 @@ pub trait Responder: Send {
     /// makes none: the mail goes as it was queued.
     fn parts(
         &mut self,
-        _conn: &Connection,
+        _conn: &Conn,
         _later: &crate::mail::Later,
     ) -> anyhow::Result<Vec<crate::mail::Attached>> {
         Ok(Vec::new())
@@ -112,7 +108,7 @@ pub trait Responder: Send {
     /// it aside and tell whoever looks after it. Returns mails to send.
     fn fault(
         &mut self,
-        _tx: &Transaction<'_>,
+        _tx: &Tx<'_>,
         _key: &str,
         _cause: &str,
         _now: SystemTime,
@@ -389,11 +385,9 @@ impl Processor {
                 "dropped old sent mail"
             );
         }
-        let incremental: i64 = conn.query_row("PRAGMA auto_vacuum", [], |r| r.get(0))?;
         let last: Option<i64> = store::meta(conn, "vacuumed_at")?.and_then(|v| v.parse().ok());
-        let due = incremental != 2
-            || last.is_none_or(|l| t - l >= self.limits.vacuum_every.as_secs() as i64);
-        if due {
+        let every = self.limits.vacuum_every.as_secs() as i64;
+        if store::retention::vacuum_due(conn, last, t, every)? {
             let started = Instant::now();
             store::retention::vacuum(conn)?;
             store::set_meta(conn, "vacuumed_at", &t.to_string())?;
@@ -484,7 +478,9 @@ impl Processor {
         let mut n = 0;
         let mut out = Ok(());
         for (pending, ahead) in batch.into_iter().zip(ahead) {
-            // At least one mail a call, however long the look ahead took.
+            // At least one mail each time: the look ahead alone can use up
+            // the budget (a mail of thousands of SIGNON lines, in a debug
+            // build), and then no mail would ever be processed.
             if n > 0 && started.elapsed() >= self.limits.tick_budget {
                 break;
             }
@@ -588,7 +584,7 @@ fn apology_id(identity: &Identity, now: SystemTime, row: i64) -> String {
 
 /// Build and queue one outgoing mail in `tx`.
 pub fn queue(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     identity: &Identity,
     inbound: Option<i64>,
     out: &Outgoing,
@@ -627,7 +623,7 @@ pub fn queue(
 }
 
 fn handle(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     responder: &mut dyn Responder,
     identity: &Identity,
     limits: &Limits,
@@ -636,15 +632,14 @@ fn handle(
 ) -> anyhow::Result<Processed> {
     let mail = mail::read(&pending.raw, &identity.address);
     let t = unix(now);
-    let finish =
-        |tx: &Transaction<'_>, note: String, replies: usize| -> anyhow::Result<Processed> {
-            store::finish_inbound(tx, pending.id, &note, t)?;
-            Ok(Processed {
-                message_id: pending.message_id.clone(),
-                note,
-                replies,
-            })
-        };
+    let finish = |tx: &Tx<'_>, note: String, replies: usize| -> anyhow::Result<Processed> {
+        store::finish_inbound(tx, pending.id, &note, t)?;
+        Ok(Processed {
+            message_id: pending.message_id.clone(),
+            note,
+            replies,
+        })
+    };
     if let Some(s) = mail.silence {
         return finish(tx, format!("ignored: {}", s.as_str()), 0);
     }

@@ -1,8 +1,8 @@
 //! Games in the store: rows in, rows out, inside the caller's transaction.
 
 use super::Result;
+use super::{Conn, OptionalExt, Row, params};
 use crate::game::record::{Seat, SeatStatus, Settings, Status};
-use rusqlite::{Connection, OptionalExtension, params};
 
 /// A game row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,14 +33,14 @@ pub struct GameRow {
     pub created_at: i64,
 }
 
-fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+fn row_to_game(r: &Row<'_>) -> Result<GameRow> {
     let settings: String = r.get(5)?;
     Ok(GameRow {
         name: r.get(0)?,
         variant: r.get(1)?,
         gm_address: r.get(2)?,
         gm_hash: r.get(3)?,
-        status: Status::parse(&r.get::<_, String>(4)?),
+        status: Status::parse(&r.get::<String>(4)?),
         settings: serde_json::from_str(&settings).unwrap_or_default(),
         position: r.get(6)?,
         deadline: r.get(7)?,
@@ -54,9 +54,9 @@ fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
 const GAME_COLUMNS: &str = "name, variant, gm_address, gm_hash, status, settings, position, deadline, reminded, grace_noticed, result, created_at";
 
 /// Insert a new game with `powers` open seats. `false` if the name is taken.
-pub fn create(c: &Connection, g: &GameRow, powers: usize) -> Result<bool> {
+pub fn create(c: &Conn, g: &GameRow, powers: usize) -> Result<bool> {
     let n = c.execute(
-        &format!("INSERT OR IGNORE INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
+        &format!("INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) ON CONFLICT DO NOTHING"),
         params![
             g.name,
             g.variant,
@@ -85,17 +85,16 @@ pub fn create(c: &Connection, g: &GameRow, powers: usize) -> Result<bool> {
 }
 
 /// Load a game by name (any case).
-pub fn load(c: &Connection, name: &str) -> Result<Option<GameRow>> {
-    Ok(c.query_row(
+pub fn load(c: &Conn, name: &str) -> Result<Option<GameRow>> {
+    c.query_opt(
         &format!("SELECT {GAME_COLUMNS} FROM games WHERE name = ?1"),
         params![name],
         row_to_game,
     )
-    .optional()?)
 }
 
 /// Save a game's row.
-pub fn save(c: &Connection, g: &GameRow) -> Result<()> {
+pub fn save(c: &Conn, g: &GameRow) -> Result<()> {
     c.execute(
         "UPDATE games SET variant = ?2, gm_address = ?3, gm_hash = ?4, status = ?5, settings = ?6, position = ?7,
          deadline = ?8, reminded = ?9, grace_noticed = ?10, result = ?11 WHERE name = ?1",
@@ -117,78 +116,75 @@ pub fn save(c: &Connection, g: &GameRow) -> Result<()> {
 }
 
 /// All games, by name.
-pub fn list(c: &Connection) -> Result<Vec<GameRow>> {
-    let mut st = c.prepare(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY name"))?;
-    let rows = st.query_map([], row_to_game)?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+pub fn list(c: &Conn) -> Result<Vec<GameRow>> {
+    c.query_map(
+        &format!("SELECT {GAME_COLUMNS} FROM games ORDER BY name"),
+        &[],
+        row_to_game,
+    )
 }
 
 /// Active games whose deadline is at or before `t`, earliest deadline
 /// first; a game set aside after a fault only if that was before
 /// `fault_before`.
-pub fn with_deadline_before(
-    c: &Connection,
-    t: i64,
-    fault_before: i64,
-) -> Result<Vec<(String, i64)>> {
-    let mut st = c.prepare_cached(
+pub fn with_deadline_before(c: &Conn, t: i64, fault_before: i64) -> Result<Vec<(String, i64)>> {
+    c.query_map(
         "SELECT name, deadline FROM games WHERE status = 'active' AND deadline IS NOT NULL
          AND deadline <= ?1 AND (fault IS NULL OR fault_at < ?2)
          ORDER BY deadline, name",
-    )?;
-    let rows = st.query_map(params![t, fault_before], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+        params![t, fault_before],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
 /// Set a game aside with the cause of its fault, or (`None`) take it back.
-pub fn set_fault(c: &Connection, game: &str, cause: Option<&str>, now: i64) -> Result<()> {
+pub fn set_fault(c: &Conn, game: &str, cause: Option<&str>, now: i64) -> Result<()> {
     c.execute(
         "UPDATE games SET fault = ?2, fault_at = ?3 WHERE name = ?1
-         AND (fault IS NOT NULL OR ?2 IS NOT NULL)",
+         AND (fault IS NOT NULL OR CAST(?2 AS TEXT) IS NOT NULL)",
         params![game, cause, cause.map(|_| now)],
     )?;
     Ok(())
 }
 
 /// The cause a game was set aside for, if it was.
-pub fn fault(c: &Connection, game: &str) -> Result<Option<String>> {
-    Ok(c.query_row(
+pub fn fault(c: &Conn, game: &str) -> Result<Option<String>> {
+    Ok(c.query_opt(
         "SELECT fault FROM games WHERE name = ?1",
         params![game],
         |r| r.get(0),
-    )
-    .optional()?
+    )?
     .flatten())
 }
 
 /// Seats of a game, by power.
-pub fn seats(c: &Connection, game: &str) -> Result<Vec<Seat>> {
-    let mut st = c.prepare(
+pub fn seats(c: &Conn, game: &str) -> Result<Vec<Seat>> {
+    c.query_map(
         "SELECT power, address, hash, status, ready, draw, concede, failures, picture, name
          FROM seats WHERE game = ?1 ORDER BY power",
-    )?;
-    let rows = st.query_map(params![game], |r| {
-        Ok(Seat {
-            power: r.get::<_, i64>(0)? as u8,
-            address: r.get(1)?,
-            hash: r.get(2)?,
-            status: SeatStatus::parse(&r.get::<_, String>(3)?),
-            ready: r.get(4)?,
-            draw: r.get(5)?,
-            concede: match r.get::<_, i64>(6)? {
-                0 => None,
-                n => Some((n - 1) as u8),
-            },
-            failures: r.get::<_, i64>(7)? as u32,
-            picture: r.get(8)?,
-            name: r.get(9)?,
-        })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+        params![game],
+        |r| {
+            Ok(Seat {
+                power: r.get::<i64>(0)? as u8,
+                address: r.get(1)?,
+                hash: r.get(2)?,
+                status: SeatStatus::parse(&r.get::<String>(3)?),
+                ready: r.get(4)?,
+                draw: r.get(5)?,
+                concede: match r.get::<i64>(6)? {
+                    0 => None,
+                    n => Some((n - 1) as u8),
+                },
+                failures: r.get::<i64>(7)? as u32,
+                picture: r.get(8)?,
+                name: r.get(9)?,
+            })
+        },
+    )
 }
 
 /// Save a seat.
-pub fn save_seat(c: &Connection, game: &str, s: &Seat) -> Result<()> {
+pub fn save_seat(c: &Conn, game: &str, s: &Seat) -> Result<()> {
     c.execute(
         "UPDATE seats SET address = ?3, hash = ?4, status = ?5, ready = ?6, draw = ?7, concede = ?8,
          failures = ?9, picture = ?10, name = ?11
@@ -211,17 +207,19 @@ pub fn save_seat(c: &Connection, game: &str, s: &Seat) -> Result<()> {
 }
 
 /// Observers' addresses.
-pub fn observers(c: &Connection, game: &str) -> Result<Vec<String>> {
-    let mut st = c.prepare("SELECT address FROM observers WHERE game = ?1 ORDER BY address")?;
-    let rows = st.query_map(params![game], |r| r.get(0))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+pub fn observers(c: &Conn, game: &str) -> Result<Vec<String>> {
+    c.query_map(
+        "SELECT address FROM observers WHERE game = ?1 ORDER BY address",
+        params![game],
+        |r| r.get(0),
+    )
 }
 
 /// Add (`true`) or remove an observer.
-pub fn set_observer(c: &Connection, game: &str, address: &str, on: bool) -> Result<()> {
+pub fn set_observer(c: &Conn, game: &str, address: &str, on: bool) -> Result<()> {
     if on {
         c.execute(
-            "INSERT OR IGNORE INTO observers (game, address) VALUES (?1, ?2)",
+            "INSERT INTO observers (game, address) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
             params![game, address],
         )?;
     } else {
@@ -234,15 +232,16 @@ pub fn set_observer(c: &Connection, game: &str, address: &str, on: bool) -> Resu
 }
 
 /// The orders a power holds for the current phase, in order.
-pub fn orders(c: &Connection, game: &str, power: u8) -> Result<Vec<String>> {
-    let mut st =
-        c.prepare("SELECT text FROM orders WHERE game = ?1 AND power = ?2 ORDER BY seq")?;
-    let rows = st.query_map(params![game, power as i64], |r| r.get(0))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+pub fn orders(c: &Conn, game: &str, power: u8) -> Result<Vec<String>> {
+    c.query_map(
+        "SELECT text FROM orders WHERE game = ?1 AND power = ?2 ORDER BY seq",
+        params![game, power as i64],
+        |r| r.get(0),
+    )
 }
 
 /// Replace a power's orders.
-pub fn set_orders(c: &Connection, game: &str, power: u8, lines: &[String]) -> Result<()> {
+pub fn set_orders(c: &Conn, game: &str, power: u8, lines: &[String]) -> Result<()> {
     c.execute(
         "DELETE FROM orders WHERE game = ?1 AND power = ?2",
         params![game, power as i64],
@@ -257,7 +256,7 @@ pub fn set_orders(c: &Connection, game: &str, power: u8, lines: &[String]) -> Re
 }
 
 /// Forget every order of the game (a new phase begins).
-pub fn clear_orders(c: &Connection, game: &str) -> Result<()> {
+pub fn clear_orders(c: &Conn, game: &str) -> Result<()> {
     c.execute("DELETE FROM orders WHERE game = ?1", params![game])?;
     Ok(())
 }
@@ -297,7 +296,7 @@ pub struct NewHistory<'a> {
 }
 
 /// Append to a game's history; returns the sequence number.
-pub fn append_history(c: &Connection, game: &str, e: &NewHistory<'_>, now: i64) -> Result<i64> {
+pub fn append_history(c: &Conn, game: &str, e: &NewHistory<'_>, now: i64) -> Result<i64> {
     let NewHistory {
         phase,
         kind,
@@ -319,11 +318,11 @@ pub fn append_history(c: &Connection, game: &str, e: &NewHistory<'_>, now: i64) 
 }
 
 /// A game's history, oldest first.
-pub fn history(c: &Connection, game: &str) -> Result<Vec<HistoryRow>> {
-    let mut st = c.prepare(
+pub fn history(c: &Conn, game: &str) -> Result<Vec<HistoryRow>> {
+    c.query_map(
         "SELECT seq, phase, kind, position, orders, report, created_at FROM history WHERE game = ?1 ORDER BY seq",
-    )?;
-    let rows = st.query_map(params![game], |r| {
+        params![game],
+        |r| {
         Ok(HistoryRow {
             seq: r.get(0)?,
             phase: r.get(1)?,
@@ -333,12 +332,11 @@ pub fn history(c: &Connection, game: &str) -> Result<Vec<HistoryRow>> {
             report: r.get(5)?,
             created_at: r.get(6)?,
         })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    })
 }
 
 /// Drop history entries from `seq` on (a rollback).
-pub fn truncate_history(c: &Connection, game: &str, seq: i64) -> Result<()> {
+pub fn truncate_history(c: &Conn, game: &str, seq: i64) -> Result<()> {
     c.execute(
         "DELETE FROM history WHERE game = ?1 AND seq >= ?2",
         params![game, seq],
@@ -359,7 +357,7 @@ pub enum Rate {
 
 /// Count a mail from `address` in a window of `window` seconds allowing
 /// `max` mails.
-pub fn note_sender(c: &Connection, address: &str, now: i64, window: i64, max: i64) -> Result<Rate> {
+pub fn note_sender(c: &Conn, address: &str, now: i64, window: i64, max: i64) -> Result<Rate> {
     let row: Option<(i64, i64, bool)> = c
         .query_row(
             "SELECT window_start, count, warned FROM senders WHERE address = ?1",
@@ -423,7 +421,7 @@ pub struct NewPress<'a> {
 /// Archive a press message with its game, kept as long as the game: the
 /// mails that carried it are pruned after weeks. Returns its sequence
 /// number.
-pub fn append_press(c: &Connection, game: &str, p: &NewPress<'_>, now: i64) -> Result<i64> {
+pub fn append_press(c: &Conn, game: &str, p: &NewPress<'_>, now: i64) -> Result<i64> {
     let seq: i64 = c.query_row(
         "SELECT coalesce(max(seq), 0) + 1 FROM press WHERE game = ?1",
         params![game],
@@ -447,21 +445,21 @@ pub fn append_press(c: &Connection, game: &str, p: &NewPress<'_>, now: i64) -> R
 }
 
 /// A game's press, oldest first.
-pub fn press(c: &Connection, game: &str) -> Result<Vec<PressRow>> {
-    let mut st = c.prepare(
+pub fn press(c: &Conn, game: &str) -> Result<Vec<PressRow>> {
+    c.query_map(
         "SELECT seq, phase, sender, recipients, grey, text, created_at FROM press
          WHERE game = ?1 ORDER BY seq",
-    )?;
-    let rows = st.query_map(params![game], |r| {
-        Ok(PressRow {
-            seq: r.get(0)?,
-            phase: r.get(1)?,
-            sender: r.get(2)?,
-            recipients: r.get(3)?,
-            grey: r.get(4)?,
-            text: r.get(5)?,
-            created_at: r.get(6)?,
-        })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+        params![game],
+        |r| {
+            Ok(PressRow {
+                seq: r.get(0)?,
+                phase: r.get(1)?,
+                sender: r.get(2)?,
+                recipients: r.get(3)?,
+                grey: r.get(4)?,
+                text: r.get(5)?,
+                created_at: r.get(6)?,
+            })
+        },
+    )
 }

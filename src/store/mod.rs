@@ -1,5 +1,5 @@
-//! The durable store: SQLite in WAL mode (rusqlite), with versioned
-//! migrations.
+//! The durable store: every table the judge keeps (mail in and out, games,
+//! press, counters), behind one interface with two backends.
 //!
 //! The rules that keep mail safe through any crash live here:
 //! - a received mail is written (raw bytes, Message-ID, time) before its
@@ -9,14 +9,46 @@
 //! - an answer is marked sent only after the server took it.
 //!
 //! The store makes no rule decisions; it keeps what the daemon tells it.
+//!
+//! # Backends
+//!
+//! `[store] url` chooses ([`Location`]): a path (or `sqlite:PATH`) is an
+//! SQLite file in WAL mode, the default, nothing to install;
+//! `postgres://user@host:port/db` is a PostgreSQL database, for a host who
+//! wants the store on a server of its own (and, later, several judges on
+//! one database). The password never sits in the URL that is logged: it
+//! comes from `[store] password-file`, or `ZINEJUDGE_PG_PASSWORD` /
+//! `PGPASSWORD` in the environment.
+//!
+//! The rest of the program sees one interface: [`Store`] (a connection,
+//! with the operations on the mail queues) and the free functions here and
+//! in [`games`], [`press`], [`roster`], [`retention`], [`signon`], which
+//! take a [`Conn`] or a [`Tx`]. No SQL is written outside this module
+//! (the web pages read through the same functions).
+//!
+//! Underneath, [`sql`] is a small backend-neutral layer: SQL written once
+//! in the dialect both share, `?N` placeholders, typed parameters and
+//! columns. What only one backend has is a method with an equivalent, or
+//! nothing, on the other:
+//! - migrations: one list per backend ([`schema`]), same numbering, run by
+//!   the same code under each backend's lock (SQLite's write lock,
+//!   PostgreSQL's advisory lock);
+//! - durability: SQLite's `synchronous` (FULL, NORMAL in a group commit)
+//!   is PostgreSQL's `synchronous_commit` (on, off);
+//! - upkeep: incremental vacuum, WAL checkpoints, the page cache limit and
+//!   the in-memory copy are SQLite's; PostgreSQL runs its own autovacuum,
+//!   and those calls do nothing there.
 
 pub mod games;
 pub mod press;
 pub mod retention;
 pub mod roster;
 pub mod schema;
+pub mod signon;
+pub mod sql;
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+pub use crate::__store_params as params;
+pub use sql::{Backend, Conn, OptionalExt, Row, Tx};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -24,13 +56,26 @@ use std::time::Duration;
 ///
 /// Its `{:#}` form prints the causes after the message, as anyhow's does
 /// ("cannot open the database var/z.sqlite: unable to open database file:
-/// ..."): the daemon logs store failures with `{:#}`, and SQLite's own
-/// words are the only clue to what went wrong. `{}` is the message alone,
-/// for what a player may be told.
+/// ..."): the daemon logs store failures with `{:#}`, and the database's
+/// own words are the only clue to what went wrong. `{}` is the message
+/// alone, for what a player may be told.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// SQLite refused.
     Sql(#[from] rusqlite::Error),
+    /// PostgreSQL refused (or could not be reached).
+    Pg(#[from] postgres::Error),
+    /// A query that must find a row found none.
+    NoRows,
+    /// A column did not hold what the code reads it as.
+    Type {
+        /// Column index.
+        column: usize,
+        /// What was wanted.
+        expected: &'static str,
+        /// What was there.
+        found: &'static str,
+    },
     /// The database is newer than this program.
     TooNew {
         /// Version found.
@@ -42,12 +87,25 @@ pub enum StoreError {
     Dir(PathBuf, #[source] std::io::Error),
     /// The database file could not be created or opened.
     Open(PathBuf, #[source] std::io::Error),
+    /// The PostgreSQL password file could not be read.
+    PasswordFile(PathBuf, #[source] std::io::Error),
+    /// `[store] url` is not one the store takes.
+    BadUrl(String),
 }
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StoreError::Sql(_) => write!(f, "database error")?,
+            StoreError::Sql(_) | StoreError::Pg(_) => write!(f, "database error")?,
+            StoreError::NoRows => write!(f, "database error: no such row")?,
+            StoreError::Type {
+                column,
+                expected,
+                found,
+            } => write!(
+                f,
+                "database error: column {column} holds {found}, not {expected}"
+            )?,
             StoreError::TooNew { found, known } => write!(
                 f,
                 "the database is at schema version {found}, newer than this program's {known}"
@@ -58,6 +116,12 @@ impl std::fmt::Display for StoreError {
             StoreError::Open(path, _) => {
                 write!(f, "cannot create the database {}", path.display())?
             }
+            StoreError::PasswordFile(path, _) => write!(
+                f,
+                "cannot read the database password from {}",
+                path.display()
+            )?,
+            StoreError::BadUrl(why) => write!(f, "bad [store] url: {why}")?,
         }
         if f.alternate() {
             let mut cause = std::error::Error::source(self);
@@ -72,6 +136,137 @@ impl std::fmt::Display for StoreError {
 
 /// Result alias.
 pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// Where the store is: `[store] url` (or the older `[store] path`),
+/// resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// An SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL database.
+    Postgres(PgLocation),
+}
+
+/// A PostgreSQL database: the URL (never with a password in it) and the
+/// password, read from the file or the environment when the configuration
+/// was read.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PgLocation {
+    /// `postgres://user@host:port/db`, as configured, without a password.
+    pub url: String,
+    /// The password, if any.
+    pub password: Option<String>,
+}
+
+impl std::fmt::Debug for PgLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgLocation")
+            .field("url", &self.url)
+            .field("password", &self.password.as_ref().map(|_| "(hidden)"))
+            .finish()
+    }
+}
+
+impl Location {
+    /// Read `[store] url`: `postgres://` or `postgresql://` is PostgreSQL,
+    /// `sqlite:PATH` or a plain path SQLite. The password comes from
+    /// `password_file` when given, else `ZINEJUDGE_PG_PASSWORD`, else
+    /// `PGPASSWORD`. A password written into the URL is refused: the URL
+    /// is logged.
+    pub fn parse(url: &str, password_file: Option<&Path>) -> Result<Location> {
+        if let Some(rest) = url
+            .strip_prefix("postgres://")
+            .or_else(|| url.strip_prefix("postgresql://"))
+        {
+            let auth = rest.split(['/', '?']).next().unwrap_or("");
+            if auth
+                .rsplit_once('@')
+                .is_some_and(|(user, _)| user.contains(':'))
+            {
+                return Err(StoreError::BadUrl(
+                    "a password in the URL (give it in [store] password-file or ZINEJUDGE_PG_PASSWORD)"
+                        .into(),
+                ));
+            }
+            url.parse::<postgres::Config>()
+                .map_err(|e| StoreError::BadUrl(e.to_string()))?;
+            let password = match password_file {
+                Some(p) => Some(
+                    std::fs::read_to_string(p)
+                        .map_err(|e| StoreError::PasswordFile(p.to_path_buf(), e))?
+                        .trim_end_matches(['\n', '\r'])
+                        .to_string(),
+                ),
+                None => std::env::var("ZINEJUDGE_PG_PASSWORD")
+                    .or_else(|_| std::env::var("PGPASSWORD"))
+                    .ok(),
+            };
+            return Ok(Location::Postgres(PgLocation {
+                url: url.to_string(),
+                password,
+            }));
+        }
+        let path = url.strip_prefix("sqlite:").unwrap_or(url);
+        if path.is_empty() {
+            return Err(StoreError::BadUrl("empty".into()));
+        }
+        Ok(Location::Sqlite(PathBuf::from(path)))
+    }
+
+    /// The SQLite file, if the store is one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Location::Sqlite(p) => Some(p),
+            Location::Postgres(_) => None,
+        }
+    }
+
+    /// For messages and logs: the path, or the URL (never a password).
+    pub fn display(&self) -> impl std::fmt::Display + '_ {
+        struct D<'a>(&'a Location);
+        impl std::fmt::Display for D<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self.0 {
+                    Location::Sqlite(p) => write!(f, "{}", p.display()),
+                    Location::Postgres(pg) => f.write_str(&pg.url),
+                }
+            }
+        }
+        D(self)
+    }
+}
+
+/// What [`Store::open`] takes: a [`Location`], or a path (SQLite).
+pub trait AsLocation {
+    /// As a location.
+    fn to_location(&self) -> Location;
+}
+impl AsLocation for Location {
+    fn to_location(&self) -> Location {
+        self.clone()
+    }
+}
+impl AsLocation for Path {
+    fn to_location(&self) -> Location {
+        Location::Sqlite(self.to_path_buf())
+    }
+}
+impl AsLocation for PathBuf {
+    fn to_location(&self) -> Location {
+        Location::Sqlite(self.clone())
+    }
+}
+
+impl From<PathBuf> for Location {
+    fn from(p: PathBuf) -> Location {
+        Location::Sqlite(p)
+    }
+}
+impl From<&Path> for Location {
+    fn from(p: &Path) -> Location {
+        Location::Sqlite(p.to_path_buf())
+    }
+}
 
 /// A mail waiting to be processed.
 #[derive(Debug, Clone)]
@@ -115,17 +310,29 @@ pub use crate::mail::Later;
 
 /// A connection to the store.
 pub struct Store {
-    conn: Connection,
+    conn: Conn,
+    /// PostgreSQL: commits wait for the disk (`synchronous_commit`) unless
+    /// relaxed; kept to restore after a relaxed stretch.
+    relaxed: std::cell::Cell<bool>,
 }
 
 impl Store {
-    /// Open (creating and migrating as needed) the store at `path`.
+    /// Open (creating and migrating as needed) the store at `at`: a
+    /// [`Location`], or a path for SQLite.
     ///
-    /// A new database is created mode 0600 whatever the umask (and a new
-    /// directory for it 0700): it holds players' mail and password hashes.
-    /// SQLite gives its `-wal` and `-shm` files the database's mode, so
-    /// they are 0600 too. An existing database keeps the mode it has.
-    pub fn open(path: &Path) -> Result<Store> {
+    /// A new SQLite database is created mode 0600 whatever the umask (and
+    /// a new directory for it 0700): it holds players' mail and password
+    /// hashes. SQLite gives its `-wal` and `-shm` files the database's
+    /// mode, so they are 0600 too. An existing database keeps the mode it
+    /// has.
+    pub fn open<L: AsLocation + ?Sized>(at: &L) -> Result<Store> {
+        match at.to_location() {
+            Location::Sqlite(path) => Self::open_sqlite(&path),
+            Location::Postgres(pg) => Self::open_postgres(&pg),
+        }
+    }
+
+    fn open_sqlite(path: &Path) -> Result<Store> {
         use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
         if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
@@ -151,16 +358,37 @@ impl Store {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(StoreError::Open(path.to_path_buf(), e)),
         }
-        let conn = Connection::open(path)?;
-        Self::setup(conn)
+        let conn = rusqlite::Connection::open(path)?;
+        Self::setup_sqlite(conn)
     }
 
-    /// A store in memory, for tests.
+    /// Connect to PostgreSQL (without TLS: the server is expected on the
+    /// same host or a private network; see the README) and migrate.
+    fn open_postgres(pg: &PgLocation) -> Result<Store> {
+        let mut config: postgres::Config = pg
+            .url
+            .parse()
+            .map_err(|e: postgres::Error| StoreError::BadUrl(e.to_string()))?;
+        if let Some(p) = &pg.password {
+            config.password(p);
+        }
+        config.connect_timeout(Duration::from_secs(30));
+        config.application_name("zinejudge");
+        let client = sql::off_runtime(|| config.connect(postgres::NoTls))?;
+        let mut store = Store {
+            conn: Conn::postgres(client),
+            relaxed: std::cell::Cell::new(false),
+        };
+        schema::migrate(&mut store.conn)?;
+        Ok(store)
+    }
+
+    /// A store in memory (SQLite), for tests.
     pub fn in_memory() -> Result<Store> {
-        Self::setup(Connection::open_in_memory()?)
+        Self::setup_sqlite(rusqlite::Connection::open_in_memory()?)
     }
 
-    fn setup(conn: Connection) -> Result<Store> {
+    fn setup_sqlite(conn: rusqlite::Connection) -> Result<Store> {
         conn.busy_timeout(Duration::from_secs(30))?;
         // A new database gives the pages that pruning frees back to the
         // file system as it goes (`PRAGMA incremental_vacuum` after each
@@ -175,36 +403,81 @@ impl Store {
         // a crash of the process, at the cost of an fsync per commit.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mut store = Store { conn };
+        let mut store = Store {
+            conn: Conn::sqlite(conn),
+            relaxed: std::cell::Cell::new(false),
+        };
         schema::migrate(&mut store.conn)?;
         Ok(store)
     }
 
-    /// Commit without waiting for the disk on this connection (SQLite's
-    /// `synchronous = NORMAL` in WAL mode). A commit still survives a crash
-    /// of the process, but not a power cut. Only for the outbox's own
-    /// marks (sending, sent): losing one means sending that mail again,
-    /// never losing it, and waiting for the disk on each mark made the
-    /// outbox the daemon's bottleneck and widened the window in which a
-    /// crash makes a duplicate.
-    pub fn relax_durability(&self) -> Result<()> {
-        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+    /// Which backend the store is on.
+    pub fn backend(&self) -> Backend {
+        self.conn.backend()
+    }
+
+    /// Commits wait for the disk (`true`) or for the operating system
+    /// only (SQLite's `synchronous` FULL or NORMAL, PostgreSQL's
+    /// `synchronous_commit` on or off).
+    fn set_durable(&self, durable: bool) -> Result<()> {
+        match self.conn.as_sqlite() {
+            Some(c) => {
+                c.pragma_update(None, "synchronous", if durable { "FULL" } else { "NORMAL" })?
+            }
+            None => self.conn.execute_batch(if durable {
+                "SET synchronous_commit = on"
+            } else {
+                "SET synchronous_commit = off"
+            })?,
+        }
         Ok(())
+    }
+
+    /// Commit without waiting for the disk on this connection (SQLite's
+    /// `synchronous = NORMAL` in WAL mode, PostgreSQL's `synchronous_commit
+    /// = off`). A commit still survives a crash of the process, but not a
+    /// power cut. Only for the outbox's own marks (sending, sent): losing
+    /// one means sending that mail again, never losing it, and waiting for
+    /// the disk on each mark made the outbox the daemon's bottleneck and
+    /// widened the window in which a crash makes a duplicate.
+    pub fn relax_durability(&self) -> Result<()> {
+        self.relaxed.set(true);
+        self.set_durable(false)
     }
 
     /// Keep at most `kib` KiB of the database in this connection's page
     /// cache (SQLite's default is 2 MiB a connection). For the connections
     /// that only add mail and mark it sent: they touch the newest pages,
     /// and three full caches were most of the daemon's memory after a busy
-    /// hour.
+    /// hour. PostgreSQL's cache is the server's: nothing to do.
     pub fn limit_cache(&self, kib: i64) -> Result<()> {
-        self.conn.pragma_update(None, "cache_size", -kib)?;
+        if let Some(c) = self.conn.as_sqlite() {
+            c.pragma_update(None, "cache_size", -kib)?;
+        }
         Ok(())
     }
 
     /// The underlying connection, for the game tables.
-    pub fn conn(&mut self) -> &mut Connection {
+    pub fn conn(&mut self) -> &mut Conn {
         &mut self.conn
+    }
+
+    /// A count that changes whenever another connection commits (SQLite's
+    /// `data_version`): something read at one count is good while it
+    /// stays. On PostgreSQL, the position at which the server inserts into
+    /// its log (`pg_current_wal_insert_lsn`), which every commit moves:
+    /// it also moves for work that changes nothing the judge reads
+    /// (vacuum, checkpoints, other databases), which only costs a page
+    /// made again.
+    pub fn generation(&mut self) -> Result<i64> {
+        match self.conn.as_sqlite() {
+            Some(c) => Ok(c.query_row("PRAGMA data_version", [], |r| r.get(0))?),
+            None => self.conn.query_row(
+                "SELECT CAST(pg_current_wal_insert_lsn() - '0/0'::pg_lsn AS BIGINT)",
+                &[],
+                |r| r.get(0),
+            ),
+        }
     }
 
     /// Keep a received mail. Returns its row id, or `None` when a mail with
@@ -228,21 +501,21 @@ impl Store {
 
     /// The `limit` oldest mails not yet processed, oldest first.
     pub fn pending(&self, limit: usize) -> Result<Vec<PendingMail>> {
-        let mut st = self.conn.prepare_cached(
+        self.conn.query_map(
             "SELECT id, message_id, raw, size, truncated, received_at FROM inbound
              WHERE state = 'new' ORDER BY id LIMIT ?1",
-        )?;
-        let rows = st.query_map(params![limit as i64], |r| {
-            Ok(PendingMail {
-                id: r.get(0)?,
-                message_id: r.get(1)?,
-                raw: r.get(2)?,
-                size: r.get(3)?,
-                truncated: r.get(4)?,
-                received_at: r.get(5)?,
-            })
-        })?;
-        Ok(rows.collect::<std::result::Result<_, _>>()?)
+            params![limit as i64],
+            |r| {
+                Ok(PendingMail {
+                    id: r.get(0)?,
+                    message_id: r.get(1)?,
+                    raw: r.get(2)?,
+                    size: r.get(3)?,
+                    truncated: r.get(4)?,
+                    received_at: r.get(5)?,
+                })
+            },
+        )
     }
 
     /// Count one more attempt at processing a mail, committed at once, and
@@ -250,28 +523,37 @@ impl Store {
     /// not the disk: the count guards against the process dying, and the
     /// processing's own commit that follows makes both durable.
     pub fn begin_attempt(&mut self, id: i64) -> Result<i64> {
-        // As it was: FULL, or NORMAL inside a group commit.
-        let was: i64 = self
-            .conn
-            .query_row("PRAGMA synchronous", [], |r| r.get(0))?;
-        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
-        let n = self.conn.query_row(
-            "UPDATE inbound SET attempts = attempts + 1 WHERE id = ?1 RETURNING attempts",
-            params![id],
-            |r| r.get(0),
-        );
-        self.conn.pragma_update(None, "synchronous", was)?;
-        Ok(n?)
+        let sql = "UPDATE inbound SET attempts = attempts + 1 WHERE id = ?1 RETURNING attempts";
+        match self.conn.as_sqlite() {
+            Some(c) => {
+                // As it was: FULL, or NORMAL inside a group commit.
+                let was: i64 = c.query_row("PRAGMA synchronous", [], |r| r.get(0))?;
+                c.pragma_update(None, "synchronous", "NORMAL")?;
+                let n = self.conn.query_row(sql, params![id], |r| r.get(0));
+                if let Some(c) = self.conn.as_sqlite() {
+                    c.pragma_update(None, "synchronous", was)?;
+                }
+                n
+            }
+            None => {
+                let tx = self.conn.transaction()?;
+                tx.execute_batch("SET LOCAL synchronous_commit = off")?;
+                let n = tx.query_row(sql, params![id], |r| r.get(0))?;
+                tx.commit()?;
+                Ok(n)
+            }
+        }
     }
 
     /// Run `f` with commits that wait for the operating system only, not
     /// the disk, then make all it committed durable with one write that
     /// waits for the disk (in WAL mode an fsync of the log covers every
-    /// commit before it). A burst of deadlines commits each game in its
-    /// own short transaction, as the processing of mail between them
-    /// needs, without paying an fsync per game. Should the machine lose
-    /// power before the last write, those games are simply at their old
-    /// phase again and are adjudicated anew, from the same orders.
+    /// commit before it; so does PostgreSQL's flush of its log). A burst
+    /// of deadlines commits each game in its own short transaction, as the
+    /// processing of mail between them needs, without paying an fsync per
+    /// game. Should the machine lose power before the last write, those
+    /// games are simply at their old phase again and are adjudicated anew,
+    /// from the same orders.
     pub fn group_commit<T>(&mut self, f: impl FnOnce(&mut Store) -> Result<T>) -> Result<T> {
         self.begin_group()?;
         let out = f(self);
@@ -284,54 +566,52 @@ impl Store {
     /// From here, commits wait for the operating system only (see
     /// [`Store::group_commit`]); [`Store::end_group`] makes them durable.
     pub fn begin_group(&self) -> Result<()> {
-        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
-        Ok(())
+        self.set_durable(false)
     }
 
     /// Commits wait for the disk again, and all those since
     /// [`Store::begin_group`] are made durable at once.
     pub fn end_group(&self) -> Result<()> {
-        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        self.set_durable(true)?;
         // A write that changes a row, so that the commit writes the log
         // and waits for the disk.
         self.conn.execute(
             "INSERT INTO meta (key, value) VALUES ('group-commits', '1')
-             ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
-            [],
+             ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS TEXT)",
+            &[],
         )?;
+        if self.relaxed.get() {
+            self.set_durable(false)?;
+        }
         Ok(())
     }
 
     /// Number of mails waiting.
     pub fn pending_count(&self) -> Result<i64> {
-        Ok(self.conn.query_row(
+        self.conn.query_row(
             "SELECT count(*) FROM inbound WHERE state = 'new'",
-            [],
+            &[],
             |r| r.get(0),
-        )?)
+        )
     }
 
-    /// Start a transaction.
-    ///
-    /// It takes the write lock at once (`BEGIN IMMEDIATE`), waiting for
-    /// other writers: a deferred transaction that reads first (the
-    /// responder looking at games) and writes later fails at once with
-    /// "database is locked" if another connection (the mail source, the
-    /// outbox) wrote in between, and the mail was answered with an
-    /// internal error.
-    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
-        Ok(self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
+    /// Start a transaction that writes (see [`Conn::transaction`]).
+    pub fn transaction(&mut self) -> Result<Tx<'_>> {
+        self.conn.transaction()
+    }
+
+    /// Start a transaction that only reads, on one snapshot (a web page).
+    pub fn read_transaction(&mut self) -> Result<Tx<'_>> {
+        self.conn.read_transaction()
     }
 
     /// Number of mails not yet sent.
     pub fn unsent_count(&self) -> Result<i64> {
-        Ok(self.conn.query_row(
+        self.conn.query_row(
             "SELECT count(*) FROM outbox WHERE state IN ('queued', 'sending')",
-            [],
+            &[],
             |r| r.get(0),
-        )?)
+        )
     }
 
     /// Mails due to be sent at `now`, oldest first.
@@ -359,8 +639,7 @@ impl Store {
     }
 
     fn due(&self, sql: &str, now: i64, limit: i64) -> Result<Vec<OutMail>> {
-        let mut st = self.conn.prepare_cached(sql)?;
-        let rows = st.query_map(params![now, limit], |r| {
+        self.conn.query_map(sql, params![now, limit], |r| {
             let rcpt: String = r.get(2)?;
             Ok(OutMail {
                 id: r.get(0)?,
@@ -372,22 +651,21 @@ impl Store {
                     .collect(),
                 raw: r.get(3)?,
                 attempts: r.get(4)?,
-                later: match (r.get::<_, Option<i64>>(5)?, r.get::<_, Option<String>>(6)?) {
+                later: match (r.get::<Option<i64>>(5)?, r.get::<Option<String>>(6)?) {
                     (Some(source), Some(spec)) => Some(Later { source, spec }),
                     _ => None,
                 },
             })
-        })?;
-        Ok(rows.collect::<std::result::Result<_, _>>()?)
+        })
     }
 
     /// When the next queued mail falls due, if any.
     pub fn next_outbox_due(&self) -> Result<Option<i64>> {
-        Ok(self.conn.query_row(
+        self.conn.query_row(
             "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('queued', 'sending')",
-            [],
+            &[],
             |r| r.get(0),
-        )?)
+        )
     }
 
     /// Note that a send is being tried (so a crash mid-send is visible).
@@ -429,14 +707,21 @@ impl Store {
     /// A copy of the whole store in memory (SQLite's online backup), set
     /// up as [`Store::in_memory`] is: for the fuzz target, which builds a
     /// store of live games once and works on a fresh copy for each input.
+    /// Only an SQLite store can be copied; a PostgreSQL one gives a
+    /// [`StoreError::BadUrl`].
     pub fn copy_in_memory(&self) -> Result<Store> {
-        let mut copy = Connection::open_in_memory()?;
-        rusqlite::backup::Backup::new(&self.conn, &mut copy)?.run_to_completion(
+        let Some(c) = self.conn.as_sqlite() else {
+            return Err(StoreError::BadUrl(
+                "only an SQLite store can be copied into memory".into(),
+            ));
+        };
+        let mut copy = rusqlite::Connection::open_in_memory()?;
+        rusqlite::backup::Backup::new(c, &mut copy)?.run_to_completion(
             4096,
             Duration::from_millis(1),
             None,
         )?;
-        Self::setup(copy)
+        Self::setup_sqlite(copy)
     }
 }
 
@@ -444,7 +729,7 @@ impl Store {
 /// connections switching a new database at once make one of them fail with
 /// "database is locked" at once, SQLite's busy wait notwithstanding: that
 /// one tries again.
-fn set_wal(conn: &Connection) -> Result<()> {
+fn set_wal(conn: &rusqlite::Connection) -> Result<()> {
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     loop {
         match conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0)) {
@@ -464,7 +749,7 @@ fn set_wal(conn: &Connection) -> Result<()> {
 /// commit). Returns its row id, or `None` when a mail with this Message-ID
 /// is already kept.
 pub fn insert_inbound(
-    conn: &Connection,
+    conn: &Conn,
     message_id: &str,
     source: &str,
     raw: &[u8],
@@ -473,34 +758,33 @@ pub fn insert_inbound(
     now: i64,
 ) -> Result<Option<i64>> {
     let digest = digest(raw);
-    let mut insert = conn.prepare_cached(
-        "INSERT OR IGNORE INTO inbound (message_id, source, received_at, size, raw, truncated, digest)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?;
-    if insert.execute(params![
-        message_id, source, now, size, raw, truncated, digest
-    ])? == 1
-    {
-        return Ok(Some(conn.last_insert_rowid()));
+    const INSERT: &str =
+        "INSERT INTO inbound (message_id, source, received_at, size, raw, truncated, digest)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING RETURNING id";
+    if let Some(id) = conn.query_opt(
+        INSERT,
+        params![message_id, source, now, size, raw, truncated, digest],
+        |r| r.get(0),
+    )? {
+        return Ok(Some(id));
     }
     // The Message-ID is known. The same bytes again (a source that fetched
     // the mail twice) are the same mail; other bytes are another mail that
     // reuses the id, kept under an id of its own so that it is answered.
-    let known: Option<Option<String>> = conn
-        .query_row(
-            "SELECT digest FROM inbound WHERE message_id = ?1",
-            params![message_id],
-            |r| r.get(0),
-        )
-        .optional()?;
+    let known: Option<Option<String>> = conn.query_opt(
+        "SELECT digest FROM inbound WHERE message_id = ?1",
+        params![message_id],
+        |r| r.get(0),
+    )?;
     if known.flatten().as_deref().is_none_or(|d| d == digest) {
         return Ok(None);
     }
     let other = format!("{message_id}#{}", &digest[..16]);
-    if insert.execute(params![other, source, now, size, raw, truncated, digest])? == 1 {
-        return Ok(Some(conn.last_insert_rowid()));
-    }
-    Ok(None)
+    conn.query_opt(
+        INSERT,
+        params![other, source, now, size, raw, truncated, digest],
+        |r| r.get(0),
+    )
 }
 
 /// A digest of a mail's bytes (BLAKE2b, hex), telling two mails with one
@@ -513,7 +797,7 @@ fn digest(raw: &[u8]) -> String {
 
 /// Mark a mail failed, in its transaction: kept with its cause, never
 /// taken again.
-pub fn fail_inbound(tx: &Transaction<'_>, id: i64, note: &str, now: i64) -> Result<()> {
+pub fn fail_inbound(tx: &Tx<'_>, id: i64, note: &str, now: i64) -> Result<()> {
     tx.execute(
         "UPDATE inbound SET state = 'failed', processed_at = ?2, note = ?3 WHERE id = ?1",
         params![id, now, note],
@@ -523,7 +807,7 @@ pub fn fail_inbound(tx: &Transaction<'_>, id: i64, note: &str, now: i64) -> Resu
 
 /// Replace a mail's stored bytes by a copy with its secrets masked, in the
 /// transaction that processes it.
-pub fn redact_inbound(tx: &Transaction<'_>, id: i64, raw: &[u8]) -> Result<()> {
+pub fn redact_inbound(tx: &Tx<'_>, id: i64, raw: &[u8]) -> Result<()> {
     tx.execute(
         "UPDATE inbound SET raw = ?2, redacted = 1 WHERE id = ?1",
         params![id, raw],
@@ -534,30 +818,29 @@ pub fn redact_inbound(tx: &Transaction<'_>, id: i64, raw: &[u8]) -> Result<()> {
 /// Drop the bytes of mail processed before `before` (Unix seconds); its
 /// Message-ID, digest and note stay, so a copy fetched again is still
 /// known. Returns how many were dropped.
-pub fn prune_inbound(conn: &Connection, before: i64) -> Result<usize> {
-    Ok(conn.execute(
-        "UPDATE inbound SET raw = x'' WHERE state IN ('done', 'failed')
+pub fn prune_inbound(conn: &Conn, before: i64) -> Result<usize> {
+    let empty: &[u8] = b"";
+    conn.execute(
+        "UPDATE inbound SET raw = ?2 WHERE state IN ('done', 'failed')
          AND processed_at < ?1 AND length(raw) > 0",
-        params![before],
-    )?)
+        params![before, empty],
+    )
 }
 
 /// Count an answer to `address` in a window of `window` seconds allowing
 /// `max` answers.
 pub fn note_answer(
-    c: &Connection,
+    c: &Conn,
     address: &str,
     now: i64,
     window: i64,
     max: i64,
 ) -> Result<games::Rate> {
-    let row: Option<(i64, i64, bool)> = c
-        .query_row(
-            "SELECT day_start, count, warned FROM answered WHERE address = ?1",
-            params![address],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()?;
+    let row: Option<(i64, i64, bool)> = c.query_opt(
+        "SELECT day_start, count, warned FROM answered WHERE address = ?1",
+        params![address],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
     let (start, count, warned) = match row {
         Some((s, n, w)) if now - s < window => (s, n + 1, w),
         _ => (now, 1, false),
@@ -579,14 +862,12 @@ pub fn note_answer(
 
 /// Whether an answer saying nothing was found may go to `address`: not if
 /// one went within `quiet` seconds. Notes that one goes.
-pub fn idle_answer(c: &Connection, address: &str, now: i64, quiet: i64) -> Result<bool> {
-    let last: Option<i64> = c
-        .query_row(
-            "SELECT idle_at FROM answered WHERE address = ?1",
-            params![address],
-            |r| r.get(0),
-        )
-        .optional()?;
+pub fn idle_answer(c: &Conn, address: &str, now: i64, quiet: i64) -> Result<bool> {
+    let last: Option<i64> = c.query_opt(
+        "SELECT idle_at FROM answered WHERE address = ?1",
+        params![address],
+        |r| r.get(0),
+    )?;
     if last.is_some_and(|t| t > 0 && now - t < quiet) {
         return Ok(false);
     }
@@ -600,7 +881,7 @@ pub fn idle_answer(c: &Connection, address: &str, now: i64, quiet: i64) -> Resul
 
 /// Queue a mail in the transaction that processes its cause.
 pub fn queue_outbox(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     inbound: Option<i64>,
     message_id: &str,
     recipients: &[String],
@@ -619,7 +900,7 @@ pub fn queue_outbox(
 /// without them, `later` what to draw and from which source (see
 /// [`add_mail_source`]).
 pub fn queue_outbox_later(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     inbound: Option<i64>,
     message_id: &str,
     recipients: &[String],
@@ -648,26 +929,25 @@ pub fn queue_outbox_later(
 /// phase, for the pictures of its results): `kind` names it, `data` is the
 /// responder's. Returns its id, for [`Later::source`]. It is dropped once
 /// no outbox row uses it ([`retention::prune_outbox`]).
-pub fn add_mail_source(c: &Connection, kind: &str, data: &[u8], now: i64) -> Result<i64> {
-    c.execute(
-        "INSERT INTO mail_sources (kind, data, created_at) VALUES (?1, ?2, ?3)",
+pub fn add_mail_source(c: &Conn, kind: &str, data: &[u8], now: i64) -> Result<i64> {
+    c.query_row(
+        "INSERT INTO mail_sources (kind, data, created_at) VALUES (?1, ?2, ?3) RETURNING id",
         params![kind, data, now],
-    )?;
-    Ok(c.last_insert_rowid())
+        |r| r.get(0),
+    )
 }
 
 /// A source kept by [`add_mail_source`]: its kind and data.
-pub fn mail_source(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
-    Ok(c.query_row(
+pub fn mail_source(c: &Conn, id: i64) -> Result<Option<(String, Vec<u8>)>> {
+    c.query_opt(
         "SELECT kind, data FROM mail_sources WHERE id = ?1",
         params![id],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )
-    .optional()?)
 }
 
 /// Mark a mail processed, in its transaction.
-pub fn finish_inbound(tx: &Transaction<'_>, id: i64, note: &str, now: i64) -> Result<()> {
+pub fn finish_inbound(tx: &Tx<'_>, id: i64, note: &str, now: i64) -> Result<()> {
     tx.execute(
         "UPDATE inbound SET state = 'done', processed_at = ?2, note = ?3 WHERE id = ?1",
         params![id, now, note],
@@ -676,17 +956,14 @@ pub fn finish_inbound(tx: &Transaction<'_>, id: i64, note: &str, now: i64) -> Re
 }
 
 /// A value kept in the store's `meta` table.
-pub fn meta(c: &Connection, key: &str) -> Result<Option<String>> {
-    Ok(
-        c.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
-            r.get(0)
-        })
-        .optional()?,
-    )
+pub fn meta(c: &Conn, key: &str) -> Result<Option<String>> {
+    c.query_opt("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
+        r.get(0)
+    })
 }
 
 /// Keep a value in the store's `meta` table.
-pub fn set_meta(c: &Connection, key: &str, value: &str) -> Result<()> {
+pub fn set_meta(c: &Conn, key: &str, value: &str) -> Result<()> {
     c.execute(
         "INSERT INTO meta (key, value) VALUES (?1, ?2)
          ON CONFLICT(key) DO UPDATE SET value = ?2",
@@ -696,17 +973,14 @@ pub fn set_meta(c: &Connection, key: &str, value: &str) -> Result<()> {
 }
 
 /// A per-store counter (for Message-IDs that never repeat).
-pub fn next_serial(tx: &Transaction<'_>) -> Result<i64> {
-    tx.execute(
+pub fn next_serial(tx: &Tx<'_>) -> Result<i64> {
+    tx.query_row(
         "INSERT INTO meta (key, value) VALUES ('serial', '1')
-         ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
-        [],
-    )?;
-    Ok(tx.query_row(
-        "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'serial'",
-        [],
+         ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS TEXT)
+         RETURNING CAST(value AS BIGINT)",
+        &[],
         |r| r.get(0),
-    )?)
+    )
 }
 
 #[cfg(test)]
@@ -714,123 +988,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn while_deadline_work_waits_only_mail_without_pictures_is_due() {
-        let mut s = Store::in_memory().unwrap();
-        let tx = s.transaction().unwrap();
-        let source = add_mail_source(&tx, "phase", b"x", 1).unwrap();
-        let later = Later {
-            source,
-            spec: "png".into(),
-        };
-        let to = ["p@x.test".to_string()];
-        queue_outbox_later(&tx, None, "results@x", &to, b"results", &later, 1).unwrap();
-        queue_outbox(&tx, None, "answer@x", &to, b"answer", 1).unwrap();
-        tx.commit().unwrap();
-        let ids = |v: Vec<OutMail>| v.into_iter().map(|m| m.message_id).collect::<Vec<_>>();
+    fn a_plain_path_or_sqlite_url_is_an_sqlite_file() {
         assert_eq!(
-            ids(s.due_outbox_without_pictures(5, 10).unwrap()),
-            ["answer@x"]
+            Location::parse("var/z.sqlite", None).unwrap(),
+            Location::Sqlite("var/z.sqlite".into())
         );
-        assert_eq!(ids(s.due_outbox(5, 10).unwrap()), ["results@x", "answer@x"]);
-    }
-
-    #[test]
-    fn connections_opening_a_new_store_at_once_all_succeed() {
-        // The daemon starting while `deliver` stores a mail: each sees a
-        // new database and migrates it.
-        let dir = std::env::temp_dir().join(format!("zj-store-race-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        for round in 0..20 {
-            let path = dir.join(format!("s{round}.sqlite"));
-            let start = std::sync::Barrier::new(4);
-            std::thread::scope(|s| {
-                let opened: Vec<_> = (0..4)
-                    .map(|_| {
-                        s.spawn(|| {
-                            start.wait();
-                            Store::open(&path).map(|_| ())
-                        })
-                    })
-                    .collect();
-                for o in opened {
-                    o.join().unwrap().unwrap();
-                }
-            });
-        }
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn a_transaction_that_reads_first_is_not_refused_when_another_connection_writes() {
-        let dir = std::env::temp_dir().join(format!("zj-store-lock-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("s.sqlite");
-        let mut a = Store::open(&path).unwrap();
-        let mut b = Store::open(&path).unwrap();
-        let (read, go) = std::sync::mpsc::channel();
-        std::thread::scope(|s| {
-            let t = s.spawn(move || {
-                // The other connection writes while this one's transaction
-                // has read but not yet written.
-                go.recv().unwrap();
-                b.insert_inbound("b@x", "test", b"b", 1, false, 0).unwrap();
-            });
-            let tx = a.transaction().unwrap();
-            let n: i64 = tx
-                .query_row("SELECT count(*) FROM inbound", [], |r| r.get(0))
-                .unwrap();
-            read.send(()).unwrap();
-            std::thread::sleep(Duration::from_millis(100));
-            insert_inbound(&tx, "a@x", "test", b"a", 1, false, 0).unwrap();
-            tx.commit().unwrap();
-            assert_eq!(n, 0);
-            t.join().unwrap();
-        });
-        assert_eq!(a.pending_count().unwrap(), 2);
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn a_message_id_is_kept_once() {
-        let mut s = Store::in_memory().unwrap();
-        assert!(
-            s.insert_inbound("a@b", "test", b"x", 1, false, 0)
-                .unwrap()
-                .is_some()
+        assert_eq!(
+            Location::parse("sqlite:/srv/z.sqlite", None).unwrap(),
+            Location::Sqlite("/srv/z.sqlite".into())
         );
-        assert!(
-            s.insert_inbound("a@b", "test", b"x", 1, false, 0)
-                .unwrap()
-                .is_none()
-        );
-        assert_eq!(s.pending_count().unwrap(), 1);
+        assert!(Location::parse("sqlite:", None).is_err());
     }
 
     #[test]
-    fn processing_and_queueing_commit_together() {
-        let mut s = Store::in_memory().unwrap();
-        let id = s
-            .insert_inbound("a@b", "test", b"x", 1, false, 0)
-            .unwrap()
-            .unwrap();
-        {
-            let tx = s.transaction().unwrap();
-            queue_outbox(&tx, Some(id), "r@j", &["a@b".into()], b"reply", 5).unwrap();
-            finish_inbound(&tx, id, "answered", 5).unwrap();
-            // dropped without commit: rolled back
-        }
-        assert_eq!(s.pending_count().unwrap(), 1);
-        assert_eq!(s.unsent_count().unwrap(), 0);
-        let tx = s.transaction().unwrap();
-        queue_outbox(&tx, Some(id), "r@j", &["a@b".into()], b"reply", 5).unwrap();
-        finish_inbound(&tx, id, "answered", 5).unwrap();
-        tx.commit().unwrap();
-        assert_eq!(s.pending_count().unwrap(), 0);
-        let due = s.due_outbox(5, 10).unwrap();
-        assert_eq!(due.len(), 1);
-        assert_eq!(due[0].recipients, ["a@b"]);
-        s.mark_sending(due[0].id).unwrap();
-        s.mark_sent(due[0].id, 6).unwrap();
-        assert_eq!(s.unsent_count().unwrap(), 0);
+    fn a_password_in_the_postgres_url_is_refused_since_the_url_is_logged() {
+        let e = Location::parse("postgres://judge:secret@db:5432/zj", None).unwrap_err();
+        assert!(e.to_string().contains("password in the URL"), "{e}");
+        assert!(!e.to_string().contains("secret"), "{e}");
+    }
+
+    #[test]
+    fn the_postgres_password_comes_from_its_file_and_is_never_shown() {
+        let file = std::env::temp_dir().join(format!("zj-pgpw-{}", std::process::id()));
+        std::fs::write(&file, "s3cret\n").unwrap();
+        let at = Location::parse("postgresql://judge@db:5432/zj", Some(&file)).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        let Location::Postgres(pg) = &at else {
+            panic!("not PostgreSQL: {at:?}");
+        };
+        assert_eq!(pg.password.as_deref(), Some("s3cret"));
+        assert_eq!(at.display().to_string(), "postgresql://judge@db:5432/zj");
+        assert!(!format!("{at:?}").contains("s3cret"));
+        assert!(matches!(
+            Location::parse("postgres://judge@db/zj", Some(Path::new("/nonexistent/pw"))),
+            Err(StoreError::PasswordFile(..))
+        ));
     }
 }

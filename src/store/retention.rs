@@ -19,7 +19,7 @@
 //! `VACUUM` runs on a schedule ([`vacuum`]).
 
 use super::Result;
-use rusqlite::{Connection, params};
+use super::{Conn, params};
 
 /// How long the row of a processed inbound mail (its Message-ID, digest
 /// and note, the bytes long gone) is kept: a year.
@@ -54,7 +54,7 @@ impl Pruned {
 /// inbound rows processed before `now - KEEP_MAIL_IDS` that no outbox row
 /// names, and counters whose windows are over. Mail still queued or being
 /// sent is never dropped, however old.
-pub fn prune_outbox(c: &Connection, sent_before: i64, now: i64) -> Result<Pruned> {
+pub fn prune_outbox(c: &Conn, sent_before: i64, now: i64) -> Result<Pruned> {
     let outbox = c.execute(
         "DELETE FROM outbox WHERE state IN ('sent', 'failed')
          AND coalesce(sent_at, created_at) < ?1",
@@ -63,7 +63,7 @@ pub fn prune_outbox(c: &Connection, sent_before: i64, now: i64) -> Result<Pruned
     let sources = c.execute(
         "DELETE FROM mail_sources WHERE NOT EXISTS
          (SELECT 1 FROM outbox WHERE outbox.source_id = mail_sources.id)",
-        [],
+        &[],
     )?;
     let inbound = c.execute(
         "DELETE FROM inbound WHERE state IN ('done', 'failed') AND processed_at < ?1
@@ -92,92 +92,61 @@ pub fn prune_outbox(c: &Connection, sent_before: i64, now: i64) -> Result<Pruned
 /// incremental vacuum was switched on has none to give until its first
 /// [`vacuum`]) and cut the write-ahead log back. Cheap: run after each
 /// prune. A checkpoint that readers hold up is left for the next time.
-pub fn tidy(c: &Connection) -> Result<()> {
-    c.execute_batch("PRAGMA incremental_vacuum;")?;
+/// PostgreSQL's autovacuum does this there: nothing to do.
+pub fn tidy(c: &Conn) -> Result<()> {
+    if let Some(s) = c.as_sqlite() {
+        s.execute_batch("PRAGMA incremental_vacuum;")?;
+    }
     checkpoint(c)
 }
 
 /// Copy the write-ahead log into the database and truncate it, if no
-/// reader holds it up.
-pub fn checkpoint(c: &Connection) -> Result<()> {
-    // Busy (a reader) is an answer, not an error: (busy, log, copied).
-    let _: (i64, i64, i64) = c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-    })?;
+/// reader holds it up (SQLite; PostgreSQL checkpoints on its own).
+pub fn checkpoint(c: &Conn) -> Result<()> {
+    if let Some(s) = c.as_sqlite() {
+        // Busy (a reader) is an answer, not an error: (busy, log, copied).
+        let _: (i64, i64, i64) = s.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+    }
     Ok(())
+}
+
+/// Whether a full [`vacuum`] is due: SQLite's store is not yet in
+/// incremental vacuum mode, or `last` (when the last one ran) is `every`
+/// seconds ago or more. Never on PostgreSQL, whose autovacuum keeps it.
+pub fn vacuum_due(c: &Conn, last: Option<i64>, now: i64, every: i64) -> Result<bool> {
+    let Some(s) = c.as_sqlite() else {
+        return Ok(false);
+    };
+    let incremental: i64 = s.query_row("PRAGMA auto_vacuum", [], |r| r.get(0))?;
+    Ok(incremental != 2 || last.is_none_or(|l| now - l >= every))
 }
 
 /// Rewrite the whole database compactly (`VACUUM`), switching an older
 /// store to incremental vacuum, then truncate the log. Other connections
 /// wait for it (their busy timeout); on a store kept small by pruning it
-/// takes well under a second.
-pub fn vacuum(c: &Connection) -> Result<()> {
-    c.execute_batch("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")?;
+/// takes well under a second. On PostgreSQL, a plain `VACUUM`.
+pub fn vacuum(c: &Conn) -> Result<()> {
+    match c.as_sqlite() {
+        Some(s) => s.execute_batch("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;")?,
+        None => c.execute_batch("VACUUM")?,
+    }
     checkpoint(c)
 }
 
-/// The store's size in bytes as SQLite sees it (pages in use, free pages
-/// included) and the free pages' share of it.
-pub fn size(c: &Connection) -> Result<(i64, i64)> {
-    let page: i64 = c.query_row("PRAGMA page_size", [], |r| r.get(0))?;
-    let count: i64 = c.query_row("PRAGMA page_count", [], |r| r.get(0))?;
-    let free: i64 = c.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
+/// The store's size in bytes (SQLite: pages in use, free pages included;
+/// PostgreSQL: the database's size) and the free pages' share of it
+/// (0 on PostgreSQL).
+pub fn size(c: &Conn) -> Result<(i64, i64)> {
+    let Some(s) = c.as_sqlite() else {
+        let total: i64 = c.query_row("SELECT pg_database_size(current_database())", &[], |r| {
+            r.get(0)
+        })?;
+        return Ok((total, 0));
+    };
+    let page: i64 = s.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+    let count: i64 = s.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+    let free: i64 = s.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
     Ok((page * count, page * free))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::{Later, Store, add_mail_source, finish_inbound, queue_outbox};
-
-    fn count(s: &mut Store, table: &str) -> i64 {
-        s.conn()
-            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
-            .unwrap()
-    }
-
-    #[test]
-    fn sent_mail_goes_after_the_retention_and_queued_mail_never() {
-        let mut s = Store::in_memory().unwrap();
-        let id = s
-            .insert_inbound("a@b", "test", b"x", 1, false, 0)
-            .unwrap()
-            .unwrap();
-        {
-            let tx = s.transaction().unwrap();
-            let src = add_mail_source(&tx, "phase", b"{}", 0).unwrap();
-            let later = Later {
-                source: src,
-                spec: "gm".into(),
-            };
-            queue_outbox(&tx, Some(id), "r1@j", &["a@b".into()], b"one", 0).unwrap();
-            crate::store::queue_outbox_later(&tx, None, "r2@j", &["c@d".into()], b"two", &later, 0)
-                .unwrap();
-            crate::store::queue_outbox_later(&tx, None, "r3@j", &["e@f".into()], b"3", &later, 0)
-                .unwrap();
-            finish_inbound(&tx, id, "answered", 0).unwrap();
-            tx.commit().unwrap();
-        }
-        let due = s.due_outbox(10, 10).unwrap();
-        assert_eq!(due[1].later.as_ref().unwrap().spec, "gm");
-        // Two sent at 100, one still queued (retried for ever).
-        s.mark_sent(due[0].id, 100).unwrap();
-        s.mark_sent(due[1].id, 100).unwrap();
-        let p = prune_outbox(s.conn(), 100, 1000).unwrap();
-        assert_eq!(p.outbox, 0, "sent at the boundary: kept");
-        let p = prune_outbox(s.conn(), 101, 1000).unwrap();
-        assert_eq!(p.outbox, 2);
-        assert_eq!(p.sources, 0, "the queued mail still needs its source");
-        assert_eq!(p.inbound, 0, "a mail's row is kept a year");
-        assert_eq!(count(&mut s, "outbox"), 1);
-        s.mark_sent(due[2].id, 200).unwrap();
-        let p = prune_outbox(s.conn(), 201, 1000).unwrap();
-        assert_eq!((p.outbox, p.sources), (1, 1));
-        assert_eq!(count(&mut s, "mail_sources"), 0);
-        let p = prune_outbox(s.conn(), 201, KEEP_MAIL_IDS + 1).unwrap();
-        assert_eq!(p.inbound, 1);
-        assert_eq!(count(&mut s, "inbound"), 0);
-        tidy(s.conn()).unwrap();
-        vacuum(s.conn()).unwrap();
-    }
 }

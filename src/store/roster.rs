@@ -5,7 +5,7 @@
 //! of the game), and the spans a player said they would be away.
 
 use super::Result;
-use rusqlite::{Connection, params};
+use super::{Conn, params};
 
 /// One player's time at a power.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct PlayerRow {
 /// Record that `address` plays `power` from `now`, closing the record of
 /// whoever played it before as replaced.
 pub fn took(
-    c: &Connection,
+    c: &Conn,
     game: &str,
     power: u8,
     address: &str,
@@ -43,7 +43,7 @@ pub fn took(
 }
 
 /// Record that the player of `power` left it (`how`), if one played it.
-pub fn left(c: &Connection, game: &str, power: u8, how: &str, now: i64) -> Result<()> {
+pub fn left(c: &Conn, game: &str, power: u8, how: &str, now: i64) -> Result<()> {
     c.execute(
         "UPDATE players SET to_at = ?3, how = ?4
          WHERE game = ?1 AND power = ?2 AND to_at IS NULL",
@@ -53,7 +53,7 @@ pub fn left(c: &Connection, game: &str, power: u8, how: &str, now: i64) -> Resul
 }
 
 /// Set the display name on the current record of `power`.
-pub fn named(c: &Connection, game: &str, power: u8, name: Option<&str>) -> Result<()> {
+pub fn named(c: &Conn, game: &str, power: u8, name: Option<&str>) -> Result<()> {
     c.execute(
         "UPDATE players SET name = ?3 WHERE game = ?1 AND power = ?2 AND to_at IS NULL",
         params![game, power as i64, name],
@@ -62,22 +62,22 @@ pub fn named(c: &Connection, game: &str, power: u8, name: Option<&str>) -> Resul
 }
 
 /// Everybody who played in `game`, by power, then in the order they came.
-pub fn players(c: &Connection, game: &str) -> Result<Vec<PlayerRow>> {
-    let mut st = c.prepare(
+pub fn players(c: &Conn, game: &str) -> Result<Vec<PlayerRow>> {
+    c.query_map(
         "SELECT power, address, name, from_at, to_at, how FROM players
          WHERE game = ?1 ORDER BY power, id",
-    )?;
-    let rows = st.query_map(params![game], |r| {
-        Ok(PlayerRow {
-            power: r.get::<_, i64>(0)? as u8,
-            address: r.get(1)?,
-            name: r.get(2)?,
-            from_at: r.get(3)?,
-            to_at: r.get(4)?,
-            how: r.get(5)?,
-        })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+        params![game],
+        |r| {
+            Ok(PlayerRow {
+                power: r.get::<i64>(0)? as u8,
+                address: r.get(1)?,
+                name: r.get(2)?,
+                from_at: r.get(3)?,
+                to_at: r.get(4)?,
+                how: r.get(5)?,
+            })
+        },
+    )
 }
 
 /// An announced absence.
@@ -92,7 +92,7 @@ pub struct Absence {
 }
 
 /// Record an absence.
-pub fn add_absence(c: &Connection, game: &str, a: Absence, now: i64) -> Result<()> {
+pub fn add_absence(c: &Conn, game: &str, a: Absence, now: i64) -> Result<()> {
     c.execute(
         "INSERT INTO absences (game, power, from_at, to_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![game, a.power as i64, a.from_at, a.to_at, now],
@@ -101,17 +101,17 @@ pub fn add_absence(c: &Connection, game: &str, a: Absence, now: i64) -> Result<(
 }
 
 /// Absences in `game` that have not ended by `now`, earliest first.
-pub fn absences(c: &Connection, game: &str, now: i64) -> Result<Vec<Absence>> {
-    let mut st = c.prepare(
+pub fn absences(c: &Conn, game: &str, now: i64) -> Result<Vec<Absence>> {
+    c.query_map(
         "SELECT power, from_at, to_at FROM absences WHERE game = ?1 AND to_at > ?2
          ORDER BY from_at, power",
-    )?;
-    let rows = st.query_map(params![game, now], |r| {
-        Ok(Absence {
-            power: r.get::<_, i64>(0)? as u8,
-            from_at: r.get(1)?,
-            to_at: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+        params![game, now],
+        |r| {
+            Ok(Absence {
+                power: r.get::<i64>(0)? as u8,
+                from_at: r.get(1)?,
+                to_at: r.get(2)?,
+            })
+        },
+    )
 }

@@ -74,8 +74,8 @@ impl Default for Limits {
 /// What the server shows.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The store (SQLite) to read.
-    pub store: std::path::PathBuf,
+    /// The store to read.
+    pub store: crate::store::Location,
     /// The judge's name, on every page.
     pub judge: String,
     /// The pages' address as readers reach them, ending in `/`.

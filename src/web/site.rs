@@ -9,8 +9,9 @@
 //! built field by field from the store's rows, so an address, a password
 //! hash or a stored order never reaches a template.
 //!
-//! Pages are made on blocking threads (SQLite, drawing) and kept until the
-//! store changes: SQLite's `data_version` on a connection of the site's own
+//! Pages are made on blocking threads (the store, drawing) and kept until
+//! the store changes: [`crate::store::Store::generation`] on a connection
+//! of the site's own (SQLite's `data_version`, PostgreSQL's log position)
 //! says whether any other connection (the judge, `zinejudge deliver`) has
 //! committed since.
 
@@ -30,7 +31,6 @@ use crate::variant::{PhaseKind, Turn, Variant};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Games on one page of the list.
@@ -76,12 +76,6 @@ pub enum WebError {
     /// The feed could not be written.
     #[error("cannot write the feed")]
     Feed(#[from] atom_syndication::Error),
-}
-
-impl From<rusqlite::Error> for WebError {
-    fn from(e: rusqlite::Error) -> Self {
-        WebError::Store(StoreError::Sql(e))
-    }
 }
 
 /// Result alias.
@@ -167,7 +161,7 @@ pub enum Want {
 /// The site: the store, the variants and map layouts, the templates and
 /// the pages made.
 pub struct Site {
-    store: PathBuf,
+    store: crate::store::Location,
     pool: Mutex<Vec<Store>>,
     stamp: Mutex<Option<Store>>,
     variants: Mutex<HashMap<String, Arc<Variant>>>,
@@ -227,7 +221,12 @@ impl Site {
     /// the feeds' links absolute, and its path is where the pages link to
     /// each other (for a reverse proxy serving them under a prefix).
     /// `caching` keeps pages made until the store changes.
-    pub fn new(store: PathBuf, judge: &str, base_url: Option<String>, caching: bool) -> Site {
+    pub fn new(
+        store: impl Into<crate::store::Location>,
+        judge: &str,
+        base_url: Option<String>,
+        caching: bool,
+    ) -> Site {
         let prefix = base_url
             .as_deref()
             .and_then(|b| b.split_once("://"))
@@ -235,7 +234,7 @@ impl Site {
             .filter(|p| p.ends_with('/'))
             .unwrap_or_else(|| "/".to_string());
         Site {
-            store,
+            store: store.into(),
             pool: Mutex::new(Vec::new()),
             stamp: Mutex::new(None),
             variants: Mutex::new(HashMap::new()),
@@ -318,21 +317,19 @@ impl Site {
         let Some(store) = s.as_mut() else {
             unreachable!("opened above")
         };
-        Ok(store
-            .conn()
-            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+        Ok(store.generation()?)
     }
 
     /// Run `f` in a read transaction (one snapshot for the whole page) on a
     /// pooled connection.
-    fn read<T>(&self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>) -> Result<T> {
+    fn read<T>(&self, f: impl FnOnce(&crate::store::Tx<'_>) -> Result<T>) -> Result<T> {
         let taken = lock(&self.pool).pop();
         let mut store = match taken {
             Some(s) => s,
             None => Store::open(&self.store)?,
         };
         let out = {
-            let tx = store.conn().transaction()?;
+            let tx = store.read_transaction()?;
             f(&tx)
         };
         let mut pool = lock(&self.pool);
@@ -508,7 +505,7 @@ impl Site {
             let seats = games::seats(tx, &g.name)?;
             let history = games::history(tx, &g.name)?;
             let press = press::list(tx, &g.name, PRESS_SHOWN)?;
-            let away = absences(tx, &g.name, unix_now())?;
+            let away = crate::store::roster::absences(tx, &g.name, unix_now())?;
             Ok(Some((g, seats, history, press, away)))
         })?
         else {
@@ -978,31 +975,6 @@ struct RosterRow {
     /// `from to to` in the game's zone: the players plan around them.
     away: Vec<String>,
     status: &'static str,
-}
-
-/// An absence a player announced (`SET ABSENCE`), as the page shows it.
-struct Away {
-    power: u8,
-    from_at: i64,
-    to_at: i64,
-}
-
-/// The absences announced in `game` that have not ended by `now`, earliest
-/// first. The SQL is here rather than in the store while the store moves to
-/// PostgreSQL (`store::roster::absences` is the same query).
-fn absences(tx: &rusqlite::Transaction<'_>, game: &str, now: i64) -> Result<Vec<Away>> {
-    let mut st = tx.prepare(
-        "SELECT power, from_at, to_at FROM absences WHERE game = ?1 AND to_at > ?2
-         ORDER BY from_at, power",
-    )?;
-    let rows = st.query_map(rusqlite::params![game, now], |r| {
-        Ok(Away {
-            power: r.get::<_, i64>(0)?.try_into().unwrap_or(u8::MAX),
-            from_at: r.get(1)?,
-            to_at: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
 /// Now, as Unix seconds: which absences are still to come or running. A

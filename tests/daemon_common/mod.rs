@@ -319,6 +319,13 @@ impl Judge {
         c
     }
 
+    /// A connection to its store through the store's own interface, for
+    /// the store's functions (the judge keeps running).
+    #[allow(dead_code)]
+    pub fn store(&self) -> zinejudge::store::Store {
+        zinejudge::store::Store::open(&self.store).expect("open the store")
+    }
+
     /// Mail counts of the store (zero before it exists).
     pub fn counts(&self) -> Counts {
         if !self.store.exists() {

@@ -60,7 +60,65 @@ pub fn missing_postgres() -> Option<String> {
     })
 }
 
+/// The server the tests of one binary share while any of them runs (a
+/// server per test would cost an `initdb` each): started by the first,
+/// stopped when the last lets go.
+static SHARED: std::sync::Mutex<std::sync::Weak<PgServer>> =
+    std::sync::Mutex::new(std::sync::Weak::new());
+
+/// A database of one test's own on a shared server.
+pub struct PgDatabase {
+    /// The server (kept running while this lives).
+    pub server: std::sync::Arc<PgServer>,
+    /// The database's name.
+    pub name: String,
+}
+
+impl PgDatabase {
+    /// Its URL, for `[store] url` (the password is given apart).
+    pub fn url(&self) -> String {
+        format!(
+            "postgres://{PG_USER}@127.0.0.1:{}/{}",
+            self.server.port, self.name
+        )
+    }
+
+    /// Where the store is, with the password.
+    pub fn location(&self) -> zinejudge::store::Location {
+        zinejudge::store::Location::Postgres(zinejudge::store::PgLocation {
+            url: self.url(),
+            password: Some(PG_PASSWORD.to_string()),
+        })
+    }
+}
+
 impl PgServer {
+    /// A fresh database for `test` on the server this binary's tests
+    /// share, or a skip (outside CI) when PostgreSQL is not installed.
+    pub fn database_or_skip(test: &str) -> Option<PgDatabase> {
+        let server = {
+            let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+            match shared.upgrade() {
+                Some(s) => s,
+                None => {
+                    let s = std::sync::Arc::new(PgServer::start_or_skip(test)?);
+                    *shared = std::sync::Arc::downgrade(&s);
+                    s
+                }
+            }
+        };
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let name = format!(
+            "t{}_{}",
+            std::process::id(),
+            N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        );
+        server
+            .psql(&format!("CREATE DATABASE {name}"))
+            .unwrap_or_else(|e| panic!("{test}: {e}"));
+        Some(PgDatabase { server, name })
+    }
+
     /// Start a server, or skip the test (outside CI) when PostgreSQL is not
     /// installed; in CI its absence is a failure.
     pub fn start_or_skip(test: &str) -> Option<PgServer> {

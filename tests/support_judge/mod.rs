@@ -1,10 +1,45 @@
 //! A judge in a box for command tests: the real processor and store (in
 //! memory), a clock the test moves, and the mails the judge sends, read
 //! back with mail-parser.
+//!
+//! With `ZINEJUDGE_TEST_STORE=postgres` in the environment, every world's
+//! store is instead a database of its own on a throw-away PostgreSQL
+//! server (tests/support/postgres.rs): the whole judge suite then runs on
+//! the PostgreSQL backend. [`World::on`] picks the backend for one test.
 
 #![allow(dead_code)]
 
 pub mod bot;
+
+/// The throw-away PostgreSQL server, shared with tests/support (a test
+/// that uses both compiles the file twice, harmlessly).
+#[allow(clippy::duplicate_mod)]
+#[path = "../support/postgres.rs"]
+pub mod postgres;
+
+/// Whether the tests run in CI (a missing PostgreSQL is then a failure).
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "FALSE" | "False"))
+}
+
+/// The store backend a world runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum On {
+    /// SQLite in memory.
+    Sqlite,
+    /// A fresh PostgreSQL database.
+    Postgres,
+}
+
+impl On {
+    /// `ZINEJUDGE_TEST_STORE=postgres` or SQLite.
+    fn from_env() -> On {
+        match std::env::var("ZINEJUDGE_TEST_STORE").as_deref() {
+            Ok("postgres") => On::Postgres,
+            _ => On::Sqlite,
+        }
+    }
+}
 
 use mail_parser::MimeHeaders;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -35,11 +70,20 @@ pub struct World {
     pub now: SystemTime,
     serial: u32,
     seen: i64,
+    /// The PostgreSQL database the store is in, if it is (dropped after
+    /// the processor's connection).
+    pg: Option<postgres::PgDatabase>,
 }
 
 impl World {
     pub fn new() -> World {
         Self::with_judge(Judge::new("zinejudge", "UTC"))
+    }
+
+    /// A world on the `on` backend; `None` (the test is skipped, with a
+    /// notice) when that is PostgreSQL and it is not installed.
+    pub fn on(on: On, test: &str) -> Option<World> {
+        Self::with_judge_on(Judge::new("zinejudge", "UTC"), on, test)
     }
 
     /// A world whose judge also plays the variant in `file` (under tests/data).
@@ -53,9 +97,21 @@ impl World {
     }
 
     fn with_judge(judge: Judge) -> World {
-        World {
+        Self::with_judge_on(judge, On::from_env(), "a judge test")
+            .expect("ZINEJUDGE_TEST_STORE=postgres, but PostgreSQL is not installed")
+    }
+
+    fn with_judge_on(judge: Judge, on: On, test: &str) -> Option<World> {
+        let (store, pg) = match on {
+            On::Sqlite => (Store::in_memory().unwrap(), None),
+            On::Postgres => {
+                let db = postgres::PgServer::database_or_skip(test)?;
+                (Store::open(&db.location()).unwrap(), Some(db))
+            }
+        };
+        Some(World {
             processor: Processor::new(
-                Store::in_memory().unwrap(),
+                store,
                 Box::new(judge),
                 Identity {
                     address: "judge@example.test".into(),
@@ -68,7 +124,8 @@ impl World {
             now: UNIX_EPOCH + Duration::from_secs(1_830_340_800),
             serial: 0,
             seen: 0,
-        }
+            pg,
+        })
     }
 
     pub fn unix(&self) -> i64 {

@@ -320,7 +320,7 @@ impl Pages {
             .build()
             .expect("runtime");
         let options = Options {
-            store: store.to_path_buf(),
+            store: store.to_path_buf().into(),
             judge: "zinejudge".into(),
             base_url: Some(BASE.into()),
             cache,

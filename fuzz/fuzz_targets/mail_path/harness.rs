@@ -369,13 +369,12 @@ impl Harness {
             }
         }
         let queued: Vec<(Option<i64>, String, Vec<u8>)> = {
-            let mut st = c
-                .prepare("SELECT inbound_id, recipients, raw FROM outbox ORDER BY id")
-                .map_err(|e| format!("{e}"))?;
-            st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                .map_err(|e| format!("{e}"))?
-                .collect::<Result<_, _>>()
-                .map_err(|e| format!("{e}"))?
+            c.query_map(
+                "SELECT inbound_id, recipients, raw FROM outbox ORDER BY id",
+                &[],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .map_err(|e| format!("{e}"))?
         };
         ran.queued = queued.len();
         let input = Input::read(data);

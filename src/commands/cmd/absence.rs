@@ -14,8 +14,8 @@ use crate::commands::registry::{Args, Command, Gm, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, load, mail_to, notify_all, time};
 use crate::game::record::{SeatStatus, Status};
 use crate::map::PowerId;
+use crate::store::Conn;
 use crate::store::{games, roster};
-use rusqlite::Connection;
 
 /// The longest absence taken, in days.
 const MAX_DAYS: i64 = 60;
@@ -165,7 +165,7 @@ impl Command for SetAbsences {
 /// from one another count as one), by at most the GM's cap. Returns the
 /// deadline and the powers whose absence moved it.
 pub(crate) fn extended(
-    c: &Connection,
+    c: &Conn,
     g: &games::GameRow,
     deadline: i64,
 ) -> CmdResult<(i64, Vec<PowerId>)> {

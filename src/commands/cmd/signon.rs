@@ -152,7 +152,7 @@ impl Command for SignOn {
 /// is left out: the mail's own processing reports it.
 pub(crate) fn ahead(
     judge: &mut Judge,
-    conn: &rusqlite::Connection,
+    conn: &crate::store::Conn,
     mail: &crate::mail::Inbound,
     now: i64,
 ) -> Vec<(String, Option<crate::map::PowerId>, String, String)> {

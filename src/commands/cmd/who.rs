@@ -46,7 +46,7 @@ impl Command for Who {
 /// power stands), the players it had before, and absences to come.
 /// `addresses`: show players' addresses too.
 pub(crate) fn roster_text(
-    c: &rusqlite::Connection,
+    c: &crate::store::Conn,
     v: &crate::variant::Variant,
     g: &games::GameRow,
     addresses: bool,

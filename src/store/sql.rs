@@ -1,0 +1,705 @@
+//! The backend-neutral SQL layer the store is written on: one connection
+//! type ([`Conn`]) over SQLite (rusqlite) or PostgreSQL (the `postgres`
+//! crate), transactions ([`Tx`]), typed parameters ([`ToValue`], the
+//! [`params!`](crate::store::params) macro) and typed columns
+//! ([`FromValue`], [`Row::get`]).
+//!
+//! SQL is written once, in the dialect both backends share: `?1`-style
+//! placeholders (translated to `$1` for PostgreSQL, once per statement,
+//! then cached with the prepared statement), `INSERT ... ON CONFLICT DO
+//! NOTHING`, `RETURNING id` rather than `last_insert_rowid()`, `CAST(..
+//! AS BIGINT)`. Values cross the layer borrowed ([`ValueRef`]): a mail's
+//! bytes are not copied on their way in or out.
+//!
+//! PostgreSQL is strict about types where SQLite is not; this layer makes
+//! up the difference in one place: a parameter is encoded as whatever type
+//! the server inferred for its placeholder (an `i64` into an `integer`, a
+//! `bool` into the `bigint` the schema uses for flags), and a column is
+//! read from whatever type it has (int2/4/8, bool, bytea, text, citext).
+//!
+//! The sync `postgres` client runs each call on a small Tokio runtime of
+//! its own and panics if called on a thread that is inside another
+//! runtime. The store is already used only off the async threads (the
+//! processor's own thread, `spawn_blocking`), except when the daemon opens
+//! its connections from its async supervisor; `off_runtime` covers that
+//! case (and any other) by stepping out of the runtime first.
+
+use super::{Result, StoreError};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// A value passed to or read from the database, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ValueRef<'a> {
+    /// SQL NULL.
+    Null,
+    /// An integer (flags are integers 0 and 1 in both backends).
+    Integer(i64),
+    /// A floating-point number.
+    Real(f64),
+    /// Text.
+    Text(&'a str),
+    /// Bytes.
+    Blob(&'a [u8]),
+}
+
+impl ValueRef<'_> {
+    fn kind(&self) -> &'static str {
+        match self {
+            ValueRef::Null => "null",
+            ValueRef::Integer(_) => "integer",
+            ValueRef::Real(_) => "real",
+            ValueRef::Text(_) => "text",
+            ValueRef::Blob(_) => "blob",
+        }
+    }
+}
+
+/// What can be a statement parameter.
+pub trait ToValue: Sync {
+    /// The value, borrowed from `self`.
+    fn to_value(&self) -> ValueRef<'_>;
+}
+
+macro_rules! int_to_value {
+    ($($t:ty),*) => {$(
+        impl ToValue for $t {
+            fn to_value(&self) -> ValueRef<'_> {
+                ValueRef::Integer(*self as i64)
+            }
+        }
+    )*};
+}
+int_to_value!(i64, i32, i16, i8, u32, u16, u8);
+
+impl ToValue for bool {
+    fn to_value(&self) -> ValueRef<'_> {
+        ValueRef::Integer(i64::from(*self))
+    }
+}
+impl ToValue for f64 {
+    fn to_value(&self) -> ValueRef<'_> {
+        ValueRef::Real(*self)
+    }
+}
+impl ToValue for str {
+    fn to_value(&self) -> ValueRef<'_> {
+        ValueRef::Text(self)
+    }
+}
+impl ToValue for String {
+    fn to_value(&self) -> ValueRef<'_> {
+        ValueRef::Text(self)
+    }
+}
+impl ToValue for [u8] {
+    fn to_value(&self) -> ValueRef<'_> {
+        ValueRef::Blob(self)
+    }
+}
+impl<const N: usize> ToValue for [u8; N] {
+    fn to_value(&self) -> ValueRef<'_> {
+        ValueRef::Blob(self)
+    }
+}
+impl ToValue for Vec<u8> {
+    fn to_value(&self) -> ValueRef<'_> {
+        ValueRef::Blob(self)
+    }
+}
+impl<T: ToValue + ?Sized> ToValue for &T {
+    fn to_value(&self) -> ValueRef<'_> {
+        (**self).to_value()
+    }
+}
+impl<T: ToValue> ToValue for Option<T> {
+    fn to_value(&self) -> ValueRef<'_> {
+        match self {
+            Some(v) => v.to_value(),
+            None => ValueRef::Null,
+        }
+    }
+}
+
+/// The parameters of a statement, built with
+/// [`params!`](crate::store::params) (or `&[]` for none).
+pub type Params<'a> = &'a [&'a dyn ToValue];
+
+/// Statement parameters: `params![a, b]` is `&[&a, &b]` as
+/// [`Params`](crate::store::sql::Params).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __store_params {
+    ($($p:expr),* $(,)?) => {
+        &[$(&$p as &dyn $crate::store::sql::ToValue),*] as &[&dyn $crate::store::sql::ToValue]
+    };
+}
+
+/// What a column can be read as.
+pub trait FromValue: Sized {
+    /// The value, or why it is not one of these.
+    fn from_value(v: ValueRef<'_>) -> std::result::Result<Self, &'static str>;
+}
+
+impl FromValue for i64 {
+    fn from_value(v: ValueRef<'_>) -> std::result::Result<Self, &'static str> {
+        match v {
+            ValueRef::Integer(i) => Ok(i),
+            _ => Err("integer"),
+        }
+    }
+}
+impl FromValue for i32 {
+    fn from_value(v: ValueRef<'_>) -> std::result::Result<Self, &'static str> {
+        match v {
+            ValueRef::Integer(i) => i32::try_from(i).map_err(|_| "32-bit integer"),
+            _ => Err("integer"),
+        }
+    }
+}
+impl FromValue for bool {
+    fn from_value(v: ValueRef<'_>) -> std::result::Result<Self, &'static str> {
+        match v {
+            ValueRef::Integer(i) => Ok(i != 0),
+            _ => Err("integer"),
+        }
+    }
+}
+impl FromValue for f64 {
+    fn from_value(v: ValueRef<'_>) -> std::result::Result<Self, &'static str> {
+        match v {
+            ValueRef::Real(f) => Ok(f),
+            ValueRef::Integer(i) => Ok(i as f64),
+            _ => Err("real"),
+        }
+    }
+}
+impl FromValue for String {
+    fn from_value(v: ValueRef<'_>) -> std::result::Result<Self, &'static str> {
+        match v {
+            ValueRef::Text(s) => Ok(s.to_string()),
+            _ => Err("text"),
+        }
+    }
+}
+impl FromValue for Vec<u8> {
+    fn from_value(v: ValueRef<'_>) -> std::result::Result<Self, &'static str> {
+        match v {
+            ValueRef::Blob(b) => Ok(b.to_vec()),
+            // SQLite keeps what was written; a text written where bytes
+            // belong reads as its bytes, as rusqlite did.
+            ValueRef::Text(s) => Ok(s.as_bytes().to_vec()),
+            _ => Err("blob"),
+        }
+    }
+}
+impl<T: FromValue> FromValue for Option<T> {
+    fn from_value(v: ValueRef<'_>) -> std::result::Result<Self, &'static str> {
+        match v {
+            ValueRef::Null => Ok(None),
+            v => T::from_value(v).map(Some),
+        }
+    }
+}
+
+/// One row of a result, read by column index.
+pub struct Row<'a>(RowInner<'a>);
+
+enum RowInner<'a> {
+    Sqlite(&'a rusqlite::Row<'a>),
+    Postgres(&'a postgres::Row),
+}
+
+impl Row<'_> {
+    /// Column `i` (from 0) as a `T`.
+    pub fn get<T: FromValue>(&self, i: usize) -> Result<T> {
+        let wrong = |found: &'static str, expected: &'static str| StoreError::Type {
+            column: i,
+            expected,
+            found,
+        };
+        match &self.0 {
+            RowInner::Sqlite(r) => {
+                let v = r.get_ref(i)?;
+                let v = match v {
+                    rusqlite::types::ValueRef::Null => ValueRef::Null,
+                    rusqlite::types::ValueRef::Integer(i) => ValueRef::Integer(i),
+                    rusqlite::types::ValueRef::Real(f) => ValueRef::Real(f),
+                    rusqlite::types::ValueRef::Text(t) => {
+                        ValueRef::Text(std::str::from_utf8(t).map_err(|_| wrong("bytes", "text"))?)
+                    }
+                    rusqlite::types::ValueRef::Blob(b) => ValueRef::Blob(b),
+                };
+                T::from_value(v).map_err(|e| wrong(v.kind(), e))
+            }
+            RowInner::Postgres(r) => {
+                let v: PgValue<'_> = r.try_get(i)?;
+                T::from_value(v.0).map_err(|e| wrong(v.0.kind(), e))
+            }
+        }
+    }
+}
+
+/// Which database a connection talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite, a file (or memory) of this process.
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+/// A connection to either backend. Calls take `&self`, as rusqlite's do,
+/// so that a transaction can be shared by the functions of one unit of
+/// work; the PostgreSQL client, which wants `&mut`, sits in a `RefCell`.
+pub struct Conn(ConnInner);
+
+enum ConnInner {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<RefCell<Pg>>),
+}
+
+/// A PostgreSQL client and its prepared statements, by the SQL as written
+/// (before `?N` became `$N`).
+pub(super) struct Pg {
+    client: postgres::Client,
+    prepared: HashMap<String, postgres::Statement>,
+}
+
+impl Pg {
+    fn statement(&mut self, sql: &str) -> Result<postgres::Statement> {
+        if let Some(s) = self.prepared.get(sql) {
+            return Ok(s.clone());
+        }
+        let translated = dollar_placeholders(sql);
+        let client = &mut self.client;
+        let st = off_runtime(|| client.prepare(&translated))?;
+        if self.prepared.len() > 512 {
+            self.prepared.clear();
+        }
+        self.prepared.insert(sql.to_string(), st.clone());
+        Ok(st)
+    }
+
+    fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<postgres::Row>> {
+        let st = self.statement(sql)?;
+        let values: Vec<PgValue<'_>> = params.iter().map(|p| PgValue(p.to_value())).collect();
+        let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = values
+            .iter()
+            .map(|v| v as &(dyn postgres::types::ToSql + Sync))
+            .collect();
+        let client = &mut self.client;
+        Ok(off_runtime(|| client.query(&st, &refs))?)
+    }
+
+    fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<usize> {
+        let st = self.statement(sql)?;
+        let values: Vec<PgValue<'_>> = params.iter().map(|p| PgValue(p.to_value())).collect();
+        let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = values
+            .iter()
+            .map(|v| v as &(dyn postgres::types::ToSql + Sync))
+            .collect();
+        let client = &mut self.client;
+        Ok(off_runtime(|| client.execute(&st, &refs))? as usize)
+    }
+
+    fn batch(&mut self, sql: &str) -> Result<()> {
+        let client = &mut self.client;
+        Ok(off_runtime(|| client.batch_execute(sql))?)
+    }
+}
+
+/// Run `f` (a call of the sync PostgreSQL client) where it may block: as
+/// is on a thread outside any Tokio runtime; through `block_in_place` on a
+/// multi-threaded runtime (it steps out of the runtime); on a short-lived
+/// thread of its own on a current-thread runtime.
+pub(super) fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Err(_) => f(),
+        Ok(h) if h.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(f),
+        Ok(_) => std::thread::scope(|s| match s.spawn(f).join() {
+            Ok(v) => v,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }),
+    }
+}
+
+/// `?N` placeholders as PostgreSQL's `$N`, outside quoted strings and
+/// names.
+pub(super) fn dollar_placeholders(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut quote: Option<char> = None;
+    for c in sql.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c == '?' => {
+                out.push('$');
+                continue;
+            }
+            None => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Conn {
+    /// A connection over SQLite.
+    pub(super) fn sqlite(c: rusqlite::Connection) -> Conn {
+        c.set_prepared_statement_cache_capacity(64);
+        Conn(ConnInner::Sqlite(c))
+    }
+
+    /// A connection over PostgreSQL.
+    pub(super) fn postgres(client: postgres::Client) -> Conn {
+        Conn(ConnInner::Postgres(Box::new(RefCell::new(Pg {
+            client,
+            prepared: HashMap::new(),
+        }))))
+    }
+
+    /// The SQLite connection, for what only SQLite has (pragmas, backup).
+    pub(super) fn as_sqlite(&self) -> Option<&rusqlite::Connection> {
+        match &self.0 {
+            ConnInner::Sqlite(c) => Some(c),
+            ConnInner::Postgres(_) => None,
+        }
+    }
+
+    /// Which backend this is.
+    pub fn backend(&self) -> Backend {
+        match &self.0 {
+            ConnInner::Sqlite(_) => Backend::Sqlite,
+            ConnInner::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Run a statement; the number of rows it changed.
+    pub fn execute(&self, sql: &str, params: Params<'_>) -> Result<usize> {
+        match &self.0 {
+            ConnInner::Sqlite(c) => {
+                let mut st = c.prepare_cached(sql)?;
+                Ok(st.execute(rusqlite::params_from_iter(
+                    params.iter().map(|p| SqliteValue(p.to_value())),
+                ))?)
+            }
+            ConnInner::Postgres(pg) => pg.borrow_mut().execute(sql, params),
+        }
+    }
+
+    /// Run statements without parameters, separated by `;`.
+    pub fn execute_batch(&self, sql: &str) -> Result<()> {
+        match &self.0 {
+            ConnInner::Sqlite(c) => Ok(c.execute_batch(sql)?),
+            ConnInner::Postgres(pg) => pg.borrow_mut().batch(sql),
+        }
+    }
+
+    /// Every row of a query, each made by `f`.
+    pub fn query_map<T>(
+        &self,
+        sql: &str,
+        params: Params<'_>,
+        mut f: impl FnMut(&Row<'_>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        match &self.0 {
+            ConnInner::Sqlite(c) => {
+                let mut st = c.prepare_cached(sql)?;
+                let mut rows = st.query(rusqlite::params_from_iter(
+                    params.iter().map(|p| SqliteValue(p.to_value())),
+                ))?;
+                let mut out = Vec::new();
+                while let Some(r) = rows.next()? {
+                    out.push(f(&Row(RowInner::Sqlite(r)))?);
+                }
+                Ok(out)
+            }
+            ConnInner::Postgres(pg) => {
+                let rows = pg.borrow_mut().query(sql, params)?;
+                rows.iter()
+                    .map(|r| f(&Row(RowInner::Postgres(r))))
+                    .collect()
+            }
+        }
+    }
+
+    /// The first row of a query made by `f`, or `None`.
+    pub fn query_opt<T>(
+        &self,
+        sql: &str,
+        params: Params<'_>,
+        f: impl FnOnce(&Row<'_>) -> Result<T>,
+    ) -> Result<Option<T>> {
+        match &self.0 {
+            ConnInner::Sqlite(c) => {
+                let mut st = c.prepare_cached(sql)?;
+                let mut rows = st.query(rusqlite::params_from_iter(
+                    params.iter().map(|p| SqliteValue(p.to_value())),
+                ))?;
+                match rows.next()? {
+                    Some(r) => Ok(Some(f(&Row(RowInner::Sqlite(r)))?)),
+                    None => Ok(None),
+                }
+            }
+            ConnInner::Postgres(pg) => {
+                let rows = pg.borrow_mut().query(sql, params)?;
+                match rows.first() {
+                    Some(r) => Ok(Some(f(&Row(RowInner::Postgres(r)))?)),
+                    None => Ok(None),
+                }
+            }
+        }
+    }
+
+    /// The first row of a query made by `f`; [`StoreError::NoRows`] if
+    /// there is none (`.optional()` from [`OptionalExt`] makes that
+    /// `None`).
+    pub fn query_row<T>(
+        &self,
+        sql: &str,
+        params: Params<'_>,
+        f: impl FnOnce(&Row<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.query_opt(sql, params, f)?.ok_or(StoreError::NoRows)
+    }
+
+    /// Start a transaction that writes. In SQLite it takes the write lock
+    /// at once (`BEGIN IMMEDIATE`), waiting for other writers: a deferred
+    /// transaction that reads first and writes later fails at once with
+    /// "database is locked" if another connection wrote in between.
+    pub fn transaction(&mut self) -> Result<Tx<'_>> {
+        self.execute_batch(match self.backend() {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        })?;
+        Ok(Tx {
+            conn: self,
+            done: false,
+        })
+    }
+
+    /// Start a transaction that only reads, on one snapshot.
+    pub fn read_transaction(&mut self) -> Result<Tx<'_>> {
+        self.execute_batch(match self.backend() {
+            Backend::Sqlite => "BEGIN DEFERRED",
+            Backend::Postgres => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+        })?;
+        Ok(Tx {
+            conn: self,
+            done: false,
+        })
+    }
+}
+
+/// A transaction: committed by [`Tx::commit`], rolled back when dropped
+/// uncommitted. It derefs to its [`Conn`], so a function taking `&Conn`
+/// works inside one.
+pub struct Tx<'c> {
+    conn: &'c mut Conn,
+    done: bool,
+}
+
+impl Tx<'_> {
+    /// Commit.
+    pub fn commit(mut self) -> Result<()> {
+        self.done = true;
+        self.conn.execute_batch("COMMIT")
+    }
+
+    /// Roll back (as dropping does, but with the error, if any).
+    pub fn rollback(mut self) -> Result<()> {
+        self.done = true;
+        self.conn.execute_batch("ROLLBACK")
+    }
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Conn;
+    fn deref(&self) -> &Conn {
+        self.conn
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+/// `.optional()` on a store result: [`StoreError::NoRows`] becomes `None`.
+pub trait OptionalExt<T> {
+    /// `Ok(None)` for no row, `Ok(Some(_))` for a row, other errors as
+    /// they are.
+    fn optional(self) -> Result<Option<T>>;
+}
+
+impl<T> OptionalExt<T> for Result<T> {
+    fn optional(self) -> Result<Option<T>> {
+        match self {
+            Ok(v) => Ok(Some(v)),
+            Err(StoreError::NoRows) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A value as rusqlite takes it (borrowed).
+struct SqliteValue<'a>(ValueRef<'a>);
+
+impl rusqlite::ToSql for SqliteValue<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, ValueRef as R};
+        Ok(ToSqlOutput::Borrowed(match self.0 {
+            ValueRef::Null => R::Null,
+            ValueRef::Integer(i) => R::Integer(i),
+            ValueRef::Real(f) => R::Real(f),
+            ValueRef::Text(t) => R::Text(t.as_bytes()),
+            ValueRef::Blob(b) => R::Blob(b),
+        }))
+    }
+}
+
+/// A value as the PostgreSQL client takes and gives it: encoded as the
+/// type the server inferred for the placeholder, decoded from the type the
+/// column has.
+#[derive(Debug)]
+struct PgValue<'a>(ValueRef<'a>);
+
+type BoxError = Box<dyn std::error::Error + Sync + Send>;
+
+fn is_text(ty: &postgres::types::Type) -> bool {
+    use postgres::types::Type;
+    matches!(
+        *ty,
+        Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN
+    ) || ty.name() == "citext"
+}
+
+impl postgres::types::ToSql for PgValue<'_> {
+    fn to_sql(
+        &self,
+        ty: &postgres::types::Type,
+        out: &mut bytes::BytesMut,
+    ) -> std::result::Result<postgres::types::IsNull, BoxError> {
+        use bytes::BufMut;
+        use postgres::types::{IsNull, Type};
+        match (self.0, ty) {
+            (ValueRef::Null, _) => return Ok(IsNull::Yes),
+            (ValueRef::Integer(i), &Type::INT8) => out.put_i64(i),
+            (ValueRef::Integer(i), &Type::INT4) => out.put_i32(i32::try_from(i)?),
+            (ValueRef::Integer(i), &Type::INT2) => out.put_i16(i16::try_from(i)?),
+            (ValueRef::Integer(i), &Type::BOOL) => out.put_u8(u8::from(i != 0)),
+            (ValueRef::Integer(i), &Type::FLOAT8) => out.put_f64(i as f64),
+            (ValueRef::Integer(i), t) if is_text(t) => out.put_slice(i.to_string().as_bytes()),
+            (ValueRef::Real(f), &Type::FLOAT8) => out.put_f64(f),
+            (ValueRef::Real(f), &Type::FLOAT4) => out.put_f32(f as f32),
+            (ValueRef::Text(s), t) if is_text(t) => out.put_slice(s.as_bytes()),
+            (ValueRef::Text(s), &Type::BYTEA) => out.put_slice(s.as_bytes()),
+            (ValueRef::Blob(b), &Type::BYTEA) => out.put_slice(b),
+            (v, t) => {
+                return Err(format!("cannot pass a {} as {}", v.kind(), t.name()).into());
+            }
+        }
+        Ok(IsNull::No)
+    }
+
+    fn accepts(_: &postgres::types::Type) -> bool {
+        true
+    }
+
+    postgres::types::to_sql_checked!();
+}
+
+impl<'a> postgres::types::FromSql<'a> for PgValue<'a> {
+    fn from_sql(ty: &postgres::types::Type, raw: &'a [u8]) -> std::result::Result<Self, BoxError> {
+        use postgres::types::Type;
+        Ok(PgValue(match *ty {
+            Type::INT8 => ValueRef::Integer(i64::from_be_bytes(raw.try_into()?)),
+            Type::INT4 => ValueRef::Integer(i32::from_be_bytes(raw.try_into()?).into()),
+            Type::INT2 => ValueRef::Integer(i16::from_be_bytes(raw.try_into()?).into()),
+            Type::OID => ValueRef::Integer(u32::from_be_bytes(raw.try_into()?).into()),
+            Type::BOOL => ValueRef::Integer(i64::from(raw.first().is_some_and(|b| *b != 0))),
+            Type::FLOAT8 => ValueRef::Real(f64::from_be_bytes(raw.try_into()?)),
+            Type::FLOAT4 => ValueRef::Real(f32::from_be_bytes(raw.try_into()?).into()),
+            Type::BYTEA => ValueRef::Blob(raw),
+            Type::NUMERIC => numeric(raw)?,
+            ref t if is_text(t) => ValueRef::Text(std::str::from_utf8(raw)?),
+            ref t => return Err(format!("cannot read a column of type {}", t.name()).into()),
+        }))
+    }
+
+    fn from_sql_null(_: &postgres::types::Type) -> std::result::Result<Self, BoxError> {
+        Ok(PgValue(ValueRef::Null))
+    }
+
+    fn accepts(_: &postgres::types::Type) -> bool {
+        true
+    }
+}
+
+/// A PostgreSQL `numeric` (what `sum` of integers gives) in its binary
+/// form: a whole number as an integer, anything else as a real.
+fn numeric(raw: &[u8]) -> std::result::Result<ValueRef<'static>, BoxError> {
+    let word = |i: usize| -> std::result::Result<i16, BoxError> {
+        let b = raw.get(i..i + 2).ok_or("a short numeric")?;
+        Ok(i16::from_be_bytes([b[0], b[1]]))
+    };
+    let (ndigits, weight, sign) = (word(0)? as usize, word(2)? as i32, word(4)? as u16);
+    if sign == 0xC000 {
+        return Err("NaN".into());
+    }
+    let digits: Vec<i64> = (0..ndigits)
+        .map(|i| word(8 + 2 * i).map(i64::from))
+        .collect::<std::result::Result<_, _>>()?;
+    let negative = sign == 0x4000;
+    let whole = (ndigits as i32) <= weight + 1;
+    if whole {
+        let mut v: i128 = 0;
+        for (i, d) in digits.iter().enumerate() {
+            v += i128::from(*d) * 10_000i128.pow((weight - i as i32) as u32);
+        }
+        let v = if negative { -v } else { v };
+        return Ok(ValueRef::Integer(i64::try_from(v)?));
+    }
+    let mut v = 0f64;
+    for (i, d) in digits.iter().enumerate() {
+        v += *d as f64 * 10_000f64.powi(weight - i as i32);
+    }
+    Ok(ValueRef::Real(if negative { -v } else { v }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_become_dollars_outside_quotes() {
+        assert_eq!(
+            dollar_placeholders("SELECT '?1', ?1 FROM t WHERE a = ?12 AND \"?\" = ?2"),
+            "SELECT '?1', $1 FROM t WHERE a = $12 AND \"?\" = $2"
+        );
+    }
+
+    #[test]
+    fn postgres_numerics_read_as_numbers() {
+        // 12345678: two base-10000 digits, weight 1.
+        let raw = [0, 2, 0, 1, 0, 0, 0, 0, 0x04, 0xD2, 0x16, 0x2E];
+        assert_eq!(numeric(&raw).unwrap(), ValueRef::Integer(12_345_678));
+        // -20000: one digit (2), weight 1, negative.
+        let raw = [0, 1, 0, 1, 0x40, 0, 0, 0, 0, 2];
+        assert_eq!(numeric(&raw).unwrap(), ValueRef::Integer(-20_000));
+        // 0: no digits.
+        assert_eq!(
+            numeric(&[0, 0, 0, 0, 0, 0, 0, 0]).unwrap(),
+            ValueRef::Integer(0)
+        );
+        // 1.5: digits 1 and 5000, weight 0.
+        let raw = [0, 2, 0, 0, 0, 0, 0, 1, 0, 1, 0x13, 0x88];
+        assert_eq!(numeric(&raw).unwrap(), ValueRef::Real(1.5));
+    }
+}
