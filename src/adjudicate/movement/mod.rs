@@ -84,7 +84,9 @@ pub enum Outcome {
         /// head-to-head battle), then each other unit moving there at
         /// least as strongly. Empty when the move failed only because a
         /// move it depends on failed (an A/F's landing and its fleet).
-        with: Vec<usize>,
+        /// Boxed: a slice is smaller than a `Vec` and most outcomes have
+        /// no list at all.
+        with: Box<[usize]>,
     },
     /// The move needed a convoy and the convoy failed.
     NoConvoy,
@@ -128,26 +130,66 @@ pub struct UnitResult {
     pub command: Resolved,
     /// What became of it.
     pub outcome: Outcome,
-    /// Set when the unit was dislodged.
-    pub dislodged: Option<Dislodgement>,
-    /// The unit was destroyed where it stood (a box's waiting units under a
-    /// destroy order; a raider whose return failed).
-    pub destroyed: bool,
-    /// The army went aboard a fleet (Abstraction II: it boarded, or its
-    /// fast ferry could not land it): it is part of that fleet's A/F now.
-    pub boarded: bool,
-    /// What the unit is after the phase, when that changes (a fleet that
-    /// took an army aboard becomes an A/F; an A/F that landed its army, a
-    /// fleet).
-    pub becomes: Option<UnitKind>,
-    /// The army this A/F landed, and where.
-    pub landed: Option<RegionId>,
-    /// The disembarking order of this A/F, if any, and what became of it.
-    pub landing: Option<(usize, Outcome)>,
-    /// For a support that is worn down rather than cut (1000 AD's
-    /// defensive army, rule 8) and that stood: what it was worth after the
-    /// attacks on it, so the results let players check rule 8's table.
-    pub support_left: Option<u32>,
+    /// Set when the unit was dislodged. Boxed: few units are, and a small
+    /// result keeps the judge fast.
+    pub dislodged: Option<Box<Dislodgement>>,
+    /// What a variant's rule adds to this unit's result, in one place:
+    /// standard Diplomacy adds nothing ([`Special::None`]).
+    pub special: Special,
+}
+
+/// What a variant's rule adds to a unit's result, one variant per rule
+/// that produces it. A unit's result has at most one: no rule of a shipped
+/// variant gives the same unit two of these in one phase (boxes and
+/// destroy orders are never judged with A/Fs; a defensive army neither
+/// boards nor carries).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Special {
+    /// Nothing: every unit of standard Diplomacy.
+    #[default]
+    None,
+    /// The unit was destroyed where it stood: 1066 rule 4 (William's
+    /// armies still waiting in the Straits of Dover when an enemy orders
+    /// them destroyed), Ard-Ri rule 6 (a raider whose return bounced; it
+    /// cannot retreat).
+    Destroyed,
+    /// Abstraction II rule 3, embarkation: the army went aboard a fleet
+    /// (it boarded, or its fast ferry could not land it) and is part of
+    /// that fleet's A/F now, off the board as a unit of its own.
+    Boarded,
+    /// Abstraction II rule 3: the fleet carries an army after the phase,
+    /// so it is (or stays, or becomes) an A/F: an army boarded it, it
+    /// was an A/F that did not land its army, or its fast ferry could not
+    /// land the army it carried.
+    Laden,
+    /// Abstraction II rule 3, disembarkation: this A/F's disembarking
+    /// order and what became of it. Where the army landed, the A/F is a
+    /// plain fleet after the phase and the army stands at `landed`;
+    /// otherwise it stays an A/F.
+    Disembarked {
+        /// The order and its outcome (boxed: landings are rare).
+        landing: Box<Landing>,
+        /// Where the army now stands, when it landed.
+        landed: Option<RegionId>,
+    },
+    /// 1000 AD's fast ferry (rule 9 as played): this fleet's disembarking
+    /// order for the army it carried across one sea, and what became of
+    /// it. The army's own result says where it went; the fleet stays a
+    /// fleet.
+    Ferried(Box<Landing>),
+    /// 1000 AD rule 8: a defensive army's support that stood is worn down
+    /// rather than cut; this is what it was worth after the attacks on it,
+    /// so the results let players check the rule's table.
+    SupportLeft(u32),
+}
+
+/// A disembarking order and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Landing {
+    /// Index of the disembarking order among the orders given.
+    pub order: usize,
+    /// What became of the landing.
+    pub outcome: Outcome,
 }
 
 impl UnitResult {
@@ -157,12 +199,55 @@ impl UnitResult {
             command,
             outcome,
             dislodged: None,
-            destroyed: false,
-            boarded: false,
-            becomes: None,
-            landed: None,
-            landing: None,
-            support_left: None,
+            special: Special::None,
+        }
+    }
+
+    /// The unit was destroyed where it stood ([`Special::Destroyed`]).
+    pub fn destroyed(&self) -> bool {
+        self.special == Special::Destroyed
+    }
+
+    /// The army went aboard a fleet ([`Special::Boarded`]).
+    pub fn boarded(&self) -> bool {
+        self.special == Special::Boarded
+    }
+
+    /// What the unit is after the phase, when a rule says (a fleet that
+    /// carries an army is an A/F; an A/F that landed its army, a fleet).
+    pub fn becomes(&self) -> Option<UnitKind> {
+        match &self.special {
+            Special::Laden => Some(UnitKind::ArmyFleet),
+            Special::Disembarked { landed: None, .. } => Some(UnitKind::ArmyFleet),
+            Special::Disembarked {
+                landed: Some(_), ..
+            } => Some(UnitKind::Fleet),
+            _ => None,
+        }
+    }
+
+    /// Where the army this A/F landed now stands.
+    pub fn landed(&self) -> Option<RegionId> {
+        match &self.special {
+            Special::Disembarked { landed, .. } => *landed,
+            _ => None,
+        }
+    }
+
+    /// The disembarking order of this A/F or ferrying fleet, if any, and
+    /// what became of it.
+    pub fn landing(&self) -> Option<&Landing> {
+        match &self.special {
+            Special::Disembarked { landing, .. } | Special::Ferried(landing) => Some(landing),
+            _ => None,
+        }
+    }
+
+    /// What a worn-down support was worth ([`Special::SupportLeft`]).
+    pub fn support_left(&self) -> Option<u32> {
+        match self.special {
+            Special::SupportLeft(v) => Some(v),
+            _ => None,
         }
     }
 }
@@ -221,16 +306,16 @@ impl MovementResult {
         units
             .iter()
             .zip(&self.units)
-            .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed && !r.boarded)
+            .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed() && !r.boarded())
             .flat_map(|(u, r)| {
                 let mut here = match (r.command, &r.outcome) {
                     (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
                     _ => *u,
                 };
-                if let Some(k) = r.becomes {
+                if let Some(k) = r.becomes() {
                     here.kind = k;
                 }
-                let landed = r.landed.map(|region| Unit {
+                let landed = r.landed().map(|region| Unit {
                     power: u.power,
                     kind: UnitKind::Army,
                     region,
@@ -248,7 +333,7 @@ impl MovementResult {
             .zip(&self.units)
             .filter(|(_, r)| r.dislodged.is_some())
             .filter_map(|(u, r)| {
-                r.landed.map(|region| Unit {
+                r.landed().map(|region| Unit {
                     power: u.power,
                     kind: UnitKind::Army,
                     region,
@@ -264,8 +349,8 @@ impl MovementResult {
     ) -> impl Iterator<Item = (Unit, &'a Dislodgement)> + 'a {
         units.iter().zip(&self.units).filter_map(|(u, r)| {
             r.dislodged.as_ref().map(|d| {
-                let kind = r.becomes.unwrap_or(u.kind);
-                (Unit { kind, ..*u }, d)
+                let kind = r.becomes().unwrap_or(u.kind);
+                (Unit { kind, ..*u }, &**d)
             })
         })
     }

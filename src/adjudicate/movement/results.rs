@@ -3,7 +3,9 @@
 //! may retreat, and where a standoff left a province empty.
 
 use super::resolve::Resolver;
-use super::{Cmd, Compiled, Dislodgement, MovementResult, NONE, Outcome, Resolved, UnitResult};
+use super::{
+    Cmd, Compiled, Dislodgement, MovementResult, NONE, Outcome, Resolved, Special, UnitResult,
+};
 use crate::adjudicate::Illegal;
 use crate::map::{PowerId, ProvinceId, RegionId, Terrain, UnitKind};
 
@@ -78,7 +80,7 @@ impl Compiled<'_> {
                         Outcome::NoConvoy
                     } else {
                         Outcome::Bounced {
-                            with: self.bounced_with(r, u),
+                            with: self.bounced_with(r, u).into_boxed_slice(),
                         }
                     }
                 }
@@ -128,24 +130,29 @@ impl Compiled<'_> {
                         let from = ProvinceId(self.prov[m]);
                         let retreats =
                             self.retreat_options(u, from, by_convoy, &occupied, &contested_flag);
-                        dislodged = Some(Dislodgement {
+                        dislodged = Some(Box::new(Dislodgement {
                             by: m,
                             from,
                             by_convoy,
                             retreats,
-                        });
+                        }));
                         break;
                     }
                 }
             }
-            let support_left = (self.b.units[u].kind.support_worn_down()
-                && outcome == Outcome::Supported)
-                .then(|| self.support_value(r, u));
+            // A unit destroyed where it stands has no support left to
+            // tell (a defensive army never waits in a box).
+            let special = if destroyed {
+                Special::Destroyed
+            } else if self.b.units[u].kind.support_worn_down() && outcome == Outcome::Supported {
+                Special::SupportLeft(self.support_value(r, u))
+            } else {
+                Special::None
+            };
             out.push(UnitResult {
                 order: (self.order_of[u] != u32::MAX).then_some(self.order_of[u] as usize),
                 dislodged,
-                destroyed,
-                support_left,
+                special,
                 ..UnitResult::plain(command, outcome)
             });
         }
