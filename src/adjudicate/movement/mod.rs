@@ -556,19 +556,45 @@ impl Hooks {
     }
 }
 
-/// Moves, supports and convoys indexed for the resolver (compressed rows:
-/// `x_off[i]..x_off[i + 1]` are the entries of `i`).
-#[derive(Default)]
-struct Index {
-    /// Moves into each province.
-    att_off: Vec<u16>,
-    att: Vec<u16>,
-    /// Valid supports of each unit.
-    sup_off: Vec<u16>,
-    sup: Vec<u16>,
-    /// Valid convoys of each army.
-    cvy_off: Vec<u16>,
-    cvy: Vec<u16>,
+/// What the judge knows of one unit while it judges, kept together: one
+/// allocation for the lot, and what the resolver reads of a unit in one
+/// place in memory.
+#[derive(Clone, Copy)]
+struct Slot {
+    /// The unit's province.
+    prov: u16,
+    /// The unit stands in an off-board box (any number per box).
+    in_box: bool,
+    /// A support or convoy that matches the order it names.
+    valid: bool,
+    /// A second, different order for the unit under the rulebook's
+    /// "conflicting orders hold" option.
+    conflict: bool,
+    /// The order carried out by the unit (`u32::MAX`: none).
+    order_of: u32,
+    /// The unit's command.
+    cmd: Cmd,
+    /// A box unit that moves this phase as if it stood in this region
+    /// (1066: Harald's A/Fs, secretly in GER or WAS).
+    from_region: Option<RegionId>,
+    /// A support or convoy whose unit is found once every order is known
+    /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
+    /// the orderer may not know what stands): the place and kind named.
+    named: Option<(ProvinceId, Option<UnitKind>)>,
+    /// The valid supports of this unit: `lists[sup.0..sup.1]`.
+    sup: (u16, u16),
+    /// The valid convoys of this army: `lists[cvy.0..cvy.1]`.
+    cvy: (u16, u16),
+}
+
+/// What the judge knows of one province.
+#[derive(Clone, Copy)]
+struct Place {
+    /// The unit in it (`NONE`: nobody; boxes hold none, see
+    /// [`Slot::in_box`]).
+    unit: u16,
+    /// The moves into it: `lists[att.0..att.1]`.
+    att: (u16, u16),
 }
 
 /// A phase's orders compiled against the board: what the rules of
@@ -576,58 +602,56 @@ struct Index {
 /// [`Resolver`].
 struct Compiled<'a> {
     b: Board<'a>,
-    /// Each unit's province.
-    prov: Vec<u16>,
-    /// The unit in each province (boxes hold none: see `in_box`).
-    unit_at: Vec<u16>,
-    /// Units standing in an off-board box (any number per box).
-    in_box: Vec<bool>,
-    /// Each unit's command.
-    cmd: Vec<Cmd>,
-    /// The order carried out by each unit (`u32::MAX`: none).
-    order_of: Vec<u32>,
-    /// Supports and convoys that match the order they name.
-    valid: Vec<bool>,
-    /// A box unit that moves this phase as if it stood in this region
-    /// (1066: Harald's A/Fs, secretly in GER or WAS).
-    from_region: Vec<Option<RegionId>>,
-    /// A support or convoy whose unit is found once every order is known
-    /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
-    /// the orderer may not know what stands): the place and kind named.
-    named: Vec<Option<(ProvinceId, Option<UnitKind>)>>,
+    /// Per unit of the board.
+    slot: Vec<Slot>,
+    /// Per province of the map.
+    place: Vec<Place>,
+    /// The unit lists that [`Slot::sup`], [`Slot::cvy`] and [`Place::att`]
+    /// index (one buffer for all three).
+    lists: Vec<u16>,
     hooks: Hooks,
-    idx: Index,
 }
 
 impl<'a> Compiled<'a> {
     fn new(b: Board<'a>) -> Self {
-        let n = b.units.len();
-        let mut unit_at = vec![NONE; b.map.provinces().len()];
-        let mut prov = Vec::with_capacity(n);
-        let mut in_box = vec![false; n];
-        for (i, u) in b.units.iter().enumerate() {
-            let p = b.map.province_of(u.region).0;
-            prov.push(p);
-            // A box holds any number of units and can be neither attacked
-            // nor supported: its units are not "the unit in" it.
-            if b.map.province(ProvinceId(p)).terrain == Terrain::OffBoard {
-                in_box[i] = true;
-            } else {
-                unit_at[p as usize] = i as u16;
-            }
-        }
+        let empty = Place {
+            unit: NONE,
+            att: (0, 0),
+        };
+        let mut place = vec![empty; b.map.provinces().len()];
+        let slot = b
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let p = b.map.province_of(u.region).0;
+                // A box holds any number of units and can be neither
+                // attacked nor supported: its units are not "the unit in"
+                // it.
+                let in_box = b.map.province(ProvinceId(p)).terrain == Terrain::OffBoard;
+                if !in_box {
+                    place[p as usize].unit = i as u16;
+                }
+                Slot {
+                    prov: p,
+                    in_box,
+                    valid: false,
+                    conflict: false,
+                    order_of: u32::MAX,
+                    cmd: Cmd::Hold,
+                    from_region: None,
+                    named: None,
+                    sup: (0, 0),
+                    cvy: (0, 0),
+                }
+            })
+            .collect();
         Compiled {
             b,
-            prov,
-            unit_at,
-            in_box,
-            cmd: vec![Cmd::Hold; n],
-            order_of: vec![u32::MAX; n],
-            valid: vec![false; n],
-            from_region: vec![None; n],
-            named: vec![None; n],
+            slot,
+            place,
+            lists: Vec::new(),
             hooks: Hooks::default(),
-            idx: Index::default(),
         }
     }
 
@@ -644,23 +668,23 @@ impl<'a> Compiled<'a> {
             self.hooks
                 .set(n_units, |h| &mut h.aboard, false, a.unit, true);
             // Not "the unit in" the sea: the fleet element is.
-            if self.unit_at[self.prov[a.unit] as usize] == a.unit as u16 {
-                self.unit_at[self.prov[a.unit] as usize] = NONE;
+            if self.place[self.slot[a.unit].prov as usize].unit == a.unit as u16 {
+                self.place[self.slot[a.unit].prov as usize].unit = NONE;
             }
         }
         if !prepared.aboard.is_empty() {
             for u in 0..self.b.units.len() {
                 if !self.hooks.aboard(u)
-                    && self.unit_at[self.prov[u] as usize] == NONE
-                    && !self.in_box[u]
+                    && self.place[self.slot[u].prov as usize].unit == NONE
+                    && !self.slot[u].in_box
                 {
-                    self.unit_at[self.prov[u] as usize] = u as u16;
+                    self.place[self.slot[u].prov as usize].unit = u as u16;
                 }
             }
         }
         for a in &prepared.aboard {
             let prov = self.b.map.province(a.to);
-            self.cmd[a.unit] = Cmd::Move {
+            self.slot[a.unit].cmd = Cmd::Move {
                 to: a.to.0,
                 region: prov.main_region(),
                 // Landed from a boat: no head-to-head with a unit coming
@@ -693,7 +717,7 @@ impl<'a> Compiled<'a> {
         for &(a, to) in ferried {
             self.hooks
                 .set(n_units, |h| &mut h.aboard_path, false, a, true);
-            self.cmd[a] = Cmd::Move {
+            self.slot[a].cmd = Cmd::Move {
                 to: to.0,
                 region: self.b.map.province(to).main_region(),
                 convoy: true,
