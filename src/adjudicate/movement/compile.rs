@@ -589,6 +589,13 @@ impl Compiled<'_> {
                 return Err(Illegal::CoastUnreachable);
             }
             direct_region = Some(r);
+        } else if !prov.has_split_coasts() {
+            // One region: reachable or not, from the map's reach table.
+            direct_region = self
+                .b
+                .map
+                .reaches(unit.region, dest, unit.kind)
+                .then(|| prov.main_region());
         } else {
             let mut it = self.b.map.reachable_regions(unit.region, dest, unit.kind);
             if let Some(r) = it.next() {

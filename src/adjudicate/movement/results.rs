@@ -31,6 +31,7 @@ impl Compiled<'_> {
         // move that failed only because the move it depends on failed (an
         // A/F's landing and its fleet's sailing, Abstraction II) met nobody
         // there: no standoff.
+        let mut contested = Vec::new();
         for u in 0..n {
             let need = self.hooks.needs(u);
             if let Cmd::Move { to, .. } = self.slot[u].cmd
@@ -39,13 +40,13 @@ impl Compiled<'_> {
                 && self.prevent_strength(r, u) > 0
                 && (need == NONE || r.result(need as usize))
             {
+                if flags[to as usize] & CONTESTED == 0 {
+                    contested.push(ProvinceId(to));
+                }
                 flags[to as usize] |= CONTESTED;
             }
         }
-        let contested: Vec<ProvinceId> = (0..np)
-            .filter(|&p| flags[p] & CONTESTED != 0)
-            .map(|p| ProvinceId(p as u16))
-            .collect();
+        contested.sort_unstable();
 
         // The box whose waiting units an enemy has ordered destroyed.
         let destroy_box = self.b.questions.destroy_box().map(|p| p.0);
