@@ -92,6 +92,10 @@ fn bench(c: &mut Criterion) {
         })
     });
     let svg = Picture::new(&v).phase_svg(&r, "bench: Spring 1901 results", Viewer::Gm);
+    eprintln!(
+        "standard_phase_png: {} bytes",
+        png(&svg).expect("renders").len()
+    );
     g.bench_function("standard_phase_png", |b| {
         b.iter(|| black_box(png(&svg).expect("renders")))
     });

@@ -185,8 +185,9 @@ fn resolve(dt: DateTime, zone: &TimeZone, zone_name: &str) -> Result<Deadline, S
         AmbiguousOffset::Unambiguous { .. } => {}
         AmbiguousOffset::Gap { .. } => {
             return Err(format!(
-                "{dt} does not exist in {zone_name}: the clocks go forward then; \
-                 choose another time"
+                "{} does not exist in {zone_name}: the clocks go forward then; \
+                 choose another time",
+                dt.strftime("%Y-%m-%d %H:%M")
             ));
         }
         AmbiguousOffset::Fold { .. } => {
@@ -194,8 +195,9 @@ fn resolve(dt: DateTime, zone: &TimeZone, zone_name: &str) -> Result<Deadline, S
             return Ok(Deadline {
                 at: z.timestamp().as_second(),
                 warning: Some(format!(
-                    "{dt} happens twice in {zone_name} (the clocks go back then): the first, \
+                    "{} happens twice in {zone_name} (the clocks go back then): the first, \
                      {}, is taken",
+                    dt.strftime("%Y-%m-%d %H:%M"),
                     z.strftime("%H:%M %Z")
                 )),
             });

@@ -278,9 +278,17 @@ fn an_absence_moves_a_deadline_inside_it_when_the_gm_allows() {
         "SIGNON France g1 pw-France\nSET ABSENCE 2028-01-04 to 2028-01-05",
     );
     assert!(
-        to(&sent, &addr("England")).iter().any(
-            |m| m.subject == "g1: new deadline" && m.body.contains("Thu 06 Jan 2028 00:00 UTC")
-        ),
+        to(&sent, &addr("England"))
+            .iter()
+            .any(|m| m.subject == "g1: new deadline"
+                && m.body
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .contains(
+                        "will be away Tue 04 Jan 2028 00:00 UTC to Thu 06 Jan 2028 00:00 UTC; \
+                     as the GM allows, the deadline moves to Thu 06 Jan 2028 00:00 UTC."
+                    )),
         "{sent:#?}"
     );
     assert!(

@@ -632,3 +632,41 @@ fn pages_go_compressed_to_a_browser_and_plain_to_a_client_without_gzip() {
         plain.body.len()
     );
 }
+
+#[test]
+fn a_game_page_shows_each_players_name_and_the_absences_they_announced() {
+    let dir = TempDir::new("absence");
+    let store = dir.path().join("store.sqlite");
+    let mut j = Judge::new(&store);
+    standard_game(&mut j, "g1");
+    let sent = j.mail(
+        &addr("Italy"),
+        "SIGNON Italy g1 pw-Italy\nSET NAME Carla <i>C</i>\nSET ABSENCE 2031-07-01 TO 2031-07-14",
+    );
+    assert!(
+        sent.iter().any(|m| m.body.contains("Absence recorded")),
+        "{sent:#?}"
+    );
+    // One that is over is not shown (the players plan around the others).
+    j.sql(
+        "INSERT INTO absences (game, power, from_at, to_at, created_at)
+         VALUES ('g1', 2, 1000000000, 1000086400, 1000000000)",
+    );
+    let pages = Pages::start(&store);
+    let page = pages.get("/games/g1");
+    let roster = between(&page.body, "<section class=\"roster\">", "</section>").expect("roster");
+    let italy = between(roster, "<b>Italy</b>", "</li>").expect("Italy's row");
+    assert_eq!(
+        italy,
+        ": Carla &lt;i&gt;C&lt;/i&gt; (playing)<br><span class=\"away\">away \
+         Tue 01 Jul 2031 00:00 BST to Tue 15 Jul 2031 00:00 BST</span>",
+        "{roster}"
+    );
+    let france = between(roster, "<b>France</b>", "</li>").expect("France's row");
+    assert!(!france.contains("away"), "an absence that ended: {france}");
+    assert!(
+        roster.contains("<b>England</b>: Alice Liddell (playing)</li>"),
+        "{roster}"
+    );
+    assert_no_secrets("the game page with absences", &page.body);
+}

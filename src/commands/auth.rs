@@ -30,13 +30,24 @@
 //! The key never leaves memory, so the remembered hashes are worthless to
 //! anyone who reads the process's memory without it, and useless after a
 //! restart.
+//!
+//! The daemon starts the checks of a batch of mails ahead of their turn
+//! ([`warm`]), on a few threads of their own, so argon2 runs beside the
+//! processing thread (and never while a mail's transaction holds the
+//! store's write lock). That only moves the work: a check made ahead is
+//! remembered as above if it verified, and as a failure (for that game,
+//! seat, stored hash and password, taken once) if not, so the mail's own
+//! check finds its answer instead of hashing again; the lock, the counts
+//! and the replies are decided by the mail's own check as before. A seat
+//! that is locked is not checked ahead, and a mail gets at most
+//! [`MAX_CHECKS`] checks ahead.
 
 use super::error::{CmdError, CmdResult};
 use super::{Session, mail_to};
 use crate::map::PowerId;
 use rusqlite::{OptionalExtension, params};
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 /// Passwords that verified, one per seat, as keyed hashes (see the module
 /// documentation).
@@ -46,6 +57,177 @@ struct Verified {
     /// (game in lower case, seat) to the keyed hash of the last password
     /// that verified for it, with the stored hash it verified against.
     seats: Mutex<HashMap<(String, i64), [u8; 64]>>,
+    /// Keyed hashes of passwords that a check made ahead found wrong, each
+    /// waiting for its mail's own check (taken once; bounded).
+    failed: Mutex<HashSet<[u8; 64]>>,
+    /// Checks under way ahead of their mail's turn, by keyed hash.
+    running: Mutex<HashMap<[u8; 64], Arc<Done>>>,
+}
+
+/// Checks made ahead since the process started.
+static CHECKED_AHEAD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many argon2 checks were made ahead of their mail's turn, on the
+/// checking threads, since the process started (see [`warm`]).
+pub fn checked_ahead() -> u64 {
+    CHECKED_AHEAD.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// At most this many failures found ahead wait for their mail at once.
+const MAX_FAILED_AHEAD: usize = 4096;
+
+/// A check made ahead: set when it is over.
+#[derive(Default)]
+pub struct Done {
+    over: Mutex<bool>,
+    cv: Condvar,
+}
+
+impl Done {
+    fn set(&self) {
+        if let Ok(mut o) = self.over.lock() {
+            *o = true;
+        }
+        self.cv.notify_all();
+    }
+
+    fn wait(&self) {
+        let Ok(mut o) = self.over.lock() else { return };
+        while !*o {
+            match self.cv.wait(o) {
+                Ok(g) => o = g,
+                Err(_) => return,
+            }
+        }
+    }
+}
+
+/// The checks started for one mail ([`warm`]).
+#[derive(Default)]
+pub struct Warming(Vec<Arc<Done>>);
+
+impl Warming {
+    /// Wait until every check is over.
+    pub fn wait(self) {
+        for d in &self.0 {
+            d.wait();
+        }
+    }
+
+    /// Whether no check was started.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The threads that check passwords ahead: as many as the machine has
+/// cores, at most four (each argon2 check holds 19 MiB while it runs).
+/// `None` when no thread could be started: every check is then made by
+/// the mail's own processing, as without this.
+fn pool() -> Option<&'static std::sync::mpsc::SyncSender<Job>> {
+    static POOL: OnceLock<Option<std::sync::mpsc::SyncSender<Job>>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(256);
+        let rx = Arc::new(Mutex::new(rx));
+        let n = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let mut started = 0;
+        for i in 0..n {
+            let rx = Arc::clone(&rx);
+            let spawned = std::thread::Builder::new()
+                .name(format!("password-{i}"))
+                .spawn(move || {
+                    loop {
+                        let job = match rx.lock() {
+                            Ok(r) => r.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            Ok(job) => job(),
+                            Err(_) => return,
+                        }
+                    }
+                });
+            if spawned.is_ok() {
+                started += 1;
+            }
+        }
+        (started > 0).then_some(tx)
+    })
+    .as_ref()
+}
+
+/// Start checking `password` for a seat against its stored `hash` on the
+/// checking threads, unless it is already known to be right or a check of
+/// it is under way. Returns what to wait for, if anything was started or
+/// is running.
+fn warm_one(game: &str, seat: i64, hash: &str, password: &str) -> Option<Arc<Done>> {
+    let memory = Verified::get()?;
+    if memory.knows(game, seat, hash, password) {
+        return None;
+    }
+    let tag = memory.tag(game, seat, hash, password)?;
+    let mut running = memory.running.lock().ok()?;
+    if let Some(d) = running.get(&tag) {
+        return Some(Arc::clone(d));
+    }
+    let done = Arc::new(Done::default());
+    let (game, hash, password) = (game.to_string(), hash.to_string(), password.to_string());
+    let d = Arc::clone(&done);
+    let job: Job = Box::new(move || {
+        CHECKED_AHEAD.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let ok = super::password::verify(&password, &hash);
+        if ok {
+            memory.remember(&game, seat, &hash, &password);
+        } else if let Ok(mut f) = memory.failed.lock() {
+            if f.len() >= MAX_FAILED_AHEAD {
+                f.clear();
+            }
+            f.insert(tag);
+        }
+        if let Ok(mut r) = memory.running.lock() {
+            r.remove(&tag);
+        }
+        d.set();
+    });
+    // A full queue: the mail's own check will do it.
+    pool()?.try_send(job).ok()?;
+    running.insert(tag, Arc::clone(&done));
+    Some(done)
+}
+
+/// Start the checks a mail's sign-on lines will need, ahead of its turn:
+/// `seats` lists (game, seat, stored hash, password) as the mail's own
+/// checks will see them. At most [`MAX_CHECKS`] are started; locked seats
+/// must be left out by the caller.
+pub fn warm(seats: &[(String, Option<PowerId>, String, String)]) -> Warming {
+    Warming(
+        seats
+            .iter()
+            .take(MAX_CHECKS)
+            .filter_map(|(game, power, hash, password)| {
+                warm_one(game, seat_key(*power), hash, password)
+            })
+            .collect(),
+    )
+}
+
+/// Whether sign-on for the seat is locked at `now`.
+pub(crate) fn locked(
+    c: &rusqlite::Connection,
+    game: &str,
+    power: Option<PowerId>,
+    now: i64,
+) -> rusqlite::Result<bool> {
+    let until: Option<i64> = c
+        .query_row(
+            "SELECT locked_until FROM signon_failures WHERE game = ?1 AND seat = ?2",
+            params![game, seat_key(power)],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(until.is_some_and(|u| u > now))
 }
 
 impl Verified {
@@ -59,6 +241,8 @@ impl Verified {
             Some(Verified {
                 key,
                 seats: Mutex::new(HashMap::new()),
+                failed: Mutex::new(HashSet::new()),
+                running: Mutex::new(HashMap::new()),
             })
         })
         .as_ref()
@@ -110,8 +294,20 @@ impl Verified {
 /// argon2 (remembered if it verifies).
 fn verify(game: &str, seat: i64, hash: &str, password: &str) -> bool {
     let memory = Verified::get();
-    if memory.is_some_and(|m| m.knows(game, seat, hash, password)) {
-        return true;
+    if let Some(m) = memory
+        && let Some(tag) = m.tag(game, seat, hash, password)
+    {
+        // A check of this password made ahead, still running: its answer.
+        let running = m.running.lock().ok().and_then(|r| r.get(&tag).cloned());
+        if let Some(d) = running {
+            d.wait();
+        }
+        if m.knows(game, seat, hash, password) {
+            return true;
+        }
+        if m.failed.lock().is_ok_and(|mut f| f.remove(&tag)) {
+            return false;
+        }
     }
     let ok = super::password::verify(password, hash);
     if ok && let Some(m) = memory {

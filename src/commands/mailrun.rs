@@ -428,9 +428,8 @@ fn flush_orders(
                 } else {
                     "Orders need a SIGNON line before them"
                 };
-                s.say(&format!(
-                    "{who} (SIGNON power game password). These lines were not taken:"
-                ));
+                s.say(&format!("{who} (SIGNON power game password)."));
+                s.say("These lines were not taken:");
                 for f in found.iter().take(20) {
                     let _ = writeln!(s.reply, "  line {}: {}", block[f.line - 1].0, f.text);
                 }

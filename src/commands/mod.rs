@@ -14,7 +14,7 @@
 //! [`Responder`] methods) to send reminders, open grace periods and
 //! adjudicate games whose deadline has passed.
 
-mod auth;
+pub mod auth;
 mod cmd;
 mod ending;
 pub mod error;
@@ -354,6 +354,17 @@ impl Responder for Judge {
             secrets: read.secrets,
             idle: !s.did_something,
         })
+    }
+
+    fn ahead(
+        &mut self,
+        conn: &Connection,
+        mail: &Inbound,
+        now: SystemTime,
+    ) -> Option<crate::daemon::process::Ahead> {
+        let seats = cmd::signon::ahead(self, conn, mail, crate::daemon::process::unix(now));
+        let warming = auth::warm(&seats);
+        (!warming.is_empty()).then(|| Box::new(move || warming.wait()) as _)
     }
 
     fn due(&mut self, conn: &Connection, now: SystemTime) -> anyhow::Result<Vec<String>> {

@@ -466,6 +466,39 @@ pub fn secret_of(c: &CommandLine) -> Option<String> {
     c.args.get(i).map(str::to_string)
 }
 
+/// The HELP reply for one command, named by any of its names (any case):
+/// its form, what it does and who may use it. `None` if no command has
+/// that name.
+pub fn help_for(name: &str) -> Option<String> {
+    let want = name
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_uppercase();
+    let c = COMMANDS.iter().find(|c| {
+        let spec = c.spec();
+        spec.name == want || spec.also.contains(&want.as_str())
+    })?;
+    let spec = c.spec();
+    let who = match c.who() {
+        Who::Anyone => "Anybody may use it; no sign-on is needed.",
+        Who::Player => "For players, after SIGNON power game password.",
+        Who::SignedOn => "For players and the GM, after SIGNON.",
+        Who::Gm => "For the game's GM, after SIGNON GM game password.",
+    };
+    let mut s = wrap(&format!("  {}", spec.usage), 72, "    ");
+    s.push_str(&wrap(&format!("      {}", spec.help), 72, "      "));
+    s.push_str(&wrap(&format!("      {who}"), 72, "      "));
+    if spec.grave {
+        s.push_str(&wrap(
+            "      It must stand alone on its line, exactly in this form.",
+            72,
+            "      ",
+        ));
+    }
+    Some(s)
+}
+
 /// The HELP reply.
 pub fn help_text() -> String {
     let mut s = String::from(
@@ -492,9 +525,9 @@ pub fn help_text() -> String {
     }
     s.push_str(
         "Orders are written as in the zines: A(Lon)-Yor, F(ENG) C A(Lon)-Bre,\n\
-         A(Liv) S A(Fin)-Kar, A(Bud) S A(Vie), F(Nth) H; full names, any case.\n\
-         Retreats: A(Liv)-Kur, Disband A(Got). Builds: Build A(Fin), Remove\n\
-         A(Got), Waive.\n",
+         A(Wal) S A(Lon)-Yor, A(Bud) S A(Vie), F(NTH) H; full names, any case.\n\
+         Retreats: A(Vie)-Boh, Disband A(Vie). Builds: Build A(Par), Remove\n\
+         A(Mun), Waive. HELP and a command's name tell more of it.\n",
     );
     s
 }

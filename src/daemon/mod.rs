@@ -51,13 +51,20 @@ pub fn release_memory() {
 
 /// Fewer allocator arenas: glibc makes up to eight per core for threads
 /// that allocate at once, and each keeps its own free memory; the judge's
-/// work is one processing thread and a few short tasks.
+/// work is one processing thread, the password checks and a few short
+/// tasks. Large blocks go straight back to the system.
 fn limit_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets an allocator parameter; called before the
     // runtime's threads start.
     unsafe {
         libc::mallopt(libc::M_ARENA_MAX, 2);
+        // Blocks of a MiB and more (argon2's 19 MiB, a results mail's
+        // pictures) are mapped for themselves and unmapped when freed.
+        // Setting it stops glibc from raising the threshold after such a
+        // free, which made each password check's 19 MiB stay in the heap
+        // of whichever arena the checking thread used.
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1024 * 1024);
     }
 }
 
@@ -323,11 +330,15 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
         config.identity.clone(),
         limits.clone(),
     );
+    // Set while the processor has deadline work waiting: the outbox draws
+    // no pictures then (see [`outbox::Settings::deadline_work`]).
+    let deadline_work = Arc::new(AtomicBool::new(false));
     let processor_done = Arc::new(Notify::new());
     let processor_failed = Arc::new(AtomicBool::new(false));
     let handle = {
         let wake = Arc::clone(&wake_processor);
         let wake_outbox = Arc::clone(&wake_outbox);
+        let deadline_work = Arc::clone(&deadline_work);
         let rx = shutdown_rx.clone();
         let done = Arc::clone(&processor_done);
         let failed = Arc::clone(&processor_failed);
@@ -337,6 +348,8 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
             .spawn(move || {
                 let mut last_tick = std::time::Instant::now() - TICK;
                 let mut more = false;
+                // Mails processed since the allocator last gave memory back.
+                let mut mailed = 0usize;
                 loop {
                     alive.store(unix(SystemTime::now()), Ordering::Relaxed);
                     if *rx.borrow() {
@@ -348,7 +361,8 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                         last_tick = std::time::Instant::now();
                         match processor.tick(SystemTime::now()) {
                             Ok(t) => {
-                                if t.queued > 0 {
+                                deadline_work.store(t.more, Ordering::Relaxed);
+                                if t.queued > 0 || (more && !t.more) {
                                     wake_outbox.notify_one();
                                 }
                                 if !t.more && (more || t.queued > 0) {
@@ -366,9 +380,18 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                     }
                     alive.store(unix(SystemTime::now()), Ordering::Relaxed);
                     match processor.process_some(SystemTime::now(), MAIL_BATCH) {
-                        Ok(n) if n > 0 => wake_outbox.notify_one(),
+                        Ok(n) if n > 0 => {
+                            mailed += n;
+                            wake_outbox.notify_one();
+                        }
                         Ok(_) if more => {}
                         Ok(_) => {
+                            if mailed > 0 {
+                                // A run of mail is over: what it took goes
+                                // back to the system.
+                                mailed = 0;
+                                release_memory();
+                            }
                             // Nothing waiting: sleep until woken (a new mail
                             // stored) or a second passes (`deliver` stores
                             // from another process).
@@ -400,6 +423,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
             max_retry: config.max_retry,
             flush: Duration::from_secs(20),
             keep_sent: config.keep_sent,
+            deadline_work,
         },
     ));
     wake_outbox.notify_one();

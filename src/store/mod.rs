@@ -223,24 +223,26 @@ impl Store {
 
     /// The oldest mail not yet processed.
     pub fn next_pending(&self) -> Result<Option<PendingMail>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id, message_id, raw, size, truncated, received_at FROM inbound
-                 WHERE state = 'new' ORDER BY id LIMIT 1",
-                [],
-                |r| {
-                    Ok(PendingMail {
-                        id: r.get(0)?,
-                        message_id: r.get(1)?,
-                        raw: r.get(2)?,
-                        size: r.get(3)?,
-                        truncated: r.get(4)?,
-                        received_at: r.get(5)?,
-                    })
-                },
-            )
-            .optional()?)
+        Ok(self.pending(1)?.pop())
+    }
+
+    /// The `limit` oldest mails not yet processed, oldest first.
+    pub fn pending(&self, limit: usize) -> Result<Vec<PendingMail>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, message_id, raw, size, truncated, received_at FROM inbound
+             WHERE state = 'new' ORDER BY id LIMIT ?1",
+        )?;
+        let rows = st.query_map(params![limit as i64], |r| {
+            Ok(PendingMail {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                raw: r.get(2)?,
+                size: r.get(3)?,
+                truncated: r.get(4)?,
+                received_at: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     /// Count one more attempt at processing a mail, committed at once, and
@@ -334,10 +336,30 @@ impl Store {
 
     /// Mails due to be sent at `now`, oldest first.
     pub fn due_outbox(&self, now: i64, limit: i64) -> Result<Vec<OutMail>> {
-        let mut st = self.conn.prepare_cached(
+        self.due(
             "SELECT id, message_id, recipients, raw, attempts, source_id, parts FROM outbox
              WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
-        )?;
+            now,
+            limit,
+        )
+    }
+
+    /// Mails due to be sent at `now` that have no pictures to draw (see
+    /// [`OutMail::later`]), oldest first: what the outbox sends while
+    /// deadline work is going on, so that drawing never takes the
+    /// processor's time.
+    pub fn due_outbox_without_pictures(&self, now: i64, limit: i64) -> Result<Vec<OutMail>> {
+        self.due(
+            "SELECT id, message_id, recipients, raw, attempts, source_id, parts FROM outbox
+             WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 AND parts IS NULL
+             ORDER BY id LIMIT ?2",
+            now,
+            limit,
+        )
+    }
+
+    fn due(&self, sql: &str, now: i64, limit: i64) -> Result<Vec<OutMail>> {
+        let mut st = self.conn.prepare_cached(sql)?;
         let rows = st.query_map(params![now, limit], |r| {
             let rcpt: String = r.get(2)?;
             Ok(OutMail {
@@ -690,6 +712,27 @@ pub fn next_serial(tx: &Transaction<'_>) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn while_deadline_work_waits_only_mail_without_pictures_is_due() {
+        let mut s = Store::in_memory().unwrap();
+        let tx = s.transaction().unwrap();
+        let source = add_mail_source(&tx, "phase", b"x", 1).unwrap();
+        let later = Later {
+            source,
+            spec: "png".into(),
+        };
+        let to = ["p@x.test".to_string()];
+        queue_outbox_later(&tx, None, "results@x", &to, b"results", &later, 1).unwrap();
+        queue_outbox(&tx, None, "answer@x", &to, b"answer", 1).unwrap();
+        tx.commit().unwrap();
+        let ids = |v: Vec<OutMail>| v.into_iter().map(|m| m.message_id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(s.due_outbox_without_pictures(5, 10).unwrap()),
+            ["answer@x"]
+        );
+        assert_eq!(ids(s.due_outbox(5, 10).unwrap()), ["results@x", "answer@x"]);
+    }
 
     #[test]
     fn connections_opening_a_new_store_at_once_all_succeed() {

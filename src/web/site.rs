@@ -501,14 +501,15 @@ impl Site {
     }
 
     fn game(&self, name: &str, tz: Option<&str>) -> Result<Option<Made>> {
-        let Some((g, seats, history, press)) = self.read(|tx| {
+        let Some((g, seats, history, press, away)) = self.read(|tx| {
             let Some(g) = games::load(tx, name)? else {
                 return Ok(None);
             };
             let seats = games::seats(tx, &g.name)?;
             let history = games::history(tx, &g.name)?;
             let press = press::list(tx, &g.name, PRESS_SHOWN)?;
-            Ok(Some((g, seats, history, press)))
+            let away = absences(tx, &g.name, unix_now())?;
+            Ok(Some((g, seats, history, press, away)))
         })?
         else {
             return Ok(None);
@@ -572,6 +573,17 @@ impl Site {
                             .filter(|n| !n.trim().is_empty()),
                         _ => None,
                     },
+                    away: away
+                        .iter()
+                        .filter(|a| a.power == p.0)
+                        .map(|a| {
+                            format!(
+                                "{} to {}",
+                                crate::time::show(a.from_at, &g.settings.timezone),
+                                crate::time::show(a.to_at, &g.settings.timezone)
+                            )
+                        })
+                        .collect(),
                     status: match status {
                         S::Playing => "playing",
                         S::Open => "open",
@@ -962,7 +974,44 @@ struct RosterRow {
     power: String,
     colour: &'static str,
     player: Option<String>,
+    /// The absences its player announced that have not ended, as
+    /// `from to to` in the game's zone: the players plan around them.
+    away: Vec<String>,
     status: &'static str,
+}
+
+/// An absence a player announced (`SET ABSENCE`), as the page shows it.
+struct Away {
+    power: u8,
+    from_at: i64,
+    to_at: i64,
+}
+
+/// The absences announced in `game` that have not ended by `now`, earliest
+/// first. The SQL is here rather than in the store while the store moves to
+/// PostgreSQL (`store::roster::absences` is the same query).
+fn absences(tx: &rusqlite::Transaction<'_>, game: &str, now: i64) -> Result<Vec<Away>> {
+    let mut st = tx.prepare(
+        "SELECT power, from_at, to_at FROM absences WHERE game = ?1 AND to_at > ?2
+         ORDER BY from_at, power",
+    )?;
+    let rows = st.query_map(rusqlite::params![game, now], |r| {
+        Ok(Away {
+            power: r.get::<_, i64>(0)?.try_into().unwrap_or(u8::MAX),
+            from_at: r.get(1)?,
+            to_at: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Now, as Unix seconds: which absences are still to come or running. A
+/// page is made again when the store changes, so one that ended since may
+/// show until then.
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -101,8 +101,13 @@ impl Command for SetAbsence {
                 s,
                 &g,
                 "new deadline",
-                &format!(
-                    "{name}'s player will be away; as the GM allows, the deadline moves to {shown}.\n"
+                &crate::report::wrap(
+                    &format!(
+                        "{name}'s player will be away {span}; as the GM allows, the \
+                         deadline moves to {shown}."
+                    ),
+                    72,
+                    "",
                 ),
             )?;
         } else {

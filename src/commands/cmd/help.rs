@@ -1,20 +1,38 @@
-//! HELP: the list of commands, printed from the table.
+//! HELP: the list of commands, printed from the table; HELP with a
+//! command's name: that command alone, with who may use it.
 
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec, help_text};
+use crate::commands::registry::{Anyone, Args, Command, Spec, help_for, help_text};
 use crate::commands::{Judge, Session};
 
-/// HELP.
-pub struct Help;
+/// HELP [command].
+pub struct Help(Option<String>);
 
 impl Command for Help {
-    const SPEC: Spec = Spec::new("HELP", "HELP", "This list.");
+    const SPEC: Spec = Spec::new(
+        "HELP",
+        "HELP [command]",
+        "This list, or one command (HELP SET DEADLINE).",
+    );
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
-        args.none(&Self::SPEC).map(|_| Help)
+        let a = args.bare();
+        Ok(Help((!a.is_empty()).then(|| a.rest(0))))
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
-        s.say(&help_text());
+        match self.0 {
+            None => s.say(&help_text()),
+            Some(name) => match help_for(&name) {
+                Some(text) => s.say(&text),
+                None => {
+                    return Err(format!(
+                        "there is no command {}; send HELP for the list",
+                        name.to_ascii_uppercase()
+                    )
+                    .into());
+                }
+            },
+        }
         Ok(())
     }
 }

@@ -163,7 +163,14 @@ impl Command for SetNmr {
                 "CD" | "CIVIL DISORDER" => Nmr::CivilDisorder,
                 _ => return Err("SET NMR HOLD or SET NMR CD".into()),
             };
-            Ok(format!("no-move-received: {}", self.0))
+            Ok(match st.nmr {
+                Nmr::Hold => "a power without orders at the deadline holds (NMR HOLD)".into(),
+                Nmr::CivilDisorder => {
+                    "a power without orders at the deadline goes into civil disorder \
+                     (NMR CD)"
+                        .into()
+                }
+            })
         })
     }
 }

@@ -125,10 +125,14 @@ impl Command for SignOn {
                 let deadline = g.deadline.map_or(String::new(), |d| {
                     format!(", deadline {}", time::show(d, &g.settings.timezone))
                 });
-                s.say(&format!(
-                    "  Signed on as {label} ({}{deadline}).",
-                    v.calendar.label(pos.phase)
-                ));
+                // A finished game has no phase to play: say it is over
+                // rather than name the phase it stopped in.
+                let state = if g.status == crate::game::record::Status::Finished {
+                    "the game is over".to_string()
+                } else {
+                    format!("{}{deadline}", v.calendar.label(pos.phase))
+                };
+                s.say(&format!("  Signed on as {label} ({state})."));
                 if seat.status == crate::game::record::SeatStatus::Disorder {
                     s.say(&format!(
                         "  {} is in civil disorder: send orders to take it back.",
@@ -139,6 +143,84 @@ impl Command for SignOn {
             }
         }
     }
+}
+
+/// The password checks `mail`'s sign-on lines will ask for, as
+/// [`auth::check`] will see them: (game, seat, stored hash, password),
+/// one per seat, locked seats left out, read from `conn` before the mail's
+/// turn so that [`auth::warm`] can start them early. What cannot be read
+/// is left out: the mail's own processing reports it.
+pub(crate) fn ahead(
+    judge: &mut Judge,
+    conn: &rusqlite::Connection,
+    mail: &crate::mail::Inbound,
+    now: i64,
+) -> Vec<(String, Option<crate::map::PowerId>, String, String)> {
+    use crate::commands::mailrun::{MAX_COMMANDS, MAX_LINES, body_lines};
+    let mut out: Vec<(String, Option<crate::map::PowerId>, String, String)> = Vec::new();
+    // Seats as written: only a seat's first sign-on is checked, so a mail
+    // of thousands of sign-on lines costs one look each, not the store's.
+    let mut written: Vec<(String, Option<String>)> = Vec::new();
+    let (mut lines, mut commands) = (0, 0);
+    for (_, line) in body_lines(&mail.text) {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        lines += 1;
+        if out.len() >= auth::MAX_CHECKS || lines > MAX_LINES || commands >= MAX_COMMANDS {
+            break;
+        }
+        let Some(c) = crate::commands::registry::lookup(t) else {
+            continue;
+        };
+        commands += 1;
+        if c.entry.spec().name != SignOn::SPEC.name {
+            continue;
+        }
+        let Ok(on) = SignOn::parse(&c.args) else {
+            continue;
+        };
+        let seat = (
+            on.game.to_lowercase(),
+            on.power.as_ref().map(|p| p.to_lowercase()),
+        );
+        if written.contains(&seat) {
+            continue;
+        }
+        written.push(seat);
+        let Ok(Some(g)) = games::load(conn, &on.game) else {
+            continue;
+        };
+        let (power, hash) = match on.power.as_deref() {
+            None => (None, Some(g.gm_hash.clone())),
+            Some(p) => {
+                let Ok(v) = judge.variant(&g.variant) else {
+                    continue;
+                };
+                let Ok(pid) = find_power(&v, p) else {
+                    continue;
+                };
+                let Ok(seats) = games::seats(conn, &g.name) else {
+                    continue;
+                };
+                (
+                    Some(pid),
+                    seats.get(pid.index()).and_then(|s| s.hash.clone()),
+                )
+            }
+        };
+        let Some(hash) = hash else { continue };
+        if out
+            .iter()
+            .any(|(g2, p2, _, _)| *g2 == g.name && *p2 == power)
+            || auth::locked(conn, &g.name, power, now).unwrap_or(true)
+        {
+            continue;
+        }
+        out.push((g.name.clone(), power, hash, on.password));
+    }
+    out
 }
 
 #[cfg(test)]
