@@ -38,7 +38,7 @@ fn board(v: &Variant, text: &str) -> (Vec<Unit>, Vec<MainOrder>) {
 
 fn with(outcome: &Outcome) -> Vec<usize> {
     match outcome {
-        Outcome::Bounced { with } => with.clone(),
+        Outcome::Bounced { with } => with.to_vec(),
         o => panic!("expected a bounce, got {o:?}"),
     }
 }

@@ -697,7 +697,7 @@ fn rule_8_the_results_show_what_is_left_of_a_defensive_armys_support() {
     let PhaseResult::Movement(m) = &result else {
         panic!()
     };
-    assert_eq!(m.units[0].support_left, Some(2), "rule 8: u leaves 2D");
+    assert_eq!(m.units[0].support_left(), Some(2), "rule 8: u leaves 2D");
     let text = render(&PhaseReport {
         variant: &v,
         game: "t",

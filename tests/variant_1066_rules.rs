@@ -77,7 +77,7 @@ fn rule_4_from_the_third_move_an_enemy_fleet_destroys_the_armies_still_waiting()
         panic!("movement")
     };
     assert_eq!(r.orders, vec![None]);
-    assert_eq!(r.units.iter().filter(|u| u.destroyed).count(), 4);
+    assert_eq!(r.units.iter().filter(|u| u.destroyed()).count(), 4);
     assert_eq!(count_in(&v, &next, "WIL"), 0);
     assert!(next.units.iter().all(|u| u.power != power(&v, "William")));
 }
@@ -493,7 +493,7 @@ fn rule_4_the_destroy_order_destroys_only_the_waiting_armies() {
     let (r, next) =
         support_play::movement(&v, &pos, &["Harald Hardrada: A/F(CHA) destroys A(SOD)"]);
     assert_eq!(r.orders, vec![None]);
-    assert_eq!(r.units.iter().filter(|u| u.destroyed).count(), 1);
+    assert_eq!(r.units.iter().filter(|u| u.destroyed()).count(), 1);
     let waiting = units_in_box(&v, &next);
     assert_eq!(waiting, vec![UnitKind::Fleet], "the waiting fleet survives");
     // Offline, the destroyed army is printed destroyed, not holding.

@@ -157,7 +157,7 @@ fn rule_6d_a_returning_fleet_that_bounces_is_removed() {
     let PhaseResult::Movement(r) = r else {
         panic!()
     };
-    assert!(r.units.iter().any(|u| u.destroyed));
+    assert!(r.units.iter().any(|u| u.destroyed()));
     assert!(at(&v, &pos, "RAID").is_empty());
     assert!(pos.dislodged.is_empty(), "it does not retreat");
     assert_eq!(

@@ -86,7 +86,7 @@ fn rule_1066_4_the_destroy_order_works_from_its_move_on_and_only_on_the_waiting_
         &["Home: F Hav destroys A Str", "Invader: A Str - Coa"],
     );
     assert_eq!(r.orders, vec![None, None]);
-    let destroyed = r.units.iter().filter(|u| u.destroyed).count();
+    let destroyed = r.units.iter().filter(|u| u.destroyed()).count();
     assert_eq!(destroyed, 2);
     assert!(r.units.iter().any(|u| u.outcome == Outcome::Destroying));
     assert_eq!(units_in(&next, &v, "INV"), 0);
@@ -221,7 +221,7 @@ fn rule_ardri_6_a_returning_raider_that_bounces_is_lost() {
     let pos = Position::initial(&v);
     let (_, pos) = movement(&v, &pos, &["Raider: F Out - Raiding", "Home: F Hav - Str"]);
     let (r, pos) = movement(&v, &pos, &["Raider: F RAI - Out", "Home: F Str - Out"]);
-    assert!(r.units.iter().any(|u| u.destroyed), "{:?}", r.units);
+    assert!(r.units.iter().any(|u| u.destroyed()), "{:?}", r.units);
     assert_eq!(units_in(&pos, &v, "RAI"), 0);
     assert!(
         pos.units.iter().all(|u| u.power.0 != 2),

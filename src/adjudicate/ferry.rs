@@ -23,7 +23,7 @@
 
 use super::Illegal;
 use super::movement::{
-    Aboard, MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
+    Aboard, MovementResult, Outcome, Prepared, Resolved, Special, adjudicate_movement_prepared,
 };
 use super::questions::RuleQuestions;
 use super::rulebook::Rulebook;
@@ -398,12 +398,7 @@ pub fn adjudicate_with_army_fleets(
                 command: Resolved::Hold,
                 outcome: Outcome::Held,
                 dislodged: None,
-                destroyed: false,
-                boarded: true,
-                becomes: None,
-                landed: None,
-                landing: None,
-                support_left: None,
+                special: Special::Boarded,
             },
         };
         match &mut ur.command {
@@ -419,12 +414,12 @@ pub fn adjudicate_with_army_fleets(
             *by = original(&index_of, *by, &board, units, map);
         }
         if let Outcome::Bounced { with } = &mut ur.outcome {
-            for by in with {
+            for by in with.iter_mut() {
                 *by = original(&index_of, *by, &board, units, map);
             }
         }
         if laden[i] {
-            ur.becomes = Some(UnitKind::ArmyFleet);
+            ur.special = Special::Laden;
         }
         out.push(ur);
     }
@@ -447,15 +442,17 @@ pub fn adjudicate_with_army_fleets(
     for (af, a) in landed_units {
         let l = landings.iter().find(|l| l.af == af).expect("a landing");
         let res = &r.units[a];
-        out[af].landing = Some((l.order, res.outcome.clone()));
-        if l.army.is_some() {
+        let landing = Box::new(super::movement::Landing {
+            order: l.order,
+            outcome: res.outcome.clone(),
+        });
+        out[af].special = if l.army.is_some() {
             // The ferried army's own line says where it went.
-            continue;
-        }
-        if res.outcome == Outcome::Moved {
-            out[af].landed = Some(map.province(l.to).main_region());
-            out[af].becomes = Some(UnitKind::Fleet);
-        }
+            Special::Ferried(landing)
+        } else {
+            let landed = (res.outcome == Outcome::Moved).then(|| map.province(l.to).main_region());
+            Special::Disembarked { landing, landed }
+        };
     }
     // A ferried army's line is its boarding order.
     for i in 0..n {
@@ -488,9 +485,9 @@ pub fn adjudicate_with_army_fleets(
         if let Some(f) = ferry {
             // Aboard, it is no longer where it started: an attack there
             // finds the place empty and dislodges nobody.
-            out[i].boarded = true;
+            out[i].special = Special::Boarded;
             out[i].dislodged = None;
-            out[f].becomes = Some(UnitKind::ArmyFleet);
+            out[f].special = Special::Laden;
         }
     }
     MovementResult {

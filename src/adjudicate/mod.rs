@@ -21,7 +21,8 @@ pub mod rulebook;
 
 pub use adjust::{AdjustResult, AdjustStatus, adjudicate_adjustments};
 pub use movement::{
-    Dislodgement, MovementResult, Outcome, Resolved, UnitResult, adjudicate_movement,
+    Dislodgement, Landing, MovementResult, Outcome, Resolved, Special, UnitResult,
+    adjudicate_movement,
 };
 pub use retreat::{RetreatResult, RetreatSituation, RetreatStatus, adjudicate_retreats};
 

@@ -353,7 +353,7 @@ fn report(
                     };
                     // A waiting army destroyed where it stood did not hold
                     // (1066 rule 4): say so, as the results mail does.
-                    let word = if ur.destroyed {
+                    let word = if ur.destroyed() {
                         "destroyed".to_string()
                     } else {
                         outcome_word(&ur.outcome, &pos.units, map)

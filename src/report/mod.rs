@@ -409,7 +409,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     // A defensive army's support is worn down, not cut
                     // (1000 AD rule 8): say what it was worth, so players
                     // can check the table.
-                    if let Some(left) = ur.support_left {
+                    if let Some(left) = ur.support_left() {
                         let full = u.kind.strength();
                         if left < full {
                             marks.push(format!("support worn down to {left} of {full}"));
@@ -423,13 +423,13 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                         marks.push("dislodged".into());
                         jm.push("dislodged".into());
                     }
-                    if ur.destroyed {
+                    if ur.destroyed() {
                         marks.push("destroyed".into());
                         jm.push("destroyed".into());
                     }
                     // An army that went aboard its fleet (boarded, or
                     // ferried and unable to land): the fleet is now an A/F.
-                    if ur.boarded && u.kind == crate::map::UnitKind::Army {
+                    if ur.boarded() && u.kind == crate::map::UnitKind::Army {
                         if matches!(given, Some(MainCommand::Board { .. })) {
                             marks.push("boarded".into());
                             jm.push("boarded".into());
@@ -440,13 +440,16 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     }
                     // A fleet that ends the move with an army aboard.
                     if u.kind == crate::map::UnitKind::Fleet
-                        && ur.becomes == Some(crate::map::UnitKind::ArmyFleet)
+                        && ur.becomes() == Some(crate::map::UnitKind::ArmyFleet)
                         && ur.dislodged.is_none()
                     {
                         marks.push("now an A/F".into());
                         jm.push("now A/F".into());
                     }
-                    let landing = ur.landing.clone().filter(|(k, _)| *k < orders.len());
+                    let landing = ur
+                        .landing()
+                        .filter(|l| l.order < orders.len())
+                        .map(|l| (l.order, l.outcome.clone()));
                     // The fleet's own line, unless all it did was support
                     // its army's landing (printed with the landing).
                     if landing.as_ref().is_none_or(|(k, _)| ur.order != Some(*k)) {

@@ -356,7 +356,7 @@ pub fn judge(
         if let Some(cmd) = held_back[u] {
             ur.order = order_for[u];
             ur.command = cmd;
-            ur.outcome = Outcome::Bounced { with: Vec::new() };
+            ur.outcome = Outcome::Bounced { with: Box::new([]) };
         }
     }
     for (s, g) in &groups {
@@ -403,14 +403,14 @@ pub fn after_move(
     let mut waiting: PerPower<Vec<ProvinceId>> = PerPower::sized(map.powers().len());
     let mut units = Vec::new();
     for (i, (u, res)) in seated.iter().zip(&r.units).enumerate() {
-        if res.dislodged.is_some() || res.destroyed || res.boarded {
+        if res.dislodged.is_some() || res.destroyed() || res.boarded() {
             continue;
         }
         let mut here = match (res.command, &res.outcome) {
             (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
             _ => *u,
         };
-        if let Some(k) = res.becomes {
+        if let Some(k) = res.becomes() {
             here.kind = k;
         }
         if sea[i].is_some() {

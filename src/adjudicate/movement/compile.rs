@@ -12,7 +12,6 @@ use crate::orders::{MainCommand, MainOrder, Place};
 impl Compiled<'_> {
     pub(super) fn compile(&mut self, orders: &[MainOrder]) -> Vec<Option<Illegal>> {
         let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
-        let mut conflict = vec![false; self.b.units.len()];
         for (i, o) in orders.iter().enumerate() {
             let u = self.find_unit(o);
             if u == NONE {
@@ -29,7 +28,7 @@ impl Compiled<'_> {
                 continue;
             }
             let u = u as usize;
-            self.from_region[u] = self.moves_from(u, o.unit.at.province);
+            self.slot[u].from_region = self.moves_from(u, o.unit.at.province);
             if self.b.units[u].power != o.power {
                 // Whose unit stands where the orderer may not know (1066
                 // rule 5) is not told: there is none of theirs there.
@@ -37,7 +36,7 @@ impl Compiled<'_> {
                     if self
                         .b
                         .questions
-                        .unseen(o.power, ProvinceId(self.prov[u]), self.b.phase)
+                        .unseen(o.power, ProvinceId(self.slot[u].prov), self.b.phase)
                     {
                         Illegal::NoUnit
                     } else {
@@ -49,7 +48,7 @@ impl Compiled<'_> {
             match self.check(u, &o.command) {
                 Err(why) => verdicts[i] = Some(why),
                 Ok(cmd) => {
-                    self.named[u] = match (&o.command, cmd) {
+                    self.slot[u].named = match (&o.command, cmd) {
                         (
                             MainCommand::SupportMove { unit: t, .. }
                             | MainCommand::SupportHold { unit: t }
@@ -60,48 +59,51 @@ impl Compiled<'_> {
                         ) => Some((t.at.province, t.kind)),
                         _ => None,
                     };
-                    let prev = self.order_of[u];
+                    let prev = self.slot[u].order_of;
                     if prev != u32::MAX {
                         if self.b.rules.duplicate_orders == DuplicateOrders::Hold
-                            && self.cmd[u] != cmd
+                            && self.slot[u].cmd != cmd
                         {
-                            conflict[u] = true;
+                            self.slot[u].conflict = true;
                         }
                         verdicts[prev as usize] = Some(Illegal::Replaced);
                     }
-                    self.cmd[u] = cmd;
-                    self.order_of[u] = i as u32;
+                    self.slot[u].cmd = cmd;
+                    self.slot[u].order_of = i as u32;
                 }
             }
         }
-        for (u, &c) in conflict.iter().enumerate() {
-            if c {
-                self.cmd[u] = Cmd::Hold;
-                verdicts[self.order_of[u] as usize] = Some(Illegal::Conflicting);
-                self.order_of[u] = u32::MAX;
+        for s in &mut self.slot {
+            if s.conflict {
+                s.cmd = Cmd::Hold;
+                verdicts[s.order_of as usize] = Some(Illegal::Conflicting);
+                s.order_of = u32::MAX;
             }
         }
         self.bind_named();
         // Convoy intent (DATC 4.A.3): an army that could walk goes by sea
         // when its order says so or a fleet of its own power convoys it.
-        let any_convoy = self.cmd.iter().any(|c| matches!(c, Cmd::Convoy { .. }));
+        let any_convoy = self
+            .slot
+            .iter()
+            .any(|s| matches!(s.cmd, Cmd::Convoy { .. }));
         for u in 0..self.b.units.len() {
             if let Cmd::Move {
                 to,
                 needs_convoy: false,
                 via,
                 ..
-            } = self.cmd[u]
+            } = self.slot[u].cmd
                 && self.b.units[u].kind.is_convoyable()
             {
                 let own_fleet = any_convoy
                     && self.b.rules.convoy_intent == ConvoyIntent::Edition2023
                     && (0..self.b.units.len()).any(|f| {
                         self.power(f) == self.power(u)
-                            && matches!(self.cmd[f], Cmd::Convoy { army, to: t } if army as usize == u && t == to)
+                            && matches!(self.slot[f].cmd, Cmd::Convoy { army, to: t } if army as usize == u && t == to)
                     });
                 if (via || own_fleet)
-                    && let Cmd::Move { convoy, .. } = &mut self.cmd[u]
+                    && let Cmd::Move { convoy, .. } = &mut self.slot[u].cmd
                 {
                     *convoy = true;
                 }
@@ -116,7 +118,7 @@ impl Compiled<'_> {
     pub(super) fn find_unit(&self, o: &MainOrder) -> u16 {
         let mut p = o.unit.at.province;
         if self.b.map.province(p).terrain != Terrain::OffBoard {
-            let u = self.unit_at[p.index()];
+            let u = self.place[p.index()].unit;
             // The power's own unit there, or none: that one. Otherwise the
             // name may be the rule text's for where its box's units wait.
             if u != NONE && self.b.units[u as usize].power == o.power {
@@ -124,7 +126,7 @@ impl Compiled<'_> {
             }
             let named_box = self.b.questions.box_named(o.power, p);
             let waiting = named_box.is_some_and(|b| {
-                (0..self.b.units.len()).any(|x| self.in_box[x] && self.prov[x] == b.0)
+                (0..self.b.units.len()).any(|x| self.slot[x].in_box && self.slot[x].prov == b.0)
             });
             if u != NONE && !waiting {
                 return u;
@@ -136,9 +138,9 @@ impl Compiled<'_> {
                 None => return NONE,
             }
         }
-        let taken = |u: usize| self.order_of[u] != u32::MAX;
+        let taken = |u: usize| self.slot[u].order_of != u32::MAX;
         let mine = |u: &usize| {
-            self.in_box[*u] && self.prov[*u] == p.0 && self.b.units[*u].power == o.power
+            self.slot[*u].in_box && self.slot[*u].prov == p.0 && self.b.units[*u].power == o.power
         };
         (0..self.b.units.len())
             .filter(mine)
@@ -170,10 +172,12 @@ impl Compiled<'_> {
     ) -> impl Iterator<Item = usize> + '_ {
         let b = self.waiting_box(named);
         (0..self.b.units.len()).filter(move |&x| {
-            self.in_box[x]
-                && Some(self.prov[x]) == b
+            self.slot[x].in_box
+                && Some(self.slot[x].prov) == b
                 && kind.is_none_or(|k| self.b.units[x].kind == k)
-                && self.from_region[x].is_none_or(|r| self.b.map.province_of(r) == named)
+                && self.slot[x]
+                    .from_region
+                    .is_none_or(|r| self.b.map.province_of(r) == named)
         })
     }
 
@@ -194,18 +198,18 @@ impl Compiled<'_> {
     /// of them, whose move it is not, so it is void; else to nobody, void.
     pub(super) fn bind_named(&mut self) {
         for s in 0..self.b.units.len() {
-            let Some((named, kind)) = self.named[s] else {
+            let Some((named, kind)) = self.slot[s].named else {
                 continue;
             };
-            let to = match self.cmd[s] {
+            let to = match self.slot[s].cmd {
                 Cmd::SupMove {
                     target: NONE, to, ..
                 }
                 | Cmd::Convoy { army: NONE, to } => to,
                 _ => continue,
             };
-            let convoy = matches!(self.cmd[s], Cmd::Convoy { .. });
-            let here = self.unit_at[named.index()];
+            let convoy = matches!(self.slot[s].cmd, Cmd::Convoy { .. });
+            let here = self.place[named.index()].unit;
             let standing = (here != NONE
                 && here as usize != s
                 && kind.is_none_or(|k| self.b.units[here as usize].kind == k))
@@ -218,11 +222,11 @@ impl Compiled<'_> {
             let moving = candidates
                 .iter()
                 .copied()
-                .find(|&x| matches!(self.cmd[x], Cmd::Move { to: t, .. } if t == to));
+                .find(|&x| matches!(self.slot[x].cmd, Cmd::Move { to: t, .. } if t == to));
             let bound = moving
                 .or(candidates.first().copied())
                 .map_or(NONE, |x| x as u16);
-            match &mut self.cmd[s] {
+            match &mut self.slot[s].cmd {
                 Cmd::SupMove { target, .. } => *target = bound,
                 Cmd::Convoy { army, .. } => *army = bound,
                 _ => {}
@@ -233,9 +237,11 @@ impl Compiled<'_> {
     /// Whether unit `u` stands in ice this season (Abstraction II rule 5):
     /// a fleet in a frozen space, or an army where the ice holds armies.
     pub(super) fn icebound(&self, u: usize) -> bool {
-        self.b
-            .questions
-            .icebound(ProvinceId(self.prov[u]), self.b.units[u].kind, self.b.phase)
+        self.b.questions.icebound(
+            ProvinceId(self.slot[u].prov),
+            self.b.units[u].kind,
+            self.b.phase,
+        )
     }
 
     /// Where box unit `u` moves from when its order names `named`: that
@@ -244,11 +250,11 @@ impl Compiled<'_> {
         if self.hooks.fixed_from(u).is_some() {
             return self.hooks.fixed_from(u);
         }
-        if !self.in_box[u]
+        if !self.slot[u].in_box
             || !self
                 .b
                 .questions
-                .moves_from(ProvinceId(self.prov[u]), named, self.b.phase)
+                .moves_from(ProvinceId(self.slot[u].prov), named, self.b.phase)
         {
             return None;
         }
@@ -257,7 +263,7 @@ impl Compiled<'_> {
 
     /// Unit `u` as its orders see it: where it moves from.
     pub(super) fn origin(&self, u: usize) -> Unit {
-        match self.from_region[u] {
+        match self.slot[u].from_region {
             Some(region) => Unit {
                 region,
                 ..self.b.units[u]
@@ -269,8 +275,8 @@ impl Compiled<'_> {
     /// Check one order for unit `u` against the board.
     pub(super) fn check(&self, u: usize, c: &MainCommand) -> Result<Cmd, Illegal> {
         let unit = self.origin(u);
-        let here = self.prov[u];
-        if self.in_box[u] {
+        let here = self.slot[u].prov;
+        if self.slot[u].in_box {
             // Off the board a unit can only wait or come onto the board.
             match c {
                 MainCommand::Hold => return Ok(Cmd::Hold),
@@ -357,11 +363,11 @@ impl Compiled<'_> {
                     return Err(Illegal::CannotSupportThere);
                 }
                 Ok(Cmd::SupHold {
-                    target: self.unit_at[target.at.province.index()],
+                    target: self.place[target.at.province.index()].unit,
                 })
             }
             MainCommand::SupportHold { unit: target } => {
-                let t = self.unit_at[target.at.province.index()];
+                let t = self.place[target.at.province.index()].unit;
                 if t == NONE {
                     return Err(Illegal::NoSuchUnit);
                 }
@@ -382,8 +388,8 @@ impl Compiled<'_> {
                 // move of the army aboard, not of the fleet it is aboard.
                 if let Some(a) = (0..self.b.units.len()).find(|&a| {
                     self.hooks.aboard(a)
-                        && self.prov[a] == target.at.province.0
-                        && matches!(self.cmd[a], Cmd::Move { to: t, .. } if t == to.province.0)
+                        && self.slot[a].prov == target.at.province.0
+                        && matches!(self.slot[a].cmd, Cmd::Move { to: t, .. } if t == to.province.0)
                 }) {
                     if !self.b.map.reaches(unit.region, to.province, unit.kind) {
                         return Err(Illegal::CannotSupportThere);
@@ -408,7 +414,7 @@ impl Compiled<'_> {
                         coast: to.coast,
                     });
                 }
-                let t = self.unit_at[target.at.province.index()];
+                let t = self.place[target.at.province.index()].unit;
                 if t == NONE {
                     return Err(Illegal::NoSuchUnit);
                 }
@@ -474,7 +480,7 @@ impl Compiled<'_> {
                     let from = self
                         .box_units_named(target.at.province, target.kind)
                         .next()
-                        .map_or(target.at.province.0, |x| self.prov[x]);
+                        .map_or(target.at.province.0, |x| self.slot[x].prov);
                     if !self
                         .b
                         .questions
@@ -488,7 +494,7 @@ impl Compiled<'_> {
                         to: dest.0,
                     });
                 }
-                let t = self.unit_at[target.at.province.index()];
+                let t = self.place[target.at.province.index()].unit;
                 if t == NONE {
                     return Err(Illegal::NoSuchUnit);
                 }
@@ -520,9 +526,12 @@ impl Compiled<'_> {
     /// A move off the board: only into a box that takes units from here
     /// (a raid), in its season, by the kinds it takes.
     pub(super) fn check_enter_box(&self, u: usize, p: ProvinceId) -> Result<Cmd, Illegal> {
-        self.b
-            .questions
-            .may_enter(&self.b.units[u], ProvinceId(self.prov[u]), p, self.b.phase)?;
+        self.b.questions.may_enter(
+            &self.b.units[u],
+            ProvinceId(self.slot[u].prov),
+            p,
+            self.b.phase,
+        )?;
         Ok(Cmd::Move {
             to: p.0,
             region: self.b.map.province(p).main_region(),
@@ -558,7 +567,7 @@ impl Compiled<'_> {
 
     pub(super) fn check_move(&self, u: usize, to: Place, via: bool) -> Result<Cmd, Illegal> {
         let unit = self.origin(u);
-        let here = self.prov[u];
+        let here = self.slot[u].prov;
         let dest = to.province;
         if dest.0 == here {
             return Err(Illegal::SameProvince);
@@ -580,6 +589,13 @@ impl Compiled<'_> {
                 return Err(Illegal::CoastUnreachable);
             }
             direct_region = Some(r);
+        } else if !prov.has_split_coasts() {
+            // One region: reachable or not, from the map's reach table.
+            direct_region = self
+                .b
+                .map
+                .reaches(unit.region, dest, unit.kind)
+                .then(|| prov.main_region());
         } else {
             let mut it = self.b.map.reachable_regions(unit.region, dest, unit.kind);
             if let Some(r) = it.next() {
@@ -623,14 +639,14 @@ impl Compiled<'_> {
 
     /// Whether a fleet at sea in province `p` could take part in a convoy.
     pub(super) fn convoy_fleet_at(&self, p: u16) -> bool {
-        let f = self.unit_at[p as usize];
+        let f = self.place[p as usize].unit;
         f != NONE
             && self.b.units[f as usize].kind.can_convoy()
             && self.b.map.province(ProvinceId(p)).terrain == Terrain::Sea
     }
 
     pub(super) fn sea_touches(&self, sea: u16, p: u16) -> bool {
-        let f = self.unit_at[sea as usize];
+        let f = self.place[sea as usize].unit;
         let r = if f == NONE {
             self.b.map.province(ProvinceId(sea)).main_region()
         } else {
@@ -654,7 +670,7 @@ impl Compiled<'_> {
                     .questions
                     .unseen(orderer, ProvinceId(p), self.b.phase)
         };
-        let seas: Vec<u16> = (0..self.unit_at.len() as u16)
+        let seas: Vec<u16> = (0..self.place.len() as u16)
             .filter(|&p| p != skip && (self.convoy_fleet_at(p) || unseen_sea(p)))
             .collect();
         let mut reached = vec![false; seas.len()];
@@ -683,7 +699,7 @@ impl Compiled<'_> {
     /// fleets from `from` to `to`: a fleet no route could need is not
     /// legally convoying (DATC 6.G.19).
     pub(super) fn on_some_route(&self, fleet: u16, from: u16, to: u16) -> bool {
-        let seas: Vec<u16> = (0..self.unit_at.len() as u16)
+        let seas: Vec<u16> = (0..self.place.len() as u16)
             .filter(|&p| self.convoy_fleet_at(p))
             .collect();
         let n = seas.len();
@@ -745,20 +761,21 @@ impl Compiled<'_> {
     /// supports and convoys for the resolver.
     pub(super) fn link(&mut self) {
         let n = self.b.units.len();
-        let np = self.unit_at.len();
         if self.b.rules.convoy_fallback == ConvoyFallback::LandRoute {
             self.fall_back_to_land();
         }
         // Validity of supports and convoys.
         for u in 0..n {
-            let valid = match self.cmd[u] {
+            let valid = match self.slot[u].cmd {
                 // Bound to nobody (a support or convoy of a unit that may
                 // not be known to be there): void.
                 Cmd::SupHold { target: NONE }
                 | Cmd::SupMove { target: NONE, .. }
                 | Cmd::Convoy { army: NONE, .. } => false,
-                Cmd::SupHold { target } => !matches!(self.cmd[target as usize], Cmd::Move { .. }),
-                Cmd::SupMove { target, to, coast } => match self.cmd[target as usize] {
+                Cmd::SupHold { target } => {
+                    !matches!(self.slot[target as usize].cmd, Cmd::Move { .. })
+                }
+                Cmd::SupMove { target, to, coast } => match self.slot[target as usize].cmd {
                     Cmd::Move { to: t, region, .. } => {
                         t == to
                             && coast.is_none_or(|c| {
@@ -768,77 +785,73 @@ impl Compiled<'_> {
                     _ => false,
                 },
                 Cmd::Convoy { army, to } => matches!(
-                    self.cmd[army as usize],
+                    self.slot[army as usize].cmd,
                     Cmd::Move { to: t, convoy: true, .. } if t == to
                 ),
                 _ => false,
             };
             if valid {
-                self.valid[u] = true;
+                self.slot[u].valid = true;
             }
         }
-        // Moves into each province.
-        let mut count = vec![0u16; np + 1];
-        for u in 0..n {
-            if let Cmd::Move { to, .. } = self.cmd[u] {
-                count[to as usize + 1] += 1;
-            }
-        }
-        for p in 0..np {
-            count[p + 1] += count[p];
-        }
-        let mut fill = count.clone();
-        self.idx.att = vec![0; count[np] as usize];
-        for u in 0..n {
-            if let Cmd::Move { to, .. } = self.cmd[u] {
-                let slot = &mut fill[to as usize];
-                self.idx.att[*slot as usize] = u as u16;
-                *slot += 1;
-            }
-        }
-        self.idx.att_off = count;
-        // Supports and convoys per target unit.
+        // Moves into each province, supports and convoys of each unit: one
+        // list each, in unit order, in one buffer. First the counts (in
+        // the ranges' ends), then each range's start, then the entries,
+        // the end moving up from the start as they go in.
         let target_of = |c: Cmd| match c {
             Cmd::SupHold { target } | Cmd::SupMove { target, .. } => Some((target, true)),
             Cmd::Convoy { army, .. } => Some((army, false)),
             _ => None,
         };
-        let mut sc = vec![0u16; n + 1];
-        let mut cc = vec![0u16; n + 1];
         for u in 0..n {
-            if self.valid[u]
-                && let Some((t, is_sup)) = target_of(self.cmd[u])
+            let s = self.slot[u];
+            if let Cmd::Move { to, .. } = s.cmd {
+                self.place[to as usize].att.1 += 1;
+            }
+            if s.valid
+                && let Some((t, is_sup)) = target_of(s.cmd)
             {
+                let t = &mut self.slot[t as usize];
                 if is_sup {
-                    sc[t as usize + 1] += 1;
+                    t.sup.1 += 1;
                 } else {
-                    cc[t as usize + 1] += 1;
+                    t.cvy.1 += 1;
                 }
             }
         }
-        for i in 0..n {
-            sc[i + 1] += sc[i];
-            cc[i + 1] += cc[i];
+        let mut total = 0u16;
+        for p in &mut self.place {
+            let k = p.att.1;
+            p.att = (total, total);
+            total += k;
         }
-        let mut sf = sc.clone();
-        let mut cf = cc.clone();
-        self.idx.sup = vec![0; sc[n] as usize];
-        self.idx.cvy = vec![0; cc[n] as usize];
+        for s in &mut self.slot {
+            let k = s.sup.1;
+            s.sup = (total, total);
+            total += k;
+        }
+        for s in &mut self.slot {
+            let k = s.cvy.1;
+            s.cvy = (total, total);
+            total += k;
+        }
+        self.lists = vec![0; total as usize];
         for u in 0..n {
-            if self.valid[u]
-                && let Some((t, is_sup)) = target_of(self.cmd[u])
+            let s = self.slot[u];
+            if let Cmd::Move { to, .. } = s.cmd {
+                let end = &mut self.place[to as usize].att.1;
+                self.lists[*end as usize] = u as u16;
+                *end += 1;
+            }
+            if s.valid
+                && let Some((t, is_sup)) = target_of(s.cmd)
             {
-                if is_sup {
-                    self.idx.sup[sf[t as usize] as usize] = u as u16;
-                    sf[t as usize] += 1;
-                } else {
-                    self.idx.cvy[cf[t as usize] as usize] = u as u16;
-                    cf[t as usize] += 1;
-                }
+                let t = &mut self.slot[t as usize];
+                let end = if is_sup { &mut t.sup.1 } else { &mut t.cvy.1 };
+                self.lists[*end as usize] = u as u16;
+                *end += 1;
             }
         }
-        self.idx.sup_off = sc;
-        self.idx.cvy_off = cc;
     }
 
     /// DATC v2's fallback: an army that could walk, ordered by convoy, walks
@@ -853,14 +866,14 @@ impl Compiled<'_> {
                 convoy: true,
                 needs_convoy: false,
                 ..
-            } = self.cmd[u]
+            } = self.slot[u].cmd
             else {
                 continue;
             };
             let fleets: Vec<usize> = (0..self.b.units.len())
-                .filter(|&f| matches!(self.cmd[f], Cmd::Convoy { army, to: t } if army as usize == u && t == to))
+                .filter(|&f| matches!(self.slot[f].cmd, Cmd::Convoy { army, to: t } if army as usize == u && t == to))
                 .collect();
-            let from = self.prov[u];
+            let from = self.slot[u].prov;
             let touches = |f: usize, p: u16| {
                 self.b
                     .map
@@ -880,23 +893,23 @@ impl Compiled<'_> {
                     break;
                 }
                 for &g in &fleets {
-                    if !reached.contains(&g) && touches(f, self.prov[g]) {
+                    if !reached.contains(&g) && touches(f, self.slot[g].prov) {
                         reached.push(g);
                     }
                 }
                 i += 1;
             }
-            if !covered && let Cmd::Move { convoy, .. } = &mut self.cmd[u] {
+            if !covered && let Cmd::Move { convoy, .. } = &mut self.slot[u].cmd {
                 *convoy = false;
             }
         }
     }
 
     pub(super) fn has_decision(&self, u: usize) -> bool {
-        match self.cmd[u] {
+        match self.slot[u].cmd {
             Cmd::Move { .. } => true,
             Cmd::Hold => false,
-            _ => self.valid[u],
+            _ => self.slot[u].valid,
         }
     }
 }

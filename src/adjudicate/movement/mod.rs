@@ -84,7 +84,9 @@ pub enum Outcome {
         /// head-to-head battle), then each other unit moving there at
         /// least as strongly. Empty when the move failed only because a
         /// move it depends on failed (an A/F's landing and its fleet).
-        with: Vec<usize>,
+        /// Boxed: a slice is smaller than a `Vec` and most outcomes have
+        /// no list at all.
+        with: Box<[usize]>,
     },
     /// The move needed a convoy and the convoy failed.
     NoConvoy,
@@ -128,26 +130,66 @@ pub struct UnitResult {
     pub command: Resolved,
     /// What became of it.
     pub outcome: Outcome,
-    /// Set when the unit was dislodged.
-    pub dislodged: Option<Dislodgement>,
-    /// The unit was destroyed where it stood (a box's waiting units under a
-    /// destroy order; a raider whose return failed).
-    pub destroyed: bool,
-    /// The army went aboard a fleet (Abstraction II: it boarded, or its
-    /// fast ferry could not land it): it is part of that fleet's A/F now.
-    pub boarded: bool,
-    /// What the unit is after the phase, when that changes (a fleet that
-    /// took an army aboard becomes an A/F; an A/F that landed its army, a
-    /// fleet).
-    pub becomes: Option<UnitKind>,
-    /// The army this A/F landed, and where.
-    pub landed: Option<RegionId>,
-    /// The disembarking order of this A/F, if any, and what became of it.
-    pub landing: Option<(usize, Outcome)>,
-    /// For a support that is worn down rather than cut (1000 AD's
-    /// defensive army, rule 8) and that stood: what it was worth after the
-    /// attacks on it, so the results let players check rule 8's table.
-    pub support_left: Option<u32>,
+    /// Set when the unit was dislodged. Boxed: few units are, and a small
+    /// result keeps the judge fast.
+    pub dislodged: Option<Box<Dislodgement>>,
+    /// What a variant's rule adds to this unit's result, in one place:
+    /// standard Diplomacy adds nothing ([`Special::None`]).
+    pub special: Special,
+}
+
+/// What a variant's rule adds to a unit's result, one variant per rule
+/// that produces it. A unit's result has at most one: no rule of a shipped
+/// variant gives the same unit two of these in one phase (boxes and
+/// destroy orders are never judged with A/Fs; a defensive army neither
+/// boards nor carries).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Special {
+    /// Nothing: every unit of standard Diplomacy.
+    #[default]
+    None,
+    /// The unit was destroyed where it stood: 1066 rule 4 (William's
+    /// armies still waiting in the Straits of Dover when an enemy orders
+    /// them destroyed), Ard-Ri rule 6 (a raider whose return bounced; it
+    /// cannot retreat).
+    Destroyed,
+    /// Abstraction II rule 3, embarkation: the army went aboard a fleet
+    /// (it boarded, or its fast ferry could not land it) and is part of
+    /// that fleet's A/F now, off the board as a unit of its own.
+    Boarded,
+    /// Abstraction II rule 3: the fleet carries an army after the phase,
+    /// so it is (or stays, or becomes) an A/F: an army boarded it, it
+    /// was an A/F that did not land its army, or its fast ferry could not
+    /// land the army it carried.
+    Laden,
+    /// Abstraction II rule 3, disembarkation: this A/F's disembarking
+    /// order and what became of it. Where the army landed, the A/F is a
+    /// plain fleet after the phase and the army stands at `landed`;
+    /// otherwise it stays an A/F.
+    Disembarked {
+        /// The order and its outcome (boxed: landings are rare).
+        landing: Box<Landing>,
+        /// Where the army now stands, when it landed.
+        landed: Option<RegionId>,
+    },
+    /// 1000 AD's fast ferry (rule 9 as played): this fleet's disembarking
+    /// order for the army it carried across one sea, and what became of
+    /// it. The army's own result says where it went; the fleet stays a
+    /// fleet.
+    Ferried(Box<Landing>),
+    /// 1000 AD rule 8: a defensive army's support that stood is worn down
+    /// rather than cut; this is what it was worth after the attacks on it,
+    /// so the results let players check the rule's table.
+    SupportLeft(u32),
+}
+
+/// A disembarking order and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Landing {
+    /// Index of the disembarking order among the orders given.
+    pub order: usize,
+    /// What became of the landing.
+    pub outcome: Outcome,
 }
 
 impl UnitResult {
@@ -157,12 +199,55 @@ impl UnitResult {
             command,
             outcome,
             dislodged: None,
-            destroyed: false,
-            boarded: false,
-            becomes: None,
-            landed: None,
-            landing: None,
-            support_left: None,
+            special: Special::None,
+        }
+    }
+
+    /// The unit was destroyed where it stood ([`Special::Destroyed`]).
+    pub fn destroyed(&self) -> bool {
+        self.special == Special::Destroyed
+    }
+
+    /// The army went aboard a fleet ([`Special::Boarded`]).
+    pub fn boarded(&self) -> bool {
+        self.special == Special::Boarded
+    }
+
+    /// What the unit is after the phase, when a rule says (a fleet that
+    /// carries an army is an A/F; an A/F that landed its army, a fleet).
+    pub fn becomes(&self) -> Option<UnitKind> {
+        match &self.special {
+            Special::Laden => Some(UnitKind::ArmyFleet),
+            Special::Disembarked { landed: None, .. } => Some(UnitKind::ArmyFleet),
+            Special::Disembarked {
+                landed: Some(_), ..
+            } => Some(UnitKind::Fleet),
+            _ => None,
+        }
+    }
+
+    /// Where the army this A/F landed now stands.
+    pub fn landed(&self) -> Option<RegionId> {
+        match &self.special {
+            Special::Disembarked { landed, .. } => *landed,
+            _ => None,
+        }
+    }
+
+    /// The disembarking order of this A/F or ferrying fleet, if any, and
+    /// what became of it.
+    pub fn landing(&self) -> Option<&Landing> {
+        match &self.special {
+            Special::Disembarked { landing, .. } | Special::Ferried(landing) => Some(landing),
+            _ => None,
+        }
+    }
+
+    /// What a worn-down support was worth ([`Special::SupportLeft`]).
+    pub fn support_left(&self) -> Option<u32> {
+        match self.special {
+            Special::SupportLeft(v) => Some(v),
+            _ => None,
         }
     }
 }
@@ -221,16 +306,16 @@ impl MovementResult {
         units
             .iter()
             .zip(&self.units)
-            .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed && !r.boarded)
+            .filter(|(_, r)| r.dislodged.is_none() && !r.destroyed() && !r.boarded())
             .flat_map(|(u, r)| {
                 let mut here = match (r.command, &r.outcome) {
                     (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..*u },
                     _ => *u,
                 };
-                if let Some(k) = r.becomes {
+                if let Some(k) = r.becomes() {
                     here.kind = k;
                 }
-                let landed = r.landed.map(|region| Unit {
+                let landed = r.landed().map(|region| Unit {
                     power: u.power,
                     kind: UnitKind::Army,
                     region,
@@ -248,7 +333,7 @@ impl MovementResult {
             .zip(&self.units)
             .filter(|(_, r)| r.dislodged.is_some())
             .filter_map(|(u, r)| {
-                r.landed.map(|region| Unit {
+                r.landed().map(|region| Unit {
                     power: u.power,
                     kind: UnitKind::Army,
                     region,
@@ -264,8 +349,8 @@ impl MovementResult {
     ) -> impl Iterator<Item = (Unit, &'a Dislodgement)> + 'a {
         units.iter().zip(&self.units).filter_map(|(u, r)| {
             r.dislodged.as_ref().map(|d| {
-                let kind = r.becomes.unwrap_or(u.kind);
-                (Unit { kind, ..*u }, d)
+                let kind = r.becomes().unwrap_or(u.kind);
+                (Unit { kind, ..*u }, &**d)
             })
         })
     }
@@ -471,19 +556,45 @@ impl Hooks {
     }
 }
 
-/// Moves, supports and convoys indexed for the resolver (compressed rows:
-/// `x_off[i]..x_off[i + 1]` are the entries of `i`).
-#[derive(Default)]
-struct Index {
-    /// Moves into each province.
-    att_off: Vec<u16>,
-    att: Vec<u16>,
-    /// Valid supports of each unit.
-    sup_off: Vec<u16>,
-    sup: Vec<u16>,
-    /// Valid convoys of each army.
-    cvy_off: Vec<u16>,
-    cvy: Vec<u16>,
+/// What the judge knows of one unit while it judges, kept together: one
+/// allocation for the lot, and what the resolver reads of a unit in one
+/// place in memory.
+#[derive(Clone, Copy)]
+struct Slot {
+    /// The unit's province.
+    prov: u16,
+    /// The unit stands in an off-board box (any number per box).
+    in_box: bool,
+    /// A support or convoy that matches the order it names.
+    valid: bool,
+    /// A second, different order for the unit under the rulebook's
+    /// "conflicting orders hold" option.
+    conflict: bool,
+    /// The order carried out by the unit (`u32::MAX`: none).
+    order_of: u32,
+    /// The unit's command.
+    cmd: Cmd,
+    /// A box unit that moves this phase as if it stood in this region
+    /// (1066: Harald's A/Fs, secretly in GER or WAS).
+    from_region: Option<RegionId>,
+    /// A support or convoy whose unit is found once every order is known
+    /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
+    /// the orderer may not know what stands): the place and kind named.
+    named: Option<(ProvinceId, Option<UnitKind>)>,
+    /// The valid supports of this unit: `lists[sup.0..sup.1]`.
+    sup: (u16, u16),
+    /// The valid convoys of this army: `lists[cvy.0..cvy.1]`.
+    cvy: (u16, u16),
+}
+
+/// What the judge knows of one province.
+#[derive(Clone, Copy)]
+struct Place {
+    /// The unit in it (`NONE`: nobody; boxes hold none, see
+    /// [`Slot::in_box`]).
+    unit: u16,
+    /// The moves into it: `lists[att.0..att.1]`.
+    att: (u16, u16),
 }
 
 /// A phase's orders compiled against the board: what the rules of
@@ -491,58 +602,56 @@ struct Index {
 /// [`Resolver`].
 struct Compiled<'a> {
     b: Board<'a>,
-    /// Each unit's province.
-    prov: Vec<u16>,
-    /// The unit in each province (boxes hold none: see `in_box`).
-    unit_at: Vec<u16>,
-    /// Units standing in an off-board box (any number per box).
-    in_box: Vec<bool>,
-    /// Each unit's command.
-    cmd: Vec<Cmd>,
-    /// The order carried out by each unit (`u32::MAX`: none).
-    order_of: Vec<u32>,
-    /// Supports and convoys that match the order they name.
-    valid: Vec<bool>,
-    /// A box unit that moves this phase as if it stood in this region
-    /// (1066: Harald's A/Fs, secretly in GER or WAS).
-    from_region: Vec<Option<RegionId>>,
-    /// A support or convoy whose unit is found once every order is known
-    /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
-    /// the orderer may not know what stands): the place and kind named.
-    named: Vec<Option<(ProvinceId, Option<UnitKind>)>>,
+    /// Per unit of the board.
+    slot: Vec<Slot>,
+    /// Per province of the map.
+    place: Vec<Place>,
+    /// The unit lists that [`Slot::sup`], [`Slot::cvy`] and [`Place::att`]
+    /// index (one buffer for all three).
+    lists: Vec<u16>,
     hooks: Hooks,
-    idx: Index,
 }
 
 impl<'a> Compiled<'a> {
     fn new(b: Board<'a>) -> Self {
-        let n = b.units.len();
-        let mut unit_at = vec![NONE; b.map.provinces().len()];
-        let mut prov = Vec::with_capacity(n);
-        let mut in_box = vec![false; n];
-        for (i, u) in b.units.iter().enumerate() {
-            let p = b.map.province_of(u.region).0;
-            prov.push(p);
-            // A box holds any number of units and can be neither attacked
-            // nor supported: its units are not "the unit in" it.
-            if b.map.province(ProvinceId(p)).terrain == Terrain::OffBoard {
-                in_box[i] = true;
-            } else {
-                unit_at[p as usize] = i as u16;
-            }
-        }
+        let empty = Place {
+            unit: NONE,
+            att: (0, 0),
+        };
+        let mut place = vec![empty; b.map.provinces().len()];
+        let slot = b
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let p = b.map.province_of(u.region).0;
+                // A box holds any number of units and can be neither
+                // attacked nor supported: its units are not "the unit in"
+                // it.
+                let in_box = b.map.province(ProvinceId(p)).terrain == Terrain::OffBoard;
+                if !in_box {
+                    place[p as usize].unit = i as u16;
+                }
+                Slot {
+                    prov: p,
+                    in_box,
+                    valid: false,
+                    conflict: false,
+                    order_of: u32::MAX,
+                    cmd: Cmd::Hold,
+                    from_region: None,
+                    named: None,
+                    sup: (0, 0),
+                    cvy: (0, 0),
+                }
+            })
+            .collect();
         Compiled {
             b,
-            prov,
-            unit_at,
-            in_box,
-            cmd: vec![Cmd::Hold; n],
-            order_of: vec![u32::MAX; n],
-            valid: vec![false; n],
-            from_region: vec![None; n],
-            named: vec![None; n],
+            slot,
+            place,
+            lists: Vec::new(),
             hooks: Hooks::default(),
-            idx: Index::default(),
         }
     }
 
@@ -559,23 +668,23 @@ impl<'a> Compiled<'a> {
             self.hooks
                 .set(n_units, |h| &mut h.aboard, false, a.unit, true);
             // Not "the unit in" the sea: the fleet element is.
-            if self.unit_at[self.prov[a.unit] as usize] == a.unit as u16 {
-                self.unit_at[self.prov[a.unit] as usize] = NONE;
+            if self.place[self.slot[a.unit].prov as usize].unit == a.unit as u16 {
+                self.place[self.slot[a.unit].prov as usize].unit = NONE;
             }
         }
         if !prepared.aboard.is_empty() {
             for u in 0..self.b.units.len() {
                 if !self.hooks.aboard(u)
-                    && self.unit_at[self.prov[u] as usize] == NONE
-                    && !self.in_box[u]
+                    && self.place[self.slot[u].prov as usize].unit == NONE
+                    && !self.slot[u].in_box
                 {
-                    self.unit_at[self.prov[u] as usize] = u as u16;
+                    self.place[self.slot[u].prov as usize].unit = u as u16;
                 }
             }
         }
         for a in &prepared.aboard {
             let prov = self.b.map.province(a.to);
-            self.cmd[a.unit] = Cmd::Move {
+            self.slot[a.unit].cmd = Cmd::Move {
                 to: a.to.0,
                 region: prov.main_region(),
                 // Landed from a boat: no head-to-head with a unit coming
@@ -608,7 +717,7 @@ impl<'a> Compiled<'a> {
         for &(a, to) in ferried {
             self.hooks
                 .set(n_units, |h| &mut h.aboard_path, false, a, true);
-            self.cmd[a] = Cmd::Move {
+            self.slot[a].cmd = Cmd::Move {
                 to: to.0,
                 region: self.b.map.province(to).main_region(),
                 convoy: true,

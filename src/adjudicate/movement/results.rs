@@ -3,52 +3,63 @@
 //! may retreat, and where a standoff left a province empty.
 
 use super::resolve::Resolver;
-use super::{Cmd, Compiled, Dislodgement, MovementResult, NONE, Outcome, Resolved, UnitResult};
+use super::{
+    Cmd, Compiled, Dislodgement, MovementResult, NONE, Outcome, Resolved, Special, UnitResult,
+};
 use crate::adjudicate::Illegal;
 use crate::map::{PowerId, ProvinceId, RegionId, Terrain, UnitKind};
+
+/// A unit stands in the province after the phase.
+const OCCUPIED: u8 = 1;
+/// A standoff left the province empty: no retreat may go there.
+const CONTESTED: u8 = 2;
 
 impl Compiled<'_> {
     pub(super) fn results(&self, r: &mut Resolver, orders: Vec<Option<Illegal>>) -> MovementResult {
         let n = self.b.units.len();
-        let np = self.unit_at.len();
-        // Who stands where afterwards.
-        let mut occupied = vec![false; np];
+        let np = self.place.len();
+        // Who stands where afterwards, and where a standoff left nobody:
+        // a byte of flags per province.
+        let mut flags = vec![0u8; np];
         for u in 0..n {
-            match self.cmd[u] {
-                Cmd::Move { to, .. } if r.result(u) => occupied[to as usize] = true,
-                _ => occupied[self.prov[u] as usize] = true,
+            match self.slot[u].cmd {
+                Cmd::Move { to, .. } if r.result(u) => flags[to as usize] |= OCCUPIED,
+                _ => flags[self.slot[u].prov as usize] |= OCCUPIED,
             }
         }
         // Standoffs: empty provinces where a move with strength bounced. A
         // move that failed only because the move it depends on failed (an
         // A/F's landing and its fleet's sailing, Abstraction II) met nobody
         // there: no standoff.
-        let mut contested_flag = vec![false; np];
+        let mut contested = Vec::new();
         for u in 0..n {
             let need = self.hooks.needs(u);
-            if let Cmd::Move { to, .. } = self.cmd[u]
+            if let Cmd::Move { to, .. } = self.slot[u].cmd
                 && !r.result(u)
-                && !occupied[to as usize]
+                && flags[to as usize] & OCCUPIED == 0
                 && self.prevent_strength(r, u) > 0
                 && (need == NONE || r.result(need as usize))
             {
-                contested_flag[to as usize] = true;
+                if flags[to as usize] & CONTESTED == 0 {
+                    contested.push(ProvinceId(to));
+                }
+                flags[to as usize] |= CONTESTED;
             }
         }
-        let contested: Vec<ProvinceId> = (0..np)
-            .filter(|&p| contested_flag[p])
-            .map(|p| ProvinceId(p as u16))
-            .collect();
+        contested.sort_unstable();
 
         // The box whose waiting units an enemy has ordered destroyed.
         let destroy_box = self.b.questions.destroy_box().map(|p| p.0);
         let destroyers: Vec<PowerId> = (0..n)
-            .filter(|&u| self.cmd[u] == Cmd::Destroy)
+            .filter(|&u| self.slot[u].cmd == Cmd::Destroy)
             .map(|u| self.power(u))
             .collect();
         let mut out = Vec::with_capacity(n);
+        // Who stopped a move, unit by unit (one buffer for all: each list
+        // is copied out at its exact size).
+        let mut with = Vec::new();
         for u in 0..n {
-            let command = match self.cmd[u] {
+            let command = match self.slot[u].cmd {
                 // Bound to nobody: void, and nobody to point at.
                 Cmd::Hold
                 | Cmd::SupHold { target: NONE }
@@ -68,8 +79,8 @@ impl Compiled<'_> {
                 },
                 Cmd::Destroy => Resolved::Destroy,
             };
-            let valid = self.valid[u];
-            let outcome = match self.cmd[u] {
+            let valid = self.slot[u].valid;
+            let outcome = match self.slot[u].cmd {
                 Cmd::Hold => Outcome::Held,
                 Cmd::Move { convoy, .. } => {
                     if r.result(u) {
@@ -77,8 +88,9 @@ impl Compiled<'_> {
                     } else if convoy && !self.path(r, u) {
                         Outcome::NoConvoy
                     } else {
+                        self.bounced_with(r, u, &mut with);
                         Outcome::Bounced {
-                            with: self.bounced_with(r, u),
+                            with: Box::from(with.as_slice()),
                         }
                     }
                 }
@@ -105,47 +117,52 @@ impl Compiled<'_> {
                 }
                 Cmd::Destroy => Outcome::Destroying,
             };
-            let moved = matches!(self.cmd[u], Cmd::Move { .. }) && r.result(u);
+            let moved = matches!(self.slot[u].cmd, Cmd::Move { .. }) && r.result(u);
             let mut dislodged = None;
             // Destroyed where it stands: waiting in a box an enemy ordered
             // destroyed, or failing to come out of a box whose rule is that
             // such units are lost (they cannot retreat).
-            let destroyed = self.in_box[u]
+            let destroyed = self.slot[u].in_box
                 && !moved
-                && ((destroy_box == Some(self.prov[u])
+                && ((destroy_box == Some(self.slot[u].prov)
                     && self.b.questions.destroys(self.b.units[u].kind)
                     && destroyers.iter().any(|&p| p != self.power(u)))
-                    || (matches!(self.cmd[u], Cmd::Move { .. })
+                    || (matches!(self.slot[u].cmd, Cmd::Move { .. })
                         && self
                             .b
                             .questions
-                            .failed_exit_destroyed(ProvinceId(self.prov[u]))));
-            if !moved && !self.in_box[u] && !self.hooks.aboard(u) {
-                for i in self.attackers(self.prov[u]) {
-                    let m = self.idx.att[i] as usize;
+                            .failed_exit_destroyed(ProvinceId(self.slot[u].prov))));
+            if !moved && !self.slot[u].in_box && !self.hooks.aboard(u) {
+                for i in self.attackers(self.slot[u].prov) {
+                    let m = self.lists[i] as usize;
                     if r.result(m) {
-                        let by_convoy = matches!(self.cmd[m], Cmd::Move { convoy: true, .. });
-                        let from = ProvinceId(self.prov[m]);
-                        let retreats =
-                            self.retreat_options(u, from, by_convoy, &occupied, &contested_flag);
-                        dislodged = Some(Dislodgement {
+                        let by_convoy = matches!(self.slot[m].cmd, Cmd::Move { convoy: true, .. });
+                        let from = ProvinceId(self.slot[m].prov);
+                        let retreats = self.retreat_options(u, from, by_convoy, &flags);
+                        dislodged = Some(Box::new(Dislodgement {
                             by: m,
                             from,
                             by_convoy,
                             retreats,
-                        });
+                        }));
                         break;
                     }
                 }
             }
-            let support_left = (self.b.units[u].kind.support_worn_down()
-                && outcome == Outcome::Supported)
-                .then(|| self.support_value(r, u));
+            // A unit destroyed where it stands has no support left to
+            // tell (a defensive army never waits in a box).
+            let special = if destroyed {
+                Special::Destroyed
+            } else if self.b.units[u].kind.support_worn_down() && outcome == Outcome::Supported {
+                Special::SupportLeft(self.support_value(r, u))
+            } else {
+                Special::None
+            };
             out.push(UnitResult {
-                order: (self.order_of[u] != u32::MAX).then_some(self.order_of[u] as usize),
+                order: (self.slot[u].order_of != u32::MAX)
+                    .then_some(self.slot[u].order_of as usize),
                 dislodged,
-                destroyed,
-                support_left,
+                special,
                 ..UnitResult::plain(command, outcome)
             });
         }
@@ -158,14 +175,14 @@ impl Compiled<'_> {
 
     /// The units that stopped the failed move of `u`: the same comparisons
     /// as [`adj_move`](Self::adj_move), kept to say who.
-    pub(super) fn bounced_with(&self, r: &mut Resolver, u: usize) -> Vec<usize> {
-        let mut with = Vec::new();
+    pub(super) fn bounced_with(&self, r: &mut Resolver, u: usize, with: &mut Vec<usize>) {
+        with.clear();
         let Some((to, _)) = self.move_dest(u) else {
-            return with;
+            return;
         };
         let need = self.hooks.needs(u);
         if need != NONE && !r.result(need as usize) {
-            return with;
+            return;
         }
         let attack = self.attack_strength(r, u);
         if let Some(v) = self.head_to_head(u) {
@@ -173,18 +190,17 @@ impl Compiled<'_> {
                 with.push(v);
             }
         } else {
-            let v = self.unit_at[to as usize];
+            let v = self.place[to as usize].unit;
             if v != NONE && v as usize != u && attack <= self.hold_strength(r, to) {
                 with.push(v as usize);
             }
         }
         for i in self.attackers(to) {
-            let w = self.idx.att[i] as usize;
+            let w = self.lists[i] as usize;
             if w != u && attack <= self.prevent_strength(r, w) {
                 with.push(w);
             }
         }
-        with
     }
 
     pub(super) fn retreat_options(
@@ -192,8 +208,7 @@ impl Compiled<'_> {
         u: usize,
         attacker_from: ProvinceId,
         by_convoy: bool,
-        occupied: &[bool],
-        contested: &[bool],
+        flags: &[u8],
     ) -> Vec<RegionId> {
         let unit = self.b.units[u];
         let m = unit.kind.mobility();
@@ -210,8 +225,7 @@ impl Compiled<'_> {
                 b.intersects(m)
                     && homeland.is_none_or(|h| h.contains(&p))
                     && self.b.map.admits(r, unit.kind)
-                    && !occupied[p.index()]
-                    && !contested[p.index()]
+                    && flags[p.index()] & (OCCUPIED | CONTESTED) == 0
                     && (by_convoy || p != attacker_from)
                     && self.b.map.province(p).terrain != Terrain::OffBoard
             })

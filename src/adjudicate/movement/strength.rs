@@ -16,7 +16,7 @@ use crate::map::{PowerId, ProvinceId, UnitKind};
 
 impl Decisions for Compiled<'_> {
     fn decide(&self, r: &mut Resolver, u: usize) -> bool {
-        match self.cmd[u] {
+        match self.slot[u].cmd {
             Cmd::Move { .. } => self.adj_move(r, u),
             Cmd::SupHold { .. } | Cmd::SupMove { .. } => self.adj_support(r, u).is_none(),
             Cmd::Convoy { .. } => self.adj_convoy(r, u),
@@ -28,7 +28,7 @@ impl Decisions for Compiled<'_> {
     /// rulebook's [`ParadoxRule`]; a cycle of moves only is circular
     /// movement, and everybody moves; any other fails.
     fn backup_rule(&self, members: &[usize]) -> Vec<Option<bool>> {
-        let is_convoy = |m: usize| matches!(self.cmd[m], Cmd::Convoy { .. });
+        let is_convoy = |m: usize| matches!(self.slot[m].cmd, Cmd::Convoy { .. });
         if members.iter().any(|&m| is_convoy(m)) {
             match self.b.rules.paradox {
                 // The convoying fleets fail; the rest is decided again.
@@ -40,7 +40,7 @@ impl Decisions for Compiled<'_> {
             }
         } else if members
             .iter()
-            .all(|&m| matches!(self.cmd[m], Cmd::Move { .. }))
+            .all(|&m| matches!(self.slot[m].cmd, Cmd::Move { .. }))
         {
             vec![Some(true); members.len()]
         } else {
@@ -51,7 +51,7 @@ impl Decisions for Compiled<'_> {
 
 impl Compiled<'_> {
     pub(super) fn move_dest(&self, u: usize) -> Option<(u16, bool)> {
-        match self.cmd[u] {
+        match self.slot[u].cmd {
             Cmd::Move { to, convoy, .. } => Some((to, convoy)),
             _ => None,
         }
@@ -64,21 +64,23 @@ impl Compiled<'_> {
         if convoy {
             return None;
         }
-        let v = self.unit_at[to as usize];
+        let v = self.place[to as usize].unit;
         if v == NONE {
             return None;
         }
         match self.move_dest(v as usize) {
-            Some((t, false)) if t == self.prov[u] => Some(v as usize),
+            Some((t, false)) if t == self.slot[u].prov => Some(v as usize),
             _ => None,
         }
     }
 
     pub(super) fn supporters(&self, u: usize) -> std::ops::Range<usize> {
-        self.idx.sup_off[u] as usize..self.idx.sup_off[u + 1] as usize
+        let (a, b) = self.slot[u].sup;
+        a as usize..b as usize
     }
     pub(super) fn attackers(&self, p: u16) -> std::ops::Range<usize> {
-        self.idx.att_off[p as usize] as usize..self.idx.att_off[p as usize + 1] as usize
+        let (a, b) = self.place[p as usize].att;
+        a as usize..b as usize
     }
 
     /// The unit's own strength and its successful supports', optionally
@@ -91,7 +93,7 @@ impl Compiled<'_> {
     ) -> u32 {
         let mut s = self.own_strength(u);
         for i in self.supporters(u) {
-            let k = self.idx.sup[i] as usize;
+            let k = self.lists[i] as usize;
             if not_of.is_some_and(|p| self.power(k) == p) {
                 continue;
             }
@@ -124,15 +126,15 @@ impl Compiled<'_> {
         if !kind.support_worn_down() {
             return full;
         }
-        let p = self.prov[k];
-        let aimed_at = match self.cmd[k] {
+        let p = self.slot[k].prov;
+        let aimed_at = match self.slot[k].cmd {
             Cmd::SupMove { to, .. } => to,
             _ => NONE,
         };
         let mut strongest = 0;
         for i in self.attackers(p) {
-            let m = self.idx.att[i] as usize;
-            if self.power(m) == self.power(k) || self.prov[m] == aimed_at {
+            let m = self.lists[i] as usize;
+            if self.power(m) == self.power(k) || self.slot[m].prov == aimed_at {
                 continue;
             }
             strongest = strongest.max(self.attack_strength(r, m));
@@ -142,16 +144,24 @@ impl Compiled<'_> {
 
     /// PATH: a move by land always has one; a convoyed move needs a chain
     /// of fleets, each with a successful convoy, from origin to destination.
+    /// (The move by land is asked for far more often: it is answered here,
+    /// inline, and the chain apart.)
+    #[inline]
     pub(super) fn path(&self, r: &mut Resolver, u: usize) -> bool {
-        if self.hooks.aboard(u) || self.hooks.aboard_path(u) {
-            return true;
+        match self.move_dest(u) {
+            Some((to, true)) if !self.hooks.aboard(u) && !self.hooks.aboard_path(u) => {
+                self.convoy_path(r, u, to)
+            }
+            _ => true,
         }
-        let Some((to, true)) = self.move_dest(u) else {
-            return true;
-        };
-        let from = self.prov[u];
-        let list_start = self.idx.cvy_off[u] as usize;
-        let list_end = self.idx.cvy_off[u + 1] as usize;
+    }
+
+    /// The chain of convoying fleets of [`path`](Self::path).
+    #[inline(never)]
+    fn convoy_path(&self, r: &mut Resolver, u: usize, to: u16) -> bool {
+        let from = self.slot[u].prov;
+        let list_start = self.slot[u].cvy.0 as usize;
+        let list_end = self.slot[u].cvy.1 as usize;
         let len = list_end - list_start;
         if len == 0 {
             return false;
@@ -166,13 +176,13 @@ impl Compiled<'_> {
                 if (good | bad) & bit != 0 {
                     continue;
                 }
-                let f = self.idx.cvy[list_start + i] as usize;
-                let fp = self.prov[f];
+                let f = self.lists[list_start + i] as usize;
+                let fp = self.slot[f].prov;
                 let fr = self.b.units[f].region;
                 let touches = self.b.map.reaches(fr, ProvinceId(from), UnitKind::Fleet)
                     || (0..len.min(64)).any(|k| {
                         good & (1u64 << k) != 0 && {
-                            let g = self.idx.cvy[list_start + k] as usize;
+                            let g = self.lists[list_start + k] as usize;
                             self.b.map.reaches(
                                 self.b.units[g].region,
                                 ProvinceId(fp),
@@ -202,7 +212,7 @@ impl Compiled<'_> {
             return 0;
         }
         let (to, _) = self.move_dest(u).expect("attack strength of a move");
-        let v = self.unit_at[to as usize];
+        let v = self.place[to as usize].unit;
         if v == NONE {
             return self.supported_strength(r, u, None);
         }
@@ -219,7 +229,7 @@ impl Compiled<'_> {
     }
 
     pub(super) fn hold_strength(&self, r: &mut Resolver, p: u16) -> u32 {
-        let v = self.unit_at[p as usize];
+        let v = self.place[p as usize].unit;
         if v == NONE {
             return 0;
         }
@@ -252,7 +262,7 @@ impl Compiled<'_> {
     }
 
     pub(super) fn adj_move(&self, r: &mut Resolver, u: usize) -> bool {
-        if matches!(self.cmd[u], Cmd::Move { into_box: true, .. }) {
+        if matches!(self.slot[u].cmd, Cmd::Move { into_box: true, .. }) {
             return true;
         }
         let (to, _) = self.move_dest(u).expect("a move");
@@ -272,7 +282,7 @@ impl Compiled<'_> {
             return false;
         }
         for i in self.attackers(to) {
-            let w = self.idx.att[i] as usize;
+            let w = self.lists[i] as usize;
             if w != u && attack <= self.prevent_strength(r, w) {
                 return false;
             }
@@ -282,17 +292,17 @@ impl Compiled<'_> {
 
     /// `None` if the support stands, else the unit that cut it.
     pub(super) fn adj_support(&self, r: &mut Resolver, s: usize) -> Option<usize> {
-        let p = self.prov[s];
-        let aimed_at = match self.cmd[s] {
+        let p = self.slot[s].prov;
+        let aimed_at = match self.slot[s].cmd {
             Cmd::SupMove { to, .. } => to,
             _ => NONE,
         };
         for i in self.attackers(p) {
-            let m = self.idx.att[i] as usize;
+            let m = self.lists[i] as usize;
             if self.power(m) == self.power(s) {
                 continue;
             }
-            let cut = if self.prov[m] == aimed_at || self.b.units[s].kind.support_worn_down() {
+            let cut = if self.slot[m].prov == aimed_at || self.b.units[s].kind.support_worn_down() {
                 // An attack from where the support is aimed cuts it only by
                 // dislodging the supporter; so does any attack on a
                 // defensive army, whose support is worn down instead.
@@ -313,9 +323,9 @@ impl Compiled<'_> {
     /// such as Pandin's, so the cycle is a clean single one for the guess
     /// algorithm and the backup rule lands on the convoy.
     pub(super) fn adj_convoy(&self, r: &mut Resolver, f: usize) -> bool {
-        let p = self.prov[f];
+        let p = self.slot[f].prov;
         for i in self.attackers(p) {
-            let m = self.idx.att[i] as usize;
+            let m = self.lists[i] as usize;
             let success = match r.settled(m) {
                 Some(s) => s,
                 None => self.decide(r, m),

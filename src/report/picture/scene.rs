@@ -192,7 +192,7 @@ pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
                 if hide(i) {
                     continue;
                 }
-                let kind = m.units[i].becomes.unwrap_or(u.kind);
+                let kind = m.units[i].becomes().unwrap_or(u.kind);
                 let at = offset(g.spot(u.region));
                 s.tokens.push(Token {
                     unit: Unit { kind, ..*u },
@@ -396,7 +396,7 @@ fn movement(
                 let ok = ur.outcome == Outcome::Moved;
                 let tag = round
                     .clone()
-                    .or_else(|| tag_of(v, map, u, to, given, ur.boarded));
+                    .or_else(|| tag_of(v, map, u, to, given, ur.boarded()));
                 s.marks.push(Mark::Arrow {
                     power: u.power,
                     from,
@@ -458,8 +458,8 @@ fn movement(
             }
         }
         // An A/F's army landing.
-        if let Some((k, outcome)) = &ur.landing {
-            let to = ur.landed.map(|r| g.spot(r)).or_else(|| {
+        if let Some(crate::adjudicate::Landing { order: k, outcome }) = ur.landing() {
+            let to = ur.landed().map(|r| g.spot(r)).or_else(|| {
                 orders.get(*k).and_then(|o| match &o.command {
                     MainCommand::Disembark { to, .. } | MainCommand::Move { to, .. } => {
                         Some(g.province_spot(to.province))
@@ -479,7 +479,7 @@ fn movement(
                 });
             }
         }
-        if ur.destroyed {
+        if ur.destroyed() {
             s.tokens.push(Token {
                 unit: *u,
                 at: from,
