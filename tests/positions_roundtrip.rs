@@ -506,3 +506,21 @@ fn a_position_that_would_not_read_back_is_refused_not_stored() {
     let e = pos.stored(&v).expect_err("refused");
     assert!(e.to_string().contains("no units of that kind"), "{e}");
 }
+
+/// LIST reads each game's phase from the stored position's `phase` line
+/// alone: for every shipped variant it is the label the whole position
+/// reads as.
+#[test]
+fn the_phase_read_from_a_stored_positions_phase_line_is_its_label() {
+    for (name, _) in zinejudge::variant::BUILTIN {
+        let v = builtin(name).expect("ships").expect("loads");
+        let pos = Position::initial(&v);
+        let text = pos.to_toml(&v);
+        assert_eq!(
+            Position::stored_phase(&text).as_deref(),
+            Some(v.calendar.label(pos.phase).as_str()),
+            "{name}: {text}"
+        );
+    }
+    assert_eq!(Position::stored_phase("[units]\nphase = \"x\"\n"), None);
+}

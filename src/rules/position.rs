@@ -247,6 +247,30 @@ impl Position {
         c
     }
 
+    /// The phase of a stored position as it is written there (the
+    /// calendar's label, as [`Position::to_toml`] writes it), read from its
+    /// `phase` line alone: a list of a thousand games shows each one's
+    /// phase without reading a thousand boards. `None` when the line is
+    /// not found before the first table (then read the whole position).
+    pub fn stored_phase(text: &str) -> Option<String> {
+        #[derive(Deserialize)]
+        struct Head {
+            phase: String,
+        }
+        for line in text.lines() {
+            let t = line.trim_start();
+            if t.starts_with('[') {
+                return None;
+            }
+            if t.strip_prefix("phase")
+                .is_some_and(|r| r.trim_start().starts_with('='))
+            {
+                return toml::from_str::<Head>(t).ok().map(|h| h.phase);
+            }
+        }
+        None
+    }
+
     /// Read the TOML form, reporting every problem of the board with its
     /// line (and the first of the `[state]` table).
     pub fn from_toml(v: &(impl Ruleset + ?Sized), text: &str) -> Result<Position, LoadError> {

@@ -44,8 +44,8 @@ fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>) -> CmdResult {
         let Ok(v) = judge.variant(&g.variant) else {
             continue;
         };
-        let phase = position(&v, &g)
-            .map(|p| v.calendar.label(p.phase))
+        let phase = crate::game::Position::stored_phase(&g.position)
+            .or_else(|| position(&v, &g).ok().map(|p| v.calendar.label(p.phase)))
             .unwrap_or_default();
         let seats = games::seats(s.tx, &g.name)?;
         let open: Vec<&str> = seats
