@@ -407,11 +407,17 @@ impl Processor {
         let Some(pending) = self.store.next_pending()? else {
             return Ok(None);
         };
-        self.process(pending, now).map(Some)
+        self.process(pending, None, now).map(Some)
     }
 
-    /// Process `pending`, a mail not yet processed.
-    fn process(&mut self, pending: PendingMail, now: SystemTime) -> Result<Processed, StoreError> {
+    /// Process `pending`, a mail not yet processed; `read` is the mail
+    /// already read from it, if it was.
+    fn process(
+        &mut self,
+        pending: PendingMail,
+        read: Option<Inbound>,
+        now: SystemTime,
+    ) -> Result<Processed, StoreError> {
         let attempts = self.store.begin_attempt(pending.id)?;
         if attempts > self.limits.max_attempts {
             let cause = format!(
@@ -426,7 +432,16 @@ impl Processor {
         let store = &mut self.store;
         let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<Processed> {
             let tx = store.transaction()?;
-            let done = handle(&tx, &mut **responder, identity, limits, &pending, now)?;
+            let mail = read.unwrap_or_else(|| mail::read(&pending.raw, &identity.address));
+            let done = handle(
+                &tx,
+                &mut **responder,
+                identity,
+                limits,
+                &pending,
+                &mail,
+                now,
+            )?;
             tx.commit()?;
             Ok(done)
         }));
@@ -442,19 +457,29 @@ impl Processor {
     /// Start each mail's slow work ahead of its turn, off this thread
     /// ([`Responder::ahead`]). A mail whose look ahead fails or panics is
     /// simply processed without it.
-    fn ahead(&mut self, batch: &[PendingMail], now: SystemTime) -> Vec<Option<Ahead>> {
+    /// The mail read here is handed on to its processing, so it is read
+    /// once; a mail whose reading panics is read again (and failed alone)
+    /// by its processing.
+    fn ahead(
+        &mut self,
+        batch: &[PendingMail],
+        now: SystemTime,
+    ) -> Vec<(Option<Inbound>, Option<Ahead>)> {
         batch
             .iter()
             .map(|p| {
                 if p.truncated || p.size as u64 > self.limits.max_bytes {
-                    return None;
+                    return (None, None);
                 }
-                let mail = mail::read(&p.raw, &self.identity.address);
+                let address = &self.identity.address;
                 let conn = self.store.conn();
                 let responder = &mut self.responder;
-                catch_unwind(AssertUnwindSafe(|| responder.ahead(conn, &mail, now)))
-                    .ok()
-                    .flatten()
+                catch_unwind(AssertUnwindSafe(|| {
+                    let mail = mail::read(&p.raw, address);
+                    let ahead = responder.ahead(conn, &mail, now);
+                    (Some(mail), ahead)
+                }))
+                .unwrap_or((None, None))
             })
             .collect()
     }
@@ -477,7 +502,7 @@ impl Processor {
         self.store.begin_group()?;
         let mut n = 0;
         let mut out = Ok(());
-        for (pending, ahead) in batch.into_iter().zip(ahead) {
+        for (pending, (read, ahead)) in batch.into_iter().zip(ahead) {
             // At least one mail each time: the look ahead alone can use up
             // the budget (a mail of thousands of SIGNON lines, in a debug
             // build), and then no mail would ever be processed.
@@ -489,7 +514,7 @@ impl Processor {
             if let Some(wait) = ahead {
                 wait();
             }
-            match self.process(pending, now) {
+            match self.process(pending, read, now) {
                 Ok(_) => n += 1,
                 Err(e) => {
                     out = Err(e);
@@ -628,9 +653,9 @@ fn handle(
     identity: &Identity,
     limits: &Limits,
     pending: &PendingMail,
+    mail: &Inbound,
     now: SystemTime,
 ) -> anyhow::Result<Processed> {
-    let mail = mail::read(&pending.raw, &identity.address);
     let t = unix(now);
     let finish = |tx: &Tx<'_>, note: String, replies: usize| -> anyhow::Result<Processed> {
         store::finish_inbound(tx, pending.id, &note, t)?;
@@ -657,7 +682,7 @@ fn handle(
                 tx,
                 identity,
                 Some(pending.id),
-                &reply_to(&mail, &to, body),
+                &reply_to(mail, &to, body),
                 now,
             )?;
             return finish(tx, "rate limited".into(), 1);
@@ -676,12 +701,12 @@ fn handle(
             tx,
             identity,
             Some(pending.id),
-            &reply_to(&mail, &to, body),
+            &reply_to(mail, &to, body),
             now,
         )?;
         return finish(tx, "refused: too large".into(), 1);
     }
-    let mut response = responder.respond(tx, &mail, now)?;
+    let mut response = responder.respond(tx, mail, now)?;
     if response.idle && !super::guard::idle_answer_allowed(tx, &to.email, t)? {
         response.replies.clear();
         response.note = format!("{} (not answered: nothing found again)", response.note);

@@ -282,17 +282,26 @@ impl Pg {
     }
 
     fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<postgres::Row>> {
-        let st = self.statement(sql)?;
-        let values: Vec<PgValue<'_>> = params.iter().map(|p| PgValue(p.to_value())).collect();
-        let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = values
-            .iter()
-            .map(|v| v as &(dyn postgres::types::ToSql + Sync))
-            .collect();
-        let client = &mut self.client;
-        Ok(off_runtime(|| client.query(&st, &refs))?)
+        self.call(sql, params, |client, st, refs| client.query(st, refs))
     }
 
     fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<usize> {
+        Ok(self.call(sql, params, |client, st, refs| client.execute(st, refs))? as usize)
+    }
+
+    /// Run `f` with the prepared statement of `sql` and `params` as the
+    /// client takes them, off the async threads.
+    fn call<T: Send>(
+        &mut self,
+        sql: &str,
+        params: Params<'_>,
+        f: impl FnOnce(
+            &mut postgres::Client,
+            &postgres::Statement,
+            &[&(dyn postgres::types::ToSql + Sync)],
+        ) -> std::result::Result<T, postgres::Error>
+        + Send,
+    ) -> Result<T> {
         let st = self.statement(sql)?;
         let values: Vec<PgValue<'_>> = params.iter().map(|p| PgValue(p.to_value())).collect();
         let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = values
@@ -300,7 +309,7 @@ impl Pg {
             .map(|v| v as &(dyn postgres::types::ToSql + Sync))
             .collect();
         let client = &mut self.client;
-        Ok(off_runtime(|| client.execute(&st, &refs))? as usize)
+        Ok(off_runtime(|| f(client, &st, &refs))?)
     }
 
     fn batch(&mut self, sql: &str) -> Result<()> {
