@@ -31,7 +31,11 @@ fn judge(ms: &MailSystem, dir: &Path, url: &str, pwfile: &Path, name: &str) -> J
     Judge::start_with(&d, &config)
 }
 
-fn helps(ms: &MailSystem, n: usize) -> (Vec<String>, Vec<(String, String, Vec<u8>)>) {
+/// A mail to send: from, to, bytes.
+type Mail = (String, String, Vec<u8>);
+
+/// `n` HELP mails, each from a player of its own: the players and mails.
+fn helps(ms: &MailSystem, n: usize) -> (Vec<String>, Vec<Mail>) {
     let mut players = Vec::new();
     let mails = (0..n)
         .map(|i| {
