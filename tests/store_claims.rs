@@ -263,3 +263,20 @@ fn judges_are_named_after_the_configuration_or_the_host_and_their_pid() {
     let h = Claimant::this_process("", Duration::from_secs(30));
     assert!(h.name.ends_with(&format!(":{pid}")) && h.name.len() > 1 + pid.to_string().len());
 }
+
+#[test]
+fn a_judge_stopping_cleanly_gives_its_claims_to_the_others_at_once() {
+    let Some((_db, at)) = db("stopping_judge_releases_claims") else {
+        return;
+    };
+    let mut a = judge(&at, "a", 600);
+    mails(&mut a, 3);
+    queue(&mut a, 2);
+    let b = judge(&at, "b", 600);
+    assert_eq!(a.claim_pending(10).unwrap().len(), 3);
+    assert_eq!(a.claim_outbox(10, 10, true).unwrap().len(), 2);
+    assert!(b.claim_pending(10).unwrap().is_empty());
+    assert_eq!(a.release_claims().unwrap(), 5);
+    assert_eq!(b.claim_pending(10).unwrap().len(), 3);
+    assert_eq!(b.claim_outbox(10, 10, true).unwrap().len(), 2);
+}

@@ -419,6 +419,11 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                         }
                     }
                 }
+                // Mail this judge claimed and did not process goes to the
+                // others sharing the store at once.
+                if let Err(e) = processor.store.release_claims() {
+                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; they run out with their leases");
+                }
                 done.notify_one();
             })
             .context("cannot start the processor thread")?

@@ -224,6 +224,11 @@ pub async fn run(
                     );
                 }
                 sender.shutdown().await;
+                // What this judge claimed and did not send goes to the
+                // others sharing the store at once.
+                if let Err(e) = with_store(&store, |s| Ok(s.release_claims()?)).await {
+                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; they run out with their leases");
+                }
                 return;
             }
             continue;
