@@ -112,7 +112,7 @@ impl Command for Create {
         let mut seats = games::seats(s.tx, game)?;
         for &p in &left_out {
             if let Some(seat) = seats.get_mut(p.index()) {
-                seat.status = SeatStatus::Eliminated;
+                seat.status = SeatStatus::NotInGame;
                 games::save_seat(s.tx, game, seat)?;
             }
         }
