@@ -62,6 +62,11 @@ impl Command for Create {
         if !valid_game_name(game) {
             return Err("a game name is letters, digits, - and _ only (32 at most)".into());
         }
+        if game.eq_ignore_ascii_case(super::list::FINISHED) {
+            return Err(
+                format!("`{game}` is a word of LIST (LIST FINISHED); choose another name").into(),
+            );
+        }
         let v = judge.variant(&self.variant)?;
         let hash =
             password::hash(&self.password).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?;
