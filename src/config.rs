@@ -142,6 +142,17 @@ struct RawStore {
     keep_mail_days: u64,
     keep_sent_days: u64,
     vacuum_days: u64,
+    /// This judge's name in the claims of a shared PostgreSQL store
+    /// (empty: the host name); the process id is added.
+    #[serde(default)]
+    judge_name: String,
+    /// How long a claim of a judge sharing a PostgreSQL store holds.
+    #[serde(default = "default_lease_seconds")]
+    lease_seconds: u64,
+}
+
+fn default_lease_seconds() -> u64 {
+    crate::store::DEFAULT_LEASE.as_secs()
 }
 
 #[derive(Debug, Deserialize)]
@@ -278,6 +289,9 @@ pub struct Config {
     pub keep_sent: Duration,
     /// How often the store is rewritten compactly (`VACUUM`).
     pub vacuum_every: Duration,
+    /// Who this judge is in the claims of a store that several judges
+    /// share (`[store] judge-name`, `lease-seconds`).
+    pub claimant: crate::store::Claimant,
     /// The picture attached to results unless a player chose another.
     pub picture: crate::report::PictureFormat,
     /// The web pages.
@@ -813,6 +827,13 @@ impl Config {
             ));
         }
         let max_retry = seconds("limits.max-retry-seconds", r.limits.max_retry_seconds)?;
+        if !(2..=3600).contains(&r.store.lease_seconds) {
+            return Err(invalid_number(
+                "store.lease-seconds",
+                r.store.lease_seconds,
+                "must be between 2 and 3600",
+            ));
+        }
         for (key, days) in [
             ("store.keep-mail-days", r.store.keep_mail_days),
             ("store.keep-sent-days", r.store.keep_sent_days),
@@ -961,6 +982,10 @@ impl Config {
             keep_mail: Duration::from_secs(r.store.keep_mail_days * 86400),
             keep_sent: Duration::from_secs(r.store.keep_sent_days * 86400),
             vacuum_every: Duration::from_secs(r.store.vacuum_days * 86400),
+            claimant: crate::store::Claimant::this_process(
+                r.store.judge_name.trim(),
+                Duration::from_secs(r.store.lease_seconds),
+            ),
             picture,
             web,
         })

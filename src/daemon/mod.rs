@@ -285,9 +285,15 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
     // What can fail comes first, so that a failure leaves no task running
     // (a failed reload starts the old configuration again).
     let open_store = || {
-        Store::open(&config.store)
-            .with_context(|| format!("cannot open the store {}", config.store.display()))
+        let mut s = Store::open(&config.store)
+            .with_context(|| format!("cannot open the store {}", config.store.display()))?;
+        s.set_claimant(config.claimant.clone());
+        anyhow::Ok(s)
     };
+    let shared = matches!(config.store, crate::store::Location::Postgres(_));
+    if shared {
+        info!(judge = %config.claimant.name, lease = ?config.claimant.lease, "claiming work in the shared store as this judge");
+    }
     let out_store = open_store()?;
     out_store.relax_durability()?;
     out_store.limit_cache(256)?;
@@ -301,6 +307,13 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
             Some(s)
         }
     };
+    // Fetching by IMAP is one judge's at a time when several share a
+    // PostgreSQL store: that judge holds the fetch lock on a connection of
+    // its own (see [`wait_fetch_lock`]).
+    let fetch_lock = match (&config.source, shared) {
+        (Source::Imap(_), true) => Some(Arc::new(Mutex::new(open_store()?))),
+        _ => None,
+    };
     let inbox_maildir = match &config.source {
         Source::Maildir { path, .. } => Some(
             Maildir::open(path)
@@ -310,8 +323,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
     };
 
     // The processor thread.
-    let store = Store::open(&config.store)
-        .with_context(|| format!("cannot open the store {}", config.store.display()))?;
+    let store = open_store()?;
     let limits = process::Limits {
         max_bytes: config.max_mail_bytes,
         keep_mail: config.keep_mail,
@@ -407,6 +419,11 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                         }
                     }
                 }
+                // Mail this judge claimed and did not process goes to the
+                // others sharing the store at once.
+                if let Err(e) = processor.store.release_claims() {
+                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; they run out with their leases");
+                }
                 done.notify_one();
             })
             .context("cannot start the processor thread")?
@@ -449,8 +466,13 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                 settings.user, settings.host, settings.mailbox
             );
             let settings = settings.clone();
-            let rx = shutdown_rx.clone();
+            let mut rx = shutdown_rx.clone();
             Some(tokio::spawn(async move {
+                if let Some(lock) = &fetch_lock
+                    && !wait_fetch_lock(lock, &mut rx).await
+                {
+                    return;
+                }
                 imap::run(
                     settings,
                     move |mails: Vec<imap::Fetched>| {
@@ -472,7 +494,10 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                     },
                     rx,
                 )
-                .await
+                .await;
+                // The lock goes with its connection, here or when the
+                // process ends.
+                drop(fetch_lock);
             }))
         }
         _ => None,
@@ -492,6 +517,48 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
         processor_failed,
         wake_processor,
     })
+}
+
+/// How often a judge that does not fetch the mail tries to take the fetch
+/// lock over: the takeover time when the fetching judge dies.
+const FETCH_RETRY: Duration = Duration::from_secs(5);
+
+/// Wait until this judge holds the fetch lock of a shared store
+/// ([`Store::try_fetch_lock`]), trying every [`FETCH_RETRY`]. Returns
+/// false if shut down first. The lock is held by the connection, so it is
+/// released when the judge holding it dies, and the next try here takes it:
+/// one judge fetches at a time, and another carries on within seconds.
+async fn wait_fetch_lock(lock: &Arc<Mutex<Store>>, shutdown: &mut watch::Receiver<bool>) -> bool {
+    let mut told = false;
+    loop {
+        let l = Arc::clone(lock);
+        let got = tokio::task::spawn_blocking(move || -> Result<bool> {
+            let s = l
+                .lock()
+                .map_err(|_| anyhow::anyhow!("store lock poisoned"))?;
+            Ok(s.try_fetch_lock()?)
+        })
+        .await;
+        match got {
+            Ok(Ok(true)) => {
+                if told {
+                    info!("this judge fetches the mail now");
+                }
+                return true;
+            }
+            Ok(Ok(false)) if !told => {
+                told = true;
+                info!("another judge fetches the mail; this one takes over if it stops");
+            }
+            Ok(Ok(false)) => {}
+            Ok(Err(e)) => warn!(error = %format!("{e:#}"), "cannot try the fetch lock"),
+            Err(e) => warn!(error = %e, "cannot try the fetch lock"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(FETCH_RETRY) => {}
+            _ = shutdown.changed() => return false,
+        }
+    }
 }
 
 /// Take mail from a Maildir's `new/`: store it, then move it to `cur/`.
@@ -535,14 +602,29 @@ async fn maildir_source(
     }
 }
 
+/// Several judges may read one Maildir (sharing a PostgreSQL store): a
+/// file another judge moved to `cur/` (or pruned) between the listing and
+/// the reading or the move is that judge's, and is passed over; a file
+/// both read is stored once, the store knowing its Message-ID and bytes.
+/// Nothing is lost: a file leaves `new/` only after it is stored.
 fn take_maildir(md: &Maildir, store: &Arc<Mutex<Store>>, max_bytes: u64) -> Result<usize> {
+    let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
     let mut n = 0;
     for path in md.list_new()? {
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        let raw = if size > max_bytes {
-            read_head(&path)?
+        let size = match std::fs::metadata(&path) {
+            Ok(m) => m.len(),
+            Err(e) if gone(&e) => continue,
+            Err(_) => 0,
+        };
+        let read = if size > max_bytes {
+            read_head(&path)
         } else {
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?
+            std::fs::read(&path).map_err(anyhow::Error::from)
+        };
+        let raw = match read {
+            Ok(raw) => raw,
+            Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(gone) => continue,
+            Err(e) => return Err(e.context(format!("cannot read {}", path.display()))),
         };
         {
             let mut s = store
@@ -556,8 +638,14 @@ fn take_maildir(md: &Maildir, store: &Arc<Mutex<Store>>, max_bytes: u64) -> Resu
             );
             store_raw(&mut s, &raw, size, size > max_bytes, &src)?;
         }
-        md.mark_seen(&path)
-            .with_context(|| format!("cannot move {} to cur/", path.display()))?;
+        match md.mark_seen(&path) {
+            Ok(()) => {}
+            Err(e) if gone(&e) => continue,
+            Err(e) => {
+                return Err(anyhow::Error::from(e)
+                    .context(format!("cannot move {} to cur/", path.display())));
+            }
+        }
         n += 1;
     }
     Ok(n)
@@ -566,8 +654,7 @@ fn take_maildir(md: &Maildir, store: &Arc<Mutex<Store>>, max_bytes: u64) -> Resu
 /// The header of a mail file too large to read whole.
 fn read_head(path: &Path) -> Result<Vec<u8>> {
     use std::io::Read;
-    let mut f =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut f = std::fs::File::open(path)?;
     let mut buf = vec![0u8; 256 * 1024];
     let n = f.read(&mut buf)?;
     buf.truncate(n);

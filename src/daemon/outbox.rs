@@ -188,15 +188,7 @@ pub async fn run(
             .deadline_work
             .load(std::sync::atomic::Ordering::Relaxed)
             && !*shutdown.borrow();
-        let due = match with_store(&store, move |s| {
-            Ok(if hold {
-                s.due_outbox_without_pictures(now, 200)?
-            } else {
-                s.due_outbox(now, 200)?
-            })
-        })
-        .await
-        {
+        let due = match with_store(&store, move |s| Ok(s.claim_outbox(now, 200, !hold)?)).await {
             Ok(d) => d,
             Err(e) => {
                 error!(error = %format!("{e:#}"), "cannot read the outbox");
@@ -232,6 +224,11 @@ pub async fn run(
                     );
                 }
                 sender.shutdown().await;
+                // What this judge claimed and did not send goes to the
+                // others sharing the store at once.
+                if let Err(e) = with_store(&store, |s| Ok(s.release_claims()?)).await {
+                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; they run out with their leases");
+                }
                 return;
             }
             continue;
@@ -326,9 +323,18 @@ async fn send_one(
 ) {
     let m = completed(parts, m).await;
     let id = m.id;
-    if let Err(e) = with_store(store, move |s| Ok(s.mark_sending(id)?)).await {
-        error!(error = %format!("{e:#}"), "cannot update the outbox");
-        return;
+    match with_store(store, move |s| Ok(s.mark_sending(id)?)).await {
+        Ok(true) => {}
+        Ok(false) => {
+            // Its claim ran out while it waited here, and another judge
+            // sharing the store took it over.
+            debug!(message_id = %m.message_id, "another judge sends this mail");
+            return;
+        }
+        Err(e) => {
+            error!(error = %format!("{e:#}"), "cannot update the outbox");
+            return;
+        }
     }
     let result = sender.send(&m).await;
     let now = unix(SystemTime::now());
@@ -340,7 +346,13 @@ async fn send_one(
             let taken = std::time::Instant::now();
             let r = with_store(store, move |s| Ok(s.mark_sent(id, now)?)).await;
             debug!(message_id = %m.message_id, recorded_in = ?taken.elapsed(), "mail sent");
-            r
+            match r {
+                Ok(false) => {
+                    warn!(message_id = %m.message_id, "mail sent after its claim ran out; the judge that took it over sends it again");
+                    Ok(())
+                }
+                r => r.map(|_| ()),
+            }
         }
         Err((true, err)) => {
             warn!(message_id = %m.message_id, error = %err, "mail refused for good");

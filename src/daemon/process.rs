@@ -128,7 +128,7 @@ fn set_aside(
     now: SystemTime,
 ) -> Result<usize, StoreError> {
     let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
-        let tx = store.transaction()?;
+        let tx = store.work_transaction()?;
         let mails = responder.fault(&tx, key, cause, now)?;
         for m in &mails {
             queue(&tx, identity, None, m, now)?;
@@ -303,7 +303,7 @@ impl Processor {
                     break;
                 }
                 let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
-                    let tx = store.transaction()?;
+                    let tx = store.work_transaction()?;
                     let mails = responder.tick(&tx, &key, now)?;
                     for m in &mails {
                         queue(&tx, identity, None, m, now)?;
@@ -407,31 +407,37 @@ impl Processor {
         let Some(pending) = self.store.next_pending()? else {
             return Ok(None);
         };
-        self.process(pending, None, now).map(Some)
+        self.process(pending, None, now)
     }
 
     /// Process `pending`, a mail not yet processed; `read` is the mail
-    /// already read from it, if it was.
+    /// already read from it, if it was. `None`: another judge sharing the
+    /// store has it (see the store's `# Several judges`).
     fn process(
         &mut self,
         pending: PendingMail,
         read: Option<Inbound>,
         now: SystemTime,
-    ) -> Result<Processed, StoreError> {
-        let attempts = self.store.begin_attempt(pending.id)?;
+    ) -> Result<Option<Processed>, StoreError> {
+        let Some(attempts) = self.store.start_attempt(pending.id)? else {
+            return Ok(None);
+        };
         if attempts > self.limits.max_attempts {
             let cause = format!(
                 "the judge stopped {} times while processing this mail",
                 attempts - 1
             );
-            return self.fail(&pending, &cause, now);
+            return self.fail(&pending, &cause, now).map(Some);
         }
         let identity = &self.identity;
         let limits = &self.limits;
         let responder = &mut self.responder;
         let store = &mut self.store;
-        let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<Processed> {
-            let tx = store.transaction()?;
+        let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<Option<Processed>> {
+            let tx = store.work_transaction()?;
+            if !store::take_inbound(&tx, pending.id)? {
+                return Ok(None);
+            }
             let mail = read.unwrap_or_else(|| mail::read(&pending.raw, &identity.address));
             let done = handle(
                 &tx,
@@ -443,15 +449,16 @@ impl Processor {
                 now,
             )?;
             tx.commit()?;
-            Ok(done)
+            Ok(Some(done))
         }));
         let done = match r {
-            Ok(Ok(d)) => d,
+            Ok(Ok(Some(d))) => d,
+            Ok(Ok(None)) => return Ok(None),
             Ok(Err(e)) => self.fail(&pending, &format!("{e:#}"), now)?,
             Err(p) => self.fail(&pending, &panic_text(&*p), now)?,
         };
         info!(message_id = %done.message_id, note = %done.note, replies = done.replies, "mail processed");
-        Ok(done)
+        Ok(Some(done))
     }
 
     /// Start each mail's slow work ahead of its turn, off this thread
@@ -492,7 +499,7 @@ impl Processor {
     /// Returns how many were processed.
     pub fn process_some(&mut self, now: SystemTime, max: usize) -> Result<usize, StoreError> {
         let started = Instant::now();
-        let batch = self.store.pending(max)?;
+        let batch = self.store.claim_pending(max)?;
         if batch.is_empty() {
             return Ok(0);
         }
@@ -515,7 +522,8 @@ impl Processor {
                 wait();
             }
             match self.process(pending, read, now) {
-                Ok(_) => n += 1,
+                Ok(Some(_)) => n += 1,
+                Ok(None) => {}
                 Err(e) => {
                     out = Err(e);
                     break;
@@ -559,7 +567,15 @@ impl Processor {
         }))
         .ok()
         .flatten();
-        let tx = self.store.transaction()?;
+        let tx = self.store.work_transaction()?;
+        if !store::take_inbound(&tx, pending.id)? {
+            // Another judge processed it meanwhile.
+            return Ok(Processed {
+                message_id: pending.message_id.clone(),
+                note: "processed by another judge".into(),
+                replies: 0,
+            });
+        }
         let mut replies = 0;
         if let Some((id, rcpt, raw)) = apology {
             store::queue_outbox(&tx, Some(pending.id), &id, &rcpt, &raw, unix(now))?;

@@ -70,8 +70,12 @@ impl Maildir {
                 .and_then(|m| m.modified())
                 .is_ok_and(|t| t < before);
             if old && e.file_type().is_ok_and(|t| t.is_file()) {
-                fs::remove_file(e.path())?;
-                n += 1;
+                match fs::remove_file(e.path()) {
+                    Ok(()) => n += 1,
+                    // Another judge reading this Maildir removed it.
+                    Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+                    Err(err) => return Err(err),
+                }
             }
         }
         Ok(n)
@@ -116,7 +120,15 @@ impl Maildir {
     /// Deliver `bytes` as `new/<name>`. Delivering the same name again
     /// replaces the file, which makes a retried delivery harmless.
     pub fn deliver(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
-        let tmp = self.root.join("tmp").join(name);
+        // The file in tmp/ is this process's own: two judges delivering the
+        // same mail at once (one took it over from the other) must not
+        // write into one file. The rename into new/ replaces atomically.
+        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let tmp = self.root.join("tmp").join(format!(
+            "{name}.{}.{}",
+            std::process::id(),
+            SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
         {
             use std::os::unix::fs::OpenOptionsExt;
             let mut f = fs::OpenOptions::new()

@@ -38,6 +38,71 @@
 //! - upkeep: incremental vacuum, WAL checkpoints, the page cache limit and
 //!   the in-memory copy are SQLite's; PostgreSQL runs its own autovacuum,
 //!   and those calls do nothing there.
+//!
+//! # Several judges
+//!
+//! Several judges (processes, on one machine or several) may share one
+//! PostgreSQL database and one mailbox. Each piece of work is done by
+//! exactly one of them, and a judge that dies at any point loses nothing:
+//!
+//! - **Work on games is serialized.** Every transaction that may change
+//!   games (a mail's processing, a game's deadline work, setting a game
+//!   aside) is a [`Store::work_transaction`]: on PostgreSQL it first takes
+//!   the transaction-level advisory lock "zjwork", which all judges share.
+//!   So these transactions run one at a time, across judges, as they do in
+//!   SQLite (where the write lock is the database's), and since PostgreSQL
+//!   (READ COMMITTED) gives each statement a fresh snapshot, each one reads
+//!   what the one before it committed: no update is lost. This is the
+//!   simplest scheme that is correct whatever a mail does: a mail can touch
+//!   any number of games (SIGNON lines for several, CREATE, LIST), which
+//!   only its processing finds out, so per-game locks would have to be
+//!   taken as the work goes, in no set order, with deadlocks and retries to
+//!   handle; SERIALIZABLE would fail most concurrent pairs anyway on the
+//!   rows every mail writes (the Message-ID serial, the rate counters).
+//!   The cost: two judges never process mail at the same instant. What is
+//!   slow happens outside it and in parallel: password checks (argon2,
+//!   done ahead of each mail), reading and storing mail, drawing pictures,
+//!   sending.
+//! - **Each inbound mail is processed once.** A judge claims a batch of
+//!   unprocessed mails ([`Store::claim_pending`]: `FOR UPDATE SKIP LOCKED`,
+//!   its name and a lease in `claimed_by`, `lease_until`), so that judges
+//!   check different mails' passwords; [`Store::start_attempt`] renews the
+//!   claim and counts the attempt. The processing transaction then checks,
+//!   under the work lock, that the mail is still `new` ([`take_inbound`],
+//!   which locks its row): a mail processed by another judge meanwhile
+//!   (this judge's lease having run out) is left alone. The mail is marked
+//!   done in the transaction that queues its answers, so after a crash it
+//!   is either done, answers and all, or still `new`, and claimed by a dead
+//!   judge until the lease ends; then any judge takes it.
+//! - **Each game's due phase is adjudicated once.** The list of due games
+//!   is read outside any lock; each game's deadline work is a work
+//!   transaction, in which the game is loaded again and its deadline
+//!   checked again: a game another judge has just adjudicated is no longer
+//!   due, and nothing is done.
+//! - **Outgoing mail is sent at least once, normally once.** A judge claims
+//!   due outbox rows ([`Store::claim_outbox`]: `FOR UPDATE SKIP LOCKED`,
+//!   name and lease), renews its claim just before handing a mail over
+//!   ([`Store::mark_sending`], which refuses when another judge has taken
+//!   the mail over), and only the claimant marks it sent. A judge killed
+//!   between the mail server's 250 and the mark sends nothing more; the
+//!   judge that takes the row over when the lease ends sends it again,
+//!   with the same Message-ID: a duplicate a reader's mail program can
+//!   recognise. The lease ([`Claimant::lease`], `[store] lease-seconds`)
+//!   must outlast one SMTP exchange, or a slow send could go twice.
+//! - **Mail is fetched by one judge at a time** (IMAP): the one holding the
+//!   session-level advisory lock "zjfetch" ([`Store::try_fetch_lock`]) on a
+//!   connection of its own; the others try again every few seconds and
+//!   take over when the holder's connection goes (it dies: its socket is
+//!   closed). Should two ever fetch at once, the store keeps each
+//!   Message-ID (and bytes) once. Judges reading one Maildir all read it:
+//!   a file another judge has moved meanwhile is passed over, one both read
+//!   is stored once.
+//!
+//! Leases are measured on the database server's clock, so judges whose
+//! clocks disagree still agree on when one ends. Each judge claims as
+//! `[store] judge-name` (the host name by default) plus its process id
+//! ([`Claimant`]). SQLite has one judge: there the claims are plain reads
+//! and the columns stay empty.
 
 pub mod games;
 pub mod press;
@@ -268,6 +333,76 @@ impl From<&Path> for Location {
     }
 }
 
+/// Who claims work in a database that several judges share, and for how
+/// long a claim holds if its judge goes quiet (see `# Several judges`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claimant {
+    /// The judge's name in claims and logs: `[store] judge-name` (the host
+    /// name when empty) and the process id, so that a judge started again
+    /// is a new claimant and never mistakes its dead predecessor's claims
+    /// for its own.
+    pub name: String,
+    /// How long a claim holds: a judge that dies holding claims holds
+    /// them this long, then any judge takes the work over.
+    pub lease: Duration,
+}
+
+impl Claimant {
+    /// The claimant for this process, named `configured` (the host name
+    /// when empty) and the process id.
+    pub fn this_process(configured: &str, lease: Duration) -> Claimant {
+        let base = if configured.is_empty() {
+            host_name()
+        } else {
+            configured.to_string()
+        };
+        Claimant {
+            name: format!("{base}:{}", std::process::id()),
+            lease,
+        }
+    }
+
+    fn lease_seconds(&self) -> i64 {
+        self.lease.as_secs().max(1) as i64
+    }
+}
+
+impl Default for Claimant {
+    fn default() -> Claimant {
+        Claimant::this_process("", DEFAULT_LEASE)
+    }
+}
+
+/// How long a claim holds by default: longer than an SMTP exchange can
+/// take (the client gives up after `[smtp] timeout-seconds`, 30 by
+/// default), so that a live judge never loses a mail it is sending.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
+/// The machine's host name, or `judge` if it has none.
+fn host_name() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer is writable for its whole length, which is passed.
+    let r = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
+    match std::str::from_utf8(&buf[..end]) {
+        Ok(h) if r == 0 && !h.is_empty() => h.to_string(),
+        _ => "judge".to_string(),
+    }
+}
+
+/// The advisory lock every transaction that may change games takes on
+/// PostgreSQL ([`Store::work_transaction`]): "zjwork".
+const WORK_LOCK: i64 = 0x7a6a_776f_726b;
+
+/// The advisory lock held by the judge that fetches mail
+/// ([`Store::try_fetch_lock`]): "zjfetch".
+const FETCH_LOCK: i64 = 0x7a6a_6665_7463;
+
+/// The database server's clock, in Unix seconds: leases are measured on
+/// it, so that judges on machines whose clocks disagree still agree on
+/// when a lease ends.
+const PG_NOW: &str = "CAST(extract(epoch FROM clock_timestamp()) AS BIGINT)";
+
 /// A mail waiting to be processed.
 #[derive(Debug, Clone)]
 pub struct PendingMail {
@@ -314,6 +449,8 @@ pub struct Store {
     /// PostgreSQL: commits wait for the disk (`synchronous_commit`) unless
     /// relaxed; kept to restore after a relaxed stretch.
     relaxed: std::cell::Cell<bool>,
+    /// Who this connection claims work as (see `# Several judges`).
+    claimant: Claimant,
 }
 
 impl Store {
@@ -378,6 +515,7 @@ impl Store {
         let mut store = Store {
             conn: Conn::postgres(client),
             relaxed: std::cell::Cell::new(false),
+            claimant: Claimant::default(),
         };
         schema::migrate(&mut store.conn)?;
         Ok(store)
@@ -406,6 +544,7 @@ impl Store {
         let mut store = Store {
             conn: Conn::sqlite(conn),
             relaxed: std::cell::Cell::new(false),
+            claimant: Claimant::default(),
         };
         schema::migrate(&mut store.conn)?;
         Ok(store)
@@ -516,6 +655,130 @@ impl Store {
                 })
             },
         )
+    }
+
+    /// Claim the `limit` oldest mails not yet processed, oldest first, for
+    /// this judge to process. On SQLite, the only judge: [`Store::pending`].
+    /// On PostgreSQL, the rows no other judge holds a live claim on are
+    /// locked (`FOR UPDATE SKIP LOCKED`: two judges claiming at once get
+    /// different mails) and marked with this judge's name and a lease, so
+    /// that the slow work done ahead of each mail (password checks) is
+    /// done by one judge only. The claim only shares the work out:
+    /// [`take_inbound`] in the processing transaction decides.
+    pub fn claim_pending(&self, limit: usize) -> Result<Vec<PendingMail>> {
+        if self.backend() == Backend::Sqlite {
+            return self.pending(limit);
+        }
+        let sql = format!(
+            "UPDATE inbound SET claimed_by = ?1, lease_until = {PG_NOW} + ?2
+             WHERE id IN (SELECT id FROM inbound WHERE state = 'new'
+                 AND (claimed_by IS NULL OR claimed_by = ?1 OR lease_until <= {PG_NOW})
+                 ORDER BY id LIMIT ?3 FOR UPDATE SKIP LOCKED)
+             RETURNING id, message_id, raw, size, truncated, received_at"
+        );
+        let mut out = self.conn.query_map(
+            &sql,
+            params![
+                self.claimant.name,
+                self.claimant.lease_seconds(),
+                limit as i64
+            ],
+            |r| {
+                Ok(PendingMail {
+                    id: r.get(0)?,
+                    message_id: r.get(1)?,
+                    raw: r.get(2)?,
+                    size: r.get(3)?,
+                    truncated: r.get(4)?,
+                    received_at: r.get(5)?,
+                })
+            },
+        )?;
+        out.sort_by_key(|p| p.id);
+        Ok(out)
+    }
+
+    /// [`Store::begin_attempt`] for a mail this judge claimed: `None` when
+    /// the mail is no longer this judge's to process (it was processed,
+    /// or, this judge's lease having run out, another judge claimed it).
+    /// On PostgreSQL the claim's lease starts again.
+    pub fn start_attempt(&mut self, id: i64) -> Result<Option<i64>> {
+        if self.backend() == Backend::Sqlite {
+            return self.begin_attempt(id).map(Some);
+        }
+        let sql = format!(
+            "UPDATE inbound SET attempts = attempts + 1, claimed_by = ?2,
+                 lease_until = {PG_NOW} + ?3
+             WHERE id = ?1 AND state = 'new'
+                 AND (claimed_by IS NULL OR claimed_by = ?2 OR lease_until <= {PG_NOW})
+             RETURNING attempts"
+        );
+        let (name, lease) = (self.claimant.name.clone(), self.claimant.lease_seconds());
+        let tx = self.conn.transaction()?;
+        tx.execute_batch("SET LOCAL synchronous_commit = off")?;
+        let n = tx.query_opt(&sql, params![id, name, lease], |r| r.get(0))?;
+        tx.commit()?;
+        Ok(n)
+    }
+
+    /// Start a transaction that may change games (a mail's processing, a
+    /// game's deadline work). On PostgreSQL it first waits for the one
+    /// advisory lock all judges share ("zjwork"), released when it ends:
+    /// such transactions run one at a time across judges, as they do in
+    /// SQLite (whose write lock is the database's), and each reads what
+    /// the one before it committed. See `# Several judges` for why.
+    pub fn work_transaction(&mut self) -> Result<Tx<'_>> {
+        let tx = self.conn.transaction()?;
+        if tx.backend() == Backend::Postgres {
+            tx.execute("SELECT pg_advisory_xact_lock(?1)", params![WORK_LOCK])?;
+        }
+        Ok(tx)
+    }
+
+    /// Whether this judge fetches the mail (IMAP): on PostgreSQL, whether
+    /// it holds, or has just taken, the advisory lock "zjfetch" on this
+    /// connection. The lock is the session's: it goes when the connection
+    /// closes, so when its judge dies, and another judge's next try takes
+    /// it. On SQLite (one judge) always true.
+    pub fn try_fetch_lock(&self) -> Result<bool> {
+        if self.backend() == Backend::Sqlite {
+            return Ok(true);
+        }
+        self.conn.query_row(
+            "SELECT pg_try_advisory_lock(?1)",
+            params![FETCH_LOCK],
+            |r| r.get(0),
+        )
+    }
+
+    /// Give up this judge's claims on mail not yet processed or sent, so
+    /// that the other judges take it at once rather than when the leases
+    /// run out: for a judge stopping cleanly. Nothing on SQLite.
+    pub fn release_claims(&self) -> Result<usize> {
+        if self.backend() == Backend::Sqlite {
+            return Ok(0);
+        }
+        let name = params![self.claimant.name];
+        Ok(self.conn.execute(
+            "UPDATE inbound SET claimed_by = NULL, lease_until = NULL
+             WHERE claimed_by = ?1 AND state = 'new'",
+            name,
+        )? + self.conn.execute(
+            "UPDATE outbox SET claimed_by = NULL, lease_until = NULL
+             WHERE claimed_by = ?1 AND state IN ('queued', 'sending')",
+            name,
+        )?)
+    }
+
+    /// Claim as `claimant` from now on (the daemon's connections, named
+    /// after the configuration).
+    pub fn set_claimant(&mut self, claimant: Claimant) {
+        self.claimant = claimant;
+    }
+
+    /// Who this connection claims work as.
+    pub fn claimant(&self) -> &Claimant {
+        &self.claimant
     }
 
     /// Count one more attempt at processing a mail, committed at once, and
@@ -638,8 +901,49 @@ impl Store {
         )
     }
 
+    /// [`Store::due_outbox`] (or, with `pictures` false,
+    /// [`Store::due_outbox_without_pictures`]), claimed for this judge to
+    /// send. On SQLite, the only judge, the same as those. On PostgreSQL
+    /// the rows no other judge holds a live claim on are locked (`FOR
+    /// UPDATE SKIP LOCKED`) and marked with this judge's name and a lease;
+    /// [`Store::mark_sending`] renews the claim just before the mail is
+    /// handed over, and only the claimant marks it sent.
+    pub fn claim_outbox(&self, now: i64, limit: i64, pictures: bool) -> Result<Vec<OutMail>> {
+        if self.backend() == Backend::Sqlite {
+            return if pictures {
+                self.due_outbox(now, limit)
+            } else {
+                self.due_outbox_without_pictures(now, limit)
+            };
+        }
+        let sql = format!(
+            "UPDATE outbox SET claimed_by = ?3, lease_until = {PG_NOW} + ?4
+             WHERE id IN (SELECT id FROM outbox
+                 WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 {pictures}
+                 AND (claimed_by IS NULL OR claimed_by = ?3 OR lease_until <= {PG_NOW})
+                 ORDER BY id LIMIT ?2 FOR UPDATE SKIP LOCKED)
+             RETURNING id, message_id, recipients, raw, attempts, source_id, parts",
+            pictures = if pictures { "" } else { "AND parts IS NULL" },
+        );
+        let mut out = self.due_with(
+            &sql,
+            params![
+                now,
+                limit,
+                self.claimant.name,
+                self.claimant.lease_seconds()
+            ],
+        )?;
+        out.sort_by_key(|m| m.id);
+        Ok(out)
+    }
+
     fn due(&self, sql: &str, now: i64, limit: i64) -> Result<Vec<OutMail>> {
-        self.conn.query_map(sql, params![now, limit], |r| {
+        self.due_with(sql, params![now, limit])
+    }
+
+    fn due_with(&self, sql: &str, params: sql::Params<'_>) -> Result<Vec<OutMail>> {
+        self.conn.query_map(sql, params, |r| {
             let rcpt: String = r.get(2)?;
             Ok(OutMail {
                 id: r.get(0)?,
@@ -659,37 +963,97 @@ impl Store {
         })
     }
 
-    /// When the next queued mail falls due, if any.
+    /// When the next queued mail falls due, if any. On PostgreSQL a mail
+    /// another judge holds a live claim on falls due for this one when
+    /// the claim's lease ends, not before (so that a judge does not look
+    /// again and again at mail another is sending).
     pub fn next_outbox_due(&self) -> Result<Option<i64>> {
+        if self.backend() == Backend::Sqlite {
+            return self.conn.query_row(
+                "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('queued', 'sending')",
+                &[],
+                |r| r.get(0),
+            );
+        }
         self.conn.query_row(
-            "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('queued', 'sending')",
-            &[],
+            &format!(
+                "SELECT min(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> ?1
+                     AND lease_until > {PG_NOW}
+                     THEN greatest(next_attempt_at, lease_until) ELSE next_attempt_at END)
+                 FROM outbox WHERE state IN ('queued', 'sending')"
+            ),
+            params![self.claimant.name],
             |r| r.get(0),
         )
     }
 
     /// Note that a send is being tried (so a crash mid-send is visible).
-    pub fn mark_sending(&self, id: i64) -> Result<()> {
-        self.conn.execute(
-            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?1",
-            params![id],
+    /// On PostgreSQL this also renews this judge's claim on the mail, and
+    /// returns false, changing nothing, when the mail is no longer this
+    /// judge's to send (its lease ran out and another judge claimed it):
+    /// the caller then leaves it alone. A mail nobody claimed is anyone's.
+    pub fn mark_sending(&self, id: i64) -> Result<bool> {
+        if self.backend() == Backend::Sqlite {
+            self.conn.execute(
+                "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?1",
+                params![id],
+            )?;
+            return Ok(true);
+        }
+        let n = self.conn.execute(
+            &format!(
+                "UPDATE outbox SET state = 'sending', attempts = attempts + 1,
+                     claimed_by = ?2, lease_until = {PG_NOW} + ?3
+                 WHERE id = ?1 AND state IN ('queued', 'sending')
+                     AND (claimed_by IS NULL OR claimed_by = ?2)"
+            ),
+            params![id, self.claimant.name, self.claimant.lease_seconds()],
         )?;
-        Ok(())
+        Ok(n > 0)
     }
 
-    /// The server took the mail.
-    pub fn mark_sent(&self, id: i64, now: i64) -> Result<()> {
-        self.conn.execute(
-            "UPDATE outbox SET state = 'sent', sent_at = ?2, last_error = NULL WHERE id = ?1",
+    /// Run an outbox mark: `sql` as written on SQLite; on PostgreSQL with
+    /// `CLAIM` made the claimant's condition (the mail is nobody's, or
+    /// this judge's, whose name is the last parameter) and the claim
+    /// released. Returns how many rows it changed.
+    fn outbox_mark(&self, sql: &str, params: sql::Params<'_>) -> Result<usize> {
+        match self.backend() {
+            Backend::Sqlite => self.conn.execute(&sql.replace(" CLAIM", ""), params),
+            Backend::Postgres => {
+                let me = params.len() + 1;
+                let sql = sql
+                    .replace(
+                        " CLAIM",
+                        &format!(" AND (claimed_by IS NULL OR claimed_by = ?{me})"),
+                    )
+                    .replace(
+                        " WHERE id",
+                        ", claimed_by = NULL, lease_until = NULL WHERE id",
+                    );
+                let mut all: Vec<&dyn sql::ToValue> = params.to_vec();
+                all.push(&self.claimant.name);
+                self.conn.execute(&sql, &all)
+            }
+        }
+    }
+
+    /// The server took the mail. On PostgreSQL only the mail's claimant
+    /// marks it: `false` (nothing changed) when another judge took the
+    /// mail over meanwhile, which will send it again (a duplicate with
+    /// the same Message-ID).
+    pub fn mark_sent(&self, id: i64, now: i64) -> Result<bool> {
+        let n = self.outbox_mark(
+            "UPDATE outbox SET state = 'sent', sent_at = ?2, last_error = NULL WHERE id = ?1 CLAIM",
             params![id, now],
         )?;
-        Ok(())
+        Ok(n > 0)
     }
 
-    /// Try again at `next`.
+    /// Try again at `next` (by whichever judge claims it then).
     pub fn mark_retry(&self, id: i64, error: &str, next: i64) -> Result<()> {
-        self.conn.execute(
-            "UPDATE outbox SET state = 'queued', last_error = ?2, next_attempt_at = ?3 WHERE id = ?1",
+        self.outbox_mark(
+            "UPDATE outbox SET state = 'queued', last_error = ?2, next_attempt_at = ?3
+             WHERE id = ?1 CLAIM",
             params![id, error, next],
         )?;
         Ok(())
@@ -697,8 +1061,8 @@ impl Store {
 
     /// Give up on a mail (a permanent refusal).
     pub fn mark_failed(&self, id: i64, error: &str) -> Result<()> {
-        self.conn.execute(
-            "UPDATE outbox SET state = 'failed', last_error = ?2 WHERE id = ?1",
+        self.outbox_mark(
+            "UPDATE outbox SET state = 'failed', last_error = ?2 WHERE id = ?1 CLAIM",
             params![id, error],
         )?;
         Ok(())
@@ -793,6 +1157,24 @@ fn digest(raw: &[u8]) -> String {
     use blake2::{Blake2b512, Digest};
     let d = Blake2b512::digest(raw);
     d[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether the mail `id` is still to be processed, checked in the
+/// transaction that processes it ([`Store::work_transaction`]), which on
+/// PostgreSQL then holds the mail's row (`FOR UPDATE SKIP LOCKED`) until it
+/// commits. `false`: another judge processed it (or is processing it) and
+/// this judge leaves it alone. This check, made under the work lock, is
+/// what makes a mail processed exactly once; claims only share the work.
+pub fn take_inbound(tx: &Tx<'_>, id: i64) -> Result<bool> {
+    let sql = match tx.backend() {
+        Backend::Sqlite => "SELECT id FROM inbound WHERE id = ?1 AND state = 'new'",
+        Backend::Postgres => {
+            "SELECT id FROM inbound WHERE id = ?1 AND state = 'new' FOR UPDATE SKIP LOCKED"
+        }
+    };
+    Ok(tx
+        .query_opt(sql, params![id], |r| r.get::<i64>(0))?
+        .is_some())
 }
 
 /// Mark a mail failed, in its transaction: kept with its cause, never

@@ -201,6 +201,14 @@ pub const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL
     );
     CREATE INDEX absences_game ON absences (game, to_at);",
+    // 8: claims, for several judges sharing one database (PostgreSQL;
+    // see the store's `# Several judges`): which judge holds a mail in or
+    // out, and until when (Unix seconds on the database's clock). SQLite
+    // has one judge and leaves them empty.
+    "ALTER TABLE inbound ADD COLUMN claimed_by TEXT;
+    ALTER TABLE inbound ADD COLUMN lease_until INTEGER;
+    ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+    ALTER TABLE outbox ADD COLUMN lease_until INTEGER;",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -373,6 +381,11 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
         created_at BIGINT NOT NULL
     );
     CREATE INDEX absences_game ON absences (game, to_at);",
+    // 8: claims (see the SQLite list).
+    "ALTER TABLE inbound ADD COLUMN claimed_by TEXT;
+    ALTER TABLE inbound ADD COLUMN lease_until BIGINT;
+    ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+    ALTER TABLE outbox ADD COLUMN lease_until BIGINT;",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.

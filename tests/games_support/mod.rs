@@ -7,7 +7,6 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
 use zinejudge::game::Position;
 use zinejudge::game::record::{SeatStatus, Settings, Status};
 use zinejudge::map::PowerId;
@@ -38,12 +37,12 @@ pub fn standard() -> Variant {
 }
 
 /// Make `n` active standard games `g0`, `g1`, ... in the store at `path`
-/// (created if need be), every power played (by `address(game, power)`), with
+/// (a path for SQLite, or a `Location`; created if need be), every power played (by `address(game, power)`), with
 /// `deadline` (Unix seconds). With `with_orders`, each power already holds
 /// the bot's orders for Spring 1901. `distinct_passwords`: each player
 /// its own (an argon2 hash each, about 26 ms); otherwise all share one.
 pub fn populate(
-    path: &Path,
+    path: &(impl zinejudge::store::AsLocation + ?Sized),
     n: usize,
     deadline: i64,
     with_orders: bool,
