@@ -794,62 +794,34 @@ impl Compiled<'_> {
                 self.slot[u].valid = true;
             }
         }
-        // Moves into each province, supports and convoys of each unit: one
-        // list each, in unit order, in one buffer. First the counts (in
-        // the ranges' ends), then each range's start, then the entries,
-        // the end moving up from the start as they go in.
-        let target_of = |c: Cmd| match c {
-            Cmd::SupHold { target } | Cmd::SupMove { target, .. } => Some((target, true)),
-            Cmd::Convoy { army, .. } => Some((army, false)),
-            _ => None,
-        };
-        for u in 0..n {
+        // Moves into each province, supports and convoys of each unit: a
+        // list each, in unit order, linked through the slots (built from
+        // the last unit up, each going in at the front).
+        for u in (0..n).rev() {
             let s = self.slot[u];
             if let Cmd::Move { to, .. } = s.cmd {
-                self.place[to as usize].att.1 += 1;
+                self.slot[u].next_att = self.place[to as usize].att;
+                self.place[to as usize].att = u as u16;
             }
-            if s.valid
-                && let Some((t, is_sup)) = target_of(s.cmd)
-            {
-                let t = &mut self.slot[t as usize];
-                if is_sup {
-                    t.sup.1 += 1;
-                } else {
-                    t.cvy.1 += 1;
-                }
+            if !s.valid {
+                continue;
             }
-        }
-        let mut total = 0u16;
-        for p in &mut self.place {
-            let k = p.att.1;
-            p.att = (total, total);
-            total += k;
-        }
-        for s in &mut self.slot {
-            let k = s.sup.1;
-            s.sup = (total, total);
-            total += k;
-        }
-        for s in &mut self.slot {
-            let k = s.cvy.1;
-            s.cvy = (total, total);
-            total += k;
-        }
-        self.lists = vec![0; total as usize];
-        for u in 0..n {
-            let s = self.slot[u];
-            if let Cmd::Move { to, .. } = s.cmd {
-                let end = &mut self.place[to as usize].att.1;
-                self.lists[*end as usize] = u as u16;
-                *end += 1;
-            }
-            if s.valid
-                && let Some((t, is_sup)) = target_of(s.cmd)
-            {
-                let t = &mut self.slot[t as usize];
-                let end = if is_sup { &mut t.sup.1 } else { &mut t.cvy.1 };
-                self.lists[*end as usize] = u as u16;
-                *end += 1;
+            let (t, is_sup) = match s.cmd {
+                Cmd::SupHold { target } | Cmd::SupMove { target, .. } => (target, true),
+                Cmd::Convoy { army, .. } => (army, false),
+                _ => continue,
+            };
+            let t = t as usize;
+            let head = if is_sup {
+                self.slot[t].sup
+            } else {
+                self.slot[t].cvy
+            };
+            self.slot[u].next = head;
+            if is_sup {
+                self.slot[t].sup = u as u16;
+            } else {
+                self.slot[t].cvy = u as u16;
             }
         }
     }

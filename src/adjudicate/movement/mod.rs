@@ -581,10 +581,16 @@ struct Slot {
     /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
     /// the orderer may not know what stands): the place and kind named.
     named: Option<(ProvinceId, Option<UnitKind>)>,
-    /// The valid supports of this unit: `lists[sup.0..sup.1]`.
-    sup: (u16, u16),
-    /// The valid convoys of this army: `lists[cvy.0..cvy.1]`.
-    cvy: (u16, u16),
+    /// The first of the valid supports of this unit, in unit order
+    /// (`NONE`: none); each links to the next by [`Slot::next`].
+    sup: u16,
+    /// The first of the valid convoys of this army, likewise.
+    cvy: u16,
+    /// The next unit in the support or convoy list this unit's valid
+    /// support or convoy is in (a unit gives at most one).
+    next: u16,
+    /// The next unit moving into the province this unit moves into.
+    next_att: u16,
 }
 
 /// What the judge knows of one province.
@@ -593,8 +599,12 @@ struct Place {
     /// The unit in it (`NONE`: nobody; boxes hold none, see
     /// [`Slot::in_box`]).
     unit: u16,
-    /// The moves into it: `lists[att.0..att.1]`.
-    att: (u16, u16),
+    /// The first of the units moving into it, in unit order (`NONE`:
+    /// none); each links to the next by [`Slot::next_att`].
+    att: u16,
+    /// What the results found of it: [`results::OCCUPIED`] and
+    /// [`results::CONTESTED`].
+    flags: u8,
 }
 
 /// A phase's orders compiled against the board: what the rules of
@@ -606,9 +616,6 @@ struct Compiled<'a> {
     slot: Vec<Slot>,
     /// Per province of the map.
     place: Vec<Place>,
-    /// The unit lists that [`Slot::sup`], [`Slot::cvy`] and [`Place::att`]
-    /// index (one buffer for all three).
-    lists: Vec<u16>,
     hooks: Hooks,
 }
 
@@ -616,7 +623,8 @@ impl<'a> Compiled<'a> {
     fn new(b: Board<'a>) -> Self {
         let empty = Place {
             unit: NONE,
-            att: (0, 0),
+            att: NONE,
+            flags: 0,
         };
         let mut place = vec![empty; b.map.provinces().len()];
         let slot = b
@@ -641,8 +649,10 @@ impl<'a> Compiled<'a> {
                     cmd: Cmd::Hold,
                     from_region: None,
                     named: None,
-                    sup: (0, 0),
-                    cvy: (0, 0),
+                    sup: NONE,
+                    cvy: NONE,
+                    next: NONE,
+                    next_att: NONE,
                 }
             })
             .collect();
@@ -650,7 +660,6 @@ impl<'a> Compiled<'a> {
             b,
             slot,
             place,
-            lists: Vec::new(),
             hooks: Hooks::default(),
         }
     }

@@ -10,22 +10,25 @@ use crate::adjudicate::Illegal;
 use crate::map::{PowerId, ProvinceId, RegionId, Terrain, UnitKind};
 
 /// A unit stands in the province after the phase.
-const OCCUPIED: u8 = 1;
+pub(super) const OCCUPIED: u8 = 1;
 /// A standoff left the province empty: no retreat may go there.
-const CONTESTED: u8 = 2;
+pub(super) const CONTESTED: u8 = 2;
 
 impl Compiled<'_> {
-    pub(super) fn results(&self, r: &mut Resolver, orders: Vec<Option<Illegal>>) -> MovementResult {
+    pub(super) fn results(
+        &mut self,
+        r: &mut Resolver,
+        orders: Vec<Option<Illegal>>,
+    ) -> MovementResult {
         let n = self.b.units.len();
-        let np = self.place.len();
         // Who stands where afterwards, and where a standoff left nobody:
-        // a byte of flags per province.
-        let mut flags = vec![0u8; np];
+        // the flags of each place.
         for u in 0..n {
-            match self.slot[u].cmd {
-                Cmd::Move { to, .. } if r.result(u) => flags[to as usize] |= OCCUPIED,
-                _ => flags[self.slot[u].prov as usize] |= OCCUPIED,
-            }
+            let p = match self.slot[u].cmd {
+                Cmd::Move { to, .. } if r.result(u) => to,
+                _ => self.slot[u].prov,
+            };
+            self.place[p as usize].flags |= OCCUPIED;
         }
         // Standoffs: empty provinces where a move with strength bounced. A
         // move that failed only because the move it depends on failed (an
@@ -36,14 +39,14 @@ impl Compiled<'_> {
             let need = self.hooks.needs(u);
             if let Cmd::Move { to, .. } = self.slot[u].cmd
                 && !r.result(u)
-                && flags[to as usize] & OCCUPIED == 0
+                && self.place[to as usize].flags & OCCUPIED == 0
                 && self.prevent_strength(r, u) > 0
                 && (need == NONE || r.result(need as usize))
             {
-                if flags[to as usize] & CONTESTED == 0 {
+                if self.place[to as usize].flags & CONTESTED == 0 {
                     contested.push(ProvinceId(to));
                 }
-                flags[to as usize] |= CONTESTED;
+                self.place[to as usize].flags |= CONTESTED;
             }
         }
         contested.sort_unstable();
@@ -133,12 +136,11 @@ impl Compiled<'_> {
                             .questions
                             .failed_exit_destroyed(ProvinceId(self.slot[u].prov))));
             if !moved && !self.slot[u].in_box && !self.hooks.aboard(u) {
-                for i in self.attackers(self.slot[u].prov) {
-                    let m = self.lists[i] as usize;
+                for m in self.attackers(self.slot[u].prov) {
                     if r.result(m) {
                         let by_convoy = matches!(self.slot[m].cmd, Cmd::Move { convoy: true, .. });
                         let from = ProvinceId(self.slot[m].prov);
-                        let retreats = self.retreat_options(u, from, by_convoy, &flags);
+                        let retreats = self.retreat_options(u, from, by_convoy);
                         dislodged = Some(Box::new(Dislodgement {
                             by: m,
                             from,
@@ -195,8 +197,7 @@ impl Compiled<'_> {
                 with.push(v as usize);
             }
         }
-        for i in self.attackers(to) {
-            let w = self.lists[i] as usize;
+        for w in self.attackers(to) {
             if w != u && attack <= self.prevent_strength(r, w) {
                 with.push(w);
             }
@@ -208,7 +209,6 @@ impl Compiled<'_> {
         u: usize,
         attacker_from: ProvinceId,
         by_convoy: bool,
-        flags: &[u8],
     ) -> Vec<RegionId> {
         let unit = self.b.units[u];
         let m = unit.kind.mobility();
@@ -225,7 +225,7 @@ impl Compiled<'_> {
                 b.intersects(m)
                     && homeland.is_none_or(|h| h.contains(&p))
                     && self.b.map.admits(r, unit.kind)
-                    && flags[p.index()] & (OCCUPIED | CONTESTED) == 0
+                    && self.place[p.index()].flags & (OCCUPIED | CONTESTED) == 0
                     && (by_convoy || p != attacker_from)
                     && self.b.map.province(p).terrain != Terrain::OffBoard
             })
