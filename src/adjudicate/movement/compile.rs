@@ -237,11 +237,7 @@ impl Compiled<'_> {
     /// Whether unit `u` stands in ice this season (Abstraction II rule 5):
     /// a fleet in a frozen space, or an army where the ice holds armies.
     pub(super) fn icebound(&self, u: usize) -> bool {
-        self.b.questions.icebound(
-            ProvinceId(self.slot[u].prov),
-            self.b.units[u].kind,
-            self.b.phase,
-        )
+        self.slot[u].ice
     }
 
     /// Where box unit `u` moves from when its order names `named`: that

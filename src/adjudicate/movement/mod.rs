@@ -507,9 +507,6 @@ struct Hooks {
     needs: Vec<u16>,
     /// Moves carried by a ferry: no convoy chain needed.
     aboard_path: Vec<bool>,
-    /// Strength and support value overrides (0: the kind's).
-    strength_of: Vec<u32>,
-    support_of: Vec<u32>,
     /// Where a box unit moves from, fixed before the orders are read.
     fixed_from: Vec<Option<RegionId>>,
 }
@@ -543,14 +540,6 @@ impl Hooks {
         self.aboard_path.get(u).copied().unwrap_or(false)
     }
 
-    fn strength_of(&self, u: usize) -> u32 {
-        self.strength_of.get(u).copied().unwrap_or(0)
-    }
-
-    fn support_of(&self, u: usize) -> u32 {
-        self.support_of.get(u).copied().unwrap_or(0)
-    }
-
     fn fixed_from(&self, u: usize) -> Option<RegionId> {
         self.fixed_from.get(u).copied().flatten()
     }
@@ -565,6 +554,14 @@ struct Slot {
     prov: u16,
     /// The unit stands in an off-board box (any number per box).
     in_box: bool,
+    /// The ice holds the unit this season (see [`Compiled::icebound`]).
+    ice: bool,
+    /// The strength it brings alone: its kind's, unless the phase says
+    /// otherwise ([`Prepared::strength`]).
+    strength: u32,
+    /// What its support is worth before any wearing down: its kind's
+    /// strength, unless the phase says otherwise ([`Prepared::support`]).
+    support: u32,
     /// A support or convoy that matches the order it names.
     valid: bool,
     /// A second, different order for the unit under the rulebook's
@@ -627,6 +624,8 @@ impl<'a> Compiled<'a> {
             flags: 0,
         };
         let mut place = vec![empty; b.map.provinces().len()];
+        // Asked once per judgement, then per unit only where the ice is.
+        let ice = b.questions.has_ice();
         let slot = b
             .units
             .iter()
@@ -640,9 +639,13 @@ impl<'a> Compiled<'a> {
                 if !in_box {
                     place[p as usize].unit = i as u16;
                 }
+                let strength = u.kind.strength();
                 Slot {
                     prov: p,
                     in_box,
+                    ice: ice && b.questions.icebound(ProvinceId(p), u.kind, b.phase),
+                    strength,
+                    support: strength,
                     valid: false,
                     conflict: false,
                     order_of: u32::MAX,
@@ -708,10 +711,14 @@ impl<'a> Compiled<'a> {
             self.hooks.set(n_units, |h| &mut h.needs, NONE, a, b as u16);
         }
         for &(u, v) in &prepared.strength {
-            self.hooks.set(n_units, |h| &mut h.strength_of, 0, u, v);
+            if v != 0 {
+                self.slot[u].strength = v;
+            }
         }
         for &(u, v) in &prepared.support {
-            self.hooks.set(n_units, |h| &mut h.support_of, 0, u, v);
+            if v != 0 {
+                self.slot[u].support = v;
+            }
         }
         for &(u, r) in &prepared.from {
             self.hooks

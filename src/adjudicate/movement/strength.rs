@@ -113,10 +113,7 @@ impl Compiled<'_> {
     /// The strength a unit brings alone: its kind's, unless the phase
     /// says otherwise.
     pub(super) fn own_strength(&self, u: usize) -> u32 {
-        match self.hooks.strength_of(u) {
-            0 => self.b.units[u].kind.strength(),
-            v => v,
-        }
+        self.slot[u].strength
     }
 
     /// What a standing support adds. A defensive army's support of three
@@ -125,10 +122,7 @@ impl Compiled<'_> {
     /// strongest single attack", never below nothing).
     pub(super) fn support_value(&self, r: &mut Resolver, k: usize) -> u32 {
         let kind = self.b.units[k].kind;
-        let full = match self.hooks.support_of(k) {
-            0 => kind.strength(),
-            v => v,
-        };
+        let full = self.slot[k].support;
         if !kind.support_worn_down() {
             return full;
         }
