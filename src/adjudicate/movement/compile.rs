@@ -48,15 +48,20 @@ impl Compiled<'_> {
             match self.check(u, &o.command) {
                 Err(why) => verdicts[i] = Some(why),
                 Ok(cmd) => {
-                    self.slot[u].named = match (&o.command, cmd) {
-                        (
-                            MainCommand::SupportMove { unit: t, .. }
-                            | MainCommand::SupportHold { unit: t }
-                            | MainCommand::Convoy { unit: t, .. },
-                            Cmd::SupMove { target: NONE, .. }
+                    let unbound = matches!(
+                        cmd,
+                        Cmd::SupMove { target: NONE, .. }
                             | Cmd::SupHold { target: NONE }
-                            | Cmd::Convoy { army: NONE, .. },
-                        ) => Some((t.at.province, t.kind)),
+                            | Cmd::Convoy { army: NONE, .. }
+                    );
+                    self.slot[u].named = match &o.command {
+                        MainCommand::SupportMove { unit: t, .. }
+                        | MainCommand::SupportHold { unit: t }
+                        | MainCommand::Convoy { unit: t, .. }
+                            if unbound =>
+                        {
+                            Some((t.at.province, t.kind))
+                        }
                         _ => None,
                     };
                     let prev = self.slot[u].order_of;
@@ -760,63 +765,48 @@ impl Compiled<'_> {
         if self.b.rules.convoy_fallback == ConvoyFallback::LandRoute {
             self.fall_back_to_land();
         }
-        // Validity of supports and convoys.
-        for u in 0..n {
-            let valid = match self.slot[u].cmd {
+        // Whether each support and convoy matches the order it names, and
+        // the moves into each province, supports and convoys of each unit:
+        // a list each, in unit order, linked through the slots (built from
+        // the last unit up, each going in at the front).
+        for u in (0..n).rev() {
+            let cmd = self.slot[u].cmd;
+            let (t, is_sup) = match cmd {
+                Cmd::Move { to, .. } => {
+                    self.slot[u].next_att = self.place[to as usize].att;
+                    self.place[to as usize].att = u as u16;
+                    continue;
+                }
                 // Bound to nobody (a support or convoy of a unit that may
                 // not be known to be there): void.
                 Cmd::SupHold { target: NONE }
                 | Cmd::SupMove { target: NONE, .. }
-                | Cmd::Convoy { army: NONE, .. } => false,
-                Cmd::SupHold { target } => {
-                    !matches!(self.slot[target as usize].cmd, Cmd::Move { .. })
+                | Cmd::Convoy { army: NONE, .. }
+                | Cmd::Hold
+                | Cmd::Destroy => continue,
+                Cmd::SupHold { target } | Cmd::SupMove { target, .. } => (target as usize, true),
+                Cmd::Convoy { army, .. } => (army as usize, false),
+            };
+            let valid = match (cmd, self.slot[t].cmd) {
+                (Cmd::SupHold { .. }, target) => !matches!(target, Cmd::Move { .. }),
+                (Cmd::SupMove { to, coast, .. }, Cmd::Move { to: t, region, .. }) => {
+                    t == to
+                        && coast.is_none_or(|c| {
+                            self.b.map.region(region).coast.is_none_or(|rc| rc == c)
+                        })
                 }
-                Cmd::SupMove { target, to, coast } => match self.slot[target as usize].cmd {
-                    Cmd::Move { to: t, region, .. } => {
-                        t == to
-                            && coast.is_none_or(|c| {
-                                self.b.map.region(region).coast.is_none_or(|rc| rc == c)
-                            })
-                    }
-                    _ => false,
-                },
-                Cmd::Convoy { army, to } => matches!(
-                    self.slot[army as usize].cmd,
-                    Cmd::Move { to: t, convoy: true, .. } if t == to
-                ),
+                (Cmd::Convoy { to, .. }, Cmd::Move { to: t, convoy, .. }) => convoy && t == to,
                 _ => false,
             };
-            if valid {
-                self.slot[u].valid = true;
-            }
-        }
-        // Moves into each province, supports and convoys of each unit: a
-        // list each, in unit order, linked through the slots (built from
-        // the last unit up, each going in at the front).
-        for u in (0..n).rev() {
-            let s = self.slot[u];
-            if let Cmd::Move { to, .. } = s.cmd {
-                self.slot[u].next_att = self.place[to as usize].att;
-                self.place[to as usize].att = u as u16;
-            }
-            if !s.valid {
+            if !valid {
                 continue;
             }
-            let (t, is_sup) = match s.cmd {
-                Cmd::SupHold { target } | Cmd::SupMove { target, .. } => (target, true),
-                Cmd::Convoy { army, .. } => (army, false),
-                _ => continue,
-            };
-            let t = t as usize;
-            let head = if is_sup {
-                self.slot[t].sup
-            } else {
-                self.slot[t].cvy
-            };
-            self.slot[u].next = head;
+            self.slot[u].valid = true;
             if is_sup {
+                self.slot[u].next = self.slot[t].sup;
                 self.slot[t].sup = u as u16;
             } else {
+                self.slot[u].next = self.slot[t].cvy;
                 self.slot[t].cvy = u as u16;
             }
         }

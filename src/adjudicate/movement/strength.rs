@@ -50,6 +50,7 @@ impl Decisions for Compiled<'_> {
 }
 
 impl Compiled<'_> {
+    #[inline]
     pub(super) fn move_dest(&self, u: usize) -> Option<(u16, bool)> {
         match self.slot[u].cmd {
             Cmd::Move { to, convoy, .. } => Some((to, convoy)),
@@ -59,6 +60,7 @@ impl Compiled<'_> {
 
     /// The unit in a head-to-head battle with `u`: both moving into each
     /// other's province, neither by convoy.
+    #[inline]
     pub(super) fn head_to_head(&self, u: usize) -> Option<usize> {
         let (to, convoy) = self.move_dest(u)?;
         if convoy {
@@ -112,6 +114,7 @@ impl Compiled<'_> {
 
     /// The strength a unit brings alone: its kind's, unless the phase
     /// says otherwise.
+    #[inline]
     pub(super) fn own_strength(&self, u: usize) -> u32 {
         self.slot[u].strength
     }
@@ -235,6 +238,7 @@ impl Compiled<'_> {
         self.supported_strength(r, u, Some(pv))
     }
 
+    #[inline]
     pub(super) fn hold_strength(&self, r: &mut Resolver, p: u16) -> u32 {
         let v = self.place[p as usize].unit;
         if v == NONE {
