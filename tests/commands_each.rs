@@ -76,6 +76,54 @@ fn orders_without_signon_are_refused_with_the_lines() {
 }
 
 #[test]
+fn list_shows_forty_games_a_page_and_the_finished_games_apart() {
+    let mut w = World::new();
+    // 43 games; three of them end.
+    let creates: Vec<String> = (1..=43)
+        .map(|i| format!("CREATE p{i:02} standard gmpw"))
+        .collect();
+    w.reply(GM, &creates.join("\n"));
+    for i in [3, 7, 11] {
+        let r = w.reply(GM, &format!("SIGNON GM p{i:02} gmpw\nSTART\nEND DRAW"));
+        assert!(r.contains("ended in a draw") || r.contains("draw"), "{r}");
+    }
+    let r = w.reply("x@example.test", "LIST");
+    // The 40 games forming or in play, by name, on one page; the finished
+    // ones are not among them, but counted.
+    assert!(r.contains("p01 (standard), forming"), "{r}");
+    assert!(r.contains("p43 (standard), forming"), "{r}");
+    assert!(!r.contains("p03 (standard)"), "{r}");
+    assert!(r.contains("and 3 finished games: LIST FINISHED"), "{r}");
+    assert!(!r.contains("LIST PAGE 2"), "{r}");
+    w.reply(GM, "CREATE p44 standard gmpw");
+    let r = w.reply("x@example.test", "LIST");
+    assert!(
+        r.contains("Games forming or in play: 1-40 of 41; next: LIST PAGE 2"),
+        "{r}"
+    );
+    assert!(!r.contains("p44 (standard)"), "{r}");
+    let r = w.reply("x@example.test", "LIST PAGE 2");
+    assert!(r.contains("p44 (standard), forming"), "{r}");
+    assert!(!r.contains("p01 (standard)"), "{r}");
+    assert!(r.contains("Games forming or in play: 41-41 of 41"), "{r}");
+    let r = w.reply("x@example.test", "list finished");
+    assert!(r.contains("p03 (standard), finished"), "{r}");
+    assert!(r.contains("p11 (standard), finished"), "{r}");
+    assert!(!r.contains("p01 (standard)"), "{r}");
+    // A page past the end says how many there are; a bad page is refused.
+    let r = w.reply("x@example.test", "LIST PAGE 9");
+    assert!(
+        r.contains("There are 41 games forming or in play: 2 pages of 40"),
+        "{r}"
+    );
+    let r = w.reply("x@example.test", "LIST PAGE zero");
+    assert!(r.contains("a page is a number from 1"), "{r}");
+    // A game cannot take the word.
+    let r = w.reply(GM, "CREATE finished standard gmpw");
+    assert!(r.contains("is a word of LIST"), "{r}");
+}
+
+#[test]
 fn list_and_variants() {
     let mut w = World::new();
     assert!(w.reply("x@example.test", "LIST").contains("No games yet"));

@@ -13,6 +13,32 @@
 //! src/commands/auth.rs). `ZJ_THROUGHPUT_UNSIGNED=1` sends the old mails
 //! instead (orders with no sign-on, all refused), for comparison.
 //!
+//! Where the answers go (`ZJ_THROUGHPUT_ANSWERS`):
+//! - `relay` (the default): as from a deployed judge, Postfix relays them
+//!   over SMTP to the players' providers, here a small SMTP server in the
+//!   test process ([`support::sink`]) on 127.0.0.1; the clock stops when
+//!   it has the last one.
+//! - `mailboxes`: Postfix delivers them into the players' mailboxes in
+//!   the same Dovecot, on the same machine; the clock stops when the last
+//!   is in its mailbox. Twice the deliveries for Dovecot, which on a
+//!   2-core machine costs more CPU than the judge (see the CPU line).
+//!
+//! `ZJ_THROUGHPUT_WARM=1`: each player sends one signed mail first, and
+//! the clock starts once those are answered, so that no mail in the
+//! measured run pays argon2 (a judge that has been running for a while;
+//! the default measures it just after a start).
+//!
+//! The judge, Postfix and Dovecot each run in a CPU control group of
+//! their own with equal weight, as systemd runs services (when the test
+//! can write the cgroup `cpu` controller, as root; `ZJ_THROUGHPUT_ONE_GROUP=1`
+//! leaves all in one group, where the servers' many processes outweigh
+//! the judge's threads).
+//!
+//! Besides mails per second, each run prints the CPU time a mail cost in
+//! the judge, in Postfix, in Dovecot and in the test itself (sending, and
+//! the sink), and the rate those costs allow on this machine's cores:
+//! when the mail servers share the judge's cores, they bound the figure.
+//!
 //! Not run by default; meaningful in a release build:
 //!
 //!     cargo test --release --test daemon_throughput -- --ignored --nocapture
@@ -31,6 +57,7 @@ mod support_judge;
 
 use daemon_common::*;
 use std::time::{Duration, Instant};
+use support::sink::SmtpSink;
 use support::{JUDGE_ADDRESS, MailSystem, wait_until};
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -49,11 +76,22 @@ struct Run {
 }
 
 fn one_run(n: usize) -> Option<Run> {
-    let ms = MailSystem::start_or_skip("daemon_throughput")?;
+    let relay = std::env::var("ZJ_THROUGHPUT_ANSWERS").map_or(true, |v| v != "mailboxes");
+    let sink = relay.then(|| SmtpSink::start().expect("the SMTP sink"));
+    let ms = match &sink {
+        Some(sink) => {
+            MailSystem::start_relaying_or_skip("daemon_throughput", "speed-", sink.port())?
+        }
+        None => MailSystem::start_or_skip("daemon_throughput")?,
+    };
     let tmp = TempDir::new("throughput");
     let signed = std::env::var_os("ZJ_THROUGHPUT_UNSIGNED").is_none();
     let mails: Vec<(String, String, Vec<u8>)>;
     let players: Vec<String>;
+    // One signed mail from each player, sent before the clock starts when
+    // the judge is measured warm.
+    let mut warm_up: Vec<(String, String, Vec<u8>)> = Vec::new();
+    let warm = std::env::var_os("ZJ_THROUGHPUT_WARM").is_some();
     if signed {
         // 15 games far from their deadline, every seat taken.
         let far = std::time::SystemTime::now()
@@ -70,6 +108,31 @@ fn one_run(n: usize) -> Option<Run> {
             |_, _| ms.address("speed"),
         );
         players = seated.iter().map(|p| p.address.clone()).collect();
+        if warm {
+            warm_up = seated
+                .iter()
+                .map(|p| {
+                    let body = format!(
+                        "SIGNON {} {} {}\r\n{}\r\n",
+                        p.power,
+                        p.game,
+                        p.password,
+                        p.orders.join("\r\n")
+                    );
+                    (
+                        p.address.clone(),
+                        JUDGE_ADDRESS.to_string(),
+                        order_mail(
+                            &p.address,
+                            JUDGE_ADDRESS,
+                            &new_message_id(),
+                            "Warm-up",
+                            &body,
+                        ),
+                    )
+                })
+                .collect();
+        }
         mails = (0..n)
             .map(|i| {
                 let p = &seated[i % seated.len()];
@@ -118,13 +181,44 @@ fn one_run(n: usize) -> Option<Run> {
         ..Opts::default()
     };
     let judge = Judge::start(&ms, tmp.path(), &opts);
+    // As deployed under systemd: each service in a CPU group of its own.
+    let mut services = ms.server_pids();
+    services.push(("judge", judge.pid()));
+    let groups = ServiceGroups::new(&services);
+    let grouped = if std::env::var_os("ZJ_THROUGHPUT_ONE_GROUP").is_some() {
+        drop(groups);
+        false
+    } else {
+        groups.is_some()
+    };
     wait_until("the judge connected", Duration::from_secs(30), || {
         judge.log_text().contains("IMAP connected")
     });
+    // Warm: each player's first sign-on (and its argon2 check) before the
+    // clock starts.
+    let base = if warm_up.is_empty() {
+        Counts::default()
+    } else {
+        let w = warm_up.len();
+        send_all(&ms, &warm_up, 4);
+        wait_until("the warm-up answered", Duration::from_secs(120), || {
+            let c = judge.counts();
+            c.inbound == w as i64
+                && c.pending == 0
+                && c.outbox == w as i64
+                && c.unsent == 0
+                && ms.queued_messages() == 0
+                && sink.as_ref().is_none_or(|k| k.count() >= w)
+        });
+        judge.counts()
+    };
     // Idle: connected, waiting in IDLE.
     std::thread::sleep(Duration::from_secs(2));
     let idle_rss_kb = judge.status_kb("VmRSS").unwrap();
     let cpu_before = cpu_seconds(judge.pid());
+    let servers = ms.server_pids();
+    let servers_before: Vec<f64> = servers.iter().map(|(_, p)| tree_cpu_seconds(*p)).collect();
+    let test_before = cpu_seconds(std::process::id());
 
     let t0 = Instant::now();
     let mut stored_at = None;
@@ -141,19 +235,24 @@ fn one_run(n: usize) -> Option<Run> {
         loop {
             let c = judge.counts();
             let now = t0.elapsed();
-            if stored_at.is_none() && c.inbound == n as i64 {
+            let (inbound, outbox) = (c.inbound - base.inbound, c.outbox - base.outbox);
+            if stored_at.is_none() && inbound == n as i64 {
                 stored_at = Some(now);
             }
-            if processed_at.is_none() && c.inbound == n as i64 && c.pending == 0 {
+            if processed_at.is_none() && inbound == n as i64 && c.pending == 0 {
                 processed_at = Some(now);
             }
-            if handed_at.is_none() && c.outbox == n as i64 && c.unsent == 0 {
+            if handed_at.is_none() && outbox == n as i64 && c.unsent == 0 {
                 handed_at = Some(now);
             }
             if sent_at.is_none() && sender.is_finished() {
                 sent_at = Some(now);
             }
-            if handed_at.is_some() && sent_at.is_some() && ms.queued_messages() == 0 {
+            if handed_at.is_some()
+                && sent_at.is_some()
+                && ms.queued_messages() == 0
+                && sink.as_ref().is_none_or(|k| k.count() >= n + warm_up.len())
+            {
                 done_at = now;
                 break;
             }
@@ -168,6 +267,12 @@ fn one_run(n: usize) -> Option<Run> {
     });
     let peak_rss_kb = judge.status_kb("VmHWM").unwrap();
     let cpu = cpu_seconds(judge.pid()) - cpu_before;
+    let test_cpu = cpu_seconds(std::process::id()) - test_before;
+    let server_cpu: Vec<(&str, f64)> = servers
+        .iter()
+        .zip(&servers_before)
+        .map(|((name, pid), before)| (*name, tree_cpu_seconds(*pid) - before))
+        .collect();
     // Idle again: the runtime's spare blocking threads end after 10 s.
     std::thread::sleep(Duration::from_secs(12));
     let idle_after_kb = judge.status_kb("VmRSS").unwrap();
@@ -176,11 +281,19 @@ fn one_run(n: usize) -> Option<Run> {
     let file_kb = judge.status_kb("RssFile").unwrap_or(0);
     let anon_kb = judge.status_kb("RssAnon").unwrap_or(0);
 
-    // Every answer really is in a mailbox, once.
-    let answers = answers_for(&ms, &players);
+    // Every answer really arrived, once (the warm-up's too).
+    let n_all = n + warm_up.len();
+    let answers: Vec<Answer> = match &sink {
+        Some(sink) => sink
+            .taken()
+            .iter()
+            .map(|t| parse_answer(t.recipients.first().map_or("", |r| r.as_str()), &t.raw))
+            .collect(),
+        None => answers_for(&ms, &players),
+    };
     let by = by_in_reply_to(&answers);
-    assert_eq!(answers.len(), n);
-    assert_eq!(by.len(), n);
+    assert_eq!(answers.len(), n_all);
+    assert_eq!(by.len(), n_all);
     if signed {
         // Every mail signed on and its orders were taken.
         for a in &answers {
@@ -193,9 +306,27 @@ fn one_run(n: usize) -> Option<Run> {
     }
 
     let rate = n as f64 / done_at.as_secs_f64();
+    // The CPU a mail cost, by part, and the rate that allows on this
+    // machine's cores if nothing else ran and nothing waited.
+    let ms_a_mail = |s: f64| s * 1000.0 / n as f64;
+    let mut parts = vec![("judge", cpu)];
+    parts.extend(server_cpu.iter().copied());
+    parts.push(("test (sender, sink)", test_cpu));
+    let total: f64 = parts.iter().map(|(_, s)| s).sum();
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get()) as f64;
+    eprintln!(
+        "CPU a mail: {}; total {:.2} ms: {cores} cores allow at most {:.0} mails/s",
+        parts
+            .iter()
+            .map(|(name, s)| format!("{name} {:.2} ms", ms_a_mail(*s)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        ms_a_mail(total),
+        cores * n as f64 / total,
+    );
     let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
     eprintln!(
-        "{n} {} mails in {:.2} s: {rate:.0} mails/s end to end; test's sending done at {:.2} s, \
+        "{n} {} mails ({}), answers {}, {}, in {:.2} s: {rate:.0} mails/s end to end; test's sending done at {:.2} s, \
          all stored {:.2} s, processed {:.2} s, handed to SMTP {:.2} s, delivered {:.2} s; \
          RSS idle {idle_rss_kb} kB, peak {peak_rss_kb} kB, idle after {idle_after_kb} kB \
          ({file_kb} kB file-backed, {anon_kb} kB anonymous); \
@@ -204,6 +335,23 @@ fn one_run(n: usize) -> Option<Run> {
             "signed-on order"
         } else {
             "unsigned (refused)"
+        },
+        if !signed {
+            "no sign-on"
+        } else if warm_up.is_empty() {
+            "judge cold: each player's first sign-on pays argon2"
+        } else {
+            "judge warm: each player signed on once before"
+        },
+        if relay {
+            "relayed to the players' server"
+        } else {
+            "into local mailboxes"
+        },
+        if grouped {
+            "judge, Postfix and Dovecot each in a CPU group of its own"
+        } else {
+            "all in one CPU group"
         },
         done_at.as_secs_f64(),
         secs(sent_at),

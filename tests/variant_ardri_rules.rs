@@ -226,6 +226,41 @@ fn rule_7_without_the_vikings_they_are_out_of_the_game() {
 }
 
 #[test]
+fn rule_7_without_the_vikings_the_game_starts_when_the_five_others_have_joined() {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE eire ardri gmpw");
+    let five = ["Ulaid", "Connacht", "Midhe", "Laigin", "Muma"];
+    let mut last = String::new();
+    for p in five {
+        last = w.reply(&format!("{p}@example.test"), &format!("JOIN eire pw {p}"));
+        assert!(last.contains(&format!("You play {p}")), "{last}");
+    }
+    // Every power in the game is taken: it starts without the GM's START.
+    assert!(last.contains("has started"), "{last}");
+    // Who plays: the Vikings are out of this game, not eliminated.
+    let who = w.reply("x@example.test", "WHOGAME eire");
+    let line = who
+        .lines()
+        .find(|l| l.trim_start().starts_with("Vikings"))
+        .unwrap_or_else(|| panic!("{who}"));
+    assert!(line.contains("not in this game"), "{who}");
+    assert!(!line.contains("eliminated"), "{who}");
+    // A phase later they are still out of it, not eliminated.
+    for p in five {
+        w.reply(
+            &format!("{p}@example.test"),
+            &format!("SIGNON {p} eire pw\nREADY"),
+        );
+    }
+    let who = w.reply("x@example.test", "WHOGAME eire");
+    let line = who
+        .lines()
+        .find(|l| l.trim_start().starts_with("Vikings"))
+        .unwrap_or_else(|| panic!("{who}"));
+    assert!(line.contains("not in this game"), "{who}");
+}
+
+#[test]
 fn rule_7a_7c_the_vikings_are_in_the_game_while_they_hold_centres_off_the_board() {
     let mut w = World::new();
     w.reply("gm@example.test", "CREATE vik ardri gmpw WITH Vikings");

@@ -291,7 +291,9 @@ pub(crate) fn process(
     for seat in &mut seats {
         seat.ready = false;
         let p = PowerId(seat.power);
-        if next.has_nothing(&v.map, p) {
+        if seat.status == SeatStatus::NotInGame {
+            // Left out when the game was made: stays out.
+        } else if next.has_nothing(&v.map, p) {
             seat.status = SeatStatus::Eliminated;
         } else if newly_disordered.contains(&p) {
             seat.status = SeatStatus::Disorder;

@@ -192,6 +192,11 @@ pub enum SeatStatus {
     Abandoned,
     /// It has no units and no centres left.
     Eliminated,
+    /// An optional power left out when the game was created (Ard-Ri's
+    /// Vikings without `WITH Vikings`): never played, never waited for,
+    /// and not a seat to fill, so a game whose other seats are all taken
+    /// starts.
+    NotInGame,
     /// In civil disorder: its player sent no orders by a deadline in a
     /// game with `SET NMR CD`. Its units hold, it is not waited for (READY,
     /// grace) and it is told so; its player keeps the seat and leaves
@@ -207,6 +212,7 @@ impl SeatStatus {
             SeatStatus::Playing => "playing",
             SeatStatus::Abandoned => "abandoned",
             SeatStatus::Eliminated => "eliminated",
+            SeatStatus::NotInGame => "not in game",
             SeatStatus::Disorder => "civil disorder",
         }
     }
@@ -216,6 +222,7 @@ impl SeatStatus {
             "playing" => SeatStatus::Playing,
             "abandoned" => SeatStatus::Abandoned,
             "eliminated" => SeatStatus::Eliminated,
+            "not in game" => SeatStatus::NotInGame,
             "civil disorder" => SeatStatus::Disorder,
             _ => SeatStatus::Open,
         }

@@ -586,6 +586,7 @@ impl Site {
                         S::Open => "open",
                         S::Abandoned => "abandoned: a replacement is wanted",
                         S::Eliminated => "eliminated",
+                        S::NotInGame => "not in this game",
                         S::Disorder => "in civil disorder",
                     },
                 }

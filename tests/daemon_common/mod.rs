@@ -470,6 +470,46 @@ pub fn cpu_seconds(pid: u32) -> f64 {
     (ticks(11) + ticks(12)) / hz
 }
 
+/// CPU seconds used by `root` and every process it started, whether they
+/// still run or were waited for (a mail server's master starts a process
+/// per connection or per delivery, and these come and go).
+pub fn tree_cpu_seconds(root: u32) -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    // pid -> (ppid, own ticks, waited-for children's ticks)
+    let mut procs: HashMap<u32, (u32, f64, f64)> = HashMap::new();
+    if let Ok(dir) = fs::read_dir("/proc") {
+        for e in dir.flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let n = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+            procs.insert(pid, (n(1) as u32, n(11) + n(12), n(13) + n(14)));
+        }
+    }
+    let under_root = |mut pid: u32| {
+        for _ in 0..64 {
+            if pid == root {
+                return true;
+            }
+            match procs.get(&pid) {
+                Some(&(ppid, _, _)) if ppid != 0 => pid = ppid,
+                _ => return false,
+            }
+        }
+        false
+    };
+    procs
+        .iter()
+        .filter(|(pid, _)| under_root(**pid))
+        .map(|(_, (_, own, waited))| own + waited)
+        .sum::<f64>()
+        / hz
+}
+
 /// A `/proc/<pid>/status` figure in kB.
 pub fn proc_status_kb(pid: u32, key: &str) -> Option<u64> {
     let text = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -699,4 +739,106 @@ pub fn by_in_reply_to(answers: &[Answer]) -> HashMap<String, Vec<&Answer>> {
         m.entry(a.in_reply_to.clone()).or_default().push(a);
     }
     m
+}
+
+// ---- CPU groups
+
+/// The judge and the mail servers in CPU control groups of their own, with
+/// equal weight, as systemd runs each service (`postfix.service`,
+/// `dovecot.service`, `zinejudge.service`) in a cgroup of its own. Without
+/// it, on a small machine, the scheduler shares the CPU per thread, and
+/// the mail servers' forty-odd busy processes leave the judge's one
+/// processing thread a small slice whenever mail floods in.
+///
+/// Best effort: where no cgroup `cpu` controller can be written (not root,
+/// a container), [`ServiceGroups::new`] returns `None` and nothing moves.
+/// Dropping it moves what is left back to the root group and removes the
+/// groups.
+pub struct ServiceGroups {
+    root: std::path::PathBuf,
+    groups: Vec<std::path::PathBuf>,
+}
+
+impl ServiceGroups {
+    /// Make one group per service, named after it, and move each service's
+    /// processes (a root process and everything it started) into its
+    /// group.
+    pub fn new(services: &[(&str, u32)]) -> Option<ServiceGroups> {
+        let v1 = std::path::Path::new("/sys/fs/cgroup/cpu");
+        let v2 = std::path::Path::new("/sys/fs/cgroup");
+        let root = if v1.join("cpu.shares").exists() {
+            v1.to_path_buf()
+        } else if fs::read_to_string(v2.join("cgroup.subtree_control"))
+            .is_ok_and(|c| c.split_whitespace().any(|x| x == "cpu"))
+        {
+            v2.to_path_buf()
+        } else {
+            return None;
+        };
+        let mut me = ServiceGroups {
+            root: root.clone(),
+            groups: Vec::new(),
+        };
+        for (name, pid) in services {
+            let g = root.join(format!("zj-{}-{name}", std::process::id()));
+            fs::create_dir(&g).ok()?;
+            me.groups.push(g.clone());
+            for p in descendants(*pid) {
+                // A process may have ended meanwhile.
+                let _ = fs::write(g.join("cgroup.procs"), p.to_string());
+            }
+        }
+        Some(me)
+    }
+}
+
+impl Drop for ServiceGroups {
+    fn drop(&mut self) {
+        for g in &self.groups {
+            if let Ok(procs) = fs::read_to_string(g.join("cgroup.procs")) {
+                for p in procs.lines() {
+                    let _ = fs::write(self.root.join("cgroup.procs"), p);
+                }
+            }
+            let _ = fs::remove_dir(g);
+        }
+    }
+}
+
+/// `root` and every living process it started.
+pub fn descendants(root: u32) -> Vec<u32> {
+    let mut parent: HashMap<u32, u32> = HashMap::new();
+    if let Ok(dir) = fs::read_dir("/proc") {
+        for e in dir.flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, r)| r.split_whitespace().nth(1))
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0);
+            parent.insert(pid, ppid);
+        }
+    }
+    let mut out: Vec<u32> = parent
+        .keys()
+        .copied()
+        .filter(|&p| {
+            let mut q = p;
+            for _ in 0..64 {
+                if q == root {
+                    return true;
+                }
+                match parent.get(&q) {
+                    Some(&pp) if pp != 0 => q = pp,
+                    _ => return false,
+                }
+            }
+            false
+        })
+        .collect();
+    out.sort_unstable();
+    out
 }

@@ -241,6 +241,9 @@ pub struct MailSystem {
     tls: Arc<rustls::ClientConfig>,
     servers: Mutex<Servers>,
     next_address: AtomicU64,
+    /// Recipients (by local-part prefix) relayed to an SMTP server on
+    /// 127.0.0.1 instead of delivered into Dovecot: (prefix, port).
+    relay: Option<(String, u16)>,
     watchdog: Option<(Child, ChildStdin)>,
 }
 
@@ -285,6 +288,30 @@ impl MailSystem {
 
     /// Start a mail system.
     pub fn try_start() -> Result<MailSystem> {
+        MailSystem::try_start_with(None)
+    }
+
+    /// As [`MailSystem::start_or_skip`], but mail to addresses whose local
+    /// part starts with `prefix` is relayed by Postfix's `smtp` client to
+    /// the server at 127.0.0.1:`port` (for example a
+    /// [`crate::support::sink::SmtpSink`]) instead of being delivered into
+    /// Dovecot: as a deployed judge's Postfix relays answers to the
+    /// players' providers. Everything else is as in [`MailSystem::start`].
+    pub fn start_relaying_or_skip(test: &str, prefix: &str, port: u16) -> Option<MailSystem> {
+        if let Some(reason) = missing_servers() {
+            if in_ci() {
+                panic!("{test}: {reason} (CI is set, so this is a failure, not a skip)");
+            }
+            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {reason}");
+            return None;
+        }
+        match MailSystem::try_start_with(Some((prefix.to_owned(), port))) {
+            Ok(ms) => Some(ms),
+            Err(e) => panic!("cannot start the test mail system: {e}"),
+        }
+    }
+
+    fn try_start_with(relay: Option<(String, u16)>) -> Result<MailSystem> {
         if let Some(reason) = missing_servers() {
             return Err(reason.into());
         }
@@ -326,6 +353,7 @@ impl MailSystem {
                 tls: Arc::new(empty_tls_config()),
                 servers: Mutex::new(Servers::default()),
                 next_address: AtomicU64::new(1),
+                relay: relay.clone(),
                 watchdog: None,
             };
             match ms.launch() {
@@ -385,7 +413,53 @@ impl MailSystem {
         }
         self.ca_pem = fs::read(&self.ca_path)?;
         self.tls = Arc::new(tls_config(&self.ca_pem)?);
+        if let Some((prefix, port)) = &self.relay {
+            // A transport map wins over the virtual (Dovecot) transport;
+            // only 127.0.0.1 is ever a next hop.
+            let etc = self.dir.join("postfix/etc");
+            let map = etc.join("relay.regexp");
+            let escaped: String = prefix
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_string()
+                    } else {
+                        format!("\\{c}")
+                    }
+                })
+                .collect();
+            fs::write(&map, format!("/^{escaped}/ smtp:[127.0.0.1]:{port}\n"))?;
+            let main_cf = etc.join("main.cf");
+            let mut cf = fs::read_to_string(&main_cf)?;
+            cf.push_str(&format!(
+                "transport_maps = regexp:{}\nsmtp_tls_security_level = none\n",
+                map.display()
+            ));
+            fs::write(&main_cf, cf)?;
+            // Postfix waits while main.cf is younger than a second.
+            let old = std::time::SystemTime::now() - Duration::from_secs(60);
+            fs::File::options()
+                .write(true)
+                .open(&main_cf)?
+                .set_modified(old)?;
+        }
         Ok(())
+    }
+
+    /// The process ids of the servers' masters (Dovecot, Postfix), for
+    /// accounting their CPU time with their children's.
+    pub fn server_pids(&self) -> Vec<(&'static str, u32)> {
+        let Ok(s) = self.servers.lock() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if let Some(c) = &s.dovecot {
+            out.push(("dovecot", c.id()));
+        }
+        if let Some(c) = &s.postfix {
+            out.push(("postfix", c.id()));
+        }
+        out
     }
 
     /// The directory holding configuration, logs, queue and mailboxes.
@@ -941,7 +1015,12 @@ fn random_u64() -> u64 {
 /// it, and a socket path has at most 107 bytes.
 fn make_temp_dir() -> Result<PathBuf> {
     static SEQ: AtomicU64 = AtomicU64::new(0);
-    let mut base = std::env::temp_dir();
+    // `ZJ_MAILTEST_DIR`: where the servers' files go instead of the
+    // temporary directory (for example a tmpfs, for measurements where the
+    // servers' own file churn should not count: see daemon_throughput).
+    let mut base = std::env::var_os("ZJ_MAILTEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
     if base.as_os_str().len() > 40 {
         base = PathBuf::from("/tmp");
     }

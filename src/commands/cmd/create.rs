@@ -62,6 +62,11 @@ impl Command for Create {
         if !valid_game_name(game) {
             return Err("a game name is letters, digits, - and _ only (32 at most)".into());
         }
+        if game.eq_ignore_ascii_case(super::list::FINISHED) {
+            return Err(
+                format!("`{game}` is a word of LIST (LIST FINISHED); choose another name").into(),
+            );
+        }
         let v = judge.variant(&self.variant)?;
         let hash =
             password::hash(&self.password).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?;
@@ -112,7 +117,7 @@ impl Command for Create {
         let mut seats = games::seats(s.tx, game)?;
         for &p in &left_out {
             if let Some(seat) = seats.get_mut(p.index()) {
-                seat.status = SeatStatus::Eliminated;
+                seat.status = SeatStatus::NotInGame;
                 games::save_seat(s.tx, game, seat)?;
             }
         }

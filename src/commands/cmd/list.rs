@@ -8,44 +8,96 @@ use crate::map::PowerId;
 use crate::store::games;
 use std::fmt::Write;
 
-/// LIST [game].
-pub struct List(Option<String>);
+/// LIST, LIST PAGE n, LIST FINISHED [PAGE n], LIST game.
+pub enum List {
+    /// The games forming or in play (`finished: false`), or the finished
+    /// ones, a page of them.
+    Games {
+        /// The finished games rather than the others.
+        finished: bool,
+        /// Which page, from 1.
+        page: usize,
+    },
+    /// One game in detail.
+    One(String),
+}
+
+/// Games in one reply to LIST: a judge that has run for years holds
+/// hundreds, and the whole list made a reply longer than a mail may be
+/// (it was cut at 64 KiB, some 600 games).
+pub const PAGE: usize = 40;
+
+/// The word that makes LIST show the finished games (so no game may be
+/// called that: see CREATE).
+pub const FINISHED: &str = "finished";
 
 impl Command for List {
     const SPEC: Spec = Spec::new(
         "LIST",
-        "LIST [game]",
-        "The games (variant, phase, deadline, open powers), or one game in detail.",
+        "LIST [game | PAGE n | FINISHED [PAGE n]]",
+        "The games forming or in play (variant, phase, deadline, open powers), 40 a page; \
+         FINISHED: the finished games and their results; or one game in detail.",
     );
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
-        match args.bare().words.as_slice() {
-            [] => Ok(List(None)),
-            [g] => Ok(List(Some(g.clone()))),
-            _ => Err("write LIST, or LIST game".into()),
+        const USE: &str =
+            "write LIST, LIST PAGE 2, LIST FINISHED, LIST FINISHED PAGE 2, or LIST game";
+        let words = args.bare().words;
+        let (finished, rest) = match words.split_first() {
+            Some((f, rest)) if f.eq_ignore_ascii_case(FINISHED) => (true, rest),
+            _ => (false, words.as_slice()),
+        };
+        match rest {
+            [] => Ok(List::Games { finished, page: 1 }),
+            [p, n] if p.eq_ignore_ascii_case("page") => match n.parse::<usize>() {
+                Ok(page) if page >= 1 => Ok(List::Games { finished, page }),
+                _ => Err(format!("a page is a number from 1: {USE}")),
+            },
+            [g] if !finished => Ok(List::One(g.clone())),
+            _ => Err(USE.into()),
         }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
-        match self.0 {
-            None => list_all(judge, s),
-            Some(g) => list_one(judge, s, &g),
+        match self {
+            List::Games { finished, page } => list_all(judge, s, finished, page),
+            List::One(g) => list_one(judge, s, &g),
         }
     }
 }
 
-fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>) -> CmdResult {
+fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>, finished: bool, page: usize) -> CmdResult {
     let all = games::list(s.tx)?;
     if all.is_empty() {
         s.say("  No games yet. CREATE one: CREATE name variant password.");
         return Ok(());
     }
+    let (these, others): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .partition(|g| (g.status == Status::Finished) == finished);
+    let (what, title) = if finished {
+        ("finished games", "Finished games")
+    } else {
+        ("games forming or in play", "Games forming or in play")
+    };
+    let pages = these.len().div_ceil(PAGE).max(1);
+    if these.is_empty() {
+        s.say(&format!("  No {what}."));
+    } else if page > pages {
+        s.say(&format!(
+            "  There are {} {what}: {pages} page{} of {PAGE}.",
+            these.len(),
+            if pages == 1 { "" } else { "s" }
+        ));
+    }
+    let first = (page - 1) * PAGE;
+    let shown = these.len().saturating_sub(first).min(PAGE);
     let mut t = String::new();
-    for g in all {
+    for g in these.iter().skip(first).take(PAGE) {
         let Ok(v) = judge.variant(&g.variant) else {
             continue;
         };
         let phase = crate::game::Position::stored_phase(&g.position)
-            .or_else(|| position(&v, &g).ok().map(|p| v.calendar.label(p.phase)))
+            .or_else(|| position(&v, g).ok().map(|p| v.calendar.label(p.phase)))
             .unwrap_or_default();
         let seats = games::seats(s.tx, &g.name)?;
         let open: Vec<&str> = seats
@@ -87,7 +139,31 @@ fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>) -> CmdResult {
             ));
         }
     }
-    s.say(&t);
+    let finished_word = if finished { " FINISHED" } else { "" };
+    if shown > 0 && these.len() > PAGE {
+        let _ = write!(
+            t,
+            "  {title}: {}-{} of {}",
+            first + 1,
+            first + shown,
+            these.len()
+        );
+        if page < pages {
+            let _ = write!(t, "; next: LIST{finished_word} PAGE {}", page + 1);
+        }
+        t.push('\n');
+    }
+    let n_others = others.len();
+    if !finished && n_others > 0 {
+        let _ = writeln!(
+            t,
+            "  and {n_others} finished game{}: LIST FINISHED",
+            if n_others == 1 { "" } else { "s" }
+        );
+    }
+    if !t.is_empty() {
+        s.say(&t);
+    }
     Ok(())
 }
 

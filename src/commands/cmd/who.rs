@@ -69,6 +69,7 @@ pub(crate) fn roster_text(
             SeatStatus::Open => " (open)",
             SeatStatus::Abandoned => " (open: a replacement is wanted)",
             SeatStatus::Eliminated => " (eliminated)",
+            SeatStatus::NotInGame => " (not in this game)",
             SeatStatus::Disorder => " (in civil disorder)",
         };
         let who = match (&seat.address, &seat.name) {
