@@ -193,16 +193,6 @@ pub struct Landing {
 }
 
 impl UnitResult {
-    fn plain(command: Resolved, outcome: Outcome) -> UnitResult {
-        UnitResult {
-            order: None,
-            command,
-            outcome,
-            dislodged: None,
-            special: Special::None,
-        }
-    }
-
     /// The unit was destroyed where it stood ([`Special::Destroyed`]).
     pub fn destroyed(&self) -> bool {
         self.special == Special::Destroyed
