@@ -124,6 +124,13 @@ pub trait RuleQuestions: Sync {
         false
     }
 
+    /// Whether the ice may hold any unit in this game: when not, the
+    /// movement judge asks [`icebound`](Self::icebound) of no unit (it
+    /// would ask for every unit of every phase).
+    fn has_ice(&self) -> bool {
+        false
+    }
+
     /// Whether `p` is a mountain province (1700 AD II rule 10c).
     fn mountain(&self, _p: ProvinceId) -> bool {
         false

@@ -1093,6 +1093,10 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
             .is_some_and(|d| d.destroys.is_empty() || d.destroys.contains(&kind))
     }
 
+    fn has_ice(&self) -> bool {
+        !self.features.frozen.is_empty()
+    }
+
     fn icebound(&self, p: ProvinceId, kind: crate::map::UnitKind, phase: Option<Phase>) -> bool {
         let Some(phase) = phase else {
             return false;

@@ -48,15 +48,20 @@ impl Compiled<'_> {
             match self.check(u, &o.command) {
                 Err(why) => verdicts[i] = Some(why),
                 Ok(cmd) => {
-                    self.slot[u].named = match (&o.command, cmd) {
-                        (
-                            MainCommand::SupportMove { unit: t, .. }
-                            | MainCommand::SupportHold { unit: t }
-                            | MainCommand::Convoy { unit: t, .. },
-                            Cmd::SupMove { target: NONE, .. }
+                    let unbound = matches!(
+                        cmd,
+                        Cmd::SupMove { target: NONE, .. }
                             | Cmd::SupHold { target: NONE }
-                            | Cmd::Convoy { army: NONE, .. },
-                        ) => Some((t.at.province, t.kind)),
+                            | Cmd::Convoy { army: NONE, .. }
+                    );
+                    self.slot[u].named = match &o.command {
+                        MainCommand::SupportMove { unit: t, .. }
+                        | MainCommand::SupportHold { unit: t }
+                        | MainCommand::Convoy { unit: t, .. }
+                            if unbound =>
+                        {
+                            Some((t.at.province, t.kind))
+                        }
                         _ => None,
                     };
                     let prev = self.slot[u].order_of;
@@ -237,11 +242,7 @@ impl Compiled<'_> {
     /// Whether unit `u` stands in ice this season (Abstraction II rule 5):
     /// a fleet in a frozen space, or an army where the ice holds armies.
     pub(super) fn icebound(&self, u: usize) -> bool {
-        self.b.questions.icebound(
-            ProvinceId(self.slot[u].prov),
-            self.b.units[u].kind,
-            self.b.phase,
-        )
+        self.slot[u].ice
     }
 
     /// Where box unit `u` moves from when its order names `named`: that
@@ -764,92 +765,49 @@ impl Compiled<'_> {
         if self.b.rules.convoy_fallback == ConvoyFallback::LandRoute {
             self.fall_back_to_land();
         }
-        // Validity of supports and convoys.
-        for u in 0..n {
-            let valid = match self.slot[u].cmd {
+        // Whether each support and convoy matches the order it names, and
+        // the moves into each province, supports and convoys of each unit:
+        // a list each, in unit order, linked through the slots (built from
+        // the last unit up, each going in at the front).
+        for u in (0..n).rev() {
+            let cmd = self.slot[u].cmd;
+            let (t, is_sup) = match cmd {
+                Cmd::Move { to, .. } => {
+                    self.slot[u].next_att = self.place[to as usize].att;
+                    self.place[to as usize].att = u as u16;
+                    continue;
+                }
                 // Bound to nobody (a support or convoy of a unit that may
                 // not be known to be there): void.
                 Cmd::SupHold { target: NONE }
                 | Cmd::SupMove { target: NONE, .. }
-                | Cmd::Convoy { army: NONE, .. } => false,
-                Cmd::SupHold { target } => {
-                    !matches!(self.slot[target as usize].cmd, Cmd::Move { .. })
+                | Cmd::Convoy { army: NONE, .. }
+                | Cmd::Hold
+                | Cmd::Destroy => continue,
+                Cmd::SupHold { target } | Cmd::SupMove { target, .. } => (target as usize, true),
+                Cmd::Convoy { army, .. } => (army as usize, false),
+            };
+            let valid = match (cmd, self.slot[t].cmd) {
+                (Cmd::SupHold { .. }, target) => !matches!(target, Cmd::Move { .. }),
+                (Cmd::SupMove { to, coast, .. }, Cmd::Move { to: t, region, .. }) => {
+                    t == to
+                        && coast.is_none_or(|c| {
+                            self.b.map.region(region).coast.is_none_or(|rc| rc == c)
+                        })
                 }
-                Cmd::SupMove { target, to, coast } => match self.slot[target as usize].cmd {
-                    Cmd::Move { to: t, region, .. } => {
-                        t == to
-                            && coast.is_none_or(|c| {
-                                self.b.map.region(region).coast.is_none_or(|rc| rc == c)
-                            })
-                    }
-                    _ => false,
-                },
-                Cmd::Convoy { army, to } => matches!(
-                    self.slot[army as usize].cmd,
-                    Cmd::Move { to: t, convoy: true, .. } if t == to
-                ),
+                (Cmd::Convoy { to, .. }, Cmd::Move { to: t, convoy, .. }) => convoy && t == to,
                 _ => false,
             };
-            if valid {
-                self.slot[u].valid = true;
+            if !valid {
+                continue;
             }
-        }
-        // Moves into each province, supports and convoys of each unit: one
-        // list each, in unit order, in one buffer. First the counts (in
-        // the ranges' ends), then each range's start, then the entries,
-        // the end moving up from the start as they go in.
-        let target_of = |c: Cmd| match c {
-            Cmd::SupHold { target } | Cmd::SupMove { target, .. } => Some((target, true)),
-            Cmd::Convoy { army, .. } => Some((army, false)),
-            _ => None,
-        };
-        for u in 0..n {
-            let s = self.slot[u];
-            if let Cmd::Move { to, .. } = s.cmd {
-                self.place[to as usize].att.1 += 1;
-            }
-            if s.valid
-                && let Some((t, is_sup)) = target_of(s.cmd)
-            {
-                let t = &mut self.slot[t as usize];
-                if is_sup {
-                    t.sup.1 += 1;
-                } else {
-                    t.cvy.1 += 1;
-                }
-            }
-        }
-        let mut total = 0u16;
-        for p in &mut self.place {
-            let k = p.att.1;
-            p.att = (total, total);
-            total += k;
-        }
-        for s in &mut self.slot {
-            let k = s.sup.1;
-            s.sup = (total, total);
-            total += k;
-        }
-        for s in &mut self.slot {
-            let k = s.cvy.1;
-            s.cvy = (total, total);
-            total += k;
-        }
-        self.lists = vec![0; total as usize];
-        for u in 0..n {
-            let s = self.slot[u];
-            if let Cmd::Move { to, .. } = s.cmd {
-                let end = &mut self.place[to as usize].att.1;
-                self.lists[*end as usize] = u as u16;
-                *end += 1;
-            }
-            if s.valid
-                && let Some((t, is_sup)) = target_of(s.cmd)
-            {
-                let t = &mut self.slot[t as usize];
-                let end = if is_sup { &mut t.sup.1 } else { &mut t.cvy.1 };
-                self.lists[*end as usize] = u as u16;
-                *end += 1;
+            self.slot[u].valid = true;
+            if is_sup {
+                self.slot[u].next = self.slot[t].sup;
+                self.slot[t].sup = u as u16;
+            } else {
+                self.slot[u].next = self.slot[t].cvy;
+                self.slot[t].cvy = u as u16;
             }
         }
     }

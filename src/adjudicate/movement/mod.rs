@@ -193,16 +193,6 @@ pub struct Landing {
 }
 
 impl UnitResult {
-    fn plain(command: Resolved, outcome: Outcome) -> UnitResult {
-        UnitResult {
-            order: None,
-            command,
-            outcome,
-            dislodged: None,
-            special: Special::None,
-        }
-    }
-
     /// The unit was destroyed where it stood ([`Special::Destroyed`]).
     pub fn destroyed(&self) -> bool {
         self.special == Special::Destroyed
@@ -507,9 +497,6 @@ struct Hooks {
     needs: Vec<u16>,
     /// Moves carried by a ferry: no convoy chain needed.
     aboard_path: Vec<bool>,
-    /// Strength and support value overrides (0: the kind's).
-    strength_of: Vec<u32>,
-    support_of: Vec<u32>,
     /// Where a box unit moves from, fixed before the orders are read.
     fixed_from: Vec<Option<RegionId>>,
 }
@@ -543,14 +530,6 @@ impl Hooks {
         self.aboard_path.get(u).copied().unwrap_or(false)
     }
 
-    fn strength_of(&self, u: usize) -> u32 {
-        self.strength_of.get(u).copied().unwrap_or(0)
-    }
-
-    fn support_of(&self, u: usize) -> u32 {
-        self.support_of.get(u).copied().unwrap_or(0)
-    }
-
     fn fixed_from(&self, u: usize) -> Option<RegionId> {
         self.fixed_from.get(u).copied().flatten()
     }
@@ -565,6 +544,14 @@ struct Slot {
     prov: u16,
     /// The unit stands in an off-board box (any number per box).
     in_box: bool,
+    /// The ice holds the unit this season (see [`Compiled::icebound`]).
+    ice: bool,
+    /// The strength it brings alone: its kind's, unless the phase says
+    /// otherwise ([`Prepared::strength`]).
+    strength: u32,
+    /// What its support is worth before any wearing down: its kind's
+    /// strength, unless the phase says otherwise ([`Prepared::support`]).
+    support: u32,
     /// A support or convoy that matches the order it names.
     valid: bool,
     /// A second, different order for the unit under the rulebook's
@@ -581,20 +568,32 @@ struct Slot {
     /// (a box unit coming onto the board, 1066 rules 4 and 7; a unit where
     /// the orderer may not know what stands): the place and kind named.
     named: Option<(ProvinceId, Option<UnitKind>)>,
-    /// The valid supports of this unit: `lists[sup.0..sup.1]`.
-    sup: (u16, u16),
-    /// The valid convoys of this army: `lists[cvy.0..cvy.1]`.
-    cvy: (u16, u16),
+    /// The first of the valid supports of this unit, in unit order
+    /// (`NONE`: none); each links to the next by [`Slot::next`].
+    sup: u16,
+    /// The first of the valid convoys of this army, likewise.
+    cvy: u16,
+    /// The next unit in the support or convoy list this unit's valid
+    /// support or convoy is in (a unit gives at most one).
+    next: u16,
+    /// The next unit moving into the province this unit moves into.
+    next_att: u16,
 }
 
-/// What the judge knows of one province.
+/// What the judge knows of one province. Aligned to eight bytes so that
+/// filling the table for every province of the map is a few wide stores.
 #[derive(Clone, Copy)]
+#[repr(align(8))]
 struct Place {
     /// The unit in it (`NONE`: nobody; boxes hold none, see
     /// [`Slot::in_box`]).
     unit: u16,
-    /// The moves into it: `lists[att.0..att.1]`.
-    att: (u16, u16),
+    /// The first of the units moving into it, in unit order (`NONE`:
+    /// none); each links to the next by [`Slot::next_att`].
+    att: u16,
+    /// What the results found of it: [`results::OCCUPIED`] and
+    /// [`results::CONTESTED`].
+    flags: u8,
 }
 
 /// A phase's orders compiled against the board: what the rules of
@@ -606,9 +605,6 @@ struct Compiled<'a> {
     slot: Vec<Slot>,
     /// Per province of the map.
     place: Vec<Place>,
-    /// The unit lists that [`Slot::sup`], [`Slot::cvy`] and [`Place::att`]
-    /// index (one buffer for all three).
-    lists: Vec<u16>,
     hooks: Hooks,
 }
 
@@ -616,9 +612,12 @@ impl<'a> Compiled<'a> {
     fn new(b: Board<'a>) -> Self {
         let empty = Place {
             unit: NONE,
-            att: (0, 0),
+            att: NONE,
+            flags: 0,
         };
         let mut place = vec![empty; b.map.provinces().len()];
+        // Asked once per judgement, then per unit only where the ice is.
+        let ice = b.questions.has_ice();
         let slot = b
             .units
             .iter()
@@ -632,17 +631,23 @@ impl<'a> Compiled<'a> {
                 if !in_box {
                     place[p as usize].unit = i as u16;
                 }
+                let strength = u.kind.strength();
                 Slot {
                     prov: p,
                     in_box,
+                    ice: ice && b.questions.icebound(ProvinceId(p), u.kind, b.phase),
+                    strength,
+                    support: strength,
                     valid: false,
                     conflict: false,
                     order_of: u32::MAX,
                     cmd: Cmd::Hold,
                     from_region: None,
                     named: None,
-                    sup: (0, 0),
-                    cvy: (0, 0),
+                    sup: NONE,
+                    cvy: NONE,
+                    next: NONE,
+                    next_att: NONE,
                 }
             })
             .collect();
@@ -650,7 +655,6 @@ impl<'a> Compiled<'a> {
             b,
             slot,
             place,
-            lists: Vec::new(),
             hooks: Hooks::default(),
         }
     }
@@ -699,10 +703,14 @@ impl<'a> Compiled<'a> {
             self.hooks.set(n_units, |h| &mut h.needs, NONE, a, b as u16);
         }
         for &(u, v) in &prepared.strength {
-            self.hooks.set(n_units, |h| &mut h.strength_of, 0, u, v);
+            if v != 0 {
+                self.slot[u].strength = v;
+            }
         }
         for &(u, v) in &prepared.support {
-            self.hooks.set(n_units, |h| &mut h.support_of, 0, u, v);
+            if v != 0 {
+                self.slot[u].support = v;
+            }
         }
         for &(u, r) in &prepared.from {
             self.hooks

@@ -43,8 +43,10 @@ pub(super) struct Resolver {
 impl Resolver {
     /// A resolver for `n` decisions, none settled.
     pub(super) fn new(n: usize) -> Resolver {
+        // Not `vec![0; n]`: a zeroed allocation skips the allocator's
+        // cache of small blocks, and costs more than the zeroing.
         Resolver {
-            state: vec![0; n],
+            state: std::iter::repeat_n(0, n).collect(),
             cycle: Vec::new(),
             recursion_hits: 0,
             guess_based: false,

@@ -10,22 +10,25 @@ use crate::adjudicate::Illegal;
 use crate::map::{PowerId, ProvinceId, RegionId, Terrain, UnitKind};
 
 /// A unit stands in the province after the phase.
-const OCCUPIED: u8 = 1;
+pub(super) const OCCUPIED: u8 = 1;
 /// A standoff left the province empty: no retreat may go there.
-const CONTESTED: u8 = 2;
+pub(super) const CONTESTED: u8 = 2;
 
 impl Compiled<'_> {
-    pub(super) fn results(&self, r: &mut Resolver, orders: Vec<Option<Illegal>>) -> MovementResult {
+    pub(super) fn results(
+        &mut self,
+        r: &mut Resolver,
+        orders: Vec<Option<Illegal>>,
+    ) -> MovementResult {
         let n = self.b.units.len();
-        let np = self.place.len();
         // Who stands where afterwards, and where a standoff left nobody:
-        // a byte of flags per province.
-        let mut flags = vec![0u8; np];
+        // the flags of each place.
         for u in 0..n {
-            match self.slot[u].cmd {
-                Cmd::Move { to, .. } if r.result(u) => flags[to as usize] |= OCCUPIED,
-                _ => flags[self.slot[u].prov as usize] |= OCCUPIED,
-            }
+            let p = match self.slot[u].cmd {
+                Cmd::Move { to, .. } if r.result(u) => to,
+                _ => self.slot[u].prov,
+            };
+            self.place[p as usize].flags |= OCCUPIED;
         }
         // Standoffs: empty provinces where a move with strength bounced. A
         // move that failed only because the move it depends on failed (an
@@ -36,14 +39,14 @@ impl Compiled<'_> {
             let need = self.hooks.needs(u);
             if let Cmd::Move { to, .. } = self.slot[u].cmd
                 && !r.result(u)
-                && flags[to as usize] & OCCUPIED == 0
+                && self.place[to as usize].flags & OCCUPIED == 0
                 && self.prevent_strength(r, u) > 0
                 && (need == NONE || r.result(need as usize))
             {
-                if flags[to as usize] & CONTESTED == 0 {
+                if self.place[to as usize].flags & CONTESTED == 0 {
                     contested.push(ProvinceId(to));
                 }
-                flags[to as usize] |= CONTESTED;
+                self.place[to as usize].flags |= CONTESTED;
             }
         }
         contested.sort_unstable();
@@ -54,129 +57,161 @@ impl Compiled<'_> {
             .filter(|&u| self.slot[u].cmd == Cmd::Destroy)
             .map(|u| self.power(u))
             .collect();
-        let mut out = Vec::with_capacity(n);
-        // Who stopped a move, unit by unit (one buffer for all: each list
-        // is copied out at its exact size).
-        let mut with = Vec::new();
-        for u in 0..n {
-            let command = match self.slot[u].cmd {
-                // Bound to nobody: void, and nobody to point at.
-                Cmd::Hold
-                | Cmd::SupHold { target: NONE }
-                | Cmd::SupMove { target: NONE, .. }
-                | Cmd::Convoy { army: NONE, .. } => Resolved::Hold,
-                Cmd::Move { region, convoy, .. } => Resolved::Move { to: region, convoy },
-                Cmd::SupHold { target } => Resolved::SupportHold {
-                    unit: target as usize,
-                },
-                Cmd::SupMove { target, to, .. } => Resolved::SupportMove {
-                    unit: target as usize,
-                    to: ProvinceId(to),
-                },
-                Cmd::Convoy { army, to } => Resolved::Convoy {
-                    army: army as usize,
-                    to: ProvinceId(to),
-                },
-                Cmd::Destroy => Resolved::Destroy,
-            };
-            let valid = self.slot[u].valid;
-            let outcome = match self.slot[u].cmd {
-                Cmd::Hold => Outcome::Held,
-                Cmd::Move { convoy, .. } => {
-                    if r.result(u) {
-                        Outcome::Moved
-                    } else if convoy && !self.path(r, u) {
-                        Outcome::NoConvoy
-                    } else {
-                        self.bounced_with(r, u, &mut with);
-                        Outcome::Bounced {
-                            with: Box::from(with.as_slice()),
-                        }
-                    }
-                }
-                Cmd::SupHold { .. } | Cmd::SupMove { .. } => {
-                    if !valid {
-                        Outcome::SupportVoid
-                    } else if r.result(u) {
-                        Outcome::Supported
-                    } else {
-                        match self.adj_support(r, u) {
-                            Some(m) => Outcome::Cut(m),
-                            None => Outcome::Supported,
-                        }
-                    }
-                }
-                Cmd::Convoy { .. } => {
-                    if !valid {
-                        Outcome::ConvoyVoid
-                    } else if r.result(u) {
-                        Outcome::Convoyed
-                    } else {
-                        Outcome::ConvoyFailed
-                    }
-                }
-                Cmd::Destroy => Outcome::Destroying,
-            };
-            let moved = matches!(self.slot[u].cmd, Cmd::Move { .. }) && r.result(u);
-            let mut dislodged = None;
-            // Destroyed where it stands: waiting in a box an enemy ordered
-            // destroyed, or failing to come out of a box whose rule is that
-            // such units are lost (they cannot retreat).
-            let destroyed = self.slot[u].in_box
-                && !moved
-                && ((destroy_box == Some(self.slot[u].prov)
-                    && self.b.questions.destroys(self.b.units[u].kind)
-                    && destroyers.iter().any(|&p| p != self.power(u)))
-                    || (matches!(self.slot[u].cmd, Cmd::Move { .. })
-                        && self
-                            .b
-                            .questions
-                            .failed_exit_destroyed(ProvinceId(self.slot[u].prov))));
-            if !moved && !self.slot[u].in_box && !self.hooks.aboard(u) {
-                for i in self.attackers(self.slot[u].prov) {
-                    let m = self.lists[i] as usize;
-                    if r.result(m) {
-                        let by_convoy = matches!(self.slot[m].cmd, Cmd::Move { convoy: true, .. });
-                        let from = ProvinceId(self.slot[m].prov);
-                        let retreats = self.retreat_options(u, from, by_convoy, &flags);
-                        dislodged = Some(Box::new(Dislodgement {
-                            by: m,
-                            from,
-                            by_convoy,
-                            retreats,
-                        }));
-                        break;
-                    }
-                }
-            }
-            // A unit destroyed where it stands has no support left to
-            // tell (a defensive army never waits in a box).
-            let special = if destroyed {
-                Special::Destroyed
-            } else if self.b.units[u].kind.support_worn_down() && outcome == Outcome::Supported {
-                Special::SupportLeft(self.support_value(r, u))
-            } else {
-                Special::None
-            };
-            out.push(UnitResult {
-                order: (self.slot[u].order_of != u32::MAX)
-                    .then_some(self.slot[u].order_of as usize),
-                dislodged,
-                special,
-                ..UnitResult::plain(command, outcome)
-            });
-        }
+        let units = (0..n)
+            .map(|u| self.unit_result(r, u, destroy_box, &destroyers))
+            .collect();
         MovementResult {
-            units: out,
+            units,
             orders,
             contested,
         }
     }
 
+    /// What became of unit `u`, once every decision is settled.
+    #[inline(always)]
+    fn unit_result(
+        &self,
+        r: &mut Resolver,
+        u: usize,
+        destroy_box: Option<u16>,
+        destroyers: &[PowerId],
+    ) -> UnitResult {
+        let slot = &self.slot[u];
+        let result = r.result(u);
+        let command = match slot.cmd {
+            // Bound to nobody: void, and nobody to point at.
+            Cmd::Hold
+            | Cmd::SupHold { target: NONE }
+            | Cmd::SupMove { target: NONE, .. }
+            | Cmd::Convoy { army: NONE, .. } => Resolved::Hold,
+            Cmd::Move { region, convoy, .. } => Resolved::Move { to: region, convoy },
+            Cmd::SupHold { target } => Resolved::SupportHold {
+                unit: target as usize,
+            },
+            Cmd::SupMove { target, to, .. } => Resolved::SupportMove {
+                unit: target as usize,
+                to: ProvinceId(to),
+            },
+            Cmd::Convoy { army, to } => Resolved::Convoy {
+                army: army as usize,
+                to: ProvinceId(to),
+            },
+            Cmd::Destroy => Resolved::Destroy,
+        };
+        let valid = slot.valid;
+        let outcome = match slot.cmd {
+            Cmd::Hold => Outcome::Held,
+            Cmd::Move { convoy, .. } => {
+                if result {
+                    Outcome::Moved
+                } else if convoy && !self.path(r, u) {
+                    Outcome::NoConvoy
+                } else {
+                    Outcome::Bounced {
+                        with: self.bounced_list(r, u),
+                    }
+                }
+            }
+            Cmd::SupHold { .. } | Cmd::SupMove { .. } => {
+                if !valid {
+                    Outcome::SupportVoid
+                } else if result {
+                    Outcome::Supported
+                } else {
+                    match self.adj_support(r, u) {
+                        Some(m) => Outcome::Cut(m),
+                        None => Outcome::Supported,
+                    }
+                }
+            }
+            Cmd::Convoy { .. } => {
+                if !valid {
+                    Outcome::ConvoyVoid
+                } else if result {
+                    Outcome::Convoyed
+                } else {
+                    Outcome::ConvoyFailed
+                }
+            }
+            Cmd::Destroy => Outcome::Destroying,
+        };
+        let moved = matches!(slot.cmd, Cmd::Move { .. }) && result;
+        let mut dislodged = None;
+        // Destroyed where it stands: waiting in a box an enemy ordered
+        // destroyed, or failing to come out of a box whose rule is that
+        // such units are lost (they cannot retreat).
+        let destroyed = slot.in_box
+            && !moved
+            && ((destroy_box == Some(slot.prov)
+                && self.b.questions.destroys(self.b.units[u].kind)
+                && destroyers.iter().any(|&p| p != self.power(u)))
+                || (matches!(slot.cmd, Cmd::Move { .. })
+                    && self
+                        .b
+                        .questions
+                        .failed_exit_destroyed(ProvinceId(slot.prov))));
+        if !moved && !slot.in_box && !self.hooks.aboard(u) {
+            for m in self.attackers(slot.prov) {
+                if r.result(m) {
+                    let by_convoy = matches!(self.slot[m].cmd, Cmd::Move { convoy: true, .. });
+                    let from = ProvinceId(self.slot[m].prov);
+                    let retreats = self.retreat_options(u, from, by_convoy);
+                    dislodged = Some(Box::new(Dislodgement {
+                        by: m,
+                        from,
+                        by_convoy,
+                        retreats,
+                    }));
+                    break;
+                }
+            }
+        }
+        // A unit destroyed where it stands has no support left to
+        // tell (a defensive army never waits in a box).
+        let special = if destroyed {
+            Special::Destroyed
+        } else if self.b.units[u].kind.support_worn_down() && matches!(outcome, Outcome::Supported)
+        {
+            Special::SupportLeft(self.support_value(r, u))
+        } else {
+            Special::None
+        };
+        UnitResult {
+            order: (slot.order_of != u32::MAX).then_some(slot.order_of as usize),
+            command,
+            outcome,
+            dislodged,
+            special,
+        }
+    }
+
+    /// [`bounced_with`](Self::bounced_with) at its exact size, gathered on
+    /// the stack: one allocation for the list, none for a buffer.
+    fn bounced_list(&self, r: &mut Resolver, u: usize) -> Box<[usize]> {
+        let mut stack = [0usize; 16];
+        let mut heap: Vec<usize> = Vec::new();
+        let mut k = 0;
+        self.bounced_with(r, u, |w| {
+            if k < stack.len() {
+                stack[k] = w;
+            } else {
+                if heap.is_empty() {
+                    heap.extend_from_slice(&stack);
+                }
+                heap.push(w);
+            }
+            k += 1;
+        });
+        if k <= stack.len() {
+            Box::from(&stack[..k])
+        } else {
+            heap.into_boxed_slice()
+        }
+    }
+
     /// The units that stopped the failed move of `u`: the same comparisons
     /// as [`adj_move`](Self::adj_move), kept to say who.
-    pub(super) fn bounced_with(&self, r: &mut Resolver, u: usize, with: &mut Vec<usize>) {
-        with.clear();
+    pub(super) fn bounced_with(&self, r: &mut Resolver, u: usize, mut with: impl FnMut(usize)) {
         let Some((to, _)) = self.move_dest(u) else {
             return;
         };
@@ -187,18 +222,17 @@ impl Compiled<'_> {
         let attack = self.attack_strength(r, u);
         if let Some(v) = self.head_to_head(u) {
             if attack <= self.supported_strength(r, v, None) || self.icebound(v) {
-                with.push(v);
+                with(v);
             }
         } else {
             let v = self.place[to as usize].unit;
             if v != NONE && v as usize != u && attack <= self.hold_strength(r, to) {
-                with.push(v as usize);
+                with(v as usize);
             }
         }
-        for i in self.attackers(to) {
-            let w = self.lists[i] as usize;
+        for w in self.attackers(to) {
             if w != u && attack <= self.prevent_strength(r, w) {
-                with.push(w);
+                with(w);
             }
         }
     }
@@ -208,7 +242,6 @@ impl Compiled<'_> {
         u: usize,
         attacker_from: ProvinceId,
         by_convoy: bool,
-        flags: &[u8],
     ) -> Vec<RegionId> {
         let unit = self.b.units[u];
         let m = unit.kind.mobility();
@@ -225,7 +258,7 @@ impl Compiled<'_> {
                 b.intersects(m)
                     && homeland.is_none_or(|h| h.contains(&p))
                     && self.b.map.admits(r, unit.kind)
-                    && flags[p.index()] & (OCCUPIED | CONTESTED) == 0
+                    && self.place[p.index()].flags & (OCCUPIED | CONTESTED) == 0
                     && (by_convoy || p != attacker_from)
                     && self.b.map.province(p).terrain != Terrain::OffBoard
             })

@@ -50,6 +50,7 @@ impl Decisions for Compiled<'_> {
 }
 
 impl Compiled<'_> {
+    #[inline]
     pub(super) fn move_dest(&self, u: usize) -> Option<(u16, bool)> {
         match self.slot[u].cmd {
             Cmd::Move { to, convoy, .. } => Some((to, convoy)),
@@ -59,6 +60,7 @@ impl Compiled<'_> {
 
     /// The unit in a head-to-head battle with `u`: both moving into each
     /// other's province, neither by convoy.
+    #[inline]
     pub(super) fn head_to_head(&self, u: usize) -> Option<usize> {
         let (to, convoy) = self.move_dest(u)?;
         if convoy {
@@ -74,13 +76,20 @@ impl Compiled<'_> {
         }
     }
 
-    pub(super) fn supporters(&self, u: usize) -> std::ops::Range<usize> {
-        let (a, b) = self.slot[u].sup;
-        a as usize..b as usize
+    /// The units whose valid support `u` has, in unit order.
+    pub(super) fn supporters(&self, u: usize) -> Chain<'_, false> {
+        Chain {
+            slot: &self.slot,
+            at: self.slot[u].sup,
+        }
     }
-    pub(super) fn attackers(&self, p: u16) -> std::ops::Range<usize> {
-        let (a, b) = self.place[p as usize].att;
-        a as usize..b as usize
+
+    /// The units moving into province `p`, in unit order.
+    pub(super) fn attackers(&self, p: u16) -> Chain<'_, true> {
+        Chain {
+            slot: &self.slot,
+            at: self.place[p as usize].att,
+        }
     }
 
     /// The unit's own strength and its successful supports', optionally
@@ -92,8 +101,7 @@ impl Compiled<'_> {
         not_of: Option<PowerId>,
     ) -> u32 {
         let mut s = self.own_strength(u);
-        for i in self.supporters(u) {
-            let k = self.lists[i] as usize;
+        for k in self.supporters(u) {
             if not_of.is_some_and(|p| self.power(k) == p) {
                 continue;
             }
@@ -106,11 +114,9 @@ impl Compiled<'_> {
 
     /// The strength a unit brings alone: its kind's, unless the phase
     /// says otherwise.
+    #[inline]
     pub(super) fn own_strength(&self, u: usize) -> u32 {
-        match self.hooks.strength_of(u) {
-            0 => self.b.units[u].kind.strength(),
-            v => v,
-        }
+        self.slot[u].strength
     }
 
     /// What a standing support adds. A defensive army's support of three
@@ -119,10 +125,7 @@ impl Compiled<'_> {
     /// strongest single attack", never below nothing).
     pub(super) fn support_value(&self, r: &mut Resolver, k: usize) -> u32 {
         let kind = self.b.units[k].kind;
-        let full = match self.hooks.support_of(k) {
-            0 => kind.strength(),
-            v => v,
-        };
+        let full = self.slot[k].support;
         if !kind.support_worn_down() {
             return full;
         }
@@ -132,8 +135,7 @@ impl Compiled<'_> {
             _ => NONE,
         };
         let mut strongest = 0;
-        for i in self.attackers(p) {
-            let m = self.lists[i] as usize;
+        for m in self.attackers(p) {
             if self.power(m) == self.power(k) || self.slot[m].prov == aimed_at {
                 continue;
             }
@@ -160,9 +162,17 @@ impl Compiled<'_> {
     #[inline(never)]
     fn convoy_path(&self, r: &mut Resolver, u: usize, to: u16) -> bool {
         let from = self.slot[u].prov;
-        let list_start = self.slot[u].cvy.0 as usize;
-        let list_end = self.slot[u].cvy.1 as usize;
-        let len = list_end - list_start;
+        // The first 64 convoys of the army, in unit order.
+        let mut fleets = [0u16; 64];
+        let mut len = 0;
+        let convoys: Chain<'_, false> = Chain {
+            slot: &self.slot,
+            at: self.slot[u].cvy,
+        };
+        for f in convoys.take(64) {
+            fleets[len] = f as u16;
+            len += 1;
+        }
         if len == 0 {
             return false;
         }
@@ -171,18 +181,18 @@ impl Compiled<'_> {
         let mut changed = true;
         while changed {
             changed = false;
-            for i in 0..len.min(64) {
+            for i in 0..len {
                 let bit = 1u64 << i;
                 if (good | bad) & bit != 0 {
                     continue;
                 }
-                let f = self.lists[list_start + i] as usize;
+                let f = fleets[i] as usize;
                 let fp = self.slot[f].prov;
                 let fr = self.b.units[f].region;
                 let touches = self.b.map.reaches(fr, ProvinceId(from), UnitKind::Fleet)
-                    || (0..len.min(64)).any(|k| {
+                    || (0..len).any(|k| {
                         good & (1u64 << k) != 0 && {
-                            let g = self.lists[list_start + k] as usize;
+                            let g = fleets[k] as usize;
                             self.b.map.reaches(
                                 self.b.units[g].region,
                                 ProvinceId(fp),
@@ -228,6 +238,7 @@ impl Compiled<'_> {
         self.supported_strength(r, u, Some(pv))
     }
 
+    #[inline]
     pub(super) fn hold_strength(&self, r: &mut Resolver, p: u16) -> u32 {
         let v = self.place[p as usize].unit;
         if v == NONE {
@@ -281,8 +292,7 @@ impl Compiled<'_> {
         } else if attack <= self.hold_strength(r, to) {
             return false;
         }
-        for i in self.attackers(to) {
-            let w = self.lists[i] as usize;
+        for w in self.attackers(to) {
             if w != u && attack <= self.prevent_strength(r, w) {
                 return false;
             }
@@ -297,8 +307,7 @@ impl Compiled<'_> {
             Cmd::SupMove { to, .. } => to,
             _ => NONE,
         };
-        for i in self.attackers(p) {
-            let m = self.lists[i] as usize;
+        for m in self.attackers(p) {
             if self.power(m) == self.power(s) {
                 continue;
             }
@@ -324,8 +333,7 @@ impl Compiled<'_> {
     /// algorithm and the backup rule lands on the convoy.
     pub(super) fn adj_convoy(&self, r: &mut Resolver, f: usize) -> bool {
         let p = self.slot[f].prov;
-        for i in self.attackers(p) {
-            let m = self.lists[i] as usize;
+        for m in self.attackers(p) {
             let success = match r.settled(m) {
                 Some(s) => s,
                 None => self.decide(r, m),
@@ -335,5 +343,28 @@ impl Compiled<'_> {
             }
         }
         true
+    }
+}
+
+/// A list of units linked through their slots: the moves into a province
+/// (`ATT`: by [`Slot::next_att`](super::Slot::next_att)), or the supports
+/// or convoys of a unit (by [`Slot::next`](super::Slot::next)).
+pub(super) struct Chain<'c, const ATT: bool> {
+    pub(super) slot: &'c [super::Slot],
+    pub(super) at: u16,
+}
+
+impl<const ATT: bool> Iterator for Chain<'_, ATT> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.at == NONE {
+            return None;
+        }
+        let u = self.at as usize;
+        let s = &self.slot[u];
+        self.at = if ATT { s.next_att } else { s.next };
+        Some(u)
     }
 }
