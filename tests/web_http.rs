@@ -634,6 +634,44 @@ fn pages_go_compressed_to_a_browser_and_plain_to_a_client_without_gzip() {
 }
 
 #[test]
+fn an_absence_that_ends_leaves_the_game_page_without_a_change_to_the_store() {
+    let dir = TempDir::new("absence-ends");
+    let store = dir.path().join("store.sqlite");
+    let mut j = Judge::new(&store);
+    standard_game(&mut j, "g1");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    // France is away until two seconds from now.
+    j.sql(&format!(
+        "INSERT INTO absences (game, power, from_at, to_at, created_at)
+         VALUES ('g1', 2, {}, {}, {})",
+        now - 3600,
+        now + 2,
+        now - 3600
+    ));
+    let pages = Pages::start(&store);
+    let france = |body: &str| {
+        let roster = between(body, "<section class=\"roster\">", "</section>")
+            .expect("roster")
+            .to_string();
+        between(&roster, "<b>France</b>", "</li>")
+            .expect("France's row")
+            .to_string()
+    };
+    let before = pages.get("/games/g1");
+    assert!(france(&before.body).contains("away"), "{}", before.body);
+    // The page is cached while the store does not change...
+    let again = pages.get("/games/g1");
+    assert!(france(&again.body).contains("away"), "{}", again.body);
+    // ... but not past the end of the absence it shows.
+    std::thread::sleep(std::time::Duration::from_millis(3100));
+    let after = pages.get("/games/g1");
+    assert!(!france(&after.body).contains("away"), "{}", after.body);
+}
+
+#[test]
 fn a_game_page_shows_each_players_name_and_the_absences_they_announced() {
     let dir = TempDir::new("absence");
     let store = dir.path().join("store.sqlite");

@@ -92,6 +92,12 @@ pub struct Made {
     pub body: axum::body::Bytes,
     /// The body is gzip-compressed.
     pub gzip: bool,
+    /// When the page stops being true although the store has not changed
+    /// (Unix seconds): the end of the first absence it shows. The cache
+    /// keeps a page until the store changes, and an absence ends by the
+    /// clock alone, so without this the game page showed a player away
+    /// after they were back.
+    pub stale_at: Option<i64>,
 }
 
 impl Made {
@@ -101,6 +107,7 @@ impl Made {
             content_type: "text/html; charset=utf-8",
             body: body.into(),
             gzip: false,
+            stale_at: None,
         }
     }
 
@@ -266,7 +273,14 @@ impl Site {
                 c.clear();
             }
             if let Some(m) = c.made.get(want) {
-                return Ok(m.clone());
+                if m.stale_at.is_none_or(|t| unix_now() < t) {
+                    return Ok(m.clone());
+                }
+                // Made again below; the new page replaces it.
+                if let Some(old) = c.made.remove(want) {
+                    c.bytes -= old.body.len();
+                    c.order.retain(|w| w != want);
+                }
             }
             Some(g)
         } else {
@@ -627,7 +641,10 @@ impl Site {
                 },
             },
         )?;
-        Ok(Some(Made::html(body)))
+        Ok(Some(Made {
+            stale_at: away.iter().map(|a| a.to_at).min(),
+            ..Made::html(body)
+        }))
     }
 
     fn phase(&self, name: &str, phase: &str) -> Result<Option<Made>> {
@@ -734,6 +751,7 @@ impl Site {
             content_type: "image/svg+xml",
             body: svg.into(),
             gzip: false,
+            stale_at: None,
         }))
     }
 
@@ -805,6 +823,7 @@ impl Site {
             content_type: "application/atom+xml; charset=utf-8",
             body: xml.into(),
             gzip: false,
+            stale_at: None,
         }))
     }
 }
