@@ -60,13 +60,6 @@ use std::time::{Duration, Instant};
 use support::sink::SmtpSink;
 use support::{JUDGE_ADDRESS, MailSystem, wait_until};
 
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 #[derive(Debug, Clone, Copy)]
 struct Run {
     mails_per_second: f64,
@@ -108,53 +101,25 @@ fn one_run(n: usize) -> Option<Run> {
             |_, _| ms.address("speed"),
         );
         players = seated.iter().map(|p| p.address.clone()).collect();
+        // One mail as a player sends it.
+        let signed = |p: &games_support::Player, id: &str, subject: &str| {
+            let body = p.signed_orders("\r\n");
+            (
+                p.address.clone(),
+                JUDGE_ADDRESS.to_string(),
+                order_mail(&p.address, JUDGE_ADDRESS, id, subject, &body),
+            )
+        };
         if warm {
             warm_up = seated
                 .iter()
-                .map(|p| {
-                    let body = format!(
-                        "SIGNON {} {} {}\r\n{}\r\n",
-                        p.power,
-                        p.game,
-                        p.password,
-                        p.orders.join("\r\n")
-                    );
-                    (
-                        p.address.clone(),
-                        JUDGE_ADDRESS.to_string(),
-                        order_mail(
-                            &p.address,
-                            JUDGE_ADDRESS,
-                            &new_message_id(),
-                            "Warm-up",
-                            &body,
-                        ),
-                    )
-                })
+                .map(|p| signed(p, &new_message_id(), "Warm-up"))
                 .collect();
         }
         mails = (0..n)
             .map(|i| {
                 let p = &seated[i % seated.len()];
-                let id = new_message_id();
-                let body = format!(
-                    "SIGNON {} {} {}\r\n{}\r\n",
-                    p.power,
-                    p.game,
-                    p.password,
-                    p.orders.join("\r\n")
-                );
-                (
-                    p.address.clone(),
-                    JUDGE_ADDRESS.to_string(),
-                    order_mail(
-                        &p.address,
-                        JUDGE_ADDRESS,
-                        &id,
-                        &format!("Orders {i}"),
-                        &body,
-                    ),
-                )
+                signed(p, &new_message_id(), &format!("Orders {i}"))
             })
             .collect();
     } else {
@@ -367,11 +332,6 @@ fn one_run(n: usize) -> Option<Run> {
         peak_rss_kb,
         idle_after_kb,
     })
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 #[test]

@@ -32,17 +32,10 @@ mod support;
 #[path = "support_judge/mod.rs"]
 mod support_judge;
 
-use daemon_common::{BIN, Judge, TempDir, maildir_config};
+use daemon_common::{BIN, Judge, TempDir, env_usize, maildir_config, median};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 #[derive(Debug, Clone, Copy)]
 struct Figures {
@@ -256,11 +249,6 @@ fn one_run(games: usize) -> Figures {
         peak_kb,
         after_kb,
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 #[test]

@@ -30,9 +30,8 @@ mod support;
 #[path = "support_judge/mod.rs"]
 mod support_judge;
 
-use daemon_common::{Judge, TempDir, parse_answer};
+use daemon_common::{Judge, TempDir, count, parse_answer, postgres_maildir_config};
 use std::collections::HashMap;
-use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::postgres::{PG_PASSWORD, PgServer};
 use zinejudge::mail::maildir::Maildir;
@@ -44,37 +43,6 @@ const GAMES: usize = 20;
 const MAIL_GAMES: usize = 5;
 const KILLS: usize = 5;
 
-fn config(dir: &Path, url: &str, pwfile: &Path, name: &str) -> String {
-    format!(
-        r#"[judge]
-address = "judge@example.test"
-name = "zinejudge harness"
-log = "info"
-
-[store]
-url = "{url}"
-password-file = "{pw}"
-judge-name = "{name}"
-lease-seconds = 3
-
-[inbound]
-source = "maildir"
-maildir = "{inbox}"
-poll-seconds = 1
-
-[outbound]
-sink = "maildir"
-maildir = "{outbox}"
-
-[report]
-picture = "none"
-"#,
-        pw = pwfile.display(),
-        inbox = dir.join("in").display(),
-        outbox = dir.join("out").display(),
-    )
-}
-
 fn mail(n: usize, from: &str, body: &str) -> (String, Vec<u8>) {
     let id = format!("kill-{n}.{}@players.example.test", std::process::id());
     let raw = format!(
@@ -83,10 +51,6 @@ fn mail(n: usize, from: &str, body: &str) -> (String, Vec<u8>) {
         body.replace('\n', "\r\n")
     );
     (id, raw.into_bytes())
-}
-
-fn count(s: &mut Store, sql: &str) -> i64 {
-    s.conn().query_row(sql, &[], |r| r.get(0)).unwrap_or(-1)
 }
 
 #[test]
@@ -128,7 +92,17 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         .map(|name| {
             let d = dir.join(name);
             std::fs::create_dir_all(&d).unwrap();
-            Judge::start_with(&d, &config(dir, &db.url(), &pwfile, name))
+            Judge::start_with(
+                &d,
+                &postgres_maildir_config(
+                    dir,
+                    &db.url(),
+                    &pwfile,
+                    name,
+                    "lease-seconds = 3\n",
+                    "\n[report]\npicture = \"none\"\n",
+                ),
+            )
         })
         .collect();
 
@@ -141,14 +115,7 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         .map(|n| match n % 10 {
             0..=4 => {
                 let p = orderers[n % orderers.len()];
-                let body = format!(
-                    "SIGNON {} {} {}\n{}\n",
-                    p.power,
-                    p.game,
-                    p.password,
-                    p.orders.join("\n")
-                );
-                mail(n, &p.address, &body)
+                mail(n, &p.address, &p.signed_orders("\n"))
             }
             5 | 6 => mail(n, &format!("help{n}@example.test"), "HELP"),
             7 => mail(n, &format!("lister{n}@example.test"), "LIST"),

@@ -22,19 +22,11 @@ mod support;
 #[path = "support_judge/mod.rs"]
 mod support_judge;
 
-use daemon_common::{Judge, TempDir};
-use std::path::Path;
+use daemon_common::{Judge, TempDir, count, env_usize, median, postgres_maildir_config};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::postgres::{PG_PASSWORD, PgServer};
 use zinejudge::mail::maildir::Maildir;
 use zinejudge::store::Store;
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")
@@ -43,37 +35,6 @@ fn loadavg() -> String {
         .take(3)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn config(dir: &Path, url: &str, pwfile: &Path, name: &str) -> String {
-    format!(
-        r#"[judge]
-address = "judge@example.test"
-name = "zinejudge harness"
-log = "info"
-
-[store]
-url = "{url}"
-password-file = "{pw}"
-judge-name = "{name}"
-
-[inbound]
-source = "maildir"
-maildir = "{inbox}"
-poll-seconds = 1
-
-[outbound]
-sink = "maildir"
-maildir = "{outbox}"
-"#,
-        pw = pwfile.display(),
-        inbox = dir.join("in").display(),
-        outbox = dir.join("out").display(),
-    )
-}
-
-fn count(s: &mut Store, sql: &str) -> i64 {
-    s.conn().query_row(sql, &[], |r| r.get(0)).unwrap_or(-1)
 }
 
 /// One run with `judges` judges: mails a second.
@@ -97,13 +58,10 @@ fn one_run(n: usize, judges: usize) -> Option<f64> {
             let p = &seated[i % seated.len()];
             format!(
                 "From: {}\r\nTo: judge@example.test\r\nSubject: Orders {i}\r\n\
-                 Message-ID: <mj-{i}.{}@players.example.test>\r\n\r\nSIGNON {} {} {}\r\n{}\r\n",
+                 Message-ID: <mj-{i}.{}@players.example.test>\r\n\r\n{}",
                 p.address,
                 std::process::id(),
-                p.power,
-                p.game,
-                p.password,
-                p.orders.join("\r\n")
+                p.signed_orders("\r\n")
             )
             .into_bytes()
         })
@@ -112,7 +70,10 @@ fn one_run(n: usize, judges: usize) -> Option<f64> {
         .map(|j| {
             let d = dir.join(format!("judge{j}"));
             std::fs::create_dir_all(&d).unwrap();
-            Judge::start_with(&d, &config(dir, &db.url(), &pwfile, &format!("j{j}")))
+            Judge::start_with(
+                &d,
+                &postgres_maildir_config(dir, &db.url(), &pwfile, &format!("j{j}"), "", ""),
+            )
         })
         .collect();
     // Started and idle.
@@ -156,11 +117,6 @@ fn one_run(n: usize, judges: usize) -> Option<f64> {
         n as f64 / secs
     );
     Some(n as f64 / secs)
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 #[test]

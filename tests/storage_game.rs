@@ -27,7 +27,7 @@ mod support;
 #[path = "support_judge/mod.rs"]
 mod support_judge;
 
-use daemon_common::{Judge, TempDir, maildir_config, tree_bytes};
+use daemon_common::{Judge, TempDir, maildir_config, median, tree_bytes};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use zinejudge::game::Position;
 use zinejudge::game::record::{SeatStatus, Status};
@@ -313,11 +313,6 @@ fn one_run() -> Figures {
         maildir_bytes,
         seconds,
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 #[test]

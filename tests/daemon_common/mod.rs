@@ -415,6 +415,29 @@ impl Drop for Judge {
 /// writes its mail into the Maildir `dir/out` (no mail servers), its store
 /// `dir/store.sqlite`; `extra` is appended.
 pub fn maildir_config(dir: &Path, extra: &str) -> String {
+    let store = format!("path = \"{}\"\n", dir.join("store.sqlite").display());
+    maildir_config_with_store(dir, &store, extra)
+}
+
+/// As [`maildir_config`], with the store a PostgreSQL database at `url`
+/// (password in `pwfile`) and the judge named `name`; `store_extra` goes
+/// into the `[store]` section, `extra` at the end.
+pub fn postgres_maildir_config(
+    dir: &Path,
+    url: &str,
+    pwfile: &Path,
+    name: &str,
+    store_extra: &str,
+    extra: &str,
+) -> String {
+    let store = format!(
+        "url = \"{url}\"\npassword-file = \"{}\"\njudge-name = \"{name}\"\n{store_extra}",
+        pwfile.display()
+    );
+    maildir_config_with_store(dir, &store, extra)
+}
+
+fn maildir_config_with_store(dir: &Path, store: &str, extra: &str) -> String {
     format!(
         r#"[judge]
 address = "judge@example.test"
@@ -422,8 +445,7 @@ name = "zinejudge harness"
 log = "info"
 
 [store]
-path = "{store}"
-
+{store}
 [inbound]
 source = "maildir"
 maildir = "{inbox}"
@@ -433,7 +455,6 @@ poll-seconds = 1
 sink = "maildir"
 maildir = "{outbox}"
 {extra}"#,
-        store = dir.join("store.sqlite").display(),
         inbox = dir.join("in").display(),
         outbox = dir.join("out").display(),
     )
@@ -508,6 +529,25 @@ pub fn tree_cpu_seconds(root: u32) -> f64 {
         .map(|(_, (_, own, waited))| own + waited)
         .sum::<f64>()
         / hz
+}
+
+/// A number from the environment, or `default`.
+pub fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A count read from the store (`-1` if the query fails).
+pub fn count(store: &mut zinejudge::store::Store, sql: &str) -> i64 {
+    store.conn().query_row(sql, &[], |r| r.get(0)).unwrap_or(-1)
+}
+
+/// The median of a harness's runs.
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
 }
 
 /// A `/proc/<pid>/status` figure in kB.

@@ -29,6 +29,20 @@ pub struct Player {
     pub orders: Vec<String>,
 }
 
+impl Player {
+    /// A mail body as the player sends it: a SIGNON line and the orders,
+    /// lines ended by `eol`.
+    pub fn signed_orders(&self, eol: &str) -> String {
+        format!(
+            "SIGNON {} {} {}{eol}{}{eol}",
+            self.power,
+            self.game,
+            self.password,
+            self.orders.join(eol)
+        )
+    }
+}
+
 /// The standard variant.
 pub fn standard() -> Variant {
     zinejudge::variant::builtin("standard")
