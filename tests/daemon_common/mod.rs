@@ -497,36 +497,19 @@ pub fn cpu_seconds(pid: u32) -> f64 {
 pub fn tree_cpu_seconds(root: u32) -> f64 {
     // SAFETY: sysconf has no preconditions.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-    // pid -> (ppid, own ticks, waited-for children's ticks)
-    let mut procs: HashMap<u32, (u32, f64, f64)> = HashMap::new();
-    if let Ok(dir) = fs::read_dir("/proc") {
-        for e in dir.flatten() {
-            let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
-                continue;
-            };
+    descendants(root)
+        .into_iter()
+        .map(|pid| {
+            // Own and waited-for children's user and system ticks: the
+            // 14th to 17th fields of the line, after "pid (comm)".
             let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
             let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-            let f: Vec<&str> = rest.split_whitespace().collect();
-            let n = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-            procs.insert(pid, (n(1) as u32, n(11) + n(12), n(13) + n(14)));
-        }
-    }
-    let under_root = |mut pid: u32| {
-        for _ in 0..64 {
-            if pid == root {
-                return true;
-            }
-            match procs.get(&pid) {
-                Some(&(ppid, _, _)) if ppid != 0 => pid = ppid,
-                _ => return false,
-            }
-        }
-        false
-    };
-    procs
-        .iter()
-        .filter(|(pid, _)| under_root(**pid))
-        .map(|(_, (_, own, waited))| own + waited)
+            rest.split_whitespace()
+                .skip(11)
+                .take(4)
+                .filter_map(|v| v.parse::<f64>().ok())
+                .sum::<f64>()
+        })
         .sum::<f64>()
         / hz
 }
