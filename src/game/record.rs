@@ -205,6 +205,14 @@ pub enum SeatStatus {
 }
 
 impl SeatStatus {
+    /// Whether, in a game not yet started, the seat is an optional power
+    /// left out of it. Games made before [`SeatStatus::NotInGame`] existed
+    /// stored such a seat as eliminated, and nothing else can be
+    /// eliminated before a game starts.
+    pub fn left_out_before_start(self) -> bool {
+        matches!(self, SeatStatus::NotInGame | SeatStatus::Eliminated)
+    }
+
     /// As stored.
     pub fn as_str(self) -> &'static str {
         match self {

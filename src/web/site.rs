@@ -198,6 +198,13 @@ impl Cache {
         self.bytes = 0;
     }
 
+    fn remove(&mut self, want: &Want) {
+        if let Some(old) = self.made.remove(want) {
+            self.bytes -= old.body.len();
+            self.order.retain(|w| w != want);
+        }
+    }
+
     fn insert(&mut self, want: Want, made: Made) {
         let size = made.body.len();
         if size > CACHE_BYTES / 4 || self.made.contains_key(&want) {
@@ -277,10 +284,7 @@ impl Site {
                     return Ok(m.clone());
                 }
                 // Made again below; the new page replaces it.
-                if let Some(old) = c.made.remove(want) {
-                    c.bytes -= old.body.len();
-                    c.order.retain(|w| w != want);
-                }
+                c.remove(want);
             }
             Some(g)
         } else {

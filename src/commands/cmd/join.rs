@@ -95,7 +95,9 @@ impl Command for Join {
                         // Never pass over a wish in silence: say why it
                         // cannot be had (an optional power left out of
                         // the game, as Ard-Ri's Vikings, or a taken seat).
-                        let out = seats.get(p.index()).is_some_and(|x| left_out(x.status));
+                        let out = seats
+                            .get(p.index())
+                            .is_some_and(|x| x.status.left_out_before_start());
                         s.say(&format!(
                             "  ({} {})",
                             v.map.power(p).name,
@@ -144,17 +146,10 @@ impl Command for Join {
         ));
         if seats
             .iter()
-            .all(|x| x.status == SeatStatus::Playing || left_out(x.status))
+            .all(|x| x.status == SeatStatus::Playing || x.status.left_out_before_start())
         {
             super::start::start_game(judge, s, &mut g)?;
         }
         Ok(())
     }
-}
-
-/// Whether a seat of a game still forming is an optional power left out
-/// of it. Games made before `NotInGame` existed stored such a seat as
-/// eliminated, and nothing else can be eliminated before the game starts.
-fn left_out(status: SeatStatus) -> bool {
-    matches!(status, SeatStatus::NotInGame | SeatStatus::Eliminated)
 }

@@ -59,7 +59,7 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
             v.map.power(PowerId(seat.power)).name,
             match seat.status {
                 SeatStatus::Playing => "taken",
-                SeatStatus::NotInGame => "not in this game",
+                st if st.left_out_before_start() => "not in this game",
                 _ => "civil disorder",
             }
         );
