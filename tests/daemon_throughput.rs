@@ -149,13 +149,11 @@ fn one_run(n: usize) -> Option<Run> {
     // As deployed under systemd: each service in a CPU group of its own.
     let mut services = ms.server_pids();
     services.push(("judge", judge.pid()));
-    let groups = ServiceGroups::new(&services);
-    let grouped = if std::env::var_os("ZJ_THROUGHPUT_ONE_GROUP").is_some() {
-        drop(groups);
-        false
-    } else {
-        groups.is_some()
-    };
+    let groups = std::env::var_os("ZJ_THROUGHPUT_ONE_GROUP")
+        .is_none()
+        .then(|| ServiceGroups::new(&services))
+        .flatten();
+    let grouped = groups.is_some();
     wait_until("the judge connected", Duration::from_secs(30), || {
         judge.log_text().contains("IMAP connected")
     });
