@@ -37,10 +37,15 @@ impl Maildir {
         &self.root
     }
 
-    /// Files waiting in `new/`, oldest name first.
+    /// Files waiting in `new/`, oldest name first. A name starting with a
+    /// dot is not a mail, by the Maildir convention (Dovecot skips them
+    /// too): the judge's own start-up check writes `.zinejudge-check-PID`
+    /// there, which a judge killed at that moment leaves behind, and a
+    /// second judge reading the same Maildir stored it as an empty mail.
     pub fn list_new(&self) -> io::Result<Vec<PathBuf>> {
         let mut out: Vec<PathBuf> = fs::read_dir(self.root.join("new"))?
             .filter_map(|e| e.ok())
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
             .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
             .map(|e| e.path())
             .collect();
@@ -198,6 +203,16 @@ mod tests {
         let left: Vec<_> = md.list_new().unwrap();
         assert_eq!(left, [dir.join("new/someone-else")]);
         assert_eq!(fs::read_dir(dir.join("cur")).unwrap().count(), 0);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_dot_file_in_new_is_not_a_mail() {
+        let dir = std::env::temp_dir().join(format!("zj-maildir-dot-{}", std::process::id()));
+        let md = Maildir::open(&dir).unwrap();
+        fs::write(dir.join("new/.zinejudge-check-1234"), b"").unwrap();
+        md.deliver("a-mail", b"one").unwrap();
+        assert_eq!(md.list_new().unwrap(), [dir.join("new/a-mail")]);
         fs::remove_dir_all(dir).unwrap();
     }
 }
