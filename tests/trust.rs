@@ -31,6 +31,12 @@ fn started() -> World {
     w
 }
 
+/// Text with its line breaks and indentation made single spaces, to find
+/// a sentence however the reply wrapped it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn reply_of(sent: &[Sent]) -> &Sent {
     sent.iter()
         .find(|m| m.in_reply_to.is_some())
@@ -253,7 +259,7 @@ fn guessing_in_one_mail_checks_one_password_a_power() {
         .find(|m| m.to_has(&addr("France")))
         .expect("France's player is told");
     assert!(
-        notice.body.contains("(1 failure(s) in a row)"),
+        flat(&notice.body).contains("(1 failure(s) in a row from that address)"),
         "{}",
         notice.body
     );
@@ -281,17 +287,74 @@ fn a_huge_mail_of_sign_ons_is_read_to_a_bound() {
 }
 
 #[test]
-fn failures_lock_a_seat_across_mails_and_addresses_and_the_gm_too() {
+fn guessing_from_elsewhere_never_locks_the_player_or_the_gm_out() {
     let mut w = started();
-    for i in 0..3 {
-        w.mail(&format!("eve{i}@x.test"), "SIGNON GM g nope");
+    // Ten guessers, each from an address of its own (a From is free to
+    // forge), and the forms njudge and DPjudge players write.
+    for i in 0..10 {
+        let line = match i % 3 {
+            0 => "SIGNON GM g nope",
+            1 => "SIGNON Mg nope",
+            _ => "SIGNON gm@G nope",
+        };
+        w.mail(&format!("eve{i}@x.test"), line);
+        w.mail(&format!("eve{i}@x.test"), "SIGNON France g nope");
     }
-    let r = w.reply(GM, "SIGNON GM g gmpw");
-    assert!(r.contains("is locked until"), "{r}");
-    // The lock passes: the GM signs on again.
-    w.advance(61);
+    // Every address but the seats' own is held back now ...
+    let r = w.reply("eve99@x.test", "SIGNON GM g gmpw");
+    assert!(
+        flat(&r).contains("from any address but its player's is locked until"),
+        "{r}"
+    );
+    // ... a From forged as the GM's, with the answer going elsewhere, too
+    let sent = w.raw(&raw_mail(
+        &format!("From: {GM}\r\nReply-To: eve@x.test"),
+        "SIGNON GM g gmpw\nPROCESS",
+    ));
+    assert!(
+        flat(&reply_of(&sent).body).contains("is locked until"),
+        "{:#?}",
+        reply_of(&sent)
+    );
+    // ... but the GM and France, writing from their own addresses, are in
+    // at once, with no wait.
     let r = w.reply(GM, "SIGNON GM g gmpw");
     assert!(r.contains("Signed on as the GM of g"), "{r}");
+    let r = w.reply(&addr("France"), "SIGNON France g pw-France\nA Par-Bur");
+    assert!(r.contains("A(Par)-Bur"), "{r}");
+    // Their own typing errors lock nothing either.
+    for _ in 0..5 {
+        w.mail(GM, "SIGNON GM g gmpw-typo");
+    }
+    let r = w.reply(GM, "SIGNON GM g gmpw");
+    assert!(r.contains("Signed on as the GM of g"), "{r}");
+}
+
+#[test]
+fn one_guessing_address_is_locked_out_alone_and_the_player_is_told() {
+    let mut w = started();
+    let mut told = Vec::new();
+    for _ in 0..3 {
+        told.extend(w.mail("eve@x.test", "SIGNON England g nope"));
+    }
+    let r = w.reply("eve@x.test", "SIGNON England g pw-England");
+    assert!(
+        flat(&r).contains("from eve@x.test is locked until"),
+        "the guesser's own address is locked, even with the right password: {r}"
+    );
+    assert!(
+        told.iter().any(|m| m.to_has(&addr("England"))
+            && flat(&m.body).contains("from that address is locked until")),
+        "{told:#?}"
+    );
+    // Another address of the player's (not the registered one) still gets
+    // in: three failures of one guesser do not lock everybody.
+    let r = w.reply("england-at-work@example.test", "SIGNON England g pw-England");
+    assert!(r.contains("Signed on as England in g"), "{r}");
+    // The lock passes.
+    w.advance(61);
+    let r = w.reply("eve@x.test", "SIGNON England g pw-England");
+    assert!(r.contains("Signed on as England in g"), "{r}");
 }
 
 #[test]

@@ -166,8 +166,11 @@ pub(crate) fn run(
 ) -> anyhow::Result<Read> {
     // A password may be in the Subject too (a player who wrote the
     // sign-on line there as well).
-    let secrets = secrets_of(&format!("{}\n{}", mail.subject, mail.text));
-    let lines = body_lines(&mail.text);
+    // Control characters and noncharacters carry nothing a game needs and
+    // break what they reach (XML feeds, 7bit mail): read without them.
+    let text = crate::mail::clean_text(&mail.text);
+    let secrets = secrets_of(&format!("{}\n{}", mail.subject, text));
+    let lines = body_lines(&text);
     let mut pending: Vec<(usize, String)> = Vec::new();
     let mut read = 0usize;
     let mut commands = 0usize;
@@ -258,10 +261,10 @@ pub(crate) fn run(
              Send HELP for the list of commands; orders need a SIGNON line first.",
         );
     }
-    let reply = cut(&mask(&s.reply, &secrets), reply_cap(mail.text.len()));
+    let reply = cut(&mask(&s.reply, &secrets), reply_cap(text.len()));
     Ok(Read {
         reply,
-        kept_text: kept(&mail.text, &secrets),
+        kept_text: kept(&text, &secrets),
         secrets,
     })
 }

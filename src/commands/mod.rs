@@ -84,6 +84,9 @@ pub struct Session<'a, 't> {
     /// The mail's author (`From`): the address registered by CREATE, JOIN,
     /// OBSERVE and SET ADDRESS.
     pub(crate) from: Address,
+    /// Where the answer goes (`Reply-To`, else `From`): a mail counts as
+    /// coming from a seat's player only when both are the seat's address.
+    pub(crate) answer: String,
     /// Who signed on, for the following lines.
     pub(crate) ctx: Ctx,
     /// The reply, section by section.
@@ -330,6 +333,7 @@ impl Responder for Judge {
             tx,
             now: t,
             from,
+            answer: answer.email.clone(),
             ctx: Ctx::None,
             reply: String::new(),
             out: Vec::new(),

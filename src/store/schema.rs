@@ -209,6 +209,23 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE inbound ADD COLUMN lease_until INTEGER;
     ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
     ALTER TABLE outbox ADD COLUMN lease_until INTEGER;",
+    // 9: trust. Sign-on failures are counted per source as well as per
+    // seat (source '*' stands for every address but the seat's own), so
+    // that nobody can lock a player out by guessing from elsewhere.
+    "ALTER TABLE signon_failures RENAME TO signon_failures_8;
+    CREATE TABLE signon_failures (
+        game TEXT NOT NULL COLLATE NOCASE,
+        seat INTEGER NOT NULL,
+        source TEXT NOT NULL COLLATE NOCASE,
+        failures INTEGER NOT NULL DEFAULT 0,
+        locked_until INTEGER NOT NULL DEFAULT 0,
+        last_at INTEGER NOT NULL,
+        notified_at INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, seat, source)
+    );
+    INSERT INTO signon_failures (game, seat, source, failures, locked_until, last_at, notified_at)
+        SELECT game, seat, '*', failures, locked_until, last_at, notified_at FROM signon_failures_8;
+    DROP TABLE signon_failures_8;",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -386,6 +403,11 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
     ALTER TABLE inbound ADD COLUMN lease_until BIGINT;
     ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
     ALTER TABLE outbox ADD COLUMN lease_until BIGINT;",
+    // 9: trust (see the SQLite list).
+    "ALTER TABLE signon_failures ADD COLUMN source CITEXT NOT NULL DEFAULT '*';
+    ALTER TABLE signon_failures DROP CONSTRAINT signon_failures_pkey;
+    ALTER TABLE signon_failures ADD PRIMARY KEY (game, seat, source);
+    ALTER TABLE signon_failures ALTER COLUMN source DROP DEFAULT;",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.
