@@ -349,7 +349,10 @@ fn one_guessing_address_is_locked_out_alone_and_the_player_is_told() {
     );
     // Another address of the player's (not the registered one) still gets
     // in: three failures of one guesser do not lock everybody.
-    let r = w.reply("england-at-work@example.test", "SIGNON England g pw-England");
+    let r = w.reply(
+        "england-at-work@example.test",
+        "SIGNON England g pw-England",
+    );
     assert!(r.contains("Signed on as England in g"), "{r}");
     // The lock passes.
     w.advance(61);
@@ -615,4 +618,58 @@ fn a_game_whose_deadline_work_fails_is_set_aside_and_the_others_go_on() {
         !again.iter().any(|m| m.subject.starts_with("bad:")),
         "{again:#?}"
     );
+}
+
+#[test]
+fn chained_absences_move_a_deadline_by_the_cap_at_most_with_one_notice_a_mail() {
+    let mut w = started();
+    // The deadline is Tue 04 Jan 2028 12:00 UTC; the GM lets absences move
+    // it by 7 days at most.
+    w.reply(GM, "SIGNON GM g gmpw\nSET ABSENCES ON 7d");
+    let day = |d: i64| {
+        let t = 1_830_556_800 + d * 86_400; // Tue 04 Jan 2028 00:00 UTC
+        jiff::Timestamp::from_second(t)
+            .unwrap()
+            .strftime("%Y-%m-%d")
+            .to_string()
+    };
+    let chained: String = (0..99)
+        .map(|d| format!("SET ABSENCE {} TO {}\n", day(d), day(d + 1)))
+        .collect();
+    let sent = w.mail(
+        &addr("France"),
+        &format!("SIGNON France g pw-France\n{chained}"),
+    );
+    let to_england: Vec<&Sent> = sent.iter().filter(|m| m.to_has(&addr("England"))).collect();
+    assert_eq!(
+        to_england.len(),
+        1,
+        "one notice for the mail, not one a line: {to_england:#?}"
+    );
+    assert!(
+        flat(&to_england[0].body).contains("the deadline moves to Tue 11 Jan 2028 12:00 UTC"),
+        "moved by the cap, 7 days: {}",
+        to_england[0].body
+    );
+    let r = reply_of(&sent).body.clone();
+    assert!(r.contains("at most 20 absences to come"), "{r}");
+    // Another mail, another chain: the cap holds across mails, and
+    // nothing moves, so nobody is told.
+    let more: String = (0..5)
+        .map(|d| format!("SET ABSENCE {} TO {}\n", day(d + 7), day(d + 30)))
+        .collect();
+    let sent = w.mail(&addr("Italy"), &format!("SIGNON Italy g pw-Italy\n{more}"));
+    assert!(
+        !sent
+            .iter()
+            .any(|m| m.to_has(&addr("England")) && m.subject == "g: new deadline"),
+        "{sent:#?}"
+    );
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("Deadline: Tue 11 Jan 2028 12:00 UTC")
+    );
+    // The GM hears of the absences in one mail per mail and power.
+    let gm: Vec<&Sent> = sent.iter().filter(|m| m.to_has(GM)).collect();
+    assert_eq!(gm.len(), 1, "{gm:#?}");
 }

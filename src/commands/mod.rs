@@ -100,9 +100,73 @@ pub struct Session<'a, 't> {
     pub(crate) checks: auth::Checks,
     /// The text of the press being sent (the lines up to ENDPRESS).
     pub(crate) press: Option<String>,
+    /// Notices to everybody in a game that the mail's later lines may
+    /// replace, sent once when the mail is done ([`Session::notice_once`]).
+    pub(crate) notices: Vec<Notice>,
+}
+
+/// A notice about a game, sent when the mail is done.
+pub(crate) struct Notice {
+    game: GameRow,
+    what: String,
+    body: String,
+    /// To the game's GM alone, else to everybody but the mail's author.
+    gm_only: bool,
 }
 
 impl Session<'_, '_> {
+    /// Tell everybody in `g` (but the mail's author) `body` under `what`
+    /// once the mail is done: a later line of the same mail with the same
+    /// `what` for the same game replaces it, so that a mail of many lines
+    /// that each move a deadline sends one notice, of where it ended.
+    pub(crate) fn notice_once(&mut self, g: &GameRow, what: &str, body: String) {
+        self.notices.retain(|n| {
+            !(n.game.name.eq_ignore_ascii_case(&g.name) && n.what == what && !n.gm_only)
+        });
+        self.notices.push(Notice {
+            game: g.clone(),
+            what: what.to_string(),
+            body,
+            gm_only: false,
+        });
+    }
+
+    /// Tell the GM of `g` `line` under `what` once the mail is done: the
+    /// lines of one mail under the same `what` go in one notice.
+    pub(crate) fn notice_gm(&mut self, g: &GameRow, what: &str, line: &str) {
+        if let Some(n) = self
+            .notices
+            .iter_mut()
+            .find(|n| n.gm_only && n.game.name.eq_ignore_ascii_case(&g.name) && n.what == what)
+        {
+            n.body.push_str(line);
+            return;
+        }
+        self.notices.push(Notice {
+            game: g.clone(),
+            what: what.to_string(),
+            body: line.to_string(),
+            gm_only: true,
+        });
+    }
+
+    /// Send the notices kept by [`Session::notice_once`] and
+    /// [`Session::notice_gm`].
+    pub(crate) fn send_notices(&mut self) -> CmdResult {
+        for n in std::mem::take(&mut self.notices) {
+            if n.gm_only {
+                self.out.extend(mail_to(
+                    &[&n.game.gm_address],
+                    format!("{}: {}", n.game.name, n.what),
+                    n.body,
+                ));
+            } else {
+                notify_all(self, &n.game, &n.what, &n.body)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Add a line (or lines) to the reply.
     pub(crate) fn say(&mut self, text: &str) {
         self.reply.push_str(text);
@@ -340,8 +404,10 @@ impl Responder for Judge {
             did_something: false,
             checks: auth::Checks::default(),
             press: None,
+            notices: Vec::new(),
         };
         let read = mailrun::run(self, &mut s, mail)?;
+        s.send_notices()?;
         auth::tell_owners(&mut s)?;
         let mut reply = reply_to(
             mail,

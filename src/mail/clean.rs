@@ -58,8 +58,14 @@ mod tests {
     fn controls_and_noncharacters_go_and_lines_stay() {
         let raw = "a\u{0}b\u{8}c\u{1b}[31md\u{7f}e\u{85}f\u{fffe}g\u{ffff}h\u{fdd0}i\u{10ffff}j";
         assert_eq!(clean_text(raw), "abc[31mdefghij");
-        assert_eq!(clean_text("one\r\ntwo\rthree\u{2028}four"), "one\ntwo\nthree\nfour");
+        assert_eq!(
+            clean_text("one\r\ntwo\rthree\u{2028}four"),
+            "one\ntwo\nthree\nfour"
+        );
         assert_eq!(clean_text("tab\there\n"), "tab\there\n");
-        assert!(matches!(clean_text("plain text, é ü ß 漢字"), Cow::Borrowed(_)));
+        assert!(matches!(
+            clean_text("plain text, é ü ß 漢字"),
+            Cow::Borrowed(_)
+        ));
     }
 }

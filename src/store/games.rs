@@ -97,6 +97,7 @@ pub fn load(c: &Conn, name: &str) -> Result<Option<GameRow>> {
 pub fn save(c: &Conn, g: &GameRow) -> Result<()> {
     c.execute(
         "UPDATE games SET variant = ?2, gm_address = ?3, gm_hash = ?4, status = ?5, settings = ?6, position = ?7,
+         deadline_base = CASE WHEN deadline = ?8 THEN deadline_base ELSE NULL END,
          deadline = ?8, reminded = ?9, grace_noticed = ?10, result = ?11 WHERE name = ?1",
         params![
             g.name,
@@ -111,6 +112,28 @@ pub fn save(c: &Conn, g: &GameRow) -> Result<()> {
             g.grace_noticed,
             g.result
         ],
+    )?;
+    Ok(())
+}
+
+/// The deadline the current one was moved from by players' absences, if
+/// absences moved it: absences are reckoned from it, and move it by the
+/// GM's cap at most whatever their number. Any other change of the
+/// deadline ([`save`] with another deadline) forgets it.
+pub fn deadline_base(c: &Conn, game: &str) -> Result<Option<i64>> {
+    Ok(c.query_opt(
+        "SELECT deadline_base FROM games WHERE name = ?1",
+        params![game],
+        |r| r.get::<Option<i64>>(0),
+    )?
+    .flatten())
+}
+
+/// Remember `base` as the deadline absences moved the current one from.
+pub fn set_deadline_base(c: &Conn, game: &str, base: i64) -> Result<()> {
+    c.execute(
+        "UPDATE games SET deadline_base = ?2 WHERE name = ?1",
+        params![game, base],
     )?;
     Ok(())
 }

@@ -211,7 +211,10 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE outbox ADD COLUMN lease_until INTEGER;",
     // 9: trust. Sign-on failures are counted per source as well as per
     // seat (source '*' stands for every address but the seat's own), so
-    // that nobody can lock a player out by guessing from elsewhere.
+    // that nobody can lock a player out by guessing from elsewhere. A
+    // deadline that absences moved keeps the deadline it was moved from,
+    // so that absences announced one after another move it by the cap
+    // at most.
     "ALTER TABLE signon_failures RENAME TO signon_failures_8;
     CREATE TABLE signon_failures (
         game TEXT NOT NULL COLLATE NOCASE,
@@ -225,7 +228,8 @@ pub const MIGRATIONS: &[&str] = &[
     );
     INSERT INTO signon_failures (game, seat, source, failures, locked_until, last_at, notified_at)
         SELECT game, seat, '*', failures, locked_until, last_at, notified_at FROM signon_failures_8;
-    DROP TABLE signon_failures_8;",
+    DROP TABLE signon_failures_8;
+    ALTER TABLE games ADD COLUMN deadline_base INTEGER;",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -407,7 +411,8 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
     "ALTER TABLE signon_failures ADD COLUMN source CITEXT NOT NULL DEFAULT '*';
     ALTER TABLE signon_failures DROP CONSTRAINT signon_failures_pkey;
     ALTER TABLE signon_failures ADD PRIMARY KEY (game, seat, source);
-    ALTER TABLE signon_failures ALTER COLUMN source DROP DEFAULT;",
+    ALTER TABLE signon_failures ALTER COLUMN source DROP DEFAULT;
+    ALTER TABLE games ADD COLUMN deadline_base BIGINT;",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.
