@@ -673,3 +673,21 @@ fn chained_absences_move_a_deadline_by_the_cap_at_most_with_one_notice_a_mail() 
     let gm: Vec<&Sent> = sent.iter().filter(|m| m.to_has(GM)).collect();
     assert_eq!(gm.len(), 1, "{gm:#?}");
 }
+
+#[test]
+fn a_deadline_the_gm_set_is_not_moved_by_an_absence() {
+    let mut w = started();
+    w.reply(
+        GM,
+        "SIGNON GM g gmpw\nSET ABSENCES ON 7d\nSET DEADLINE 2028-01-05 12:00",
+    );
+    let r = w.reply(
+        &addr("France"),
+        "SIGNON France g pw-France\nSET ABSENCE 2028-01-04 TO 2028-01-08",
+    );
+    assert!(!r.contains("The deadline moves"), "{r}");
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("Deadline: Wed 05 Jan 2028 12:00 UTC")
+    );
+}

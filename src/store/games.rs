@@ -129,7 +129,12 @@ pub fn deadline_base(c: &Conn, game: &str) -> Result<Option<i64>> {
     .flatten())
 }
 
-/// Remember `base` as the deadline absences moved the current one from.
+/// The [`deadline_base`] of a deadline the GM set by hand: absences never
+/// move it.
+pub const SET_BY_GM: i64 = -1;
+
+/// Remember `base` as the deadline absences moved the current one from
+/// (or [`SET_BY_GM`]).
 pub fn set_deadline_base(c: &Conn, game: &str, base: i64) -> Result<()> {
     c.execute(
         "UPDATE games SET deadline_base = ?2 WHERE name = ?1",

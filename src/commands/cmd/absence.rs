@@ -83,13 +83,15 @@ impl Command for SetAbsence {
         s.say(&format!("  Absence recorded: {span}."));
         let mut moved = None;
         if g.settings.absence_extends {
+            let base = games::deadline_base(s.tx, &g.name)?;
             if let Some(d) = g.deadline
                 && g.status == Status::Active
+                && base != Some(games::SET_BY_GM)
             {
                 // Reckoned from the deadline before any absence moved it:
                 // absences announced one after another (in one mail or
                 // many) move it by the cap at most.
-                let base = games::deadline_base(s.tx, &g.name)?.unwrap_or(d);
+                let base = base.unwrap_or(d);
                 let (at, why) = extended(s.tx, &g, base)?;
                 if at != d {
                     g.deadline = Some(at);
