@@ -691,3 +691,79 @@ fn a_deadline_the_gm_set_is_not_moved_by_an_absence() {
             .contains("Deadline: Wed 05 Jan 2028 12:00 UTC")
     );
 }
+
+#[test]
+fn a_mail_of_many_press_blocks_reaches_each_reader_once() {
+    let mut w = started();
+    for i in 0..3 {
+        w.reply(&format!("watcher{i}@example.test"), "OBSERVE g");
+    }
+    let blocks: String = (0..90)
+        .map(|i| format!("BROADCAST\nNews number {i}.\nENDPRESS\n"))
+        .collect();
+    let sent = w.mail(GM, &format!("SIGNON GM g gmpw\n{blocks}"));
+    // The reply, and one mail to each of the 7 players and 3 observers;
+    // no copy of the GM's own press to the GM.
+    assert_eq!(
+        sent.len(),
+        1 + 7 + 3,
+        "{:#?}",
+        sent.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+    );
+    let france = sent
+        .iter()
+        .find(|m| m.to_has(&addr("France")))
+        .expect("France reads it");
+    assert_eq!(france.subject, "g: press (90 messages)");
+    assert!(
+        france.body.contains("News number 0.") && france.body.contains("News number 89."),
+        "{}",
+        france.body
+    );
+}
+
+#[test]
+fn press_is_bounded_per_message_per_mail_and_per_game() {
+    let mut w = started();
+    let big = "word ".repeat(4_100); // 20,500 characters
+    let r = w.reply(
+        &addr("France"),
+        &format!("SIGNON France g pw-France\nBROADCAST\n{big}\nENDPRESS"),
+    );
+    assert!(flat(&r).contains("a press message is at most 20000"), "{r}");
+    // Four messages of 19,000 characters: the fourth passes the 60,000 a
+    // mail allows.
+    let part = "word ".repeat(3_800);
+    let four: String = (0..4)
+        .map(|_| format!("PRESS TO England\n{part}\nENDPRESS\n"))
+        .collect();
+    let sent = w.mail(
+        &addr("France"),
+        &format!("SIGNON France g pw-France\n{four}"),
+    );
+    let r = &reply_of(&sent).body;
+    assert_eq!(r.matches("Press sent to England").count(), 3, "{r}");
+    assert!(
+        flat(r).contains("one mail sends at most 60000 characters of press"),
+        "{r}"
+    );
+    let to_england: Vec<&Sent> = sent.iter().filter(|m| m.to_has(&addr("England"))).collect();
+    assert_eq!(to_england.len(), 1, "one mail for the three messages");
+    // A day's press in a game: 250,000 characters, whoever sends it.
+    let mut refused = None;
+    for p in ["England", "Germany", "Italy", "Russia", "Turkey", "Austria"] {
+        let r = w.reply(&addr(p), &format!("SIGNON {p} g pw-{p}\n{four}"));
+        if flat(&r).contains("takes at most 250000 a day") {
+            refused = Some(r);
+            break;
+        }
+    }
+    assert!(refused.is_some(), "the game's daily limit was never met");
+    // A day later there is room again.
+    w.advance(86_401);
+    let r = w.reply(
+        &addr("France"),
+        "SIGNON France g pw-France\nPRESS TO England\nhello again\nENDPRESS",
+    );
+    assert!(r.contains("Press sent to England"), "{r}");
+}

@@ -317,6 +317,7 @@ fn run_command(
 ) -> anyhow::Result<()> {
     let mark = s.reply.len();
     let out_mark = s.out.len();
+    let press_mark = s.press_out.len();
     s.tx.execute_batch("SAVEPOINT command")?;
     let outcome = c.entry.execute(judge, s, &c.args);
     let ok = matches!(outcome, Outcome::Ran(Ok(())));
@@ -326,6 +327,7 @@ fn run_command(
         s.tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
         s.reply.truncate(mark);
         s.out.truncate(out_mark);
+        s.press_out.truncate(press_mark);
     }
     let echo = registry::echo(c, ok);
     match outcome {

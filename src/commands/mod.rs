@@ -103,6 +103,21 @@ pub struct Session<'a, 't> {
     /// Notices to everybody in a game that the mail's later lines may
     /// replace, sent once when the mail is done ([`Session::notice_once`]).
     pub(crate) notices: Vec<Notice>,
+    /// Press this mail sends, one mail per reader and game when the mail
+    /// is done ([`Session::send_press`]).
+    pub(crate) press_out: Vec<PressOut>,
+}
+
+/// One press message for one reader, sent when the mail is done.
+pub(crate) struct PressOut {
+    /// The reader's address.
+    pub(crate) to: String,
+    /// The game.
+    pub(crate) game: String,
+    /// The GM's copy (sender shown).
+    pub(crate) gm_copy: bool,
+    /// The message as the reader gets it.
+    pub(crate) body: String,
 }
 
 /// A notice about a game, sent when the mail is done.
@@ -165,6 +180,37 @@ impl Session<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Send the press of this mail: however many messages it holds, each
+    /// reader gets one mail per game, the messages in the order written.
+    /// Press fans out to a game's readers, once each, and no further.
+    pub(crate) fn send_press(&mut self) {
+        let mut groups: Vec<(String, String, bool, Vec<String>)> = Vec::new();
+        for p in std::mem::take(&mut self.press_out) {
+            match groups.iter_mut().find(|(to, game, gm, _)| {
+                to.eq_ignore_ascii_case(&p.to)
+                    && game.eq_ignore_ascii_case(&p.game)
+                    && *gm == p.gm_copy
+            }) {
+                Some(g) => g.3.push(p.body),
+                None => groups.push((p.to, p.game, p.gm_copy, vec![p.body])),
+            }
+        }
+        for (to, game, gm, bodies) in groups {
+            if gm && to.eq_ignore_ascii_case(&self.from.email) {
+                continue;
+            }
+            let n = bodies.len();
+            let subject = match (gm, n) {
+                (false, 1) => format!("{game}: press"),
+                (true, 1) => format!("{game}: press (GM copy)"),
+                (false, n) => format!("{game}: press ({n} messages)"),
+                (true, n) => format!("{game}: press (GM copy, {n} messages)"),
+            };
+            let body = bodies.join("\n\n- - - - - - - - - -\n\n");
+            self.out.extend(mail_to(&[to], subject, body));
+        }
     }
 
     /// Add a line (or lines) to the reply.
@@ -405,8 +451,10 @@ impl Responder for Judge {
             checks: auth::Checks::default(),
             press: None,
             notices: Vec::new(),
+            press_out: Vec::new(),
         };
         let read = mailrun::run(self, &mut s, mail)?;
+        s.send_press();
         s.send_notices()?;
         auth::tell_owners(&mut s)?;
         let mut reply = reply_to(

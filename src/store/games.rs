@@ -472,6 +472,17 @@ pub fn append_press(c: &Conn, game: &str, p: &NewPress<'_>, now: i64) -> Result<
     Ok(seq)
 }
 
+/// The characters of press `game` has kept since `since`, and in all.
+pub fn press_size(c: &Conn, game: &str, since: i64) -> Result<(i64, i64)> {
+    c.query_row(
+        "SELECT coalesce(sum(CASE WHEN created_at >= ?2 THEN length(text) ELSE 0 END), 0),
+                coalesce(sum(length(text)), 0)
+         FROM press WHERE game = ?1",
+        params![game, since],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
 /// A game's press, oldest first.
 pub fn press(c: &Conn, game: &str) -> Result<Vec<PressRow>> {
     c.query_map(
