@@ -767,3 +767,84 @@ fn press_is_bounded_per_message_per_mail_and_per_game() {
     );
     assert!(r.contains("Press sent to England"), "{r}");
 }
+
+#[test]
+fn one_mail_of_many_history_lines_sends_a_bounded_number_of_mails() {
+    let mut w = started();
+    // A phase played, so there is a history to send.
+    w.reply(GM, "SIGNON GM g gmpw\nPROCESS");
+    let lines = "HISTORY g\n".repeat(99);
+    let sent = w.raw(&raw_mail(
+        "From: eve@x.test\r\nReply-To: eve@x.test",
+        &lines,
+    ));
+    let history: Vec<&Sent> = sent
+        .iter()
+        .filter(|m| m.subject.contains("history"))
+        .collect();
+    assert_eq!(
+        history.len(),
+        10,
+        "ten mails to one address a mail, not 99: {:#?}",
+        sent.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    let r = &reply_of(&sent).body;
+    assert!(
+        flat(r).contains("were not sent: they were over what one mail may send to one address"),
+        "{r}"
+    );
+    // The history goes where answers go, never to a From the answer
+    // address did not write.
+    let sent = w.raw(&raw_mail(
+        "From: victim@x.test\r\nReply-To: eve@x.test",
+        "HISTORY g",
+    ));
+    assert!(sent.iter().all(|m| !m.to_has("victim@x.test")), "{sent:#?}");
+}
+
+#[test]
+fn an_address_receives_a_bounded_number_of_mails_caused_by_others() {
+    let mut w = started();
+    // Two senders, 35 press mails each, to France: France gets 60 in the
+    // hour, and the senders are told the rest were not sent.
+    let mut told = false;
+    let before = w
+        .processor
+        .store
+        .conn()
+        .query_row("SELECT max(id) FROM outbox", &[], |r| r.get::<i64>(0))
+        .unwrap();
+    for i in 0..35 {
+        for p in ["England", "Germany"] {
+            let sent = w.mail(
+                &addr(p),
+                &format!("SIGNON {p} g pw-{p}\nPRESS TO France\nnote {i}\nENDPRESS"),
+            );
+            told |= flat(&reply_of(&sent).body)
+                .contains("over what one address may receive in an hour or a day");
+        }
+    }
+    let n = w
+        .processor
+        .store
+        .conn()
+        .query_row(
+            "SELECT count(*) FROM outbox WHERE recipients = ?1 AND id > ?2",
+            &[&addr("France"), &before],
+            |r| r.get::<i64>(0),
+        )
+        .unwrap();
+    assert_eq!(
+        n, 59,
+        "France receives 60 mails in the hour caused by others' mail: the notice \
+         that the game started (Turkey's JOIN) and 59 press"
+    );
+    assert!(told, "the senders were told");
+    // An hour later France receives again.
+    w.advance(3601);
+    let sent = w.mail(
+        &addr("England"),
+        "SIGNON England g pw-England\nPRESS TO France\nagain\nENDPRESS",
+    );
+    assert!(sent.iter().any(|m| m.to_has(&addr("France"))));
+}

@@ -116,6 +116,9 @@ pub(crate) struct PressOut {
     pub(crate) game: String,
     /// The GM's copy (sender shown).
     pub(crate) gm_copy: bool,
+    /// Sent grey: never in one mail with signed press, which would name
+    /// its sender.
+    pub(crate) grey: bool,
     /// The message as the reader gets it.
     pub(crate) body: String,
 }
@@ -183,21 +186,27 @@ impl Session<'_, '_> {
     }
 
     /// Send the press of this mail: however many messages it holds, each
-    /// reader gets one mail per game, the messages in the order written.
-    /// Press fans out to a game's readers, once each, and no further.
+    /// reader gets one mail per game (two, when grey press is among them:
+    /// grey press in one mail with signed press would give its sender
+    /// away), the messages in the order written. Press fans out to a
+    /// game's readers, once each, and no further.
     pub(crate) fn send_press(&mut self) {
-        let mut groups: Vec<(String, String, bool, Vec<String>)> = Vec::new();
+        type Group = (String, String, bool, bool, Vec<String>);
+        let mut groups: Vec<Group> = Vec::new();
         for p in std::mem::take(&mut self.press_out) {
-            match groups.iter_mut().find(|(to, game, gm, _)| {
+            // The GM's copy names the sender of grey press anyway.
+            let grey = p.grey && !p.gm_copy;
+            match groups.iter_mut().find(|(to, game, gm, g, _)| {
                 to.eq_ignore_ascii_case(&p.to)
                     && game.eq_ignore_ascii_case(&p.game)
                     && *gm == p.gm_copy
+                    && *g == grey
             }) {
-                Some(g) => g.3.push(p.body),
-                None => groups.push((p.to, p.game, p.gm_copy, vec![p.body])),
+                Some(g) => g.4.push(p.body),
+                None => groups.push((p.to, p.game, p.gm_copy, grey, vec![p.body])),
             }
         }
-        for (to, game, gm, bodies) in groups {
+        for (to, game, gm, _, bodies) in groups {
             if gm && to.eq_ignore_ascii_case(&self.from.email) {
                 continue;
             }

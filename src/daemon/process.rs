@@ -727,6 +727,17 @@ fn handle(
         response.replies.clear();
         response.note = format!("{} (not answered: nothing found again)", response.note);
     }
+    // Everything else the mail makes the judge send is charged to its
+    // author and to each recipient.
+    let from = from.to_string();
+    response.replies = super::guard::charge(
+        tx,
+        mail,
+        &from,
+        &to.email,
+        std::mem::take(&mut response.replies),
+        t,
+    )?;
     for r in &response.replies {
         queue(tx, identity, Some(pending.id), r, now)?;
     }

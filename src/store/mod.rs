@@ -104,6 +104,7 @@
 //! ([`Claimant`]). SQLite has one judge: there the claims are plain reads
 //! and the columns stay empty.
 
+pub mod budget;
 pub mod games;
 pub mod press;
 pub mod retention;

@@ -214,7 +214,8 @@ pub const MIGRATIONS: &[&str] = &[
     // that nobody can lock a player out by guessing from elsewhere. A
     // deadline that absences moved keeps the deadline it was moved from,
     // so that absences announced one after another move it by the cap
-    // at most.
+    // at most. Budgets count the mail each person causes and each address
+    // receives, per window (see `daemon::guard`).
     "ALTER TABLE signon_failures RENAME TO signon_failures_8;
     CREATE TABLE signon_failures (
         game TEXT NOT NULL COLLATE NOCASE,
@@ -229,7 +230,15 @@ pub const MIGRATIONS: &[&str] = &[
     INSERT INTO signon_failures (game, seat, source, failures, locked_until, last_at, notified_at)
         SELECT game, seat, '*', failures, locked_until, last_at, notified_at FROM signon_failures_8;
     DROP TABLE signon_failures_8;
-    ALTER TABLE games ADD COLUMN deadline_base INTEGER;",
+    ALTER TABLE games ADD COLUMN deadline_base INTEGER;
+    CREATE TABLE budgets (
+        key TEXT NOT NULL COLLATE NOCASE,
+        span INTEGER NOT NULL,
+        start INTEGER NOT NULL,
+        mails INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        PRIMARY KEY (key, span)
+    );",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -412,7 +421,15 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
     ALTER TABLE signon_failures DROP CONSTRAINT signon_failures_pkey;
     ALTER TABLE signon_failures ADD PRIMARY KEY (game, seat, source);
     ALTER TABLE signon_failures ALTER COLUMN source DROP DEFAULT;
-    ALTER TABLE games ADD COLUMN deadline_base BIGINT;",
+    ALTER TABLE games ADD COLUMN deadline_base BIGINT;
+    CREATE TABLE budgets (
+        key CITEXT NOT NULL,
+        span BIGINT NOT NULL,
+        start BIGINT NOT NULL,
+        mails BIGINT NOT NULL,
+        bytes BIGINT NOT NULL,
+        PRIMARY KEY (key, span)
+    );",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.

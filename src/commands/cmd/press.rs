@@ -190,6 +190,7 @@ fn send(
             to,
             game: g.name.clone(),
             gm_copy: false,
+            grey,
             body: body.clone(),
         });
     }
@@ -199,6 +200,7 @@ fn send(
         to: g.gm_address.clone(),
         game: g.name.clone(),
         gm_copy: true,
+        grey,
         body: gm_body,
     });
     // Kept with the game for good: the mails are pruned after weeks.
