@@ -452,6 +452,20 @@ fn reply_to_is_where_answers_go_not_who_registers() {
     );
     let sent = w.raw(&raw);
     assert!(reply_of(&sent).to_has("victim@victim.test"));
+    // Held until its From confirms: the request goes to the From alone.
+    let request = sent
+        .iter()
+        .find(|m| m.to_has("attacker@evil.test"))
+        .expect("the From is asked to confirm");
+    let sent = w.mail_once(
+        "attacker@evil.test",
+        &format!("CONFIRM {}", code_of(request)),
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has("victim@victim.test") && m.body.contains("You play England in g2")),
+        "the held JOIN, carried out, is answered at its Reply-To: {sent:#?}"
+    );
     let r = w.reply("x@x.test", "LIST g2");
     assert!(r.contains("England"), "{r}");
     let owner: Option<String> = w
@@ -847,4 +861,165 @@ fn an_address_receives_a_bounded_number_of_mails_caused_by_others() {
         "SIGNON England g pw-England\nPRESS TO France\nagain\nENDPRESS",
     );
     assert!(sent.iter().any(|m| m.to_has(&addr("France"))));
+}
+
+/// A world whose addresses answer nothing by themselves.
+fn strict() -> World {
+    let mut w = started();
+    w.auto_confirm = false;
+    w
+}
+
+fn code_of(m: &Sent) -> String {
+    support_judge::confirm_code(&m.subject).unwrap_or_else(|| panic!("no code in {m:#?}"))
+}
+
+#[test]
+fn a_forged_from_subscribes_nobody_and_the_victim_gets_one_short_request() {
+    let mut w = strict();
+    let forged = |w: &mut World, body: &str| {
+        w.raw(&raw_mail(
+            "From: victim@x.test\r\nReply-To: eve@x.test",
+            body,
+        ))
+    };
+    let sent = forged(&mut w, "OBSERVE g");
+    let to_victim: Vec<&Sent> = sent.iter().filter(|m| m.to_has("victim@x.test")).collect();
+    assert_eq!(to_victim.len(), 1, "one request: {sent:#?}");
+    assert!(
+        to_victim[0].body.contains("OBSERVE g"),
+        "{}",
+        to_victim[0].body
+    );
+    let to_eve = &reply_of(&sent).body;
+    assert!(
+        to_eve.contains("Nothing in this mail was done yet") && !to_eve.contains("CONFIRM"),
+        "the forger learns no code: {to_eve}"
+    );
+    // Again, and with JOIN, the same day: nothing more to the victim.
+    for body in ["OBSERVE g", "JOIN g secret-password", "OBSERVE g"] {
+        let sent = forged(&mut w, body);
+        assert!(
+            sent.iter().all(|m| !m.to_has("victim@x.test")),
+            "{body}: {sent:#?}"
+        );
+    }
+    // The victim observes nothing: a broadcast does not reach it.
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nBROADCAST\nHello all.\nENDPRESS");
+    assert!(sent.iter().all(|m| !m.to_has("victim@x.test")), "{sent:#?}");
+    let who = w.reply("x@example.test", "WHO g");
+    assert!(!who.contains("victim"), "{who}");
+}
+
+#[test]
+fn a_new_address_confirms_by_replying_and_its_held_mail_is_then_carried_out() {
+    let mut w = World::new();
+    w.auto_confirm = false;
+    // The GM's first mail: the answer is the request, and nothing is done.
+    let sent = w.mail(GM, "CREATE g standard gmpw");
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    let request = &sent[0];
+    assert!(
+        request
+            .subject
+            .starts_with("zinejudge: please confirm your address [CONFIRM "),
+        "{}",
+        request.subject
+    );
+    assert!(
+        request.body.contains("CREATE g standard ********"),
+        "{}",
+        request.body
+    );
+    assert!(!request.body.contains("gmpw"), "{}", request.body);
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("no game called g")
+    );
+    // Replying with the Subject kept confirms; the held CREATE is carried
+    // out and answered.
+    let code = code_of(request);
+    let raw = format!(
+        "From: {GM}\r\nTo: judge@example.test\r\nSubject: Re: {}\r\nMessage-ID: <confirm-1@example.test>\r\n\r\n> quoted request\r\n",
+        request.subject
+    );
+    let sent = w.raw(raw.as_bytes());
+    let confirmed = sent
+        .iter()
+        .find(|m| m.in_reply_to.as_deref() == Some("confirm-1@example.test"))
+        .expect("the confirmation is answered");
+    assert!(
+        confirmed.body.contains("gm@example.test is confirmed"),
+        "{}",
+        confirmed.body
+    );
+    assert!(
+        !confirmed.subject.contains(&code),
+        "the code is masked in the answer's Subject: {}",
+        confirmed.subject
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.body.contains("Created g (Standard Diplomacy)")),
+        "{sent:#?}"
+    );
+    // The code works once.
+    let r = w.reply("gm@example.test", &format!("CONFIRM {code}"));
+    assert!(r.contains("no request waits for that code"), "{r}");
+    // A confirmed address is never asked again.
+    let sent = w.mail(GM, "CREATE h standard gmpw");
+    assert!(reply_of(&sent).body.contains("Created h"), "{sent:#?}");
+}
+
+#[test]
+fn thirty_replace_mails_send_one_request_and_no_password() {
+    let mut w = strict();
+    let mut to_victim = Vec::new();
+    for _ in 0..30 {
+        let sent = w.mail(GM, "SIGNON GM g gmpw\nREPLACE Italy victim@x.test");
+        to_victim.extend(sent.into_iter().filter(|m| m.to_has("victim@x.test")));
+    }
+    assert_eq!(to_victim.len(), 1, "{to_victim:#?}");
+    assert!(
+        flat(&to_victim[0].body).contains("would like you to take over Italy")
+            && !to_victim[0].body.contains("password is"),
+        "{}",
+        to_victim[0].body
+    );
+    // Italy's player is still Italy's.
+    let r = w.reply(&addr("Italy"), "SIGNON Italy g pw-Italy\nA Ven H");
+    assert!(r.contains("Signed on as Italy in g"), "{r}");
+    // If the address accepts, the power is its own, and the GM is told.
+    let code = code_of(&to_victim[0]);
+    let sent = w.mail("victim@x.test", &format!("CONFIRM {code}"));
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has("victim@x.test") && m.subject == "g: you now play Italy"),
+        "{sent:#?}"
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has(GM) && m.subject == "g: Italy accepted")
+    );
+}
+
+#[test]
+fn a_held_mail_lapses_after_seven_days() {
+    let mut w = strict();
+    let sent = w.mail("late@example.test", "OBSERVE g");
+    let code = code_of(&sent[0]);
+    w.advance(7 * 86_400 + 3601);
+    let r = w.reply("late@example.test", &format!("CONFIRM {code}"));
+    assert!(r.contains("no request waits for that code"), "{r}");
+    let kept: Vec<u8> = w
+        .processor
+        .store
+        .conn()
+        .query_row(
+            "SELECT raw FROM inbound WHERE note LIKE 'held for a confirmation that never came%'",
+            &[],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(kept.is_empty(), "the held mail's bytes are dropped");
 }

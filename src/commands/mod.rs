@@ -448,6 +448,30 @@ impl Responder for Judge {
             return Ok(Response::new(Vec::new(), "no sender"));
         };
         let t = crate::daemon::process::unix(now);
+        // A mail that would register an address that has not confirmed is
+        // held whole, and the address asked (see `cmd::confirm`).
+        match cmd::confirm::hold(self, tx, mail, t) {
+            Ok(Some(held)) => return Ok(held),
+            Ok(None) => {}
+            Err(error::CmdError::Fault(e)) => return Err(e),
+            Err(error::CmdError::Refused(why)) => return Err(anyhow::anyhow!(why)),
+        }
+        // Replying to a request confirms: its Subject carries the code.
+        let confirming;
+        let mail = match cmd::confirm::code_in_subject(&mail.subject) {
+            Some(code)
+                if !mail.text.lines().any(|l| {
+                    registry::lookup(l.trim()).is_some_and(|c| c.entry.spec().name == "CONFIRM")
+                }) =>
+            {
+                confirming = Inbound {
+                    text: format!("CONFIRM {code}\n{}", mail.text),
+                    ..mail.clone()
+                };
+                &confirming
+            }
+            _ => mail,
+        };
         let mut s = Session {
             tx,
             now: t,
@@ -477,6 +501,7 @@ impl Responder for Judge {
         Ok(Response {
             replies,
             note: if s.did_something { "commands" } else { "idle" }.into(),
+            held_for: None,
             kept_text: read.kept_text,
             secrets: read.secrets,
             idle: !s.did_something,

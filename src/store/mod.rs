@@ -105,6 +105,7 @@
 //! and the columns stay empty.
 
 pub mod budget;
+pub mod confirm;
 pub mod games;
 pub mod press;
 pub mod retention;
