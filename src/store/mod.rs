@@ -105,6 +105,7 @@
 //! and the columns stay empty.
 
 pub mod games;
+pub mod pages;
 pub mod press;
 pub mod retention;
 pub mod roster;

@@ -1,7 +1,11 @@
 //! A game's Atom feed (RFC 4287, written by `atom_syndication`, which
 //! escapes every value): one entry per played phase, its results as mailed
-//! to observers, and one per broadcast.
+//! to observers, and one per broadcast. Every text is cleaned of what XML
+//! may not hold ([`super::text`]) here, whoever made the [`Channel`]:
+//! `atom_syndication` escapes markup but writes a NUL or an ESC as it is,
+//! and one such byte makes the whole feed unreadable.
 
+use super::text::cleaned;
 use atom_syndication::{Content, Entry, Feed, FixedDateTime, Generator, Link, Person, Text};
 
 /// An entry.
@@ -65,7 +69,7 @@ pub fn escape_html(s: &str) -> String {
 
 fn link(href: &str, rel: &str, mime: Option<&str>) -> Link {
     Link {
-        href: href.to_string(),
+        href: cleaned(href),
         rel: rel.to_string(),
         mime_type: mime.map(str::to_string),
         ..Link::default()
@@ -78,20 +82,20 @@ pub fn write(c: &Channel) -> Result<String, atom_syndication::Error> {
         .items
         .iter()
         .map(|i| Entry {
-            title: Text::plain(i.title.clone()),
-            id: i.id.clone(),
+            title: Text::plain(cleaned(&i.title)),
+            id: cleaned(&i.id),
             updated: date(i.updated),
             authors: i
                 .author
                 .iter()
                 .map(|a| Person {
-                    name: a.clone(),
+                    name: cleaned(a),
                     ..Person::default()
                 })
                 .collect(),
             links: vec![link(&i.link, "alternate", Some("text/html"))],
             content: Some(Content {
-                value: Some(format!("<pre>{}</pre>", escape_html(&i.text))),
+                value: Some(format!("<pre>{}</pre>", escape_html(&cleaned(&i.text)))),
                 content_type: Some("html".to_string()),
                 ..Content::default()
             }),
@@ -99,11 +103,11 @@ pub fn write(c: &Channel) -> Result<String, atom_syndication::Error> {
         })
         .collect();
     let feed = Feed {
-        title: Text::plain(c.title.clone()),
-        id: c.id.clone(),
+        title: Text::plain(cleaned(&c.title)),
+        id: cleaned(&c.id),
         updated: date(c.updated),
         authors: vec![Person {
-            name: c.judge.clone(),
+            name: cleaned(&c.judge),
             ..Person::default()
         }],
         generator: Some(Generator {
