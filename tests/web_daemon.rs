@@ -1,8 +1,10 @@
 //! The pages served by the real `zinejudge run`: the judge logs the address
 //! it serves, the pages show what the judge has just done, results mails
 //! link to the game's page under `web.base-url`, a reload serves the pages
-//! again, a stop stops them, and an address that is taken leaves the judge
-//! handling mail all the same. Maildirs in, Maildirs out, 127.0.0.1 only.
+//! again, a stop stops them, an address that is taken leaves the judge
+//! handling mail all the same, and idle connections held up to the cap
+//! leave the judge the files its mail needs, whatever its open-file limit.
+//! Maildirs in, Maildirs out, 127.0.0.1 only.
 
 mod web_support;
 
@@ -21,13 +23,37 @@ struct Run {
 
 impl Run {
     fn start(dir: &Path, web: &str) -> Run {
+        Run::start_with(dir, web, None)
+    }
+
+    /// The judge with its open-file limit (soft and hard) set to `files`,
+    /// as `LimitNOFILE=` sets it.
+    fn start_with(dir: &Path, web: &str, files: Option<u64>) -> Run {
         std::fs::write(
             dir.join("zinejudge.toml"),
             format!("[judge]\naddress = \"judge@example.test\"\nlog = \"info\"\n\n[web]\n{web}"),
         )
         .expect("config");
         let log = dir.join("judge.log");
-        let child = Command::new(BIN)
+        let mut cmd = Command::new(BIN);
+        if let Some(n) = files {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit is async-signal-safe, and the closure
+            // touches nothing but its own copy of `n`.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let r = libc::rlimit {
+                        rlim_cur: n,
+                        rlim_max: n,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &r) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let child = cmd
             .args(["run", "--config", "zinejudge.toml"])
             .current_dir(dir)
             .env_remove("RUST_LOG")
@@ -303,4 +329,114 @@ fn pages_switched_off_are_not_served() {
     assert!(std::net::TcpStream::connect(addr).is_err(), "served");
     run.signal(libc::SIGTERM);
     assert!(run.wait_exit().success());
+}
+
+/// Ask for `path` on a kept-alive connection; the answer's status, its
+/// body read by its length. `None` if the connection is gone.
+fn ask(s: &mut std::net::TcpStream, path: &str) -> Option<u16> {
+    use std::io::{Read, Write};
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: judge\r\n\r\n").as_bytes())
+        .ok()?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = s.read(&mut chunk).ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+        let status: u16 = head.split(' ').nth(1)?.parse().ok()?;
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .and_then(|v| v.trim().parse().ok())?;
+        while buf.len() < end + 4 + length {
+            let n = s.read(&mut chunk).ok()?;
+            if n == 0 {
+                return None;
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        }
+        return Some(status);
+    }
+}
+
+/// The descriptors a process has open.
+fn open_files(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count())
+}
+
+#[test]
+fn idle_web_connections_leave_the_judge_the_files_its_mail_needs() {
+    // 256 open files: 128 kept for the judge (Maildir mail) and 32 for
+    // clients being turned away leave 96 web connections.
+    const FILES: u64 = 256;
+    const CAP: usize = 96;
+    let dir = TempDir::new("files");
+    let mut run = Run::start_with(dir.path(), "address = \"127.0.0.1:0\"\n", Some(FILES));
+    let addr = run.serving(1);
+    let line = run.wait_log("web connections capped at", 1);
+    assert!(
+        line.contains(&format!("capped at {CAP}, not 1024")) && line.contains("limit is 256"),
+        "{line}"
+    );
+    // A client holding three times the cap in idle kept-alive connections,
+    // each having asked once: those within the cap are served and kept,
+    // the others are told 503 and closed, none waits.
+    let mut held = Vec::new();
+    let (mut served, mut refused) = (0, 0);
+    for _ in 0..3 * CAP {
+        let mut s = std::net::TcpStream::connect(addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+        match ask(&mut s, "/style.css") {
+            Some(200) => {
+                served += 1;
+                held.push(s);
+            }
+            Some(503) => refused += 1,
+            other => panic!("a client got {other:?}:\n{}", run.log()),
+        }
+    }
+    assert_eq!(served, CAP, "{}", run.log());
+    assert_eq!(refused, 2 * CAP);
+    // A new client, while they are held: a 503 at once.
+    let r = get(addr, "/");
+    assert_eq!(r.status, 503, "{r:?}");
+    assert_eq!(r.body, "Too busy: try again soon");
+    // And a mail is answered meanwhile (the held connections asking again
+    // now and then, as the server closes a connection idle for 10 s).
+    deliver(dir.path(), 1, "someone@example.test", "HELP");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut most = 0;
+    while !outbox(dir.path())
+        .iter()
+        .any(|m| m.contains("someone@example.test"))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the mail was not answered:\n{}",
+            run.log()
+        );
+        for s in &mut held {
+            assert_eq!(ask(s, "/style.css"), Some(200), "{}", run.log());
+        }
+        most = most.max(open_files(run.child.id()));
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    eprintln!("the judge held at most {most} files of {FILES}");
+    assert!(most < FILES as usize, "{most}");
+    assert_eq!(get(addr, "/").status, 503);
+    // Once they go, the pages are served to others again.
+    drop(held);
+    wait_for("the pages served again", || get(addr, "/").status == 200);
+    let log = run.log();
+    for fault in ["Too many open files", "os error 24"] {
+        assert!(!log.contains(fault), "{log}");
+    }
+    run.signal(libc::SIGTERM);
+    assert!(run.wait_exit().success(), "{}", run.log());
 }
