@@ -8,7 +8,7 @@
 
 use super::Result;
 use super::games::HistoryRow;
-use super::{Conn, params};
+use super::{Backend, Conn, params};
 
 /// A text read to a number of characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,10 +20,14 @@ pub struct Cut {
 }
 
 impl Cut {
-    /// Read back `substr(.., 1, chars + 1)`: one character more than
-    /// wanted says whether there was more (SQLite's `length()` stops at a
-    /// NUL, so it cannot say).
-    fn new(mut text: String, chars: usize) -> Cut {
+    /// Read back the start of a text, as [`head`] asks for it: one
+    /// character more than wanted says whether there was more. The bytes
+    /// may end in the middle of a character, past the ones kept.
+    fn new(bytes: Vec<u8>, chars: usize) -> Cut {
+        let mut text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
         let end = text.char_indices().nth(chars).map(|(i, _)| i);
         match end {
             Some(i) => {
@@ -70,10 +74,18 @@ pub struct ReportLine {
     pub report: Cut,
 }
 
-/// The number of characters asked of the database for a text cut to
-/// `chars` (one more, to tell whether it was cut), as SQL.
-fn substr(column: &str, chars: usize) -> String {
-    format!("substr({column}, 1, {})", chars.saturating_add(1))
+/// The SQL for the start of a text `column`, enough for `chars`
+/// characters and one more (to tell whether it was cut). SQLite's
+/// `substr()` of a text stops at a NUL (and its `length()` too), so that
+/// a stored NUL would hide the rest of a text: there the start is taken
+/// as bytes, 4 a character at most in UTF-8. PostgreSQL's text holds no
+/// NUL.
+fn head(c: &Conn, column: &str, chars: usize) -> String {
+    let n = chars.saturating_add(1);
+    match c.backend() {
+        Backend::Sqlite => format!("substr(CAST({column} AS BLOB), 1, {})", n.saturating_mul(4)),
+        Backend::Postgres => format!("substr({column}, 1, {n})"),
+    }
 }
 
 fn count(n: usize) -> i64 {
@@ -103,7 +115,7 @@ pub fn press_page(
         &format!(
             "SELECT id, phase, sender, {}, created_at FROM broadcast_press
              WHERE game = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
-            substr("body", chars)
+            head(c, "body", chars)
         ),
         params![game, count(take), count(skip)],
         |r| {
@@ -125,7 +137,7 @@ pub fn press_one(c: &Conn, game: &str, id: i64, chars: usize) -> Result<Option<P
         &format!(
             "SELECT id, phase, sender, {}, created_at FROM broadcast_press
              WHERE game = ?1 AND id = ?2",
-            substr("body", chars)
+            head(c, "body", chars)
         ),
         params![game, id],
         |r| {
@@ -174,7 +186,7 @@ pub fn latest_reports(c: &Conn, game: &str, take: usize, chars: usize) -> Result
         &format!(
             "SELECT seq, phase, created_at, {} FROM history WHERE game = ?1 AND kind = 'phase'
              ORDER BY seq DESC LIMIT ?2",
-            substr("report", chars)
+            head(c, "report", chars)
         ),
         params![game, count(take)],
         |r| {
@@ -272,10 +284,18 @@ mod tests {
             }
         );
         assert_eq!(
-            Cut::new(String::new(), 0),
+            Cut::new(Vec::new(), 0),
             Cut {
                 text: String::new(),
                 cut: false
+            }
+        );
+        // Bytes that end in the middle of a character: there was more.
+        assert_eq!(
+            Cut::new(b"ab\xe2\x82".to_vec(), 2),
+            Cut {
+                text: "ab".into(),
+                cut: true
             }
         );
     }

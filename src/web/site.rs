@@ -44,10 +44,11 @@ pub const PRESS_PER_PAGE: usize = 20;
 /// own page. A hundred broadcasts of 900 KB made a game's page of 111 MB.
 pub const PRESS_CUT: usize = 2_000;
 /// Characters of a broadcast shown on its own page
-/// (`/games/G/press/ID`): more than any press the judge takes by mail,
-/// so the whole of it, but a bound all the same on what one request
-/// costs, whatever a store holds.
-pub const PRESS_WHOLE: usize = 1_000_000;
+/// (`/games/G/press/ID`): more than the judge takes by mail in one
+/// broadcast, so the whole of it, but a bound all the same on what one
+/// request costs, whatever a store holds (a broadcast kept before the
+/// judge limited press is cut here).
+pub const PRESS_WHOLE: usize = 100_000;
 /// Played phases linked from a game's page (the latest) and on each page
 /// of its phases (`/games/G/phases?page=N`).
 pub const PHASES_PER_PAGE: usize = 100;
@@ -244,6 +245,35 @@ impl Cache {
         self.bytes += size;
         self.order.push_back(want.clone());
         self.made.insert(want, made);
+    }
+}
+
+impl Drop for Site {
+    /// The store connections go off the async threads: the site is
+    /// dropped where the server's task ends, on an async thread, and a
+    /// PostgreSQL connection's drop blocks on a runtime of its own, which
+    /// panics there (inside a destructor: the process aborted at every
+    /// reload and stop of a judge on PostgreSQL).
+    fn drop(&mut self) {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        let mut stores: Vec<Store> = std::mem::take(&mut *lock(&self.pool));
+        stores.extend(lock(&self.stamp).take());
+        if stores.is_empty() {
+            return;
+        }
+        match Handle::try_current().map(|h| h.runtime_flavor()) {
+            Err(_) => drop(stores),
+            Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(|| drop(stores)),
+            Ok(_) => {
+                // A thread of their own; should none be had, the
+                // connections are left open rather than the process
+                // aborted.
+                let stores = std::mem::ManuallyDrop::new(stores);
+                let _ = std::thread::Builder::new()
+                    .name("zj-web-close".into())
+                    .spawn(move || drop(std::mem::ManuallyDrop::into_inner(stores)));
+            }
+        }
     }
 }
 
@@ -678,6 +708,7 @@ impl Site {
                 all_phases => (phase_total > phases.len()).then(|| format!("{href}/phases?page=2")),
                 press => minijinja::value::Serde(press.iter().map(|p| PressView::new(p, &href, &g.settings.timezone)).collect::<Vec<_>>()),
                 press_total => press_total,
+                one => false,
                 older_press => (press_total > press.len()).then(|| format!("{href}/press?page=2")),
                 press_rule => match g.settings.press {
                     crate::game::record::Press::None => "none",
@@ -924,6 +955,7 @@ impl Site {
                 href => &href,
                 feed => format!("{href}/feed.atom"),
                 one => one.is_some(),
+                whole => PRESS_WHOLE,
                 press => minijinja::value::Serde(press.iter().map(|p| PressView::new(p, &href, &g.settings.timezone)).collect::<Vec<_>>()),
                 total => total,
                 page => page,
