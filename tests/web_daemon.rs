@@ -29,13 +29,18 @@ impl Run {
     /// The judge with its open-file limit (soft and hard) set to `files`,
     /// as `LimitNOFILE=` sets it.
     fn start_with(dir: &Path, web: &str, files: Option<u64>) -> Run {
+        Run::start_bin(BIN, dir, web, files)
+    }
+
+    /// The same with the judge at `bin`.
+    fn start_bin(bin: &str, dir: &Path, web: &str, files: Option<u64>) -> Run {
         std::fs::write(
             dir.join("zinejudge.toml"),
             format!("[judge]\naddress = \"judge@example.test\"\nlog = \"info\"\n\n[web]\n{web}"),
         )
         .expect("config");
         let log = dir.join("judge.log");
-        let mut cmd = Command::new(BIN);
+        let mut cmd = Command::new(bin);
         if let Some(n) = files {
             use std::os::unix::process::CommandExt;
             // SAFETY: setrlimit is async-signal-safe, and the closure
@@ -452,4 +457,88 @@ fn idle_web_connections_leave_the_judge_the_files_its_mail_needs() {
     assert!(again.contains(&format!("capped at {CAP}")), "{again}");
     run.signal(libc::SIGTERM);
     assert!(run.wait_exit().success(), "{}", run.log());
+}
+
+/// A process's memory figure from /proc (`VmHWM`, `VmRSS`: KiB), or
+/// `Threads`.
+fn status(pid: u32, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The judge's memory while eight clients at once ask for the pages of a
+/// game holding 100 broadcasts of 900 KB (once, eight such requests took
+/// a judge to 1.42 GB): prints the peak (VmHWM) after each round.
+///
+///     cargo test --release --test web_daemon -- --ignored --nocapture memory
+///
+/// `ZJ_WEB_JUDGE=/path/to/zinejudge` measures another build of the judge
+/// (an older one, to compare).
+#[test]
+#[ignore = "a measurement: run by hand"]
+fn memory_of_eight_concurrent_requests_for_a_game_of_huge_press() {
+    let dir = TempDir::new("memory");
+    let store = dir.path().join("var/zinejudge.sqlite");
+    std::fs::create_dir_all(store.parent().expect("var")).expect("var");
+    {
+        let mut j = web_support::Judge::new(&store);
+        web_support::standard_game(&mut j, "g1");
+        j.sql(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+             INSERT INTO broadcast_press (game, phase, sender, body, created_at)
+               SELECT 'g1', 'Winter 1901 adjustment', 'England',
+                      printf('huge %03d ', i) || replace(hex(zeroblob(450000)), '0', 'x'),
+                      1900000000 + i
+               FROM n;",
+        );
+    }
+    let bin = std::env::var("ZJ_WEB_JUDGE").unwrap_or_else(|_| BIN.to_string());
+    let run = Run::start_bin(&bin, dir.path(), "address = \"127.0.0.1:0\"\n", None);
+    let addr = run.serving(1);
+    let pid = run.child.id();
+    std::thread::sleep(Duration::from_secs(2));
+    eprintln!(
+        "{bin}: idle: VmRSS {} KiB, VmHWM {} KiB, {} threads",
+        status(pid, "VmRSS"),
+        status(pid, "VmHWM"),
+        status(pid, "Threads")
+    );
+    let mut threads = 0;
+    let mut answers_ok = true;
+    for path in [
+        "/games/g1",
+        "/games/g1?tz=UTC",
+        "/games/g1/feed.atom",
+        "/games/g1/press?page=2",
+        "/games/g1/press?page=3",
+    ] {
+        let answers: Vec<(u16, usize)> = std::thread::scope(|s| {
+            let asks: Vec<_> = (0..8).map(|_| s.spawn(|| get(addr, path))).collect();
+            for _ in 0..20 {
+                threads = threads.max(status(pid, "Threads"));
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            asks.into_iter()
+                .map(|a| {
+                    let r = a.join().expect("a client");
+                    (r.status, r.body.len())
+                })
+                .collect()
+        });
+        answers_ok &= answers.iter().all(|(status, _)| *status == 200);
+        eprintln!(
+            "{path}: 8 at once, answers (status, bytes) {answers:?}; VmRSS {} KiB, VmHWM {} KiB",
+            status(pid, "VmRSS"),
+            status(pid, "VmHWM")
+        );
+    }
+    eprintln!("at most {threads} threads");
+    assert!(
+        answers_ok,
+        "a page was not served: the judge's pages are not bounded"
+    );
 }
