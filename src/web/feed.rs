@@ -67,6 +67,22 @@ pub fn escape_html(s: &str) -> String {
     o
 }
 
+/// The bytes `text` takes in the feed as an entry's content: cleaned,
+/// escaped as HTML ([`escape_html`]) and then as XML by the writer, so that
+/// `&` takes 9 (`&amp;amp;`) and `"` 10 (`&amp;quot;`). What the feed's
+/// size is reckoned in.
+pub fn written_size(text: &str) -> usize {
+    super::text::clean(text)
+        .chars()
+        .map(|c| match c {
+            '"' => 10,
+            '&' | '\'' => 9,
+            '<' | '>' => 8,
+            c => c.len_utf8(),
+        })
+        .sum()
+}
+
 fn link(href: &str, rel: &str, mime: Option<&str>) -> Link {
     Link {
         href: cleaned(href),
@@ -128,6 +144,45 @@ pub fn write(c: &Channel) -> Result<String, atom_syndication::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn one_entry(text: &str) -> String {
+        write(&Channel {
+            id: "urn:g1".into(),
+            title: "g1".into(),
+            page: "/games/g1".into(),
+            own: "/games/g1/feed.atom".into(),
+            judge: "zinejudge".into(),
+            updated: 0,
+            items: vec![Item {
+                id: "urn:g1:1".into(),
+                title: "g1".into(),
+                link: "/games/g1".into(),
+                updated: 0,
+                author: None,
+                text: text.into(),
+            }],
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn an_entrys_written_size_is_what_it_takes_in_the_feed() {
+        let empty = one_entry("").len();
+        for text in [
+            "plain text, Grüße 🙂",
+            "&&&&",
+            "<<>>",
+            "\"\"''",
+            "a\u{0}b\u{1b}c\u{fffe}",
+            "mixed <b>\"it's\"</b> & more\n\tline",
+        ] {
+            assert_eq!(
+                one_entry(text).len() - empty,
+                written_size(text),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_feed_reads_back_with_its_text_intact() {

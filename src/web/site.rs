@@ -54,6 +54,12 @@ pub const PRESS_WHOLE: usize = 100_000;
 pub const PHASES_PER_PAGE: usize = 100;
 /// Entries in a feed: the latest results and press.
 pub const FEED_ENTRIES: usize = 50;
+/// Bytes the entries' texts may take in a feed, as written
+/// ([`super::feed::written_size`]); past this the older entries are left
+/// out (the newest is always in). Texts of markup characters take up to
+/// ten bytes a character once escaped twice (as HTML, then as XML), so
+/// that 50 cut entries could otherwise pass 1 MB.
+pub const FEED_TEXT_BYTES: usize = 768 * 1024;
 /// Characters of a phase's results in a feed entry: more than the results
 /// of any shipped variant, cut with a link to the phase's page beyond.
 pub const REPORT_CUT: usize = 16_000;
@@ -881,6 +887,15 @@ impl Site {
         }
         entries.sort_by_key(|e| std::cmp::Reverse(e.updated));
         entries.truncate(FEED_ENTRIES);
+        let mut spent = 0;
+        let within = entries
+            .iter()
+            .take_while(|e| {
+                spent += super::feed::written_size(&e.text);
+                spent <= FEED_TEXT_BYTES
+            })
+            .count();
+        entries.truncate(within.max(1));
         let xml = super::feed::write(&super::feed::Channel {
             id: match &self.base_url {
                 Some(_) => self.absolute(&href),
