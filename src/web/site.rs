@@ -423,8 +423,8 @@ impl Site {
             Want::Phase(name, phase) => self.phase(name, phase)?,
             Want::Feed(name) => self.feed(name)?,
             Want::Map(name) => self.map(name)?,
-            Want::Press(name, page) => self.press(name, Some(*page), None)?,
-            Want::OnePress(name, id) => self.press(name, None, Some(*id))?,
+            Want::Press(name, page) => self.press(name, PressShown::Page(*page))?,
+            Want::OnePress(name, id) => self.press(name, PressShown::One(*id))?,
             Want::Phases(name, page) => self.phases(name, *page)?,
         };
         match made {
@@ -917,27 +917,24 @@ impl Site {
         }))
     }
 
-    /// A page of a game's press (`page`, from 1, [`PRESS_PER_PAGE`] each,
-    /// cut to [`PRESS_CUT`]), or one broadcast whole (`one`, to
-    /// [`PRESS_WHOLE`]).
-    fn press(&self, name: &str, page: Option<usize>, one: Option<i64>) -> Result<Option<Made>> {
+    /// A page of a game's press, or one broadcast.
+    fn press(&self, name: &str, shown: PressShown) -> Result<Option<Made>> {
         let Some((g, press, total)) = self.read(|tx| {
             let Some(g) = games::load(tx, name)? else {
                 return Ok(None);
             };
             let total = rows::press_count(tx, &g.name)?;
-            let press = match (one, page) {
-                (Some(id), _) => rows::press_one(tx, &g.name, id, PRESS_WHOLE)?
+            let press = match shown {
+                PressShown::One(id) => rows::press_one(tx, &g.name, id, PRESS_WHOLE)?
                     .into_iter()
                     .collect(),
-                (None, Some(n)) => rows::press_page(
+                PressShown::Page(n) => rows::press_page(
                     tx,
                     &g.name,
                     n.saturating_sub(1).saturating_mul(PRESS_PER_PAGE),
                     PRESS_PER_PAGE,
                     PRESS_CUT,
                 )?,
-                (None, None) => Vec::new(),
             };
             Ok(Some((g, press, total)))
         })?
@@ -947,19 +944,15 @@ impl Site {
         let href = self.href(&g.name);
         let pages = total.div_ceil(PRESS_PER_PAGE).max(1);
         let link = |n: usize| format!("{href}/press?page={n}");
-        let (page, previous, next) = match page {
-            Some(n) if one.is_none() => {
-                if n == 0 || n > pages {
-                    return Ok(None);
-                }
-                (
-                    n,
-                    (n > 1).then(|| link(n - 1)),
-                    (n < pages).then(|| link(n + 1)),
-                )
-            }
-            _ if press.is_empty() => return Ok(None),
-            _ => (0, None, None),
+        let (page, previous, next) = match shown {
+            PressShown::Page(n) if n == 0 || n > pages => return Ok(None),
+            PressShown::Page(n) => (
+                n,
+                (n > 1).then(|| link(n - 1)),
+                (n < pages).then(|| link(n + 1)),
+            ),
+            PressShown::One(_) if press.is_empty() => return Ok(None),
+            PressShown::One(_) => (0, None, None),
         };
         let body = self.pages.render(
             "press.html",
@@ -969,7 +962,7 @@ impl Site {
                 name => &g.name,
                 href => &href,
                 feed => format!("{href}/feed.atom"),
-                one => one.is_some(),
+                one => matches!(shown, PressShown::One(_)),
                 whole => PRESS_WHOLE,
                 press => minijinja::value::Serde(press.iter().map(|p| PressView::new(p, &href, &g.settings.timezone)).collect::<Vec<_>>()),
                 total => total,
@@ -1025,6 +1018,16 @@ impl Site {
         )?;
         Ok(Some(Made::html(body)))
     }
+}
+
+/// Which press a press page shows.
+#[derive(Debug, Clone, Copy)]
+enum PressShown {
+    /// A page of the list (from 1), [`PRESS_PER_PAGE`] broadcasts cut to
+    /// [`PRESS_CUT`].
+    Page(usize),
+    /// One broadcast, to [`PRESS_WHOLE`].
+    One(i64),
 }
 
 /// A cut text for the feed: what is shown, and where the rest is.
