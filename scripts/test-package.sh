@@ -57,6 +57,10 @@ remove_all() {
   if dpkg-query -W -f='${db:Status-Abbrev}' zinejudge 2>/dev/null | grep -q '^[ir]'; then
     apt-get purge -y -q zinejudge >/dev/null 2>&1 || dpkg --purge zinejudge >/dev/null 2>&1 || true
   fi
+  # A hand installation's binary is /usr/bin/zinejudge too (the path the
+  # unit's ExecStart names); removed only when no package owns it.
+  # (/usr/local/bin/zinejudge: where hand installations went before.)
+  if ! dpkg-query -S /usr/bin/zinejudge >/dev/null 2>&1; then rm -f /usr/bin/zinejudge; fi
   rm -f /usr/local/bin/zinejudge /etc/systemd/system/zinejudge.service
   rm -f /usr/local/share/man/man1/zinejudge.1 /usr/local/share/man/man1/zinejudge-*.1
   rm -rf /etc/zinejudge "$STATE"
@@ -250,6 +254,6 @@ echo "   removed and purged"
 remove_all
 say "installing by hand: the unit header's steps, as written"
 run_header_steps "Install by hand"
-check_installed_judge /usr/local/bin/zinejudge /etc/systemd/system/zinejudge.service
+check_installed_judge /usr/bin/zinejudge /etc/systemd/system/zinejudge.service
 
 say "package and hand installation checked"

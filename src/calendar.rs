@@ -72,6 +72,15 @@ pub struct PhaseParseError {
 }
 
 impl Calendar {
+    /// The years a phase may name. Every phase the judge reads (a stored or
+    /// hand-written position, a variant's start and last phase, a phase a
+    /// command names) is read by [`Calendar::parse`], which refuses other
+    /// years, so that the phases after it never run past `i32::MAX`: the
+    /// offline tools once turned Winter 2147483647 into Spring
+    /// -2147483648. A game would need some two thousand million years of
+    /// play from the last of these to get there.
+    pub const YEARS: std::ops::RangeInclusive<i32> = -999_999..=999_999;
+
     /// The standard Spring/Fall/Winter calendar starting in Spring 1901.
     pub fn standard() -> Calendar {
         Calendar {
@@ -133,6 +142,8 @@ impl Calendar {
     }
 
     /// The phase after `p`, wrapping into the next year after the last season.
+    /// (The year saturates rather than wraps at `i32::MAX`, which no phase
+    /// read within [`Calendar::YEARS`] comes near.)
     pub fn next(&self, p: Phase) -> Phase {
         let season = &self.seasons[p.season as usize];
         let i = season.phases.iter().position(|&k| k == p.kind).unwrap_or(0);
@@ -142,7 +153,7 @@ impl Calendar {
         let (year, s) = if p.season as usize + 1 < self.seasons.len() {
             (p.year, p.season + 1)
         } else {
-            (p.year + 1, 0)
+            (p.year.saturating_add(1), 0)
         };
         Phase {
             year,
@@ -225,9 +236,7 @@ impl Calendar {
         let cleaned = text.replace(',', " ");
         let words: Vec<&str> = cleaned.split_whitespace().collect();
         if words.len() == 1 {
-            return self
-                .parse_short(words[0])
-                .ok_or_else(|| err("expected a season and a year"));
+            return self.parse_short(words[0]).map_err(err);
         }
         if words.len() < 2 {
             return Err(err("expected a season and a year"));
@@ -247,9 +256,7 @@ impl Calendar {
                         .join(", ")
                 ))
             })?;
-        let year: i32 = words[1]
-            .parse()
-            .map_err(|_| err("the year is not a number"))?;
+        let year = read_year(words[1]).map_err(err)?;
         let mut rest = &words[2..];
         if rest
             .first()
@@ -287,16 +294,24 @@ impl Calendar {
         )))
     }
 
-    fn parse_short(&self, w: &str) -> Option<Phase> {
+    /// `S1901M`; why not, if it is not one.
+    fn parse_short(&self, w: &str) -> Result<Phase, &'static str> {
+        const NOT: &str = "expected a season and a year";
         if !w.is_ascii() || w.len() < 3 {
-            return None;
+            return Err(NOT);
         }
-        let n = w.find(|c: char| c.is_ascii_digit() || c == '-')?;
+        let n = w
+            .find(|c: char| c.is_ascii_digit() || c == '-')
+            .ok_or(NOT)?;
         let prefix = &w[..n];
-        let k = w.chars().last()?.to_ascii_uppercase();
-        let year: i32 = w.get(n..w.len() - 1)?.parse().ok()?;
+        let k = w.chars().last().ok_or(NOT)?.to_ascii_uppercase();
+        let year = match read_year(w.get(n..w.len() - 1).ok_or(NOT)?) {
+            Ok(y) => y,
+            Err(why) if why == OUT_OF_RANGE => return Err(why),
+            Err(_) => return Err(NOT),
+        };
         if prefix.is_empty() || (prefix.len() != 1 && prefix.len() != self.season_prefix_len()) {
-            return None;
+            return Err(NOT);
         }
         let matches: Vec<usize> = self
             .seasons
@@ -308,7 +323,7 @@ impl Calendar {
             .map(|(i, _)| i)
             .collect();
         let [season] = matches.as_slice() else {
-            return None;
+            return Err(NOT);
         };
         let season = *season;
         let kind = match k {
@@ -316,14 +331,33 @@ impl Calendar {
             'R' => PhaseKind::Retreat,
             'A' | 'B' => PhaseKind::Adjustment,
             'P' => PhaseKind::Placement,
-            _ => return None,
+            _ => return Err(NOT),
         };
         let p = Phase {
             year,
             season: season as u8,
             kind,
         };
-        self.contains(p).then_some(p)
+        if !self.contains(p) {
+            return Err(NOT);
+        }
+        Ok(p)
+    }
+}
+
+/// Why a year is refused.
+const OUT_OF_RANGE: &str = "the year is out of range (-999999 to 999999)";
+
+/// A year as written (`1901`, `-44`), within [`Calendar::YEARS`].
+fn read_year(text: &str) -> Result<i32, &'static str> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("the year is not a number");
+    }
+    // All digits: a number too long for an i32 is out of range as well.
+    match text.parse::<i32>() {
+        Ok(y) if Calendar::YEARS.contains(&y) => Ok(y),
+        _ => Err(OUT_OF_RANGE),
     }
 }
 
@@ -346,6 +380,28 @@ impl fmt::Display for PhaseKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn years_past_the_range_are_refused_and_the_last_goes_on() {
+        let c = Calendar::standard();
+        for text in [
+            "Winter 2147483647",
+            "W2147483647A",
+            "Spring 1000000 movement",
+            "S-1000000M",
+            "Spring 99999999999",
+        ] {
+            let e = c.parse(text).unwrap_err();
+            assert!(e.why.contains("out of range"), "{text}: {e}");
+        }
+        assert_eq!(
+            c.parse("Spring x1901").unwrap_err().why,
+            "the year is not a number"
+        );
+        let last = c.parse("Winter 999999").unwrap();
+        assert_eq!(c.short(c.next(last)), "S1000000M");
+        assert_eq!(c.parse("S-44M").unwrap().year, -44);
+    }
 
     #[test]
     fn standard_year_runs_spring_fall_winter() {

@@ -314,3 +314,75 @@ fn datc_reads_power_lines_without_their_colon() {
     let o = zj(&["datc", f.to_str().unwrap()]);
     assert!(!o.status.success(), "{}", text(&o));
 }
+
+/// A position at the last year an `i32` holds: the next phase would wrap
+/// to -2147483648 (it did, in the release build; a debug build panicked).
+#[test]
+fn a_year_past_the_calendars_range_is_refused_not_wrapped() {
+    let orders = tmp("year-orders.txt", "England: F Lon H\n");
+    for phase in [
+        "Winter 2147483647 adjustment",
+        "Fall 2147483647 movement",
+        "Spring 1000000 movement",
+        "S2147483647M",
+        "Spring 99999999999 movement",
+        "Spring -2147483648 movement",
+    ] {
+        let pos = tmp(
+            "year-pos.toml",
+            &format!(
+                "phase = \"{phase}\"\n\n[units]\nEngland = [\"F Lon\"]\n\n[centres]\nEngland = [\"Lon\", \"Edi\"]\n"
+            ),
+        );
+        let o = zj(&[
+            "adjudicate",
+            "--position",
+            pos.to_str().unwrap(),
+            "--orders",
+            orders.to_str().unwrap(),
+        ]);
+        no_panic(&o);
+        assert!(!o.status.success(), "{phase}: {}", text(&o));
+        assert!(
+            text(&o).contains("the year is out of range (-999999 to 999999)"),
+            "{phase}: {}",
+            text(&o)
+        );
+        assert!(!text(&o).contains("# Next position"), "{}", text(&o));
+    }
+    // The last year allowed goes on into the next.
+    let pos = tmp(
+        "year-pos.toml",
+        "phase = \"Fall 999999 movement\"\n\n[units]\nEngland = [\"F Lon\"]\n\n[centres]\nEngland = [\"Lon\", \"Edi\"]\n",
+    );
+    let o = zj(&[
+        "adjudicate",
+        "--position",
+        pos.to_str().unwrap(),
+        "--orders",
+        orders.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("phase = \"Winter 999999 adjustment\""),
+        "{}",
+        text(&o)
+    );
+    // A variant starting past the range is refused by check-game.
+    let variant = GOOD_HEAD.replace("Spring 1901 movement", "Spring 2147483647 movement");
+    let f = tmp(
+        "year-variant.toml",
+        &format!(
+            "{variant}\n[[provinces]]\nid = \"Aaa\"\nname = \"Alpha\"\nterrain = \"land\"\nsupply-centre = true\n"
+        ),
+    );
+    let o = zj(&["check-game", f.to_str().unwrap()]);
+    no_panic(&o);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("calendar start: cannot read `Spring 2147483647 movement`")
+            && text(&o).contains("out of range"),
+        "{}",
+        text(&o)
+    );
+}

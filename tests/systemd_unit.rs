@@ -19,7 +19,7 @@ fn the_unit_runs_the_daemon_as_a_hardened_notify_service() {
         "WatchdogSec=60s",
         "Restart=on-failure",
         "ExecReload=/bin/kill -HUP $MAINPID",
-        "ExecStart=zinejudge run --config /etc/zinejudge/zinejudge.toml",
+        "ExecStart=/usr/bin/zinejudge run --config /etc/zinejudge/zinejudge.toml",
         "StateDirectory=zinejudge",
         "StateDirectoryMode=0700",
         "WorkingDirectory=/var/lib/zinejudge",
@@ -78,6 +78,74 @@ fn the_install_steps_use_files_that_exist_and_the_unit_paths() {
     );
 }
 
+/// The value of the unit's `key=` line.
+fn value(key: &str) -> Option<&'static str> {
+    UNIT.lines()
+        .find_map(|l| l.trim().strip_prefix(key)?.strip_prefix('='))
+}
+
+#[test]
+fn the_unit_runs_the_installed_binary_by_its_path() {
+    // Not a bare name: systemd would search /usr/local/bin first.
+    let exec = value("ExecStart").expect("ExecStart");
+    let program = exec.split_whitespace().next().expect("a program");
+    assert_eq!(program, "/usr/bin/zinejudge");
+    // The hand installation puts the binary there, and runs it from there.
+    let header: Vec<&str> = UNIT
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .filter_map(|l| l.strip_prefix("#   "))
+        .collect();
+    assert!(
+        header.contains(&format!("install -m 755 target/release/zinejudge {program}").as_str()),
+        "{header:#?}"
+    );
+    for step in &header {
+        assert!(
+            !step.contains("/usr/local/bin"),
+            "a step uses another binary: {step}"
+        );
+    }
+}
+
+#[test]
+fn the_units_file_limit_holds_every_web_connection_and_the_judges_own_files() {
+    // The judge cannot raise the limit itself: the filter forbids it.
+    assert!(has("SystemCallFilter=~@privileged @resources"));
+    let files: u64 = value("LimitNOFILE")
+        .expect("LimitNOFILE")
+        .parse()
+        .expect("a number");
+    // The most the judge keeps for itself: Maildir or SMTP with the most
+    // connections the configuration allows (64).
+    let wanted = zinejudge::web::Limits::default().connections;
+    let kept = zinejudge::web::FILES_KEPT + 64;
+    assert_eq!(
+        zinejudge::web::connection_cap(wanted, Some(files), kept),
+        wanted,
+        "LimitNOFILE={files} does not hold {wanted} web connections"
+    );
+    // A service's default (1,024) would not.
+    assert!(zinejudge::web::connection_cap(wanted, Some(1024), kept) < wanted);
+}
+
+#[test]
+fn the_unit_bounds_the_judges_memory_and_threads() {
+    // Above the judge's measured worst (about 250 MiB: README, "Storage,
+    // retention and memory"), and bounded.
+    let memory = value("MemoryMax").expect("MemoryMax");
+    let mib: u64 = memory
+        .strip_suffix('M')
+        .and_then(|m| m.parse().ok())
+        .expect("MemoryMax in M");
+    assert!((256..=1024).contains(&mib), "MemoryMax={memory}");
+    let tasks: u64 = value("TasksMax")
+        .expect("TasksMax")
+        .parse()
+        .expect("a number");
+    assert!((64..=1024).contains(&tasks), "TasksMax={tasks}");
+}
+
 fn tool(name: &str) -> bool {
     match Command::new(name).arg("--version").output() {
         Ok(o) => o.status.success(),
@@ -95,7 +163,10 @@ fn unit_for_test(name: &str) -> (PathBuf, PathBuf) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("man/man1")).unwrap();
     let bin = env!("CARGO_BIN_EXE_zinejudge");
-    let unit = UNIT.replace("ExecStart=zinejudge ", &format!("ExecStart={bin} "));
+    let unit = UNIT.replace(
+        "ExecStart=/usr/bin/zinejudge ",
+        &format!("ExecStart={bin} "),
+    );
     assert_ne!(unit, UNIT, "ExecStart not found");
     let path = dir.join("zinejudge.service");
     std::fs::write(&path, unit).unwrap();

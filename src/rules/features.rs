@@ -1206,8 +1206,11 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
                     && s.1 == p
                     && (s.3 == 0
                         || self.state.held_since.get(power).is_some_and(|h| {
-                            h.iter()
-                                .any(|(q, y)| *q == p && year - y >= i32::from(s.3) - 1)
+                            h.iter().any(|(q, y)| {
+                                // i64: a hand-written position may
+                                // hold any year here.
+                                *q == p && i64::from(year) - i64::from(*y) >= i64::from(s.3) - 1
+                            })
                         }))
             });
             // A site of the power's not yet held long enough says so, held

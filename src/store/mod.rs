@@ -107,6 +107,7 @@
 pub mod budget;
 pub mod confirm;
 pub mod games;
+pub mod pages;
 pub mod press;
 pub mod retention;
 pub mod roster;

@@ -1,7 +1,11 @@
 //! A game's Atom feed (RFC 4287, written by `atom_syndication`, which
 //! escapes every value): one entry per played phase, its results as mailed
-//! to observers, and one per broadcast.
+//! to observers, and one per broadcast. Every text is cleaned of what XML
+//! may not hold ([`super::text`]) here, whoever made the [`Channel`]:
+//! `atom_syndication` escapes markup but writes a NUL or an ESC as it is,
+//! and one such byte makes the whole feed unreadable.
 
+use super::text::cleaned;
 use atom_syndication::{Content, Entry, Feed, FixedDateTime, Generator, Link, Person, Text};
 
 /// An entry.
@@ -63,9 +67,25 @@ pub fn escape_html(s: &str) -> String {
     o
 }
 
+/// The bytes `text` takes in the feed as an entry's content: cleaned,
+/// escaped as HTML ([`escape_html`]) and then as XML by the writer, so that
+/// `&` takes 9 (`&amp;amp;`) and `"` 10 (`&amp;quot;`). What the feed's
+/// size is reckoned in.
+pub fn written_size(text: &str) -> usize {
+    super::text::clean(text)
+        .chars()
+        .map(|c| match c {
+            '"' => 10,
+            '&' | '\'' => 9,
+            '<' | '>' => 8,
+            c => c.len_utf8(),
+        })
+        .sum()
+}
+
 fn link(href: &str, rel: &str, mime: Option<&str>) -> Link {
     Link {
-        href: href.to_string(),
+        href: cleaned(href),
         rel: rel.to_string(),
         mime_type: mime.map(str::to_string),
         ..Link::default()
@@ -78,20 +98,20 @@ pub fn write(c: &Channel) -> Result<String, atom_syndication::Error> {
         .items
         .iter()
         .map(|i| Entry {
-            title: Text::plain(i.title.clone()),
-            id: i.id.clone(),
+            title: Text::plain(cleaned(&i.title)),
+            id: cleaned(&i.id),
             updated: date(i.updated),
             authors: i
                 .author
                 .iter()
                 .map(|a| Person {
-                    name: a.clone(),
+                    name: cleaned(a),
                     ..Person::default()
                 })
                 .collect(),
             links: vec![link(&i.link, "alternate", Some("text/html"))],
             content: Some(Content {
-                value: Some(format!("<pre>{}</pre>", escape_html(&i.text))),
+                value: Some(format!("<pre>{}</pre>", escape_html(&cleaned(&i.text)))),
                 content_type: Some("html".to_string()),
                 ..Content::default()
             }),
@@ -99,11 +119,11 @@ pub fn write(c: &Channel) -> Result<String, atom_syndication::Error> {
         })
         .collect();
     let feed = Feed {
-        title: Text::plain(c.title.clone()),
-        id: c.id.clone(),
+        title: Text::plain(cleaned(&c.title)),
+        id: cleaned(&c.id),
         updated: date(c.updated),
         authors: vec![Person {
-            name: c.judge.clone(),
+            name: cleaned(&c.judge),
             ..Person::default()
         }],
         generator: Some(Generator {
@@ -124,6 +144,45 @@ pub fn write(c: &Channel) -> Result<String, atom_syndication::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn one_entry(text: &str) -> String {
+        write(&Channel {
+            id: "urn:g1".into(),
+            title: "g1".into(),
+            page: "/games/g1".into(),
+            own: "/games/g1/feed.atom".into(),
+            judge: "zinejudge".into(),
+            updated: 0,
+            items: vec![Item {
+                id: "urn:g1:1".into(),
+                title: "g1".into(),
+                link: "/games/g1".into(),
+                updated: 0,
+                author: None,
+                text: text.into(),
+            }],
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn an_entrys_written_size_is_what_it_takes_in_the_feed() {
+        let empty = one_entry("").len();
+        for text in [
+            "plain text, Grüße 🙂",
+            "&&&&",
+            "<<>>",
+            "\"\"''",
+            "a\u{0}b\u{1b}c\u{fffe}",
+            "mixed <b>\"it's\"</b> & more\n\tline",
+        ] {
+            assert_eq!(
+                one_entry(text).len() - empty,
+                written_size(text),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_feed_reads_back_with_its_text_intact() {

@@ -7,7 +7,10 @@
 //! and a time zone.
 //!
 //! Slow or hostile clients cannot starve the others: connections are
-//! capped (past the cap a client gets a short 503 at once), a request's
+//! capped (past the cap a client gets a short 503 at once), and the cap
+//! leaves room under the process's open-file limit for the judge's own
+//! files ([`connection_cap`]), so idle connections can never take the
+//! descriptors the store and the mail need; a request's
 //! head must arrive within a few seconds and so must the next request on a
 //! kept-alive connection, a read or write that makes no progress ends its
 //! connection, a request is answered (or given up with a 503) within
@@ -17,6 +20,7 @@
 pub mod feed;
 pub mod pages;
 pub mod site;
+pub mod text;
 
 use axum::Router;
 use axum::body::Body;
@@ -45,7 +49,12 @@ use tracing::{debug, error, info, warn};
 #[derive(Debug, Clone)]
 pub struct Limits {
     /// Connections open at once; past this a client gets a 503 at once.
+    /// Fewer when the open-file limit leaves less room
+    /// ([`connection_cap`]).
     pub connections: usize,
+    /// Open files kept for the rest of the judge out of the process's
+    /// limit (see [`FILES_KEPT`]); the web connections get what is left.
+    pub files_kept: usize,
     /// Time for a request's head to arrive, and for the next request on a
     /// kept-alive connection to begin.
     pub head: Duration,
@@ -63,12 +72,72 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             connections: 1024,
+            files_kept: FILES_KEPT,
             head: Duration::from_secs(10),
             stall: Duration::from_secs(30),
             request: Duration::from_secs(15),
             makers: 4,
         }
     }
+}
+
+/// Open files (descriptors) kept out of the process's limit for
+/// everything but web connections, when mail goes out to a Maildir (each
+/// SMTP connection the configuration allows adds one; see
+/// [`Server::start`]). Counted from what the judge holds at once: the
+/// standard streams, the journal's socket and the async runtime's own
+/// (epoll, its wakers, the signal pipe), about 10; the web listener, 1;
+/// store connections, 3 files each in SQLite (the database, its WAL and
+/// its shared-memory index; 1 socket in PostgreSQL): the judge's own few
+/// plus the pages' pool of 8 and one each for the 4 page makers, about 20
+/// connections, 60 files; the inbox (an IMAP session and its IDLE, or a
+/// Maildir's directory and the mail being read), a few; the outbox
+/// Maildir's file being written, the template and CA files read at a
+/// reload, DNS look-ups, a few. About 80 in all: 128 leaves room for
+/// what was not counted. The password-check threads hold none.
+pub const FILES_KEPT: usize = 128;
+
+/// Clients past the cap being told 503 at once. Each holds its descriptor
+/// until its answer is sent (2 seconds at most); past this many, a client
+/// is closed at once instead, so that a flood of new connections cannot
+/// take the descriptors the cap keeps for the judge either.
+const TURNED_AWAY: usize = 32;
+
+/// The web connections allowed at once: `wanted`, or fewer when the
+/// process's open-file limit `limit` (`None`: unlimited or unknown) does
+/// not hold `wanted` plus the clients being turned away plus `kept` for
+/// the rest of the judge. It may be 0: a judge allowed so few files serves
+/// every client a 503, and still handles its mail.
+pub fn connection_cap(wanted: usize, limit: Option<u64>, kept: usize) -> usize {
+    match limit {
+        None => wanted,
+        Some(l) => {
+            let room = usize::try_from(l)
+                .unwrap_or(usize::MAX)
+                .saturating_sub(kept)
+                .saturating_sub(TURNED_AWAY);
+            wanted.min(room)
+        }
+    }
+}
+
+/// The process's limit on open files (the soft `RLIMIT_NOFILE`: what
+/// `LimitNOFILE=` in the unit sets, or 1,024 by default); `None` when it
+/// is unlimited or cannot be read. Read at every start of the server (the
+/// daemon's start and each reload), as a limit can be changed from outside
+/// (`prlimit`).
+pub fn file_limit() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one `rlimit` through a pointer to a live,
+    // properly aligned value, and reads nothing else.
+    let rc = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) };
+    if rc != 0 || r.rlim_cur == libc::RLIM_INFINITY {
+        return None;
+    }
+    Some(r.rlim_cur)
 }
 
 /// What the server shows.
@@ -123,12 +192,21 @@ impl Server {
         if !web.enabled {
             return None;
         }
+        // Each SMTP connection the outbox may open is a descriptor more
+        // to keep.
+        let smtp = match &config.sink {
+            crate::config::Sink::Smtp { connections, .. } => *connections,
+            crate::config::Sink::Maildir(_) => 0,
+        };
         let options = Options {
             store: config.store.clone(),
             judge: config.identity.name.clone(),
             base_url: web.base_url.clone(),
             cache: true,
-            limits: Limits::default(),
+            limits: Limits {
+                files_kept: FILES_KEPT + smtp,
+                ..Limits::default()
+            },
         };
         let want = web.address;
         match bind(want) {
@@ -201,7 +279,18 @@ pub async fn serve(listener: TcpListener, options: Options, mut shutdown: watch:
         makers: Arc::new(Semaphore::new(limits.makers.max(1))),
     };
     let router = router(app, &limits);
-    let open = Arc::new(Semaphore::new(limits.connections.max(1)));
+    let limit = file_limit();
+    let cap = connection_cap(limits.connections, limit, limits.files_kept);
+    if cap < limits.connections {
+        warn!(
+            "web connections capped at {cap}, not {}: the open-file limit is {} and {} are kept for the store and the mail (raise LimitNOFILE to serve more)",
+            limits.connections,
+            limit.unwrap_or_default(),
+            limits.files_kept
+        );
+    }
+    let open = Arc::new(Semaphore::new(cap));
+    let away = Arc::new(Semaphore::new(TURNED_AWAY));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.head)
@@ -222,7 +311,13 @@ pub async fn serve(listener: TcpListener, options: Options, mut shutdown: watch:
         };
         let _ = stream.set_nodelay(true);
         let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
-            tokio::spawn(turn_away(stream));
+            // Past the cap: a 503 at once, or, in a flood, closed at once.
+            if let Ok(turn) = Arc::clone(&away).try_acquire_owned() {
+                tokio::spawn(async move {
+                    turn_away(stream).await;
+                    drop(turn);
+                });
+            }
             continue;
         };
         let io = TokioIo::new(Stalling::new(stream, limits.stall));
@@ -253,7 +348,7 @@ pub async fn serve(listener: TcpListener, options: Options, mut shutdown: watch:
     }
     drop(listener);
     // Wait for the connections under way (each ends within DRAIN).
-    let all = u32::try_from(limits.connections.max(1)).unwrap_or(u32::MAX);
+    let all = u32::try_from(cap).unwrap_or(u32::MAX);
     let _ = tokio::time::timeout(DRAIN + Duration::from_secs(1), open.acquire_many(all)).await;
     info!("stopped serving the game pages");
 }
@@ -285,7 +380,10 @@ fn router(app: App, limits: &Limits) -> Router {
     Router::new()
         .route("/", get(list))
         .route("/games/{game}", get(game))
+        .route("/games/{game}/phases", get(phases))
         .route("/games/{game}/phases/{phase}", get(phase))
+        .route("/games/{game}/press", get(press))
+        .route("/games/{game}/press/{id}", get(one_press))
         .route("/games/{game}/feed.atom", get(feed))
         .route("/games/{game}/map.svg", get(map))
         .route("/style.css", get(style))
@@ -400,19 +498,59 @@ fn answer(m: Made) -> Response<Body> {
     r
 }
 
+/// The page number asked for (`?page=N`, from 1; 1 when not given);
+/// `None` when it is no page number.
+fn page_number(q: &HashMap<String, String>) -> Option<usize> {
+    match q.get("page") {
+        None => Some(1),
+        Some(p) => p.trim().parse::<usize>().ok().filter(|n| *n >= 1),
+    }
+}
+
 async fn list(
     State(app): State<App>,
     headers: HeaderMap,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response<Body> {
-    let page = match q.get("page") {
-        None => 1,
-        Some(p) => match p.trim().parse::<usize>() {
-            Ok(n) if n >= 1 => n,
-            _ => return not_found(&app, "page").await,
-        },
-    };
-    app.page(Want::List(page), &headers).await
+    match page_number(&q) {
+        Some(page) => app.page(Want::List(page), &headers).await,
+        None => not_found(&app, "page").await,
+    }
+}
+
+async fn press(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response<Body> {
+    match page_number(&q) {
+        Some(page) => app.page(Want::Press(name, page), &headers).await,
+        None => not_found(&app, "page").await,
+    }
+}
+
+async fn one_press(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path((name, id)): Path<(String, String)>,
+) -> Response<Body> {
+    match id.parse::<i64>() {
+        Ok(id) => app.page(Want::OnePress(name, id), &headers).await,
+        Err(_) => not_found(&app, "message").await,
+    }
+}
+
+async fn phases(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response<Body> {
+    match page_number(&q) {
+        Some(page) => app.page(Want::Phases(name, page), &headers).await,
+        None => not_found(&app, "page").await,
+    }
 }
 
 /// The reader's time zone (`?tz=America/New_York`), if it is one.
@@ -731,6 +869,19 @@ mod tests {
             assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
             flusher.abort();
         });
+    }
+
+    #[test]
+    fn the_connection_cap_leaves_the_judge_its_files() {
+        // The default limit of a service (1,024) with Maildir mail: the
+        // cap gives way.
+        let cap = connection_cap(1024, Some(1024), FILES_KEPT);
+        assert_eq!(cap, 1024 - FILES_KEPT - TURNED_AWAY);
+        // What the unit sets: room for every connection.
+        assert_eq!(connection_cap(1024, Some(4096), FILES_KEPT + 64), 1024);
+        assert_eq!(connection_cap(1024, None, FILES_KEPT), 1024);
+        // So few files that none are left for the pages: none served.
+        assert_eq!(connection_cap(1024, Some(100), FILES_KEPT), 0);
     }
 
     #[test]

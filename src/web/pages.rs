@@ -17,6 +17,15 @@ const PAGES: &[(&str, &str)] = &[
     ("game.html", include_str!("../../templates/web/game.html")),
     ("phase.html", include_str!("../../templates/web/phase.html")),
     (
+        "phases.html",
+        include_str!("../../templates/web/phases.html"),
+    ),
+    ("press.html", include_str!("../../templates/web/press.html")),
+    (
+        "press_item.html",
+        include_str!("../../templates/web/press_item.html"),
+    ),
+    (
         "not_found.html",
         include_str!("../../templates/web/not_found.html"),
     ),
@@ -49,11 +58,17 @@ impl Pages {
         // A name misspelt in a template is an error in the tests, not an
         // empty space on a page.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
-        // Escape what HTML needs (`& < > " '`), leaving `/` as it is so
-        // that links read as links in the page's source.
+        // Every text is cleaned of what a page may not hold (controls,
+        // noncharacters: `super::text`), whatever the store holds, then
+        // escaped for HTML (`& < > " '`), leaving `/` as it is so that
+        // links read as links in the page's source. The map, written as
+        // it is, is cleaned too: its titles hold the game's name.
         env.set_formatter(|out, state, value| match value.as_str() {
             Some(s) if !value.is_safe() && *state.auto_escape() == AutoEscape::Html => out
-                .write_str(&super::feed::escape_html(s))
+                .write_str(&super::feed::escape_html(&super::text::clean(s)))
+                .map_err(minijinja::Error::from),
+            Some(s) if value.is_safe() => out
+                .write_str(&super::text::clean(s))
                 .map_err(minijinja::Error::from),
             _ => minijinja::escape_formatter(out, state, value),
         });
@@ -104,5 +119,21 @@ mod tests {
             .unwrap();
         assert!(page.contains("&lt;b&gt;j&lt;/b&gt;"), "{page}");
         assert!(!page.contains("<b>j"), "{page}");
+    }
+
+    #[test]
+    fn values_lose_their_control_characters_whatever_the_template() {
+        let p = Pages::new();
+        let page = p
+            .render(
+                "not_found.html",
+                minijinja::context! { judge => "j\u{0}u\u{1b}[2Jd\u{fffe}ge<", prefix => "/", what => "game" },
+            )
+            .unwrap();
+        assert!(page.contains("ju[2Jdge&lt;"), "{page}");
+        assert!(
+            !page.chars().any(|c| !super::super::text::allowed(c)),
+            "{page:?}"
+        );
     }
 }

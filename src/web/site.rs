@@ -24,8 +24,9 @@ use crate::orders::{AdjustOrder, AnyCommand, Order, Place, format_unit};
 use crate::report::PhaseReport;
 use crate::report::picture::Picture;
 use crate::report::picture::geometry::Geometry;
-use crate::store::games::{self, GameRow, HistoryRow};
-use crate::store::{Store, StoreError, press};
+use crate::store::games::{self, GameRow};
+use crate::store::pages as rows;
+use crate::store::{Store, StoreError};
 use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Turn, Variant};
 use serde::Serialize;
@@ -35,10 +36,33 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Games on one page of the list.
 pub const GAMES_PER_PAGE: usize = 100;
-/// Broadcasts shown on a game's page and in its feed.
-const PRESS_SHOWN: i64 = 100;
-/// Entries in a feed.
-const FEED_ENTRIES: usize = 100;
+/// Broadcasts on a game's page (the latest) and on each page of its press
+/// (`/games/G/press?page=N`).
+pub const PRESS_PER_PAGE: usize = 20;
+/// Characters of a broadcast shown where many are (a game's page, its
+/// press pages, its feed); a longer one is cut there, with a link to its
+/// own page. A hundred broadcasts of 900 KB made a game's page of 111 MB.
+pub const PRESS_CUT: usize = 2_000;
+/// Characters of a broadcast shown on its own page
+/// (`/games/G/press/ID`): more than the judge takes by mail in one
+/// broadcast, so the whole of it, but a bound all the same on what one
+/// request costs, whatever a store holds (a broadcast kept before the
+/// judge limited press is cut here).
+pub const PRESS_WHOLE: usize = 100_000;
+/// Played phases linked from a game's page (the latest) and on each page
+/// of its phases (`/games/G/phases?page=N`).
+pub const PHASES_PER_PAGE: usize = 100;
+/// Entries in a feed: the latest results and press.
+pub const FEED_ENTRIES: usize = 50;
+/// Bytes the entries' texts may take in a feed, as written
+/// ([`super::feed::written_size`]); past this the older entries are left
+/// out (the newest is always in). Texts of markup characters take up to
+/// ten bytes a character once escaped twice (as HTML, then as XML), so
+/// that 50 cut entries could otherwise pass 1 MB.
+pub const FEED_TEXT_BYTES: usize = 768 * 1024;
+/// Characters of a phase's results in a feed entry: more than the results
+/// of any shipped variant, cut with a link to the phase's page beyond.
+pub const REPORT_CUT: usize = 16_000;
 /// Store connections kept open for pages.
 const POOL: usize = 8;
 /// Bytes of (compressed) pages kept; past this the oldest go.
@@ -163,6 +187,12 @@ pub enum Want {
     Feed(String),
     /// The current map alone.
     Map(String),
+    /// A page of a game's press (from 1), newest first.
+    Press(String, usize),
+    /// One broadcast of a game, whole.
+    OnePress(String, i64),
+    /// A page of a game's played phases (from 1), newest first.
+    Phases(String, usize),
 }
 
 /// The site: the store, the variants and map layouts, the templates and
@@ -221,6 +251,35 @@ impl Cache {
         self.bytes += size;
         self.order.push_back(want.clone());
         self.made.insert(want, made);
+    }
+}
+
+impl Drop for Site {
+    /// The store connections go off the async threads: the site is
+    /// dropped where the server's task ends, on an async thread, and a
+    /// PostgreSQL connection's drop blocks on a runtime of its own, which
+    /// panics there (inside a destructor: the process aborted at every
+    /// reload and stop of a judge on PostgreSQL).
+    fn drop(&mut self) {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        let mut stores: Vec<Store> = std::mem::take(&mut *lock(&self.pool));
+        stores.extend(lock(&self.stamp).take());
+        if stores.is_empty() {
+            return;
+        }
+        match Handle::try_current().map(|h| h.runtime_flavor()) {
+            Err(_) => drop(stores),
+            Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(|| drop(stores)),
+            Ok(_) => {
+                // A thread of their own; should none be had, the
+                // connections are left open rather than the process
+                // aborted.
+                let stores = std::mem::ManuallyDrop::new(stores);
+                let _ = std::thread::Builder::new()
+                    .name("zj-web-close".into())
+                    .spawn(move || drop(std::mem::ManuallyDrop::into_inner(stores)));
+            }
+        }
     }
 }
 
@@ -364,12 +423,16 @@ impl Site {
             Want::Phase(name, phase) => self.phase(name, phase)?,
             Want::Feed(name) => self.feed(name)?,
             Want::Map(name) => self.map(name)?,
+            Want::Press(name, page) => self.press(name, PressShown::Page(*page))?,
+            Want::OnePress(name, id) => self.press(name, PressShown::One(*id))?,
+            Want::Phases(name, page) => self.phases(name, *page)?,
         };
         match made {
             Some(m) => Ok(m),
             None => self.not_found(match want {
                 Want::Phase(..) => "phase",
-                Want::List(_) => "page",
+                Want::OnePress(..) => "message",
+                Want::List(_) | Want::Press(..) | Want::Phases(..) => "page",
                 _ => "game",
             }),
         }
@@ -516,16 +579,23 @@ impl Site {
     }
 
     fn game(&self, name: &str, tz: Option<&str>) -> Result<Option<Made>> {
-        let Some((g, seats, history, press, away)) = self.read(|tx| {
-            let Some(g) = games::load(tx, name)? else {
-                return Ok(None);
-            };
-            let seats = games::seats(tx, &g.name)?;
-            let history = games::history(tx, &g.name)?;
-            let press = press::list(tx, &g.name, PRESS_SHOWN)?;
-            let away = crate::store::roster::absences(tx, &g.name, unix_now())?;
-            Ok(Some((g, seats, history, press, away)))
-        })?
+        let Some((g, seats, (phase_lines, phase_total), (press, press_total), away)) =
+            self.read(|tx| {
+                let Some(g) = games::load(tx, name)? else {
+                    return Ok(None);
+                };
+                let seats = games::seats(tx, &g.name)?;
+                let phases = (
+                    rows::phase_lines(tx, &g.name, 0, PHASES_PER_PAGE)?,
+                    rows::phase_count(tx, &g.name)?,
+                );
+                let press = (
+                    rows::press_page(tx, &g.name, 0, PRESS_PER_PAGE, PRESS_CUT)?,
+                    rows::press_count(tx, &g.name)?,
+                );
+                let away = crate::store::roster::absences(tx, &g.name, unix_now())?;
+                Ok(Some((g, seats, phases, press, away)))
+            })?
         else {
             return Ok(None);
         };
@@ -610,14 +680,17 @@ impl Site {
                 }
             })
             .collect();
-        let phases = phase_links(&history, &self.href(&g.name));
+        let href = self.href(&g.name);
+        let phases: Vec<PhaseLink> = phase_lines
+            .iter()
+            .map(|l| phase_link(&v, &href, l))
+            .collect();
         let deadline = match (g.status, g.deadline) {
             (crate::game::record::Status::Active, Some(t)) => {
                 Some(Deadline::new(t, &g.settings.timezone, tz))
             }
             _ => None,
         };
-        let href = self.href(&g.name);
         let body = self.pages.render(
             "game.html",
             minijinja::context! {
@@ -636,8 +709,13 @@ impl Site {
                 chart => minijinja::value::Serde(&chart),
                 unowned => unowned,
                 roster => minijinja::value::Serde(&roster),
-                phases => minijinja::value::Serde(phases.iter().rev().collect::<Vec<_>>()),
-                press => minijinja::value::Serde(press.iter().map(|p| PressView::new(p, &g.settings.timezone)).collect::<Vec<_>>()),
+                phases => minijinja::value::Serde(&phases),
+                phase_total => phase_total,
+                all_phases => (phase_total > phases.len()).then(|| format!("{href}/phases?page=2")),
+                press => minijinja::value::Serde(press.iter().map(|p| PressView::new(p, &href, &g.settings.timezone)).collect::<Vec<_>>()),
+                press_total => press_total,
+                one => false,
+                older_press => (press_total > press.len()).then(|| format!("{href}/press?page=2")),
                 press_rule => match g.settings.press {
                     crate::game::record::Press::None => "none",
                     crate::game::record::Press::White => "white",
@@ -652,36 +730,30 @@ impl Site {
     }
 
     fn phase(&self, name: &str, phase: &str) -> Result<Option<Made>> {
-        let Some((g, history)) = self.read(|tx| {
+        // The phase, where it led, and its neighbours: read alone, so that
+        // a long game's page costs what one phase does.
+        let Some((g, row, after_text, (previous, next))) = self.read(|tx| {
             let Some(g) = games::load(tx, name)? else {
                 return Ok(None);
             };
-            let history = games::history(tx, &g.name)?;
-            Ok(Some((g, history)))
+            let Some(row) = rows::phase_entry(tx, &g.name, phase)? else {
+                return Ok(None);
+            };
+            let after = rows::position_after(tx, &g.name, row.seq)?;
+            let around = rows::phase_neighbours(tx, &g.name, row.seq)?;
+            Ok(Some((g, row, after, around)))
         })?
         else {
             return Ok(None);
         };
-        let Some(i) = history
-            .iter()
-            .rposition(|h| h.kind == "phase" && h.phase.eq_ignore_ascii_case(phase))
-        else {
-            return Ok(None);
-        };
         let v = self.variant(&g)?;
-        let row = &history[i];
         let before = position(&v, &g, &row.position)?;
         // The position the phase led to: where the next entry starts, or
         // the game's current one.
-        let after_text = history
-            .get(i + 1)
-            .map_or(g.position.as_str(), |h| h.position.as_str());
-        let after = position(&v, &g, after_text)?;
+        let after = position(&v, &g, after_text.as_deref().unwrap_or(&g.position))?;
         let label = v.calendar.label(before.phase);
         let map = self.past_map(&v, &g, &before, &row.orders, &after);
         let href = self.href(&g.name);
-        let links = phase_links(&history, &href);
-        let at = links.iter().position(|l| l.seq == row.seq);
         let body = self.pages.render(
             "phase.html",
             minijinja::context! {
@@ -695,8 +767,8 @@ impl Site {
                 when => crate::time::show(row.created_at, &g.settings.timezone),
                 map => minijinja::Value::from_safe_string(map),
                 report => &row.report,
-                previous => minijinja::value::Serde(at.and_then(|k| k.checked_sub(1)).and_then(|k| links.get(k))),
-                next => minijinja::value::Serde(at.and_then(|k| links.get(k + 1))),
+                previous => minijinja::value::Serde(previous.map(|l| phase_link(&v, &href, &l))),
+                next => minijinja::value::Serde(next.map(|l| phase_link(&v, &href, &l))),
             },
         )?;
         Ok(Some(Made::html(body)))
@@ -753,46 +825,51 @@ impl Site {
         Ok(Some(Made {
             found: true,
             content_type: "image/svg+xml",
-            body: svg.into(),
+            // XML: a control character in the game's name in its title
+            // would make the picture unreadable.
+            body: super::text::cleaned(&svg).into(),
             gzip: false,
             stale_at: None,
         }))
     }
 
     fn feed(&self, name: &str) -> Result<Option<Made>> {
-        let Some((g, history, press)) = self.read(|tx| {
+        // The latest results and press, each cut: a bound on the feed
+        // whatever the game holds (entries, and bytes an entry).
+        let Some((g, reports, press)) = self.read(|tx| {
             let Some(g) = games::load(tx, name)? else {
                 return Ok(None);
             };
-            let history = games::history(tx, &g.name)?;
-            let press = press::list(tx, &g.name, PRESS_SHOWN)?;
-            Ok(Some((g, history, press)))
+            let reports = rows::latest_reports(tx, &g.name, FEED_ENTRIES, REPORT_CUT)?;
+            let press = rows::press_page(tx, &g.name, 0, FEED_ENTRIES, PRESS_CUT)?;
+            Ok(Some((g, reports, press)))
         })?
         else {
             return Ok(None);
         };
         let v = self.variant(&g)?;
         let href = self.href(&g.name);
-        let phases = phase_links(&history, &href);
         let mut entries: Vec<super::feed::Item> = Vec::new();
-        for l in &phases {
-            let Some(h) = history.iter().find(|h| h.seq == l.seq) else {
-                continue;
-            };
+        for r in &reports {
+            let l = phase_link(&v, &href, &r.line);
             entries.push(super::feed::Item {
                 id: match &self.base_url {
                     Some(_) => self.absolute(&l.href),
-                    None => format!("urn:zinejudge:game:{}:phase:{}", g.name, h.phase),
+                    None => format!("urn:zinejudge:game:{}:phase:{}", g.name, r.line.phase),
                 },
                 title: format!("{}: {} results", g.name, l.label),
                 link: self.absolute(&l.href),
-                updated: h.created_at,
+                updated: r.line.created_at,
                 author: None,
-                text: h.report.clone(),
+                text: with_more(&r.report, &self.absolute(&l.href)),
             });
         }
         for p in &press {
+            // The id stays the game page's anchor it always was (a feed
+            // reader knows an entry by it); the link goes to the
+            // broadcast's own page, where it is whole however old.
             let anchor = format!("{href}#press-{}", p.id);
+            let own = self.absolute(&press_href(&href, p.id));
             entries.push(super::feed::Item {
                 id: match &self.base_url {
                     Some(_) => self.absolute(&anchor),
@@ -802,14 +879,23 @@ impl Site {
                     Some(s) => format!("{}: press from {s}", g.name),
                     None => format!("{}: grey press", g.name),
                 },
-                link: self.absolute(&anchor),
+                link: own.clone(),
                 updated: p.created_at,
                 author: p.sender.clone(),
-                text: p.body.clone(),
+                text: with_more(&p.body, &own),
             });
         }
         entries.sort_by_key(|e| std::cmp::Reverse(e.updated));
         entries.truncate(FEED_ENTRIES);
+        let mut spent = 0;
+        let within = entries
+            .iter()
+            .take_while(|e| {
+                spent += super::feed::written_size(&e.text);
+                spent <= FEED_TEXT_BYTES
+            })
+            .count();
+        entries.truncate(within.max(1));
         let xml = super::feed::write(&super::feed::Channel {
             id: match &self.base_url {
                 Some(_) => self.absolute(&href),
@@ -830,6 +916,132 @@ impl Site {
             stale_at: None,
         }))
     }
+
+    /// A page of a game's press, or one broadcast.
+    fn press(&self, name: &str, shown: PressShown) -> Result<Option<Made>> {
+        let Some((g, press, total)) = self.read(|tx| {
+            let Some(g) = games::load(tx, name)? else {
+                return Ok(None);
+            };
+            let total = rows::press_count(tx, &g.name)?;
+            let press = match shown {
+                PressShown::One(id) => rows::press_one(tx, &g.name, id, PRESS_WHOLE)?
+                    .into_iter()
+                    .collect(),
+                PressShown::Page(n) => rows::press_page(
+                    tx,
+                    &g.name,
+                    n.saturating_sub(1).saturating_mul(PRESS_PER_PAGE),
+                    PRESS_PER_PAGE,
+                    PRESS_CUT,
+                )?,
+            };
+            Ok(Some((g, press, total)))
+        })?
+        else {
+            return Ok(None);
+        };
+        let href = self.href(&g.name);
+        let pages = total.div_ceil(PRESS_PER_PAGE).max(1);
+        let link = |n: usize| format!("{href}/press?page={n}");
+        let (page, previous, next) = match shown {
+            PressShown::Page(n) if n == 0 || n > pages => return Ok(None),
+            PressShown::Page(n) => (
+                n,
+                (n > 1).then(|| link(n - 1)),
+                (n < pages).then(|| link(n + 1)),
+            ),
+            PressShown::One(_) if press.is_empty() => return Ok(None),
+            PressShown::One(_) => (0, None, None),
+        };
+        let body = self.pages.render(
+            "press.html",
+            minijinja::context! {
+                judge => &self.judge,
+                prefix => &self.prefix,
+                name => &g.name,
+                href => &href,
+                feed => format!("{href}/feed.atom"),
+                one => matches!(shown, PressShown::One(_)),
+                whole => PRESS_WHOLE,
+                press => minijinja::value::Serde(press.iter().map(|p| PressView::new(p, &href, &g.settings.timezone)).collect::<Vec<_>>()),
+                total => total,
+                page => page,
+                pages => pages,
+                previous => previous,
+                next => next,
+            },
+        )?;
+        Ok(Some(Made::html(body)))
+    }
+
+    /// A page of a game's played phases (from 1, [`PHASES_PER_PAGE`]
+    /// each), newest first.
+    fn phases(&self, name: &str, page: usize) -> Result<Option<Made>> {
+        let Some((g, lines, total)) = self.read(|tx| {
+            let Some(g) = games::load(tx, name)? else {
+                return Ok(None);
+            };
+            let total = rows::phase_count(tx, &g.name)?;
+            let skip = page.saturating_sub(1).saturating_mul(PHASES_PER_PAGE);
+            let lines = rows::phase_lines(tx, &g.name, skip, PHASES_PER_PAGE)?;
+            Ok(Some((g, lines, total)))
+        })?
+        else {
+            return Ok(None);
+        };
+        let pages = total.div_ceil(PHASES_PER_PAGE).max(1);
+        if page == 0 || page > pages {
+            return Ok(None);
+        }
+        let v = self.variant(&g)?;
+        let href = self.href(&g.name);
+        let link = |n: usize| format!("{href}/phases?page={n}");
+        let links: Vec<PhaseLink> = lines.iter().map(|l| phase_link(&v, &href, l)).collect();
+        let body = self.pages.render(
+            "phases.html",
+            minijinja::context! {
+                judge => &self.judge,
+                prefix => &self.prefix,
+                name => &g.name,
+                href => &href,
+                feed => format!("{href}/feed.atom"),
+                variant => &v.title,
+                phases => minijinja::value::Serde(&links),
+                first => total.saturating_sub((page - 1) * PHASES_PER_PAGE),
+                total => total,
+                page => page,
+                pages => pages,
+                previous => (page > 1).then(|| link(page - 1)),
+                next => (page < pages).then(|| link(page + 1)),
+            },
+        )?;
+        Ok(Some(Made::html(body)))
+    }
+}
+
+/// Which press a press page shows.
+#[derive(Debug, Clone, Copy)]
+enum PressShown {
+    /// A page of the list (from 1), [`PRESS_PER_PAGE`] broadcasts cut to
+    /// [`PRESS_CUT`].
+    Page(usize),
+    /// One broadcast, to [`PRESS_WHOLE`].
+    One(i64),
+}
+
+/// A cut text for the feed: what is shown, and where the rest is.
+fn with_more(t: &rows::Cut, whole: &str) -> String {
+    if t.cut {
+        format!("{}\n[...] The rest: {whole}", t.text)
+    } else {
+        t.text.clone()
+    }
+}
+
+/// A broadcast's own page.
+fn press_href(game_href: &str, id: i64) -> String {
+    format!("{game_href}/press/{id}")
 }
 
 /// A game's position (current or stored in its history).
@@ -937,29 +1149,18 @@ fn shown_deadline(g: &GameRow) -> Option<String> {
     }
 }
 
-/// The phase a stored position is at, its label alone (the whole position
-/// need not be read for that).
-fn stored_label(text: &str) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        phase: String,
+/// A played phase's link: its label (`Spring 1901 movement`, read from
+/// its short name by the game's calendar) and its page.
+fn phase_link(v: &Variant, game_href: &str, l: &rows::PhaseLine) -> PhaseLink {
+    PhaseLink {
+        seq: l.seq,
+        label: v
+            .calendar
+            .parse(&l.phase)
+            .map_or_else(|_| l.phase.clone(), |p| v.calendar.label(p)),
+        short: l.phase.clone(),
+        href: format!("{game_href}/phases/{}", path_part(&l.phase)),
     }
-    toml::from_str::<Head>(text).ok().map(|h| h.phase)
-}
-
-/// The played phases of a game, oldest first (GM edits are not phases and
-/// are not shown).
-fn phase_links(history: &[HistoryRow], href: &str) -> Vec<PhaseLink> {
-    history
-        .iter()
-        .filter(|h| h.kind == "phase")
-        .map(|h| PhaseLink {
-            seq: h.seq,
-            label: stored_label(&h.position).unwrap_or_else(|| h.phase.clone()),
-            short: h.phase.clone(),
-            href: format!("{href}/phases/{}", path_part(&h.phase)),
-        })
-        .collect()
 }
 
 /// A game in the list.
@@ -1025,16 +1226,22 @@ struct PressView {
     from: Option<String>,
     when: String,
     body: String,
+    /// Its own page, where a cut one is whole.
+    href: String,
+    /// The text shown is the start of a longer one.
+    cut: bool,
 }
 
 impl PressView {
-    fn new(p: &press::Broadcast, tz: &str) -> PressView {
+    fn new(p: &rows::PressLine, game_href: &str, tz: &str) -> PressView {
         PressView {
             id: p.id,
             phase: p.phase.clone(),
             from: p.sender.clone(),
             when: crate::time::show(p.created_at, tz),
-            body: p.body.clone(),
+            body: p.body.text.clone(),
+            href: press_href(game_href, p.id),
+            cut: p.body.cut,
         }
     }
 }

@@ -75,10 +75,10 @@ impl Sent {
     }
 }
 
-/// The judge over a store on disk, fed mail by the test.
+/// The judge over a store on disk (or on a PostgreSQL server), fed mail
+/// by the test.
 pub struct Judge {
     pub processor: Processor,
-    pub store: PathBuf,
     serial: u32,
     seen: i64,
 }
@@ -86,6 +86,11 @@ pub struct Judge {
 impl Judge {
     /// A judge whose results mails link under [`BASE`].
     pub fn new(store: &Path) -> Judge {
+        Judge::at(&zinejudge::store::Location::Sqlite(store.to_path_buf()))
+    }
+
+    /// The same over the store at `store`.
+    pub fn at(store: &zinejudge::store::Location) -> Judge {
         let mut commands = Commands::new("zinejudge", "UTC");
         commands.templates.link_pages(Some(BASE));
         Judge {
@@ -99,7 +104,6 @@ impl Judge {
                 },
                 Limits::default(),
             ),
-            store: store.to_path_buf(),
             serial: 0,
             seen: 0,
         }
@@ -314,13 +318,22 @@ impl Pages {
 
     /// Serve `store` with `limits`, caching pages or not.
     pub fn with(store: &Path, limits: zinejudge::web::Limits, cache: bool) -> Pages {
+        Pages::over(store.to_path_buf().into(), limits, cache)
+    }
+
+    /// Serve the store at `store` (SQLite or PostgreSQL).
+    pub fn over(
+        store: zinejudge::store::Location,
+        limits: zinejudge::web::Limits,
+        cache: bool,
+    ) -> Pages {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .expect("runtime");
         let options = Options {
-            store: store.to_path_buf().into(),
+            store,
             judge: "zinejudge".into(),
             base_url: Some(BASE.into()),
             cache,
