@@ -1023,3 +1023,35 @@ fn a_held_mail_lapses_after_seven_days() {
         .unwrap();
     assert!(kept.is_empty(), "the held mail's bytes are dropped");
 }
+
+#[test]
+fn an_echo_robot_gets_no_answer_to_the_judges_own_text() {
+    let mut w = World::new();
+    // The robot writes something, then sends back whatever it gets,
+    // unquoted, with the judge's long refusal whose wrapped line starts
+    // with a command word.
+    let mut body = "CREATE".to_string();
+    let mut rounds = 0;
+    for _ in 0..10 {
+        let sent = w.mail_once("echo-bot@x.test", &body);
+        let Some(answer) = sent.iter().find(|m| m.to_has("echo-bot@x.test")) else {
+            break;
+        };
+        rounds += 1;
+        assert!(
+            answer
+                .body
+                .starts_with("----- The judge's mail: nothing below this line is read -----"),
+            "{}",
+            answer.body
+        );
+        body = answer.body.clone();
+    }
+    assert_eq!(rounds, 1, "the echo of the answer is not answered");
+    // A person who writes above the judge's answer (the way replies are
+    // written) is read; what is below is not.
+    let sent = w.mail_once("echo-bot@x.test", &format!("HELP SET DEADLINE\n\n{body}"));
+    let r = &reply_of(&sent).body;
+    assert!(r.contains("SET DEADLINE"), "{r}");
+    assert!(!r.contains("Not understood: CREATE"), "{r}");
+}

@@ -21,12 +21,15 @@ use std::time::SystemTime;
 
 pub use clean::{clean_text, unsafe_char};
 
-/// The first line of every mail the judge sends. A mail the judge reads
+/// The first line of every answer the judge sends. A mail the judge reads
 /// stops being read at this line (when it is not quoted): the judge's own
-/// text, sent back whole by an echoing robot or under a reply, is never
+/// answer, sent back whole by an echoing robot or under a reply, is never
 /// read as commands, and a mail that begins with it is the judge's own
-/// mail come back, which is not answered. It tells a person who replies
-/// where to write, too.
+/// answer come back, which is not answered. So a robot that echoes what
+/// it gets is answered once at most (its echo of a results mail is read
+/// and answered; its echo of that answer is not). It tells a person who
+/// replies where to write, too. Results, press and notices go without it:
+/// their look is the zine's.
 pub const JUDGE_MARK: &str = "----- The judge's mail: nothing below this line is read -----";
 
 /// A mail address with an optional display name.
@@ -689,7 +692,11 @@ pub fn build(
         // encoding: no NUL or other control character (a sender's text
         // echoed, press), and no lone CR, which RFC 5322 allows only in
         // CRLF and servers refuse or mangle.
-        .body(format!("{JUDGE_MARK}\n\n{}", clean_text(&out.body)));
+        .body(if out.in_reply_to.is_some() {
+            format!("{JUDGE_MARK}\n\n{}", clean_text(&out.body))
+        } else {
+            clean_text(&out.body).into_owned()
+        });
     let msg = if out.attachments.is_empty() && out.later.is_none() {
         b.singlepart(text)
     } else {

@@ -19,37 +19,20 @@
 //! Escaping is not done here: the templates and the feed writer escape the
 //! cleaned text as before.
 
+//! The rule is the one text is cleaned by where mail is read and sent
+//! ([`crate::mail::clean_text`]); this only names it for the pages.
+
 use std::borrow::Cow;
 
 /// Whether `c` may stand in a page or a feed as it is.
 pub fn allowed(c: char) -> bool {
-    let n = u32::from(c);
-    match c {
-        '\t' | '\n' => true,
-        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => false,
-        '\u{fdd0}'..='\u{fdef}' => false,
-        _ => n & 0xfffe != 0xfffe,
-    }
+    !crate::mail::unsafe_char(c)
 }
 
 /// `s` with the characters a page or a feed may not hold taken out (see
 /// the module's doc); borrowed when there were none.
 pub fn clean(s: &str) -> Cow<'_, str> {
-    if s.chars().all(allowed) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\r' {
-            if chars.peek() != Some(&'\n') {
-                out.push('\n');
-            }
-        } else if allowed(c) {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
+    crate::mail::clean_text(s)
 }
 
 /// `s` cleaned, as an owned string.
