@@ -59,7 +59,7 @@ fn world() -> World {
         now: UNIX_EPOCH + Duration::from_secs(1_830_340_800),
         serial: 0,
     };
-    w.mail("gm@bench.test", "CREATE b standard gmpw");
+    w.mail("gm@bench.test", "CREATE b standard gm-secret");
     for pw in POWERS {
         w.mail(
             &format!("{}@bench.test", pw.to_ascii_lowercase()),

@@ -25,10 +25,10 @@ fn render_prints_results_and_writes_the_picture() {
     );
     let now = UNIX_EPOCH + Duration::from_secs(1_830_340_800);
     let mails = [
-        ("gm@example.test", "CREATE rg standard pw\nSTART"),
-        ("e@example.test", "JOIN rg pw England"),
-        ("gm@example.test", "SIGNON GM rg pw\nSTART"),
-        ("gm@example.test", "SIGNON GM rg pw\nPROCESS"),
+        ("gm@example.test", "CREATE rg standard pw-secret\nSTART"),
+        ("e@example.test", "JOIN rg pw-secret England"),
+        ("gm@example.test", "SIGNON GM rg pw-secret\nSTART"),
+        ("gm@example.test", "SIGNON GM rg pw-secret\nPROCESS"),
     ];
     for (i, (from, body)) in mails.iter().enumerate() {
         let raw = format!("From: {from}\r\nMessage-ID: <r{i}@x>\r\n\r\n{body}\r\n");
@@ -108,7 +108,7 @@ fn rule_5_render_draws_the_public_picture_of_a_game_that_hides_units() {
     let now = UNIX_EPOCH + Duration::from_secs(1_830_340_800);
     let mut mails = vec![(
         "gm@example.test".to_string(),
-        "CREATE hastings 1066 pw".to_string(),
+        "CREATE hastings 1066 pw-secret".to_string(),
     )];
     for (who, pw) in [
         ("william", "Duke William"),
@@ -121,20 +121,20 @@ fn rule_5_render_draws_the_public_picture_of_a_game_that_hides_units() {
     ] {
         mails.push((
             format!("{who}@example.test"),
-            format!("JOIN hastings pw {pw}"),
+            format!("JOIN hastings pw-secret {pw}"),
         ));
     }
     mails.push((
         "gm@example.test".into(),
-        "SIGNON GM hastings pw\nSTART".into(),
+        "SIGNON GM hastings pw-secret\nSTART".into(),
     ));
     mails.push((
         "harald@example.test".into(),
-        "SIGNON Harald hastings pw\nA/F(HAR)-GER".into(),
+        "SIGNON Harald hastings pw-secret\nA/F(HAR)-GER".into(),
     ));
     mails.push((
         "gm@example.test".into(),
-        "SIGNON GM hastings pw\nPROCESS".into(),
+        "SIGNON GM hastings pw-secret\nPROCESS".into(),
     ));
     for (i, (from, body)) in mails.iter().enumerate() {
         let raw = format!("From: {from}\r\nMessage-ID: <h{i}@x>\r\n\r\n{body}\r\n");

@@ -16,7 +16,7 @@ fn addr(p: &str) -> String {
 /// A started standard game `g` with all seven players (password pw-Power).
 fn started() -> World {
     let mut w = World::new();
-    w.reply(GM, "CREATE g standard gmpw");
+    w.reply(GM, "CREATE g standard gm-secret");
     for p in POWERS {
         w.reply(&addr(p), &format!("JOIN g pw-{p} {p}"));
     }
@@ -24,7 +24,7 @@ fn started() -> World {
 }
 
 fn gm(w: &mut World, body: &str) -> String {
-    w.reply(GM, &format!("SIGNON GM g gmpw\n{body}"))
+    w.reply(GM, &format!("SIGNON GM g gm-secret\n{body}"))
 }
 
 fn player(w: &mut World, p: &str, body: &str) -> String {
@@ -80,11 +80,11 @@ fn list_shows_forty_games_a_page_and_the_finished_games_apart() {
     let mut w = World::new();
     // 43 games; three of them end.
     let creates: Vec<String> = (1..=43)
-        .map(|i| format!("CREATE p{i:02} standard gmpw"))
+        .map(|i| format!("CREATE p{i:02} standard gm-secret"))
         .collect();
     w.reply(GM, &creates.join("\n"));
     for i in [3, 7, 11] {
-        let r = w.reply(GM, &format!("SIGNON GM p{i:02} gmpw\nSTART\nEND DRAW"));
+        let r = w.reply(GM, &format!("SIGNON GM p{i:02} gm-secret\nSTART\nEND DRAW"));
         assert!(r.contains("ended in a draw") || r.contains("draw"), "{r}");
     }
     let r = w.reply("x@example.test", "LIST");
@@ -95,7 +95,7 @@ fn list_shows_forty_games_a_page_and_the_finished_games_apart() {
     assert!(!r.contains("p03 (standard)"), "{r}");
     assert!(r.contains("and 3 finished games: LIST FINISHED"), "{r}");
     assert!(!r.contains("LIST PAGE 2"), "{r}");
-    w.reply(GM, "CREATE p44 standard gmpw");
+    w.reply(GM, "CREATE p44 standard gm-secret");
     let r = w.reply("x@example.test", "LIST");
     assert!(
         r.contains("Games forming or in play: 1-40 of 41; next: LIST PAGE 2"),
@@ -119,7 +119,7 @@ fn list_shows_forty_games_a_page_and_the_finished_games_apart() {
     let r = w.reply("x@example.test", "LIST PAGE zero");
     assert!(r.contains("a page is a number from 1"), "{r}");
     // A game cannot take the word.
-    let r = w.reply(GM, "CREATE finished standard gmpw");
+    let r = w.reply(GM, "CREATE finished standard gm-secret");
     assert!(r.contains("is a word of LIST"), "{r}");
 }
 
@@ -136,8 +136,8 @@ fn list_and_variants() {
     for name in ["1066", "ardri", "1000ad", "abstraction2", "1700ad"] {
         assert!(variants.contains(name), "{name}: {variants}");
     }
-    w.reply(GM, "CREATE g standard gmpw");
-    w.reply(&addr("England"), "JOIN g pw England");
+    w.reply(GM, "CREATE g standard gm-secret");
+    w.reply(&addr("England"), "JOIN g pw-secret England");
     let r = w.reply("x@example.test", "LIST");
     assert!(
         r.contains("g (standard), forming: Spring 1901 movement"),
@@ -163,17 +163,17 @@ fn list_and_variants() {
 #[test]
 fn create_checks_name_variant_and_duplicates() {
     let mut w = World::new();
-    let r = w.reply(GM, "CREATE g standard pw");
+    let r = w.reply(GM, "CREATE g standard pw-secret");
     assert!(
         r.contains("Created g (Standard Diplomacy); you are its GM and signed on."),
         "{r}"
     );
     assert!(
-        w.reply(GM, "CREATE G standard pw")
+        w.reply(GM, "CREATE G standard pw-secret")
             .contains("a game called G already exists")
     );
     assert!(
-        w.reply(GM, "CREATE h chess pw")
+        w.reply(GM, "CREATE h chess pw-secret")
             .contains("no variant `chess`")
     );
     assert!(
@@ -181,7 +181,7 @@ fn create_checks_name_variant_and_duplicates() {
             .contains("CREATE needs a game name, a variant and a password")
     );
     assert!(
-        w.reply(GM, "CREATE h/i standard pw")
+        w.reply(GM, "CREATE h/i standard pw-secret")
             .contains("letters, digits")
     );
 }
@@ -189,18 +189,18 @@ fn create_checks_name_variant_and_duplicates() {
 #[test]
 fn join_takes_preferences_and_refuses_twice_or_full() {
     let mut w = World::new();
-    w.reply(GM, "CREATE g standard gmpw");
-    let r = w.reply(&addr("a"), "JOIN g pw Atlantis Italy");
+    w.reply(GM, "CREATE g standard gm-secret");
+    let r = w.reply(&addr("a"), "JOIN g pw-secret Atlantis Italy");
     assert!(
         r.contains("no power `Atlantis`") && r.contains("You play Italy in g"),
         "{r}"
     );
     assert!(
-        w.reply(&addr("a"), "JOIN g pw2")
+        w.reply(&addr("a"), "JOIN g pw2-secret")
             .contains("you already play in g")
     );
     assert!(
-        w.reply(&addr("b"), "JOIN nosuch pw")
+        w.reply(&addr("b"), "JOIN nosuch pw-secret")
             .contains("there is no game called nosuch")
     );
     assert!(
@@ -208,10 +208,10 @@ fn join_takes_preferences_and_refuses_twice_or_full() {
             .contains("Not understood: write JOIN game password")
     );
     for i in 0..6 {
-        w.reply(&format!("p{i}@example.test"), "JOIN g pw");
+        w.reply(&format!("p{i}@example.test"), "JOIN g pw-secret");
     }
     assert!(
-        w.reply(&addr("late"), "JOIN g pw")
+        w.reply(&addr("late"), "JOIN g pw-secret")
             .contains("not taking players")
     );
 }
@@ -228,11 +228,11 @@ fn signon_forms_and_one_answer_for_every_failure() {
             .contains("Signed on as England in g")
     );
     assert!(
-        w.reply("any@example.test", "SIGNON GM g gmpw")
+        w.reply("any@example.test", "SIGNON GM g gm-secret")
             .contains("Signed on as the GM of g")
     );
     assert!(
-        w.reply("any@example.test", "SIGNON Mg gmpw")
+        w.reply("any@example.test", "SIGNON Mg gm-secret")
             .contains("Signed on as the GM of g")
     );
     let fail = "sign-on failed: the game, power or password is not right";
@@ -523,26 +523,26 @@ fn resign_opens_the_seat_and_tells_the_gm() {
 #[test]
 fn set_password_and_address() {
     let mut w = started();
-    assert!(player(&mut w, "England", "SET PASSWORD new-pw").contains("Password changed."));
+    assert!(player(&mut w, "England", "SET PASSWORD new-password").contains("Password changed."));
     assert!(
         w.reply(&addr("England"), "SIGNON England g pw-England")
             .contains("sign-on failed")
     );
     assert!(
-        w.reply(&addr("England"), "SIGNON England g new-pw")
+        w.reply(&addr("England"), "SIGNON England g new-password")
             .contains("Signed on as England")
     );
     assert!(
         w.reply(
             &addr("England"),
-            "SIGNON England g new-pw\nSET PASSWORD two words"
+            "SIGNON England g new-password\nSET PASSWORD two words"
         )
         .contains("a password is one word")
     );
     // An address is registered only by mail from itself.
     let r = w.reply(
         &addr("England"),
-        "SIGNON England g new-pw\nSET ADDRESS eng2@example.test",
+        "SIGNON England g new-password\nSET ADDRESS eng2@example.test",
     );
     assert!(
         r.contains("registers only the address a mail comes from"),
@@ -550,7 +550,7 @@ fn set_password_and_address() {
     );
     let sent = w.mail(
         "eng2@example.test",
-        "SIGNON England g new-pw\nSET ADDRESS eng2@example.test",
+        "SIGNON England g new-password\nSET ADDRESS eng2@example.test",
     );
     let r = &sent.iter().find(|m| m.in_reply_to.is_some()).unwrap().body;
     assert!(
@@ -563,7 +563,7 @@ fn set_password_and_address() {
             .contains(&"England in g: mail now goes elsewhere".to_string()),
         "{sent:#?}"
     );
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
     assert!(sent.iter().any(|m| m.subject.contains("results")
         && m.to_has("eng2@example.test")
         && !m.to_has(&addr("England"))));
@@ -638,7 +638,7 @@ fn set_deadline_reads_the_forms_a_gm_writes() {
 fn a_deadline_set_then_processed_in_one_mail_sends_no_deadline_notice() {
     let mut w = started();
     gm(&mut w, "START");
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nSET DEADLINE +36h\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nSET DEADLINE +36h\nPROCESS");
     for p in POWERS {
         let subjects = subjects(&sent, &addr(p));
         assert!(
@@ -666,7 +666,7 @@ fn a_deadline_set_then_processed_in_one_mail_sends_no_deadline_notice() {
 #[test]
 fn set_deadline_tells_the_players() {
     let mut w = started();
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nSET DEADLINE +36h");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nSET DEADLINE +36h");
     for p in POWERS {
         assert!(
             subjects(&sent, &addr(p)).contains(&"g: new deadline".to_string()),
@@ -678,10 +678,10 @@ fn set_deadline_tells_the_players() {
 #[test]
 fn start_pause_resume_process() {
     let mut w = World::new();
-    w.reply(GM, "CREATE g standard gmpw");
+    w.reply(GM, "CREATE g standard gm-secret");
     w.reply(&addr("England"), "JOIN g pw-England England");
     assert!(player(&mut w, "England", "START").contains("only the GM may do that"));
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nSTART");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nSTART");
     assert!(subjects(&sent, &addr("England")).contains(&"g: the game starts".to_string()));
     assert!(gm(&mut w, "START").contains("g has already started"));
     assert!(gm(&mut w, "PAUSE").contains("Paused"));
@@ -692,7 +692,7 @@ fn start_pause_resume_process() {
     let r = gm(&mut w, "RESUME");
     assert!(r.contains("Resumed; the deadline is"), "{r}");
     assert!(gm(&mut w, "RESUME").contains("g is not paused"));
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
     let res = sent
         .iter()
         .find(|m| m.subject == "g: Spring 1901 results")
@@ -708,7 +708,7 @@ fn start_pause_resume_process() {
 fn preview_changes_nothing_and_goes_to_the_gm_only() {
     let mut w = started();
     player(&mut w, "England", "F Lon-ENG");
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nPREVIEW");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nPREVIEW");
     assert_eq!(sent.len(), 1);
     assert!(sent[0].to_has(GM));
     assert!(sent[0].body.contains("F(Lon)-ENG"), "{}", sent[0].body);
@@ -737,7 +737,7 @@ fn rollback_needs_history_and_finds_a_named_phase() {
 #[test]
 fn eject_and_replace() {
     let mut w = started();
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nEJECT Italy");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nEJECT Italy");
     assert!(
         subjects(&sent, &addr("Italy"))
             .iter()
@@ -745,7 +745,7 @@ fn eject_and_replace() {
     );
     assert!(gm(&mut w, "EJECT Atlantis").contains("no power `Atlantis`"));
     assert!(gm(&mut w, "REPLACE Italy nowhere").contains("is not a mail address"));
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nREPLACE Italy new@example.test");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nREPLACE Italy new@example.test");
     let m = sent.iter().find(|m| m.to_has("new@example.test")).unwrap();
     assert!(
         m.body.contains("Your password is: ") && m.body.contains("SIGNON Italy g "),
@@ -759,7 +759,7 @@ fn edit_fixes_the_board_and_is_recorded() {
     let mut w = started();
     let sent = w.mail(
         GM,
-        "SIGNON GM g gmpw\nEDIT REMOVE Lon\nEDIT ADD England F Wal\nEDIT OWNER Bel France",
+        "SIGNON GM g gm-secret\nEDIT REMOVE Lon\nEDIT ADD England F Wal\nEDIT OWNER Bel France",
     );
     let reply = sent.iter().find(|m| m.in_reply_to.is_some()).unwrap();
     assert!(
@@ -794,7 +794,7 @@ fn end_draw_or_win() {
     let mut w = started();
     assert!(gm(&mut w, "END WIN").contains("write END WIN power"));
     assert!(gm(&mut w, "END WIN Atlantis").contains("no power `Atlantis`"));
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nEND WIN Italy");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nEND WIN Italy");
     assert!(subjects(&sent, &addr("Italy")).contains(&"g: game over".to_string()));
     assert!(
         w.reply("x@example.test", "LIST g")
@@ -810,13 +810,13 @@ fn observers_get_results_until_they_stop() {
         w.reply("obs@example.test", "OBSERVE g")
             .contains("You will receive this game's results.")
     );
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
     assert!(
         sent.iter()
             .any(|m| m.subject.contains("results") && m.to_has("obs@example.test"))
     );
     w.reply("obs@example.test", "UNOBSERVE g");
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
     assert!(
         !sent
             .iter()
@@ -889,7 +889,7 @@ fn the_judge_style_is_the_njudge_layout() {
     gm(&mut w, "SET STYLE JUDGE");
     player(&mut w, "England", "F Lon-ENG\nA Lvp-Yor");
     player(&mut w, "France", "F Bre-ENG");
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
     let res = sent
         .iter()
         .find(|m| m.subject == "g: Spring 1901 results")
@@ -930,7 +930,7 @@ fn set_picture_chooses_the_attachments_of_ones_results() {
     assert!(player(&mut w, "France", "SET PICTURE none").contains("no picture"));
     assert!(player(&mut w, "Italy", "SET PICTURE svg").contains("an SVG picture"));
     assert!(player(&mut w, "Italy", "SET PICTURE gif").contains("Not understood"));
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
     let results = |p: &str| {
         sent.iter()
             .find(|m| m.to_has(&addr(p)) && m.subject.contains("results"))

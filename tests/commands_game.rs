@@ -46,7 +46,7 @@ fn two_game_years_by_mail() {
     // The GM creates and sets up the game.
     let r = w.reply(
         GM,
-        "CREATE g1 standard gmpw\nSET NMR CD\nSET PRESS GREY\nSET TIMEZONE Europe/London\nSET PHASE LENGTH 72h 24h",
+        "CREATE g1 standard gm-secret\nSET NMR CD\nSET PRESS GREY\nSET TIMEZONE Europe/London\nSET PHASE LENGTH 72h 24h",
     );
     assert!(r.contains("Created g1 (Standard Diplomacy)"), "{r}");
     let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -93,7 +93,7 @@ fn two_game_years_by_mail() {
     }
     // A joiner after the start is refused.
     assert!(
-        w.reply("late@example.test", "JOIN g1 pw")
+        w.reply("late@example.test", "JOIN g1 pw-secret")
             .contains("not taking players")
     );
 
@@ -221,7 +221,10 @@ fn two_game_years_by_mail() {
     );
 
     // The GM replaces Austria; the new player gets a password by mail.
-    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nREPLACE Austria newaus@example.test");
+    let sent = w.mail(
+        GM,
+        "SIGNON GM g1 gm-secret\nREPLACE Austria newaus@example.test",
+    );
     let welcome = to(&sent, "newaus@example.test");
     assert_eq!(welcome.len(), 1, "{sent:#?}");
     let pw_line = welcome[0]
@@ -334,7 +337,7 @@ fn two_game_years_by_mail() {
     );
     let hist = w.reply(GM, "HISTORY g1");
     assert!(hist.contains("mailed to you separately"), "{hist}");
-    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nROLLBACK");
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nROLLBACK");
     let r = &sent.iter().find(|m| m.in_reply_to.is_some()).unwrap().body;
     assert!(
         r.contains("Rolled back to the start of Spring 1902 movement"),

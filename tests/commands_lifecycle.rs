@@ -34,7 +34,7 @@ fn subject(sent: &[Sent], a: &str, s: &str) -> Sent {
 /// what these tests look at), started; `setup` are the GM's SET lines.
 fn game(setup: &str) -> World {
     let mut w = World::new();
-    let r = w.reply(GM, &format!("CREATE g1 standard gmpw\n{setup}"));
+    let r = w.reply(GM, &format!("CREATE g1 standard gm-secret\n{setup}"));
     assert!(r.contains("Created g1"), "{r}");
     for p in POWERS {
         w.mail(
@@ -183,7 +183,7 @@ fn durations_take_minutes() {
     let mut w = game("");
     let r = w.reply(
         GM,
-        "SIGNON GM g1 gmpw\nSET GRACE 2m\nSET PHASE LENGTH 90m 1h30m\nSET REMINDER 45m\nSET DEADLINE +90m",
+        "SIGNON GM g1 gm-secret\nSET GRACE 2m\nSET PHASE LENGTH 90m 1h30m\nSET REMINDER 45m\nSET DEADLINE +90m",
     );
     insta::assert_snapshot!("minutes", answer(&r));
 }
@@ -197,12 +197,12 @@ fn the_roster_shows_names_and_addresses_only_where_allowed() {
     insta::assert_snapshot!("who_names", player_view);
     assert!(!player_view.contains("@example.test"), "{player_view}");
     // The GM sees addresses; and everybody, once the GM allows it.
-    let gm_view = w.reply(GM, "SIGNON GM g1 gmpw\nWHO g1");
+    let gm_view = w.reply(GM, "SIGNON GM g1 gm-secret\nWHO g1");
     assert!(
         gm_view.contains("Ann Example <england@example.test>"),
         "{gm_view}"
     );
-    w.reply(GM, "SIGNON GM g1 gmpw\nSET ROSTER ADDRESSES");
+    w.reply(GM, "SIGNON GM g1 gm-secret\nSET ROSTER ADDRESSES");
     assert!(
         w.reply("outsider@example.test", "WHOGAME g1")
             .contains("Ann Example <england@example.test>")
@@ -229,8 +229,11 @@ fn masked(body: &str) -> (String, String) {
 fn a_replacement_is_welcomed_with_the_game_and_an_example_for_its_units() {
     let mut w = game("");
     as_power(&mut w, "Germany", "A Ber-Kie");
-    w.mail(GM, "SIGNON GM g1 gmpw\nEJECT Germany");
-    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nREPLACE Germany newger@example.test");
+    w.mail(GM, "SIGNON GM g1 gm-secret\nEJECT Germany");
+    let sent = w.mail(
+        GM,
+        "SIGNON GM g1 gm-secret\nREPLACE Germany newger@example.test",
+    );
     let welcome = subject(&sent, "newger@example.test", "g1: you now play Germany");
     let (body, pw) = masked(&welcome.body);
     insta::assert_snapshot!("replacement_welcome", body);
@@ -272,7 +275,7 @@ fn an_absence_moves_a_deadline_inside_it_when_the_gm_allows() {
         w.reply("x@example.test", "LIST g1")
             .contains("Deadline: Tue 04 Jan 2028 12:00 UTC")
     );
-    w.reply(GM, "SIGNON GM g1 gmpw\nSET ABSENCES ON 3d");
+    w.reply(GM, "SIGNON GM g1 gm-secret\nSET ABSENCES ON 3d");
     let sent = w.mail(
         &addr("France"),
         "SIGNON France g1 pw-France\nSET ABSENCE 2028-01-04 to 2028-01-05",
@@ -308,10 +311,13 @@ fn the_end_of_a_game_mails_the_chart_who_played_and_the_years() {
     for p in POWERS {
         as_power(&mut w, p, &format!("{}\nREADY", holds(p)));
     }
-    w.mail(GM, "SIGNON GM g1 gmpw\nREPLACE Turkey newtur@example.test");
-    w.reply(GM, "SIGNON GM g1 gmpw\nPROCESS");
-    w.reply(GM, "SIGNON GM g1 gmpw\nPROCESS");
-    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nEND DRAW");
+    w.mail(
+        GM,
+        "SIGNON GM g1 gm-secret\nREPLACE Turkey newtur@example.test",
+    );
+    w.reply(GM, "SIGNON GM g1 gm-secret\nPROCESS");
+    w.reply(GM, "SIGNON GM g1 gm-secret\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nEND DRAW");
     let over = subject(&sent, &addr("England"), "g1: game over");
     insta::assert_snapshot!("game_over", over.body);
     for a in POWERS
@@ -348,7 +354,7 @@ fn press_is_kept_as_written_and_observers_get_broadcasts() {
 #[test]
 fn a_store_fault_in_a_command_leaves_nothing_half_done_and_is_not_mailed() {
     let mut w = World::new();
-    w.reply(GM, "CREATE g2 standard gmpw");
+    w.reply(GM, "CREATE g2 standard gm-secret");
     // The store fails on the second write JOIN makes (the record of who
     // plays which power), after the seat itself was written.
     let broken = match w.processor.store.backend() {
@@ -364,7 +370,7 @@ fn a_store_fault_in_a_command_leaves_nothing_half_done_and_is_not_mailed() {
         }
     };
     w.processor.store.conn().execute_batch(broken).unwrap();
-    let sent = w.mail("ann@example.test", "JOIN g2 pw-ann England\nLIST g2");
+    let sent = w.mail("ann@example.test", "JOIN g2 pw-annette England\nLIST g2");
     let reply = sent
         .iter()
         .find(|m| m.to_has("ann@example.test"))

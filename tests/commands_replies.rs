@@ -51,13 +51,13 @@ fn as_power(w: &mut World, power: &str, body: &str) -> String {
 
 /// Sign on as the GM of g1 and send `body`.
 fn as_gm(w: &mut World, body: &str) -> String {
-    reply(w, GM, &format!("SIGNON GM g1 gmpw\n{body}"))
+    reply(w, GM, &format!("SIGNON GM g1 gm-secret\n{body}"))
 }
 
 /// A standard game g1, without pictures, every power taken: started.
 fn started() -> World {
     let mut w = World::new();
-    w.mail(GM, "CREATE g1 standard gmpw");
+    w.mail(GM, "CREATE g1 standard gm-secret");
     for p in POWERS {
         w.mail(&addr(p), &format!("JOIN g1 pw-{p} {p}\nSET PICTURE NONE"));
     }
@@ -175,10 +175,14 @@ fn replies_to_mails_the_judge_cannot_act_on() {
 #[test]
 fn replies_to_creating_and_joining_a_game() {
     let mut w = World::new();
-    insta::assert_snapshot!("create", reply(&mut w, GM, "CREATE g1 standard gmpw"));
+    insta::assert_snapshot!("create", reply(&mut w, GM, "CREATE g1 standard gm-secret"));
     insta::assert_snapshot!(
         "create_taken",
-        reply(&mut w, "other@example.test", "CREATE g1 standard pw2")
+        reply(
+            &mut w,
+            "other@example.test",
+            "CREATE g1 standard pw2-secret"
+        )
     );
     insta::assert_snapshot!(
         "join",
@@ -186,7 +190,7 @@ fn replies_to_creating_and_joining_a_game() {
     );
     insta::assert_snapshot!(
         "join_taken",
-        reply(&mut w, "late@example.test", "JOIN g1 pw-late Austria")
+        reply(&mut w, "late@example.test", "JOIN g1 pw-latecomer Austria")
     );
     // Austria and England (the latecomer's second choice) are taken.
     for p in ["France", "Germany", "Italy", "Russia"] {
@@ -198,7 +202,7 @@ fn replies_to_creating_and_joining_a_game() {
     );
     insta::assert_snapshot!(
         "join_too_late",
-        reply(&mut w, "late@example.test", "JOIN g1 pw-late")
+        reply(&mut w, "late@example.test", "JOIN g1 pw-latecomer")
     );
 }
 
@@ -311,7 +315,7 @@ fn replies_to_a_players_settings_press_and_votes() {
 #[test]
 fn replies_to_the_gm_settings() {
     let mut w = World::new();
-    w.mail(GM, "CREATE g1 standard gmpw");
+    w.mail(GM, "CREATE g1 standard gm-secret");
     insta::assert_snapshot!(
         "gm_settings",
         as_gm(
@@ -363,7 +367,7 @@ fn replies_to_the_gm_running_a_game() {
 #[test]
 fn a_deadline_made_obsolete_by_process_in_the_same_mail_is_not_announced() {
     let mut w = started();
-    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nSET DEADLINE +48h\nPROCESS");
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nSET DEADLINE +48h\nPROCESS");
     let subjects: Vec<&str> = sent.iter().map(|m| m.subject.as_str()).collect();
     assert!(
         subjects.contains(&"g1: Spring 1901 results"),
@@ -374,7 +378,7 @@ fn a_deadline_made_obsolete_by_process_in_the_same_mail_is_not_announced() {
         "a deadline PROCESS replaced was announced: {subjects:?}"
     );
     // A deadline that stands is announced, once to each player.
-    let sent = w.mail(GM, "SIGNON GM g1 gmpw\nSET DEADLINE +48h");
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nSET DEADLINE +48h");
     for p in POWERS {
         let n = sent
             .iter()

@@ -258,7 +258,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     }
 
     // ---- Too late to join.
-    let s = post.mail(LATECOMER, "me too", &format!("JOIN {GAME} pw-late"));
+    let s = post.mail(LATECOMER, "me too", &format!("JOIN {GAME} pw-latecomer"));
     s.expect(&[]);
     s.reply().says(&["g1 is not taking players"]);
 

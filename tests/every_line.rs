@@ -17,9 +17,12 @@ const POWERS: [&str; 7] = [
 
 fn started() -> World {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE g standard gmpw");
+    w.reply("gm@example.test", "CREATE g standard gm-secret");
     for p in POWERS {
-        w.reply(&format!("{p}@example.test"), &format!("JOIN g pw {p}"));
+        w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN g pw-secret {p}"),
+        );
     }
     w
 }
@@ -27,7 +30,7 @@ fn started() -> World {
 fn player(w: &mut World, p: &str, body: &str) -> String {
     w.reply(
         &format!("{p}@example.test"),
-        &format!("SIGNON {p} g pw\n{body}"),
+        &format!("SIGNON {p} g pw-secret\n{body}"),
     )
 }
 
@@ -143,7 +146,7 @@ fn an_html_only_mail_of_divs_is_read_line_by_line() {
         &mut w,
         "From: England@example.test\nMessage-ID: <h1@example.test>\nSubject: orders\n\
          Content-Type: text/html; charset=utf-8\n\n\
-         <html><body><div>SIGNON England g pw</div><div>F Lon - ENG</div>\
+         <html><body><div>SIGNON England g pw-secret</div><div>F Lon - ENG</div>\
          <div>F Edi - NTH<br></div><div>A Lvp - Yor</div></body></html>\n",
     );
     assert!(r.contains("Signed on as England"), "{r}");
@@ -156,21 +159,21 @@ fn an_html_only_mail_of_divs_is_read_line_by_line() {
 #[test]
 fn quoted_originals_of_common_clients_are_not_read_as_orders() {
     // Outlook: the original under a From:/Sent: block, not quoted.
-    let outlook = "SIGNON England g pw\nF Lon-ENG\n\n\
+    let outlook = "SIGNON England g pw-secret\nF Lon-ENG\n\n\
                    ________________________________\n\
                    From: Judge <judge@example.test>\nSent: Monday, 3 January 2028 12:00\n\
                    To: England\nSubject: orders\n\nF Edi-NTH\nA Lvp-Yor\n";
     // Outlook without the line, and Yahoo's separator.
-    let outlook2 = "SIGNON England g pw\nF Lon-ENG\n\nFrom: Judge <judge@example.test>\n\
+    let outlook2 = "SIGNON England g pw-secret\nF Lon-ENG\n\nFrom: Judge <judge@example.test>\n\
                     Sent: Monday, 3 January 2028 12:00\nTo: England\n\nF Edi-NTH\n";
-    let yahoo = "SIGNON England g pw\nF Lon-ENG\n\n----- Original Message -----\n\
+    let yahoo = "SIGNON England g pw-secret\nF Lon-ENG\n\n----- Original Message -----\n\
                  From: judge@example.test\n\nF Edi-NTH\n";
     // Gmail and its localised forms: the attribution line and quotes.
-    let gmail = "SIGNON England g pw\nF Lon-ENG\n\nOn Mon, 3 Jan 2028 at 12:00, Judge \
+    let gmail = "SIGNON England g pw-secret\nF Lon-ENG\n\nOn Mon, 3 Jan 2028 at 12:00, Judge \
                  <judge@example.test> wrote:\n> F Edi-NTH\n";
-    let german = "SIGNON England g pw\nF Lon-ENG\n\nAm Mo., 3. Jan. 2028 um 12:00 schrieb \
+    let german = "SIGNON England g pw-secret\nF Lon-ENG\n\nAm Mo., 3. Jan. 2028 um 12:00 schrieb \
                   Judge <judge@example.test>:\n> F Edi-NTH\n";
-    let french = "SIGNON England g pw\nF Lon-ENG\n\nLe lun. 3 janv. 2028 à 12:00, Judge a \
+    let french = "SIGNON England g pw-secret\nF Lon-ENG\n\nLe lun. 3 janv. 2028 à 12:00, Judge a \
                   écrit :\n> F Edi-NTH\n";
     for (name, body) in [
         ("outlook", outlook),
@@ -218,18 +221,18 @@ fn ardri_rule_7f_a_viking_conversion_is_read_from_a_mail_body() {
 #[test]
 fn ardri_rule_7f_by_mail_a_viking_fleet_on_land_becomes_an_army() {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE vik ardri gmpw WITH Vikings");
-    let r = w.reply("v@example.test", "JOIN vik pw Vikings");
+    w.reply("gm@example.test", "CREATE vik ardri gm-secret WITH Vikings");
+    let r = w.reply("v@example.test", "JOIN vik pw-secret Vikings");
     assert!(r.contains("You play Vikings"), "{r}");
-    w.reply("gm@example.test", "SIGNON GM vik gmpw\nSTART");
+    w.reply("gm@example.test", "SIGNON GM vik gm-secret\nSTART");
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM vik gmpw\nEDIT ADD Vikings F Cru",
+        "SIGNON GM vik gm-secret\nEDIT ADD Vikings F Cru",
     );
     assert!(r.contains("added"), "{r}");
     let r = w.reply(
         "v@example.test",
-        "SIGNON Vikings vik pw\nWinter orders:\nF(Cru) becomes A\nthat is all",
+        "SIGNON Vikings vik pw-secret\nWinter orders:\nF(Cru) becomes A\nthat is all",
     );
     assert!(!r.contains("not accepted"), "{r}");
     let h = held(&r);
@@ -255,7 +258,7 @@ fn a_mistyped_sign_on_among_the_orders_never_comes_back_with_its_password() {
 }
 
 fn gm(w: &mut World, body: &str) -> String {
-    w.reply("gm@example.test", &format!("SIGNON GM g gmpw\n{body}"))
+    w.reply("gm@example.test", &format!("SIGNON GM g gm-secret\n{body}"))
 }
 
 /// Austria in Winter 1901 with three builds due and Vienna, Budapest and
@@ -421,7 +424,7 @@ fn a_line_of_orders_wrapped_by_a_flowed_client_is_read_whole() {
         &mut w,
         "From: England@example.test\nMessage-ID: <f1@example.test>\nSubject: orders\n\
          Content-Type: text/plain; charset=UTF-8; format=flowed\n\n\
-         SIGNON England g pw\n\
+         SIGNON England g pw-secret\n\
          F Lon - ENG; F Edi - NTH; A Lvp - \n\
          Yor\n\
          -- \n\
@@ -441,7 +444,7 @@ fn lines_ended_by_a_lone_carriage_return_are_lines() {
     let mut w = started();
     let sent = w.raw(
         b"From: England@example.test\r\nMessage-ID: <cr1@example.test>\r\nSubject: orders\r\n\r\n\
-          SIGNON England g pw\rF Lon-ENG\rF Edi-NTH\rA Lvp-Yor\r",
+          SIGNON England g pw-secret\rF Lon-ENG\rF Edi-NTH\rA Lvp-Yor\r",
     );
     let r = sent
         .iter()

@@ -100,9 +100,12 @@ fn every_line_ends_in_exactly_one_list_of_the_reply() {
     let w = RefCell::new(World::new());
     {
         let mut w = w.borrow_mut();
-        w.reply("gm@example.test", "CREATE g standard gmpw");
+        w.reply("gm@example.test", "CREATE g standard gm-secret");
         for p in POWERS {
-            w.reply(&format!("{p}@example.test"), &format!("JOIN g pw {p}"));
+            w.reply(
+                &format!("{p}@example.test"),
+                &format!("JOIN g pw-secret {p}"),
+            );
         }
     }
     let mut runner = TestRunner::new(Config {
@@ -112,7 +115,7 @@ fn every_line_ends_in_exactly_one_list_of_the_reply() {
     });
     runner
         .run(&body(), |(pieces, signature)| {
-            let mut text = String::from("SIGNON England g pw\nCLEAR\n");
+            let mut text = String::from("SIGNON England g pw-secret\nCLEAR\n");
             for p in &pieces {
                 text.push_str(match p {
                     Piece::Order(t) | Piece::Chat(t) | Piece::Quote(t) => t,

@@ -63,10 +63,13 @@ fn abstraction2_through_1918_most_units_wins() {
     let v = builtin("abstraction2").expect("shipped").expect("loads");
     let mut w = World::new();
     let gm = "gm@example.test";
-    w.reply(gm, "CREATE long abstraction2 gmpw");
+    w.reply(gm, "CREATE long abstraction2 gm-secret");
     let powers: Vec<String> = v.map.powers().iter().map(|p| p.name.clone()).collect();
     for p in &powers {
-        let r = w.reply(&format!("{p}@example.test"), &format!("JOIN long pw {p}"));
+        let r = w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN long pw-secret {p}"),
+        );
         assert!(r.contains(&format!("You play {p}")), "{r}");
     }
     let mut seed = 0x5eed_1914_u64;
@@ -89,11 +92,11 @@ fn abstraction2_through_1918_most_units_wins() {
             if !lines.is_empty() {
                 w.reply(
                     &format!("{p}@example.test"),
-                    &format!("SIGNON {p} long pw\n{}", lines.join("\n")),
+                    &format!("SIGNON {p} long pw-secret\n{}", lines.join("\n")),
                 );
             }
         }
-        w.mail(gm, "SIGNON GM long gmpw\nPROCESS");
+        w.mail(gm, "SIGNON GM long gm-secret\nPROCESS");
         phases += 1;
         // Two minutes a phase: within every deadline and every rate limit.
         w.advance(120);

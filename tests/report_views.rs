@@ -7,13 +7,16 @@ use support_judge::World;
 #[test]
 fn hidden_units_are_shown_only_to_their_owner_and_the_gm() {
     let mut w = World::with_variant("maps/fog.toml");
-    w.reply("gm@example.test", "CREATE f fog gmpw");
-    w.reply("red@example.test", "JOIN f pw Red");
-    w.reply("blue@example.test", "JOIN f pw Blue");
+    w.reply("gm@example.test", "CREATE f fog gm-secret");
+    w.reply("red@example.test", "JOIN f pw-secret Red");
+    w.reply("blue@example.test", "JOIN f pw-secret Blue");
     w.reply("obs@example.test", "OBSERVE f");
-    w.reply("red@example.test", "SIGNON Red f pw\nF Fog-Mist\nA Rhm H");
-    w.reply("blue@example.test", "SIGNON Blue f pw\nA Bhm-Mid");
-    let sent = w.mail("gm@example.test", "SIGNON GM f gmpw\nPROCESS");
+    w.reply(
+        "red@example.test",
+        "SIGNON Red f pw-secret\nF Fog-Mist\nA Rhm H",
+    );
+    w.reply("blue@example.test", "SIGNON Blue f pw-secret\nA Bhm-Mid");
+    let sent = w.mail("gm@example.test", "SIGNON GM f gm-secret\nPROCESS");
     let body = |a: &str| {
         sent.iter()
             .find(|m| m.to_has(a) && m.subject == "f: Spring 1901 results")
@@ -60,8 +63,8 @@ fn hidden_units_are_shown_only_to_their_owner_and_the_gm() {
         "Blue's picture leaves the fleet out"
     );
     // A hidden unit acting outside the fog is seen.
-    w.reply("red@example.test", "SIGNON Red f pw\nF Mist-Mid");
-    let sent = w.mail("gm@example.test", "SIGNON GM f gmpw\nPROCESS");
+    w.reply("red@example.test", "SIGNON Red f pw-secret\nF Mist-Mid");
+    let sent = w.mail("gm@example.test", "SIGNON GM f gm-secret\nPROCESS");
     let blue = sent
         .iter()
         .find(|m| m.to_has("blue@example.test") && m.subject.contains("results"))

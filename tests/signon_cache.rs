@@ -28,7 +28,7 @@ fn addr(p: &str) -> String {
 /// one test's England is not another's.
 fn started(game: &str) -> World {
     let mut w = World::new();
-    w.reply(GM, &format!("CREATE {game} standard gmpw"));
+    w.reply(GM, &format!("CREATE {game} standard gm-secret"));
     for p in POWERS {
         w.reply(&addr(p), &format!("JOIN {game} pw-{p} {p}"));
     }
@@ -132,7 +132,7 @@ fn a_new_password_forgets_the_old_one() {
 #[test]
 fn the_same_password_for_another_seat_or_game_is_checked_on_its_own() {
     let mut w = started("s");
-    w.reply(GM, "CREATE sh standard gmpw");
+    w.reply(GM, "CREATE sh standard gm-secret");
     w.reply(&addr("England"), "JOIN sh pw-England England");
     let before = argon2();
     w.reply(&addr("England"), "SIGNON England s pw-England\nF(Lon)-ENG");

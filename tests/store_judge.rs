@@ -19,7 +19,7 @@ fn addr(p: &str) -> String {
 
 /// The mails of a game's first phase, as the players see them.
 fn first_phase(mut w: World) -> Vec<Sent> {
-    let r = w.reply(GM, "CREATE Hastings standard gmpw\nSET PRESS GREY");
+    let r = w.reply(GM, "CREATE Hastings standard gm-secret\nSET PRESS GREY");
     assert!(r.contains("Created Hastings"), "{r}");
     for p in POWERS {
         // Any case names the game.

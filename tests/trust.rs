@@ -24,7 +24,7 @@ fn addr(p: &str) -> String {
 /// A started standard game `g` with every power taken.
 fn started() -> World {
     let mut w = World::new();
-    w.reply(GM, "CREATE g standard gmpw");
+    w.reply(GM, "CREATE g standard gm-secret");
     for p in POWERS {
         w.reply(&addr(p), &format!("JOIN g pw-{p} {p}"));
     }
@@ -301,7 +301,7 @@ fn guessing_from_elsewhere_never_locks_the_player_or_the_gm_out() {
         w.mail(&format!("eve{i}@x.test"), "SIGNON France g nope");
     }
     // Every address but the seats' own is held back now ...
-    let r = w.reply("eve99@x.test", "SIGNON GM g gmpw");
+    let r = w.reply("eve99@x.test", "SIGNON GM g gm-secret");
     assert!(
         flat(&r).contains("from any address but its player's is locked until"),
         "{r}"
@@ -309,7 +309,7 @@ fn guessing_from_elsewhere_never_locks_the_player_or_the_gm_out() {
     // ... a From forged as the GM's, with the answer going elsewhere, too
     let sent = w.raw(&raw_mail(
         &format!("From: {GM}\r\nReply-To: eve@x.test"),
-        "SIGNON GM g gmpw\nPROCESS",
+        "SIGNON GM g gm-secret\nPROCESS",
     ));
     assert!(
         flat(&reply_of(&sent).body).contains("is locked until"),
@@ -318,15 +318,15 @@ fn guessing_from_elsewhere_never_locks_the_player_or_the_gm_out() {
     );
     // ... but the GM and France, writing from their own addresses, are in
     // at once, with no wait.
-    let r = w.reply(GM, "SIGNON GM g gmpw");
+    let r = w.reply(GM, "SIGNON GM g gm-secret");
     assert!(r.contains("Signed on as the GM of g"), "{r}");
     let r = w.reply(&addr("France"), "SIGNON France g pw-France\nA Par-Bur");
     assert!(r.contains("A(Par)-Bur"), "{r}");
     // Their own typing errors lock nothing either.
     for _ in 0..5 {
-        w.mail(GM, "SIGNON GM g gmpw-typo");
+        w.mail(GM, "SIGNON GM g gm-secret-typo");
     }
-    let r = w.reply(GM, "SIGNON GM g gmpw");
+    let r = w.reply(GM, "SIGNON GM g gm-secret");
     assert!(r.contains("Signed on as the GM of g"), "{r}");
 }
 
@@ -365,7 +365,7 @@ fn a_seat_taken_with_a_known_password_is_reported_to_its_owner() {
     let mut w = started();
     let sent = w.mail(
         "thief@x.test",
-        "SIGNON England g pw-England\nF Lon-ENG\nSET PASSWORD stolen",
+        "SIGNON England g pw-England\nF Lon-ENG\nSET PASSWORD stolen-pw",
     );
     let owner: Vec<&Sent> = sent.iter().filter(|m| m.to_has(&addr("England"))).collect();
     assert!(
@@ -386,13 +386,13 @@ fn a_seat_taken_with_a_known_password_is_reported_to_its_owner() {
     // thief's own From it is done, and the owner is told.
     let r = w.reply(
         "thief@x.test",
-        "SIGNON England g stolen\nSET ADDRESS victim2@x.test",
+        "SIGNON England g stolen-pw\nSET ADDRESS victim2@x.test",
     );
     assert!(
         r.contains("registers only the address a mail comes from"),
         "{r}"
     );
-    let sent = w.mail("thief@x.test", "SIGNON England g stolen\nSET ADDRESS");
+    let sent = w.mail("thief@x.test", "SIGNON England g stolen-pw\nSET ADDRESS");
     assert!(
         sent.iter()
             .any(|m| m.to_has(&addr("England")) && m.subject.contains("mail now goes elsewhere")),
@@ -445,10 +445,10 @@ fn no_reply_ever_holds_a_password() {
 #[test]
 fn reply_to_is_where_answers_go_not_who_registers() {
     let mut w = World::new();
-    w.reply(GM, "CREATE g2 standard gmpw");
+    w.reply(GM, "CREATE g2 standard gm-secret");
     let raw = raw_mail(
         "From: attacker@evil.test\r\nReply-To: victim@victim.test\r\nMessage-ID: <rt1@evil.test>",
-        "JOIN g2 pw England",
+        "JOIN g2 pw-secret England",
     );
     let sent = w.raw(&raw);
     assert!(reply_of(&sent).to_has("victim@victim.test"));
@@ -599,11 +599,14 @@ fn an_answer_is_never_much_larger_than_the_mail() {
 #[test]
 fn a_game_whose_deadline_work_fails_is_set_aside_and_the_others_go_on() {
     let mut w = World::new();
-    w.reply(GM, "CREATE bad standard gmpw");
-    w.reply(GM, "CREATE good standard gmpw");
+    w.reply(GM, "CREATE bad standard gm-secret");
+    w.reply(GM, "CREATE good standard gm-secret");
     for g in ["bad", "good"] {
         for p in POWERS {
-            w.reply(&format!("{g}-{}", addr(p)), &format!("JOIN {g} pw {p}"));
+            w.reply(
+                &format!("{g}-{}", addr(p)),
+                &format!("JOIN {g} pw-secret {p}"),
+            );
         }
     }
     w.processor
@@ -639,7 +642,7 @@ fn chained_absences_move_a_deadline_by_the_cap_at_most_with_one_notice_a_mail() 
     let mut w = started();
     // The deadline is Tue 04 Jan 2028 12:00 UTC; the GM lets absences move
     // it by 7 days at most.
-    w.reply(GM, "SIGNON GM g gmpw\nSET ABSENCES ON 7d");
+    w.reply(GM, "SIGNON GM g gm-secret\nSET ABSENCES ON 7d");
     let day = |d: i64| {
         let t = 1_830_556_800 + d * 86_400; // Tue 04 Jan 2028 00:00 UTC
         jiff::Timestamp::from_second(t)
@@ -693,7 +696,7 @@ fn a_deadline_the_gm_set_is_not_moved_by_an_absence() {
     let mut w = started();
     w.reply(
         GM,
-        "SIGNON GM g gmpw\nSET ABSENCES ON 7d\nSET DEADLINE 2028-01-05 12:00",
+        "SIGNON GM g gm-secret\nSET ABSENCES ON 7d\nSET DEADLINE 2028-01-05 12:00",
     );
     let r = w.reply(
         &addr("France"),
@@ -715,7 +718,7 @@ fn a_mail_of_many_press_blocks_reaches_each_reader_once() {
     let blocks: String = (0..90)
         .map(|i| format!("BROADCAST\nNews number {i}.\nENDPRESS\n"))
         .collect();
-    let sent = w.mail(GM, &format!("SIGNON GM g gmpw\n{blocks}"));
+    let sent = w.mail(GM, &format!("SIGNON GM g gm-secret\n{blocks}"));
     // The reply, and one mail to each of the 7 players and 3 observers;
     // no copy of the GM's own press to the GM.
     assert_eq!(
@@ -786,7 +789,7 @@ fn press_is_bounded_per_message_per_mail_and_per_game() {
 fn one_mail_of_many_history_lines_sends_a_bounded_number_of_mails() {
     let mut w = started();
     // A phase played, so there is a history to send.
-    w.reply(GM, "SIGNON GM g gmpw\nPROCESS");
+    w.reply(GM, "SIGNON GM g gm-secret\nPROCESS");
     let lines = "HISTORY g\n".repeat(99);
     let sent = w.raw(&raw_mail(
         "From: eve@x.test\r\nReply-To: eve@x.test",
@@ -905,7 +908,7 @@ fn a_forged_from_subscribes_nobody_and_the_victim_gets_one_short_request() {
         );
     }
     // The victim observes nothing: a broadcast does not reach it.
-    let sent = w.mail(GM, "SIGNON GM g gmpw\nBROADCAST\nHello all.\nENDPRESS");
+    let sent = w.mail(GM, "SIGNON GM g gm-secret\nBROADCAST\nHello all.\nENDPRESS");
     assert!(sent.iter().all(|m| !m.to_has("victim@x.test")), "{sent:#?}");
     let who = w.reply("x@example.test", "WHO g");
     assert!(!who.contains("victim"), "{who}");
@@ -916,7 +919,7 @@ fn a_new_address_confirms_by_replying_and_its_held_mail_is_then_carried_out() {
     let mut w = World::new();
     w.auto_confirm = false;
     // The GM's first mail: the answer is the request, and nothing is done.
-    let sent = w.mail(GM, "CREATE g standard gmpw");
+    let sent = w.mail(GM, "CREATE g standard gm-secret");
     assert_eq!(sent.len(), 1, "{sent:#?}");
     let request = &sent[0];
     assert!(
@@ -931,7 +934,7 @@ fn a_new_address_confirms_by_replying_and_its_held_mail_is_then_carried_out() {
         "{}",
         request.body
     );
-    assert!(!request.body.contains("gmpw"), "{}", request.body);
+    assert!(!request.body.contains("gm-secret"), "{}", request.body);
     assert!(
         w.reply("x@example.test", "LIST g")
             .contains("no game called g")
@@ -967,7 +970,7 @@ fn a_new_address_confirms_by_replying_and_its_held_mail_is_then_carried_out() {
     let r = w.reply("gm@example.test", &format!("CONFIRM {code}"));
     assert!(r.contains("no request waits for that code"), "{r}");
     // A confirmed address is never asked again.
-    let sent = w.mail(GM, "CREATE h standard gmpw");
+    let sent = w.mail(GM, "CREATE h standard gm-secret");
     assert!(reply_of(&sent).body.contains("Created h"), "{sent:#?}");
 }
 
@@ -976,7 +979,7 @@ fn thirty_replace_mails_send_one_request_and_no_password() {
     let mut w = strict();
     let mut to_victim = Vec::new();
     for _ in 0..30 {
-        let sent = w.mail(GM, "SIGNON GM g gmpw\nREPLACE Italy victim@x.test");
+        let sent = w.mail(GM, "SIGNON GM g gm-secret\nREPLACE Italy victim@x.test");
         to_victim.extend(sent.into_iter().filter(|m| m.to_has("victim@x.test")));
     }
     assert_eq!(to_victim.len(), 1, "{to_victim:#?}");

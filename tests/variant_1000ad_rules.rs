@@ -494,15 +494,21 @@ fn rule_14_a_ferried_army_that_cannot_land_stays_where_it_started() {
 fn by_mail(game: &str, edits: &[&str]) -> World {
     let mut w = World::new();
     let gm = "gm@example.test";
-    w.reply(gm, &format!("CREATE {game} 1000ad gmpw"));
+    w.reply(gm, &format!("CREATE {game} 1000ad gm-secret"));
     for p in ["British", "Franks", "Moors"] {
-        let r = w.reply(&format!("{p}@example.test"), &format!("JOIN {game} pw {p}"));
+        let r = w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN {game} pw-secret {p}"),
+        );
         assert!(r.contains(&format!("You play {p}")), "{r}");
     }
-    w.reply(gm, &format!("SIGNON GM {game} gmpw\nSTART"));
-    w.mail(gm, &format!("SIGNON GM {game} gmpw\nPROCESS"));
+    w.reply(gm, &format!("SIGNON GM {game} gm-secret\nSTART"));
+    w.mail(gm, &format!("SIGNON GM {game} gm-secret\nPROCESS"));
     if !edits.is_empty() {
-        let r = w.reply(gm, &format!("SIGNON GM {game} gmpw\n{}", edits.join("\n")));
+        let r = w.reply(
+            gm,
+            &format!("SIGNON GM {game} gm-secret\n{}", edits.join("\n")),
+        );
         assert!(!r.contains("rror") && !r.contains("unknown"), "{r}");
     }
     w
@@ -512,7 +518,7 @@ fn by_mail(game: &str, edits: &[&str]) -> World {
 fn process(w: &mut World, game: &str, power: &str) -> String {
     let sent = w.mail(
         "gm@example.test",
-        &format!("SIGNON GM {game} gmpw\nPROCESS"),
+        &format!("SIGNON GM {game} gm-secret\nPROCESS"),
     );
     let to = format!("{power}@example.test");
     sent.into_iter()
@@ -560,7 +566,7 @@ fn rule_14_by_mail_the_dislodged_army_retreats_overland_and_the_game_goes_on() {
     );
     let r = w.reply(
         "Franks@example.test",
-        "SIGNON Franks r14 pw\nF ENC - Lon\nF WWa S F ENC - Lon",
+        "SIGNON Franks r14 pw-secret\nF ENC - Lon\nF WWa S F ENC - Lon",
     );
     assert!(!r.contains("not accepted"), "{r}");
     let results = process(&mut w, "r14", "British");
@@ -573,13 +579,22 @@ fn rule_14_by_mail_the_dislodged_army_retreats_overland_and_the_game_goes_on() {
         "{results}"
     );
     assert!(!line.contains("NTH"), "{results}");
-    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Lon - NTH");
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r14 pw-secret\nA Lon - NTH",
+    );
     assert!(r.contains("not accepted"), "{r}");
-    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Lon - Mer");
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r14 pw-secret\nA Lon - Mer",
+    );
     assert!(!r.contains("not accepted") && !r.contains("rror"), "{r}");
     process(&mut w, "r14", "British");
     // The next mail works: the game was not jammed.
-    let r = w.reply("British@example.test", "SIGNON British r14 pw\nA Mer - Lon");
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r14 pw-secret\nA Mer - Lon",
+    );
     assert!(r.contains("Fall 1000 AD movement"), "{r}");
     assert!(r.contains("A(Mer)-Lon"), "{r}");
 }
@@ -739,14 +754,14 @@ fn rule_8_the_results_show_what_is_left_of_a_defensive_armys_support() {
 fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
     let mut w = World::new();
     let gm = "gm@example.test";
-    w.reply(gm, "CREATE r7b 1000ad gmpw");
-    w.reply("British@example.test", "JOIN r7b pw British");
-    w.reply(gm, "SIGNON GM r7b gmpw\nSTART");
+    w.reply(gm, "CREATE r7b 1000ad gm-secret");
+    w.reply("British@example.test", "JOIN r7b pw-secret British");
+    w.reply(gm, "SIGNON GM r7b gm-secret\nSTART");
     // Nine due: a 3D (two) and seven units use them all; an eighth unit
     // is one too many.
     let r = w.reply(
         "British@example.test",
-        "SIGNON British r7b pw\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
+        "SIGNON British r7b pw-secret\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
          Build F Mth\nBuild F Wal\nBuild F Mal\nBuild F WWa\nBuild F Lon",
     );
     assert!(r.contains("no (more) builds are due"), "{r}");
@@ -756,7 +771,7 @@ fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
     // site by site across mails, so the held ones are withdrawn first.)
     let r = w.reply(
         "British@example.test",
-        "SIGNON British r7b pw\nCLEAR\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
+        "SIGNON British r7b pw-secret\nCLEAR\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
          Build F Mth\nBuild F Wal\nBuild F Mal",
     );
     assert!(r.contains("Still missing: 1 build(s) or waiver(s)"), "{r}");
@@ -850,7 +865,7 @@ fn rule_13_by_mail_grace_and_anarchy_are_announced_and_an_anarchic_power_owes_no
     );
     // Past the Winter, the grace season: the Moors hold in Castile.
     process(&mut w, "r13", "Moors");
-    let r = w.reply("Moors@example.test", "SIGNON Moors r13 pw\nA Cas H");
+    let r = w.reply("Moors@example.test", "SIGNON Moors r13 pw-secret\nA Cas H");
     assert!(r.contains("Spring 1001 AD movement"), "{r}");
     let results = process(&mut w, "r13", "Moors");
     assert!(
@@ -858,7 +873,10 @@ fn rule_13_by_mail_grace_and_anarchy_are_announced_and_an_anarchic_power_owes_no
         "{results}"
     );
     // In anarchy: its orders refused, nothing "missing", and it is told why.
-    let r = w.reply("Moors@example.test", "SIGNON Moors r13 pw\nA Cas - Tol");
+    let r = w.reply(
+        "Moors@example.test",
+        "SIGNON Moors r13 pw-secret\nA Cas - Tol",
+    );
     assert!(r.contains("in anarchy"), "{r}");
     assert!(!r.contains("Still missing"), "{r}");
 }
@@ -868,7 +886,7 @@ fn rule_9_by_mail_the_fast_ferry_boards_sails_and_lands() {
     let mut w = by_mail("r9", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);
     let r = w.reply(
         "British@example.test",
-        "SIGNON British r9 pw\nA(Lon) boards F(ENC)\nF(ENC) - NTH\nF(ENC) disembarks A(Fri)",
+        "SIGNON British r9 pw-secret\nA(Lon) boards F(ENC)\nF(ENC) - NTH\nF(ENC) disembarks A(Fri)",
     );
     assert!(!r.contains("not accepted"), "{r}");
     let results = process(&mut w, "r9", "British");
@@ -891,7 +909,7 @@ fn rule_9_by_mail_the_fast_ferry_ordered_over_several_mails_in_long_words() {
     let mut say = |body: &str| {
         let r = w.reply(
             "British@example.test",
-            &format!("SIGNON British r9b pw\n{body}"),
+            &format!("SIGNON British r9b pw-secret\n{body}"),
         );
         assert!(!r.contains("not accepted") && !r.contains("dropped"), "{r}");
         r

@@ -173,12 +173,12 @@ fn rule_6_a_power_that_lost_a_home_centre_may_nominate_a_neutral_one_it_holds() 
 #[test]
 fn rule_6_nominate_by_mail() {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE hastings 1066 gmpw");
-    let r = w.reply("welsh@example.test", "JOIN hastings pw Welsh");
+    w.reply("gm@example.test", "CREATE hastings 1066 gm-secret");
+    let r = w.reply("welsh@example.test", "JOIN hastings pw-secret Welsh");
     assert!(r.to_lowercase().contains("welsh"), "{r}");
     let r = w.reply(
         "welsh@example.test",
-        "SIGNON Welsh hastings pw\nNOMINATE Hereford",
+        "SIGNON Welsh hastings pw-secret\nNOMINATE Hereford",
     );
     assert!(r.contains("you do not hold Hereford"), "{r}");
 }
@@ -186,7 +186,7 @@ fn rule_6_nominate_by_mail() {
 #[test]
 fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE hastings 1066 gmpw");
+    w.reply("gm@example.test", "CREATE hastings 1066 gm-secret");
     let names = [
         ("william", "Duke William"),
         ("harald", "Harald Hardrada"),
@@ -199,20 +199,20 @@ fn rule_5_haralds_units_are_hidden_from_the_others_in_the_results() {
     for (who, pw) in names {
         w.reply(
             &format!("{who}@example.test"),
-            &format!("JOIN hastings pw {pw}"),
+            &format!("JOIN hastings pw-secret {pw}"),
         );
     }
-    w.reply("gm@example.test", "SIGNON GM hastings gmpw\nSTART");
+    w.reply("gm@example.test", "SIGNON GM hastings gm-secret\nSTART");
     let r = w.reply(
         "harald@example.test",
-        "SIGNON Harald hastings pw\nA/F(WAS)-GER\nA/F(GER) H",
+        "SIGNON Harald hastings pw-secret\nA/F(WAS)-GER\nA/F(GER) H",
     );
     assert!(!r.contains("void"), "{r}");
     w.reply(
         "william@example.test",
-        "SIGNON William hastings pw\nA(SOD)-Has",
+        "SIGNON William hastings pw-secret\nA(SOD)-Has",
     );
-    let sent = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
     let results = |a: &str| {
         sent.iter()
             .find(|m| m.to_has(a) && m.subject.contains("March 1066"))
@@ -395,14 +395,14 @@ fn rule_7_support_onto_the_board_by_mail() {
     let mut w = started();
     let r = w.reply(
         "scots@example.test",
-        "SIGNON Scots hastings pw\nA(Edw) S A(SOD)-Lun\nA(Brc) S A/F(GER)-Nth",
+        "SIGNON Scots hastings pw-secret\nA(Edw) S A(SOD)-Lun\nA(Brc) S A/F(GER)-Nth",
     );
     assert!(!r.contains("not on the board"), "{r}");
     // Edwins Burgh cannot reach London: refused for that, not for the box.
     assert!(r.contains("A(Edw) S A(SOD)-Lun"), "{r}");
     let r = w.reply(
         "harold@example.test",
-        "SIGNON Harold hastings pw\nA(Win) S A(SOD)-Lun\nA(Lun) S A(WIL)-Chn",
+        "SIGNON Harold hastings pw-secret\nA(Win) S A(SOD)-Lun\nA(Lun) S A(WIL)-Chn",
     );
     assert!(
         !r.contains("not on the board") && !r.contains("void"),
@@ -454,15 +454,15 @@ fn rule_4_armies_are_convoyed_from_off_the_board() {
 /// A 1066 game by mail with every power joined and started.
 fn started() -> World {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE hastings 1066 gmpw");
+    w.reply("gm@example.test", "CREATE hastings 1066 gm-secret");
     for (who, pw) in NAMES {
         w.reply(
             &format!("{who}@example.test"),
-            &format!("JOIN hastings pw {pw}"),
+            &format!("JOIN hastings pw-secret {pw}"),
         );
     }
     w.reply("obs@example.test", "OBSERVE hastings");
-    w.reply("gm@example.test", "SIGNON GM hastings gmpw\nSTART");
+    w.reply("gm@example.test", "SIGNON GM hastings gm-secret\nSTART");
     w
 }
 
@@ -575,15 +575,15 @@ fn rule_5_hidden_army_fleets_leave_no_trace_for_the_others_by_mail() {
     // where the other two hold (bounces only he may know of).
     let r = w.reply(
         "harald@example.test",
-        "SIGNON Harald hastings pw\nA/F(GER)-WAS\nA/F(GER)-WAS\nA/F(WAS) H",
+        "SIGNON Harald hastings pw-secret\nA/F(GER)-WAS\nA/F(GER)-WAS\nA/F(WAS) H",
     );
     assert!(!r.contains("void"), "{r}");
     // The Earls support A/Fs they cannot see: one is there, one is not.
     // The replies must not tell which, in March or in April.
-    let earls = "SIGNON Earls hastings pw\nA(Dun) S A/F(GER)-Nth\nA(Dre) S A/F(WAS)-Dei";
+    let earls = "SIGNON Earls hastings pw-secret\nA(Dun) S A/F(GER)-Nth\nA(Dre) S A/F(WAS)-Dei";
     let march_reply = w.reply("earls@example.test", earls);
     assert!(!march_reply.contains("not on the board"), "{march_reply}");
-    let sent = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
     let gm = &results_of(&sent, "gm", "March 1066").body;
     assert!(gm.contains("A/F(GER)-WAS"), "the GM is told: {gm}");
     let harald = &results_of(&sent, "harald", "March 1066").body;
@@ -1294,21 +1294,27 @@ fn rule_5_a_fleet_bouncing_off_a_hidden_af_by_mail_names_no_af_to_the_others() {
     // March: the Scots sail into the Forth; Harald gives his waiting A/Fs
     // orders, one refused as only he may be told (rule 7: off the board
     // they support nothing).
-    let scots = w.reply("scots@example.test", "SIGNON Scots hastings pw\nF(Fif)-FOF");
+    let scots = w.reply(
+        "scots@example.test",
+        "SIGNON Scots hastings pw-secret\nF(Fif)-FOF",
+    );
     assert!(!scots.contains("void"), "{scots}");
     let harald = w.reply(
         "harald@example.test",
-        "SIGNON Harald hastings pw\nA/F(GER) H\nA/F(WAS) S A/F(GER)",
+        "SIGNON Harald hastings pw-secret\nA/F(GER) H\nA/F(WAS) S A/F(GER)",
     );
     assert!(
         harald.contains("units off the board can neither support nor convoy"),
         "{harald}"
     );
-    let march = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    let march = w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
     // April: the Scots sail on into Oceanus Germanicus, where two A/Fs
     // wait, and bounce.
-    w.reply("scots@example.test", "SIGNON Scots hastings pw\nF(FOF)-GER");
-    let april = w.mail("gm@example.test", "SIGNON GM hastings gmpw\nPROCESS");
+    w.reply(
+        "scots@example.test",
+        "SIGNON Scots hastings pw-secret\nF(FOF)-GER",
+    );
+    let april = w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
     let gm = &results_of(&april, "gm", "April 1066").body;
     assert!(gm.contains("A/F(GER) H"), "{gm}");
     let own = |body: &str| {

@@ -469,12 +469,12 @@ mod support_judge;
 #[test]
 fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
     let mut w = support_judge::World::with_variant("../../games/1700ad.toml");
-    w.reply("gm@example.test", "CREATE y1700 1700ad gmpw");
-    w.reply("swe@example.test", "JOIN y1700 pw Sweden");
-    w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSTART");
+    w.reply("gm@example.test", "CREATE y1700 1700ad gm-secret");
+    w.reply("swe@example.test", "JOIN y1700 pw-secret Sweden");
+    w.reply("gm@example.test", "SIGNON GM y1700 gm-secret\nSTART");
     let r = w.reply(
         "swe@example.test",
-        "SIGNON Sweden y1700 pw\n\
+        "SIGNON Sweden y1700 pw-secret\n\
          Sweden 1700 Moves: CXII(Got)-hold-Den (x2);\n\
          2F(Sca)-COS-C CXII(Got)-Den;\n\
          A(Sca)-Hold-Got;\n\
@@ -485,7 +485,7 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
     );
     assert!(!r.contains("not accepted"), "{r}");
     assert!(r.contains("L(Got)-hold-Den (x2)"), "{r}");
-    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
     let results = sent
         .iter()
         .find(|m| m.to_has("swe@example.test") && m.subject.contains("1700"))
@@ -505,11 +505,14 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
 /// A 1700 AD II game by mail with the given players joined and started.
 fn game_by_mail(players: &[&str]) -> support_judge::World {
     let mut w = support_judge::World::with_variant("../../games/1700ad.toml");
-    w.reply("gm@example.test", "CREATE y1700 1700ad gmpw");
+    w.reply("gm@example.test", "CREATE y1700 1700ad gm-secret");
     for p in players {
-        w.reply(&format!("{p}@example.test"), &format!("JOIN y1700 pw {p}"));
+        w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN y1700 pw-secret {p}"),
+        );
     }
-    w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSTART");
+    w.reply("gm@example.test", "SIGNON GM y1700 gm-secret\nSTART");
     w
 }
 
@@ -522,17 +525,23 @@ fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast_when_the_turn_is_ju
     // permissions count when the turn is judged.
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM y1700 gmpw\nEDIT REMOVE Bri\nEDIT ADD France F Pic",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Bri\nEDIT ADD France F Pic",
     );
     assert!(r.contains("added"), "{r}");
-    let r = w.reply("France@example.test", "SIGNON France y1700 pw\nF(Pic)-SNe");
+    let r = w.reply(
+        "France@example.test",
+        "SIGNON France y1700 pw-secret\nF(Pic)-SNe",
+    );
     assert!(!r.contains("not accepted"), "{r}");
     assert!(r.contains("F(Pic)-SNe"), "{r}");
     // Spain permits it later in the turn; the fleet stands beside the
     // Spanish army.
-    let r = w.reply("Spain@example.test", "SIGNON Spain y1700 pw\nPERMIT France");
+    let r = w.reply(
+        "Spain@example.test",
+        "SIGNON Spain y1700 pw-secret\nPERMIT France",
+    );
     assert!(r.contains("France may now come into your provinces"), "{r}");
-    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
     let body = &sent
         .iter()
         .find(|m| m.to_has("France@example.test") && m.subject.contains("results"))
@@ -551,9 +560,12 @@ fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast_when_the_turn_is_ju
     );
     w.advance(120);
     // Revoked, the fleet must leave at the end of the next turn.
-    let r = w.reply("Spain@example.test", "SIGNON Spain y1700 pw\nREVOKE France");
+    let r = w.reply(
+        "Spain@example.test",
+        "SIGNON Spain y1700 pw-secret\nREVOKE France",
+    );
     assert!(r.contains("may no longer come"), "{r}");
-    w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
     let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
         .expect("store")
         .expect("game");
@@ -575,20 +587,20 @@ fn rule_11_the_gm_may_end_the_game_after_1713_or_1721() {
     for year in ["1701", "1712", "1720", "1722"] {
         let r = w.reply(
             "gm@example.test",
-            &format!("SIGNON GM y1700 gmpw\nSET END {year}"),
+            &format!("SIGNON GM y1700 gm-secret\nSET END {year}"),
         );
         assert!(r.contains("may end only after 1713 or 1721"), "{r}");
         assert!(!r.contains("the game ends after"), "{r}");
     }
-    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1721");
+    let r = w.reply("gm@example.test", "SIGNON GM y1700 gm-secret\nSET END 1721");
     assert!(r.contains("the game ends after 1721"), "{r}");
-    let r = w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSET END 1713");
+    let r = w.reply("gm@example.test", "SIGNON GM y1700 gm-secret\nSET END 1713");
     assert!(r.contains("the game ends after 1713"), "{r}");
     for _ in 1700..1713 {
-        w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+        w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
         w.advance(120);
     }
-    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
     let body = &sent
         .iter()
         .find(|m| m.to_has("Sweden@example.test") && m.subject.contains("1713"))
@@ -624,12 +636,12 @@ fn a_game_of_five_years_by_mail() {
             if !lines.is_empty() {
                 let r = w.reply(
                     &format!("{p}@example.test"),
-                    &format!("SIGNON {p} y1700 pw\n{}", lines.join("\n")),
+                    &format!("SIGNON {p} y1700 pw-secret\n{}", lines.join("\n")),
                 );
                 assert!(r.contains("Orders held"), "{r}");
             }
         }
-        let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+        let sent = w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
         let results: Vec<_> = sent
             .iter()
             .filter(|m| m.subject == format!("y1700: Year {year} results"))
@@ -788,12 +800,12 @@ fn rule_4_a_failed_impulse_voids_the_later_ones_by_mail() {
     let mut w = game_by_mail(&["Austria", "Turks"]);
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM y1700 gmpw\nEDIT ADD Turks A Ser",
+        "SIGNON GM y1700 gm-secret\nEDIT ADD Turks A Ser",
     );
     assert!(r.contains("added"), "{r}");
     let r = w.reply(
         "Austria@example.test",
-        "SIGNON Austria y1700 pw\nAustria 1700 Moves: A(Sla)-Ser-Bos;",
+        "SIGNON Austria y1700 pw-secret\nAustria 1700 Moves: A(Sla)-Ser-Bos;",
     );
     assert!(!r.contains("not accepted"), "{r}");
     let body = results_for(&mut w, "Austria");
@@ -811,7 +823,7 @@ fn rule_4_a_failed_impulse_voids_the_later_ones_by_mail() {
 
 /// The GM processes the turn; the results mailed to `player`.
 fn results_for(w: &mut support_judge::World, player: &str) -> String {
-    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
     sent.iter()
         .find(|m| m.to_has(&format!("{player}@example.test")) && m.subject.contains("results"))
         .unwrap_or_else(|| panic!("no results: {sent:#?}"))
@@ -858,12 +870,12 @@ fn rule_7_a_leader_is_never_lost_for_want_of_a_retreat_by_mail() {
     let mut w = game_by_mail(&["Austria", "Poles"]);
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM y1700 gmpw\nEDIT REMOVE Sla\nEDIT ADD Poles A Bav\nEDIT ADD Poles A Tyr",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Sla\nEDIT ADD Poles A Bav\nEDIT ADD Poles A Tyr",
     );
     assert!(r.contains("added"), "{r}");
     let r = w.reply(
         "Poles@example.test",
-        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Bav)-Vie (x2);\nA(Tyr) S A(Bav)-Vie (x2);",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(Bav)-Vie (x2);\nA(Tyr) S A(Bav)-Vie (x2);",
     );
     assert!(!r.contains("not accepted"), "{r}");
     // Styria alone is free, no nearer a centre (Slavonia) than Vienna: he
@@ -922,19 +934,19 @@ fn rule_7_a_leader_s_second_and_third_impulses_are_simultaneous_by_mail() {
     let mut w = game_by_mail(&["Russians", "Sweden"]);
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM y1700 gmpw\nEDIT REMOVE Got\nEDIT REMOVE Liv\nEDIT ADD Sweden L Liv\n\
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Got\nEDIT REMOVE Liv\nEDIT ADD Sweden L Liv\n\
          EDIT REMOVE Kaz\nEDIT ADD Russians A Smo",
     );
     assert!(r.contains("added"), "{r}");
     let r = w.reply(
         "Russians@example.test",
-        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-hold-Psk;",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Smo)-hold-Psk;",
     );
     assert!(!r.contains("not accepted"), "{r}");
     // Livonia to Pskov in the third impulse, against Russia's second.
     let r = w.reply(
         "Sweden@example.test",
-        "SIGNON Sweden y1700 pw\nSweden 1700 Moves: CXII(Liv)-hold-hold-Psk;",
+        "SIGNON Sweden y1700 pw-secret\nSweden 1700 Moves: CXII(Liv)-hold-hold-Psk;",
     );
     assert!(!r.contains("not accepted"), "{r}");
     let body = results_for(&mut w, "Russians");
@@ -988,17 +1000,17 @@ fn rule_4_a_double_support_of_a_hold_counts_double_by_mail() {
     let mut w = game_by_mail(&["Russians", "Poles"]);
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM y1700 gmpw\nEDIT REMOVE Kaz\nEDIT REMOVE Ore\nEDIT REMOVE Sar\n\
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT REMOVE Ore\nEDIT REMOVE Sar\n\
          EDIT ADD Russians A Smo\nEDIT ADD Russians A Psk\nEDIT ADD Poles A WRu",
     );
     assert!(r.contains("added"), "{r}");
     w.reply(
         "Russians@example.test",
-        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-WRu (x2);\nA(Psk) S A(Smo)-WRu;",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Smo)-WRu (x2);\nA(Psk) S A(Smo)-WRu;",
     );
     w.reply(
         "Poles@example.test",
-        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Lit) S A(WRu) (x2);",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(Lit) S A(WRu) (x2);",
     );
     let body = results_for(&mut w, "Poles");
     assert!(!body.contains("dislodged"), "{body}");
@@ -1054,17 +1066,17 @@ fn rule_4_double_strength_conflicts_add_up_across_the_turn_by_mail() {
     let mut w = game_by_mail(&["Russians", "Poles"]);
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM y1700 gmpw\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo",
     );
     assert!(r.contains("added"), "{r}");
     let r = w.reply(
         "Russians@example.test",
-        "SIGNON Russians y1700 pw\nRussians 1700 Moves: A(Smo)-WRu (x2);",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Smo)-WRu (x2);",
     );
     assert!(!r.contains("not accepted"), "{r}");
     let r = w.reply(
         "Poles@example.test",
-        "SIGNON Poles y1700 pw\nPoles 1700 Moves: A(Vol)-hold-WRu;\nA(Lit)-hold-S A(Vol)-WRu;",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(Vol)-hold-WRu;\nA(Lit)-hold-S A(Vol)-WRu;",
     );
     assert!(!r.contains("not accepted"), "{r}");
     let body = results_for(&mut w, "Russians");
@@ -1100,7 +1112,7 @@ fn rule_8_a_coast_turns_friendly_impulse_by_impulse_by_mail() {
     let mut w = game_by_mail(&["France"]);
     let r = w.reply(
         "France@example.test",
-        "SIGNON France y1700 pw\nFrance 1700 Moves: A(Pic)-Nmd-Loi;\nF(Bri)-hold-Nmd;",
+        "SIGNON France y1700 pw-secret\nFrance 1700 Moves: A(Pic)-Nmd-Loi;\nF(Bri)-hold-Nmd;",
     );
     assert!(!r.contains("not accepted"), "{r}");
     assert!(!r.contains("friendly"), "{r}");
@@ -1151,7 +1163,7 @@ fn rule_8_a_stack_splits_by_mail() {
     let mut w = game_by_mail(&["Sweden"]);
     let r = w.reply(
         "Sweden@example.test",
-        "SIGNON Sweden y1700 pw\nSweden 1700 Moves: F(Sca)-COS;\nF(Sca)-EBA;",
+        "SIGNON Sweden y1700 pw-secret\nSweden 1700 Moves: F(Sca)-COS;\nF(Sca)-EBA;",
     );
     assert!(!r.contains("not accepted"), "{r}");
     assert!(!r.contains("replaced"), "{r}");

@@ -12,11 +12,14 @@ use std::process::Command;
 /// A 1700 AD II game by mail with the given players joined and started.
 fn game_by_mail(players: &[&str]) -> support_judge::World {
     let mut w = support_judge::World::with_variant("../../games/1700ad.toml");
-    w.reply("gm@example.test", "CREATE y1700 1700ad gmpw");
+    w.reply("gm@example.test", "CREATE y1700 1700ad gm-secret");
     for p in players {
-        w.reply(&format!("{p}@example.test"), &format!("JOIN y1700 pw {p}"));
+        w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN y1700 pw-secret {p}"),
+        );
     }
-    w.reply("gm@example.test", "SIGNON GM y1700 gmpw\nSTART");
+    w.reply("gm@example.test", "SIGNON GM y1700 gm-secret\nSTART");
     w
 }
 
@@ -24,18 +27,21 @@ fn game_by_mail(players: &[&str]) -> support_judge::World {
 fn sheet(w: &mut support_judge::World, player: &str, text: &str) -> String {
     w.reply(
         &format!("{player}@example.test"),
-        &format!("SIGNON {player} y1700 pw\n{text}"),
+        &format!("SIGNON {player} y1700 pw-secret\n{text}"),
     )
 }
 
 /// A GM command's reply.
 fn gm(w: &mut support_judge::World, text: &str) -> String {
-    w.reply("gm@example.test", &format!("SIGNON GM y1700 gmpw\n{text}"))
+    w.reply(
+        "gm@example.test",
+        &format!("SIGNON GM y1700 gm-secret\n{text}"),
+    )
 }
 
 /// The GM processes the turn; the results mailed to `player`.
 fn results_for(w: &mut support_judge::World, player: &str) -> String {
-    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
     sent.iter()
         .find(|m| m.to_has(&format!("{player}@example.test")) && m.subject.contains("results"))
         .unwrap_or_else(|| panic!("no results: {sent:#?}"))

@@ -19,16 +19,19 @@ fn variant() -> Variant {
 /// A started game `abs` with every power joined, then the GM's EDIT lines.
 fn game(edits: &[&str]) -> World {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE abs abstraction2 gmpw");
+    w.reply("gm@example.test", "CREATE abs abstraction2 gm-secret");
     for p in POWERS {
-        let r = w.reply(&format!("{p}@example.test"), &format!("JOIN abs pw {p}"));
+        let r = w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN abs pw-secret {p}"),
+        );
         assert!(r.contains(&format!("You play {p}")), "{r}");
     }
-    w.reply("gm@example.test", "SIGNON GM abs gmpw\nSTART");
+    w.reply("gm@example.test", "SIGNON GM abs gm-secret\nSTART");
     if !edits.is_empty() {
         let r = w.reply(
             "gm@example.test",
-            &format!("SIGNON GM abs gmpw\n{}", edits.join("\n")),
+            &format!("SIGNON GM abs gm-secret\n{}", edits.join("\n")),
         );
         assert!(!r.contains("not ") || r.contains("added"), "{r}");
     }
@@ -38,13 +41,13 @@ fn game(edits: &[&str]) -> World {
 fn orders(w: &mut World, power: &str, lines: &str) -> String {
     w.reply(
         &format!("{power}@example.test"),
-        &format!("SIGNON {power} abs pw\n{lines}"),
+        &format!("SIGNON {power} abs pw-secret\n{lines}"),
     )
 }
 
 /// PROCESS, and the results mail `power` gets.
 fn process(w: &mut World, power: &str) -> Sent {
-    let sent = w.mail("gm@example.test", "SIGNON GM abs gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM abs gm-secret\nPROCESS");
     sent.iter()
         .find(|m| m.to_has(&format!("{power}@example.test")) && m.subject.starts_with("abs: "))
         .unwrap_or_else(|| panic!("no results for {power}: {sent:#?}"))
@@ -128,7 +131,7 @@ fn rule_3_by_mail_a_foreign_ferry_keeps_the_army_english_and_ones_own_keeps_it_a
     // results say the fleet is now an A/F.
     let r = w.reply(
         "gm@example.test",
-        "SIGNON GM abs gmpw\nEDIT REMOVE ENG\nEDIT ADD England F ENG",
+        "SIGNON GM abs gm-secret\nEDIT REMOVE ENG\nEDIT ADD England F ENG",
     );
     assert!(r.contains("added"), "{r}");
     orders(&mut w, "England", "A(Lon)-Pic\nF(ENG) C A(Lon)-Pic");

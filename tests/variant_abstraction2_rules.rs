@@ -119,15 +119,15 @@ fn rule_5_armies_in_lapland_and_archangel_are_held_fast_but_may_leave_overland()
 #[test]
 fn rule_6_two_powers_exchange_centres_by_matching_offers_at_the_end_of_a_move() {
     let mut w = World::with_variant("../../games/abstraction2.toml");
-    w.reply("gm@example.test", "CREATE abs abstraction2 gmpw");
-    w.reply("fr@example.test", "JOIN abs pw France");
-    w.reply("de@example.test", "JOIN abs pw Germany");
-    w.reply("gm@example.test", "SIGNON GM abs gmpw\nSTART");
+    w.reply("gm@example.test", "CREATE abs abstraction2 gm-secret");
+    w.reply("fr@example.test", "JOIN abs pw-secret France");
+    w.reply("de@example.test", "JOIN abs pw-secret Germany");
+    w.reply("gm@example.test", "SIGNON GM abs gm-secret\nSTART");
     // Marseilles (once its fleet has left) for Dresden (once its army has):
     // occupation is judged at the end of the move, not when offered.
     let r = w.reply(
         "fr@example.test",
-        "SIGNON France abs pw\nF Mar - GoL\nEXCHANGE Germany Mar FOR Dre",
+        "SIGNON France abs pw-secret\nF Mar - GoL\nEXCHANGE Germany Mar FOR Dre",
     );
     assert!(r.contains("Offer to Germany recorded"), "{r}");
     assert!(
@@ -137,9 +137,9 @@ fn rule_6_two_powers_exchange_centres_by_matching_offers_at_the_end_of_a_move() 
     );
     w.reply(
         "de@example.test",
-        "SIGNON Germany abs pw\nA Dre - Sil\nEXCHANGE France Dre FOR Mar",
+        "SIGNON Germany abs pw-secret\nA Dre - Sil\nEXCHANGE France Dre FOR Mar",
     );
-    let sent = w.mail("gm@example.test", "SIGNON GM abs gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM abs gm-secret\nPROCESS");
     let results = sent
         .iter()
         .find(|m| m.to_has("fr@example.test") && m.subject.contains("July 1914"))
@@ -155,13 +155,13 @@ fn rule_6_two_powers_exchange_centres_by_matching_offers_at_the_end_of_a_move() 
     // results say why.
     w.reply(
         "fr@example.test",
-        "SIGNON France abs pw\nEXCHANGE Germany Par FOR Ber",
+        "SIGNON France abs pw-secret\nEXCHANGE Germany Par FOR Ber",
     );
     w.reply(
         "de@example.test",
-        "SIGNON Germany abs pw\nEXCHANGE France Ber FOR Par",
+        "SIGNON Germany abs pw-secret\nEXCHANGE France Ber FOR Par",
     );
-    let sent = w.mail("gm@example.test", "SIGNON GM abs gmpw\nPROCESS");
+    let sent = w.mail("gm@example.test", "SIGNON GM abs gm-secret\nPROCESS");
     let results = sent
         .iter()
         .find(|m| m.to_has("de@example.test") && m.subject.contains("August 1914"))

@@ -172,29 +172,35 @@ fn rule_6d_a_returning_fleet_that_bounces_is_removed() {
 #[test]
 fn rule_6_a_raider_without_a_return_order_is_warned_and_stays_away() {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE eire ardri gmpw");
-    w.reply("laigin@example.test", "JOIN eire pw Laigin");
-    w.reply("gm@example.test", "SIGNON GM eire gmpw\nSTART");
+    w.reply("gm@example.test", "CREATE eire ardri gm-secret");
+    w.reply("laigin@example.test", "JOIN eire pw-secret Laigin");
+    w.reply("gm@example.test", "SIGNON GM eire gm-secret\nSTART");
     let r = w.reply(
         "laigin@example.test",
-        "SIGNON Laigin eire pw\nBuild A Naa\nBuild A Aie\nBuild F Alm",
+        "SIGNON Laigin eire pw-secret\nBuild A Naa\nBuild A Aie\nBuild F Alm",
     );
     assert!(!r.contains("not accepted"), "{r}");
-    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
-    w.reply("laigin@example.test", "SIGNON Laigin eire pw\nF Alm - ERI");
-    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
-    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
+    w.mail("gm@example.test", "SIGNON GM eire gm-secret\nPROCESS");
+    w.reply(
+        "laigin@example.test",
+        "SIGNON Laigin eire pw-secret\nF Alm - ERI",
+    );
+    w.mail("gm@example.test", "SIGNON GM eire gm-secret\nPROCESS");
+    w.mail("gm@example.test", "SIGNON GM eire gm-secret\nPROCESS");
     // Winter 380: the silent powers have builds owed.
-    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
+    w.mail("gm@example.test", "SIGNON GM eire gm-secret\nPROCESS");
     let r = w.reply(
         "laigin@example.test",
-        "SIGNON Laigin eire pw\nFleet Erin Sea - Raiding",
+        "SIGNON Laigin eire pw-secret\nFleet Erin Sea - Raiding",
     );
     // The rule's own word, not a code (rules 6a, 6c).
     assert!(r.contains("F(ERI)-Raiding"), "{r}");
-    w.mail("gm@example.test", "SIGNON GM eire gmpw\nPROCESS");
+    w.mail("gm@example.test", "SIGNON GM eire gm-secret\nPROCESS");
     // Fall: the reply to any mail shows the raider with no return order.
-    let r = w.reply("laigin@example.test", "SIGNON Laigin eire pw\nA Naa H");
+    let r = w.reply(
+        "laigin@example.test",
+        "SIGNON Laigin eire pw-secret\nA Naa H",
+    );
     assert!(
         r.contains("F(Raiding) (no return order: it stays away and counts nothing)"),
         "{r}"
@@ -204,14 +210,14 @@ fn rule_6_a_raider_without_a_return_order_is_warned_and_stays_away() {
 #[test]
 fn rule_7_without_the_vikings_they_are_out_of_the_game() {
     let mut w = World::new();
-    let r = w.reply("gm@example.test", "CREATE eire ardri gmpw");
+    let r = w.reply("gm@example.test", "CREATE eire ardri gm-secret");
     assert!(r.contains("Vikings are not in this game"), "{r}");
-    let r = w.reply("x@example.test", "JOIN eire pw Vikings");
+    let r = w.reply("x@example.test", "JOIN eire pw-secret Vikings");
     assert!(!r.contains("You play Vikings"), "{r}");
     // Never in silence: the reply says why the wish was passed over.
     assert!(r.contains("(Vikings are not in this game)"), "{r}");
     // The start mail says they are out, not in civil disorder.
-    let sent = w.mail("gm@example.test", "SIGNON GM eire gmpw\nSTART");
+    let sent = w.mail("gm@example.test", "SIGNON GM eire gm-secret\nSTART");
     let start = sent
         .iter()
         .find(|m| m.body.contains("has started") && m.body.contains("Powers:"))
@@ -228,11 +234,14 @@ fn rule_7_without_the_vikings_they_are_out_of_the_game() {
 #[test]
 fn rule_7_without_the_vikings_the_game_starts_when_the_five_others_have_joined() {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE eire ardri gmpw");
+    w.reply("gm@example.test", "CREATE eire ardri gm-secret");
     let five = ["Ulaid", "Connacht", "Midhe", "Laigin", "Muma"];
     let mut last = String::new();
     for p in five {
-        last = w.reply(&format!("{p}@example.test"), &format!("JOIN eire pw {p}"));
+        last = w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN eire pw-secret {p}"),
+        );
         assert!(last.contains(&format!("You play {p}")), "{last}");
     }
     // Every power in the game is taken: it starts without the GM's START.
@@ -249,7 +258,7 @@ fn rule_7_without_the_vikings_the_game_starts_when_the_five_others_have_joined()
     for p in five {
         w.reply(
             &format!("{p}@example.test"),
-            &format!("SIGNON {p} eire pw\nREADY"),
+            &format!("SIGNON {p} eire pw-secret\nREADY"),
         );
     }
     let who = w.reply("x@example.test", "WHOGAME eire");
@@ -263,12 +272,15 @@ fn rule_7_without_the_vikings_the_game_starts_when_the_five_others_have_joined()
 #[test]
 fn rule_7a_7c_the_vikings_are_in_the_game_while_they_hold_centres_off_the_board() {
     let mut w = World::new();
-    w.reply("gm@example.test", "CREATE vik ardri gmpw WITH Vikings");
-    w.reply("v@example.test", "JOIN vik pw Vikings");
-    w.reply("gm@example.test", "SIGNON GM vik gmpw\nSTART");
-    let r = w.reply("v@example.test", "SIGNON Vikings vik pw\nBuild F NAT");
+    w.reply("gm@example.test", "CREATE vik ardri gm-secret WITH Vikings");
+    w.reply("v@example.test", "JOIN vik pw-secret Vikings");
+    w.reply("gm@example.test", "SIGNON GM vik gm-secret\nSTART");
+    let r = w.reply(
+        "v@example.test",
+        "SIGNON Vikings vik pw-secret\nBuild F NAT",
+    );
     assert!(!r.contains("not accepted"), "{r}");
-    w.mail("gm@example.test", "SIGNON GM vik gmpw\nPROCESS");
+    w.mail("gm@example.test", "SIGNON GM vik gm-secret\nPROCESS");
     let r = w.reply("v@example.test", "LIST vik");
     assert!(
         flat(&r).contains(
@@ -355,12 +367,15 @@ fn rule_7b_7e_a_viking_build_elsewhere_is_refused_by_the_viking_rule() {
     );
     // By mail, the reply says where Vikings build.
     let mut w = World::new();
-    let r = w.reply("gm@example.test", "CREATE vik ardri gmpw WITH Vikings");
+    let r = w.reply("gm@example.test", "CREATE vik ardri gm-secret WITH Vikings");
     assert!(!r.contains("not in this game"), "{r}");
-    let r = w.reply("v@example.test", "JOIN vik pw Vikings");
+    let r = w.reply("v@example.test", "JOIN vik pw-secret Vikings");
     assert!(r.contains("You play Vikings"), "{r}");
-    w.reply("gm@example.test", "SIGNON GM vik gmpw\nSTART");
-    let r = w.reply("v@example.test", "SIGNON Vikings vik pw\nBuild F MNB");
+    w.reply("gm@example.test", "SIGNON GM vik gm-secret\nSTART");
+    let r = w.reply(
+        "v@example.test",
+        "SIGNON Vikings vik pw-secret\nBuild F MNB",
+    );
     assert!(
         flat(&r).contains("outermost seas, and in any centre you hold"),
         "{r}"

@@ -146,7 +146,7 @@ fn a_reader_follows_a_game_from_the_list_to_a_past_phase_and_its_feed() {
     let store = dir.path().join("store.sqlite");
     let mut j = Judge::new(&store);
     let sent = standard_game(&mut j, "g1");
-    j.mail("gm@example.test", "CREATE other ardri gmpw");
+    j.mail("gm@example.test", "CREATE other ardri gm-secret");
     // What the map must show: every unit of the current position, each on
     // its province's spot in its power's colour.
     let v = zinejudge::variant::builtin("standard")

@@ -150,6 +150,18 @@ fn deliver(dir: &Path, n: u32, from: &str, body: &str) {
     std::fs::rename(&tmp, new.join(format!("{n}.eml"))).expect("deliver");
 }
 
+/// Mark `addresses` as confirmed in the store of the judge running in
+/// `dir`: people who used the judge before (a first mail that registers an
+/// address new to the judge is held until the address confirms).
+fn confirmed(dir: &Path, addresses: &[&str]) {
+    let path = dir.join("var/zinejudge.sqlite");
+    wait_for("the store", || path.exists());
+    let mut store = zinejudge::store::Store::open(&path).expect("the store");
+    for a in addresses {
+        zinejudge::store::confirm::set_confirmed(store.conn(), a, 0).expect("confirm");
+    }
+}
+
 /// The mails in the judge's outbox: recipients, subject and text.
 fn outbox(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -209,38 +221,47 @@ fn the_judge_serves_the_pages_of_its_games_and_links_its_results_to_them() {
     assert_eq!(list.status, 200);
     assert!(list.body.contains("No games yet"), "{}", list.body);
 
+    let powers = [
+        "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+    ];
+    let players: Vec<String> = powers
+        .iter()
+        .map(|p| format!("{}@example.test", p.to_lowercase()))
+        .chain(["gm@example.test".to_string()])
+        .collect();
+    confirmed(
+        dir.path(),
+        &players.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
     // A game made by mail shows at once, linked under the base URL's path.
     deliver(
         dir.path(),
         1,
         "gm@example.test",
-        "CREATE g1 standard gmpw\nSET PRESS GREY",
+        "CREATE g1 standard gm-secret\nSET PRESS GREY",
     );
     wait_for("g1 on the list", || {
         get(addr, "/").body.contains("href=\"/zj/games/g1\"")
     });
-    let powers = [
-        "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
-    ];
     for (i, p) in powers.iter().enumerate() {
         deliver(
             dir.path(),
             10 + i as u32,
             &format!("{}@example.test", p.to_lowercase()),
-            &format!("JOIN g1 pw {p}"),
+            &format!("JOIN g1 pw-secret {p}"),
         );
     }
     deliver(
         dir.path(),
         20,
         "england@example.test",
-        "SIGNON England g1 pw\nF(Lon)-NTH\nBROADCAST\nHello, all.\nENDPRESS",
+        "SIGNON England g1 pw-secret\nF(Lon)-NTH\nBROADCAST\nHello, all.\nENDPRESS",
     );
     deliver(
         dir.path(),
         21,
         "gm@example.test",
-        "SIGNON GM g1 gmpw\nPROCESS",
+        "SIGNON GM g1 gm-secret\nPROCESS",
     );
     wait_for("the results", || {
         outbox(dir.path())

@@ -15,7 +15,7 @@ use web_support::*;
 /// Everything a reader may never see on a page of the standard game.
 const SECRETS: &[&str] = &[
     "@example.test",
-    "gmpw",
+    "gm-secret",
     "pw-England",
     "pw-France",
     "A private word",
@@ -548,7 +548,7 @@ fn past_the_connection_cap_a_client_is_told_to_come_back() {
     let dir = TempDir::new("cap");
     let store = dir.path().join("store.sqlite");
     let mut j = Judge::new(&store);
-    j.mail("gm@example.test", "CREATE g1 standard gmpw");
+    j.mail("gm@example.test", "CREATE g1 standard gm-secret");
     let limits = zinejudge::web::Limits {
         connections: 8,
         head: Duration::from_secs(2),
@@ -584,7 +584,7 @@ fn a_page_shows_the_store_as_it_is_now() {
     assert!(pages.get("/").body.contains("No games yet"));
     assert_eq!(pages.get("/games/g1").status, 404);
     // The judge commits on its own connection: the cached pages go.
-    j.mail("gm@example.test", "CREATE g1 standard gmpw");
+    j.mail("gm@example.test", "CREATE g1 standard gm-secret");
     let list = pages.get("/");
     assert!(list.body.contains("href=\"/games/g1\""), "{}", list.body);
     let game = pages.get("/games/g1");

@@ -4,6 +4,29 @@ use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 
+/// The shortest password the judge takes.
+pub const MIN_LEN: usize = 8;
+/// The longest password the judge takes.
+pub const MAX_LEN: usize = 128;
+
+/// Refuse a new password a guesser could find: shorter than [`MIN_LEN`]
+/// characters (or longer than [`MAX_LEN`]). Checked wherever a password is
+/// chosen (CREATE, JOIN, SET PASSWORD); a seat's password set before this
+/// rule still opens it.
+pub fn check_new(password: &str) -> Result<(), String> {
+    let n = password.chars().count();
+    if n < MIN_LEN {
+        return Err(format!(
+            "a password is at least {MIN_LEN} characters long, so that it cannot be \
+             guessed; choose a longer one"
+        ));
+    }
+    if n > MAX_LEN {
+        return Err(format!("a password is at most {MAX_LEN} characters long"));
+    }
+    Ok(())
+}
+
 /// Hash a password for storage.
 pub fn hash(password: &str) -> Result<String, String> {
     Argon2::default()
@@ -64,6 +87,17 @@ mod tests {
         assert!(super::verify("secret", &h));
         assert!(!super::verify("Secret", &h));
         assert!(!super::verify("secret", "not a hash"));
+    }
+
+    #[test]
+    fn new_passwords_are_eight_characters_at_least() {
+        assert!(super::check_new("seven77").is_err());
+        assert!(super::check_new("eight888").is_ok());
+        assert!(
+            super::check_new("ünïcödé").is_err(),
+            "characters, not bytes"
+        );
+        assert!(super::check_new(&"x".repeat(129)).is_err());
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub fn populate(
     let pos = Position::initial(&v);
     let stored = pos.stored(&v).expect("the initial position stores");
     let shared = zinejudge::commands::password::hash("pw-shared").expect("hash");
-    let gm_hash = zinejudge::commands::password::hash("gmpw").expect("hash");
+    let gm_hash = zinejudge::commands::password::hash("gm-secret").expect("hash");
     let now = deadline - 3600;
     let mut store = Store::open(path).expect("open the store");
     let tx = store.transaction().expect("transaction");

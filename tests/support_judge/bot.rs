@@ -272,11 +272,14 @@ pub fn conquer(
     let me = v.map.lookup_power(power).expect("the bot's power");
     let bot = "bot@example.test";
     let gm = "gm@example.test";
-    let r = w.reply(gm, &format!("CREATE {game} {} gmpw", v.name));
+    let r = w.reply(gm, &format!("CREATE {game} {} gm-secret", v.name));
     assert!(!r.contains("rror"), "{r}");
-    let r = w.reply(bot, &format!("JOIN {game} botpw {power}"));
+    let r = w.reply(bot, &format!("JOIN {game} bot-secret {power}"));
     assert!(r.contains(&v.map.power(me).name), "{r}");
-    w.reply(gm, &format!("SIGNON GM {game} gmpw\nSET NMR HOLD\nSTART"));
+    w.reply(
+        gm,
+        &format!("SIGNON GM {game} gm-secret\nSET NMR HOLD\nSTART"),
+    );
     let mut results = Vec::new();
     for phases in 0..max_phases {
         let row = zinejudge::store::games::load(w.processor.store.conn(), game)
@@ -294,7 +297,7 @@ pub fn conquer(
         if !lines.is_empty() {
             let r = w.reply(
                 bot,
-                &format!("SIGNON {token} {game} botpw\n{}", lines.join("\n")),
+                &format!("SIGNON {token} {game} bot-secret\n{}", lines.join("\n")),
             );
             assert!(
                 !r.contains("not accepted")
@@ -305,7 +308,7 @@ pub fn conquer(
                 lines.join("\n")
             );
         }
-        let sent = w.mail(gm, &format!("SIGNON GM {game} gmpw\nPROCESS"));
+        let sent = w.mail(gm, &format!("SIGNON GM {game} gm-secret\nPROCESS"));
         results.extend(
             sent.into_iter()
                 .filter(|m| {

@@ -202,7 +202,7 @@ pub fn standard_game(j: &mut Judge, name: &str) -> Vec<Sent> {
     let gm = "gm@example.test";
     let r = j.mail(
         gm,
-        &format!("CREATE {name} standard gmpw\nSET PRESS GREY\nSET TIMEZONE Europe/London"),
+        &format!("CREATE {name} standard gm-secret\nSET PRESS GREY\nSET TIMEZONE Europe/London"),
     );
     assert!(
         r.iter()
@@ -245,7 +245,7 @@ pub fn standard_game(j: &mut Judge, name: &str) -> Vec<Sent> {
     for (p, o) in spring {
         j.mail(&addr(p), &format!("SIGNON {p} {name} pw-{p}\n{o}"));
     }
-    all.extend(j.mail(gm, &format!("SIGNON GM {name} gmpw\nPROCESS")));
+    all.extend(j.mail(gm, &format!("SIGNON GM {name} gm-secret\nPROCESS")));
     let fall: &[(&str, &str)] = &[
         ("England", "F(NTH)-Nwy\nF(NWG) S F(NTH)-Nwy\nA(Yor)-Lon"),
         ("France", "A(Bur)-Bel\nA(Spa)-Por\nF(MAO)-Spa/sc"),
@@ -254,7 +254,7 @@ pub fn standard_game(j: &mut Judge, name: &str) -> Vec<Sent> {
     for (p, o) in fall {
         j.mail(&addr(p), &format!("SIGNON {p} {name} pw-{p}\n{o}"));
     }
-    all.extend(j.mail(gm, &format!("SIGNON GM {name} gmpw\nPROCESS")));
+    all.extend(j.mail(gm, &format!("SIGNON GM {name} gm-secret\nPROCESS")));
     assert!(
         all.iter().any(|m| m.subject.contains("Fall 1901")),
         "Fall 1901 was played: {all:#?}"
@@ -279,24 +279,24 @@ pub const POWERS_1066: [(&str, &str); 7] = [
 /// March results mails.
 pub fn hastings(j: &mut Judge, name: &str) -> Vec<Sent> {
     let gm = "gm@example.test";
-    j.mail(gm, &format!("CREATE {name} 1066 gmpw"));
+    j.mail(gm, &format!("CREATE {name} 1066 gm-secret"));
     for (who, pw) in POWERS_1066 {
         j.mail(
             &format!("{who}@example.test"),
-            &format!("JOIN {name} pw {pw}"),
+            &format!("JOIN {name} pw-secret {pw}"),
         );
     }
     j.mail("watcher@example.test", &format!("OBSERVE {name}"));
-    j.mail(gm, &format!("SIGNON GM {name} gmpw\nSTART"));
+    j.mail(gm, &format!("SIGNON GM {name} gm-secret\nSTART"));
     j.mail(
         "harald@example.test",
-        &format!("SIGNON Harald {name} pw\nA/F(GER)-WAS\nA/F(WAS)-GER"),
+        &format!("SIGNON Harald {name} pw-secret\nA/F(GER)-WAS\nA/F(WAS)-GER"),
     );
     j.mail(
         "william@example.test",
-        &format!("SIGNON William {name} pw\nA(SOD)-Has"),
+        &format!("SIGNON William {name} pw-secret\nA(SOD)-Has"),
     );
-    let sent = j.mail(gm, &format!("SIGNON GM {name} gmpw\nPROCESS"));
+    let sent = j.mail(gm, &format!("SIGNON GM {name} gm-secret\nPROCESS"));
     let gm_copy = results_for(&sent, gm, "March 1066");
     assert!(
         gm_copy.body.contains("A/F(GER)-WAS"),

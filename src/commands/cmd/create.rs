@@ -69,6 +69,7 @@ impl Command for Create {
             );
         }
         let v = judge.variant(&self.variant)?;
+        password::check_new(&self.password)?;
         let hash =
             password::hash(&self.password).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?;
         let mut pos = Position::initial(&v);

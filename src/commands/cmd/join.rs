@@ -54,6 +54,7 @@ impl Command for Join {
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         let mut g = load(s.tx, &self.game)?;
+        password::check_new(&self.password)?;
         if g.status != Status::Forming {
             return Err(
                 format!("{} is not taking players (REPLACE is up to the GM)", g.name).into(),

@@ -26,6 +26,7 @@ impl Command for SetPassword {
         }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
+        password::check_new(&self.0)?;
         let hash = password::hash(&self.0).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?;
         let mut g = load(s.tx, &seat.game)?;
         let (owner, label) = match seat.power {
