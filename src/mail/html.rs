@@ -35,11 +35,12 @@ use markup5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 /// ever reads from a mail (1,000 lines), far less than memory allows.
 pub const MAX_TEXT: usize = 1024 * 1024;
 
-/// The most tags read from one HTML body. A long mail written in a mail
-/// client has a few thousand; beyond this the rest of the body is not
-/// read, so that raising `[limits] max-mail-bytes` does not raise the cost
-/// of a hostile body without bound.
-pub const MAX_TAGS: usize = 250_000;
+/// The most tags read from one HTML body: more than a mail of the default
+/// largest size (1 MiB) can hold (a tag is 3 bytes at least), while a long
+/// mail written in a mail client has a few thousand. Beyond it the rest of
+/// the body is not read, so that raising `[limits] max-mail-bytes` does not
+/// raise the cost of a hostile body without bound.
+pub const MAX_TAGS: usize = 400_000;
 
 /// The deepest quoting shown: `> ` at most this many times before a line
 /// (a thousand nested `<blockquote>` would otherwise make every line
