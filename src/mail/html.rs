@@ -480,19 +480,10 @@ impl Scan<'_> {
         }
         let out = &mut self.out;
         match (k, end) {
-            (Kind::Break, _) => {
-                if self.template == 0 {
-                    out.newline();
-                }
-            }
+            (Kind::Break, _) if self.template == 0 => out.newline(),
             (Kind::Block, _) => out.block(1),
             (Kind::Paragraph, _) => out.block(2),
-            (Kind::Cell, false) => {
-                if out.open {
-                    out.space = true;
-                }
-            }
-            (Kind::Cell, true) => {}
+            (Kind::Cell, false) if out.open => out.space = true,
             (Kind::Pre, false) => {
                 out.block(2);
                 out.pre += 1;
