@@ -115,14 +115,12 @@ fn kind(name: &[u8]) -> Kind {
     lower.make_ascii_lowercase();
     match &*lower {
         b"br" => Kind::Break,
-        b"p" | b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"hr" | b"table" | b"ul" | b"ol"
-        | b"dl" => Kind::Paragraph,
-        b"div" | b"li" | b"tr" | b"dt" | b"dd" | b"address" | b"article" | b"aside" | b"center"
-        | b"details" | b"dialog" | b"dir" | b"fieldset" | b"figcaption" | b"figure" | b"footer"
-        | b"form" | b"header" | b"hgroup" | b"legend" | b"main" | b"menu" | b"nav" | b"section"
-        | b"summary" | b"caption" | b"thead" | b"tbody" | b"tfoot" | b"option" | b"html" => {
-            Kind::Block
-        }
+        b"p" | b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"hr" => Kind::Paragraph,
+        b"div" | b"li" | b"ul" | b"ol" | b"dl" | b"table" | b"tr" | b"dt" | b"dd" | b"address"
+        | b"article" | b"aside" | b"center" | b"details" | b"dialog" | b"dir" | b"fieldset"
+        | b"figcaption" | b"figure" | b"footer" | b"form" | b"header" | b"hgroup" | b"legend"
+        | b"main" | b"menu" | b"nav" | b"section" | b"summary" | b"caption" | b"thead"
+        | b"tbody" | b"tfoot" | b"option" | b"html" => Kind::Block,
         b"td" | b"th" => Kind::Cell,
         b"pre" | b"listing" => Kind::Pre,
         b"blockquote" => Kind::Quote,
@@ -212,6 +210,9 @@ impl Out {
         self.trailing += 1;
         self.open = false;
         self.space = false;
+        if self.text.len() >= MAX_TEXT {
+            self.full = true;
+        }
     }
 
     /// Line ends before the next text (a block's edge).
@@ -306,11 +307,10 @@ impl Scan<'_> {
 
     /// Text of the document, unless where it is is not shown.
     fn shown(&mut self, s: &str) {
-        if self.template > 0 {
-            return;
-        }
-        if self.head {
-            // Whitespace between the head's elements.
+        // Nothing in a template or the head is shown. (Text in the head
+        // is a mistake no mail client makes; a browser would show it in
+        // the body.)
+        if self.template > 0 || self.head {
             return;
         }
         self.out.text(s);
@@ -660,7 +660,7 @@ mod tests {
         );
         assert_eq!(
             t,
-            "Bold strong it em a link c\n\nA Lon-Yor\nF Edi-NTH\n\nA Par-Bur\n\nTitle\n"
+            "Bold strong it em a link c\n\nA Lon-Yor\nF Edi-NTH\nA Par-Bur\n\nTitle\n"
         );
         assert!(!t.contains(['*', '[', '#', '_', '`']), "{t}");
     }
@@ -672,7 +672,7 @@ mod tests {
                 "<table><tr><td>F</td><td>Lon</td><td>-</td><td>ENG</td></tr>\
                  <tr><th>A</th><td>Lvp-Yor</td></tr></table>after"
             ),
-            "F Lon - ENG\nA Lvp-Yor\n\nafter\n"
+            "F Lon - ENG\nA Lvp-Yor\nafter\n"
         );
     }
 
