@@ -610,6 +610,7 @@ impl Processor {
         let batch = self.store.claim_pending(max)?;
         let mut counted = Vec::with_capacity(batch.len());
         for pending in batch {
+            self.heartbeat.beat();
             let Some(attempts) = self.store.start_attempt(pending.id)? else {
                 continue;
             };
