@@ -213,6 +213,7 @@ struct RawSmtp {
 struct RawLimits {
     max_mail_bytes: u64,
     max_retry_seconds: u64,
+    work_seconds: u64,
 }
 
 /// Where mail comes from.
@@ -281,6 +282,8 @@ pub struct Config {
     pub max_mail_bytes: u64,
     /// Longest retry interval.
     pub max_retry: Duration,
+    /// The work one mail may cost (CPU time) before it is failed.
+    pub work_budget: Duration,
     /// How long processed mail is kept whole (passwords masked) before
     /// only its Message-ID, digest and note are kept.
     pub keep_mail: Duration,
@@ -827,6 +830,15 @@ impl Config {
             ));
         }
         let max_retry = seconds("limits.max-retry-seconds", r.limits.max_retry_seconds)?;
+        if !(1..=25).contains(&r.limits.work_seconds) {
+            return Err(invalid_number(
+                "limits.work-seconds",
+                r.limits.work_seconds,
+                "must be 1 to 25: the systemd unit's watchdog (60 s) restarts a judge whose \
+                 processor shows no life for half of it, and a mail must be stopped by its \
+                 budget well before",
+            ));
+        }
         if !(2..=3600).contains(&r.store.lease_seconds) {
             return Err(invalid_number(
                 "store.lease-seconds",
@@ -979,6 +991,7 @@ impl Config {
             sink,
             max_mail_bytes: r.limits.max_mail_bytes,
             max_retry,
+            work_budget: Duration::from_secs(r.limits.work_seconds),
             keep_mail: Duration::from_secs(r.store.keep_mail_days * 86400),
             keep_sent: Duration::from_secs(r.store.keep_sent_days * 86400),
             vacuum_every: Duration::from_secs(r.store.vacuum_days * 86400),

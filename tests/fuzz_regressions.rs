@@ -85,3 +85,29 @@ fn a_password_inside_press_is_not_sent_to_others() {
         b"From: france@example.test\r\n\r\nSIGNON France g Fra-Iris-13\r\nPRESS TO England\r\nhi\r\nSIGNON France g Fra-Iris-13\r\n",
     );
 }
+
+/// Finding 4 (not fixed; the masking is the command reader's,
+/// `commands::mailrun::mask`): a password glued to other text in one
+/// whitespace-separated word is not masked where the answer echoes the
+/// line. The fuzzer's input was a mail whose MIME header was broken (no
+/// top-level `Content-Type`), so that its HTML part was read as plain text
+/// and `<p>SIGNON Italy g Ita-Poppy-15</p><p>A Ven-Tri</p>` came back in
+/// the list of lines not read as orders, the password whole. A mail the
+/// judge reads as HTML has its tags turned into line ends, so this needs
+/// HTML (or any text glued to the password) in a plain-text body.
+#[test]
+#[ignore = "finding 4, not fixed: a password glued to other text in a word is echoed unmasked"]
+fn a_password_glued_to_markup_in_a_plain_text_body_does_not_come_back() {
+    let mut h = Harness::new();
+    h.strict = true;
+    check(
+        &mut h,
+        "shrunk by hand",
+        b"From: italy@example.test\r\n\r\nSIGNON Italy g Ita-Poppy-15\r\n<p>SIGNON Italy g Ita-Poppy-15</p><p>A Ven-Tri</p>\r\n",
+    );
+    check(
+        &mut h,
+        "the fuzzer's input",
+        include_bytes!("../fuzz/regressions/mail_path/password_glued_to_markup.eml"),
+    );
+}

@@ -205,6 +205,7 @@ pub(crate) fn run(
     let mut i = 0;
     let mut stopped: Option<String> = None;
     while i < lines.len() {
+        mail.budget.check()?;
         let (n, line) = lines[i];
         let t = line.trim();
         if !t.is_empty() {

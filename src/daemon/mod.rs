@@ -25,9 +25,9 @@ use crate::mail::maildir::Maildir;
 use crate::mail::{self, imap};
 use crate::store::Store;
 use anyhow::{Context, Result};
-use process::{Processor, Responder, unix};
+use process::{Heartbeat, Processor, Responder, unix};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 use tokio::signal::unix::{SignalKind, signal};
@@ -155,10 +155,10 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
     let mut term = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
     let mut int = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
     let mut hup = signal(SignalKind::hangup()).context("cannot watch SIGHUP")?;
-    let alive = Arc::new(AtomicI64::new(unix(SystemTime::now())));
-    spawn_watchdog(Arc::clone(&alive));
+    let alive = Heartbeat::default();
+    spawn_watchdog(alive.clone(), config.work_budget);
     info!("{}", config.summary());
-    let mut running = start(&config, Arc::clone(&responders), Arc::clone(&alive))?;
+    let mut running = start(&config, Arc::clone(&responders), alive.clone())?;
     let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
     loop {
         // Every SIGHUP is handled alike: a configuration that does not load
@@ -188,14 +188,14 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Reloading]);
         running.stop().await;
         info!("{}", new.summary());
-        running = match start(&new, Arc::clone(&responders), Arc::clone(&alive)) {
+        running = match start(&new, Arc::clone(&responders), alive.clone()) {
             Ok(r) => {
                 config = new;
                 r
             }
             Err(e) => {
                 error!(error = %format!("{e:#}"), "SIGHUP: the new configuration cannot start; keeping the old one");
-                start(&config, Arc::clone(&responders), Arc::clone(&alive))?
+                start(&config, Arc::clone(&responders), alive.clone())?
             }
         };
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
@@ -207,26 +207,48 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
     Ok(())
 }
 
-/// Ping systemd's watchdog while the processor shows signs of life.
-fn spawn_watchdog(alive: Arc<AtomicI64>) {
+/// Ping systemd's watchdog while the processor shows signs of life: a
+/// [`Heartbeat`] within half the watchdog interval. The processor beats
+/// for every mail it reads or works on and every turn of its loop (each
+/// step of the clock's work is short: one game), and a mail's work stops
+/// at its budget, so a working judge beats far more often than that,
+/// however long a burst of deadlines or a queue of mail lasts. A processor
+/// stuck on one step (a mail that hangs it) stops the pings within half an
+/// interval and a quarter; systemd kills the judge an interval later and
+/// starts it again, and the mail's attempts, counted before any of its work
+/// ([`Processor::process_some`]), give it up after the third time.
+fn spawn_watchdog(alive: Heartbeat, work_budget: Duration) {
     let Some(interval) = sd_notify::watchdog_enabled() else {
         return;
     };
+    if work_budget + Duration::from_secs(5) > interval / 2 {
+        warn!(
+            watchdog = ?interval,
+            work = ?work_budget,
+            "[limits] work-seconds is close to half the systemd watchdog interval: a mail that uses its whole budget may get the judge restarted"
+        );
+    }
     tokio::spawn(async move {
-        let period = interval / 2;
+        let period = interval / 4;
         loop {
             tokio::time::sleep(period).await;
-            let age = unix(SystemTime::now()) - alive.load(Ordering::Relaxed);
-            if age <= interval.as_secs() as i64 + 5 {
+            let age = alive.age();
+            if shows_life(age, interval) {
                 let _ = sd_notify::notify(&[sd_notify::NotifyState::Watchdog]);
             } else {
                 warn!(
-                    seconds = age,
+                    seconds = age.as_secs_f64(),
                     "the mail processor looks stuck; not pinging the watchdog"
                 );
             }
         }
     });
+}
+
+/// Whether a processor whose last beat was `age` ago may be reported alive
+/// to a watchdog of `interval`: it beat within half the interval.
+fn shows_life(age: Duration, interval: Duration) -> bool {
+    age <= interval / 2
 }
 
 /// The tasks of one configuration.
@@ -276,7 +298,7 @@ impl Running {
     }
 }
 
-fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -> Result<Running> {
+fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Result<Running> {
     let (shutdown, shutdown_rx) = watch::channel(false);
     let (outbox_shutdown, outbox_shutdown_rx) = watch::channel(false);
     let wake_processor = Arc::new(Notify::new());
@@ -329,6 +351,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
         keep_mail: config.keep_mail,
         keep_sent: config.keep_sent,
         vacuum_every: config.vacuum_every,
+        work_budget: config.work_budget,
         ..process::Limits::default()
     };
     // The outbox draws pictures with a responder and a connection of its
@@ -342,6 +365,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
         config.identity.clone(),
         limits.clone(),
     );
+    processor.heartbeat = alive.clone();
     // Set while the processor has deadline work waiting: the outbox draws
     // no pictures then (see [`outbox::Settings::deadline_work`]).
     let deadline_work = Arc::new(AtomicBool::new(false));
@@ -363,7 +387,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                 // Mails processed since the allocator last gave memory back.
                 let mut mailed = 0usize;
                 loop {
-                    alive.store(unix(SystemTime::now()), Ordering::Relaxed);
+                    alive.beat();
                     if *rx.borrow() {
                         break;
                     }
@@ -390,7 +414,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                             }
                         }
                     }
-                    alive.store(unix(SystemTime::now()), Ordering::Relaxed);
+                    alive.beat();
                     match processor.process_some(SystemTime::now(), MAIL_BATCH) {
                         Ok(n) if n > 0 => {
                             mailed += n;

@@ -8,16 +8,23 @@
 //! No mail may stop the judge: an error or a panic while one mail is
 //! handled rolls its transaction back, marks that mail failed (kept, with
 //! its cause, answered with an apology where possible) and the next mail is
-//! taken. A mail that kills the whole process (an abort, the watchdog) is
-//! tried at most [`Limits::max_attempts`] times: the attempt is counted in a
-//! commit of its own before the work starts. The clock's work is isolated
-//! the same way, one game per transaction: a game whose deadline work fails
-//! is set aside with its cause and its GM told, and the other games go on.
+//! taken. So does work beyond the mail's budget ([`Limits::work_budget`],
+//! checked as the work goes, see [`crate::mail::Budget`]). A mail that
+//! kills the whole process (an abort, the watchdog) is tried at most
+//! [`Limits::max_attempts`] times, whatever step it stops in: every
+//! attempt is counted in a commit of its own before any of its work starts,
+//! the reading and the work started ahead of its turn included (see
+//! [`Processor::process_some`]). The clock's work is isolated the same way,
+//! one game per transaction: a game whose deadline work fails is set aside
+//! with its cause and its GM told, and the other games go on.
 
-use crate::mail::{self, Address, Identity, Inbound, Outgoing};
+use crate::mail::{self, Address, Budget, Identity, Inbound, Outgoing};
 use crate::store::{self, PendingMail, Store, StoreError};
 use crate::store::{Conn, Tx};
+use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
@@ -68,10 +75,13 @@ pub trait Responder: Send {
 
     /// Start what `mail` will need that is slow and can be done off the
     /// processing thread ahead of its turn (password checks), and return
-    /// how to wait for it. Called for the mails of a batch before the
-    /// first is processed; the processor waits before the mail's own
-    /// transaction begins. Read only: what it finds changes nothing, it
-    /// only makes the mail's processing faster.
+    /// how to wait for it. Called once the mail's attempt is counted, for
+    /// the mails of a batch before the first is processed (for a mail
+    /// suspected of having stopped the judge: alone, in its turn); the
+    /// processor waits before the mail's own transaction begins. Read
+    /// only: what it finds changes nothing, it only makes the mail's
+    /// processing faster. Its work on the processing thread counts toward
+    /// the mail's budget.
     fn ahead(&mut self, _conn: &Conn, _mail: &Inbound, _now: SystemTime) -> Option<Ahead> {
         None
     }
@@ -160,6 +170,42 @@ pub fn unix(t: SystemTime) -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
+/// When the processor last showed signs of life, shared with whoever
+/// watches it (the systemd watchdog pings, see `daemon::spawn_watchdog`).
+/// The processor beats once per mail it reads or works on and once per
+/// turn of its loop, so a beat is never further apart than one mail's work
+/// (bounded by its budget) or one step of the clock's work: a processor
+/// that stops beating is stuck.
+#[derive(Debug, Clone)]
+pub struct Heartbeat(Arc<AtomicI64>);
+
+impl Default for Heartbeat {
+    fn default() -> Self {
+        let h = Heartbeat(Arc::new(AtomicI64::new(0)));
+        h.beat();
+        h
+    }
+}
+
+impl Heartbeat {
+    /// Alive now.
+    pub fn beat(&self) {
+        let ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        self.0.store(ms, Ordering::Relaxed);
+    }
+
+    /// How long since the last beat.
+    pub fn age(&self) -> Duration {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        let ms = now.saturating_sub(self.0.load(Ordering::Relaxed)).max(0);
+        Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+    }
+}
+
 /// Bounds on the work of the processor.
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -181,6 +227,16 @@ pub struct Limits {
     pub keep_sent: Duration,
     /// A full `VACUUM` of the store at most this often.
     pub vacuum_every: Duration,
+    /// The work one mail may cost, in CPU time of the processing thread:
+    /// reading it (an HTML body converted), the work started ahead of its
+    /// turn and its commands. A mail over it is failed with that cause and
+    /// answered once (see [`crate::mail::Budget`]). The default, 10 s, is
+    /// over thirty times what the costliest mail found takes (1 MB of HTML
+    /// holding 25,000 sign-on lines: 0.27 s in all in a release build,
+    /// `benches/mail.rs`), leaves room for a debug build, and stays well
+    /// within the half of the systemd watchdog's 60 s after which a silent
+    /// processor counts as stuck.
+    pub work_budget: Duration,
 }
 
 impl Default for Limits {
@@ -188,6 +244,7 @@ impl Default for Limits {
         Limits {
             max_bytes: 1024 * 1024,
             max_attempts: 3,
+            work_budget: Duration::from_secs(10),
             tick_budget: Duration::from_millis(250),
             keep_mail: Duration::from_secs(30 * 86400),
             keep_sent: Duration::from_secs(30 * 86400),
@@ -210,7 +267,26 @@ pub struct Processor {
     last_prune: Option<Instant>,
     /// The deadline work under way, while it lasts.
     burst: Option<Burst>,
+    /// Mails claimed, their attempts counted, not yet processed (see
+    /// [`Processor::process_some`]).
+    waiting: VecDeque<Ready>,
+    /// Beaten as the processor works (see [`Heartbeat`]).
+    pub heartbeat: Heartbeat,
 }
+
+/// A mail whose attempt is counted, waiting for its turn.
+struct Ready {
+    pending: PendingMail,
+    /// Attempts at it, this one included.
+    attempts: i64,
+    /// Read, with its slow work started, ahead of its turn; `None` until
+    /// then (a mail suspected of stopping the judge is read in its turn).
+    prepared: Option<Prepared>,
+}
+
+/// A mail read ahead of its turn (`None` if its reading panicked, or it
+/// is too large to read), and how to wait for the work started for it.
+type Prepared = (Option<Inbound>, Option<Ahead>);
 
 /// What happened to a mail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -269,6 +345,8 @@ impl Processor {
             limits,
             last_prune: None,
             burst: None,
+            waiting: VecDeque::new(),
+            heartbeat: Heartbeat::default(),
         }
     }
 
@@ -419,21 +497,33 @@ impl Processor {
         let Some(pending) = self.store.next_pending()? else {
             return Ok(None);
         };
-        self.process(pending, None, now)
+        self.process(pending, now)
     }
 
-    /// Process `pending`, a mail not yet processed; `read` is the mail
-    /// already read from it, if it was. `None`: another judge sharing the
-    /// store has it (see the store's `# Several judges`).
+    /// Process `pending`, a mail not yet processed, counting the attempt
+    /// first. `None`: another judge sharing the store has it (see the
+    /// store's `# Several judges`).
     fn process(
         &mut self,
         pending: PendingMail,
-        read: Option<Inbound>,
         now: SystemTime,
     ) -> Result<Option<Processed>, StoreError> {
         let Some(attempts) = self.store.start_attempt(pending.id)? else {
             return Ok(None);
         };
+        self.work(pending, attempts, None, now)
+    }
+
+    /// The work of a mail whose attempt is counted (the `attempts`-th):
+    /// `read` is the mail already read from it, if it was. A mail tried
+    /// more than [`Limits::max_attempts`] times is given up unread.
+    fn work(
+        &mut self,
+        pending: PendingMail,
+        attempts: i64,
+        read: Option<Inbound>,
+        now: SystemTime,
+    ) -> Result<Option<Processed>, StoreError> {
         if attempts > self.limits.max_attempts {
             let cause = format!(
                 "the judge stopped {} times while processing this mail",
@@ -441,6 +531,7 @@ impl Processor {
             );
             return self.fail(&pending, &cause, now).map(Some);
         }
+        self.heartbeat.beat();
         let identity = &self.identity;
         let limits = &self.limits;
         let responder = &mut self.responder;
@@ -450,7 +541,17 @@ impl Processor {
             if !store::take_inbound(&tx, pending.id)? {
                 return Ok(None);
             }
-            let mail = read.unwrap_or_else(|| mail::read(&pending.raw, &identity.address));
+            let mut mail = read.unwrap_or_else(|| {
+                mail::read_within(
+                    &pending.raw,
+                    &identity.address,
+                    Budget::start(limits.work_budget),
+                )
+            });
+            mail.budget.resume();
+            // Reading alone may have spent it: then what was read is not
+            // the whole mail, and nothing of it is done.
+            mail.budget.check()?;
             let done = handle(
                 &tx,
                 &mut **responder,
@@ -473,34 +574,74 @@ impl Processor {
         Ok(Some(done))
     }
 
-    /// Start each mail's slow work ahead of its turn, off this thread
-    /// ([`Responder::ahead`]). A mail whose look ahead fails or panics is
-    /// simply processed without it.
-    /// The mail read here is handed on to its processing, so it is read
-    /// once; a mail whose reading panics is read again (and failed alone)
-    /// by its processing.
-    fn ahead(
-        &mut self,
-        batch: &[PendingMail],
-        now: SystemTime,
-    ) -> Vec<(Option<Inbound>, Option<Ahead>)> {
-        batch
-            .iter()
-            .map(|p| {
-                if p.truncated || p.size as u64 > self.limits.max_bytes {
-                    return (None, None);
-                }
-                let address = &self.identity.address;
-                let conn = self.store.conn();
-                let responder = &mut self.responder;
-                catch_unwind(AssertUnwindSafe(|| {
-                    let mail = mail::read(&p.raw, address);
-                    let ahead = responder.ahead(conn, &mail, now);
-                    (Some(mail), ahead)
-                }))
-                .unwrap_or((None, None))
-            })
-            .collect()
+    /// Read a mail whose attempt is counted and start its slow work off
+    /// this thread ([`Responder::ahead`]), within its budget (which is
+    /// then paused until its turn). A mail whose reading or look-ahead
+    /// panics is read again (and failed alone) by its processing; one too
+    /// large to read is not read.
+    fn prepare(&mut self, p: &PendingMail, now: SystemTime) -> Prepared {
+        if p.truncated || p.size as u64 > self.limits.max_bytes {
+            return (None, None);
+        }
+        self.heartbeat.beat();
+        let address = &self.identity.address;
+        let limit = self.limits.work_budget;
+        let conn = self.store.conn();
+        let responder = &mut self.responder;
+        catch_unwind(AssertUnwindSafe(|| {
+            let mut mail = mail::read_within(&p.raw, address, Budget::start(limit));
+            // A mail that spent its budget is failed in its turn: nothing
+            // is started for it.
+            let ahead = match mail.budget.check() {
+                Ok(()) => responder.ahead(conn, &mail, now),
+                Err(_) => None,
+            };
+            mail.budget.pause();
+            (Some(mail), ahead)
+        }))
+        .unwrap_or((None, None))
+    }
+
+    /// Claim up to `max` mails, count an attempt at each, then read them
+    /// and start their slow work ahead of their turn (the password checks
+    /// of the whole batch run on other threads while the first mails are
+    /// processed), and queue them for [`Processor::process_some`].
+    ///
+    /// The attempts are counted before anything is read: a mail that
+    /// stops the judge while it is read or looked ahead at (an abort, a
+    /// hang the watchdog ends) has its attempt counted like one that stops
+    /// it in its own processing, and is given up after
+    /// [`Limits::max_attempts`]. Every mail counted with it was in the
+    /// judge's hands too and has an attempt more; such a mail (more than
+    /// one attempt: the judge stopped while it was in hand) is a suspect,
+    /// and is read and processed alone, with no mail counted after it
+    /// until it is done. So a mail is charged for a stop it did not cause
+    /// at most once, as one of a batch, and only the mail that stops the
+    /// judge alone reaches the limit.
+    fn claim(&mut self, now: SystemTime, max: usize) -> Result<(), StoreError> {
+        let batch = self.store.claim_pending(max)?;
+        let mut counted = Vec::with_capacity(batch.len());
+        for pending in batch {
+            self.heartbeat.beat();
+            let Some(attempts) = self.store.start_attempt(pending.id)? else {
+                continue;
+            };
+            counted.push(Ready {
+                pending,
+                attempts,
+                prepared: None,
+            });
+            if attempts > 1 {
+                break;
+            }
+        }
+        for mut r in counted {
+            if r.attempts == 1 {
+                r.prepared = Some(self.prepare(&r.pending, now));
+            }
+            self.waiting.push_back(r);
+        }
+        Ok(())
     }
 
     /// Process the mail waiting, each in its own transaction as
@@ -509,31 +650,42 @@ impl Processor {
     /// ([`Store::group_commit`]): a queue of mail costs one fsync, not one
     /// a mail. Their answers are in the outbox, durable, when this returns.
     /// Returns how many were processed.
+    ///
+    /// Mails are claimed and counted a batch at a time ([`Processor::claim`]);
+    /// those the tick budget leaves wait, counted and read, for the next
+    /// call, so that each is counted and read once.
     pub fn process_some(&mut self, now: SystemTime, max: usize) -> Result<usize, StoreError> {
         let started = Instant::now();
-        let batch = self.store.claim_pending(max)?;
-        if batch.is_empty() {
-            return Ok(0);
+        self.heartbeat.beat();
+        if self.waiting.is_empty() {
+            self.claim(now, max)?;
+            if self.waiting.is_empty() {
+                return Ok(0);
+            }
         }
-        // The batch's password checks start now on other threads, while
-        // the first mails are processed.
-        let ahead = self.ahead(&batch, now);
         self.store.begin_group()?;
         let mut n = 0;
         let mut out = Ok(());
-        for (pending, (read, ahead)) in batch.into_iter().zip(ahead) {
-            // At least one mail each time: the look ahead alone can use up
-            // the budget (a mail of thousands of SIGNON lines, in a debug
-            // build), and then no mail would ever be processed.
-            if n > 0 && started.elapsed() >= self.limits.tick_budget {
+        // At least one mail each time: the look ahead alone can use up
+        // the budget (a mail of thousands of SIGNON lines, in a debug
+        // build), and then no mail would ever be processed.
+        while n == 0 || started.elapsed() < self.limits.tick_budget {
+            let Some(r) = self.waiting.pop_front() else {
                 break;
-            }
+            };
+            let (read, ahead) = match r.prepared {
+                Some(p) => p,
+                // Given up: not read again.
+                None if r.attempts > self.limits.max_attempts => (None, None),
+                // A suspect: alone now, read in its turn.
+                None => self.prepare(&r.pending, now),
+            };
             // Outside the mail's transaction: waiting for a check never
             // holds the store's write lock.
             if let Some(wait) = ahead {
                 wait();
             }
-            match self.process(pending, read, now) {
+            match self.work(r.pending, r.attempts, read, now) {
                 Ok(Some(_)) => n += 1,
                 Ok(None) => {}
                 Err(e) => {
@@ -558,10 +710,10 @@ impl Processor {
     ) -> Result<Processed, StoreError> {
         warn!(message_id = %pending.message_id, cause = %cause, "could not process a mail; it is kept, marked failed");
         let identity = self.identity.clone();
-        // Building the apology reads the mail again: that may be what
-        // failed, so it is isolated too.
+        // Building the apology reads the mail's header again (never its
+        // body: reading that may be what failed), isolated too.
         let apology = catch_unwind(AssertUnwindSafe(|| {
-            let mail = mail::read(&pending.raw, &identity.address);
+            let mail = mail::read_head(&pending.raw, &identity.address);
             if mail.silence.is_some() {
                 return None;
             }

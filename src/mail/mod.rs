@@ -9,6 +9,7 @@
 //! (IMAP, Maildir, SMTP) live in the submodules.
 
 pub mod clean;
+pub mod html;
 pub mod imap;
 pub mod maildir;
 pub mod smtp;
@@ -17,7 +18,7 @@ pub mod tls;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use mail_parser::{HeaderValue as ParsedValue, MessageParser, MimeHeaders};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 pub use clean::{clean_text, unsafe_char};
 
@@ -95,6 +96,120 @@ pub struct Inbound {
     pub references: Vec<String>,
     /// Set when the judge must stay silent.
     pub silence: Option<Silence>,
+    /// The work the mail may still cost (see [`Budget`]): what reading it
+    /// took is already spent.
+    pub budget: Budget,
+}
+
+/// How much work one mail may cost: the CPU time of the thread doing it,
+/// counted while the mail's work runs ([`Budget::resume`] to
+/// [`Budget::pause`]), against a limit. The daemon makes one for each mail
+/// (`[limits] work-seconds`) and the mail carries it in [`Inbound::budget`];
+/// the slow steps look at it ([`Budget::check`]): the HTML converter
+/// between pieces of the body, the command reader between lines. A mail
+/// whose work goes over is failed with that cause, its work rolled back.
+///
+/// CPU time rather than the wall clock, so that a machine busy with other
+/// work never fails a mail that would have been done in time; what waits
+/// without working (a lock, the disk) is left to the systemd watchdog. The
+/// clock read is the calling thread's: a budget is checked on the thread
+/// that does the mail's work (the daemon's processing thread).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// `None`: no limit.
+    limit: Option<Duration>,
+    /// Spent before the current run.
+    spent: Duration,
+    /// The thread's CPU time when the current run began; `None` when
+    /// paused.
+    since: Option<Duration>,
+}
+
+/// A mail's work went over its [`Budget`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("took more than {} s of work", seconds(*.limit))]
+pub struct OverBudget {
+    /// The budget it went over.
+    pub limit: Duration,
+}
+
+/// Seconds as a person writes them: `10`, `0.5`.
+fn seconds(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        d.as_secs().to_string()
+    } else {
+        format!("{}", d.as_secs_f64())
+    }
+}
+
+/// The CPU time of the calling thread so far (zero if the system cannot
+/// tell, and then no budget runs out: the watchdog is still there).
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec we own and reads
+    // nothing else.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if r != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        u64::try_from(t.tv_sec).unwrap_or(0),
+        u32::try_from(t.tv_nsec).unwrap_or(0),
+    )
+}
+
+impl Budget {
+    /// No limit: for reading a mail outside the daemon (the command-line
+    /// tools, tests).
+    pub fn unlimited() -> Budget {
+        Budget {
+            limit: None,
+            spent: Duration::ZERO,
+            since: None,
+        }
+    }
+
+    /// `limit` of work, counted from now.
+    pub fn start(limit: Duration) -> Budget {
+        Budget {
+            limit: Some(limit),
+            spent: Duration::ZERO,
+            since: Some(thread_cpu()),
+        }
+    }
+
+    /// Stop counting (the mail waits for its turn).
+    pub fn pause(&mut self) {
+        if let Some(since) = self.since.take() {
+            self.spent += thread_cpu().saturating_sub(since);
+        }
+    }
+
+    /// Count again, on the calling thread.
+    pub fn resume(&mut self) {
+        if self.since.is_none() {
+            self.since = Some(thread_cpu());
+        }
+    }
+
+    /// The work counted so far.
+    pub fn spent(&self) -> Duration {
+        self.spent
+            + self
+                .since
+                .map_or(Duration::ZERO, |s| thread_cpu().saturating_sub(s))
+    }
+
+    /// An error once more than the limit was spent.
+    pub fn check(&self) -> Result<(), OverBudget> {
+        match self.limit {
+            Some(limit) if self.spent() > limit => Err(OverBudget { limit }),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The longest Message-ID kept as written; longer ones are replaced by a
@@ -279,17 +394,15 @@ fn robot_kind(local: &str) -> Option<Silence> {
 }
 
 /// The text of a mail's first body: its plain text, or an HTML-only mail
-/// converted by an HTML-to-text library, so that block elements (`<div>`,
-/// `<p>`, `<br>`, list items) become lines, as the writer saw them.
-fn body_text(m: &mail_parser::Message<'_>) -> String {
+/// converted to text ([`html::to_text`]: block elements such as `<div>`,
+/// `<p>`, `<br>` and list items become lines, as the writer saw them), in
+/// time linear in its size and within `budget`.
+fn body_text(m: &mail_parser::Message<'_>, budget: &Budget) -> String {
     if let Some(part) = m.text_part(0)
         && part.is_text_html()
         && let Some(html) = part.text_contents()
     {
-        // Wide enough never to wrap an order line; the judge wraps nothing.
-        if let Ok(text) = html2text::from_read(html.as_bytes(), 10_000) {
-            return text;
-        }
+        return html::to_text(html, budget);
     }
     let text = m.body_text(0).map(|t| t.into_owned()).unwrap_or_default();
     // Thunderbird and others send `format=flowed` (RFC 3676): a line that
@@ -356,8 +469,16 @@ fn unflow(text: &str, delsp: bool) -> String {
 
 /// Decode a raw mail. `judge` is the judge's own address (mail from it is
 /// never answered). A mail that cannot be parsed at all still yields an
-/// [`Inbound`] with whatever could be read.
+/// [`Inbound`] with whatever could be read. No limit on the work: see
+/// [`read_within`].
 pub fn read(raw: &[u8], judge: &str) -> Inbound {
+    read_within(raw, judge, Budget::unlimited())
+}
+
+/// [`read`] within `budget`, which the [`Inbound`] then carries: reading
+/// stops converting an HTML body once the budget is spent, and whoever
+/// goes on with the mail finds it spent.
+pub fn read_within(raw: &[u8], judge: &str, budget: Budget) -> Inbound {
     let message_id = message_id_of(raw);
     let Some(m) = MessageParser::default().parse(raw) else {
         return Inbound {
@@ -369,11 +490,50 @@ pub fn read(raw: &[u8], judge: &str) -> Inbound {
             text: String::from_utf8_lossy(raw).into_owned(),
             references: Vec::new(),
             silence: Some(Silence::NoSender),
+            budget,
         };
     };
+    let text = body_text(&m, &budget);
+    inbound(&m, message_id, text, judge, budget)
+}
+
+/// The header of a raw mail only, as [`read`] reads it, with no text:
+/// enough to answer it (who, subject, thread, whether to stay silent)
+/// without reading its body, which may be what the judge could not read.
+pub fn read_head(raw: &[u8], judge: &str) -> Inbound {
+    let message_id = message_id_of(raw);
+    let head = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 2))
+        .unwrap_or(raw.len());
+    match MessageParser::default().parse_headers(&raw[..head]) {
+        Some(m) => inbound(&m, message_id, String::new(), judge, Budget::unlimited()),
+        None => Inbound {
+            message_id,
+            reply_to: None,
+            from: None,
+            via_list: false,
+            subject: String::new(),
+            text: String::new(),
+            references: Vec::new(),
+            silence: Some(Silence::NoSender),
+            budget: Budget::unlimited(),
+        },
+    }
+}
+
+/// The [`Inbound`] of a parsed mail whose body text is `text`.
+fn inbound(
+    m: &mail_parser::Message<'_>,
+    message_id: String,
+    text: String,
+    judge: &str,
+    budget: Budget,
+) -> Inbound {
     let from = first_address(m.header("From").unwrap_or(&ParsedValue::Empty));
     let subject = header_text(m.subject().unwrap_or(""), MAX_SUBJECT);
-    let text = body_text(&m);
     let references: Vec<String> = match m.header("References") {
         Some(ParsedValue::TextList(l)) => l.iter().filter_map(|s| clean_id(s)).collect(),
         Some(ParsedValue::Text(t)) => clean_id(t).into_iter().collect(),
@@ -446,6 +606,7 @@ pub fn read(raw: &[u8], judge: &str) -> Inbound {
         text,
         references,
         silence,
+        budget,
     }
 }
 

@@ -47,7 +47,10 @@
 //!
 //! Known findings that are not fixed are skipped unless `ZJ_FUZZ_STRICT=1`
 //! (see [`Harness::strict`] and the README): 6b in the Subject of the
-//! answer (finding 2) and in press the mail sends (finding 3).
+//! answer (finding 2), in press the mail sends (finding 3), and where the
+//! password is glued to other text in a word that the answer echoes
+//! (finding 4: `<p>SIGNON Italy g pw</p><p>A Ven-Tri</p>` in a plain-text
+//! body, listed as not read, with `pw` unmasked).
 
 #![allow(dead_code)]
 
@@ -544,6 +547,16 @@ fn has_word(text: &str, word: &str) -> bool {
     })
 }
 
+/// Whether `word` stands in `text` as a word the judge's masking
+/// (`commands::mailrun::mask`) masks: a whole whitespace-separated word,
+/// or one with only punctuation around it. A password glued to other text
+/// in one word (`pw</p><p>A`) is not masked (finding 4).
+fn stands_alone(text: &str, word: &str) -> bool {
+    let punct = |c: char| !(c.is_alphanumeric() || c == '_' || c == '-');
+    text.split_whitespace()
+        .any(|t| t == word || t.trim_matches(punct) == word)
+}
+
 /// Check one queued mail. `answers` says it was queued for the input (not
 /// by the tick).
 fn check_out(
@@ -688,7 +701,8 @@ fn check_out(
             if press && !strict {
                 continue;
             }
-            if has_word(&said[..said.len() - subject.len()], p) {
+            let body = &said[..said.len() - subject.len()];
+            if has_word(body, p) && (strict || stands_alone(body, p)) {
                 return Err(format!("the password {p}, given in the mail, is shown"));
             }
             if has_word(subject, p) && strict {
