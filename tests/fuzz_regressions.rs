@@ -96,7 +96,6 @@ fn a_password_inside_press_is_not_sent_to_others() {
 /// judge reads as HTML has its tags turned into line ends, so this needs
 /// HTML (or any text glued to the password) in a plain-text body.
 #[test]
-#[ignore = "finding 4, not fixed: a password glued to other text in a word is echoed unmasked"]
 fn a_password_glued_to_markup_in_a_plain_text_body_does_not_come_back() {
     let mut h = Harness::new();
     h.strict = true;

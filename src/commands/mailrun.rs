@@ -97,11 +97,39 @@ fn secrets_of(text: &str) -> Vec<String> {
     out
 }
 
+/// Secrets this long or longer are masked wherever they stand, even glued
+/// to other text (`<p>SIGNON Italy g Ita-Poppy-15</p>` in a plain-text
+/// body); shorter ones (an old password such as `pw`) only as words, or
+/// every `pw` of a reply would go.
+const MASK_INSIDE_WORDS: usize = 6;
+
 /// `text` with each of `secrets` masked where it stands as a word (between
-/// spaces, perhaps with punctuation around it). One pass over the text,
-/// whatever the number of secrets: a mail of 30,000 guessed passwords
-/// costs no more than one.
+/// spaces, perhaps with punctuation around it), and the longer ones
+/// wherever they stand. One pass over the text for each rule, whatever
+/// the number of secrets: a mail of 30,000 guessed passwords costs no
+/// more than one.
 pub(crate) fn mask(text: &str, secrets: &[String]) -> String {
+    let worded = mask_words(text, secrets);
+    let long: Vec<&str> = secrets
+        .iter()
+        .map(String::as_str)
+        .filter(|s| s.chars().count() >= MASK_INSIDE_WORDS)
+        .collect();
+    if long.is_empty() {
+        return worded;
+    }
+    match aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build(&long)
+    {
+        Ok(ac) => ac.replace_all(&worded, &vec!["********"; long.len()]),
+        // Too many to build (it is not, for a mail's worth): words only.
+        Err(_) => worded,
+    }
+}
+
+/// [`mask`]'s word rule.
+fn mask_words(text: &str, secrets: &[String]) -> String {
     if secrets.is_empty() {
         return text.to_string();
     }
@@ -489,6 +517,18 @@ mod tests {
         );
         let s = vec!["pw-England".to_string()];
         assert_eq!(mask("x pw-England, y", &s), "x ********, y");
+    }
+
+    #[test]
+    fn a_long_secret_is_masked_even_glued_to_other_text() {
+        let s = vec!["Ita-Poppy-15".to_string(), "pw".to_string()];
+        assert_eq!(
+            mask(
+                "<p>SIGNON Italy g Ita-Poppy-15</p><p>A Ven</p> pwned pw",
+                &s
+            ),
+            "<p>SIGNON Italy g ********</p><p>A Ven</p> pwned ********"
+        );
     }
 
     #[test]

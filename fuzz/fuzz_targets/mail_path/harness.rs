@@ -47,10 +47,11 @@
 //!
 //! Known findings that are not fixed are skipped unless `ZJ_FUZZ_STRICT=1`
 //! (see [`Harness::strict`] and the README): 6b in the Subject of the
-//! answer (finding 2), in press the mail sends (finding 3), and where the
-//! password is glued to other text in a word that the answer echoes
-//! (finding 4: `<p>SIGNON Italy g pw</p><p>A Ven-Tri</p>` in a plain-text
-//! body, listed as not read, with `pw` unmasked).
+//! answer (finding 2) and in press the mail sends (finding 3). Finding 4,
+//! a password glued to other text in a word that the answer echoes
+//! (`<p>SIGNON Italy g Ita-Poppy-15</p><p>A Ven-Tri</p>` in a plain-text
+//! body), is fixed: a password of 6 characters or more is masked wherever
+//! it stands, and only a shorter one must stand alone to be masked.
 
 #![allow(dead_code)]
 
@@ -548,9 +549,9 @@ fn has_word(text: &str, word: &str) -> bool {
 }
 
 /// Whether `word` stands in `text` as a word the judge's masking
-/// (`commands::mailrun::mask`) masks: a whole whitespace-separated word,
-/// or one with only punctuation around it. A password glued to other text
-/// in one word (`pw</p><p>A`) is not masked (finding 4).
+/// (`commands::mailrun::mask`) masks however short it is: a whole
+/// whitespace-separated word, or one with only punctuation around it. A
+/// password of 6 characters or more is masked wherever it stands.
 fn stands_alone(text: &str, word: &str) -> bool {
     let punct = |c: char| !(c.is_alphanumeric() || c == '_' || c == '-');
     text.split_whitespace()
@@ -702,7 +703,7 @@ fn check_out(
                 continue;
             }
             let body = &said[..said.len() - subject.len()];
-            if has_word(body, p) && (strict || stands_alone(body, p)) {
+            if has_word(body, p) && (strict || p.chars().count() >= 6 || stands_alone(body, p)) {
                 return Err(format!("the password {p}, given in the mail, is shown"));
             }
             if has_word(subject, p) && strict {
