@@ -156,6 +156,39 @@ pub enum StoreError {
     PasswordFile(PathBuf, #[source] std::io::Error),
     /// `[store] url` is not one the store takes.
     BadUrl(String),
+    /// The connection to the database was lost and could not be made
+    /// again yet.
+    Lost,
+    /// The store failed during a piece of work, which is rolled back; the
+    /// text is that failure. Either it was met earlier in the transaction
+    /// and handled along the way (a command's savepoint rolled back), and
+    /// the transaction is not committed without that part
+    /// ([`Tx::commit`]), or the work reported it as its own error.
+    Failed(String),
+}
+
+impl StoreError {
+    /// Whether this is a fault of the store rather than of the work asked
+    /// of it: the database cannot be reached or has lost the connection,
+    /// is out of disk or memory, is shutting down or read only, refuses a
+    /// privilege, or met a conflict that goes away when tried again. Work
+    /// that meets such a fault waits and is tried again once the store
+    /// works; it is never failed for it (a mail is not blamed for its
+    /// store). Everything else (a constraint, a value the database will not
+    /// take, a row not found) may be the work's own doing.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Sql(e) => sql::sqlite_unavailable(e),
+            StoreError::Pg(e) => sql::pg_unavailable(e),
+            StoreError::Lost | StoreError::Failed(_) => true,
+            StoreError::Dir(..) | StoreError::Open(..) => true,
+            StoreError::NoRows
+            | StoreError::Type { .. }
+            | StoreError::TooNew { .. }
+            | StoreError::PasswordFile(..)
+            | StoreError::BadUrl(_) => false,
+        }
+    }
 }
 
 impl std::fmt::Display for StoreError {
@@ -187,6 +220,10 @@ impl std::fmt::Display for StoreError {
                 path.display()
             )?,
             StoreError::BadUrl(why) => write!(f, "bad [store] url: {why}")?,
+            StoreError::Lost => write!(f, "the connection to the database is lost")?,
+            StoreError::Failed(why) => {
+                write!(f, "the store failed, and the work was rolled back: {why}")?
+            }
         }
         if f.alternate() {
             let mut cause = std::error::Error::source(self);
@@ -403,6 +440,32 @@ const FETCH_LOCK: i64 = 0x7a6a_6665_7463;
 /// when a lease ends.
 const PG_NOW: &str = "CAST(extract(epoch FROM clock_timestamp()) AS BIGINT)";
 
+/// The first key of the advisory locks that say a judge is alive ("zjlv");
+/// the second is the hash of the judge's claimant name (`hashtext`). Each
+/// connection of a judge holds its lock shared ([`Store::set_claimant`]);
+/// the server lets go of it when the connection ends, so when the judge
+/// dies.
+const LIVE_CLASS: i32 = 0x7a6a_6c76;
+
+/// True when no live connection holds the lock of the judge named in the
+/// column `claimed_by`: the judge is gone, and its claims are anyone's
+/// without waiting for their leases. It asks by trying the lock
+/// exclusively for the rest of the transaction, which succeeds only when
+/// nobody holds it shared; a claiming statement runs in a transaction of
+/// its own, so the lock goes at once.
+const HOLDER_GONE: &str = "pg_try_advisory_xact_lock(2053794934, hashtext(claimed_by))";
+
+/// How often, at most, a judge looks again at outgoing mail another judge
+/// has claimed, to take it over should that judge be gone
+/// ([`Store::next_outbox_due`]).
+pub const TAKEOVER_POLL: Duration = Duration::from_secs(2);
+
+/// `s` as an SQL string literal (standard conforming strings: only the
+/// quote is doubled).
+fn sql_literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
 /// A mail waiting to be processed.
 #[derive(Debug, Clone)]
 pub struct PendingMail {
@@ -451,6 +514,11 @@ pub struct Store {
     relaxed: std::cell::Cell<bool>,
     /// Who this connection claims work as (see `# Several judges`).
     claimant: Claimant,
+    /// PostgreSQL: this connection holds the claimant's liveness lock.
+    claimant_live: bool,
+    /// Mails whose attempt is to be taken back ([`Store::forgive_attempt`])
+    /// once the store can be written again.
+    unforgiven: Vec<i64>,
 }
 
 impl Store {
@@ -509,13 +577,25 @@ impl Store {
         if let Some(p) = &pg.password {
             config.password(p);
         }
-        config.connect_timeout(Duration::from_secs(30));
+        // Bounded waits on a server that went quiet (a machine that
+        // vanished sends no reset): a connection attempt gives up after
+        // 10 s, and one that stops answering is closed by TCP within about
+        // half a minute, so that the judge notices the loss and waits for
+        // the store, rather than hanging in a call the watchdog then sees
+        // as stuck.
+        config.connect_timeout(Duration::from_secs(10));
+        config.keepalives(true);
+        config.keepalives_idle(Duration::from_secs(10));
+        config.keepalives_interval(Duration::from_secs(5));
+        config.keepalives_retries(3);
+        config.tcp_user_timeout(Duration::from_secs(30));
         config.application_name("zinejudge");
-        let client = sql::off_runtime(|| config.connect(postgres::NoTls))?;
         let mut store = Store {
-            conn: Conn::postgres(client),
+            conn: Conn::postgres(config)?,
             relaxed: std::cell::Cell::new(false),
             claimant: Claimant::default(),
+            claimant_live: false,
+            unforgiven: Vec::new(),
         };
         schema::migrate(&mut store.conn)?;
         Ok(store)
@@ -545,6 +625,8 @@ impl Store {
             conn: Conn::sqlite(conn),
             relaxed: std::cell::Cell::new(false),
             claimant: Claimant::default(),
+            claimant_live: false,
+            unforgiven: Vec::new(),
         };
         schema::migrate(&mut store.conn)?;
         Ok(store)
@@ -563,11 +645,15 @@ impl Store {
             Some(c) => {
                 c.pragma_update(None, "synchronous", if durable { "FULL" } else { "NORMAL" })?
             }
-            None => self.conn.execute_batch(if durable {
-                "SET synchronous_commit = on"
-            } else {
-                "SET synchronous_commit = off"
-            })?,
+            // Kept for the session, so that a connection made again after a
+            // loss commits as this one did.
+            None => self.conn.keep_session(
+                "synchronous_commit",
+                Some(format!(
+                    "SET synchronous_commit = {}",
+                    if durable { "on" } else { "off" }
+                )),
+            )?,
         }
         Ok(())
     }
@@ -672,7 +758,8 @@ impl Store {
         let sql = format!(
             "UPDATE inbound SET claimed_by = ?1, lease_until = {PG_NOW} + ?2
              WHERE id IN (SELECT id FROM inbound WHERE state = 'new'
-                 AND (claimed_by IS NULL OR claimed_by = ?1 OR lease_until <= {PG_NOW})
+                 AND (claimed_by IS NULL OR claimed_by = ?1 OR lease_until <= {PG_NOW}
+                     OR {HOLDER_GONE})
                  ORDER BY id LIMIT ?3 FOR UPDATE SKIP LOCKED)
              RETURNING id, message_id, raw, size, truncated, received_at"
         );
@@ -703,6 +790,7 @@ impl Store {
     /// or, this judge's lease having run out, another judge claimed it).
     /// On PostgreSQL the claim's lease starts again.
     pub fn start_attempt(&mut self, id: i64) -> Result<Option<i64>> {
+        self.take_back_attempts()?;
         if self.backend() == Backend::Sqlite {
             return self.begin_attempt(id).map(Some);
         }
@@ -710,7 +798,8 @@ impl Store {
             "UPDATE inbound SET attempts = attempts + 1, claimed_by = ?2,
                  lease_until = {PG_NOW} + ?3
              WHERE id = ?1 AND state = 'new'
-                 AND (claimed_by IS NULL OR claimed_by = ?2 OR lease_until <= {PG_NOW})
+                 AND (claimed_by IS NULL OR claimed_by = ?2 OR lease_until <= {PG_NOW}
+                     OR {HOLDER_GONE})
              RETURNING attempts"
         );
         let (name, lease) = (self.claimant.name.clone(), self.claimant.lease_seconds());
@@ -751,6 +840,26 @@ impl Store {
         )
     }
 
+    /// Whether this judge still fetches the mail: on PostgreSQL, whether
+    /// this connection's session holds the fetch lock, or can take it now.
+    /// A session lock goes with its connection: after the connection was
+    /// lost (a restart of the server) and made again, another judge may
+    /// have taken the lock meanwhile, and this one must stop fetching. On
+    /// SQLite always true.
+    pub fn holds_fetch_lock(&self) -> Result<bool> {
+        if self.backend() == Backend::Sqlite {
+            return Ok(true);
+        }
+        self.conn.query_row(
+            "SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
+                     AND pid = pg_backend_pid() AND granted AND objsubid = 1
+                     AND CAST(classid AS BIGINT) * 4294967296 + CAST(objid AS BIGINT) = ?1)
+                 THEN true ELSE pg_try_advisory_lock(?1) END",
+            params![FETCH_LOCK],
+            |r| r.get(0),
+        )
+    }
+
     /// Give up this judge's claims on mail not yet processed or sent, so
     /// that the other judges take it at once rather than when the leases
     /// run out: for a judge stopping cleanly. Nothing on SQLite.
@@ -771,14 +880,67 @@ impl Store {
     }
 
     /// Claim as `claimant` from now on (the daemon's connections, named
-    /// after the configuration).
-    pub fn set_claimant(&mut self, claimant: Claimant) {
+    /// after the configuration). On PostgreSQL this connection holds the
+    /// claimant's liveness lock from now on (taken again whenever the
+    /// connection is made again): while any connection of a judge is
+    /// open, its claims hold until their leases end; once none is (the
+    /// judge died), the other judges take them over at once.
+    pub fn set_claimant(&mut self, claimant: Claimant) -> Result<()> {
+        if self.backend() == Backend::Postgres {
+            if self.claimant_live {
+                self.conn.execute(
+                    "SELECT pg_advisory_unlock_shared(?1, hashtext(?2))",
+                    params![LIVE_CLASS, self.claimant.name],
+                )?;
+                self.claimant_live = false;
+            }
+            self.conn.keep_session(
+                "liveness",
+                Some(format!(
+                    "SELECT pg_advisory_lock_shared({LIVE_CLASS}, hashtext({}))",
+                    sql_literal(&claimant.name)
+                )),
+            )?;
+            self.claimant_live = true;
+        }
         self.claimant = claimant;
+        Ok(())
     }
 
     /// Who this connection claims work as.
     pub fn claimant(&self) -> &Claimant {
         &self.claimant
+    }
+
+    /// Take back the attempt [`Store::start_attempt`] counted for the mail
+    /// `id`, whose processing ended without an outcome because the store
+    /// failed: only a crash while a mail is processed counts against it
+    /// (see [`StoreError::is_unavailable`]). When the store cannot take it
+    /// back now, the next [`Store::start_attempt`] on this connection does,
+    /// before it counts anything.
+    pub fn forgive_attempt(&mut self, id: i64) {
+        self.unforgiven.push(id);
+        let _ = self.take_back_attempts();
+    }
+
+    fn take_back_attempts(&mut self) -> Result<()> {
+        while let Some(&id) = self.unforgiven.last() {
+            self.conn.execute(
+                "UPDATE inbound SET attempts = attempts - 1
+                 WHERE id = ?1 AND state = 'new' AND attempts > 0",
+                params![id],
+            )?;
+            self.unforgiven.pop();
+        }
+        Ok(())
+    }
+
+    /// The first fault of the store ([`StoreError::is_unavailable`]) this
+    /// connection met since its last transaction began, as text: how a
+    /// piece of work that failed tells that the store failed it, whatever
+    /// the work made of the error.
+    pub fn fault(&self) -> Option<String> {
+        self.conn.fault()
     }
 
     /// Count one more attempt at processing a mail, committed at once, and
@@ -920,7 +1082,8 @@ impl Store {
             "UPDATE outbox SET claimed_by = ?3, lease_until = {PG_NOW} + ?4
              WHERE id IN (SELECT id FROM outbox
                  WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 {pictures}
-                 AND (claimed_by IS NULL OR claimed_by = ?3 OR lease_until <= {PG_NOW})
+                 AND (claimed_by IS NULL OR claimed_by = ?3 OR lease_until <= {PG_NOW}
+                     OR {HOLDER_GONE})
                  ORDER BY id LIMIT ?2 FOR UPDATE SKIP LOCKED)
              RETURNING id, message_id, recipients, raw, attempts, source_id, parts",
             pictures = if pictures { "" } else { "AND parts IS NULL" },
@@ -965,8 +1128,10 @@ impl Store {
 
     /// When the next queued mail falls due, if any. On PostgreSQL a mail
     /// another judge holds a live claim on falls due for this one when
-    /// the claim's lease ends, not before (so that a judge does not look
-    /// again and again at mail another is sending).
+    /// the claim's lease ends, not before (so that a judge does not take
+    /// mail another is sending), but this judge looks again within
+    /// [`TAKEOVER_POLL`] to see whether that judge is still alive: a
+    /// judge that died leaves its claims to the others at once.
     pub fn next_outbox_due(&self) -> Result<Option<i64>> {
         if self.backend() == Backend::Sqlite {
             return self.conn.query_row(
@@ -978,11 +1143,12 @@ impl Store {
         self.conn.query_row(
             &format!(
                 "SELECT min(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> ?1
-                     AND lease_until > {PG_NOW}
-                     THEN greatest(next_attempt_at, lease_until) ELSE next_attempt_at END)
+                     AND lease_until > {PG_NOW} AND NOT {HOLDER_GONE}
+                     THEN least(greatest(next_attempt_at, lease_until), {PG_NOW} + ?2)
+                     ELSE next_attempt_at END)
                  FROM outbox WHERE state IN ('queued', 'sending')"
             ),
-            params![self.claimant.name],
+            params![self.claimant.name, TAKEOVER_POLL.as_secs() as i64],
             |r| r.get(0),
         )
     }
