@@ -440,7 +440,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Arc<AtomicI64>) -
                 // Mail this judge claimed and did not process goes to the
                 // others sharing the store at once.
                 if let Err(e) = processor.store.release_claims() {
-                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; they run out with their leases");
+                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; the other judges take them over once this one is gone");
                 }
                 done.notify_one();
             })

@@ -275,7 +275,7 @@ pub async fn run(
                 // What this judge claimed and did not send goes to the
                 // others sharing the store at once.
                 if let Err(e) = with_store(&store, |s| Ok(s.release_claims()?)).await {
-                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; they run out with their leases");
+                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; the other judges take them over once this one is gone");
                 }
                 return;
             }
@@ -363,7 +363,7 @@ async fn stop_waiting(
     warn!(
         error = %format!("{e:#}"),
         sent_not_marked = lost,
-        "stopping while the store fails: mail handed over but not marked sent goes again after the restart; this judge's claims run out with their leases"
+        "stopping while the store fails: mail handed over but not marked sent goes again after the restart; the other judges take this judge's claims over once it is gone"
     );
     sender.shutdown().await;
     let _ = with_store(store, |s| Ok(s.release_claims()?)).await;
@@ -423,6 +423,12 @@ async fn send_one(
             debug!(message_id = %m.message_id, "another judge sends this mail");
             return;
         }
+        // The store failed: the mail stays this judge's, sent when the
+        // store works (the outbox's wait for it is logged).
+        Err(e) if store_fault(&e) => {
+            debug!(message_id = %m.message_id, error = %format!("{e:#}"), "mail not sent: the store failed");
+            return;
+        }
         Err(e) => {
             error!(error = %format!("{e:#}"), "cannot update the outbox");
             return;
@@ -469,7 +475,12 @@ async fn send_one(
             .await
         }
     };
-    if let Err(e) = update {
-        error!(error = %format!("{e:#}"), "cannot update the outbox");
+    match update {
+        Ok(()) => {}
+        // Tried again, when the store works, as if never tried.
+        Err(e) if store_fault(&e) => {
+            warn!(message_id = %m.message_id, error = %format!("{e:#}"), "cannot note a failed send: the store failed");
+        }
+        Err(e) => error!(error = %format!("{e:#}"), "cannot update the outbox"),
     }
 }

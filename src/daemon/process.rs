@@ -309,6 +309,10 @@ impl Processor {
         let conn = self.store.conn();
         let due = match catch_unwind(AssertUnwindSafe(|| responder.due(conn, now))) {
             Ok(Ok(d)) => d,
+            // The store failed: the caller waits for it.
+            Ok(Err(e)) if crate::daemon::outage::store_fault(&e) => {
+                return Err(StoreError::Failed(format!("{e:#}")));
+            }
             Ok(Err(e)) => {
                 warn!(error = %format!("{e:#}"), "cannot list the games that are due; tried again at the next tick");
                 return Ok(done);
