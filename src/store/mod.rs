@@ -239,6 +239,36 @@ impl std::fmt::Display for StoreError {
 /// Result alias.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// Why a store cannot be used as the judge would use it ([`Store::check`],
+/// for `check-config`). Each says which step failed; the database's own
+/// words are in the source.
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    /// The server cannot be reached, or has no such database.
+    #[error("cannot connect to the database")]
+    Connect(#[source] StoreError),
+    /// The server refused the login (a wrong password, a role that may not
+    /// log in).
+    #[error("the database refused the login")]
+    Login(#[source] StoreError),
+    /// The judge's tables cannot be made, or brought up to date, by this
+    /// role (tried in a transaction that is rolled back).
+    #[error("the role cannot make or update the judge's tables")]
+    Schema(#[source] StoreError),
+    /// A table of the judge's is not the role's to use as the judge does.
+    #[error("the role may not {privilege} the table {table} (GRANT it, as the tables' owner)")]
+    Privilege {
+        /// The table.
+        table: String,
+        /// What is withheld: SELECT, INSERT, UPDATE or DELETE.
+        privilege: String,
+    },
+    /// The store is not one this judge can use (newer than this program,
+    /// not a database).
+    #[error("the store cannot be used")]
+    Store(#[source] StoreError),
+}
+
 /// Where the store is: `[store] url` (or the older `[store] path`),
 /// resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -567,9 +597,58 @@ impl Store {
         Self::setup_sqlite(conn)
     }
 
+    /// Check, changing nothing, that the store at `at` can be used as
+    /// [`Store::open`] and the judge's work would use it: on PostgreSQL,
+    /// that the server answers, takes the login, and that the role can
+    /// make the schema (the migrations are run in a transaction that is
+    /// rolled back) or, if it is made, use every table of it; on SQLite, an
+    /// existing file must be a store this program knows (whether a new one
+    /// can be made is [`crate::config::Config::check_paths`]'s).
+    pub fn check(at: &Location) -> std::result::Result<(), Unusable> {
+        match at {
+            Location::Sqlite(path) => {
+                if !path.exists() {
+                    return Ok(());
+                }
+                let c = rusqlite::Connection::open_with_flags(
+                    path,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+                )
+                .map_err(|e| Unusable::Store(e.into()))?;
+                schema::check(&mut Conn::sqlite(c))
+            }
+            Location::Postgres(pg) => {
+                let config = Self::pg_config(pg).map_err(Unusable::Connect)?;
+                let mut conn = Conn::postgres(config).map_err(|e| {
+                    let login = matches!(&e, StoreError::Pg(p)
+                        if p.code().is_some_and(|c| c.code().starts_with("28")));
+                    if login {
+                        Unusable::Login(e)
+                    } else {
+                        Unusable::Connect(e)
+                    }
+                })?;
+                schema::check(&mut conn)
+            }
+        }
+    }
+
     /// Connect to PostgreSQL (without TLS: the server is expected on the
     /// same host or a private network; see the README) and migrate.
     fn open_postgres(pg: &PgLocation) -> Result<Store> {
+        let mut store = Store {
+            conn: Conn::postgres(Self::pg_config(pg)?)?,
+            relaxed: std::cell::Cell::new(false),
+            claimant: Claimant::default(),
+            claimant_live: false,
+            unforgiven: Vec::new(),
+        };
+        schema::migrate(&mut store.conn)?;
+        Ok(store)
+    }
+
+    /// How the judge connects to PostgreSQL at `pg`.
+    fn pg_config(pg: &PgLocation) -> Result<postgres::Config> {
         let mut config: postgres::Config = pg
             .url
             .parse()
@@ -590,15 +669,7 @@ impl Store {
         config.keepalives_retries(3);
         config.tcp_user_timeout(Duration::from_secs(30));
         config.application_name("zinejudge");
-        let mut store = Store {
-            conn: Conn::postgres(config)?,
-            relaxed: std::cell::Cell::new(false),
-            claimant: Claimant::default(),
-            claimant_live: false,
-            unforgiven: Vec::new(),
-        };
-        schema::migrate(&mut store.conn)?;
-        Ok(store)
+        Ok(config)
     }
 
     /// A store in memory (SQLite), for tests.
