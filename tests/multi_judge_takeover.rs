@@ -5,7 +5,9 @@
 //! and out (being sent); the survivor ("east") is idle: its own inbox is
 //! empty, and it writes into a Maildir. The clock runs from the kill until
 //! the survivor has processed every mail in, and sent every mail out, that
-//! the victim held.
+//! the victim held. A deadline's results are queued as the mails come in:
+//! the victim's outbox claims only a few of them at once, and the
+//! survivor, started while the victim works, sends the rest.
 //!
 //! A judge's claims are backed by a liveness lock its sessions hold, which
 //! the server lets go when the judge's connections close: the survivor
@@ -43,6 +45,9 @@ use zinejudge::store::{Store, params};
 /// so that each pays its password check and the processing takes a while.
 const MAILS: usize = 70;
 
+/// A deadline's results, queued before the mails come in.
+const RESULTS: usize = 60;
+
 /// An SMTP server that takes connections and never says a word: a client
 /// waits for its greeting until it gives up. Connections are held until
 /// the server is dropped.
@@ -79,6 +84,19 @@ struct Takeover {
     outbound: usize,
     /// Seconds until the last of them was sent.
     outbound_secs: f64,
+}
+
+/// Wait until `judge` has opened the store and claims as itself.
+fn started(judge: &Judge) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !judge.log_text().contains("claiming work") {
+        assert!(
+            Instant::now() < deadline,
+            "the judge did not start; log:\n{}",
+            judge.log_tail(20)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// The ids a query selects.
@@ -133,11 +151,6 @@ fn one_run(db: &PgDatabase, lease: u64) -> Takeover {
         Maildir::open(&d.join("out")).unwrap();
         d
     };
-    // The survivor: its own empty inbox, a Maildir outbox.
-    let east_dir = judge_dir("east");
-    let config =
-        postgres_maildir_config(&east_dir, &db.url(), &pwfile, "east", &store_extra, report);
-    let east = Judge::start_with(&east_dir, &config);
     // The victim: its own inbox, the silent SMTP server.
     let west_dir = judge_dir("west");
     let smtp = format!(
@@ -150,13 +163,28 @@ fn one_run(db: &PgDatabase, lease: u64) -> Takeover {
     let mut west = Judge::start_with(&west_dir, &config);
     let mut store = Store::open(&db.location()).unwrap();
     let victim = format!("west:{}", west.pid());
-    // Both running (each has opened the store and claims as itself).
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !(east.log_text().contains("claiming work") && west.log_text().contains("claiming work"))
-    {
-        assert!(Instant::now() < deadline, "the judges did not start");
-        std::thread::sleep(Duration::from_millis(20));
+    started(&west);
+    // A deadline's results, queued: the victim's outbox claims them with
+    // the first answer it sends.
+    let now = far - 30 * 86400;
+    let tx = store.transaction().unwrap();
+    for i in 0..RESULTS {
+        let id = format!("results-{i}.{}@example.test", std::process::id());
+        let raw = format!(
+            "From: judge@example.test\r\nTo: p{i}@example.test\r\nSubject: g0: results\r\n\
+             Message-ID: <{id}>\r\n\r\nThe results.\r\n"
+        );
+        zinejudge::store::queue_outbox(
+            &tx,
+            None,
+            &id,
+            &[format!("p{i}@example.test")],
+            raw.as_bytes(),
+            now,
+        )
+        .unwrap();
     }
+    tx.commit().unwrap();
     let inbox = Maildir::open(&west_dir.join("in")).unwrap();
     for (i, p) in seated.iter().enumerate().take(MAILS) {
         let raw = format!(
@@ -168,23 +196,33 @@ fn one_run(db: &PgDatabase, lease: u64) -> Takeover {
         );
         inbox.deliver(&format!("{i}.eml"), raw.as_bytes()).unwrap();
     }
-    // Kill the victim as soon as it holds mail in and out (a mail out
-    // being handed to the silent server).
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let (holds_in, holds_out) = held(&mut store, &victim);
-        if !holds_in.is_empty() && !holds_out.is_empty() {
-            break;
+    // Once the victim holds mail in (still to process) and out (being
+    // handed to the silent server), the survivor starts: its own inbox is
+    // empty, and it writes into a Maildir. Then the victim is killed.
+    let holding = |store: &mut Store| {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let (holds_in, holds_out) = held(store, &victim);
+            if !holds_in.is_empty() && !holds_out.is_empty() {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the victim does not hold mail in and out ({}, {}); log:\n{}",
+                holds_in.len(),
+                holds_out.len(),
+                west.log_tail(30)
+            );
+            std::thread::sleep(Duration::from_millis(5));
         }
-        assert!(
-            Instant::now() < deadline,
-            "the victim never held mail in and out ({}, {}); log:\n{}",
-            holds_in.len(),
-            holds_out.len(),
-            west.log_tail(30)
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    };
+    holding(&mut store);
+    let east_dir = judge_dir("east");
+    let config =
+        postgres_maildir_config(&east_dir, &db.url(), &pwfile, "east", &store_extra, report);
+    let east = Judge::start_with(&east_dir, &config);
+    started(&east);
+    holding(&mut store);
     west.kill();
     let killed = Instant::now();
     let (held_in, held_out) = held(&mut store, &victim);
@@ -250,6 +288,14 @@ fn an_idle_judge_takes_over_a_killed_judges_mail_in_and_out_without_waiting_for_
     };
     let t = one_run(&db, 3600);
     assert!(t.inbound > 0 && t.outbound > 0);
+    // The outbox claims a few mails at a time (four for each of the four
+    // SMTP connections): the victim held no more, though more answers were
+    // queued, and those it did not hold the survivor sent meanwhile.
+    assert!(
+        t.outbound <= zinejudge::daemon::outbox::claim_batch(4) as usize,
+        "the victim held {} mails out",
+        t.outbound
+    );
     eprintln!(
         "took over {} mails in (claimed in {:.1} s, processed in {:.1} s) and {} out ({:.1} s)",
         t.inbound, t.claimed_secs, t.inbound_secs, t.outbound, t.outbound_secs

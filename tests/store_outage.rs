@@ -10,9 +10,10 @@
 //!   uncounted, and is answered normally once the store works; a game's
 //!   deadline work the store fails is not set aside;
 //! - the real judge rides out a database restart and an outage of several
-//!   seconds while mail comes in, answers every mail once, gives none up,
-//!   says in its log that it waits for the store and when it works again,
-//!   and stops cleanly (exit 0) even while the database is down.
+//!   seconds while mail comes in, and a reload (SIGHUP) while the database
+//!   is down; answers every mail once, gives none up, says in its log that
+//!   it waits for the store and when it works again, and stops cleanly
+//!   (exit 0) even while the database is down.
 //!
 //! Skipped with a notice when PostgreSQL is not installed (a failure in
 //! CI).
@@ -340,7 +341,8 @@ fn answered_once(dir: &std::path::Path, ids: &[String]) {
 
 /// The cases for the daemon: `pg_ctl restart`, then a stop of
 /// several seconds, while mail comes in; then a privilege withheld and
-/// given back; then a stop of the judge while the database is down.
+/// given back; a reload while the database is down; then a stop of the
+/// judge while the database is down.
 #[test]
 fn the_judge_rides_out_database_restarts_and_outages_and_answers_every_mail_once() {
     let Some(db) = database("store_outage_daemon") else {
@@ -436,6 +438,25 @@ fn the_judge_rides_out_database_restarts_and_outages_and_answers_every_mail_once
         .unwrap();
     settle(&judge, 45, "after the privilege came back");
     assert!(judge.running());
+
+    // A reload (SIGHUP) while the database is down: the judge cannot
+    // start its tasks again at once, waits for the store, and goes on.
+    db.server.stop().unwrap();
+    judge.signal(libc::SIGHUP);
+    for n in 45..50 {
+        deliver(n);
+    }
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(judge.running(), "the judge waits through a reload");
+    db.server.start_again().unwrap();
+    settle(&judge, 50, "after a reload during an outage");
+    assert!(
+        judge
+            .log_text()
+            .contains("SIGHUP: the new configuration cannot start"),
+        "the reload met the outage; log:\n{}",
+        judge.log_tail(30)
+    );
 
     let mut s = Store::open(&db.location()).unwrap();
     assert_eq!(

@@ -197,7 +197,16 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
             }
             Err(e) => {
                 error!(error = %format!("{e:#}"), "SIGHUP: the new configuration cannot start; keeping the old one");
-                start(&config, Arc::clone(&responders), Arc::clone(&alive))?
+                // The old one's store may be failing too (a reload during
+                // an outage of the database): wait for it.
+                let again = || start(&config, Arc::clone(&responders), Arc::clone(&alive));
+                match start_waiting(again, &alive, &mut term, &mut int).await? {
+                    Some(r) => r,
+                    None => {
+                        info!("stopped");
+                        return Ok(());
+                    }
+                }
             }
         };
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
@@ -207,6 +216,36 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
     running.stop().await;
     info!("stopped");
     Ok(())
+}
+
+/// Start the tasks with `start`, waiting for the store while it fails
+/// (the watchdog kept alive meanwhile). `None`: SIGTERM or SIGINT came
+/// first.
+async fn start_waiting(
+    start: impl Fn() -> Result<Running>,
+    alive: &AtomicI64,
+    term: &mut tokio::signal::unix::Signal,
+    int: &mut tokio::signal::unix::Signal,
+) -> Result<Option<Running>> {
+    let mut outage = outage::Outage::telling_systemd("judge");
+    loop {
+        match start() {
+            Ok(r) => {
+                outage.ok();
+                return Ok(Some(r));
+            }
+            Err(e) if store_fault(&e) => {
+                let wait = outage.failed(&format!("{e:#}"));
+                alive.store(unix(SystemTime::now()), Ordering::Relaxed);
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = term.recv() => return Ok(None),
+                    _ = int.recv() => return Ok(None),
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Ping systemd's watchdog while the processor shows signs of life.

@@ -25,7 +25,7 @@ pub const FIRST_WAIT: Duration = Duration::from_secs(1);
 pub const LONGEST_WAIT: Duration = Duration::from_secs(15);
 
 /// How often a wait that goes on is logged again.
-const RETELL: Duration = Duration::from_secs(60);
+pub const RETELL: Duration = Duration::from_secs(60);
 
 /// Whether an error is, or was caused by, a fault of the store (see
 /// [`crate::store::StoreError::is_unavailable`]).

@@ -18,7 +18,9 @@
 //! Mail is claimed a few at a time ([`claim_batch`]): several judges
 //! sharing a store share a deadline's results between them, and a judge
 //! killed while sending leaves only those few claimed (taken over at once
-//! by the others; see the store's `# Several judges`).
+//! by the others; see the store's `# Several judges`). On a shared store
+//! an idle outbox looks every [`crate::store::TAKEOVER_POLL`], since what
+//! the other judges queue or leave does not wake it.
 //!
 //! While the store fails ([`super::outage`]), nothing is claimed: the outbox
 //! waits and tries again. A mail the sink took while the store could not
@@ -196,6 +198,16 @@ pub async fn run(
     let mut outage = Outage::new("outbox");
     let unmarked: Unmarked = Arc::default();
     let batch = claim_batch(sender.parallel());
+    let shared = with_store(&store, |s| {
+        Ok(s.backend() == crate::store::Backend::Postgres)
+    })
+    .await
+    .unwrap_or(false);
+    let longest_sleep = if shared {
+        crate::store::TAKEOVER_POLL
+    } else {
+        Duration::from_secs(30)
+    };
     loop {
         if let Sender::Maildir(md) = &*sender
             && last_prune.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600))
@@ -309,7 +321,10 @@ pub async fn run(
             })
             .await;
         }
-        // Sleep until woken, until the next retry falls due, or a while.
+        // Sleep until woken, until the next retry falls due, or a while:
+        // on a shared store, a short while, since mail the other judges
+        // queue (a deadline's results) or leave (a judge killed) does not
+        // wake this one.
         let next = with_store(&store, |s| Ok(s.next_outbox_due()?))
             .await
             .ok()
@@ -317,7 +332,8 @@ pub async fn run(
         let wait = match next {
             Some(t) => Duration::from_secs((t - unix(SystemTime::now())).clamp(0, 30) as u64),
             None => Duration::from_secs(30),
-        };
+        }
+        .min(longest_sleep);
         tokio::select! {
             _ = wake.notified() => {}
             _ = tokio::time::sleep(wait) => {}

@@ -73,7 +73,8 @@
 //!   (this judge's lease having run out) is left alone. The mail is marked
 //!   done in the transaction that queues its answers, so after a crash it
 //!   is either done, answers and all, or still `new`, and claimed by a dead
-//!   judge until the lease ends; then any judge takes it.
+//!   judge, which any other judge takes over at once (see "Liveness"
+//!   below).
 //! - **Each game's due phase is adjudicated once.** The list of due games
 //!   is read outside any lock; each game's deadline work is a work
 //!   transaction, in which the game is loaded again and its deadline
@@ -85,7 +86,8 @@
 //!   ([`Store::mark_sending`], which refuses when another judge has taken
 //!   the mail over), and only the claimant marks it sent. A judge killed
 //!   between the mail server's 250 and the mark sends nothing more; the
-//!   judge that takes the row over when the lease ends sends it again,
+//!   judge that takes the row over (at once, the killed judge being gone)
+//!   sends it again,
 //!   with the same Message-ID: a duplicate a reader's mail program can
 //!   recognise. The lease ([`Claimant::lease`], `[store] lease-seconds`)
 //!   must outlast one SMTP exchange, or a slow send could go twice.
@@ -98,11 +100,44 @@
 //!   a file another judge has moved meanwhile is passed over, one both read
 //!   is stored once.
 //!
+//! **Liveness, not only leases.** Each connection a judge claims work on
+//! holds, shared, an advisory lock named after the judge
+//! ([`Store::set_claimant`]: "zjlv" and the hash of its claimant name).
+//! The server lets go of a session's locks when the session ends, so when
+//! its judge's process dies (a SIGKILL closes its sockets at once). A
+//! claim is anyone's once no session holds its judge's lock: claiming
+//! asks by trying that lock exclusively (`HOLDER_GONE`), which only
+//! succeeds when no session of the judge is left. So a killed judge's
+//! claims are taken over within the survivors' next look (the processor
+//! looks every second; the outbox every [`TAKEOVER_POLL`] while others
+//! hold claims), not when the leases end. The lease stays as the backstop
+//! for a judge alive but stuck, whose sessions are open. A machine that
+//! vanishes without closing its connections is noticed by the server only
+//! through TCP keepalive (`tcp_keepalives_idle` and friends on the server
+//! bound it; until then the leases are the bound). The outbox claims few
+//! mails at a time, so that judges share a deadline's results and a kill
+//! strands few.
+//!
 //! Leases are measured on the database server's clock, so judges whose
 //! clocks disagree still agree on when one ends. Each judge claims as
 //! `[store] judge-name` (the host name by default) plus its process id
 //! ([`Claimant`]). SQLite has one judge: there the claims are plain reads
 //! and the columns stay empty.
+//!
+//! # When the database fails
+//!
+//! A connection the server ends (a restart, a network failure) is made
+//! again by the next call outside a transaction, with its session as it
+//! was: the commit mode and the liveness lock (see [`sql`]). A session
+//! lock that is not kept so, the fetch lock, is then known to be gone
+//! ([`Store::holds_fetch_lock`]). What is a fault of the store rather than
+//! of the work is [`StoreError::is_unavailable`]; a transaction in which
+//! the store failed does not commit, even if the work handled the failure
+//! ([`Tx::commit`]). The daemon never fails a mail, nor sets a game aside,
+//! for such a fault: it waits for the store and tries again, and the
+//! attempt it counted for the mail is taken back
+//! ([`Store::forgive_attempt`]); only a crash while a mail is processed
+//! counts against it.
 
 pub mod games;
 pub mod press;

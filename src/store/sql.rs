@@ -25,13 +25,13 @@
 //! case (and any other) by stepping out of the runtime first. Closing a
 //! client runs its runtime too, and dropping that runtime inside another
 //! panics as well: a client is therefore always closed on a thread of its
-//! own ([`close_client`]), wherever the connection is dropped (a web page's
+//! own (`close_client`), wherever the connection is dropped (a web page's
 //! pooled connection, the outbox's, all dropped as the daemon's runtime
 //! stops).
 //!
 //! A PostgreSQL connection that is lost (the server restarted, the network
 //! failed) is made again by the next call outside a transaction, with the
-//! session's settings and locks ([`Conn::keep_session`]) taken again; the
+//! session's settings and locks (`Conn::keep_session`) taken again; the
 //! call that met the loss fails, and so does the rest of a transaction it
 //! was in. What is a fault of the store rather than of the work asked of
 //! it is [`StoreError::is_unavailable`]; a connection remembers the first
