@@ -13,7 +13,9 @@
 //!   seconds while mail comes in, and a reload (SIGHUP) while the database
 //!   is down; answers every mail once, gives none up, says in its log that
 //!   it waits for the store and when it works again, and stops cleanly
-//!   (exit 0) even while the database is down.
+//!   (exit 0) even while the database is down;
+//! - under systemd's watchdog, a judge waiting for its database keeps
+//!   pinging it and says why it waits (`STATUS=`).
 //!
 //! Skipped with a notice when PostgreSQL is not installed (a failure in
 //! CI).
@@ -492,4 +494,111 @@ fn the_judge_rides_out_database_restarts_and_outages_and_answers_every_mail_once
         "{log}"
     );
     db.server.start_again().unwrap();
+}
+
+/// Under systemd (`Type=notify`, `WatchdogSec=`), a judge waiting for its
+/// database is waiting, not stuck: it goes on pinging the watchdog (systemd
+/// would otherwise kill it and start it again, in the middle of the
+/// outage), and its status line says why it waits. Here the watchdog's
+/// period is 2 s and the outage 12 s: a judge that stopped pinging would
+/// be seen as stuck after 7 s.
+#[test]
+fn a_judge_waiting_for_its_database_keeps_the_watchdog_alive_and_says_why() {
+    use std::os::unix::net::UnixDatagram;
+    let Some(db) = database("store_outage_watchdog") else {
+        return;
+    };
+    let tmp = TempDir::new("store-outage-watchdog");
+    let dir = tmp.path();
+    let pwfile = dir.join("pg-password");
+    std::fs::write(&pwfile, format!("{PG_PASSWORD}\n")).unwrap();
+    Maildir::open(&dir.join("in")).unwrap();
+    Maildir::open(&dir.join("out")).unwrap();
+    let config = postgres_maildir_config(
+        dir,
+        &db.url_as(ROLE),
+        &pwfile,
+        "watched",
+        "",
+        "\n[web]\nenabled = false\n",
+    );
+    std::fs::write(dir.join("zinejudge.toml"), config).unwrap();
+    let socket = dir.join("notify.sock");
+    let notify = UnixDatagram::bind(&socket).unwrap();
+    notify
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let heard: std::sync::Arc<std::sync::Mutex<Vec<(Instant, String)>>> = Default::default();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let listener = {
+        let (heard, stop) = (heard.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Ok(n) = notify.recv(&mut buf) {
+                    let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+                    heard.lock().unwrap().push((Instant::now(), text));
+                }
+            }
+        })
+    };
+    let log = dir.join("zinejudge.log");
+    let mut child = std::process::Command::new(daemon_common::judge_bin())
+        .args(["run", "--config", "zinejudge.toml"])
+        .current_dir(dir)
+        .env_remove("RUST_LOG")
+        .env_remove("WATCHDOG_PID")
+        .env("NOTIFY_SOCKET", &socket)
+        .env("WATCHDOG_USEC", "2000000")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let said = |what: &str| heard.lock().unwrap().iter().any(|(_, m)| m.contains(what));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !said("READY=1") {
+        assert!(Instant::now() < deadline, "no READY=1");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    db.server.stop().unwrap();
+    let down = Instant::now();
+    std::thread::sleep(Duration::from_secs(12));
+    let pings_late: usize = heard
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(t, m)| *t > down + Duration::from_secs(8) && m.contains("WATCHDOG=1"))
+        .count();
+    assert!(child.try_wait().unwrap().is_none(), "the judge exited");
+    db.server.start_again().unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        pings_late > 0,
+        "no watchdog ping late in the outage; log:\n{text}"
+    );
+    assert!(!text.contains("looks stuck"), "{text}");
+    assert!(
+        said("STATUS=waiting for the store"),
+        "{:?}",
+        heard.lock().unwrap()
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !said("STATUS=working") {
+        assert!(
+            Instant::now() < deadline,
+            "no STATUS=working after the outage"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: kill has no memory-safety preconditions; the pid is our
+    // unreaped child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "exit {status:?}");
+    assert!(said("STOPPING=1"));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = listener.join();
 }
