@@ -503,9 +503,13 @@ impl Processor {
             // The store failed, not the mail: it waits, and is processed
             // once the store works (the caller waits for that).
             Err(Failure::Store(fault)) => return Err(self.store_failed(&pending, fault)),
-            Err(Failure::Own(cause)) => self
-                .fail(&pending, &cause, now)
-                .map_err(|e| self.store_failed(&pending, format!("{e:#}")))?,
+            Err(Failure::Own(cause)) => match self.fail(&pending, &cause, now) {
+                Ok(d) => d,
+                Err(e) if e.is_unavailable() => {
+                    return Err(self.store_failed(&pending, format!("{e:#}")));
+                }
+                Err(e) => return Err(e),
+            },
         };
         info!(message_id = %done.message_id, note = %done.note, replies = done.replies, "mail processed");
         Ok(Some(done))

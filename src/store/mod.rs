@@ -1642,6 +1642,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_liveness_test_tries_the_liveness_lock() {
+        assert!(HOLDER_GONE.contains(&format!("({LIVE_CLASS}, hashtext(claimed_by))")));
+        assert_eq!(sql_literal("o'neil"), "'o''neil'");
+    }
+
+    #[test]
     fn a_plain_path_or_sqlite_url_is_an_sqlite_file() {
         assert_eq!(
             Location::parse("var/z.sqlite", None).unwrap(),

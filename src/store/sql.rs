@@ -454,11 +454,14 @@ fn no_answer(e: &postgres::Error) -> bool {
 }
 
 /// Whether a PostgreSQL error is the store's fault rather than the work's
-/// (see [`StoreError::is_unavailable`]): the connection, the server's
-/// resources (disk full, out of memory, too many connections), an
-/// operator's intervention (shutdown, a cancelled query), a privilege
-/// withheld, a standby that cannot write, a conflict that goes away when
-/// tried again (serialization, deadlock, a lock not available).
+/// (see [`StoreError::is_unavailable`]): the connection, the login, the
+/// server's resources (disk full, out of memory, too many connections),
+/// an operator's intervention (shutdown, restart), a privilege withheld, a
+/// standby that cannot write, data the server finds corrupt, a conflict
+/// that goes away when tried again (serialization, deadlock, a lock not
+/// available). Not a cancelled statement (57014): a statement timeout may
+/// be the work's own doing, and a mail that made one would otherwise be
+/// tried again for ever, holding up the mail behind it.
 pub(super) fn pg_unavailable(e: &postgres::Error) -> bool {
     if e.is_closed() {
         return true;
@@ -467,12 +470,12 @@ pub(super) fn pg_unavailable(e: &postgres::Error) -> bool {
         return no_answer(e);
     };
     let c = code.code();
-    ["08", "28", "40", "53", "57", "58"]
+    ["08", "28", "40", "53", "57P", "58"]
         .iter()
         .any(|class| c.starts_with(class))
         || matches!(
             c,
-            "42501" | "25006" | "3D000" | "55P03" | "55006" | "XX001" | "XX002"
+            "57000" | "42501" | "25006" | "3D000" | "55P03" | "55006" | "XX001" | "XX002"
         )
 }
 
@@ -942,6 +945,26 @@ fn numeric(raw: &[u8]) -> std::result::Result<ValueRef<'static>, BoxError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sqlite_faults_of_the_file_are_the_stores_and_refusals_of_the_data_are_not() {
+        let failure = |code| rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None);
+        for code in [
+            rusqlite::ffi::SQLITE_FULL,
+            rusqlite::ffi::SQLITE_BUSY,
+            rusqlite::ffi::SQLITE_IOERR,
+            rusqlite::ffi::SQLITE_READONLY,
+        ] {
+            assert!(sqlite_unavailable(&failure(code)), "{code}");
+        }
+        for code in [
+            rusqlite::ffi::SQLITE_CONSTRAINT,
+            rusqlite::ffi::SQLITE_TOOBIG,
+        ] {
+            assert!(!sqlite_unavailable(&failure(code)), "{code}");
+        }
+        assert!(!sqlite_unavailable(&rusqlite::Error::QueryReturnedNoRows));
+    }
 
     #[test]
     fn placeholders_become_dollars_outside_quotes() {
