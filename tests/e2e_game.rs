@@ -304,7 +304,8 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     );
     s.expect(&[
         (&seats.addr("France"), &["g1: press", "g1: press"]),
-        (GM, &["g1: press (GM copy)", "g1: press (GM copy)"]),
+        // The GM's copies of one mail's press come in one mail.
+        (GM, &["g1: press (GM copy, 2 messages)"]),
         (OBSERVER, &press),
         (&au, &press),
         (&ge, &press),
@@ -341,7 +342,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
             assert_eq!(m.owner, seats.addr("France"), "private press leaked");
         }
     }
-    let gm_copies = s.of(GM, "g1: press (GM copy)");
+    let gm_copies = s.of(GM, "g1: press (GM copy, 2 messages)");
     assert!(gm_copies.iter().any(
         |m| m.has_line("From England, to France:") && m.mentions("Shall we split the Channel?")
     ));

@@ -367,21 +367,33 @@ fn rate_limits_warn_once_then_stay_silent(at: &dyn At) {
 fn sign_on_failures_are_kept_per_seat_and_cleared(at: &dyn At) {
     let mut s = at.open();
     let c = s.conn();
-    assert_eq!(signon::get(c, "g", 1).unwrap(), None);
+    assert_eq!(signon::get(c, "g", 1, signon::OTHERS).unwrap(), None);
     let f = signon::Failures {
         failures: 3,
         locked_until: 500,
         last_at: 400,
         notified_at: 0,
     };
-    signon::set(c, "g", 1, f).unwrap();
-    signon::set(c, "g", -1, f).unwrap();
-    let f2 = signon::Failures { failures: 4, ..f };
-    signon::set(c, "G", 1, f2).unwrap();
-    assert_eq!(signon::get(c, "g", 1).unwrap(), Some(f2));
-    signon::clear(c, "g", 1).unwrap();
-    assert_eq!(signon::get(c, "g", 1).unwrap(), None);
-    assert_eq!(signon::get(c, "g", -1).unwrap(), Some(f));
+    signon::set(c, "g", 1, signon::OTHERS, f).unwrap();
+    signon::set(c, "g", -1, signon::OTHERS, f).unwrap();
+    signon::set(c, "g", 1, "eve@x", f).unwrap();
+    let f2 = signon::Failures {
+        failures: 4,
+        notified_at: 450,
+        ..f
+    };
+    signon::set(c, "G", 1, signon::OTHERS, f2).unwrap();
+    assert_eq!(signon::get(c, "g", 1, signon::OTHERS).unwrap(), Some(f2));
+    assert_eq!(
+        signon::get(c, "g", 1, "EVE@X").unwrap(),
+        Some(f),
+        "any case"
+    );
+    assert_eq!(signon::notified_at(c, "g", 1).unwrap(), 450);
+    signon::clear(c, "g", 1, signon::OTHERS).unwrap();
+    assert_eq!(signon::get(c, "g", 1, signon::OTHERS).unwrap(), None);
+    assert_eq!(signon::get(c, "g", 1, "eve@x").unwrap(), Some(f));
+    assert_eq!(signon::get(c, "g", -1, signon::OTHERS).unwrap(), Some(f));
 }
 
 fn serials_count_up_and_meta_keeps_values(at: &dyn At) {

@@ -31,6 +31,12 @@ fn started() -> World {
     w
 }
 
+/// Text with its line breaks and indentation made single spaces, to find
+/// a sentence however the reply wrapped it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn reply_of(sent: &[Sent]) -> &Sent {
     sent.iter()
         .find(|m| m.in_reply_to.is_some())
@@ -253,7 +259,7 @@ fn guessing_in_one_mail_checks_one_password_a_power() {
         .find(|m| m.to_has(&addr("France")))
         .expect("France's player is told");
     assert!(
-        notice.body.contains("(1 failure(s) in a row)"),
+        flat(&notice.body).contains("(1 failure(s) in a row from that address)"),
         "{}",
         notice.body
     );
@@ -281,17 +287,77 @@ fn a_huge_mail_of_sign_ons_is_read_to_a_bound() {
 }
 
 #[test]
-fn failures_lock_a_seat_across_mails_and_addresses_and_the_gm_too() {
+fn guessing_from_elsewhere_never_locks_the_player_or_the_gm_out() {
     let mut w = started();
-    for i in 0..3 {
-        w.mail(&format!("eve{i}@x.test"), "SIGNON GM g nope");
+    // Ten guessers, each from an address of its own (a From is free to
+    // forge), and the forms njudge and DPjudge players write.
+    for i in 0..10 {
+        let line = match i % 3 {
+            0 => "SIGNON GM g nope",
+            1 => "SIGNON Mg nope",
+            _ => "SIGNON gm@G nope",
+        };
+        w.mail(&format!("eve{i}@x.test"), line);
+        w.mail(&format!("eve{i}@x.test"), "SIGNON France g nope");
     }
-    let r = w.reply(GM, "SIGNON GM g gmpw");
-    assert!(r.contains("is locked until"), "{r}");
-    // The lock passes: the GM signs on again.
-    w.advance(61);
+    // Every address but the seats' own is held back now ...
+    let r = w.reply("eve99@x.test", "SIGNON GM g gmpw");
+    assert!(
+        flat(&r).contains("from any address but its player's is locked until"),
+        "{r}"
+    );
+    // ... a From forged as the GM's, with the answer going elsewhere, too
+    let sent = w.raw(&raw_mail(
+        &format!("From: {GM}\r\nReply-To: eve@x.test"),
+        "SIGNON GM g gmpw\nPROCESS",
+    ));
+    assert!(
+        flat(&reply_of(&sent).body).contains("is locked until"),
+        "{:#?}",
+        reply_of(&sent)
+    );
+    // ... but the GM and France, writing from their own addresses, are in
+    // at once, with no wait.
     let r = w.reply(GM, "SIGNON GM g gmpw");
     assert!(r.contains("Signed on as the GM of g"), "{r}");
+    let r = w.reply(&addr("France"), "SIGNON France g pw-France\nA Par-Bur");
+    assert!(r.contains("A(Par)-Bur"), "{r}");
+    // Their own typing errors lock nothing either.
+    for _ in 0..5 {
+        w.mail(GM, "SIGNON GM g gmpw-typo");
+    }
+    let r = w.reply(GM, "SIGNON GM g gmpw");
+    assert!(r.contains("Signed on as the GM of g"), "{r}");
+}
+
+#[test]
+fn one_guessing_address_is_locked_out_alone_and_the_player_is_told() {
+    let mut w = started();
+    let mut told = Vec::new();
+    for _ in 0..3 {
+        told.extend(w.mail("eve@x.test", "SIGNON England g nope"));
+    }
+    let r = w.reply("eve@x.test", "SIGNON England g pw-England");
+    assert!(
+        flat(&r).contains("from eve@x.test is locked until"),
+        "the guesser's own address is locked, even with the right password: {r}"
+    );
+    assert!(
+        told.iter().any(|m| m.to_has(&addr("England"))
+            && flat(&m.body).contains("from that address is locked until")),
+        "{told:#?}"
+    );
+    // Another address of the player's (not the registered one) still gets
+    // in: three failures of one guesser do not lock everybody.
+    let r = w.reply(
+        "england-at-work@example.test",
+        "SIGNON England g pw-England",
+    );
+    assert!(r.contains("Signed on as England in g"), "{r}");
+    // The lock passes.
+    w.advance(61);
+    let r = w.reply("eve@x.test", "SIGNON England g pw-England");
+    assert!(r.contains("Signed on as England in g"), "{r}");
 }
 
 #[test]
@@ -386,6 +452,20 @@ fn reply_to_is_where_answers_go_not_who_registers() {
     );
     let sent = w.raw(&raw);
     assert!(reply_of(&sent).to_has("victim@victim.test"));
+    // Held until its From confirms: the request goes to the From alone.
+    let request = sent
+        .iter()
+        .find(|m| m.to_has("attacker@evil.test"))
+        .expect("the From is asked to confirm");
+    let sent = w.mail_once(
+        "attacker@evil.test",
+        &format!("CONFIRM {}", code_of(request)),
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has("victim@victim.test") && m.body.contains("You play England in g2")),
+        "the held JOIN, carried out, is answered at its Reply-To: {sent:#?}"
+    );
     let r = w.reply("x@x.test", "LIST g2");
     assert!(r.contains("England"), "{r}");
     let owner: Option<String> = w
@@ -552,4 +632,394 @@ fn a_game_whose_deadline_work_fails_is_set_aside_and_the_others_go_on() {
         !again.iter().any(|m| m.subject.starts_with("bad:")),
         "{again:#?}"
     );
+}
+
+#[test]
+fn chained_absences_move_a_deadline_by_the_cap_at_most_with_one_notice_a_mail() {
+    let mut w = started();
+    // The deadline is Tue 04 Jan 2028 12:00 UTC; the GM lets absences move
+    // it by 7 days at most.
+    w.reply(GM, "SIGNON GM g gmpw\nSET ABSENCES ON 7d");
+    let day = |d: i64| {
+        let t = 1_830_556_800 + d * 86_400; // Tue 04 Jan 2028 00:00 UTC
+        jiff::Timestamp::from_second(t)
+            .unwrap()
+            .strftime("%Y-%m-%d")
+            .to_string()
+    };
+    let chained: String = (0..99)
+        .map(|d| format!("SET ABSENCE {} TO {}\n", day(d), day(d + 1)))
+        .collect();
+    let sent = w.mail(
+        &addr("France"),
+        &format!("SIGNON France g pw-France\n{chained}"),
+    );
+    let to_england: Vec<&Sent> = sent.iter().filter(|m| m.to_has(&addr("England"))).collect();
+    assert_eq!(
+        to_england.len(),
+        1,
+        "one notice for the mail, not one a line: {to_england:#?}"
+    );
+    assert!(
+        flat(&to_england[0].body).contains("the deadline moves to Tue 11 Jan 2028 12:00 UTC"),
+        "moved by the cap, 7 days: {}",
+        to_england[0].body
+    );
+    let r = reply_of(&sent).body.clone();
+    assert!(r.contains("at most 20 absences to come"), "{r}");
+    // Another mail, another chain: the cap holds across mails, and
+    // nothing moves, so nobody is told.
+    let more: String = (0..5)
+        .map(|d| format!("SET ABSENCE {} TO {}\n", day(d + 7), day(d + 30)))
+        .collect();
+    let sent = w.mail(&addr("Italy"), &format!("SIGNON Italy g pw-Italy\n{more}"));
+    assert!(
+        !sent
+            .iter()
+            .any(|m| m.to_has(&addr("England")) && m.subject == "g: new deadline"),
+        "{sent:#?}"
+    );
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("Deadline: Tue 11 Jan 2028 12:00 UTC")
+    );
+    // The GM hears of the absences in one mail per mail and power.
+    let gm: Vec<&Sent> = sent.iter().filter(|m| m.to_has(GM)).collect();
+    assert_eq!(gm.len(), 1, "{gm:#?}");
+}
+
+#[test]
+fn a_deadline_the_gm_set_is_not_moved_by_an_absence() {
+    let mut w = started();
+    w.reply(
+        GM,
+        "SIGNON GM g gmpw\nSET ABSENCES ON 7d\nSET DEADLINE 2028-01-05 12:00",
+    );
+    let r = w.reply(
+        &addr("France"),
+        "SIGNON France g pw-France\nSET ABSENCE 2028-01-04 TO 2028-01-08",
+    );
+    assert!(!r.contains("The deadline moves"), "{r}");
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("Deadline: Wed 05 Jan 2028 12:00 UTC")
+    );
+}
+
+#[test]
+fn a_mail_of_many_press_blocks_reaches_each_reader_once() {
+    let mut w = started();
+    for i in 0..3 {
+        w.reply(&format!("watcher{i}@example.test"), "OBSERVE g");
+    }
+    let blocks: String = (0..90)
+        .map(|i| format!("BROADCAST\nNews number {i}.\nENDPRESS\n"))
+        .collect();
+    let sent = w.mail(GM, &format!("SIGNON GM g gmpw\n{blocks}"));
+    // The reply, and one mail to each of the 7 players and 3 observers;
+    // no copy of the GM's own press to the GM.
+    assert_eq!(
+        sent.len(),
+        1 + 7 + 3,
+        "{:#?}",
+        sent.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+    );
+    let france = sent
+        .iter()
+        .find(|m| m.to_has(&addr("France")))
+        .expect("France reads it");
+    assert_eq!(france.subject, "g: press (90 messages)");
+    assert!(
+        france.body.contains("News number 0.") && france.body.contains("News number 89."),
+        "{}",
+        france.body
+    );
+}
+
+#[test]
+fn press_is_bounded_per_message_per_mail_and_per_game() {
+    let mut w = started();
+    let big = "word ".repeat(4_100); // 20,500 characters
+    let r = w.reply(
+        &addr("France"),
+        &format!("SIGNON France g pw-France\nBROADCAST\n{big}\nENDPRESS"),
+    );
+    assert!(flat(&r).contains("a press message is at most 20000"), "{r}");
+    // Four messages of 19,000 characters: the fourth passes the 60,000 a
+    // mail allows.
+    let part = "word ".repeat(3_800);
+    let four: String = (0..4)
+        .map(|_| format!("PRESS TO England\n{part}\nENDPRESS\n"))
+        .collect();
+    let sent = w.mail(
+        &addr("France"),
+        &format!("SIGNON France g pw-France\n{four}"),
+    );
+    let r = &reply_of(&sent).body;
+    assert_eq!(r.matches("Press sent to England").count(), 3, "{r}");
+    assert!(
+        flat(r).contains("one mail sends at most 60000 characters of press"),
+        "{r}"
+    );
+    let to_england: Vec<&Sent> = sent.iter().filter(|m| m.to_has(&addr("England"))).collect();
+    assert_eq!(to_england.len(), 1, "one mail for the three messages");
+    // A day's press in a game: 250,000 characters, whoever sends it.
+    let mut refused = None;
+    for p in ["England", "Germany", "Italy", "Russia", "Turkey", "Austria"] {
+        let r = w.reply(&addr(p), &format!("SIGNON {p} g pw-{p}\n{four}"));
+        if flat(&r).contains("takes at most 250000 a day") {
+            refused = Some(r);
+            break;
+        }
+    }
+    assert!(refused.is_some(), "the game's daily limit was never met");
+    // A day later there is room again.
+    w.advance(86_401);
+    let r = w.reply(
+        &addr("France"),
+        "SIGNON France g pw-France\nPRESS TO England\nhello again\nENDPRESS",
+    );
+    assert!(r.contains("Press sent to England"), "{r}");
+}
+
+#[test]
+fn one_mail_of_many_history_lines_sends_a_bounded_number_of_mails() {
+    let mut w = started();
+    // A phase played, so there is a history to send.
+    w.reply(GM, "SIGNON GM g gmpw\nPROCESS");
+    let lines = "HISTORY g\n".repeat(99);
+    let sent = w.raw(&raw_mail(
+        "From: eve@x.test\r\nReply-To: eve@x.test",
+        &lines,
+    ));
+    let history: Vec<&Sent> = sent
+        .iter()
+        .filter(|m| m.subject.contains("history"))
+        .collect();
+    assert_eq!(
+        history.len(),
+        10,
+        "ten mails to one address a mail, not 99: {:#?}",
+        sent.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    let r = &reply_of(&sent).body;
+    assert!(
+        flat(r).contains("were not sent: they were over what one mail may send to one address"),
+        "{r}"
+    );
+    // The history goes where answers go, never to a From the answer
+    // address did not write.
+    let sent = w.raw(&raw_mail(
+        "From: victim@x.test\r\nReply-To: eve@x.test",
+        "HISTORY g",
+    ));
+    assert!(sent.iter().all(|m| !m.to_has("victim@x.test")), "{sent:#?}");
+}
+
+#[test]
+fn an_address_receives_a_bounded_number_of_mails_caused_by_others() {
+    let mut w = started();
+    // Two senders, 35 press mails each, to France: France gets 60 in the
+    // hour, and the senders are told the rest were not sent.
+    let mut told = false;
+    let before = w
+        .processor
+        .store
+        .conn()
+        .query_row("SELECT max(id) FROM outbox", &[], |r| r.get::<i64>(0))
+        .unwrap();
+    for i in 0..35 {
+        for p in ["England", "Germany"] {
+            let sent = w.mail(
+                &addr(p),
+                &format!("SIGNON {p} g pw-{p}\nPRESS TO France\nnote {i}\nENDPRESS"),
+            );
+            told |= flat(&reply_of(&sent).body)
+                .contains("over what one address may receive in an hour or a day");
+        }
+    }
+    let n = w
+        .processor
+        .store
+        .conn()
+        .query_row(
+            "SELECT count(*) FROM outbox WHERE recipients = ?1 AND id > ?2",
+            &[&addr("France"), &before],
+            |r| r.get::<i64>(0),
+        )
+        .unwrap();
+    assert_eq!(
+        n, 59,
+        "France receives 60 mails in the hour caused by others' mail: the notice \
+         that the game started (Turkey's JOIN) and 59 press"
+    );
+    assert!(told, "the senders were told");
+    // An hour later France receives again.
+    w.advance(3601);
+    let sent = w.mail(
+        &addr("England"),
+        "SIGNON England g pw-England\nPRESS TO France\nagain\nENDPRESS",
+    );
+    assert!(sent.iter().any(|m| m.to_has(&addr("France"))));
+}
+
+/// A world whose addresses answer nothing by themselves.
+fn strict() -> World {
+    let mut w = started();
+    w.auto_confirm = false;
+    w
+}
+
+fn code_of(m: &Sent) -> String {
+    support_judge::confirm_code(&m.subject).unwrap_or_else(|| panic!("no code in {m:#?}"))
+}
+
+#[test]
+fn a_forged_from_subscribes_nobody_and_the_victim_gets_one_short_request() {
+    let mut w = strict();
+    let forged = |w: &mut World, body: &str| {
+        w.raw(&raw_mail(
+            "From: victim@x.test\r\nReply-To: eve@x.test",
+            body,
+        ))
+    };
+    let sent = forged(&mut w, "OBSERVE g");
+    let to_victim: Vec<&Sent> = sent.iter().filter(|m| m.to_has("victim@x.test")).collect();
+    assert_eq!(to_victim.len(), 1, "one request: {sent:#?}");
+    assert!(
+        to_victim[0].body.contains("OBSERVE g"),
+        "{}",
+        to_victim[0].body
+    );
+    let to_eve = &reply_of(&sent).body;
+    assert!(
+        to_eve.contains("Nothing in this mail was done yet") && !to_eve.contains("CONFIRM"),
+        "the forger learns no code: {to_eve}"
+    );
+    // Again, and with JOIN, the same day: nothing more to the victim.
+    for body in ["OBSERVE g", "JOIN g secret-password", "OBSERVE g"] {
+        let sent = forged(&mut w, body);
+        assert!(
+            sent.iter().all(|m| !m.to_has("victim@x.test")),
+            "{body}: {sent:#?}"
+        );
+    }
+    // The victim observes nothing: a broadcast does not reach it.
+    let sent = w.mail(GM, "SIGNON GM g gmpw\nBROADCAST\nHello all.\nENDPRESS");
+    assert!(sent.iter().all(|m| !m.to_has("victim@x.test")), "{sent:#?}");
+    let who = w.reply("x@example.test", "WHO g");
+    assert!(!who.contains("victim"), "{who}");
+}
+
+#[test]
+fn a_new_address_confirms_by_replying_and_its_held_mail_is_then_carried_out() {
+    let mut w = World::new();
+    w.auto_confirm = false;
+    // The GM's first mail: the answer is the request, and nothing is done.
+    let sent = w.mail(GM, "CREATE g standard gmpw");
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    let request = &sent[0];
+    assert!(
+        request
+            .subject
+            .starts_with("zinejudge: please confirm your address [CONFIRM "),
+        "{}",
+        request.subject
+    );
+    assert!(
+        request.body.contains("CREATE g standard ********"),
+        "{}",
+        request.body
+    );
+    assert!(!request.body.contains("gmpw"), "{}", request.body);
+    assert!(
+        w.reply("x@example.test", "LIST g")
+            .contains("no game called g")
+    );
+    // Replying with the Subject kept confirms; the held CREATE is carried
+    // out and answered.
+    let code = code_of(request);
+    let raw = format!(
+        "From: {GM}\r\nTo: judge@example.test\r\nSubject: Re: {}\r\nMessage-ID: <confirm-1@example.test>\r\n\r\n> quoted request\r\n",
+        request.subject
+    );
+    let sent = w.raw(raw.as_bytes());
+    let confirmed = sent
+        .iter()
+        .find(|m| m.in_reply_to.as_deref() == Some("confirm-1@example.test"))
+        .expect("the confirmation is answered");
+    assert!(
+        confirmed.body.contains("gm@example.test is confirmed"),
+        "{}",
+        confirmed.body
+    );
+    assert!(
+        !confirmed.subject.contains(&code),
+        "the code is masked in the answer's Subject: {}",
+        confirmed.subject
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.body.contains("Created g (Standard Diplomacy)")),
+        "{sent:#?}"
+    );
+    // The code works once.
+    let r = w.reply("gm@example.test", &format!("CONFIRM {code}"));
+    assert!(r.contains("no request waits for that code"), "{r}");
+    // A confirmed address is never asked again.
+    let sent = w.mail(GM, "CREATE h standard gmpw");
+    assert!(reply_of(&sent).body.contains("Created h"), "{sent:#?}");
+}
+
+#[test]
+fn thirty_replace_mails_send_one_request_and_no_password() {
+    let mut w = strict();
+    let mut to_victim = Vec::new();
+    for _ in 0..30 {
+        let sent = w.mail(GM, "SIGNON GM g gmpw\nREPLACE Italy victim@x.test");
+        to_victim.extend(sent.into_iter().filter(|m| m.to_has("victim@x.test")));
+    }
+    assert_eq!(to_victim.len(), 1, "{to_victim:#?}");
+    assert!(
+        flat(&to_victim[0].body).contains("would like you to take over Italy")
+            && !to_victim[0].body.contains("password is"),
+        "{}",
+        to_victim[0].body
+    );
+    // Italy's player is still Italy's.
+    let r = w.reply(&addr("Italy"), "SIGNON Italy g pw-Italy\nA Ven H");
+    assert!(r.contains("Signed on as Italy in g"), "{r}");
+    // If the address accepts, the power is its own, and the GM is told.
+    let code = code_of(&to_victim[0]);
+    let sent = w.mail("victim@x.test", &format!("CONFIRM {code}"));
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has("victim@x.test") && m.subject == "g: you now play Italy"),
+        "{sent:#?}"
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has(GM) && m.subject == "g: Italy accepted")
+    );
+}
+
+#[test]
+fn a_held_mail_lapses_after_seven_days() {
+    let mut w = strict();
+    let sent = w.mail("late@example.test", "OBSERVE g");
+    let code = code_of(&sent[0]);
+    w.advance(7 * 86_400 + 3601);
+    let r = w.reply("late@example.test", &format!("CONFIRM {code}"));
+    assert!(r.contains("no request waits for that code"), "{r}");
+    let kept: Vec<u8> = w
+        .processor
+        .store
+        .conn()
+        .query_row(
+            "SELECT raw FROM inbound WHERE note LIKE 'held for a confirmation that never came%'",
+            &[],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(kept.is_empty(), "the held mail's bytes are dropped");
 }

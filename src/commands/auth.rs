@@ -5,13 +5,22 @@
 //!   checked, and a password that verified is not checked again. Each
 //!   check costs an argon2 hash, so a mail also gets at most
 //!   [`MAX_CHECKS`] of them.
-//! - Failures are counted per seat across mails and addresses. From the
-//!   [`FREE_FAILURES`]th on, the seat is locked for a time that doubles
-//!   with each further failure, up to [`MAX_LOCK`]; a day without failures
-//!   forgets them. While locked, no password is checked for the seat.
+//! - Failures never lock the seat's player out. A mail counts as the
+//!   player's own when both its From and the address its answer goes to
+//!   are the seat's registered address (a forger of From alone never sees
+//!   the answer): its password is always checked, whatever failed before.
+//! - Failures from any other address are counted per source address and
+//!   for all other addresses together ([`store::signon::OTHERS`]): from
+//!   the [`FREE_FAILURES`]th failure of one address that address is locked
+//!   out of the seat, and from the [`FREE_OTHERS`]th of them all together
+//!   every address but the player's is, each for a time that doubles with
+//!   each further failure, up to [`MAX_LOCK`]; a day without failures
+//!   forgets them. While locked, no password from there is checked.
 //! - The seat's registered address is told of failures (at most once an
 //!   hour), of a lock, and of anything done for the seat from another
 //!   address.
+//!
+//! [`store::signon::OTHERS`]: crate::store::signon::OTHERS
 //!
 //! Failures are recorded after the mail's commands have run, outside their
 //! savepoints, so a refused command cannot undo the count.
@@ -213,15 +222,47 @@ pub fn warm(seats: &[(String, Option<PowerId>, String, String)]) -> Warming {
     )
 }
 
-/// Whether sign-on for the seat is locked at `now`.
+/// Where a sign-on comes from: `None` for the seat's player (From and the
+/// answer's address both the registered `owner`), else the From address
+/// in lower case, under which its failures are counted.
+pub(crate) fn source(from: &str, answer: &str, owner: Option<&str>) -> Option<String> {
+    match owner {
+        Some(o) if o.eq_ignore_ascii_case(from) && o.eq_ignore_ascii_case(answer) => None,
+        _ => Some(from.to_lowercase()),
+    }
+}
+
+/// Why sign-on for a seat from `source` is refused at `now`, if it is: the
+/// address's own lock, or the lock of all addresses but the player's.
+/// The player's own mail (`source` `None`) is never locked.
+fn lock_of(
+    c: &crate::store::Conn,
+    game: &str,
+    seat: i64,
+    source: Option<&str>,
+    now: i64,
+) -> crate::store::Result<Option<(i64, bool)>> {
+    let Some(src) = source else {
+        return Ok(None);
+    };
+    let own = signon::get(c, game, seat, src)?.map_or(0, |f| f.locked_until);
+    if own > now {
+        return Ok(Some((own, true)));
+    }
+    let others = signon::get(c, game, seat, signon::OTHERS)?.map_or(0, |f| f.locked_until);
+    Ok((others > now).then_some((others, false)))
+}
+
+/// Whether sign-on for the seat from `source` (see [`source`]) is locked
+/// at `now`.
 pub(crate) fn locked(
     c: &crate::store::Conn,
     game: &str,
     power: Option<PowerId>,
+    source: Option<&str>,
     now: i64,
 ) -> crate::store::Result<bool> {
-    let until = signon::get(c, game, seat_key(power))?.map(|f| f.locked_until);
-    Ok(until.is_some_and(|u| u > now))
+    Ok(lock_of(c, game, seat_key(power), source, now)?.is_some())
 }
 
 impl Verified {
@@ -312,8 +353,11 @@ fn verify(game: &str, seat: i64, hash: &str, password: &str) -> bool {
 
 /// Password checks a mail may cause.
 pub(crate) const MAX_CHECKS: usize = 4;
-/// Failures before a seat is locked.
+/// Failures from one address before that address is locked out of a seat.
 pub(crate) const FREE_FAILURES: i64 = 3;
+/// Failures from all addresses but the player's, together, before they
+/// all are locked out of the seat.
+pub(crate) const FREE_OTHERS: i64 = 6;
 /// The first lock, in seconds.
 pub(crate) const FIRST_LOCK: i64 = 60;
 /// The longest lock, in seconds.
@@ -342,6 +386,8 @@ enum Found {
         /// Who to tell, and what to call the seat in the notice.
         owner: Option<String>,
         label: String,
+        /// Where it came from ([`source`]; `None`: the player's own mail).
+        source: Option<String>,
     },
     /// The seat is locked.
     Locked,
@@ -423,15 +469,23 @@ pub(crate) fn check(
         Some(Found::Locked) => return Err(locked_message()),
         None => {}
     }
-    let row = signon::get(s.tx, game, seat)?;
-    if let Some(until) = row.map(|r| r.locked_until)
-        && until > s.now
-    {
+    let source = source(&s.from.email, &s.answer, owner);
+    if let Some((until, own)) = lock_of(s.tx, game, seat, source.as_deref(), s.now)? {
         s.checks.set(game, seat, Found::Locked);
-        return Err(CmdError::refused(format!(
-            "sign-on for {label} is locked until {} after repeated failures; its player has been told",
-            super::time::show(until, "UTC")
-        )));
+        let when = super::time::show(until, "UTC");
+        return Err(CmdError::refused(if own {
+            format!(
+                "sign-on for {label} from {} is locked until {when} after repeated failures \
+                 from this address; its player has been told",
+                s.from.email
+            )
+        } else {
+            format!(
+                "sign-on for {label} from any address but its player's is locked until {when} \
+                 after repeated failures; its player has been told, and can still sign on \
+                 from the registered address"
+            )
+        }));
     }
     if s.checks.hashed >= MAX_CHECKS {
         return Err(CmdError::refused(format!(
@@ -451,8 +505,15 @@ pub(crate) fn check(
                     .map(str::to_string),
             },
         );
-        if row.is_some_and(|r| r.failures > 0) {
-            signon::clear(s.tx, game, seat)?;
+        // A right password forgets the failures of where it came from;
+        // the player's own also those of everybody else, which only ever
+        // held others back.
+        match &source {
+            Some(src) => signon::clear(s.tx, game, seat, src)?,
+            None => {
+                signon::clear(s.tx, game, seat, signon::OTHERS)?;
+                signon::clear(s.tx, game, seat, signon::PLAYER)?;
+            }
         }
         return Ok(());
     }
@@ -462,6 +523,7 @@ pub(crate) fn check(
         Found::Failed {
             owner: owner.map(str::to_string),
             label: label.to_string(),
+            source,
         },
     );
     Err(CmdError::refused(FAILED))
@@ -471,13 +533,47 @@ fn locked_message() -> CmdError {
     CmdError::refused("sign-on for that power is locked after repeated failures")
 }
 
-/// The lock that follows failure number `n`, in seconds (0: none).
-pub(crate) fn lock_after(n: i64) -> i64 {
-    if n < FREE_FAILURES {
+/// The lock that follows failure number `n` when `free` failures are
+/// allowed, in seconds (0: none).
+pub(crate) fn lock_after(n: i64, free: i64) -> i64 {
+    if n < free {
         return 0;
     }
-    let doublings = (n - FREE_FAILURES).min(20) as u32;
+    let doublings = (n - free).min(20) as u32;
     (FIRST_LOCK << doublings).min(MAX_LOCK)
+}
+
+/// Count one more failure of `seat` from `source` at `now`, `free`
+/// allowed before a lock: the count (after `FORGET` without one, anew)
+/// and the lock's end (0: none).
+fn count_failure(
+    c: &crate::store::Conn,
+    game: &str,
+    seat: i64,
+    source: &str,
+    free: i64,
+    now: i64,
+) -> crate::store::Result<(i64, i64)> {
+    let (n, notified) = match signon::get(c, game, seat, source)? {
+        Some(r) if now - r.last_at < FORGET => (r.failures + 1, r.notified_at),
+        Some(r) => (1, r.notified_at),
+        None => (1, 0),
+    };
+    let lock = lock_after(n, free);
+    let until = if lock > 0 { now + lock } else { 0 };
+    signon::set(
+        c,
+        game,
+        seat,
+        source,
+        signon::Failures {
+            failures: n,
+            locked_until: until,
+            last_at: now,
+            notified_at: notified,
+        },
+    )?;
+    Ok((n, until))
 }
 
 /// After the mail: count its failed sign-ons (one per seat) and tell the
@@ -486,52 +582,67 @@ pub(crate) fn lock_after(n: i64) -> i64 {
 pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
     let found = std::mem::take(&mut s.checks.found);
     for (game, seat, f) in &found {
-        let Found::Failed { owner, label } = f else {
+        let Found::Failed {
+            owner,
+            label,
+            source,
+        } = f
+        else {
             continue;
         };
-        let (mut n, notified) = match signon::get(s.tx, game, *seat)? {
-            Some(r) if s.now - r.last_at < FORGET => (r.failures, r.notified_at),
-            Some(r) => (0, r.notified_at),
-            None => (0, 0),
-        };
-        n += 1;
-        let lock = lock_after(n);
-        let until = if lock > 0 { s.now + lock } else { 0 };
-        let tell = owner.is_some() && (lock > 0 || s.now - notified >= NOTICE_EVERY);
-        signon::set(
-            s.tx,
-            game,
-            *seat,
-            signon::Failures {
-                failures: n,
-                locked_until: until,
-                last_at: s.now,
-                notified_at: if tell { s.now } else { notified },
-            },
-        )?;
-        if let (true, Some(owner)) = (tell, owner) {
-            let mut body = format!(
-                "A mail from {} tried to sign on as {label} with a wrong password \
-                 ({n} failure(s) in a row).",
-                s.from.email
-            );
-            if lock > 0 {
-                body.push_str(&format!(
-                    " Sign-on for {label} is locked until {} (UTC); each further failure \
-                     doubles the wait, up to an hour.",
-                    super::time::show(until, "UTC")
-                ));
+        // The player's own failures are counted (for the notice) but
+        // lock nothing; anyone else's count for that address and for
+        // every address but the player's.
+        let (n, own, all) = match source {
+            None => {
+                let (n, _) = count_failure(s.tx, game, *seat, signon::PLAYER, i64::MAX, s.now)?;
+                (n, 0, 0)
             }
-            body.push_str(
-                " If it was not you, someone may be guessing your password: choose a \
-                 long one with SET PASSWORD, and tell your GM.",
-            );
-            s.out.extend(mail_to(
-                &[owner.as_str()],
-                format!("{label}: failed sign-on"),
-                crate::report::wrap(&body, 72, ""),
+            Some(src) => {
+                let (n, own) = count_failure(s.tx, game, *seat, src, FREE_FAILURES, s.now)?;
+                let (_, all) =
+                    count_failure(s.tx, game, *seat, signon::OTHERS, FREE_OTHERS, s.now)?;
+                (n, own, all)
+            }
+        };
+        let until = own.max(all);
+        let notified = signon::notified_at(s.tx, game, *seat)?;
+        let tell = owner.is_some() && (until > 0 || s.now - notified >= NOTICE_EVERY);
+        let Some(owner) = owner.as_ref().filter(|_| tell) else {
+            continue;
+        };
+        let key = source.as_deref().unwrap_or(signon::PLAYER);
+        if let Some(mut r) = signon::get(s.tx, game, *seat, key)? {
+            r.notified_at = s.now;
+            signon::set(s.tx, game, *seat, key, r)?;
+        }
+        let mut body = format!(
+            "A mail from {} tried to sign on as {label} with a wrong password \
+             ({n} failure(s) in a row from that address).",
+            s.from.email
+        );
+        if until > 0 {
+            body.push_str(&format!(
+                " Sign-on for {label} from {} is locked until {} (UTC); each further \
+                 failure doubles the wait, up to an hour. Mail from your registered \
+                 address, answered there, is never locked out.",
+                if all >= own {
+                    "any address but yours"
+                } else {
+                    "that address"
+                },
+                super::time::show(until, "UTC")
             ));
         }
+        body.push_str(
+            " If it was not you, someone may be guessing your password: choose a \
+             long one with SET PASSWORD, and tell your GM.",
+        );
+        s.out.extend(mail_to(
+            &[owner.as_str()],
+            format!("{label}: failed sign-on"),
+            crate::report::wrap(&body, 72, ""),
+        ));
     }
     for (game, seat, owner, lines) in std::mem::take(&mut s.checks.acted) {
         let who = if seat < 0 {
@@ -569,12 +680,32 @@ mod tests {
 
     #[test]
     fn the_lock_doubles_up_to_an_hour() {
-        assert_eq!(lock_after(1), 0);
-        assert_eq!(lock_after(2), 0);
-        assert_eq!(lock_after(3), 60);
-        assert_eq!(lock_after(4), 120);
-        assert_eq!(lock_after(8), 1920);
-        assert_eq!(lock_after(9), 3600);
-        assert_eq!(lock_after(1000), 3600);
+        let f = FREE_FAILURES;
+        assert_eq!(lock_after(1, f), 0);
+        assert_eq!(lock_after(2, f), 0);
+        assert_eq!(lock_after(3, f), 60);
+        assert_eq!(lock_after(4, f), 120);
+        assert_eq!(lock_after(8, f), 1920);
+        assert_eq!(lock_after(9, f), 3600);
+        assert_eq!(lock_after(1000, f), 3600);
+        assert_eq!(lock_after(5, FREE_OTHERS), 0);
+        assert_eq!(lock_after(6, FREE_OTHERS), 60);
+        assert_eq!(lock_after(1000, i64::MAX), 0, "the player's own never lock");
+    }
+
+    #[test]
+    fn only_the_players_own_mail_is_the_player() {
+        let o = Some("Ann@Example.test");
+        assert_eq!(source("ann@example.test", "ANN@example.test", o), None);
+        assert_eq!(
+            source("ann@example.test", "eve@example.test", o).as_deref(),
+            Some("ann@example.test"),
+            "a forged From with another Reply-To is not the player"
+        );
+        assert_eq!(
+            source("Eve@example.test", "eve@example.test", o).as_deref(),
+            Some("eve@example.test")
+        );
+        assert!(source("a@x", "a@x", None).is_some());
     }
 }

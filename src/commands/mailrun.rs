@@ -166,8 +166,11 @@ pub(crate) fn run(
 ) -> anyhow::Result<Read> {
     // A password may be in the Subject too (a player who wrote the
     // sign-on line there as well).
-    let secrets = secrets_of(&format!("{}\n{}", mail.subject, mail.text));
-    let lines = body_lines(&mail.text);
+    // Control characters and noncharacters carry nothing a game needs and
+    // break what they reach (XML feeds, 7bit mail): read without them.
+    let text = crate::mail::clean_text(&mail.text);
+    let secrets = secrets_of(&format!("{}\n{}", mail.subject, text));
+    let lines = body_lines(&text);
     let mut pending: Vec<(usize, String)> = Vec::new();
     let mut read = 0usize;
     let mut commands = 0usize;
@@ -258,10 +261,10 @@ pub(crate) fn run(
              Send HELP for the list of commands; orders need a SIGNON line first.",
         );
     }
-    let reply = cut(&mask(&s.reply, &secrets), reply_cap(mail.text.len()));
+    let reply = cut(&mask(&s.reply, &secrets), reply_cap(text.len()));
     Ok(Read {
         reply,
-        kept_text: kept(&mail.text, &secrets),
+        kept_text: kept(&text, &secrets),
         secrets,
     })
 }
@@ -314,6 +317,7 @@ fn run_command(
 ) -> anyhow::Result<()> {
     let mark = s.reply.len();
     let out_mark = s.out.len();
+    let press_mark = s.press_out.len();
     s.tx.execute_batch("SAVEPOINT command")?;
     let outcome = c.entry.execute(judge, s, &c.args);
     let ok = matches!(outcome, Outcome::Ran(Ok(())));
@@ -323,6 +327,7 @@ fn run_command(
         s.tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
         s.reply.truncate(mark);
         s.out.truncate(out_mark);
+        s.press_out.truncate(press_mark);
     }
     let echo = registry::echo(c, ok);
     match outcome {

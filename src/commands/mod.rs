@@ -84,6 +84,9 @@ pub struct Session<'a, 't> {
     /// The mail's author (`From`): the address registered by CREATE, JOIN,
     /// OBSERVE and SET ADDRESS.
     pub(crate) from: Address,
+    /// Where the answer goes (`Reply-To`, else `From`): a mail counts as
+    /// coming from a seat's player only when both are the seat's address.
+    pub(crate) answer: String,
     /// Who signed on, for the following lines.
     pub(crate) ctx: Ctx,
     /// The reply, section by section.
@@ -97,9 +100,128 @@ pub struct Session<'a, 't> {
     pub(crate) checks: auth::Checks,
     /// The text of the press being sent (the lines up to ENDPRESS).
     pub(crate) press: Option<String>,
+    /// Notices to everybody in a game that the mail's later lines may
+    /// replace, sent once when the mail is done ([`Session::notice_once`]).
+    pub(crate) notices: Vec<Notice>,
+    /// Press this mail sends, one mail per reader and game when the mail
+    /// is done ([`Session::send_press`]).
+    pub(crate) press_out: Vec<PressOut>,
+}
+
+/// One press message for one reader, sent when the mail is done.
+pub(crate) struct PressOut {
+    /// The reader's address.
+    pub(crate) to: String,
+    /// The game.
+    pub(crate) game: String,
+    /// The GM's copy (sender shown).
+    pub(crate) gm_copy: bool,
+    /// Sent grey: never in one mail with signed press, which would name
+    /// its sender.
+    pub(crate) grey: bool,
+    /// The message as the reader gets it.
+    pub(crate) body: String,
+}
+
+/// A notice about a game, sent when the mail is done.
+pub(crate) struct Notice {
+    game: GameRow,
+    what: String,
+    body: String,
+    /// To the game's GM alone, else to everybody but the mail's author.
+    gm_only: bool,
 }
 
 impl Session<'_, '_> {
+    /// Tell everybody in `g` (but the mail's author) `body` under `what`
+    /// once the mail is done: a later line of the same mail with the same
+    /// `what` for the same game replaces it, so that a mail of many lines
+    /// that each move a deadline sends one notice, of where it ended.
+    pub(crate) fn notice_once(&mut self, g: &GameRow, what: &str, body: String) {
+        self.notices.retain(|n| {
+            !(n.game.name.eq_ignore_ascii_case(&g.name) && n.what == what && !n.gm_only)
+        });
+        self.notices.push(Notice {
+            game: g.clone(),
+            what: what.to_string(),
+            body,
+            gm_only: false,
+        });
+    }
+
+    /// Tell the GM of `g` `line` under `what` once the mail is done: the
+    /// lines of one mail under the same `what` go in one notice.
+    pub(crate) fn notice_gm(&mut self, g: &GameRow, what: &str, line: &str) {
+        if let Some(n) = self
+            .notices
+            .iter_mut()
+            .find(|n| n.gm_only && n.game.name.eq_ignore_ascii_case(&g.name) && n.what == what)
+        {
+            n.body.push_str(line);
+            return;
+        }
+        self.notices.push(Notice {
+            game: g.clone(),
+            what: what.to_string(),
+            body: line.to_string(),
+            gm_only: true,
+        });
+    }
+
+    /// Send the notices kept by [`Session::notice_once`] and
+    /// [`Session::notice_gm`].
+    pub(crate) fn send_notices(&mut self) -> CmdResult {
+        for n in std::mem::take(&mut self.notices) {
+            if n.gm_only {
+                self.out.extend(mail_to(
+                    &[&n.game.gm_address],
+                    format!("{}: {}", n.game.name, n.what),
+                    n.body,
+                ));
+            } else {
+                notify_all(self, &n.game, &n.what, &n.body)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Send the press of this mail: however many messages it holds, each
+    /// reader gets one mail per game (two, when grey press is among them:
+    /// grey press in one mail with signed press would give its sender
+    /// away), the messages in the order written. Press fans out to a
+    /// game's readers, once each, and no further.
+    pub(crate) fn send_press(&mut self) {
+        type Group = (String, String, bool, bool, Vec<String>);
+        let mut groups: Vec<Group> = Vec::new();
+        for p in std::mem::take(&mut self.press_out) {
+            // The GM's copy names the sender of grey press anyway.
+            let grey = p.grey && !p.gm_copy;
+            match groups.iter_mut().find(|(to, game, gm, g, _)| {
+                to.eq_ignore_ascii_case(&p.to)
+                    && game.eq_ignore_ascii_case(&p.game)
+                    && *gm == p.gm_copy
+                    && *g == grey
+            }) {
+                Some(g) => g.4.push(p.body),
+                None => groups.push((p.to, p.game, p.gm_copy, grey, vec![p.body])),
+            }
+        }
+        for (to, game, gm, _, bodies) in groups {
+            if gm && to.eq_ignore_ascii_case(&self.from.email) {
+                continue;
+            }
+            let n = bodies.len();
+            let subject = match (gm, n) {
+                (false, 1) => format!("{game}: press"),
+                (true, 1) => format!("{game}: press (GM copy)"),
+                (false, n) => format!("{game}: press ({n} messages)"),
+                (true, n) => format!("{game}: press (GM copy, {n} messages)"),
+            };
+            let body = bodies.join("\n\n- - - - - - - - - -\n\n");
+            self.out.extend(mail_to(&[to], subject, body));
+        }
+    }
+
     /// Add a line (or lines) to the reply.
     pub(crate) fn say(&mut self, text: &str) {
         self.reply.push_str(text);
@@ -326,18 +448,47 @@ impl Responder for Judge {
             return Ok(Response::new(Vec::new(), "no sender"));
         };
         let t = crate::daemon::process::unix(now);
+        // A mail that would register an address that has not confirmed is
+        // held whole, and the address asked (see `cmd::confirm`).
+        match cmd::confirm::hold(self, tx, mail, t) {
+            Ok(Some(held)) => return Ok(held),
+            Ok(None) => {}
+            Err(error::CmdError::Fault(e)) => return Err(e),
+            Err(error::CmdError::Refused(why)) => return Err(anyhow::anyhow!(why)),
+        }
+        // Replying to a request confirms: its Subject carries the code.
+        let confirming;
+        let mail = match cmd::confirm::code_in_subject(&mail.subject) {
+            Some(code)
+                if !mail.text.lines().any(|l| {
+                    registry::lookup(l.trim()).is_some_and(|c| c.entry.spec().name == "CONFIRM")
+                }) =>
+            {
+                confirming = Inbound {
+                    text: format!("CONFIRM {code}\n{}", mail.text),
+                    ..mail.clone()
+                };
+                &confirming
+            }
+            _ => mail,
+        };
         let mut s = Session {
             tx,
             now: t,
             from,
+            answer: answer.email.clone(),
             ctx: Ctx::None,
             reply: String::new(),
             out: Vec::new(),
             did_something: false,
             checks: auth::Checks::default(),
             press: None,
+            notices: Vec::new(),
+            press_out: Vec::new(),
         };
         let read = mailrun::run(self, &mut s, mail)?;
+        s.send_press();
+        s.send_notices()?;
         auth::tell_owners(&mut s)?;
         let mut reply = reply_to(
             mail,
@@ -350,6 +501,7 @@ impl Responder for Judge {
         Ok(Response {
             replies,
             note: if s.did_something { "commands" } else { "idle" }.into(),
+            held_for: None,
             kept_text: read.kept_text,
             secrets: read.secrets,
             idle: !s.did_something,

@@ -59,6 +59,10 @@ pub struct Spec {
     pub grave: bool,
     /// Which argument is a password.
     pub secret: Secret,
+    /// It registers the mail's From address (as a player, an observer, a
+    /// GM, a seat's new address): carried out only for an address that has
+    /// confirmed it wants the judge's mail (see `cmd::confirm`).
+    pub registers: bool,
 }
 
 impl Spec {
@@ -71,6 +75,7 @@ impl Spec {
             help,
             grave: false,
             secret: Secret::None,
+            registers: false,
         }
     }
 }
@@ -321,6 +326,7 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::create::Create>::NEW,
     &Def::<cmd::join::Join>::NEW,
     &Def::<cmd::signon::SignOn>::NEW,
+    &Def::<cmd::confirm::Confirm>::NEW,
     &Def::<cmd::signoff::SignOff>::NEW,
     &Def::<cmd::clear::Clear>::NEW,
     &Def::<cmd::ready::Ready>::NEW,

@@ -9,8 +9,20 @@
 //!   without the headers that say so, a chat) is answered at most once in
 //!   [`IDLE_QUIET`] per address: a naive autoresponder's ping-pong stops
 //!   after one round.
+//! - Every other mail a mail causes (press, notices, results of a
+//!   `PROCESS`, `HISTORY`, letters to third parties) is charged, mail by
+//!   mail, to the mail's author and to its recipient ([`charge`]): one
+//!   mail causes at most [`PER_MAIL`], [`TO_ONE_PER_MAIL`] of them to one
+//!   address; an author causes at most [`AUTHOR_HOUR`] and
+//!   [`AUTHOR_DAY`]; an address receives at most [`RECIPIENT_HOUR`] and
+//!   [`RECIPIENT_DAY`] caused by others' mail. What is over is not sent,
+//!   and the author's answer says so. The clock's mail (results at a
+//!   deadline, reminders) is the game's, not anybody's, and is not
+//!   charged.
 
+use crate::mail::{Inbound, Outgoing};
 use crate::store::Conn;
+use crate::store::budget::{self, Spend};
 use crate::store::{self, StoreError, games::Rate};
 
 /// Mails an hour from one address, or to be answered at one address.
@@ -62,4 +74,163 @@ pub fn admit(c: &Conn, from: &str, answer: &str, now: i64) -> Result<Admit, Stor
 /// `answer` now (and note that one went).
 pub fn idle_answer_allowed(c: &Conn, answer: &str, now: i64) -> Result<bool, StoreError> {
     store::idle_answer(c, answer, now, IDLE_QUIET)
+}
+
+/// The most mail one mail may cause besides its answer: mails, and bytes
+/// of text.
+pub const PER_MAIL: Spend = Spend {
+    mails: 100,
+    bytes: 2 * 1024 * 1024,
+};
+/// The most mails one mail may cause to one address besides its answer.
+pub const TO_ONE_PER_MAIL: usize = 10;
+/// The most mail one author's mails may cause in an hour.
+pub const AUTHOR_HOUR: Spend = Spend {
+    mails: 300,
+    bytes: 10 * 1024 * 1024,
+};
+/// The most mail one author's mails may cause in a day.
+pub const AUTHOR_DAY: Spend = Spend {
+    mails: 1000,
+    bytes: 40 * 1024 * 1024,
+};
+/// The most mail one address may receive in an hour because of others'
+/// mail (its own answers apart).
+pub const RECIPIENT_HOUR: Spend = Spend {
+    mails: 60,
+    bytes: 8 * 1024 * 1024,
+};
+/// The same, in a day.
+pub const RECIPIENT_DAY: Spend = Spend {
+    mails: 300,
+    bytes: 24 * 1024 * 1024,
+};
+
+/// Whether `out` is the answer to `mail` (to the address answers go to,
+/// threaded to it): answers are bounded by [`admit`], not charged.
+fn is_answer(out: &Outgoing, mail: &Inbound, answer: &str) -> bool {
+    out.in_reply_to.as_deref() == Some(mail.message_id.as_str())
+        && out.to.len() == 1
+        && out.to[0].email.eq_ignore_ascii_case(answer)
+}
+
+/// Charge the mails `mail` (from `author`, answered at `answer`) causes,
+/// at `now`: those within every budget are kept, the others dropped, and
+/// the answer (if any) says how many were not sent and why.
+pub fn charge(
+    c: &Conn,
+    mail: &Inbound,
+    author: &str,
+    answer: &str,
+    outs: Vec<Outgoing>,
+    now: i64,
+) -> Result<Vec<Outgoing>, StoreError> {
+    let mut kept = Vec::with_capacity(outs.len());
+    let mut this_mail = Spend::default();
+    let mut per_address: Vec<(String, usize)> = Vec::new();
+    let mut dropped: Vec<&'static str> = Vec::new();
+    let author_key = format!("author:{author}");
+    for out in outs {
+        if is_answer(&out, mail, answer) {
+            kept.push(out);
+            continue;
+        }
+        let add = Spend {
+            mails: out.to.len() as i64,
+            bytes: (out.body.len() + out.subject.len()) as i64,
+        };
+        let why = if this_mail.mails + add.mails > PER_MAIL.mails
+            || this_mail.bytes + add.bytes > PER_MAIL.bytes
+        {
+            Some("what one mail may cause")
+        } else if out.to.iter().any(|a| {
+            per_address
+                .iter()
+                .find(|(x, _)| x.eq_ignore_ascii_case(&a.email))
+                .is_some_and(|(_, n)| *n >= TO_ONE_PER_MAIL)
+        }) {
+            Some("what one mail may send to one address")
+        } else if !budget::spend(c, &author_key, 3600, now, AUTHOR_HOUR, add)?
+            || !budget::spend(c, &author_key, 86_400, now, AUTHOR_DAY, add)?
+        {
+            Some("what one person's mail may cause in an hour or a day")
+        } else {
+            let mut over = false;
+            for a in &out.to {
+                let key = format!("to:{}", a.email);
+                let one = Spend {
+                    mails: 1,
+                    bytes: add.bytes,
+                };
+                if !budget::spend(c, &key, 3600, now, RECIPIENT_HOUR, one)?
+                    || !budget::spend(c, &key, 86_400, now, RECIPIENT_DAY, one)?
+                {
+                    over = true;
+                }
+            }
+            over.then_some("what one address may receive in an hour or a day")
+        };
+        match why {
+            Some(w) => {
+                if !dropped.contains(&w) {
+                    dropped.push(w);
+                }
+                tracing::warn!(
+                    message_id = %mail.message_id,
+                    to = %out.to.iter().map(|a| a.email.as_str()).collect::<Vec<_>>().join(","),
+                    why = w,
+                    "a mail caused by a mail was not sent: over budget"
+                );
+            }
+            None => {
+                this_mail.mails += add.mails;
+                this_mail.bytes += add.bytes;
+                for a in &out.to {
+                    match per_address
+                        .iter_mut()
+                        .find(|(x, _)| x.eq_ignore_ascii_case(&a.email))
+                    {
+                        Some((_, n)) => *n += 1,
+                        None => per_address.push((a.email.clone(), 1)),
+                    }
+                }
+                kept.push(out);
+            }
+        }
+    }
+    Ok(note_dropped(kept, mail, answer, &dropped))
+}
+
+/// Add to the answer in `kept` a paragraph saying that mails were not
+/// sent, and which budgets they were over.
+fn note_dropped(
+    mut kept: Vec<Outgoing>,
+    mail: &Inbound,
+    answer: &str,
+    dropped: &[&str],
+) -> Vec<Outgoing> {
+    if dropped.is_empty() {
+        return kept;
+    }
+    let Some(a) = kept.iter_mut().find(|o| is_answer(o, mail, answer)) else {
+        return kept;
+    };
+    let note = crate::report::wrap(
+        &format!(
+            "Some of the mails this mail would have sent to others were not sent: \
+             they were over {}. See \"What the judge promises\" in the judge's README.",
+            dropped.join(", and over ")
+        ),
+        72,
+        "",
+    );
+    // Before the signature, if the answer has one.
+    match a.body.rfind("\n-- \n") {
+        Some(at) => a.body.insert_str(at + 1, &format!("\n{note}")),
+        None => {
+            a.body.push('\n');
+            a.body.push_str(&note);
+        }
+    }
+    kept
 }

@@ -35,6 +35,10 @@ pub struct Response {
     pub idle: bool,
     /// Passwords the mail holds: masked in the headers of the copy kept.
     pub secrets: Vec<String>,
+    /// The mail is held, unprocessed and kept whole, until this address
+    /// confirms it wants the judge's mail (see `store::confirm`); its
+    /// replies go now.
+    pub held_for: Option<String>,
 }
 
 impl Response {
@@ -46,6 +50,7 @@ impl Response {
             kept_text: None,
             idle: false,
             secrets: Vec::new(),
+            held_for: None,
         }
     }
 }
@@ -411,6 +416,13 @@ impl Processor {
         let t = unix(now);
         let conn = self.store.conn();
         let before = t - self.limits.keep_mail.as_secs() as i64;
+        let lapsed = store::confirm::expire(conn, t)?;
+        if lapsed > 0 {
+            info!(
+                mails = lapsed,
+                "dropped mail held for a confirmation that never came"
+            );
+        }
         let n = store::prune_inbound(conn, before)?;
         if n > 0 {
             info!(mails = n, "dropped the bodies of old processed mail");
@@ -790,8 +802,29 @@ fn handle(
         response.replies.clear();
         response.note = format!("{} (not answered: nothing found again)", response.note);
     }
+    // Everything else the mail makes the judge send is charged to its
+    // author and to each recipient.
+    let from = from.to_string();
+    response.replies = super::guard::charge(
+        tx,
+        mail,
+        &from,
+        &to.email,
+        std::mem::take(&mut response.replies),
+        t,
+    )?;
     for r in &response.replies {
         queue(tx, identity, Some(pending.id), r, now)?;
+    }
+    if let Some(address) = &response.held_for {
+        // Kept whole: it is read again, from scratch, when the address
+        // confirms (or dropped when it never does).
+        store::confirm::hold(tx, address, pending.id, &response.note, t)?;
+        return Ok(Processed {
+            message_id: pending.message_id.clone(),
+            note: response.note,
+            replies: response.replies.len(),
+        });
     }
     if let Some(text) = &response.kept_text {
         store::redact_inbound(

@@ -8,6 +8,7 @@
 //! headers a well-behaved autoresponder sets (RFC 3834). The transports
 //! (IMAP, Maildir, SMTP) live in the submodules.
 
+pub mod clean;
 pub mod imap;
 pub mod maildir;
 pub mod smtp;
@@ -17,6 +18,8 @@ use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use mail_parser::{HeaderValue as ParsedValue, MessageParser, MimeHeaders};
 use std::time::SystemTime;
+
+pub use clean::{clean_text, unsafe_char};
 
 /// A mail address with an optional display name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -674,9 +677,11 @@ pub fn build(
     }
     let text = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
-        // A lone CR (a sender's line echoed) would go out bare: RFC 5322
-        // allows CR only in CRLF, and servers refuse or mangle it.
-        .body(out.body.replace("\r\n", "\n").replace('\r', " "));
+        // Whatever the text holds, the mail is valid for its transfer
+        // encoding: no NUL or other control character (a sender's text
+        // echoed, press), and no lone CR, which RFC 5322 allows only in
+        // CRLF and servers refuse or mangle.
+        .body(clean_text(&out.body).into_owned());
     let msg = if out.attachments.is_empty() && out.later.is_none() {
         b.singlepart(text)
     } else {

@@ -97,6 +97,7 @@ pub fn load(c: &Conn, name: &str) -> Result<Option<GameRow>> {
 pub fn save(c: &Conn, g: &GameRow) -> Result<()> {
     c.execute(
         "UPDATE games SET variant = ?2, gm_address = ?3, gm_hash = ?4, status = ?5, settings = ?6, position = ?7,
+         deadline_base = CASE WHEN deadline = ?8 THEN deadline_base ELSE NULL END,
          deadline = ?8, reminded = ?9, grace_noticed = ?10, result = ?11 WHERE name = ?1",
         params![
             g.name,
@@ -111,6 +112,33 @@ pub fn save(c: &Conn, g: &GameRow) -> Result<()> {
             g.grace_noticed,
             g.result
         ],
+    )?;
+    Ok(())
+}
+
+/// The deadline the current one was moved from by players' absences, if
+/// absences moved it: absences are reckoned from it, and move it by the
+/// GM's cap at most whatever their number. Any other change of the
+/// deadline ([`save`] with another deadline) forgets it.
+pub fn deadline_base(c: &Conn, game: &str) -> Result<Option<i64>> {
+    Ok(c.query_opt(
+        "SELECT deadline_base FROM games WHERE name = ?1",
+        params![game],
+        |r| r.get::<Option<i64>>(0),
+    )?
+    .flatten())
+}
+
+/// The [`deadline_base`] of a deadline the GM set by hand: absences never
+/// move it.
+pub const SET_BY_GM: i64 = -1;
+
+/// Remember `base` as the deadline absences moved the current one from
+/// (or [`SET_BY_GM`]).
+pub fn set_deadline_base(c: &Conn, game: &str, base: i64) -> Result<()> {
+    c.execute(
+        "UPDATE games SET deadline_base = ?2 WHERE name = ?1",
+        params![game, base],
     )?;
     Ok(())
 }
@@ -442,6 +470,17 @@ pub fn append_press(c: &Conn, game: &str, p: &NewPress<'_>, now: i64) -> Result<
         ],
     )?;
     Ok(seq)
+}
+
+/// The characters of press `game` has kept since `since`, and in all.
+pub fn press_size(c: &Conn, game: &str, since: i64) -> Result<(i64, i64)> {
+    c.query_row(
+        "SELECT coalesce(sum(CASE WHEN created_at >= ?2 THEN length(text) ELSE 0 END), 0),
+                coalesce(sum(length(text)), 0)
+         FROM press WHERE game = ?1",
+        params![game, since],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
 /// A game's press, oldest first.

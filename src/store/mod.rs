@@ -139,6 +139,8 @@
 //! ([`Store::forgive_attempt`]); only a crash while a mail is processed
 //! counts against it.
 
+pub mod budget;
+pub mod confirm;
 pub mod games;
 pub mod press;
 pub mod retention;

@@ -79,7 +79,8 @@ pub fn prune_outbox(c: &Conn, sent_before: i64, now: i64) -> Result<Pruned> {
         + c.execute(
             "DELETE FROM signon_failures WHERE last_at < ?1 AND locked_until < ?2",
             params![old, now],
-        )?;
+        )?
+        + c.execute("DELETE FROM budgets WHERE start + span < ?1", params![now])?;
     Ok(Pruned {
         outbox,
         sources,

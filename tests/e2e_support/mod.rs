@@ -317,6 +317,13 @@ impl Step {
     }
 }
 
+/// The code of a request to confirm an address, from its Subject.
+pub fn confirm_code(subject: &str) -> Option<String> {
+    let at = subject.find("[CONFIRM ")?;
+    let rest = &subject[at + "[CONFIRM ".len()..];
+    Some(rest.split(']').next()?.trim().to_string())
+}
+
 /// The players' side of the mail system, and the bookkeeping of what each
 /// address has been seen to receive.
 pub struct Post<'a> {
@@ -398,6 +405,27 @@ impl<'a> Post<'a> {
         let id = self.send(from, subject, body);
         let what = format!("mail from {from} \"{subject}\"");
         let mut step = self.settle(&what, also, STEP_TIMEOUT);
+        // A mail that registers an address new to the judge is held until
+        // the address confirms: its owner answers the request at once, and
+        // the step is what the mail then caused.
+        let code = step
+            .got
+            .get(from)
+            .and_then(|ms| ms.iter().find_map(|m| confirm_code(&m.subject)));
+        if let Some(code) = code {
+            if let Some(ms) = step.got.get_mut(from) {
+                ms.retain(|m| confirm_code(&m.subject).is_none());
+            }
+            let cid = self.send(from, "confirming", &format!("CONFIRM {code}"));
+            let more = self.settle(&what, also, STEP_TIMEOUT);
+            for (addr, mails) in more.got {
+                step.got.entry(addr).or_default().extend(
+                    mails
+                        .into_iter()
+                        .filter(|m| m.in_reply_to.as_deref() != Some(cid.as_str())),
+                );
+            }
+        }
         // The reply: exactly one, to the sender, threaded.
         let mine = step
             .got

@@ -48,6 +48,13 @@ use zinejudge::daemon::process::{Limits, Processor};
 use zinejudge::mail::Identity;
 use zinejudge::store::Store;
 
+/// The code of a request to confirm an address, from its Subject.
+pub fn confirm_code(subject: &str) -> Option<String> {
+    let at = subject.find("[CONFIRM ")?;
+    let rest = &subject[at + "[CONFIRM ".len()..];
+    Some(rest.split(']').next()?.trim().to_string())
+}
+
 /// A mail the judge sent.
 #[derive(Debug, Clone)]
 pub struct Sent {
@@ -68,7 +75,15 @@ impl Sent {
 pub struct World {
     pub processor: Processor,
     pub now: SystemTime,
+    /// Answer the judge's requests to confirm an address, as its owner
+    /// would, whenever a mail from that address was held for one (on by
+    /// default: most tests are about what comes after; the tests of the
+    /// confirmation itself turn it off).
+    pub auto_confirm: bool,
     serial: u32,
+    /// The Message-ID of the last mail sent by [`World::mail`] (not of the
+    /// confirmations it answered).
+    last_id: String,
     seen: i64,
     /// The PostgreSQL database the store is in, if it is (dropped after
     /// the processor's connection).
@@ -122,7 +137,9 @@ impl World {
             ),
             // Sat 1 Jan 2028 12:00 UTC
             now: UNIX_EPOCH + Duration::from_secs(1_830_340_800),
+            auto_confirm: true,
             serial: 0,
+            last_id: String::new(),
             seen: 0,
             pg,
         })
@@ -133,7 +150,44 @@ impl World {
     }
 
     /// Mail `body` from `from`; returns every mail the judge sent since.
+    /// With `auto_confirm` on, every request to confirm an address among
+    /// them (the judge held the mail until `from` confirms, or the GM gave
+    /// a power to an address new to the judge) is answered at once by its
+    /// address: what is returned is then what the mail caused once
+    /// carried out, without the requests and the answers to them.
     pub fn mail(&mut self, from: &str, body: &str) -> Vec<Sent> {
+        let mut sent = self.mail_once(from, body);
+        self.last_id = format!("m{}@example.test", self.serial);
+        if !self.auto_confirm {
+            return sent;
+        }
+        // Every request in what came (the author's, or a new player's the
+        // GM named) is answered by its address, which then counts as
+        // having said yes; a few rounds at most.
+        for _ in 0..3 {
+            let requests: Vec<(String, String)> = sent
+                .iter()
+                .filter_map(|m| Some((m.to.first()?.clone(), confirm_code(&m.subject)?)))
+                .collect();
+            if requests.is_empty() {
+                break;
+            }
+            sent.retain(|m| confirm_code(&m.subject).is_none());
+            for (address, code) in requests {
+                let more = self.mail_once(&address, &format!("CONFIRM {code}"));
+                let confirm_id = format!("m{}@example.test", self.serial);
+                sent.extend(
+                    more.into_iter()
+                        .filter(|m| m.in_reply_to.as_deref() != Some(confirm_id.as_str())),
+                );
+            }
+        }
+        sent
+    }
+
+    /// Mail `body` from `from`, as it is; returns every mail the judge sent
+    /// since.
+    pub fn mail_once(&mut self, from: &str, body: &str) -> Vec<Sent> {
         self.serial += 1;
         let raw = format!(
             "From: {from}\r\nTo: judge@example.test\r\nSubject: test {}\r\nMessage-ID: <m{}@example.test>\r\n\r\n{}\r\n",
@@ -174,7 +228,7 @@ impl World {
     /// The reply to the last mail from `from` (the one with In-Reply-To).
     pub fn reply(&mut self, from: &str, body: &str) -> String {
         let sent = self.mail(from, body);
-        let id = format!("m{}@example.test", self.serial);
+        let id = self.last_id.clone();
         sent.iter()
             .find(|m| m.in_reply_to.as_deref() == Some(id.as_str()))
             .map(|m| m.body.clone())

@@ -11,7 +11,7 @@
 
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Gm, Player, PlayerSeat, Spec};
-use crate::commands::{Judge, Session, load, mail_to, notify_all, time};
+use crate::commands::{Judge, Session, load, time};
 use crate::game::record::{SeatStatus, Status};
 use crate::map::PowerId;
 use crate::store::Conn;
@@ -19,6 +19,8 @@ use crate::store::{games, roster};
 
 /// The longest absence taken, in days.
 const MAX_DAYS: i64 = 60;
+/// Absences to come one power may have recorded.
+const MAX_ABSENCES: usize = 20;
 
 /// SET ABSENCE from to.
 pub struct SetAbsence(String);
@@ -53,6 +55,17 @@ impl Command for SetAbsence {
             )
             .into());
         }
+        if roster::absences(s.tx, &g.name, s.now)?
+            .iter()
+            .filter(|a| a.power == seat.power.0)
+            .count()
+            >= MAX_ABSENCES
+        {
+            return Err(format!(
+                "a player may have at most {MAX_ABSENCES} absences to come; ask the GM"
+            )
+            .into());
+        }
         roster::add_absence(
             s.tx,
             &g.name,
@@ -70,15 +83,22 @@ impl Command for SetAbsence {
         s.say(&format!("  Absence recorded: {span}."));
         let mut moved = None;
         if g.settings.absence_extends {
+            let base = games::deadline_base(s.tx, &g.name)?;
             if let Some(d) = g.deadline
                 && g.status == Status::Active
+                && base != Some(games::SET_BY_GM)
             {
-                let (at, why) = extended(s.tx, &g, d)?;
+                // Reckoned from the deadline before any absence moved it:
+                // absences announced one after another (in one mail or
+                // many) move it by the cap at most.
+                let base = base.unwrap_or(d);
+                let (at, why) = extended(s.tx, &g, base)?;
                 if at != d {
                     g.deadline = Some(at);
                     g.reminded = false;
                     g.grace_noticed = false;
                     games::save(s.tx, &g)?;
+                    games::set_deadline_base(s.tx, &g.name, base)?;
                     moved = Some((at, why));
                 }
             }
@@ -97,11 +117,10 @@ impl Command for SetAbsence {
             let shown = time::show(at, &tz);
             s.say(&format!("  The deadline moves to {shown}."));
             gm_text.push_str(&format!("The deadline moves to {shown}.\n"));
-            notify_all(
-                s,
+            s.notice_once(
                 &g,
                 "new deadline",
-                &crate::report::wrap(
+                crate::report::wrap(
                     &format!(
                         "{name}'s player will be away {span}; as the GM allows, the \
                          deadline moves to {shown}."
@@ -109,13 +128,9 @@ impl Command for SetAbsence {
                     72,
                     "",
                 ),
-            )?;
+            );
         } else {
-            s.out.extend(mail_to(
-                &[&g.gm_address],
-                format!("{}: {name} will be away", g.name),
-                gm_text,
-            ));
+            s.notice_gm(&g, &format!("{name} will be away"), &gm_text);
         }
         Ok(())
     }

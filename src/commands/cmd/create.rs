@@ -28,6 +28,7 @@ pub(crate) fn valid_game_name(name: &str) -> bool {
 impl Command for Create {
     const SPEC: Spec = Spec {
         secret: Secret::Arg(2),
+        registers: true,
         ..Spec::new(
             "CREATE",
             "CREATE game variant password [WITH optional powers]",

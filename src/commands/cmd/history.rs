@@ -64,7 +64,9 @@ impl Command for History {
             body.push_str(&r.report);
             body.push_str("\n\n");
         }
-        let to_addr = s.from.email.clone();
+        // Mailed where answers go: the history is the answer's, too long
+        // to travel in it.
+        let to_addr = s.answer.clone();
         s.out.extend(mail_to(
             &[to_addr],
             format!(

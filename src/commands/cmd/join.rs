@@ -29,6 +29,7 @@ fn pick(free: &[usize], who: &str, now: i64) -> usize {
 impl Command for Join {
     const SPEC: Spec = Spec {
         secret: Secret::Arg(1),
+        registers: true,
         ..Spec::new(
             "JOIN",
             "JOIN game password [powers in order of preference]",

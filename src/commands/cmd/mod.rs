@@ -5,6 +5,7 @@
 pub mod absence;
 pub mod clear;
 pub mod concede;
+pub mod confirm;
 pub mod create;
 pub mod draw;
 pub mod edit;

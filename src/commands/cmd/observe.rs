@@ -32,11 +32,14 @@ fn observe(s: &mut Session<'_, '_>, game: &str, on: bool) -> CmdResult {
 }
 
 impl Command for Observe {
-    const SPEC: Spec = Spec::new(
-        "OBSERVE",
-        "OBSERVE game",
-        "Receive a game's results as an observer (UNOBSERVE game to stop).",
-    );
+    const SPEC: Spec = Spec {
+        registers: true,
+        ..Spec::new(
+            "OBSERVE",
+            "OBSERVE game",
+            "Receive a game's results as an observer (UNOBSERVE game to stop).",
+        )
+    };
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
         one_game(args, &Self::SPEC).map(Observe)

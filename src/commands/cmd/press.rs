@@ -4,7 +4,7 @@
 
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::registry::{AnySeat, Args, Command, SignedOn, Spec};
-use crate::commands::{Judge, Session, find_power, load, mail_to};
+use crate::commands::{Judge, PressOut, Session, find_power, load};
 use crate::game::record::Press as PressRule;
 use crate::store::games;
 
@@ -132,6 +132,7 @@ fn send(
     if text.trim().is_empty() {
         return Err("the press is empty (write it between the PRESS line and ENDPRESS)".into());
     }
+    limits(s, game, &text)?;
     let seats = games::seats(s.tx, game)?;
     let from = match seat.power {
         Some(p) => v.map.power(p).name.clone(),
@@ -184,15 +185,24 @@ fn send(
     }
     let mut recipients = targets;
     recipients.retain(|a| !a.eq_ignore_ascii_case(&s.from.email));
-    if !recipients.is_empty() {
-        s.out
-            .extend(mail_to(&recipients, format!("{game}: press"), body));
+    for to in recipients {
+        s.press_out.push(PressOut {
+            to,
+            game: g.name.clone(),
+            gm_copy: false,
+            grey,
+            body: body.clone(),
+        });
     }
-    s.out.extend(mail_to(
-        &[&g.gm_address],
-        format!("{game}: press (GM copy)"),
-        gm_body,
-    ));
+    // The GM's copy, unless the GM wrote it (counted all the same, for
+    // the limit of a mail).
+    s.press_out.push(PressOut {
+        to: g.gm_address.clone(),
+        game: g.name.clone(),
+        gm_copy: true,
+        grey,
+        body: gm_body,
+    });
     // Kept with the game for good: the mails are pruned after weeks.
     let phase = match crate::commands::position(&v, &g) {
         Ok(pos) => v.calendar.short(pos.phase),
@@ -211,6 +221,57 @@ fn send(
         s.now,
     )?;
     s.say(&format!("  Press sent to {names}."));
+    Ok(())
+}
+
+/// The longest press message, in characters.
+pub(crate) const MAX_MESSAGE: usize = 20_000;
+/// The most press one mail may send, in characters.
+pub(crate) const MAX_MAIL: usize = 60_000;
+/// The most press a game takes in a day, in characters.
+pub(crate) const MAX_GAME_DAY: i64 = 250_000;
+/// The most press a game keeps, in characters (press is kept for good).
+pub(crate) const MAX_GAME: i64 = 8_000_000;
+
+/// Refuse press past its limits: the message's size, what this mail has
+/// sent already, and what the game took in the last day and in all. Press
+/// is mailed to every reader and kept for good, so each limit bounds what
+/// one sender can make the judge send and keep.
+fn limits(s: &Session<'_, '_>, game: &str, text: &str) -> CmdResult {
+    let n = text.chars().count();
+    if n > MAX_MESSAGE {
+        return Err(format!(
+            "the press is {n} characters long; a press message is at most {MAX_MESSAGE}"
+        )
+        .into());
+    }
+    let this_mail: usize = s
+        .press_out
+        .iter()
+        .filter(|p| p.gm_copy)
+        .map(|p| p.body.chars().count())
+        .sum();
+    if this_mail + n > MAX_MAIL {
+        return Err(format!(
+            "one mail sends at most {MAX_MAIL} characters of press; send the rest in another mail"
+        )
+        .into());
+    }
+    let (day, all) = games::press_size(s.tx, game, s.now - 86_400)?;
+    if day + n as i64 > MAX_GAME_DAY {
+        return Err(format!(
+            "{game} has had {day} characters of press in the last day, and takes at most \
+             {MAX_GAME_DAY} a day; try again later"
+        )
+        .into());
+    }
+    if all + n as i64 > MAX_GAME {
+        return Err(format!(
+            "{game} keeps at most {MAX_GAME} characters of press, and has {all}; no more \
+             press can be sent in it (the GM can ask the judge's keeper)"
+        )
+        .into());
+    }
     Ok(())
 }
 

@@ -46,8 +46,48 @@ impl Command for Replace {
             .into());
         }
         let g = load(s.tx, &game)?;
-        let (v, pos) = judge.board(&g)?;
+        let v = judge.variant(&g.variant)?;
         let pid = find_power(&v, &self.power)?;
+        let name = v.map.power(pid).name.clone();
+        // A power goes only to an address that said it wants the judge's
+        // mail: an address new to the judge is asked first, and gets the
+        // power when it confirms.
+        if !crate::store::confirm::confirmed(s.tx, address)? {
+            let asked = super::confirm::offer(judge, s, &game, pid, &name, address, &g.gm_address)?;
+            s.say(&format!(
+                "  {name} is offered to {address}, which has not yet confirmed that it \
+                 wants the judge's mail; {} The power goes to it when it confirms, and \
+                 the offer lapses in 7 days.",
+                if asked {
+                    "the judge has asked it to."
+                } else {
+                    "it was asked already in the last day."
+                }
+            ));
+            return Ok(());
+        }
+        give(judge, s, &game, pid, address)?;
+        s.say(&format!(
+            "  {name} now goes to {address}, who has been mailed a password."
+        ));
+        Ok(())
+    }
+}
+
+/// Give `pid` of `game` to `address`: a new password, mailed to it with
+/// the game, its units and an example; the others told the power has a
+/// new player, its old player that it has gone. Returns the power's name.
+pub(crate) fn give(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    pid: PowerId,
+    address: &str,
+) -> CmdResult<String> {
+    let game = game.to_string();
+    let g = load(s.tx, &game)?;
+    let (v, pos) = judge.board(&g)?;
+    {
         let mut seats = games::seats(s.tx, &game)?;
         let pw = password::generate()
             .map_err(|e| CmdError::Fault(anyhow::anyhow!("no random source: {e}")))?;
@@ -156,11 +196,8 @@ impl Command for Replace {
                 format!("The GM of {game} has given {name} to another player.\n"),
             ));
         }
-        s.say(&format!(
-            "  {name} now goes to {address}, who has been mailed a password."
-        ));
-        Ok(())
     }
+    Ok(v.map.power(pid).name.clone())
 }
 
 /// Order lines a new player could send for the power's own units now, so

@@ -12,11 +12,14 @@ use crate::store::games;
 pub struct SetAddress(Option<String>);
 
 impl Command for SetAddress {
-    const SPEC: Spec = Spec::new(
-        "SET ADDRESS",
-        "SET ADDRESS  (sent from the new address)",
-        "Receive the game's mail at the address this mail comes from.",
-    );
+    const SPEC: Spec = Spec {
+        registers: true,
+        ..Spec::new(
+            "SET ADDRESS",
+            "SET ADDRESS  (sent from the new address)",
+            "Receive the game's mail at the address this mail comes from.",
+        )
+    };
     type Role = SignedOn;
     fn parse(args: &Args) -> Result<Self, String> {
         match args.bare().words.as_slice() {

@@ -33,6 +33,8 @@ impl Command for SetDeadline {
         g.grace_noticed = false;
         let shown = time::show(d.at, &g.settings.timezone);
         games::save(s.tx, &g)?;
+        // The GM's own deadline: absences do not move it.
+        games::set_deadline_base(s.tx, &g.name, games::SET_BY_GM)?;
         // The game's zone and UTC, so nobody need convert.
         let utc = time::show(d.at, "UTC");
         if utc == shown {

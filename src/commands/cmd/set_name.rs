@@ -26,7 +26,7 @@ impl Command for SetName {
         if name.is_empty() {
             return Err("write SET NAME and the name you go by".into());
         }
-        if name.chars().any(char::is_control) {
+        if name.chars().any(crate::mail::unsafe_char) {
             return Err("a name is one line of text".into());
         }
         if name.chars().count() > MAX_NAME {

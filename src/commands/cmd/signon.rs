@@ -161,6 +161,12 @@ pub(crate) fn ahead(
     // Seats as written: only a seat's first sign-on is checked, so a mail
     // of thousands of sign-on lines costs one look each, not the store's.
     let mut written: Vec<(String, Option<String>)> = Vec::new();
+    let (Some(from), Some(answer)) = (
+        mail.from.as_ref().map(|a| a.email.clone()),
+        mail.reply_to.as_ref().map(|a| a.email.clone()),
+    ) else {
+        return out;
+    };
     let (mut lines, mut commands) = (0, 0);
     for (_, line) in body_lines(&mail.text) {
         let t = line.trim();
@@ -192,8 +198,8 @@ pub(crate) fn ahead(
         let Ok(Some(g)) = games::load(conn, &on.game) else {
             continue;
         };
-        let (power, hash) = match on.power.as_deref() {
-            None => (None, Some(g.gm_hash.clone())),
+        let (power, hash, owner) = match on.power.as_deref() {
+            None => (None, Some(g.gm_hash.clone()), Some(g.gm_address.clone())),
             Some(p) => {
                 let Ok(v) = judge.variant(&g.variant) else {
                     continue;
@@ -204,17 +210,20 @@ pub(crate) fn ahead(
                 let Ok(seats) = games::seats(conn, &g.name) else {
                     continue;
                 };
+                let seat = seats.get(pid.index());
                 (
                     Some(pid),
-                    seats.get(pid.index()).and_then(|s| s.hash.clone()),
+                    seat.and_then(|s| s.hash.clone()),
+                    seat.and_then(|s| s.address.clone()),
                 )
             }
         };
         let Some(hash) = hash else { continue };
+        let source = auth::source(&from, &answer, owner.as_deref());
         if out
             .iter()
             .any(|(g2, p2, _, _)| *g2 == g.name && *p2 == power)
-            || auth::locked(conn, &g.name, power, now).unwrap_or(true)
+            || auth::locked(conn, &g.name, power, source.as_deref(), now).unwrap_or(true)
         {
             continue;
         }
