@@ -32,6 +32,8 @@ fn render_prints_results_and_writes_the_picture() {
     ];
     for (i, (from, body)) in mails.iter().enumerate() {
         let raw = format!("From: {from}\r\nMessage-ID: <r{i}@x>\r\n\r\n{body}\r\n");
+        // People who used the judge before: their addresses are confirmed.
+        zinejudge::store::confirm::set_confirmed(p.store.conn(), from, 0).unwrap();
         p.store
             .insert_inbound(
                 &format!("r{i}@x"),
@@ -136,6 +138,8 @@ fn rule_5_render_draws_the_public_picture_of_a_game_that_hides_units() {
     ));
     for (i, (from, body)) in mails.iter().enumerate() {
         let raw = format!("From: {from}\r\nMessage-ID: <h{i}@x>\r\n\r\n{body}\r\n");
+        // People who used the judge before: their addresses are confirmed.
+        zinejudge::store::confirm::set_confirmed(p.store.conn(), from, 0).unwrap();
         p.store
             .insert_inbound(
                 &format!("h{i}@x"),

@@ -99,6 +99,18 @@ fn order_mails_from_the_common_clients_are_read_as_their_players_meant() {
     let tmp = TempDir::new("client-mails");
     let judge = Judge::start_with(tmp.path(), &maildir_config(tmp.path(), ""));
     let inbox = Maildir::open(&tmp.path().join("in")).expect("inbox");
+    // The players have used the judge before (a first mail that registers
+    // an address new to the judge is held until the address confirms).
+    judge.confirmed(&[
+        "gm@example.test",
+        "england@example.test",
+        "france@example.test",
+        "germany@example.test",
+        "italy@example.test",
+        "austria@example.test",
+        "russia@example.test",
+        "turkey@example.test",
+    ]);
     let mut n = 0;
     let mut drop = |from: &str, body: &str| {
         n += 1;

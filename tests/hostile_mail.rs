@@ -73,6 +73,11 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
     let bcc_victim = ms.address("bcc-victim");
     let elsewhere = ms.address("elsewhere");
     let pw = |p: &str| format!("Secret-{p}-42");
+    // The players have used the judge before (a first mail that registers
+    // an address new to the judge is held until the address confirms).
+    let mut known: Vec<&str> = seats.iter().map(|(_, a)| a.as_str()).collect();
+    known.push(gm.as_str());
+    judge.confirmed(&known);
     let mut smtp = SmtpClient::connect(ms.ports().smtp).unwrap();
     let mut sent = 0i64;
 
@@ -205,6 +210,7 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
     secrets.push("Stolen-1".into());
     // Passwords written every way.
     let pwm = ms.address("pwforms");
+    judge.confirmed(&[&pwm]);
     for (what, body) in [
         ("SIGNON:", format!("SIGNON: Italy {GAME} {}", pw("Italy"))),
         ("Signon.", format!("Signon. Italy {GAME} {}", pw("Italy"))),
@@ -244,6 +250,7 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
     );
     // Reply-To as identity.
     let attacker = ms.address("attacker");
+    judge.confirmed(&[&attacker]);
     let victim = ms.address("victim");
     add(
         &mut smtp,

@@ -39,16 +39,43 @@ pub(crate) struct Read {
 /// or a forwarded original, without quoted lines.
 pub(crate) fn body_lines(body: &str) -> Vec<(usize, &str)> {
     use crate::orders::mail::{body_end, is_attribution, is_quoted};
-    let lines: Vec<&str> = body.lines().collect();
-    let end = body_end(&lines);
+    let all: Vec<&str> = body.lines().collect();
+    // The judge's own text, under a reply or echoed back, is not read.
+    let lines = &all[..all
+        .iter()
+        .position(|l| is_judge_mark(l))
+        .unwrap_or(all.len())];
+    let end = body_end(lines);
     let mut out = Vec::new();
     for (i, l) in lines[..end].iter().enumerate() {
-        if is_quoted(l) || is_attribution(&lines, i) {
+        if is_quoted(l) || is_attribution(lines, i) {
             continue;
         }
         out.push((i + 1, *l));
     }
     out
+}
+
+/// Whether `line` is the first line of the judge's own mails
+/// ([`crate::mail::JUDGE_MARK`]), as written or as a mail client may have
+/// changed its case or spacing.
+pub(crate) fn is_judge_mark(line: &str) -> bool {
+    let flat = |t: &str| -> String {
+        t.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let t = line.trim();
+    t.starts_with("-----") && flat(t) == flat(crate::mail::JUDGE_MARK)
+}
+
+/// Whether `text` is the judge's own mail come back: its first line that
+/// says anything is [`crate::mail::JUDGE_MARK`].
+pub(crate) fn is_judges_own(text: &str) -> bool {
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(is_judge_mark)
 }
 
 /// The most a reply may hold, in bytes, for a mail of `mail_len` bytes:

@@ -448,6 +448,14 @@ impl Responder for Judge {
             return Ok(Response::new(Vec::new(), "no sender"));
         };
         let t = crate::daemon::process::unix(now);
+        // The judge's own mail sent back whole (an echoing robot): never
+        // answered, so a ping-pong ends at once.
+        if mailrun::is_judges_own(&mail.text) {
+            return Ok(Response::new(
+                Vec::new(),
+                "ignored: the judge's own mail come back",
+            ));
+        }
         // A mail that would register an address that has not confirmed is
         // held whole, and the address asked (see `cmd::confirm`).
         match cmd::confirm::hold(self, tx, mail, t) {

@@ -21,6 +21,14 @@ use std::time::SystemTime;
 
 pub use clean::{clean_text, unsafe_char};
 
+/// The first line of every mail the judge sends. A mail the judge reads
+/// stops being read at this line (when it is not quoted): the judge's own
+/// text, sent back whole by an echoing robot or under a reply, is never
+/// read as commands, and a mail that begins with it is the judge's own
+/// mail come back, which is not answered. It tells a person who replies
+/// where to write, too.
+pub const JUDGE_MARK: &str = "----- The judge's mail: nothing below this line is read -----";
+
 /// A mail address with an optional display name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Address {
@@ -681,7 +689,7 @@ pub fn build(
         // encoding: no NUL or other control character (a sender's text
         // echoed, press), and no lone CR, which RFC 5322 allows only in
         // CRLF and servers refuse or mangle.
-        .body(clean_text(&out.body).into_owned());
+        .body(format!("{JUDGE_MARK}\n\n{}", clean_text(&out.body)));
     let msg = if out.attachments.is_empty() && out.later.is_none() {
         b.singlepart(text)
     } else {

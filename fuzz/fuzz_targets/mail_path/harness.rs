@@ -230,6 +230,10 @@ impl Harness {
             n = self.serial
         );
         let now = at(T0);
+        // The fixture's people have used the judge before: their addresses
+        // are confirmed (a first mail from a new address is held).
+        zinejudge::store::confirm::set_confirmed(self.processor.store.conn(), from, 0)
+            .expect("store");
         self.processor
             .store
             .insert_inbound(

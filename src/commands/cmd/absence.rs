@@ -106,6 +106,12 @@ impl Command for SetAbsence {
                 "  In {} an absence moves a deadline inside it to its end, by at most {} days.",
                 g.name, g.settings.absence_cap_days
             ));
+            if base == Some(games::SET_BY_GM) && g.status == Status::Active {
+                s.say(
+                    "  The deadline now was set by the GM (SET DEADLINE): absences do not \
+                     move it; the GM has been told.",
+                );
+            }
         } else {
             s.say(&format!(
                 "  In {} absences do not move deadlines; the GM has been told.",

@@ -178,21 +178,32 @@ fn request_subject(judge: &Judge, code: &str) -> String {
     )
 }
 
+/// `text` as a paragraph of lines of at most 72 characters.
+fn para(text: &str) -> String {
+    crate::report::wrap(text, 72, "")
+}
+
 /// How to answer a request (`yes`: "If it was you", "If you accept"),
 /// what follows (`then`), and what happens if nobody answers (`no`: "If
 /// it was not you").
 fn request_tail(code: &str, yes: &str, then: &str, no: &str) -> String {
     format!(
-        "\n{yes}, reply to this mail, keeping its Subject, or send the\n\
-         judge a mail with this line:\n\n  CONFIRM {code}\n\n{then} {no}, \
-         do nothing: the judge writes nothing more to this address about it, \
-         and forgets the request in 7 days.\n"
+        "\n{}\n  CONFIRM {code}\n\n{}",
+        para(&format!(
+            "{yes}, reply to this mail, keeping its Subject, or send the judge a mail \
+             with this line:"
+        )),
+        para(&format!(
+            "{then} {no}, do nothing: the judge writes nothing more to this address \
+             about it, and forgets the request in 7 days."
+        ))
     )
 }
 
-/// The lines of `mail` that register its From address, echoed as the
-/// judge would carry them out (passwords masked); empty when none.
-fn registering(mail: &Inbound) -> Vec<String> {
+/// The lines of `mail` (from `from`) that register its From address,
+/// echoed as the judge would carry them out (passwords masked); empty
+/// when none.
+fn registering(mail: &Inbound, from: &str) -> Vec<String> {
     let text = crate::mail::clean_text(&mail.text);
     crate::commands::mailrun::body_lines(&text)
         .into_iter()
@@ -200,6 +211,15 @@ fn registering(mail: &Inbound) -> Vec<String> {
         .take(crate::commands::mailrun::MAX_LINES)
         .filter_map(|(_, l)| registry::lookup(l.trim()))
         .filter(|c| c.entry.spec().registers && c.entry.check(&c.args).is_ok())
+        // `SET ADDRESS other@address` registers nothing: it is refused,
+        // since an address is registered only by mail from itself.
+        .filter(|c| {
+            c.entry.spec().name != "SET ADDRESS"
+                || c.args
+                    .bare()
+                    .get(0)
+                    .is_none_or(|a| a.trim_matches(['<', '>']).eq_ignore_ascii_case(from))
+        })
         .map(|c| registry::echo(&c, true))
         .collect()
 }
@@ -240,7 +260,7 @@ pub(crate) fn hold(
     let (Some(from), Some(answer)) = (mail.from.as_ref(), mail.reply_to.as_ref()) else {
         return Ok(None);
     };
-    let lines = registering(mail);
+    let lines = registering(mail, &from.email);
     if lines.is_empty()
         || store::confirmed(tx, &from.email)?
         || confirms(tx, mail, &from.email, now)?
@@ -270,12 +290,14 @@ pub(crate) fn hold(
     for l in lines.iter().take(10) {
         listed.push_str(&format!("  {l}\n"));
     }
-    let request = crate::commands::fit(&format!(
-        "Someone asked the Diplomacy judge {}, in a mail from this address\n\
-         ({from}), to do this:\n\n{listed}\n\
-         The judge does that only for an address that has said it wants the\n\
-         judge's mail.\n{}-- \n{}\n",
-        judge.name,
+    let request = format!(
+        "{}\n{listed}\n{}\n{}-- \n{}\n",
+        para(&format!(
+            "Someone asked the Diplomacy judge {}, in a mail from this address \
+             ({from}), to do this:",
+            judge.name
+        )),
+        para("The judge does that only for an address that has said it wants the judge's mail."),
         request_tail(
             &code,
             "If it was you",
@@ -283,7 +305,7 @@ pub(crate) fn hold(
             "If it was not you"
         ),
         judge.name
-    ));
+    );
     let mut replies = Vec::new();
     if to_author {
         if ask {
@@ -335,10 +357,13 @@ pub(crate) fn offer(
         return Ok(false);
     }
     let body = format!(
-        "The GM of the game {game} at the Diplomacy judge {} would like you to\n\
-         take over {name}. The judge gives a power only to an address that has\n\
-         said it wants the judge's mail.\n{}-- \n{}\n",
-        judge.name,
+        "{}{}-- \n{}\n",
+        para(&format!(
+            "The GM of the game {game} at the Diplomacy judge {} would like you to \
+             take over {name}. The judge gives a power only to an address that has \
+             said it wants the judge's mail.",
+            judge.name
+        )),
         request_tail(
             &code,
             "If you accept",
