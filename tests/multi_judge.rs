@@ -2,7 +2,8 @@
 //! (the store's `# Several judges`), one of them SIGKILLed and started
 //! again at random moments while 500 mails come in and 20 games reach
 //! their deadline together; meanwhile the other is stopped with SIGTERM
-//! (it must log "stopped" and exit 0) and started again, the database
+//! (it must log "stopped", exit 0 and leave no claim behind) and started
+//! again, the database
 //! server is restarted (no judge may exit), and the judges' INSERT on the
 //! outbox is revoked for a few seconds and granted again (no mail may be
 //! given up: the fault is the store's, not the mail's). The judges run as
@@ -174,6 +175,7 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
     // exits.
     let term_at = Duration::from_millis(rng.u64(2_000..25_000));
     let mut term: Option<Instant> = None;
+    let mut east_name = String::new();
     let mut east_down_until: Option<Instant> = None;
     let mut terms = 0usize;
     // The database: restarted once while mail comes in, at a moment when
@@ -219,6 +221,7 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
             up_since[1] = Instant::now();
         }
         if terms == 0 && term.is_none() && elapsed >= term_at {
+            east_name = format!("east:{}", judges[0].pid());
             judges[0].signal(libc::SIGTERM);
             term = Some(Instant::now());
             eprintln!(
@@ -230,6 +233,19 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
             if let Some(status) = judges[0].try_exit() {
                 terms += 1;
                 stopped_cleanly(&judges[0], status, terms);
+                // It gave up what it had claimed and not done.
+                let mut s = Store::open(&db.location()).expect("open the store");
+                let kept = s
+                    .conn()
+                    .query_row(
+                        "SELECT (SELECT count(*) FROM inbound WHERE state = 'new' AND claimed_by = ?1)
+                             + (SELECT count(*) FROM outbox
+                                WHERE state IN ('queued', 'sending') AND claimed_by = ?1)",
+                        params![east_name],
+                        |r| r.get::<i64>(0),
+                    )
+                    .unwrap();
+                assert_eq!(kept, 0, "the stopped judge kept claims");
                 eprintln!(
                     "the east judge stopped in {:.1} s",
                     at.elapsed().as_secs_f64()
@@ -257,7 +273,9 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         .iter()
         .zip(&up_since)
         .all(|(down, t)| *down || t.elapsed() >= Duration::from_secs(2));
-        if !restarted && elapsed >= restart_at && started {
+        // Not while the east judge stops: the test checks that it gives up
+        // its claims, which it cannot while the database is down.
+        if !restarted && elapsed >= restart_at && started && term.is_none() {
             let t = Instant::now();
             db.server.restart().expect("restart PostgreSQL");
             restarted = true;

@@ -13,6 +13,10 @@
 //!   systemd how things stand (`READY=1`, watchdog pings while the
 //!   processor is alive, `STOPPING=1`).
 //!
+//! A fault of the store (the database restarting, a privilege withheld, a
+//! full disk) stops none of these tasks and fails no work: each waits for
+//! the store and goes on (see [`outage`]).
+//!
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
