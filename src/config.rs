@@ -69,6 +69,20 @@ pub enum ConfigError {
         #[source]
         source: crate::mail::tls::TlsError,
     },
+    /// The store the configuration names cannot be used: the server
+    /// cannot be reached, refuses the login, or the role cannot make or
+    /// use the judge's tables.
+    #[error("{key} = {value}")]
+    Store {
+        /// The key that chose what failed (`store.url`, `store.path`, or
+        /// `store.password-file` for a login refused).
+        key: &'static str,
+        /// Its value, quoted.
+        value: String,
+        /// What failed, with the database's own words.
+        #[source]
+        problem: crate::store::Unusable,
+    },
     /// A template in `judge.templates` does not parse.
     #[error("judge.templates = {}: a template does not parse", quoted(&.0.display().to_string()))]
     Template(PathBuf, #[source] crate::report::templates::TemplateError),
@@ -260,6 +274,15 @@ pub struct Web {
     pub base_url: Option<String>,
 }
 
+/// Which keys chose the store ([`Config::check_store`] names them).
+#[derive(Debug, Clone)]
+pub struct StoreKeys {
+    /// `store.url` when it is set, else `store.path`.
+    pub location: &'static str,
+    /// `store.password-file`, if set.
+    pub password_file: Option<PathBuf>,
+}
+
 /// The resolved configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -274,6 +297,8 @@ pub struct Config {
     /// The store: an SQLite file (`[store] path`, or `url = "sqlite:..."`)
     /// or a PostgreSQL database (`url = "postgres://..."`).
     pub store: crate::store::Location,
+    /// Which keys chose the store, for a refusal to name them.
+    pub store_keys: StoreKeys,
     /// Mail in.
     pub source: Source,
     /// Mail out.
@@ -797,6 +822,35 @@ impl Config {
         Ok(())
     }
 
+    /// Check that the store can be used as `run` will use it: on
+    /// PostgreSQL, connect and log in, and check that the role can make
+    /// the judge's tables (or, once made, read and write each); an SQLite
+    /// file that exists must be a store this program knows. Nothing is
+    /// changed. A refusal names the key that chose what failed: the
+    /// password file for a login refused, else the URL (or path).
+    pub fn check_store(&self) -> Result<(), ConfigError> {
+        use crate::store::{Location, Store, Unusable};
+        Store::check(&self.store).map_err(|problem| {
+            let (key, value) = match (&problem, &self.store_keys.password_file) {
+                (Unusable::Login(_), Some(file)) => {
+                    ("store.password-file", file.display().to_string())
+                }
+                _ => (
+                    self.store_keys.location,
+                    match &self.store {
+                        Location::Postgres(pg) => pg.url.clone(),
+                        Location::Sqlite(path) => path.display().to_string(),
+                    },
+                ),
+            };
+            ConfigError::Store {
+                key,
+                value: quoted(&value),
+                problem,
+            }
+        })
+    }
+
     fn resolve(r: RawConfig) -> Result<Config, ConfigError> {
         let address = r.judge.address.trim().to_string();
         let Some((_, addr_domain)) = address.split_once('@') else {
@@ -977,6 +1031,15 @@ impl Config {
         let templates = read_templates(&r.judge.templates)?;
         let web = check_web(&r.web)?;
         let store = resolve_store(&r.store)?;
+        let store_keys = StoreKeys {
+            location: if r.store.url.is_empty() {
+                "store.path"
+            } else {
+                "store.url"
+            },
+            password_file: (!r.store.password_file.as_os_str().is_empty())
+                .then(|| r.store.password_file.clone()),
+        };
         Ok(Config {
             identity: Identity {
                 address,
@@ -987,6 +1050,7 @@ impl Config {
             log,
             templates,
             store,
+            store_keys,
             source,
             sink,
             max_mail_bytes: r.limits.max_mail_bytes,

@@ -2,8 +2,11 @@
 //! the value and the cause, and `run` refuses the same one at start; a
 //! configuration that works passes. Each test is one mistake a GM makes.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use support::postgres::{PG_PASSWORD, PgServer};
 
 /// A fresh directory for one test, removed when it ends.
 struct Dir(PathBuf);
@@ -432,4 +435,149 @@ fn the_summary_says_where_the_pages_are_served_and_linked() {
     );
     let out = accepted("web-off", "[web]\nenabled = false\n");
     assert!(out.contains("web pages off"), "{out}");
+}
+
+/// A PostgreSQL store, as `[store]` with the password in `pg.pw` (written
+/// into the test's directory by [`pg_case`]).
+fn pg_store(url: &str) -> String {
+    format!("[store]\nurl = \"{url}\"\npassword-file = \"pg.pw\"\n")
+}
+
+/// `check-config` on a PostgreSQL store, the password file holding
+/// `password`: its output, exit code and standard error.
+fn pg_case(name: &str, url: &str, password: &str) -> (Option<i32>, String, String) {
+    let d = Dir::new(name);
+    std::fs::write(d.path().join("pg.pw"), format!("{password}\n")).unwrap();
+    let c = d.config(&pg_store(url));
+    let o = zj(d.path(), &["check-config", "--config", c.to_str().unwrap()]);
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr(&o),
+    )
+}
+
+/// The issue's cases: a store `run` cannot open is refused by
+/// `check-config`, naming the key, the value and the database's words,
+/// and `run` refuses it too, at once; one it can is accepted, and checking
+/// changes nothing in it.
+#[test]
+fn a_postgres_store_that_cannot_be_used_is_refused_with_the_key_and_cause() {
+    let Some(db) = PgServer::database_or_skip("config_check_postgres") else {
+        return;
+    };
+    let url = db.url();
+
+    // Accepted, and the check made no tables: the judge makes them at its
+    // first start.
+    let (code, out, err) = pg_case("pg-good", &url, PG_PASSWORD);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains(&format!("store {url};")), "{out}");
+    assert_eq!(
+        db.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+            .unwrap(),
+        "0",
+        "the check made tables"
+    );
+
+    // A wrong password: the password file is named.
+    let (code, _, err) = pg_case("pg-password", &url, "not-the-password");
+    assert_eq!(code, Some(1), "{err}");
+    for want in [
+        "store.password-file = \"pg.pw\"",
+        "the database refused the login",
+        "password authentication failed",
+    ] {
+        assert!(err.contains(want), "`{want}` missing from: {err}");
+    }
+    assert!(!err.contains("not-the-password"), "{err}");
+
+    // Nothing listens on the port.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let nowhere = format!("postgres://zinejudge@127.0.0.1:{closed}/zinejudge");
+    let (code, _, err) = pg_case("pg-port", &nowhere, PG_PASSWORD);
+    assert_eq!(code, Some(1), "{err}");
+    for want in [
+        format!("store.url = \"{nowhere}\""),
+        "cannot connect to the database".to_string(),
+        "Connection refused".to_string(),
+    ] {
+        assert!(err.contains(&want), "`{want}` missing from: {err}");
+    }
+
+    // A role that may not make the schema (PostgreSQL 15 lets only the
+    // database's owner create in it, or add the `citext` extension the
+    // schema needs).
+    db.psql(&format!(
+        "CREATE ROLE weak LOGIN PASSWORD '{PG_PASSWORD}'; GRANT CONNECT ON DATABASE {} TO weak",
+        db.name
+    ))
+    .unwrap();
+    let (code, _, err) = pg_case("pg-schema", &db.url_as("weak"), PG_PASSWORD);
+    assert_eq!(code, Some(1), "{err}");
+    // With the extension there, the schema itself.
+    db.psql("CREATE EXTENSION citext").unwrap();
+    let (code, _, err2) = pg_case("pg-schema-2", &db.url_as("weak"), PG_PASSWORD);
+    assert_eq!(code, Some(1), "{err2}");
+    assert!(
+        err2.contains("permission denied for schema public"),
+        "{err2}"
+    );
+    db.psql("DROP EXTENSION citext").unwrap();
+    for want in [
+        "store.url = \"postgres://weak@",
+        "the role cannot make or update the judge's tables",
+        "permission denied to create extension \"citext\"",
+    ] {
+        assert!(err.contains(want), "`{want}` missing from: {err}");
+    }
+
+    // Tables made, but one privilege the judge needs withheld (the issue's
+    // INSERT on the outbox, which once had every mail given up).
+    drop(zinejudge::store::Store::open(&db.location()).unwrap());
+    db.role("weak").unwrap();
+    let (code, _, err) = pg_case("pg-granted", &db.url_as("weak"), PG_PASSWORD);
+    assert_eq!(code, Some(0), "{err}");
+    db.psql("REVOKE INSERT ON outbox FROM weak").unwrap();
+    let (code, _, err) = pg_case("pg-privilege", &db.url_as("weak"), PG_PASSWORD);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the role may not INSERT the table outbox"),
+        "{err}"
+    );
+
+    // `run` refuses the same, before starting anything.
+    let d = Dir::new("pg-run");
+    std::fs::write(d.path().join("pg.pw"), "not-the-password\n").unwrap();
+    let c = d.config(&pg_store(&url));
+    let o = zj(d.path(), &["run", "--config", c.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("password authentication failed"), "{err}");
+}
+
+/// An SQLite store newer than this program is refused by `check-config`
+/// as by `run`, rather than accepted and then refused at start.
+#[test]
+fn an_sqlite_store_newer_than_the_program_is_refused() {
+    let d = Dir::new("sqlite-newer");
+    let path = d.path().join("store.sqlite");
+    drop(zinejudge::store::Store::open(&path).unwrap());
+    let c = rusqlite::Connection::open(&path).unwrap();
+    c.pragma_update(None, "user_version", 9999).unwrap();
+    drop(c);
+    let cfg = d.config(&format!("[store]\npath = \"{}\"\n", path.display()));
+    let o = zj(
+        d.path(),
+        &["check-config", "--config", cfg.to_str().unwrap()],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("store.path") && err.contains("newer than this program"),
+        "{err}"
+    );
 }

@@ -1,7 +1,13 @@
 //! Two judges on one PostgreSQL store and one Maildir inbox and outbox
 //! (the store's `# Several judges`), one of them SIGKILLed and started
 //! again at random moments while 500 mails come in and 20 games reach
-//! their deadline together.
+//! their deadline together; meanwhile the other is stopped with SIGTERM
+//! (it must log "stopped", exit 0 and leave no claim behind) and started
+//! again, the database
+//! server is restarted (no judge may exit), and the judges' INSERT on the
+//! outbox is revoked for a few seconds and granted again (no mail may be
+//! given up: the fault is the store's, not the mail's). The judges run as
+//! a role that is no superuser, on a server of the test's own.
 //!
 //! The two judges are the real binary (`zinejudge run`), each with its own
 //! configuration and log, both reading `in/` and writing `out/`. The mails
@@ -32,6 +38,7 @@ mod support_judge;
 
 use daemon_common::{Judge, TempDir, count, parse_answer, postgres_maildir_config};
 use std::collections::HashMap;
+use std::process::ExitStatus;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::postgres::{PG_PASSWORD, PgServer};
 use zinejudge::mail::maildir::Maildir;
@@ -42,6 +49,27 @@ const GAMES: usize = 20;
 /// Games whose players send orders by mail.
 const MAIL_GAMES: usize = 5;
 const KILLS: usize = 5;
+/// The role the judges run as (a superuser would ignore the revoke).
+const ROLE: &str = "judge_role";
+/// How long the judges' INSERT on the outbox stays revoked.
+const REVOKED_FOR: Duration = Duration::from_secs(3);
+
+/// The SIGTERMed judge exited as a clean stop does: status 0, and its log
+/// says it stopped (`stops` times so far).
+fn stopped_cleanly(judge: &Judge, status: ExitStatus, stops: usize) {
+    let log = judge.log_text();
+    assert!(
+        status.success(),
+        "SIGTERM: exit {status:?}; log:\n{}",
+        judge.log_tail(40)
+    );
+    let said = log
+        .lines()
+        .filter(|l| l.trim_end().ends_with(" stopped"))
+        .count();
+    assert_eq!(said, stops, "SIGTERM: log:\n{}", judge.log_tail(40));
+    assert!(!log.contains("panicked"), "{log}");
+}
 
 fn mail(n: usize, from: &str, body: &str) -> (String, Vec<u8>) {
     let id = format!("kill-{n}.{}@players.example.test", std::process::id());
@@ -55,7 +83,8 @@ fn mail(n: usize, from: &str, body: &str) -> (String, Vec<u8>) {
 
 #[test]
 fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
-    let Some(db) = PgServer::database_or_skip("multi_judge") else {
+    // A server of its own: the test restarts it.
+    let Some(db) = PgServer::own_database_or_skip("multi_judge") else {
         return;
     };
     let seed = std::env::var("ZJ_KILL_SEED")
@@ -86,6 +115,7 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
     let players = games_support::populate(&db.location(), GAMES, deadline, true, false, |i, p| {
         format!("p{i}-{}@example.test", p.to_lowercase())
     });
+    db.role(ROLE).expect("the judges' role");
 
     let mut judges: Vec<Judge> = ["east", "west"]
         .iter()
@@ -96,7 +126,7 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
                 &d,
                 &postgres_maildir_config(
                     dir,
-                    &db.url(),
+                    &db.url_as(ROLE),
                     &pwfile,
                     name,
                     "lease-seconds = 3\n",
@@ -141,7 +171,33 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
     let mut next_mail = 0usize;
     let mut killed = 0usize;
     let mut down_until: Option<Instant> = None;
-    while next_mail < mails.len() || killed < KILLS || down_until.is_some() {
+    // The east judge: SIGTERMed once, started again a second after it
+    // exits.
+    let term_at = Duration::from_millis(rng.u64(2_000..25_000));
+    let mut term: Option<Instant> = None;
+    let mut east_name = String::new();
+    let mut east_down_until: Option<Instant> = None;
+    let mut terms = 0usize;
+    // The database: restarted once while mail comes in, at a moment when
+    // no judge is starting (a judge starting refuses to run on a database
+    // it cannot reach, as it should); the outbox's INSERT revoked once, for
+    // REVOKED_FOR, while mail comes in (no judge starts meanwhile: it would
+    // refuse to run without it).
+    let restart_at = Duration::from_millis(rng.u64(2_000..8_000));
+    let mut restarted = false;
+    let revoke_at = Duration::from_millis(rng.u64(9_000..13_000));
+    let mut revoked: Option<Instant> = None;
+    let mut granted = false;
+    let mut up_since = [Instant::now(), Instant::now()];
+    while next_mail < mails.len()
+        || killed < KILLS
+        || down_until.is_some()
+        || terms == 0
+        || term.is_some()
+        || east_down_until.is_some()
+        || !restarted
+        || !granted
+    {
         let elapsed = t0.elapsed();
         while next_mail < mails.len() && elapsed >= spacing * next_mail as u32 {
             let (_, raw) = &mails[next_mail];
@@ -159,15 +215,113 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
                 elapsed.as_secs_f64()
             );
         }
-        if down_until.is_some_and(|t| Instant::now() >= t) {
+        if revoked.is_none() && down_until.is_some_and(|t| Instant::now() >= t) {
             down_until = None;
             judges[1].spawn();
+            up_since[1] = Instant::now();
         }
-        assert!(judges[0].running(), "the east judge stopped");
+        if terms == 0 && term.is_none() && elapsed >= term_at {
+            east_name = format!("east:{}", judges[0].pid());
+            judges[0].signal(libc::SIGTERM);
+            term = Some(Instant::now());
+            eprintln!(
+                "SIGTERM to the east judge at {:.1} s",
+                elapsed.as_secs_f64()
+            );
+        }
+        if let Some(at) = term {
+            if let Some(status) = judges[0].try_exit() {
+                terms += 1;
+                stopped_cleanly(&judges[0], status, terms);
+                // It gave up what it had claimed and not done.
+                let mut s = Store::open(&db.location()).expect("open the store");
+                let kept = s
+                    .conn()
+                    .query_row(
+                        "SELECT (SELECT count(*) FROM inbound WHERE state = 'new' AND claimed_by = ?1)
+                             + (SELECT count(*) FROM outbox
+                                WHERE state IN ('queued', 'sending') AND claimed_by = ?1)",
+                        params![east_name],
+                        |r| r.get::<i64>(0),
+                    )
+                    .unwrap();
+                assert_eq!(kept, 0, "the stopped judge kept claims");
+                eprintln!(
+                    "the east judge stopped in {:.1} s",
+                    at.elapsed().as_secs_f64()
+                );
+                term = None;
+                east_down_until = Some(Instant::now() + Duration::from_secs(1));
+            } else {
+                assert!(
+                    at.elapsed() < Duration::from_secs(90),
+                    "the east judge did not stop; log:\n{}",
+                    judges[0].log_tail(40)
+                );
+            }
+        }
+        if revoked.is_none() && east_down_until.is_some_and(|t| Instant::now() >= t) {
+            east_down_until = None;
+            judges[0].spawn();
+            up_since[0] = Instant::now();
+        }
+        // Each judge is down, or up long enough to be past its start.
+        let started = [
+            term.is_some() || east_down_until.is_some(),
+            down_until.is_some(),
+        ]
+        .iter()
+        .zip(&up_since)
+        .all(|(down, t)| *down || t.elapsed() >= Duration::from_secs(2));
+        // Not while the east judge stops: the test checks that it gives up
+        // its claims, which it cannot while the database is down.
+        if !restarted && elapsed >= restart_at && started && term.is_none() {
+            let t = Instant::now();
+            db.server.restart().expect("restart PostgreSQL");
+            restarted = true;
+            eprintln!(
+                "restarted PostgreSQL at {:.1} s (took {:.1} s, {next_mail} mails in)",
+                elapsed.as_secs_f64(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if revoked.is_none() && !granted && elapsed >= revoke_at && started {
+            db.psql(&format!("REVOKE INSERT ON outbox FROM {ROLE}"))
+                .expect("revoke");
+            revoked = Some(Instant::now());
+            eprintln!("revoked INSERT on outbox at {:.1} s", elapsed.as_secs_f64());
+        }
+        if revoked.is_some_and(|t| t.elapsed() >= REVOKED_FOR) {
+            db.psql(&format!("GRANT INSERT ON outbox TO {ROLE}"))
+                .expect("grant");
+            revoked = None;
+            granted = true;
+            eprintln!(
+                "granted INSERT on outbox again at {:.1} s",
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        // No judge exits but by the test's hand: not on the restart, nor
+        // on the revoke.
+        if term.is_none() && east_down_until.is_none() {
+            assert!(
+                judges[0].running(),
+                "the east judge stopped; log:\n{}",
+                judges[0].log_tail(40)
+            );
+        }
+        if down_until.is_none() {
+            assert!(
+                judges[1].running(),
+                "the west judge stopped; log:\n{}",
+                judges[1].log_tail(40)
+            );
+        }
         std::thread::sleep(Duration::from_millis(10));
     }
     eprintln!(
-        "all {} mails in and {KILLS} kills done at {:.1} s",
+        "all {} mails in, {KILLS} kills, a SIGTERM, a restart of the database and a revoke \
+         done at {:.1} s",
         mails.len(),
         t0.elapsed().as_secs_f64()
     );
@@ -209,12 +363,21 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         j.kill();
     }
 
-    // 0 lost: every mail stored once and done.
+    // 0 lost: every mail stored once and done; none given up (failed)
+    // for the store's faults.
     let not_done = count(
         &mut store,
         "SELECT count(*) FROM inbound WHERE state <> 'done'",
     );
     assert_eq!(not_done, 0, "mails failed or waiting");
+    assert_eq!(
+        count(
+            &mut store,
+            "SELECT count(*) FROM inbound WHERE note LIKE 'failed%'"
+        ),
+        0,
+        "a mail given up"
+    );
     assert_eq!(
         count(&mut store, "SELECT count(DISTINCT message_id) FROM inbound"),
         MAILS as i64
@@ -320,6 +483,22 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
             "{subject}: {readers} readers, not 7 players and the GM"
         );
     }
+    // The judges met the database's restart, waited, and went on (a judge
+    // killed meanwhile may not have said so); and the revoke met mail being
+    // answered.
+    assert!(
+        judges.iter().any(|j| {
+            let log = j.log_text();
+            log.contains("waiting for the store") && log.contains("the store works again")
+        }),
+        "no judge waited for the store"
+    );
+    assert!(
+        judges
+            .iter()
+            .any(|j| j.log_text().contains("permission denied for table outbox")),
+        "no judge met the revoked INSERT"
+    );
     // The victim took part between its deaths.
     let west = judges[1].log_text();
     assert!(
@@ -359,7 +538,9 @@ fn two_judges_working_on_the_same_due_games_at_once_adjudicate_each_once() {
         .into_iter()
         .map(|name| {
             let mut store = Store::open(&db.location()).unwrap();
-            store.set_claimant(Claimant::this_process(name, Duration::from_secs(30)));
+            store
+                .set_claimant(Claimant::this_process(name, Duration::from_secs(30)))
+                .unwrap();
             let start = std::sync::Arc::clone(&start);
             std::thread::spawn(move || {
                 let mut p = Processor::new(

@@ -16,7 +16,8 @@ use zinejudge::store::{self, Claimant, Location, Store, params};
 /// `lease` seconds.
 fn judge(at: &Location, name: &str, lease: u64) -> Store {
     let mut s = Store::open(at).expect("open the store");
-    s.set_claimant(Claimant::this_process(name, Duration::from_secs(lease)));
+    s.set_claimant(Claimant::this_process(name, Duration::from_secs(lease)))
+        .expect("claim as a judge");
     s
 }
 
@@ -77,8 +78,10 @@ fn two_judges_claiming_at_once_get_different_mails_and_all_of_them() {
     assert_eq!(both, all, "every mail claimed once: a {ga:?}, b {gb:?}");
 }
 
+/// The lease is the backstop for a judge that is alive (its connections
+/// open) but does no work: a stuck process.
 #[test]
-fn a_claimed_mail_waits_for_its_lease_then_any_judge_takes_it() {
+fn a_claimed_mail_of_a_silent_judge_waits_for_its_lease_then_any_judge_takes_it() {
     let Some((_db, at)) = db("claimed_mail_waits_for_its_lease") else {
         return;
     };
@@ -89,16 +92,111 @@ fn a_claimed_mail_waits_for_its_lease_then_any_judge_takes_it() {
     assert!(b.claim_pending(10).unwrap().is_empty(), "a holds them");
     assert_eq!(b.start_attempt(ids[0]).unwrap(), None, "a holds it");
     assert_eq!(a.start_attempt(ids[0]).unwrap(), Some(1));
-    // a dies; its lease (2 s on the server's clock) runs out.
-    drop(a);
+    // a goes silent, its connection open; its lease (2 s on the server's
+    // clock) runs out.
     std::thread::sleep(Duration::from_millis(3100));
     let taken: Vec<i64> = b.claim_pending(10).unwrap().iter().map(|p| p.id).collect();
     assert_eq!(taken, ids);
     assert_eq!(
         b.start_attempt(ids[0]).unwrap(),
         Some(2),
+        "the silent judge's attempt counts"
+    );
+    drop(a);
+}
+
+/// Poll `f` until it is true; panics after `secs` seconds (far less than
+/// the leases the tests give, so that a takeover seen is not the lease's).
+fn within(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !f() {
+        assert!(Instant::now() < deadline, "{what}: not within {secs} s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A judge that dies (its connections close, as a SIGKILL closes them)
+/// leaves its claims to the others at once, not when the leases (here ten
+/// minutes) end: the server lets go of its liveness lock with its session.
+#[test]
+fn a_dead_judges_claims_in_and_out_are_taken_over_at_once_not_at_the_lease() {
+    let Some((_db, at)) = db("dead_judges_claims_go_at_once") else {
+        return;
+    };
+    let mut a = judge(&at, "a", 600);
+    let inbound = mails(&mut a, 2);
+    let outbound = queue(&mut a, 2);
+    let mut b = judge(&at, "b", 600);
+    assert_eq!(a.claim_pending(10).unwrap().len(), 2);
+    assert_eq!(a.start_attempt(inbound[0]).unwrap(), Some(1));
+    assert_eq!(a.claim_outbox(10, 10, true).unwrap().len(), 2);
+    assert!(a.mark_sending(outbound[0]).unwrap());
+    assert!(b.claim_pending(10).unwrap().is_empty(), "a is alive");
+    assert!(
+        b.claim_outbox(10, 10, true).unwrap().is_empty(),
+        "a is alive"
+    );
+    let next = b.next_outbox_due().unwrap().expect("mail is queued");
+    assert!(next > 10, "a's mail is not due for b while a lives: {next}");
+    drop(a);
+    let mut taken = Vec::new();
+    within(30, "b takes a's mail in", || {
+        taken.extend(b.claim_pending(10).unwrap().iter().map(|p| p.id));
+        taken.len() == 2
+    });
+    assert_eq!(taken, inbound);
+    assert_eq!(
+        b.start_attempt(inbound[0]).unwrap(),
+        Some(2),
         "the dead judge's attempt counts"
     );
+    let now = b
+        .conn()
+        .query_row(
+            "SELECT CAST(extract(epoch FROM clock_timestamp()) AS BIGINT)",
+            &[],
+            |r| r.get::<i64>(0),
+        )
+        .unwrap();
+    assert!(
+        b.next_outbox_due().unwrap().is_some_and(|t| t <= now),
+        "a's mail out is due for b at once"
+    );
+    let out: Vec<i64> = b
+        .claim_outbox(10, 10, true)
+        .unwrap()
+        .iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(out, outbound, "b sends a's mail out");
+    assert!(b.mark_sending(outbound[0]).unwrap());
+    assert!(b.mark_sent(outbound[0], 9).unwrap());
+}
+
+/// The liveness lock is the judge's, held by each of its connections: one
+/// connection closing (a web page's, the outbox's at a reload) does not
+/// make the judge look dead while another is open.
+#[test]
+fn a_judge_with_a_connection_still_open_keeps_its_claims() {
+    let Some((_db, at)) = db("judge_alive_while_one_connection_is") else {
+        return;
+    };
+    let mut a = judge(&at, "a", 600);
+    mails(&mut a, 2);
+    let mut a2 = Store::open(&at).unwrap();
+    a2.set_claimant(a.claimant().clone()).unwrap();
+    let b = judge(&at, "b", 600);
+    assert_eq!(a.claim_pending(10).unwrap().len(), 2);
+    drop(a);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        b.claim_pending(10).unwrap().is_empty(),
+        "a's other connection still says a is alive"
+    );
+    drop(a2);
+    within(30, "b takes a's mail once a is gone", || {
+        !b.claim_pending(10).unwrap().is_empty()
+    });
 }
 
 #[test]
@@ -209,8 +307,8 @@ fn only_the_claimant_sends_and_marks_an_outbox_mail_sent() {
 }
 
 #[test]
-fn a_dead_judges_outbox_claim_falls_due_for_another_when_its_lease_ends() {
-    let Some((_db, at)) = db("dead_judges_outbox_claim") else {
+fn a_silent_judges_outbox_claim_falls_due_for_another_when_its_lease_ends() {
+    let Some((_db, at)) = db("silent_judges_outbox_claim") else {
         return;
     };
     let mut a = judge(&at, "a", 2);
@@ -218,8 +316,7 @@ fn a_dead_judges_outbox_claim_falls_due_for_another_when_its_lease_ends() {
     let b = judge(&at, "b", 60);
     assert_eq!(a.claim_outbox(10, 10, true).unwrap().len(), 1);
     assert!(a.mark_sending(ids[0]).unwrap());
-    // a is killed after the server took the mail, before the mark.
-    drop(a);
+    // a goes silent after the server took the mail, before the mark.
     let next = b.next_outbox_due().unwrap().expect("a mail is queued");
     assert!(
         next > 0,
@@ -229,7 +326,7 @@ fn a_dead_judges_outbox_claim_falls_due_for_another_when_its_lease_ends() {
     std::thread::sleep(Duration::from_millis(3100));
     let taken = b.claim_outbox(10, 10, true).unwrap();
     assert_eq!(taken.len(), 1, "b sends it again (at least once)");
-    assert_eq!(taken[0].attempts, 1, "the dead judge's attempt shows");
+    assert_eq!(taken[0].attempts, 1, "the silent judge's attempt shows");
     assert!(b.mark_sending(ids[0]).unwrap());
     assert!(b.mark_sent(ids[0], 9).unwrap());
 }

@@ -160,3 +160,70 @@ fn http_get(port: u16, path: &str) -> String {
     s.read_to_end(&mut out).expect("read the page");
     String::from_utf8_lossy(&out).into_owned()
 }
+
+/// A stop on PostgreSQL is as clean as on SQLite: SIGTERM makes the judge
+/// finish, log "stopped" and exit 0, again and again (systemd counts any
+/// other exit as a failure of the unit). The store's connections were once
+/// closed inside the async runtime, which the synchronous PostgreSQL
+/// client cannot do: every stop ended in a panic and exit 134.
+#[test]
+fn a_judge_on_postgres_stopped_with_sigterm_logs_stopped_and_exits_0() {
+    let Some(db) = PgServer::database_or_skip("store_daemon_postgres_sigterm") else {
+        return;
+    };
+    let tmp = TempDir::new("daemon-pg-stop");
+    let dir = tmp.path();
+    let pwfile = dir.join("pg-password");
+    std::fs::write(&pwfile, format!("{PG_PASSWORD}\n")).unwrap();
+    let web_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    // The web pages too: their pooled connections are closed at the stop.
+    let web = format!("\n[web]\naddress = \"127.0.0.1:{web_port}\"\n");
+    let config = daemon_common::postgres_maildir_config(dir, &db.url(), &pwfile, "stop", "", &web);
+    let mut judge = Judge::start_with(dir, &config);
+    let inbox = Maildir::open(&dir.join("in")).unwrap();
+    let mut store = Store::open(&db.location()).unwrap();
+    for round in 1..=3 {
+        let raw = format!(
+            "From: p{round}@example.test\r\nTo: judge@example.test\r\nSubject: help\r\n\
+             Message-ID: <stop{round}.{pid}@players.example.test>\r\n\r\nHELP\r\n",
+            pid = std::process::id()
+        );
+        inbox
+            .deliver(&format!("stop{round}.eml"), raw.as_bytes())
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while store.pending_count().unwrap() > 0
+            || store.unsent_count().unwrap() > 0
+            || daemon_common::count(&mut store, "SELECT count(*) FROM inbound") < round
+        {
+            assert!(
+                Instant::now() < deadline,
+                "round {round}: the mail is not answered; log:\n{}",
+                judge.log_tail(40)
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // A page read, so that the pages hold a connection.
+        assert!(http_get(web_port, "/").starts_with("HTTP/1.1 200"));
+        judge.signal(libc::SIGTERM);
+        let status = judge.wait_exit(Duration::from_secs(60));
+        let log = judge.log_text();
+        assert!(
+            status.success(),
+            "stop {round}: exit {status:?}; log:\n{}",
+            judge.log_tail(40)
+        );
+        let stops = log
+            .lines()
+            .filter(|l| l.trim_end().ends_with(" stopped"))
+            .count();
+        assert_eq!(stops, round as usize, "stop {round}: log:\n{log}");
+        assert!(!log.contains("panicked"), "{log}");
+        if round < 3 {
+            judge.spawn();
+        }
+    }
+}

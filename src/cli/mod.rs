@@ -74,7 +74,9 @@ enum Command {
     /// Check a configuration file and print what it sets up. Every value
     /// is checked, and so is that the user running this can create and
     /// write the store and the Maildirs it names (run it as the service's
-    /// user, from the directory the judge runs in).
+    /// user, from the directory the judge runs in); a PostgreSQL store is
+    /// connected to, logged in to, and its tables checked, changing
+    /// nothing.
     CheckConfig {
         /// Configuration file; without one the built-in defaults.
         #[arg(long)]
@@ -153,6 +155,7 @@ fn check_config(path: Option<&Path>) -> Result<crate::config::Config> {
     };
     let c = Config::load(path).map_err(in_file)?;
     c.check_paths().map_err(in_file)?;
+    c.check_store().map_err(in_file)?;
     Ok(c)
 }
 

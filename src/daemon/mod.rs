@@ -13,10 +13,15 @@
 //!   systemd how things stand (`READY=1`, watchdog pings while the
 //!   processor is alive, `STOPPING=1`).
 //!
+//! A fault of the store (the database restarting, a privilege withheld, a
+//! full disk) stops none of these tasks and fails no work: each waits for
+//! the store and goes on (see [`outage`]).
+//!
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
 pub mod guard;
+pub mod outage;
 pub mod outbox;
 pub mod process;
 
@@ -25,6 +30,7 @@ use crate::mail::maildir::Maildir;
 use crate::mail::{self, imap};
 use crate::store::Store;
 use anyhow::{Context, Result};
+use outage::store_fault;
 use process::{Heartbeat, Processor, Responder, unix};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -195,7 +201,16 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
             }
             Err(e) => {
                 error!(error = %format!("{e:#}"), "SIGHUP: the new configuration cannot start; keeping the old one");
-                start(&config, Arc::clone(&responders), alive.clone())?
+                // The old one's store may be failing too (a reload during
+                // an outage of the database): wait for it.
+                let again = || start(&config, Arc::clone(&responders), alive.clone());
+                match start_waiting(again, &alive, &mut term, &mut int).await? {
+                    Some(r) => r,
+                    None => {
+                        info!("stopped");
+                        return Ok(());
+                    }
+                }
             }
         };
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
@@ -205,6 +220,36 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
     running.stop().await;
     info!("stopped");
     Ok(())
+}
+
+/// Start the tasks with `start`, waiting for the store while it fails
+/// (the watchdog kept alive meanwhile). `None`: SIGTERM or SIGINT came
+/// first.
+async fn start_waiting(
+    start: impl Fn() -> Result<Running>,
+    alive: &Heartbeat,
+    term: &mut tokio::signal::unix::Signal,
+    int: &mut tokio::signal::unix::Signal,
+) -> Result<Option<Running>> {
+    let mut outage = outage::Outage::telling_systemd("judge");
+    loop {
+        match start() {
+            Ok(r) => {
+                outage.ok();
+                return Ok(Some(r));
+            }
+            Err(e) if store_fault(&e) => {
+                let wait = outage.failed(&format!("{e:#}"));
+                alive.beat();
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = term.recv() => return Ok(None),
+                    _ = int.recv() => return Ok(None),
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Ping systemd's watchdog while the processor shows signs of life: a
@@ -309,7 +354,8 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
     let open_store = || {
         let mut s = Store::open(&config.store)
             .with_context(|| format!("cannot open the store {}", config.store.display()))?;
-        s.set_claimant(config.claimant.clone());
+        s.set_claimant(config.claimant.clone())
+            .context("cannot take this judge's liveness lock in the store")?;
         anyhow::Ok(s)
     };
     let shared = matches!(config.store, crate::store::Location::Postgres(_));
@@ -386,6 +432,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
                 let mut more = false;
                 // Mails processed since the allocator last gave memory back.
                 let mut mailed = 0usize;
+                let mut outage = outage::Outage::telling_systemd("mail processor");
                 loop {
                     alive.beat();
                     if *rx.borrow() {
@@ -396,7 +443,14 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
                     if more || last_tick.elapsed() >= TICK {
                         last_tick = std::time::Instant::now();
                         match processor.tick(SystemTime::now()) {
+                            Err(e) if e.is_unavailable() => {
+                                // Tried again after the wait.
+                                last_tick -= TICK;
+                                wait_for_store(&mut outage, &e, &rx, &alive);
+                                continue;
+                            }
                             Ok(t) => {
+                                outage.ok();
                                 deadline_work.store(t.more, Ordering::Relaxed);
                                 if t.queued > 0 || (more && !t.more) {
                                     wake_outbox.notify_one();
@@ -415,7 +469,14 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
                         }
                     }
                     alive.beat();
-                    match processor.process_some(SystemTime::now(), MAIL_BATCH) {
+                    let processed = processor.process_some(SystemTime::now(), MAIL_BATCH);
+                    if processed.is_ok() {
+                        outage.ok();
+                    }
+                    match processed {
+                        Err(e) if e.is_unavailable() => {
+                            wait_for_store(&mut outage, &e, &rx, &alive);
+                        }
                         Ok(n) if n > 0 => {
                             mailed += n;
                             wake_outbox.notify_one();
@@ -446,7 +507,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
                 // Mail this judge claimed and did not process goes to the
                 // others sharing the store at once.
                 if let Err(e) = processor.store.release_claims() {
-                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; they run out with their leases");
+                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; the other judges take them over once this one is gone");
                 }
                 done.notify_one();
             })
@@ -482,48 +543,13 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
                 shutdown_rx.clone(),
             )))
         }
-        (Source::Imap(settings), Some(store), _) => {
-            let store = Arc::new(Mutex::new(store));
-            let wake = Arc::clone(&wake_processor);
-            let src = format!(
-                "imap:{}@{}/{}",
-                settings.user, settings.host, settings.mailbox
-            );
-            let settings = settings.clone();
-            let mut rx = shutdown_rx.clone();
-            Some(tokio::spawn(async move {
-                if let Some(lock) = &fetch_lock
-                    && !wait_fetch_lock(lock, &mut rx).await
-                {
-                    return;
-                }
-                imap::run(
-                    settings,
-                    move |mails: Vec<imap::Fetched>| {
-                        let store = Arc::clone(&store);
-                        let wake = Arc::clone(&wake);
-                        let src = src.clone();
-                        async move {
-                            let r = tokio::task::spawn_blocking(move || {
-                                let mut s = store
-                                    .lock()
-                                    .map_err(|_| "store lock poisoned".to_string())?;
-                                store_fetched(&mut s, &mails, &src).map_err(|e| format!("{e:#}"))
-                            })
-                            .await
-                            .map_err(|e| e.to_string())?;
-                            wake.notify_one();
-                            r.map(|_| ())
-                        }
-                    },
-                    rx,
-                )
-                .await;
-                // The lock goes with its connection, here or when the
-                // process ends.
-                drop(fetch_lock);
-            }))
-        }
+        (Source::Imap(settings), Some(store), _) => Some(tokio::spawn(imap_source(
+            settings.clone(),
+            store,
+            fetch_lock,
+            Arc::clone(&wake_processor),
+            shutdown_rx.clone(),
+        ))),
         _ => None,
     };
     wake_processor.notify_one();
@@ -541,6 +567,169 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
         processor_failed,
         wake_processor,
     })
+}
+
+/// The processor met a fault of the store (`e`): wait as `outage` says,
+/// showing signs of life to the watchdog meanwhile (a judge waiting for its
+/// database is not stuck), unless the daemon stops first.
+fn wait_for_store(
+    outage: &mut outage::Outage,
+    e: &crate::store::StoreError,
+    stop: &watch::Receiver<bool>,
+    alive: &Heartbeat,
+) {
+    let until = std::time::Instant::now() + outage.failed(&format!("{e:#}"));
+    loop {
+        alive.beat();
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() || *stop.borrow() {
+            return;
+        }
+        std::thread::sleep(left.min(Duration::from_millis(200)));
+    }
+}
+
+/// Take mail from IMAP: store each batch fetched, then let the server
+/// forget it. With a shared store, only while this judge holds the fetch
+/// lock ([`wait_fetch_lock`]), which is checked every [`FETCH_RETRY`]: it
+/// goes with its connection, so after the database restarted another judge
+/// may hold it, and this one goes back to waiting for it.
+///
+/// While the store fails, a batch fetched waits in memory, tried again as
+/// [`outage::Outage`] says, and nothing more is fetched: the server keeps
+/// the mail until the store has it.
+async fn imap_source(
+    settings: imap::ImapSettings,
+    store: Store,
+    fetch_lock: Option<Arc<Mutex<Store>>>,
+    wake: Arc<Notify>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let src = format!(
+        "imap:{}@{}/{}",
+        settings.user, settings.host, settings.mailbox
+    );
+    let store = Arc::new(Mutex::new(store));
+    let outage = Arc::new(Mutex::new(outage::Outage::new("inbox")));
+    loop {
+        if let Some(lock) = &fetch_lock
+            && !wait_fetch_lock(lock, &mut shutdown).await
+        {
+            return;
+        }
+        // IMAP stops when the judge does, or when it no longer holds the
+        // fetch lock.
+        let (stop, stopped) = watch::channel(false);
+        let keeper = tokio::spawn(keep_fetch_lock(fetch_lock.clone(), shutdown.clone(), stop));
+        let keep = {
+            let (store, outage, wake, src) = (
+                Arc::clone(&store),
+                Arc::clone(&outage),
+                Arc::clone(&wake),
+                src.clone(),
+            );
+            let shutdown = shutdown.clone();
+            move |mails: Vec<imap::Fetched>| {
+                keep_fetched(
+                    Arc::clone(&store),
+                    Arc::new(mails),
+                    src.clone(),
+                    Arc::clone(&outage),
+                    Arc::clone(&wake),
+                    shutdown.clone(),
+                )
+            }
+        };
+        imap::run(settings.clone(), keep, stopped).await;
+        keeper.abort();
+        if *shutdown.borrow() {
+            // The lock goes with its connection, here or when the process
+            // ends.
+            return;
+        }
+    }
+}
+
+/// Store a batch fetched by IMAP, waiting for the store while it fails (see
+/// [`imap_source`]). An error makes the IMAP reader keep the batch on the
+/// server.
+async fn keep_fetched(
+    store: Arc<Mutex<Store>>,
+    mails: Arc<Vec<imap::Fetched>>,
+    src: String,
+    outage: Arc<Mutex<outage::Outage>>,
+    wake: Arc<Notify>,
+    mut shutdown: watch::Receiver<bool>,
+) -> std::result::Result<(), String> {
+    loop {
+        let (store, mails, src) = (Arc::clone(&store), Arc::clone(&mails), src.clone());
+        let r = tokio::task::spawn_blocking(move || {
+            let mut s = store
+                .lock()
+                .map_err(|_| anyhow::anyhow!("store lock poisoned"))?;
+            store_fetched(&mut s, &mails, &src)
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+        let wait = {
+            let mut o = outage
+                .lock()
+                .map_err(|_| "outage lock poisoned".to_string())?;
+            match &r {
+                Ok(_) => {
+                    o.ok();
+                    None
+                }
+                Err(e) if store_fault(e) => Some(o.failed(&format!("{e:#}"))),
+                Err(_) => None,
+            }
+        };
+        let Some(wait) = wait else {
+            wake.notify_one();
+            return r.map(|_| ()).map_err(|e| format!("{e:#}"));
+        };
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = shutdown.changed() => return Err("the judge is stopping".into()),
+        }
+    }
+}
+
+/// While IMAP runs: every [`FETCH_RETRY`], check that this judge still
+/// holds the fetch lock (when the store is shared), and set `stop` when it
+/// does not, or when the judge stops.
+async fn keep_fetch_lock(
+    lock: Option<Arc<Mutex<Store>>>,
+    mut shutdown: watch::Receiver<bool>,
+    stop: watch::Sender<bool>,
+) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(FETCH_RETRY) => {}
+            _ = shutdown.changed() => {
+                let _ = stop.send(true);
+                return;
+            }
+        }
+        let Some(lock) = &lock else {
+            continue;
+        };
+        let l = Arc::clone(lock);
+        let held = tokio::task::spawn_blocking(move || -> Result<bool> {
+            let s = l
+                .lock()
+                .map_err(|_| anyhow::anyhow!("store lock poisoned"))?;
+            Ok(s.holds_fetch_lock()?)
+        })
+        .await;
+        // An error (the store is down) changes nothing: the IMAP reader
+        // takes no mail while the store fails, and the lock is checked again.
+        if let Ok(Ok(false)) = held {
+            info!("another judge fetches the mail now; this one stops fetching and waits");
+            let _ = stop.send(true);
+            return;
+        }
+    }
 }
 
 /// How often a judge that does not fetch the mail tries to take the fetch
@@ -597,6 +786,7 @@ async fn maildir_source(
 ) {
     let store = Arc::new(Mutex::new(store));
     let mut last_prune: Option<std::time::Instant> = None;
+    let mut outage = outage::Outage::new("inbox");
     loop {
         // Mail stored long ago leaves the inbox's cur/ too (it holds the
         // mail as received, passwords and all).
@@ -613,14 +803,21 @@ async fn maildir_source(
         let md2 = md.clone();
         let st = Arc::clone(&store);
         let taken = tokio::task::spawn_blocking(move || take_maildir(&md2, &st, max_bytes)).await;
+        let mut wait = poll;
         match taken {
-            Ok(Ok(n)) if n > 0 => wake.notify_one(),
-            Ok(Ok(_)) => {}
+            Ok(Ok(n)) => {
+                outage.ok();
+                if n > 0 {
+                    wake.notify_one();
+                }
+            }
+            // The mail stays in new/ until the store has it.
+            Ok(Err(e)) if store_fault(&e) => wait = outage.failed(&format!("{e:#}")).max(poll),
             Ok(Err(e)) => warn!(error = %format!("{e:#}"), "cannot read the inbox Maildir"),
             Err(e) => warn!(error = %e, "the Maildir reader failed"),
         }
         tokio::select! {
-            _ = tokio::time::sleep(poll) => {}
+            _ = tokio::time::sleep(wait) => {}
             _ = shutdown.changed() => return,
         }
     }

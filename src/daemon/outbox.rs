@@ -15,12 +15,25 @@
 //! once; when the outbox is empty the responder forgets its pictures and
 //! the allocator gives its free memory back to the system.
 //!
+//! Mail is claimed a few at a time ([`claim_batch`]): several judges
+//! sharing a store share a deadline's results between them, and a judge
+//! killed while sending leaves only those few claimed (taken over at once
+//! by the others; see the store's `# Several judges`). On a shared store
+//! an idle outbox looks every [`crate::store::TAKEOVER_POLL`], since what
+//! the other judges queue or leave does not wake it.
+//!
+//! While the store fails ([`super::outage`]), nothing is claimed: the outbox
+//! waits and tries again. A mail the sink took while the store could not
+//! be told is remembered and marked sent once the store works, before
+//! anything else is claimed, so that it does not go twice.
+//!
 //! When the sink is a Maildir, the files the judge wrote there are removed
 //! `keep-sent-days` after they were written, read or not, as the sent rows
 //! of the outbox are: the Maildir is a hand-off to whatever delivers the
 //! mail on, not an archive (see [`Maildir::prune_delivered`]).
 
 use crate::config::Sink;
+use crate::daemon::outage::{Outage, store_fault};
 use crate::daemon::process::{Responder, unix};
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::SmtpSink;
@@ -106,6 +119,18 @@ impl Sender {
     }
 }
 
+/// How many due mails the outbox claims at once: a few for each mail it
+/// hands over at once. Small, so that judges sharing a store share a
+/// burst of results (drawing their pictures is the slow part), and a judge
+/// killed while sending strands few; claiming again costs one short query.
+pub fn claim_batch(parallel: usize) -> i64 {
+    (4 * parallel).clamp(4, 64) as i64
+}
+
+/// Mails the sink took whose mark as sent the store did not take (it
+/// failed): id and time sent.
+type Unmarked = Arc<Mutex<Vec<(i64, i64)>>>;
+
 /// Run a blocking store call off the async threads.
 async fn with_store<T: Send + 'static>(
     store: &Arc<Mutex<Store>>,
@@ -170,6 +195,19 @@ pub async fn run(
     // Pictures drawn, mail sent, since the outbox was last empty.
     let mut drew = false;
     let mut sent = false;
+    let mut outage = Outage::new("outbox");
+    let unmarked: Unmarked = Arc::default();
+    let batch = claim_batch(sender.parallel());
+    let shared = with_store(&store, |s| {
+        Ok(s.backend() == crate::store::Backend::Postgres)
+    })
+    .await
+    .unwrap_or(false);
+    let longest_sleep = if shared {
+        crate::store::TAKEOVER_POLL
+    } else {
+        Duration::from_secs(30)
+    };
     loop {
         if let Sender::Maildir(md) = &*sender
             && last_prune.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600))
@@ -188,8 +226,29 @@ pub async fn run(
             .deadline_work
             .load(std::sync::atomic::Ordering::Relaxed)
             && !*shutdown.borrow();
-        let due = match with_store(&store, move |s| Ok(s.claim_outbox(now, 200, !hold)?)).await {
-            Ok(d) => d,
+        // Marks the store missed first: claiming before them would send
+        // those mails again.
+        let claimed = match mark_unmarked(&store, &unmarked).await {
+            Ok(()) => with_store(&store, move |s| Ok(s.claim_outbox(now, batch, !hold)?)).await,
+            Err(e) => Err(e),
+        };
+        let due = match claimed {
+            Ok(d) => {
+                outage.ok();
+                d
+            }
+            Err(e) if store_fault(&e) => {
+                if *shutdown.borrow() {
+                    stop_waiting(&store, &sender, &unmarked, &e).await;
+                    return;
+                }
+                let wait = outage.failed(&format!("{e:#}"));
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = shutdown.changed() => {}
+                }
+                continue;
+            }
             Err(e) => {
                 error!(error = %format!("{e:#}"), "cannot read the outbox");
                 Vec::new()
@@ -206,7 +265,8 @@ pub async fn run(
                     let store = Arc::clone(&store);
                     let sender = Arc::clone(&sender);
                     let parts = Arc::clone(&parts);
-                    async move { send_one(&store, &sender, &parts, m, max_retry).await }
+                    let unmarked = Arc::clone(&unmarked);
+                    async move { send_one(&store, &sender, &parts, &unmarked, m, max_retry).await }
                 })
                 .await;
         }
@@ -227,7 +287,7 @@ pub async fn run(
                 // What this judge claimed and did not send goes to the
                 // others sharing the store at once.
                 if let Err(e) = with_store(&store, |s| Ok(s.release_claims()?)).await {
-                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; they run out with their leases");
+                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; the other judges take them over once this one is gone");
                 }
                 return;
             }
@@ -261,7 +321,10 @@ pub async fn run(
             })
             .await;
         }
-        // Sleep until woken, until the next retry falls due, or a while.
+        // Sleep until woken, until the next retry falls due, or a while:
+        // on a shared store, a short while, since mail the other judges
+        // queue (a deadline's results) or leave (a judge killed) does not
+        // wake this one.
         let next = with_store(&store, |s| Ok(s.next_outbox_due()?))
             .await
             .ok()
@@ -269,13 +332,57 @@ pub async fn run(
         let wait = match next {
             Some(t) => Duration::from_secs((t - unix(SystemTime::now())).clamp(0, 30) as u64),
             None => Duration::from_secs(30),
-        };
+        }
+        .min(longest_sleep);
         tokio::select! {
             _ = wake.notified() => {}
             _ = tokio::time::sleep(wait) => {}
             _ = shutdown.changed() => {}
         }
     }
+}
+
+/// Mark sent the mails the sink took while the store failed (see
+/// [`Unmarked`]); an error if the store still fails.
+async fn mark_unmarked(store: &Arc<Mutex<Store>>, unmarked: &Unmarked) -> anyhow::Result<()> {
+    let todo: Vec<(i64, i64)> = match unmarked.lock() {
+        Ok(u) if !u.is_empty() => u.clone(),
+        _ => return Ok(()),
+    };
+    let n = todo.len();
+    with_store(store, move |s| {
+        for (id, at) in todo {
+            s.mark_sent(id, at)?;
+        }
+        Ok(())
+    })
+    .await?;
+    if let Ok(mut u) = unmarked.lock() {
+        u.drain(..n);
+    }
+    info!(
+        mails = n,
+        "marked sent the mail handed over while the store failed"
+    );
+    Ok(())
+}
+
+/// The outbox stops while the store fails: what it cannot mark or release
+/// is said.
+async fn stop_waiting(
+    store: &Arc<Mutex<Store>>,
+    sender: &Sender,
+    unmarked: &Unmarked,
+    e: &anyhow::Error,
+) {
+    let lost = unmarked.lock().map_or(0, |u| u.len());
+    warn!(
+        error = %format!("{e:#}"),
+        sent_not_marked = lost,
+        "stopping while the store fails: mail handed over but not marked sent goes again after the restart; the other judges take this judge's claims over once it is gone"
+    );
+    sender.shutdown().await;
+    let _ = with_store(store, |s| Ok(s.release_claims()?)).await;
 }
 
 /// Draw `m`'s pictures, off the async threads. A mail whose pictures
@@ -318,6 +425,7 @@ async fn send_one(
     store: &Arc<Mutex<Store>>,
     sender: &Sender,
     parts: &PartMaker,
+    unmarked: &Unmarked,
     m: OutMail,
     max_retry: Duration,
 ) {
@@ -329,6 +437,12 @@ async fn send_one(
             // Its claim ran out while it waited here, and another judge
             // sharing the store took it over.
             debug!(message_id = %m.message_id, "another judge sends this mail");
+            return;
+        }
+        // The store failed: the mail stays this judge's, sent when the
+        // store works (the outbox's wait for it is logged).
+        Err(e) if store_fault(&e) => {
+            debug!(message_id = %m.message_id, error = %format!("{e:#}"), "mail not sent: the store failed");
             return;
         }
         Err(e) => {
@@ -351,6 +465,15 @@ async fn send_one(
                     warn!(message_id = %m.message_id, "mail sent after its claim ran out; the judge that took it over sends it again");
                     Ok(())
                 }
+                Err(e) if store_fault(&e) => {
+                    // Marked once the store works, before anything is
+                    // claimed again.
+                    warn!(message_id = %m.message_id, error = %format!("{e:#}"), "mail sent, but the store cannot mark it yet");
+                    if let Ok(mut u) = unmarked.lock() {
+                        u.push((id, now));
+                    }
+                    Ok(())
+                }
                 r => r.map(|_| ()),
             }
         }
@@ -368,7 +491,12 @@ async fn send_one(
             .await
         }
     };
-    if let Err(e) = update {
-        error!(error = %format!("{e:#}"), "cannot update the outbox");
+    match update {
+        Ok(()) => {}
+        // Tried again, when the store works, as if never tried.
+        Err(e) if store_fault(&e) => {
+            warn!(message_id = %m.message_id, error = %format!("{e:#}"), "cannot note a failed send: the store failed");
+        }
+        Err(e) => error!(error = %format!("{e:#}"), "cannot update the outbox"),
     }
 }

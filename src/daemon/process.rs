@@ -164,6 +164,37 @@ fn set_aside(
     }
 }
 
+/// Why a piece of work (a mail, a game's deadline) failed, each with its
+/// cause as text.
+enum Failure {
+    /// The store failed it ([`StoreError::is_unavailable`]): not the
+    /// work's fault; it waits and is done once the store works.
+    Store(String),
+    /// The work itself failed (or panicked): a mail is failed, a game set
+    /// aside.
+    Own(String),
+}
+
+impl Failure {
+    /// The store failed the work if its connection met a fault of the
+    /// store in the work's transaction, whatever the work made of it (a
+    /// command that reports "internal fault", a panic), or if one is in
+    /// the error's chain; otherwise the work failed, for `cause`.
+    fn of(store: &Store, error: Option<&anyhow::Error>, cause: impl FnOnce() -> String) -> Failure {
+        let fault = store.fault().or_else(|| {
+            error?
+                .chain()
+                .filter_map(|c| c.downcast_ref::<StoreError>())
+                .find(|e| e.is_unavailable())
+                .map(|e| format!("{e:#}"))
+        });
+        match fault {
+            Some(f) => Failure::Store(f),
+            None => Failure::Own(cause()),
+        }
+    }
+}
+
 /// Seconds since the epoch.
 pub fn unix(t: SystemTime) -> i64 {
     t.duration_since(UNIX_EPOCH)
@@ -361,6 +392,10 @@ impl Processor {
         let conn = self.store.conn();
         let due = match catch_unwind(AssertUnwindSafe(|| responder.due(conn, now))) {
             Ok(Ok(d)) => d,
+            // The store failed: the caller waits for it.
+            Ok(Err(e)) if crate::daemon::outage::store_fault(&e) => {
+                return Err(StoreError::Failed(format!("{e:#}")));
+            }
             Ok(Err(e)) => {
                 warn!(error = %format!("{e:#}"), "cannot list the games that are due; tried again at the next tick");
                 return Ok(done);
@@ -395,13 +430,19 @@ impl Processor {
                     Ok(mails.len())
                 }));
                 done.games += 1;
-                let cause = match r {
+                let failure = match r {
                     Ok(Ok(n)) => {
                         done.queued += n;
                         continue;
                     }
-                    Ok(Err(e)) => format!("{e:#}"),
-                    Err(p) => panic_text(&*p),
+                    Ok(Err(e)) => Failure::of(store, Some(&e), || format!("{e:#}")),
+                    Err(p) => Failure::of(store, None, || panic_text(&*p)),
+                };
+                let cause = match failure {
+                    // The store failed, not the game: it is not set aside,
+                    // and its work is done once the store works.
+                    Failure::Store(fault) => return Err(StoreError::Failed(fault)),
+                    Failure::Own(cause) => cause,
                 };
                 warn!(game = %key, cause = %cause, "the clock's work for a game failed; it is set aside");
                 done.queued += set_aside(store, &mut **responder, identity, &key, &cause, now)?;
@@ -564,14 +605,36 @@ impl Processor {
             tx.commit()?;
             Ok(Some(done))
         }));
-        let done = match r {
-            Ok(Ok(Some(d))) => d,
+        let failure = match r {
+            Ok(Ok(Some(d))) => Ok(d),
             Ok(Ok(None)) => return Ok(None),
-            Ok(Err(e)) => self.fail(&pending, &format!("{e:#}"), now)?,
-            Err(p) => self.fail(&pending, &panic_text(&*p), now)?,
+            Ok(Err(e)) => Err(Failure::of(&self.store, Some(&e), || format!("{e:#}"))),
+            Err(p) => Err(Failure::of(&self.store, None, || panic_text(&*p))),
+        };
+        let done = match failure {
+            Ok(d) => d,
+            // The store failed, not the mail: it waits, and is processed
+            // once the store works (the caller waits for that).
+            Err(Failure::Store(fault)) => return Err(self.store_failed(&pending, fault)),
+            Err(Failure::Own(cause)) => match self.fail(&pending, &cause, now) {
+                Ok(d) => d,
+                Err(e) if e.is_unavailable() => {
+                    return Err(self.store_failed(&pending, format!("{e:#}")));
+                }
+                Err(e) => return Err(e),
+            },
         };
         info!(message_id = %done.message_id, note = %done.note, replies = done.replies, "mail processed");
         Ok(Some(done))
+    }
+
+    /// The store failed while `pending` was processed (or failed): nothing
+    /// of it was kept, the attempt does not count against it (only a crash
+    /// does), and it waits to be processed once the store works.
+    fn store_failed(&mut self, pending: &PendingMail, fault: String) -> StoreError {
+        warn!(message_id = %pending.message_id, error = %fault, "the store failed while processing a mail; the mail waits until the store works");
+        self.store.forgive_attempt(pending.id);
+        StoreError::Failed(fault)
     }
 
     /// Read a mail whose attempt is counted and start its slow work off

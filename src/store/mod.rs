@@ -73,7 +73,8 @@
 //!   (this judge's lease having run out) is left alone. The mail is marked
 //!   done in the transaction that queues its answers, so after a crash it
 //!   is either done, answers and all, or still `new`, and claimed by a dead
-//!   judge until the lease ends; then any judge takes it.
+//!   judge, which any other judge takes over at once (see "Liveness"
+//!   below).
 //! - **Each game's due phase is adjudicated once.** The list of due games
 //!   is read outside any lock; each game's deadline work is a work
 //!   transaction, in which the game is loaded again and its deadline
@@ -85,7 +86,8 @@
 //!   ([`Store::mark_sending`], which refuses when another judge has taken
 //!   the mail over), and only the claimant marks it sent. A judge killed
 //!   between the mail server's 250 and the mark sends nothing more; the
-//!   judge that takes the row over when the lease ends sends it again,
+//!   judge that takes the row over (at once, the killed judge being gone)
+//!   sends it again,
 //!   with the same Message-ID: a duplicate a reader's mail program can
 //!   recognise. The lease ([`Claimant::lease`], `[store] lease-seconds`)
 //!   must outlast one SMTP exchange, or a slow send could go twice.
@@ -98,11 +100,44 @@
 //!   a file another judge has moved meanwhile is passed over, one both read
 //!   is stored once.
 //!
+//! **Liveness, not only leases.** Each connection a judge claims work on
+//! holds, shared, an advisory lock named after the judge
+//! ([`Store::set_claimant`]: "zjlv" and the hash of its claimant name).
+//! The server lets go of a session's locks when the session ends, so when
+//! its judge's process dies (a SIGKILL closes its sockets at once). A
+//! claim is anyone's once no session holds its judge's lock: claiming
+//! asks by trying that lock exclusively (`HOLDER_GONE`), which only
+//! succeeds when no session of the judge is left. So a killed judge's
+//! claims are taken over within the survivors' next look (the processor
+//! looks every second; the outbox every [`TAKEOVER_POLL`] while others
+//! hold claims), not when the leases end. The lease stays as the backstop
+//! for a judge alive but stuck, whose sessions are open. A machine that
+//! vanishes without closing its connections is noticed by the server only
+//! through TCP keepalive (`tcp_keepalives_idle` and friends on the server
+//! bound it; until then the leases are the bound). The outbox claims few
+//! mails at a time, so that judges share a deadline's results and a kill
+//! strands few.
+//!
 //! Leases are measured on the database server's clock, so judges whose
 //! clocks disagree still agree on when one ends. Each judge claims as
 //! `[store] judge-name` (the host name by default) plus its process id
 //! ([`Claimant`]). SQLite has one judge: there the claims are plain reads
 //! and the columns stay empty.
+//!
+//! # When the database fails
+//!
+//! A connection the server ends (a restart, a network failure) is made
+//! again by the next call outside a transaction, with its session as it
+//! was: the commit mode and the liveness lock (see [`sql`]). A session
+//! lock that is not kept so, the fetch lock, is then known to be gone
+//! ([`Store::holds_fetch_lock`]). What is a fault of the store rather than
+//! of the work is [`StoreError::is_unavailable`]; a transaction in which
+//! the store failed does not commit, even if the work handled the failure
+//! ([`Tx::commit`]). The daemon never fails a mail, nor sets a game aside,
+//! for such a fault: it waits for the store and tries again, and the
+//! attempt it counted for the mail is taken back
+//! ([`Store::forgive_attempt`]); only a crash while a mail is processed
+//! counts against it.
 
 pub mod budget;
 pub mod confirm;
@@ -159,6 +194,39 @@ pub enum StoreError {
     PasswordFile(PathBuf, #[source] std::io::Error),
     /// `[store] url` is not one the store takes.
     BadUrl(String),
+    /// The connection to the database was lost and could not be made
+    /// again yet.
+    Lost,
+    /// The store failed during a piece of work, which is rolled back; the
+    /// text is that failure. Either it was met earlier in the transaction
+    /// and handled along the way (a command's savepoint rolled back), and
+    /// the transaction is not committed without that part
+    /// ([`Tx::commit`]), or the work reported it as its own error.
+    Failed(String),
+}
+
+impl StoreError {
+    /// Whether this is a fault of the store rather than of the work asked
+    /// of it: the database cannot be reached or has lost the connection,
+    /// is out of disk or memory, is shutting down or read only, refuses a
+    /// privilege, or met a conflict that goes away when tried again. Work
+    /// that meets such a fault waits and is tried again once the store
+    /// works; it is never failed for it (a mail is not blamed for its
+    /// store). Everything else (a constraint, a value the database will not
+    /// take, a row not found) may be the work's own doing.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Sql(e) => sql::sqlite_unavailable(e),
+            StoreError::Pg(e) => sql::pg_unavailable(e),
+            StoreError::Lost | StoreError::Failed(_) => true,
+            StoreError::Dir(..) | StoreError::Open(..) => true,
+            StoreError::NoRows
+            | StoreError::Type { .. }
+            | StoreError::TooNew { .. }
+            | StoreError::PasswordFile(..)
+            | StoreError::BadUrl(_) => false,
+        }
+    }
 }
 
 impl std::fmt::Display for StoreError {
@@ -190,6 +258,10 @@ impl std::fmt::Display for StoreError {
                 path.display()
             )?,
             StoreError::BadUrl(why) => write!(f, "bad [store] url: {why}")?,
+            StoreError::Lost => write!(f, "the connection to the database is lost")?,
+            StoreError::Failed(why) => {
+                write!(f, "the store failed, and the work was rolled back: {why}")?
+            }
         }
         if f.alternate() {
             let mut cause = std::error::Error::source(self);
@@ -204,6 +276,36 @@ impl std::fmt::Display for StoreError {
 
 /// Result alias.
 pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// Why a store cannot be used as the judge would use it ([`Store::check`],
+/// for `check-config`). Each says which step failed; the database's own
+/// words are in the source.
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    /// The server cannot be reached, or has no such database.
+    #[error("cannot connect to the database")]
+    Connect(#[source] StoreError),
+    /// The server refused the login (a wrong password, a role that may not
+    /// log in).
+    #[error("the database refused the login")]
+    Login(#[source] StoreError),
+    /// The judge's tables cannot be made, or brought up to date, by this
+    /// role (tried in a transaction that is rolled back).
+    #[error("the role cannot make or update the judge's tables")]
+    Schema(#[source] StoreError),
+    /// A table of the judge's is not the role's to use as the judge does.
+    #[error("the role may not {privilege} the table {table} (GRANT it, as the tables' owner)")]
+    Privilege {
+        /// The table.
+        table: String,
+        /// What is withheld: SELECT, INSERT, UPDATE or DELETE.
+        privilege: String,
+    },
+    /// The store is not one this judge can use (newer than this program,
+    /// not a database).
+    #[error("the store cannot be used")]
+    Store(#[source] StoreError),
+}
 
 /// Where the store is: `[store] url` (or the older `[store] path`),
 /// resolved.
@@ -406,6 +508,32 @@ const FETCH_LOCK: i64 = 0x7a6a_6665_7463;
 /// when a lease ends.
 const PG_NOW: &str = "CAST(extract(epoch FROM clock_timestamp()) AS BIGINT)";
 
+/// The first key of the advisory locks that say a judge is alive ("zjlv");
+/// the second is the hash of the judge's claimant name (`hashtext`). Each
+/// connection of a judge holds its lock shared ([`Store::set_claimant`]);
+/// the server lets go of it when the connection ends, so when the judge
+/// dies.
+const LIVE_CLASS: i32 = 0x7a6a_6c76;
+
+/// True when no live connection holds the lock of the judge named in the
+/// column `claimed_by`: the judge is gone, and its claims are anyone's
+/// without waiting for their leases. It asks by trying the lock
+/// exclusively for the rest of the transaction, which succeeds only when
+/// nobody holds it shared; a claiming statement runs in a transaction of
+/// its own, so the lock goes at once.
+const HOLDER_GONE: &str = "pg_try_advisory_xact_lock(2053794934, hashtext(claimed_by))";
+
+/// How often, at most, a judge looks again at outgoing mail another judge
+/// has claimed, to take it over should that judge be gone
+/// ([`Store::next_outbox_due`]).
+pub const TAKEOVER_POLL: Duration = Duration::from_secs(2);
+
+/// `s` as an SQL string literal (standard conforming strings: only the
+/// quote is doubled).
+fn sql_literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
 /// A mail waiting to be processed.
 #[derive(Debug, Clone)]
 pub struct PendingMail {
@@ -454,6 +582,11 @@ pub struct Store {
     relaxed: std::cell::Cell<bool>,
     /// Who this connection claims work as (see `# Several judges`).
     claimant: Claimant,
+    /// PostgreSQL: this connection holds the claimant's liveness lock.
+    claimant_live: bool,
+    /// Mails whose attempt is to be taken back ([`Store::forgive_attempt`])
+    /// once the store can be written again.
+    unforgiven: Vec<i64>,
 }
 
 impl Store {
@@ -502,9 +635,58 @@ impl Store {
         Self::setup_sqlite(conn)
     }
 
+    /// Check, changing nothing, that the store at `at` can be used as
+    /// [`Store::open`] and the judge's work would use it: on PostgreSQL,
+    /// that the server answers, takes the login, and that the role can
+    /// make the schema (the migrations are run in a transaction that is
+    /// rolled back) or, if it is made, use every table of it; on SQLite, an
+    /// existing file must be a store this program knows (whether a new one
+    /// can be made is [`crate::config::Config::check_paths`]'s).
+    pub fn check(at: &Location) -> std::result::Result<(), Unusable> {
+        match at {
+            Location::Sqlite(path) => {
+                if !path.exists() {
+                    return Ok(());
+                }
+                let c = rusqlite::Connection::open_with_flags(
+                    path,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+                )
+                .map_err(|e| Unusable::Store(e.into()))?;
+                schema::check(&mut Conn::sqlite(c))
+            }
+            Location::Postgres(pg) => {
+                let config = Self::pg_config(pg).map_err(Unusable::Connect)?;
+                let mut conn = Conn::postgres(config).map_err(|e| {
+                    let login = matches!(&e, StoreError::Pg(p)
+                        if p.code().is_some_and(|c| c.code().starts_with("28")));
+                    if login {
+                        Unusable::Login(e)
+                    } else {
+                        Unusable::Connect(e)
+                    }
+                })?;
+                schema::check(&mut conn)
+            }
+        }
+    }
+
     /// Connect to PostgreSQL (without TLS: the server is expected on the
     /// same host or a private network; see the README) and migrate.
     fn open_postgres(pg: &PgLocation) -> Result<Store> {
+        let mut store = Store {
+            conn: Conn::postgres(Self::pg_config(pg)?)?,
+            relaxed: std::cell::Cell::new(false),
+            claimant: Claimant::default(),
+            claimant_live: false,
+            unforgiven: Vec::new(),
+        };
+        schema::migrate(&mut store.conn)?;
+        Ok(store)
+    }
+
+    /// How the judge connects to PostgreSQL at `pg`.
+    fn pg_config(pg: &PgLocation) -> Result<postgres::Config> {
         let mut config: postgres::Config = pg
             .url
             .parse()
@@ -512,16 +694,20 @@ impl Store {
         if let Some(p) = &pg.password {
             config.password(p);
         }
-        config.connect_timeout(Duration::from_secs(30));
+        // Bounded waits on a server that went quiet (a machine that
+        // vanished sends no reset): a connection attempt gives up after
+        // 10 s, and one that stops answering is closed by TCP within about
+        // half a minute, so that the judge notices the loss and waits for
+        // the store, rather than hanging in a call the watchdog then sees
+        // as stuck.
+        config.connect_timeout(Duration::from_secs(10));
+        config.keepalives(true);
+        config.keepalives_idle(Duration::from_secs(10));
+        config.keepalives_interval(Duration::from_secs(5));
+        config.keepalives_retries(3);
+        config.tcp_user_timeout(Duration::from_secs(30));
         config.application_name("zinejudge");
-        let client = sql::off_runtime(|| config.connect(postgres::NoTls))?;
-        let mut store = Store {
-            conn: Conn::postgres(client),
-            relaxed: std::cell::Cell::new(false),
-            claimant: Claimant::default(),
-        };
-        schema::migrate(&mut store.conn)?;
-        Ok(store)
+        Ok(config)
     }
 
     /// A store in memory (SQLite), for tests.
@@ -548,6 +734,8 @@ impl Store {
             conn: Conn::sqlite(conn),
             relaxed: std::cell::Cell::new(false),
             claimant: Claimant::default(),
+            claimant_live: false,
+            unforgiven: Vec::new(),
         };
         schema::migrate(&mut store.conn)?;
         Ok(store)
@@ -566,11 +754,15 @@ impl Store {
             Some(c) => {
                 c.pragma_update(None, "synchronous", if durable { "FULL" } else { "NORMAL" })?
             }
-            None => self.conn.execute_batch(if durable {
-                "SET synchronous_commit = on"
-            } else {
-                "SET synchronous_commit = off"
-            })?,
+            // Kept for the session, so that a connection made again after a
+            // loss commits as this one did.
+            None => self.conn.keep_session(
+                "synchronous_commit",
+                Some(format!(
+                    "SET synchronous_commit = {}",
+                    if durable { "on" } else { "off" }
+                )),
+            )?,
         }
         Ok(())
     }
@@ -675,7 +867,8 @@ impl Store {
         let sql = format!(
             "UPDATE inbound SET claimed_by = ?1, lease_until = {PG_NOW} + ?2
              WHERE id IN (SELECT id FROM inbound WHERE state = 'new'
-                 AND (claimed_by IS NULL OR claimed_by = ?1 OR lease_until <= {PG_NOW})
+                 AND (claimed_by IS NULL OR claimed_by = ?1 OR lease_until <= {PG_NOW}
+                     OR {HOLDER_GONE})
                  ORDER BY id LIMIT ?3 FOR UPDATE SKIP LOCKED)
              RETURNING id, message_id, raw, size, truncated, received_at"
         );
@@ -706,6 +899,7 @@ impl Store {
     /// or, this judge's lease having run out, another judge claimed it).
     /// On PostgreSQL the claim's lease starts again.
     pub fn start_attempt(&mut self, id: i64) -> Result<Option<i64>> {
+        self.take_back_attempts()?;
         if self.backend() == Backend::Sqlite {
             return self.begin_attempt(id).map(Some);
         }
@@ -713,7 +907,8 @@ impl Store {
             "UPDATE inbound SET attempts = attempts + 1, claimed_by = ?2,
                  lease_until = {PG_NOW} + ?3
              WHERE id = ?1 AND state = 'new'
-                 AND (claimed_by IS NULL OR claimed_by = ?2 OR lease_until <= {PG_NOW})
+                 AND (claimed_by IS NULL OR claimed_by = ?2 OR lease_until <= {PG_NOW}
+                     OR {HOLDER_GONE})
              RETURNING attempts"
         );
         let (name, lease) = (self.claimant.name.clone(), self.claimant.lease_seconds());
@@ -754,6 +949,26 @@ impl Store {
         )
     }
 
+    /// Whether this judge still fetches the mail: on PostgreSQL, whether
+    /// this connection's session holds the fetch lock, or can take it now.
+    /// A session lock goes with its connection: after the connection was
+    /// lost (a restart of the server) and made again, another judge may
+    /// have taken the lock meanwhile, and this one must stop fetching. On
+    /// SQLite always true.
+    pub fn holds_fetch_lock(&self) -> Result<bool> {
+        if self.backend() == Backend::Sqlite {
+            return Ok(true);
+        }
+        self.conn.query_row(
+            "SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
+                     AND pid = pg_backend_pid() AND granted AND objsubid = 1
+                     AND CAST(classid AS BIGINT) * 4294967296 + CAST(objid AS BIGINT) = ?1)
+                 THEN true ELSE pg_try_advisory_lock(?1) END",
+            params![FETCH_LOCK],
+            |r| r.get(0),
+        )
+    }
+
     /// Give up this judge's claims on mail not yet processed or sent, so
     /// that the other judges take it at once rather than when the leases
     /// run out: for a judge stopping cleanly. Nothing on SQLite.
@@ -774,14 +989,67 @@ impl Store {
     }
 
     /// Claim as `claimant` from now on (the daemon's connections, named
-    /// after the configuration).
-    pub fn set_claimant(&mut self, claimant: Claimant) {
+    /// after the configuration). On PostgreSQL this connection holds the
+    /// claimant's liveness lock from now on (taken again whenever the
+    /// connection is made again): while any connection of a judge is
+    /// open, its claims hold until their leases end; once none is (the
+    /// judge died), the other judges take them over at once.
+    pub fn set_claimant(&mut self, claimant: Claimant) -> Result<()> {
+        if self.backend() == Backend::Postgres {
+            if self.claimant_live {
+                self.conn.execute(
+                    "SELECT pg_advisory_unlock_shared(?1, hashtext(?2))",
+                    params![LIVE_CLASS, self.claimant.name],
+                )?;
+                self.claimant_live = false;
+            }
+            self.conn.keep_session(
+                "liveness",
+                Some(format!(
+                    "SELECT pg_advisory_lock_shared({LIVE_CLASS}, hashtext({}))",
+                    sql_literal(&claimant.name)
+                )),
+            )?;
+            self.claimant_live = true;
+        }
         self.claimant = claimant;
+        Ok(())
     }
 
     /// Who this connection claims work as.
     pub fn claimant(&self) -> &Claimant {
         &self.claimant
+    }
+
+    /// Take back the attempt [`Store::start_attempt`] counted for the mail
+    /// `id`, whose processing ended without an outcome because the store
+    /// failed: only a crash while a mail is processed counts against it
+    /// (see [`StoreError::is_unavailable`]). When the store cannot take it
+    /// back now, the next [`Store::start_attempt`] on this connection does,
+    /// before it counts anything.
+    pub fn forgive_attempt(&mut self, id: i64) {
+        self.unforgiven.push(id);
+        let _ = self.take_back_attempts();
+    }
+
+    fn take_back_attempts(&mut self) -> Result<()> {
+        while let Some(&id) = self.unforgiven.last() {
+            self.conn.execute(
+                "UPDATE inbound SET attempts = attempts - 1
+                 WHERE id = ?1 AND state = 'new' AND attempts > 0",
+                params![id],
+            )?;
+            self.unforgiven.pop();
+        }
+        Ok(())
+    }
+
+    /// The first fault of the store ([`StoreError::is_unavailable`]) this
+    /// connection met since its last transaction began, as text: how a
+    /// piece of work that failed tells that the store failed it, whatever
+    /// the work made of the error.
+    pub fn fault(&self) -> Option<String> {
+        self.conn.fault()
     }
 
     /// Count one more attempt at processing a mail, committed at once, and
@@ -923,7 +1191,8 @@ impl Store {
             "UPDATE outbox SET claimed_by = ?3, lease_until = {PG_NOW} + ?4
              WHERE id IN (SELECT id FROM outbox
                  WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 {pictures}
-                 AND (claimed_by IS NULL OR claimed_by = ?3 OR lease_until <= {PG_NOW})
+                 AND (claimed_by IS NULL OR claimed_by = ?3 OR lease_until <= {PG_NOW}
+                     OR {HOLDER_GONE})
                  ORDER BY id LIMIT ?2 FOR UPDATE SKIP LOCKED)
              RETURNING id, message_id, recipients, raw, attempts, source_id, parts",
             pictures = if pictures { "" } else { "AND parts IS NULL" },
@@ -968,8 +1237,10 @@ impl Store {
 
     /// When the next queued mail falls due, if any. On PostgreSQL a mail
     /// another judge holds a live claim on falls due for this one when
-    /// the claim's lease ends, not before (so that a judge does not look
-    /// again and again at mail another is sending).
+    /// the claim's lease ends, not before (so that a judge does not take
+    /// mail another is sending), but this judge looks again within
+    /// [`TAKEOVER_POLL`] to see whether that judge is still alive: a
+    /// judge that died leaves its claims to the others at once.
     pub fn next_outbox_due(&self) -> Result<Option<i64>> {
         if self.backend() == Backend::Sqlite {
             return self.conn.query_row(
@@ -981,11 +1252,12 @@ impl Store {
         self.conn.query_row(
             &format!(
                 "SELECT min(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> ?1
-                     AND lease_until > {PG_NOW}
-                     THEN greatest(next_attempt_at, lease_until) ELSE next_attempt_at END)
+                     AND lease_until > {PG_NOW} AND NOT {HOLDER_GONE}
+                     THEN least(greatest(next_attempt_at, lease_until), {PG_NOW} + ?2)
+                     ELSE next_attempt_at END)
                  FROM outbox WHERE state IN ('queued', 'sending')"
             ),
-            params![self.claimant.name],
+            params![self.claimant.name, TAKEOVER_POLL.as_secs() as i64],
             |r| r.get(0),
         )
     }
@@ -1371,6 +1643,12 @@ pub fn next_serial(tx: &Tx<'_>) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_liveness_test_tries_the_liveness_lock() {
+        assert!(HOLDER_GONE.contains(&format!("({LIVE_CLASS}, hashtext(claimed_by))")));
+        assert_eq!(sql_literal("o'neil"), "'o''neil'");
+    }
 
     #[test]
     fn a_plain_path_or_sqlite_url_is_an_sqlite_file() {

@@ -564,6 +564,54 @@ pub fn migrate(conn: &mut Conn) -> Result<()> {
     Ok(())
 }
 
+/// [`super::Store::check`]'s look at the schema: newer than this program
+/// is refused; older (or none) is brought up to date in a transaction that
+/// is rolled back, so that what the role may not do shows and nothing
+/// changes (PostgreSQL's DDL is transactional; an SQLite file that is
+/// older is migrated by the judge itself, which the file's directory being
+/// writable is enough for); current, every table of the judge's must be
+/// the role's to read and write.
+pub(super) fn check(conn: &mut Conn) -> std::result::Result<(), super::Unusable> {
+    use super::Unusable;
+    let known = migrations(conn.backend()).len() as i64;
+    let found = version(conn).map_err(Unusable::Store)?;
+    if found > known {
+        return Err(Unusable::Store(StoreError::TooNew { found, known }));
+    }
+    if conn.backend() == Backend::Sqlite {
+        return Ok(());
+    }
+    if found < known {
+        let tx = conn.transaction().map_err(Unusable::Schema)?;
+        tx.execute("SELECT pg_advisory_xact_lock(?1)", params![MIGRATION_LOCK])
+            .map_err(Unusable::Schema)?;
+        for sql in migrations(tx.backend())
+            .iter()
+            .skip(version(&tx).map_err(Unusable::Schema)? as usize)
+        {
+            tx.execute_batch(sql).map_err(Unusable::Schema)?;
+        }
+        set_version(&tx, known).map_err(Unusable::Schema)?;
+        return tx.rollback().map_err(Unusable::Schema);
+    }
+    let withheld: Option<(String, String)> = conn
+        .query_opt(
+            "SELECT t.tablename, p.p FROM pg_catalog.pg_tables AS t,
+                 unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE']) AS p (p)
+             WHERE t.schemaname = current_schema() AND t.tablename <> 'schema_version'
+                 AND NOT has_table_privilege(
+                     quote_ident(t.schemaname) || '.' || quote_ident(t.tablename), p.p)
+             ORDER BY t.tablename, p.p LIMIT 1",
+            &[],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(Unusable::Store)?;
+    match withheld {
+        Some((table, privilege)) => Err(Unusable::Privilege { table, privilege }),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,7 +22,23 @@
 //! runtime. The store is already used only off the async threads (the
 //! processor's own thread, `spawn_blocking`), except when the daemon opens
 //! its connections from its async supervisor; `off_runtime` covers that
-//! case (and any other) by stepping out of the runtime first.
+//! case (and any other) by stepping out of the runtime first. Closing a
+//! client runs its runtime too, and dropping that runtime inside another
+//! panics as well: a client is therefore always closed on a thread of its
+//! own (`close_client`), wherever the connection is dropped (a web page's
+//! pooled connection, the outbox's, all dropped as the daemon's runtime
+//! stops).
+//!
+//! A PostgreSQL connection that is lost (the server restarted, the network
+//! failed) is made again by the next call outside a transaction, with the
+//! session's settings and locks (`Conn::keep_session`) taken again; the
+//! call that met the loss fails, and so does the rest of a transaction it
+//! was in. What is a fault of the store rather than of the work asked of
+//! it is [`StoreError::is_unavailable`]; a connection remembers the first
+//! such fault met in a transaction, and that transaction then refuses to
+//! commit ([`Tx::commit`]), even if the fault was handled along the way (a
+//! command's savepoint rolled back and the work went on): work done with a
+//! part missing because the store failed is not work to keep.
 
 use super::{Result, StoreError};
 use std::cell::RefCell;
@@ -252,7 +268,13 @@ pub enum Backend {
 /// A connection to either backend. Calls take `&self`, as rusqlite's do,
 /// so that a transaction can be shared by the functions of one unit of
 /// work; the PostgreSQL client, which wants `&mut`, sits in a `RefCell`.
-pub struct Conn(ConnInner);
+pub struct Conn {
+    inner: ConnInner,
+    /// The first fault of the store ([`StoreError::is_unavailable`]) met
+    /// since the current transaction began, as text: the transaction will
+    /// not commit (see the module doc).
+    fault: RefCell<Option<String>>,
+}
 
 enum ConnInner {
     Sqlite(rusqlite::Connection),
@@ -260,20 +282,75 @@ enum ConnInner {
 }
 
 /// A PostgreSQL client and its prepared statements, by the SQL as written
-/// (before `?N` became `$N`).
+/// (before `?N` became `$N`), and what it takes to make the connection
+/// again when it is lost.
 pub(super) struct Pg {
-    client: postgres::Client,
+    /// The client; `None` after a connection that could not be made again.
+    client: Option<postgres::Client>,
+    /// How to connect (again).
+    config: postgres::Config,
     prepared: HashMap<String, postgres::Statement>,
+    /// Statements that set the session up, run again, in order, on each
+    /// new connection: settings and session locks ([`Conn::keep_session`]).
+    session: Vec<(&'static str, String)>,
+    /// The connection was lost: the next call outside a transaction makes
+    /// it again. (The client itself learns that its connection is closed
+    /// only when a call finds it so.)
+    lost: bool,
+    /// A transaction is open: a lost connection is not replaced until it
+    /// ends, since the new one would run the rest of the transaction's
+    /// statements outside it.
+    in_tx: bool,
 }
 
 impl Pg {
+    /// The client, connected: made again first if the connection was lost
+    /// and no transaction is open.
+    fn client(&mut self) -> Result<&mut postgres::Client> {
+        let lost = self.lost || self.client.as_ref().is_none_or(postgres::Client::is_closed);
+        if lost && !self.in_tx {
+            self.reconnect()?;
+        }
+        self.client.as_mut().ok_or(StoreError::Lost)
+    }
+
+    /// Connect again (the old client, if any, is closed), and set the new
+    /// session up as the old one was.
+    fn reconnect(&mut self) -> Result<()> {
+        if let Some(old) = self.client.take() {
+            close_client(old);
+        }
+        self.prepared.clear();
+        let config = &self.config;
+        let mut client = off_runtime(|| config.connect(postgres::NoTls))?;
+        for (_, sql) in &self.session {
+            let c = &mut client;
+            off_runtime(|| c.batch_execute(sql))?;
+        }
+        self.client = Some(client);
+        self.lost = false;
+        Ok(())
+    }
+
+    /// Note a failed call: a fault that lost the connection makes the next
+    /// call outside a transaction connect again.
+    fn noted<T>(&mut self, r: std::result::Result<T, postgres::Error>) -> Result<T> {
+        r.map_err(|e| {
+            if connection_lost(&e) {
+                self.lost = true;
+            }
+            StoreError::Pg(e)
+        })
+    }
+
     fn statement(&mut self, sql: &str) -> Result<postgres::Statement> {
         if let Some(s) = self.prepared.get(sql) {
             return Ok(s.clone());
         }
         let translated = dollar_placeholders(sql);
-        let client = &mut self.client;
-        let st = off_runtime(|| client.prepare(&translated))?;
+        let client = self.client()?;
+        let st = off_runtime(|| client.prepare(&translated));
+        let st = self.noted(st)?;
         if self.prepared.len() > 512 {
             self.prepared.clear();
         }
@@ -302,19 +379,126 @@ impl Pg {
         ) -> std::result::Result<T, postgres::Error>
         + Send,
     ) -> Result<T> {
+        // Connected first: a new connection has no prepared statements.
+        self.client()?;
         let st = self.statement(sql)?;
         let values: Vec<PgValue<'_>> = params.iter().map(|p| PgValue(p.to_value())).collect();
         let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = values
             .iter()
             .map(|v| v as &(dyn postgres::types::ToSql + Sync))
             .collect();
-        let client = &mut self.client;
-        Ok(off_runtime(|| f(client, &st, &refs))?)
+        let client = self.client()?;
+        let r = off_runtime(|| f(client, &st, &refs));
+        self.noted(r)
     }
 
     fn batch(&mut self, sql: &str) -> Result<()> {
-        let client = &mut self.client;
-        Ok(off_runtime(|| client.batch_execute(sql))?)
+        let client = self.client()?;
+        let r = off_runtime(|| client.batch_execute(sql));
+        self.noted(r)
+    }
+}
+
+impl Drop for Pg {
+    fn drop(&mut self) {
+        if let Some(c) = self.client.take() {
+            close_client(c);
+        }
+    }
+}
+
+/// Close a PostgreSQL client on a thread of its own. Closing runs the
+/// client's own runtime, and then drops it: inside another runtime (the
+/// daemon's, whose tasks hold connections and are dropped as it stops)
+/// either panics, and in a destructor that aborts the process. A thread
+/// of its own is outside any runtime whatever the caller's thread is.
+/// Should no thread start, the client is leaked: its socket closes when
+/// the process ends, which is better than an abort.
+fn close_client(client: postgres::Client) {
+    let mut slot = Some(client);
+    std::thread::scope(|s| {
+        let taken = &mut slot;
+        let closing = std::thread::Builder::new()
+            .name("pg-close".into())
+            .spawn_scoped(s, move || drop(taken.take()));
+        if let Ok(h) = closing {
+            let _ = h.join();
+        }
+    });
+    if let Some(c) = slot {
+        std::mem::forget(c);
+    }
+}
+
+/// Whether a PostgreSQL error means the connection is gone (or useless,
+/// as a standby's is for writing), so that it must be made again.
+fn connection_lost(e: &postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    match e.code() {
+        Some(code) => {
+            let c = code.code();
+            c.starts_with("08")
+                || matches!(c, "57P01" | "57P02" | "57P03" | "57P04" | "25006" | "3D000")
+        }
+        None => no_answer(e),
+    }
+}
+
+/// A PostgreSQL error without an answer from the server: the connection
+/// itself failed (I/O, connecting, a timeout).
+fn no_answer(e: &postgres::Error) -> bool {
+    std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
+        || e.to_string() == "timeout waiting for server"
+}
+
+/// Whether a PostgreSQL error is the store's fault rather than the work's
+/// (see [`StoreError::is_unavailable`]): the connection, the login, the
+/// server's resources (disk full, out of memory, too many connections),
+/// an operator's intervention (shutdown, restart), a privilege withheld, a
+/// standby that cannot write, data the server finds corrupt, a conflict
+/// that goes away when tried again (serialization, deadlock, a lock not
+/// available). Not a cancelled statement (57014): a statement timeout may
+/// be the work's own doing, and a mail that made one would otherwise be
+/// tried again for ever, holding up the mail behind it.
+pub(super) fn pg_unavailable(e: &postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    let Some(code) = e.code() else {
+        return no_answer(e);
+    };
+    let c = code.code();
+    ["08", "28", "40", "53", "57P", "58"]
+        .iter()
+        .any(|class| c.starts_with(class))
+        || matches!(
+            c,
+            "57000" | "42501" | "25006" | "3D000" | "55P03" | "55006" | "XX001" | "XX002"
+        )
+}
+
+/// Whether an SQLite error is the store's fault rather than the work's:
+/// the file (locked by another process, the disk full or failing, read
+/// only, not to be opened) or the memory.
+pub(super) fn sqlite_unavailable(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode as C;
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) => matches!(
+            f.code,
+            C::DatabaseBusy
+                | C::DatabaseLocked
+                | C::DiskFull
+                | C::SystemIoFailure
+                | C::ReadOnly
+                | C::CannotOpen
+                | C::PermissionDenied
+                | C::OutOfMemory
+                | C::FileLockingProtocolFailed
+                | C::NoLargeFileSupport
+        ),
+        _ => false,
     }
 }
 
@@ -359,20 +543,33 @@ impl Conn {
     /// A connection over SQLite.
     pub(super) fn sqlite(c: rusqlite::Connection) -> Conn {
         c.set_prepared_statement_cache_capacity(64);
-        Conn(ConnInner::Sqlite(c))
+        Conn {
+            inner: ConnInner::Sqlite(c),
+            fault: RefCell::new(None),
+        }
     }
 
-    /// A connection over PostgreSQL.
-    pub(super) fn postgres(client: postgres::Client) -> Conn {
-        Conn(ConnInner::Postgres(Box::new(RefCell::new(Pg {
-            client,
+    /// A connection over PostgreSQL, made with `config` (and made again
+    /// with it when lost).
+    pub(super) fn postgres(config: postgres::Config) -> Result<Conn> {
+        let mut pg = Pg {
+            client: None,
+            config,
             prepared: HashMap::new(),
-        }))))
+            session: Vec::new(),
+            lost: false,
+            in_tx: false,
+        };
+        pg.reconnect()?;
+        Ok(Conn {
+            inner: ConnInner::Postgres(Box::new(RefCell::new(pg))),
+            fault: RefCell::new(None),
+        })
     }
 
     /// The SQLite connection, for what only SQLite has (pragmas, backup).
     pub(super) fn as_sqlite(&self) -> Option<&rusqlite::Connection> {
-        match &self.0 {
+        match &self.inner {
             ConnInner::Sqlite(c) => Some(c),
             ConnInner::Postgres(_) => None,
         }
@@ -380,31 +577,83 @@ impl Conn {
 
     /// Which backend this is.
     pub fn backend(&self) -> Backend {
-        match &self.0 {
+        match &self.inner {
             ConnInner::Sqlite(_) => Backend::Sqlite,
             ConnInner::Postgres(_) => Backend::Postgres,
         }
     }
 
+    /// PostgreSQL: run `sql` now, and again on every new connection made
+    /// after a loss, in the order first given; `key` names it, so that a
+    /// later call with the same key replaces it (a setting changed), and
+    /// `None` forgets it. A session lock kept this way is taken again on
+    /// the new connection, and may have been held by another session in
+    /// between. Nothing on SQLite, whose connection is never lost.
+    pub(super) fn keep_session(&self, key: &'static str, sql: Option<String>) -> Result<()> {
+        let ConnInner::Postgres(pg) = &self.inner else {
+            return Ok(());
+        };
+        if let Some(sql) = &sql {
+            self.execute_batch(sql)?;
+        }
+        let mut pg = pg.borrow_mut();
+        match (pg.session.iter().position(|(k, _)| *k == key), sql) {
+            (Some(i), Some(sql)) => pg.session[i].1 = sql,
+            (Some(i), None) => {
+                pg.session.remove(i);
+            }
+            (None, Some(sql)) => pg.session.push((key, sql)),
+            (None, None) => {}
+        }
+        Ok(())
+    }
+
+    /// Remember the first fault of the store in `r` (see
+    /// [`Conn::fault`]), and pass `r` on.
+    fn note_fault<T>(&self, r: Result<T>) -> Result<T> {
+        if let Err(e) = &r
+            && e.is_unavailable()
+        {
+            self.fault
+                .borrow_mut()
+                .get_or_insert_with(|| format!("{e:#}"));
+        }
+        r
+    }
+
+    /// The first fault of the store met since the current transaction
+    /// began (or, outside one, since the last began), as text.
+    pub fn fault(&self) -> Option<String> {
+        self.fault.borrow().clone()
+    }
+
+    fn set_in_tx(&self, open: bool) {
+        if let ConnInner::Postgres(pg) = &self.inner {
+            pg.borrow_mut().in_tx = open;
+        }
+    }
+
     /// Run a statement; the number of rows it changed.
     pub fn execute(&self, sql: &str, params: Params<'_>) -> Result<usize> {
-        match &self.0 {
-            ConnInner::Sqlite(c) => {
-                let mut st = c.prepare_cached(sql)?;
-                Ok(st.execute(rusqlite::params_from_iter(
-                    params.iter().map(|p| SqliteValue(p.to_value())),
-                ))?)
-            }
+        self.note_fault(match &self.inner {
+            ConnInner::Sqlite(c) => c
+                .prepare_cached(sql)
+                .and_then(|mut st| {
+                    st.execute(rusqlite::params_from_iter(
+                        params.iter().map(|p| SqliteValue(p.to_value())),
+                    ))
+                })
+                .map_err(StoreError::from),
             ConnInner::Postgres(pg) => pg.borrow_mut().execute(sql, params),
-        }
+        })
     }
 
     /// Run statements without parameters, separated by `;`.
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
-        match &self.0 {
-            ConnInner::Sqlite(c) => Ok(c.execute_batch(sql)?),
+        self.note_fault(match &self.inner {
+            ConnInner::Sqlite(c) => c.execute_batch(sql).map_err(StoreError::from),
             ConnInner::Postgres(pg) => pg.borrow_mut().batch(sql),
-        }
+        })
     }
 
     /// Every row of a query, each made by `f`.
@@ -414,8 +663,8 @@ impl Conn {
         params: Params<'_>,
         mut f: impl FnMut(&Row<'_>) -> Result<T>,
     ) -> Result<Vec<T>> {
-        match &self.0 {
-            ConnInner::Sqlite(c) => {
+        self.note_fault(match &self.inner {
+            ConnInner::Sqlite(c) => (|| {
                 let mut st = c.prepare_cached(sql)?;
                 let mut rows = st.query(rusqlite::params_from_iter(
                     params.iter().map(|p| SqliteValue(p.to_value())),
@@ -425,14 +674,14 @@ impl Conn {
                     out.push(f(&Row(RowInner::Sqlite(r)))?);
                 }
                 Ok(out)
-            }
-            ConnInner::Postgres(pg) => {
+            })(),
+            ConnInner::Postgres(pg) => (|| {
                 let rows = pg.borrow_mut().query(sql, params)?;
                 rows.iter()
                     .map(|r| f(&Row(RowInner::Postgres(r))))
                     .collect()
-            }
-        }
+            })(),
+        })
     }
 
     /// The first row of a query made by `f`, or `None`.
@@ -442,8 +691,8 @@ impl Conn {
         params: Params<'_>,
         f: impl FnOnce(&Row<'_>) -> Result<T>,
     ) -> Result<Option<T>> {
-        match &self.0 {
-            ConnInner::Sqlite(c) => {
+        self.note_fault(match &self.inner {
+            ConnInner::Sqlite(c) => (|| {
                 let mut st = c.prepare_cached(sql)?;
                 let mut rows = st.query(rusqlite::params_from_iter(
                     params.iter().map(|p| SqliteValue(p.to_value())),
@@ -452,15 +701,15 @@ impl Conn {
                     Some(r) => Ok(Some(f(&Row(RowInner::Sqlite(r)))?)),
                     None => Ok(None),
                 }
-            }
-            ConnInner::Postgres(pg) => {
+            })(),
+            ConnInner::Postgres(pg) => (|| {
                 let rows = pg.borrow_mut().query(sql, params)?;
                 match rows.first() {
                     Some(r) => Ok(Some(f(&Row(RowInner::Postgres(r)))?)),
                     None => Ok(None),
                 }
-            }
-        }
+            })(),
+        })
     }
 
     /// The first row of a query made by `f`; [`StoreError::NoRows`] if
@@ -480,22 +729,24 @@ impl Conn {
     /// transaction that reads first and writes later fails at once with
     /// "database is locked" if another connection wrote in between.
     pub fn transaction(&mut self) -> Result<Tx<'_>> {
-        self.execute_batch(match self.backend() {
+        self.begin(match self.backend() {
             Backend::Sqlite => "BEGIN IMMEDIATE",
             Backend::Postgres => "BEGIN",
-        })?;
-        Ok(Tx {
-            conn: self,
-            done: false,
         })
     }
 
     /// Start a transaction that only reads, on one snapshot.
     pub fn read_transaction(&mut self) -> Result<Tx<'_>> {
-        self.execute_batch(match self.backend() {
+        self.begin(match self.backend() {
             Backend::Sqlite => "BEGIN DEFERRED",
             Backend::Postgres => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-        })?;
+        })
+    }
+
+    fn begin(&mut self, sql: &str) -> Result<Tx<'_>> {
+        self.fault.borrow_mut().take();
+        self.execute_batch(sql)?;
+        self.set_in_tx(true);
         Ok(Tx {
             conn: self,
             done: false,
@@ -512,16 +763,24 @@ pub struct Tx<'c> {
 }
 
 impl Tx<'_> {
-    /// Commit.
+    /// Commit; or, if the store failed earlier in the transaction (see the
+    /// module doc), roll back and say so ([`StoreError::Failed`]).
     pub fn commit(mut self) -> Result<()> {
+        if let Some(fault) = self.conn.fault() {
+            return Err(StoreError::Failed(fault));
+        }
         self.done = true;
-        self.conn.execute_batch("COMMIT")
+        let r = self.conn.execute_batch("COMMIT");
+        self.conn.set_in_tx(false);
+        r
     }
 
     /// Roll back (as dropping does, but with the error, if any).
     pub fn rollback(mut self) -> Result<()> {
         self.done = true;
-        self.conn.execute_batch("ROLLBACK")
+        let r = self.conn.execute_batch("ROLLBACK");
+        self.conn.set_in_tx(false);
+        r
     }
 }
 
@@ -536,6 +795,7 @@ impl Drop for Tx<'_> {
     fn drop(&mut self) {
         if !self.done {
             let _ = self.conn.execute_batch("ROLLBACK");
+            self.conn.set_in_tx(false);
         }
     }
 }
@@ -685,6 +945,26 @@ fn numeric(raw: &[u8]) -> std::result::Result<ValueRef<'static>, BoxError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sqlite_faults_of_the_file_are_the_stores_and_refusals_of_the_data_are_not() {
+        let failure = |code| rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None);
+        for code in [
+            rusqlite::ffi::SQLITE_FULL,
+            rusqlite::ffi::SQLITE_BUSY,
+            rusqlite::ffi::SQLITE_IOERR,
+            rusqlite::ffi::SQLITE_READONLY,
+        ] {
+            assert!(sqlite_unavailable(&failure(code)), "{code}");
+        }
+        for code in [
+            rusqlite::ffi::SQLITE_CONSTRAINT,
+            rusqlite::ffi::SQLITE_TOOBIG,
+        ] {
+            assert!(!sqlite_unavailable(&failure(code)), "{code}");
+        }
+        assert!(!sqlite_unavailable(&rusqlite::Error::QueryReturnedNoRows));
+    }
 
     #[test]
     fn placeholders_become_dollars_outside_quotes() {

@@ -270,6 +270,14 @@ impl Judge {
         }
     }
 
+    /// Its exit status if it has exited (then it is no longer running),
+    /// without waiting.
+    pub fn try_exit(&mut self) -> Option<ExitStatus> {
+        let status = self.child.as_mut()?.try_wait().expect("try_wait")?;
+        self.child = None;
+        Some(status)
+    }
+
     /// Wait for it to exit by itself; panics after `timeout`.
     pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
         let deadline = Instant::now() + timeout;

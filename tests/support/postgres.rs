@@ -31,6 +31,9 @@ pub struct PgServer {
     pub port: u16,
     bin: PathBuf,
     run_as: Option<String>,
+    /// The options it was started with (port, addresses), to start it
+    /// again after [`PgServer::stop`].
+    opts: String,
 }
 
 /// The directory of PostgreSQL's server programs (Debian keeps them out of
@@ -77,18 +80,51 @@ pub struct PgDatabase {
 impl PgDatabase {
     /// Its URL, for `[store] url` (the password is given apart).
     pub fn url(&self) -> String {
+        self.url_as(PG_USER)
+    }
+
+    /// Its URL for the role `user`.
+    pub fn url_as(&self, user: &str) -> String {
         format!(
-            "postgres://{PG_USER}@127.0.0.1:{}/{}",
+            "postgres://{user}@127.0.0.1:{}/{}",
             self.server.port, self.name
         )
     }
 
     /// Where the store is, with the password.
     pub fn location(&self) -> zinejudge::store::Location {
+        self.location_as(PG_USER)
+    }
+
+    /// Where the store is for the role `user` (whose password is
+    /// [`PG_PASSWORD`], as [`PgDatabase::role`] makes it).
+    pub fn location_as(&self, user: &str) -> zinejudge::store::Location {
         zinejudge::store::Location::Postgres(zinejudge::store::PgLocation {
-            url: self.url(),
+            url: self.url_as(user),
             password: Some(PG_PASSWORD.to_string()),
         })
+    }
+
+    /// Run SQL in this database as the test's superuser.
+    pub fn psql(&self, sql: &str) -> Result<String, String> {
+        self.server.psql_in(&self.name, sql)
+    }
+
+    /// A role that logs in with [`PG_PASSWORD`] and is no superuser (a
+    /// superuser bypasses every privilege, so a privilege withheld shows
+    /// only on another role), allowed everything on the tables and
+    /// sequences in this database as they are now.
+    pub fn role(&self, user: &str) -> Result<(), String> {
+        self.server.psql_in(
+            &self.name,
+            &format!(
+                "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{user}') THEN
+                     CREATE ROLE {user} LOGIN PASSWORD '{PG_PASSWORD}'; END IF; END $$;
+                 GRANT ALL ON ALL TABLES IN SCHEMA public TO {user};
+                 GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO {user};"
+            ),
+        )?;
+        Ok(())
     }
 }
 
@@ -107,6 +143,18 @@ impl PgServer {
                 }
             }
         };
+        Some(Self::database_on(server, test))
+    }
+
+    /// A fresh database for `test` on a server of its own, which the test
+    /// may stop and restart without disturbing the others; or a skip, as
+    /// [`PgServer::database_or_skip`].
+    pub fn own_database_or_skip(test: &str) -> Option<PgDatabase> {
+        let server = std::sync::Arc::new(PgServer::start_or_skip(test)?);
+        Some(Self::database_on(server, test))
+    }
+
+    fn database_on(server: std::sync::Arc<PgServer>, test: &str) -> PgDatabase {
         static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let name = format!(
             "t{}_{}",
@@ -116,7 +164,7 @@ impl PgServer {
         server
             .psql(&format!("CREATE DATABASE {name}"))
             .unwrap_or_else(|e| panic!("{test}: {e}"));
-        Some(PgDatabase { server, name })
+        PgDatabase { server, name }
     }
 
     /// Start a server, or skip the test (outside CI) when PostgreSQL is not
@@ -153,6 +201,7 @@ impl PgServer {
             port: 0,
             bin,
             run_as,
+            opts: String::new(),
         };
         let out = server.run(
             "initdb",
@@ -180,26 +229,12 @@ impl PgServer {
                 .map_err(|e| e.to_string())?
                 .port();
             server.port = port;
-            let opts = format!(
+            server.opts = format!(
                 "-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={} \
                  -c fsync=off -c max_connections=60",
                 path_str(&dir)?
             );
-            let out = server.run(
-                "pg_ctl",
-                &[
-                    "-D",
-                    path_str(&data)?,
-                    "-l",
-                    path_str(&dir.join("server.log"))?,
-                    "-o",
-                    &opts,
-                    "-w",
-                    "-t",
-                    "60",
-                    "start",
-                ],
-            )?;
+            let out = server.pg_ctl_start()?;
             if out.status.success() {
                 server.create_database()?;
                 return Ok(server);
@@ -213,6 +248,70 @@ impl PgServer {
         Err(format!("PostgreSQL did not start: {last}"))
     }
 
+    fn pg_ctl_start(&self) -> Result<Output, String> {
+        let data = self.dir.join("data");
+        self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                path_str(&data)?,
+                "-l",
+                path_str(&self.dir.join("server.log"))?,
+                "-o",
+                &self.opts,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
+        )
+    }
+
+    /// Stop the server as an operator's `pg_ctl stop` does (fast: open
+    /// sessions are ended, each told "terminating connection due to
+    /// administrator command").
+    pub fn stop(&self) -> Result<(), String> {
+        let data = self.dir.join("data");
+        let out = self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                path_str(&data)?,
+                "-m",
+                "fast",
+                "-w",
+                "-t",
+                "60",
+                "stop",
+            ],
+        )?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!("pg_ctl stop failed: {}", text(&out)))
+        }
+    }
+
+    /// Start the server again after [`PgServer::stop`], on the same port.
+    pub fn start_again(&self) -> Result<(), String> {
+        let out = self.pg_ctl_start()?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "pg_ctl start failed: {}\n{}",
+                text(&out),
+                fs::read_to_string(self.dir.join("server.log")).unwrap_or_default()
+            ))
+        }
+    }
+
+    /// Restart the server, as `pg_ctlcluster ... restart` does.
+    pub fn restart(&self) -> Result<(), String> {
+        self.stop()?;
+        self.start_again()
+    }
+
     /// The URL the judge's configuration takes (the password is given
     /// apart, from a file or the environment).
     pub fn url(&self) -> String {
@@ -221,17 +320,14 @@ impl PgServer {
 
     /// Run SQL through `psql` as the test role; returns its output.
     pub fn psql(&self, sql: &str) -> Result<String, String> {
+        self.psql_in(PG_DATABASE, sql)
+    }
+
+    /// Run SQL through `psql` as the test role in the database `db`.
+    pub fn psql_in(&self, db: &str, sql: &str) -> Result<String, String> {
         let out = Command::new(self.bin.join("psql"))
             .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
-            .args([
-                "-U",
-                PG_USER,
-                "-d",
-                PG_DATABASE,
-                "-At",
-                "-v",
-                "ON_ERROR_STOP=1",
-            ])
+            .args(["-U", PG_USER, "-d", db, "-At", "-v", "ON_ERROR_STOP=1"])
             .args(["-c", sql])
             .env("PGPASSWORD", PG_PASSWORD)
             .output()
