@@ -536,12 +536,14 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
     let source = match (&config.source, source_store, inbox_maildir) {
         (Source::Maildir { poll, .. }, Some(store), Some(md)) => {
             Some(tokio::spawn(maildir_source(
-                md,
+                Inbox {
+                    md,
+                    masker,
+                    poll: *poll,
+                    max_bytes: config.max_mail_bytes,
+                    keep_mail: limits.keep_mail,
+                },
                 store,
-                masker,
-                *poll,
-                config.max_mail_bytes,
-                limits.keep_mail,
                 Arc::clone(&wake_processor),
                 shutdown_rx.clone(),
             )))
@@ -792,17 +794,34 @@ async fn wait_fetch_lock(lock: &Arc<Mutex<Store>>, shutdown: &mut watch::Receive
     }
 }
 
+/// The inbox Maildir and how it is read.
+struct Inbox {
+    /// The Maildir.
+    md: Maildir,
+    /// How the copies left in `cur/` are masked.
+    masker: Option<mail::Masker>,
+    /// How often `new/` is looked at.
+    poll: Duration,
+    /// Mails larger than this are stored as their header.
+    max_bytes: u64,
+    /// How long copies stay in `cur/`.
+    keep_mail: Duration,
+}
+
 /// Take mail from a Maildir's `new/`: store it, then move it to `cur/`.
 async fn maildir_source(
-    md: Maildir,
+    inbox: Inbox,
     store: Store,
-    masker: Option<mail::Masker>,
-    poll: Duration,
-    max_bytes: u64,
-    keep_mail: Duration,
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
 ) {
+    let Inbox {
+        md,
+        masker,
+        poll,
+        max_bytes,
+        keep_mail,
+    } = inbox;
     let store = Arc::new(Mutex::new(store));
     let mut last_prune: Option<std::time::Instant> = None;
     let mut outage = outage::Outage::new("inbox");
