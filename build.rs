@@ -1,24 +1,27 @@
 //! The rule features' registry, made from the files of `src/rules`.
 //!
-//! A rule feature is one file, `src/rules/<feature>.rs`, that declares
-//! `pub(crate) const PLUGIN: Plugin`: adding a feature must not mean
-//! editing a list somewhere else as well (issue #36). So the list is made
-//! here: every `.rs` file of `src/rules` but `mod.rs` becomes a module of
-//! `rules` (with `#[path]`, as the files live beside `mod.rs`), and each
-//! that declares a plug-in is named in `PLUGINS`. A directory
-//! `src/rules/<name>/` with a `mod.rs` is a module too: a feature too big
-//! for one file keeps its parts there.
+//! A rule feature is one file, `src/rules/<feature>.rs` (or a directory
+//! `src/rules/<feature>/` with a `mod.rs`, for a feature with a judge of
+//! its own), that declares `pub(crate) const PLUGIN: Plugin`: adding a
+//! feature must not mean editing a list somewhere else as well (issue
+//! #36). So the list is made here: each file or directory of `src/rules`
+//! that declares a plug-in becomes a module of `rules` (with `#[path]`, as
+//! the files live beside `mod.rs`) and is named in `PLUGINS`. The other
+//! files of `src/rules` are declared in its `mod.rs` as usual.
 //!
 //! rustfmt does not follow modules declared in generated code, so
-//! `scripts/test.sh` formats `src/rules` by name as well.
+//! `scripts/test.sh` formats the plug-in files by name as well.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The line that makes a file a plug-in.
+const MARK: &str = "pub(crate) const PLUGIN:";
+
 fn main() {
     let dir = Path::new("src/rules");
     println!("cargo::rerun-if-changed=src/rules");
-    let mut names: Vec<(String, String, bool)> = Vec::new();
+    let mut names: Vec<(String, String)> = Vec::new();
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => panic!("cannot read src/rules: {e}"),
@@ -26,38 +29,37 @@ fn main() {
     for entry in entries.flatten() {
         let path = entry.path();
         let (name, file) = if path.is_dir() {
-            let m = path.join("mod.rs");
-            if !m.is_file() {
-                continue;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            (name, m)
+            println!("cargo::rerun-if-changed={}", path.display());
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                path.join("mod.rs"),
+            )
         } else if path.extension().is_some_and(|x| x == "rs") {
-            let name = path
+            let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if name == "mod" {
-                continue;
-            }
-            (name, path.clone())
+            (stem, path.clone())
         } else {
             continue;
         };
+        if name == "mod" || !file.is_file() {
+            continue;
+        }
         println!("cargo::rerun-if-changed={}", file.display());
         let text = std::fs::read_to_string(&file).unwrap_or_default();
-        let plugin = text
-            .lines()
-            .any(|l| l.trim_start().starts_with("pub(crate) const PLUGIN: Plugin"));
+        if !text.lines().any(|l| l.trim_start().starts_with(MARK)) {
+            continue;
+        }
         let abs = match std::fs::canonicalize(&file) {
             Ok(p) => p,
             Err(e) => panic!("cannot resolve {}: {e}", file.display()),
         };
-        names.push((name, abs.to_string_lossy().into_owned(), plugin));
+        names.push((name, abs.to_string_lossy().into_owned()));
     }
     names.sort();
     let mut out = String::new();
-    for (name, path, _) in &names {
+    for (name, path) in &names {
         let _ = writeln!(out, "#[path = {path:?}]\npub mod {name};");
     }
     out.push_str(
@@ -65,10 +67,8 @@ fn main() {
          /// names (a plug-in's `rank` orders its hooks).\n\
          pub(crate) static PLUGINS: &[&Plugin] = &[\n",
     );
-    for (name, _, plugin) in &names {
-        if *plugin {
-            let _ = writeln!(out, "    &{name}::PLUGIN,");
-        }
+    for (name, _) in &names {
+        let _ = writeln!(out, "    &{name}::PLUGIN,");
     }
     out.push_str("];\n");
     let target = match std::env::var("OUT_DIR") {

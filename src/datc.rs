@@ -357,7 +357,7 @@ impl<'v> Runner<'v> {
                     }
                 }
                 let r = if self.army_fleets {
-                    crate::adjudicate::ferry::adjudicate_with_army_fleets(
+                    crate::rules::boarding::judge::adjudicate_with_army_fleets(
                         &v.map,
                         &self.rules,
                         &crate::adjudicate::questions::Standard,

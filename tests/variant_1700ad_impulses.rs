@@ -8,11 +8,11 @@ mod support_play;
 use support_play::{file, power, prov};
 
 use zinejudge::adjudicate::Illegal;
-use zinejudge::adjudicate::impulse::{Turn, TurnInput, adjudicate_turn, gm_retreat};
 use zinejudge::game::Position;
 use zinejudge::map::UnitKind;
 use zinejudge::orders::parse::OrderParser;
 use zinejudge::orders::{AnyCommand, MainOrder, Order};
+use zinejudge::rules::impulses::judge::{Turn, TurnInput, adjudicate_turn, gm_retreat};
 use zinejudge::variant::{PhaseKind, Variant};
 
 fn variant() -> Variant {

@@ -12,8 +12,6 @@
 //! [`rulebook::Rulebook`] for the cycles that have no single answer.
 
 pub mod adjust;
-pub mod ferry;
-pub mod impulse;
 pub mod movement;
 pub mod questions;
 pub mod retreat;

@@ -222,7 +222,7 @@ fn unit_zine(map: &Map, u: &Unit) -> String {
 /// armed neutral's garrison (1700 AD II rule 10b) is no army of anyone's:
 /// "bounced with the garrison of Denmark".
 pub fn unit_in_outcome(map: &Map, u: &Unit) -> String {
-    if u.power == crate::adjudicate::impulse::NEUTRAL {
+    if u.power == crate::rules::impulses::judge::NEUTRAL {
         format!(
             "the garrison of {}",
             map.province(map.province_of(u.region)).name

@@ -117,3 +117,43 @@ pub fn news(v: &(impl Ruleset + ?Sized), before: &Position, after: &Position) ->
     }
     out
 }
+
+/// The feature's entry in the registry: `[anarchy]` (the table itself is
+/// still read with the others, `features::RawAnarchy`).
+pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
+    name: "anarchy",
+    rank: 30,
+    tables: &[],
+    load,
+};
+
+/// The anarchy rule, where the variant has it.
+#[derive(Debug, Clone, Copy)]
+struct Rule;
+
+fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
+    l.legacy
+        .anarchy
+        .then(|| std::sync::Arc::new(Rule) as std::sync::Arc<dyn super::feature::Feature>)
+}
+
+impl super::feature::Feature for Rule {
+    fn silenced(&self, pos: &Position, power: PowerId) -> bool {
+        silenced(pos, power)
+    }
+
+    fn after_move(
+        &self,
+        v: &dyn Ruleset,
+        _pos: &Position,
+        _orders: &[crate::orders::MainOrder],
+        _r: &crate::adjudicate::movement::MovementResult,
+        next: &mut Position,
+    ) {
+        end_grace(v, next);
+    }
+
+    fn before_adjustment(&self, v: &dyn Ruleset, pos: &mut Position) {
+        start_grace(v, pos);
+    }
+}

@@ -101,3 +101,52 @@ pub fn record_exits(
         }
     }
 }
+
+/// The feature's entry in the registry: `[[box]]` (the table itself is
+/// still read with the others, `features::RawBox`).
+pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
+    name: "boxes",
+    rank: 40,
+    tables: &[],
+    load,
+};
+
+/// The variant's off-board boxes.
+#[derive(Debug, Clone, Copy)]
+struct Boxes;
+
+fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
+    (!l.legacy.boxes.is_empty())
+        .then(|| std::sync::Arc::new(Boxes) as std::sync::Arc<dyn super::feature::Feature>)
+}
+
+impl super::feature::Feature for Boxes {
+    /// Raiders home earn their bonus; a box whose units must now stand on
+    /// the board settles them, and the results tell where.
+    fn after_move(
+        &self,
+        v: &dyn Ruleset,
+        pos: &Position,
+        _orders: &[crate::orders::MainOrder],
+        r: &MovementResult,
+        next: &mut Position,
+    ) {
+        record_exits(v, &pos.units, r, &mut next.state);
+        for (u, placed) in settle(v, pos.phase, next) {
+            if placed {
+                next.state.arrived.push(u);
+            } else {
+                next.state.blocked.push(u);
+            }
+        }
+    }
+
+    /// A bonus counts at one adjustment only, made or skipped.
+    fn after_adjustment(&self, _r: &crate::adjudicate::AdjustResult, state: &mut RuleState) {
+        state.bonus.values_mut().for_each(|b| *b = 0);
+    }
+
+    fn adjustment_skipped(&self, state: &mut RuleState) {
+        state.bonus.values_mut().for_each(|b| *b = 0);
+    }
+}

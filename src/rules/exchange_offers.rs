@@ -143,3 +143,39 @@ pub fn carry_out(v: &(impl Ruleset + ?Sized), pos: &mut Position) -> (Vec<Exchan
     }
     (done, unmade)
 }
+
+/// The feature's entry in the registry: `[exchange]` (the table itself is
+/// still read with the others, `features::RawExchange`).
+pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
+    name: "exchange",
+    rank: 50,
+    tables: &[],
+    load,
+};
+
+/// Exchanges of centres, where the variant allows them.
+#[derive(Debug, Clone, Copy)]
+struct Exchanges;
+
+fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
+    l.legacy
+        .exchange
+        .then(|| std::sync::Arc::new(Exchanges) as std::sync::Arc<dyn super::feature::Feature>)
+}
+
+impl super::feature::Feature for Exchanges {
+    /// At the end of the move the matching offers are carried out; the
+    /// results tell what was exchanged and what could not be.
+    fn after_move(
+        &self,
+        v: &dyn Ruleset,
+        _pos: &Position,
+        _orders: &[crate::orders::MainOrder],
+        _r: &crate::adjudicate::movement::MovementResult,
+        next: &mut Position,
+    ) {
+        let (exchanged, unmade) = carry_out(v, next);
+        next.state.exchanged = exchanged;
+        next.state.unmade = unmade;
+    }
+}

@@ -13,19 +13,6 @@ use crate::map::{Map, Named, PowerId, ProvinceId, Unit};
 use serde::Deserialize;
 use toml::Spanned;
 
-/// `[[hidden]]`: units of a power whose whereabouts only it and the GM know
-/// (1066 rule 5: Harald Hardrada's fleets for the first two moves).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawHidden {
-    /// The power.
-    pub power: Spanned<String>,
-    /// While its units stand in these provinces...
-    pub provinces: Vec<Spanned<String>>,
-    /// ...up to and including this phase.
-    pub until: Spanned<String>,
-}
-
 /// `[[box]]`: an off-board box (an invader's staging area, the raiding
 /// grounds beyond the map's border).
 #[derive(Debug, Deserialize)]
@@ -200,13 +187,11 @@ pub struct RawBuilds {
     pub convert: Vec<Spanned<String>>,
 }
 
-/// The raw feature tables of a variant file.
+/// The raw feature tables of a variant file not yet moved into a plug-in
+/// of their own (`super::feature`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawFeatures {
-    /// Hidden units.
-    #[serde(default)]
-    pub hidden: Vec<RawHidden>,
     /// Off-board boxes.
     #[serde(default, rename = "box")]
     pub boxes: Vec<RawBox>,
@@ -421,17 +406,6 @@ pub struct Builds {
     pub convert: Vec<PowerId>,
 }
 
-/// A resolved `[[hidden]]` entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hidden {
-    /// Whose units.
-    pub power: PowerId,
-    /// Where they are hidden.
-    pub provinces: Vec<ProvinceId>,
-    /// The last phase they are hidden in.
-    pub until: Phase,
-}
-
 /// Who reads a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Viewer {
@@ -446,8 +420,9 @@ pub enum Viewer {
 /// A variant's features, resolved.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Features {
-    /// Hidden units.
-    pub hidden: Vec<Hidden>,
+    /// The features loaded as plug-ins (`super::feature`), in the order
+    /// their steps run: what the variant has of `super::PLUGINS`.
+    pub plugins: super::feature::Plugins,
     /// Off-board boxes.
     pub boxes: Vec<OffBoard>,
     /// The destroy order.
@@ -587,36 +562,35 @@ impl Features {
     /// Whether the variant hides anything from anyone (then results are
     /// rendered per reader).
     pub fn hides_anything(&self) -> bool {
-        !self.hidden.is_empty()
+        self.plugins.iter().any(|f| f.hides_anything())
+    }
+
+    /// Whether `viewer` may see `what` in `phase`: the one question every
+    /// result, page and picture asks of hidden information, answered by
+    /// every feature that hides something.
+    pub fn visible(&self, phase: Phase, viewer: Viewer, what: super::feature::Sight) -> bool {
+        viewer == Viewer::Gm || self.plugins.iter().all(|f| f.visible(phase, viewer, what))
     }
 
     /// Whether `viewer` may not know which units stand at `p` in `phase`
     /// (1066 rule 5: Oceanus Germanicus and the Wash, for all but Harald
     /// and the GM, until the end of April 1066).
     pub fn place_hidden_from(&self, phase: Phase, p: ProvinceId, viewer: Viewer) -> bool {
-        let owner = match viewer {
-            Viewer::Gm => return false,
-            Viewer::Power(p) => Some(p),
-            Viewer::Public => None,
-        };
-        self.hidden
-            .iter()
-            .any(|h| owner != Some(h.power) && phase <= h.until && h.provinces.contains(&p))
+        !self.visible(phase, viewer, super::feature::Sight::Place(p))
     }
 
     /// Whether `viewer` may not see where `u` stands in `phase`.
     pub fn hidden_from(&self, map: &Map, phase: Phase, u: &Unit, viewer: Viewer) -> bool {
-        let owner = match viewer {
-            Viewer::Gm => return false,
-            Viewer::Power(p) => Some(p),
-            Viewer::Public => None,
-        };
-        self.hidden.iter().any(|h| {
-            h.power == u.power
-                && owner != Some(u.power)
-                && phase <= h.until
-                && h.provinces.contains(&map.province_of(u.region))
-        })
+        !self.visible(
+            phase,
+            viewer,
+            super::feature::Sight::Unit(u.power, map.province_of(u.region)),
+        )
+    }
+
+    /// Whether `power` gives no orders in `pos` (its units hold).
+    pub fn silenced(&self, pos: &super::Position, power: PowerId) -> bool {
+        self.plugins.iter().any(|f| f.silenced(pos, power))
     }
 }
 
@@ -683,22 +657,6 @@ pub fn resolve(
     let lines = LineIndex::new(source);
     let mut problems = Vec::new();
     let mut f = Features::default();
-    for h in &raw.hidden {
-        let pw = power(map, &h.power, &lines, &mut problems);
-        let provs: Vec<ProvinceId> = h
-            .provinces
-            .iter()
-            .filter_map(|p| province(map, p, &lines, &mut problems))
-            .collect();
-        let until = phase(cal, &h.until, &lines, &mut problems);
-        if let (Some(power), Some(until)) = (pw, until) {
-            f.hidden.push(Hidden {
-                power,
-                provinces: provs,
-                until,
-            });
-        }
-    }
     for b in &raw.boxes {
         let Some(p) = province(map, &b.province, &lines, &mut problems) else {
             continue;
@@ -1000,9 +958,10 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
     }
 
     fn unseen(&self, orderer: PowerId, p: ProvinceId, phase: Option<Phase>) -> bool {
-        self.features.hidden.iter().any(|h| {
-            h.power != orderer && h.provinces.contains(&p) && phase.is_some_and(|ph| ph <= h.until)
-        })
+        self.features
+            .plugins
+            .iter()
+            .any(|f| f.unseen(orderer, p, phase))
     }
 
     fn moves_from(&self, b: ProvinceId, named: ProvinceId, phase: Option<Phase>) -> bool {

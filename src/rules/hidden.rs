@@ -2,14 +2,18 @@
 //! Germanicus or the Wash", their "exact location ... known only by this
 //! player and the GM until the end of the second move".
 //!
-//! The feature says what a reader may see; every page, picture and mail
-//! asks it through one view per reader (`rules::view::View`).
+//! The feature says what a reader may see: results, pages and pictures
+//! ask `Features::visible` (and its two forms `hidden_from`,
+//! `place_hidden_from`), which asks every feature's `visible`; and it
+//! answers the judges that an order naming a hidden unit's place must not
+//! be refused for what stands there (`unseen`).
 
-use super::feature::{Feature, Load, Plugin, Sight, Viewer};
+use super::feature::{Feature, Load, Plugin, Sight};
+use super::features::Viewer;
 use crate::calendar::Phase;
 use crate::map::{PowerId, ProvinceId};
 use serde::Deserialize;
-use std::any::Any;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// The feature's entry in the registry.
@@ -17,7 +21,6 @@ pub(crate) const PLUGIN: Plugin = Plugin {
     name: "hidden",
     rank: 100,
     tables: &["hidden"],
-    state: &[],
     load,
 };
 
@@ -48,7 +51,7 @@ pub struct Hidden {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HiddenUnits(pub Vec<Hidden>);
 
-fn load(l: &mut Load<'_>) -> Option<Box<dyn Feature>> {
+fn load(l: &mut Load<'_>) -> Option<Arc<dyn Feature>> {
     let raw: Vec<RawHidden> = l.table("hidden")?;
     let mut out = Vec::new();
     for h in &raw {
@@ -63,14 +66,10 @@ fn load(l: &mut Load<'_>) -> Option<Box<dyn Feature>> {
             });
         }
     }
-    (!out.is_empty()).then(|| Box::new(HiddenUnits(out)) as Box<dyn Feature>)
+    (!out.is_empty()).then(|| Arc::new(HiddenUnits(out)) as Arc<dyn Feature>)
 }
 
 impl Feature for HiddenUnits {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
     fn unseen(&self, orderer: PowerId, p: ProvinceId, phase: Option<Phase>) -> bool {
         self.0.iter().any(|h| {
             h.power != orderer && h.provinces.contains(&p) && phase.is_some_and(|ph| ph <= h.until)

@@ -5,18 +5,21 @@
 //! [`crate::map::wire`]), and the code that keeps it. [`RuleState`] lists
 //! the slices; the standard game keeps none of them, and an empty slice is
 //! never written.
+//!
+//! A feature is a plug-in ([`feature::Feature`]): the files of this
+//! directory that declare one are made modules, and listed in
+//! [`PLUGINS`], by `build.rs`, so a new feature is its file alone. The
+//! other files here are what the features share.
 
-pub mod anarchy;
 pub mod army_fleet;
-pub mod boxes;
 pub mod exchange;
-pub mod exchange_offers;
+pub mod feature;
 pub mod features;
-pub mod nominations;
 pub mod position;
-pub mod reserve;
 pub mod supply;
-pub mod waiting;
+
+use feature::Plugin;
+include!(concat!(env!("OUT_DIR"), "/rules_registry.rs"));
 
 use crate::map::wire::{PerPower, UnitAt};
 use crate::map::{PowerId, ProvinceId, Unit};
@@ -34,6 +37,8 @@ pub trait Ruleset {
     fn map(&self) -> &crate::map::Map;
     /// Game time.
     fn calendar(&self) -> &crate::calendar::Calendar;
+    /// The rule options (DATC section 4), for a feature's own judge.
+    fn rulebook(&self) -> &crate::adjudicate::rulebook::Rulebook;
     /// The rule features.
     fn features(&self) -> &features::Features;
     /// Units on the board at the start.
@@ -46,6 +51,9 @@ impl<T: Ruleset + ?Sized> Ruleset for std::sync::Arc<T> {
     }
     fn calendar(&self) -> &crate::calendar::Calendar {
         (**self).calendar()
+    }
+    fn rulebook(&self) -> &crate::adjudicate::rulebook::Rulebook {
+        (**self).rulebook()
     }
     fn features(&self) -> &features::Features {
         (**self).features()
@@ -158,6 +166,41 @@ impl RuleState {
         self.permits.fit(n);
         self.held_since.fit(n);
         self.waiting.fit(n);
+    }
+
+    /// Forget what the last results told (units arrived or lost on the
+    /// way in, exchanges made or not, nominations): it is old news once
+    /// the next phase is played.
+    pub fn clear_news(&mut self) {
+        self.arrived.clear();
+        self.blocked.clear();
+        self.exchanged.clear();
+        self.unmade.clear();
+        for n in self.nominated.values_mut() {
+            n.clear();
+        }
+    }
+
+    /// Take out what the features' steps after a move put in for the
+    /// results (arrivals, exchanges), to keep it past the way to the next
+    /// phase, which clears the old news.
+    pub fn take_news(&mut self) -> RuleState {
+        RuleState {
+            arrived: std::mem::take(&mut self.arrived),
+            blocked: std::mem::take(&mut self.blocked),
+            exchanged: std::mem::take(&mut self.exchanged),
+            unmade: std::mem::take(&mut self.unmade),
+            ..RuleState::default()
+        }
+    }
+
+    /// Put back news taken with [`RuleState::take_news`], after what the
+    /// way to the next phase added.
+    pub fn add_news(&mut self, news: RuleState) {
+        self.arrived.extend(news.arrived);
+        self.blocked.extend(news.blocked);
+        self.exchanged.extend(news.exchanged);
+        self.unmade.extend(news.unmade);
     }
 
     /// Whether nothing is kept (the standard game).

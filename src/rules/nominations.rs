@@ -115,3 +115,30 @@ pub fn lapse(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
         }
     }
 }
+
+/// The feature's entry in the registry: `[builds] replacement-homes` (the
+/// table itself is still read with the others, `features::RawBuilds`).
+pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
+    name: "nominations",
+    rank: 70,
+    tables: &[],
+    load,
+};
+
+/// Replacement home centres, where the variant has them.
+#[derive(Debug, Clone, Copy)]
+struct Nominations;
+
+fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
+    l.legacy
+        .builds
+        .replacement_homes
+        .map(|_| std::sync::Arc::new(Nominations) as std::sync::Arc<dyn super::feature::Feature>)
+}
+
+impl super::feature::Feature for Nominations {
+    /// A retaken home centre takes back the place of a nomination.
+    fn after_centres(&self, v: &dyn Ruleset, pos: &mut Position) {
+        lapse(v, pos);
+    }
+}

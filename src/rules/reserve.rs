@@ -28,3 +28,49 @@ pub fn place_arrivals(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
         }
     }
 }
+
+/// The feature's entry in the registry: `[[reserve]]` (the table itself is
+/// still read with the others, `features::RawReserve`).
+pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
+    name: "reserve",
+    rank: 60,
+    tables: &[],
+    load,
+};
+
+/// Centres held off the board.
+#[derive(Debug, Clone, Copy)]
+struct Reserves;
+
+fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
+    (!l.legacy.reserves.is_empty())
+        .then(|| std::sync::Arc::new(Reserves) as std::sync::Arc<dyn super::feature::Feature>)
+}
+
+impl super::feature::Feature for Reserves {
+    fn before_moves(&self, v: &dyn Ruleset, pos: &mut Position) {
+        place_arrivals(v, pos);
+    }
+
+    /// A centre gained on the board costs one held off it (rule 7).
+    fn on_centre_taken(
+        &self,
+        v: &dyn Ruleset,
+        pos: &mut Position,
+        u: &Unit,
+        _p: crate::map::ProvinceId,
+    ) {
+        if v.features()
+            .reserve_of(u.power)
+            .is_some_and(|r| r.lose_on_gain)
+            && let Some(r) = pos.state.reserve.get_mut(u.power)
+        {
+            *r = r.saturating_sub(1);
+        }
+    }
+
+    /// Units built off the board wait to be placed.
+    fn after_adjustment(&self, r: &crate::adjudicate::AdjustResult, state: &mut super::RuleState) {
+        state.pending.extend(r.pending.iter().copied());
+    }
+}

@@ -434,3 +434,45 @@ pub fn after_move(
         .collect();
     next.state.waiting = waiting;
 }
+
+/// The feature's entry in the registry: units waiting in the seas of a
+/// `[[box]]` (`waits-in`, `moves-from-until`; the table itself is still
+/// read with the others, `features::RawBox`).
+pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
+    name: "waiting",
+    rank: 10,
+    tables: &[],
+    load,
+};
+
+/// Units waiting in seas of their box.
+#[derive(Debug, Clone, Copy)]
+struct Waiting;
+
+fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
+    (!l.legacy.boxes.is_empty())
+        .then(|| std::sync::Arc::new(Waiting) as std::sync::Arc<dyn super::feature::Feature>)
+}
+
+impl super::feature::Feature for Waiting {
+    fn judge_movement(
+        &self,
+        v: &dyn Ruleset,
+        q: &dyn RuleQuestions,
+        pos: &Position,
+        orders: &[MainOrder],
+    ) -> Option<MovementResult> {
+        judge(v, v.rulebook(), q, pos, orders)
+    }
+
+    fn after_move(
+        &self,
+        v: &dyn Ruleset,
+        pos: &Position,
+        orders: &[MainOrder],
+        r: &MovementResult,
+        next: &mut Position,
+    ) {
+        after_move(v, pos, orders, r, next);
+    }
+}

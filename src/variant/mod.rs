@@ -116,8 +116,6 @@ struct RawFile {
     powers: Vec<RawPower>,
     #[serde(default)]
     provinces: Vec<RawProvince>,
-    #[serde(default)]
-    hidden: Vec<features::RawHidden>,
     #[serde(default, rename = "box")]
     boxes: Vec<features::RawBox>,
     #[serde(default)]
@@ -182,7 +180,7 @@ impl Variant {
     /// Parse and check a variant file. Every problem found is reported, each
     /// with its line.
     pub fn from_toml(source: &str) -> Result<Variant, LoadError> {
-        let raw: RawFile = toml::from_str(source).map_err(|e| {
+        let fail = |e: toml::de::Error| {
             let line = e.span().map_or(0, |s| LineIndex::new(source).line(s.start));
             LoadError {
                 problems: vec![Problem {
@@ -190,7 +188,19 @@ impl Variant {
                     message: e.message().trim().to_string(),
                 }],
             }
-        })?;
+        };
+        // The rule features that are plug-ins read their own tables
+        // (`rules::feature::load`); the rest of the file is read here.
+        let mut root = toml::de::DeTable::parse(source).map_err(fail)?;
+        let mut plugin_tables = toml::de::DeTable::new();
+        for plugin in crate::rules::PLUGINS {
+            for key in plugin.tables {
+                if let Some((k, v)) = root.get_mut().remove_entry(*key) {
+                    plugin_tables.insert(k, v);
+                }
+            }
+        }
+        let raw = RawFile::deserialize(toml::de::Deserializer::from(root)).map_err(fail)?;
         let lines = LineIndex::new(source);
         let mut problems = Vec::new();
 
@@ -266,9 +276,8 @@ impl Variant {
                 ),
             });
         }
-        let features = match features::resolve(
+        let mut features = match features::resolve(
             features::RawFeatures {
-                hidden: raw.hidden,
                 boxes: raw.boxes,
                 destroy: raw.destroy,
                 builds: raw.builds,
@@ -293,6 +302,14 @@ impl Variant {
                 features::Features::default()
             }
         };
+        features.plugins = crate::rules::feature::load(
+            &mut plugin_tables,
+            &map,
+            &calendar,
+            &features,
+            &lines,
+            &mut problems,
+        );
         if raw.orders.is_some() {
             problems.push(Problem {
                 line: 0,
@@ -348,6 +365,9 @@ impl Variant {
 impl crate::rules::Ruleset for Variant {
     fn map(&self) -> &Map {
         &self.map
+    }
+    fn rulebook(&self) -> &Rulebook {
+        &self.rules
     }
     fn calendar(&self) -> &Calendar {
         &self.calendar

@@ -21,12 +21,12 @@
 //!
 //! The variant file turns this on with `[orders] boarding = true`.
 
-use super::Illegal;
-use super::movement::{
+use crate::adjudicate::Illegal;
+use crate::adjudicate::movement::{
     Aboard, MovementResult, Outcome, Prepared, Resolved, Special, adjudicate_movement_prepared,
 };
-use super::questions::RuleQuestions;
-use super::rulebook::Rulebook;
+use crate::adjudicate::questions::RuleQuestions;
+use crate::adjudicate::rulebook::Rulebook;
 use crate::calendar::Phase;
 use crate::map::{Map, ProvinceId, Terrain, Unit, UnitKind};
 use crate::orders::{MainCommand, MainOrder, Place, UnitRef};
@@ -393,7 +393,7 @@ pub fn adjudicate_with_army_fleets(
                 }
                 ur
             }
-            None => super::movement::UnitResult {
+            None => crate::adjudicate::movement::UnitResult {
                 order: board_order[i],
                 command: Resolved::Hold,
                 outcome: Outcome::Held,
@@ -442,7 +442,7 @@ pub fn adjudicate_with_army_fleets(
     for (af, a) in landed_units {
         let l = landings.iter().find(|l| l.af == af).expect("a landing");
         let res = &r.units[a];
-        let landing = Box::new(super::movement::Landing {
+        let landing = Box::new(crate::adjudicate::movement::Landing {
             order: l.order,
             outcome: res.outcome.clone(),
         });

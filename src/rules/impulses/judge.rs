@@ -40,12 +40,12 @@
 //!   Switzerland (rule 10c) takes both impulses to cross at single
 //!   strength, and a unit staying there defends double.
 
-use super::Illegal;
-use super::movement::{
+use crate::adjudicate::Illegal;
+use crate::adjudicate::movement::{
     Aboard, MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
 };
-use super::questions::RuleQuestions;
-use super::rulebook::Rulebook;
+use crate::adjudicate::questions::RuleQuestions;
+use crate::adjudicate::rulebook::Rulebook;
 use crate::calendar::Phase;
 use crate::map::{Map, PowerId, ProvinceId, RegionId, Unit, UnitKind};
 use crate::orders::{MainCommand, MainOrder, Place, RetreatCommand, RetreatOrder, Step, UnitRef};
