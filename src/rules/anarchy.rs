@@ -58,7 +58,7 @@ pub fn end_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
 /// On the way into an adjustment phase: a power left with no home centre
 /// gets its season of grace (rule 13).
 pub fn start_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
-    if !v.features().anarchy {
+    if !v.features().plugins.has(PLUGIN.name) {
         return;
     }
     let map = v.map();
@@ -118,23 +118,35 @@ pub fn news(v: &(impl Ruleset + ?Sized), before: &Position, after: &Position) ->
     out
 }
 
-/// The feature's entry in the registry: `[anarchy]` (the table itself is
-/// still read with the others, `features::RawAnarchy`).
+/// The feature's entry in the registry.
 pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
     name: "anarchy",
     rank: 30,
-    tables: &[],
+    tables: &["anarchy"],
     load,
 };
+
+/// `[anarchy]`: the rule is on.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawAnarchy {
+    /// Movement seasons of grace to retake a home centre (the rule: one).
+    grace: toml::Spanned<u32>,
+}
 
 /// The anarchy rule, where the variant has it.
 #[derive(Debug, Clone, Copy)]
 struct Rule;
 
 fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
-    l.legacy
-        .anarchy
-        .then(|| std::sync::Arc::new(Rule) as std::sync::Arc<dyn super::feature::Feature>)
+    let raw: RawAnarchy = l.table("anarchy")?;
+    if *raw.grace.get_ref() != 1 {
+        l.problem_at(
+            &raw.grace,
+            "[anarchy] grace: only one season of grace is supported".into(),
+        );
+    }
+    Some(std::sync::Arc::new(Rule))
 }
 
 impl super::feature::Feature for Rule {

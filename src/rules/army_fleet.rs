@@ -10,11 +10,7 @@ use crate::map::{Terrain, Unit, UnitKind};
 /// two (an army and a fleet), wherever units are counted (the results'
 /// chart, the final count of rule 7); anything else is one.
 pub fn units_in(v: &(impl Ruleset + ?Sized), u: &Unit) -> i64 {
-    if u.kind == UnitKind::ArmyFleet && v.features().laden() {
-        2
-    } else {
-        1
-    }
+    v.features().units_in(u)
 }
 
 /// After a move: armies landed from dislodged A/Fs stand on the board, and

@@ -73,7 +73,7 @@ pub fn offer(
     pos: &mut Position,
     x: Exchange,
 ) -> Result<Vec<ExchangeError>, ExchangeError> {
-    if !v.features().exchange {
+    if !v.features().plugins.has(PLUGIN.name) {
         return Err(ExchangeError::NotInThisGame);
     }
     if pos.phase.kind != crate::calendar::PhaseKind::Movement {
@@ -144,22 +144,29 @@ pub fn carry_out(v: &(impl Ruleset + ?Sized), pos: &mut Position) -> (Vec<Exchan
     (done, unmade)
 }
 
-/// The feature's entry in the registry: `[exchange]` (the table itself is
-/// still read with the others, `features::RawExchange`).
+/// The feature's entry in the registry.
 pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
     name: "exchange",
     rank: 50,
-    tables: &[],
+    tables: &["exchange"],
     load,
 };
+
+/// `[exchange]`: Abstraction II rule 6.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawExchange {
+    /// Exchanges are allowed.
+    allowed: bool,
+}
 
 /// Exchanges of centres, where the variant allows them.
 #[derive(Debug, Clone, Copy)]
 struct Exchanges;
 
 fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
-    l.legacy
-        .exchange
+    let raw: RawExchange = l.table("exchange")?;
+    raw.allowed
         .then(|| std::sync::Arc::new(Exchanges) as std::sync::Arc<dyn super::feature::Feature>)
 }
 

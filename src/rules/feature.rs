@@ -22,8 +22,8 @@ use crate::adjudicate::questions::RuleQuestions;
 use crate::adjudicate::{AdjustResult, Illegal};
 use crate::calendar::{Calendar, Phase};
 use crate::map::builder::{LineIndex, Problem};
-use crate::map::{Map, Named, PowerId, ProvinceId, Unit};
-use crate::orders::{AdjustOrder, MainOrder, RetreatOrder};
+use crate::map::{Map, Named, PowerId, ProvinceId, Unit, UnitKind};
+use crate::orders::{AdjustOrder, MainOrder, OrderSyntax, RetreatOrder};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -118,6 +118,20 @@ impl<'a> Load<'a> {
             self.problem_at(s, format!("unknown power `{}`", s.get_ref()));
         }
         p
+    }
+
+    /// The season `s` names, as its index in the calendar.
+    pub fn season(&mut self, s: &Spanned<String>) -> Option<u8> {
+        let want = s.get_ref().trim();
+        let i = self
+            .calendar
+            .seasons
+            .iter()
+            .position(|x| x.name.eq_ignore_ascii_case(want));
+        if i.is_none() {
+            self.problem_at(s, format!("unknown season `{want}`"));
+        }
+        i.and_then(|i| u8::try_from(i).ok())
     }
 
     /// The phase `s` names (`April 1066 movement`).
@@ -217,8 +231,39 @@ pub trait Feature:
         &[]
     }
 
+    // ---- What the feature adds to the game's vocabulary.
+
+    /// The notations its orders need (a notation never switches a rule
+    /// on: the feature does).
+    fn syntax(&self, _s: &mut OrderSyntax) {}
+    /// The unit kinds it adds to armies and fleets.
+    fn kinds(&self, _k: &mut Vec<UnitKind>) {}
+    /// How many units `u` counts as, where not one (wherever units are
+    /// counted: the results' chart, a final count of units).
+    fn units_in(&self, _u: &Unit) -> Option<i64> {
+        None
+    }
+
     // ---- Rule answers, combined by `features::Ruled`'s answers to the
     // judges' questions (`adjudicate::questions::RuleQuestions`).
+
+    /// See `RuleQuestions::upkeep`: the first feature with an answer gives
+    /// it.
+    fn upkeep(&self, _kind: UnitKind) -> Option<i32> {
+        None
+    }
+    /// See `RuleQuestions::ferry_only`.
+    fn ferry_only(&self) -> bool {
+        false
+    }
+    /// See `RuleQuestions::has_ice`.
+    fn has_ice(&self) -> bool {
+        false
+    }
+    /// See `RuleQuestions::icebound`, in a phase being judged.
+    fn icebound(&self, _p: ProvinceId, _kind: UnitKind, _phase: Phase) -> bool {
+        false
+    }
 
     /// See `RuleQuestions::unseen`.
     fn unseen(&self, _orderer: PowerId, _p: ProvinceId, _phase: Option<Phase>) -> bool {
@@ -312,6 +357,13 @@ impl Plugins {
     /// The names of the features the variant has, in rank order.
     pub fn names(&self) -> Vec<&'static str> {
         self.0.iter().map(|(p, _)| p.name).collect()
+    }
+
+    /// Whether the variant has the feature of this name (a step of one
+    /// feature that another's presence changes asks this rather than the
+    /// other's table).
+    pub fn has(&self, name: &str) -> bool {
+        self.0.iter().any(|(p, _)| p.name == name)
     }
 }
 

@@ -204,45 +204,18 @@ pub struct RawFeatures {
     /// Off-board centres.
     #[serde(default)]
     pub reserve: Vec<RawReserve>,
-    /// The anarchy rule.
-    #[serde(default)]
-    pub anarchy: Option<RawAnarchy>,
-    /// Frozen regions.
-    #[serde(default)]
-    pub frozen: Vec<RawFrozen>,
-    /// Exchanges of centres.
-    #[serde(default)]
-    pub exchange: Option<RawExchange>,
-    /// The fast ferry without A/Fs.
-    #[serde(default)]
-    pub ferry: Option<RawFerry>,
     /// Armed neutral centres and their strength.
     #[serde(default)]
     pub garrisons: std::collections::BTreeMap<Spanned<String>, u32>,
     /// Mountain provinces (Switzerland).
     #[serde(default)]
     pub mountains: Vec<Spanned<String>>,
-    /// The A/F.
-    #[serde(default)]
-    pub army_fleet: Option<RawArmyFleet>,
     /// Defensive armies.
     #[serde(default)]
     pub defensive_army: Option<RawDefensiveArmy>,
     /// Leaders.
     #[serde(default)]
     pub leaders: Option<RawLeaders>,
-}
-
-/// `[army-fleet]`: the A/F unit.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawArmyFleet {
-    /// An A/F is a fleet with an army aboard (Abstraction II rule 3):
-    /// armies board and land, it fights as one fleet and counts as two
-    /// units. Otherwise it is one amphibious unit that moves as an army or
-    /// a fleet (1066 rule 5).
-    #[serde(default)]
-    pub laden: bool,
 }
 
 /// `[defensive-army]`: 1000 AD rules 6-8, the `3D` (costs two builds,
@@ -273,46 +246,6 @@ pub struct RawLeaderName {
     pub power: Spanned<String>,
     /// His name as the rule text lists it.
     pub name: String,
-}
-
-/// `[ferry]`: 1000 AD rule 9.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawFerry {
-    /// Boarding is only the one-move fast ferry: no A/F is formed.
-    pub only: bool,
-}
-
-/// `[exchange]`: Abstraction II rule 6.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawExchange {
-    /// Exchanges are allowed.
-    pub allowed: bool,
-}
-
-/// `[[frozen]]`: seas and lands frozen in some seasons (Abstraction II
-/// rule 5).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawFrozen {
-    /// The frozen spaces: fleets there stand, support and convoy nothing,
-    /// and cannot be dislodged.
-    pub provinces: Vec<Spanned<String>>,
-    /// The seasons they are frozen in.
-    pub seasons: Vec<Spanned<String>>,
-    /// Of those, where armies cannot be dislodged either, and may leave
-    /// only overland.
-    #[serde(default)]
-    pub armies_held: Vec<Spanned<String>>,
-}
-
-/// `[anarchy]`: 1000 AD rule 13.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawAnarchy {
-    /// Movement seasons of grace to retake a home centre (the rule: one).
-    pub grace: u32,
 }
 
 /// A resolved `[[box]]`.
@@ -431,16 +364,6 @@ pub struct Features {
     pub builds: Builds,
     /// Off-board centres.
     pub reserves: Vec<Reserve>,
-    /// 1000 AD rule 13: a power that has lost every home centre has one
-    /// movement season to retake one, else it falls into anarchy (civil
-    /// disorder for good).
-    pub anarchy: bool,
-    /// Frozen regions.
-    pub frozen: Vec<Frozen>,
-    /// Powers may exchange centres (Abstraction II rule 6).
-    pub exchange: bool,
-    /// The A/F unit (`[army-fleet]`), if the variant has it.
-    pub army_fleet: Option<ArmyFleet>,
     /// Defensive armies (`[defensive-army]`, 1000 AD rules 6-8).
     pub defensive_army: bool,
     /// Leaders' names (`[leaders]`, 1700 AD II rule 7); none: no leaders.
@@ -448,11 +371,6 @@ pub struct Features {
     /// Each power's leader by his full name (`[leaders] full`), for the
     /// results.
     pub leader_names: Vec<(PowerId, String)>,
-    /// Boarding is only 1000 AD's fast ferry (`[ferry] only = true`): an
-    /// army boards, its fleet sails one sea, the army lands, all in one
-    /// move; no A/F is ever formed (a landing that fails leaves the army
-    /// where it started), and convoys are the standard game's.
-    pub ferry_only: bool,
     /// Armed neutral centres and their intrinsic strength (1700 AD II rule
     /// 10b), until first occupied.
     pub garrisons: Vec<(ProvinceId, u32)>,
@@ -462,37 +380,35 @@ pub struct Features {
     pub mountains: Vec<ProvinceId>,
 }
 
-/// A resolved `[army-fleet]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ArmyFleet {
-    /// A fleet with an army aboard (Abstraction II), not one amphibious
-    /// unit (1066).
-    pub laden: bool,
-}
-
-/// A resolved `[[frozen]]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Frozen {
-    /// The frozen spaces.
-    pub provinces: Vec<ProvinceId>,
-    /// Season indexes.
-    pub seasons: Vec<u8>,
-    /// Where armies are held fast too.
-    pub armies_held: Vec<ProvinceId>,
-}
-
 impl Features {
-    /// Whether an A/F is a fleet with an army aboard (Abstraction II rule
-    /// 3): armies board and land, it fights as a fleet, counts as two
-    /// units, and a dislodged army may retreat onto its own fleet.
+    /// Whether an A/F is a fleet with an army aboard that counts as two
+    /// units (Abstraction II rule 3).
     pub fn laden(&self) -> bool {
-        self.army_fleet.is_some_and(|a| a.laden)
+        self.units_in(&Unit {
+            power: PowerId(0),
+            kind: crate::map::UnitKind::ArmyFleet,
+            region: crate::map::RegionId(0),
+        }) > 1
     }
 
-    /// Whether armies board fleets: Abstraction II's A/Fs or 1000 AD's fast
-    /// ferry.
-    pub fn boarding(&self) -> bool {
-        self.laden() || self.ferry_only
+    /// How many units `u` counts as (an A/F with an army aboard: two).
+    pub fn units_in(&self, u: &Unit) -> i64 {
+        self.plugins.iter().find_map(|f| f.units_in(u)).unwrap_or(1)
+    }
+
+    /// The notations the variant's orders need, from its features.
+    pub fn syntax(&self) -> crate::orders::OrderSyntax {
+        let mut s = crate::orders::OrderSyntax {
+            defensive_army: self.defensive_army,
+            leaders: self.leaders.clone(),
+            destroy: self.destroy.is_some(),
+            convert: !self.builds.convert.is_empty(),
+            ..Default::default()
+        };
+        for f in self.plugins.iter() {
+            f.syntax(&mut s);
+        }
+        s
     }
 
     /// The kinds of unit the variant has: armies and fleets, and those its
@@ -500,8 +416,8 @@ impl Features {
     pub fn kinds(&self) -> Vec<crate::map::UnitKind> {
         use crate::map::UnitKind;
         let mut k = vec![UnitKind::Army, UnitKind::Fleet];
-        if self.army_fleet.is_some() {
-            k.push(UnitKind::ArmyFleet);
+        for f in self.plugins.iter() {
+            f.kinds(&mut k);
         }
         if self.defensive_army {
             k.push(UnitKind::DefensiveArmy);
@@ -520,20 +436,6 @@ impl Features {
     /// The box rules of province `p`, if it is a box.
     pub fn box_at(&self, p: ProvinceId) -> Option<&OffBoard> {
         self.boxes.iter().find(|b| b.province == p)
-    }
-
-    /// Whether province `p` is frozen in season `season`.
-    pub fn frozen(&self, p: ProvinceId, season: u8) -> bool {
-        self.frozen
-            .iter()
-            .any(|f| f.seasons.contains(&season) && f.provinces.contains(&p))
-    }
-
-    /// Whether an army in `p` is held fast by the ice in `season`.
-    pub fn army_held(&self, p: ProvinceId, season: u8) -> bool {
-        self.frozen
-            .iter()
-            .any(|f| f.seasons.contains(&season) && f.armies_held.contains(&p))
     }
 
     /// The off-board centres of `power`, if it has any.
@@ -805,11 +707,6 @@ pub fn resolve(
             lose_on_gain: r.lose_on_gain,
         });
     }
-    f.exchange = raw.exchange.as_ref().is_some_and(|x| x.allowed);
-    f.army_fleet = raw
-        .army_fleet
-        .as_ref()
-        .map(|a| ArmyFleet { laden: a.laden });
     f.defensive_army = raw.defensive_army.is_some();
     f.leaders = raw
         .leaders
@@ -821,7 +718,6 @@ pub fn resolve(
             f.leader_names.push((p, l.name.clone()));
         }
     }
-    f.ferry_only = raw.ferry.as_ref().is_some_and(|x| x.only);
     f.mountains = raw
         .mountains
         .iter()
@@ -831,37 +727,6 @@ pub fn resolve(
         if let Some(p) = province(map, name, &lines, &mut problems) {
             f.garrisons.push((p, *strength));
         }
-    }
-    for fr in &raw.frozen {
-        let provinces = fr
-            .provinces
-            .iter()
-            .filter_map(|x| province(map, x, &lines, &mut problems))
-            .collect();
-        let seasons = fr
-            .seasons
-            .iter()
-            .filter_map(|x| season(cal, x, &lines, &mut problems))
-            .collect();
-        let armies_held = fr
-            .armies_held
-            .iter()
-            .filter_map(|x| province(map, x, &lines, &mut problems))
-            .collect();
-        f.frozen.push(Frozen {
-            provinces,
-            seasons,
-            armies_held,
-        });
-    }
-    if let Some(a) = &raw.anarchy {
-        if a.grace != 1 {
-            problems.push(Problem {
-                line: 0,
-                message: "[anarchy] grace: only one season of grace is supported".into(),
-            });
-        }
-        f.anarchy = true;
     }
     f.builds.fleets_per_centre = raw.builds.fleets_per_centre.unwrap_or(1);
     f.builds.replacement_homes = raw.builds.replacement_homes;
@@ -1053,18 +918,17 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
     }
 
     fn has_ice(&self) -> bool {
-        !self.features.frozen.is_empty()
+        self.features.plugins.iter().any(|f| f.has_ice())
     }
 
     fn icebound(&self, p: ProvinceId, kind: crate::map::UnitKind, phase: Option<Phase>) -> bool {
         let Some(phase) = phase else {
             return false;
         };
-        if kind.mobility().intersects(crate::map::Mobility::FLEET) {
-            self.features.frozen(p, phase.season)
-        } else {
-            self.features.army_held(p, phase.season)
-        }
+        self.features
+            .plugins
+            .iter()
+            .any(|f| f.icebound(p, kind, phase))
     }
 
     fn mountain(&self, p: ProvinceId) -> bool {
@@ -1072,7 +936,7 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
     }
 
     fn ferry_only(&self) -> bool {
-        self.features.ferry_only
+        self.features.plugins.iter().any(|f| f.ferry_only())
     }
 
     fn has_kind(&self, kind: crate::map::UnitKind) -> bool {
@@ -1088,8 +952,8 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
         // An A/F that is a fleet with an army aboard costs two centres; a
         // fleet half a centre where a centre keeps two fleets (1700 AD II
         // rule 8).
-        if kind == UnitKind::ArmyFleet && self.features.laden() {
-            4
+        if let Some(u) = self.features.plugins.iter().find_map(|f| f.upkeep(kind)) {
+            u
         } else if kind == UnitKind::Fleet && self.features.builds.fleets_per_centre == 2 {
             1
         } else {

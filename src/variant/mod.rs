@@ -125,21 +125,11 @@ struct RawFile {
     #[serde(default)]
     reserve: Vec<features::RawReserve>,
     #[serde(default)]
-    anarchy: Option<features::RawAnarchy>,
-    #[serde(default)]
-    frozen: Vec<features::RawFrozen>,
-    #[serde(default)]
-    exchange: Option<features::RawExchange>,
-    #[serde(default)]
-    ferry: Option<features::RawFerry>,
-    #[serde(default)]
     garrisons: BTreeMap<toml::Spanned<String>, u32>,
     #[serde(default)]
     mountains: Vec<toml::Spanned<String>>,
     #[serde(default)]
     stacking: crate::map::Stacking,
-    #[serde(default, rename = "army-fleet")]
-    army_fleet: Option<features::RawArmyFleet>,
     #[serde(default, rename = "defensive-army")]
     defensive_army: Option<features::RawDefensiveArmy>,
     #[serde(default)]
@@ -282,13 +272,8 @@ impl Variant {
                 destroy: raw.destroy,
                 builds: raw.builds,
                 reserve: raw.reserve,
-                anarchy: raw.anarchy,
-                frozen: raw.frozen,
-                exchange: raw.exchange,
-                ferry: raw.ferry,
                 garrisons: raw.garrisons,
                 mountains: raw.mountains,
-                army_fleet: raw.army_fleet,
                 defensive_army: raw.defensive_army,
                 leaders: raw.leaders,
             },
@@ -320,13 +305,8 @@ impl Variant {
             });
         }
         let syntax = OrderSyntax {
-            army_fleet: features.army_fleet.is_some(),
-            boarding: features.boarding(),
-            defensive_army: features.defensive_army,
-            leaders: features.leaders.clone(),
             impulses: calendar.turn == calendar::Turn::Impulses,
-            destroy: features.destroy.is_some(),
-            convert: !features.builds.convert.is_empty(),
+            ..features.syntax()
         };
         if !problems.is_empty() {
             problems.sort_by_key(|p| p.line);
