@@ -244,6 +244,11 @@ pub trait Feature:
         None
     }
 
+    /// The full name of `power`'s leader, where the feature names him.
+    fn leader_name(&self, _power: PowerId) -> Option<&str> {
+        None
+    }
+
     // ---- Rule answers, combined by `features::Ruled`'s answers to the
     // judges' questions (`adjudicate::questions::RuleQuestions`).
 

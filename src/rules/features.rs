@@ -210,42 +210,6 @@ pub struct RawFeatures {
     /// Mountain provinces (Switzerland).
     #[serde(default)]
     pub mountains: Vec<Spanned<String>>,
-    /// Defensive armies.
-    #[serde(default)]
-    pub defensive_army: Option<RawDefensiveArmy>,
-    /// Leaders.
-    #[serde(default)]
-    pub leaders: Option<RawLeaders>,
-}
-
-/// `[defensive-army]`: 1000 AD rules 6-8, the `3D` (costs two builds,
-/// three strong, keeps to its homeland, one per power). The rules are
-/// fixed; the table switches them on.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawDefensiveArmy {}
-
-/// `[leaders]`: 1700 AD II rule 7, named leaders (three impulses, triple
-/// strength, never built, never lost for want of a retreat).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawLeaders {
-    /// The names written before `(place)`: `CXII`, `Mar`.
-    pub names: Vec<String>,
-    /// Each power's leader by the name the text lists him under, printed
-    /// in the results (`Marlborough(Lon)-WCo`).
-    #[serde(default)]
-    pub full: Vec<RawLeaderName>,
-}
-
-/// One leader's name in `[leaders] full`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawLeaderName {
-    /// The power he leads.
-    pub power: Spanned<String>,
-    /// His name as the rule text lists it.
-    pub name: String,
 }
 
 /// A resolved `[[box]]`.
@@ -364,13 +328,6 @@ pub struct Features {
     pub builds: Builds,
     /// Off-board centres.
     pub reserves: Vec<Reserve>,
-    /// Defensive armies (`[defensive-army]`, 1000 AD rules 6-8).
-    pub defensive_army: bool,
-    /// Leaders' names (`[leaders]`, 1700 AD II rule 7); none: no leaders.
-    pub leaders: Vec<String>,
-    /// Each power's leader by his full name (`[leaders] full`), for the
-    /// results.
-    pub leader_names: Vec<(PowerId, String)>,
     /// Armed neutral centres and their intrinsic strength (1700 AD II rule
     /// 10b), until first occupied.
     pub garrisons: Vec<(ProvinceId, u32)>,
@@ -399,8 +356,6 @@ impl Features {
     /// The notations the variant's orders need, from its features.
     pub fn syntax(&self) -> crate::orders::OrderSyntax {
         let mut s = crate::orders::OrderSyntax {
-            defensive_army: self.defensive_army,
-            leaders: self.leaders.clone(),
             destroy: self.destroy.is_some(),
             convert: !self.builds.convert.is_empty(),
             ..Default::default()
@@ -418,12 +373,6 @@ impl Features {
         let mut k = vec![UnitKind::Army, UnitKind::Fleet];
         for f in self.plugins.iter() {
             f.kinds(&mut k);
-        }
-        if self.defensive_army {
-            k.push(UnitKind::DefensiveArmy);
-        }
-        if !self.leaders.is_empty() {
-            k.push(UnitKind::Leader);
         }
         k
     }
@@ -455,10 +404,7 @@ impl Features {
     /// The full name of `power`'s leader, if the variant names him
     /// (1700 AD II rule 7: Marlborough, Prince Eugene, ...).
     pub fn leader_name(&self, power: PowerId) -> Option<&str> {
-        self.leader_names
-            .iter()
-            .find(|(p, _)| *p == power)
-            .map(|(_, n)| n.as_str())
+        self.plugins.iter().find_map(|f| f.leader_name(power))
     }
 
     /// Whether the variant hides anything from anyone (then results are
@@ -560,71 +506,9 @@ pub fn resolve(
     let mut problems = Vec::new();
     let mut f = Features::default();
     for b in &raw.boxes {
-        let Some(p) = province(map, &b.province, &lines, &mut problems) else {
-            continue;
-        };
-        if map.province(p).terrain != crate::map::Terrain::OffBoard {
-            problems.push(Problem {
-                line: lines.line(b.province.span().start),
-                message: format!(
-                    "`{}` is a box but its terrain is not off-board",
-                    b.province.get_ref()
-                ),
-            });
+        if let Some(b) = resolve_box(b, map, cal, &lines, &mut problems) {
+            f.boxes.push(b);
         }
-        let owner = b
-            .owner
-            .as_ref()
-            .and_then(|o| power(map, o, &lines, &mut problems));
-        f.boxes.push(OffBoard {
-            province: p,
-            owner,
-            builds: b.builds.clone(),
-            enter_from: b
-                .enter_from
-                .iter()
-                .filter_map(|x| province(map, x, &lines, &mut problems))
-                .collect(),
-            enter_season: b
-                .enter_season
-                .as_ref()
-                .and_then(|s| season(cal, s, &lines, &mut problems)),
-            enter_kinds: b.enter_kinds.clone(),
-            not_powers: b
-                .not_powers
-                .iter()
-                .filter_map(|x| power(map, x, &lines, &mut problems))
-                .collect(),
-            exit_season: b
-                .exit_season
-                .as_ref()
-                .and_then(|s| season(cal, s, &lines, &mut problems)),
-            also_named: b
-                .also_named
-                .iter()
-                .filter_map(|x| province(map, x, &lines, &mut problems))
-                .collect(),
-            moves_from_until: b
-                .moves_from_until
-                .as_ref()
-                .and_then(|x| phase(cal, x, &lines, &mut problems)),
-            waits_in: b
-                .waits_in
-                .iter()
-                .filter_map(|x| province(map, x, &lines, &mut problems))
-                .collect(),
-            placed_by_orders: b
-                .placed_by_orders
-                .as_ref()
-                .and_then(|x| phase(cal, x, &lines, &mut problems)),
-            settle_after: b
-                .settle_after
-                .as_ref()
-                .and_then(|x| phase(cal, x, &lines, &mut problems)),
-            failed_exit_destroyed: b.failed_exit_destroyed,
-            exit_bonus: b.exit_bonus,
-            supported_out: b.supported_out,
-        });
     }
     if let Some(d) = &raw.destroy {
         let p = province(map, &d.box_, &lines, &mut problems);
@@ -644,50 +528,7 @@ pub fn resolve(
             });
         }
     }
-    for (kind, who) in &raw.builds.only {
-        let k = match kind.as_str() {
-            "army" => crate::map::UnitKind::Army,
-            "fleet" => crate::map::UnitKind::Fleet,
-            "army-fleet" => crate::map::UnitKind::ArmyFleet,
-            "defensive-army" => crate::map::UnitKind::DefensiveArmy,
-            "leader" => crate::map::UnitKind::Leader,
-            other => {
-                problems.push(Problem {
-                    line: 0,
-                    message: format!("[builds.only]: unknown unit kind `{other}`"),
-                });
-                continue;
-            }
-        };
-        let powers = who
-            .iter()
-            .filter_map(|x| power(map, x, &lines, &mut problems))
-            .collect();
-        f.builds.only.push((k, powers));
-    }
-    for c in &raw.builds.captures {
-        if let Some(pw) = power(map, &c.power, &lines, &mut problems) {
-            f.builds.captures.push((pw, c.count, c.kinds.clone()));
-        }
-    }
-    for (list, out) in [
-        (&raw.builds.anywhere, &mut f.builds.anywhere),
-        (&raw.builds.convert, &mut f.builds.convert),
-    ] {
-        *out = list
-            .iter()
-            .filter_map(|x| power(map, x, &lines, &mut problems))
-            .collect();
-    }
-    for site in &raw.builds.sites {
-        let pw = power(map, &site.power, &lines, &mut problems);
-        let p = province(map, &site.province, &lines, &mut problems);
-        if let (Some(pw), Some(p)) = (pw, p) {
-            f.builds
-                .sites
-                .push((pw, p, site.kinds.clone(), site.after_turns));
-        }
-    }
+    f.builds = resolve_builds(&raw.builds, map, &lines, &mut problems);
     for r in &raw.reserve {
         let Some(pw) = power(map, &r.power, &lines, &mut problems) else {
             continue;
@@ -707,17 +548,6 @@ pub fn resolve(
             lose_on_gain: r.lose_on_gain,
         });
     }
-    f.defensive_army = raw.defensive_army.is_some();
-    f.leaders = raw
-        .leaders
-        .as_ref()
-        .map(|l| l.names.clone())
-        .unwrap_or_default();
-    for l in raw.leaders.iter().flat_map(|l| &l.full) {
-        if let Some(p) = power(map, &l.power, &lines, &mut problems) {
-            f.leader_names.push((p, l.name.clone()));
-        }
-    }
     f.mountains = raw
         .mountains
         .iter()
@@ -728,19 +558,146 @@ pub fn resolve(
             f.garrisons.push((p, *strength));
         }
     }
-    f.builds.fleets_per_centre = raw.builds.fleets_per_centre.unwrap_or(1);
-    f.builds.replacement_homes = raw.builds.replacement_homes;
-    f.builds.no_replacement = raw
-        .builds
-        .no_replacement
-        .iter()
-        .filter_map(|x| power(map, x, &lines, &mut problems))
-        .collect();
     if problems.is_empty() {
         Ok(f)
     } else {
         Err(problems)
     }
+}
+
+/// A resolved `[[box]]` (`None`: its province is unknown).
+fn resolve_box(
+    b: &RawBox,
+    map: &Map,
+    cal: &Calendar,
+    lines: &LineIndex,
+    problems: &mut Vec<Problem>,
+) -> Option<OffBoard> {
+    let Some(p) = province(map, &b.province, lines, problems) else {
+        return None;
+    };
+    if map.province(p).terrain != crate::map::Terrain::OffBoard {
+        problems.push(Problem {
+            line: lines.line(b.province.span().start),
+            message: format!(
+                "`{}` is a box but its terrain is not off-board",
+                b.province.get_ref()
+            ),
+        })
+    }
+    let owner = b
+        .owner
+        .as_ref()
+        .and_then(|o| power(map, o, lines, problems));
+    Some(OffBoard {
+        province: p,
+        owner,
+        builds: b.builds.clone(),
+        enter_from: b
+            .enter_from
+            .iter()
+            .filter_map(|x| province(map, x, lines, problems))
+            .collect(),
+        enter_season: b
+            .enter_season
+            .as_ref()
+            .and_then(|s| season(cal, s, lines, problems)),
+        enter_kinds: b.enter_kinds.clone(),
+        not_powers: b
+            .not_powers
+            .iter()
+            .filter_map(|x| power(map, x, lines, problems))
+            .collect(),
+        exit_season: b
+            .exit_season
+            .as_ref()
+            .and_then(|s| season(cal, s, lines, problems)),
+        also_named: b
+            .also_named
+            .iter()
+            .filter_map(|x| province(map, x, lines, problems))
+            .collect(),
+        moves_from_until: b
+            .moves_from_until
+            .as_ref()
+            .and_then(|x| phase(cal, x, lines, problems)),
+        waits_in: b
+            .waits_in
+            .iter()
+            .filter_map(|x| province(map, x, lines, problems))
+            .collect(),
+        placed_by_orders: b
+            .placed_by_orders
+            .as_ref()
+            .and_then(|x| phase(cal, x, lines, problems)),
+        settle_after: b
+            .settle_after
+            .as_ref()
+            .and_then(|x| phase(cal, x, lines, problems)),
+        failed_exit_destroyed: b.failed_exit_destroyed,
+        exit_bonus: b.exit_bonus,
+        supported_out: b.supported_out,
+    })
+}
+
+/// The resolved `[builds]`.
+fn resolve_builds(
+    raw: &RawBuilds,
+    map: &Map,
+    lines: &LineIndex,
+    problems: &mut Vec<Problem>,
+) -> Builds {
+    let mut b = Builds::default();
+    for (kind, who) in &raw.only {
+        let k = match kind.as_str() {
+            "army" => crate::map::UnitKind::Army,
+            "fleet" => crate::map::UnitKind::Fleet,
+            "army-fleet" => crate::map::UnitKind::ArmyFleet,
+            "defensive-army" => crate::map::UnitKind::DefensiveArmy,
+            "leader" => crate::map::UnitKind::Leader,
+            other => {
+                problems.push(Problem {
+                    line: 0,
+                    message: format!("[builds.only]: unknown unit kind `{other}`"),
+                });
+                continue;
+            }
+        };
+        let powers = who
+            .iter()
+            .filter_map(|x| power(map, x, lines, problems))
+            .collect();
+        b.only.push((k, powers));
+    }
+    for c in &raw.captures {
+        if let Some(pw) = power(map, &c.power, lines, problems) {
+            b.captures.push((pw, c.count, c.kinds.clone()));
+        }
+    }
+    for (list, out) in [
+        (&raw.anywhere, &mut b.anywhere),
+        (&raw.convert, &mut b.convert),
+    ] {
+        *out = list
+            .iter()
+            .filter_map(|x| power(map, x, lines, problems))
+            .collect();
+    }
+    for site in &raw.sites {
+        let pw = power(map, &site.power, lines, problems);
+        let p = province(map, &site.province, lines, problems);
+        if let (Some(pw), Some(p)) = (pw, p) {
+            b.sites.push((pw, p, site.kinds.clone(), site.after_turns));
+        }
+    }
+    b.fleets_per_centre = raw.fleets_per_centre.unwrap_or(1);
+    b.replacement_homes = raw.replacement_homes;
+    b.no_replacement = raw
+        .no_replacement
+        .iter()
+        .filter_map(|x| power(map, x, lines, problems))
+        .collect();
+    b
 }
 
 /// A season named in a feature table, as its index in the calendar.

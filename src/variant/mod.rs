@@ -130,10 +130,6 @@ struct RawFile {
     mountains: Vec<toml::Spanned<String>>,
     #[serde(default)]
     stacking: crate::map::Stacking,
-    #[serde(default, rename = "defensive-army")]
-    defensive_army: Option<features::RawDefensiveArmy>,
-    #[serde(default)]
-    leaders: Option<features::RawLeaders>,
 }
 
 #[derive(Deserialize)]
@@ -152,6 +148,45 @@ struct RawCalendar {
     start: String,
     #[serde(default)]
     era: String,
+}
+
+/// The calendar of `[calendar]`, its problems reported at its line.
+fn calendar_of(
+    raw: Spanned<RawCalendar>,
+    lines: &LineIndex,
+    problems: &mut Vec<Problem>,
+) -> Calendar {
+    let cal_line = lines.line(raw.span().start);
+    let rc = raw.into_inner();
+    let mut calendar = Calendar {
+        seasons: rc.seasons,
+        turn: rc.turn,
+        start: Phase {
+            year: 0,
+            season: 0,
+            kind: PhaseKind::Movement,
+        },
+        era: rc.era,
+    };
+    let calendar_ok = calendar.problems().is_empty();
+    for m in calendar.problems() {
+        if !m.contains("start phase") {
+            problems.push(Problem {
+                line: cal_line,
+                message: m,
+            });
+        }
+    }
+    if calendar_ok || !calendar.seasons.is_empty() {
+        match calendar.parse(&rc.start) {
+            Ok(p) => calendar.start = p,
+            Err(e) => problems.push(Problem {
+                line: cal_line,
+                message: format!("calendar start: {e}"),
+            }),
+        }
+    }
+    calendar
 }
 
 fn default_coasts() -> BTreeMap<String, String> {
@@ -194,36 +229,7 @@ impl Variant {
         let lines = LineIndex::new(source);
         let mut problems = Vec::new();
 
-        let cal_line = lines.line(raw.calendar.span().start);
-        let rc = raw.calendar.into_inner();
-        let mut calendar = Calendar {
-            seasons: rc.seasons,
-            turn: rc.turn,
-            start: Phase {
-                year: 0,
-                season: 0,
-                kind: PhaseKind::Movement,
-            },
-            era: rc.era,
-        };
-        let calendar_ok = calendar.problems().is_empty();
-        for m in calendar.problems() {
-            if !m.contains("start phase") {
-                problems.push(Problem {
-                    line: cal_line,
-                    message: m,
-                });
-            }
-        }
-        if calendar_ok || !calendar.seasons.is_empty() {
-            match calendar.parse(&rc.start) {
-                Ok(p) => calendar.start = p,
-                Err(e) => problems.push(Problem {
-                    line: cal_line,
-                    message: format!("calendar start: {e}"),
-                }),
-            }
-        }
+        let calendar = calendar_of(raw.calendar, &lines, &mut problems);
         if let Some(last) = &raw.victory.last_phase
             && let Err(e) = calendar.parse(last)
         {
@@ -274,8 +280,6 @@ impl Variant {
                 reserve: raw.reserve,
                 garrisons: raw.garrisons,
                 mountains: raw.mountains,
-                defensive_army: raw.defensive_army,
-                leaders: raw.leaders,
             },
             &map,
             &calendar,
