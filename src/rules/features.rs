@@ -573,9 +573,7 @@ fn resolve_box(
     lines: &LineIndex,
     problems: &mut Vec<Problem>,
 ) -> Option<OffBoard> {
-    let Some(p) = province(map, &b.province, lines, problems) else {
-        return None;
-    };
+    let p = province(map, &b.province, lines, problems)?;
     if map.province(p).terrain != crate::map::Terrain::OffBoard {
         problems.push(Problem {
             line: lines.line(b.province.span().start),
