@@ -115,7 +115,7 @@ fn read_orders(v: &Variant, pos: &Position, text: &str) -> (Vec<OrderLine>, Vec<
 /// Whether `pos` is a yearly turn that plays moves, retreats and builds
 /// together (1700 AD II rule 3).
 fn yearly(v: &Variant, pos: &Position) -> bool {
-    v.calendar.turn == crate::variant::Turn::Impulses && pos.phase.kind == PhaseKind::Movement
+    crate::game::step::yearly_sheets(v) && pos.phase.kind == PhaseKind::Movement
 }
 
 /// A yearly turn's orders written as the order sheets of 1700 AD II rule

@@ -49,8 +49,7 @@ fn format_arg(s: &str) -> Result<PictureFormat, String> {
 fn stored_orders(v: &Variant, pos: &Position, text: &str) -> PhaseOrders {
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
-    let turn =
-        v.calendar.turn == crate::variant::Turn::Impulses && pos.phase.kind == PhaseKind::Movement;
+    let turn = crate::game::step::yearly_sheets(v) && pos.phase.kind == PhaseKind::Movement;
     for line in text.lines() {
         let Some((pw, order)) = line.split_once(':') else {
             continue;

@@ -8,7 +8,7 @@ use crate::game::Position;
 use crate::game::position::Anarchy;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, Order};
-use crate::variant::{PhaseKind, Turn, Variant};
+use crate::variant::{PhaseKind, Variant};
 
 /// Why the judge refuses each order (None: accepted), checked against the
 /// position. Orders may be of several powers; each is checked as its power's.
@@ -64,7 +64,7 @@ pub fn refusals(
             // A yearly order sheet (1700 AD II) holds the retreats and the
             // builds too; they are judged with the turn.
             (AnyCommand::Retreat(..) | AnyCommand::Adjust(_), PhaseKind::Movement)
-                if v.calendar.turn == Turn::Impulses => {}
+                if crate::game::step::yearly_sheets(v) => {}
             _ => out[i] = Some(format!("it is not an order for {} phase", article(kind))),
         }
     }

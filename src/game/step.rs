@@ -13,7 +13,7 @@ use crate::adjudicate::{
 };
 use crate::game::Position;
 use crate::orders::{AdjustOrder, MainOrder, RetreatOrder};
-use crate::rules::feature::{Sheet, Steps};
+use crate::rules::feature::{Feature, Sheet, Steps};
 use crate::variant::features::Ruled;
 use crate::variant::{PhaseKind, Variant};
 
@@ -87,7 +87,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             // What the steps after the move tell the results is news
             // that must outlive the way to the next phase.
             next.state.clear_news();
-            for f in v.features.plugins.iter() {
+            for f in hooks(v) {
                 f.after_move(v, pos, o, &r, &mut next);
             }
             let news = next.state.take_news();
@@ -107,7 +107,7 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             };
             let r = adjudicate_retreats(&v.map, &situation, o);
             let mut units = r.units_after.clone();
-            for f in v.features.plugins.iter() {
+            for f in hooks(v) {
                 f.after_retreat(v, &mut units);
             }
             let next = Position {
@@ -127,12 +127,12 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             };
             let heard: Vec<AdjustOrder> = o
                 .iter()
-                .filter(|x| !v.features.silenced(pos, x.power))
+                .filter(|x| !silenced(v, pos, x.power))
                 .copied()
                 .collect();
             let r = judge_adjustments(v, pos, &heard);
             let mut state = pos.state.clone();
-            for f in v.features.plugins.iter() {
+            for f in hooks(v) {
                 f.after_adjustment(&r, &mut state);
             }
             let next = Position {
@@ -147,11 +147,30 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
     }
 }
 
+/// The variant's rule features, in the order their steps run: the one
+/// place the phase step reads them.
+fn hooks(v: &Variant) -> impl Iterator<Item = &dyn Feature> {
+    v.features.plugins.iter()
+}
+
+/// Whether `power` gives no orders in `pos` (its units hold, it builds
+/// nothing): a feature silences it.
+fn silenced(v: &Variant, pos: &Position, power: crate::map::PowerId) -> bool {
+    hooks(v).any(|f| f.silenced(pos, power))
+}
+
+/// Whether the variant's movement phases are played from yearly order
+/// sheets that hold the retreats and builds too (1700 AD II rule 3): the
+/// sheet's retreats and builds are then orders of the movement phase.
+pub fn yearly_sheets(v: &Variant) -> bool {
+    hooks(v).any(|f| f.yearly_sheets())
+}
+
 /// The movement orders of the powers that give orders, where a feature
 /// silences some (1000 AD rule 13: a power in anarchy; its units hold);
 /// `None`: every order is heard.
 fn heard(v: &Variant, pos: &Position, o: &[MainOrder]) -> Option<Vec<MainOrder>> {
-    let silenced = |p| v.features.silenced(pos, p);
+    let silenced = |p| silenced(v, pos, p);
     if !o.iter().any(|x| silenced(x.power)) {
         return None;
     }
@@ -303,7 +322,7 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
             PhaseKind::Placement => {}
             PhaseKind::Adjustment => {
                 take_centres(v, &mut pos);
-                for f in v.features.plugins.iter() {
+                for f in hooks(v) {
                     f.before_adjustment(v, &mut pos);
                 }
                 if due(v, &pos).iter().any(|&d| d != 0) {
@@ -311,7 +330,7 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
                 }
                 // Skipped: what a feature keeps for it is spent all the
                 // same.
-                for f in v.features.plugins.iter() {
+                for f in hooks(v) {
                     f.adjustment_skipped(&mut pos.state);
                 }
             }
@@ -321,7 +340,7 @@ pub fn advance(v: &Variant, mut pos: Position) -> Position {
     }
     pos.phase = q;
     if q.kind == PhaseKind::Movement {
-        for f in v.features.plugins.iter() {
+        for f in hooks(v) {
             f.before_moves(v, &mut pos);
         }
     }
@@ -344,11 +363,11 @@ pub fn take_centres(v: &Variant, pos: &mut Position) {
             continue;
         }
         pos.owners[p.index()] = Some(u.power);
-        for f in v.features.plugins.iter() {
+        for f in hooks(v) {
             f.on_centre_taken(v, pos, &u, p);
         }
     }
-    for f in v.features.plugins.iter() {
+    for f in hooks(v) {
         f.after_centres(v, pos);
     }
 }

@@ -294,6 +294,12 @@ pub trait Feature:
     ) -> Option<Played> {
         None
     }
+    /// Whether the movement phases are played from yearly order sheets
+    /// that hold the retreats and builds too (then
+    /// [`Feature::play_movement`] plays them).
+    fn yearly_sheets(&self) -> bool {
+        false
+    }
     /// Judge the moves of `pos` with a judge of the feature's own, where
     /// its rule needs one; `None` leaves them to the next feature, and at
     /// last to the standard judge.

@@ -308,10 +308,7 @@ impl Variant {
                     .into(),
             });
         }
-        let syntax = OrderSyntax {
-            impulses: calendar.turn == calendar::Turn::Impulses,
-            ..features.syntax()
-        };
+        let syntax = features.syntax();
         if !problems.is_empty() {
             problems.sort_by_key(|p| p.line);
             return Err(LoadError { problems });

@@ -11,6 +11,7 @@ use super::{Position, Ruleset};
 use crate::adjudicate::AdjustResult;
 use crate::adjudicate::questions::RuleQuestions;
 use crate::map::{PowerId, ProvinceId, Unit};
+use crate::orders::OrderSyntax;
 use std::sync::Arc;
 
 /// The feature's entry in the registry: `[calendar] turn = "impulses"`.
@@ -46,6 +47,15 @@ fn load(l: &mut Load<'_>) -> Option<Arc<dyn Feature>> {
 }
 
 impl Feature for Impulses {
+    /// Several impulses per order, stacks and `(x2)`.
+    fn syntax(&self, s: &mut OrderSyntax) {
+        s.impulses = true;
+    }
+
+    fn yearly_sheets(&self) -> bool {
+        true
+    }
+
     fn play_movement(
         &self,
         v: &dyn Ruleset,
