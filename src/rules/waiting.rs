@@ -142,6 +142,156 @@ pub fn seated(v: &(impl Ruleset + ?Sized), pos: &Position, orders: &[MainOrder])
         .collect()
 }
 
+/// Which waiting unit each order of their owner is for, and what the
+/// routing alone refuses.
+struct Routes {
+    /// Per order, its refusal so far.
+    verdicts: Vec<Option<Illegal>>,
+    /// Per order, whether it is for a waiting unit.
+    routed: Vec<bool>,
+    /// Per unit, the order it was given.
+    order_for: Vec<Option<usize>>,
+}
+
+/// A move with units waiting in seas: what judging it works from.
+struct Seas<'a> {
+    map: &'a crate::map::Map,
+    units: &'a [Unit],
+    orders: &'a [MainOrder],
+    /// Per unit, the sea it waits in.
+    sea: Vec<Option<ProvinceId>>,
+    /// The waiting units.
+    members: Vec<usize>,
+}
+
+impl Seas<'_> {
+    fn box_of(&self, i: usize) -> ProvinceId {
+        self.map.province_of(self.units[i].region)
+    }
+
+    /// Which waiting unit each order of their owner is for: one standing
+    /// in the sea the order names. An order naming a sea none of them is
+    /// in, or the box itself, finds no unit: only their owner reads that
+    /// reply.
+    fn route(&self, v: &(impl Ruleset + ?Sized)) -> Routes {
+        let (map, units, members, sea) = (self.map, self.units, &self.members, &self.sea);
+        let mut verdicts: Vec<Option<Illegal>> = vec![None; self.orders.len()];
+        let mut routed = vec![false; self.orders.len()];
+        let mut order_for: Vec<Option<usize>> = vec![None; units.len()];
+        for (i, o) in self.orders.iter().enumerate() {
+            let p = o.unit.at.province;
+            let Some(b) = v.features().boxes.iter().find(|b| {
+                b.owner == Some(o.power)
+                    && (b.province == p || b.also_named.contains(&p))
+                    && members.iter().any(|&m| self.box_of(m) == b.province)
+            }) else {
+                continue;
+            };
+            // The owner's own unit on the board there takes the order.
+            let on_board = units
+                .iter()
+                .any(|u| u.power == o.power && map.province_of(u.region) == p);
+            if p != b.province && on_board {
+                continue;
+            }
+            routed[i] = true;
+            let here: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    units[m].power == o.power
+                        && sea[m] == Some(p)
+                        && o.unit.kind.is_none_or(|k| units[m].kind == k)
+                })
+                .collect();
+            let Some(m) = here
+                .iter()
+                .copied()
+                .find(|&m| order_for[m].is_none())
+                .or(here.first().copied())
+            else {
+                verdicts[i] = Some(Illegal::NoUnit);
+                continue;
+            };
+            // Rule 7: a unit off the board has no effect until it moves.
+            if matches!(
+                o.command,
+                MainCommand::SupportHold { .. }
+                    | MainCommand::SupportMove { .. }
+                    | MainCommand::Convoy { .. }
+            ) {
+                verdicts[i] = Some(Illegal::OffBoard);
+                continue;
+            }
+            if let Some(prev) = order_for[m] {
+                verdicts[prev] = Some(Illegal::Replaced);
+            }
+            order_for[m] = Some(i);
+        }
+        Routes {
+            verdicts,
+            routed,
+            order_for,
+        }
+    }
+
+    /// The orders the movement judge is given, with the index of the
+    /// player's order each stands for: the orders for the board, the
+    /// representative of each sea's orders from its sea, and the others
+    /// found in the box in turn, each given its order (a hold where it has
+    /// none, so that the next finds the next).
+    fn judge_orders(
+        &self,
+        routes: &Routes,
+        rep: &BTreeMap<ProvinceId, usize>,
+        held_back: &[Option<Resolved>],
+    ) -> (Vec<MainOrder>, Vec<Option<usize>>) {
+        let orders = self.orders;
+        let mut judge_orders: Vec<MainOrder> = Vec::new();
+        let mut judge_index: Vec<Option<usize>> = Vec::new();
+        for (i, o) in orders.iter().enumerate() {
+            if !routes.routed[i] {
+                judge_orders.push(o.clone());
+                judge_index.push(Some(i));
+            }
+        }
+        for (&s, &m) in rep {
+            if let Some(i) = routes.order_for[m].filter(|_| held_back[m].is_none()) {
+                let mut o = orders[i].clone();
+                o.unit.at = Place::province(s);
+                judge_orders.push(o);
+                judge_index.push(Some(i));
+            }
+        }
+        for &m in &self.members {
+            if rep.values().any(|&x| x == m) {
+                continue;
+            }
+            let unit = UnitRef {
+                kind: Some(self.units[m].kind),
+                at: Place::province(self.box_of(m)),
+            };
+            match routes.order_for[m].filter(|_| held_back[m].is_none()) {
+                Some(i) => {
+                    let mut o = orders[i].clone();
+                    o.unit = unit;
+                    judge_orders.push(o);
+                    judge_index.push(Some(i));
+                }
+                None => {
+                    judge_orders.push(MainOrder {
+                        power: self.units[m].power,
+                        unit,
+                        command: MainCommand::Hold,
+                    });
+                    judge_index.push(None);
+                }
+            }
+        }
+        (judge_orders, judge_index)
+    }
+}
+
 /// Judge a move in which units wait in seas; `None` when none does (the
 /// plain judge then serves).
 pub fn judge(
@@ -159,74 +309,25 @@ pub fn judge(
     let units = &pos.units;
     let n = units.len();
     let members: Vec<usize> = (0..n).filter(|&i| sea[i].is_some()).collect();
-    let box_of = |i: usize| map.province_of(units[i].region);
-
-    // Which waiting unit each order of their owner is for: one standing in
-    // the sea the order names. An order naming a sea none of them is in,
-    // or the box itself, finds no unit: only their owner reads that reply.
-    let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
-    let mut routed = vec![false; orders.len()];
-    let mut order_for: Vec<Option<usize>> = vec![None; n];
-    for (i, o) in orders.iter().enumerate() {
-        let p = o.unit.at.province;
-        let Some(b) = v.features().boxes.iter().find(|b| {
-            b.owner == Some(o.power)
-                && (b.province == p || b.also_named.contains(&p))
-                && members.iter().any(|&m| box_of(m) == b.province)
-        }) else {
-            continue;
-        };
-        // The owner's own unit on the board there takes the order.
-        let on_board = units
-            .iter()
-            .any(|u| u.power == o.power && map.province_of(u.region) == p);
-        if p != b.province && on_board {
-            continue;
-        }
-        routed[i] = true;
-        let here: Vec<usize> = members
-            .iter()
-            .copied()
-            .filter(|&m| {
-                units[m].power == o.power
-                    && sea[m] == Some(p)
-                    && o.unit.kind.is_none_or(|k| units[m].kind == k)
-            })
-            .collect();
-        let Some(m) = here
-            .iter()
-            .copied()
-            .find(|&m| order_for[m].is_none())
-            .or(here.first().copied())
-        else {
-            verdicts[i] = Some(Illegal::NoUnit);
-            continue;
-        };
-        // Rule 7: a unit off the board has no effect until it moves.
-        if matches!(
-            o.command,
-            MainCommand::SupportHold { .. }
-                | MainCommand::SupportMove { .. }
-                | MainCommand::Convoy { .. }
-        ) {
-            verdicts[i] = Some(Illegal::OffBoard);
-            continue;
-        }
-        if let Some(prev) = order_for[m] {
-            verdicts[prev] = Some(Illegal::Replaced);
-        }
-        order_for[m] = Some(i);
-    }
+    let seas = Seas {
+        map,
+        units,
+        orders,
+        sea,
+        members,
+    };
+    let (sea, members) = (&seas.sea, &seas.members);
+    let mut routes = seas.route(v);
 
     // The waiting units of each sea, and the one standing for them there.
     let mut groups: BTreeMap<ProvinceId, Vec<usize>> = BTreeMap::new();
-    for &m in &members {
+    for &m in members {
         if let Some(s) = sea[m] {
             groups.entry(s).or_default().push(m);
         }
     }
     let moves = |m: usize| {
-        order_for[m].is_some_and(|i| matches!(orders[i].command, MainCommand::Move { .. }))
+        routes.order_for[m].is_some_and(|i| matches!(orders[i].command, MainCommand::Move { .. }))
     };
     let mut rep: BTreeMap<ProvinceId, usize> = groups
         .iter()
@@ -244,56 +345,14 @@ pub fn judge(
         for (&s, &m) in &rep {
             board[m].region = map.province(s).main_region();
         }
-        for &m in &members {
+        for &m in members {
             if rep.values().all(|&x| x != m)
                 && let Some(s) = sea[m]
             {
                 prep.from.push((m, map.province(s).main_region()));
             }
         }
-        let mut judge_orders: Vec<MainOrder> = Vec::new();
-        let mut judge_index: Vec<Option<usize>> = Vec::new();
-        for (i, o) in orders.iter().enumerate() {
-            if !routed[i] {
-                judge_orders.push(o.clone());
-                judge_index.push(Some(i));
-            }
-        }
-        for (&s, &m) in &rep {
-            if let Some(i) = order_for[m].filter(|_| held_back[m].is_none()) {
-                let mut o = orders[i].clone();
-                o.unit.at = Place::province(s);
-                judge_orders.push(o);
-                judge_index.push(Some(i));
-            }
-        }
-        // The others are found in the box in turn, each given its order
-        // (a hold where it has none, so that the next finds the next).
-        for &m in &members {
-            if rep.values().any(|&x| x == m) {
-                continue;
-            }
-            let unit = UnitRef {
-                kind: Some(units[m].kind),
-                at: Place::province(box_of(m)),
-            };
-            match order_for[m].filter(|_| held_back[m].is_none()) {
-                Some(i) => {
-                    let mut o = orders[i].clone();
-                    o.unit = unit;
-                    judge_orders.push(o);
-                    judge_index.push(Some(i));
-                }
-                None => {
-                    judge_orders.push(MainOrder {
-                        power: units[m].power,
-                        unit,
-                        command: MainCommand::Hold,
-                    });
-                    judge_index.push(None);
-                }
-            }
-        }
+        let (judge_orders, judge_index) = seas.judge_orders(&routes, &rep, &held_back);
         let r = adjudicate_movement_prepared(
             map,
             rules,
@@ -320,7 +379,7 @@ pub fn judge(
                 again = true;
             }
         }
-        for &m in &members {
+        for &m in members {
             if rep.values().any(|&x| x == m) || !moved(m) {
                 continue;
             }
@@ -347,14 +406,14 @@ pub fn judge(
     // Fold the judge's answer back onto the units as they stand.
     for (k, why) in r.orders.iter().enumerate() {
         if let Some(i) = judge_index[k] {
-            verdicts[i] = *why;
+            routes.verdicts[i] = *why;
         }
     }
     let mut out = r.clone();
     for (u, ur) in out.units.iter_mut().enumerate() {
         ur.order = r.units[u].order.and_then(|k| judge_index[k]);
         if let Some(cmd) = held_back[u] {
-            ur.order = order_for[u];
+            ur.order = routes.order_for[u];
             ur.command = cmd;
             ur.outcome = Outcome::Bounced { with: Box::new([]) };
         }
@@ -379,7 +438,7 @@ pub fn judge(
                 .retain(|&reg| !q.unseen(units[u].power, map.province_of(reg), Some(pos.phase)));
         }
     }
-    out.orders = verdicts;
+    out.orders = routes.verdicts;
     Some(out)
 }
 
