@@ -42,6 +42,10 @@ pub enum Secret {
     Arg(usize),
     /// The last argument.
     Last,
+    /// Where the command's form puts it, which depends on the form
+    /// (`CREATE ?game password variant` beside `CREATE game variant
+    /// password`): the command says ([`Command::secret_at`]).
+    Varies,
 }
 
 /// What the table says of one command.
@@ -61,8 +65,16 @@ pub struct Spec {
     pub secret: Secret,
     /// It registers the mail's From address (as a player, an observer, a
     /// GM, a seat's new address): carried out only for an address that has
-    /// confirmed it wants the judge's mail (see `cmd::confirm`).
+    /// confirmed it wants the judge's mail (see `cmd::confirm`). A
+    /// command only some of whose forms register (`SIGNON ?game` joins a
+    /// game, `SIGNON England game` does not) says so per form
+    /// ([`Command::registers`]).
     pub registers: bool,
+    /// The lines below it, up to a terminator (ENDPRESS, ENDBROADCAST,
+    /// SIGNOFF, a sign-on or the end of the mail: see
+    /// [`crate::commands::pressform::block`]), are its text, never
+    /// commands or orders (PRESS, BROADCAST, DIARY).
+    pub block: bool,
 }
 
 impl Spec {
@@ -76,6 +88,7 @@ impl Spec {
             grave: false,
             secret: Secret::None,
             registers: false,
+            block: false,
         }
     }
 }
@@ -252,6 +265,15 @@ pub trait Command: Sized + 'static {
     /// Read the arguments; `Err` says why the line is not this command's
     /// form.
     fn parse(args: &Args) -> Result<Self, String>;
+    /// Whether this form of the command registers the mail's From address
+    /// (see [`Spec::registers`]).
+    fn registers(&self) -> bool {
+        Self::SPEC.registers
+    }
+    /// Which argument of `args` is a password, for [`Secret::Varies`].
+    fn secret_at(_args: &Args) -> Option<usize> {
+        None
+    }
     /// Do it.
     fn run(
         self,
@@ -279,6 +301,11 @@ pub trait Entry: Sync {
     fn who(&self) -> Who;
     /// Whether `args` are this command's form.
     fn check(&self, args: &Args) -> Result<(), String>;
+    /// Whether `args` are a form of this command that registers the mail's
+    /// From address (see [`Spec::registers`]).
+    fn registers(&self, args: &Args) -> bool;
+    /// Which argument of `args` is a password, if any.
+    fn secret_at(&self, args: &Args) -> Option<usize>;
     /// Parse, check who may, run.
     fn execute(&self, judge: &mut Judge, s: &mut Session<'_, '_>, args: &Args) -> Outcome;
 }
@@ -300,6 +327,17 @@ impl<C: Command> Entry for Def<C> {
     }
     fn check(&self, args: &Args) -> Result<(), String> {
         C::parse(args).map(|_| ())
+    }
+    fn registers(&self, args: &Args) -> bool {
+        C::parse(args).is_ok_and(|c| c.registers())
+    }
+    fn secret_at(&self, args: &Args) -> Option<usize> {
+        match C::SPEC.secret {
+            Secret::None => None,
+            Secret::Arg(i) => Some(i),
+            Secret::Last => args.len().checked_sub(1),
+            Secret::Varies => C::secret_at(args),
+        }
     }
     fn execute(&self, judge: &mut Judge, s: &mut Session<'_, '_>, args: &Args) -> Outcome {
         let c = match C::parse(args) {
@@ -326,9 +364,14 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::create::Create>::NEW,
     &Def::<cmd::join::Join>::NEW,
     &Def::<cmd::signon::SignOn>::NEW,
+    &Def::<cmd::takeover::Takeover>::NEW,
     &Def::<cmd::confirm::Confirm>::NEW,
     &Def::<cmd::signoff::SignOff>::NEW,
+    &Def::<cmd::signoff::EndPress>::NEW,
+    &Def::<cmd::get::Get>::NEW,
+    &Def::<cmd::get::Version>::NEW,
     &Def::<cmd::clear::Clear>::NEW,
+    &Def::<cmd::phase::PhaseAhead>::NEW,
     &Def::<cmd::ready::Ready>::NEW,
     &Def::<cmd::ready::NotReady>::NEW,
     &Def::<cmd::nominate::Nominate>::NEW,
@@ -337,6 +380,9 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::permit::Revoke>::NEW,
     &Def::<cmd::press::Press>::NEW,
     &Def::<cmd::press::Broadcast>::NEW,
+    &Def::<cmd::diary::Diary>::NEW,
+    &Def::<cmd::diary::DiaryOther>::NEW,
+    &Def::<cmd::diary::PostalPress>::NEW,
     &Def::<cmd::draw::Draw>::NEW,
     &Def::<cmd::draw::NoDraw>::NEW,
     &Def::<cmd::concede::Concede>::NEW,
@@ -347,6 +393,7 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::set_picture::SetPicture>::NEW,
     &Def::<cmd::set_name::SetName>::NEW,
     &Def::<cmd::absence::SetAbsence>::NEW,
+    &Def::<cmd::absence::SetNoAbsence>::NEW,
     &Def::<cmd::set_deadline::SetDeadline>::NEW,
     &Def::<cmd::settings::SetPhaseLength>::NEW,
     &Def::<cmd::settings::SetGrace>::NEW,
@@ -354,11 +401,20 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::settings::SetTimezone>::NEW,
     &Def::<cmd::settings::SetNmr>::NEW,
     &Def::<cmd::settings::SetPress>::NEW,
+    &Def::<cmd::press_setting::SetNoPress>::NEW,
+    &Def::<cmd::press_setting::SetWhite>::NEW,
+    &Def::<cmd::press_setting::SetWhiteGrey>::NEW,
+    &Def::<cmd::press_setting::SetGreyOnly>::NEW,
+    &Def::<cmd::set_timing::SetMovesTiming>::NEW,
+    &Def::<cmd::set_timing::SetShortTiming>::NEW,
     &Def::<cmd::settings::SetStyle>::NEW,
     &Def::<cmd::settings::SetEnd>::NEW,
     &Def::<cmd::settings::SetRoster>::NEW,
     &Def::<cmd::absence::SetAbsences>::NEW,
     &Def::<cmd::start::Start>::NEW,
+    &Def::<cmd::game_state::ForceBegin>::NEW,
+    &Def::<cmd::game_state::Activate>::NEW,
+    &Def::<cmd::game_state::Form>::NEW,
     &Def::<cmd::pause::Pause>::NEW,
     &Def::<cmd::pause::Resume>::NEW,
     &Def::<cmd::process::Process>::NEW,
@@ -367,8 +423,10 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::eject::Eject>::NEW,
     &Def::<cmd::replace::Replace>::NEW,
     &Def::<cmd::edit::Edit>::NEW,
+    &Def::<cmd::become_power::Become>::NEW,
     &Def::<cmd::end::EndDraw>::NEW,
     &Def::<cmd::end::EndWin>::NEW,
+    &Def::<cmd::game_state::Terminate>::NEW,
 ];
 
 /// A line read as a command: its entry, the words of its name as written,
@@ -449,8 +507,7 @@ pub fn echo(c: &CommandLine, done: bool) -> String {
             words.extend(c.args.words.iter().map(|_| "********".to_string()));
             return words.join(" ");
         }
-        Secret::Arg(i) => Some(i),
-        Secret::Last => c.args.len().checked_sub(1),
+        _ => c.entry.secret_at(&c.args),
     };
     for (i, w) in c.args.words.iter().enumerate() {
         if Some(i) == masked {
@@ -464,11 +521,7 @@ pub fn echo(c: &CommandLine, done: bool) -> String {
 
 /// The password a command line holds, if it is its command's form.
 pub fn secret_of(c: &CommandLine) -> Option<String> {
-    let i = match c.entry.spec().secret {
-        Secret::None => return None,
-        Secret::Arg(i) => i,
-        Secret::Last => c.args.len().checked_sub(1)?,
-    };
+    let i = c.entry.secret_at(&c.args)?;
     c.args.get(i).map(str::to_string)
 }
 
