@@ -75,6 +75,11 @@ pub struct Spec {
     /// [`crate::commands::pressform::block`]), are its text, never
     /// commands or orders (PRESS, BROADCAST, DIARY).
     pub block: bool,
+    /// Another judge's word (njudge's, DPjudge's) that this judge reads as
+    /// one of its own commands, or refuses with what it has instead: left
+    /// out of HELP's list, which is this judge's own, and listed by HELP
+    /// NJUDGE.
+    pub other_judges: bool,
 }
 
 impl Spec {
@@ -89,6 +94,7 @@ impl Spec {
             secret: Secret::None,
             registers: false,
             block: false,
+            other_judges: false,
         }
     }
 }
@@ -274,6 +280,11 @@ pub trait Command: Sized + 'static {
     fn secret_at(_args: &Args) -> Option<usize> {
         None
     }
+    /// Who HELP says may give it: its role's, unless a form of it stands
+    /// in place of a sign-on (DPjudge's `RESIGN power@game password`).
+    fn shown_for() -> Who {
+        Self::Role::WHO
+    }
     /// Do it.
     fn run(
         self,
@@ -323,7 +334,7 @@ impl<C: Command> Entry for Def<C> {
         &C::SPEC
     }
     fn who(&self) -> Who {
-        C::Role::WHO
+        C::shown_for()
     }
     fn check(&self, args: &Args) -> Result<(), String> {
         C::parse(args).map(|_| ())
@@ -575,7 +586,10 @@ pub fn help_text() -> String {
     ] {
         s.push_str(title);
         s.push_str(":\n");
-        for c in COMMANDS.iter().filter(|c| who.contains(&c.who())) {
+        for c in COMMANDS
+            .iter()
+            .filter(|c| who.contains(&c.who()) && !c.spec().other_judges)
+        {
             let spec = c.spec();
             s.push_str(&wrap(&format!("  {}", spec.usage), 72, "    "));
             s.push_str(&wrap(&format!("      {}", spec.help), 72, "      "));
@@ -586,8 +600,26 @@ pub fn help_text() -> String {
         "Orders are written as in the zines: A(Lon)-Yor, F(ENG) C A(Lon)-Bre,\n\
          A(Wal) S A(Lon)-Yor, A(Bud) S A(Vie), F(NTH) H; full names, any case.\n\
          Retreats: A(Vie)-Boh, Disband A(Vie). Builds: Build A(Par), Remove\n\
-         A(Mun), Waive. HELP and a command's name tell more of it.\n",
+         A(Mun), Waive. HELP and a command's name tell more of it.\n\n\
+         Players of njudge and DPjudge: their forms are read too (SIGNON Egame,\n\
+         PRESS TO FG, SET DRAW, PHASE...); HELP NJUDGE lists their other words.\n",
     );
+    s
+}
+
+/// HELP NJUDGE: the other judges' words this judge takes as its own
+/// commands, or answers with what it has instead.
+pub fn help_other_judges() -> String {
+    let mut s = String::from(
+        "njudge's and DPjudge's words this judge reads as its own commands, or\n\
+         answers with what it has instead (their sign-ons, press and SETs are\n\
+         read by the commands above them in HELP):\n\n",
+    );
+    for c in COMMANDS.iter().filter(|c| c.spec().other_judges) {
+        let spec = c.spec();
+        s.push_str(&wrap(&format!("  {}", spec.usage), 72, "    "));
+        s.push_str(&wrap(&format!("      {}", spec.help), 72, "      "));
+    }
     s
 }
 

@@ -22,6 +22,7 @@ fn lines_of(s: &Session<'_, '_>) -> usize {
 
 impl Command for Diary {
     const SPEC: Spec = Spec {
+        other_judges: true,
         block: true,
         ..Spec::new(
             "DIARY",
@@ -50,6 +51,7 @@ impl Command for Diary {
 
 impl Command for DiaryOther {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &["DIARY READ", "DIARY DELETE"],
         ..Spec::new(
             "DIARY LIST",
@@ -71,6 +73,7 @@ impl Command for DiaryOther {
 
 impl Command for PostalPress {
     const SPEC: Spec = Spec {
+        other_judges: true,
         block: true,
         also: &["POSTALPRESS"],
         ..Spec::new(

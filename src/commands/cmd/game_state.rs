@@ -31,11 +31,14 @@ fn as_command<C: Command<Role = Gm>>(
 }
 
 impl Command for ForceBegin {
-    const SPEC: Spec = Spec::new(
-        "FORCE BEGIN",
-        "FORCE BEGIN  (njudge; START)",
-        "Start the game now, as START does.",
-    );
+    const SPEC: Spec = Spec {
+        other_judges: true,
+        ..Spec::new(
+            "FORCE BEGIN",
+            "FORCE BEGIN  (njudge; START)",
+            "Start the game now, as START does.",
+        )
+    };
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
         args.none(&Self::SPEC).map(|_| ForceBegin)
@@ -47,11 +50,14 @@ impl Command for ForceBegin {
 }
 
 impl Command for Activate {
-    const SPEC: Spec = Spec::new(
-        "ACTIVATE",
-        "ACTIVATE  (DPjudge; START or RESUME)",
-        "Start a forming game, or restart a paused one.",
-    );
+    const SPEC: Spec = Spec {
+        other_judges: true,
+        ..Spec::new(
+            "ACTIVATE",
+            "ACTIVATE  (DPjudge; START or RESUME)",
+            "Start a forming game, or restart a paused one.",
+        )
+    };
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
         args.none(&Self::SPEC).map(|_| Activate)
@@ -74,11 +80,14 @@ impl Command for Activate {
 }
 
 impl Command for Form {
-    const SPEC: Spec = Spec::new(
-        "FORM",
-        "FORM  (DPjudge; nothing to do here)",
-        "Let a new game take players: games here take them from CREATE on.",
-    );
+    const SPEC: Spec = Spec {
+        other_judges: true,
+        ..Spec::new(
+            "FORM",
+            "FORM  (DPjudge; nothing to do here)",
+            "Let a new game take players: games here take them from CREATE on.",
+        )
+    };
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
         args.none(&Self::SPEC).map(|_| Form)
@@ -98,6 +107,7 @@ impl Command for Form {
 
 impl Command for Terminate {
     const SPEC: Spec = Spec {
+        other_judges: true,
         grave: true,
         ..Spec::new(
             "TERMINATE",

@@ -17,6 +17,7 @@ pub struct Version;
 
 impl Command for Get {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &["SEND", "SEND ME"],
         ..Spec::new(
             "GET",

@@ -42,6 +42,7 @@ fn set(s: &mut Session<'_, '_>, game: &str, press: Press, word: &str) -> CmdResu
 
 impl Command for SetNoPress {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &["SET NOPRESS", "SET NONE"],
         ..Spec::new(
             "SET NO PRESS",
@@ -60,6 +61,7 @@ impl Command for SetNoPress {
 
 impl Command for SetWhite {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &["SET NO GREY", "SET NOGREY", "SET NO GRAY"],
         ..Spec::new(
             "SET WHITE",
@@ -78,6 +80,7 @@ impl Command for SetWhite {
 
 impl Command for SetWhiteGrey {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &["SET WHITE/GRAY"],
         ..Spec::new(
             "SET WHITE/GREY",
@@ -96,6 +99,7 @@ impl Command for SetWhiteGrey {
 
 impl Command for SetGreyOnly {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &[
             "SET GRAY",
             "SET NO WHITE",

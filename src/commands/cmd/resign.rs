@@ -44,6 +44,9 @@ impl Command for Resign {
     fn secret_at(args: &Args) -> Option<usize> {
         (args.len() == 2).then_some(1)
     }
+    fn shown_for() -> crate::commands::registry::Who {
+        crate::commands::registry::Who::Player
+    }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         let named = match self {
             Resign::Seat(seat) => {

@@ -63,6 +63,7 @@ fn next(args: &Args, spec: &Spec) -> Result<u32, String> {
 
 impl Command for SetMovesTiming {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &["SET MOVE", "SET MOVEMENT"],
         ..Spec::new(
             "SET MOVES",
@@ -89,6 +90,7 @@ impl Command for SetMovesTiming {
 
 impl Command for SetShortTiming {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &[
             "SET RETREAT",
             "SET ADJUST",

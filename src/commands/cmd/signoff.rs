@@ -46,6 +46,7 @@ impl Command for SignOff {
 
 impl Command for EndPress {
     const SPEC: Spec = Spec {
+        other_judges: true,
         also: &["ENDBROADCAST", "END PRESS", "END BROADCAST"],
         ..Spec::new(
             "ENDPRESS",
