@@ -499,6 +499,7 @@ pub fn unknown_set(line: &str) -> bool {
 pub fn set_names() -> String {
     COMMANDS
         .iter()
+        .filter(|e| !e.spec().other_judges)
         .map(|e| e.spec().name)
         .filter(|n| n.starts_with("SET "))
         .collect::<Vec<_>>()
