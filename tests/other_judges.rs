@@ -1,0 +1,223 @@
+//! njudge's and DPjudge's mail, as their help pages teach it, through the
+//! real processor and store (in memory): every form is read right or
+//! refused by name. The same families go through the real daemon in
+//! tests/njudge_forms.rs and tests/dpjudge_forms.rs; these check the
+//! details quickly.
+
+mod support_judge;
+use support_judge::{Sent, World};
+
+const POWERS: [&str; 7] = [
+    "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+];
+const GM: &str = "gm@example.test";
+
+fn addr(p: &str) -> String {
+    format!("{}@example.test", p.to_lowercase())
+}
+
+fn pw(p: &str) -> String {
+    format!("pw-{}-secret", p.to_lowercase())
+}
+
+/// A started standard game `g` with all seven players.
+fn started() -> World {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gm-secret\nSET PRESS GREY");
+    for p in POWERS {
+        w.reply(&addr(p), &format!("JOIN g {} {p}", pw(p)));
+    }
+    w
+}
+
+/// A mail from `p`'s player, signed on njudge's way.
+fn nj(w: &mut World, p: &str, body: &str) -> Vec<Sent> {
+    let letter = &p[..1];
+    w.mail(&addr(p), &format!("SIGNON {letter}g {}\n{body}", pw(p)))
+}
+
+/// The reply to `p`, its lines joined where the judge wrapped them.
+fn reply_of(sent: &[Sent], p: &str) -> String {
+    let body = sent
+        .iter()
+        .find(|m| m.to_has(&addr(p)) && m.in_reply_to.is_some())
+        .map(|m| m.body.clone())
+        .unwrap_or_else(|| panic!("no reply to {p}: {sent:#?}"));
+    body.lines()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace("\n      ", " ")
+}
+
+/// Who got press in `sent` (the GM's copy aside).
+fn press_readers(sent: &[Sent]) -> Vec<String> {
+    let mut v: Vec<String> = sent
+        .iter()
+        .filter(|m| m.subject.contains(": press") && !m.subject.contains("GM copy"))
+        .flat_map(|m| m.to.clone())
+        .collect();
+    v.sort();
+    v
+}
+
+fn addrs(ps: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = ps.iter().map(|p| addr(p)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn press_to_initials_and_lists_reaches_those_named_only() {
+    let mut w = started();
+    let sent = nj(&mut w, "Italy", "PRESS TO FG\nhello\nENDPRESS");
+    assert_eq!(press_readers(&sent), addrs(&["France", "Germany"]));
+    let sent = nj(
+        &mut w,
+        "Italy",
+        "PRESS TO France,Russia, austria\nhi\nENDPRESS",
+    );
+    assert_eq!(
+        press_readers(&sent),
+        addrs(&["Austria", "France", "Russia"])
+    );
+    let sent = nj(&mut w, "Italy", "PRESS TO ALL BUT G\nnot you\nENDPRESS");
+    let mut all: Vec<&str> = POWERS
+        .iter()
+        .copied()
+        .filter(|p| *p != "Germany" && *p != "Italy")
+        .collect();
+    all.sort();
+    assert_eq!(press_readers(&sent), addrs(&all));
+    let body = &sent
+        .iter()
+        .find(|m| m.to_has(&addr("France")) && m.subject.contains("press"))
+        .unwrap()
+        .body;
+    assert!(body.contains("to everybody but Germany"), "{body}");
+    // Grey, both ways round.
+    let sent = nj(&mut w, "Italy", "PRESS GREY TO AF\npsst\nENDPRESS");
+    assert_eq!(press_readers(&sent), addrs(&["Austria", "France"]));
+    assert!(
+        sent.iter()
+            .filter(|m| m.to_has(&addr("France")))
+            .all(|m| !m.body.contains("From Italy")),
+        "{sent:#?}"
+    );
+    // To the GM alone.
+    let sent = nj(&mut w, "Italy", "PRESS TO M\nmay I have more time?\nENDPRESS");
+    assert!(press_readers(&sent).is_empty(), "{sent:#?}");
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has(GM) && m.body.contains("may I have more time?"))
+    );
+    // A word that is a name and initials both: refused, both named.
+    let r = reply_of(&nj(&mut w, "Italy", "PRESS TO Fra\nx\nENDPRESS"), "Italy");
+    assert!(r.contains("could be France or the initials"), "{r}");
+}
+
+#[test]
+fn every_terminator_ends_press_and_nothing_after_it_is_press() {
+    let mut w = started();
+    // ENDBROADCAST ends a BROADCAST: the orders after it are orders.
+    let sent = nj(
+        &mut w,
+        "Italy",
+        "BROADCAST\nWe come in peace.\nENDBROADCAST\nA Ven-Tyr\nSIGNOFF\nItaly's king",
+    );
+    for m in sent.iter().filter(|m| m.subject.contains("press")) {
+        assert!(
+            !m.body.contains("A Ven-Tyr") && !m.body.contains("king"),
+            "{m:#?}"
+        );
+    }
+    let r = reply_of(&sent, "Italy");
+    assert!(r.contains("line 5: A(Ven)-Tyr"), "{r}");
+    // SIGNOFF ends press and the mail.
+    let sent = nj(
+        &mut w,
+        "Russia",
+        "PRESS TO R\nnote to self\nSIGNOFF\nA Mos-Ukr\n-- \nsig",
+    );
+    assert!(
+        sent.iter().all(|m| !m.body.contains("A Mos-Ukr")),
+        "{sent:#?}"
+    );
+    let r = reply_of(&sent, "Russia");
+    assert!(r.contains("reads nothing after SIGNOFF"), "{r}");
+    // ENDPRESS ends PRESS, and ENDBROADCAST ends PRESS too.
+    let sent = nj(
+        &mut w,
+        "Austria",
+        "PRESS TO I\nsecret\nENDBROADCAST\nF Tri-Alb",
+    );
+    assert_eq!(press_readers(&sent), addrs(&["Italy"]));
+    assert!(reply_of(&sent, "Austria").contains("F(Tri)-Alb"));
+    // The end of the mail ends press.
+    let sent = nj(&mut w, "Turkey", "PRESS TO R\nlast words");
+    assert_eq!(press_readers(&sent), addrs(&["Russia"]));
+}
+
+#[test]
+fn njudge_signons_enter_games_and_abandoned_powers_are_the_gms() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gm-secret");
+    // SIGNON ?game password [variant] joins; the wrong variant is refused.
+    let r = w.reply(&addr("England"), "SIGNON ?g eng-secret1 ardri");
+    assert!(r.contains("g plays Standard Diplomacy, not ardri"), "{r}");
+    let r = w.reply(&addr("England"), "SIGNON ?g eng-secret1 standard");
+    assert!(r.contains("You play"), "{r}");
+    // SIGNON ? password joins the first game taking players.
+    let r = w.reply(&addr("France"), "SIGNON ? fra-secret1");
+    assert!(r.contains("joins the first standard game") && r.contains("You play"), "{r}");
+    // SIGNON Ogame password observes.
+    let r = w.reply("watcher@example.test", "SIGNON Og whatever-pw");
+    assert!(r.contains("You will receive this game's results"), "{r}");
+    // CREATE ?game password variant (njudge) and CREATE game password
+    // (DPjudge).
+    let r = w.reply("gm2@example.test", "CREATE ?h gm2-secret ardri");
+    assert!(r.contains("Created h (Ard-Ri"), "{r}");
+    assert!(r.contains("CREATE ?h ******** ardri"), "{r}");
+    let r = w.reply("gm3@example.test", "CREATE k gm3-secret");
+    assert!(r.contains("Created k (Standard"), "{r}");
+    assert!(!r.contains("gm3-secret"), "{r}");
+}
+
+#[test]
+fn the_players_sets_are_votes_and_absences() {
+    let mut w = started();
+    let r = reply_of(&nj(&mut w, "Italy", "SET DRAW"), "Italy");
+    assert!(r.contains("You vote for a draw."), "{r}");
+    let r = reply_of(&nj(&mut w, "Italy", "SET NO DRAW"), "Italy");
+    assert!(r.contains("You withdraw your draw vote."), "{r}");
+    let r = reply_of(&nj(&mut w, "Italy", "SET DRAW AEI"), "Italy");
+    assert!(r.contains("include every surviving power"), "{r}");
+    let r = reply_of(&nj(&mut w, "Italy", "SET CONCEDE A"), "Italy");
+    assert!(r.contains("You concede victory to Austria."), "{r}");
+    let r = reply_of(&nj(&mut w, "Italy", "SET NO CONCEDE"), "Italy");
+    assert!(r.contains("You withdraw your concession."), "{r}");
+    let r = reply_of(&nj(&mut w, "Italy", "SET ABSENCE 24 DEC TO 6 JAN"), "Italy");
+    assert!(r.contains("Absence recorded: Sun 24 Dec 2028"), "{r}");
+    let r = reply_of(&nj(&mut w, "Italy", "SET NOABSENCE 24 Dec"), "Italy");
+    assert!(r.contains("Absence taken back"), "{r}");
+    let r = reply_of(&nj(&mut w, "Italy", "SET NO PRESS"), "Italy");
+    assert!(r.contains("only the GM may do that"), "{r}");
+}
+
+#[test]
+fn phase_orders_are_kept_for_their_phase_only() {
+    let mut w = started();
+    let sent = nj(
+        &mut w,
+        "Germany",
+        "A Mun H\nPHASE Fall 1901 Movement\nA Mun-Ruh",
+    );
+    let r = reply_of(&sent, "Germany");
+    assert!(r.contains("line 2: A(Mun) H"), "{r}");
+    assert!(!r.contains("replaces"), "{r}");
+    assert!(
+        r.contains("Kept for Fall 1901 movement") && r.contains("line 4: A(Mun)-Ruh"),
+        "{r}"
+    );
+    assert!(r.contains("Orders kept for later phases"), "{r}");
+}
