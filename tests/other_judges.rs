@@ -221,3 +221,82 @@ fn phase_orders_are_kept_for_their_phase_only() {
     );
     assert!(r.contains("Orders kept for later phases"), "{r}");
 }
+
+/// The GM processes the phase; returns what the judge sent.
+fn process(w: &mut World) -> Vec<Sent> {
+    w.mail(GM, "SIGNON GM g gm-secret\nPROCESS")
+}
+
+#[test]
+fn phase_orders_wait_for_a_retreat_and_an_adjustment() {
+    let mut w = started();
+    // Spring 1901: Russia walks into Galicia; Austria moves its fleet on.
+    nj(&mut w, "Russia", "A War-Gal");
+    nj(&mut w, "Austria", "F Tri-Alb");
+    // Russia sends its retreat ahead, then changes its mind in a later
+    // mail; Austria sends its builds ahead, one of them bad.
+    let r = reply_of(
+        &nj(&mut w, "Russia", "PHASE Fall 1901 Retreat\nA Gal-Sil"),
+        "Russia",
+    );
+    assert!(r.contains("Kept for Fall 1901 retreat"), "{r}");
+    let r = reply_of(
+        &nj(&mut w, "Russia", "PHASE F 1901 R\nA Gal-Ukr"),
+        "Russia",
+    );
+    assert!(r.contains("replaces A(Gal)-Sil (an earlier mail)"), "{r}");
+    let r = reply_of(
+        &nj(
+            &mut w,
+            "Austria",
+            "PHASE Winter 1901 Builds\nBuild A Vie\nBuild F Tri",
+        ),
+        "Austria",
+    );
+    assert!(r.contains("Kept for Winter 1901 adjustment"), "{r}");
+    // Germany sends a retreat ahead for a retreat phase that will not be.
+    nj(&mut w, "Germany", "PHASE Spring 1901 Retreat\nA Mun-Boh");
+    let sent = process(&mut w);
+    // Spring's retreats never came: Germany's kept retreat is used for no
+    // other phase, and Germany is told.
+    assert!(
+        sent.iter().all(|m| !m.subject.contains("sent ahead")),
+        "{sent:#?}"
+    );
+    let unused = sent
+        .iter()
+        .find(|m| m.to_has(&addr("Germany")) && m.subject.contains("not used"))
+        .unwrap_or_else(|| panic!("{sent:#?}"));
+    assert!(unused.body.contains("A(Mun)-Boh"), "{}", unused.body);
+    // Fall 1901: Austria dislodges the Russian army in Galicia and takes
+    // Greece. Russia's kept retreat is no order for the movement phase.
+    let r = reply_of(&nj(&mut w, "Russia", "A Gal H"), "Russia");
+    assert!(!r.contains("replaces"), "{r}");
+    assert!(r.contains("Fall 1901 retreat:\n    A(Gal)-Ukr"), "{r}");
+    nj(&mut w, "Austria", "A Bud-Gal\nA Vie S A Bud-Gal\nF Alb-Gre");
+    let sent = process(&mut w);
+    let ahead = sent
+        .iter()
+        .find(|m| m.to_has(&addr("Russia")) && m.subject.contains("sent ahead"))
+        .unwrap_or_else(|| panic!("{sent:#?}"));
+    assert!(ahead.body.contains("A(Gal)-Ukr"), "{}", ahead.body);
+    assert!(ahead.body.contains("Your orders are complete"), "{}", ahead.body);
+    // The retreat is played as sent.
+    let sent = process(&mut w);
+    let results = sent
+        .iter()
+        .find(|m| m.to_has(&addr("Russia")) && m.subject.contains("retreats"))
+        .unwrap_or_else(|| panic!("{sent:#?}"));
+    assert!(results.body.contains("Ukr"), "{}", results.body);
+    // Winter 1901: Austria's builds come in; the one in occupied Vienna is
+    // refused, and the refusal mailed.
+    let ahead = sent
+        .iter()
+        .find(|m| m.to_has(&addr("Austria")) && m.subject.contains("sent ahead"))
+        .unwrap_or_else(|| panic!("{sent:#?}"));
+    assert!(
+        ahead.body.contains("Build F(Tri)") && ahead.body.contains("Not accepted"),
+        "{}",
+        ahead.body
+    );
+}

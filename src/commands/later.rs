@@ -325,9 +325,16 @@ pub(crate) fn bring_in(
                     &[a],
                     format!("{}: orders kept for {label} not used", g.name),
                     format!(
-                        "{label} did not happen in {}, so the orders you sent ahead for it \
-                         were not used (they are orders for no other phase):\n{}",
-                        g.name,
+                        "{}{}",
+                        crate::report::wrap(
+                            &format!(
+                                "{label} did not happen in {}, so the orders you sent ahead \
+                                 for it were not used (they are orders for no other phase):",
+                                g.name
+                            ),
+                            72,
+                            ""
+                        ),
                         shown.concat()
                     ),
                 ));
@@ -345,11 +352,16 @@ pub(crate) fn bring_in(
         let held: Vec<String> = taken.held.iter().map(|c| store_form(v, c)).collect();
         games::set_orders(c, &g.name, power, &held)?;
         if let Some(a) = address {
-            let mut body = format!(
-                "{label} has begun in {}. The orders you sent ahead for it are read now, \
-                 as a mail of yours would be (lines numbered as kept):\n\n",
-                g.name
+            let mut body = crate::report::wrap(
+                &format!(
+                    "{label} has begun in {}. The orders you sent ahead for it are read now, \
+                     as a mail of yours would be (lines numbered as kept):",
+                    g.name
+                ),
+                72,
+                "",
             );
+            body.push('\n');
             body.push_str(&taken.text());
             body.push_str(&held_text(v, pos, pid, &taken.held));
             if let Some(d) = g.deadline {
@@ -359,10 +371,13 @@ pub(crate) fn bring_in(
                     crate::time::show(d, &g.settings.timezone)
                 );
             }
-            body.push_str(
-                "\nThese are your orders for it now; a mail of yours replaces them unit by \
-                 unit, as ever.\n",
-            );
+            body.push('\n');
+            body.push_str(&crate::report::wrap(
+                "These are your orders for it now; a mail of yours replaces them unit by \
+                 unit, as ever.",
+                72,
+                "",
+            ));
             out.extend(mail_to(
                 &[a],
                 format!("{}: your orders sent ahead for {label}", g.name),
