@@ -105,7 +105,11 @@ fn press_to_initials_and_lists_reaches_those_named_only() {
         "{sent:#?}"
     );
     // To the GM alone.
-    let sent = nj(&mut w, "Italy", "PRESS TO M\nmay I have more time?\nENDPRESS");
+    let sent = nj(
+        &mut w,
+        "Italy",
+        "PRESS TO M\nmay I have more time?\nENDPRESS",
+    );
     assert!(press_readers(&sent).is_empty(), "{sent:#?}");
     assert!(
         sent.iter()
@@ -169,7 +173,10 @@ fn njudge_signons_enter_games_and_abandoned_powers_are_the_gms() {
     assert!(r.contains("You play"), "{r}");
     // SIGNON ? password joins the first game taking players.
     let r = w.reply(&addr("France"), "SIGNON ? fra-secret1");
-    assert!(r.contains("joins the first standard game") && r.contains("You play"), "{r}");
+    assert!(
+        r.contains("joins the first standard game") && r.contains("You play"),
+        "{r}"
+    );
     // SIGNON Ogame password observes.
     let r = w.reply("watcher@example.test", "SIGNON Og whatever-pw");
     assert!(r.contains("You will receive this game's results"), "{r}");
@@ -240,10 +247,7 @@ fn phase_orders_wait_for_a_retreat_and_an_adjustment() {
         "Russia",
     );
     assert!(r.contains("Kept for Fall 1901 retreat"), "{r}");
-    let r = reply_of(
-        &nj(&mut w, "Russia", "PHASE F 1901 R\nA Gal-Ukr"),
-        "Russia",
-    );
+    let r = reply_of(&nj(&mut w, "Russia", "PHASE F 1901 R\nA Gal-Ukr"), "Russia");
     assert!(r.contains("replaces A(Gal)-Sil (an earlier mail)"), "{r}");
     let r = reply_of(
         &nj(
@@ -280,7 +284,11 @@ fn phase_orders_wait_for_a_retreat_and_an_adjustment() {
         .find(|m| m.to_has(&addr("Russia")) && m.subject.contains("sent ahead"))
         .unwrap_or_else(|| panic!("{sent:#?}"));
     assert!(ahead.body.contains("A(Gal)-Ukr"), "{}", ahead.body);
-    assert!(ahead.body.contains("Your orders are complete"), "{}", ahead.body);
+    assert!(
+        ahead.body.contains("Your orders are complete"),
+        "{}",
+        ahead.body
+    );
     // The retreat is played as sent.
     let sent = process(&mut w);
     let results = sent
@@ -299,4 +307,130 @@ fn phase_orders_wait_for_a_retreat_and_an_adjustment() {
         "{}",
         ahead.body
     );
+}
+
+fn gm(w: &mut World, body: &str) -> String {
+    let sent = w.mail(GM, &format!("SIGNON Mg gm-secret\n{body}"));
+    sent.iter()
+        .find(|m| m.to_has(GM) && m.in_reply_to.is_some())
+        .map(|m| {
+            m.body
+                .lines()
+                .map(str::trim_end)
+                .collect::<Vec<_>>()
+                .join("\n")
+                .replace("\n      ", " ")
+        })
+        .unwrap_or_else(|| panic!("{sent:#?}"))
+}
+
+#[test]
+fn the_gms_words_are_this_judges_commands_or_refused_by_name() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gm-secret");
+    w.reply(
+        &addr("England"),
+        &format!("JOIN g {} England", pw("England")),
+    );
+    let r = gm(&mut w, "FORCE BEGIN");
+    assert!(
+        r.contains("FORCE BEGIN is this judge's START") && r.contains("has started"),
+        "{r}"
+    );
+    let r = gm(&mut w, "PREDICT");
+    assert!(r.contains("A preview with the current orders"), "{r}");
+    let r = gm(&mut w, "TERMINATE");
+    assert!(r.contains("END DRAW") && r.contains("END WIN"), "{r}");
+    let r = gm(&mut w, "PAUSE\nACTIVATE");
+    assert!(r.contains("ACTIVATE is this judge's RESUME"), "{r}");
+    // BECOME: the GM gives England's orders; England's player is told.
+    let sent = w.mail(GM, "SIGNON Mg gm-secret\nBECOME England\nF Lon-ENG");
+    assert!(
+        sent.iter().any(|m| m.to_has(&addr("England"))
+            && m.subject == "g: the GM acted for your power"
+            && m.body.contains("BECOME England")),
+        "{sent:#?}"
+    );
+    let r = gm(&mut w, "BECOME Master");
+    assert!(r.contains("GM already"), "{r}");
+    // GET and VERSION.
+    let r = w.reply("new@example.test", "GET PACKAGE");
+    assert!(r.contains("Commands are lines of a mail"), "{r}");
+    let r = w.reply("new@example.test", "GET FORM");
+    assert!(r.contains("no register of players"), "{r}");
+    let r = w.reply("new@example.test", "VERSION");
+    assert!(r.contains("runs zinejudge"), "{r}");
+    // A diary is no press and no orders.
+    let sent = nj(
+        &mut w,
+        "England",
+        "DIARY\nA Lon-Yor, they will never see it coming\nENDPRESS\nA Lvp-Yor",
+    );
+    let r = reply_of(&sent, "England");
+    assert!(r.contains("keeps no diaries: the 1 line(s)"), "{r}");
+    assert!(r.contains("A(Lvp)-Yor") && !r.contains("A(Lon)-Yor"), "{r}");
+    // DPjudge's TAKEOVER master@game: a new GM.
+    let sent = w.mail("newgm@example.test", "TAKEOVER master@g gm-secret");
+    assert!(
+        sent.iter()
+            .any(|m| m.to_has(GM) && m.subject == "g: a new GM"),
+        "{sent:#?}"
+    );
+    let r = w.reply("x@example.test", "LIST g");
+    assert!(!r.contains("gm@example.test"), "{r}");
+}
+
+#[test]
+fn a_new_address_entering_by_njudges_signon_confirms_first() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gm-secret");
+    w.auto_confirm = false;
+    let sent = w.mail("stranger@example.test", "SIGNON ?g stranger-secret");
+    assert!(
+        sent.iter().any(|m| m.subject.contains("[CONFIRM ")),
+        "{sent:#?}"
+    );
+    let r = w.reply("x@example.test", "WHO g");
+    assert!(!r.contains("stranger"), "{r}");
+}
+
+#[test]
+fn powers_of_several_words_and_their_letters() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g 1066 gm-secret");
+    let names = [
+        "Duke William",
+        "Harald Hardrada",
+        "Harold Godwinson",
+        "The Norse",
+        "The Northern Earls",
+        "The Scots",
+        "The Welsh",
+    ];
+    for (i, p) in names.iter().enumerate() {
+        let r = w.reply(
+            &format!("p{i}@example.test"),
+            &format!("JOIN g player-{i}-secret {p}"),
+        );
+        assert!(r.contains(&format!("You play {p}")), "{r}");
+    }
+    // njudge's letters: Harold Godwinson's H is Harald Hardrada's.
+    let r = w.reply("p2@example.test", "SIGNON Ag player-2-secret");
+    assert!(r.contains("Signed on as Harold Godwinson"), "{r}");
+    let r = w.reply("p4@example.test", "SIGNON Rg player-4-secret");
+    assert!(
+        r.contains("Signed on as The Northern Earls") && r.contains("letter is R"),
+        "{r}"
+    );
+    let sent = w.mail(
+        "p0@example.test",
+        "SIGNON Duke William g player-0-secret\nPRESS TO The Northern Earls, The Scots\nhail\nENDPRESS\nCONCEDE Harold Godwinson",
+    );
+    let mut readers = press_readers(&sent);
+    readers.sort();
+    assert_eq!(readers, ["p4@example.test", "p5@example.test"]);
+    let r = gm(&mut w, "EDIT OWNER Gwy The Norse");
+    assert!(r.contains("now belongs to The Norse"), "{r}");
+    let r = gm(&mut w, "EDIT REMOVE Lot\nEDIT ADD The Scots F Lot");
+    assert!(r.contains("Edit: added Scottish F Lot"), "{r}");
 }
