@@ -288,6 +288,7 @@ pub(crate) fn take(
     );
     let mut verdicts = check(v, pos, power, &context);
     verdicts.truncate(cmds.len());
+    let boarded = boarded_fleets(&context);
     let mut replaced: Vec<Slot> = Vec::new();
     // One entry per line read: the order in full, then its notes.
     let read = &mut out.read;
@@ -299,7 +300,7 @@ pub(crate) fn take(
             continue;
         }
         let mut notes = Vec::new();
-        let (c, corrected) = complete(v, pos, power, &c);
+        let (c, corrected) = complete(v, pos, power, &c, &boarded);
         if let Some(note) = corrected {
             notes.push(note);
         }
@@ -458,11 +459,12 @@ fn line_of(entry: &str) -> usize {
 /// only the other stands there), and the kind of a supported or convoyed
 /// unit filled in where the power can see it. Units in a box, stacks and
 /// places hidden from the power are left as written.
-fn complete(
+pub(crate) fn complete(
     v: &Variant,
     pos: &Position,
     power: PowerId,
     c: &AnyCommand,
+    boarded: &[crate::map::ProvinceId],
 ) -> (AnyCommand, Option<String>) {
     let viewer = crate::rules::features::Viewer::Power(power);
     // The one unit standing in a province, if exactly one does.
@@ -504,8 +506,13 @@ fn complete(
         real == crate::map::UnitKind::ArmyFleet
             && matches!(k, crate::map::UnitKind::Army | crate::map::UnitKind::Fleet)
     };
+    // The A/F a boarding of this phase forms (`A(Lon) boards F(ENG)`,
+    // `A/F(ENG)-MAO`): there is only the fleet now, and the A/F is meant.
+    let formed =
+        unit.kind == Some(crate::map::UnitKind::ArmyFleet) && boarded.contains(&unit.at.province);
     if let Some(real) = only(unit.at.province, true)
         && !unit.kind.is_some_and(|k| part_of_af(k, real.kind))
+        && !formed
     {
         if unit.kind.is_some_and(|k| k != real.kind) {
             let word = real.kind.word().to_lowercase();
@@ -532,6 +539,20 @@ fn complete(
         }
     }
     (out, note)
+}
+
+/// The provinces of the fleets that orders board this phase: an A/F named
+/// there is the one the boarding forms.
+pub(crate) fn boarded_fleets(orders: &[AnyCommand]) -> Vec<crate::map::ProvinceId> {
+    orders
+        .iter()
+        .filter_map(|c| match c {
+            AnyCommand::Main(_, crate::orders::MainCommand::Board { fleet }) => {
+                Some(fleet.at.province)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The lines of `block` in which no order was found: chat, greetings, or
