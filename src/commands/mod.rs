@@ -25,7 +25,7 @@ pub mod password;
 mod play;
 pub(crate) mod pressform;
 pub mod registry;
-mod submit;
+pub(crate) mod submit;
 /// Times as the commands show and read them (shared with the web pages).
 pub use crate::time;
 
