@@ -349,10 +349,10 @@ fn prefix(
     toks: &[Token],
 ) -> Option<(usize, Option<Heading>, Option<PowerId>)> {
     let colon = toks.iter().position(|t| t.tok == Tok::Colon)?;
-    if colon == 0 || colon > 5 || toks[..colon].iter().any(|t| t.tok != Tok::Word) {
+    if colon == 0 || colon > 7 {
         return None;
     }
-    let words: Vec<&str> = toks[..colon].iter().map(|t| t.text.as_str()).collect();
+    let words = crate::orders::lex::name_words(&toks[..colon])?;
     let (last, rest) = words.split_last()?;
     if let Some(h) = Heading::from_word(last) {
         // `[Power] [year] Heading:`
@@ -425,8 +425,8 @@ fn looks_like_order(parser: &OrderParser<'_>, seg: &[Token], heading: Option<Hea
     let mut toks = seg;
     // Skip `England:`.
     if let Some(k) = toks.iter().position(|t| t.tok == Tok::Colon)
-        && k <= 4
-        && toks[..k].iter().all(|t| t.tok == Tok::Word)
+        && k <= 6
+        && crate::orders::lex::name_words(&toks[..k]).is_some()
     {
         toks = &toks[k + 1..];
     }

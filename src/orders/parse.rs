@@ -391,10 +391,12 @@ impl<'m> OrderParser<'m> {
             return Ok(None);
         };
         let words = &c.toks[c.pos..c.pos + k];
-        if words.is_empty() || words.len() > 4 || words.iter().any(|t| t.tok != Tok::Word) {
+        if words.is_empty() || words.len() > 6 {
             return Ok(None);
         }
-        let name: Vec<&str> = words.iter().map(|t| t.text.as_str()).collect();
+        let Some(name) = crate::orders::lex::name_words(words) else {
+            return Ok(None);
+        };
         let span = words[0].span.start..words[words.len() - 1].span.end;
         match self.map.lookup_power(&name.join(" ")) {
             Some(p) => {
