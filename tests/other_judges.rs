@@ -118,6 +118,14 @@ fn press_to_initials_and_lists_reaches_those_named_only() {
     // A word that is a name and initials both: refused, both named.
     let r = reply_of(&nj(&mut w, "Italy", "PRESS TO Fra\nx\nENDPRESS"), "Italy");
     assert!(r.contains("could be France or the initials"), "{r}");
+    // `GM`: the GM, or Germany and the Master on njudge: both named.
+    let sent = nj(&mut w, "Italy", "PRESS TO GM\nx\nENDPRESS");
+    assert!(press_readers(&sent).is_empty(), "{sent:#?}");
+    let r = reply_of(&sent, "Italy");
+    assert!(
+        r.contains("could be the GM or the initials of Germany, the GM"),
+        "{r}"
+    );
 }
 
 #[test]

@@ -270,6 +270,25 @@ fn targets(v: &Variant, words: &[String]) -> Result<Vec<Target>, String> {
         let upper = w.to_ascii_uppercase();
         match upper.as_str() {
             "AND" | "&" => {}
+            // `GM` is also njudge's initials of a G power and the Master:
+            // where a power's letter is G, both readings are named and
+            // nothing is sent.
+            "GM" if as_initials
+                .as_ref()
+                .is_some_and(|l| l.iter().any(|t| matches!(t, Target::Power(_)))) =>
+            {
+                let names: Vec<String> = as_initials
+                    .iter()
+                    .flatten()
+                    .map(|t| target_name(v, *t))
+                    .collect();
+                return Err(format!(
+                    "`{}` could be the GM or the initials of {}: write PRESS TO M for the \
+                     GM alone, PRESS TO G M for both (nothing was sent)",
+                    crate::mail::header_text(w, 40),
+                    names.join(", ")
+                ));
+            }
             "MASTER" | "GM" | "GAMEMASTER" | "MODERATOR" => push(Target::Master, &mut out),
             "OBSERVER" | "OBSERVERS" => push(Target::Observers, &mut out),
             _ => match as_initials {
