@@ -608,6 +608,22 @@ fn flush_orders(
                 }
                 s.reply.push('\n');
             }
+            // The GM's other lines (a word of another judge's this one
+            // does not know, chat) are listed, never passed over.
+            if matches!(s.ctx, Ctx::Gm { .. }) {
+                let unread = submit::unread_lines(&block, &found);
+                if !unread.is_empty() {
+                    s.did_something = true;
+                    s.say("Not read (no command or order found in these lines):");
+                    for l in unread.iter().take(20) {
+                        let _ = writeln!(s.reply, "{l}");
+                    }
+                    if unread.len() > 20 {
+                        let _ = writeln!(s.reply, "  ... and {} more.", unread.len() - 20);
+                    }
+                    s.reply.push('\n');
+                }
+            }
         }
     }
     Ok(())

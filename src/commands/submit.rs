@@ -560,7 +560,7 @@ pub(crate) fn boarded_fleets(orders: &[AnyCommand]) -> Vec<crate::map::ProvinceI
 /// that nothing a player wrote is lost without a word. A heading or power
 /// name alone on its line (`Builds:`, `England:`) was read, and a line of
 /// only punctuation says nothing.
-fn unread_lines(
+pub(crate) fn unread_lines(
     block: &[(usize, String)],
     found: &[crate::orders::mail::FoundOrder],
 ) -> Vec<String> {
