@@ -109,33 +109,6 @@ pub(crate) fn lex(line: &str) -> Vec<Token> {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn kinds(s: &str) -> Vec<Tok> {
-        lex(s).iter().map(|t| t.tok).collect()
-    }
-
-    #[test]
-    fn every_arrow_is_a_dash() {
-        for s in [
-            "a-b", "a->b", "a=>b", "a–b", "a—b", "a→b", "a -- b", "a --> b",
-        ] {
-            assert_eq!(kinds(s), [Tok::Word, Tok::Dash, Tok::Word], "{s}");
-        }
-    }
-
-    #[test]
-    fn dots_inside_words_stay_a_final_dot_is_noted() {
-        let t = lex("St. Petersburg Yor.");
-        assert_eq!(t[0].text, "st");
-        assert!(t[0].dotted);
-        assert_eq!(t[2].text, "yor");
-        assert!(t[2].dotted);
-    }
-}
-
 /// The words of a name written before a colon (`Anglo-Dutch`, `The
 /// Scots`, `Austro-Hungarians 1701 Moves`): words, with a hyphen allowed
 /// only inside a word pair written without spaces. `None` when anything
@@ -161,4 +134,31 @@ pub(crate) fn name_words(toks: &[Token]) -> Option<Vec<&str>> {
         }
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<Tok> {
+        lex(s).iter().map(|t| t.tok).collect()
+    }
+
+    #[test]
+    fn every_arrow_is_a_dash() {
+        for s in [
+            "a-b", "a->b", "a=>b", "a–b", "a—b", "a→b", "a -- b", "a --> b",
+        ] {
+            assert_eq!(kinds(s), [Tok::Word, Tok::Dash, Tok::Word], "{s}");
+        }
+    }
+
+    #[test]
+    fn dots_inside_words_stay_a_final_dot_is_noted() {
+        let t = lex("St. Petersburg Yor.");
+        assert_eq!(t[0].text, "st");
+        assert!(t[0].dotted);
+        assert_eq!(t[2].text, "yor");
+        assert!(t[2].dotted);
+    }
 }
