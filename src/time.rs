@@ -118,6 +118,11 @@ pub fn parse_deadline(
         }
         return Err(format!("{t} is in the past"));
     }
+    // njudge's and DPjudge's dates: `Dec 2 23:30`, `2 Dec 2026 23:30`,
+    // `Mon 18:00`, `15 23:30`.
+    if let Some(d) = other_judges_deadline(&words, tz, now)? {
+        return Ok(d);
+    }
     let (dt_text, zone_name) = match words.as_slice() {
         [d, time, z] => (format!("{d} {time}"), *z),
         [d, time] if !time.contains('/') && time.contains(':') => (format!("{d} {time}"), tz),
@@ -276,6 +281,16 @@ pub fn show_duration(minutes: u32) -> String {
 /// the end of it (so `2026-12-20 2026-12-20` is the whole day). The end
 /// must be after now and after the start.
 pub fn parse_span(text: &str, tz: &str, now: i64) -> Result<(i64, i64), String> {
+    check_span(read_span(text, tz, now)?, tz, now)
+}
+
+/// The span a player's text names, read as [`parse_span`] reads it but
+/// not checked against now (njudge's `SET NOABSENCE 29 Jun` names a day of
+/// an absence already begun).
+pub fn read_span(text: &str, tz: &str, now: i64) -> Result<(i64, i64), String> {
+    if let Some(span) = other_judges_span(text, tz, now)? {
+        return Ok(span);
+    }
     let bad = || {
         format!(
             "cannot read `{text}`: write two dates, as 2026-12-20 TO 2026-12-27 \
@@ -323,15 +338,291 @@ pub fn parse_span(text: &str, tz: &str, now: i64) -> Result<(i64, i64), String> 
         ends.push(z.timestamp().as_second());
     }
     match ends.as_slice() {
-        [from, to] if to > from => {
-            if *to <= now {
-                return Err(format!("{} is in the past", show(*to, tz)));
-            }
-            Ok((*from, *to))
-        }
-        [_, _] => Err("the absence ends before it starts".into()),
+        [from, to] => Ok((*from, *to)),
+        // A date alone: that whole day (as njudge reads one).
+        [from] if !words[words.len() - 1].contains(':') => Ok((*from, *from + 86_400)),
         _ => Err(bad()),
     }
+}
+
+/// An absence that ends after it starts and after now.
+fn check_span((from, to): (i64, i64), tz: &str, now: i64) -> Result<(i64, i64), String> {
+    if to <= from {
+        return Err("the absence ends before it starts".into());
+    }
+    if to <= now {
+        return Err(format!("{} is in the past", show(to, tz)));
+    }
+    Ok((from, to))
+}
+
+/// What a word of an njudge or DPjudge date is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// `mon` .. `sun` (or the whole name).
+    Weekday(jiff::civil::Weekday),
+    /// `jan` .. `dec` (or the whole name), 1 to 12.
+    Month(i8),
+    /// A number from 1 to 31: a day of the month.
+    Day(i8),
+    /// A year: four digits, or two after a month.
+    Year(i16),
+    /// `hh:mm`.
+    Clock(jiff::civil::Time),
+}
+
+/// The month a word names (`dec`, `December`).
+fn month_of(w: &str) -> Option<i8> {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let w = w.to_ascii_lowercase();
+    let w = w.trim_end_matches(['.', ',']);
+    if w.len() < 3 {
+        return None;
+    }
+    let full = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    MONTHS
+        .iter()
+        .zip(full)
+        .position(|(short, long)| w == *short || (long.starts_with(w) && w.len() >= 3))
+        .map(|i| i as i8 + 1)
+}
+
+/// The parts of a date as njudge and DPjudge read them: in any order (`Dec
+/// 2 23:30`, `2 DEC 2026`, `Jun 23:30 15`). `None` when a word is none of
+/// them.
+fn date_parts(words: &[&str]) -> Option<Vec<Part>> {
+    let mut out = Vec::new();
+    for w in words {
+        let w = w.trim_end_matches([',', '.']);
+        if let Some(m) = month_of(w) {
+            out.push(Part::Month(m));
+        } else if let Some(Day::Weekday(d)) = Day::read(w) {
+            out.push(Part::Weekday(d));
+        } else if let Some((h, m)) = w.split_once(':') {
+            let time = jiff::civil::Time::new(h.parse().ok()?, m.parse().ok()?, 0, 0).ok()?;
+            out.push(Part::Clock(time));
+        } else if w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()) {
+            out.push(Part::Year(w.parse().ok()?));
+        } else if (1..=2).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit()) {
+            let n: i8 = w.parse().ok()?;
+            // Two digits after a day and a month: DPjudge's short year.
+            let has_day = out.iter().any(|p| matches!(p, Part::Day(_)));
+            let has_month = out.iter().any(|p| matches!(p, Part::Month(_)));
+            if has_day && has_month {
+                out.push(Part::Year(2000 + i16::from(n)));
+            } else if (1..=31).contains(&n) {
+                out.push(Part::Day(n));
+            } else {
+                return None;
+            }
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// The date and time the parts name, on or after `from` (the day to count
+/// from): a day without a month is the next day of that number, a month
+/// without a day its last day, a date without a year the next one, a
+/// weekday the next such day (today too); nothing but a time is `from`.
+/// The time is `None` when none was written.
+fn resolve_parts(
+    parts: &[Part],
+    from: jiff::civil::Date,
+) -> Result<(jiff::civil::Date, Option<jiff::civil::Time>), String> {
+    let mut weekday = None;
+    let mut month = None;
+    let mut day = None;
+    let mut year = None;
+    let mut clock = None;
+    let twice = || "the date names one part twice".to_string();
+    for p in parts {
+        match *p {
+            Part::Weekday(d) if weekday.is_none() => weekday = Some(d),
+            Part::Month(m) if month.is_none() => month = Some(m),
+            Part::Day(d) if day.is_none() => day = Some(d),
+            Part::Year(y) if year.is_none() => year = Some(y),
+            Part::Clock(t) if clock.is_none() => clock = Some(t),
+            _ => return Err(twice()),
+        }
+    }
+    if weekday.is_some() && (month.is_some() || day.is_some() || year.is_some()) {
+        return Err("a weekday goes without a date (write Mon 18:00, or 2 Dec 18:00)".into());
+    }
+    let bad = |y: i16, m: i8, d: i8| {
+        jiff::civil::Date::new(y, m, d).map_err(|_| format!("there is no {d}/{m}/{y}"))
+    };
+    let date = if let Some(w) = weekday {
+        let mut d = from;
+        while d.weekday() != w {
+            d = d.tomorrow().map_err(|e| e.to_string())?;
+        }
+        d
+    } else {
+        match (year, month, day) {
+            (None, None, None) => from,
+            (Some(y), Some(m), Some(d)) => bad(y, m, d)?,
+            (Some(y), Some(m), None) => bad(y, m, 1)?.last_of_month(),
+            (None, Some(m), d) => {
+                let on = |y: i16| -> Result<jiff::civil::Date, String> {
+                    match d {
+                        Some(d) => bad(y, m, d),
+                        None => Ok(bad(y, m, 1)?.last_of_month()),
+                    }
+                };
+                let this = on(from.year());
+                match this {
+                    Ok(x) if x >= from => x,
+                    _ => on(from.year() + 1)?,
+                }
+            }
+            (None, None, Some(d)) => {
+                // The next day of that number, this month or a later one.
+                let mut first = from.first_of_month();
+                let mut found = None;
+                for _ in 0..3 {
+                    if let Ok(x) = jiff::civil::Date::new(first.year(), first.month(), d)
+                        && x >= from
+                    {
+                        found = Some(x);
+                        break;
+                    }
+                    first = first
+                        .last_of_month()
+                        .tomorrow()
+                        .map_err(|e| e.to_string())?;
+                }
+                found.ok_or_else(|| format!("no month ahead has a day {d}"))?
+            }
+            (Some(_), None, _) => {
+                return Err("a year goes with a month (write 2 Dec 2026)".into());
+            }
+        }
+    };
+    Ok((date, clock))
+}
+
+/// An instant of a civil date and time in `zone`.
+fn instant(
+    zone: &TimeZone,
+    date: jiff::civil::Date,
+    time: jiff::civil::Time,
+) -> Result<i64, String> {
+    zone.to_ambiguous_zoned(date.to_datetime(time))
+        .compatible()
+        .map(|z| z.timestamp().as_second())
+        .map_err(|e| e.to_string())
+}
+
+/// A deadline in njudge's or DPjudge's form (`Dec 2 23:30`, `2 DEC 2026
+/// 23:30`, `15 23:30`, a zone may follow), if `words` are one: they hold a
+/// month or a day number. The time must be written: the two judges
+/// default it differently (23:30, midnight), so this judge asks.
+fn other_judges_deadline(words: &[&str], tz: &str, now: i64) -> Result<Option<Deadline>, String> {
+    let (date_words, zone_name) = match words {
+        [rest @ .., z] if z.contains('/') || z.eq_ignore_ascii_case("utc") => (rest, *z),
+        _ => (words, tz),
+    };
+    let Some(parts) = date_parts(date_words) else {
+        return Ok(None);
+    };
+    if !parts
+        .iter()
+        .any(|p| matches!(p, Part::Month(_) | Part::Day(_)))
+    {
+        return Ok(None);
+    }
+    let zone = TimeZone::get(zone_name).map_err(|_| format!("unknown time zone `{zone_name}`"))?;
+    let today = Timestamp::from_second(now)
+        .map_err(|e| e.to_string())?
+        .to_zoned(zone.clone())
+        .date();
+    let (date, clock) = resolve_parts(&parts, today)?;
+    let Some(clock) = clock else {
+        return Err(format!(
+            "say the time too: {} 23:30 (or 2026-11-28 18:00)",
+            words.join(" ")
+        ));
+    };
+    let d = resolve(date.to_datetime(clock), &zone, zone_name)?;
+    if d.at <= now {
+        return Err(format!("{} is in the past", show(d.at, zone_name)));
+    }
+    Ok(Some(d))
+}
+
+/// An absence in njudge's or DPjudge's form, if `text` is one: `29 Jun`,
+/// `3 Jul 12:00`, `Nov 23 TO 1 Dec`, `24 DEC TO 6 JAN`, `24 TO 6`, `TO
+/// 13:00`. A start without a time is the start of its day; an end without
+/// one, the end of its day; a date alone is that whole day, and a start
+/// with a time and no end lasts 24 hours (njudge). The end is counted from
+/// the start (`24 DEC TO 6 JAN` ends in the next year).
+fn other_judges_span(text: &str, tz: &str, now: i64) -> Result<Option<(i64, i64)>, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let to = words.iter().position(|w| w.eq_ignore_ascii_case("to"));
+    let (left, right) = match to {
+        Some(i) => (&words[..i], Some(&words[i + 1..])),
+        None => (&words[..], None),
+    };
+    let (Some(lp), rp) = (date_parts(left), right.map(date_parts)) else {
+        return Ok(None);
+    };
+    let rp = match rp {
+        Some(Some(p)) => Some(p),
+        Some(None) => return Ok(None),
+        None => None,
+    };
+    // ISO dates are this judge's own form, read by the caller.
+    if lp.is_empty() && rp.as_ref().is_none_or(Vec::is_empty) {
+        return Ok(None);
+    }
+    let zone = TimeZone::get(tz).map_err(|_| format!("unknown time zone `{tz}`"))?;
+    let today = Timestamp::from_second(now)
+        .map_err(|e| e.to_string())?
+        .to_zoned(zone.clone())
+        .date();
+    let midnight = jiff::civil::Time::midnight();
+    let (start_day, start_clock) = resolve_parts(&lp, today)?;
+    let from = if lp.is_empty() {
+        // DPjudge's `TO 13:00`: from now.
+        now
+    } else {
+        instant(&zone, start_day, start_clock.unwrap_or(midnight))?
+    };
+    let end = match rp {
+        Some(rp) => {
+            let (day, clock) = resolve_parts(&rp, start_day)?;
+            match clock {
+                Some(c) => instant(&zone, day, c)?,
+                None => instant(&zone, day.tomorrow().map_err(|e| e.to_string())?, midnight)?,
+            }
+        }
+        None => match start_clock {
+            Some(_) => from + 86_400,
+            None => instant(
+                &zone,
+                start_day.tomorrow().map_err(|e| e.to_string())?,
+                midnight,
+            )?,
+        },
+    };
+    Ok(Some((from, end)))
 }
 
 /// Whether `name` is a known time zone.
@@ -435,6 +726,45 @@ mod tests {
         assert_eq!(show_duration(90), "1h30m");
         assert_eq!(show_duration(72 * 60), "72h");
         assert_eq!(show_duration(7 * 24 * 60), "7d");
+    }
+
+    #[test]
+    fn njudge_and_dpjudge_dates_are_read() {
+        let now = 1_700_000_000; // Tue 14 Nov 2023 22:13 UTC
+        let d = parse_deadline("Dec 2 23:30", "UTC", now, None).unwrap();
+        assert_eq!(show(d.at, "UTC"), "Sat 02 Dec 2023 23:30 UTC");
+        let d = parse_deadline("2 DEC 2024 0:00", "UTC", now, None).unwrap();
+        assert_eq!(show(d.at, "UTC"), "Mon 02 Dec 2024 00:00 UTC");
+        let d = parse_deadline("Jun 23:30 15", "UTC", now, None).unwrap();
+        assert_eq!(show(d.at, "UTC"), "Sat 15 Jun 2024 23:30 UTC");
+        let d = parse_deadline("20 18:00", "UTC", now, None).unwrap();
+        assert_eq!(show(d.at, "UTC"), "Mon 20 Nov 2023 18:00 UTC");
+        assert!(
+            parse_deadline("Dec 2", "UTC", now, None)
+                .unwrap_err()
+                .contains("time")
+        );
+        let (from, to) = parse_span("24 DEC TO 6 JAN", "UTC", now).unwrap();
+        assert_eq!(show(from, "UTC"), "Sun 24 Dec 2023 00:00 UTC");
+        assert_eq!(show(to, "UTC"), "Sun 07 Jan 2024 00:00 UTC");
+        let (from, to) = parse_span("Nov 23 TO 1 Dec", "UTC", now).unwrap();
+        assert_eq!(show(from, "UTC"), "Thu 23 Nov 2023 00:00 UTC");
+        assert_eq!(show(to, "UTC"), "Sat 02 Dec 2023 00:00 UTC");
+        let (from, to) = parse_span("29 Nov", "UTC", now).unwrap();
+        assert_eq!(to - from, 86_400);
+        let (from, to) = parse_span("3 Dec 12:00", "UTC", now).unwrap();
+        assert_eq!(show(from, "UTC"), "Sun 03 Dec 2023 12:00 UTC");
+        assert_eq!(to - from, 86_400);
+        let (from, to) = parse_span("24 TO 26", "UTC", now).unwrap();
+        assert_eq!(show(from, "UTC"), "Fri 24 Nov 2023 00:00 UTC");
+        assert_eq!(show(to, "UTC"), "Mon 27 Nov 2023 00:00 UTC");
+        let (from, to) = parse_span("TO 23:30", "UTC", now).unwrap();
+        assert_eq!(
+            (from, show(to, "UTC").as_str()),
+            (now, "Tue 14 Nov 2023 23:30 UTC")
+        );
+        let (from, _) = parse_span("8 AUG 2024", "UTC", now).unwrap();
+        assert_eq!(show(from, "UTC"), "Thu 08 Aug 2024 00:00 UTC");
     }
 
     #[test]

@@ -291,6 +291,42 @@ fn parse_refuses_exactly_what_the_mail_path_refuses() {
     );
 }
 
+/// `parse --position` prints what the mail reply shows: the unit's kind
+/// corrected with the judge's note (`A(Lon)-Yor` where a fleet stands) and
+/// the supported unit's kind filled in (`A(Mar) S Par-Bur`).
+#[test]
+fn parse_prints_what_the_mail_reply_would_notes_included() {
+    let v = zinejudge::variant::builtin("standard")
+        .expect("shipped")
+        .expect("loads");
+    let pos = zinejudge::game::Position::initial(&v);
+    let file = tmp("s1901.toml", &pos.to_toml(&v));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_zinejudge"));
+    c.args(["parse", "--position"])
+        .arg(&file)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = c.spawn().expect("runs");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"A(Lon)-Yor\nA(Mar) S Par-Bur\n")
+        .expect("written");
+    let o = child.wait_with_output().expect("ends");
+    no_panic(&o);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("line 1: F(Lon)-Yor\n"), "{t}");
+    assert!(
+        t.contains("there is a fleet in London, so it is read as the fleet"),
+        "{t}"
+    );
+    assert!(t.contains("line 2: A(Mar) S A(Par)-Bur"), "{t}");
+}
+
 /// `datc` reads case files as leniently as jDip: a unit or order line whose
 /// power lacks its colon (`Italy F gol`) is read, and the case is judged.
 #[test]

@@ -271,11 +271,14 @@ fn signon_forms_and_one_answer_for_every_failure() {
 }
 
 #[test]
-fn signoff_ends_the_power_context() {
+fn signoff_ends_the_mail() {
     let mut w = started();
-    let r = player(&mut w, "England", "SIGNOFF\nF Lon-ENG");
+    let r = player(&mut w, "England", "SIGNOFF\nF Lon-ENG\n\nAlfred, of Wessex");
     assert!(
-        r.contains("Signed off.") && r.contains("Orders need a SIGNON"),
+        r.contains("Signed off: the judge reads nothing after this line.")
+            && r.contains("the 2 line(s) after it (from line")
+            && r.contains("were not read")
+            && !r.contains("F(Lon)-ENG"),
         "{r}"
     );
 }
@@ -514,9 +517,11 @@ fn resign_opens_the_seat_and_tells_the_gm() {
         w.reply("x@example.test", "LIST g")
             .contains("Italy            abandoned")
     );
+    // A power without a player is seated by the GM: the sign-on says so
+    // (njudge's way, signing on to an abandoned power, is not this judge's).
     assert!(
         w.reply(&addr("Italy"), "SIGNON Italy g pw-Italy")
-            .contains("sign-on failed")
+            .contains("Italy in g has no player now")
     );
 }
 

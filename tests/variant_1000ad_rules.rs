@@ -903,6 +903,35 @@ fn rule_9_by_mail_the_fast_ferry_boards_sails_and_lands() {
     );
 }
 
+/// The fast ferry as the Abstraction rule text writes a landing, with no
+/// unit of its own: `A disembarks Fri` after the boarded fleet's order is
+/// that fleet's army landing.
+#[test]
+fn rule_9_by_mail_a_disembarks_as_the_rule_text_writes_it() {
+    let mut w = by_mail("r9c", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r9c pw-secret\nA(Lon) boards F(ENC), F(ENC)-NTH, A disembarks Fri",
+    );
+    assert!(
+        !r.contains("not accepted") && !r.contains("not read"),
+        "{r}"
+    );
+    assert!(r.contains("F(ENC) disembarks A(Fri)"), "{r}");
+    let results = process(&mut w, "r9c", "British");
+    assert!(results.contains("landed"), "{results}");
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "r9c")
+        .expect("store")
+        .expect("game");
+    let v = thousand();
+    let pos = Position::from_toml(&v, &row.position).expect("position");
+    assert_eq!(
+        where_is(&v, &pos, "British"),
+        ["A Fri", "F NTH"],
+        "{results}"
+    );
+}
+
 #[test]
 fn rule_9_by_mail_the_fast_ferry_ordered_over_several_mails_in_long_words() {
     let mut w = by_mail("r9b", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);

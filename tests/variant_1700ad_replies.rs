@@ -412,3 +412,81 @@ fn rule_6_the_shipped_example_sheets_adjudicate_cleanly() {
     assert!(text.contains("2: A(Ukr) S A(Ore)"), "{text}");
     assert!(text.contains("Sweden: builds A(Dal)"), "{text}");
 }
+
+/// Sheets headed with every power's full name, hyphenated and in the
+/// plural (`Anglo-Dutch 1700 Moves:`, `Austro-Hungarians 1700 Moves:`),
+/// and lines prefixed `Anglo-Dutch:`, are read as the power's orders.
+#[test]
+fn sheets_headed_anglo_dutch_and_austro_hungarians_are_read() {
+    let mut w = game_by_mail(&["Anglo-Dutch", "Austria"]);
+    let r = sheet(&mut w, "Anglo-Dutch", "Anglo-Dutch 1700 Moves: F(Lon)-NTH;");
+    assert!(r.contains("F(Lon)-NTH"), "{r}");
+    assert!(
+        !r.contains("not read") && !r.contains("not accepted"),
+        "{r}"
+    );
+    let r = sheet(
+        &mut w,
+        "Austria",
+        "Austro-Hungarians 1700 Moves: A(Boh)-Sar;",
+    );
+    assert!(r.contains("A(Boh)-Sar"), "{r}");
+    assert!(
+        !r.contains("not read") && !r.contains("not accepted"),
+        "{r}"
+    );
+    let r = sheet(&mut w, "Anglo-Dutch", "Anglo-Dutch: F(WCo)-IRS");
+    assert!(r.contains("F(WCo)-IRS"), "{r}");
+    assert!(r.contains("F(Lon)-NTH"), "the earlier order is kept: {r}");
+    assert!(
+        !r.contains("not read") && !r.contains("not accepted"),
+        "{r}"
+    );
+}
+
+/// The offline `adjudicate` reads `Anglo-Dutch: F(Lon)-NTH` lines of an
+/// orders file, and both powers' orders are judged.
+#[test]
+fn an_offline_orders_file_with_anglo_dutch_lines_is_played() {
+    let v = zinejudge::variant::builtin("1700ad")
+        .expect("shipped")
+        .expect("loads");
+    let pos = zinejudge::game::Position::initial(&v);
+    let dir = std::env::temp_dir().join(format!("zj-1700-ad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let p = dir.join("pos.toml");
+    std::fs::write(&p, pos.to_toml(&v)).expect("written");
+    let o = dir.join("orders.txt");
+    std::fs::write(
+        &o,
+        "Anglo-Dutch: F(Lon)-NTH\nAustro-Hungarians: A(Boh)-Sar\n",
+    )
+    .expect("written");
+    let out = Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["adjudicate", "--game", "1700ad", "--position"])
+        .arg(&p)
+        .arg("--orders")
+        .arg(&o)
+        .output()
+        .expect("runs");
+    let t = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{t}");
+    assert!(
+        !t.contains("unknown power") && !t.contains("not read"),
+        "{t}"
+    );
+    assert!(t.contains("sea 1: F(Lon)-NTH"), "{t}");
+    assert!(t.contains("1: A(Boh)-Sar"), "{t}");
+    let silent = t
+        .lines()
+        .find(|l| l.starts_with("No orders received from"))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(
+        !silent.contains("Anglo-Dutch") && !silent.contains("Austria"),
+        "{t}"
+    );
+}

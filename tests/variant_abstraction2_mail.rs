@@ -216,3 +216,40 @@ fn rule_3_by_mail_a_second_boarding_replaces_the_first_and_the_reply_says_so() {
     assert!(u.contains(&"A/F ANG".to_string()), "{u:?}");
     assert!(u.contains(&"F ENG".to_string()), "{u:?}");
 }
+
+/// Rule 3's own example as a player copies it, on one line: the landing
+/// written `A disembarks Por`, with no unit of its own, is the army of the
+/// A/F ordered just before it, and the army lands in Portugal.
+#[test]
+fn rule_3_as_the_rule_text_writes_it_a_disembarks_por() {
+    let mut w = game(&[
+        "EDIT REMOVE Lon",
+        "EDIT ADD England A Lon",
+        "EDIT ADD England F ENG",
+    ]);
+    let r = orders(
+        &mut w,
+        "England",
+        "A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks Por",
+    );
+    assert!(
+        !r.contains("not accepted") && !r.contains("not read"),
+        "{r}"
+    );
+    assert!(r.contains("A/F(ENG) disembarks A(Por)"), "{r}");
+    assert!(r.contains("A/F(ENG)-MAO"), "{r}");
+    let results = process(&mut w, "England");
+    let landing = results
+        .body
+        .lines()
+        .find(|l| l.contains("disembarks"))
+        .unwrap_or_else(|| panic!("{}", results.body));
+    assert!(landing.contains("landed"), "{landing}");
+    let units = units_of(&mut w, "England");
+    assert!(units.contains(&"A Por".to_string()), "{units:?}");
+    assert!(units.contains(&"F MAO".to_string()), "{units:?}");
+    // With nothing boarded or ordered before it, the landing says what is
+    // missing instead of guessing.
+    let r = orders(&mut w, "England", "A disembarks Spa");
+    assert!(r.contains("the A/F the army lands from"), "{r}");
+}

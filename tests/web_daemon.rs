@@ -263,10 +263,11 @@ fn the_judge_serves_the_pages_of_its_games_and_links_its_results_to_them() {
         "gm@example.test",
         "SIGNON GM g1 gm-secret\nPROCESS",
     );
-    wait_for("the results", || {
+    // England's own copy: the results are written one reader at a time.
+    wait_for("England's results", || {
         outbox(dir.path())
             .iter()
-            .any(|m| m.contains("Spring 1901 results"))
+            .any(|m| m.contains("Spring 1901 results") && m.contains("To: england@example.test"))
     });
     let results: Vec<String> = outbox(dir.path())
         .into_iter()

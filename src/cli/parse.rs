@@ -53,19 +53,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let body = String::from_utf8_lossy(&body);
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let found = find_orders(&parser, &body, phase.map(|p| p.kind));
-    let verdicts = match (&pos, phase) {
+    let (verdicts, completed) = match (&pos, phase) {
         (Some(pos), Some(ph)) => {
             // `--phase` may name another phase than the position's.
             let mut at = pos.clone();
             at.phase = ph;
             check(&v, &at, &found)
         }
-        _ => vec![None; found.len()],
+        _ => (vec![None; found.len()], vec![None; found.len()]),
     };
     let mut errors = 0;
-    for (f, verdict) in found.iter().zip(verdicts) {
+    for ((f, verdict), done) in found.iter().zip(verdicts).zip(completed) {
         match (&f.result, verdict) {
-            (Ok(o), None) => println!("line {}: {}", f.line, format_order(&v.map, &o.command)),
+            (Ok(o), None) => {
+                // Against a board: the order as the mail reply shows it,
+                // its unit's kind filled in or corrected, with the note.
+                let (order, note) = done.unwrap_or_else(|| (o.command.clone(), None));
+                println!("line {}: {}", f.line, format_order(&v.map, &order));
+                if let Some(note) = note {
+                    println!("  {note}");
+                }
+            }
             (Ok(o), Some(why)) => {
                 errors += 1;
                 println!(
@@ -94,10 +102,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
+/// An order as the judge completes it against the board, with its note.
+type Completed = Option<(crate::orders::AnyCommand, Option<String>)>;
+
 /// Check read orders against the board: `Some(reason)` for each order the
-/// judge would not carry out.
-fn check(v: &Variant, pos: &Position, found: &[FoundOrder]) -> Vec<Option<String>> {
+/// judge would not carry out; and each order completed as the mail path
+/// completes it (the unit's kind filled in or corrected, with the same note).
+fn check(
+    v: &Variant,
+    pos: &Position,
+    found: &[FoundOrder],
+) -> (Vec<Option<String>>, Vec<Completed>) {
     let mut out = vec![None; found.len()];
+    let mut completed = vec![None; found.len()];
     let mut idx = Vec::new();
     let mut orders = Vec::new();
     for (i, f) in found.iter().enumerate() {
@@ -120,5 +137,16 @@ fn check(v: &Variant, pos: &Position, found: &[FoundOrder]) -> Vec<Option<String
     {
         out[idx[k]] = verdict;
     }
-    out
+    for (k, (power, c)) in orders.iter().enumerate() {
+        let own: Vec<_> = orders
+            .iter()
+            .filter(|(p, _)| p == power)
+            .map(|(_, c)| c.clone())
+            .collect();
+        let boarded = crate::commands::submit::boarded_fleets(&own);
+        completed[idx[k]] = Some(crate::commands::submit::complete(
+            v, pos, *power, c, &boarded,
+        ));
+    }
+    (out, completed)
 }

@@ -399,8 +399,11 @@ pub(crate) struct Checks {
     found: Vec<(String, i64, Found)>,
     hashed: usize,
     /// What was done for seats signed on from another address:
-    /// (game, seat, owner, lines).
-    acted: Vec<(String, i64, String, Vec<String>)>,
+    /// (game, seat, owner, lines, done by the GM through BECOME).
+    acted: Vec<(String, i64, String, Vec<String>, bool)>,
+    /// Seats the GM acts for in this mail (njudge's BECOME): (game, seat,
+    /// the seat's player's address).
+    became: Vec<(String, i64, String)>,
 }
 
 impl Checks {
@@ -421,16 +424,25 @@ impl Checks {
     /// on from an address other than its own.
     pub(crate) fn acted(&mut self, game: &str, power: Option<PowerId>, line: &str) {
         let seat = seat_key(power);
-        let Some(Found::Verified {
-            owner: Some(owner), ..
-        }) = self.get(game, seat).cloned()
-        else {
-            return;
+        let by_gm = self
+            .became
+            .iter()
+            .find(|(g, s, _)| g.eq_ignore_ascii_case(game) && *s == seat)
+            .map(|(_, _, owner)| owner.clone());
+        let (owner, by_gm) = match (by_gm, self.get(game, seat).cloned()) {
+            (Some(owner), _) => (owner, true),
+            (
+                None,
+                Some(Found::Verified {
+                    owner: Some(owner), ..
+                }),
+            ) => (owner, false),
+            _ => return,
         };
         if let Some(a) = self
             .acted
             .iter_mut()
-            .find(|(g, s, _, _)| g.eq_ignore_ascii_case(game) && *s == seat)
+            .find(|(g, s, _, _, _)| g.eq_ignore_ascii_case(game) && *s == seat)
         {
             if a.3.len() < 20 {
                 a.3.push(line.to_string());
@@ -438,7 +450,16 @@ impl Checks {
             return;
         }
         self.acted
-            .push((game.to_string(), seat, owner, vec![line.to_string()]));
+            .push((game.to_string(), seat, owner, vec![line.to_string()], by_gm));
+    }
+
+    /// The GM acts for `power` from here on in this mail (njudge's
+    /// BECOME): what is done is told to the power's player, `owner`.
+    pub(crate) fn became(&mut self, game: &str, power: PowerId, owner: Option<&str>) {
+        if let Some(owner) = owner {
+            self.became
+                .push((game.to_string(), seat_key(Some(power)), owner.to_string()));
+        }
     }
 }
 
@@ -644,7 +665,27 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
             crate::report::wrap(&body, 72, ""),
         ));
     }
-    for (game, seat, owner, lines) in std::mem::take(&mut s.checks.acted) {
+    for (game, seat, owner, lines, by_gm) in std::mem::take(&mut s.checks.acted) {
+        if by_gm {
+            let mut body = crate::report::wrap(
+                &format!("The GM of {game} acted for your power (njudge's BECOME) and did this:"),
+                72,
+                "",
+            );
+            for l in &lines {
+                body.push_str(&format!("  > {l}\n"));
+            }
+            body.push_str(
+                "\nOrders given so are the orders you hold now; the judge's reply to \
+                 your next mail lists them.\n",
+            );
+            s.out.extend(mail_to(
+                &[owner.as_str()],
+                format!("{game}: the GM acted for your power"),
+                body,
+            ));
+            continue;
+        }
         let who = if seat < 0 {
             format!("the GM of {game}")
         } else {

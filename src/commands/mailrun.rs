@@ -36,8 +36,24 @@ pub(crate) struct Read {
 }
 
 /// The lines of a mail body to read, numbered from 1: up to the signature
-/// or a forwarded original, without quoted lines.
-pub(crate) fn body_lines(body: &str) -> Vec<(usize, &str)> {
+/// or a forwarded original, without quoted lines and without DPjudge's
+/// comment lines (`//`), with DPjudge's one-line mails (`\\: signon
+/// Egame pw:A Lon-Yor:signoff`) cut into their lines.
+pub(crate) fn body_lines(body: &str) -> Vec<(usize, String)> {
+    read_body(body).lines
+}
+
+/// A mail body as the judge reads it ([`body_lines`]), with the count of
+/// comment lines left out (the reply says so).
+pub(crate) struct Body {
+    /// The lines to read, numbered from 1 as in the mail.
+    pub(crate) lines: Vec<(usize, String)>,
+    /// Lines left out as DPjudge comments (`//`).
+    pub(crate) comments: usize,
+}
+
+/// Read a mail body (see [`body_lines`]).
+pub(crate) fn read_body(body: &str) -> Body {
     use crate::orders::mail::{body_end, is_attribution, is_quoted};
     let all: Vec<&str> = body.lines().collect();
     // The judge's own text, under a reply or echoed back, is not read.
@@ -46,14 +62,44 @@ pub(crate) fn body_lines(body: &str) -> Vec<(usize, &str)> {
         .position(|l| is_judge_mark(l))
         .unwrap_or(all.len())];
     let end = body_end(lines);
-    let mut out = Vec::new();
+    let mut out = Body {
+        lines: Vec::new(),
+        comments: 0,
+    };
     for (i, l) in lines[..end].iter().enumerate() {
         if is_quoted(l) || is_attribution(lines, i) {
             continue;
         }
-        out.push((i + 1, *l));
+        let t = l.trim_start();
+        // DPjudge: a line whose first characters are `//` is a comment,
+        // wherever it stands, press included.
+        if t.starts_with("//") {
+            out.comments += 1;
+            continue;
+        }
+        match one_line_mail(t) {
+            Some(parts) => out.lines.extend(parts.into_iter().map(|p| (i + 1, p))),
+            None => out.lines.push((i + 1, (*l).to_string())),
+        }
     }
     out
+}
+
+/// DPjudge's form for devices that cannot send a line break: a line that
+/// starts with `\\` and then a character that is no letter or digit, which
+/// stands for a line break in the rest of the line.
+fn one_line_mail(t: &str) -> Option<Vec<String>> {
+    let rest = t.strip_prefix("\\\\")?.trim_start();
+    let sep = rest.chars().next()?;
+    if sep.is_alphanumeric() {
+        return None;
+    }
+    Some(
+        rest[sep.len_utf8()..]
+            .split(sep)
+            .map(|p| p.trim().to_string())
+            .collect(),
+    )
 }
 
 /// Whether `line` is the first line of the judge's own mails
@@ -238,7 +284,8 @@ pub(crate) fn run(
     // break what they reach (XML feeds, 7bit mail): read without them.
     let text = crate::mail::clean_text(&mail.text);
     let secrets = secrets_of(&format!("{}\n{}", mail.subject, text));
-    let lines = body_lines(&text);
+    let body = read_body(&text);
+    let lines: Vec<(usize, &str)> = body.lines.iter().map(|(n, l)| (*n, l.as_str())).collect();
     let mut pending: Vec<(usize, String)> = Vec::new();
     let mut read = 0usize;
     let mut commands = 0usize;
@@ -263,7 +310,7 @@ pub(crate) fn run(
                 break;
             }
         }
-        if registry::unknown_set(t) {
+        if registry::unknown_set(t) && super::foreign::answer(t).is_none() {
             flush_orders(judge, s, &mut pending)?;
             s.did_something = true;
             let answer = format!(
@@ -279,6 +326,19 @@ pub(crate) fn run(
             continue;
         }
         let Some(c) = registry::lookup(t) else {
+            // Another judge's command that this one does not take: refused
+            // by name, never read as an order nor passed over.
+            if let Some(answer) = super::foreign::answer(t) {
+                flush_orders(judge, s, &mut pending)?;
+                s.did_something = true;
+                same.write(
+                    s,
+                    &format!("> {}\n", crate::mail::header_text(t, 200)),
+                    &format!("  Not done: {answer}.\n"),
+                );
+                i += 1;
+                continue;
+            }
             pending.push((n, line.to_string()));
             i += 1;
             continue;
@@ -292,37 +352,73 @@ pub(crate) fn run(
             ));
             break;
         }
-        // Press runs to ENDPRESS.
-        if matches!(c.entry.spec().name, "PRESS" | "BROADCAST") {
-            let mut text = String::new();
-            let mut j = i + 1;
-            while j < lines.len() && !lines[j].1.trim().eq_ignore_ascii_case("endpress") {
-                // A sign-on is never press: a PRESS left without its
-                // ENDPRESS ends there, so the sign-on is carried out and
-                // its password goes to nobody.
-                if registry::lookup(lines[j].1.trim())
-                    .is_some_and(|c| c.entry.spec().name == "SIGNON")
-                {
-                    j -= 1;
-                    break;
-                }
-                text.push_str(lines[j].1);
-                text.push('\n');
-                j += 1;
+        // Press (and the like) runs to its terminator: one reading decides
+        // where it ends (see `pressform`).
+        let mut ending = None;
+        if c.entry.spec().block {
+            let (text, next, end) = super::pressform::block(&lines, i + 1);
+            let mut joined = String::new();
+            for l in text {
+                joined.push_str(l);
+                joined.push('\n');
             }
             // Passwords written anywhere in the mail never travel in press.
-            s.press = Some(mask(&text, &secrets));
-            i = j;
+            s.press = Some(mask(&joined, &secrets));
+            i = next - 1;
+            ending = Some(end);
         }
         s.did_something = true;
         run_command(judge, s, &c, &mut same)?;
         s.press = None;
+        if let Some(super::pressform::Ending::EndPress {
+            line,
+            rest: Some(rest),
+        }) = ending
+        {
+            s.say(&crate::report::wrap(
+                &format!(
+                    "  (The rest of line {line} after its ENDPRESS, \"{}\", was not read: \
+                     nothing after the end of press on its line is.)",
+                    crate::mail::header_text(&rest, 60)
+                ),
+                72,
+                "   ",
+            ));
+            s.reply.push('\n');
+        }
         i += 1;
+        // SIGNOFF ends the mail, as on njudge and DPjudge: what follows
+        // (signatures, taglines) is not read.
+        if c.entry.spec().name == "SIGNOFF" {
+            let left: Vec<usize> = lines[i..]
+                .iter()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .map(|(n, _)| *n)
+                .collect();
+            if let Some(first) = left.first() {
+                stopped = Some(format!(
+                    "The judge reads nothing after SIGNOFF: the {} line(s) after it (from \
+                     line {first} on) were not read.",
+                    left.len()
+                ));
+            }
+            break;
+        }
     }
     flush_orders(judge, s, &mut pending)?;
     same.finish(s);
     if let Some(why) = stopped {
         s.say(&crate::report::wrap(&why, 72, ""));
+    }
+    if body.comments > 0 {
+        s.say(&crate::report::wrap(
+            &format!(
+                "{} comment line(s) (starting with //) were not read.",
+                body.comments
+            ),
+            72,
+            "",
+        ));
     }
     if !s.did_something {
         s.say(
@@ -456,7 +552,20 @@ fn flush_orders(
     match s.ctx.clone() {
         Ctx::Power { game, power } => {
             s.tx.execute_batch("SAVEPOINT orders")?;
-            match submit::orders(judge, s, &game, power, &block) {
+            let ahead = s.phase_ahead;
+            let taken = match ahead {
+                Some(phase) => super::later::take_ahead(judge, s, &game, power, phase, &block),
+                None => submit::orders(judge, s, &game, power, &block),
+            };
+            match taken {
+                Ok(took) if ahead.is_some() => {
+                    s.tx.execute_batch("RELEASE orders")?;
+                    if took {
+                        s.did_something = true;
+                        s.checks
+                            .acted(&game, Some(power), "orders for a later phase (see below)");
+                    }
+                }
                 Ok(took) => {
                     s.tx.execute_batch("RELEASE orders")?;
                     if took {
@@ -511,6 +620,22 @@ fn flush_orders(
                     let _ = writeln!(s.reply, "  ... and {} more.", found.len() - 20);
                 }
                 s.reply.push('\n');
+            }
+            // The GM's other lines (a word of another judge's this one
+            // does not know, chat) are listed, never passed over.
+            if matches!(s.ctx, Ctx::Gm { .. }) {
+                let unread = submit::unread_lines(&block, &found);
+                if !unread.is_empty() {
+                    s.did_something = true;
+                    s.say("Not read (no command or order found in these lines):");
+                    for l in unread.iter().take(20) {
+                        let _ = writeln!(s.reply, "{l}");
+                    }
+                    if unread.len() > 20 {
+                        let _ = writeln!(s.reply, "  ... and {} more.", unread.len() - 20);
+                    }
+                    s.reply.push('\n');
+                }
             }
         }
     }

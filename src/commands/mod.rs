@@ -18,11 +18,14 @@ pub mod auth;
 mod cmd;
 mod ending;
 pub mod error;
+mod foreign;
+mod later;
 mod mailrun;
 pub mod password;
 mod play;
+pub(crate) mod pressform;
 pub mod registry;
-mod submit;
+pub(crate) mod submit;
 /// Times as the commands show and read them (shared with the web pages).
 pub use crate::time;
 
@@ -106,6 +109,10 @@ pub struct Session<'a, 't> {
     /// Press this mail sends, one mail per reader and game when the mail
     /// is done ([`Session::send_press`]).
     pub(crate) press_out: Vec<PressOut>,
+    /// njudge's `PHASE season year phase`: the later phase the orders
+    /// below it are for, until the next PHASE line or sign-on (`None`: the
+    /// current phase).
+    pub(crate) phase_ahead: Option<crate::variant::Phase>,
 }
 
 /// One press message for one reader, sent when the mail is done.
@@ -376,7 +383,33 @@ pub(crate) fn stored(v: &Variant, pos: &Position) -> CmdResult<String> {
     })
 }
 
-/// A power by name, adjective, alias or letter.
+/// Each power's letter, in power order, as njudge gives them (`SIGNON
+/// Fgame`, `PRESS TO FRG`, `SET CONCEDE F`): the first letter of its name
+/// (a leading "The" aside), or when another power has it already, the next
+/// letter of the name that is free. `M` and `O` are never a power's: they
+/// are the GM's and the observers' (`SIGNON Mgame`, `PRESS TO M`). The
+/// standard powers get A E F G I R T; 1066's Harold Godwinson, whose H is
+/// Harald Hardrada's, gets A.
+pub(crate) fn power_letters(v: &Variant) -> Vec<char> {
+    let mut taken: Vec<char> = Vec::new();
+    for p in v.map.power_ids() {
+        let name = &v.map.power(p).name;
+        let bare = name
+            .strip_prefix("The ")
+            .or_else(|| name.strip_prefix("the "))
+            .unwrap_or(name);
+        let letter = bare
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .map(|c| c.to_ascii_uppercase())
+            .find(|c| !matches!(c, 'M' | 'O') && !taken.contains(c))
+            .unwrap_or('?');
+        taken.push(letter);
+    }
+    taken
+}
+
+/// A power by name, adjective, alias or letter ([`power_letters`]).
 pub(crate) fn find_power(v: &Variant, name: &str) -> CmdResult<PowerId> {
     if let Some(p) = v.map.lookup_power(name) {
         return Ok(p);
@@ -384,21 +417,8 @@ pub(crate) fn find_power(v: &Variant, name: &str) -> CmdResult<PowerId> {
     let mut chars = name.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         let c = c.to_ascii_uppercase();
-        let matches: Vec<PowerId> = v
-            .map
-            .power_ids()
-            .filter(|p| {
-                v.map
-                    .power(*p)
-                    .name
-                    .chars()
-                    .next()
-                    .map(|x| x.to_ascii_uppercase())
-                    == Some(c)
-            })
-            .collect();
-        if let [one] = matches[..] {
-            return Ok(one);
+        if let Some(i) = power_letters(v).iter().position(|l| *l == c) {
+            return Ok(PowerId(i as u8));
         }
     }
     Err(CmdError::refused(format!(
@@ -493,6 +513,7 @@ impl Responder for Judge {
             press: None,
             notices: Vec::new(),
             press_out: Vec::new(),
+            phase_ahead: None,
         };
         let read = mailrun::run(self, &mut s, mail)?;
         s.send_press();

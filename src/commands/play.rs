@@ -287,6 +287,8 @@ pub(crate) fn process(
     games::save(c, &g)?;
     games::set_fault(c, &g.name, None, now)?;
     games::clear_orders(c, &g.name)?;
+    // Orders sent ahead for the new phase become its orders (njforms, #33).
+    super::later::bring_in(c, &v, &g, &next, ended.is_some(), out)?;
     // New phase: readiness is per phase; powers with nothing left are out.
     for seat in &mut seats {
         seat.ready = false;

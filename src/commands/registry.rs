@@ -42,6 +42,10 @@ pub enum Secret {
     Arg(usize),
     /// The last argument.
     Last,
+    /// Where the command's form puts it, which depends on the form
+    /// (`CREATE ?game password variant` beside `CREATE game variant
+    /// password`): the command says ([`Command::secret_at`]).
+    Varies,
 }
 
 /// What the table says of one command.
@@ -61,8 +65,21 @@ pub struct Spec {
     pub secret: Secret,
     /// It registers the mail's From address (as a player, an observer, a
     /// GM, a seat's new address): carried out only for an address that has
-    /// confirmed it wants the judge's mail (see `cmd::confirm`).
+    /// confirmed it wants the judge's mail (see `cmd::confirm`). A
+    /// command only some of whose forms register (`SIGNON ?game` joins a
+    /// game, `SIGNON England game` does not) says so per form
+    /// ([`Command::registers`]).
     pub registers: bool,
+    /// The lines below it, up to a terminator (ENDPRESS, ENDBROADCAST,
+    /// SIGNOFF, a sign-on or the end of the mail: see
+    /// [`crate::commands::pressform::block`]), are its text, never
+    /// commands or orders (PRESS, BROADCAST, DIARY).
+    pub block: bool,
+    /// Another judge's word (njudge's, DPjudge's) that this judge reads as
+    /// one of its own commands, or refuses with what it has instead: left
+    /// out of HELP's list, which is this judge's own, and listed by HELP
+    /// NJUDGE.
+    pub other_judges: bool,
 }
 
 impl Spec {
@@ -76,6 +93,8 @@ impl Spec {
             grave: false,
             secret: Secret::None,
             registers: false,
+            block: false,
+            other_judges: false,
         }
     }
 }
@@ -252,6 +271,20 @@ pub trait Command: Sized + 'static {
     /// Read the arguments; `Err` says why the line is not this command's
     /// form.
     fn parse(args: &Args) -> Result<Self, String>;
+    /// Whether this form of the command registers the mail's From address
+    /// (see [`Spec::registers`]).
+    fn registers(&self) -> bool {
+        Self::SPEC.registers
+    }
+    /// Which argument of `args` is a password, for [`Secret::Varies`].
+    fn secret_at(_args: &Args) -> Option<usize> {
+        None
+    }
+    /// Who HELP says may give it: its role's, unless a form of it stands
+    /// in place of a sign-on (DPjudge's `RESIGN power@game password`).
+    fn shown_for() -> Who {
+        Self::Role::WHO
+    }
     /// Do it.
     fn run(
         self,
@@ -279,6 +312,11 @@ pub trait Entry: Sync {
     fn who(&self) -> Who;
     /// Whether `args` are this command's form.
     fn check(&self, args: &Args) -> Result<(), String>;
+    /// Whether `args` are a form of this command that registers the mail's
+    /// From address (see [`Spec::registers`]).
+    fn registers(&self, args: &Args) -> bool;
+    /// Which argument of `args` is a password, if any.
+    fn secret_at(&self, args: &Args) -> Option<usize>;
     /// Parse, check who may, run.
     fn execute(&self, judge: &mut Judge, s: &mut Session<'_, '_>, args: &Args) -> Outcome;
 }
@@ -296,10 +334,21 @@ impl<C: Command> Entry for Def<C> {
         &C::SPEC
     }
     fn who(&self) -> Who {
-        C::Role::WHO
+        C::shown_for()
     }
     fn check(&self, args: &Args) -> Result<(), String> {
         C::parse(args).map(|_| ())
+    }
+    fn registers(&self, args: &Args) -> bool {
+        C::parse(args).is_ok_and(|c| c.registers())
+    }
+    fn secret_at(&self, args: &Args) -> Option<usize> {
+        match C::SPEC.secret {
+            Secret::None => None,
+            Secret::Arg(i) => Some(i),
+            Secret::Last => args.len().checked_sub(1),
+            Secret::Varies => C::secret_at(args),
+        }
     }
     fn execute(&self, judge: &mut Judge, s: &mut Session<'_, '_>, args: &Args) -> Outcome {
         let c = match C::parse(args) {
@@ -326,9 +375,14 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::create::Create>::NEW,
     &Def::<cmd::join::Join>::NEW,
     &Def::<cmd::signon::SignOn>::NEW,
+    &Def::<cmd::takeover::Takeover>::NEW,
     &Def::<cmd::confirm::Confirm>::NEW,
     &Def::<cmd::signoff::SignOff>::NEW,
+    &Def::<cmd::signoff::EndPress>::NEW,
+    &Def::<cmd::get::Get>::NEW,
+    &Def::<cmd::get::Version>::NEW,
     &Def::<cmd::clear::Clear>::NEW,
+    &Def::<cmd::phase::PhaseAhead>::NEW,
     &Def::<cmd::ready::Ready>::NEW,
     &Def::<cmd::ready::NotReady>::NEW,
     &Def::<cmd::nominate::Nominate>::NEW,
@@ -337,6 +391,9 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::permit::Revoke>::NEW,
     &Def::<cmd::press::Press>::NEW,
     &Def::<cmd::press::Broadcast>::NEW,
+    &Def::<cmd::diary::Diary>::NEW,
+    &Def::<cmd::diary::DiaryOther>::NEW,
+    &Def::<cmd::diary::PostalPress>::NEW,
     &Def::<cmd::draw::Draw>::NEW,
     &Def::<cmd::draw::NoDraw>::NEW,
     &Def::<cmd::concede::Concede>::NEW,
@@ -347,6 +404,7 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::set_picture::SetPicture>::NEW,
     &Def::<cmd::set_name::SetName>::NEW,
     &Def::<cmd::absence::SetAbsence>::NEW,
+    &Def::<cmd::absence::SetNoAbsence>::NEW,
     &Def::<cmd::set_deadline::SetDeadline>::NEW,
     &Def::<cmd::settings::SetPhaseLength>::NEW,
     &Def::<cmd::settings::SetGrace>::NEW,
@@ -354,11 +412,20 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::settings::SetTimezone>::NEW,
     &Def::<cmd::settings::SetNmr>::NEW,
     &Def::<cmd::settings::SetPress>::NEW,
+    &Def::<cmd::press_setting::SetNoPress>::NEW,
+    &Def::<cmd::press_setting::SetWhite>::NEW,
+    &Def::<cmd::press_setting::SetWhiteGrey>::NEW,
+    &Def::<cmd::press_setting::SetGreyOnly>::NEW,
+    &Def::<cmd::set_timing::SetMovesTiming>::NEW,
+    &Def::<cmd::set_timing::SetShortTiming>::NEW,
     &Def::<cmd::settings::SetStyle>::NEW,
     &Def::<cmd::settings::SetEnd>::NEW,
     &Def::<cmd::settings::SetRoster>::NEW,
     &Def::<cmd::absence::SetAbsences>::NEW,
     &Def::<cmd::start::Start>::NEW,
+    &Def::<cmd::game_state::ForceBegin>::NEW,
+    &Def::<cmd::game_state::Activate>::NEW,
+    &Def::<cmd::game_state::Form>::NEW,
     &Def::<cmd::pause::Pause>::NEW,
     &Def::<cmd::pause::Resume>::NEW,
     &Def::<cmd::process::Process>::NEW,
@@ -367,8 +434,10 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::eject::Eject>::NEW,
     &Def::<cmd::replace::Replace>::NEW,
     &Def::<cmd::edit::Edit>::NEW,
+    &Def::<cmd::become_power::Become>::NEW,
     &Def::<cmd::end::EndDraw>::NEW,
     &Def::<cmd::end::EndWin>::NEW,
+    &Def::<cmd::game_state::Terminate>::NEW,
 ];
 
 /// A line read as a command: its entry, the words of its name as written,
@@ -430,6 +499,7 @@ pub fn unknown_set(line: &str) -> bool {
 pub fn set_names() -> String {
     COMMANDS
         .iter()
+        .filter(|e| !e.spec().other_judges)
         .map(|e| e.spec().name)
         .filter(|n| n.starts_with("SET "))
         .collect::<Vec<_>>()
@@ -449,8 +519,7 @@ pub fn echo(c: &CommandLine, done: bool) -> String {
             words.extend(c.args.words.iter().map(|_| "********".to_string()));
             return words.join(" ");
         }
-        Secret::Arg(i) => Some(i),
-        Secret::Last => c.args.len().checked_sub(1),
+        _ => c.entry.secret_at(&c.args),
     };
     for (i, w) in c.args.words.iter().enumerate() {
         if Some(i) == masked {
@@ -464,11 +533,7 @@ pub fn echo(c: &CommandLine, done: bool) -> String {
 
 /// The password a command line holds, if it is its command's form.
 pub fn secret_of(c: &CommandLine) -> Option<String> {
-    let i = match c.entry.spec().secret {
-        Secret::None => return None,
-        Secret::Arg(i) => i,
-        Secret::Last => c.args.len().checked_sub(1)?,
-    };
+    let i = c.entry.secret_at(&c.args)?;
     c.args.get(i).map(str::to_string)
 }
 
@@ -522,7 +587,10 @@ pub fn help_text() -> String {
     ] {
         s.push_str(title);
         s.push_str(":\n");
-        for c in COMMANDS.iter().filter(|c| who.contains(&c.who())) {
+        for c in COMMANDS
+            .iter()
+            .filter(|c| who.contains(&c.who()) && !c.spec().other_judges)
+        {
             let spec = c.spec();
             s.push_str(&wrap(&format!("  {}", spec.usage), 72, "    "));
             s.push_str(&wrap(&format!("      {}", spec.help), 72, "      "));
@@ -533,8 +601,26 @@ pub fn help_text() -> String {
         "Orders are written as in the zines: A(Lon)-Yor, F(ENG) C A(Lon)-Bre,\n\
          A(Wal) S A(Lon)-Yor, A(Bud) S A(Vie), F(NTH) H; full names, any case.\n\
          Retreats: A(Vie)-Boh, Disband A(Vie). Builds: Build A(Par), Remove\n\
-         A(Mun), Waive. HELP and a command's name tell more of it.\n",
+         A(Mun), Waive. HELP and a command's name tell more of it.\n\n\
+         Players of njudge and DPjudge: their forms are read too (SIGNON Egame,\n\
+         PRESS TO FG, SET DRAW, PHASE...); HELP NJUDGE lists their other words.\n",
     );
+    s
+}
+
+/// HELP NJUDGE: the other judges' words this judge takes as its own
+/// commands, or answers with what it has instead.
+pub fn help_other_judges() -> String {
+    let mut s = String::from(
+        "njudge's and DPjudge's words this judge reads as its own commands, or\n\
+         answers with what it has instead (their sign-ons, press and SETs are\n\
+         read by the commands above them in HELP):\n\n",
+    );
+    for c in COMMANDS.iter().filter(|c| c.spec().other_judges) {
+        let spec = c.spec();
+        s.push_str(&wrap(&format!("  {}", spec.usage), 72, "    "));
+        s.push_str(&wrap(&format!("      {}", spec.help), 72, "      "));
+    }
     s
 }
 

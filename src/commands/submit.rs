@@ -186,22 +186,41 @@ pub(crate) fn check(
     crate::game::check::refusals(v, pos, &orders)
 }
 
-/// Take the orders in `block` for `power`; returns whether the block held
-/// any.
+/// What reading a block of a mail's lines as one power's orders gave,
+/// against the board: the reply's three lists, and the orders held after.
+/// One reading for the mail, for orders sent ahead when their phase comes,
+/// and for `zinejudge parse --position`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Taken {
+    /// Whether the block held anything read as an order, good or not.
+    pub(crate) any: bool,
+    /// Each line read: its number, the order in full as the judge will
+    /// carry it out, and notes (a corrected unit, what it replaces).
+    pub(crate) read: Vec<(usize, String, Vec<String>)>,
+    /// Orders refused, each an entry of the reply (with its reason).
+    pub(crate) rejected: Vec<String>,
+    /// Lines (and pieces of lines) not read as orders.
+    pub(crate) unread: Vec<String>,
+    /// The orders held once these are taken.
+    pub(crate) held: Vec<AnyCommand>,
+    /// Some held orders came from earlier mails.
+    pub(crate) kept_earlier: bool,
+}
+
+/// Read `block` as `power`'s orders on `pos`, beside the orders it holds
+/// from earlier mails (`earlier`), and merge them: a new order replaces the
+/// held one for its unit, and builds and removals their site's.
 ///
-/// Every line ends in one of three lists of the reply: read (echoed in
-/// full as the judge will carry it out, with a note when it corrects or
-/// replaces something), not accepted (with the reason), or not read as an
-/// order. Then the whole set now held, and what is missing.
-pub(crate) fn orders(
-    judge: &mut Judge,
-    s: &mut Session<'_, '_>,
-    game: &str,
+/// Every line ends in one of three lists: read (echoed in full as the
+/// judge will carry it out, with a note when it corrects or replaces
+/// something), not accepted (with the reason), or not read as an order.
+pub(crate) fn take(
+    v: &Variant,
+    pos: &Position,
     power: PowerId,
+    earlier: &[AnyCommand],
     block: &[(usize, String)],
-) -> CmdResult<bool> {
-    let g = load(s.tx, game)?;
-    let (v, pos) = judge.board(&g)?;
+) -> Taken {
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
     let found = find_orders(&parser, &text.join("\n"), Some(pos.phase.kind));
@@ -210,31 +229,24 @@ pub(crate) fn orders(
     let (pieces, found): (Vec<_>, Vec<_>) = found.into_iter().partition(
         |f| matches!(&f.result, Err(e) if e.kind == crate::orders::parse::ParseErrorKind::Empty),
     );
-    let mut unread = unread_lines(block, &found);
-    unread.extend(pieces.iter().map(|f| {
+    let mut out = Taken {
+        unread: unread_lines(block, &found),
+        ..Taken::default()
+    };
+    out.unread.extend(pieces.iter().map(|f| {
         format!(
             "  line {} (part): \"{}\"",
             block[f.line - 1].0,
             shown_unread(&f.text)
         )
     }));
+    out.unread.sort_by_key(|r| line_of(r));
     if found.is_empty() {
-        say_unread(s, &unread);
-        return Ok(false);
+        out.held = earlier.to_vec();
+        return out;
     }
-    if matches!(g.status, Status::Forming | Status::Finished) {
-        s.say(&format!(
-            "{} takes no orders now ({}).",
-            g.name,
-            if g.status == Status::Forming {
-                "it has not started"
-            } else {
-                "it is over"
-            }
-        ));
-        return Ok(true);
-    }
-    let mut rejected: Vec<String> = Vec::new();
+    out.any = true;
+    let rejected = &mut out.rejected;
     let mut new_cmds: Vec<(usize, String, AnyCommand)> = Vec::new();
     for f in &found {
         let line = block[f.line - 1].0;
@@ -260,28 +272,26 @@ pub(crate) fn orders(
     // Held orders, each with the line of this mail it came from (None: an
     // earlier mail).
     let mut held: Vec<(AnyCommand, Option<usize>)> =
-        stored(&v, &games::orders(s.tx, &g.name, power.0)?)
-            .into_iter()
-            .map(|c| (c, None))
-            .collect();
+        earlier.iter().cloned().map(|c| (c, None)).collect();
     // The new orders are checked beside the held ones they do not replace:
     // orders of one phase may come in several mails (an A/F's landing after
     // the mail that boarded its army).
     // The new ones come first: where builds are one too many, an earlier
     // mail's go (see below), not the ones just written.
-    let new_slots: Vec<Slot> = cmds.iter().map(|c| slot(&v, &pos, power, c)).collect();
+    let new_slots: Vec<Slot> = cmds.iter().map(|c| slot(v, pos, power, c)).collect();
     let mut context = cmds.clone();
     context.extend(
         held.iter()
             .map(|(h, _)| h)
-            .filter(|h| !new_slots.contains(&slot(&v, &pos, power, h)))
+            .filter(|h| !new_slots.contains(&slot(v, pos, power, h)))
             .cloned(),
     );
-    let mut verdicts = check(&v, &pos, power, &context);
+    let mut verdicts = check(v, pos, power, &context);
     verdicts.truncate(cmds.len());
+    let boarded = boarded_fleets(&context);
     let mut replaced: Vec<Slot> = Vec::new();
     // One entry per line read: the order in full, then its notes.
-    let mut read: Vec<(usize, String, Vec<String>)> = Vec::new();
+    let read = &mut out.read;
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
             rejected.push(format!(
@@ -290,11 +300,11 @@ pub(crate) fn orders(
             continue;
         }
         let mut notes = Vec::new();
-        let (c, corrected) = complete(&v, &pos, power, &c);
+        let (c, corrected) = complete(v, pos, power, &c, &boarded);
         if let Some(note) = corrected {
             notes.push(note);
         }
-        let k = slot(&v, &pos, power, &c);
+        let k = slot(v, pos, power, &c);
         // A unit's new order replaces its old one; the first order of the
         // mail for a box, for the fleets of a province (each may have its
         // own), for a build site or for the waivers replaces all held ones
@@ -303,7 +313,7 @@ pub(crate) fn orders(
             let shown = format_order(&v.map, &c);
             let gone: Vec<String> = held
                 .iter()
-                .filter(|(h, _)| slot(&v, &pos, power, h) == k)
+                .filter(|(h, _)| slot(v, pos, power, h) == k)
                 .filter(|(h, _)| format_order(&v.map, h) != shown)
                 .map(|(h, from)| match from {
                     Some(n) => format!("{} (line {n})", format_order(&v.map, h)),
@@ -313,7 +323,7 @@ pub(crate) fn orders(
             if !gone.is_empty() {
                 notes.push(format!("replaces {}", gone.join(", ")));
             }
-            held.retain(|(h, _)| slot(&v, &pos, power, h) != k);
+            held.retain(|(h, _)| slot(v, pos, power, h) != k);
             replaced.push(k);
         }
         read.push((line, format_order(&v.map, &c), notes));
@@ -328,16 +338,14 @@ pub(crate) fn orders(
         .collect();
     let cmds: Vec<AnyCommand> = order.iter().map(|&i| held[i].0.clone()).collect();
     let mut dropped = vec![None; held.len()];
-    for (&i, verdict) in order.iter().zip(check(&v, &pos, power, &cmds)) {
+    for (&i, verdict) in order.iter().zip(check(v, pos, power, &cmds)) {
         dropped[i] = verdict;
     }
-    let mut final_set = Vec::new();
-    let mut kept_earlier = false;
     for ((c, from), verdict) in held.into_iter().zip(dropped) {
         match (verdict, from) {
             (None, from) => {
-                kept_earlier |= from.is_none();
-                final_set.push(c);
+                out.kept_earlier |= from.is_none();
+                out.held.push(c);
             }
             (Some(why), Some(n)) => {
                 read.retain(|(l, _, _)| *l != n);
@@ -352,39 +360,81 @@ pub(crate) fn orders(
             )),
         }
     }
-    let lines: Vec<String> = final_set.iter().map(|c| store_form(&v, c)).collect();
-    games::set_orders(s.tx, &g.name, power.0, &lines)?;
-    if !read.is_empty() {
-        s.say("Read from your mail:");
-        for (line, order, notes) in &read {
-            s.say(&format!("  line {line}: {order}"));
-            for n in notes {
-                s.say(&format!("    {n}"));
-            }
-        }
-        if kept_earlier {
-            s.say(&crate::report::wrap(
-                "  (Orders add to those you sent before: a new order replaces the \
-                 old one unit by unit, and builds and removals site by site; \
-                 CLEAR withdraws them all.)",
-                72,
-                "  ",
-            ));
-        }
-        s.reply.push('\n');
-    }
     // Each list in the order of the mail's lines (an earlier mail's orders
     // last).
     rejected.sort_by_key(|r| line_of(r));
-    unread.sort_by_key(|r| line_of(r));
-    if !rejected.is_empty() {
-        s.say("Not accepted:");
-        for r in &rejected {
-            s.say(r);
+    out
+}
+
+impl Taken {
+    /// The reply's lists: read, not accepted, not read as orders.
+    pub(crate) fn text(&self) -> String {
+        let mut t = String::new();
+        if !self.read.is_empty() {
+            t.push_str("Read from your mail:\n");
+            for (line, order, notes) in &self.read {
+                let _ = writeln!(t, "  line {line}: {order}");
+                for n in notes {
+                    let _ = writeln!(t, "    {n}");
+                }
+            }
+            if self.kept_earlier {
+                t.push_str(&crate::report::wrap(
+                    "  (Orders add to those you sent before: a new order replaces the \
+                     old one unit by unit, and builds and removals site by site; \
+                     CLEAR withdraws them all.)",
+                    72,
+                    "  ",
+                ));
+            }
+            t.push('\n');
         }
-        s.reply.push('\n');
+        if !self.rejected.is_empty() {
+            t.push_str("Not accepted:\n");
+            for r in &self.rejected {
+                t.push_str(r);
+                t.push('\n');
+            }
+            t.push('\n');
+        }
+        t.push_str(&unread_text(&self.unread));
+        t
     }
-    say_unread(s, &unread);
+}
+
+/// Take the orders in `block` for `power`; returns whether the block held
+/// any. The reply gets the three lists ([`Taken::text`]), then the whole
+/// set now held and what is missing.
+pub(crate) fn orders(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: PowerId,
+    block: &[(usize, String)],
+) -> CmdResult<bool> {
+    let g = load(s.tx, game)?;
+    let (v, pos) = judge.board(&g)?;
+    let earlier = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
+    let taken = take(&v, &pos, power, &earlier, block);
+    if !taken.any {
+        s.reply.push_str(&unread_text(&taken.unread));
+        return Ok(false);
+    }
+    if matches!(g.status, Status::Forming | Status::Finished) {
+        s.say(&format!(
+            "{} takes no orders now ({}).",
+            g.name,
+            if g.status == Status::Forming {
+                "it has not started"
+            } else {
+                "it is over"
+            }
+        ));
+        return Ok(true);
+    }
+    let lines: Vec<String> = taken.held.iter().map(|c| store_form(&v, c)).collect();
+    games::set_orders(s.tx, &g.name, power.0, &lines)?;
+    s.reply.push_str(&taken.text());
     show_orders(judge, s, game, power)?;
     Ok(true)
 }
@@ -409,11 +459,12 @@ fn line_of(entry: &str) -> usize {
 /// only the other stands there), and the kind of a supported or convoyed
 /// unit filled in where the power can see it. Units in a box, stacks and
 /// places hidden from the power are left as written.
-fn complete(
+pub(crate) fn complete(
     v: &Variant,
     pos: &Position,
     power: PowerId,
     c: &AnyCommand,
+    boarded: &[crate::map::ProvinceId],
 ) -> (AnyCommand, Option<String>) {
     let viewer = crate::rules::features::Viewer::Power(power);
     // The one unit standing in a province, if exactly one does.
@@ -455,8 +506,13 @@ fn complete(
         real == crate::map::UnitKind::ArmyFleet
             && matches!(k, crate::map::UnitKind::Army | crate::map::UnitKind::Fleet)
     };
+    // The A/F a boarding of this phase forms (`A(Lon) boards F(ENG)`,
+    // `A/F(ENG)-MAO`): there is only the fleet now, and the A/F is meant.
+    let formed =
+        unit.kind == Some(crate::map::UnitKind::ArmyFleet) && boarded.contains(&unit.at.province);
     if let Some(real) = only(unit.at.province, true)
         && !unit.kind.is_some_and(|k| part_of_af(k, real.kind))
+        && !formed
     {
         if unit.kind.is_some_and(|k| k != real.kind) {
             let word = real.kind.word().to_lowercase();
@@ -485,12 +541,26 @@ fn complete(
     (out, note)
 }
 
+/// The provinces of the fleets that orders board this phase: an A/F named
+/// there is the one the boarding forms.
+pub(crate) fn boarded_fleets(orders: &[AnyCommand]) -> Vec<crate::map::ProvinceId> {
+    orders
+        .iter()
+        .filter_map(|c| match c {
+            AnyCommand::Main(_, crate::orders::MainCommand::Board { fleet }) => {
+                Some(fleet.at.province)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The lines of `block` in which no order was found: chat, greetings, or
 /// an order written in a form the judge does not know. They are listed, so
 /// that nothing a player wrote is lost without a word. A heading or power
 /// name alone on its line (`Builds:`, `England:`) was read, and a line of
 /// only punctuation says nothing.
-fn unread_lines(
+pub(crate) fn unread_lines(
     block: &[(usize, String)],
     found: &[crate::orders::mail::FoundOrder],
 ) -> Vec<String> {
@@ -526,20 +596,22 @@ fn shown_unread(text: &str) -> String {
     }
 }
 
-/// Say which lines were not read as orders.
-fn say_unread(s: &mut Session<'_, '_>, unread: &[String]) {
+/// The list of lines not read as orders, for the reply.
+fn unread_text(unread: &[String]) -> String {
     const SHOWN: usize = 20;
     if unread.is_empty() {
-        return;
+        return String::new();
     }
-    s.say("Not read as orders (no order found in these lines):");
+    let mut t = String::from("Not read as orders (no order found in these lines):\n");
     for l in unread.iter().take(SHOWN) {
-        s.say(l);
+        t.push_str(l);
+        t.push('\n');
     }
     if unread.len() > SHOWN {
-        s.say(&format!("  ... and {} more.", unread.len() - SHOWN));
+        let _ = writeln!(t, "  ... and {} more.", unread.len() - SHOWN);
     }
-    s.reply.push('\n');
+    t.push('\n');
+    t
 }
 
 /// Print the orders a power holds and what is missing.
@@ -552,16 +624,37 @@ pub(crate) fn show_orders(
     let g = load(s.tx, game)?;
     let (v, pos) = judge.board(&g)?;
     let held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
+    let mut t = held_text(&v, &pos, power, &held);
+    if let Some(d) = g.deadline {
+        let _ = writeln!(
+            t,
+            "Deadline: {}.",
+            super::time::show(d, &g.settings.timezone)
+        );
+    }
+    // Orders sent ahead for later phases, as kept.
+    t.push_str(&super::later::kept_text(s.tx, &v, &g.name, power)?);
+    s.say(&t);
+    Ok(())
+}
+
+/// The orders `power` holds on `pos` and what is still missing.
+pub(crate) fn held_text(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    held: &[AnyCommand],
+) -> String {
     let mut t = format!(
         "Orders held for {}, {}:\n",
         v.map.power(power).name,
         v.calendar.label(pos.phase)
     );
-    let missing = missing(&v, &pos, power, &held);
+    let missing = missing(v, pos, power, held);
     match pos.phase.kind {
         PhaseKind::Movement => {
             let mut last: Option<&AnyCommand> = None;
-            for (u, h) in assign(&v, &pos, power, &held) {
+            for (u, h) in assign(v, pos, power, held) {
                 match h {
                     // A stack's order, once for all its fleets.
                     Some(h) if last.is_some_and(|l| std::ptr::eq(l, h)) => {}
@@ -570,7 +663,7 @@ pub(crate) fn show_orders(
                         let _ = writeln!(
                             t,
                             "  {}",
-                            format_order(&v.map, &with_kind(h, u.kind, &v, u.region))
+                            format_order(&v.map, &with_kind(h, u.kind, v, u.region))
                         );
                     }
                     None => {
@@ -598,11 +691,11 @@ pub(crate) fn show_orders(
             // Landings from A/Fs, beside their fleets' own orders; on a
             // yearly sheet, the retreats and builds, with a warning for a
             // build the judge would refuse on the board as it stands.
-            let builds = adjust_orders(power, &held);
-            let mut refusals = crate::game::step::build_refusals(&v, &pos, &builds).into_iter();
+            let builds = adjust_orders(power, held);
+            let mut refusals = crate::game::step::build_refusals(v, pos, &builds).into_iter();
             for h in held.iter().filter(|h| {
                 matches!(
-                    slot(&v, &pos, power, h),
+                    slot(v, pos, power, h),
                     Slot::Landing(_) | Slot::Retreat(_) | Slot::Site(_) | Slot::Waive
                 )
             }) {
@@ -650,7 +743,7 @@ pub(crate) fn show_orders(
             }
         }
         PhaseKind::Adjustment | PhaseKind::Placement => {
-            let due = crate::game::step::due(&v, &pos)[power.index()];
+            let due = crate::game::step::due(v, pos)[power.index()];
             let _ = writeln!(
                 t,
                 "  ({})",
@@ -660,12 +753,12 @@ pub(crate) fn show_orders(
                     d => format!("{} removal(s) due", -d),
                 }
             );
-            for h in &held {
+            for h in held {
                 let _ = writeln!(t, "  {}", format_order(&v.map, h));
             }
         }
     }
-    if crate::rules::anarchy::silenced(&pos, power) {
+    if crate::rules::anarchy::silenced(pos, power) {
         // Rule 13 (1000 AD): an anarchic power gives no orders, so nothing
         // is missing; say why instead.
         t.push_str(&crate::report::wrap(
@@ -684,15 +777,7 @@ pub(crate) fn show_orders(
             "  ",
         ));
     }
-    if let Some(d) = g.deadline {
-        let _ = writeln!(
-            t,
-            "Deadline: {}.",
-            super::time::show(d, &g.settings.timezone)
-        );
-    }
-    s.say(&t);
-    Ok(())
+    t
 }
 
 /// An order shown with the unit's real kind (players may leave it out).

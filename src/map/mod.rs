@@ -480,7 +480,18 @@ impl Map {
     }
     /// Look a power up by name, adjective or alias.
     pub fn lookup_power(&self, name: &str) -> Option<PowerId> {
-        self.power_names.get(&normalize_name(name)).copied()
+        // As players write them too: `the` before a name (`The English`)
+        // and the people in the plural (`Austro-Hungarians`).
+        let n = normalize_name(name);
+        let bare = n.strip_prefix("the ").unwrap_or(&n);
+        [n.as_str(), bare]
+            .into_iter()
+            .find_map(|k| {
+                self.power_names
+                    .get(k)
+                    .or_else(|| k.strip_suffix('s').and_then(|s| self.power_names.get(s)))
+            })
+            .copied()
     }
     /// Every known name (normalised) with its target: for suggestions.
     pub fn names(&self) -> impl Iterator<Item = (&str, Named)> {

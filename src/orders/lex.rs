@@ -109,6 +109,33 @@ pub(crate) fn lex(line: &str) -> Vec<Token> {
     out
 }
 
+/// The words of a name written before a colon (`Anglo-Dutch`, `The
+/// Scots`, `Austro-Hungarians 1701 Moves`): words, with a hyphen allowed
+/// only inside a word pair written without spaces. `None` when anything
+/// else stands there.
+pub(crate) fn name_words(toks: &[Token]) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        match t.tok {
+            Tok::Word => out.push(t.text.as_str()),
+            Tok::Dash => {
+                let glued = i > 0
+                    && toks[i - 1].tok == Tok::Word
+                    && toks[i - 1].span.end == t.span.start
+                    && t.span.len() == 1
+                    && toks
+                        .get(i + 1)
+                        .is_some_and(|n| n.tok == Tok::Word && n.span.start == t.span.end);
+                if !glued {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

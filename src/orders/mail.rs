@@ -237,6 +237,9 @@ pub fn find_orders(
     let mut out = Vec::new();
     let mut heading: Option<Heading> = None;
     let mut power: Option<PowerId> = None;
+    // The A/F (or boarded fleet) the last order named, for a landing
+    // written after it with no unit of its own.
+    let mut carrier: Option<crate::orders::UnitRef> = None;
     let lines: Vec<&str> = body.lines().collect();
     let end = body_end(&lines);
     for (i, raw) in lines[..end].iter().copied().enumerate() {
@@ -286,7 +289,19 @@ pub fn find_orders(
                 }
                 continue;
             }
-            let result = parser.parse_tokens(line, seg, Context { phase, heading });
+            let result = parser.parse_tokens(
+                line,
+                seg,
+                Context {
+                    phase,
+                    heading,
+                    carrier,
+                },
+            );
+            carrier = result
+                .as_ref()
+                .ok()
+                .and_then(|o| carrier_of(&o.command, carrier));
             // Spans are given in the line as written, bullets included.
             let result = result.map_err(|mut e| {
                 e.span = (e.span.start + offset)..(e.span.end + offset);
@@ -307,6 +322,26 @@ pub fn find_orders(
     out
 }
 
+/// The carrier an order leaves for a landing written next with no unit of
+/// its own: the fleet an army boards (the boarding makes it the carrier),
+/// an A/F's own order, or the boarded fleet's own order after the boarding
+/// (1000 AD: `A(Lon) boards F(ENC)`, `F(ENC)-NTH`, then the landing). A
+/// landing uses the carrier up.
+fn carrier_of(
+    c: &super::AnyCommand,
+    before: Option<crate::orders::UnitRef>,
+) -> Option<crate::orders::UnitRef> {
+    use super::{AnyCommand, MainCommand};
+    use crate::map::UnitKind;
+    match c {
+        AnyCommand::Main(_, MainCommand::Disembark { .. }) => None,
+        AnyCommand::Main(_, MainCommand::Board { fleet }) => Some(*fleet),
+        AnyCommand::Main(u, _) if u.kind == Some(UnitKind::ArmyFleet) => Some(*u),
+        AnyCommand::Main(u, _) if before.is_some_and(|b| b.at.province == u.at.province) => before,
+        _ => None,
+    }
+}
+
 /// A heading or power prefix at the start of a line: returns the tokens it
 /// takes, the heading and the power.
 fn prefix(
@@ -314,10 +349,10 @@ fn prefix(
     toks: &[Token],
 ) -> Option<(usize, Option<Heading>, Option<PowerId>)> {
     let colon = toks.iter().position(|t| t.tok == Tok::Colon)?;
-    if colon == 0 || colon > 5 || toks[..colon].iter().any(|t| t.tok != Tok::Word) {
+    if colon == 0 || colon > 7 {
         return None;
     }
-    let words: Vec<&str> = toks[..colon].iter().map(|t| t.text.as_str()).collect();
+    let words = crate::orders::lex::name_words(&toks[..colon])?;
     let (last, rest) = words.split_last()?;
     if let Some(h) = Heading::from_word(last) {
         // `[Power] [year] Heading:`
@@ -390,8 +425,8 @@ fn looks_like_order(parser: &OrderParser<'_>, seg: &[Token], heading: Option<Hea
     let mut toks = seg;
     // Skip `England:`.
     if let Some(k) = toks.iter().position(|t| t.tok == Tok::Colon)
-        && k <= 4
-        && toks[..k].iter().all(|t| t.tok == Tok::Word)
+        && k <= 6
+        && crate::orders::lex::name_words(&toks[..k]).is_some()
     {
         toks = &toks[k + 1..];
     }

@@ -169,6 +169,11 @@ pub struct Context {
     pub phase: Option<PhaseKind>,
     /// The order-sheet heading in force.
     pub heading: Option<Heading>,
+    /// The A/F (or the boarded fleet) the order before this one named: the
+    /// rule texts write a landing after it with no unit of its own
+    /// (Abstraction II: `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks
+    /// Por`).
+    pub carrier: Option<UnitRef>,
 }
 
 pub(crate) const MOVE_WORDS: &[&str] = &[
@@ -353,6 +358,7 @@ impl<'m> OrderParser<'m> {
             Context {
                 phase,
                 heading: None,
+                carrier: None,
             },
         )
     }
@@ -385,10 +391,12 @@ impl<'m> OrderParser<'m> {
             return Ok(None);
         };
         let words = &c.toks[c.pos..c.pos + k];
-        if words.is_empty() || words.len() > 4 || words.iter().any(|t| t.tok != Tok::Word) {
+        if words.is_empty() || words.len() > 6 {
             return Ok(None);
         }
-        let name: Vec<&str> = words.iter().map(|t| t.text.as_str()).collect();
+        let Some(name) = crate::orders::lex::name_words(words) else {
+            return Ok(None);
+        };
         let span = words[0].span.start..words[words.len() - 1].span.end;
         match self.map.lookup_power(&name.join(" ")) {
             Some(p) => {
@@ -459,6 +467,30 @@ impl<'m> OrderParser<'m> {
             return Ok(AnyCommand::Retreat(spec.unit, RetreatCommand::Move { to }));
         }
 
+        // The rule text's own landing after the A/F's order: `A disembarks
+        // Por` is the army of the A/F (or boarded fleet) the order before
+        // named, landing there.
+        if self.syntax.boarding
+            && c.peek_word().is_some_and(|w| matches!(w, "a" | "army"))
+            && c.word_at(1).is_some_and(|w| DISEMBARK_WORDS.contains(&w))
+        {
+            let Some(carrier) = ctx.carrier else {
+                return Err(c.expected(
+                    "the A/F the army lands from, named before it (A/F(ENG)-MAO, A disembarks \
+                     Por) or in the order (A/F(ENG) disembarks A(Pic))",
+                ));
+            };
+            c.pos += 2;
+            c.eat_word(&["in", "at", "to", "into", "on"]);
+            let to = self.place(c)?;
+            return Ok(AnyCommand::Main(
+                carrier,
+                MainCommand::Disembark {
+                    to,
+                    fleet_supports: false,
+                },
+            ));
+        }
         let spec = self.unit(c)?;
         let unit = spec.unit;
         // A bare unit under a heading.

@@ -142,6 +142,7 @@
 pub mod budget;
 pub mod confirm;
 pub mod games;
+pub mod later;
 pub mod pages;
 pub mod press;
 pub mod retention;

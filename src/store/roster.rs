@@ -100,6 +100,15 @@ pub fn add_absence(c: &Conn, game: &str, a: Absence, now: i64) -> Result<()> {
     Ok(())
 }
 
+/// Forget one absence of `power` (njudge's `SET NOABSENCE`).
+pub fn remove_absence(c: &Conn, game: &str, a: Absence) -> Result<()> {
+    c.execute(
+        "DELETE FROM absences WHERE game = ?1 AND power = ?2 AND from_at = ?3 AND to_at = ?4",
+        params![game, a.power as i64, a.from_at, a.to_at],
+    )?;
+    Ok(())
+}
+
 /// Absences in `game` that have not ended by `now`, earliest first.
 pub fn absences(c: &Conn, game: &str, now: i64) -> Result<Vec<Absence>> {
     c.query_map(

@@ -265,6 +265,18 @@ pub const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL
     );
     CREATE INDEX pending_address ON pending (address);",
+    // 10: orders sent ahead for a later phase (njudge's `PHASE season year
+    // phase`), kept until that phase comes: each mail's lines are a batch,
+    // read in order when it does.
+    "CREATE TABLE later_orders (
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        power INTEGER NOT NULL,
+        phase TEXT NOT NULL,
+        batch INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game, power, phase, batch, seq)
+    );",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -480,6 +492,16 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
         created_at BIGINT NOT NULL
     );
     CREATE INDEX pending_address ON pending (address);",
+    // 10: orders sent ahead (see the SQLite list).
+    "CREATE TABLE later_orders (
+        game CITEXT NOT NULL REFERENCES games (name) ON DELETE CASCADE,
+        power BIGINT NOT NULL,
+        phase TEXT NOT NULL,
+        batch BIGINT NOT NULL,
+        seq BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game, power, phase, batch, seq)
+    );",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.

@@ -1,5 +1,7 @@
-//! SET ABSENCE (a player says when they will be away, njudge-style) and
-//! SET ABSENCES (the GM lets absences move deadlines).
+//! SET ABSENCE (a player says when they will be away, njudge-style; also
+//! njudge's SET VACATION and SET HOLIDAY, and its dates: `SET ABSENCE 24 DEC
+//! TO 6 JAN`), SET NOABSENCE (it is off), and SET ABSENCES (the GM lets
+//! absences move deadlines).
 //!
 //! The rule, when the GM allows it: a phase's deadline that falls inside
 //! an absence announced by the player of a power that is playing moves to
@@ -28,16 +30,27 @@ pub struct SetAbsence(String);
 /// SET ABSENCES ON [cap] | OFF.
 pub struct SetAbsences(Option<u32>);
 
+/// SET NOABSENCE date: forget the player's absence that includes the date.
+pub struct SetNoAbsence(String);
+
 impl Command for SetAbsence {
-    const SPEC: Spec = Spec::new(
-        "SET ABSENCE",
-        "SET ABSENCE 2026-12-20 TO 2026-12-27  (a time may follow each date)",
-        "Say when you will be away; the GM is told, and may let it move a deadline.",
-    );
+    const SPEC: Spec = Spec {
+        also: &[
+            "SET VACATION",
+            "SET VACATIONS",
+            "SET HOLIDAY",
+            "SET HOLIDAYS",
+        ],
+        ..Spec::new(
+            "SET ABSENCE",
+            "SET ABSENCE 2026-12-20 TO 2026-12-27  (a time may follow each date; also 24 DEC TO 6 JAN)",
+            "Say when you will be away; the GM is told, and may let it move a deadline.",
+        )
+    };
     type Role = Player;
     fn parse(args: &Args) -> Result<Self, String> {
         let a = args.bare();
-        if a.len() < 2 || a.len() > 5 {
+        if a.is_empty() || a.len() > 8 {
             return Err(format!("write {}", Self::SPEC.usage));
         }
         Ok(SetAbsence(a.rest(0)))
@@ -138,6 +151,75 @@ impl Command for SetAbsence {
         } else {
             s.notice_gm(&g, &format!("{name} will be away"), &gm_text);
         }
+        Ok(())
+    }
+}
+
+impl Command for SetNoAbsence {
+    const SPEC: Spec = Spec {
+        also: &[
+            "SET NO ABSENCE",
+            "SET NOVACATION",
+            "SET NO VACATION",
+            "SET NOHOLIDAY",
+            "SET NO HOLIDAY",
+        ],
+        ..Spec::new(
+            "SET NOABSENCE",
+            "SET NOABSENCE date  (the absence that includes it is off)",
+            "Take back an absence you announced: the one that includes the date.",
+        )
+    };
+    type Role = Player;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let a = args.bare();
+        if a.is_empty() || a.len() > 6 {
+            return Err(format!("write {}", Self::SPEC.usage));
+        }
+        // njudge: an end date after TO is ignored.
+        let date: Vec<String> = a
+            .words
+            .iter()
+            .take_while(|w| !w.eq_ignore_ascii_case("to"))
+            .cloned()
+            .collect();
+        Ok(SetNoAbsence(date.join(" ")))
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
+        let g = load(s.tx, &seat.game)?;
+        let tz = g.settings.timezone.clone();
+        // The day named, as a span of its own; an absence that overlaps it
+        // is the one.
+        let (from, to) = time::read_span(&self.0, &tz, s.now)?;
+        let mine: Vec<roster::Absence> = roster::absences(s.tx, &g.name, s.now)?
+            .into_iter()
+            .filter(|a| a.power == seat.power.0 && a.from_at < to && from < a.to_at)
+            .collect();
+        let Some(a) = mine.first().copied() else {
+            return Err(format!(
+                "you announced no absence that includes {}",
+                crate::mail::header_text(&self.0, 40)
+            )
+            .into());
+        };
+        roster::remove_absence(s.tx, &g.name, a)?;
+        let v = judge.variant(&g.variant)?;
+        let name = v.map.power(seat.power).name.clone();
+        let span = format!(
+            "{} to {}",
+            time::show(a.from_at, &tz),
+            time::show(a.to_at, &tz)
+        );
+        s.say(&format!("  Absence taken back: {span}."));
+        s.say("  (A deadline it moved already stays where it is; the GM can change it.)");
+        s.notice_gm(
+            &g,
+            &format!("{name} will not be away"),
+            &format!(
+                "The player of {name} in {} took back the absence {span}.\n",
+                g.name
+            ),
+        );
         Ok(())
     }
 }

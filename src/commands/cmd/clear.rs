@@ -1,5 +1,6 @@
 //! CLEAR: withdraw all of one's orders for the phase. It must stand alone
-//! on its line: "Clear skies over the North Sea" is chat, not CLEAR.
+//! on its line: "Clear skies over the North Sea" is chat, not CLEAR. Under
+//! a PHASE line (njudge), it withdraws the orders kept for that phase.
 
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
@@ -19,6 +20,16 @@ impl Command for Clear {
         args.none(&Self::SPEC).map(|_| Clear)
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
+        if let Some(phase) = s.phase_ahead {
+            let g = crate::commands::load(s.tx, &seat.game)?;
+            let v = judge.variant(&g.variant)?;
+            crate::commands::later::clear(s.tx, &v, &g.name, seat.power, phase)?;
+            s.say(&format!(
+                "  The orders kept for {} are withdrawn.",
+                v.calendar.label(phase)
+            ));
+            return submit::show_orders(judge, s, &seat.game, seat.power);
+        }
         games::set_orders(s.tx, &seat.game, seat.power.0, &[])?;
         s.say("  All your orders for this phase are withdrawn.");
         submit::show_orders(judge, s, &seat.game, seat.power)

@@ -1,5 +1,7 @@
 //! CONCEDE and NO CONCEDE: concede victory to a power; it wins when every
-//! other survivor concedes to it. CONCEDE must be exactly its form.
+//! other survivor concedes to it. CONCEDE must be exactly its form. njudge's
+//! SET CONCEDE A (and SET CONC A) and SET NO CONCEDE are the same; the
+//! power is a name of any number of words, an alias or a letter.
 
 use super::draw::{Vote, vote};
 use crate::commands::error::CmdResult;
@@ -15,6 +17,7 @@ pub struct NoConcede;
 impl Command for Concede {
     const SPEC: Spec = Spec {
         grave: true,
+        also: &["SET CONCEDE", "SET CONC", "SET CONCESSION"],
         ..Spec::new(
             "CONCEDE",
             "CONCEDE power  (NO CONCEDE to take it back)",
@@ -24,7 +27,7 @@ impl Command for Concede {
     type Role = Player;
     fn parse(args: &Args) -> Result<Self, String> {
         let a = args.bare();
-        if a.is_empty() || a.len() > 3 {
+        if a.is_empty() || a.len() > 4 {
             return Err("write CONCEDE power, with nothing else on the line".into());
         }
         Ok(Concede(a.rest(0)))
@@ -38,7 +41,15 @@ impl Command for Concede {
 }
 
 impl Command for NoConcede {
-    const SPEC: Spec = Spec::new("NO CONCEDE", "NO CONCEDE", "Take back a concession.");
+    const SPEC: Spec = Spec {
+        also: &[
+            "SET NO CONCEDE",
+            "SET NO CONC",
+            "SET NOCONCEDE",
+            "SET NOCONC",
+        ],
+        ..Spec::new("NO CONCEDE", "NO CONCEDE", "Take back a concession.")
+    };
     type Role = Player;
     fn parse(args: &Args) -> Result<Self, String> {
         args.none(&Self::SPEC).map(|_| NoConcede)

@@ -2,7 +2,9 @@
 //! written to on someone else's word.
 //!
 //! A mail's From can be forged, so a command that registers the From
-//! address (JOIN, OBSERVE, CREATE, SET ADDRESS: [`Spec::registers`]) is
+//! address (JOIN, OBSERVE, CREATE, SET ADDRESS, TAKEOVER, and njudge's
+//! `SIGNON ?game`, `SIGNON Ogame` and `CREATE ?game`: [`Spec::registers`],
+//! per form [`Command::registers`]) is
 //! carried out only for an address that has confirmed it wants the judge's
 //! mail. A mail holding one, from an address that has not, is held whole
 //! ([`hold`]): nothing in it is done, and the address gets one short
@@ -19,6 +21,7 @@
 //! forger's answer says only that it is held.
 //!
 //! [`Spec::registers`]: crate::commands::registry::Spec::registers
+//! [`Command::registers`]: crate::commands::registry::Command::registers
 
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::registry::{self, Anyone, Args, Command, Secret, Spec};
@@ -210,7 +213,7 @@ fn registering(mail: &Inbound, from: &str) -> Vec<String> {
         .filter(|(_, l)| !l.trim().is_empty())
         .take(crate::commands::mailrun::MAX_LINES)
         .filter_map(|(_, l)| registry::lookup(l.trim()))
-        .filter(|c| c.entry.spec().registers && c.entry.check(&c.args).is_ok())
+        .filter(|c| c.entry.registers(&c.args))
         // `SET ADDRESS other@address` registers nothing: it is refused,
         // since an address is registered only by mail from itself.
         .filter(|c| {

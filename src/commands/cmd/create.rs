@@ -1,4 +1,9 @@
 //! CREATE: a new game, with the mail's author (From) as its GM.
+//!
+//! Three judges' forms: this judge's `CREATE game variant password [WITH
+//! optional powers]`, njudge's `CREATE ?game password [variant]` and
+//! DPjudge's `CREATE game password [variant]` (told from this judge's
+//! form by where the variant's name stands; standard when none is named).
 
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
@@ -16,6 +21,37 @@ pub struct Create {
     with: Vec<String>,
 }
 
+/// njudge's `CREATE ?game password [variant]` and DPjudge's `CREATE game
+/// password [variant]`: (game, password, variant). DPjudge's is told from
+/// this judge's `CREATE game variant password` by the variant's place: it
+/// is DPjudge's when the second word names no variant the judge ships and
+/// the third does, or when there are two words.
+fn other_judges_form(w: &[String]) -> Option<(String, String, String)> {
+    let shipped = |x: &str| {
+        crate::variant::BUILTIN
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(x))
+    };
+    let standard = || "standard".to_string();
+    if let Some(game) = w.first().and_then(|g| g.strip_prefix('?')) {
+        return match &w[1..] {
+            [pw] if !game.is_empty() => Some((game.to_string(), pw.clone(), standard())),
+            [pw, variant] if !game.is_empty() => {
+                Some((game.to_string(), pw.clone(), variant.clone()))
+            }
+            _ => None,
+        };
+    }
+    match w {
+        // `CREATE g standard` is a password forgotten, not a password.
+        [game, pw] if !shipped(pw) => Some((game.clone(), pw.clone(), standard())),
+        [game, pw, variant] if !shipped(pw) && shipped(variant) => {
+            Some((game.clone(), pw.clone(), variant.clone()))
+        }
+        _ => None,
+    }
+}
+
 /// Whether a game name is one the judge takes: letters, digits, `-`, `_`.
 pub(crate) fn valid_game_name(name: &str) -> bool {
     !name.is_empty()
@@ -27,7 +63,7 @@ pub(crate) fn valid_game_name(name: &str) -> bool {
 
 impl Command for Create {
     const SPEC: Spec = Spec {
-        secret: Secret::Arg(2),
+        secret: Secret::Varies,
         registers: true,
         ..Spec::new(
             "CREATE",
@@ -38,6 +74,21 @@ impl Command for Create {
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
         let w = &args.words;
+        if let Some((game, password, variant)) = other_judges_form(w) {
+            return Ok(Create {
+                game,
+                variant,
+                password,
+                with: Vec::new(),
+            });
+        }
+        if w.first().is_some_and(|g| g.starts_with('?')) {
+            return Err(
+                "write CREATE ?game password [variant] (njudge), or CREATE game variant \
+                 password"
+                    .into(),
+            );
+        }
         let with_ok = w.len() > 4 && w[3].eq_ignore_ascii_case("with");
         if w.len() != 3 && !with_ok {
             return Err(
@@ -57,6 +108,15 @@ impl Command for Create {
                 .filter(|x| !x.is_empty() && !x.eq_ignore_ascii_case("and"))
                 .collect(),
         })
+    }
+    fn secret_at(args: &Args) -> Option<usize> {
+        if other_judges_form(&args.words).is_some()
+            || args.get(0).is_some_and(|g| g.starts_with('?'))
+        {
+            Some(1)
+        } else {
+            Some(2)
+        }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         let game = self.game.as_str();

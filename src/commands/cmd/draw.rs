@@ -1,6 +1,9 @@
 //! DRAW and NO DRAW: a vote for a draw among the survivors; the game ends
 //! when every survivor votes for it. DRAW must stand alone on its line
-//! ("Draw your own conclusions" is chat).
+//! ("Draw your own conclusions" is chat). njudge's SET DRAW and SET NO DRAW
+//! are the same votes; its draw lists (`SET DRAW AEF`, for games whose
+//! draws need not include every survivor) are refused: draws here include
+//! all survivors.
 
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
@@ -15,9 +18,22 @@ pub struct Draw;
 /// NO DRAW.
 pub struct NoDraw;
 
+/// The refusal of njudge's draw list.
+fn no_list(args: &Args, name: &str) -> Result<(), String> {
+    if args.bare().is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "draws in this judge's games include every surviving power (njudge's DIAS): \
+             write {name} alone on its line, with no list of powers"
+        ))
+    }
+}
+
 impl Command for Draw {
     const SPEC: Spec = Spec {
         grave: true,
+        also: &["SET DRAW"],
         ..Spec::new(
             "DRAW",
             "DRAW  (NO DRAW to take it back)",
@@ -26,7 +42,7 @@ impl Command for Draw {
     };
     type Role = Player;
     fn parse(args: &Args) -> Result<Self, String> {
-        args.none(&Self::SPEC).map(|_| Draw)
+        no_list(args, "DRAW").map(|_| Draw)
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
         vote(judge, s, &seat, Vote::Draw(true))
@@ -34,10 +50,13 @@ impl Command for Draw {
 }
 
 impl Command for NoDraw {
-    const SPEC: Spec = Spec::new("NO DRAW", "NO DRAW", "Take back a draw vote.");
+    const SPEC: Spec = Spec {
+        also: &["SET NO DRAW", "SET NODRAW", "NODRAW"],
+        ..Spec::new("NO DRAW", "NO DRAW", "Take back a draw vote.")
+    };
     type Role = Player;
     fn parse(args: &Args) -> Result<Self, String> {
-        args.none(&Self::SPEC).map(|_| NoDraw)
+        no_list(args, "NO DRAW").map(|_| NoDraw)
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
         vote(judge, s, &seat, Vote::Draw(false))

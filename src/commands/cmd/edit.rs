@@ -1,5 +1,7 @@
 //! EDIT: the GM fixes the board; the change is recorded in the history and
-//! told to everyone.
+//! told to everyone. Powers and places are named as anywhere else, with
+//! names of several words (`EDIT ADD The Scots F Lot`, `EDIT OWNER Gwy The
+//! Norse`): the words are split where both halves name what they must.
 
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Gm, Spec};
@@ -9,24 +11,22 @@ use crate::store::games;
 /// An EDIT.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
-    /// Put a unit on the board: power and unit text (`A Lon`).
+    /// Put a unit on the board: the power's name and the unit (`A Lon`),
+    /// as written, split when the game is known.
     Add {
-        /// Power name.
-        power: String,
-        /// Unit, `A Lon`.
-        unit: String,
+        /// The words after ADD.
+        words: Vec<String>,
     },
     /// Take the unit in a place off the board.
     Remove {
         /// Place.
         place: String,
     },
-    /// Set a centre's owner (`None`: unowned).
+    /// Set a centre's owner: the centre and the power (or NONE), as
+    /// written, split when the game is known.
     Owner {
-        /// Centre.
-        centre: String,
-        /// Power name, or `None`.
-        power: Option<String>,
+        /// The words after OWNER.
+        words: Vec<String>,
     },
 }
 
@@ -43,15 +43,13 @@ impl Command for Edit {
         let up = |i: usize| w.get(i).map(|s| s.to_ascii_uppercase()).unwrap_or_default();
         Ok(match up(0).as_str() {
             "ADD" if w.len() >= 4 => Edit::Add {
-                power: w[1].to_string(),
-                unit: w[2..].join(" "),
+                words: w[1..].to_vec(),
             },
             "REMOVE" if w.len() >= 2 => Edit::Remove {
                 place: w[1..].join(" "),
             },
-            "OWNER" if w.len() == 3 => Edit::Owner {
-                centre: w[1].to_string(),
-                power: (!w[2].eq_ignore_ascii_case("none")).then(|| w[2].to_string()),
+            "OWNER" if w.len() >= 3 => Edit::Owner {
+                words: w[1..].to_vec(),
             },
             _ => return Err(usage.into()),
         })
@@ -63,9 +61,26 @@ impl Command for Edit {
         let unknown =
             |place: &str| format!("unknown place `{}`", crate::mail::header_text(place, 40));
         let what = match self {
-            Edit::Add { power, unit } => {
-                let pid = find_power(&v, &power)?;
-                let (kind, region) = crate::game::position::parse_unit(&v.map, &unit)?;
+            Edit::Add { words } => {
+                // The power is the words before the unit: the first split
+                // at which both read.
+                let split = (1..words.len()).find_map(|n| {
+                    let pid = find_power(&v, &words[..n].join(" ")).ok()?;
+                    let unit =
+                        crate::game::position::parse_unit(&v.map, &words[n..].join(" ")).ok()?;
+                    Some((pid, unit))
+                });
+                let (pid, (kind, region)) = match split {
+                    Some(x) => x,
+                    None => {
+                        // Say what is wrong with the simplest reading.
+                        let pid = find_power(&v, &words[0])?;
+                        (
+                            pid,
+                            crate::game::position::parse_unit(&v.map, &words[1..].join(" "))?,
+                        )
+                    }
+                };
                 if !v.features.has_kind(kind) {
                     return Err(format!("{} has no units of that kind", v.title).into());
                 }
@@ -112,18 +127,47 @@ impl Command for Edit {
                     v.map.region_abbr(u.region)
                 )
             }
-            Edit::Owner { centre, power } => {
-                let p = match v.map.lookup(&centre) {
-                    Some(crate::map::Named::Province(p)) if v.map.province(p).supply_centre => p,
-                    _ => {
-                        return Err(format!(
-                            "`{}` is not a supply centre",
-                            crate::mail::header_text(&centre, 40)
-                        )
-                        .into());
+            Edit::Owner { words } => {
+                let centre_of = |text: &str| match v.map.lookup(text) {
+                    Some(crate::map::Named::Province(p)) if v.map.province(p).supply_centre => {
+                        Some(p)
+                    }
+                    _ => None,
+                };
+                let owner_of = |text: &str| -> Option<Option<crate::map::PowerId>> {
+                    if text.eq_ignore_ascii_case("none") {
+                        Some(None)
+                    } else {
+                        find_power(&v, text).ok().map(Some)
                     }
                 };
-                let owner = power.map(|x| find_power(&v, &x)).transpose()?;
+                // The centre is the words before the power: the first split
+                // at which both read.
+                let split = (1..words.len()).find_map(|n| {
+                    Some((
+                        centre_of(&words[..n].join(" "))?,
+                        owner_of(&words[n..].join(" "))?,
+                    ))
+                });
+                let (p, owner) = match split {
+                    Some(x) => x,
+                    None => match centre_of(&words[0]) {
+                        None => {
+                            return Err(format!(
+                                "`{}` is not a supply centre",
+                                crate::mail::header_text(&words[0], 40)
+                            )
+                            .into());
+                        }
+                        Some(_) => {
+                            return Err(format!(
+                                "no power `{}` in this game",
+                                crate::mail::header_text(&words[1..].join(" "), 40)
+                            )
+                            .into());
+                        }
+                    },
+                };
                 pos.owners[p.index()] = owner;
                 format!(
                     "{} now belongs to {}",

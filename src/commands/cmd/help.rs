@@ -2,7 +2,9 @@
 //! command's name: that command alone, with who may use it.
 
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec, help_for, help_text};
+use crate::commands::registry::{
+    Anyone, Args, Command, Spec, help_for, help_other_judges, help_text,
+};
 use crate::commands::{Judge, Session};
 
 /// HELP [command].
@@ -22,6 +24,11 @@ impl Command for Help {
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         match self.0 {
             None => s.say(&help_text()),
+            Some(name)
+                if name.eq_ignore_ascii_case("njudge") || name.eq_ignore_ascii_case("dpjudge") =>
+            {
+                s.say(&help_other_judges())
+            }
             Some(name) => match help_for(&name) {
                 Some(text) => s.say(&text),
                 None => {

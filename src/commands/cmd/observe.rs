@@ -1,13 +1,23 @@
 //! OBSERVE and UNOBSERVE: an observer receives a game's public results.
 //! The address registered is the mail's author (From), never a Reply-To.
+//!
+//! njudge's `OBSERVE game password` and `WATCH game password`, and
+//! DPjudge's `OBSERVE name@game password` and `MONITOR name@game
+//! password`, are read too: observers here need no password (it is masked
+//! and not kept) and have no name of their own.
 
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec};
+use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::store::games;
 
-/// OBSERVE game.
-pub struct Observe(String);
+/// OBSERVE game, with what the other judges' forms add (a password, a
+/// name), not kept.
+pub struct Observe {
+    game: String,
+    /// The other judges' form was used: the reply says what was not kept.
+    extra: bool,
+}
 
 /// UNOBSERVE game.
 pub struct Unobserve(String);
@@ -34,6 +44,8 @@ fn observe(s: &mut Session<'_, '_>, game: &str, on: bool) -> CmdResult {
 impl Command for Observe {
     const SPEC: Spec = Spec {
         registers: true,
+        secret: Secret::Varies,
+        also: &["WATCH", "MONITOR"],
         ..Spec::new(
             "OBSERVE",
             "OBSERVE game",
@@ -42,10 +54,30 @@ impl Command for Observe {
     };
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
-        one_game(args, &Self::SPEC).map(Observe)
+        match args.words.as_slice() {
+            // njudge: OBSERVE game password; DPjudge: OBSERVE name@game
+            // password.
+            [g, _password] => {
+                let game = g.rsplit_once('@').map_or(g.as_str(), |(_, game)| game);
+                if game.is_empty() {
+                    return Err(format!("write {}", Self::SPEC.usage));
+                }
+                Ok(Observe {
+                    game: game.to_string(),
+                    extra: true,
+                })
+            }
+            _ => one_game(args, &Self::SPEC).map(|game| Observe { game, extra: false }),
+        }
+    }
+    fn secret_at(args: &Args) -> Option<usize> {
+        (args.len() == 2).then_some(1)
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
-        observe(s, &self.0, true)
+        if self.extra {
+            s.say("  (Observers need no password and no name here: neither is kept.)");
+        }
+        observe(s, &self.game, true)
     }
 }
 

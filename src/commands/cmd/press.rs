@@ -1,134 +1,80 @@
 //! PRESS and BROADCAST: messages between the players, signed or (where
-//! the game allows) grey. The text runs from the command's line to
-//! ENDPRESS; the GM reads all press with its sender shown.
+//! the game allows) grey. Whom a line sends to and where its text ends are
+//! read in one place, [`crate::commands::pressform`]; the GM reads all
+//! press with its sender shown.
 
-use crate::commands::error::{CmdError, CmdResult};
+use crate::commands::error::CmdResult;
+use crate::commands::pressform::{Header, Recipients, Target, target_name};
 use crate::commands::registry::{AnySeat, Args, Command, SignedOn, Spec};
-use crate::commands::{Judge, PressOut, Session, find_power, load};
+use crate::commands::{Judge, PressOut, Session, load};
 use crate::game::record::Press as PressRule;
 use crate::store::games;
 
-/// Whom press goes to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum To {
-    /// Everybody in the game.
-    All,
-    /// These powers (as written; resolved against the game).
-    Powers(Vec<String>),
-}
+/// PRESS [TO] readers [GREY|WHITE].
+pub struct Press(Header);
 
-/// PRESS TO powers|ALL [GREY].
-pub struct Press {
-    to: To,
-    grey: bool,
-}
-
-/// BROADCAST [GREY].
-pub struct Broadcast {
-    grey: bool,
-}
+/// BROADCAST [GREY|WHITE] [TO readers].
+pub struct Broadcast(Header);
 
 impl Command for Press {
-    const SPEC: Spec = Spec::new(
-        "PRESS",
-        "PRESS TO powers|ALL [GREY] ... ENDPRESS",
-        "Send press to some powers (GREY hides your name where the game allows it).",
-    );
+    const SPEC: Spec = Spec {
+        block: true,
+        ..Spec::new(
+            "PRESS",
+            "PRESS TO powers|initials|M|ALL [BUT powers] [GREY] ... ENDPRESS",
+            "Send press to some powers (PRESS TO France Germany, PRESS TO FG, PRESS TO M for \
+             the GM, PRESS TO ALL BUT G); GREY hides your name where the game allows it. \
+             ENDPRESS, ENDBROADCAST or SIGNOFF ends it.",
+        )
+    };
     type Role = SignedOn;
     fn parse(args: &Args) -> Result<Self, String> {
-        let mut grey = false;
-        let mut to = Vec::new();
-        let mut words = args.words.as_slice();
-        if words.first().is_some_and(|w| w.eq_ignore_ascii_case("to")) {
-            words = &words[1..];
-        }
-        for w in words {
-            let w = w.trim_matches(',');
-            if w.eq_ignore_ascii_case("grey") || w.eq_ignore_ascii_case("gray") {
-                grey = true;
-            } else if !w.is_empty() && !w.eq_ignore_ascii_case("and") {
-                to.push(w.to_string());
-            }
-        }
-        let to = if to.iter().any(|w| w.eq_ignore_ascii_case("all")) {
-            To::All
-        } else if to.is_empty() {
-            return Err("PRESS TO whom? Write PRESS TO England France, or BROADCAST".into());
-        } else {
-            To::Powers(to)
-        };
-        Ok(Press { to, grey })
+        Header::read(&args.words, false).map(Press)
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
-        send(judge, s, &seat, self.to, self.grey)
+        send(judge, s, &seat, &self.0)
     }
 }
 
 impl Command for Broadcast {
-    const SPEC: Spec = Spec::new(
-        "BROADCAST",
-        "BROADCAST [GREY] ... ENDPRESS",
-        "Send press to everybody in the game.",
-    );
+    const SPEC: Spec = Spec {
+        block: true,
+        ..Spec::new(
+            "BROADCAST",
+            "BROADCAST [GREY] ... ENDPRESS",
+            "Send press to everybody in the game (with TO readers, as PRESS does).",
+        )
+    };
     type Role = SignedOn;
     fn parse(args: &Args) -> Result<Self, String> {
-        match args.bare().words.as_slice() {
-            [] => Ok(Broadcast { grey: false }),
-            [g] if g.eq_ignore_ascii_case("grey") || g.eq_ignore_ascii_case("gray") => {
-                Ok(Broadcast { grey: true })
-            }
-            _ => Err(format!("write {}", Self::SPEC.usage)),
-        }
+        Header::read(&args.words, true).map(Broadcast)
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
-        send(judge, s, &seat, To::All, self.grey)
+        send(judge, s, &seat, &self.0)
     }
 }
 
-/// Resolve a list of power names, some of several words.
-fn powers(v: &crate::variant::Variant, words: &[String]) -> CmdResult<Vec<crate::map::PowerId>> {
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < words.len() {
-        let found = (1..=(words.len() - k).min(4)).rev().find_map(|n| {
-            find_power(v, &words[k..k + n].join(" "))
-                .ok()
-                .map(|p| (p, n))
-        });
-        match found {
-            Some((p, n)) => {
-                out.push(p);
-                k += n;
-            }
-            None => {
-                return Err(CmdError::refused(format!(
-                    "no power `{}` in this game",
-                    crate::mail::header_text(&words[k], 40)
-                )));
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn send(
-    judge: &mut Judge,
-    s: &mut Session<'_, '_>,
-    seat: &AnySeat,
-    to: To,
-    grey: bool,
-) -> CmdResult {
+fn send(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &AnySeat, header: &Header) -> CmdResult {
     let text = s.press.take().unwrap_or_default();
     let game = &seat.game;
     let g = load(s.tx, game)?;
     let v = judge.variant(&g.variant)?;
+    let to = header.resolve(&v)?;
+    // Press to the GM alone is always allowed, and always signed (as on
+    // njudge): it is how a player asks the GM for anything.
+    let to_gm_only =
+        matches!(&to, Recipients::Only(list) if list.iter().all(|t| *t == Target::Master));
+    let asked_grey = header.grey == Some(true);
     match g.settings.press {
-        PressRule::None => return Err(format!("{game} allows no press").into()),
-        PressRule::White if grey => {
+        PressRule::None if !to_gm_only && seat.power.is_some() => {
+            return Err(format!("{game} allows no press (but press to the GM: PRESS TO M)").into());
+        }
+        PressRule::White | PressRule::None if asked_grey && !to_gm_only => {
             return Err(format!("{game} allows only white press (signed)").into());
         }
         _ => {}
     }
+    let grey = asked_grey && !to_gm_only;
     if text.trim().is_empty() {
         return Err("the press is empty (write it between the PRESS line and ENDPRESS)".into());
     }
@@ -138,22 +84,41 @@ fn send(
         Some(p) => v.map.power(p).name.clone(),
         None => "The GM".to_string(),
     };
+    let observers = games::observers(s.tx, game)?;
+    let mut unplayed: Vec<String> = Vec::new();
     let (targets, names): (Vec<String>, String) = match &to {
-        To::All => {
+        Recipients::Everybody => {
             let mut t: Vec<String> = seats.iter().filter_map(|x| x.address.clone()).collect();
-            t.extend(games::observers(s.tx, game)?);
+            t.extend(observers);
             (t, "everybody".to_string())
         }
-        To::Powers(list) => {
+        Recipients::Only(list) => {
             let mut t = Vec::new();
-            let mut ns = Vec::new();
-            for pid in powers(&v, list)? {
-                ns.push(v.map.power(pid).name.clone());
-                if let Some(a) = &seats[pid.index()].address {
-                    t.push(a.clone());
+            for target in list {
+                match target {
+                    Target::Power(p) => match &seats[p.index()].address {
+                        Some(a) => t.push(a.clone()),
+                        None => unplayed.push(v.map.power(*p).name.clone()),
+                    },
+                    // The GM's copy goes below, to every press.
+                    Target::Master => {}
+                    Target::Observers => t.extend(observers.iter().cloned()),
                 }
             }
+            let ns: Vec<String> = list.iter().map(|t| target_name(&v, *t)).collect();
             (t, ns.join(", "))
+        }
+        Recipients::AllBut(list) => {
+            let mut t: Vec<String> = seats
+                .iter()
+                .filter(|x| !list.contains(&Target::Power(crate::map::PowerId(x.power))))
+                .filter_map(|x| x.address.clone())
+                .collect();
+            if !list.contains(&Target::Observers) {
+                t.extend(observers);
+            }
+            let ns: Vec<String> = list.iter().map(|t| target_name(&v, *t)).collect();
+            (t, format!("everybody but {}", ns.join(", ")))
         }
     };
     let signed = if grey {
@@ -176,7 +141,7 @@ fn send(
     );
     // Press to everybody is public: kept for the game's web page and
     // feed (grey press without its sender). Press to some powers is not.
-    if to == To::All {
+    if to == Recipients::Everybody {
         let phase = crate::commands::position(&v, &g)
             .map(|p| v.calendar.label(p.phase))
             .unwrap_or_default();
@@ -221,6 +186,14 @@ fn send(
         s.now,
     )?;
     s.say(&format!("  Press sent to {names}."));
+    if !unplayed.is_empty() {
+        s.say(&format!(
+            "  ({} {} no player now: nobody got it for {}.)",
+            unplayed.join(", "),
+            if unplayed.len() == 1 { "has" } else { "have" },
+            if unplayed.len() == 1 { "it" } else { "them" }
+        ));
+    }
     Ok(())
 }
 

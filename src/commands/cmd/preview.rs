@@ -8,11 +8,15 @@ use crate::commands::{Judge, Session, play};
 pub struct Preview;
 
 impl Command for Preview {
-    const SPEC: Spec = Spec::new(
-        "PREVIEW",
-        "PREVIEW",
-        "Adjudicate the current orders and mail the results to the GM only.",
-    );
+    const SPEC: Spec = Spec {
+        // njudge's PREDICT.
+        also: &["PREDICT"],
+        ..Spec::new(
+            "PREVIEW",
+            "PREVIEW  (also njudge's PREDICT)",
+            "Adjudicate the current orders and mail the results to the GM only.",
+        )
+    };
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
         args.none(&Self::SPEC).map(|_| Preview)
