@@ -1,4 +1,4 @@
-//! Abstraction II's A/F layer (src/adjudicate/ferry.rs) replays the DATC
+//! Abstraction II's A/F layer (src/rules/boarding/judge.rs) replays the DATC
 //! where its rules are the standard game's: every case of the godip and
 //! jDip files without a convoy (Abstraction II's fast ferry crosses one sea
 //! and keeps an army it cannot land, and its paradoxes all stand, so the

@@ -19,7 +19,8 @@
 //! - The fast ferry is the standard convoy, one fleet across one sea; an
 //!   army it cannot land stays aboard, and the fleet is an A/F.
 //!
-//! The variant file turns this on with `[orders] boarding = true`.
+//! The variant file turns this on with `[army-fleet] laden = true` (the
+//! A/F) or `[ferry] only = true` (the fast ferry alone): see `super`.
 
 use crate::adjudicate::Illegal;
 use crate::adjudicate::movement::{
