@@ -8,6 +8,8 @@
 //! can change the house style without recompiling. Lines are at most 72
 //! characters, without tabs. Pure: no I/O here.
 
+pub mod board;
+pub mod notices;
 pub mod picture;
 pub mod templates;
 

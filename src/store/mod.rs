@@ -179,6 +179,14 @@ pub enum StoreError {
         /// What was there.
         found: &'static str,
     },
+    /// A stored value no version of the judge wrote: an error with what
+    /// it was, never read as a default.
+    Unreadable {
+        /// What it was meant to be (`the settings of game g1`).
+        what: String,
+        /// Why it cannot be read.
+        why: String,
+    },
     /// The database is newer than this program.
     TooNew {
         /// Version found.
@@ -222,6 +230,7 @@ impl StoreError {
             StoreError::Dir(..) | StoreError::Open(..) => true,
             StoreError::NoRows
             | StoreError::Type { .. }
+            | StoreError::Unreadable { .. }
             | StoreError::TooNew { .. }
             | StoreError::PasswordFile(..)
             | StoreError::BadUrl(_) => false,
@@ -242,6 +251,9 @@ impl std::fmt::Display for StoreError {
                 f,
                 "database error: column {column} holds {found}, not {expected}"
             )?,
+            StoreError::Unreadable { what, why } => {
+                write!(f, "database error: {what} cannot be read: {why}")?
+            }
             StoreError::TooNew { found, known } => write!(
                 f,
                 "the database is at schema version {found}, newer than this program's {known}"

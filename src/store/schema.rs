@@ -265,6 +265,12 @@ pub const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL
     );
     CREATE INDEX pending_address ON pending (address);",
+    // 10: a game as its players live it. A player's `SET WAIT` (complete
+    // orders do not make them ready), and the powers they asked for at
+    // JOIN, in order (power indices, comma-separated), for the assignment
+    // at the start.
+    "ALTER TABLE seats ADD COLUMN wait INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -480,6 +486,9 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
         created_at BIGINT NOT NULL
     );
     CREATE INDEX pending_address ON pending (address);",
+    // 10: a player's WAIT and preference list (see the SQLite list).
+    "ALTER TABLE seats ADD COLUMN wait BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.
