@@ -284,9 +284,13 @@ pub(crate) fn orders(
     let mut read: Vec<(usize, String, Vec<String>)> = Vec::new();
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
-            rejected.push(format!(
-                "  line {line}: \"{text}\"\n    not accepted: {why}"
-            ));
+            let way = crate::game::check::alternatives(&v, &pos, power, &c)
+                .map_or(String::new(), |w| format!("; {w}"));
+            rejected.push(
+                crate::report::fit72(&format!("  line {line}: \"{text}\"\n    {why}{way}"))
+                    .trim_end()
+                    .to_string(),
+            );
             continue;
         }
         let mut notes = Vec::new();
@@ -342,7 +346,7 @@ pub(crate) fn orders(
             (Some(why), Some(n)) => {
                 read.retain(|(l, _, _)| *l != n);
                 rejected.push(format!(
-                    "  line {n}: \"{}\"\n    not accepted: {why}",
+                    "  line {n}: \"{}\"\n    {why}",
                     format_order(&v.map, &c)
                 ));
             }
@@ -354,6 +358,8 @@ pub(crate) fn orders(
     }
     let lines: Vec<String> = final_set.iter().map(|c| store_form(&v, c)).collect();
     games::set_orders(s.tx, &g.name, power.0, &lines)?;
+    // Orders may let the phase go early once the mail is done.
+    s.stir(&g.name);
     if !read.is_empty() {
         s.say("Read from your mail:");
         for (line, order, notes) in &read {
@@ -656,8 +662,10 @@ pub(crate) fn show_orders(
                 "  ({})",
                 match due {
                     0 => "no builds or removals are due".to_string(),
-                    d if d > 0 => format!("{d} build(s) due"),
-                    d => format!("{} removal(s) due", -d),
+                    1 => "1 build due".to_string(),
+                    -1 => "1 removal due".to_string(),
+                    d if d > 0 => format!("{d} builds due"),
+                    d => format!("{} removals due", -d),
                 }
             );
             for h in &held {
@@ -685,14 +693,40 @@ pub(crate) fn show_orders(
         ));
     }
     if let Some(d) = g.deadline {
-        let _ = writeln!(
-            t,
-            "Deadline: {}.",
-            super::time::show(d, &g.settings.timezone)
-        );
+        let seat = games::seats(s.tx, &g.name)?
+            .into_iter()
+            .find(|x| x.power == power.0);
+        t.push_str(&when(judge, &g, d, seat.is_some_and(|x| x.wait))?);
     }
     s.say(&t);
     Ok(())
+}
+
+/// When the current phase of `g` goes, as every order reply says it: at
+/// the deadline `d` (shown in the game's zone and UTC), or earlier once
+/// every player is ready, as the game's rule for early processing says.
+pub(crate) fn when(
+    judge: &Judge,
+    g: &crate::store::games::GameRow,
+    d: i64,
+    wait: bool,
+) -> CmdResult<String> {
+    let shown = super::time::show(d, &g.settings.timezone);
+    let utc = super::time::show(d, "UTC");
+    let deadline = if utc == shown {
+        shown
+    } else {
+        format!("{shown}, that is {utc}")
+    };
+    let early = match g.settings.early {
+        crate::game::record::Early::Complete => "complete",
+        crate::game::record::Early::Ready => "ready",
+    };
+    let ctx = serde_json::json!({"deadline": deadline, "early": early, "wait": wait});
+    Ok(judge
+        .templates
+        .text("when.txt", &ctx)
+        .map_err(anyhow::Error::from)?)
 }
 
 /// An order shown with the unit's real kind (players may leave it out).

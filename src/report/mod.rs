@@ -1179,10 +1179,11 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> String {
     out
 }
 
-/// Fit every line of `text` in 72 columns (continuations indented four
-/// more than the line's own indentation) and replace tabs.
+/// Fit every line of `text` in 72 columns and replace tabs. A long line
+/// goes on at its own indentation, so a wrapped paragraph reads as one
+/// (continuations indented further looked like new lines of a list).
 pub fn fit72(text: &str) -> String {
-    fit_lines(text, "    ")
+    fit_lines(text, "")
 }
 
 /// Fit every line of `text` in 72 columns, each on its own: a line that

@@ -67,6 +67,17 @@ pub struct TemplateError {
     pub source: minijinja::Error,
 }
 
+/// `{{ n|plural("centre") }}`: `1 centre`, `3 centres`; a second word
+/// gives an irregular plural (`{{ n|plural("army", "armies") }}`). Mail
+/// never says "centre(s)".
+fn plural(n: i64, one: String, many: Option<String>) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {}", many.unwrap_or_else(|| format!("{one}s")))
+    }
+}
+
 /// A set of templates.
 pub struct Templates {
     env: Environment<'static>,
@@ -92,6 +103,7 @@ impl Templates {
         {
             env.set_syntax(syntax);
         }
+        env.add_filter("plural", plural);
         for (name, text) in BUILTIN {
             if files.iter().any(|(n, _)| n == name) {
                 continue;

@@ -36,6 +36,7 @@ pub mod settings;
 pub mod signoff;
 pub mod signon;
 pub mod start;
+pub mod status;
 pub mod summary;
 pub mod variants;
 pub mod who;

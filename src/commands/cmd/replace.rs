@@ -204,7 +204,7 @@ pub(crate) fn give(
 /// the example in the welcome is one that works: a move to a free
 /// neighbouring province and holds for the rest (in a movement phase); a
 /// retreat; a build or a waive.
-fn example(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
+pub(crate) fn example(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
     let mut lines = Vec::new();
     match pos.phase.kind {
         PhaseKind::Movement => {
