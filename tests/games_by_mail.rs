@@ -70,7 +70,7 @@ fn abstraction2_through_1918_most_units_wins() {
             &format!("{p}@example.test"),
             &format!("JOIN long pw-secret {p}"),
         );
-        assert!(r.contains(&format!("You play {p}")), "{r}");
+        assert!(r.contains(&format!("asking for {p}")), "{r}");
     }
     let mut seed = 0x5eed_1914_u64;
     let mut phases = 0;

@@ -462,8 +462,8 @@ fn reply_to_is_where_answers_go_not_who_registers() {
         &format!("CONFIRM {}", code_of(request)),
     );
     assert!(
-        sent.iter()
-            .any(|m| m.to_has("victim@victim.test") && m.body.contains("You play England in g2")),
+        sent.iter().any(|m| m.to_has("victim@victim.test")
+            && m.body.contains("You have joined g2, asking for England")),
         "the held JOIN, carried out, is answered at its Reply-To: {sent:#?}"
     );
     let r = w.reply("x@x.test", "LIST g2");

@@ -500,7 +500,7 @@ fn by_mail(game: &str, edits: &[&str]) -> World {
             &format!("{p}@example.test"),
             &format!("JOIN {game} pw-secret {p}"),
         );
-        assert!(r.contains(&format!("You play {p}")), "{r}");
+        assert!(r.contains(&format!("asking for {p}")), "{r}");
     }
     w.reply(gm, &format!("SIGNON GM {game} gm-secret\nSTART"));
     w.mail(gm, &format!("SIGNON GM {game} gm-secret\nPROCESS"));
@@ -774,10 +774,10 @@ fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
         "SIGNON British r7b pw-secret\nCLEAR\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
          Build F Mth\nBuild F Wal\nBuild F Mal",
     );
-    assert!(r.contains("Still missing: 1 build(s) or waiver(s)"), "{r}");
+    assert!(r.contains("Still missing: 1 build or waiver"), "{r}");
     // And the judge builds what the reply promised.
     let results = process(&mut w, "r7b", "British");
-    assert!(results.contains("1 build(s) not used"), "{results}");
+    assert!(results.contains("1 build not used"), "{results}");
     assert!(results.contains("units 7"), "{results}");
 }
 

@@ -139,7 +139,7 @@ fn rule_8_a_fleet_supporting_an_army_is_refused_for_fleets_exert_no_influence_on
         "Spain 1700 Moves: F(Nap) S A(Nap);",
     ));
     assert!(
-        r.contains("not accepted: fleets and land units do not support each other"),
+        r.contains("    fleets and land units do not support each other"),
         "{r}"
     );
     assert!(!r.contains("not on the board"), "{r}");

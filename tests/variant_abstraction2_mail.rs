@@ -25,7 +25,7 @@ fn game(edits: &[&str]) -> World {
             &format!("{p}@example.test"),
             &format!("JOIN abs pw-secret {p}"),
         );
-        assert!(r.contains(&format!("You play {p}")), "{r}");
+        assert!(r.contains(&format!("asking for {p}")), "{r}");
     }
     w.reply("gm@example.test", "SIGNON GM abs gm-secret\nSTART");
     if !edits.is_empty() {

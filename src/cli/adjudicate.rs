@@ -459,8 +459,9 @@ fn report(
                 if n > 0 {
                     let _ = writeln!(
                         s,
-                        "  {}: {n} build(s) not used",
-                        map.power(PowerId(pw as u8)).name
+                        "  {}: {} not used",
+                        map.power(PowerId(pw as u8)).name,
+                        crate::report::plural(n, "build", None)
                     );
                 }
             }

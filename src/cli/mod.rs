@@ -215,7 +215,10 @@ fn check_game(file: &Path) -> Result<ExitCode> {
             for p in &e.problems {
                 println!("{}:{p}", file.display());
             }
-            println!("{} problem(s)", e.problems.len());
+            println!(
+                "{}",
+                crate::report::plural(e.problems.len() as i64, "problem", None)
+            );
             Ok(ExitCode::FAILURE)
         }
     }

@@ -356,7 +356,8 @@ impl Same {
         if self.repeats >= SAME_ANSWERS {
             let n = self.repeats + 1 - SAME_ANSWERS;
             s.reply.push_str(&format!(
-                "> ... and {n} more line(s) like these, with the same answer.\n\n"
+                "> ... and {} like these, with the same answer.\n\n",
+                crate::report::plural(n as i64, "more line", Some("more lines"))
             ));
         }
         self.answer.clear();

@@ -452,6 +452,16 @@ pub(crate) fn submit_show(
     submit::show_orders(judge, s, game, power)
 }
 
+/// `d` in UTC, for a game whose zone `tz` is not at UTC then (so nobody
+/// need convert); `None` where the zone's time is UTC's (London in
+/// winter, though it says GMT).
+pub(crate) fn utc_too(d: i64, tz: &str) -> Option<String> {
+    let offset = jiff::Timestamp::from_second(d)
+        .map(|t| t.to_zoned(time::zone(tz)).offset().seconds())
+        .unwrap_or(0);
+    (offset != 0).then(|| time::show(d, "UTC"))
+}
+
 /// Load a game or say there is none.
 pub(crate) fn load(c: &Conn, name: &str) -> CmdResult<GameRow> {
     games::load(c, name)?.ok_or_else(|| {

@@ -540,7 +540,16 @@ pub fn help_text() -> String {
         "Orders are written as in the zines: A(Lon)-Yor, F(ENG) C A(Lon)-Bre,\n\
          A(Wal) S A(Lon)-Yor, A(Bud) S A(Vie), F(NTH) H; full names, any case.\n\
          Retreats: A(Vie)-Boh, Disband A(Vie). Builds: Build A(Par), Remove\n\
-         A(Mun), Waive. HELP and a command's name tell more of it.\n",
+         A(Mun), Waive. HELP and a command's name tell more of it.\n\n",
+    );
+    s.push_str(
+        "When a phase is adjudicated: at its deadline, or earlier once every\n\
+         player is ready. A player whose orders are complete is ready unless\n\
+         they sent SET WAIT; READY says so outright (with SET EARLY READY the\n\
+         GM asks for READY from everyone). A retreat or adjustment phase with\n\
+         nothing left to order goes at once. Only a missed deadline makes a\n\
+         power late: an early phase, or the GM's PROCESS before the deadline,\n\
+         puts nobody in civil disorder.\n",
     );
     s
 }

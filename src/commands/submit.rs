@@ -712,11 +712,9 @@ pub(crate) fn when(
     wait: bool,
 ) -> CmdResult<String> {
     let shown = super::time::show(d, &g.settings.timezone);
-    let utc = super::time::show(d, "UTC");
-    let deadline = if utc == shown {
-        shown
-    } else {
-        format!("{shown}, that is {utc}")
+    let deadline = match super::utc_too(d, &g.settings.timezone) {
+        None => shown,
+        Some(utc) => format!("{shown}, that is {utc}"),
     };
     let early = match g.settings.early {
         crate::game::record::Early::Complete => "complete",
@@ -811,9 +809,13 @@ pub(crate) fn missing(
             let builds = r.unused_builds.get(power.index()).copied().unwrap_or(0);
             let removals = r.civil_disorder.iter().filter(|u| u.power == power).count();
             if due > 0 && builds > 0 {
-                vec![format!("{builds} build(s) or waiver(s)")]
+                vec![format!(
+                    "{} or {}",
+                    crate::report::plural(builds as i64, "build", None),
+                    if builds == 1 { "waiver" } else { "waivers" }
+                )]
             } else if due < 0 && removals > 0 {
-                vec![format!("{removals} removal(s)")]
+                vec![crate::report::plural(removals as i64, "removal", None)]
             } else {
                 Vec::new()
             }

@@ -218,8 +218,11 @@ pub fn alternatives(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand)
                 .get(power.index())
                 .copied()
                 .unwrap_or(0);
-            if due <= 0 {
-                return Some("you have no builds due".into());
+            match due {
+                0 => return Some("you have no builds due".into()),
+                -1 => return Some("you have 1 removal due, not a build".into()),
+                d if d < 0 => return Some(format!("you have {} removals due, not builds", -d)),
+                _ => {}
             }
             let free: Vec<_> = (0..map.provinces().len())
                 .map(|i| crate::map::ProvinceId(i as u16))

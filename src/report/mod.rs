@@ -938,8 +938,8 @@ fn adjustment_lines(
             && n > 0
         {
             push(
-                format!("{n} build(s) not used"),
-                format!("{n} unused build(s)"),
+                format!("{} not used", plural(n, "build", None)),
+                format!("{} unused", plural(n, "build", None)),
             );
         }
     }
@@ -1132,6 +1132,20 @@ fn stack_mark_long(n_of: &str) -> String {
         String::new()
     } else {
         format!("{n_of} x ")
+    }
+}
+
+/// `n` things: `1 build`, `3 builds`; `many` is the plural when it is not
+/// `one` with an s. Mail never says "build(s)".
+pub fn plural(n: impl Into<i64>, one: &str, many: Option<&str>) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        match many {
+            Some(m) => format!("{n} {m}"),
+            None => format!("{n} {one}s"),
+        }
     }
 }
 

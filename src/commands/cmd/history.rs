@@ -76,8 +76,8 @@ impl Command for History {
             body,
         ));
         s.say(&format!(
-            "  The results of {} phase(s) are mailed to you separately.",
-            to - from + 1
+            "  The results of {} are mailed to you separately.",
+            crate::report::plural((to - from + 1) as i64, "phase", None)
         ));
         Ok(())
     }

@@ -33,7 +33,7 @@ fn set_ready(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &PlayerSeat, on: 
     } else if mine.wait {
         "  Not ready: the phase waits for you until the deadline."
     } else {
-        "  Not ready. Complete orders still count as ready unless you\n  SET WAIT."
+        "  Not ready. (Complete orders count as ready again unless you\n  also SET WAIT.)"
     });
     s.stir(&seat.game);
     Ok(())

@@ -215,7 +215,7 @@ fn start_context(
     let p = PowerId(seat.power);
     let deadline = g.deadline.unwrap_or(0);
     let shown = time::show(deadline, &g.settings.timezone);
-    let utc = time::show(deadline, "UTC");
+    let utc = crate::commands::utc_too(deadline, &g.settings.timezone);
     let when = crate::commands::submit::when(judge, g, deadline, seat.wait)?;
     let centres: Vec<String> = pos
         .owners
@@ -235,7 +235,7 @@ fn start_context(
         "centres": centres,
         "phase": v.calendar.label(pos.phase),
         "deadline": shown,
-        "deadline_utc": if utc == shown { None } else { Some(utc) },
+        "deadline_utc": utc,
         "when": when,
         "example": super::replace::example(v, pos, p),
         "board": crate::report::board::board(v, pos, Viewer::Power(p)),

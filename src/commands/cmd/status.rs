@@ -41,9 +41,7 @@ impl Command for Status {
             .deadline
             .filter(|_| g.status == crate::game::record::Status::Active);
         let shown = deadline.map(|d| time::show(d, &g.settings.timezone));
-        let utc = deadline
-            .map(|d| time::show(d, "UTC"))
-            .filter(|u| Some(u) != shown.as_ref());
+        let utc = deadline.and_then(|d| crate::commands::utc_too(d, &g.settings.timezone));
         let ctx = serde_json::json!({
             "game": g.name,
             "variant": v.title,
