@@ -22,7 +22,7 @@ pub struct Args {
     /// Variant: a shipped name or a file.
     #[arg(long, default_value = "standard")]
     game: String,
-    /// Position file (TOML); see README.
+    /// Position file (TOML); see docs/variants.md, "Positions".
     #[arg(long)]
     position: PathBuf,
     /// Orders, one per line: `England: F Lon-ENG`.

@@ -554,9 +554,92 @@ pub fn help_text() -> String {
     s
 }
 
+/// Text for roff: backslashes and hyphens escaped, and a line that would
+/// start with a control character kept as text.
+fn roff(text: &str) -> String {
+    let t = text.replace('\\', "\\e").replace('-', "\\-");
+    if t.starts_with('.') || t.starts_with('\'') {
+        format!("\\&{t}")
+    } else {
+        t
+    }
+}
+
+/// The mail commands as a manual page, zinejudge-mail(7), made from the
+/// same table as HELP so the two never disagree.
+pub fn manual() -> String {
+    let mut m = String::from(
+        ".TH zinejudge\\-mail 7 \"\" \"zinejudge\" \"zinejudge\"\n\
+         .SH NAME\nzinejudge\\-mail \\- the commands players and GMs mail to a zinejudge judge\n\
+         .SH DESCRIPTION\n",
+    );
+    let intro = [
+        "Commands are lines of a mail sent to the judge's address; the Subject is not read. \
+         Every mail is answered at once. After SIGNON, every line that is not a command is \
+         read as an order for your power. A command is carried out only when its line is \
+         exactly its form.",
+        "Passwords are your own: the GM chooses the game's with CREATE, each player their \
+         own with JOIN, and signs on with it (SIGNON power game password).",
+    ];
+    for p in intro {
+        m.push_str(&roff(p));
+        m.push_str("\n.PP\n");
+    }
+    for (title, who) in [
+        ("FOR EVERYBODY", &[Who::Anyone][..]),
+        (
+            "FOR PLAYERS, AFTER SIGNON",
+            &[Who::Player, Who::SignedOn][..],
+        ),
+        ("FOR THE GM, AFTER SIGNON GM", &[Who::Gm][..]),
+    ] {
+        m.push_str(&format!(".SH \"{title}\"\n"));
+        for c in COMMANDS.iter().filter(|c| who.contains(&c.who())) {
+            let spec = c.spec();
+            m.push_str(&format!(
+                ".TP\n.B {}\n{}\n",
+                roff(spec.usage),
+                roff(spec.help)
+            ));
+        }
+    }
+    m.push_str(".SH ORDERS\n");
+    m.push_str(&roff(
+        "Orders are written as in the zines: A(Lon)-Yor, F(ENG) C A(Lon)-Bre, A(Wal) S \
+         A(Lon)-Yor, A(Bud) S A(Vie), F(NTH) H; full names, any case. Retreats: A(Vie)-Boh, \
+         Disband A(Vie). Builds: Build A(Par), Remove A(Mun), Waive. The answer echoes each \
+         line as read, says what was not accepted and what the unit could do instead, and \
+         lists the orders held and what is missing.",
+    ));
+    m.push_str("\n.SH \"WHEN A PHASE IS ADJUDICATED\"\n");
+    m.push_str(&roff(
+        "At its deadline, or earlier once every player is ready. A player whose orders are \
+         complete is ready unless they sent SET WAIT; READY says so outright, and with SET \
+         EARLY READY the GM asks for READY from everyone. A retreat or adjustment phase with \
+         nothing left to order goes at once. Deadlines follow the game clock (SET CLOCK, SET \
+         PHASE LENGTH). Only a missed deadline makes a power late: an early phase, or the \
+         GM's PROCESS before the deadline, puts nobody in civil disorder.",
+    ));
+    m.push_str("\n.SH \"SEE ALSO\"\nzinejudge(1)\n");
+    m
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_manual_page_names_every_command() {
+        let m = manual();
+        assert!(m.starts_with(".TH zinejudge\\-mail 7"));
+        for c in COMMANDS {
+            assert!(m.contains(&roff(c.spec().usage)), "{}", c.spec().name);
+        }
+        assert!(
+            !m.lines()
+                .any(|l| l.starts_with('\'') || l.starts_with(".B ."))
+        );
+    }
 
     #[test]
     fn help_lines_fit_in_72_characters() {

@@ -684,7 +684,7 @@ impl Store {
     }
 
     /// Connect to PostgreSQL (without TLS: the server is expected on the
-    /// same host or a private network; see the README) and migrate.
+    /// same host or a private network; see docs/operations.md) and migrate.
     fn open_postgres(pg: &PgLocation) -> Result<Store> {
         let mut store = Store {
             conn: Conn::postgres(Self::pg_config(pg)?)?,
