@@ -148,8 +148,8 @@ fn list_and_variants() {
         "{r}"
     );
     let r = w.reply("x@example.test", "LIST g");
-    assert!(r.contains("England          playing"), "{r}");
-    assert!(r.contains("Austria          open"), "{r}");
+    assert!(r.contains("England  playing"), "{r}");
+    assert!(r.contains("Austria  open"), "{r}");
     assert!(
         !r.contains("england@example.test"),
         "addresses are not shown: {r}"
@@ -498,7 +498,7 @@ fn resign_opens_the_seat_and_tells_the_gm() {
     assert!(r.contains("Not understood"), "{r}");
     assert!(
         w.reply("x@example.test", "LIST g")
-            .contains("Italy            playing")
+            .contains("Italy    playing")
     );
     let sent = w.mail(
         &addr("Italy"),
@@ -514,7 +514,7 @@ fn resign_opens_the_seat_and_tells_the_gm() {
     );
     assert!(
         w.reply("x@example.test", "LIST g")
-            .contains("Italy            abandoned")
+            .contains("Italy    abandoned")
     );
     assert!(
         w.reply(&addr("Italy"), "SIGNON Italy g pw-Italy")
@@ -603,7 +603,7 @@ fn gm_settings_and_their_bad_forms() {
     assert!(r.contains("only the GM may do that"), "{r}");
     let r = w.reply(GM, "LIST g");
     assert!(
-        r.contains("movement 48h, retreats/adjustments 12h, grace 48h"),
+        r.contains("movement 48h, retreats 12h, adjustments 12h, grace 48h"),
         "{r}"
     );
 }

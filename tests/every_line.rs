@@ -278,6 +278,9 @@ fn austria_to_build() -> World {
 #[test]
 fn builds_merge_site_by_site_across_mails_and_the_reply_says_so() {
     let mut w = austria_to_build();
+    // Austria's player holds the phase open (complete orders would
+    // otherwise let it go at once): this test is about merging orders.
+    player(&mut w, "Austria", "SET WAIT");
     let r = player(&mut w, "Austria", "Build A(Bud)");
     assert!(r.contains("Winter 1901"), "{r}");
     assert_eq!(held(&r), ["(3 builds due)", "Build A(Bud)"], "{r}");

@@ -68,7 +68,7 @@ fn abstraction2_through_1918_most_units_wins() {
     for p in &powers {
         let r = w.reply(
             &format!("{p}@example.test"),
-            &format!("JOIN long pw-secret {p}"),
+            &format!("JOIN long pw-secret {p}\nSET WAIT"),
         );
         assert!(r.contains(&format!("asking for {p}")), "{r}");
     }

@@ -620,7 +620,7 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
             "A mail from {} tried to sign on as {label} with a wrong password \
              ({} in a row from that address).",
             s.from.email,
-            crate::report::plural(n as i64, "failure", None)
+            crate::report::plural(n, "failure", None)
         );
         if until > 0 {
             body.push_str(&format!(

@@ -502,6 +502,10 @@ fn flush_orders(
             }
         }
     }
+    // A command after the orders starts a paragraph of its own.
+    if !s.reply.is_empty() && !s.reply.ends_with("\n\n") {
+        s.reply.push('\n');
+    }
     Ok(())
 }
 

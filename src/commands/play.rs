@@ -240,18 +240,7 @@ fn play_phase(
     let missed = lifecycle::missed(trigger, g.settings.nmr, &st, |p| {
         !next.has_nothing(&v.map, p)
     });
-    let ended = game_end(&v, &pos, &next).or_else(|| {
-        g.settings
-            .last_year
-            .and_then(|y| crate::game::end::after_last_year(&v, y, &next))
-    });
-    let (deadline, away) = match ended {
-        None => {
-            let (d, away) = deadline_for(c, &g, next.phase.kind, now)?;
-            (Some(d), away)
-        }
-        Some(_) => (None, Vec::new()),
-    };
+    let (ended, deadline, away) = what_next(c, &g, &v, &pos, &next, now)?;
     let pr = PhaseReport {
         variant: &v,
         game: &g.name,
@@ -275,18 +264,14 @@ fn play_phase(
         ended.is_some(),
     )?;
     let texts = Texts::new(judge, &g, &pr, notes)?;
-    games::append_history(
-        c,
-        &g.name,
-        &games::NewHistory {
-            phase: &v.calendar.short(pos.phase),
-            kind: "phase",
-            position: &g.position,
-            orders: &orders_text(&v, &orders),
-            report: &texts.public,
-        },
-        now,
-    )?;
+    let phase = games::NewHistory {
+        phase: &v.calendar.short(pos.phase),
+        kind: "phase",
+        position: &g.position,
+        orders: &orders_text(&v, &orders),
+        report: &texts.public,
+    };
+    games::append_history(c, &g.name, &phase, now)?;
     let before = std::mem::replace(&mut g.position, super::stored(&v, &next)?);
     g.deadline = deadline;
     g.reminded = false;
@@ -299,16 +284,7 @@ fn play_phase(
     games::save(c, &g)?;
     games::set_fault(c, &g.name, None, now)?;
     games::clear_orders(c, &g.name)?;
-    for seat in &mut seats {
-        let p = PowerId(seat.power);
-        seat.ready = false;
-        seat.status = lifecycle::seat_after(
-            seat.status,
-            next.has_nothing(&v.map, p),
-            missed.newly_disordered.contains(&p),
-        );
-        games::save_seat(c, &g.name, seat)?;
-    }
+    next_seats(c, &g.name, &v, &next, &mut seats, &missed)?;
     tracing::info!(game = %g.name, phase = %v.calendar.short(pos.phase), ?trigger,
         deadline = ?g.deadline.map(|d| super::time::show(d, "UTC")), "phase processed");
     let kept = PhaseSource {
@@ -324,6 +300,53 @@ fn play_phase(
         tell(judge, c, &g, &v, &next, told, out)?;
     }
     Ok(ended.is_none())
+}
+
+/// What follows a played phase: how the game ended, or the next deadline
+/// and the powers whose absence moved it.
+type Next = (Option<String>, Option<i64>, Vec<PowerId>);
+
+fn what_next(
+    c: &Conn,
+    g: &GameRow,
+    v: &Variant,
+    pos: &Position,
+    next: &Position,
+    now: i64,
+) -> CmdResult<Next> {
+    let ended = game_end(v, pos, next).or_else(|| {
+        g.settings
+            .last_year
+            .and_then(|y| crate::game::end::after_last_year(v, y, next))
+    });
+    if ended.is_some() {
+        return Ok((ended, None, Vec::new()));
+    }
+    let (d, away) = deadline_for(c, g, next.phase.kind, now)?;
+    Ok((None, Some(d), away))
+}
+
+/// The seats once a phase is played: readiness is per phase, powers left
+/// with nothing are out, the newly silent in civil disorder.
+fn next_seats(
+    c: &Conn,
+    game: &str,
+    v: &Variant,
+    next: &Position,
+    seats: &mut [Seat],
+    missed: &Missed,
+) -> CmdResult {
+    for seat in seats {
+        let p = PowerId(seat.power);
+        seat.ready = false;
+        seat.status = lifecycle::seat_after(
+            seat.status,
+            next.has_nothing(&v.map, p),
+            missed.newly_disordered.contains(&p),
+        );
+        games::save_seat(c, game, seat)?;
+    }
+    Ok(())
 }
 
 /// The lines results end with: who is in civil disorder, an absence that

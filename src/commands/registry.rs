@@ -63,6 +63,11 @@ pub struct Spec {
     /// GM, a seat's new address): carried out only for an address that has
     /// confirmed it wants the judge's mail (see `cmd::confirm`).
     pub registers: bool,
+    /// When it fails in its plain form (at most three words after its
+    /// name), its echo shows every word but the password, so the writer
+    /// sees which word was wrong (a failed sign-on). Otherwise a failed
+    /// command that takes a password has every word masked.
+    pub echo_failed: bool,
 }
 
 impl Spec {
@@ -76,6 +81,7 @@ impl Spec {
             grave: false,
             secret: Secret::None,
             registers: false,
+            echo_failed: false,
         }
     }
 }
@@ -450,9 +456,13 @@ pub fn set_names() -> String {
 pub fn echo(c: &CommandLine, done: bool) -> String {
     let spec = c.entry.spec();
     let mut words: Vec<String> = c.head.clone();
+    // A plain form (a failed sign-on): the password alone is hidden. A
+    // longer line may be words run together (an HTML mail), the password
+    // anywhere among them: all are hidden.
+    let plain_failure = !done && spec.echo_failed && c.args.len() <= 3;
     let masked: Option<usize> = match spec.secret {
         Secret::None => None,
-        _ if !done || c.entry.check(&c.args).is_err() => {
+        _ if (!done && !plain_failure) || c.entry.check(&c.args).is_err() => {
             words.extend(c.args.words.iter().map(|_| "********".to_string()));
             return words.join(" ");
         }

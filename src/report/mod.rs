@@ -157,6 +157,10 @@ pub struct ReportData {
     pub judge_phase: String,
     /// `Movement`, `Retreat`, `Adjustment`.
     pub judge_kind: String,
+    /// The kind of the phase that follows, the same words: the judge
+    /// layout says "Builds" and "Removes" only on the way into an
+    /// adjustment (never "Builds 0 units" in the spring).
+    pub next_kind: String,
     /// `g1: Spring 1901 results`.
     pub title: String,
     /// Orders by power (movement phases).
@@ -701,13 +705,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         phase_label: v.calendar.label(p),
         phase_short: v.calendar.short(p),
         judge_phase: judge_phase(v, p),
-        judge_kind: match p.kind {
-            PhaseKind::Movement => "Movement",
-            PhaseKind::Retreat => "Retreat",
-            PhaseKind::Adjustment => "Adjustment",
-            PhaseKind::Placement => "Placement",
-        }
-        .to_string(),
+        judge_kind: kind_word(p.kind),
+        next_kind: kind_word(r.after.phase.kind),
         title: title(r),
         powers,
         dislodged,
@@ -1147,6 +1146,17 @@ pub fn plural(n: impl Into<i64>, one: &str, many: Option<&str>) -> String {
             None => format!("{n} {one}s"),
         }
     }
+}
+
+/// A phase kind in the judge layout's words.
+fn kind_word(k: PhaseKind) -> String {
+    match k {
+        PhaseKind::Movement => "Movement",
+        PhaseKind::Retreat => "Retreat",
+        PhaseKind::Adjustment => "Adjustment",
+        PhaseKind::Placement => "Placement",
+    }
+    .to_string()
 }
 
 /// Render a played phase with the built-in zine template.

@@ -143,7 +143,13 @@ impl Command for Join {
                     names(&v, &free)
                 )));
             }
-            None => free[(judge.draw() % free.len() as u64) as usize],
+            // First come, any power: one drawn at random, as fair as it
+            // gets. Otherwise the seat only holds a place until the powers
+            // are given at the start: the first free one will do.
+            None if mode == Assignment::FirstCome => {
+                free[(judge.draw() % free.len() as u64) as usize]
+            }
+            None => free[0],
         };
         let seat = &mut seats[power.index()];
         seat.address = Some(me.clone());

@@ -52,7 +52,7 @@ impl Command for SetDeadline {
         if g.status == Status::Forming {
             s.say(
                 "  It is the first deadline, if the game has started by then;\n  \
-                 otherwise the game clock sets it at the start.",
+                 otherwise the start sets it, by the phase length and the clock.",
             );
         }
         notify_all(

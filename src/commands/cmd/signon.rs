@@ -30,6 +30,7 @@ fn is_gm(w: &str) -> bool {
 impl Command for SignOn {
     const SPEC: Spec = Spec {
         secret: Secret::Last,
+        echo_failed: true,
         ..Spec::new(
             "SIGNON",
             "SIGNON power game password  (also SIGNON Egame password, SIGNON england@game password, SIGNON GM game password)",
