@@ -347,6 +347,39 @@ fn orders_for_other_powers_or_absent_units_are_refused_and_good_ones_kept() {
     assert!(r.contains("  F(Edi)-NTH\n"), "{r}");
 }
 
+/// A refused support or convoy says what the unit can do instead: where
+/// it can support, which armies it can convoy and where to.
+#[test]
+fn a_refused_support_or_convoy_shows_what_the_unit_can_do() {
+    let mut w = started();
+    let r = player(&mut w, "England", "F Lon S A Lvp-Bel");
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "F(Lon) can support into ENG (English Channel), NTH (North Sea), Wal (Wales) or Yor (Yorkshire)"
+        ),
+        "{r}"
+    );
+    // A fleet on a coast convoys nobody (the standard rules).
+    let r = player(&mut w, "England", "F Edi C A Lvp-Nwy");
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("F(Edi) has no army it could convoy now"),
+        "{r}"
+    );
+    // Spring: the fleet goes to sea, the army to the shore.
+    player(&mut w, "England", "F Lon-NTH\nA Lvp-Yor\nF Edi-NWG");
+    gm(&mut w, "PROCESS");
+    // Fall: a convoy from the North Sea to where no army stands shows the
+    // armies it can carry and where to (Clyde through the Norwegian Sea).
+    let r = player(&mut w, "England", "F NTH C A Lon-Hol");
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("F(NTH) can convoy A(Yor) to Bel Cly Den Edi Hol Lon Nwy"),
+        "{r}"
+    );
+}
+
 #[test]
 fn wrong_phase_orders_are_refused() {
     let mut w = started();
@@ -452,6 +485,16 @@ fn press_rules() {
         "orders after ENDPRESS are read: {}",
         reply.body
     );
+    // The GM's press is signed "the GM", not "The GM" mid-sentence.
+    let sent = w.mail(
+        GM,
+        "SIGNON GM g gm-secret\nPRESS TO England\nPlay on.\nENDPRESS",
+    );
+    let e = sent
+        .iter()
+        .find(|m| m.to_has(&addr("England")))
+        .expect("England reads the GM's press");
+    assert!(e.body.contains("From the GM, to England:"), "{}", e.body);
 }
 
 #[test]

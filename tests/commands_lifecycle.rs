@@ -433,6 +433,42 @@ fn a_game_ended_by_its_last_year_closes_with_the_chart_who_played_and_the_years(
     assert_eq!(gm.body.trim_end(), fin.body.trim_end());
 }
 
+/// The table of the years shows each year's own figures: a GM's EDIT in
+/// the Spring of 1902 changes 1902's, never 1901's.
+#[test]
+fn the_years_table_keeps_a_years_figures_when_the_gm_edits_the_next() {
+    let mut w = game("SET END 1902");
+    let gm = |w: &mut World, body: &str| w.mail(GM, &format!("SIGNON GM g1 gm-secret\n{body}"));
+    // Spring and Fall 1901, all holding; the Winter has nothing to order
+    // and goes at once.
+    gm(&mut w, "PROCESS");
+    gm(&mut w, "PROCESS");
+    let r = answer(&w.reply(GM, "SIGNON GM g1 gm-secret\nEDIT OWNER Bel France"));
+    assert!(r.contains("Bel now belongs to France"), "{r}");
+    let mut last = Vec::new();
+    for _ in 0..4 {
+        last = gm(&mut w, "PROCESS");
+        if last.iter().any(|m| m.body.contains("The game is over")) {
+            break;
+        }
+    }
+    let fin = last
+        .iter()
+        .find(|m| m.to_has(&addr("France")) && m.body.contains("The game is over"))
+        .unwrap_or_else(|| panic!("no end among {last:#?}"));
+    let table = fin
+        .body
+        .split("Supply centres at the end of each year:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no table in:\n{}", fin.body));
+    let france = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("France"))
+        .expect("France's row");
+    let figures: Vec<&str> = france.split_whitespace().skip(1).collect();
+    assert_eq!(figures, ["3", "4"], "1901 before the edit, 1902 after:\n{table}");
+}
+
 /// A standard game `g1` whose players ask for `wishes` (address, list),
 /// on a judge drawing from `seed`: the mails of the last JOIN (the start).
 fn joined(w: &mut World, setup: &str, wishes: &[(&str, &str)]) -> Vec<Sent> {
@@ -582,8 +618,25 @@ fn the_game_clock_sets_every_deadline_after_early_processing_too() {
         "{}",
         results.body
     );
-    let r = answer(&w.reply(GM, "SIGNON GM g1 gm-secret\nSET CLOCK 20:00 weekends"));
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nSET CLOCK 20:00 weekends");
+    let r = answer(
+        &sent
+            .iter()
+            .find(|m| m.in_reply_to.is_some() && m.to_has(GM))
+            .expect("the GM's reply")
+            .body,
+    );
     insta::assert_snapshot!("clock_set", r);
+    // The players are told of the new clock.
+    for p in POWERS {
+        let n = subject(&sent, &addr(p), "g1: the GM changed the settings");
+        let flat = n.body.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("Deadlines fall at 20:00 (UTC), Saturday, Sunday"),
+            "{}",
+            n.body
+        );
+    }
 }
 
 #[test]

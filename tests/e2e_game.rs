@@ -365,7 +365,12 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
             "This phase will be adjudicated at the deadline",
             &format!("SIGNON {power} g1 <your password>"),
             "The board (the map is attached):",
-            "Russia: 4 centres, 4 units",
+            if power == "Russia" {
+                "Russia (you): 4 centres, 4 units"
+            } else {
+                "Russia: 4 centres, 4 units"
+            },
+            &format!("{power} (you):"),
             "Unowned centres:",
             "The game's page:",
             "/games/g1",
@@ -719,10 +724,13 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     s.expect(&want);
     s.reply().says(&["Set: grace period 0h."]);
     for m in s.all("g1: the GM changed the settings") {
+        // A notice is signed and links to the game's page, as results do.
         m.lines(&[
             "The GM of g1 changed how the game is played:",
             "Grace period 0h.",
-        ]);
+            "--",
+        ])
+        .says(&["The game's page:", "/games/g1"]);
     }
     eprintln!(
         "reminder, deadline and civil disorder by the clock: {:.1}s",
@@ -756,11 +764,12 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "so Austria is now in civil disorder",
         "To take Austria back, sign on and send orders",
         "SIGNON Austria g1 <your password>",
+        "The game's page:",
     ]);
     let s = post.mail(
         &austria,
         "ready",
-        &format!("SIGNON Austria {GAME} pw-austria\nREADY"),
+        &format!("SIGNON Austria {GAME} {}\nREADY", seats.0["Austria"].1),
     );
     s.expect(&[]);
     s.reply().says(&[
@@ -957,6 +966,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     s.get(&austria, "g1: you no longer play Austria")
         .says(&["has given Austria to another player"]);
     let old_austria = austria.clone();
+    let old_pw = seats.0["Austria"].1.clone();
     seats
         .0
         .insert("Austria", (NEW_AUSTRIA.to_string(), new_pw.clone()));
@@ -966,7 +976,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let s = post.mail(
         &old_austria,
         "my orders",
-        &format!("SIGNON Austria {GAME} pw-austria\nA Vie H"),
+        &format!("SIGNON Austria {GAME} {old_pw}\nA Vie H"),
     );
     s.expect(&[(NEW_AUSTRIA, &["Austria in g1: failed sign-on"])]);
     s.reply()
@@ -1016,7 +1026,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     s.expect(&each(&readers, &["g1: Winter 1901 adjustments"]));
     s.reply()
         .lines(&["Build A(Smy)"])
-        .says(&["Every player is ready: the phase has been processed."]);
+        .says(&["Every player in g1 is ready: the phase has been processed"]);
     let r = results(&s, "g1: Winter 1901 adjustments", &readers, "W1901A");
     r.lines(&[
         "Adjustments:",

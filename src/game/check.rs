@@ -194,6 +194,51 @@ pub fn alternatives(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand)
                         .collect();
                     Some(format!("{shown} can support into {}", named(&to)))
                 }
+                MainCommand::Convoy { .. } => {
+                    // Each army the fleet could convoy, with where to: every
+                    // pair the judge itself would accept as this fleet's
+                    // convoy order.
+                    let coasts: Vec<_> = provinces.filter(|p| coastal(*p)).collect();
+                    let mut ways = Vec::new();
+                    for army in pos
+                        .units
+                        .iter()
+                        .filter(|a| a.kind == crate::map::UnitKind::Army && coastal(map.province_of(a.region)))
+                    {
+                        let from = map.province_of(army.region);
+                        let to: Vec<_> = coasts
+                            .iter()
+                            .copied()
+                            .filter(|p| *p != from)
+                            .filter(|p| {
+                                let convoy = Order {
+                                    power,
+                                    unit: *u,
+                                    command: MainCommand::Convoy {
+                                        unit: crate::orders::UnitRef {
+                                            kind: Some(army.kind),
+                                            at: Place::province(from),
+                                        },
+                                        to: Place::province(*p),
+                                    },
+                                };
+                                crate::game::step::move_verdicts(v, pos, &[convoy])
+                                    .first()
+                                    .is_some_and(Option::is_none)
+                            })
+                            .map(|p| map.province(p).abbr.clone())
+                            .collect();
+                        if !to.is_empty() {
+                            let army = format_unit(map, Some(army.kind), Place::of_region(map, army.region));
+                            ways.push(format!("{army} to {}", to.join(" ")));
+                        }
+                    }
+                    Some(if ways.is_empty() {
+                        format!("{shown} has no army it could convoy now: it may hold, move or support")
+                    } else {
+                        format!("{shown} can convoy {}", ways.join("; "))
+                    })
+                }
                 _ => None,
             }
         }

@@ -1227,3 +1227,32 @@ pub fn fit_lines(text: &str, more: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long line goes on at its own indentation: no extra spaces that
+    /// would make the continuation look like a new item of a list.
+    #[test]
+    fn a_wrapped_line_goes_on_at_its_own_indentation() {
+        let long = format!("  {}", "word ".repeat(30));
+        let out = fit72(&long);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.len() > 1, "{out}");
+        for l in &lines {
+            assert!(l.chars().count() <= 72, "{l:?}");
+            assert!(l.starts_with("  word"), "{l:?}");
+            assert!(!l.starts_with("   "), "{l:?}");
+        }
+        // Spacing within a line that fits is kept (a chart's columns).
+        assert_eq!(fit72("Austria    3   +1\n"), "Austria    3   +1\n");
+    }
+
+    #[test]
+    fn plurals_are_said_in_words() {
+        assert_eq!(plural(1, "build", None), "1 build");
+        assert_eq!(plural(2, "build", None), "2 builds");
+        assert_eq!(plural(0, "army", Some("armies")), "0 armies");
+    }
+}

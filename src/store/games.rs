@@ -474,7 +474,7 @@ pub struct PressRow {
 pub struct NewPress<'a> {
     /// The phase it is sent in (`S1901M`).
     pub phase: &'a str,
-    /// Who sends it (a power's name, or `The GM`).
+    /// Who sends it (a power's name, or `the GM`).
     pub sender: &'a str,
     /// To whom, as the players are told.
     pub recipients: &'a str,

@@ -136,7 +136,7 @@ fn send(
     let seats = games::seats(s.tx, game)?;
     let from = match seat.power {
         Some(p) => v.map.power(p).name.clone(),
-        None => "The GM".to_string(),
+        None => "the GM".to_string(),
     };
     let (targets, names): (Vec<String>, String) = match &to {
         To::All => {
