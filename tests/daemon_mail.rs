@@ -798,3 +798,56 @@ fn deliver_stores_a_mail_the_running_daemon_answers_and_exits_75_without_a_store
     let out = deliver(&tmp.path().join("missing.toml"), &raw);
     assert_eq!(out.status.code(), Some(75), "{out:?}");
 }
+
+/// The copy of a mail left in the inbox Maildir's `cur/` once it is
+/// stored has its passwords masked, as the store's copy has; copies an
+/// older judge left there in clear are masked when the judge starts.
+#[test]
+fn the_copies_in_the_inbox_maildir_keep_no_password() {
+    let tmp = TempDir::new("maildir-mask");
+    let dir = tmp.path();
+    let inbox = zinejudge::mail::maildir::Maildir::open(&dir.join("in")).expect("inbox");
+    // An older judge's copy, password in clear.
+    std::fs::write(
+        dir.join("in/cur/old.eml:2,S"),
+        "From: ann@example.test\r\nMessage-ID: <old@x>\r\n\r\nJOIN g Old-Secret-1 France\r\n",
+    )
+    .expect("old copy");
+    let judge = Judge::start_with(dir, &maildir_config(dir, ""));
+    inbox
+        .deliver(
+            "m1.eml",
+            b"From: bob@example.test\r\nSubject: SIGNON England g New-Secret-2\r\nMessage-ID: <m1@x>\r\n\r\nhello\r\nSIGNON England g New-Secret-2\r\nA Lvp-Yor\r\n",
+        )
+        .expect("deliver");
+    wait_until(
+        "the mail is stored and its copy in cur/",
+        Duration::from_secs(60),
+        || {
+            std::fs::read_dir(dir.join("in/cur"))
+                .map(|d| d.count() == 2)
+                .unwrap_or(false)
+                && std::fs::read_dir(dir.join("in/new"))
+                    .map(|d| d.count() == 0)
+                    .unwrap_or(false)
+        },
+    );
+    wait_until("the old copy masked", Duration::from_secs(60), || {
+        !String::from_utf8_lossy(&std::fs::read(dir.join("in/cur/old.eml:2,S")).unwrap_or_default())
+            .contains("Old-Secret-1")
+    });
+    for e in std::fs::read_dir(dir.join("in/cur")).expect("cur") {
+        let text = String::from_utf8_lossy(&std::fs::read(e.expect("entry").path()).expect("copy"))
+            .into_owned();
+        assert!(
+            !text.contains("New-Secret-2") && !text.contains("Old-Secret-1"),
+            "{text}"
+        );
+    }
+    let copy = std::fs::read_to_string(dir.join("in/cur/m1.eml:2,S")).expect("the copy");
+    assert!(
+        copy.contains("A Lvp-Yor") && copy.contains("SIGNON ********"),
+        "{copy}"
+    );
+    drop(judge);
+}

@@ -790,6 +790,19 @@ fn a_hostile_sender_gets_nothing_through_the_real_daemon() {
         got.iter().map(|a| &a.subject).collect::<Vec<_>>()
     );
 
+    // The copies of the mails the judge keeps in its processed mailbox
+    // have their passwords masked, as the store's have.
+    let kept = mailbox_messages(&ms, JUDGE_ADDRESS, "zinejudge-processed");
+    assert!(kept.len() >= 40, "{} kept", kept.len());
+    let mut passwords: Vec<String> = POWERS.iter().map(|p| format!("Secret-{p}-42")).collect();
+    passwords.extend(["GmSecret-99".into(), "Stolen-Seat-1".into()]);
+    for raw in &kept {
+        let text = String::from_utf8_lossy(raw);
+        for p in &passwords {
+            assert!(!text.contains(p.as_str()), "{p} kept in clear:\n{text}");
+        }
+    }
+
     // Nothing failed, and the judge answers the next mail.
     assert!(judge.failures().is_empty(), "{:?}", judge.failures());
     let normal = ms.address("normal");

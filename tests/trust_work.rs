@@ -105,6 +105,10 @@ fn deeply_nested_html_mails_are_answered_and_so_is_the_mail_behind_each() {
         // The command at the bottom of the nesting was read and done, and
         // the answer is plain text: no markup, no list marks.
         let body = a.body.replace("\r\n", "\n");
+        let body = body
+            .strip_prefix(zinejudge::mail::JUDGE_MARK)
+            .unwrap_or(&body)
+            .trim_start();
         assert!(body.starts_with("> LIST\n"), "{label}: {body}");
         assert!(body.contains("CREATE one"), "{label}: {body}");
         for mark in ["<", "*", "- LIST", "[", "#"] {
@@ -288,6 +292,9 @@ fn a_mail_that_kills_the_judge_is_given_up_whatever_step_it_stops_in() {
 // ---- the work budget
 
 fn store_mail(p: &mut Processor, from: &str, id: &str, body: &str, now: SystemTime) {
+    // Someone who used the judge before (a first mail that registers an
+    // address new to the judge is held until the address confirms).
+    zinejudge::store::confirm::set_confirmed(p.store.conn(), from, 0).expect("confirm");
     let raw = format!("From: {from}\r\nSubject: s\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n");
     p.store
         .insert_inbound(
@@ -327,7 +334,7 @@ fn a_mail_over_its_work_budget_is_failed_with_its_cause_and_answered_once() {
         &mut p,
         "gm@example.test",
         "over@x",
-        "CREATE g standard gmpw",
+        "CREATE g standard gm-secret",
         now,
     );
     let done = p.process_next(now).expect("store").expect("the mail");
@@ -344,7 +351,7 @@ fn a_mail_over_its_work_budget_is_failed_with_its_cause_and_answered_once() {
         &mut p,
         "gm@example.test",
         "within@x",
-        "CREATE g standard gmpw",
+        "CREATE g standard gm-secret",
         now,
     );
     let done = p.process_next(now).expect("store").expect("the mail");

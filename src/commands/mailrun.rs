@@ -184,6 +184,19 @@ fn kept(text: &str, secrets: &[String]) -> Option<String> {
     any.then(|| mask(&out, secrets))
 }
 
+/// The copy of the raw mail `raw` (to the judge at `judge`) to keep beside
+/// the store, in a Maildir's `cur/` or an IMAP processed mailbox: masked
+/// exactly as the store's copy is once the mail is processed (the same
+/// reading, the same passwords found, the same masking), so that a
+/// password is kept in clear nowhere. `None`: the mail holds none.
+pub(crate) fn kept_copy(raw: &[u8], judge: &str) -> Option<Vec<u8>> {
+    let mail = crate::mail::read(raw, judge);
+    let text = crate::mail::clean_text(&mail.text);
+    let secrets = secrets_of(&format!("{}\n{}", mail.subject, text));
+    let kept = kept(&text, &secrets)?;
+    Some(crate::mail::redacted_copy(raw, &kept, &secrets))
+}
+
 /// Cut a reply to `cap` bytes at line ends, keeping its beginning and its
 /// end (the order set held is at the end).
 fn cut(reply: &str, cap: usize) -> String {

@@ -530,15 +530,20 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
     ));
     wake_outbox.notify_one();
 
-    // The source.
+    // The source. The copies of mail it leaves beside the store are
+    // masked as the store's are.
+    let masker = responders(config).masker(&config.identity.address);
     let source = match (&config.source, source_store, inbox_maildir) {
         (Source::Maildir { poll, .. }, Some(store), Some(md)) => {
             Some(tokio::spawn(maildir_source(
-                md,
+                Inbox {
+                    md,
+                    masker,
+                    poll: *poll,
+                    max_bytes: config.max_mail_bytes,
+                    keep_mail: limits.keep_mail,
+                },
                 store,
-                *poll,
-                config.max_mail_bytes,
-                limits.keep_mail,
                 Arc::clone(&wake_processor),
                 shutdown_rx.clone(),
             )))
@@ -546,6 +551,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
         (Source::Imap(settings), Some(store), _) => Some(tokio::spawn(imap_source(
             settings.clone(),
             store,
+            masker,
             fetch_lock,
             Arc::clone(&wake_processor),
             shutdown_rx.clone(),
@@ -601,6 +607,7 @@ fn wait_for_store(
 async fn imap_source(
     settings: imap::ImapSettings,
     store: Store,
+    masker: Option<mail::Masker>,
     fetch_lock: Option<Arc<Mutex<Store>>>,
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
@@ -629,10 +636,12 @@ async fn imap_source(
                 src.clone(),
             );
             let shutdown = shutdown.clone();
+            let masker = masker.clone();
             move |mails: Vec<imap::Fetched>| {
                 keep_fetched(
                     Arc::clone(&store),
                     Arc::new(mails),
+                    masker.clone(),
                     src.clone(),
                     Arc::clone(&outage),
                     Arc::clone(&wake),
@@ -656,18 +665,29 @@ async fn imap_source(
 async fn keep_fetched(
     store: Arc<Mutex<Store>>,
     mails: Arc<Vec<imap::Fetched>>,
+    masker: Option<mail::Masker>,
     src: String,
     outage: Arc<Mutex<outage::Outage>>,
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<imap::Kept, String> {
     loop {
         let (store, mails, src) = (Arc::clone(&store), Arc::clone(&mails), src.clone());
+        let masker = masker.clone();
         let r = tokio::task::spawn_blocking(move || {
             let mut s = store
                 .lock()
                 .map_err(|_| anyhow::anyhow!("store lock poisoned"))?;
-            store_fetched(&mut s, &mails, &src)
+            store_fetched(&mut s, &mails, &src)?;
+            drop(s);
+            // Stored: the copies left in the processed mailbox have their
+            // passwords masked, as the store's will have.
+            Ok::<_, anyhow::Error>(
+                mails
+                    .iter()
+                    .map(|m| masker.as_ref().and_then(|f| f(&m.raw)))
+                    .collect::<imap::Kept>(),
+            )
         })
         .await
         .map_err(|e| e.to_string())?;
@@ -686,7 +706,7 @@ async fn keep_fetched(
         };
         let Some(wait) = wait else {
             wake.notify_one();
-            return r.map(|_| ()).map_err(|e| format!("{e:#}"));
+            return r.map_err(|e| format!("{e:#}"));
         };
         tokio::select! {
             _ = tokio::time::sleep(wait) => {}
@@ -774,19 +794,49 @@ async fn wait_fetch_lock(lock: &Arc<Mutex<Store>>, shutdown: &mut watch::Receive
     }
 }
 
+/// The inbox Maildir and how it is read.
+struct Inbox {
+    /// The Maildir.
+    md: Maildir,
+    /// How the copies left in `cur/` are masked.
+    masker: Option<mail::Masker>,
+    /// How often `new/` is looked at.
+    poll: Duration,
+    /// Mails larger than this are stored as their header.
+    max_bytes: u64,
+    /// How long copies stay in `cur/`.
+    keep_mail: Duration,
+}
+
 /// Take mail from a Maildir's `new/`: store it, then move it to `cur/`.
 async fn maildir_source(
-    md: Maildir,
+    inbox: Inbox,
     store: Store,
-    poll: Duration,
-    max_bytes: u64,
-    keep_mail: Duration,
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
 ) {
+    let Inbox {
+        md,
+        masker,
+        poll,
+        max_bytes,
+        keep_mail,
+    } = inbox;
     let store = Arc::new(Mutex::new(store));
     let mut last_prune: Option<std::time::Instant> = None;
     let mut outage = outage::Outage::new("inbox");
+    // Copies a judge that did not mask yet left in cur/ are masked now.
+    if let Some(m) = masker.clone() {
+        let md2 = md.clone();
+        match tokio::task::spawn_blocking(move || md2.mask_cur(&*m)).await {
+            Ok(Ok(n)) if n > 0 => info!(
+                mails = n,
+                "masked the passwords of old mail in the inbox's cur/"
+            ),
+            Ok(Err(e)) => warn!(error = %e, "cannot mask the old mail in the inbox's cur/"),
+            _ => {}
+        }
+    }
     loop {
         // Mail stored long ago leaves the inbox's cur/ too (it holds the
         // mail as received, passwords and all).
@@ -802,7 +852,10 @@ async fn maildir_source(
         }
         let md2 = md.clone();
         let st = Arc::clone(&store);
-        let taken = tokio::task::spawn_blocking(move || take_maildir(&md2, &st, max_bytes)).await;
+        let m = masker.clone();
+        let taken =
+            tokio::task::spawn_blocking(move || take_maildir(&md2, &st, m.as_ref(), max_bytes))
+                .await;
         let mut wait = poll;
         match taken {
             Ok(Ok(n)) => {
@@ -828,7 +881,12 @@ async fn maildir_source(
 /// the reading or the move is that judge's, and is passed over; a file
 /// both read is stored once, the store knowing its Message-ID and bytes.
 /// Nothing is lost: a file leaves `new/` only after it is stored.
-fn take_maildir(md: &Maildir, store: &Arc<Mutex<Store>>, max_bytes: u64) -> Result<usize> {
+fn take_maildir(
+    md: &Maildir,
+    store: &Arc<Mutex<Store>>,
+    masker: Option<&mail::Masker>,
+    max_bytes: u64,
+) -> Result<usize> {
     let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
     let mut n = 0;
     for path in md.list_new()? {
@@ -859,7 +917,13 @@ fn take_maildir(md: &Maildir, store: &Arc<Mutex<Store>>, max_bytes: u64) -> Resu
             );
             store_raw(&mut s, &raw, size, size > max_bytes, &src)?;
         }
-        match md.mark_seen(&path) {
+        // Stored: the copy left in cur/ has its passwords masked, as the
+        // store's will have.
+        let seen = match masker.and_then(|m| m(&raw)) {
+            Some(copy) => md.mark_seen_as(&path, &copy),
+            None => md.mark_seen(&path),
+        };
+        match seen {
             Ok(()) => {}
             Err(e) if gone(&e) => continue,
             Err(e) => {

@@ -119,6 +119,14 @@ pub trait Responder: Send {
     /// goes back once the outbox is empty.
     fn forget(&mut self) {}
 
+    /// How to mask the copy of a received mail that stays beside the store
+    /// (a Maildir's `cur/`, an IMAP processed mailbox), the judge being
+    /// `judge`: as the store's copy is masked. `None`: copies stay as they
+    /// came.
+    fn masker(&self, _judge: &str) -> Option<crate::mail::Masker> {
+        None
+    }
+
     /// The clock's work for `key` failed with `cause` (already logged): set
     /// it aside and tell whoever looks after it. Returns mails to send.
     fn fault(

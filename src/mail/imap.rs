@@ -51,6 +51,11 @@ pub struct ImapSettings {
     pub max_bytes: u32,
 }
 
+/// What `store` gives back for a batch it kept: for each mail of the
+/// batch, in order, the copy to leave in the processed mailbox in its
+/// place (its passwords masked), or `None` to move the mail itself there.
+pub type Kept = Vec<Option<Vec<u8>>>;
+
 /// One message taken from the mailbox.
 #[derive(Debug, Clone)]
 pub struct Fetched {
@@ -152,7 +157,7 @@ async fn connect(s: &ImapSettings) -> Result<ImapSession, ImapError> {
 pub async fn run<F, Fut>(s: ImapSettings, mut store: F, mut shutdown: watch::Receiver<bool>)
 where
     F: FnMut(Vec<Fetched>) -> Fut,
-    Fut: Future<Output = Result<(), String>>,
+    Fut: Future<Output = Result<Kept, String>>,
 {
     const MIN_BACKOFF: Duration = Duration::from_secs(1);
     const MAX_BACKOFF: Duration = Duration::from_secs(300);
@@ -188,7 +193,7 @@ async fn session_loop<F, Fut>(
 ) -> Result<(), ImapError>
 where
     F: FnMut(Vec<Fetched>) -> Fut,
-    Fut: Future<Output = Result<(), String>>,
+    Fut: Future<Output = Result<Kept, String>>,
 {
     let mut session = connect(s).await?;
     let caps = session.capabilities().await?;
@@ -273,7 +278,7 @@ async fn drain<F, Fut>(
 ) -> Result<usize, ImapError>
 where
     F: FnMut(Vec<Fetched>) -> Fut,
-    Fut: Future<Output = Result<(), String>>,
+    Fut: Future<Output = Result<Kept, String>>,
 {
     let mut uids: Vec<u32> = session.uid_search("UNDELETED").await?.into_iter().collect();
     uids.sort_unstable();
@@ -334,17 +339,38 @@ where
                     truncated,
                 })
                 .collect();
-            store(mails).await.map_err(ImapError::Store)?;
-            // Stored: now it may leave the mailbox.
+            let kept = store(mails).await.map_err(ImapError::Store)?;
+            // Stored: now it may leave the mailbox. A mail that held
+            // passwords leaves a masked copy in the processed mailbox
+            // instead of itself, as the store keeps it: the clear text is
+            // kept nowhere once the judge has it.
             taken += done.len();
-            let set = uid_set(done.iter());
-            match (&s.processed, can_move) {
-                (Some(p), true) => session.uid_mv(&set, p).await?,
-                (Some(p), false) => {
-                    session.uid_copy(&set, p).await?;
-                    mark_deleted(session, &set).await?;
+            let mut plain = Vec::new();
+            let mut masked = Vec::new();
+            for (i, uid) in done.iter().enumerate() {
+                match kept.get(i).cloned().flatten() {
+                    Some(copy) => masked.push((*uid, copy)),
+                    None => plain.push(*uid),
                 }
-                (None, _) => mark_deleted(session, &set).await?,
+            }
+            if !plain.is_empty() {
+                let set = uid_set(plain.iter());
+                match (&s.processed, can_move) {
+                    (Some(p), true) => session.uid_mv(&set, p).await?,
+                    (Some(p), false) => {
+                        session.uid_copy(&set, p).await?;
+                        mark_deleted(session, &set).await?;
+                    }
+                    (None, _) => mark_deleted(session, &set).await?,
+                }
+            }
+            if !masked.is_empty() {
+                if let Some(p) = &s.processed {
+                    for (_, copy) in &masked {
+                        session.append(p, Some("(\\Seen)"), None, copy).await?;
+                    }
+                }
+                mark_deleted(session, &uid_set(masked.iter().map(|(u, _)| u))).await?;
             }
         }
     }

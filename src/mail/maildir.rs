@@ -64,6 +64,68 @@ impl Maildir {
         fs::rename(path, self.root.join("cur").join(format!("{base}:2,S")))
     }
 
+    /// Move a file of `new/` to `cur/`, flagged seen, as `copy` instead of
+    /// the bytes it holds (written in `tmp/`, renamed into `cur/`, then the
+    /// file in `new/` removed): the copy kept of a mail whose passwords are
+    /// masked.
+    pub fn mark_seen_as(&self, path: &Path, copy: &[u8]) -> io::Result<()> {
+        let name = path
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file"))?
+            .to_string_lossy()
+            .into_owned();
+        let base = name.split(":2,").next().unwrap_or(&name).to_string();
+        self.write_into("cur", &format!("{base}:2,S"), copy)?;
+        fs::remove_file(path)
+    }
+
+    /// Rewrite each file of `cur/` as `mask` says (a copy with its
+    /// passwords masked; `None`: leave it): the copies a judge that did not
+    /// mask yet left there. Returns how many were rewritten.
+    pub fn mask_cur(&self, mask: &dyn Fn(&[u8]) -> Option<Vec<u8>>) -> io::Result<usize> {
+        let mut n = 0;
+        for e in fs::read_dir(self.root.join("cur"))?.filter_map(|e| e.ok()) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || !e.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            let Ok(raw) = fs::read(e.path()) else {
+                continue;
+            };
+            if let Some(copy) = mask(&raw) {
+                self.write_into("cur", &name, &copy)?;
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
+    /// Write `bytes` as `sub/name` through `tmp/`, replacing any file of
+    /// that name, private whatever the umask.
+    fn write_into(&self, sub: &str, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let tmp = self.root.join("tmp").join(format!(
+            "{name}.{}.{}",
+            std::process::id(),
+            SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let mut f = fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&tmp)?;
+            f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+            f.write_all(bytes)?;
+            f.sync_all()?;
+        }
+        let dest = self.root.join(sub).join(name);
+        fs::rename(&tmp, &dest)?;
+        Ok(dest)
+    }
+
     /// Remove the files of `cur/` last changed before `before`: mail the
     /// judge stored long ago (its store keeps what it needs, passwords
     /// masked). Returns how many were removed.
@@ -123,32 +185,12 @@ impl Maildir {
     }
 
     /// Deliver `bytes` as `new/<name>`. Delivering the same name again
-    /// replaces the file, which makes a retried delivery harmless.
+    /// replaces the file, which makes a retried delivery harmless. The file
+    /// in `tmp/` is this process's own: two judges delivering the same
+    /// mail at once (one took it over from the other) must not write into
+    /// one file. The rename into `new/` replaces atomically.
     pub fn deliver(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
-        // The file in tmp/ is this process's own: two judges delivering the
-        // same mail at once (one took it over from the other) must not
-        // write into one file. The rename into new/ replaces atomically.
-        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let tmp = self.root.join("tmp").join(format!(
-            "{name}.{}.{}",
-            std::process::id(),
-            SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        ));
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            let mut f = fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o600)
-                .open(&tmp)?;
-            f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
-            f.write_all(bytes)?;
-            f.sync_all()?;
-        }
-        let dest = self.root.join("new").join(name);
-        fs::rename(&tmp, &dest)?;
-        Ok(dest)
+        self.write_into("new", name, bytes)
     }
 }
 
@@ -203,6 +245,36 @@ mod tests {
         let left: Vec<_> = md.list_new().unwrap();
         assert_eq!(left, [dir.join("new/someone-else")]);
         assert_eq!(fs::read_dir(dir.join("cur")).unwrap().count(), 0);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_mail_kept_in_cur_can_be_its_masked_copy() {
+        let dir = std::env::temp_dir().join(format!("zj-maildir-mask-{}", std::process::id()));
+        let md = Maildir::open(&dir).unwrap();
+        let p = md.deliver("m1", b"SIGNON E g hunter22").unwrap();
+        md.mark_seen_as(&p, b"SIGNON E g ********").unwrap();
+        assert!(md.list_new().unwrap().is_empty());
+        assert_eq!(
+            fs::read(dir.join("cur/m1:2,S")).unwrap(),
+            b"SIGNON E g ********"
+        );
+        // A copy left by a judge that did not mask yet is rewritten.
+        fs::write(dir.join("cur/old:2,S"), b"JOIN g hunter22").unwrap();
+        fs::write(dir.join("cur/plain:2,S"), b"HELP").unwrap();
+        let n = md
+            .mask_cur(&|raw: &[u8]| {
+                let t = String::from_utf8_lossy(raw);
+                t.contains("hunter22")
+                    .then(|| t.replace("hunter22", "********").into_bytes())
+            })
+            .unwrap();
+        assert_eq!(n, 1);
+        assert_eq!(
+            fs::read(dir.join("cur/old:2,S")).unwrap(),
+            b"JOIN g ********"
+        );
+        assert_eq!(fs::read(dir.join("cur/plain:2,S")).unwrap(), b"HELP");
         fs::remove_dir_all(dir).unwrap();
     }
 

@@ -22,6 +22,13 @@ use std::time::{Duration, SystemTime};
 
 pub use clean::{clean_text, unsafe_char};
 
+/// Makes the copy of a received mail to keep wherever the mail stays beside
+/// the store (a Maildir's `cur/`, an IMAP processed mailbox): its passwords
+/// masked as the store's copy has them, or `None` when it holds none and
+/// may stay as it came. Which words are passwords is the command
+/// language's business; the transports only apply it.
+pub type Masker = std::sync::Arc<dyn Fn(&[u8]) -> Option<Vec<u8>> + Send + Sync>;
+
 /// The first line of every answer the judge sends. A mail the judge reads
 /// stops being read at this line (when it is not quoted): the judge's own
 /// answer, sent back whole by an echoing robot or under a reply, is never

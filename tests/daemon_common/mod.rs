@@ -717,6 +717,33 @@ pub fn mailbox_count(ms: &MailSystem, address: &str, mailbox: &str) -> usize {
     })
 }
 
+/// Every message of `address`'s `mailbox`, raw (read-only: flags stay).
+#[allow(dead_code)]
+pub fn mailbox_messages(ms: &MailSystem, address: &str, mailbox: &str) -> Vec<Vec<u8>> {
+    use futures::TryStreamExt;
+    block_on(async {
+        let mut s = ms.imap_login(address).await.expect("IMAP login");
+        let n = s.examine(mailbox).await.map_or(0, |m| m.exists);
+        let mut out = Vec::new();
+        if n > 0 {
+            let fetched: Vec<_> = s
+                .fetch("1:*", "BODY.PEEK[]")
+                .await
+                .expect("fetch")
+                .try_collect()
+                .await
+                .expect("fetch");
+            for f in &fetched {
+                if let Some(b) = f.body() {
+                    out.push(b.to_vec());
+                }
+            }
+        }
+        let _ = s.logout().await;
+        out
+    })
+}
+
 /// One of the judge's answers, as a player got it.
 #[derive(Clone, Debug)]
 pub struct Answer {
