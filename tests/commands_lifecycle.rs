@@ -466,7 +466,11 @@ fn the_years_table_keeps_a_years_figures_when_the_gm_edits_the_next() {
         .find(|l| l.trim_start().starts_with("France"))
         .expect("France's row");
     let figures: Vec<&str> = france.split_whitespace().skip(1).collect();
-    assert_eq!(figures, ["3", "4"], "1901 before the edit, 1902 after:\n{table}");
+    assert_eq!(
+        figures,
+        ["3", "4"],
+        "1901 before the edit, 1902 after:\n{table}"
+    );
 }
 
 /// A standard game `g1` whose players ask for `wishes` (address, list),

@@ -200,11 +200,9 @@ pub fn alternatives(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand)
                     // convoy order.
                     let coasts: Vec<_> = provinces.filter(|p| coastal(*p)).collect();
                     let mut ways = Vec::new();
-                    for army in pos
-                        .units
-                        .iter()
-                        .filter(|a| a.kind == crate::map::UnitKind::Army && coastal(map.province_of(a.region)))
-                    {
+                    for army in pos.units.iter().filter(|a| {
+                        a.kind == crate::map::UnitKind::Army && coastal(map.province_of(a.region))
+                    }) {
                         let from = map.province_of(army.region);
                         let to: Vec<_> = coasts
                             .iter()
@@ -229,12 +227,18 @@ pub fn alternatives(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand)
                             .map(|p| map.province(p).abbr.clone())
                             .collect();
                         if !to.is_empty() {
-                            let army = format_unit(map, Some(army.kind), Place::of_region(map, army.region));
+                            let army = format_unit(
+                                map,
+                                Some(army.kind),
+                                Place::of_region(map, army.region),
+                            );
                             ways.push(format!("{army} to {}", to.join(" ")));
                         }
                     }
                     Some(if ways.is_empty() {
-                        format!("{shown} has no army it could convoy now: it may hold, move or support")
+                        format!(
+                            "{shown} has no army it could convoy now: it may hold, move or support"
+                        )
                     } else {
                         format!("{shown} can convoy {}", ways.join("; "))
                     })
