@@ -809,6 +809,11 @@ fn a_failed_sign_on_shows_what_was_typed_but_the_password() {
     // Words run together (an HTML mail): all hidden.
     let r = answer(&w.reply(&addr("England"), "SIGNON England g1 pw-Englund F Lon H"));
     assert!(!r.contains("pw-Englund"), "{r}");
+    // Words out of order: one as long as a password is hidden wherever
+    // it stands.
+    let r = answer(&w.reply(&addr("England"), "SIGNON pw-England England g1"));
+    assert!(r.contains("> SIGNON ******** England ********"), "{r}");
+    assert!(!r.contains("pw-England"), "{r}");
 }
 
 #[test]
@@ -832,4 +837,25 @@ fn the_first_deadline_may_be_set_while_the_game_forms() {
         "{}",
         start.body
     );
+}
+
+/// LIST keeps its columns however long the powers' names and states: the
+/// 1066 game's "The Northern Earls" and a power in civil disorder.
+#[test]
+fn list_keeps_its_columns_with_long_names() {
+    let mut w = World::new();
+    let r = w.reply(GM, "CREATE e1 1066 gm-secret");
+    assert!(r.contains("Created e1"), "{r}");
+    let list = w.reply("x@example.test", "LIST e1");
+    let rows: Vec<&str> = list
+        .lines()
+        .filter(|l| l.contains("centres") && l.contains("units"))
+        .collect();
+    assert!(rows.len() >= 7, "{list}");
+    assert!(
+        rows.iter().any(|r| r.contains("The Northern Earls  open")),
+        "{list}"
+    );
+    let at: Vec<usize> = rows.iter().filter_map(|r| r.find("centres")).collect();
+    assert!(at.windows(2).all(|w| w[0] == w[1]), "columns:\n{list}");
 }

@@ -175,7 +175,7 @@ fn kept(text: &str, secrets: &[String]) -> Option<String> {
             Some(c) if c.entry.spec().secret != registry::Secret::None => {
                 any = true;
                 out.push_str(&l[..l.len() - bare.len()]);
-                out.push_str(&registry::echo(&c, false));
+                out.push_str(&registry::kept_form(&c));
             }
             _ => out.push_str(l),
         }

@@ -470,11 +470,27 @@ pub fn echo(c: &CommandLine, done: bool) -> String {
         Secret::Last => c.args.len().checked_sub(1),
     };
     for (i, w) in c.args.words.iter().enumerate() {
-        if Some(i) == masked {
+        // In a failed sign-on the words may be out of order: one as long
+        // as a chosen password (8 characters or more) is hidden wherever
+        // it stands.
+        let long = plain_failure && w.chars().count() >= 8;
+        if Some(i) == masked || long {
             words.push("********".into());
         } else {
             words.push(w.clone());
         }
+    }
+    words.join(" ")
+}
+
+/// The line as kept in a copy of the mail: every argument of a command
+/// that takes a password masked (nobody reads the copy to find a typo).
+pub fn kept_form(c: &CommandLine) -> String {
+    let mut words: Vec<String> = c.head.clone();
+    if c.entry.spec().secret == Secret::None {
+        words.extend(c.args.words.iter().cloned());
+    } else {
+        words.extend(c.args.words.iter().map(|_| "********".to_string()));
     }
     words.join(" ")
 }
