@@ -274,12 +274,16 @@ fn rule_7a_7c_the_vikings_are_in_the_game_while_they_hold_centres_off_the_board(
     let mut w = World::new();
     w.reply("gm@example.test", "CREATE vik ardri gm-secret WITH Vikings");
     w.reply("v@example.test", "JOIN vik pw-secret Vikings");
+    // An Ulaid army, so that the Spring has orders to wait for (a phase
+    // with nothing to order goes at once, and the Vikings would land).
+    w.reply("u@example.test", "JOIN vik pw-secret Ulaid");
     w.reply("gm@example.test", "SIGNON GM vik gm-secret\nSTART");
+    w.reply("u@example.test", "SIGNON Ulaid vik pw-secret\nBuild A Ema");
     let r = w.reply(
         "v@example.test",
         "SIGNON Vikings vik pw-secret\nBuild F NAT",
     );
-    assert!(!r.contains("not accepted"), "{r}");
+    assert!(!r.contains("ot accepted"), "{r}");
     w.mail("gm@example.test", "SIGNON GM vik gm-secret\nPROCESS");
     let r = w.reply("v@example.test", "LIST vik");
     assert!(
