@@ -104,7 +104,7 @@ terrain = \"sea\"
         t.contains("home centre `Aaa` is not a supply centre"),
         "{t}"
     );
-    assert!(t.contains("problem(s)"), "{t}");
+    assert!(t.contains(" problems"), "{t}");
 }
 
 #[test]
@@ -285,10 +285,7 @@ fn parse_refuses_exactly_what_the_mail_path_refuses() {
     let o = run("Sweden: A(Mos)-Smo\n");
     let t = text(&o);
     assert!(!o.status.success(), "{t}");
-    assert!(
-        t.contains("not accepted: that unit belongs to another power"),
-        "{t}"
-    );
+    assert!(t.contains("that unit belongs to another power"), "{t}");
 }
 
 /// `parse --position` prints what the mail reply shows: the unit's kind

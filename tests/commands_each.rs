@@ -148,8 +148,8 @@ fn list_and_variants() {
         "{r}"
     );
     let r = w.reply("x@example.test", "LIST g");
-    assert!(r.contains("England          playing"), "{r}");
-    assert!(r.contains("Austria          open"), "{r}");
+    assert!(r.contains("England  playing"), "{r}");
+    assert!(r.contains("Austria  open"), "{r}");
     assert!(
         !r.contains("england@example.test"),
         "addresses are not shown: {r}"
@@ -192,7 +192,7 @@ fn join_takes_preferences_and_refuses_twice_or_full() {
     w.reply(GM, "CREATE g standard gm-secret");
     let r = w.reply(&addr("a"), "JOIN g pw-secret Atlantis Italy");
     assert!(
-        r.contains("no power `Atlantis`") && r.contains("You play Italy in g"),
+        r.contains("no power `Atlantis`") && r.contains("You have joined g, asking for Italy"),
         "{r}"
     );
     assert!(
@@ -334,11 +334,13 @@ fn orders_for_other_powers_or_absent_units_are_refused_and_good_ones_kept() {
         "F Kie-Den\nA Mun-Ruh\nF Lon-Bel\nFrance: A Par-Bur\nF Edi-NTH",
     );
     assert!(
-        r.contains("\"F Kie-Den\"\n    not accepted: that unit belongs to another power"),
+        r.contains("\"F Kie-Den\"\n    that unit belongs to another power"),
         "{r}"
     );
+    assert!(r.contains("\"F Lon-Bel\"\n    not adjacent"), "{r}");
+    // The refusal shows the way: where the fleet can go.
     assert!(
-        r.contains("\"F Lon-Bel\"\n    not accepted: not adjacent"),
+        r.contains("F(Lon) can move to ENG\n    (English Channel), NTH (North Sea), Wal (Wales) or Yor (Yorkshire)"),
         "{r}"
     );
     assert!(
@@ -348,12 +350,45 @@ fn orders_for_other_powers_or_absent_units_are_refused_and_good_ones_kept() {
     assert!(r.contains("  F(Edi)-NTH\n"), "{r}");
 }
 
+/// A refused support or convoy says what the unit can do instead: where
+/// it can support, which armies it can convoy and where to.
+#[test]
+fn a_refused_support_or_convoy_shows_what_the_unit_can_do() {
+    let mut w = started();
+    let r = player(&mut w, "England", "F Lon S A Lvp-Bel");
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "F(Lon) can support into ENG (English Channel), NTH (North Sea), Wal (Wales) or Yor (Yorkshire)"
+        ),
+        "{r}"
+    );
+    // A fleet on a coast convoys nobody (the standard rules).
+    let r = player(&mut w, "England", "F Edi C A Lvp-Nwy");
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("F(Edi) has no army it could convoy now"),
+        "{r}"
+    );
+    // Spring: the fleet goes to sea, the army to the shore.
+    player(&mut w, "England", "F Lon-NTH\nA Lvp-Yor\nF Edi-NWG");
+    gm(&mut w, "PROCESS");
+    // Fall: a convoy from the North Sea to where no army stands shows the
+    // armies it can carry and where to (Clyde through the Norwegian Sea).
+    let r = player(&mut w, "England", "F NTH C A Lon-Hol");
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("F(NTH) can convoy A(Yor) to Bel Cly Den Edi Hol Lon Nwy"),
+        "{r}"
+    );
+}
+
 #[test]
 fn wrong_phase_orders_are_refused() {
     let mut w = started();
     let r = player(&mut w, "England", "Build F Lon");
     assert!(
-        r.contains("not accepted: it is not an order for a movement phase"),
+        r.contains("    it is not an order for a movement phase\n"),
         "{r}"
     );
 }
@@ -453,6 +488,16 @@ fn press_rules() {
         "orders after ENDPRESS are read: {}",
         reply.body
     );
+    // The GM's press is signed "the GM", not "The GM" mid-sentence.
+    let sent = w.mail(
+        GM,
+        "SIGNON GM g gm-secret\nPRESS TO England\nPlay on.\nENDPRESS",
+    );
+    let e = sent
+        .iter()
+        .find(|m| m.to_has(&addr("England")))
+        .expect("England reads the GM's press");
+    assert!(e.body.contains("From the GM, to England:"), "{}", e.body);
 }
 
 #[test]
@@ -499,7 +544,7 @@ fn resign_opens_the_seat_and_tells_the_gm() {
     assert!(r.contains("Not understood"), "{r}");
     assert!(
         w.reply("x@example.test", "LIST g")
-            .contains("Italy            playing")
+            .contains("Italy    playing")
     );
     let sent = w.mail(
         &addr("Italy"),
@@ -515,7 +560,7 @@ fn resign_opens_the_seat_and_tells_the_gm() {
     );
     assert!(
         w.reply("x@example.test", "LIST g")
-            .contains("Italy            abandoned")
+            .contains("Italy    abandoned")
     );
     // A power without a player is seated by the GM: the sign-on says so
     // (njudge's way, signing on to an abandoned power, is not this judge's).
@@ -606,7 +651,7 @@ fn gm_settings_and_their_bad_forms() {
     assert!(r.contains("only the GM may do that"), "{r}");
     let r = w.reply(GM, "LIST g");
     assert!(
-        r.contains("movement 48h, retreats/adjustments 12h, grace 48h"),
+        r.contains("movement 48h, retreats 12h, adjustments 12h, grace 48h"),
         "{r}"
     );
 }
@@ -687,7 +732,8 @@ fn start_pause_resume_process() {
     w.reply(&addr("England"), "JOIN g pw-England England");
     assert!(player(&mut w, "England", "START").contains("only the GM may do that"));
     let sent = w.mail(GM, "SIGNON GM g gm-secret\nSTART");
-    assert!(subjects(&sent, &addr("England")).contains(&"g: the game starts".to_string()));
+    assert!(subjects(&sent, &addr("England")).contains(&"g: you are England".to_string()));
+    assert!(subjects(&sent, GM).contains(&"g: the game starts".to_string()));
     assert!(gm(&mut w, "START").contains("g has already started"));
     assert!(gm(&mut w, "PAUSE").contains("Paused"));
     assert!(gm(&mut w, "PAUSE").contains("g is not running"));
@@ -702,9 +748,11 @@ fn start_pause_resume_process() {
         .iter()
         .find(|m| m.subject == "g: Spring 1901 results")
         .expect("processed");
+    // Before the deadline the GM's PROCESS is early processing: nobody is
+    // late for it (and open seats never are).
     assert!(
-        res.body.contains("No orders received from: England."),
-        "open seats are not NMR: {}",
+        !res.body.contains("No orders received"),
+        "an early PROCESS calls nobody late: {}",
         res.body
     );
 }

@@ -65,22 +65,35 @@ fn two_game_years_by_mail() {
     for (i, p) in POWERS.iter().enumerate() {
         let sent = w.mail(&addr(p), &format!("JOIN g1 pw-{p} {p}"));
         let reply = &to(&sent, &addr(p))[0].body;
-        assert!(reply.contains(&format!("You play {p} in g1")), "{reply}");
+        assert!(
+            reply.contains(&format!("You have joined g1, asking for {p}")),
+            "{reply}"
+        );
         let gm: Vec<Sent> = to(&sent, GM);
         assert!(
-            gm.iter().any(|m| m.subject == format!("g1: {p} taken")),
+            gm.iter().any(|m| m.subject == "g1: players joining"
+                && m.body.contains(&format!("{} of 7 seats taken", i + 1))),
             "{gm:#?}"
         );
         if i == 6 {
-            // Everybody is told the game started.
+            // Every player is told which power is theirs (each asked for
+            // a different one, and has it); the GM gets the overview.
             for q in POWERS {
+                let start = sent
+                    .iter()
+                    .find(|m| m.to_has(&addr(q)) && m.subject == format!("g1: you are {q}"))
+                    .unwrap_or_else(|| panic!("{q} not told: {sent:#?}"));
                 assert!(
-                    sent.iter()
-                        .any(|m| m.to_has(&addr(q)) && m.subject == "g1: the game starts")
-                        || q == *p,
-                    "{q} not told: {sent:#?}"
+                    start
+                        .body
+                        .contains(&format!("SIGNON {q} g1 <your password>"))
                 );
+                assert_eq!(start.attachments.len(), 1, "the map");
             }
+            assert!(
+                sent.iter()
+                    .any(|m| m.to_has(GM) && m.subject == "g1: the game starts")
+            );
             assert!(
                 reply.contains("g1 has started: Spring 1901 movement."),
                 "{reply}"
@@ -274,7 +287,7 @@ fn two_game_years_by_mail() {
         &format!("SIGNON Austria g1 {new_pw}\nA Vie - Gal\nA Vie-Boh\nREADY"),
     );
     let r = &to(&sent, "newaus@example.test")[0].body;
-    assert!(r.contains("not accepted: a unit may only retreat"), "{r}");
+    assert!(r.contains("    a unit may only retreat"), "{r}");
     let res = results(&sent);
     assert_eq!(res.subject, "g1: Fall 1901 retreats");
     assert!(res.body.contains("Austria: A(Vie)-Boh"), "{}", res.body);

@@ -2,7 +2,11 @@
 //! and store with a clock the test moves: civil disorder seen by everyone
 //! and left by sending orders, durations in minutes, names and the roster,
 //! a replacement's welcome, absences that move a deadline, the mail that
-//! ends a game, and press kept as written. Replies and notices are
+//! ends a game, and press kept as written; and (issue 34) the start mail
+//! of each player, powers given by preference, the game clock, early
+//! processing (complete orders unless WAIT; a phase with nothing to order
+//! at once; the GM's PROCESS calling nobody late), MAP, refusals that show
+//! the way and notices of changed settings. Replies and notices are
 //! snapshots (tests/snapshots/commands_lifecycle__*.snap), so their layout
 //! is reviewed like the results'.
 
@@ -101,7 +105,7 @@ fn civil_disorder_is_shown_everywhere_and_left_by_sending_orders() {
     );
     let list = answer(&w.reply("someone@example.test", "LIST g1"));
     assert!(
-        list.contains("Austria          civil disorder"),
+        list.contains("Austria  civil disorder  centres  3, units  3"),
         "LIST shows it: {list}"
     );
 
@@ -174,7 +178,7 @@ fn orders_bring_a_power_back_from_civil_disorder_and_the_others_are_told() {
     );
     assert!(
         w.reply("someone@example.test", "LIST g1")
-            .contains("Austria          playing")
+            .contains("Austria  playing")
     );
 }
 
@@ -385,11 +389,7 @@ fn a_store_fault_in_a_command_leaves_nothing_half_done_and_is_not_mailed() {
     assert!(!reply.body.contains("disk on fire"), "{}", reply.body);
     assert!(!reply.body.contains("players"), "{}", reply.body);
     // The seat written before the fault was rolled back with the command.
-    assert!(
-        reply.body.contains("England          open"),
-        "{}",
-        reply.body
-    );
+    assert!(reply.body.contains("England  open"), "{}", reply.body);
     assert!(
         !sent.iter().any(|m| m.to_has(GM)),
         "the GM hears of no join: {sent:#?}"
@@ -431,4 +431,431 @@ fn a_game_ended_by_its_last_year_closes_with_the_chart_who_played_and_the_years(
         .find(|m| m.to_has(GM) && m.subject == fin.subject)
         .expect("the GM's copy");
     assert_eq!(gm.body.trim_end(), fin.body.trim_end());
+}
+
+/// The table of the years shows each year's own figures: a GM's EDIT in
+/// the Spring of 1902 changes 1902's, never 1901's.
+#[test]
+fn the_years_table_keeps_a_years_figures_when_the_gm_edits_the_next() {
+    let mut w = game("SET END 1902");
+    let gm = |w: &mut World, body: &str| w.mail(GM, &format!("SIGNON GM g1 gm-secret\n{body}"));
+    // Spring and Fall 1901, all holding; the Winter has nothing to order
+    // and goes at once.
+    gm(&mut w, "PROCESS");
+    gm(&mut w, "PROCESS");
+    let r = answer(&w.reply(GM, "SIGNON GM g1 gm-secret\nEDIT OWNER Bel France"));
+    assert!(r.contains("Bel now belongs to France"), "{r}");
+    let mut last = Vec::new();
+    for _ in 0..4 {
+        last = gm(&mut w, "PROCESS");
+        if last.iter().any(|m| m.body.contains("The game is over")) {
+            break;
+        }
+    }
+    let fin = last
+        .iter()
+        .find(|m| m.to_has(&addr("France")) && m.body.contains("The game is over"))
+        .unwrap_or_else(|| panic!("no end among {last:#?}"));
+    let table = fin
+        .body
+        .split("Supply centres at the end of each year:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no table in:\n{}", fin.body));
+    let france = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("France"))
+        .expect("France's row");
+    let figures: Vec<&str> = france.split_whitespace().skip(1).collect();
+    assert_eq!(
+        figures,
+        ["3", "4"],
+        "1901 before the edit, 1902 after:\n{table}"
+    );
+}
+
+/// A standard game `g1` whose players ask for `wishes` (address, list),
+/// on a judge drawing from `seed`: the mails of the last JOIN (the start).
+fn joined(w: &mut World, setup: &str, wishes: &[(&str, &str)]) -> Vec<Sent> {
+    let r = w.reply(GM, &format!("CREATE g1 standard gm-secret\n{setup}"));
+    assert!(r.contains("Created g1"), "{r}");
+    let mut last = Vec::new();
+    for (who, list) in wishes {
+        last = w.mail(
+            &format!("{who}@example.test"),
+            &format!("JOIN g1 pw-{who}-secret {list}\nSET PICTURE NONE"),
+        );
+    }
+    last
+}
+
+#[test]
+fn each_player_is_told_their_power_with_the_board_map_deadline_and_sign_on() {
+    let mut w = World::seeded(7);
+    // Russia's and Turkey's players both want Russia; Turkey's player
+    // also takes Turkey: each gets their own. Two want Italy alone: one
+    // gets it by the draw, the other Austria, and may decline it.
+    let wishes = [
+        ("ann", "Italy"),
+        ("ben", "England"),
+        ("cas", "France"),
+        ("dan", "Germany"),
+        ("eve", "Italy"),
+        ("fay", "Russia"),
+        ("gus", "Russia, Turkey"),
+    ];
+    let sent = joined(
+        &mut w,
+        "SET TIMEZONE America/New_York\nSET CLOCK 20:00",
+        &wishes,
+    );
+    let power_of = |who: &str| -> String {
+        let m = sent
+            .iter()
+            .find(|m| {
+                m.to_has(&format!("{who}@example.test")) && m.subject.starts_with("g1: you are ")
+            })
+            .unwrap_or_else(|| panic!("no start mail to {who}: {sent:#?}"));
+        m.subject.trim_start_matches("g1: you are ").to_string()
+    };
+    assert_eq!(power_of("fay"), "Russia");
+    assert_eq!(power_of("gus"), "Turkey");
+    assert_eq!(power_of("ben"), "England");
+    let mut two = [power_of("ann"), power_of("eve")];
+    two.sort();
+    assert_eq!(two, ["Austria", "Italy"]);
+    let declined = if power_of("ann") == "Austria" {
+        "ann"
+    } else {
+        "eve"
+    };
+    let austria = subject(
+        &sent,
+        &format!("{declined}@example.test"),
+        "g1: you are Austria",
+    );
+    assert_eq!(austria.attachments.len(), 1, "the map");
+    insta::assert_snapshot!("start_mail_outside_the_list", austria.body);
+    let turkey = subject(&sent, "gus@example.test", "g1: you are Turkey");
+    insta::assert_snapshot!("start_mail", turkey.body);
+    // The first deadline is the clock's: 20:00 in New York, 72 hours on.
+    assert!(
+        turkey.body.contains(
+            "Deadline:     Tue 04 Jan 2028 20:00 EST\n              Wed 05 Jan 2028 01:00 UTC"
+        ),
+        "{}",
+        turkey.body
+    );
+    let overview = subject(&sent, GM, "g1: the game starts");
+    insta::assert_snapshot!("start_overview", overview.body);
+    let joining = subject(&sent, GM, "g1: players joining");
+    assert!(
+        joining
+            .body
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("7 of 7 seats taken, 0 open."),
+        "{}",
+        joining.body
+    );
+}
+
+#[test]
+fn first_come_never_gives_a_power_nobody_asked_for() {
+    let mut w = World::new();
+    w.reply(
+        GM,
+        "CREATE g1 standard gm-secret\nSET ASSIGNMENT FIRST-COME",
+    );
+    let r = answer(&w.reply("ann@example.test", "JOIN g1 pw-ann-secret England"));
+    assert!(r.contains("You play England in g1"), "{r}");
+    let r = answer(&w.reply("ben@example.test", "JOIN g1 pw-ben-secret England"));
+    insta::assert_snapshot!("first_come_refused", r);
+    let r = answer(&w.reply("ben@example.test", "JOIN g1 pw-ben-secret England, France"));
+    assert!(r.contains("You play France in g1"), "{r}");
+}
+
+#[test]
+fn the_gm_gives_the_powers_with_assign_then_starts() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g1 standard gm-secret\nSET ASSIGNMENT GM");
+    for p in POWERS {
+        w.mail(
+            &addr(p),
+            &format!("JOIN g1 pw-{p}-secret {p}\nSET PICTURE NONE"),
+        );
+    }
+    // Every seat is taken, but the GM starts the game.
+    let list = w.reply("x@example.test", "LIST g1");
+    assert!(list.contains("forming"), "{list}");
+    let r = answer(&w.reply(
+        GM,
+        "SIGNON GM g1 gm-secret\nASSIGN Austria england@example.test",
+    ));
+    assert!(r.contains("Austria goes to england@example.test."), "{r}");
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nSTART");
+    subject(&sent, &addr("England"), "g1: you are Austria");
+    subject(&sent, &addr("Austria"), "g1: you are England");
+}
+
+#[test]
+fn the_game_clock_sets_every_deadline_after_early_processing_too() {
+    let mut w = game("SET CLOCK 18:00 Mon-Fri\nSET PHASE LENGTH 72h 24h 48h");
+    // Started Sat 1 Jan 2028 12:00 UTC: 72 hours on is Tuesday noon, so
+    // the first deadline is Tuesday 18:00.
+    let r = as_power(&mut w, "England", "F Lon H");
+    let words = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("deadline Tue 04 Jan 2028 18:00 UTC"), "{r}");
+    // Everybody's orders complete on Sunday at 09:00: processed at once,
+    // and the Fall's deadline is the first weekday 18:00 at least 72
+    // hours on: Wednesday.
+    w.now += std::time::Duration::from_secs(21 * HOUR);
+    let mut sent = Vec::new();
+    for p in POWERS {
+        sent = w.mail(&addr(p), &format!("SIGNON {p} g1 pw-{p}\n{}", holds(p)));
+    }
+    let results = subject(&sent, &addr("England"), "g1: Spring 1901 results");
+    assert!(
+        results
+            .body
+            .contains("Next: Fall 1901 movement, deadline Wed 05 Jan 2028 18:00 UTC."),
+        "{}",
+        results.body
+    );
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nSET CLOCK 20:00 weekends");
+    let r = answer(
+        &sent
+            .iter()
+            .find(|m| m.in_reply_to.is_some() && m.to_has(GM))
+            .expect("the GM's reply")
+            .body,
+    );
+    insta::assert_snapshot!("clock_set", r);
+    // The players are told of the new clock.
+    for p in POWERS {
+        let n = subject(&sent, &addr(p), "g1: the GM changed the settings");
+        let flat = n.body.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("Deadlines fall at 20:00 (UTC), Saturday, Sunday"),
+            "{}",
+            n.body
+        );
+    }
+}
+
+#[test]
+fn complete_orders_are_ready_unless_the_player_waits() {
+    let mut w = game("");
+    for p in &POWERS[..6] {
+        let sent = w.mail(&addr(p), &format!("SIGNON {p} g1 pw-{p}\n{}", holds(p)));
+        assert!(!sent.iter().any(|m| m.subject.contains("results")), "{p}");
+    }
+    // Turkey says WAIT with complete orders: the phase waits for it.
+    let r = as_power(&mut w, "Turkey", &format!("{}\nSET WAIT", holds("Turkey")));
+    insta::assert_snapshot!("wait", answer(&r));
+    assert!(!r.contains("has been processed"), "{r}");
+    // NOWAIT lets it go at once.
+    let sent = w.mail(&addr("Turkey"), "SIGNON Turkey g1 pw-Turkey\nSET NOWAIT");
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has(&addr("Turkey")) && m.subject.starts_with("Re:"))
+        .expect("reply");
+    insta::assert_snapshot!("nowait", answer(&reply.body));
+    let results = subject(&sent, GM, "g1: Spring 1901 results");
+    assert!(
+        !results.body.contains("No orders received"),
+        "{}",
+        results.body
+    );
+}
+
+#[test]
+fn with_early_ready_only_ready_lets_a_phase_go() {
+    let mut w = game("SET EARLY READY");
+    for p in POWERS {
+        let sent = w.mail(&addr(p), &format!("SIGNON {p} g1 pw-{p}\n{}", holds(p)));
+        assert!(!sent.iter().any(|m| m.subject.contains("results")), "{p}");
+    }
+    let r = as_power(&mut w, "England", "F Lon H");
+    assert!(
+        r.contains("or earlier once every player has sent READY."),
+        "{r}"
+    );
+    let mut sent = Vec::new();
+    for p in POWERS {
+        sent = w.mail(&addr(p), &format!("SIGNON {p} g1 pw-{p}\nREADY"));
+    }
+    subject(&sent, GM, "g1: Spring 1901 results");
+}
+
+#[test]
+fn a_retreat_with_its_only_retreat_ordered_goes_at_once() {
+    let mut w = game("");
+    let spring = |p: &str| match p {
+        "Italy" => "F Nap H\nA Rom H\nA Ven-Tyr",
+        "Russia" => "F StP/sc H\nA Mos H\nA War-Gal\nF Sev H",
+        p => holds(p),
+    };
+    for p in POWERS {
+        w.mail(&addr(p), &format!("SIGNON {p} g1 pw-{p}\n{}", spring(p)));
+    }
+    let fall = |p: &str| match p {
+        "Italy" => "F Nap H\nA Rom H\nA Tyr-Vie",
+        "Russia" => "F StP/sc H\nA Mos H\nA Gal S A Tyr-Vie\nF Sev H",
+        p => holds(p),
+    };
+    let mut sent = Vec::new();
+    for p in POWERS {
+        sent = w.mail(&addr(p), &format!("SIGNON {p} g1 pw-{p}\n{}", fall(p)));
+    }
+    subject(&sent, GM, "g1: Fall 1901 results");
+    // Austria's one retreat, refused where it cannot go (with where it
+    // can), then given: the phase goes with it, no READY needed.
+    let sent = w.mail(
+        &addr("Austria"),
+        "SIGNON Austria g1 pw-Austria\nA Vie-Tyr\nA Vie-Boh",
+    );
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has(&addr("Austria")) && m.subject.starts_with("Re:"))
+        .expect("reply");
+    insta::assert_snapshot!("retreat_goes_at_once", answer(&reply.body));
+    subject(&sent, GM, "g1: Fall 1901 retreats");
+}
+
+#[test]
+fn the_gms_process_before_the_deadline_calls_nobody_late() {
+    let mut w = game("SET NMR CD");
+    as_power(&mut w, "England", holds("England"));
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nPROCESS");
+    let results = subject(&sent, &addr("England"), "g1: Spring 1901 results");
+    assert!(
+        !results.body.contains("No orders received"),
+        "{}",
+        results.body
+    );
+    assert!(!results.body.contains("civil disorder"), "{}", results.body);
+    assert!(
+        !sent
+            .iter()
+            .any(|m| m.subject.contains("civil disorder") || m.subject.contains("no orders from")),
+        "{sent:#?}"
+    );
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has(GM) && m.subject.starts_with("Re:"))
+        .expect("reply");
+    insta::assert_snapshot!("process_early", answer(&reply.body));
+    // At the deadline the same PROCESS is the deadline's: silent powers
+    // are late, and go into civil disorder.
+    w.advance(72 * HOUR);
+    let sent = w.mail(GM, "SIGNON GM g1 gm-secret\nPROCESS");
+    let results = subject(&sent, &addr("England"), "g1: Fall 1901 results");
+    assert!(
+        results.body.contains("No orders received from:"),
+        "{}",
+        results.body
+    );
+}
+
+#[test]
+fn the_board_on_demand_with_the_map() {
+    let mut w = game("");
+    let sent = w.mail("anyone@example.test", "MAP g1");
+    let reply = &sent[0];
+    assert_eq!(
+        reply.attachments.len(),
+        1,
+        "the map: {:?}",
+        reply.attachments
+    );
+    assert_eq!(reply.attachments[0].0, "g1-S1901M.png");
+    insta::assert_snapshot!("map", answer(&reply.body));
+    let r = answer(&w.reply("anyone@example.test", "STATUS g1"));
+    assert_eq!(r.replace("STATUS", "MAP"), answer(&reply.body));
+}
+
+#[test]
+fn players_are_told_of_the_settings_they_play_by_and_the_late_of_what_comes() {
+    let mut w = game("");
+    let sent = w.mail(
+        GM,
+        "SIGNON GM g1 gm-secret\nSET NMR CD\nSET PRESS NONE\nSET TIMEZONE Europe/Paris\nSET STYLE JUDGE",
+    );
+    // One notice for the mail, with every change the players live by.
+    let notices: Vec<&Sent> = sent
+        .iter()
+        .filter(|m| m.subject == "g1: the GM changed the settings")
+        .collect();
+    assert_eq!(notices.len(), 7, "{sent:#?}");
+    insta::assert_snapshot!("settings_notice", notices[0].body);
+    // The late notice says what NMR CD means.
+    for p in &POWERS[1..] {
+        as_power(&mut w, p, holds(p));
+    }
+    let sent = w.advance(72 * HOUR);
+    let late = subject(&sent, &addr("Austria"), "g1: your orders are late");
+    insta::assert_snapshot!("late_notice_cd", late.body);
+    let gm = subject(&sent, GM, "g1: late powers");
+    insta::assert_snapshot!("late_powers_gm", gm.body);
+}
+
+#[test]
+fn a_failed_sign_on_shows_what_was_typed_but_the_password() {
+    let mut w = game("");
+    let r = answer(&w.reply(&addr("England"), "SIGNON Englnd g1 pw-England"));
+    assert!(r.contains("> SIGNON Englnd g1 ********"), "{r}");
+    assert!(!r.contains("pw-England"), "{r}");
+    // Words run together (an HTML mail): all hidden.
+    let r = answer(&w.reply(&addr("England"), "SIGNON England g1 pw-Englund F Lon H"));
+    assert!(!r.contains("pw-Englund"), "{r}");
+    // Words out of order: one as long as a password is hidden wherever
+    // it stands.
+    let r = answer(&w.reply(&addr("England"), "SIGNON pw-England England g1"));
+    assert!(r.contains("> SIGNON ******** England ********"), "{r}");
+    assert!(!r.contains("pw-England"), "{r}");
+}
+
+#[test]
+fn the_first_deadline_may_be_set_while_the_game_forms() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g1 standard gm-secret");
+    let r = answer(&w.reply(GM, "SIGNON GM g1 gm-secret\nSET DEADLINE 2028-01-08 20:00"));
+    insta::assert_snapshot!("first_deadline_set", r);
+    let mut sent = Vec::new();
+    for p in POWERS {
+        sent = w.mail(
+            &addr(p),
+            &format!("JOIN g1 pw-{p}-secret {p}\nSET PICTURE NONE"),
+        );
+    }
+    let start = subject(&sent, &addr("Turkey"), "g1: you are Turkey");
+    assert!(
+        start
+            .body
+            .contains("Deadline:     Sat 08 Jan 2028 20:00 UTC"),
+        "{}",
+        start.body
+    );
+}
+
+/// LIST keeps its columns however long the powers' names and states: the
+/// 1066 game's "The Northern Earls" and a power in civil disorder.
+#[test]
+fn list_keeps_its_columns_with_long_names() {
+    let mut w = World::new();
+    let r = w.reply(GM, "CREATE e1 1066 gm-secret");
+    assert!(r.contains("Created e1"), "{r}");
+    let list = w.reply("x@example.test", "LIST e1");
+    let rows: Vec<&str> = list
+        .lines()
+        .filter(|l| l.contains("centres") && l.contains("units"))
+        .collect();
+    assert!(rows.len() >= 7, "{list}");
+    assert!(
+        rows.iter().any(|r| r.contains("The Northern Earls  open")),
+        "{list}"
+    );
+    let at: Vec<usize> = rows.iter().filter_map(|r| r.find("centres")).collect();
+    assert!(at.windows(2).all(|w| w[0] == w[1]), "columns:\n{list}");
 }

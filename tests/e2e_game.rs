@@ -1,18 +1,28 @@
 //! A whole game through the real mail servers and the real daemon: a GM
-//! creates a standard game, an observer watches, seven players join, and
-//! two game years are played by mail with orders, press kept as written
+//! creates a standard game with a game clock (deadlines at 18:00), an
+//! observer watches, seven players join with preference lists (two want
+//! the same power and nothing else: one gets it by the draw, the other the
+//! power left, told it may decline) and each gets a start mail saying
+//! which power is theirs, with the board and the map; then two game years
+//! are played by mail with orders (a refusal showing where the unit can
+//! go), press kept as written
 //! (blank lines, indentation, a long line broken only where too long),
 //! every form of deadline a GM writes (a date and time, `+48h` from the
 //! deadline, a weekday, minutes, `in 48h` from now, a time the clocks skip
 //! and one they repeat), an absence that the GM lets move the deadline, a
 //! late player reminded by the judge's clock and then held in civil
 //! disorder (told to its player, shown to the others, its READY not
-//! counting, the others' READY enough without it) who comes back by
-//! sending orders (the others told), then is replaced with a full welcome,
-//! a player's name and the roster (WHOGAME), a retreat whose results hold
-//! the year's centre chart, builds and removals, a rollback and a draw
-//! vote whose game-over mail holds the final chart, who played (the
-//! replaced player too) and the centres year by year.
+//! counting) who comes back by sending orders (the others told); a phase
+//! held by a player's SET WAIT and let go by SET NOWAIT, complete orders
+//! being ready without READY, with the next deadline on the game clock
+//! after that early processing; a retreat phase that goes at once when its
+//! only retreat is ordered (a wrong one refused with where the unit can
+//! go); a replacement welcomed with the whole board, the map and the
+//! latest press; a player's name and the roster (WHOGAME); builds and
+//! removals; a rollback; MAP; the GM's PROCESS before the deadline that
+//! calls nobody late; and a draw vote whose game-over mail holds the final
+//! chart, who played (the replaced player too) and the centres year by
+//! year.
 //!
 //! Everything goes through Dovecot and Postfix on 127.0.0.1
 //! (tests/support/mailsys.rs) and `zinejudge run` as a child process
@@ -58,6 +68,45 @@ const LONG_PRESS_LINE: &str = "Whoever took Belgium last time swore on the North
 const ZONE: &str = "Europe/London";
 /// How long the clock-driven steps may take: a tick is every 5 s.
 const CLOCK_WAIT: Duration = Duration::from_secs(60);
+
+/// The game clock's time of day (`SET CLOCK 18:00`), in the game's zone.
+const CLOCK_HOUR: i8 = 18;
+
+/// The deadline the game clock gives a phase of `hours` opening at
+/// `start`: the first 18:00 in the game's zone at least `hours` later, as
+/// the judge shows it.
+fn on_clock(start: jiff::Timestamp, hours: i64) -> String {
+    let tz = jiff::tz::TimeZone::get(ZONE).expect("a known zone");
+    let earliest = start + jiff::SignedDuration::from_hours(hours);
+    let local = earliest.to_zoned(tz.clone());
+    let at = |d: jiff::civil::Date| {
+        tz.to_ambiguous_zoned(d.at(CLOCK_HOUR, 0, 0, 0))
+            .compatible()
+            .expect("18:00 exists")
+            .timestamp()
+    };
+    let today = at(local.date());
+    let t = if today >= earliest {
+        today
+    } else {
+        at(local.date() + jiff::Span::new().days(1))
+    };
+    shown(t, ZONE)
+}
+
+/// Check that `deadline` (as a results mail shows it) is the game clock's
+/// for a phase of `hours` opened between `before` and `after`.
+#[track_caller]
+fn clock_deadline(deadline: &str, hours: i64, before: jiff::Timestamp, after: jiff::Timestamp) {
+    let want: Vec<String> = [before, after]
+        .iter()
+        .map(|t| on_clock(*t, hours))
+        .collect();
+    assert!(
+        want.iter().any(|w| deadline.trim_end_matches('.') == w),
+        "the deadline {deadline:?} is not the clock's: {want:?}"
+    );
+}
 
 fn first_address(power: &str) -> String {
     format!("{}@example.test", power.to_lowercase())
@@ -151,13 +200,29 @@ fn set_deadline(post: &mut Post, everyone: &[String], form: &str, local: &str, u
         &format!("SIGNON GM {GAME} {GM_PW}\nSET DEADLINE {form}"),
     );
     s.expect(&each(everyone, &["g1: new deadline"]));
-    s.reply().lines(&[
-        &format!("> SET DEADLINE {form}"),
-        &format!("The deadline is now {local},"),
-        &format!("that is {utc}."),
-    ]);
+    // UTC is added only where the zone's time is not UTC's.
+    let same = local.rsplit_once(' ').map(|x| x.0) == utc.rsplit_once(' ').map(|x| x.0);
+    if same {
+        s.reply().lines(&[
+            &format!("> SET DEADLINE {form}"),
+            &format!("The deadline is now {local}."),
+        ]);
+    } else {
+        s.reply().lines(&[
+            &format!("> SET DEADLINE {form}"),
+            &format!("The deadline is now {local},"),
+            &format!("that is {utc}."),
+        ]);
+    }
     for m in s.all("g1: new deadline") {
-        m.lines(&[&format!("The GM moved the deadline to {local}.")]);
+        if same {
+            m.lines(&[&format!("The GM moved the deadline to {local}.")]);
+        } else {
+            m.lines(&[
+                &format!("The GM moved the deadline to {local}"),
+                &format!("(that is {utc})."),
+            ]);
+        }
     }
     s
 }
@@ -198,7 +263,8 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "new game",
         &format!(
             "CREATE {GAME} standard {GM_PW}\nSET NMR CD\nSET PRESS GREY\n\
-             SET TIMEZONE Europe/London\nSET PHASE LENGTH 72h 48h\nSET REMINDER 90m"
+             SET TIMEZONE Europe/London\nSET PHASE LENGTH 72h 48h\nSET REMINDER 90m\n\
+             SET CLOCK 18:00"
         ),
     );
     s.expect(&[]);
@@ -206,10 +272,11 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         .says(&[
             "Created g1 (Standard Diplomacy); you are its GM and signed on.",
             "Set: a power without orders at the deadline goes into civil disorder (NMR CD).",
-            "Set: press GREY.",
+            "Set: press may be grey: sent without the sender's name.",
             "Set: time zone Europe/London.",
             "Set: movement phases last 72h, retreats and adjustments 48h.",
             "Set: reminders 1h30m before the deadline.",
+            "Set: deadlines fall at 18:00 (Europe/London), every day, the first such time once the phase's length has passed.",
         ])
         .lines(&["> CREATE g1 standard ********"])
         .never_says(&[GM_PW]);
@@ -219,43 +286,124 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     s.expect(&[]);
     s.reply().says(&["You will receive this game's results."]);
 
-    // ---- Seven players join, each asking for a power; the last starts it.
-    for (i, p) in POWERS.iter().enumerate() {
+    // ---- Seven players join, each with the powers they want, best
+    // first. Russia's and Turkey's players both name Russia, Turkey's
+    // player as the first of two: the most wishes met gives each their own.
+    // Austria's and Italy's players both want Italy and nothing else: one
+    // gets it by the draw, the other the power left, Austria.
+    let wishes = [
+        ("Austria", "Italy"),
+        ("England", "England"),
+        ("France", "France"),
+        ("Germany", "Germany"),
+        ("Italy", "Italy"),
+        ("Russia", "Russia"),
+        ("Turkey", "Russia, Turkey"),
+    ];
+    let mut start = None;
+    for (i, (p, list)) in wishes.iter().enumerate() {
         let (addr, pw) = seats.0[p].clone();
-        let s = post.mail(&addr, "joining", &format!("JOIN {GAME} {pw} {p}"));
-        let taken = format!("{GAME}: {p} taken");
-        if i < 6 {
-            s.expect(&[(GM, &[taken.as_str()])]);
-        } else {
-            // Everybody but the joiner hears of the start; the GM also
-            // hears who took the last power.
-            let others: Vec<String> = seats
-                .all_addrs()
-                .into_iter()
-                .filter(|a| *a != addr)
-                .chain([OBSERVER.to_string()])
-                .collect();
-            let mut want = each(&others, &["g1: the game starts"]);
-            want.push((GM, &["g1: Turkey taken", "g1: the game starts"]));
-            s.expect(&want);
-            for m in s.all("g1: the game starts") {
-                m.lines(&[
-                    "g1 (Standard Diplomacy) has started.",
-                    "Austria taken",
-                    "Turkey taken",
-                ])
-                .says(&["First phase: Spring 1901 movement, deadline"]);
-            }
-            s.reply()
-                .lines(&["g1 has started: Spring 1901 movement."])
-                .says(&["Deadline: "]);
-        }
-        s.get(GM, &taken)
-            .says(&[&format!("{addr} joined g1 as {p}.")]);
+        let s = post.mail(&addr, "joining", &format!("JOIN {GAME} {pw} {list}"));
+        let asked = list.replace(',', "");
+        let asked: Vec<&str> = asked.split_whitespace().collect();
+        s.get(GM, "g1: players joining").says(&[&format!(
+            "{addr} joined g1, asking for {}: {} of 7 seats taken, {} open.",
+            asked.join(", "),
+            i + 1,
+            6 - i
+        )]);
         s.reply()
-            .says(&[&format!("You play {p} in g1; you are signed on.")])
+            .says(&[
+                &format!("You have joined g1, asking for {}.", asked.join(", ")),
+                "The powers are given when the game starts",
+            ])
             .never_says(&[&pw]);
+        if i < 6 {
+            s.expect(&[(GM, &["g1: players joining"])]);
+        } else {
+            start = Some(s);
+        }
     }
+    // The last JOIN starts the game: each player is told which power is
+    // theirs, the GM and the observer get the overview.
+    let s = start.expect("the last JOIN");
+    let players = seats.all_addrs();
+    let mut want: Vec<(&str, &[&str])> = each(&players, &["g1: you are *"]);
+    want.push((GM, &["g1: players joining", "g1: the game starts"]));
+    want.push((OBSERVER, &["g1: the game starts"]));
+    s.expect(&want);
+    s.reply()
+        .lines(&["g1 has started: Spring 1901 movement."])
+        .says(&["Deadline: "]);
+    for m in s.all("g1: the game starts") {
+        m.lines(&[
+            "g1 (Standard Diplomacy) has started.",
+            "Austria taken",
+            "Turkey taken",
+        ])
+        .says(&[
+            "First phase: Spring 1901 movement, deadline",
+            "Russia: 4 centres, 4 units",
+        ]);
+    }
+    // Who plays what: the start mails say, and the seats follow them.
+    let passwords: BTreeMap<String, String> = seats.0.values().cloned().collect();
+    let mut given: BTreeMap<&'static str, (String, String)> = BTreeMap::new();
+    for (_, (addr, pw)) in seats.0.iter() {
+        let m = s.get(addr, "g1: you are *");
+        let power = POWERS
+            .iter()
+            .copied()
+            .find(|p| m.subject == format!("g1: you are {p}"))
+            .unwrap_or_else(|| panic!("{}", m.subject));
+        m.says(&[
+            &format!("g1 (Standard Diplomacy) has started. You are {power}."),
+            "Your units:",
+            "Your centres:",
+            "First phase: Spring 1901 movement",
+            "Deadline:",
+            "This phase will be adjudicated at the deadline",
+            &format!("SIGNON {power} g1 <your password>"),
+            "The board (the map is attached):",
+            if power == "Russia" {
+                "Russia (you): 4 centres, 4 units"
+            } else {
+                "Russia: 4 centres, 4 units"
+            },
+            &format!("{power} (you):"),
+            "Unowned centres:",
+            "The game's page:",
+            "/games/g1",
+        ])
+        .never_says(&[pw]);
+        let names: Vec<&str> = m.attachments.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["g1-S1901M.png"],
+            "{addr}: the map with the start mail"
+        );
+        given.insert(power, (addr.clone(), passwords[addr].clone()));
+    }
+    // Each wish that could be met was: Russia's and Turkey's players have
+    // their own, and so does every player who alone asked for a power.
+    for p in ["England", "France", "Germany", "Russia", "Turkey"] {
+        assert_eq!(given[p].0, first_address(p), "{p}");
+    }
+    // Italy went to one of the two who asked for it, by the draw; the
+    // other has Austria, which they did not ask for, and may decline it.
+    let lucky = given["Italy"].0.clone();
+    let other = given["Austria"].0.clone();
+    let mut pair = [lucky.clone(), other.clone()];
+    pair.sort();
+    assert_eq!(pair, [first_address("Austria"), first_address("Italy")]);
+    s.get(&other, "g1: you are Austria").says(&[
+        "You asked for Italy, and that power went to other players.",
+        "If you would rather not play Austria, sign on and send RESIGN before the first deadline",
+    ]);
+    s.get(&lucky, "g1: you are Italy")
+        .never_says(&["You asked for"]);
+    eprintln!("Italy went to {lucky} by the draw; Austria to {other}");
+    seats.0 = given;
 
     // ---- Too late to join.
     let s = post.mail(LATECOMER, "me too", &format!("JOIN {GAME} pw-latecomer"));
@@ -265,7 +413,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     // ---- Spring 1901. England orders (with a typo the judge explains).
     let (a, body) = seats.signed(
         "England",
-        "SET NAME Ann of England\nF(Lon)-NTH\nF Edi - Norwegian Sea\nA Lvp-Yrk\nA(Lvp)-Yor\nREADY",
+        "SET NAME Ann of England\nF(Lon)-NTH\nF Edi-Lon\nF Edi - Norwegian Sea\nA Lvp-Yrk\nA(Lvp)-Yor\nREADY",
     );
     let s = post.mail(&a, "orders S1901", &body);
     s.expect(&[]);
@@ -273,8 +421,11 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         .says(&[
             "Signed on as England in g1 (Spring 1901 movement, deadline",
             "You are Ann of England in g1's roster.",
-            "line 5: \"A Lvp-Yrk\"",
+            "line 4: \"F Edi-Lon\"",
+            "not adjacent, and no convoy route exists; F(Edi) can move to Cly (Clyde), NTH (North Sea), NWG (Norwegian Sea) or Yor (Yorkshire)",
+            "line 6: \"A Lvp-Yrk\"",
             "Did you mean Yorkshire (Yor)?",
+            "This phase will be adjudicated at the deadline",
             "Ready: the phase is processed as soon as every player is ready.",
         ])
         .lines(&[
@@ -494,7 +645,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     assert!(
         candidates
             .iter()
-            .any(|c| got.trim_end_matches(',') == c.as_str()),
+            .any(|c| got.trim_end_matches([',', '.']) == c.as_str()),
         "in 48h: got {got:?}, want one of {candidates:?}"
     );
 
@@ -556,17 +707,31 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     );
     let mut readers = everyone.clone();
     readers.push(GM.into());
-    let mut want = each(&everyone, &["g1: Spring 1901 results"]);
+    // Everybody is told the GM changed a setting they play by.
+    let mut want = each(
+        &everyone,
+        &["g1: Spring 1901 results", "g1: the GM changed the settings"],
+    );
     want.retain(|(a, _)| *a != austria);
     let austria_wants = [
         "g1: Spring 1901 results",
         "g1: Austria is in civil disorder",
+        "g1: the GM changed the settings",
     ];
     want.push((&austria, &austria_wants));
     let gm_wants = ["g1: Spring 1901 results", "g1: no orders from Austria"];
     want.push((GM, &gm_wants));
     s.expect(&want);
     s.reply().says(&["Set: grace period 0h."]);
+    for m in s.all("g1: the GM changed the settings") {
+        // A notice is signed and links to the game's page, as results do.
+        m.lines(&[
+            "The GM of g1 changed how the game is played:",
+            "Grace period 0h.",
+            "--",
+        ])
+        .says(&["The game's page:", "/games/g1"]);
+    }
     eprintln!(
         "reminder, deadline and civil disorder by the clock: {:.1}s",
         clock_start.elapsed().as_secs_f64()
@@ -592,18 +757,19 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "In civil disorder: Austria (from this phase). Its units hold",
     ]);
     s.get(GM, "g1: no orders from Austria")
-        .says(&["No orders came from Austria this phase; they are in civil disorder"]);
+        .says(&["No orders came from Austria this phase; it is in civil disorder"]);
     // Civil disorder on the power's own side: its player is told, and its
     // READY alone does not count; LIST shows it to anybody.
     s.get(&austria, "g1: Austria is in civil disorder").says(&[
         "so Austria is now in civil disorder",
         "To take Austria back, sign on and send orders",
         "SIGNON Austria g1 <your password>",
+        "The game's page:",
     ]);
     let s = post.mail(
         &austria,
         "ready",
-        &format!("SIGNON Austria {GAME} pw-austria\nREADY"),
+        &format!("SIGNON Austria {GAME} {}\nREADY", seats.0["Austria"].1),
     );
     s.expect(&[]);
     s.reply().says(&[
@@ -615,33 +781,66 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     s.reply()
         .lines(&["Austria civil disorder centres 3, units 3"]);
 
-    // ---- Fall 1901: Italy dislodges Vienna with Russian support. Austria
-    // is in civil disorder: the six others' READY is enough.
+    // ---- Fall 1901: Austria's player comes back by sending orders (the
+    // others are told); Italy dislodges Vienna with Russian support. Orders
+    // that are complete are ready without READY; Turkey's player holds the
+    // phase with SET WAIT, then lets it go with SET NOWAIT.
     let mut everyone = seats.all_addrs();
     everyone.push(OBSERVER.into());
     let mut readers = everyone.clone();
     readers.push(GM.into());
+    let (a, body) = seats.signed("Austria", "A Vie H\nA Bud H\nF Tri H");
+    let s = post.mail(&a, "Austria F1901", &body);
+    let mut told = readers.clone();
+    told.retain(|x| *x != a);
+    s.expect(&each(&told, &["g1: Austria is back"]));
+    s.reply().says(&[
+        "Austria is no longer in civil disorder: the game waits for it again.",
+        "Your orders are complete.",
+    ]);
+    for m in s.all("g1: Austria is back") {
+        m.says(&[
+            "Austria's player has sent orders again: Austria is no longer in civil disorder in g1.",
+        ]);
+    }
+    let (a, body) = seats.signed("Turkey", "A Bul H\nF Ank-BLA\nA Arm H\nSET WAIT");
+    let s = post.mail(&a, "Turkey F1901", &body);
+    s.expect(&[]);
+    s.reply().says(&[
+        "Your orders are complete.",
+        "Wait: the phase waits for you until the deadline",
+    ]);
     for (p, orders) in [
         ("Italy", "A Tyr-Vie\nF ION-Tun\nA Apu H"),
         ("England", "F NTH C A Yor-Nwy\nA Yor-Nwy\nF NWG H"),
         ("France", "F MAO-Por\nA Spa H\nA Bur H"),
         ("Germany", "F Den H\nA Kie-Hol\nA Ruh-Bel"),
-        ("Turkey", "A Bul H\nF Ank-BLA\nA Arm H"),
+        (
+            "Russia",
+            "A Gal S A(Tyr)-Vie\nA Ukr-Rum\nF Sev H\nF BOT-Swe",
+        ),
     ] {
-        let (a, body) = seats.signed(p, &format!("{orders}\nREADY"));
+        let (a, body) = seats.signed(p, orders);
         let s = post.mail(&a, &format!("{p} F1901"), &body);
         s.expect(&[]);
-        s.reply().says(&["Your orders are complete."]);
+        s.reply()
+            .says(&[
+                "Your orders are complete.",
+                "This phase will be adjudicated at the deadline",
+            ])
+            .never_says(&["has been processed"]);
     }
-    // Russia is the last: everyone is ready, so the phase is processed.
-    let (a, body) = seats.signed(
-        "Russia",
-        "A Gal S A(Tyr)-Vie\nA Ukr-Rum\nF Sev H\nF BOT-Swe\nREADY",
-    );
-    let s = post.mail(&a, "Russia F1901", &body);
+    // Every order is in; Turkey's WAIT alone holds the phase. SET NOWAIT
+    // lets it go at once.
+    let (a, body) = seats.signed("Turkey", "SET NOWAIT");
+    let before = jiff::Timestamp::now();
+    let s = post.mail(&a, "Turkey goes", &body);
+    let after = jiff::Timestamp::now();
     s.expect(&each(&readers, &["g1: Fall 1901 results"]));
-    s.reply()
-        .says(&["Every player is ready: the phase has been processed."]);
+    s.reply().says(&[
+        "No wait: once your orders are complete you are ready",
+        "Every player in g1 is ready: the phase has been processed",
+    ]);
     let r = results(&s, "g1: Fall 1901 results", &readers, "F1901M");
     r.lines(&[
         "A(Tyr)-Vie",
@@ -656,42 +855,33 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         "Austrian A(Vie) (attacked from Tyr): may retreat to",
         "Boh",
         "Next: Fall 1901 retreat, deadline",
-        "In civil disorder: Austria",
     ])
-    .lines(&[
-        "A(Vie) H no order, dislodged",
-        "F(Tri) H no order",
-        "No orders received from: Austria.",
-    ]);
+    .never_says(&["No orders received", "In civil disorder"]);
+    // The next deadline is the game clock's, after this early processing
+    // too: 18:00 in the game's zone, at least the retreat's 48 hours on.
+    clock_deadline(
+        &r.after("Next: Fall 1901 retreat, deadline "),
+        48,
+        before,
+        after,
+    );
     // Chart timing: with a retreat to come, this chart is the one before
     // this move's captures, and says so.
     r.lines(&["Supply centres (this move's captures count after the retreats):"])
         .says(&["Russia 4, units 4: Mos Sev StP War"]);
 
-    // ---- The retreat: only Austria has a choice. Its player comes back:
-    // sending orders takes the power out of civil disorder (and everybody
-    // else is told); a wrong retreat is refused, the right one taken, and
-    // READY processes the phase.
-    let (a, body) = seats.signed("Austria", "A Vie - Gal\nA Vie-Boh\nREADY");
+    // ---- The retreat: only Austria has a choice. A wrong retreat is
+    // refused, with where the unit can go; the right one completes
+    // Austria's orders, and the phase goes at once, without READY.
+    let (a, body) = seats.signed("Austria", "A Vie - Gal\nA Vie-Boh");
     let s = post.mail(&a, "retreat", &body);
-    let mut told = readers.clone();
-    told.retain(|x| *x != a);
-    let back_and_results = ["g1: Austria is back", "g1: Fall 1901 retreats"];
-    let mut want = each(&told, &back_and_results);
-    let only_results = ["g1: Fall 1901 retreats"];
-    want.push((&a, &only_results));
-    s.expect(&want);
+    s.expect(&each(&readers, &["g1: Fall 1901 retreats"]));
     s.reply().says(&[
-        "Austria is no longer in civil disorder: the game waits for it again.",
         "line 2: \"A Vie - Gal\"",
-        "not accepted: a unit may only retreat",
-        "Every player is ready: the phase has been processed.",
+        "a unit may only retreat to an adjacent, empty, uncontested province it was not attacked from; A(Vie) can retreat to Boh (Bohemia), or disband",
+        "Your orders are complete.",
+        "Every player in g1 is ready: the phase has been processed",
     ]);
-    for m in s.all("g1: Austria is back") {
-        m.says(&[
-            "Austria's player has sent orders again: Austria is no longer in civil disorder in g1.",
-        ]);
-    }
     let r = results(&s, "g1: Fall 1901 retreats", &readers, "F1901R");
     r.lines(&["Retreats:", "Austria: A(Vie)-Boh"])
         .says(&["Next: Winter 1901 adjustment, deadline"]);
@@ -754,11 +944,29 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
             "Centres: 2",
             &format!("SIGNON Austria g1 {new_pw}"),
         ])
-        .says(&["Deadline: ", "Units: ", "A(Boh)", "Orders held for Austria"])
+        .says(&[
+            "Deadline: ",
+            "Units: ",
+            "A(Boh)",
+            "Orders held for Austria",
+            // The whole board, as at the start, and the latest press.
+            "The board (the map is attached):",
+            "Italy: 5 centres",
+            "Russia: 6 centres",
+            "The latest press to everybody, newest first:",
+            "Somebody is lying.",
+        ])
         .never_says(&["A(Lon)-Yor"]);
+    let names: Vec<&str> = welcome
+        .attachments
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(names, ["g1-W1901A.png"], "the map with the welcome");
     s.get(&austria, "g1: you no longer play Austria")
         .says(&["has given Austria to another player"]);
     let old_austria = austria.clone();
+    let old_pw = seats.0["Austria"].1.clone();
     seats
         .0
         .insert("Austria", (NEW_AUSTRIA.to_string(), new_pw.clone()));
@@ -768,7 +976,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let s = post.mail(
         &old_austria,
         "my orders",
-        &format!("SIGNON Austria {GAME} pw-austria\nA Vie H"),
+        &format!("SIGNON Austria {GAME} {old_pw}\nA Vie H"),
     );
     s.expect(&[(NEW_AUSTRIA, &["Austria in g1: failed sign-on"])]);
     s.reply()
@@ -792,16 +1000,13 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let (a, body) = seats.signed("England", "Build F Edi\nREADY");
     let s = post.mail(&a, "builds", &body);
     s.expect(&[]);
-    s.reply().lines(&[
-        "(1 build(s) due)",
-        "Build F(Edi)",
-        "Your orders are complete.",
-    ]);
+    s.reply()
+        .lines(&["(1 build due)", "Build F(Edi)", "Your orders are complete."]);
     let (a, body) = seats.signed("Austria", "Remove A Boh\nREADY");
     let s = post.mail(&a, "removal", &body);
     s.expect(&[]);
     s.reply().lines(&[
-        "(1 removal(s) due)",
+        "(1 removal due)",
         "Remove A(Boh)",
         "Your orders are complete.",
     ]);
@@ -821,7 +1026,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     s.expect(&each(&readers, &["g1: Winter 1901 adjustments"]));
     s.reply()
         .lines(&["Build A(Smy)"])
-        .says(&["Every player is ready: the phase has been processed."]);
+        .says(&["Every player in g1 is ready: the phase has been processed"]);
     let r = results(&s, "g1: Winter 1901 adjustments", &readers, "W1901A");
     r.lines(&[
         "Adjustments:",
@@ -868,7 +1073,7 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
     let s = post.mail(GM, "history", &format!("HISTORY {GAME}"));
     s.expect(&[(GM, &["g1: history S1901M to S1902M"])]);
     s.reply()
-        .says(&["The results of 5 phase(s) are mailed to you separately."]);
+        .says(&["The results of 5 phases are mailed to you separately."]);
     s.get(GM, "g1: history S1901M to S1902M").lines(&[
         "g1: Spring 1901 results",
         "g1: Fall 1901 results",
@@ -915,20 +1120,37 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
         .never_says(&["bounced"])
         .says(&["Next: Fall 1902 movement"]);
 
-    // ---- Fall 1902: everybody holds (READY alone). No unit is dislodged,
-    // so no retreat phase follows: the Fall results hold the year's chart,
-    // the captures counted, with no caveat, and the builds they give.
-    let mut last = None;
-    for (i, p) in POWERS.iter().enumerate() {
-        let (a, body) = seats.signed(p, "READY");
-        let s = post.mail(&a, &format!("{p} F1902"), &body);
-        if i < POWERS.len() - 1 {
-            s.expect(&[]);
-        }
-        last = Some(s);
-    }
-    let s = last.expect("the last READY");
+    // ---- Fall 1902. Anybody may ask for the board: MAP answers with
+    // the position as text and the map attached.
+    let s = post.mail(OBSERVER, "the board", &format!("MAP {GAME}"));
+    s.expect(&[]);
+    s.reply().says(&[
+        "g1 (Standard Diplomacy): Fall 1902 movement.",
+        "Deadline:",
+        "Austria: 2 centres, 2 units",
+        "Units: A(Ser), F(Tri)",
+        "Turkey: 4 centres",
+        "Unowned centres:",
+    ]);
+    let names: Vec<&str> = s
+        .reply()
+        .attachments
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(names, ["g1-F1902M.png"], "the map with MAP");
+
+    // The GM processes before the deadline, with nobody's orders in: all
+    // hold, and early processing calls nobody late, although the game
+    // puts silent powers in civil disorder (SET NMR CD). No unit is
+    // dislodged, so no retreat phase follows: the Fall results hold the
+    // year's chart, the captures counted, with no caveat, and the builds
+    // they give.
+    let s = post.mail(GM, "process", &gm_on("PROCESS"));
     s.expect(&each(&readers, &["g1: Fall 1902 results"]));
+    s.reply().says(&[
+        "Processed before the deadline: nobody is late for it, and nobody goes into civil disorder.",
+    ]);
     let r = results(&s, "g1: Fall 1902 results", &readers, "F1902M");
     r.lines(&["Supply centres:"])
         .says(&[
@@ -936,7 +1158,12 @@ fn a_standard_game_played_by_mail_through_the_real_servers() {
             "Turkey 5 (+1)",
             "Next: Winter 1902 adjustment, deadline",
         ])
-        .never_says(&["count after the retreats", "Dislodged:"]);
+        .never_says(&[
+            "count after the retreats",
+            "Dislodged:",
+            "No orders received",
+            "In civil disorder",
+        ]);
 
     // ---- Winter 1902: a draw. One vote is taken back and given again;
     // nobody hears of the votes until the last one ends the game.

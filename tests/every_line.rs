@@ -223,7 +223,7 @@ fn ardri_rule_7f_by_mail_a_viking_fleet_on_land_becomes_an_army() {
     let mut w = World::new();
     w.reply("gm@example.test", "CREATE vik ardri gm-secret WITH Vikings");
     let r = w.reply("v@example.test", "JOIN vik pw-secret Vikings");
-    assert!(r.contains("You play Vikings"), "{r}");
+    assert!(r.contains("asking for Vikings"), "{r}");
     w.reply("gm@example.test", "SIGNON GM vik gm-secret\nSTART");
     let r = w.reply(
         "gm@example.test",
@@ -278,15 +278,18 @@ fn austria_to_build() -> World {
 #[test]
 fn builds_merge_site_by_site_across_mails_and_the_reply_says_so() {
     let mut w = austria_to_build();
+    // Austria's player holds the phase open (complete orders would
+    // otherwise let it go at once): this test is about merging orders.
+    player(&mut w, "Austria", "SET WAIT");
     let r = player(&mut w, "Austria", "Build A(Bud)");
     assert!(r.contains("Winter 1901"), "{r}");
-    assert_eq!(held(&r), ["(3 build(s) due)", "Build A(Bud)"], "{r}");
+    assert_eq!(held(&r), ["(3 builds due)", "Build A(Bud)"], "{r}");
     // A build at another site adds to it, as an order for another unit
     // would; the reply says how orders combine.
     let r = player(&mut w, "Austria", "Build F(Tri)");
     assert_eq!(
         held(&r),
-        ["(3 build(s) due)", "Build A(Bud)", "Build F(Tri)"],
+        ["(3 builds due)", "Build A(Bud)", "Build F(Tri)"],
         "{r}"
     );
     assert!(r.contains("site by site"), "{r}");
@@ -300,7 +303,7 @@ fn builds_merge_site_by_site_across_mails_and_the_reply_says_so() {
     assert_eq!(
         held(&r),
         [
-            "(3 build(s) due)",
+            "(3 builds due)",
             "Build A(Bud)",
             "Build F(Tri)",
             "Build A(Tri)"
@@ -319,7 +322,7 @@ fn builds_merge_site_by_site_across_mails_and_the_reply_says_so() {
     assert_eq!(
         held(&r),
         [
-            "(3 build(s) due)",
+            "(3 builds due)",
             "Build A(Bud)",
             "Build A(Tri)",
             "Build A(Vie)"

@@ -68,9 +68,9 @@ fn abstraction2_through_1918_most_units_wins() {
     for p in &powers {
         let r = w.reply(
             &format!("{p}@example.test"),
-            &format!("JOIN long pw-secret {p}"),
+            &format!("JOIN long pw-secret {p}\nSET WAIT"),
         );
-        assert!(r.contains(&format!("You play {p}")), "{r}");
+        assert!(r.contains(&format!("asking for {p}")), "{r}");
     }
     let mut seed = 0x5eed_1914_u64;
     let mut phases = 0;

@@ -334,7 +334,7 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
         &chatty,
         format!("From: {chatty}"),
         "SET COLOUR of the sea to blue please\n".repeat(3300),
-        Want::Answer(chatty.clone(), vec!["more line(s) like these"]),
+        Want::Answer(chatty.clone(), vec!["more lines like these"]),
     );
     smtp.quit();
     let long = ms.address("longid");

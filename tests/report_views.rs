@@ -15,8 +15,8 @@ fn hidden_units_are_shown_only_to_their_owner_and_the_gm() {
         "red@example.test",
         "SIGNON Red f pw-secret\nF Fog-Mist\nA Rhm H",
     );
-    w.reply("blue@example.test", "SIGNON Blue f pw-secret\nA Bhm-Mid");
-    let sent = w.mail("gm@example.test", "SIGNON GM f gm-secret\nPROCESS");
+    // Both players' orders are complete: the phase goes at once.
+    let sent = w.mail("blue@example.test", "SIGNON Blue f pw-secret\nA Bhm-Mid");
     let body = |a: &str| {
         sent.iter()
             .find(|m| m.to_has(a) && m.subject == "f: Spring 1901 results")

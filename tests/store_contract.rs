@@ -280,6 +280,8 @@ fn a_game_row_and_its_seats_come_back_as_saved(at: &dyn At) {
         failures: 3,
         picture: Some("png".into()),
         name: Some("Ann".into()),
+        wait: true,
+        prefs: vec![2, 0],
     };
     games::save_seat(c, "g", &seat).unwrap();
     assert_eq!(games::seats(c, "g").unwrap()[1], seat);
@@ -289,6 +291,34 @@ fn a_game_row_and_its_seats_come_back_as_saved(at: &dyn At) {
     games::clear_orders(c, "g").unwrap();
     assert!(games::orders(c, "g", 1).unwrap().is_empty());
     assert_eq!(games::list(c).unwrap().len(), 1);
+    // A row that cannot be read is an error with its cause, never the
+    // defaults (a status no judge wrote, settings that are not settings).
+    c.execute(
+        "UPDATE games SET settings = 'nonsense' WHERE name = 'g'",
+        &[],
+    )
+    .unwrap();
+    let e = games::load(c, "g").unwrap_err().to_string();
+    assert!(e.contains("the settings of game g cannot be read"), "{e}");
+    c.execute(
+        "UPDATE games SET settings = '{}', status = 'wandering' WHERE name = 'g'",
+        &[],
+    )
+    .unwrap();
+    let e = games::load(c, "g").unwrap_err().to_string();
+    assert!(e.contains("the status of game g cannot be read"), "{e}");
+    c.execute("UPDATE games SET status = 'active' WHERE name = 'g'", &[])
+        .unwrap();
+    c.execute(
+        "UPDATE seats SET status = 'dozing' WHERE game = 'g' AND power = 0",
+        &[],
+    )
+    .unwrap();
+    let e = games::seats(c, "g").unwrap_err().to_string();
+    assert!(
+        e.contains("the status of seat 0 of game g cannot be read"),
+        "{e}"
+    );
 }
 
 fn history_and_press_keep_their_order(at: &dyn At) {

@@ -24,7 +24,10 @@ fn first_phase(mut w: World) -> Vec<Sent> {
     for p in POWERS {
         // Any case names the game.
         let r = w.reply(&addr(p), &format!("JOIN hastings pw-{p} {p}"));
-        assert!(r.contains(&format!("You play {p} in Hastings")), "{r}");
+        assert!(
+            r.contains(&format!("You have joined Hastings, asking for {p}")),
+            "{r}"
+        );
     }
     let mut all = Vec::new();
     let orders = [

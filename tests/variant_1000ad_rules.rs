@@ -500,10 +500,11 @@ fn by_mail(game: &str, edits: &[&str]) -> World {
             &format!("{p}@example.test"),
             &format!("JOIN {game} pw-secret {p}"),
         );
-        assert!(r.contains(&format!("You play {p}")), "{r}");
+        assert!(r.contains(&format!("asking for {p}")), "{r}");
     }
     w.reply(gm, &format!("SIGNON GM {game} gm-secret\nSTART"));
-    w.mail(gm, &format!("SIGNON GM {game} gm-secret\nPROCESS"));
+    // The board is set before the placements are played: with no units
+    // the phases after them would have nothing to order and go at once.
     if !edits.is_empty() {
         let r = w.reply(
             gm,
@@ -511,6 +512,7 @@ fn by_mail(game: &str, edits: &[&str]) -> World {
         );
         assert!(!r.contains("rror") && !r.contains("unknown"), "{r}");
     }
+    w.mail(gm, &format!("SIGNON GM {game} gm-secret\nPROCESS"));
     w
 }
 
@@ -583,13 +585,14 @@ fn rule_14_by_mail_the_dislodged_army_retreats_overland_and_the_game_goes_on() {
         "British@example.test",
         "SIGNON British r14 pw-secret\nA Lon - NTH",
     );
-    assert!(r.contains("not accepted"), "{r}");
+    assert!(r.contains("Not accepted"), "{r}");
     let r = w.reply(
         "British@example.test",
         "SIGNON British r14 pw-secret\nA Lon - Mer",
     );
-    assert!(!r.contains("not accepted") && !r.contains("rror"), "{r}");
-    process(&mut w, "r14", "British");
+    assert!(!r.contains("ot accepted") && !r.contains("rror"), "{r}");
+    // The only retreat ordered, the phase goes at once.
+    assert!(r.contains("the phase has been processed"), "{r}");
     // The next mail works: the game was not jammed.
     let r = w.reply(
         "British@example.test",
@@ -758,10 +761,10 @@ fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
     w.reply("British@example.test", "JOIN r7b pw-secret British");
     w.reply(gm, "SIGNON GM r7b gm-secret\nSTART");
     // Nine due: a 3D (two) and seven units use them all; an eighth unit
-    // is one too many.
+    // is one too many. (SET WAIT: complete orders would play the phase.)
     let r = w.reply(
         "British@example.test",
-        "SIGNON British r7b pw-secret\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
+        "SIGNON British r7b pw-secret\nSET WAIT\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
          Build F Mth\nBuild F Wal\nBuild F Mal\nBuild F WWa\nBuild F Lon",
     );
     assert!(r.contains("no (more) builds are due"), "{r}");
@@ -774,10 +777,10 @@ fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
         "SIGNON British r7b pw-secret\nCLEAR\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
          Build F Mth\nBuild F Wal\nBuild F Mal",
     );
-    assert!(r.contains("Still missing: 1 build(s) or waiver(s)"), "{r}");
+    assert!(r.contains("Still missing: 1 build or waiver"), "{r}");
     // And the judge builds what the reply promised.
     let results = process(&mut w, "r7b", "British");
-    assert!(results.contains("1 build(s) not used"), "{results}");
+    assert!(results.contains("1 build not used"), "{results}");
     assert!(results.contains("units 7"), "{results}");
 }
 
@@ -865,9 +868,8 @@ fn rule_13_by_mail_grace_and_anarchy_are_announced_and_an_anarchic_power_owes_no
     );
     // Past the Winter, the grace season: the Moors hold in Castile.
     process(&mut w, "r13", "Moors");
-    let r = w.reply("Moors@example.test", "SIGNON Moors r13 pw-secret\nA Cas H");
+    let (r, results) = orders_then_results(&mut w, "r13", "Moors", "A Cas H");
     assert!(r.contains("Spring 1001 AD movement"), "{r}");
-    let results = process(&mut w, "r13", "Moors");
     assert!(
         flat(&results).contains("Moors: no home centre retaken"),
         "{results}"
@@ -881,15 +883,37 @@ fn rule_13_by_mail_grace_and_anarchy_are_announced_and_an_anarchic_power_owes_no
     assert!(!r.contains("Still missing"), "{r}");
 }
 
+/// `power`'s mail `body` in `game`; its reply, and the results `power`
+/// reads of the phase: at once when the mail completes every order the
+/// phase waits for (it goes early), else after the GM's PROCESS.
+fn orders_then_results(w: &mut World, game: &str, power: &str, body: &str) -> (String, String) {
+    let to = format!("{power}@example.test");
+    let sent = w.mail(&to, &format!("SIGNON {power} {game} pw-secret\n{body}"));
+    let reply = sent
+        .iter()
+        .find(|m| m.in_reply_to.is_some())
+        .map(|m| m.body.clone())
+        .unwrap_or_else(|| panic!("no reply: {sent:#?}"));
+    let results = match sent
+        .into_iter()
+        .find(|m| m.to_has(&to) && m.in_reply_to.is_none())
+    {
+        Some(m) => m.body,
+        None => process(w, game, power),
+    };
+    (reply, results)
+}
+
 #[test]
 fn rule_9_by_mail_the_fast_ferry_boards_sails_and_lands() {
     let mut w = by_mail("r9", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);
-    let r = w.reply(
-        "British@example.test",
-        "SIGNON British r9 pw-secret\nA(Lon) boards F(ENC)\nF(ENC) - NTH\nF(ENC) disembarks A(Fri)",
+    let (r, results) = orders_then_results(
+        &mut w,
+        "r9",
+        "British",
+        "A(Lon) boards F(ENC)\nF(ENC) - NTH\nF(ENC) disembarks A(Fri)",
     );
-    assert!(!r.contains("not accepted"), "{r}");
-    let results = process(&mut w, "r9", "British");
+    assert!(!r.contains("ot accepted"), "{r}");
     assert!(results.contains("landed"), "{results}");
     let row = zinejudge::store::games::load(w.processor.store.conn(), "r9")
         .expect("store")
@@ -943,7 +967,9 @@ fn rule_9_by_mail_the_fast_ferry_ordered_over_several_mails_in_long_words() {
         assert!(!r.contains("not accepted") && !r.contains("dropped"), "{r}");
         r
     };
-    say("Army London boards Fleet English Channel");
+    // SET WAIT: the phase waits for the orders to come, although those
+    // of the first two mails are complete.
+    say("SET WAIT\nArmy London boards Fleet English Channel");
     say("Fleet English Channel -> North Sea");
     let r = say("Fleet English Channel disembarks Army Frisia");
     // All three held, none replacing another.

@@ -472,7 +472,9 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
     w.reply("gm@example.test", "CREATE y1700 1700ad gm-secret");
     w.reply("swe@example.test", "JOIN y1700 pw-secret Sweden");
     w.reply("gm@example.test", "SIGNON GM y1700 gm-secret\nSTART");
-    let r = w.reply(
+    // Sweden's is the only sheet the turn waits for: complete, it is
+    // played at once.
+    let sent = w.mail(
         "swe@example.test",
         "SIGNON Sweden y1700 pw-secret\n\
          Sweden 1700 Moves: CXII(Got)-hold-Den (x2);\n\
@@ -483,9 +485,13 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
          Retreats: A(Liv)-Kur;\n\
          Builds: A(Dal).",
     );
-    assert!(!r.contains("not accepted"), "{r}");
+    let r = &sent
+        .iter()
+        .find(|m| m.in_reply_to.is_some())
+        .expect("a reply")
+        .body;
+    assert!(!r.contains("ot accepted"), "{r}");
     assert!(r.contains("L(Got)-hold-Den (x2)"), "{r}");
-    let sent = w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
     let results = sent
         .iter()
         .find(|m| m.to_has("swe@example.test") && m.subject.contains("1700"))

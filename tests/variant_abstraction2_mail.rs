@@ -25,7 +25,7 @@ fn game(edits: &[&str]) -> World {
             &format!("{p}@example.test"),
             &format!("JOIN abs pw-secret {p}"),
         );
-        assert!(r.contains(&format!("You play {p}")), "{r}");
+        assert!(r.contains(&format!("asking for {p}")), "{r}");
     }
     w.reply("gm@example.test", "SIGNON GM abs gm-secret\nSTART");
     if !edits.is_empty() {
@@ -103,10 +103,22 @@ fn rule_3_an_army_retreats_onto_its_own_fleet_by_mail_and_the_game_goes_on() {
         results.body
     );
     // Every mail to the game is still answered.
-    let r = orders(&mut w, "France", "A(Bre)-BoB");
-    assert!(!r.contains("not accepted"), "{r}");
+    // The only retreat ordered, the phase goes at once.
+    let sent = w.mail(
+        "France@example.test",
+        "SIGNON France abs pw-secret\nA(Bre)-BoB",
+    );
+    let r = &sent
+        .iter()
+        .find(|m| m.in_reply_to.is_some())
+        .expect("a reply")
+        .body;
+    assert!(!r.contains("ot accepted"), "{r}");
     assert!(!r.contains("internal"), "{r}");
-    let results = process(&mut w, "France");
+    let results = sent
+        .iter()
+        .find(|m| m.to_has("France@example.test") && m.subject.starts_with("abs: "))
+        .unwrap_or_else(|| panic!("no retreat results: {sent:#?}"));
     assert!(results.body.contains("A(Bre)-BoB"), "{}", results.body);
     assert!(units_of(&mut w, "France").contains(&"A/F BoB".to_string()));
     let r = orders(&mut w, "France", "A/F(BoB)-MAO");

@@ -213,7 +213,7 @@ fn rule_7_without_the_vikings_they_are_out_of_the_game() {
     let r = w.reply("gm@example.test", "CREATE eire ardri gm-secret");
     assert!(r.contains("Vikings are not in this game"), "{r}");
     let r = w.reply("x@example.test", "JOIN eire pw-secret Vikings");
-    assert!(!r.contains("You play Vikings"), "{r}");
+    assert!(!r.contains("asking for Vikings"), "{r}");
     // Never in silence: the reply says why the wish was passed over.
     assert!(r.contains("(Vikings are not in this game)"), "{r}");
     // The start mail says they are out, not in civil disorder.
@@ -242,7 +242,7 @@ fn rule_7_without_the_vikings_the_game_starts_when_the_five_others_have_joined()
             &format!("{p}@example.test"),
             &format!("JOIN eire pw-secret {p}"),
         );
-        assert!(last.contains(&format!("You play {p}")), "{last}");
+        assert!(last.contains(&format!("asking for {p}")), "{last}");
     }
     // Every power in the game is taken: it starts without the GM's START.
     assert!(last.contains("has started"), "{last}");
@@ -274,12 +274,16 @@ fn rule_7a_7c_the_vikings_are_in_the_game_while_they_hold_centres_off_the_board(
     let mut w = World::new();
     w.reply("gm@example.test", "CREATE vik ardri gm-secret WITH Vikings");
     w.reply("v@example.test", "JOIN vik pw-secret Vikings");
+    // An Ulaid army, so that the Spring has orders to wait for (a phase
+    // with nothing to order goes at once, and the Vikings would land).
+    w.reply("u@example.test", "JOIN vik pw-secret Ulaid");
     w.reply("gm@example.test", "SIGNON GM vik gm-secret\nSTART");
+    w.reply("u@example.test", "SIGNON Ulaid vik pw-secret\nBuild A Ema");
     let r = w.reply(
         "v@example.test",
         "SIGNON Vikings vik pw-secret\nBuild F NAT",
     );
-    assert!(!r.contains("not accepted"), "{r}");
+    assert!(!r.contains("ot accepted"), "{r}");
     w.mail("gm@example.test", "SIGNON GM vik gm-secret\nPROCESS");
     let r = w.reply("v@example.test", "LIST vik");
     assert!(
@@ -370,7 +374,7 @@ fn rule_7b_7e_a_viking_build_elsewhere_is_refused_by_the_viking_rule() {
     let r = w.reply("gm@example.test", "CREATE vik ardri gm-secret WITH Vikings");
     assert!(!r.contains("not in this game"), "{r}");
     let r = w.reply("v@example.test", "JOIN vik pw-secret Vikings");
-    assert!(r.contains("You play Vikings"), "{r}");
+    assert!(r.contains("asking for Vikings"), "{r}");
     w.reply("gm@example.test", "SIGNON GM vik gm-secret\nSTART");
     let r = w.reply(
         "v@example.test",

@@ -22,7 +22,7 @@ pub struct Args {
     /// Variant: a shipped name or a file.
     #[arg(long, default_value = "standard")]
     game: String,
-    /// Position file (TOML); see README.
+    /// Position file (TOML); see docs/variants.md, "Positions".
     #[arg(long)]
     position: PathBuf,
     /// Orders, one per line: `England: F Lon-ENG`.
@@ -459,8 +459,9 @@ fn report(
                 if n > 0 {
                     let _ = writeln!(
                         s,
-                        "  {}: {n} build(s) not used",
-                        map.power(PowerId(pw as u8)).name
+                        "  {}: {} not used",
+                        map.power(PowerId(pw as u8)).name,
+                        crate::report::plural(n, "build", None)
                     );
                 }
             }

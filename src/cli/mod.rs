@@ -82,11 +82,12 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
-    /// Print the manual page (roff), made from these definitions.
-    #[command(hide = true)]
+    /// Print the manual page (roff), made from these definitions; with
+    /// --dir, write every page, the mail commands' zinejudge-mail.7 too.
     Man {
-        /// Instead, write zinejudge.1 and a page for each subcommand
-        /// (zinejudge-run.1, ...) into this directory.
+        /// Instead, write zinejudge.1, a page for each subcommand
+        /// (zinejudge-run.1, ...) and zinejudge-mail.7 (the commands
+        /// players and GMs mail) into this directory.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
@@ -169,6 +170,9 @@ fn man(dir: Option<&Path>) -> Result<ExitCode> {
             std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
             clap_mangen::generate_to(cmd, d)
                 .with_context(|| format!("cannot write the manual pages into {}", d.display()))?;
+            let mail = d.join("zinejudge-mail.7");
+            std::fs::write(&mail, crate::commands::registry::manual())
+                .with_context(|| format!("cannot write {}", mail.display()))?;
         }
         None => {
             let mut out = Vec::new();
@@ -215,7 +219,10 @@ fn check_game(file: &Path) -> Result<ExitCode> {
             for p in &e.problems {
                 println!("{}:{p}", file.display());
             }
-            println!("{} problem(s)", e.problems.len());
+            println!(
+                "{}",
+                crate::report::plural(e.problems.len() as i64, "problem", None)
+            );
             Ok(ExitCode::FAILURE)
         }
     }

@@ -639,8 +639,9 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
         }
         let mut body = format!(
             "A mail from {} tried to sign on as {label} with a wrong password \
-             ({n} failure(s) in a row from that address).",
-            s.from.email
+             ({} in a row from that address).",
+            s.from.email,
+            crate::report::plural(n, "failure", None)
         );
         if until > 0 {
             body.push_str(&format!(

@@ -25,8 +25,10 @@ pub(crate) fn summary(
     t.push_str(&final_chart(v, after));
     t.push_str("\nWho played:\n");
     t.push_str(&players(c, v, g)?);
-    // The position at the start of each year: the first phase of that
-    // year in the history (and the last phase, if it opened a year).
+    // The position at the start of each year: the first row of that year
+    // in the history (and the last phase, if it opened a year). A GM's
+    // edit keeps the board as it was before it, so an edit early in a
+    // year changes that year's figures, never the year before's.
     let mut starts: Vec<(i32, Vec<u32>)> = Vec::new();
     let mut note = |pos: &Position| {
         if starts.last().is_none_or(|(y, _)| *y < pos.phase.year) {
@@ -35,7 +37,7 @@ pub(crate) fn summary(
     };
     for h in games::history(c, &g.name)?
         .iter()
-        .filter(|h| h.kind == "phase")
+        .filter(|h| h.kind == "phase" || h.kind == "edit")
     {
         if let Ok(pos) = Position::from_toml(v, &h.position) {
             note(&pos);

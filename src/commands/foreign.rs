@@ -70,23 +70,6 @@ pub(crate) fn answer(line: &str) -> Option<&'static str> {
              results"
         }
         ["WAIT"] => "DPjudge's WAIT (the game's state): PAUSE stops the clock, RESUME restarts it",
-        ["SET", "NOWAIT"] | ["SET", "NO", "WAIT"] => {
-            "njudge's SET NOWAIT: here a player sends READY (each phase) once the orders are \
-             final, and the phase is processed as soon as every player is ready"
-        }
-        ["SET", "WAIT"] => {
-            "njudge's SET WAIT: here a phase waits for its deadline unless every player sent \
-             READY; NOT READY takes a READY back"
-        }
-        ["STATUS"] | ["STATUS", _] => {
-            "DPjudge's STATUS: LIST game shows a game's state, deadline and settings, WHO game \
-             its players"
-        }
-        ["MAP"] | ["MAP", _] | ["MAP", _, _] => {
-            "njudge's MAP: here the map comes with every results mail (SET PICTURE \
-             PNG|SVG|BOTH chooses its form), and HISTORY game phase mails a phase's results \
-             again"
-        }
         ["SET", "COMMENT", ..] => "njudge's SET COMMENT: a game here has no comment line",
         ["SET", "NOLIST" | "UNLIST" | "PRIVATE" | "UNLISTED"]
         | ["SET", "NO", "LIST"]
@@ -129,9 +112,5 @@ mod tests {
         assert!(answer("Wait for me in Bur").is_none());
         assert!(answer("I am also bob@example.org").is_some());
         assert!(answer("set nolist").is_some());
-        assert!(answer("SET NOWAIT").is_some());
-        assert!(answer("status g1").is_some());
-        assert!(answer("Status quo ante, please").is_none());
-        assert!(answer("MAP g1").is_some());
     }
 }

@@ -221,7 +221,7 @@ fn kept(text: &str, secrets: &[String]) -> Option<String> {
             Some(c) if c.entry.spec().secret != registry::Secret::None => {
                 any = true;
                 out.push_str(&l[..l.len() - bare.len()]);
-                out.push_str(&registry::echo(&c, false));
+                out.push_str(&registry::kept_form(&c));
             }
             _ => out.push_str(l),
         }
@@ -465,7 +465,8 @@ impl Same {
         if self.repeats >= SAME_ANSWERS {
             let n = self.repeats + 1 - SAME_ANSWERS;
             s.reply.push_str(&format!(
-                "> ... and {n} more line(s) like these, with the same answer.\n\n"
+                "> ... and {} like these, with the same answer.\n\n",
+                crate::report::plural(n as i64, "more line", Some("more lines"))
             ));
         }
         self.answer.clear();
@@ -638,6 +639,10 @@ fn flush_orders(
                 }
             }
         }
+    }
+    // A command after the orders starts a paragraph of its own.
+    if !s.reply.is_empty() && !s.reply.ends_with("\n\n") {
+        s.reply.push('\n');
     }
     Ok(())
 }

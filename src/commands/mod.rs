@@ -57,6 +57,20 @@ pub struct Judge {
     pub picture_format: crate::report::PictureFormat,
     /// Pictures drawn lately for mails being sent (see [`Responder::parts`]).
     drawn: play::Drawn,
+    /// Where the judge's random choices come from (the tie-breaks of the
+    /// powers' assignment, a power for a player who named none).
+    chance: Chance,
+}
+
+/// Where a judge's random choices come from: the system's random source,
+/// or a fixed seed (tests, which replay). Drawn here, at the edge, and
+/// passed into the pure core as a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chance {
+    /// The operating system's random source.
+    System,
+    /// A sequence from this seed.
+    Seeded(u64),
 }
 
 /// Who the lines of a mail speak for.
@@ -113,6 +127,15 @@ pub struct Session<'a, 't> {
     /// below it are for, until the next PHASE line or sign-on (`None`: the
     /// current phase).
     pub(crate) phase_ahead: Option<crate::variant::Phase>,
+    /// Games whose orders or readiness this mail changed: once it is done,
+    /// each goes early if it now waits for nobody
+    /// ([`Session::settle`]).
+    pub(crate) stirred: Vec<String>,
+    /// Settings the GM changed that the players live by, per game, told
+    /// in one notice when the mail is done ([`Session::notice_change`]).
+    pub(crate) changes: Vec<(GameRow, Vec<String>)>,
+    /// Pictures attached to the answer (MAP).
+    pub(crate) attach: Vec<crate::mail::Attached>,
 }
 
 /// One press message for one reader, sent when the mail is done.
@@ -229,6 +252,60 @@ impl Session<'_, '_> {
         }
     }
 
+    /// Tell everybody in `g` (but the mail's author) of a change to a
+    /// setting they live by; the changes of one mail go in one notice.
+    pub(crate) fn notice_change(&mut self, g: &GameRow, line: &str) {
+        match self
+            .changes
+            .iter_mut()
+            .find(|(x, _)| x.name.eq_ignore_ascii_case(&g.name))
+        {
+            Some((_, lines)) => lines.push(line.to_string()),
+            None => self.changes.push((g.clone(), vec![line.to_string()])),
+        }
+    }
+
+    /// Turn the changes kept by [`Session::notice_change`] into notices,
+    /// in the words of `notice-setting.txt`.
+    fn changes_told(&mut self, judge: &Judge) -> CmdResult {
+        for (g, lines) in std::mem::take(&mut self.changes) {
+            let ctx = serde_json::json!({"game": g.name, "judge": judge.name, "changes": lines});
+            let (_, body) = judge
+                .templates
+                .mail("notice-setting.txt", &ctx)
+                .map_err(anyhow::Error::from)?;
+            self.notice_once(&g, "the GM changed the settings", body);
+        }
+        Ok(())
+    }
+
+    /// Note that `game`'s orders or readiness changed: it may go early
+    /// once the mail is done.
+    pub(crate) fn stir(&mut self, game: &str) {
+        if !self.stirred.iter().any(|g| g.eq_ignore_ascii_case(game)) {
+            self.stirred.push(game.to_string());
+        }
+    }
+
+    /// Process each game this mail stirred that now waits for nobody. Done
+    /// once the whole mail is read, so that its later lines (more orders,
+    /// SET WAIT) count; each game in a savepoint of its own, so a fault in
+    /// one leaves the mail's other work whole.
+    pub(crate) fn settle(&mut self, judge: &mut Judge) -> anyhow::Result<()> {
+        for game in std::mem::take(&mut self.stirred) {
+            self.tx.execute_batch("SAVEPOINT settle")?;
+            match play::process_if_all_ready(judge, self, &game) {
+                Ok(()) => self.tx.execute_batch("RELEASE settle")?,
+                Err(e) => {
+                    self.tx
+                        .execute_batch("ROLLBACK TO settle; RELEASE settle")?;
+                    tracing::error!(game = %game, error = ?e, "cannot process a game whose players are ready");
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Add a line (or lines) to the reply.
     pub(crate) fn say(&mut self, text: &str) {
         self.reply.push_str(text);
@@ -286,6 +363,38 @@ impl Judge {
             default_tz: tz.to_string(),
             picture_format: crate::report::PictureFormat::default(),
             drawn: play::Drawn::default(),
+            chance: Chance::System,
+        }
+    }
+
+    /// Draw random choices from `chance` (a fixed seed makes a test's
+    /// assignment of powers the same every run).
+    pub fn with_chance(mut self, chance: Chance) -> Judge {
+        self.chance = chance;
+        self
+    }
+
+    /// A random number for a choice the core makes from it.
+    pub(crate) fn draw(&mut self) -> u64 {
+        match &mut self.chance {
+            Chance::System => {
+                let mut b = [0u8; 8];
+                match getrandom::fill(&mut b) {
+                    Ok(()) => u64::from_le_bytes(b),
+                    // No random source: a choice still has to be made; the
+                    // clock's nanoseconds are as good as any for a tie.
+                    Err(_) => std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.subsec_nanos().into()),
+                }
+            }
+            Chance::Seeded(s) => {
+                *s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = *s;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^ (z >> 31)
+            }
         }
     }
 
@@ -348,6 +457,16 @@ pub(crate) fn submit_show(
     power: PowerId,
 ) -> CmdResult {
     submit::show_orders(judge, s, game, power)
+}
+
+/// `d` in UTC, for a game whose zone `tz` is not at UTC then (so nobody
+/// need convert); `None` where the zone's time is UTC's (London in
+/// winter, though it says GMT).
+pub(crate) fn utc_too(d: i64, tz: &str) -> Option<String> {
+    let offset = jiff::Timestamp::from_second(d)
+        .map(|t| t.to_zoned(time::zone(tz)).offset().seconds())
+        .unwrap_or(0);
+    (offset != 0).then(|| time::show(d, "UTC"))
 }
 
 /// Load a game or say there is none.
@@ -514,9 +633,19 @@ impl Responder for Judge {
             notices: Vec::new(),
             press_out: Vec::new(),
             phase_ahead: None,
+            stirred: Vec::new(),
+            changes: Vec::new(),
+            attach: Vec::new(),
         };
-        let read = mailrun::run(self, &mut s, mail)?;
+        let mut read = mailrun::run(self, &mut s, mail)?;
+        let mark = s.reply.len();
+        s.settle(self)?;
+        if s.reply.len() > mark {
+            let said = s.reply.split_off(mark);
+            read.reply = format!("{}\n\n{}", read.reply.trim_end(), said.trim_end());
+        }
         s.send_press();
+        s.changes_told(self)?;
         s.send_notices()?;
         auth::tell_owners(&mut s)?;
         let mut reply = reply_to(
@@ -525,6 +654,7 @@ impl Responder for Judge {
             fit(&format!("{}\n-- \n{}\n", read.reply.trim_end(), self.name)),
         );
         reply.subject = mailrun::mask(&reply.subject, &read.secrets);
+        reply.attachments = std::mem::take(&mut s.attach);
         let mut replies = vec![reply];
         replies.append(&mut s.out);
         Ok(Response {
@@ -580,7 +710,7 @@ impl Responder for Judge {
         cause: &str,
         now: SystemTime,
     ) -> anyhow::Result<Vec<Outgoing>> {
-        play::set_aside(tx, key, cause, crate::daemon::process::unix(now))
+        play::set_aside(self, tx, key, cause, crate::daemon::process::unix(now))
     }
 }
 

@@ -6,7 +6,7 @@ use super::error::CmdResult;
 use super::submit::{has_choices, missing, stored};
 use super::{Judge, Session, mail_to};
 use crate::game::Position;
-use crate::game::record::{Nmr, SeatStatus, Settings, Status};
+use crate::game::record::{Seat, SeatStatus, Settings, Status};
 use crate::game::step::{PhaseOrders, play};
 use crate::mail::Outgoing;
 use crate::map::PowerId;
@@ -18,13 +18,10 @@ use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
 use std::fmt::Write;
 
-/// The deadline of a phase of `kind` starting at `now`.
+/// The deadline of a phase of `kind` starting at `now`, by the game
+/// clock in the game's zone ([`lifecycle::next_deadline`]).
 pub(crate) fn next_deadline(s: &Settings, kind: PhaseKind, now: i64) -> i64 {
-    let minutes = match kind {
-        PhaseKind::Movement => s.movement_minutes,
-        _ => s.short_minutes,
-    };
-    super::time::after_minutes(now, minutes.max(1))
+    crate::game::lifecycle::next_deadline(s, kind, now, &super::time::zone(&s.timezone))
 }
 
 /// The orders each power holds for the current phase, as stored.
@@ -139,71 +136,111 @@ fn orders_text(v: &Variant, o: &PhaseOrders) -> String {
 }
 
 use crate::game::end::game_end;
+use crate::game::lifecycle::{self, Missed, Notice, Standing, To, Trigger, Work};
+use crate::store::games::GameRow;
 
-/// Adjudicate the current phase of `game` and queue the results. Returns
-/// whether the game goes on.
+/// How many phases one processing may play in a row: a phase that waits
+/// for nobody (a retreat or adjustment with nothing left to order) goes at
+/// once after the one before it, and a game year has at most this many.
+const CHAIN: usize = 4;
+
+/// Adjudicate the current phase of `game` and queue the results, then any
+/// phase after it that waits for nobody. `trigger` says why: only a
+/// missed deadline calls anyone late or puts anyone in civil disorder.
+/// Returns whether the game goes on.
 pub(crate) fn process(
     judge: &mut Judge,
     c: &Conn,
     game: &str,
     now: i64,
+    trigger: Trigger,
+    out: &mut Vec<Outgoing>,
+) -> CmdResult<bool> {
+    let mut going = play_phase(judge, c, game, now, trigger, out)?;
+    for _ in 1..CHAIN {
+        if !going || !goes_now(judge, c, game)? {
+            break;
+        }
+        going = play_phase(judge, c, game, now, Trigger::AllReady, out)?;
+    }
+    Ok(going)
+}
+
+/// Where every seat of `g` stands in its current phase.
+fn standings(
+    v: &Variant,
+    c: &Conn,
+    g: &GameRow,
+    pos: &Position,
+    seats: &[Seat],
+) -> anyhow::Result<Vec<Standing>> {
+    let mut out = Vec::with_capacity(seats.len());
+    for seat in seats {
+        let p = PowerId(seat.power);
+        let held = stored(v, &games::orders(c, &g.name, p.0)?);
+        out.push(Standing {
+            power: p,
+            seat: seat.status,
+            choices: has_choices(v, pos, p),
+            complete: missing(v, pos, p, &held).is_empty(),
+            any_orders: !held.is_empty(),
+            ready: seat.ready,
+            wait: seat.wait,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether the current phase of `game` waits for nobody: every playing
+/// power is ready (complete orders unless WAIT, or READY), and somebody
+/// plays (a game of empty seats never plays itself out).
+fn goes_now(judge: &mut Judge, c: &Conn, game: &str) -> CmdResult<bool> {
+    let g = super::load(c, game)?;
+    if g.status != Status::Active {
+        return Ok(false);
+    }
+    let (v, pos) = judge.board(&g)?;
+    let seats = games::seats(c, &g.name)?;
+    if !seats.iter().any(|x| x.status == SeatStatus::Playing) {
+        return Ok(false);
+    }
+    let st = standings(&v, c, &g, &pos, &seats)?;
+    Ok(lifecycle::waiting_for(g.settings.early, &st).is_empty())
+}
+
+/// The deadline of a phase of `kind` opening at `now` in `g`: the game
+/// clock's, then moved by announced absences as the GM allows. Returns it
+/// and the powers whose absence moved it.
+pub(crate) fn deadline_for(
+    c: &Conn,
+    g: &GameRow,
+    kind: PhaseKind,
+    now: i64,
+) -> CmdResult<(i64, Vec<PowerId>)> {
+    let d = next_deadline(&g.settings, kind, now);
+    super::cmd::absence::extended(c, g, d)
+}
+
+/// Play the current phase of `game` once: adjudicate, record, tell.
+fn play_phase(
+    judge: &mut Judge,
+    c: &Conn,
+    game: &str,
+    now: i64,
+    trigger: Trigger,
     out: &mut Vec<Outgoing>,
 ) -> CmdResult<bool> {
     let mut g = super::load(c, game)?;
     let (v, pos) = judge.board(&g)?;
     let held = held_lines(&v, c, &g.name)?;
-    let (orders, silent) = orders_of(&v, &pos, &held);
+    let (orders, _) = orders_of(&v, &pos, &held);
     let mut seats = games::seats(c, &g.name)?;
-    // A player who said READY with no orders chose to hold: not an NMR.
-    let nmr: Vec<PowerId> = silent
-        .iter()
-        .copied()
-        .filter(|p| seats[p.index()].status == SeatStatus::Playing && !seats[p.index()].ready)
-        .collect();
-    // Powers already in civil disorder sent nothing either: the results
-    // list them among those that sent no orders, as every judge does.
-    let shown_nmr: Vec<PowerId> = silent
-        .iter()
-        .copied()
-        .filter(|p| nmr.contains(p) || seats[p.index()].status == SeatStatus::Disorder)
-        .collect();
+    let st = standings(&v, c, &g, &pos, &seats)?;
     let (result, next) = play(&v, &pos, &orders);
-    // With `SET NMR CD`, a playing power that sent nothing goes into civil
-    // disorder now; one already there stays until its player sends orders.
-    let newly_disordered: Vec<PowerId> = if g.settings.nmr == Nmr::CivilDisorder {
-        nmr.iter()
-            .copied()
-            .filter(|p| !next.has_nothing(&v.map, *p))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let in_disorder: Vec<PowerId> = v
-        .map
-        .power_ids()
-        .filter(|p| {
-            !next.has_nothing(&v.map, *p)
-                && (newly_disordered.contains(p) || seats[p.index()].status == SeatStatus::Disorder)
-        })
-        .collect();
-    let ended = game_end(&v, &pos, &next).or_else(|| {
-        g.settings
-            .last_year
-            .and_then(|y| crate::game::end::after_last_year(&v, y, &next))
+    let missed = lifecycle::missed(trigger, g.settings.nmr, &st, |p| {
+        !next.has_nothing(&v.map, p)
     });
-    let next_deadline = if ended.is_none() {
-        Some(next_deadline(&g.settings, next.phase.kind, now))
-    } else {
-        None
-    };
-    // An announced absence may move it, as the GM allows.
-    let (next_deadline, away) = match next_deadline {
-        Some(d) => {
-            let (at, who) = super::cmd::absence::extended(c, &g, d)?;
-            (Some(at), who)
-        }
-        None => (None, Vec::new()),
-    };
+    let (ended, deadline, away) = what_next(c, &g, &v, &pos, &next, now)?;
     let pr = PhaseReport {
         variant: &v,
         game: &g.name,
@@ -211,72 +248,32 @@ pub(crate) fn process(
         orders: &orders,
         result: &result,
         after: &next,
-        next_deadline: next_deadline.map(|d| super::time::show(d, &g.settings.timezone)),
+        next_deadline: deadline.map(|d| super::time::show(d, &g.settings.timezone)),
         ended: ended.clone(),
-        nmr: shown_nmr,
+        nmr: missed.shown.clone(),
     };
-    let subject = title(&pr);
-    let away_note = if away.is_empty() {
-        String::new()
-    } else {
-        let names: Vec<&str> = away.iter().map(|p| v.map.power(*p).name.as_str()).collect();
-        format!(
-            "\n{}",
-            crate::report::wrap(
-                &format!(
-                    "The deadline falls at the end of the absence announced by {}'s \
-                     player, as the GM allows.",
-                    names.join(" and ")
-                ),
-                72,
-                "",
-            )
-        )
-    };
-    let end_note = match &ended {
-        Some(_) => super::ending::summary(c, &v, &g, Some(&pos), &next)?,
-        None => String::new(),
-    };
-    let disorder_note = if ended.is_none() {
-        disorder_note(&v, &in_disorder, &newly_disordered)
-    } else {
-        String::new()
-    };
-    // What each reader may see: one text for all, unless the variant hides
-    // units, when each power, the observers and the GM get their own. The
-    // pictures are drawn when the mails are sent (see [`parts`]), each
-    // distinct one once, from the phase kept here once for all readers.
-    let default_format = judge.picture_format;
-    let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
-    let mut source: Option<i64> = None;
-    let render = |viewer: Viewer| -> CmdResult<String> {
-        let d = data_for(&pr, &judge.name, viewer);
-        let text = judge
-            .templates
-            .results(g.settings.style, &d)
-            .map_err(anyhow::Error::from)?;
-        Ok(format!("{text}{disorder_note}{away_note}{end_note}"))
-    };
-    let public = if v.features.hides_anything() {
-        Viewer::Public
-    } else {
-        Viewer::Gm
-    };
-    let report = render(public)?;
-    games::append_history(
+    let notes = Notes::of(
         c,
-        &g.name,
-        &games::NewHistory {
-            phase: &v.calendar.short(pos.phase),
-            kind: "phase",
-            position: &g.position,
-            orders: &orders_text(&v, &orders),
-            report: &report,
-        },
-        now,
+        &v,
+        &g,
+        &pos,
+        &next,
+        &seats,
+        &missed,
+        &away,
+        ended.is_some(),
     )?;
-    let g_position_before = std::mem::replace(&mut g.position, super::stored(&v, &next)?);
-    g.deadline = next_deadline;
+    let texts = Texts::new(judge, &g, &pr, notes)?;
+    let phase = games::NewHistory {
+        phase: &v.calendar.short(pos.phase),
+        kind: "phase",
+        position: &g.position,
+        orders: &orders_text(&v, &orders),
+        report: &texts.public,
+    };
+    games::append_history(c, &g.name, &phase, now)?;
+    let before = std::mem::replace(&mut g.position, super::stored(&v, &next)?);
+    g.deadline = deadline;
     g.reminded = false;
     g.grace_noticed = false;
     if let Some(e) = &ended {
@@ -287,28 +284,184 @@ pub(crate) fn process(
     games::save(c, &g)?;
     games::set_fault(c, &g.name, None, now)?;
     games::clear_orders(c, &g.name)?;
-    // Orders sent ahead for the new phase become its orders (njforms, #33).
+    // Orders sent ahead for the new phase become its orders (njudge's
+    // PHASE, #33).
     super::later::bring_in(c, &v, &g, &next, ended.is_some(), out)?;
-    // New phase: readiness is per phase; powers with nothing left are out.
-    for seat in &mut seats {
-        seat.ready = false;
-        let p = PowerId(seat.power);
-        if seat.status == SeatStatus::NotInGame {
-            // Left out when the game was made: stays out.
-        } else if next.has_nothing(&v.map, p) {
-            seat.status = SeatStatus::Eliminated;
-        } else if newly_disordered.contains(&p) {
-            seat.status = SeatStatus::Disorder;
-        }
-        games::save_seat(c, &g.name, seat)?;
+    next_seats(c, &g.name, &v, &next, &mut seats, &missed)?;
+    tracing::info!(game = %g.name, phase = %v.calendar.short(pos.phase), ?trigger,
+        deadline = ?g.deadline.map(|d| super::time::show(d, "UTC")), "phase processed");
+    let kept = PhaseSource {
+        variant: v.name.clone(),
+        before,
+        orders: held,
+        title: title(&pr),
+        file: format!("{}-{}", g.name, v.calendar.short(pos.phase)),
+    };
+    send_results(judge, c, &g, &v, &pr, &texts, &seats, kept, now, out)?;
+    if ended.is_none() {
+        let told = lifecycle::disorder_notices(&missed.newly_disordered, deadline);
+        tell(judge, c, &g, &v, &next, told, out)?;
     }
-    tracing::info!(
-        game = %g.name,
-        phase = %v.calendar.short(pos.phase),
-        deadline = ?g.deadline.map(|d| super::time::show(d, "UTC")),
-        "phase processed"
-    );
-    // Each reader, what they may see, and the picture they chose.
+    Ok(ended.is_none())
+}
+
+/// What follows a played phase: how the game ended, or the next deadline
+/// and the powers whose absence moved it.
+type Next = (Option<String>, Option<i64>, Vec<PowerId>);
+
+fn what_next(
+    c: &Conn,
+    g: &GameRow,
+    v: &Variant,
+    pos: &Position,
+    next: &Position,
+    now: i64,
+) -> CmdResult<Next> {
+    let ended = game_end(v, pos, next).or_else(|| {
+        g.settings
+            .last_year
+            .and_then(|y| crate::game::end::after_last_year(v, y, next))
+    });
+    if ended.is_some() {
+        return Ok((ended, None, Vec::new()));
+    }
+    let (d, away) = deadline_for(c, g, next.phase.kind, now)?;
+    Ok((None, Some(d), away))
+}
+
+/// The seats once a phase is played: readiness is per phase, powers left
+/// with nothing are out, the newly silent in civil disorder.
+fn next_seats(
+    c: &Conn,
+    game: &str,
+    v: &Variant,
+    next: &Position,
+    seats: &mut [Seat],
+    missed: &Missed,
+) -> CmdResult {
+    for seat in seats {
+        let p = PowerId(seat.power);
+        seat.ready = false;
+        seat.status = lifecycle::seat_after(
+            seat.status,
+            next.has_nothing(&v.map, p),
+            missed.newly_disordered.contains(&p),
+        );
+        games::save_seat(c, game, seat)?;
+    }
+    Ok(())
+}
+
+/// The lines results end with: who is in civil disorder, an absence that
+/// moved the deadline, the end of the game.
+struct Notes(String);
+
+impl Notes {
+    #[allow(clippy::too_many_arguments)]
+    fn of(
+        c: &Conn,
+        v: &Variant,
+        g: &GameRow,
+        pos: &Position,
+        next: &Position,
+        seats: &[Seat],
+        missed: &Missed,
+        away: &[PowerId],
+        ended: bool,
+    ) -> CmdResult<Notes> {
+        let mut t = String::new();
+        if !ended {
+            let in_disorder: Vec<PowerId> = v
+                .map
+                .power_ids()
+                .filter(|p| {
+                    !next.has_nothing(&v.map, *p)
+                        && (missed.newly_disordered.contains(p)
+                            || seats[p.index()].status == SeatStatus::Disorder)
+                })
+                .collect();
+            t.push_str(&disorder_note(v, &in_disorder, &missed.newly_disordered));
+        }
+        if !away.is_empty() {
+            let names: Vec<&str> = away.iter().map(|p| v.map.power(*p).name.as_str()).collect();
+            t.push('\n');
+            t.push_str(&crate::report::wrap(
+                &format!(
+                    "The deadline falls at the end of the absence announced by {}'s \
+                     player, as the GM allows.",
+                    names.join(" and ")
+                ),
+                72,
+                "",
+            ));
+        }
+        if ended {
+            t.push_str(&super::ending::summary(c, v, g, Some(pos), next)?);
+        }
+        Ok(Notes(t))
+    }
+}
+
+/// The results of a phase as text: the public one (kept in the history),
+/// and how to make each reader's when the variant hides units.
+struct Texts {
+    public_viewer: Viewer,
+    public: String,
+    notes: String,
+}
+
+impl Texts {
+    fn new(judge: &Judge, g: &GameRow, pr: &PhaseReport<'_>, notes: Notes) -> CmdResult<Texts> {
+        let public_viewer = if pr.variant.features.hides_anything() {
+            Viewer::Public
+        } else {
+            Viewer::Gm
+        };
+        let mut t = Texts {
+            public_viewer,
+            public: String::new(),
+            notes: notes.0,
+        };
+        t.public = t.render(judge, g, pr, public_viewer)?;
+        Ok(t)
+    }
+
+    fn render(
+        &self,
+        judge: &Judge,
+        g: &GameRow,
+        pr: &PhaseReport<'_>,
+        viewer: Viewer,
+    ) -> CmdResult<String> {
+        if viewer == self.public_viewer && !self.public.is_empty() {
+            return Ok(self.public.clone());
+        }
+        let d = data_for(pr, &judge.name, viewer);
+        let text = judge
+            .templates
+            .results(g.settings.style, &d)
+            .map_err(anyhow::Error::from)?;
+        Ok(format!("{text}{}", self.notes))
+    }
+}
+
+/// Mail the results of a played phase to every reader (each what they may
+/// see, with the picture they chose, drawn when the mail is sent from the
+/// phase kept once for all readers).
+#[allow(clippy::too_many_arguments)]
+fn send_results(
+    judge: &Judge,
+    c: &Conn,
+    g: &GameRow,
+    v: &Variant,
+    pr: &PhaseReport<'_>,
+    texts: &Texts,
+    seats: &[Seat],
+    kept: PhaseSource,
+    now: i64,
+    out: &mut Vec<Outgoing>,
+) -> CmdResult {
+    let default_format = judge.picture_format;
     let mut readers: Vec<(String, Viewer, crate::report::PictureFormat)> = seats
         .iter()
         .filter_map(|x| {
@@ -328,36 +481,22 @@ pub(crate) fn process(
             .map(|a| (a, Viewer::Public, default_format)),
     );
     readers.push((g.gm_address.clone(), Viewer::Gm, default_format));
+    let mut source: Option<i64> = None;
     for (address, viewer, format) in readers {
         let seen = if v.features.hides_anything() {
             viewer
         } else {
-            public
+            texts.public_viewer
         };
-        let text = if seen == public {
-            report.clone()
-        } else {
-            render(viewer)?
-        };
+        let text = texts.render(judge, g, pr, seen)?;
         let later = if format == crate::report::PictureFormat::None {
             None
         } else {
             let id = match source {
                 Some(id) => id,
                 None => {
-                    let kept = PhaseSource {
-                        variant: v.name.clone(),
-                        before: g_position_before.clone(),
-                        orders: held.clone(),
-                        title: subject.clone(),
-                        file: file.clone(),
-                    };
-                    let id = crate::store::add_mail_source(
-                        c,
-                        PHASE_SOURCE,
-                        &serde_json::to_vec(&kept).map_err(anyhow::Error::from)?,
-                        now,
-                    )?;
+                    let bytes = serde_json::to_vec(&kept).map_err(anyhow::Error::from)?;
+                    let id = crate::store::add_mail_source(c, PHASE_SOURCE, &bytes, now)?;
                     source = Some(id);
                     id
                 }
@@ -367,43 +506,57 @@ pub(crate) fn process(
                 spec: format!("{} {}", viewer_word(seen), format.as_str()),
             })
         };
-        for mut m in mail_to(&[address], subject.clone(), text) {
+        for mut m in mail_to(&[address], kept.title.clone(), text) {
             m.later = later.clone();
             out.push(m);
         }
     }
-    if !newly_disordered.is_empty() {
-        let names: Vec<&str> = newly_disordered
-            .iter()
-            .map(|p| v.map.power(*p).name.as_str())
-            .collect();
-        tracing::info!(game = %g.name, powers = %names.join(", "), "civil disorder");
-        out.extend(mail_to(
-            &[&g.gm_address],
-            format!("{}: no orders from {}", g.name, names.join(", ")),
-            crate::report::wrap(
-                &format!(
-                    "No orders came from {} this phase; they are in civil disorder:                      their units hold and nobody waits for them. LIST {} shows it. A                      player who sends orders again takes the power back; otherwise                      EJECT and REPLACE seat a new player.",
-                    names.join(", "),
-                    g.name
-                ),
-                72,
-                "",
-            ),
-        ));
-        let shown = next_deadline.map(|d| super::time::show(d, &g.settings.timezone));
-        for p in &newly_disordered {
-            let Some(address) = seats[p.index()].address.clone() else {
-                continue;
-            };
-            out.extend(mail_to(
-                &[address],
-                format!("{}: {} is in civil disorder", g.name, v.map.power(*p).name),
-                disorder_notice(&v, &g.name, *p, shown.as_deref()),
-            ));
-        }
+    Ok(())
+}
+
+/// Mail `notices` to whom each is for, in the words of their templates.
+pub(crate) fn tell(
+    judge: &Judge,
+    c: &Conn,
+    g: &GameRow,
+    v: &Variant,
+    pos: &Position,
+    notices: Vec<(To, Notice)>,
+    out: &mut Vec<Outgoing>,
+) -> CmdResult {
+    if notices.is_empty() {
+        return Ok(());
     }
-    Ok(ended.is_none())
+    let seats = games::seats(c, &g.name)?;
+    let tz = g.settings.timezone.clone();
+    let show = move |t: i64| super::time::show(t, &tz);
+    let about = crate::report::notices::About {
+        variant: v,
+        game: &g.name,
+        judge: &judge.name,
+        phase: v.calendar.label(pos.phase),
+        show: &show,
+    };
+    for (to, n) in notices {
+        let (subject, body) = crate::report::notices::render(&judge.templates, &about, &n)
+            .map_err(anyhow::Error::from)?;
+        let addresses: Vec<String> = match to {
+            To::Player(p) => seats
+                .get(p.index())
+                .and_then(|x| x.address.clone())
+                .into_iter()
+                .collect(),
+            To::Gm => vec![g.gm_address.clone()],
+            To::Everybody => {
+                let mut all: Vec<String> = seats.iter().filter_map(|x| x.address.clone()).collect();
+                all.extend(games::observers(c, &g.name)?);
+                all.push(g.gm_address.clone());
+                all
+            }
+        };
+        out.extend(mail_to(&addresses, subject, body));
+    }
+    Ok(())
 }
 
 /// The lines the results of a phase end with while powers are in civil
@@ -423,49 +576,25 @@ fn disorder_note(v: &Variant, all: &[PowerId], newly: &[PowerId]) -> String {
             }
         })
         .collect();
+    let (its, it) = if all.len() == 1 {
+        ("Its", "it")
+    } else {
+        ("Their", "them")
+    };
     format!(
         "\n{}",
         crate::report::wrap(
             &format!(
-                "In civil disorder: {}. Its units hold and the phase does not wait \
-                 for it, until its player sends orders again or the GM gives it to \
+                "In civil disorder: {}. {its} units hold and the phase does not wait \
+                 for {it}, until {} player sends orders again or the GM gives {it} to \
                  another player.",
-                names.join(", ")
+                names.join(", "),
+                if all.len() == 1 { "its" } else { "a" }
             ),
             72,
             "",
         )
     )
-}
-
-/// The mail to the player of a power that has just gone into civil
-/// disorder: what that means and how to come back.
-fn disorder_notice(v: &Variant, game: &str, p: PowerId, deadline: Option<&str>) -> String {
-    let name = &v.map.power(p).name;
-    let mut t = crate::report::wrap(
-        &format!(
-            "No orders came from {name} in {game} by the deadline, so {name} is now in \
-             civil disorder: its units hold, it waives its builds, and the game no \
-             longer waits for it (READY alone does not count)."
-        ),
-        72,
-        "",
-    );
-    t.push('\n');
-    t.push_str(&crate::report::wrap(
-        &format!(
-            "To take {name} back, sign on and send orders for the current phase{}:",
-            deadline.map_or(String::new(), |d| format!(" (deadline {d})"))
-        ),
-        72,
-        "",
-    ));
-    t.push_str(&format!(
-        "\n  SIGNON {} {game} <your password>\n  <your orders>\n\n",
-        v.map.power(p).name
-    ));
-    t.push_str("Until then, the GM may give the power to another player.\n");
-    t
 }
 
 /// A power in civil disorder whose player sends orders again plays
@@ -489,26 +618,30 @@ pub(crate) fn back_from_disorder(
     }
     seat.status = SeatStatus::Playing;
     games::save_seat(s.tx, &g.name, seat)?;
-    let v = judge.variant(&g.variant)?;
+    let (v, pos) = judge.board(&g)?;
     let name = v.map.power(power).name.clone();
     tracing::info!(game = %g.name, power = %name, "back from civil disorder");
     s.say(&format!(
         "{name} is no longer in civil disorder: the game waits for it again.\n"
     ));
-    super::notify_all(
-        s,
+    let mut mails = Vec::new();
+    tell(
+        judge,
+        s.tx,
         &g,
-        &format!("{name} is back"),
-        &crate::report::wrap(
-            &format!(
-                "{name}'s player has sent orders again: {name} is no longer in civil \
-                 disorder in {}.",
-                g.name
-            ),
-            72,
-            "",
-        ),
-    )
+        &v,
+        &pos,
+        vec![(To::Everybody, Notice::Back { power })],
+        &mut mails,
+    )?;
+    // Everybody but the mail's author.
+    let me = s.from.email.clone();
+    s.out.extend(
+        mails
+            .into_iter()
+            .filter(|m| !m.to.iter().any(|a| a.email.eq_ignore_ascii_case(&me))),
+    );
+    Ok(())
 }
 
 /// The kind of [`crate::store::add_mail_source`] row a played phase is
@@ -756,27 +889,26 @@ pub(crate) fn preview(judge: &mut Judge, c: &Conn, game: &str) -> CmdResult<Stri
         .map_err(anyhow::Error::from)?)
 }
 
-/// Process now if every playing power with a choice is ready.
+/// Process now if the phase waits for nobody: every playing power with
+/// something to order is ready (complete orders unless WAIT, or READY as
+/// the GM chose). Asked once a mail is done, for every game whose orders
+/// or readiness it changed, so that later lines of the mail (WAIT, more
+/// orders) count.
 pub(crate) fn process_if_all_ready(
     judge: &mut Judge,
     s: &mut Session<'_, '_>,
     game: &str,
 ) -> CmdResult {
-    let g = super::load(s.tx, game)?;
-    if g.status != Status::Active {
+    if !goes_now(judge, s.tx, game)? {
         return Ok(());
     }
-    let (v, pos) = judge.board(&g)?;
-    let seats = games::seats(s.tx, &g.name)?;
-    let waiting = seats.iter().any(|seat| {
-        seat.status == SeatStatus::Playing
-            && has_choices(&v, &pos, PowerId(seat.power))
-            && !seat.ready
-    });
-    if !waiting {
-        process(judge, s.tx, &g.name, s.now, &mut s.out)?;
-        s.say("  Every player is ready: the phase has been processed.");
-    }
+    process(judge, s.tx, game, s.now, Trigger::AllReady, &mut s.out)?;
+    let g = super::load(s.tx, game)?;
+    s.say(&format!(
+        "Every player in {} is ready: the phase has been processed, and the \
+         results are on their way.",
+        g.name
+    ));
     Ok(())
 }
 
@@ -816,6 +948,7 @@ pub(crate) fn due(c: &Conn, now: i64) -> anyhow::Result<Vec<String>> {
 /// A game's clock work failed: set it aside (it stays at its last good
 /// phase) and tell its GM, once.
 pub(crate) fn set_aside(
+    judge: &Judge,
     c: &Conn,
     game: &str,
     cause: &str,
@@ -829,24 +962,13 @@ pub(crate) fn set_aside(
     if !first {
         return Ok(Vec::new());
     }
-    Ok(mail_to(
-        &[&g.gm_address],
-        format!("{game}: the judge could not process this game"),
-        crate::report::wrap(
-            &format!(
-                "The judge met an internal error while working on {game} at its deadline. \
-                 The game stays at its last good phase; nothing was lost, and the other \
-                 games go on. The judge's keeper has the details in the log. The judge \
-                 tries again every hour; ROLLBACK or EDIT by the GM also clears it."
-            ),
-            72,
-            "",
-        ),
-    ))
+    let ctx = serde_json::json!({"game": g.name, "judge": judge.name});
+    let (subject, body) = judge.templates.mail("notice-set-aside.txt", &ctx)?;
+    Ok(mail_to(&[&g.gm_address], subject, body))
 }
 
 /// The clock's work for one game: reminders, grace periods, adjudication
-/// at the deadline.
+/// at the deadline, as [`lifecycle::work`] decides.
 pub(crate) fn tick_game(
     judge: &mut Judge,
     c: &Conn,
@@ -862,99 +984,50 @@ pub(crate) fn tick_game(
     };
     let (v, pos) = judge.board(&g).map_err(fault)?;
     let seats = games::seats(c, &g.name)?;
-    let mut late = Vec::new();
-    for seat in seats.iter().filter(|x| x.status == SeatStatus::Playing) {
-        let p = PowerId(seat.power);
-        let held = stored(&v, &games::orders(c, &g.name, p.0)?);
-        if !missing(&v, &pos, p, &held).is_empty() {
-            late.push(seat.clone());
-        }
-    }
-    let grace_end = deadline + i64::from(g.settings.grace_minutes) * 60;
-    if now >= deadline && (late.is_empty() || now >= grace_end) {
-        process(judge, c, &g.name, now, &mut out).map_err(fault)?;
-        return Ok(out);
-    }
-    if now >= deadline {
-        if !g.grace_noticed {
-            let shown = super::time::show(grace_end, &g.settings.timezone);
-            for seat in &late {
-                if let Some(a) = &seat.address {
-                    out.extend(mail_to(
-                        &[a.as_str()],
-                        format!("{}: your orders are late", g.name),
-                        crate::report::wrap(
-                            &format!(
-                                "The deadline of {} in {} has passed and your orders for {} \
-                                 are incomplete. Orders are still taken until {shown}; after \
-                                 that, units without orders hold.",
-                                v.calendar.label(pos.phase),
-                                g.name,
-                                v.map.power(PowerId(seat.power)).name
-                            ),
-                            72,
-                            "",
-                        ),
-                    ));
-                }
-            }
-            let names: Vec<&str> = late
-                .iter()
-                .map(|x| v.map.power(PowerId(x.power)).name.as_str())
-                .collect();
-            out.extend(mail_to(
-                &[&g.gm_address],
-                format!("{}: late powers", g.name),
-                crate::report::wrap(
-                    &format!(
-                        "The deadline has passed; still missing orders: {}. Grace until {shown}.",
-                        names.join(", ")
-                    ),
-                    72,
-                    "",
-                ),
-            ));
-            tracing::info!(game = %g.name, late = %names.join(", "), "late notices sent");
-            g.grace_noticed = true;
-            games::save(c, &g)?;
-        }
-        return Ok(out);
-    }
-    // Never more than half the phase ahead: a short phase is not
-    // reminded the moment it opens.
-    let phase_minutes = match pos.phase.kind {
-        crate::variant::PhaseKind::Movement => g.settings.movement_minutes,
-        _ => g.settings.short_minutes,
+    let st = standings(&v, c, &g, &pos, &seats)?;
+    let late: Vec<PowerId> = st
+        .iter()
+        .filter(|x| x.seat == SeatStatus::Playing && x.choices && !x.complete)
+        .map(|x| x.power)
+        .collect();
+    let clock = lifecycle::Clock {
+        deadline,
+        grace_minutes: g.settings.grace_minutes,
+        reminder_minutes: g.settings.reminder_minutes,
+        phase_minutes: lifecycle::phase_minutes(&g.settings, pos.phase.kind),
+        reminded: g.reminded,
+        grace_noticed: g.grace_noticed,
     };
-    let lead = g.settings.reminder_minutes.min(phase_minutes / 2);
-    let remind_at = deadline - i64::from(lead) * 60;
-    if g.settings.reminder_minutes > 0 && !g.reminded && now >= remind_at {
-        let shown = super::time::show(deadline, &g.settings.timezone);
-        for seat in &late {
-            if let Some(a) = &seat.address {
-                let p = PowerId(seat.power);
+    let told = match lifecycle::work(now, &clock, !late.is_empty()) {
+        Work::Nothing => return Ok(out),
+        Work::Process => {
+            process(judge, c, &g.name, now, Trigger::Deadline, &mut out).map_err(fault)?;
+            return Ok(out);
+        }
+        Work::Grace { until } => {
+            g.grace_noticed = true;
+            lifecycle::late_notices(&late, until, g.settings.nmr)
+        }
+        Work::Remind => {
+            g.reminded = true;
+            let mut n = Vec::new();
+            for p in &late {
                 let held = stored(&v, &games::orders(c, &g.name, p.0)?);
-                let miss = missing(&v, &pos, p, &held);
-                out.extend(mail_to(
-                    &[a.as_str()],
-                    format!("{}: orders due {shown}", g.name),
-                    crate::report::wrap(
-                        &format!(
-                            "Reminder: the deadline of {} in {} is {shown}. Still missing for {}: {}.",
-                            v.calendar.label(pos.phase),
-                            g.name,
-                            v.map.power(p).name,
-                            miss.join(", ")
-                        ),
-                        72,
-                        "",
-                    ),
+                let missing = missing(&v, &pos, *p, &held);
+                n.push((
+                    To::Player(*p),
+                    Notice::Reminder {
+                        power: *p,
+                        deadline,
+                        missing,
+                    },
                 ));
             }
+            n
         }
-        tracing::info!(game = %g.name, powers = late.len(), "reminders sent");
-        g.reminded = true;
-        games::save(c, &g)?;
-    }
+    };
+    games::save(c, &g)?;
+    tracing::info!(game = %g.name, notices = told.len(), "clock notices");
+    tell(judge, c, &g, &v, &pos, told, &mut out).map_err(fault)?;
     Ok(out)
 }

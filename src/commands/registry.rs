@@ -80,6 +80,11 @@ pub struct Spec {
     /// out of HELP's list, which is this judge's own, and listed by HELP
     /// NJUDGE.
     pub other_judges: bool,
+    /// When it fails in its plain form (at most three words after its
+    /// name), its echo shows every word but the password, so the writer
+    /// sees which word was wrong (a failed sign-on). Otherwise a failed
+    /// command that takes a password has every word masked.
+    pub echo_failed: bool,
 }
 
 impl Spec {
@@ -95,6 +100,7 @@ impl Spec {
             registers: false,
             block: false,
             other_judges: false,
+            echo_failed: false,
         }
     }
 }
@@ -370,6 +376,7 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::history::History>::NEW,
     &Def::<cmd::summary::Summary>::NEW,
     &Def::<cmd::who::Who>::NEW,
+    &Def::<cmd::status::Status>::NEW,
     &Def::<cmd::observe::Observe>::NEW,
     &Def::<cmd::observe::Unobserve>::NEW,
     &Def::<cmd::create::Create>::NEW,
@@ -385,6 +392,8 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::phase::PhaseAhead>::NEW,
     &Def::<cmd::ready::Ready>::NEW,
     &Def::<cmd::ready::NotReady>::NEW,
+    &Def::<cmd::ready::SetWait>::NEW,
+    &Def::<cmd::ready::SetNoWait>::NEW,
     &Def::<cmd::nominate::Nominate>::NEW,
     &Def::<cmd::exchange::Exchange>::NEW,
     &Def::<cmd::permit::Permit>::NEW,
@@ -422,6 +431,10 @@ pub static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::settings::SetEnd>::NEW,
     &Def::<cmd::settings::SetRoster>::NEW,
     &Def::<cmd::absence::SetAbsences>::NEW,
+    &Def::<cmd::settings::SetClock>::NEW,
+    &Def::<cmd::settings::SetEarly>::NEW,
+    &Def::<cmd::settings::SetAssignment>::NEW,
+    &Def::<cmd::join::Assign>::NEW,
     &Def::<cmd::start::Start>::NEW,
     &Def::<cmd::game_state::ForceBegin>::NEW,
     &Def::<cmd::game_state::Activate>::NEW,
@@ -513,20 +526,40 @@ pub fn set_names() -> String {
 pub fn echo(c: &CommandLine, done: bool) -> String {
     let spec = c.entry.spec();
     let mut words: Vec<String> = c.head.clone();
+    // A plain form (a failed sign-on): the password alone is hidden. A
+    // longer line may be words run together (an HTML mail), the password
+    // anywhere among them: all are hidden.
+    let plain_failure = !done && spec.echo_failed && c.args.len() <= 3;
     let masked: Option<usize> = match spec.secret {
         Secret::None => None,
-        _ if !done || c.entry.check(&c.args).is_err() => {
+        _ if (!done && !plain_failure) || c.entry.check(&c.args).is_err() => {
             words.extend(c.args.words.iter().map(|_| "********".to_string()));
             return words.join(" ");
         }
         _ => c.entry.secret_at(&c.args),
     };
     for (i, w) in c.args.words.iter().enumerate() {
-        if Some(i) == masked {
+        // In a failed sign-on the words may be out of order: one as long
+        // as a chosen password (8 characters or more) is hidden wherever
+        // it stands.
+        let long = plain_failure && w.chars().count() >= 8;
+        if Some(i) == masked || long {
             words.push("********".into());
         } else {
             words.push(w.clone());
         }
+    }
+    words.join(" ")
+}
+
+/// The line as kept in a copy of the mail: every argument of a command
+/// that takes a password masked (nobody reads the copy to find a typo).
+pub fn kept_form(c: &CommandLine) -> String {
+    let mut words: Vec<String> = c.head.clone();
+    if c.entry.spec().secret == Secret::None {
+        words.extend(c.args.words.iter().cloned());
+    } else {
+        words.extend(c.args.words.iter().map(|_| "********".to_string()));
     }
     words.join(" ")
 }
@@ -603,7 +636,16 @@ pub fn help_text() -> String {
          Retreats: A(Vie)-Boh, Disband A(Vie). Builds: Build A(Par), Remove\n\
          A(Mun), Waive. HELP and a command's name tell more of it.\n\n\
          Players of njudge and DPjudge: their forms are read too (SIGNON Egame,\n\
-         PRESS TO FG, SET DRAW, PHASE...); HELP NJUDGE lists their other words.\n",
+         PRESS TO FG, SET DRAW, PHASE...); HELP NJUDGE lists their other words.\n\n",
+    );
+    s.push_str(
+        "When a phase is adjudicated: at its deadline, or earlier once every\n\
+         player is ready. A player whose orders are complete is ready unless\n\
+         they sent SET WAIT; READY says so outright (with SET EARLY READY the\n\
+         GM asks for READY from everyone). A retreat or adjustment phase with\n\
+         nothing left to order goes at once. Only a missed deadline makes a\n\
+         power late: an early phase, or the GM's PROCESS before the deadline,\n\
+         puts nobody in civil disorder.\n",
     );
     s
 }
@@ -624,9 +666,104 @@ pub fn help_other_judges() -> String {
     s
 }
 
+/// Text for roff: backslashes and hyphens escaped, and a line that would
+/// start with a control character kept as text.
+fn roff(text: &str) -> String {
+    let t = text.replace('\\', "\\e").replace('-', "\\-");
+    if t.starts_with('.') || t.starts_with('\'') {
+        format!("\\&{t}")
+    } else {
+        t
+    }
+}
+
+/// The mail commands as a manual page, zinejudge-mail(7), made from the
+/// same table as HELP so the two never disagree.
+pub fn manual() -> String {
+    let mut m = String::from(
+        ".TH zinejudge\\-mail 7 \"\" \"zinejudge\" \"zinejudge\"\n\
+         .SH NAME\nzinejudge\\-mail \\- the commands players and GMs mail to a zinejudge judge\n\
+         .SH DESCRIPTION\n",
+    );
+    let intro = [
+        "Commands are lines of a mail sent to the judge's address; the Subject is not read. \
+         Every mail is answered at once. After SIGNON, every line that is not a command is \
+         read as an order for your power. A command is carried out only when its line is \
+         exactly its form.",
+        "Passwords are your own: the GM chooses the game's with CREATE, each player their \
+         own with JOIN, and signs on with it (SIGNON power game password).",
+    ];
+    for p in intro {
+        m.push_str(&roff(p));
+        m.push_str("\n.PP\n");
+    }
+    for (title, who) in [
+        ("FOR EVERYBODY", &[Who::Anyone][..]),
+        (
+            "FOR PLAYERS, AFTER SIGNON",
+            &[Who::Player, Who::SignedOn][..],
+        ),
+        ("FOR THE GM, AFTER SIGNON GM", &[Who::Gm][..]),
+    ] {
+        m.push_str(&format!(".SH \"{title}\"\n"));
+        for c in COMMANDS
+            .iter()
+            .filter(|c| who.contains(&c.who()) && !c.spec().other_judges)
+        {
+            let spec = c.spec();
+            m.push_str(&format!(
+                ".TP\n.B {}\n{}\n",
+                roff(spec.usage),
+                roff(spec.help)
+            ));
+        }
+    }
+    m.push_str(".SH \"OTHER JUDGES' WORDS\"\n");
+    for c in COMMANDS.iter().filter(|c| c.spec().other_judges) {
+        let spec = c.spec();
+        m.push_str(&format!(
+            ".TP\n.B {}\n{}\n",
+            roff(spec.usage),
+            roff(spec.help)
+        ));
+    }
+    m.push_str(".SH ORDERS\n");
+    m.push_str(&roff(
+        "Orders are written as in the zines: A(Lon)-Yor, F(ENG) C A(Lon)-Bre, A(Wal) S \
+         A(Lon)-Yor, A(Bud) S A(Vie), F(NTH) H; full names, any case. Retreats: A(Vie)-Boh, \
+         Disband A(Vie). Builds: Build A(Par), Remove A(Mun), Waive. The answer echoes each \
+         line as read, says what was not accepted and what the unit could do instead, and \
+         lists the orders held and what is missing.",
+    ));
+    m.push_str("\n.SH \"WHEN A PHASE IS ADJUDICATED\"\n");
+    m.push_str(&roff(
+        "At its deadline, or earlier once every player is ready. A player whose orders are \
+         complete is ready unless they sent SET WAIT; READY says so outright, and with SET \
+         EARLY READY the GM asks for READY from everyone. A retreat or adjustment phase with \
+         nothing left to order goes at once. Deadlines follow the game clock (SET CLOCK, SET \
+         PHASE LENGTH). Only a missed deadline makes a power late: an early phase, or the \
+         GM's PROCESS before the deadline, puts nobody in civil disorder.",
+    ));
+    m.push_str("\n.SH \"SEE ALSO\"\nzinejudge(1)\n");
+    m
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_manual_page_names_every_command() {
+        let m = manual();
+        assert!(m.starts_with(".TH zinejudge\\-mail 7"));
+        for c in COMMANDS {
+            assert!(m.contains(&roff(c.spec().usage)), "{}", c.spec().name);
+        }
+        assert!(
+            !m.lines()
+                .any(|l| l.starts_with('\'') || l.starts_with(".B ."))
+        );
+    }
 
     #[test]
     fn help_lines_fit_in_72_characters() {

@@ -294,9 +294,13 @@ pub(crate) fn take(
     let read = &mut out.read;
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
-            rejected.push(format!(
-                "  line {line}: \"{text}\"\n    not accepted: {why}"
-            ));
+            let way = crate::game::check::alternatives(v, pos, power, &c)
+                .map_or(String::new(), |w| format!("; {w}"));
+            rejected.push(
+                crate::report::fit72(&format!("  line {line}: \"{text}\"\n    {why}{way}"))
+                    .trim_end()
+                    .to_string(),
+            );
             continue;
         }
         let mut notes = Vec::new();
@@ -350,7 +354,7 @@ pub(crate) fn take(
             (Some(why), Some(n)) => {
                 read.retain(|(l, _, _)| *l != n);
                 rejected.push(format!(
-                    "  line {n}: \"{}\"\n    not accepted: {why}",
+                    "  line {n}: \"{}\"\n    {why}",
                     format_order(&v.map, &c)
                 ));
             }
@@ -434,6 +438,8 @@ pub(crate) fn orders(
     }
     let lines: Vec<String> = taken.held.iter().map(|c| store_form(&v, c)).collect();
     games::set_orders(s.tx, &g.name, power.0, &lines)?;
+    // Orders may let the phase go early once the mail is done.
+    s.stir(&g.name);
     s.reply.push_str(&taken.text());
     show_orders(judge, s, game, power)?;
     Ok(true)
@@ -626,11 +632,10 @@ pub(crate) fn show_orders(
     let held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
     let mut t = held_text(&v, &pos, power, &held);
     if let Some(d) = g.deadline {
-        let _ = writeln!(
-            t,
-            "Deadline: {}.",
-            super::time::show(d, &g.settings.timezone)
-        );
+        let seat = games::seats(s.tx, &g.name)?
+            .into_iter()
+            .find(|x| x.power == power.0);
+        t.push_str(&when(judge, &g, d, seat.is_some_and(|x| x.wait))?);
     }
     // Orders sent ahead for later phases, as kept.
     t.push_str(&super::later::kept_text(s.tx, &v, &g.name, power)?);
@@ -749,8 +754,10 @@ pub(crate) fn held_text(
                 "  ({})",
                 match due {
                     0 => "no builds or removals are due".to_string(),
-                    d if d > 0 => format!("{d} build(s) due"),
-                    d => format!("{} removal(s) due", -d),
+                    1 => "1 build due".to_string(),
+                    -1 => "1 removal due".to_string(),
+                    d if d > 0 => format!("{d} builds due"),
+                    d => format!("{} removals due", -d),
                 }
             );
             for h in held {
@@ -778,6 +785,31 @@ pub(crate) fn held_text(
         ));
     }
     t
+}
+
+/// When the current phase of `g` goes, as every order reply says it: at
+/// the deadline `d` (shown in the game's zone and UTC), or earlier once
+/// every player is ready, as the game's rule for early processing says.
+pub(crate) fn when(
+    judge: &Judge,
+    g: &crate::store::games::GameRow,
+    d: i64,
+    wait: bool,
+) -> CmdResult<String> {
+    let shown = super::time::show(d, &g.settings.timezone);
+    let deadline = match super::utc_too(d, &g.settings.timezone) {
+        None => shown,
+        Some(utc) => format!("{shown}, that is {utc}"),
+    };
+    let early = match g.settings.early {
+        crate::game::record::Early::Complete => "complete",
+        crate::game::record::Early::Ready => "ready",
+    };
+    let ctx = serde_json::json!({"deadline": deadline, "early": early, "wait": wait});
+    Ok(judge
+        .templates
+        .text("when.txt", &ctx)
+        .map_err(anyhow::Error::from)?)
 }
 
 /// An order shown with the unit's real kind (players may leave it out).
@@ -862,9 +894,13 @@ pub(crate) fn missing(
             let builds = r.unused_builds.get(power.index()).copied().unwrap_or(0);
             let removals = r.civil_disorder.iter().filter(|u| u.power == power).count();
             if due > 0 && builds > 0 {
-                vec![format!("{builds} build(s) or waiver(s)")]
+                vec![format!(
+                    "{} or {}",
+                    crate::report::plural(builds as i64, "build", None),
+                    if builds == 1 { "waiver" } else { "waivers" }
+                )]
             } else if due < 0 && removals > 0 {
-                vec![format!("{removals} removal(s)")]
+                vec![crate::report::plural(removals as i64, "removal", None)]
             } else {
                 Vec::new()
             }

@@ -218,7 +218,7 @@ fn note_dropped(
     let note = crate::report::wrap(
         &format!(
             "Some of the mails this mail would have sent to others were not sent: \
-             they were over {}. See \"What the judge promises\" in the judge's README.",
+             they were over {}. See \"What the judge promises\" (docs/promises.md) in the judge's documentation.",
             dropped.join(", and over ")
         ),
         72,

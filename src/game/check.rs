@@ -114,3 +114,192 @@ fn article(k: PhaseKind) -> String {
         other => format!("a {}", other.word()),
     }
 }
+
+/// The way out of a refusal: for a refused order, what the unit could do
+/// from where it stands (the places it can move to, by land or by convoy;
+/// the places it can support into) or, for a build, the free sites and the
+/// builds due, in words that follow the refusal. `None` when there is
+/// nothing useful to add (another power's unit, an order of another kind).
+///
+/// Each place offered is one the judge itself would accept, found by
+/// asking [`crate::game::step::move_verdicts`] and
+/// [`crate::game::step::build_refusals`], so the list is right for every
+/// variant's map and rules.
+pub fn alternatives(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Option<String> {
+    use crate::orders::{AdjustCommand, MainCommand, Place, format_unit};
+    let map = &v.map;
+    let coastal = |p: crate::map::ProvinceId| map.province(p).terrain == crate::map::Terrain::Coast;
+    let named = |ps: &[crate::map::ProvinceId]| -> String {
+        let words: Vec<String> = ps
+            .iter()
+            .map(|p| {
+                let prov = map.province(*p);
+                if prov.name.eq_ignore_ascii_case(&prov.abbr) {
+                    prov.abbr.clone()
+                } else {
+                    format!("{} ({})", prov.abbr, prov.name)
+                }
+            })
+            .collect();
+        match words.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    };
+    match (c, pos.phase.kind) {
+        (AnyCommand::Main(u, cmd), PhaseKind::Movement) => {
+            let unit = pos.unit_in(map, u.at.province)?;
+            if unit.power != power {
+                return None;
+            }
+            let shown = format_unit(map, Some(unit.kind), Place::of_region(map, unit.region));
+            let provinces = (0..map.provinces().len())
+                .map(|i| crate::map::ProvinceId(i as u16))
+                .filter(|p| *p != u.at.province);
+            match cmd {
+                MainCommand::Move { .. } => {
+                    let to: Vec<_> = provinces
+                        .filter(|p| {
+                            map.reaches(unit.region, *p, unit.kind)
+                                || (unit.kind == crate::map::UnitKind::Army
+                                    && coastal(u.at.province)
+                                    && coastal(*p)
+                                    && crate::game::step::move_verdicts(
+                                        v,
+                                        pos,
+                                        &[Order {
+                                            power,
+                                            unit: *u,
+                                            command: MainCommand::Move {
+                                                to: Place::province(*p),
+                                                via_convoy: true,
+                                                route: Vec::new(),
+                                            },
+                                        }],
+                                    )
+                                    .first()
+                                    .is_some_and(Option::is_none))
+                        })
+                        .collect();
+                    Some(if to.is_empty() {
+                        format!("{shown} cannot move anywhere now: it may hold or support")
+                    } else {
+                        format!("{shown} can move to {}", named(&to))
+                    })
+                }
+                MainCommand::SupportHold { .. } | MainCommand::SupportMove { .. } => {
+                    let to: Vec<_> = provinces
+                        .filter(|p| map.reaches(unit.region, *p, unit.kind))
+                        .collect();
+                    Some(format!("{shown} can support into {}", named(&to)))
+                }
+                MainCommand::Convoy { .. } => {
+                    // Each army the fleet could convoy, with where to: every
+                    // pair the judge itself would accept as this fleet's
+                    // convoy order.
+                    let coasts: Vec<_> = provinces.filter(|p| coastal(*p)).collect();
+                    let mut ways = Vec::new();
+                    for army in pos.units.iter().filter(|a| {
+                        a.kind == crate::map::UnitKind::Army && coastal(map.province_of(a.region))
+                    }) {
+                        let from = map.province_of(army.region);
+                        let to: Vec<_> = coasts
+                            .iter()
+                            .copied()
+                            .filter(|p| *p != from)
+                            .filter(|p| {
+                                let convoy = Order {
+                                    power,
+                                    unit: *u,
+                                    command: MainCommand::Convoy {
+                                        unit: crate::orders::UnitRef {
+                                            kind: Some(army.kind),
+                                            at: Place::province(from),
+                                        },
+                                        to: Place::province(*p),
+                                    },
+                                };
+                                crate::game::step::move_verdicts(v, pos, &[convoy])
+                                    .first()
+                                    .is_some_and(Option::is_none)
+                            })
+                            .map(|p| map.province(p).abbr.clone())
+                            .collect();
+                        if !to.is_empty() {
+                            let army = format_unit(
+                                map,
+                                Some(army.kind),
+                                Place::of_region(map, army.region),
+                            );
+                            ways.push(format!("{army} to {}", to.join(" ")));
+                        }
+                    }
+                    Some(if ways.is_empty() {
+                        format!(
+                            "{shown} has no army it could convoy now: it may hold, move or support"
+                        )
+                    } else {
+                        format!("{shown} can convoy {}", ways.join("; "))
+                    })
+                }
+                _ => None,
+            }
+        }
+        (AnyCommand::Retreat(u, _), PhaseKind::Retreat) => {
+            let (unit, opts) = pos
+                .dislodged
+                .iter()
+                .find(|(d, _)| d.power == power && map.province_of(d.region) == u.at.province)?;
+            let shown = format_unit(map, Some(unit.kind), Place::of_region(map, unit.region));
+            let to: Vec<_> = opts.iter().map(|r| map.province_of(*r)).collect();
+            Some(if to.is_empty() {
+                format!("{shown} has nowhere to retreat: it can only disband")
+            } else {
+                format!("{shown} can retreat to {}, or disband", named(&to))
+            })
+        }
+        (
+            AnyCommand::Adjust(AdjustCommand::Build { kind, .. }),
+            PhaseKind::Adjustment | PhaseKind::Placement,
+        ) => {
+            let due = crate::game::step::due(v, pos)
+                .get(power.index())
+                .copied()
+                .unwrap_or(0);
+            match due {
+                0 => return Some("you have no builds due".into()),
+                -1 => return Some("you have 1 removal due, not a build".into()),
+                d if d < 0 => return Some(format!("you have {} removals due, not builds", -d)),
+                _ => {}
+            }
+            let free: Vec<_> = (0..map.provinces().len())
+                .map(|i| crate::map::ProvinceId(i as u16))
+                .filter(|p| map.province(*p).supply_centre)
+                .filter(|p| {
+                    let b = AdjustOrder {
+                        power,
+                        command: AdjustCommand::Build {
+                            kind: *kind,
+                            at: Place::province(*p),
+                        },
+                    };
+                    crate::game::step::build_refusals(v, pos, &[b])
+                        .first()
+                        .is_some_and(Option::is_none)
+                })
+                .collect();
+            let builds = if due == 1 {
+                "1 build due".to_string()
+            } else {
+                format!("{due} builds due")
+            };
+            Some(if free.is_empty() {
+                format!("you have {builds} and no free site to build on (WAIVE)")
+            } else {
+                format!("you have {builds}; free sites: {}", named(&free))
+            })
+        }
+        _ => None,
+    }
+}

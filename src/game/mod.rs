@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod end;
+pub mod lifecycle;
 pub mod record;
 pub mod step;
 

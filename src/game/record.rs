@@ -42,6 +42,73 @@ pub enum Style {
     Judge,
 }
 
+/// When a phase may be adjudicated before its deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Early {
+    /// As on njudge: a player whose orders are complete is ready unless
+    /// they said `SET WAIT`; the phase goes once every player is ready.
+    #[default]
+    Complete,
+    /// Only an explicit `READY` counts (the GM's choice, `SET EARLY READY`).
+    Ready,
+}
+
+/// How the powers of a forming game are given to the players who join.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Assignment {
+    /// As njudge and DPjudge: each player's preference list is kept, and
+    /// at the start the powers are given by [`crate::game::lifecycle::assign`]
+    /// (the most wishes met, ties broken at random).
+    #[default]
+    Preference,
+    /// Each player gets the first free power of their list at JOIN (a
+    /// JOIN whose powers are all taken is refused, never given another).
+    FirstCome,
+    /// The GM gives the powers (`ASSIGN`) before starting the game.
+    Gm,
+}
+
+/// The days of the week a deadline may fall on, Monday first (bit 0) to
+/// Sunday (bit 6); no bit set means every day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Weekdays(pub u8);
+
+impl Weekdays {
+    /// Every day.
+    pub const ALL: Weekdays = Weekdays(0);
+
+    /// Whether a deadline may fall on `day` (0 = Monday).
+    pub fn allows(self, day: u8) -> bool {
+        self.0 & 0x7f == 0 || self.0 & (1 << day) != 0
+    }
+
+    /// The English names of the days, for replies.
+    pub const NAMES: [&'static str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+
+    /// The allowed days as words (`Monday, Wednesday, Friday`), or
+    /// `every day`.
+    pub fn show(self) -> String {
+        if self.0 & 0x7f == 0 || self.0 & 0x7f == 0x7f {
+            return "every day".into();
+        }
+        let days: Vec<&str> = (0..7u8)
+            .filter(|d| self.allows(*d))
+            .map(|d| Self::NAMES[usize::from(d)])
+            .collect();
+        days.join(", ")
+    }
+}
+
 /// A game's settings.
 ///
 /// Durations are whole minutes, so a GM can give a two-minute grace in a
@@ -52,8 +119,22 @@ pub enum Style {
 pub struct Settings {
     /// Minutes from the start of a movement phase to its deadline.
     pub movement_minutes: u32,
-    /// Minutes for retreat and adjustment phases.
+    /// Minutes for retreat phases (and adjustment phases unless
+    /// `adjustment_minutes` is set).
     pub short_minutes: u32,
+    /// Minutes for adjustment (build) phases, when they differ from
+    /// retreats.
+    pub adjustment_minutes: Option<u32>,
+    /// The time of day every deadline falls at, in minutes after midnight
+    /// in the game's zone (`SET CLOCK 20:00`): a phase's length is then
+    /// a least, the deadline the first such time after it.
+    pub deadline_time: Option<u16>,
+    /// The days deadlines may fall on (`SET CLOCK ... Mon-Fri`).
+    pub weekdays: Weekdays,
+    /// When a phase may go before its deadline.
+    pub early: Early,
+    /// How powers are given to the players who join.
+    pub assignment: Assignment,
     /// Minutes after a deadline during which late orders are still taken.
     pub grace_minutes: u32,
     /// Minutes before a deadline when powers with missing orders are
@@ -85,6 +166,11 @@ impl Default for Settings {
         Settings {
             movement_minutes: 72 * 60,
             short_minutes: 24 * 60,
+            adjustment_minutes: None,
+            deadline_time: None,
+            weekdays: Weekdays::ALL,
+            early: Early::Complete,
+            assignment: Assignment::Preference,
             grace_minutes: 24 * 60,
             reminder_minutes: 24 * 60,
             timezone: "UTC".into(),
@@ -106,6 +192,11 @@ impl Default for Settings {
 struct StoredSettings {
     movement_minutes: Option<u32>,
     short_minutes: Option<u32>,
+    adjustment_minutes: Option<u32>,
+    deadline_time: Option<u16>,
+    weekdays: Weekdays,
+    early: Early,
+    assignment: Assignment,
     grace_minutes: Option<u32>,
     reminder_minutes: Option<u32>,
     movement_hours: Option<u32>,
@@ -131,6 +222,11 @@ impl From<StoredSettings> for Settings {
         Settings {
             movement_minutes: pick(s.movement_minutes, s.movement_hours, d.movement_minutes),
             short_minutes: pick(s.short_minutes, s.short_hours, d.short_minutes),
+            adjustment_minutes: s.adjustment_minutes,
+            deadline_time: s.deadline_time.filter(|m| *m < 24 * 60),
+            weekdays: s.weekdays,
+            early: s.early,
+            assignment: s.assignment,
             grace_minutes: pick(s.grace_minutes, s.grace_hours, d.grace_minutes),
             reminder_minutes: pick(s.reminder_minutes, s.reminder_hours, d.reminder_minutes),
             timezone: s.timezone.unwrap_or(d.timezone),
@@ -169,13 +265,15 @@ impl Status {
             Status::Finished => "finished",
         }
     }
-    /// From storage.
-    pub fn parse(s: &str) -> Status {
+    /// From storage; `None` for a word no version of the judge wrote
+    /// (a row that cannot be read is an error, never a guess).
+    pub fn parse(s: &str) -> Option<Status> {
         match s {
-            "active" => Status::Active,
-            "paused" => Status::Paused,
-            "finished" => Status::Finished,
-            _ => Status::Forming,
+            "forming" => Some(Status::Forming),
+            "active" => Some(Status::Active),
+            "paused" => Some(Status::Paused),
+            "finished" => Some(Status::Finished),
+            _ => None,
         }
     }
 }
@@ -224,15 +322,16 @@ impl SeatStatus {
             SeatStatus::Disorder => "civil disorder",
         }
     }
-    /// From storage.
-    pub fn parse(s: &str) -> SeatStatus {
+    /// From storage; `None` for a word no version of the judge wrote.
+    pub fn parse(s: &str) -> Option<SeatStatus> {
         match s {
-            "playing" => SeatStatus::Playing,
-            "abandoned" => SeatStatus::Abandoned,
-            "eliminated" => SeatStatus::Eliminated,
-            "not in game" => SeatStatus::NotInGame,
-            "civil disorder" => SeatStatus::Disorder,
-            _ => SeatStatus::Open,
+            "open" => Some(SeatStatus::Open),
+            "playing" => Some(SeatStatus::Playing),
+            "abandoned" => Some(SeatStatus::Abandoned),
+            "eliminated" => Some(SeatStatus::Eliminated),
+            "not in game" => Some(SeatStatus::NotInGame),
+            "civil disorder" => Some(SeatStatus::Disorder),
+            _ => None,
         }
     }
 }
@@ -262,4 +361,9 @@ pub struct Seat {
     pub picture: Option<String>,
     /// The player's display name (`SET NAME`).
     pub name: Option<String>,
+    /// The player said `SET WAIT`: complete orders do not make them ready
+    /// (njudge's WAIT), until `SET NOWAIT`.
+    pub wait: bool,
+    /// The powers the player asked for at JOIN, in order (indices).
+    pub prefs: Vec<u8>,
 }

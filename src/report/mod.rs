@@ -8,6 +8,8 @@
 //! can change the house style without recompiling. Lines are at most 72
 //! characters, without tabs. Pure: no I/O here.
 
+pub mod board;
+pub mod notices;
 pub mod picture;
 pub mod templates;
 
@@ -155,6 +157,10 @@ pub struct ReportData {
     pub judge_phase: String,
     /// `Movement`, `Retreat`, `Adjustment`.
     pub judge_kind: String,
+    /// The kind of the phase that follows, the same words: the judge
+    /// layout says "Builds" and "Removes" only on the way into an
+    /// adjustment (never "Builds 0 units" in the spring).
+    pub next_kind: String,
     /// `g1: Spring 1901 results`.
     pub title: String,
     /// Orders by power (movement phases).
@@ -699,13 +705,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         phase_label: v.calendar.label(p),
         phase_short: v.calendar.short(p),
         judge_phase: judge_phase(v, p),
-        judge_kind: match p.kind {
-            PhaseKind::Movement => "Movement",
-            PhaseKind::Retreat => "Retreat",
-            PhaseKind::Adjustment => "Adjustment",
-            PhaseKind::Placement => "Placement",
-        }
-        .to_string(),
+        judge_kind: kind_word(p.kind),
+        next_kind: kind_word(r.after.phase.kind),
         title: title(r),
         powers,
         dislodged,
@@ -936,8 +937,8 @@ fn adjustment_lines(
             && n > 0
         {
             push(
-                format!("{n} build(s) not used"),
-                format!("{n} unused build(s)"),
+                format!("{} not used", plural(n, "build", None)),
+                format!("{} unused", plural(n, "build", None)),
             );
         }
     }
@@ -1133,6 +1134,31 @@ fn stack_mark_long(n_of: &str) -> String {
     }
 }
 
+/// `n` things: `1 build`, `3 builds`; `many` is the plural when it is not
+/// `one` with an s. Mail never says "build(s)".
+pub fn plural(n: impl Into<i64>, one: &str, many: Option<&str>) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        match many {
+            Some(m) => format!("{n} {m}"),
+            None => format!("{n} {one}s"),
+        }
+    }
+}
+
+/// A phase kind in the judge layout's words.
+fn kind_word(k: PhaseKind) -> String {
+    match k {
+        PhaseKind::Movement => "Movement",
+        PhaseKind::Retreat => "Retreat",
+        PhaseKind::Adjustment => "Adjustment",
+        PhaseKind::Placement => "Placement",
+    }
+    .to_string()
+}
+
 /// Render a played phase with the built-in zine template.
 pub fn render(r: &PhaseReport<'_>) -> String {
     templates::Templates::builtin()
@@ -1177,10 +1203,11 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> String {
     out
 }
 
-/// Fit every line of `text` in 72 columns (continuations indented four
-/// more than the line's own indentation) and replace tabs.
+/// Fit every line of `text` in 72 columns and replace tabs. A long line
+/// goes on at its own indentation, so a wrapped paragraph reads as one
+/// (continuations indented further looked like new lines of a list).
 pub fn fit72(text: &str) -> String {
-    fit_lines(text, "    ")
+    fit_lines(text, "")
 }
 
 /// Fit every line of `text` in 72 columns, each on its own: a line that
@@ -1199,4 +1226,33 @@ pub fn fit_lines(text: &str, more: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long line goes on at its own indentation: no extra spaces that
+    /// would make the continuation look like a new item of a list.
+    #[test]
+    fn a_wrapped_line_goes_on_at_its_own_indentation() {
+        let long = format!("  {}", "word ".repeat(30));
+        let out = fit72(&long);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.len() > 1, "{out}");
+        for l in &lines {
+            assert!(l.chars().count() <= 72, "{l:?}");
+            assert!(l.starts_with("  word"), "{l:?}");
+            assert!(!l.starts_with("   "), "{l:?}");
+        }
+        // Spacing within a line that fits is kept (a chart's columns).
+        assert_eq!(fit72("Austria    3   +1\n"), "Austria    3   +1\n");
+    }
+
+    #[test]
+    fn plurals_are_said_in_words() {
+        assert_eq!(plural(1, "build", None), "1 build");
+        assert_eq!(plural(2, "build", None), "2 builds");
+        assert_eq!(plural(0, "army", Some("armies")), "0 armies");
+    }
 }

@@ -17,6 +17,43 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "results-judge.txt",
         include_str!("../../templates/results-judge.txt"),
     ),
+    ("footer.txt", include_str!("../../templates/footer.txt")),
+    ("board.txt", include_str!("../../templates/board.txt")),
+    ("when.txt", include_str!("../../templates/when.txt")),
+    ("start.txt", include_str!("../../templates/start.txt")),
+    ("status.txt", include_str!("../../templates/status.txt")),
+    (
+        "notice-reminder.txt",
+        include_str!("../../templates/notice-reminder.txt"),
+    ),
+    (
+        "notice-late.txt",
+        include_str!("../../templates/notice-late.txt"),
+    ),
+    (
+        "notice-late-gm.txt",
+        include_str!("../../templates/notice-late-gm.txt"),
+    ),
+    (
+        "notice-disorder.txt",
+        include_str!("../../templates/notice-disorder.txt"),
+    ),
+    (
+        "notice-disorder-gm.txt",
+        include_str!("../../templates/notice-disorder-gm.txt"),
+    ),
+    (
+        "notice-back.txt",
+        include_str!("../../templates/notice-back.txt"),
+    ),
+    (
+        "notice-setting.txt",
+        include_str!("../../templates/notice-setting.txt"),
+    ),
+    (
+        "notice-set-aside.txt",
+        include_str!("../../templates/notice-set-aside.txt"),
+    ),
 ];
 
 /// A template problem: a GM's file that does not parse or render.
@@ -28,6 +65,17 @@ pub struct TemplateError {
     /// What minijinja said.
     #[source]
     pub source: minijinja::Error,
+}
+
+/// `{{ n|plural("centre") }}`: `1 centre`, `3 centres`; a second word
+/// gives an irregular plural (`{{ n|plural("army", "armies") }}`). Mail
+/// never says "centre(s)".
+fn plural(n: i64, one: String, many: Option<String>) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {}", many.unwrap_or_else(|| format!("{one}s")))
+    }
 }
 
 /// A set of templates.
@@ -55,6 +103,7 @@ impl Templates {
         {
             env.set_syntax(syntax);
         }
+        env.add_filter("plural", plural);
         for (name, text) in BUILTIN {
             if files.iter().any(|(n, _)| n == name) {
                 continue;
@@ -85,6 +134,39 @@ impl Templates {
     /// Names of the templates a directory may override.
     pub fn names() -> impl Iterator<Item = &'static str> {
         BUILTIN.iter().map(|(n, _)| *n)
+    }
+
+    /// Template `name` rendered with `ctx`, fitted to 72 columns.
+    pub fn text<S: serde::Serialize>(&self, name: &str, ctx: &S) -> Result<String, TemplateError> {
+        let t = self
+            .env
+            .get_template(name)
+            .map_err(|source| TemplateError {
+                name: name.to_string(),
+                source,
+            })?;
+        let text = t
+            .render(minijinja::value::Serde(ctx))
+            .map_err(|source| TemplateError {
+                name: name.to_string(),
+                source,
+            })?;
+        Ok(fit72(&text))
+    }
+
+    /// A mail made by template `name`: its first line is `Subject: ...`,
+    /// the rest the body. Returns the subject and the body.
+    pub fn mail<S: serde::Serialize>(
+        &self,
+        name: &str,
+        ctx: &S,
+    ) -> Result<(String, String), TemplateError> {
+        let text = self.text(name, ctx)?;
+        let (first, body) = text.split_once('\n').unwrap_or((&text, ""));
+        let subject = first
+            .strip_prefix("Subject:")
+            .map_or_else(|| first.to_string(), |s| s.trim().to_string());
+        Ok((subject, body.to_string()))
     }
 
     /// The results of a phase in the given style, fitted to 72 columns.

@@ -1,7 +1,7 @@
 //! Games in the store: rows in, rows out, inside the caller's transaction.
 
 use super::Result;
-use super::{Conn, OptionalExt, Row, params};
+use super::{Conn, OptionalExt, Row, StoreError, params};
 use crate::game::record::{Seat, SeatStatus, Settings, Status};
 
 /// A game row.
@@ -34,14 +34,22 @@ pub struct GameRow {
 }
 
 fn row_to_game(r: &Row<'_>) -> Result<GameRow> {
+    let name: String = r.get(0)?;
     let settings: String = r.get(5)?;
+    let status: String = r.get(4)?;
+    let unreadable = |what: &str, why: String| StoreError::Unreadable {
+        what: format!("the {what} of game {name}"),
+        why,
+    };
     Ok(GameRow {
-        name: r.get(0)?,
+        status: Status::parse(&status)
+            .ok_or_else(|| unreadable("status", format!("`{status}` is no status")))?,
+        settings: serde_json::from_str(&settings)
+            .map_err(|e| unreadable("settings", e.to_string()))?,
+        name,
         variant: r.get(1)?,
         gm_address: r.get(2)?,
         gm_hash: r.get(3)?,
-        status: Status::parse(&r.get::<String>(4)?),
-        settings: serde_json::from_str(&settings).unwrap_or_default(),
         position: r.get(6)?,
         deadline: r.get(7)?,
         reminded: r.get(8)?,
@@ -63,7 +71,7 @@ pub fn create(c: &Conn, g: &GameRow, powers: usize) -> Result<bool> {
             g.gm_address,
             g.gm_hash,
             g.status.as_str(),
-            serde_json::to_string(&g.settings).unwrap_or_default(),
+            settings_text(g)?,
             g.position,
             g.deadline,
             g.reminded,
@@ -82,6 +90,14 @@ pub fn create(c: &Conn, g: &GameRow, powers: usize) -> Result<bool> {
         )?;
     }
     Ok(true)
+}
+
+/// A game's settings as stored.
+fn settings_text(g: &GameRow) -> Result<String> {
+    serde_json::to_string(&g.settings).map_err(|e| StoreError::Unreadable {
+        what: format!("the settings of game {}", g.name),
+        why: e.to_string(),
+    })
 }
 
 /// Load a game by name (any case).
@@ -105,7 +121,7 @@ pub fn save(c: &Conn, g: &GameRow) -> Result<()> {
             g.gm_address,
             g.gm_hash,
             g.status.as_str(),
-            serde_json::to_string(&g.settings).unwrap_or_default(),
+            settings_text(g)?,
             g.position,
             g.deadline,
             g.reminded,
@@ -188,15 +204,31 @@ pub fn fault(c: &Conn, game: &str) -> Result<Option<String>> {
 /// Seats of a game, by power.
 pub fn seats(c: &Conn, game: &str) -> Result<Vec<Seat>> {
     c.query_map(
-        "SELECT power, address, hash, status, ready, draw, concede, failures, picture, name
+        "SELECT power, address, hash, status, ready, draw, concede, failures, picture, name,
+         wait, prefs
          FROM seats WHERE game = ?1 ORDER BY power",
         params![game],
         |r| {
+            let power = r.get::<i64>(0)? as u8;
+            let status: String = r.get(3)?;
+            let unreadable = |what: &str, why: String| StoreError::Unreadable {
+                what: format!("the {what} of seat {power} of game {game}"),
+                why,
+            };
+            let prefs: String = r.get(11)?;
             Ok(Seat {
-                power: r.get::<i64>(0)? as u8,
+                power,
                 address: r.get(1)?,
                 hash: r.get(2)?,
-                status: SeatStatus::parse(&r.get::<String>(3)?),
+                status: SeatStatus::parse(&status)
+                    .ok_or_else(|| unreadable("status", format!("`{status}` is no status")))?,
+                wait: r.get(10)?,
+                prefs: prefs
+                    .split(',')
+                    .filter(|p| !p.is_empty())
+                    .map(|p| p.parse::<u8>())
+                    .collect::<std::result::Result<_, _>>()
+                    .map_err(|e| unreadable("preferences", format!("`{prefs}`: {e}")))?,
                 ready: r.get(4)?,
                 draw: r.get(5)?,
                 concede: match r.get::<i64>(6)? {
@@ -215,7 +247,7 @@ pub fn seats(c: &Conn, game: &str) -> Result<Vec<Seat>> {
 pub fn save_seat(c: &Conn, game: &str, s: &Seat) -> Result<()> {
     c.execute(
         "UPDATE seats SET address = ?3, hash = ?4, status = ?5, ready = ?6, draw = ?7, concede = ?8,
-         failures = ?9, picture = ?10, name = ?11
+         failures = ?9, picture = ?10, name = ?11, wait = ?12, prefs = ?13
          WHERE game = ?1 AND power = ?2",
         params![
             game,
@@ -228,7 +260,13 @@ pub fn save_seat(c: &Conn, game: &str, s: &Seat) -> Result<()> {
             s.concede.map_or(0, |p| p as i64 + 1),
             s.failures as i64,
             s.picture,
-            s.name
+            s.name,
+            s.wait,
+            s.prefs
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
         ],
     )?;
     Ok(())
@@ -436,7 +474,7 @@ pub struct PressRow {
 pub struct NewPress<'a> {
     /// The phase it is sent in (`S1901M`).
     pub phase: &'a str,
-    /// Who sends it (a power's name, or `The GM`).
+    /// Who sends it (a power's name, or `the GM`).
     pub sender: &'a str,
     /// To whom, as the players are told.
     pub recipients: &'a str,

@@ -180,6 +180,14 @@ pub enum StoreError {
         /// What was there.
         found: &'static str,
     },
+    /// A stored value no version of the judge wrote: an error with what
+    /// it was, never read as a default.
+    Unreadable {
+        /// What it was meant to be (`the settings of game g1`).
+        what: String,
+        /// Why it cannot be read.
+        why: String,
+    },
     /// The database is newer than this program.
     TooNew {
         /// Version found.
@@ -223,6 +231,7 @@ impl StoreError {
             StoreError::Dir(..) | StoreError::Open(..) => true,
             StoreError::NoRows
             | StoreError::Type { .. }
+            | StoreError::Unreadable { .. }
             | StoreError::TooNew { .. }
             | StoreError::PasswordFile(..)
             | StoreError::BadUrl(_) => false,
@@ -243,6 +252,9 @@ impl std::fmt::Display for StoreError {
                 f,
                 "database error: column {column} holds {found}, not {expected}"
             )?,
+            StoreError::Unreadable { what, why } => {
+                write!(f, "database error: {what} cannot be read: {why}")?
+            }
             StoreError::TooNew { found, known } => write!(
                 f,
                 "the database is at schema version {found}, newer than this program's {known}"
@@ -673,7 +685,7 @@ impl Store {
     }
 
     /// Connect to PostgreSQL (without TLS: the server is expected on the
-    /// same host or a private network; see the README) and migrate.
+    /// same host or a private network; see docs/operations.md) and migrate.
     fn open_postgres(pg: &PgLocation) -> Result<Store> {
         let mut store = Store {
             conn: Conn::postgres(Self::pg_config(pg)?)?,

@@ -11,7 +11,7 @@ pub struct Broadcast {
     pub id: i64,
     /// The phase it was sent in (`Spring 1901 movement`).
     pub phase: String,
-    /// Who sent it (a power's name, or `The GM`); `None` for grey press.
+    /// Who sent it (a power's name, or `the GM`); `None` for grey press.
     pub sender: Option<String>,
     /// The text, as mailed.
     pub body: String,

@@ -42,6 +42,28 @@ pub fn took(
     Ok(())
 }
 
+/// Forget who held which seat while `game` was forming: at the start the
+/// powers are given anew (by preference), and the record begins there.
+/// Announced absences move with their players' seats: `moves` maps each
+/// old seat to the new one.
+pub fn restart(c: &Conn, game: &str, moves: &[(u8, u8)]) -> Result<()> {
+    c.execute("DELETE FROM players WHERE game = ?1", params![game])?;
+    // Two steps, so that seats trading places do not meet on the way.
+    for (from, _) in moves {
+        c.execute(
+            "UPDATE absences SET power = ?3 WHERE game = ?1 AND power = ?2",
+            params![game, *from as i64, 1000 + *from as i64],
+        )?;
+    }
+    for (from, to) in moves {
+        c.execute(
+            "UPDATE absences SET power = ?3 WHERE game = ?1 AND power = ?2",
+            params![game, 1000 + *from as i64, *to as i64],
+        )?;
+    }
+    Ok(())
+}
+
 /// Record that the player of `power` left it (`how`), if one played it.
 pub fn left(c: &Conn, game: &str, power: u8, how: &str, now: i64) -> Result<()> {
     c.execute(

@@ -277,6 +277,12 @@ pub const MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game, power, phase, batch, seq)
     );",
+    // 11: a game as its players live it. A player's `SET WAIT` (complete
+    // orders do not make them ready), and the powers they asked for at
+    // JOIN, in order (power indices, comma-separated), for the assignment
+    // at the start.
+    "ALTER TABLE seats ADD COLUMN wait INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -502,6 +508,9 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game, power, phase, batch, seq)
     );",
+    // 11: a player's WAIT and preference list (see the SQLite list).
+    "ALTER TABLE seats ADD COLUMN wait BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.

@@ -212,9 +212,17 @@ impl Server {
         match bind(want) {
             Ok(listener) => Some(Server::spawn(listener, options)),
             Err(e) => {
-                error!(
+                // A warning, not an error: the judge works, the pages wait.
+                // Say what to change, since a newcomer meets this first
+                // (another program on 8080).
+                let why = if e.kind() == std::io::ErrorKind::AddrInUse {
+                    "another program listens there".to_string()
+                } else {
+                    e.to_string()
+                };
+                warn!(
                     error = %e,
-                    "cannot serve the game pages at http://{want}/ (web.address); mail is handled all the same; trying again every 30 seconds"
+                    "cannot serve the game pages at http://{want}/ yet: {why}. Mail is handled all the same, and the address is tried again every 30 seconds. To serve the pages elsewhere, set address under [web] in the configuration (such as \"127.0.0.1:8081\"), or enabled = false for no pages"
                 );
                 let (shutdown, mut rx) = watch::channel(false);
                 let task = tokio::spawn(async move {

@@ -274,7 +274,9 @@ pub fn conquer(
     let gm = "gm@example.test";
     let r = w.reply(gm, &format!("CREATE {game} {} gm-secret", v.name));
     assert!(!r.contains("rror"), "{r}");
-    let r = w.reply(bot, &format!("JOIN {game} bot-secret {power}"));
+    // WAIT: the bot's complete orders would otherwise let each phase go
+    // at once (nobody else plays); the GM's PROCESS plays them.
+    let r = w.reply(bot, &format!("JOIN {game} bot-secret {power}\nSET WAIT"));
     assert!(r.contains(&v.map.power(me).name), "{r}");
     w.reply(
         gm,

@@ -101,6 +101,14 @@ impl World {
         Self::with_judge_on(Judge::new("zinejudge", "UTC"), on, test)
     }
 
+    /// A world whose judge draws its random choices (the tie-breaks of the
+    /// powers' assignment) from `seed`, the same every run.
+    pub fn seeded(seed: u64) -> World {
+        Self::with_judge(
+            Judge::new("zinejudge", "UTC").with_chance(zinejudge::commands::Chance::Seeded(seed)),
+        )
+    }
+
     /// A world whose judge also plays the variant in `file` (under tests/data).
     pub fn with_variant(file: &str) -> World {
         let text =

@@ -241,11 +241,15 @@ pub fn standard_game(j: &mut Judge, name: &str) -> Vec<Sent> {
         ),
         ("Turkey", "A(Con)-Bul\nA(Smy)-Con\nF(Ank)-BLA"),
     ];
+    // Every power's orders complete: the last mail plays the Spring.
     let mut all = Vec::new();
     for (p, o) in spring {
-        j.mail(&addr(p), &format!("SIGNON {p} {name} pw-{p}\n{o}"));
+        all.extend(j.mail(&addr(p), &format!("SIGNON {p} {name} pw-{p}\n{o}")));
     }
-    all.extend(j.mail(gm, &format!("SIGNON GM {name} gm-secret\nPROCESS")));
+    assert!(
+        all.iter().any(|m| m.subject.contains("Spring 1901")),
+        "Spring 1901 was played: {all:#?}"
+    );
     let fall: &[(&str, &str)] = &[
         ("England", "F(NTH)-Nwy\nF(NWG) S F(NTH)-Nwy\nA(Yor)-Lon"),
         ("France", "A(Bur)-Bel\nA(Spa)-Por\nF(MAO)-Spa/sc"),

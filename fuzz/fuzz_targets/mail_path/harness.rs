@@ -291,7 +291,7 @@ impl Harness {
                     s.address,
                     &format!("JOIN {game} {} {}", s.password, s.power),
                 );
-                assert!(r.contains("You play"), "{r}");
+                assert!(r.contains("You have joined"), "{r}");
             }
         }
         // g: an observer and England's orders.

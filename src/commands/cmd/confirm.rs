@@ -93,8 +93,12 @@ fn confirm(judge: &mut Judge, s: &mut Session<'_, '_>, code: &str) -> CmdResult 
         .count();
     if held > 0 {
         s.say(&format!(
-            "  The {held} mail(s) held for it are carried out now, as they were sent; \
-             their answers follow."
+            "  The {} held for it {} carried out now, as {} sent; \
+             {} answers follow.",
+            crate::report::plural(held as i64, "mail", None),
+            if held == 1 { "is" } else { "are" },
+            if held == 1 { "it was" } else { "they were" },
+            if held == 1 { "its" } else { "their" }
         ));
     }
     for p in waiting {

@@ -186,11 +186,20 @@ impl Command for Create {
         s.ctx = Ctx::Gm {
             game: game.to_string(),
         };
+        // Whose password: a newcomer GM took "JOIN g1 password" for the
+        // GM's own, to be handed round.
         s.say(&format!(
-            "  Created {game} ({}); you are its GM and signed on.\n  \
-             Players JOIN {game} password [powers]; the game starts when\n  \
-             every power is taken, or when you START it.",
+            "  Created {game} ({}); you are its GM and signed on.",
             v.title
+        ));
+        s.say(&crate::report::wrap(
+            &format!(
+                "  Players join with JOIN {game} <a password of their own> \
+                 [the powers they want, best first]; keep yours to yourself. \
+                 The game starts when every seat is taken, or when you START it."
+            ),
+            72,
+            "  ",
         ));
         for p in v.map.power_ids().filter(|p| v.map.power(*p).optional) {
             let name = &v.map.power(p).name;

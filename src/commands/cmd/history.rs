@@ -64,6 +64,17 @@ impl Command for History {
             body.push_str(&r.report);
             body.push_str("\n\n");
         }
+        // The results keep the deadline they were mailed with; the GM may
+        // have moved it since, so the history ends with the one in force.
+        if to + 1 == played.len()
+            && g.status == crate::game::record::Status::Active
+            && let Some(d) = g.deadline
+        {
+            body.push_str(&format!(
+                "The deadlines above are those first mailed. The current deadline\nis {}.\n",
+                crate::commands::time::show(d, &g.settings.timezone)
+            ));
+        }
         // Mailed where answers go: the history is the answer's, too long
         // to travel in it.
         let to_addr = s.answer.clone();
@@ -76,8 +87,8 @@ impl Command for History {
             body,
         ));
         s.say(&format!(
-            "  The results of {} phase(s) are mailed to you separately.",
-            to - from + 1
+            "  The results of {} are mailed to you separately.",
+            crate::report::plural((to - from + 1) as i64, "phase", None)
         ));
         Ok(())
     }

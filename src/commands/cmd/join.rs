@@ -1,12 +1,22 @@
-//! JOIN: take a power in a forming game. The address registered is the
-//! mail's author (From).
+//! JOIN: take a seat in a forming game, with the powers wanted in order
+//! of preference (njudge and DPjudge); ASSIGN: the GM gives a power. The
+//! address registered is the mail's author (From).
+//!
+//! How the powers are given is the GM's choice (`SET ASSIGNMENT`): by
+//! default every player's list is kept and the powers are given at the
+//! start, the most wishes met and ties drawn at random
+//! ([`crate::game::lifecycle::assign`]); until then a player holds a seat
+//! of their list (so SET NAME and the like have somewhere to go). First
+//! come gives each the first free power of their list at once, and
+//! refuses a list whose powers are all taken rather than give another.
 
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
-use crate::commands::{Ctx, Judge, Session, find_power, load, mail_to, password};
-use crate::game::record::{SeatStatus, Status};
+use crate::commands::registry::{Anyone, Args, Command, Gm, Secret, Spec};
+use crate::commands::{Ctx, Judge, Session, find_power, load, password};
+use crate::game::record::{Assignment, SeatStatus, Status};
 use crate::map::PowerId;
 use crate::store::games;
+use crate::variant::Variant;
 
 /// JOIN game password [powers in order of preference].
 pub struct Join {
@@ -15,15 +25,54 @@ pub struct Join {
     prefs: Vec<String>,
 }
 
-/// A seat among `free` picked from the mail's author and time: random
-/// enough for fairness, the same for the same mail (tests replay).
-fn pick(free: &[usize], who: &str, now: i64) -> usize {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in who.bytes().chain(now.to_le_bytes()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+/// The powers `words` name, in order: powers of several words (`Duke
+/// William`) are written as they are, and the longest run of words naming
+/// a power is taken. What names no power, or a power not in this game,
+/// is said and left out.
+fn wishes(
+    v: &Variant,
+    seats: &[crate::game::record::Seat],
+    words: &[String],
+    s: &mut Session<'_, '_>,
+) -> Vec<PowerId> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < words.len() {
+        let found = (1..=(words.len() - k).min(4)).rev().find_map(|n| {
+            find_power(v, &words[k..k + n].join(" "))
+                .ok()
+                .map(|p| (p, n))
+        });
+        match found {
+            Some((p, n)) => {
+                if seats
+                    .get(p.index())
+                    .is_some_and(|x| x.status.left_out_before_start())
+                {
+                    s.say(&format!("  ({} are not in this game)", v.map.power(p).name));
+                } else if !out.contains(&p) {
+                    out.push(p);
+                }
+                k += n;
+            }
+            None => {
+                s.say(&format!(
+                    "  (no power `{}` in this game; ignored)",
+                    crate::mail::header_text(&words[k], 40)
+                ));
+                k += 1;
+            }
+        }
     }
-    free[(h % free.len() as u64) as usize]
+    out
+}
+
+/// Names of `ps`, joined (`England, France`).
+fn names(v: &Variant, ps: &[PowerId]) -> String {
+    ps.iter()
+        .map(|p| v.map.power(*p).name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Command for Join {
@@ -33,7 +82,7 @@ impl Command for Join {
         ..Spec::new(
             "JOIN",
             "JOIN game password [powers in order of preference]",
-            "Take a power in a forming game; the game starts when every power is taken.",
+            "Join a forming game with a password of your own choosing; name the powers you want, best first. The powers are given when the game starts (SET ASSIGNMENT says how); it starts when every seat is taken.",
         )
     };
     type Role = Anyone;
@@ -47,7 +96,8 @@ impl Command for Join {
             password: w[1].clone(),
             prefs: w[2..]
                 .iter()
-                .map(|x| x.trim_matches(',').to_string())
+                .flat_map(|x| x.split(','))
+                .map(|x| x.trim_matches(['.', ';']).to_string())
                 .filter(|x| !x.is_empty())
                 .collect(),
         })
@@ -70,88 +120,188 @@ impl Command for Join {
         }) {
             return Err(format!("you already play in {}", g.name).into());
         }
-        let free: Vec<usize> = seats
+        let free: Vec<PowerId> = seats
             .iter()
-            .enumerate()
-            .filter(|(_, x)| x.status == SeatStatus::Open)
-            .map(|(i, _)| i)
+            .filter(|x| x.status == SeatStatus::Open)
+            .map(|x| PowerId(x.power))
             .collect();
         if free.is_empty() {
             return Err(format!("{} is full", g.name).into());
         }
-        // Powers of several words (`Duke William`) are written as they
-        // are: the longest run of words naming a power is taken.
-        let mut pick_seat = None;
-        let mut k = 0;
-        while k < self.prefs.len() && pick_seat.is_none() {
-            let found = (1..=(self.prefs.len() - k).min(4)).rev().find_map(|n| {
-                find_power(&v, &self.prefs[k..k + n].join(" "))
-                    .ok()
-                    .map(|p| (p, n))
-            });
-            match found {
-                Some((p, n)) => {
-                    if free.contains(&p.index()) {
-                        pick_seat = Some(p.index());
-                    } else {
-                        // Never pass over a wish in silence: say why it
-                        // cannot be had (an optional power left out of
-                        // the game, as Ard-Ri's Vikings, or a taken seat).
-                        let out = seats
-                            .get(p.index())
-                            .is_some_and(|x| x.status.left_out_before_start());
-                        s.say(&format!(
-                            "  ({} {})",
-                            v.map.power(p).name,
-                            if out {
-                                "are not in this game"
-                            } else {
-                                "is already taken"
-                            }
-                        ));
-                    }
-                    k += n;
-                }
-                None => {
-                    s.say(&format!(
-                        "  (no power `{}` in this game; ignored)",
-                        crate::mail::header_text(&self.prefs[k], 40)
-                    ));
-                    k += 1;
-                }
+        let wanted = wishes(&v, &seats, &self.prefs, s);
+        let first_free = wanted.iter().copied().find(|p| free.contains(p));
+        let mode = g.settings.assignment;
+        let power = match first_free {
+            Some(p) => p,
+            // First come: never a power the player did not ask for.
+            None if mode == Assignment::FirstCome && !wanted.is_empty() => {
+                return Err(CmdError::refused(format!(
+                    "{} {} taken; free: {}. JOIN again naming one of them, \
+                     or with no powers to take any",
+                    names(&v, &wanted),
+                    if wanted.len() == 1 { "is" } else { "are" },
+                    names(&v, &free)
+                )));
             }
-        }
-        let i = pick_seat.unwrap_or_else(|| pick(&free, &me, s.now));
-        let seat = &mut seats[i];
+            // First come, any power: one drawn at random, as fair as it
+            // gets. Otherwise the seat only holds a place until the powers
+            // are given at the start: the first free one will do.
+            None if mode == Assignment::FirstCome => {
+                free[(judge.draw() % free.len() as u64) as usize]
+            }
+            None => free[0],
+        };
+        let seat = &mut seats[power.index()];
         seat.address = Some(me.clone());
         seat.hash =
             Some(password::hash(&self.password).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?);
         seat.status = SeatStatus::Playing;
         seat.failures = 0;
         seat.name = None;
+        seat.wait = false;
+        seat.prefs = wanted.iter().map(|p| p.0).collect();
         games::save_seat(s.tx, &g.name, seat)?;
-        crate::store::roster::took(s.tx, &g.name, i as u8, &me, None, s.now)?;
-        let power = PowerId(i as u8);
+        crate::store::roster::took(s.tx, &g.name, power.0, &me, None, s.now)?;
         s.ctx = Ctx::Power {
             game: g.name.clone(),
             power,
         };
         let name = &v.map.power(power).name;
-        s.say(&format!(
-            "  You play {name} in {}; you are signed on. Sign on later with\n  SIGNON {name} {} password",
-            g.name, g.name
-        ));
-        s.out.extend(mail_to(
-            &[&g.gm_address],
-            format!("{}: {name} taken", g.name),
-            format!("{me} joined {} as {name}.\n", g.name),
-        ));
-        if seats
+        let taken = seats
             .iter()
-            .all(|x| x.status == SeatStatus::Playing || x.status.left_out_before_start())
-        {
+            .filter(|x| x.status == SeatStatus::Playing)
+            .count();
+        let open = seats
+            .iter()
+            .filter(|x| x.status == SeatStatus::Open)
+            .count();
+        let listed = if wanted.is_empty() {
+            "any power".to_string()
+        } else {
+            names(&v, &wanted)
+        };
+        let said = match mode {
+            Assignment::FirstCome => format!(
+                "You play {name} in {}; you are signed on. Sign on later with \
+                 SIGNON {name} {} <your password> (the password you chose here).",
+                g.name, g.name
+            ),
+            Assignment::Preference => format!(
+                "You have joined {game}, asking for {listed}. The powers are given \
+                 when the game starts, by every player's list (the most wishes met, \
+                 ties drawn at random), and the start mail tells you yours. Until \
+                 then you hold {name}'s seat and are signed on to it.",
+                game = g.name
+            ),
+            Assignment::Gm => format!(
+                "You have joined {game}, asking for {listed}. The GM gives the powers \
+                 and starts the game; the start mail tells you yours. Until then you \
+                 hold {name}'s seat and are signed on to it.",
+                game = g.name
+            ),
+        };
+        s.say(&crate::report::wrap(&format!("  {said}"), 72, "  "));
+        if open == 0 && mode != Assignment::Gm {
             super::start::start_game(judge, s, &mut g)?;
         }
+        s.notice_gm(
+            &g,
+            "players joining",
+            &format!(
+                "{me} joined {}, asking for {listed}: {taken} of {} seats taken, {open} open.\n",
+                g.name,
+                taken + open
+            ),
+        );
+        if open == 0 && mode == Assignment::Gm {
+            s.notice_gm(
+                &g,
+                "players joining",
+                "Every seat is taken: give the powers with ASSIGN, then START.\n",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// ASSIGN power address.
+pub struct Assign {
+    power: String,
+    address: String,
+}
+
+impl Command for Assign {
+    const SPEC: Spec = Spec::new(
+        "ASSIGN",
+        "ASSIGN power address",
+        "Before the start, give a power to a player who joined (their seats change places).",
+    );
+    type Role = Gm;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let a = args.bare();
+        match a.words.split_last() {
+            Some((address, power)) if !power.is_empty() && address.contains('@') => Ok(Assign {
+                power: power.join(" "),
+                address: address.trim_matches(['<', '>']).to_string(),
+            }),
+            _ => Err(format!("write {}", Self::SPEC.usage)),
+        }
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        let g = load(s.tx, &game)?;
+        if g.status != Status::Forming {
+            return Err(format!("{} has started: REPLACE gives a power now", g.name).into());
+        }
+        let v = judge.variant(&g.variant)?;
+        let to = find_power(&v, &self.power)?;
+        let mut seats = games::seats(s.tx, &g.name)?;
+        let Some(from) = seats.iter().position(|x| {
+            x.address
+                .as_deref()
+                .is_some_and(|a| a.eq_ignore_ascii_case(&self.address))
+        }) else {
+            return Err(format!(
+                "{} has not joined {} (WHO lists the players)",
+                crate::mail::header_text(&self.address, 60),
+                g.name
+            )
+            .into());
+        };
+        if seats[to.index()].status.left_out_before_start() {
+            return Err(format!("{} are not in this game", v.map.power(to).name).into());
+        }
+        if from != to.index() {
+            let (a, b) = (seats[from].clone(), seats[to.index()].clone());
+            seats[to.index()] = crate::game::record::Seat { power: to.0, ..a };
+            seats[from] = crate::game::record::Seat {
+                power: from as u8,
+                ..b
+            };
+            games::save_seat(s.tx, &g.name, &seats[from])?;
+            games::save_seat(s.tx, &g.name, &seats[to.index()])?;
+            crate::store::roster::restart(
+                s.tx,
+                &g.name,
+                &[(from as u8, to.0), (to.0, from as u8)],
+            )?;
+            for x in &seats {
+                if let Some(a) = &x.address {
+                    crate::store::roster::took(
+                        s.tx,
+                        &g.name,
+                        x.power,
+                        a,
+                        x.name.as_deref(),
+                        s.now,
+                    )?;
+                }
+            }
+        }
+        s.say(&format!(
+            "  {} goes to {}.",
+            v.map.power(to).name,
+            crate::mail::header_text(&self.address, 60)
+        ));
         Ok(())
     }
 }

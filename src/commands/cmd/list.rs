@@ -182,9 +182,10 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
     let set = &g.settings;
     let _ = writeln!(
         t,
-        "  Settings: movement {}, retreats/adjustments {}, grace {},",
+        "  Settings: movement {}, retreats {}, adjustments {}, grace {},",
         time::show_duration(set.movement_minutes),
         time::show_duration(set.short_minutes),
+        time::show_duration(set.adjustment_minutes.unwrap_or(set.short_minutes)),
         time::show_duration(set.grace_minutes)
     );
     let _ = writeln!(
@@ -206,8 +207,43 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
         },
         set.timezone
     );
+    let clock = match set.deadline_time {
+        Some(m) => format!(
+            "deadlines at {:02}:{:02}, {}",
+            m / 60,
+            m % 60,
+            set.weekdays.show()
+        ),
+        None if set.weekdays.0 & 0x7f != 0 => format!("deadlines {}", set.weekdays.show()),
+        None => "no game clock".to_string(),
+    };
+    let _ = writeln!(
+        t,
+        "    {clock}; early when {}; powers given {}",
+        match set.early {
+            crate::game::record::Early::Complete => "orders are complete",
+            crate::game::record::Early::Ready => "all are READY",
+        },
+        match set.assignment {
+            crate::game::record::Assignment::Preference => "by preference",
+            crate::game::record::Assignment::FirstCome => "first come",
+            crate::game::record::Assignment::Gm => "by the GM",
+        }
+    );
     let counts = pos.centre_counts(&v.map);
     let _ = writeln!(t, "  Powers:");
+    // Columns as wide as the longest name and state, so that "The
+    // Northern Earls" and "civil disorder" keep the rows in line.
+    let name_w = seats
+        .iter()
+        .map(|x| v.map.power(PowerId(x.power)).name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let state_w = seats
+        .iter()
+        .map(|x| x.status.as_str().len())
+        .max()
+        .unwrap_or(0);
     for seat in &seats {
         let p = PowerId(seat.power);
         let units = pos.units.iter().filter(|u| u.power == p).count();
@@ -217,7 +253,7 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
         let waiting = pos.state.pending.iter().filter(|u| u.power == p).count();
         let _ = writeln!(
             t,
-            "    {:<16} {:<10} centres {:>2}{}, units {:>2}{}",
+            "    {:<name_w$}  {:<state_w$}  centres {:>2}{}, units {:>2}{}",
             v.map.power(p).name,
             seat.status.as_str(),
             counts[p.index()],

@@ -43,6 +43,7 @@ pub mod settings;
 pub mod signoff;
 pub mod signon;
 pub mod start;
+pub mod status;
 pub mod summary;
 pub mod takeover;
 pub mod variants;

@@ -82,7 +82,7 @@ fn send(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &AnySeat, header: &Hea
     let seats = games::seats(s.tx, game)?;
     let from = match seat.power {
         Some(p) => v.map.power(p).name.clone(),
-        None => "The GM".to_string(),
+        None => "the GM".to_string(),
     };
     let observers = games::observers(s.tx, game)?;
     let mut unplayed: Vec<String> = Vec::new();

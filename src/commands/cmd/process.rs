@@ -3,6 +3,7 @@
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load, play};
+use crate::game::lifecycle::Trigger;
 use crate::game::record::Status;
 
 /// PROCESS.
@@ -26,8 +27,16 @@ impl Command for Process {
         let before = s.out.len();
         s.out.retain(|m| m.subject != notice);
         let dropped = before - s.out.len();
-        play::process(judge, s.tx, &game, s.now, &mut s.out)?;
-        s.say("  Processed; the results are on their way to everyone.");
+        // Before the deadline it is early processing: nobody is late, and
+        // nobody goes into civil disorder for it.
+        let trigger = Trigger::of_gm(s.now, g.deadline);
+        play::process(judge, s.tx, &game, s.now, trigger, &mut s.out)?;
+        s.say(match trigger {
+            Trigger::GmEarly => {
+                "  Processed before the deadline: nobody is late for it, and\n  nobody goes into civil disorder. The results are on their way\n  to everyone."
+            }
+            _ => "  Processed; the results are on their way to everyone.",
+        });
         if dropped > 0 {
             s.say("  No deadline notice goes out: the results give the next deadline.");
         }

@@ -10,6 +10,7 @@ use crate::map::PowerId;
 use crate::orders::Place;
 use crate::orders::format_unit;
 use crate::store::games;
+use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
 use std::fmt::Write;
 
@@ -73,6 +74,12 @@ impl Command for Replace {
         Ok(())
     }
 }
+
+/// How many of the latest broadcasts a new player is shown.
+const RECENT_PRESS: i64 = 3;
+
+/// How much of each a new player is shown (the web page has the rest).
+const PRESS_SHOWN: usize = 2000;
 
 /// Give `pid` of `game` to `address`: a new password, mailed to it with
 /// the game, its units and an example; the others told the power has a
@@ -150,6 +157,36 @@ pub(crate) fn give(
         );
         let _ = writeln!(body, "Centres:  {}", counts[pid.index()]);
         body.push('\n');
+        // The whole board, as at the start: every power's units and
+        // centres (the map is attached), and the latest press to all.
+        let board = crate::report::board::board(&v, &pos, Viewer::Power(pid));
+        body.push_str("The board (the map is attached):\n\n");
+        body.push_str(
+            &judge
+                .templates
+                .text("board.txt", &serde_json::json!({"board": board}))
+                .map_err(anyhow::Error::from)?,
+        );
+        body.push('\n');
+        let press = crate::store::press::list(s.tx, &game, RECENT_PRESS)?;
+        if !press.is_empty() {
+            body.push_str("The latest press to everybody, newest first:\n\n");
+            for p in &press {
+                let text: String = p.body.chars().take(PRESS_SHOWN).collect();
+                let _ = writeln!(
+                    body,
+                    "From {} ({}):\n{}{}\n",
+                    p.sender.as_deref().unwrap_or("someone (grey press)"),
+                    p.phase,
+                    text.trim_end(),
+                    if p.body.chars().count() > PRESS_SHOWN {
+                        " [...]"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
         if !held.trim().is_empty() {
             body.push_str(held.trim_end());
             body.push_str("\n\n");
@@ -164,11 +201,16 @@ pub(crate) fn give(
             "\nChange the password with SET PASSWORD after signing on, and give\n\
              yourself a name with SET NAME. Send HELP for more.\n",
         );
-        s.out.extend(mail_to(
+        let mut drawn = Vec::new();
+        let map = super::start::map_picture(judge, &v, &pos, &g, Viewer::Power(pid), &mut drawn);
+        for mut m in mail_to(
             &[address.to_string()],
             format!("{game}: you now play {name}"),
             body,
-        ));
+        ) {
+            m.attachments = map.clone();
+            s.out.push(m);
+        }
         // The others hear of it, the new player's address kept to the GM.
         let seats = games::seats(s.tx, &game)?;
         let mut to: Vec<String> = seats
@@ -204,7 +246,7 @@ pub(crate) fn give(
 /// the example in the welcome is one that works: a move to a free
 /// neighbouring province and holds for the rest (in a movement phase); a
 /// retreat; a build or a waive.
-fn example(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
+pub(crate) fn example(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
     let mut lines = Vec::new();
     match pos.phase.kind {
         PhaseKind::Movement => {

@@ -1,4 +1,5 @@
-//! SET DEADLINE: the GM moves the current deadline.
+//! SET DEADLINE: the GM moves the current deadline, or, while the game
+//! forms, sets its first one (kept if the game starts before it).
 
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Gm, Spec};
@@ -13,7 +14,7 @@ impl Command for SetDeadline {
     const SPEC: Spec = Spec::new(
         "SET DEADLINE",
         "SET DEADLINE 2026-11-28 18:00 [time zone], Saturday 18:00, +48h (from the deadline) or in 48h (from now)",
-        "Move the current deadline.",
+        "Move the current deadline; while the game forms, set its first deadline.",
     );
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
@@ -24,8 +25,13 @@ impl Command for SetDeadline {
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
         let mut g = load(s.tx, &game)?;
-        if g.status != Status::Active {
-            return Err("the game is not running".into());
+        if !matches!(g.status, Status::Active | Status::Forming) {
+            return Err(format!(
+                "{} is {}: it has no deadline to move",
+                g.name,
+                g.status.as_str()
+            )
+            .into());
         }
         let d = time::parse_deadline(&self.0, &g.settings.timezone, s.now, g.deadline)?;
         g.deadline = Some(d.at);
@@ -36,20 +42,34 @@ impl Command for SetDeadline {
         // The GM's own deadline: absences do not move it.
         games::set_deadline_base(s.tx, &g.name, games::SET_BY_GM)?;
         // The game's zone and UTC, so nobody need convert.
-        let utc = time::show(d.at, "UTC");
-        if utc == shown {
-            s.say(&format!("  The deadline is now {shown}."));
-        } else {
-            s.say(&format!("  The deadline is now {shown},\n  that is {utc}."));
+        match crate::commands::utc_too(d.at, &g.settings.timezone) {
+            None => s.say(&format!("  The deadline is now {shown}.")),
+            Some(utc) => s.say(&format!("  The deadline is now {shown},\n  that is {utc}.")),
         }
         if let Some(w) = &d.warning {
             s.say(&format!("  Note: {w}."));
+        }
+        if g.status == Status::Forming {
+            s.say(
+                "  It is the first deadline, if the game has started by then;\n  \
+                 otherwise the start sets it, by the phase length and the clock.",
+            );
         }
         notify_all(
             s,
             &g,
             "new deadline",
-            &format!("The GM moved the deadline to {shown}.\n"),
+            &match (
+                g.status,
+                crate::commands::utc_too(d.at, &g.settings.timezone),
+            ) {
+                (Status::Forming, None) => format!("The GM set the first deadline to {shown}.\n"),
+                (Status::Forming, Some(u)) => {
+                    format!("The GM set the first deadline to {shown}\n(that is {u}).\n")
+                }
+                (_, None) => format!("The GM moved the deadline to {shown}.\n"),
+                (_, Some(u)) => format!("The GM moved the deadline to {shown}\n(that is {u}).\n"),
+            },
         )
     }
 }

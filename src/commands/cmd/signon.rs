@@ -118,6 +118,7 @@ impl Command for SignOn {
     const SPEC: Spec = Spec {
         secret: Secret::Varies,
         also: &["SIGN ON"],
+        echo_failed: true,
         ..Spec::new(
             "SIGNON",
             "SIGNON power game password  (also SIGNON Egame password, SIGNON england@game password, SIGNON GM game password; njudge's SIGNON ?game password joins, SIGNON Ogame password observes)",

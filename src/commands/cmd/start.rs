@@ -1,11 +1,18 @@
-//! START: the GM starts a game before every power is taken.
+//! START: the GM starts a game before every power is taken; and the start
+//! itself, however it comes: the powers given by preference, the first
+//! deadline by the game clock, and a start mail to each player saying
+//! which power is theirs, with the board and the map.
 
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Gm, Spec};
-use crate::commands::{Judge, Session, load, notify_all, play, time};
-use crate::game::record::{SeatStatus, Status};
+use crate::commands::{Ctx, Judge, Session, load, mail_to, notify_all, play, time};
+use crate::game::Position;
+use crate::game::lifecycle;
+use crate::game::record::{Assignment, Seat, SeatStatus, Status};
 use crate::map::PowerId;
 use crate::store::games::{self, GameRow};
+use crate::variant::Variant;
+use crate::variant::features::Viewer;
 use std::fmt::Write;
 
 /// START.
@@ -30,27 +37,132 @@ impl Command for Start {
     }
 }
 
-/// Start `g`: the first deadline, and a mail to everyone.
+/// Give the powers of `g` by the players' preference lists: every player
+/// who joined gets a power by [`lifecycle::assign`], their seat moving to
+/// it whole (password, name, picture). Returns each player's seat as it
+/// now is, with whether it is outside the list they gave.
+fn reassign(judge: &mut Judge, s: &mut Session<'_, '_>, g: &GameRow) -> CmdResult<Vec<bool>> {
+    let seats = games::seats(s.tx, &g.name)?;
+    let players: Vec<&Seat> = seats
+        .iter()
+        .filter(|x| x.status == SeatStatus::Playing)
+        .collect();
+    let powers: Vec<PowerId> = seats
+        .iter()
+        .filter(|x| matches!(x.status, SeatStatus::Open | SeatStatus::Playing))
+        .map(|x| PowerId(x.power))
+        .collect();
+    let wishes: Vec<Vec<PowerId>> = players
+        .iter()
+        .map(|x| x.prefs.iter().map(|p| PowerId(*p)).collect())
+        .collect();
+    let given = lifecycle::assign(&wishes, &powers, judge.draw());
+    let mut new = seats.clone();
+    for p in &powers {
+        new[p.index()] = Seat {
+            power: p.0,
+            address: None,
+            hash: None,
+            status: SeatStatus::Open,
+            ready: false,
+            draw: false,
+            concede: None,
+            failures: 0,
+            picture: None,
+            name: None,
+            wait: false,
+            prefs: Vec::new(),
+        };
+    }
+    let mut moves = Vec::new();
+    for (player, to) in players.iter().zip(&given) {
+        new[to.index()] = Seat {
+            power: to.0,
+            failures: 0,
+            ready: false,
+            ..(*player).clone()
+        };
+        moves.push((player.power, to.0));
+    }
+    crate::store::roster::restart(s.tx, &g.name, &moves)?;
+    for seat in &new {
+        games::save_seat(s.tx, &g.name, seat)?;
+        if let Some(a) = &seat.address {
+            crate::store::roster::took(s.tx, &g.name, seat.power, a, seat.name.as_deref(), s.now)?;
+        }
+    }
+    // The mail that filled the game speaks for its author's new power.
+    if let Ctx::Power { game, power } = &s.ctx
+        && game.eq_ignore_ascii_case(&g.name)
+        && let Some(m) = moves.iter().find(|(from, _)| *from == power.0)
+    {
+        s.ctx = Ctx::Power {
+            game: game.clone(),
+            power: PowerId(m.1),
+        };
+    }
+    Ok(new
+        .iter()
+        .map(|x| !x.prefs.is_empty() && !x.prefs.contains(&x.power))
+        .collect())
+}
+
+/// Start `g`: the powers given, the first deadline, a start mail to each
+/// player and the overview to the GM and the observers.
 pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut GameRow) -> CmdResult {
+    let outside = if g.settings.assignment == Assignment::Preference {
+        reassign(judge, s, g)?
+    } else {
+        Vec::new()
+    };
     let (v, pos) = judge.board(g)?;
     g.status = Status::Active;
-    g.deadline = Some(play::next_deadline(&g.settings, pos.phase.kind, s.now));
+    // A first deadline the GM set while the game formed stands, if it is
+    // still ahead; otherwise the game clock's.
+    let by_gm = g.deadline.filter(|d| *d > s.now);
+    g.deadline = Some(match by_gm {
+        Some(d) => d,
+        None => play::deadline_for(s.tx, g, pos.phase.kind, s.now)?.0,
+    });
+    g.reminded = false;
+    g.grace_noticed = false;
+    games::save(s.tx, g)?;
+    if by_gm.is_some() {
+        games::set_deadline_base(s.tx, &g.name, games::SET_BY_GM)?;
+    }
     tracing::info!(
         game = %g.name,
         phase = %v.calendar.short(pos.phase),
         deadline = ?g.deadline.map(|d| crate::time::show(d, "UTC")),
         "game started"
     );
-    g.reminded = false;
-    g.grace_noticed = false;
-    games::save(s.tx, g)?;
-    let d = time::show(g.deadline.unwrap_or(s.now), &g.settings.timezone);
+    let deadline = g.deadline.unwrap_or(s.now);
+    let d = time::show(deadline, &g.settings.timezone);
     s.say(&format!(
         "  {} has started: {}.\n  Deadline: {d}.",
         g.name,
         v.calendar.label(pos.phase)
     ));
     let seats = games::seats(s.tx, &g.name)?;
+    let mut drawn: Vec<(Viewer, Vec<crate::mail::Attached>)> = Vec::new();
+    for seat in seats.iter().filter(|x| x.status == SeatStatus::Playing) {
+        let Some(address) = seat.address.clone() else {
+            continue;
+        };
+        let p = PowerId(seat.power);
+        let out = outside.get(p.index()).copied().unwrap_or(false);
+        let ctx = start_context(judge, g, &v, &pos, seat, out)?;
+        let (subject, body) = judge
+            .templates
+            .mail("start.txt", &ctx)
+            .map_err(anyhow::Error::from)?;
+        let map = map_picture(judge, &v, &pos, g, Viewer::Power(p), &mut drawn);
+        for mut m in mail_to(&[address], subject, body) {
+            m.attachments = map.clone();
+            s.out.push(m);
+        }
+    }
+    // The GM and the observers: who plays what, and the board.
     let mut body = format!("{} ({}) has started.\n\nPowers:\n", g.name, v.title);
     for seat in &seats {
         let _ = writeln!(
@@ -66,8 +178,109 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
     }
     let _ = writeln!(
         body,
-        "\nFirst phase: {}, deadline {d}.",
+        "\nFirst phase: {}, deadline {d}.\n",
         v.calendar.label(pos.phase)
     );
-    notify_all(s, g, "the game starts", &body)
+    let board = crate::report::board::board(&v, &pos, Viewer::Public);
+    let ctx = serde_json::json!({"board": board});
+    body.push_str(
+        &judge
+            .templates
+            .text("board.txt", &ctx)
+            .map_err(anyhow::Error::from)?,
+    );
+    let mut watchers = games::observers(s.tx, &g.name)?;
+    watchers.push(g.gm_address.clone());
+    watchers.retain(|a| {
+        !a.eq_ignore_ascii_case(&s.from.email) || a.eq_ignore_ascii_case(&g.gm_address)
+    });
+    let _ = notify_all;
+    s.out.extend(mail_to(
+        &watchers,
+        format!("{}: the game starts", g.name),
+        body,
+    ));
+    Ok(())
+}
+
+/// What the start mail of `seat`'s player says.
+fn start_context(
+    judge: &Judge,
+    g: &GameRow,
+    v: &Variant,
+    pos: &Position,
+    seat: &Seat,
+    outside: bool,
+) -> CmdResult<serde_json::Value> {
+    let p = PowerId(seat.power);
+    let deadline = g.deadline.unwrap_or(0);
+    let shown = time::show(deadline, &g.settings.timezone);
+    let utc = crate::commands::utc_too(deadline, &g.settings.timezone);
+    let when = crate::commands::submit::when(judge, g, deadline, seat.wait)?;
+    let centres: Vec<String> = pos
+        .owners
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| **o == Some(p))
+        .map(|(i, _)| v.map.provinces()[i].name.clone())
+        .collect();
+    Ok(serde_json::json!({
+        "game": g.name,
+        "judge": judge.name,
+        "variant": v.title,
+        "power": v.map.power(p).name,
+        "outside": outside,
+        "asked": seat.prefs.iter().map(|x| v.map.power(PowerId(*x)).name.clone()).collect::<Vec<_>>(),
+        "units": crate::report::board::units_of(v, pos, p),
+        "centres": centres,
+        "phase": v.calendar.label(pos.phase),
+        "deadline": shown,
+        "deadline_utc": utc,
+        "when": when,
+        "example": super::replace::example(v, pos, p),
+        "board": crate::report::board::board(v, pos, Viewer::Power(p)),
+    }))
+}
+
+/// The map of `pos` as `viewer` may see it, as a PNG (or the SVG, should
+/// drawing fail), each distinct view drawn once.
+pub(crate) fn map_picture(
+    judge: &mut Judge,
+    v: &Variant,
+    pos: &Position,
+    g: &GameRow,
+    viewer: Viewer,
+    drawn: &mut Vec<(Viewer, Vec<crate::mail::Attached>)>,
+) -> Vec<crate::mail::Attached> {
+    // Where nothing is hidden every reader sees the same picture.
+    let viewer = if v.features.hides_anything() {
+        viewer
+    } else {
+        Viewer::Public
+    };
+    if let Some((_, a)) = drawn.iter().find(|(w, _)| *w == viewer) {
+        return a.clone();
+    }
+    let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
+    let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
+    let svg = judge
+        .picture(v)
+        .board_svg(pos, &pos.dislodged, &title, viewer);
+    let a = match crate::report::picture::png(&svg) {
+        Ok(png) => crate::mail::Attached {
+            name: format!("{file}.png"),
+            mime: "image/png".into(),
+            bytes: png,
+        },
+        Err(e) => {
+            tracing::warn!("cannot draw the map of {file}: {e}");
+            crate::mail::Attached {
+                name: format!("{file}.svg"),
+                mime: "image/svg+xml".into(),
+                bytes: svg.into_bytes(),
+            }
+        }
+    };
+    drawn.push((viewer, vec![a]));
+    drawn.last().map(|(_, a)| a.clone()).unwrap_or_default()
 }

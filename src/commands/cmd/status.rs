@@ -1,0 +1,67 @@
+//! MAP and STATUS: the board on demand (njudge's position listing): every
+//! power's units and centres as text, and the map as a picture, attached
+//! to the answer. Anyone may ask; where a variant hides units, a reader
+//! sees what their seat may (signed on as a power or the GM: more).
+
+use crate::commands::error::CmdResult;
+use crate::commands::registry::{Anyone, Args, Command, Spec};
+use crate::commands::{Ctx, Judge, Session, load, time};
+use crate::variant::features::Viewer;
+
+/// MAP game, STATUS game.
+pub struct Status(String);
+
+impl Command for Status {
+    const SPEC: Spec = Spec {
+        also: &["MAP", "POSITION"],
+        ..Spec::new(
+            "STATUS",
+            "MAP game  (or STATUS game)",
+            "The game's position: every power's units and centres, with the map attached.",
+        )
+    };
+    type Role = Anyone;
+    fn parse(args: &Args) -> Result<Self, String> {
+        match args.bare().words.as_slice() {
+            [game] => Ok(Status(game.clone())),
+            _ => Err(format!("write {}", Self::SPEC.usage)),
+        }
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
+        let g = load(s.tx, &self.0)?;
+        let (v, pos) = judge.board(&g)?;
+        let viewer = match &s.ctx {
+            Ctx::Power { game, power } if game.eq_ignore_ascii_case(&g.name) => {
+                Viewer::Power(*power)
+            }
+            Ctx::Gm { game } if game.eq_ignore_ascii_case(&g.name) => Viewer::Gm,
+            _ => Viewer::Public,
+        };
+        let deadline = g
+            .deadline
+            .filter(|_| g.status == crate::game::record::Status::Active);
+        let shown = deadline.map(|d| time::show(d, &g.settings.timezone));
+        let utc = deadline.and_then(|d| crate::commands::utc_too(d, &g.settings.timezone));
+        let ctx = serde_json::json!({
+            "game": g.name,
+            "variant": v.title,
+            "status": g.status.as_str(),
+            "deadline": shown,
+            "deadline_utc": utc,
+            "board": crate::report::board::board(&v, &pos, viewer),
+        });
+        let text = judge
+            .templates
+            .text("status.txt", &ctx)
+            .map_err(anyhow::Error::from)?;
+        for line in text.lines() {
+            s.say(&format!("  {line}"));
+        }
+        let mut drawn = Vec::new();
+        let map = super::start::map_picture(judge, &v, &pos, &g, viewer, &mut drawn);
+        if s.attach.is_empty() {
+            s.attach = map;
+        }
+        Ok(())
+    }
+}
