@@ -276,7 +276,7 @@ fn signoff_ends_the_mail() {
     let r = player(&mut w, "England", "SIGNOFF\nF Lon-ENG\n\nAlfred, of Wessex");
     assert!(
         r.contains("Signed off: the judge reads nothing after this line.")
-            && r.contains("the 2 line(s) after it (from line")
+            && r.contains("the 2 lines after it (from line")
             && r.contains("were not read")
             && !r.contains("F(Lon)-ENG"),
         "{r}"

@@ -462,7 +462,7 @@ fn njudge_force_begin_predict_terminate_activate_become_status_map_get_version_d
         "DIARY\nA Lon-Yor, they will never see it coming\nENDPRESS\nA Lvp-Yor",
     );
     s.reply()
-        .says(&["keeps no diaries: the 1 line(s)"])
+        .says(&["keeps no diaries: the 1 line up to ENDPRESS was"])
         .lines(&["A(Lvp)-Yor"])
         .never_says(&["A(Lon)-Yor"]);
     let s = post.mail(

@@ -375,7 +375,7 @@ fn the_gms_words_are_this_judges_commands_or_refused_by_name() {
         "DIARY\nA Lon-Yor, they will never see it coming\nENDPRESS\nA Lvp-Yor",
     );
     let r = reply_of(&sent, "England");
-    assert!(r.contains("keeps no diaries: the 1 line(s)"), "{r}");
+    assert!(r.contains("keeps no diaries: the 1 line up to ENDPRESS was"), "{r}");
     assert!(r.contains("A(Lvp)-Yor") && !r.contains("A(Lon)-Yor"), "{r}");
     // DPjudge's TAKEOVER master@game: a new GM.
     let sent = w.mail("newgm@example.test", "TAKEOVER master@g gm-secret");

@@ -933,16 +933,19 @@ fn rule_9_by_mail_the_fast_ferry_boards_sails_and_lands() {
 #[test]
 fn rule_9_by_mail_a_disembarks_as_the_rule_text_writes_it() {
     let mut w = by_mail("r9c", &["EDIT ADD British A Lon", "EDIT ADD British F ENC"]);
-    let r = w.reply(
-        "British@example.test",
-        "SIGNON British r9c pw-secret\nA(Lon) boards F(ENC), F(ENC)-NTH, A disembarks Fri",
+    // The British orders complete, the only ones the phase waits for: it
+    // goes at once.
+    let (r, results) = orders_then_results(
+        &mut w,
+        "r9c",
+        "British",
+        "A(Lon) boards F(ENC), F(ENC)-NTH, A disembarks Fri",
     );
     assert!(
-        !r.contains("not accepted") && !r.contains("not read"),
+        !r.contains("ot accepted") && !r.contains("not read"),
         "{r}"
     );
     assert!(r.contains("F(ENC) disembarks A(Fri)"), "{r}");
-    let results = process(&mut w, "r9c", "British");
     assert!(results.contains("landed"), "{results}");
     let row = zinejudge::store::games::load(w.processor.store.conn(), "r9c")
         .expect("store")

@@ -397,9 +397,10 @@ pub(crate) fn run(
                 .collect();
             if let Some(first) = left.first() {
                 stopped = Some(format!(
-                    "The judge reads nothing after SIGNOFF: the {} line(s) after it (from \
-                     line {first} on) were not read.",
-                    left.len()
+                    "The judge reads nothing after SIGNOFF: the {} after it (from \
+                     line {first} on) {} not read.",
+                    crate::report::plural(left.len() as i64, "line", None),
+                    if left.len() == 1 { "was" } else { "were" }
                 ));
             }
             break;
@@ -413,8 +414,9 @@ pub(crate) fn run(
     if body.comments > 0 {
         s.say(&crate::report::wrap(
             &format!(
-                "{} comment line(s) (starting with //) were not read.",
-                body.comments
+                "{} (starting with //) {} not read.",
+                crate::report::plural(body.comments as i64, "comment line", None),
+                if body.comments == 1 { "was" } else { "were" }
             ),
             72,
             "",

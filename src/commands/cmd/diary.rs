@@ -42,8 +42,10 @@ impl Command for Diary {
         let n = lines_of(s);
         s.press = None;
         Err(format!(
-            "this judge keeps no diaries: the {n} line(s) up to ENDPRESS were neither kept \
-             nor sent (PRESS TO M sends them to the GM)"
+            "this judge keeps no diaries: the {} up to ENDPRESS {} neither kept \
+             nor sent (PRESS TO M sends them to the GM)",
+            crate::report::plural(n as i64, "line", None),
+            if n == 1 { "was" } else { "were" }
         )
         .into())
     }
@@ -90,8 +92,10 @@ impl Command for PostalPress {
         let n = lines_of(s);
         s.press = None;
         Err(format!(
-            "this judge has no postal press (held until the results): the {n} line(s) up to \
-             ENDPRESS were not sent; BROADCAST sends press to everybody now"
+            "this judge has no postal press (held until the results): the {} up to \
+             ENDPRESS {} not sent; BROADCAST sends press to everybody now",
+            crate::report::plural(n as i64, "line", None),
+            if n == 1 { "was" } else { "were" }
         )
         .into())
     }
