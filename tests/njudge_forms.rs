@@ -75,7 +75,8 @@ fn started(post: &mut Post) {
     let s = post.mail(
         GM,
         "new game",
-        &format!("CREATE ?{GAME} {GM_PW} standard\nSET PRESS GREY"),
+        // First come: njudge's players are given their power at once.
+        &format!("CREATE ?{GAME} {GM_PW} standard\nSET PRESS GREY\nSET ASSIGNMENT FIRST-COME"),
     );
     s.reply()
         .says(&[&format!("Created {GAME} (Standard Diplomacy)")])
@@ -133,7 +134,11 @@ fn njudge_signon_xgame_qgame_ogame_power_at_game_and_create_qgame() {
     let w = watched();
     let refs: Vec<&str> = w.iter().map(String::as_str).collect();
     let mut post = Post::new(&ms, &j, "zinejudge test", &refs);
-    let s = post.mail(GM, "new", &format!("CREATE ?{GAME} {GM_PW} standard"));
+    let s = post.mail(
+        GM,
+        "new",
+        &format!("CREATE ?{GAME} {GM_PW} standard\nSET ASSIGNMENT FIRST-COME"),
+    );
     s.reply()
         .says(&[&format!("Created {GAME} (Standard Diplomacy)")])
         .lines(&[&format!("> CREATE ?{GAME} ******** standard")]);
@@ -389,10 +394,10 @@ fn njudge_set_draw_concede_absence_no_press_wait_nowait_moves_next_and_dates() {
         .says(&["only the GM may do that"]);
     nj(&mut post, it, "wait", "SET WAIT")
         .reply()
-        .says(&["njudge's SET WAIT", "NOT READY"]);
+        .says(&["Wait: the phase waits for you until the deadline"]);
     nj(&mut post, it, "nowait", "SET NOWAIT")
         .reply()
-        .says(&["njudge's SET NOWAIT", "READY"]);
+        .says(&["No wait: once your orders are complete you are ready"]);
     let s = gm(&mut post, "length", "SET MOVES NEXT 48.0");
     s.reply()
         .says(&["Set: movement phases last 48h (this judge's SET PHASE LENGTH)"]);
@@ -422,7 +427,11 @@ fn njudge_force_begin_predict_terminate_activate_become_status_map_get_version_d
     let w = watched();
     let refs: Vec<&str> = w.iter().map(String::as_str).collect();
     let mut post = Post::new(&ms, &j, "zinejudge test", &refs);
-    post.mail(GM, "new", &format!("CREATE {GAME} standard {GM_PW}"));
+    post.mail(
+        GM,
+        "new",
+        &format!("CREATE {GAME} standard {GM_PW}\nSET ASSIGNMENT FIRST-COME"),
+    );
     post.mail(
         &addr("England"),
         "join",
@@ -443,12 +452,15 @@ fn njudge_force_begin_predict_terminate_activate_become_status_map_get_version_d
     let s = gm(&mut post, "become", "BECOME England\nF Lon-ENG");
     s.reply().lines(&["F(Lon)-ENG"]);
     having(&s, &addr("England"), "the GM acted for your power")[0].says(&["BECOME England"]);
+    // STATUS and MAP are this judge's: the board as text, and the map.
     gm(&mut post, "status", &format!("STATUS {GAME}"))
         .reply()
-        .says(&["DPjudge's STATUS", "LIST game"]);
+        .says(&[&format!(
+            "{GAME} (Standard Diplomacy): Spring 1901 movement."
+        )]);
     gm(&mut post, "map", &format!("MAP {GAME}"))
         .reply()
-        .says(&["njudge's MAP", "every results mail"]);
+        .says(&["England: 3 centres, 3 units"]);
     post.mail(NEWCOMER, "get", "GET PACKAGE")
         .reply()
         .says(&["Commands are lines of a mail"]);
@@ -553,9 +565,9 @@ fn njudge_phase_season_year_phase_orders_across_a_retreat_and_an_adjustment() {
     );
     let s = gm(&mut post, "process", "PROCESS");
     having(&s, &addr("Russia"), "sent ahead")[0].says(&["A(Gal)-Ukr", "Your orders are complete"]);
-    // Fall's retreats: played as sent; Winter's builds come in, the one in
-    // occupied Vienna refused, and the refusal mailed to Austria.
-    let s = gm(&mut post, "process", "PROCESS");
+    // Fall's retreats: played as sent, at once (the order kept for them
+    // was the only one they waited for); Winter's builds come in, the one
+    // in occupied Vienna refused, and the refusal mailed to Austria.
     having(&s, &addr("Russia"), "retreats")[0].says(&["Ukr"]);
     having(&s, &addr("Austria"), "sent ahead")[0].says(&["Build F(Tri)", "Not accepted"]);
     post.finish(std::time::Duration::from_secs(2));

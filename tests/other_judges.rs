@@ -23,7 +23,10 @@ fn pw(p: &str) -> String {
 /// A started standard game `g` with all seven players.
 fn started() -> World {
     let mut w = World::new();
-    w.reply(GM, "CREATE g standard gm-secret\nSET PRESS GREY");
+    w.reply(
+        GM,
+        "CREATE g standard gm-secret\nSET PRESS GREY\nSET ASSIGNMENT FIRST-COME",
+    );
     for p in POWERS {
         w.reply(&addr(p), &format!("JOIN g {} {p}", pw(p)));
     }
@@ -36,18 +39,15 @@ fn nj(w: &mut World, p: &str, body: &str) -> Vec<Sent> {
     w.mail(&addr(p), &format!("SIGNON {letter}g {}\n{body}", pw(p)))
 }
 
-/// The reply to `p`, its lines joined where the judge wrapped them.
+/// The reply to `p`, its lines joined and its spaces single (a sentence
+/// is found wherever the judge wrapped it).
 fn reply_of(sent: &[Sent], p: &str) -> String {
     let body = sent
         .iter()
         .find(|m| m.to_has(&addr(p)) && m.in_reply_to.is_some())
         .map(|m| m.body.clone())
         .unwrap_or_else(|| panic!("no reply to {p}: {sent:#?}"));
-    body.lines()
-        .map(|l| l.trim_end())
-        .collect::<Vec<_>>()
-        .join("\n")
-        .replace("\n      ", " ")
+    body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Who got press in `sent` (the GM's copy aside).
@@ -173,7 +173,7 @@ fn every_terminator_ends_press_and_nothing_after_it_is_press() {
 #[test]
 fn njudge_signons_enter_games_and_abandoned_powers_are_the_gms() {
     let mut w = World::new();
-    w.reply(GM, "CREATE g standard gm-secret");
+    w.reply(GM, "CREATE g standard gm-secret\nSET ASSIGNMENT FIRST-COME");
     // SIGNON ?game password [variant] joins; the wrong variant is refused.
     let r = w.reply(&addr("England"), "SIGNON ?g eng-secret1 ardri");
     assert!(r.contains("g plays Standard Diplomacy, not ardri"), "{r}");
@@ -284,7 +284,7 @@ fn phase_orders_wait_for_a_retreat_and_an_adjustment() {
     // Greece. Russia's kept retreat is no order for the movement phase.
     let r = reply_of(&nj(&mut w, "Russia", "A Gal H"), "Russia");
     assert!(!r.contains("replaces"), "{r}");
-    assert!(r.contains("Fall 1901 retreat:\n    A(Gal)-Ukr"), "{r}");
+    assert!(r.contains("Fall 1901 retreat: A(Gal)-Ukr"), "{r}");
     nj(&mut w, "Austria", "A Bud-Gal\nA Vie S A Bud-Gal\nF Alb-Gre");
     let sent = process(&mut w);
     let ahead = sent
@@ -297,8 +297,8 @@ fn phase_orders_wait_for_a_retreat_and_an_adjustment() {
         "{}",
         ahead.body
     );
-    // The retreat is played as sent.
-    let sent = process(&mut w);
+    // The retreat is played as sent, at once: the order kept for it was
+    // the only one it waited for.
     let results = sent
         .iter()
         .find(|m| m.to_has(&addr("Russia")) && m.subject.contains("retreats"))
@@ -335,7 +335,7 @@ fn gm(w: &mut World, body: &str) -> String {
 #[test]
 fn the_gms_words_are_this_judges_commands_or_refused_by_name() {
     let mut w = World::new();
-    w.reply(GM, "CREATE g standard gm-secret");
+    w.reply(GM, "CREATE g standard gm-secret\nSET ASSIGNMENT FIRST-COME");
     w.reply(
         &addr("England"),
         &format!("JOIN g {} England", pw("England")),
@@ -375,7 +375,10 @@ fn the_gms_words_are_this_judges_commands_or_refused_by_name() {
         "DIARY\nA Lon-Yor, they will never see it coming\nENDPRESS\nA Lvp-Yor",
     );
     let r = reply_of(&sent, "England");
-    assert!(r.contains("keeps no diaries: the 1 line up to ENDPRESS was"), "{r}");
+    assert!(
+        r.contains("keeps no diaries: the 1 line up to ENDPRESS was"),
+        "{r}"
+    );
     assert!(r.contains("A(Lvp)-Yor") && !r.contains("A(Lon)-Yor"), "{r}");
     // DPjudge's TAKEOVER master@game: a new GM.
     let sent = w.mail("newgm@example.test", "TAKEOVER master@g gm-secret");
@@ -391,7 +394,7 @@ fn the_gms_words_are_this_judges_commands_or_refused_by_name() {
 #[test]
 fn a_new_address_entering_by_njudges_signon_confirms_first() {
     let mut w = World::new();
-    w.reply(GM, "CREATE g standard gm-secret");
+    w.reply(GM, "CREATE g standard gm-secret\nSET ASSIGNMENT FIRST-COME");
     w.auto_confirm = false;
     let sent = w.mail("stranger@example.test", "SIGNON ?g stranger-secret");
     assert!(
@@ -405,7 +408,7 @@ fn a_new_address_entering_by_njudges_signon_confirms_first() {
 #[test]
 fn powers_of_several_words_and_their_letters() {
     let mut w = World::new();
-    w.reply(GM, "CREATE g 1066 gm-secret");
+    w.reply(GM, "CREATE g 1066 gm-secret\nSET ASSIGNMENT FIRST-COME");
     let names = [
         "Duke William",
         "Harald Hardrada",

@@ -941,10 +941,7 @@ fn rule_9_by_mail_a_disembarks_as_the_rule_text_writes_it() {
         "British",
         "A(Lon) boards F(ENC), F(ENC)-NTH, A disembarks Fri",
     );
-    assert!(
-        !r.contains("ot accepted") && !r.contains("not read"),
-        "{r}"
-    );
+    assert!(!r.contains("ot accepted") && !r.contains("not read"), "{r}");
     assert!(r.contains("F(ENC) disembarks A(Fri)"), "{r}");
     assert!(results.contains("landed"), "{results}");
     let row = zinejudge::store::games::load(w.processor.store.conn(), "r9c")
