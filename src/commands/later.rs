@@ -16,7 +16,6 @@ use super::error::CmdResult;
 use super::submit::{held_text, stored, take};
 use super::{Judge, Session, load, mail_to};
 use crate::game::Position;
-use crate::game::record::Status;
 use crate::map::PowerId;
 use crate::orders::mail::find_orders;
 use crate::orders::parse::OrderParser;
@@ -158,25 +157,10 @@ pub(crate) fn take_ahead(
         }
     }
     if found.is_empty() {
-        if !unread.is_empty() {
-            s.say("Not read as orders (no order found in these lines):");
-            for u in &unread {
-                s.say(u);
-            }
-            s.reply.push('\n');
-        }
+        s.reply.push_str(&super::submit::unread_text(&unread));
         return Ok(false);
     }
-    if matches!(g.status, Status::Forming | Status::Finished) {
-        s.say(&format!(
-            "{} takes no orders now ({}).",
-            g.name,
-            if g.status == Status::Forming {
-                "it has not started"
-            } else {
-                "it is over"
-            }
-        ));
+    if super::submit::refused_now(s, &g) {
         return Ok(true);
     }
     // Merge with what is kept for that phase: a later order for a unit or

@@ -424,16 +424,7 @@ pub(crate) fn orders(
         s.reply.push_str(&unread_text(&taken.unread));
         return Ok(false);
     }
-    if matches!(g.status, Status::Forming | Status::Finished) {
-        s.say(&format!(
-            "{} takes no orders now ({}).",
-            g.name,
-            if g.status == Status::Forming {
-                "it has not started"
-            } else {
-                "it is over"
-            }
-        ));
+    if refused_now(s, &g) {
         return Ok(true);
     }
     let lines: Vec<String> = taken.held.iter().map(|c| store_form(&v, c)).collect();
@@ -443,6 +434,17 @@ pub(crate) fn orders(
     s.reply.push_str(&taken.text());
     show_orders(judge, s, game, power)?;
     Ok(true)
+}
+
+/// Whether `g` takes no orders now (forming, or over); the reply says so.
+pub(crate) fn refused_now(s: &mut Session<'_, '_>, g: &games::GameRow) -> bool {
+    let why = match g.status {
+        Status::Forming => "it has not started",
+        Status::Finished => "it is over",
+        _ => return false,
+    };
+    s.say(&format!("{} takes no orders now ({why}).", g.name));
+    true
 }
 
 /// The line number an entry of a reply's list starts with (`  line 12:`),
@@ -603,7 +605,7 @@ fn shown_unread(text: &str) -> String {
 }
 
 /// The list of lines not read as orders, for the reply.
-fn unread_text(unread: &[String]) -> String {
+pub(crate) fn unread_text(unread: &[String]) -> String {
     const SHOWN: usize = 20;
     if unread.is_empty() {
         return String::new();

@@ -175,19 +175,6 @@ impl Templates {
             Style::Zine => "results-zine.txt",
             Style::Judge => "results-judge.txt",
         };
-        let t = self
-            .env
-            .get_template(name)
-            .map_err(|source| TemplateError {
-                name: name.to_string(),
-                source,
-            })?;
-        let text = t
-            .render(minijinja::value::Serde(data))
-            .map_err(|source| TemplateError {
-                name: name.to_string(),
-                source,
-            })?;
-        Ok(fit72(&text))
+        self.text(name, data)
     }
 }
