@@ -1,7 +1,8 @@
 //! `zinejudge adjudicate`: the offline GM's tool. One phase from a position
-//! file and an orders file; prints every order with its outcome, the
-//! dislodged units with their retreats, and the next position in the same
-//! format, so phases can be chained by hand.
+//! file and an orders file; prints the results as the results mail gives
+//! them (through the same report code, so the two never differ), the lines
+//! not carried out, and the next position in the same format, so phases
+//! can be chained by hand.
 
 use super::load_variant;
 use crate::adjudicate::{AdjustStatus, Illegal};
