@@ -139,7 +139,7 @@ impl Game<'_> {
             if seat.status != SeatStatus::Playing {
                 continue;
             }
-            let orders = support_judge::bot::orders(&v, &pos, PowerId(i as u8));
+            let orders = support_judge::bot::orders(v, pos, PowerId(i as u8));
             if orders.is_empty() && !movement {
                 continue;
             }
