@@ -228,6 +228,25 @@ fn timed(
     }
 }
 
+/// The CPU a mail cost, by part (seconds for `n` mails), and the rate
+/// that allows on this machine's cores if nothing else ran and nothing
+/// waited.
+fn report_cpu(n: usize, parts: &[(&str, f64)]) {
+    let ms_a_mail = |s: f64| s * 1000.0 / n as f64;
+    let total: f64 = parts.iter().map(|(_, s)| s).sum();
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get()) as f64;
+    eprintln!(
+        "CPU a mail: {}; total {:.2} ms: {cores} cores allow at most {:.0} mails/s",
+        parts
+            .iter()
+            .map(|(name, s)| format!("{name} {:.2} ms", ms_a_mail(*s)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        ms_a_mail(total),
+        cores * n as f64 / total,
+    );
+}
+
 fn one_run(n: usize) -> Option<Run> {
     let relay = std::env::var("ZJ_THROUGHPUT_ANSWERS").map_or(true, |v| v != "mailboxes");
     let sink = relay.then(|| SmtpSink::start().expect("the SMTP sink"));
@@ -336,24 +355,10 @@ fn one_run(n: usize) -> Option<Run> {
     }
 
     let rate = n as f64 / done_at.as_secs_f64();
-    // The CPU a mail cost, by part, and the rate that allows on this
-    // machine's cores if nothing else ran and nothing waited.
-    let ms_a_mail = |s: f64| s * 1000.0 / n as f64;
     let mut parts = vec![("judge", cpu)];
     parts.extend(server_cpu.iter().copied());
     parts.push(("test (sender, sink)", test_cpu));
-    let total: f64 = parts.iter().map(|(_, s)| s).sum();
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get()) as f64;
-    eprintln!(
-        "CPU a mail: {}; total {:.2} ms: {cores} cores allow at most {:.0} mails/s",
-        parts
-            .iter()
-            .map(|(name, s)| format!("{name} {:.2} ms", ms_a_mail(*s)))
-            .collect::<Vec<_>>()
-            .join(", "),
-        ms_a_mail(total),
-        cores * n as f64 / total,
-    );
+    report_cpu(n, &parts);
     let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
     eprintln!(
         "{n} {} mails ({}), answers {}, {}, in {:.2} s: {rate:.0} mails/s end to end; test's sending done at {:.2} s, \
