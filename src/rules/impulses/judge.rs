@@ -1095,44 +1095,7 @@ fn sea_round(
     may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
     owners: &[Option<PowerId>],
 ) -> (Round, Vec<ConvoyStack>) {
-    // The stacks: (power, region, order) -> members. Stacked fleets are
-    // separate fleets (rule 8): orders for part of a stack move that part;
-    // the fleets of a place that stay there act as one stack.
-    let order_at = |m: usize| plans[fleets[m].1].as_ref().map(|p| p.order);
-    let sails = |m: usize| {
-        !stands[fleets[m].1]
-            && plans[fleets[m].1]
-                .as_ref()
-                .and_then(|p| p.steps[round].as_ref())
-                .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
-    };
-    let mut stacks: Vec<(Unit, Vec<usize>)> = Vec::new();
-    for (i, (f, _)) in fleets.iter().enumerate() {
-        match stacks.iter_mut().find(|(s, m)| {
-            s.power == f.power
-                && s.region == f.region
-                && (order_at(m[0]) == order_at(i) || (!sails(m[0]) && !sails(i)))
-        }) {
-            Some((_, m)) => m.push(i),
-            None => stacks.push((*f, vec![i])),
-        }
-    }
-    // Where a stack split, one part is the judge's unit in the place (the
-    // one staying, else the first); the parts sailing away are judged as
-    // units leaving it, as armies landing from a boat are. The judge's unit
-    // comes last, for the judge takes the last unit it sees in a place.
-    let resident = |t: usize, stacks: &[(Unit, Vec<usize>)]| {
-        let same = |o: usize| {
-            stacks[o].0.power == stacks[t].0.power && stacks[o].0.region == stacks[t].0.region
-        };
-        let staying = (0..stacks.len()).find(|&o| same(o) && !sails(stacks[o].1[0]));
-        staying.or_else(|| (0..stacks.len()).find(|&o| same(o))) == Some(t)
-    };
-    let leaving: Vec<bool> = (0..stacks.len()).map(|t| !resident(t, &stacks)).collect();
-    let mut order: Vec<usize> = (0..stacks.len()).collect();
-    order.sort_by_key(|&t| !leaving[t]);
-    let stacks: Vec<(Unit, Vec<usize>)> = order.iter().map(|&t| stacks[t].clone()).collect();
-    let leaving: Vec<bool> = order.iter().map(|&t| leaving[t]).collect();
+    let (stacks, leaving) = sea_stacks(round, plans, fleets, stands);
     let board: Vec<Unit> = stacks.iter().map(|(s, _)| *s).collect();
     let mut prep = Prepared::default();
     // The orders of leaving parts, shown after the judge's own.
@@ -1326,6 +1289,121 @@ fn sea_round(
             verdicts[i] = *v;
         }
     }
+    let (retreats, dislodged_stacks) = sea_outcome(
+        map,
+        &SeaMoves {
+            stacks: &stacks,
+            leaving: &leaving,
+            follows: &follows,
+            joins: &joins,
+            meant_move: &meant_move,
+        },
+        &result,
+        fleets,
+        stands,
+        may_enter,
+        owners,
+    );
+    // A stack driven from its sea convoys nothing.
+    convoys.retain(|c| !dislodged_stacks.contains(&c.fleet.region));
+    (
+        Round {
+            board,
+            orders,
+            result,
+            retreats,
+            doubled,
+            voided,
+            stacked,
+            stacked_voided,
+        },
+        convoys,
+    )
+}
+
+/// The stacks of a sea round: (power, region, order) -> members, with
+/// whether each is a part leaving its place. Stacked fleets are separate
+/// fleets (rule 8): orders for part of a stack move that part; the fleets
+/// of a place that stay there act as one stack.
+#[allow(clippy::type_complexity)]
+fn sea_stacks(
+    round: usize,
+    plans: &[Option<Plan>],
+    fleets: &[(Unit, usize)],
+    stands: &[bool],
+) -> (Vec<(Unit, Vec<usize>)>, Vec<bool>) {
+    let order_at = |m: usize| plans[fleets[m].1].as_ref().map(|p| p.order);
+    let sails = |m: usize| {
+        !stands[fleets[m].1]
+            && plans[fleets[m].1]
+                .as_ref()
+                .and_then(|p| p.steps[round].as_ref())
+                .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
+    };
+    let mut stacks: Vec<(Unit, Vec<usize>)> = Vec::new();
+    for (i, (f, _)) in fleets.iter().enumerate() {
+        match stacks.iter_mut().find(|(s, m)| {
+            s.power == f.power
+                && s.region == f.region
+                && (order_at(m[0]) == order_at(i) || (!sails(m[0]) && !sails(i)))
+        }) {
+            Some((_, m)) => m.push(i),
+            None => stacks.push((*f, vec![i])),
+        }
+    }
+    // Where a stack split, one part is the judge's unit in the place (the
+    // one staying, else the first); the parts sailing away are judged as
+    // units leaving it, as armies landing from a boat are. The judge's unit
+    // comes last, for the judge takes the last unit it sees in a place.
+    let resident = |t: usize, stacks: &[(Unit, Vec<usize>)]| {
+        let same = |o: usize| {
+            stacks[o].0.power == stacks[t].0.power && stacks[o].0.region == stacks[t].0.region
+        };
+        let staying = (0..stacks.len()).find(|&o| same(o) && !sails(stacks[o].1[0]));
+        staying.or_else(|| (0..stacks.len()).find(|&o| same(o))) == Some(t)
+    };
+    let leaving: Vec<bool> = (0..stacks.len()).map(|t| !resident(t, &stacks)).collect();
+    let mut order: Vec<usize> = (0..stacks.len()).collect();
+    order.sort_by_key(|&t| !leaving[t]);
+    let stacks: Vec<(Unit, Vec<usize>)> = order.iter().map(|&t| stacks[t].clone()).collect();
+    let leaving: Vec<bool> = order.iter().map(|&t| leaving[t]).collect();
+    (stacks, leaving)
+}
+
+/// How a sea round's stacks moved: what the outcome is read with.
+struct SeaMoves<'a> {
+    /// The stacks (see [`sea_stacks`]).
+    stacks: &'a [(Unit, Vec<usize>)],
+    /// Whether each is a part leaving its place.
+    leaving: &'a [bool],
+    /// The stack each follows into a space, joining it on the way in.
+    follows: &'a [Option<usize>],
+    /// The stack each joins where it stays.
+    joins: &'a [Option<usize>],
+    /// The stacks meaning to sail this round.
+    meant_move: &'a [usize],
+}
+
+/// Where each stack ends a sea round: moved, stood (for the rest of the
+/// turn if its move failed), retreated or lost. Returns the retreats and
+/// the places the dislodged stacks were driven from.
+#[allow(clippy::type_complexity)]
+fn sea_outcome(
+    map: &Map,
+    m: &SeaMoves<'_>,
+    result: &MovementResult,
+    fleets: &mut Vec<(Unit, usize)>,
+    stands: &mut [bool],
+    may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
+    owners: &[Option<PowerId>],
+) -> (Vec<(Unit, Option<RegionId>)>, Vec<RegionId>) {
+    let SeaMoves {
+        stacks,
+        leaving,
+        follows,
+        joins,
+        meant_move,
+    } = *m;
     // Where each stack ends the round.
     let moved = |s: usize| {
         matches!(
@@ -1426,19 +1504,6 @@ fn sea_round(
         }
     }
     fleets.retain(|(f, _)| f.region != RegionId(u16::MAX));
-    // A stack driven from its sea convoys nothing.
-    convoys.retain(|c| !dislodged_stacks.contains(&c.fleet.region));
-    (
-        Round {
-            board,
-            orders,
-            result,
-            retreats,
-            doubled,
-            voided,
-            stacked,
-            stacked_voided,
-        },
-        convoys,
-    )
+    (retreats, dislodged_stacks)
 }
+
