@@ -572,7 +572,7 @@ fn land_round(
     for &b in &acting {
         land_order(t, round, board, &acting, &double_move, b, &mut lo);
     }
-    mountain_defence(map, t.q, board, &mut lo);
+    hold_strengths(map, t.q, board, &mut lo);
     convoy_orders(map, board, convoys, &mut lo);
     let LandOrders {
         mut judge_orders,
@@ -675,7 +675,8 @@ fn land_order(
     }
     if double && !crossing {
         match step {
-            Step::Move(_) | Step::Hold => lo.prep.strength.push((b, 2 * base)),
+            Step::Move(_) => lo.prep.strength.push((b, 2 * base)),
+            Step::Hold => lo.prep.strength.push((b, 2 * holding_strength(u.kind))),
             // Rule 4 limits only the support of a single-impulse
             // move: a double support of a hold counts double.
             Step::SupportHold(_) => lo.prep.support.push((b, 2 * base)),
@@ -748,8 +749,12 @@ fn leader_through(
     })
 }
 
-/// A unit that stays in the mountains defends double (rule 10c).
-fn mountain_defence(
+/// The strengths of the units that stay where they are: a leader holds
+/// with one, for only his moves and supports are triple (rule 7: he
+/// "behaves as a normal army with the following exceptions ... may move
+/// and support with triple strength"); a unit staying in the mountains
+/// defends double (rule 10c).
+fn hold_strengths(
     map: &Map,
     q: &dyn RuleQuestions,
     board: &[(Unit, usize)],
@@ -760,12 +765,24 @@ fn mountain_defence(
             o.unit.at.province == map.province_of(u.region)
                 && matches!(o.command, MainCommand::Move { .. })
         }) || lo.prep.ferried.iter().any(|(x, _)| *x == b);
-        if q.mountain(map.province_of(u.region))
-            && !moving
-            && !lo.prep.strength.iter().any(|(x, _)| *x == b)
-        {
-            lo.prep.strength.push((b, 2 * u.kind.strength()));
+        if moving || lo.prep.strength.iter().any(|(x, _)| *x == b) {
+            continue;
         }
+        let hold = holding_strength(u.kind);
+        if q.mountain(map.province_of(u.region)) {
+            lo.prep.strength.push((b, 2 * hold));
+        } else if hold != u.kind.strength() {
+            lo.prep.strength.push((b, hold));
+        }
+    }
+}
+
+/// The strength a unit holds with: a leader's is one (rule 7), for his
+/// triple strength is for moves and supports only.
+fn holding_strength(kind: UnitKind) -> u32 {
+    match kind {
+        UnitKind::Leader => 1,
+        _ => kind.strength(),
     }
 }
 
