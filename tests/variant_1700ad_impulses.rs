@@ -1331,3 +1331,25 @@ fn rule_7_a_leader_holds_with_strength_one() {
     assert_eq!(v.map.power(in_vienna[0].power).name, "Turkey");
     assert_eq!(in_vienna[0].kind, UnitKind::Army);
 }
+
+#[test]
+fn rule_8_a_fleet_left_in_an_enemy_coast_retreats_by_the_sheet_as_a_land_unit_would() {
+    let v = variant();
+    // Rule 8: fleets left in enemy coasts "must immediately be retreated as
+    // a land unit would be", so by the sheet's retreat (rule 5) when it
+    // fits: Spain takes Picardy, and France's `Retreats: F(Pic)-ENG` sends
+    // the fleet to the Channel, not where the GM would.
+    // A French army in Normandy leaves that coast friendly, and nearer
+    // the French centres.
+    let pos = shared(
+        &v,
+        &[("France", "F Pic"), ("France", "A Nmd"), ("Spain", "A SNe")],
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &["Spain: A(SNe)-Pic", "France: Retreat F(Pic)-ENG"],
+    );
+    assert_eq!(t.forced_out.len(), 1, "{:?}", t.forced_out);
+    assert_eq!(fleets_at(&v, &t, "ENG"), ["France"], "{:?}", t.forced_out);
+}

@@ -375,7 +375,14 @@ pub fn adjudicate_turn(
     garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
     // A province is friendly to the power whose army last stood in it.
     let friendly_after = t.friendly_now;
-    let (kept, forced_out) = force_out_fleets(map, fleets, &friendly_after, permits, owners);
+    let (kept, forced_out) = force_out_fleets(
+        map,
+        fleets,
+        &friendly_after,
+        permits,
+        owners,
+        retreat_orders,
+    );
     let mut units_after: Vec<Unit> = board.into_iter().map(|(u, _)| u).collect();
     units_after.extend(kept.into_iter().map(|(u, _)| u));
     Turn {
@@ -967,6 +974,7 @@ fn force_out_fleets(
     friendly_after: &[Option<PowerId>],
     permits: &[(PowerId, PowerId)],
     owners: &[Option<PowerId>],
+    retreat_orders: &[RetreatOrder],
 ) -> (Vec<(Unit, usize)>, Vec<(Unit, Option<RegionId>)>) {
     let friendly_to = |f: &Unit| {
         let p = map.province_of(f.region);
@@ -992,7 +1000,10 @@ fn force_out_fleets(
                     && storable(map, &f, q, kept.iter().map(|(x, _)| *x))
             })
             .collect();
-        let to = gm_retreat(map, &f, &options, owners).or(options.first().copied());
+        // As a land unit would be (rule 5): the sheet's retreat if it
+        // fits, else the GM's, disbanded if none is nearer a centre.
+        let to = sheet_retreat(map, retreat_orders, &f, &options)
+            .or_else(|| gm_retreat(map, &f, &options, owners));
         if let Some(r) = to {
             kept.push((Unit { region: r, ..f }, k));
         }
@@ -1001,6 +1012,31 @@ fn force_out_fleets(
     (kept, forced_out)
 }
 
+
+/// The sheet's retreat for unit `u` (rule 5), if it is one of `options`:
+/// the last order for the unit's place and layer (a fleet's `F(Pic)-ENG`
+/// is not the army's beside it).
+fn sheet_retreat(
+    map: &Map,
+    retreat_orders: &[RetreatOrder],
+    u: &Unit,
+    options: &[RegionId],
+) -> Option<RegionId> {
+    let fleet = u.kind == UnitKind::Fleet;
+    retreat_orders.iter().rev().find_map(|o| match o.command {
+        RetreatCommand::Move { to }
+            if o.power == u.power
+                && o.unit.at.province == map.province_of(u.region)
+                && o.unit.kind.is_none_or(|k| (k == UnitKind::Fleet) == fleet) =>
+        {
+            options
+                .iter()
+                .copied()
+                .find(|r| map.province_of(*r) == to.province)
+        }
+        _ => None,
+    })
+}
 
 /// The GM's retreat (rule 5): the option nearest a supply centre the power
 /// controls, home centres first on a tie, then alphabetically; none if no
