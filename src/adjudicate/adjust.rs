@@ -247,9 +247,15 @@ pub fn adjudicate_adjustments_with(
                                 || (u.power == o.power && unit.kind.is_none_or(|k| k == u.kind)))
                     })
                 };
+                // Where units share a place (1700 AD's fleets beside an
+                // army, rule 8), the kind written picks among them.
+                let named = |u: &Option<Unit>| {
+                    u.is_some_and(|u| u.power == o.power && unit.kind == Some(u.kind))
+                };
                 let found = board
                     .iter()
-                    .position(|u| here(unit.at.province, u))
+                    .position(|u| here(unit.at.province, u) && named(u))
+                    .or_else(|| board.iter().position(|u| here(unit.at.province, u)))
                     .or_else(|| {
                         let b = q.box_named(o.power, unit.at.province)?;
                         board.iter().position(|u| here(b, u))
