@@ -1150,17 +1150,17 @@ fn sea_round(
 ) -> (Round, Vec<ConvoyStack>) {
     let (stacks, leaving) = sea_stacks(round, plans, fleets, stands);
     let board: Vec<Unit> = stacks.iter().map(|(s, _)| *s).collect();
-    let mut prep = Prepared::default();
+    let mut sp = SeaPlan {
+        prep: Prepared::default(),
+        sailing: vec![None; stacks.len()],
+        follows: vec![None; stacks.len()],
+        joins: vec![None; stacks.len()],
+    };
     // The orders of leaving parts, shown after the judge's own.
     let mut departures: Vec<(usize, MainOrder, usize)> = Vec::new();
     let mut orders: Vec<(MainOrder, usize)> = Vec::new();
     let mut doubled = Vec::new();
     let mut convoys = Vec::new();
-    // Where each stack sails this round, for joining and the coast limit.
-    let mut sailing: Vec<Option<ProvinceId>> = vec![None; stacks.len()];
-    let mut follows: Vec<Option<usize>> = vec![None; stacks.len()];
-    // Stacks joining one of their own that stays where it is.
-    let mut joins: Vec<Option<usize>> = vec![None; stacks.len()];
     // A stack that stands for the rest of the turn takes no step.
     let standing = |t: usize| stacks[t].1.iter().any(|&m| stands[fleets[m].1]);
     let step_of = |t: usize| {
@@ -1180,7 +1180,7 @@ fn sea_round(
     for (s, (stack, members)) in stacks.iter().enumerate() {
         let size = members.len() as u32;
         if size > 1 {
-            prep.strength.push((s, size));
+            sp.prep.strength.push((s, size));
         }
         let Some(plan) = members.iter().find_map(|&m| plans[fleets[m].1].as_ref()) else {
             continue;
@@ -1201,84 +1201,17 @@ fn sea_round(
         let mut command = command_of(&step);
         match &step {
             Step::Move(to) => {
-                let dest = to.province;
-                let refuse = |why: Illegal, verdicts: &mut [Option<Illegal>]| {
-                    if verdicts[plan.order].is_none() {
-                        verdicts[plan.order] = Some(why);
-                    }
+                let sea = SeaBoard {
+                    stacks: &stacks,
+                    leaving: &leaving,
+                    fleets,
                 };
-                let coastal = map.province(dest).terrain == crate::map::Terrain::Coast;
-                let already: usize = fleets
-                    .iter()
-                    .filter(|(f, _)| f.power == stack.power && map.province_of(f.region) == dest)
-                    .count()
-                    + (0..s)
-                        .filter(|&o| sailing[o] == Some(dest) && stacks[o].0.power == stack.power)
-                        .map(|o| stacks[o].1.len())
-                        .sum::<usize>();
-                if !may_enter(stack.power, dest) {
-                    refuse(Illegal::NotFriendly, verdicts);
-                    command = MainCommand::Hold;
-                } else if coastal && already + members.len() > 2 {
-                    refuse(Illegal::StackLimit, verdicts);
-                    command = MainCommand::Hold;
-                } else if leaving[s]
-                    && !map.borders(stack.region).iter().any(|(r, m)| {
-                        m.intersects(crate::map::Mobility::FLEET)
-                            && map.province_of(*r) == dest
-                            && map.admits(*r, UnitKind::Fleet)
-                    })
-                {
-                    // The judge does not check a leaving part's move: it
-                    // must be a fleet's move to a place next to it.
-                    refuse(Illegal::NotAdjacent, verdicts);
-                    command = MainCommand::Hold;
-                } else if leaving[s] {
-                    prep.aboard.push(Aboard { unit: s, to: dest });
-                    sailing[s] = Some(dest);
-                    if double {
-                        prep.strength.retain(|(x, _)| *x != s);
-                        prep.strength.push((s, 2 * size));
-                    }
-                } else if let Some(host) = (0..stacks.len()).find(|&o| {
-                    o != s
-                        && stacks[o].0.power == stack.power
-                        && map.province_of(stacks[o].0.region) == dest
-                        && stays(o)
-                }) {
-                    // Joining its own stack that stays there: it adds to
-                    // that stack's defence and comes in behind it.
-                    joins[s] = Some(host);
-                    command = MainCommand::SupportHold {
-                        unit: UnitRef {
-                            kind: Some(UnitKind::Fleet),
-                            at: Place::of_region(map, stacks[host].0.region),
-                        },
-                    };
-                    sailing[s] = Some(dest);
-                    prep.support.push((s, size));
-                } else if let Some(lead) =
-                    (0..s).find(|&o| sailing[o] == Some(dest) && stacks[o].0.power == stack.power)
-                {
-                    // Joining another of its stacks on the way in: its
-                    // strength goes with the leader's move.
-                    follows[s] = Some(lead);
-                    command = MainCommand::SupportMove {
-                        unit: UnitRef {
-                            kind: Some(UnitKind::Fleet),
-                            at: Place::of_region(map, stacks[lead].0.region),
-                        },
-                        to: *to,
-                    };
-                    sailing[s] = Some(dest);
-                    prep.support.push((s, size));
-                } else {
-                    sailing[s] = Some(dest);
-                    if double {
-                        prep.strength.retain(|(x, _)| *x != s);
-                        prep.strength.push((s, 2 * size));
-                    }
-                }
+                // A refused move holds, and the results say why.
+                command = sea_move(map, &sea, &stays, may_enter, s, *to, double, &mut sp)
+                    .unwrap_or_else(|why| {
+                        verdicts[plan.order].get_or_insert(why);
+                        MainCommand::Hold
+                    });
             }
             Step::Convoy(u, to) => {
                 convoys.push(ConvoyStack {
@@ -1291,29 +1224,23 @@ fn sea_round(
                 command = MainCommand::Hold;
             }
             Step::SupportMove(t, _) | Step::SupportHold(t) if supports_across(t, true) => {
-                if verdicts[plan.order].is_none() {
-                    verdicts[plan.order] = Some(Illegal::FleetsApart);
-                }
+                verdicts[plan.order].get_or_insert(Illegal::FleetsApart);
                 command = MainCommand::Hold;
             }
             Step::SupportMove(..) | Step::SupportHold(_) if double => {
-                prep.support.push((s, 2 * size));
+                sp.prep.support.push((s, 2 * size));
             }
             _ => {}
         }
         let order = MainOrder {
-            power: stack.power,
-            unit: UnitRef {
-                kind: Some(UnitKind::Fleet),
-                at: Place::of_region(map, stack.region),
-            },
             command,
+            ..order_of(map, stack, &Step::Hold)
         };
         // A leaving part has no order for the judge (the place's order is
         // the staying part's), unless it could not sail: then it stays
         // with the rest, and its refused order is shown.
         if leaving[s] {
-            if prep.aboard.iter().any(|a| a.unit == s) {
+            if sp.prep.aboard.iter().any(|a| a.unit == s) {
                 departures.push((s, order, plan.order));
             }
             continue;
@@ -1327,7 +1254,7 @@ fn sea_round(
         orders.push((order, plan.order));
     }
     let plain: Vec<MainOrder> = orders.iter().map(|(o, _)| o.clone()).collect();
-    let mut result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &prep);
+    let mut result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &sp.prep);
     for (s, order, sheet) in departures {
         if stacks[s].1.len() > 1 {
             stacked.push((orders.len(), stacks[s].1.len() as u32));
@@ -1347,8 +1274,8 @@ fn sea_round(
         &SeaMoves {
             stacks: &stacks,
             leaving: &leaving,
-            follows: &follows,
-            joins: &joins,
+            follows: &sp.follows,
+            joins: &sp.joins,
             meant_move: &meant_move,
         },
         &result,
@@ -1372,6 +1299,118 @@ fn sea_round(
         },
         convoys,
     )
+}
+
+/// The stacks of a sea round and the fleets they are made of.
+struct SeaBoard<'a> {
+    /// The stacks (see [`sea_stacks`]).
+    stacks: &'a [(Unit, Vec<usize>)],
+    /// Whether each is a part leaving its place.
+    leaving: &'a [bool],
+    /// The fleets, with their plan index.
+    fleets: &'a [(Unit, usize)],
+}
+
+/// What a sea round's orders give the judge besides the orders.
+struct SeaPlan {
+    /// The strengths, and the parts leaving a split stack.
+    prep: Prepared,
+    /// Where each stack sails this round, for joining and the coast limit.
+    sailing: Vec<Option<ProvinceId>>,
+    /// The stack each follows into a space, joining it on the way in.
+    follows: Vec<Option<usize>>,
+    /// The stack each joins where it stays.
+    joins: Vec<Option<usize>>,
+}
+
+/// The judge's command for stack `s` sailing to `to`, or why it may not
+/// (it then holds): a fleet enters only a friendly coastal province, two
+/// to a coast (rule 8); a stack sailing where another of its power's stays
+/// or goes joins it, adding its strength.
+#[allow(clippy::too_many_arguments)]
+fn sea_move(
+    map: &Map,
+    sea: &SeaBoard<'_>,
+    stays: &dyn Fn(usize) -> bool,
+    may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
+    s: usize,
+    to: Place,
+    double: bool,
+    sp: &mut SeaPlan,
+) -> Result<MainCommand, Illegal> {
+    let SeaBoard {
+        stacks,
+        leaving,
+        fleets,
+    } = *sea;
+    let (stack, members) = (&stacks[s].0, &stacks[s].1);
+    let size = members.len() as u32;
+    let dest = to.province;
+    let coastal = map.province(dest).terrain == crate::map::Terrain::Coast;
+    let already: usize = fleets
+        .iter()
+        .filter(|(f, _)| f.power == stack.power && map.province_of(f.region) == dest)
+        .count()
+        + (0..s)
+            .filter(|&o| sp.sailing[o] == Some(dest) && stacks[o].0.power == stack.power)
+            .map(|o| stacks[o].1.len())
+            .sum::<usize>();
+    if !may_enter(stack.power, dest) {
+        return Err(Illegal::NotFriendly);
+    }
+    if coastal && already + members.len() > 2 {
+        return Err(Illegal::StackLimit);
+    }
+    if leaving[s]
+        && !map.borders(stack.region).iter().any(|(r, m)| {
+            m.intersects(crate::map::Mobility::FLEET)
+                && map.province_of(*r) == dest
+                && map.admits(*r, UnitKind::Fleet)
+        })
+    {
+        // The judge does not check a leaving part's move: it must be a
+        // fleet's move to a place next to it.
+        return Err(Illegal::NotAdjacent);
+    }
+    sp.sailing[s] = Some(dest);
+    if leaving[s] {
+        sp.prep.aboard.push(Aboard { unit: s, to: dest });
+    } else if let Some(host) = (0..stacks.len()).find(|&o| {
+        o != s
+            && stacks[o].0.power == stack.power
+            && map.province_of(stacks[o].0.region) == dest
+            && stays(o)
+    }) {
+        // Joining its own stack that stays there: it adds to that stack's
+        // defence and comes in behind it.
+        sp.joins[s] = Some(host);
+        sp.prep.support.push((s, size));
+        return Ok(MainCommand::SupportHold {
+            unit: UnitRef {
+                kind: Some(UnitKind::Fleet),
+                at: Place::of_region(map, stacks[host].0.region),
+            },
+        });
+    } else if let Some(lead) =
+        (0..s).find(|&o| sp.sailing[o] == Some(dest) && stacks[o].0.power == stack.power)
+    {
+        // Joining another of its stacks on the way in: its strength goes
+        // with the leader's move.
+        sp.follows[s] = Some(lead);
+        sp.prep.support.push((s, size));
+        return Ok(MainCommand::SupportMove {
+            unit: UnitRef {
+                kind: Some(UnitKind::Fleet),
+                at: Place::of_region(map, stacks[lead].0.region),
+            },
+            to,
+        });
+    }
+    if double {
+        sp.prep.strength.retain(|(x, _)| *x != s);
+        sp.prep.strength.push((s, 2 * size));
+    }
+    Ok(command_of(&Step::Move(to)))
 }
 
 /// The stacks of a sea round: (power, region, order) -> members, with
