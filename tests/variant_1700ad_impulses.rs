@@ -802,6 +802,55 @@ fn rule_4_a_dislodged_unit_stands_for_the_rest_of_the_turn() {
 }
 
 #[test]
+fn rule_5_a_double_impulse_conflict_s_retreat_is_made_after_the_turn() {
+    let v = variant();
+    // Russia's double move dislodges the Polish army from White Russia;
+    // its retreat comes "after the ... turn, in double impulse conflicts"
+    // (rule 5), so Sweden's second-impulse move takes empty Lithuania
+    // first, and the Polish army's ordered retreat there no longer fits.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\"]\nPoles = [\"A WRu\"]\nSweden = [\"A Liv\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Poles: A(WRu) H",
+            "Poles: Retreat A(WRu)-Lit",
+            "Sweden: A(Liv)-hold-Lit",
+        ],
+    );
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Lit").map(|x| x.0), Some("Sweden".into()));
+    assert!(at(&v, &t, "Liv").is_none(), "{:?}", t.units_after);
+    let retreat = t.rounds.iter().flat_map(|r| &r.retreats).next();
+    let (u, to) = retreat.expect("the Polish army's retreat is listed");
+    assert_eq!(v.map.power(u.power).name, "Poland");
+    assert_ne!(to.map(|r| v.map.province_of(r)), Some(prov(&v, "Lit")));
+    // A single-impulse conflict still retreats after its impulse: the
+    // Polish army reaches Lithuania before Sweden's second impulse.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Psk\"]\nPoles = [\"A WRu\"]\nSweden = [\"A Liv\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu",
+            "Russians: A(Psk) S A(Smo)-WRu",
+            "Poles: A(WRu) H",
+            "Poles: Retreat A(WRu)-Lit",
+            "Sweden: A(Liv)-hold-Lit",
+        ],
+    );
+    assert_eq!(at(&v, &t, "Lit").map(|x| x.0), Some("Poland".into()));
+    assert_eq!(at(&v, &t, "Liv").map(|x| x.0), Some("Sweden".into()));
+}
+
+#[test]
 fn rule_4_a_failed_impulse_voids_the_later_ones_by_mail() {
     let mut w = game_by_mail(&["Austria", "Turks"]);
     let r = w.reply(

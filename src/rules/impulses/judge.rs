@@ -21,7 +21,10 @@
 //! - A unit whose move failed, or that was dislodged, stands for the rest
 //!   of the turn: its later impulses are void (rule 4: they "become stand
 //!   orders"), and the results say so.
-//! - Retreats come after the round of the attack (rule 5): the player's
+//! - Retreats come after the round of the attack, or after the turn for a
+//!   unit dislodged by a double-strength attack, which is off the board
+//!   until then (rule 5: "executed after the impulse (or turn, in double
+//!   impulse conflicts) of the attack"): the player's
 //!   retreat order from the sheet if it fits, else the GM's rule: toward
 //!   the nearest supply centre the power controls, home centres first, then
 //!   alphabetically; a unit that cannot get closer is disbanded. A leader is
@@ -319,6 +322,7 @@ pub fn adjudicate_turn(
         verdicts,
         plans,
         stands: vec![false; units.len()],
+        deferred: Vec::new(),
     };
 
     // The units, followed through the rounds: (unit, its plan index); the
@@ -339,7 +343,9 @@ pub fn adjudicate_turn(
     for round in 0..3 {
         let plans = &t.plans;
         let acts = |k: usize| plans[k].as_ref().is_some_and(|p| p.steps[round].is_some());
-        if round > 0 && !board.iter().chain(&fleets).any(|(_, k)| acts(*k)) {
+        let waiting = t.deferred.iter().flat_map(|(d, _, _)| d);
+        let waits = waiting.map(|(u, k, _, _)| (*u, *k)).collect::<Vec<_>>();
+        if round > 0 && !board.iter().chain(&fleets).chain(&waits).any(|(_, k)| acts(*k)) {
             break;
         }
         let (friendly_now, permits) = (&t.friendly_now, t.permits);
@@ -370,6 +376,17 @@ pub fn adjudicate_turn(
             t.friendly_now[map.province_of(u.region).index()] = Some(u.power);
         }
         board = next;
+    }
+    // The retreats of double-strength conflicts, once the turn is over
+    // (rule 5), listed with the round of the attack.
+    for (dislodged, contested, round) in std::mem::take(&mut t.deferred) {
+        let retreats = land_retreats(&t, &mut board, dislodged, &contested);
+        for (u, to) in &retreats {
+            if let Some(r) = to {
+                t.friendly_now[map.province_of(*r).index()] = Some(u.power);
+            }
+        }
+        rounds[round].retreats.extend(retreats);
     }
     let mut garrisons = t.garrisons;
     garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
@@ -423,7 +440,16 @@ struct Judging<'a> {
     /// turn: an impulse of theirs failed, or they were dislodged (rule 4:
     /// later impulses that no longer make sense "become stand orders").
     stands: Vec<bool>,
+    /// The units dislodged in a double-strength conflict, whose retreats
+    /// wait for the end of the turn (rule 5: "executed after the impulse
+    /// (or turn, in double impulse conflicts) of the attack"), with the
+    /// standoffs of their round and the round's index.
+    deferred: Vec<(Vec<Dislodged>, Vec<ProvinceId>, usize)>,
 }
+
+/// A unit dislodged in a round: the unit, its plan index, the places it
+/// may retreat to, and the province it was attacked from.
+type Dislodged = (Unit, usize, Vec<RegionId>, ProvinceId);
 
 /// Each unit's plan from the sheets' moves (by its index in `units`; the
 /// last order wins), and each order refused with its reason.
@@ -537,8 +563,18 @@ fn land_round(
             .is_some_and(|p| p.steps[round].is_some())
     };
     // The impulses of standing units are void, and the results say so.
+    // So are those of units waiting to retreat at the turn's end (rule 5).
     let mut voided: Vec<(MainOrder, usize)> = Vec::new();
-    for &(u, k) in board.iter().filter(|(_, k)| t.stands[*k] && acts(*k)) {
+    let waiting: Vec<(Unit, usize)> = t
+        .deferred
+        .iter()
+        .flat_map(|(d, _, _)| d.iter().map(|(u, k, _, _)| (*u, *k)))
+        .collect();
+    for &(u, k) in board
+        .iter()
+        .chain(&waiting)
+        .filter(|(_, k)| t.stands[*k] && acts(*k))
+    {
         let p = t.plans[k].as_ref().expect("acting units have a plan");
         let (step, _) = p.steps[round].clone().expect("acting");
         voided.push((order_of(map, &u, &step), p.order));
@@ -603,7 +639,19 @@ fn land_round(
         }
     }
     let (mut next, dislodged) = land_moves(t, board, &here, &result, first_convoy, &meant_move);
-    let retreats = land_retreats(t, &mut next, dislodged, &result);
+    // Rule 5: a unit dislodged by a double-strength attack retreats when
+    // the turn is over; until then it is off the board.
+    let (later, now): (Vec<Dislodged>, Vec<Dislodged>) =
+        dislodged.into_iter().partition(|(_, _, _, from)| {
+            board
+                .iter()
+                .position(|(x, _)| map.province_of(x.region) == *from)
+                .is_some_and(|a| double_move[a])
+        });
+    if !later.is_empty() {
+        t.deferred.push((later, result.contested.clone(), round));
+    }
+    let retreats = land_retreats(t, &mut next, now, &result.contested);
     (
         Round {
             board: here,
@@ -896,8 +944,8 @@ fn land_moves(
 fn land_retreats(
     t: &Judging<'_>,
     next: &mut Vec<(Unit, usize)>,
-    dislodged: Vec<(Unit, usize, Vec<RegionId>, ProvinceId)>,
-    result: &MovementResult,
+    dislodged: Vec<Dislodged>,
+    contested: &[ProvinceId],
 ) -> Vec<(Unit, Option<RegionId>)> {
     let (map, owners) = (t.map, t.owners);
     let mut retreats = Vec::new();
@@ -905,7 +953,7 @@ fn land_retreats(
         let taken: Vec<ProvinceId> = next
             .iter()
             .map(|(x, _)| map.province_of(x.region))
-            .chain(result.contested.iter().copied())
+            .chain(contested.iter().copied())
             .collect();
         let options: Vec<RegionId> = options
             .into_iter()
