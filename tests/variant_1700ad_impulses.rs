@@ -985,6 +985,32 @@ fn rule_7_a_leader_s_second_and_third_impulses_are_simultaneous_with_the_others_
 }
 
 #[test]
+fn rule_7_a_leader_passing_through_meets_a_unit_entering_in_the_same_impulse() {
+    let v = variant();
+    // Menshikov's second and third impulses are "simultaneous with all
+    // other second impulses" (rule 7): he cannot slip through Pskov while
+    // the Polish army enters it in its second impulse. They meet there;
+    // his triple strength wins Pskov and he goes no further.
+    let pos = board(&v, "Russians = [\"L Smo\"]\nPoles = [\"A WRu\"]");
+    let t = turn(
+        &v,
+        &pos,
+        &["Russians: Mens(Smo)-hold-Psk-Liv", "Poles: A(WRu)-hold-Psk"],
+    );
+    assert_eq!(at(&v, &t, "Psk"), Some(("Russia".into(), UnitKind::Leader)));
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Poland".into()));
+    assert!(at(&v, &t, "Liv").is_none(), "{:?}", t.units_after);
+    // With Pskov left alone he passes through to Livonia.
+    let t = turn(
+        &v,
+        &pos,
+        &["Russians: Mens(Smo)-hold-Psk-Liv", "Poles: A(WRu)-hold-Lit"],
+    );
+    assert_eq!(at(&v, &t, "Liv"), Some(("Russia".into(), UnitKind::Leader)));
+    assert!(at(&v, &t, "Psk").is_none(), "{:?}", t.units_after);
+}
+
+#[test]
 fn rule_7_a_leader_s_second_and_third_impulses_are_simultaneous_by_mail() {
     let mut w = game_by_mail(&["Russians", "Sweden"]);
     let r = w.reply(

@@ -761,7 +761,8 @@ fn land_order(
 }
 
 /// A leader's second and third moves, both in this round (rule 7): he
-/// passes through the first province `a` if it is free or being left, and
+/// passes through the first province `a` if it is free or being left and
+/// no other unit enters it in the round, and
 /// his move is judged for the second (the move shown is returned); else
 /// (`None`) he attacks the first and goes no further.
 #[allow(clippy::too_many_arguments)]
@@ -787,10 +788,19 @@ fn leader_through(
                 .and_then(|p| p.steps[round].as_ref())
                 .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
     });
+    // His passage is simultaneous with everybody's second impulse (rule
+    // 7): another unit entering the province in it meets him there.
+    let entered = acting.iter().any(|&o| {
+        o != b
+            && t.plans[board[o].1]
+                .as_ref()
+                .and_then(|p| p.steps[round].as_ref())
+                .is_some_and(|(s, _)| matches!(s, Step::Move(x) if x.province == a))
+    });
     let passable = map.reaches(u.region, a, u.kind)
         && map.reaches(map.province(a).main_region(), to.province, u.kind)
         && to.province != map.province_of(u.region);
-    if !(passable && (occupant.is_none() || leaves)) {
+    if entered || !(passable && (occupant.is_none() || leaves)) {
         return None;
     }
     lo.prep.ferried.push((b, to.province));
