@@ -75,6 +75,25 @@ fn rule_7_a_leader_build_is_warned_and_refused_for_leaders_are_never_built() {
 }
 
 #[test]
+fn rule_3_a_build_where_the_same_sheet_moves_the_unit_away_is_not_warned() {
+    // Rule 3: "each set of orders should include moves, possible retreats
+    // and build/removals": a build hangs on the sheet's own moves, so a
+    // centre its army leaves is not "already" occupied; one whose unit
+    // stays still is.
+    let mut w = game_by_mail(&["Poles"]);
+    let r = flat(&sheet(
+        &mut w,
+        "Poles",
+        "Poles 1700 Moves: A(Lit)-EPr;\nBuilds: A(Lit), A(Maz).",
+    ));
+    assert!(!r.contains("Build A(Lit) warning"), "{r}");
+    assert!(
+        r.contains("Build A(Maz) warning: the judge will refuse it as the board stands: a unit already stands there"),
+        "{r}"
+    );
+}
+
+#[test]
 fn rule_10a_an_early_crimea_fleet_is_warned_not_before_the_second_turn_of_holding() {
     let mut w = game_by_mail(&["Russians"]);
     let r = flat(&sheet(

@@ -699,7 +699,8 @@ pub(crate) fn held_text(
             // yearly sheet, the retreats and builds, with a warning for a
             // build the judge would refuse on the board as it stands.
             let builds = adjust_orders(power, held);
-            let mut refusals = crate::game::step::build_refusals(v, pos, &builds).into_iter();
+            let after = emptied_by_moves(v, pos, power, held);
+            let mut refusals = crate::game::step::build_refusals(v, &after, &builds).into_iter();
             for h in held.iter().filter(|h| {
                 matches!(
                     slot(v, pos, power, h),
@@ -855,6 +856,31 @@ fn with_kind(
 
 /// The builds and removals among `power`'s held orders, for the
 /// adjustment judge.
+/// The board a yearly sheet's builds are warned against: without the
+/// power's units its own moves send away, for the builds hang on the
+/// moves (1700 AD II rule 3: one sheet of "moves, possible retreats and
+/// build/removals"), so a site the sheet empties is not "already" taken.
+fn emptied_by_moves(v: &Variant, pos: &Position, power: PowerId, held: &[AnyCommand]) -> Position {
+    use crate::map::UnitKind;
+    use crate::orders::{MainCommand, Step};
+    let leaves = |c: &MainCommand| match c {
+        MainCommand::Move { .. } => true,
+        MainCommand::Impulses { steps, .. } => steps.iter().any(|s| matches!(s, Step::Move(_))),
+        _ => false,
+    };
+    let mut after = pos.clone();
+    after.units.retain(|u| {
+        u.power != power
+            || !held.iter().any(|h| {
+                matches!(h, AnyCommand::Main(unit, c)
+                    if unit.at.province == v.map.province_of(u.region)
+                        && unit.kind.is_none_or(|k| (k == UnitKind::Fleet) == (u.kind == UnitKind::Fleet))
+                        && leaves(c))
+            })
+    });
+    after
+}
+
 fn adjust_orders(power: PowerId, held: &[AnyCommand]) -> Vec<AdjustOrder> {
     held.iter()
         .filter_map(|h| match h {
