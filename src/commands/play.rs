@@ -10,7 +10,7 @@ use crate::game::record::{Seat, SeatStatus, Settings, Status};
 use crate::game::step::{PhaseOrders, play};
 use crate::mail::Outgoing;
 use crate::map::PowerId;
-use crate::orders::{AdjustOrder, AnyCommand, Order, format_order};
+use crate::orders::{AdjustOrder, AnyCommand, format_order};
 use crate::report::{PhaseReport, data, data_for, title};
 use crate::store::Conn;
 use crate::store::games;
@@ -50,9 +50,7 @@ fn orders_of(
     pos: &Position,
     held: &[(u8, Vec<String>)],
 ) -> (PhaseOrders, Vec<PowerId>) {
-    let mut main = Vec::new();
-    let mut retreats = Vec::new();
-    let mut adjust = Vec::new();
+    let mut sorted = crate::game::phase_orders::PhaseOrdersBuilder::new();
     let mut silent = Vec::new();
     for pw in v.map.power_ids() {
         let lines = held
@@ -64,35 +62,10 @@ fn orders_of(
             silent.push(pw);
         }
         for h in held {
-            match h {
-                AnyCommand::Main(unit, command) => main.push(Order {
-                    power: pw,
-                    unit,
-                    command,
-                }),
-                AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                    power: pw,
-                    unit,
-                    command,
-                }),
-                AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
-            }
+            sorted.push(pw, h);
         }
     }
-    let o = match pos.phase.kind {
-        // A yearly order sheet (1700 AD II) holds all three.
-        PhaseKind::Movement if v.calendar.turn == crate::variant::Turn::Impulses => {
-            PhaseOrders::Turn {
-                moves: main,
-                retreats,
-                adjust,
-            }
-        }
-        PhaseKind::Movement => PhaseOrders::Movement(main),
-        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
-    };
-    (o, silent)
+    (sorted.build(v, pos.phase.kind), silent)
 }
 
 /// The orders as text, for the history.
@@ -412,11 +385,7 @@ struct Texts {
 
 impl Texts {
     fn new(judge: &Judge, g: &GameRow, pr: &PhaseReport<'_>, notes: Notes) -> CmdResult<Texts> {
-        let public_viewer = if pr.variant.features.hides_anything() {
-            Viewer::Public
-        } else {
-            Viewer::Gm
-        };
+        let public_viewer = pr.variant.copy_for(Viewer::Public, Viewer::Gm);
         let mut t = Texts {
             public_viewer,
             public: String::new(),
@@ -483,11 +452,7 @@ fn send_results(
     readers.push((g.gm_address.clone(), Viewer::Gm, default_format));
     let mut source: Option<i64> = None;
     for (address, viewer, format) in readers {
-        let seen = if v.features.hides_anything() {
-            viewer
-        } else {
-            texts.public_viewer
-        };
+        let seen = v.copy_for(viewer, texts.public_viewer);
         let text = texts.render(judge, g, pr, seen)?;
         let later = if format == crate::report::PictureFormat::None {
             None

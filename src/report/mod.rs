@@ -24,6 +24,7 @@ use crate::orders::{
     AnyCommand, MainCommand, MainOrder, Place, UnitRef, format_order, format_order_long,
     format_unit, format_unit_long,
 };
+use crate::rules::view::View;
 use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
 use serde::Serialize;
@@ -276,25 +277,19 @@ pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
 /// "until they attempt to act outside these areas").
 pub(crate) fn unit_hidden(
     r: &PhaseReport<'_>,
-    viewer: Viewer,
+    view: &View<'_>,
     u: &Unit,
     cmd: Option<&crate::orders::MainCommand>,
 ) -> bool {
-    let f = &r.variant.features;
     let map = &r.variant.map;
-    if !f.hidden_from(map, r.before.phase, u, viewer) {
+    if !view.hides_unit(u) {
         return false;
     }
     let inside = |p: crate::map::ProvinceId| {
-        f.hidden_from(
-            map,
-            r.before.phase,
-            &Unit {
-                region: map.province(p).main_region(),
-                ..*u
-            },
-            viewer,
-        )
+        view.hides_unit(&Unit {
+            region: map.province(p).main_region(),
+            ..*u
+        })
     };
     use crate::orders::MainCommand as M;
     match cmd {
@@ -312,17 +307,9 @@ pub(crate) fn unit_hidden(
 /// from `viewer`, must not be told to `viewer`: whether it was given or
 /// void says whether a hidden unit stood there (1066 rule 5). A support
 /// of a move out of the hidden places is told: the move is seen.
-pub(crate) fn support_masked(
-    r: &PhaseReport<'_>,
-    viewer: Viewer,
-    cmd: Option<&crate::orders::MainCommand>,
-) -> bool {
+pub(crate) fn support_masked(view: &View<'_>, cmd: Option<&crate::orders::MainCommand>) -> bool {
     use crate::orders::MainCommand as M;
-    let hidden = |p| {
-        r.variant
-            .features
-            .place_hidden_from(r.before.phase, p, viewer)
-    };
+    let hidden = |p| view.hides_place(p);
     match cmd {
         Some(M::SupportHold { unit }) => hidden(unit.at.province),
         Some(M::SupportMove { unit, to }) => hidden(unit.at.province) && hidden(to.province),
@@ -346,14 +333,15 @@ struct Sections {
 pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData {
     let v = r.variant;
     let map = &v.map;
+    let view = View::new(v, r.before.phase, viewer);
     let mut s = Sections::default();
     match (r.result, r.orders) {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
-            s.powers = movement_blocks(r, viewer, m, orders);
-            s.dislodged = dislodged_lines(r, viewer, m);
-            s.contested = contested_lines(r, viewer, m, orders);
+            s.powers = movement_blocks(r, &view, m, orders);
+            s.dislodged = dislodged_lines(r, &view, m);
+            s.contested = contested_lines(r, &view, m, orders);
         }
-        (PhaseResult::Retreat(rr), _) => s.retreats = retreat_lines(r, viewer, rr),
+        (PhaseResult::Retreat(rr), _) => s.retreats = retreat_lines(r, &view, rr),
         (PhaseResult::Adjustment(ar), PhaseOrders::Adjustment(orders)) => {
             adjustment_lines(v, ar, orders, &r.nmr, &mut s.adjustments);
         }
@@ -378,7 +366,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         .dislodged
         .iter()
         .map(|(u, _)| u)
-        .filter(|u| v.features.hidden_from(map, r.before.phase, u, viewer))
+        .filter(|u| view.hides_unit(u))
         .collect();
     let next_phase = if r.after.phase.kind == PhaseKind::Retreat
         && !unseen_dislodged.is_empty()
@@ -448,7 +436,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
 /// Each power's order lines of a movement phase, as `viewer` may see them.
 fn movement_blocks(
     r: &PhaseReport<'_>,
-    viewer: Viewer,
+    view: &View<'_>,
     m: &MovementResult,
     orders: &[MainOrder],
 ) -> Vec<PowerBlock> {
@@ -462,7 +450,7 @@ fn movement_blocks(
     let seen = |i: usize| -> Option<String> {
         let u = &r.before.units[i];
         let order = m.units.get(i).and_then(|ur| ur.order);
-        if unit_hidden(r, viewer, u, order.map(|k| &orders[k].command)) {
+        if unit_hidden(r, view, u, order.map(|k| &orders[k].command)) {
             return None;
         }
         let boxed =
@@ -484,12 +472,12 @@ fn movement_blocks(
             .filter(|(_, u)| u.power == pw)
         {
             let given = m.units[i].order.map(|k| &orders[k].command);
-            if unit_hidden(r, viewer, u, given) {
+            if unit_hidden(r, view, u, given) {
                 continue;
             }
-            unit_lines(r, viewer, m, orders, i, &seated[i], &seen, &mut lines);
+            unit_lines(r, view, m, orders, i, &seated[i], &seen, &mut lines);
         }
-        void_lines(r, viewer, m, orders, pw, &mut lines);
+        void_lines(r, view, m, orders, pw, &mut lines);
         if !lines.is_empty() {
             powers.push(PowerBlock {
                 name: map.power(pw).name.clone(),
@@ -507,7 +495,7 @@ fn movement_blocks(
 #[allow(clippy::too_many_arguments)]
 fn unit_lines(
     r: &PhaseReport<'_>,
-    viewer: Viewer,
+    view: &View<'_>,
     m: &MovementResult,
     orders: &[MainOrder],
     i: usize,
@@ -536,7 +524,7 @@ fn unit_lines(
                 },
                 orders[k].command.clone(),
             );
-            let (mark, jmark) = if support_masked(r, viewer, given)
+            let (mark, jmark) = if support_masked(view, given)
                 && matches!(ur.outcome, Outcome::Supported | Outcome::SupportVoid)
             {
                 (None, None)
@@ -635,7 +623,7 @@ fn unit_lines(
 /// `pw`'s orders that were void, for the readers who may see them.
 fn void_lines(
     r: &PhaseReport<'_>,
-    viewer: Viewer,
+    view: &View<'_>,
     m: &MovementResult,
     orders: &[MainOrder],
     pw: PowerId,
@@ -649,7 +637,7 @@ fn void_lines(
         }
         // With hidden units about, void orders could tell where
         // they are: only their owner and the GM see them.
-        if v.features.hides_anything() && viewer != Viewer::Gm && viewer != Viewer::Power(pw) {
+        if !view.sees_void_orders_of(pw) {
             continue;
         }
         if let Some(why) = m.orders[k]
@@ -667,14 +655,14 @@ fn void_lines(
 }
 
 /// The dislodged units of a movement phase and where they may go.
-fn dislodged_lines(r: &PhaseReport<'_>, viewer: Viewer, m: &MovementResult) -> Vec<DislodgedLine> {
+fn dislodged_lines(r: &PhaseReport<'_>, view: &View<'_>, m: &MovementResult) -> Vec<DislodgedLine> {
     let v = r.variant;
     let map = &v.map;
     let mut dislodged = Vec::new();
     for (u, d) in m.dislodged(&r.before.units) {
         // A hidden unit dislodged where it was hidden: its owner
         // and the GM are told, nobody else (1066 rule 5).
-        if v.features.hidden_from(map, r.before.phase, &u, viewer) {
+        if view.hides_unit(&u) {
             continue;
         }
         // The options the next phase offers are the ones stored in
@@ -706,7 +694,7 @@ fn dislodged_lines(r: &PhaseReport<'_>, viewer: Viewer, m: &MovementResult) -> V
 /// The provinces left empty by a standoff, as `viewer` may know of them.
 fn contested_lines(
     r: &PhaseReport<'_>,
-    viewer: Viewer,
+    view: &View<'_>,
     m: &MovementResult,
     orders: &[MainOrder],
 ) -> Vec<String> {
@@ -721,23 +709,23 @@ fn contested_lines(
         r.before.units.iter().zip(&m.units).any(|(u, ur)| {
             matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
                 if map.province_of(to) == p)
-                && !unit_hidden(r, viewer, u, ur.order.map(|k| &orders[k].command))
+                && !unit_hidden(r, view, u, ur.order.map(|k| &orders[k].command))
         })
     };
     m.contested
         .iter()
-        .filter(|&&p| seen_in(p) && !v.features.place_hidden_from(r.before.phase, p, viewer))
+        .filter(|&&p| seen_in(p) && !view.hides_place(p))
         .map(|p| map.province(*p).abbr.clone())
         .collect()
 }
 
 /// The retreats of a retreat phase, as `viewer` may see them.
-fn retreat_lines(r: &PhaseReport<'_>, viewer: Viewer, rr: &RetreatResult) -> Vec<PowerLine> {
+fn retreat_lines(r: &PhaseReport<'_>, view: &View<'_>, rr: &RetreatResult) -> Vec<PowerLine> {
     let v = r.variant;
     let map = &v.map;
     let mut retreats = Vec::new();
     for (i, (u, _)) in r.before.dislodged.iter().enumerate() {
-        if v.features.hidden_from(map, r.before.phase, u, viewer) {
+        if view.hides_unit(u) {
             continue;
         }
         let (zine, judge) = match rr.dislodged[i] {
@@ -979,9 +967,7 @@ fn adjustment_lines(
             match ar.orders[k] {
                 AdjustStatus::Built(u) if ar.pending.contains(&u) => {
                     let when = v
-                        .features
-                        .reserve_of(pw)
-                        .and_then(|r| r.arrive)
+                        .reserve_arrival(pw)
                         .and_then(|s| v.calendar.seasons.get(usize::from(s)))
                         .map_or("later".to_string(), |s| {
                             format!("before the {} moves", s.name)
@@ -1203,7 +1189,7 @@ fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
         .iter()
         .filter(|u| u.kind == crate::map::UnitKind::Leader)
     {
-        if let Some(name) = v.features.leader_name(u.power) {
+        if let Some(name) = v.leader_of(u.power) {
             let abbr = &v.map.province(v.map.province_of(u.region)).abbr;
             text = text.replace(&format!("L({abbr})"), &format!("{name}({abbr})"));
         }
