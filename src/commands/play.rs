@@ -12,6 +12,7 @@ use crate::mail::Outgoing;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, format_order};
 use crate::report::{PhaseReport, data, data_for, title};
+use crate::rules::view::View;
 use crate::store::Conn;
 use crate::store::games;
 use crate::variant::features::Viewer;
@@ -298,7 +299,22 @@ fn what_next(
     if ended.is_some() {
         return Ok((ended, None, Vec::new()));
     }
-    let (d, away) = deadline_for(c, g, next.phase.kind, now)?;
+    // A retreat only hidden units make (1066 rule 5) is no phase for those
+    // who may not see them: it takes the deadline the public phase after
+    // it would have had, and that phase keeps it, so no deadline tells
+    // the others that it was played (docs/variants.md, 1066).
+    let public = |p: &Position| View::of(v, p, Viewer::Public).sees_phase(p);
+    if !public(pos)
+        && let Some(d) = g.deadline.filter(|d| *d > now)
+    {
+        return Ok((None, Some(d), Vec::new()));
+    }
+    let kind = if public(next) {
+        next.phase.kind
+    } else {
+        v.calendar.next(next.phase).kind
+    };
+    let (d, away) = deadline_for(c, g, kind, now)?;
     Ok((None, Some(d), away))
 }
 
@@ -452,6 +468,11 @@ fn send_results(
     readers.push((g.gm_address.clone(), Viewer::Gm, default_format));
     let mut source: Option<i64> = None;
     for (address, viewer, format) in readers {
+        // A phase this reader may not know of (a retreat of hidden units
+        // only, 1066 rule 5) sends them nothing.
+        if !View::of(v, pr.before, viewer).sees_phase(pr.before) {
+            continue;
+        }
         let seen = v.copy_for(viewer, texts.public_viewer);
         let text = texts.render(judge, g, pr, seen)?;
         let later = if format == crate::report::PictureFormat::None {

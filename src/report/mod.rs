@@ -429,7 +429,9 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         next_label: v.calendar.label(next),
         next_short: v.calendar.short(next),
         next_judge_phase: judge_phase(v, next),
-        next_deadline: r.next_deadline.clone().filter(|_| next_phase.is_none()),
+        // The deadline of a hidden retreat is the one of the public phase
+        // after it (commands::play::what_next), so it is told to all.
+        next_deadline: r.next_deadline.clone(),
     }
 }
 
@@ -529,7 +531,7 @@ fn unit_lines(
             {
                 (None, None)
             } else {
-                outcome_marks(&ur.outcome, &r.before.units, map, seen)
+                outcome_marks(&ur.outcome, seen)
             };
             (
                 format_order(map, &cmd),
@@ -604,7 +606,7 @@ fn unit_lines(
         let (mark, jmark) = if outcome == Outcome::Moved {
             (Some("landed".to_string()), Some("landed".to_string()))
         } else {
-            let (m, j) = outcome_marks(&outcome, &r.before.units, map, seen);
+            let (m, j) = outcome_marks(&outcome, seen);
             // A landing that fails keeps the army aboard.
             (
                 m.map(|m| format!("{m}, stays aboard")),
@@ -908,8 +910,6 @@ fn centres_change_before_next_move(v: &Variant, from: crate::calendar::Phase) ->
 /// them (1066 rule 5): a bounce does not say with which hidden unit.
 fn outcome_marks(
     o: &Outcome,
-    units: &[Unit],
-    map: &Map,
     seen: &dyn Fn(usize) -> Option<String>,
 ) -> (Option<String>, Option<String>) {
     match o {
@@ -931,8 +931,10 @@ fn outcome_marks(
         Outcome::NoConvoy => (Some("no convoy".into()), Some("no convoy".into())),
         // Nor by which hidden unit a support was cut.
         Outcome::Cut(by) => (
+            // Named as the reader saw it ordered: a waiting A/F that cut
+            // from the Wash is `A/F(WAS)`, not its box (1066 rule 5).
             Some(match seen(*by) {
-                Some(_) => format!("cut by {}", unit_zine(map, &units[*by])),
+                Some(name) => format!("cut by {name}"),
                 None => "cut".to_string(),
             }),
             Some("cut".into()),
@@ -1052,7 +1054,7 @@ fn turn_lines(
                         marks.push(format!("void: {why}"));
                         jm.push("void".to_string());
                     } else if let Some(u) = round.result.units.iter().find(|u| u.order == Some(k)) {
-                        let (m, j) = outcome_marks(&u.outcome, &round.board, map, &|i| {
+                        let (m, j) = outcome_marks(&u.outcome, &|i| {
                             Some(unit_in_outcome(map, &round.board[i]))
                         });
                         marks.extend(m);

@@ -603,9 +603,11 @@ impl Site {
         let pos = position(&v, &g, &g.position)?;
         let seen = public(&v, &pos);
         let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
+        // The picture filters by its reader itself: given the whole
+        // position, its legend counts the units whose place is hidden.
         let map = self
             .picture(&v)
-            .board_svg(&seen, &seen.dislodged, &title, Viewer::Public);
+            .board_svg(&pos, &pos.dislodged, &title, Viewer::Public);
         let map_ = &v.map;
         let counts = seen.centre_counts(map_);
         let player = |p: crate::map::PowerId| seats.iter().find(|s| s.power == p.0);
@@ -790,14 +792,13 @@ impl Site {
         if let Some(o) = read_orders(v, before.phase.kind, orders) {
             let (result, next) = play(v, before, &o);
             if next.canonical() == after.canonical() {
-                let seen_after = public(v, &next);
                 let r = PhaseReport {
                     variant: v,
                     game: &g.name,
                     before,
                     orders: &o,
                     result: &result,
-                    after: &seen_after,
+                    after: &next,
                     next_deadline: None,
                     ended: None,
                     nmr: Vec::new(),
@@ -806,9 +807,8 @@ impl Site {
                 return picture.phase_svg(&r, &title, Viewer::Public);
             }
         }
-        let seen = public(v, after);
         let title = format!("{}: {}", g.name, v.calendar.label(before.phase));
-        picture.board_svg(&seen, &seen.dislodged, &title, Viewer::Public)
+        picture.board_svg(after, &after.dislodged, &title, Viewer::Public)
     }
 
     fn map(&self, name: &str) -> Result<Option<Made>> {
@@ -817,11 +817,10 @@ impl Site {
         };
         let v = self.variant(&g)?;
         let pos = position(&v, &g, &g.position)?;
-        let seen = public(&v, &pos);
         let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
         let svg = self
             .picture(&v)
-            .board_svg(&seen, &seen.dislodged, &title, Viewer::Public);
+            .board_svg(&pos, &pos.dislodged, &title, Viewer::Public);
         Ok(Some(Made {
             found: true,
             content_type: "image/svg+xml",
