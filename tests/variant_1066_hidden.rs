@@ -38,9 +38,11 @@ fn started() -> World {
     w
 }
 
-/// What a reader got: each mail's subject, body and pictures (names and
-/// sizes), in order.
-fn got(sent: &[Sent], who: &str) -> Vec<(String, String, Vec<(String, usize)>)> {
+/// A mail as read: subject, body and pictures (names and sizes).
+type Read = (String, String, Vec<(String, usize)>);
+
+/// What a reader got, in order.
+fn got(sent: &[Sent], who: &str) -> Vec<Read> {
     sent.iter()
         .filter(|m| m.to_has(&format!("{who}@example.test")))
         .map(|m| (m.subject.clone(), m.body.clone(), m.attachments.clone()))
@@ -49,7 +51,7 @@ fn got(sent: &[Sent], who: &str) -> Vec<(String, String, Vec<(String, usize)>)> 
 
 /// Play March 1066 (and Harald's retreat, if he has one) with Harald's
 /// March orders `harald`: every mail sent until April is played, those
-/// April's processing sent, and the replies to LIST read by
+/// April's processing sent, and the replies to LIST and SUMMARY read by
 /// the observer and the Scots after March.
 fn play(harald: &str) -> (Vec<Sent>, Vec<Sent>, Vec<String>) {
     let mut w = started();
@@ -66,6 +68,7 @@ fn play(harald: &str) -> (Vec<Sent>, Vec<Sent>, Vec<String>) {
     let mut replies = Vec::new();
     for who in ["obs", "scots"] {
         replies.push(w.reply(&format!("{who}@example.test"), "LIST hastings"));
+        replies.push(w.reply(&format!("{who}@example.test"), "SUMMARY hastings"));
     }
     // Harald retreats whatever was dislodged (in the game where nothing
     // was, the judge refuses the orders and only he is told).
@@ -138,7 +141,7 @@ fn rule_5_a_retreat_of_hidden_army_fleets_only_is_unseen_by_the_others() {
     let april = &got(&april_d, "obs")[0];
     assert!(april.0.contains("April 1066"), "{april:#?}");
     assert!(!april.1.to_lowercase().contains("retreat"), "{}", april.1);
-    // LIST after March says the same to the others: the phase, the
-    // deadline and Harald's four units.
+    // LIST and SUMMARY after March say the same to the others: the
+    // phase, the deadline and Harald's four units.
     assert_eq!(replies_d, replies_q);
 }
