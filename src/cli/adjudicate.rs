@@ -267,7 +267,7 @@ fn outcome_word(o: &Outcome, units: &[Unit], map: &Map) -> String {
         Outcome::Bounced { with } if !with.is_empty() => {
             let who: Vec<String> = with
                 .iter()
-                .map(|&i| crate::report::unit_in_outcome(map, &units[i]))
+                .map(|i| crate::report::unit_in_outcome(map, &units[i]))
                 .collect();
             format!("bounced with {}", who.join(", "))
         }
@@ -347,7 +347,7 @@ fn report(
                 for i in mine {
                     let ur = &r.units[i];
                     let u = pos.units[i];
-                    let order = match ur.order {
+                    let order = match ur.order_index() {
                         Some(k) => format_order(map, &used[k].command),
                         None => format!("{} H (no order)", unit_text(map, &u)),
                     };
