@@ -53,6 +53,10 @@ impl fmt::Debug for OrderIndex {
 const INLINE: usize = 7;
 
 #[derive(Clone)]
+// A boxed `Vec` is a thin pointer: eight bytes beside the tag, where a
+// `Vec` or a boxed slice would make every outcome larger. Only a list
+// past `INLINE` units pays the second allocation.
+#[allow(clippy::box_collection)]
 enum Repr {
     Inline { len: u8, units: [u16; INLINE] },
     Heap(Box<Vec<u16>>),
