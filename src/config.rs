@@ -710,6 +710,206 @@ fn check_dir_writable(key: &'static str, path: &Path, dir: &Path) -> Result<(), 
     Ok(())
 }
 
+/// `[judge]`: the judge's address, its domain (the address's unless
+/// set) and its time zone.
+fn resolve_identity(j: &RawJudge) -> Result<Identity, ConfigError> {
+    let address = j.address.trim().to_string();
+    let Some((_, addr_domain)) = address.split_once('@') else {
+        return Err(invalid(
+            "judge.address",
+            &j.address,
+            "is not a mail address",
+        ));
+    };
+    if address.parse::<lettre::Address>().is_err() {
+        return Err(invalid(
+            "judge.address",
+            &j.address,
+            "is not a mail address",
+        ));
+    }
+    let domain = non_empty(&j.domain).unwrap_or_else(|| addr_domain.to_string());
+    if jiff::tz::TimeZone::get(&j.timezone).is_err() {
+        return Err(invalid(
+            "judge.timezone",
+            &j.timezone,
+            "is not a known time zone (use a name such as \"Europe/London\")",
+        ));
+    }
+    Ok(Identity {
+        address,
+        name: j.name.clone(),
+        domain,
+    })
+}
+
+/// `[limits]`: a mail size a real mail fits in, and a work budget the
+/// watchdog leaves room for. Returns the longest wait between retries.
+fn check_limits(l: &RawLimits) -> Result<Duration, ConfigError> {
+    if l.max_mail_bytes < 1024 {
+        return Err(invalid_number(
+            "limits.max-mail-bytes",
+            l.max_mail_bytes,
+            "must be at least 1024",
+        ));
+    }
+    let max_retry = seconds("limits.max-retry-seconds", l.max_retry_seconds)?;
+    if !(1..=25).contains(&l.work_seconds) {
+        return Err(invalid_number(
+            "limits.work-seconds",
+            l.work_seconds,
+            "must be 1 to 25: the systemd unit's watchdog (60 s) restarts a judge whose \
+             processor shows no life for half of it, and a mail must be stopped by its \
+             budget well before",
+        ));
+    }
+    Ok(max_retry)
+}
+
+/// `[store]`'s numbers: the lease and the days things are kept.
+fn check_store_numbers(st: &RawStore) -> Result<(), ConfigError> {
+    if !(2..=3600).contains(&st.lease_seconds) {
+        return Err(invalid_number(
+            "store.lease-seconds",
+            st.lease_seconds,
+            "must be between 2 and 3600",
+        ));
+    }
+    for (key, days) in [
+        ("store.keep-mail-days", st.keep_mail_days),
+        ("store.keep-sent-days", st.keep_sent_days),
+        ("store.vacuum-days", st.vacuum_days),
+    ] {
+        if days == 0 || days > 36500 {
+            return Err(invalid_number(key, days, "must be between 1 and 36500"));
+        }
+    }
+    Ok(())
+}
+
+/// `[inbound]`, and `[imap]` when it is the source.
+fn resolve_source(
+    inbound: RawInbound,
+    imap: RawImap,
+    max_mail_bytes: u64,
+) -> Result<Source, ConfigError> {
+    match inbound.source.as_str() {
+        "maildir" => Ok(Source::Maildir {
+            path: inbound.maildir,
+            poll: seconds("inbound.poll-seconds", inbound.poll_seconds)?,
+        }),
+        "imap" => resolve_imap(imap, max_mail_bytes).map(Source::Imap),
+        "none" => Ok(Source::None),
+        other => Err(invalid(
+            "inbound.source",
+            other,
+            "use \"maildir\", \"imap\" or \"none\"",
+        )),
+    }
+}
+
+/// `[imap]`: a server to reach, a login and a password (the server needs
+/// both), and a mailbox to read.
+fn resolve_imap(i: RawImap, max_mail_bytes: u64) -> Result<ImapSettings, ConfigError> {
+    let selected = "inbound.source = \"imap\"";
+    let host = check_host("imap.host", &i.host, selected)?;
+    let port = check_port("imap.port", i.port)?;
+    let tls_name = check_tls_name(i.tls, "imap.tls-name", &i.tls_name, "imap.host", &host)?;
+    let user = non_empty(&i.user).ok_or_else(|| {
+        invalid(
+            "imap.user",
+            &i.user,
+            "no login is set, and the IMAP server needs one",
+        )
+    })?;
+    let password = secret(
+        &i.password,
+        &i.password_file,
+        "ZINEJUDGE_IMAP_PASSWORD",
+        "imap.password-file",
+    )?;
+    if password.is_empty() {
+        return Err(invalid(
+            "imap.password",
+            "",
+            "no password (set imap.password-file or ZINEJUDGE_IMAP_PASSWORD)",
+        ));
+    }
+    let mailbox = non_empty(&i.mailbox)
+        .ok_or_else(|| invalid("imap.mailbox", &i.mailbox, "no mailbox to read is set"))?;
+    Ok(ImapSettings {
+        host,
+        port,
+        tls: i.tls,
+        tls_name,
+        ca_pem: read_ca("imap.ca-file", &i.ca_file)?,
+        user,
+        password,
+        mailbox,
+        processed: non_empty(&i.processed_mailbox),
+        poll: seconds("imap.poll-seconds", i.poll_seconds)?,
+        idle: i.idle,
+        max_bytes: u32::try_from(max_mail_bytes).unwrap_or(u32::MAX),
+    })
+}
+
+/// `[outbound]`, and `[smtp]` when it is the sink.
+fn resolve_sink(outbound: RawOutbound, smtp: RawSmtp) -> Result<Sink, ConfigError> {
+    match outbound.sink.as_str() {
+        "maildir" => Ok(Sink::Maildir(outbound.maildir)),
+        "smtp" => resolve_smtp(smtp),
+        other => Err(invalid(
+            "outbound.sink",
+            other,
+            "use \"maildir\" or \"smtp\"",
+        )),
+    }
+}
+
+/// `[smtp]`: a server to reach, a password if there is a login (none is
+/// fine: a local relay), and a sane number of connections.
+fn resolve_smtp(s: RawSmtp) -> Result<Sink, ConfigError> {
+    let selected = "outbound.sink = \"smtp\"";
+    let host = check_host("smtp.host", &s.host, selected)?;
+    let port = check_port("smtp.port", s.port)?;
+    let tls_name = check_tls_name(s.tls, "smtp.tls-name", &s.tls_name, "smtp.host", &host)?;
+    let password = secret(
+        &s.password,
+        &s.password_file,
+        "ZINEJUDGE_SMTP_PASSWORD",
+        "smtp.password-file",
+    )?;
+    let user = non_empty(&s.user);
+    if user.is_some() && password.is_empty() {
+        return Err(invalid(
+            "smtp.password",
+            "",
+            "smtp.user is set but no password (set smtp.password-file or \
+             ZINEJUDGE_SMTP_PASSWORD, or leave smtp.user empty for no login)",
+        ));
+    }
+    if !(1..=64).contains(&s.connections) {
+        return Err(invalid_number(
+            "smtp.connections",
+            s.connections,
+            "must be from 1 to 64",
+        ));
+    }
+    Ok(Sink::Smtp {
+        settings: SmtpSettings {
+            host,
+            port,
+            tls: s.tls,
+            tls_name,
+            ca_pem: read_ca("smtp.ca-file", &s.ca_file)?,
+            password: user.as_ref().map(|_| password),
+            user,
+            timeout: seconds("smtp.timeout-seconds", s.timeout_seconds)?,
+        },
+        connections: s.connections,
+    })
+}
+
 /// `[store] url` (or `path` when no URL is set), the PostgreSQL password
 /// read from `password-file` or the environment.
 fn resolve_store(r: &RawStore) -> Result<crate::store::Location, ConfigError> {
@@ -851,64 +1051,14 @@ impl Config {
         })
     }
 
+    /// The raw file checked section by section, in the order a GM reads
+    /// it (the judge, the limits, the store, the mail in and out), and the
+    /// first problem found named with its key.
     fn resolve(r: RawConfig) -> Result<Config, ConfigError> {
-        let address = r.judge.address.trim().to_string();
-        let Some((_, addr_domain)) = address.split_once('@') else {
-            return Err(invalid(
-                "judge.address",
-                &r.judge.address,
-                "is not a mail address",
-            ));
-        };
-        if address.parse::<lettre::Address>().is_err() {
-            return Err(invalid(
-                "judge.address",
-                &r.judge.address,
-                "is not a mail address",
-            ));
-        }
-        let domain = non_empty(&r.judge.domain).unwrap_or_else(|| addr_domain.to_string());
-        if jiff::tz::TimeZone::get(&r.judge.timezone).is_err() {
-            return Err(invalid(
-                "judge.timezone",
-                &r.judge.timezone,
-                "is not a known time zone (use a name such as \"Europe/London\")",
-            ));
-        }
+        let identity = resolve_identity(&r.judge)?;
         let log = check_log(&r.judge.log)?;
-        if r.limits.max_mail_bytes < 1024 {
-            return Err(invalid_number(
-                "limits.max-mail-bytes",
-                r.limits.max_mail_bytes,
-                "must be at least 1024",
-            ));
-        }
-        let max_retry = seconds("limits.max-retry-seconds", r.limits.max_retry_seconds)?;
-        if !(1..=25).contains(&r.limits.work_seconds) {
-            return Err(invalid_number(
-                "limits.work-seconds",
-                r.limits.work_seconds,
-                "must be 1 to 25: the systemd unit's watchdog (60 s) restarts a judge whose \
-                 processor shows no life for half of it, and a mail must be stopped by its \
-                 budget well before",
-            ));
-        }
-        if !(2..=3600).contains(&r.store.lease_seconds) {
-            return Err(invalid_number(
-                "store.lease-seconds",
-                r.store.lease_seconds,
-                "must be between 2 and 3600",
-            ));
-        }
-        for (key, days) in [
-            ("store.keep-mail-days", r.store.keep_mail_days),
-            ("store.keep-sent-days", r.store.keep_sent_days),
-            ("store.vacuum-days", r.store.vacuum_days),
-        ] {
-            if days == 0 || days > 36500 {
-                return Err(invalid_number(key, days, "must be between 1 and 36500"));
-            }
-        }
+        let max_retry = check_limits(&r.limits)?;
+        check_store_numbers(&r.store)?;
         let picture = crate::report::PictureFormat::parse(&r.report.picture).ok_or_else(|| {
             invalid(
                 "report.picture",
@@ -916,118 +1066,8 @@ impl Config {
                 "is none of \"png\", \"svg\", \"both\", \"none\"",
             )
         })?;
-        let source = match r.inbound.source.as_str() {
-            "maildir" => Source::Maildir {
-                path: r.inbound.maildir,
-                poll: seconds("inbound.poll-seconds", r.inbound.poll_seconds)?,
-            },
-            "imap" => {
-                let i = r.imap;
-                let selected = "inbound.source = \"imap\"";
-                let host = check_host("imap.host", &i.host, selected)?;
-                let port = check_port("imap.port", i.port)?;
-                let tls_name =
-                    check_tls_name(i.tls, "imap.tls-name", &i.tls_name, "imap.host", &host)?;
-                let user = non_empty(&i.user).ok_or_else(|| {
-                    invalid(
-                        "imap.user",
-                        &i.user,
-                        "no login is set, and the IMAP server needs one",
-                    )
-                })?;
-                let password = secret(
-                    &i.password,
-                    &i.password_file,
-                    "ZINEJUDGE_IMAP_PASSWORD",
-                    "imap.password-file",
-                )?;
-                if password.is_empty() {
-                    return Err(invalid(
-                        "imap.password",
-                        "",
-                        "no password (set imap.password-file or ZINEJUDGE_IMAP_PASSWORD)",
-                    ));
-                }
-                let mailbox = non_empty(&i.mailbox).ok_or_else(|| {
-                    invalid("imap.mailbox", &i.mailbox, "no mailbox to read is set")
-                })?;
-                Source::Imap(ImapSettings {
-                    host,
-                    port,
-                    tls: i.tls,
-                    tls_name,
-                    ca_pem: read_ca("imap.ca-file", &i.ca_file)?,
-                    user,
-                    password,
-                    mailbox,
-                    processed: non_empty(&i.processed_mailbox),
-                    poll: seconds("imap.poll-seconds", i.poll_seconds)?,
-                    idle: i.idle,
-                    max_bytes: u32::try_from(r.limits.max_mail_bytes).unwrap_or(u32::MAX),
-                })
-            }
-            "none" => Source::None,
-            other => {
-                return Err(invalid(
-                    "inbound.source",
-                    other,
-                    "use \"maildir\", \"imap\" or \"none\"",
-                ));
-            }
-        };
-        let sink = match r.outbound.sink.as_str() {
-            "maildir" => Sink::Maildir(r.outbound.maildir),
-            "smtp" => {
-                let s = r.smtp;
-                let selected = "outbound.sink = \"smtp\"";
-                let host = check_host("smtp.host", &s.host, selected)?;
-                let port = check_port("smtp.port", s.port)?;
-                let tls_name =
-                    check_tls_name(s.tls, "smtp.tls-name", &s.tls_name, "smtp.host", &host)?;
-                let password = secret(
-                    &s.password,
-                    &s.password_file,
-                    "ZINEJUDGE_SMTP_PASSWORD",
-                    "smtp.password-file",
-                )?;
-                let user = non_empty(&s.user);
-                if user.is_some() && password.is_empty() {
-                    return Err(invalid(
-                        "smtp.password",
-                        "",
-                        "smtp.user is set but no password (set smtp.password-file or \
-                         ZINEJUDGE_SMTP_PASSWORD, or leave smtp.user empty for no login)",
-                    ));
-                }
-                if !(1..=64).contains(&s.connections) {
-                    return Err(invalid_number(
-                        "smtp.connections",
-                        s.connections,
-                        "must be from 1 to 64",
-                    ));
-                }
-                Sink::Smtp {
-                    settings: SmtpSettings {
-                        host,
-                        port,
-                        tls: s.tls,
-                        tls_name,
-                        ca_pem: read_ca("smtp.ca-file", &s.ca_file)?,
-                        password: user.as_ref().map(|_| password),
-                        user,
-                        timeout: seconds("smtp.timeout-seconds", s.timeout_seconds)?,
-                    },
-                    connections: s.connections,
-                }
-            }
-            other => {
-                return Err(invalid(
-                    "outbound.sink",
-                    other,
-                    "use \"maildir\" or \"smtp\"",
-                ));
-            }
-        };
+        let source = resolve_source(r.inbound, r.imap, r.limits.max_mail_bytes)?;
+        let sink = resolve_sink(r.outbound, r.smtp)?;
         let templates = read_templates(&r.judge.templates)?;
         let web = check_web(&r.web)?;
         let store = resolve_store(&r.store)?;
@@ -1041,11 +1081,7 @@ impl Config {
                 .then(|| r.store.password_file.clone()),
         };
         Ok(Config {
-            identity: Identity {
-                address,
-                name: r.judge.name,
-                domain,
-            },
+            identity,
             timezone: r.judge.timezone,
             log,
             templates,

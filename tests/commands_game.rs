@@ -39,10 +39,9 @@ fn results(sent: &[Sent]) -> Sent {
         .unwrap_or_else(|| panic!("no results among {sent:#?}"))
 }
 
-#[test]
-fn two_game_years_by_mail() {
-    let mut w = World::new();
-
+/// The GM creates and sets up the game, seven players join, the last one
+/// starting it; a joiner after the start is refused.
+fn created_and_joined(w: &mut World) {
     // The GM creates and sets up the game.
     let r = w.reply(
         GM,
@@ -109,10 +108,15 @@ fn two_game_years_by_mail() {
         w.reply("late@example.test", "JOIN g1 pw-secret")
             .contains("not taking players")
     );
+}
 
+/// Spring 1901: six powers order, England sends press, a spy fails to
+/// sign on, Austria is reminded, late, and in civil disorder at the end
+/// of the grace.
+fn spring_1901_with_press_and_a_late_power(w: &mut World) {
     // Spring 1901: six powers order; England sends press; Austria is silent.
     let r = order(
-        &mut w,
+        w,
         "England",
         "F(Lon)-NTH\nF Edi - Norwegian Sea\nA Lvp-Yrk\nA(Lvp)-Yor",
     );
@@ -150,15 +154,11 @@ fn two_game_years_by_mail() {
         "press goes only where sent"
     );
 
-    order(&mut w, "France", "F Bre-MAO\nA Par-Bur\nA Mar-Spa");
-    order(&mut w, "Germany", "F Kie-Den\nA Ber-Kie\nA Mun-Ruh");
-    order(&mut w, "Italy", "F Nap-ION\nA Rom-Apu\nA Ven-Tyr");
-    order(
-        &mut w,
-        "Russia",
-        "F StP/sc-BOT\nA Mos-Ukr\nA War-Gal\nF Sev-BLA",
-    );
-    order(&mut w, "Turkey", "F Ank-BLA\nA Con-Bul\nA Smy-Arm");
+    order(w, "France", "F Bre-MAO\nA Par-Bur\nA Mar-Spa");
+    order(w, "Germany", "F Kie-Den\nA Ber-Kie\nA Mun-Ruh");
+    order(w, "Italy", "F Nap-ION\nA Rom-Apu\nA Ven-Tyr");
+    order(w, "Russia", "F StP/sc-BOT\nA Mos-Ukr\nA War-Gal\nF Sev-BLA");
+    order(w, "Turkey", "F Ank-BLA\nA Con-Bul\nA Smy-Arm");
 
     // A player cannot see another's orders: signing on as Italy with the
     // wrong password fails, with the same words as an unknown power.
@@ -232,7 +232,11 @@ fn two_game_years_by_mail() {
             .iter()
             .any(|m| m.subject.contains("no orders from Austria"))
     );
+}
 
+/// The GM replaces Austria (the new player gets a password by mail, which
+/// is returned), and in Fall 1901 Italy dislodges Vienna.
+fn austria_replaced_and_fall_1901(w: &mut World) -> String {
     // The GM replaces Austria; the new player gets a password by mail.
     let sent = w.mail(
         GM,
@@ -261,11 +265,11 @@ fn two_game_years_by_mail() {
         &format!("SIGNON Austria g1 {new_pw}\nA Vie H\nA Bud H\nF Tri-Alb\nREADY"),
     );
     assert!(r.contains("Your orders are complete."), "{r}");
-    order(&mut w, "Italy", "A Tyr-Vie\nF ION-Tun\nA Apu H");
-    order(&mut w, "England", "F NTH C A Yor-Nwy\nA Yor-Nwy\nF NWG H");
-    order(&mut w, "France", "F MAO-Por\nA Spa H\nA Bur H");
-    order(&mut w, "Germany", "F Den H\nA Kie-Hol\nA Ruh-Bel");
-    order(&mut w, "Turkey", "A Bul H\nF Ank-BLA\nA Arm H");
+    order(w, "Italy", "A Tyr-Vie\nF ION-Tun\nA Apu H");
+    order(w, "England", "F NTH C A Yor-Nwy\nA Yor-Nwy\nF NWG H");
+    order(w, "France", "F MAO-Por\nA Spa H\nA Bur H");
+    order(w, "Germany", "F Den H\nA Kie-Hol\nA Ruh-Bel");
+    order(w, "Turkey", "A Bul H\nF Ank-BLA\nA Arm H");
     let sent = w.mail(
         &addr("Russia"),
         "SIGNON Russia g1 pw-Russia\nA Gal S A(Tyr)-Vie\nA Ukr-Rum\nF Sev H\nF BOT-Swe\nREADY",
@@ -280,7 +284,12 @@ fn two_game_years_by_mail() {
     );
     assert!(res.body.contains("may retreat to Boh"), "{}", res.body);
     assert!(res.body.contains("Next: Fall 1901 retreat"), "{}", res.body);
+    new_pw
+}
 
+/// The retreat, where only Austria has a choice, and the Winter 1901
+/// builds and removal.
+fn retreat_and_winter_1901(w: &mut World, new_pw: &str) {
     // The retreat: only Austria has a choice.
     let sent = w.mail(
         "newaus@example.test",
@@ -299,17 +308,17 @@ fn two_game_years_by_mail() {
     assert!(res.body.contains("Russia"), "{}", res.body);
 
     // Winter 1901: builds and a removal.
-    let r = order(&mut w, "England", "Build F Edi");
+    let r = order(w, "England", "Build F Edi");
     assert!(r.contains("Build F(Edi)"), "{r}");
-    order(&mut w, "Russia", "Build A Mos\nBuild F StP/nc");
+    order(w, "Russia", "Build A Mos\nBuild F StP/nc");
     let r = w.reply(
         "newaus@example.test",
         &format!("SIGNON Austria g1 {new_pw}\nRemove A Boh\nREADY"),
     );
     assert!(r.contains("Remove A(Boh)"), "{r}");
-    order(&mut w, "Italy", "Build F Nap\nWaive");
-    order(&mut w, "France", "Build A Par\nBuild F Mar");
-    order(&mut w, "Germany", "Build A Ber\nBuild A Mun\nBuild F Kie");
+    order(w, "Italy", "Build F Nap\nWaive");
+    order(w, "France", "Build A Par\nBuild F Mar");
+    order(w, "Germany", "Build A Ber\nBuild A Mun\nBuild F Kie");
     let sent = w.mail(
         &addr("Turkey"),
         "SIGNON Turkey g1 pw-Turkey\nBuild A Smy\nREADY",
@@ -329,7 +338,10 @@ fn two_game_years_by_mail() {
         "{}",
         res.body
     );
+}
 
+/// Spring 1902, rolled back by the GM and played again.
+fn spring_1902_rolled_back_and_played_again(w: &mut World, new_pw: &str) {
     // Spring 1902, then the GM rolls it back and it is played again.
     for p in POWERS {
         let body = match p {
@@ -370,7 +382,7 @@ fn two_game_years_by_mail() {
             addr(p)
         };
         let pw = if p == "Austria" {
-            new_pw.clone()
+            new_pw.to_string()
         } else {
             format!("pw-{p}")
         };
@@ -385,4 +397,14 @@ fn two_game_years_by_mail() {
         list.contains("Result: a draw between Austria, England"),
         "{list}"
     );
+}
+
+#[test]
+fn two_game_years_by_mail() {
+    let mut w = World::new();
+    created_and_joined(&mut w);
+    spring_1901_with_press_and_a_late_power(&mut w);
+    let new_pw = austria_replaced_and_fall_1901(&mut w);
+    retreat_and_winter_1901(&mut w, &new_pw);
+    spring_1902_rolled_back_and_played_again(&mut w, &new_pw);
 }

@@ -380,6 +380,171 @@ fn outages_of_imap_and_smtp_are_survived_without_loss_or_duplicates() {
     assert_eq!(judge.failures(), Vec::<String>::new());
 }
 
+/// The odd mails sent to the judge, and what became of each.
+struct OddMail<'a> {
+    ms: &'a MailSystem,
+    /// (player, Message-ID, what): answered once each.
+    answered: Vec<(String, String, &'static str)>,
+    /// (Message-ID, note): never answered, noted so.
+    silent: Vec<(String, &'static str)>,
+    /// The mail with no From, named in the log.
+    no_from_id: String,
+    /// The 30 MB mail's size, quoted in its answer.
+    huge_size: usize,
+}
+
+impl OddMail<'_> {
+    /// Mail players' programs get wrong: broken MIME, 8-bit text with no
+    /// charset, HTML only, an empty body. Each is answered.
+    fn send_malformed(&mut self, smtp: &mut SmtpClient) {
+        let j = JUDGE_ADDRESS;
+        // Broken MIME: a multipart whose closing boundary never comes.
+        let p = self.ms.address("broken");
+        let id = new_message_id();
+        let raw = format!(
+            "From: {p}\r\nTo: {j}\r\nSubject: broken\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/mixed; boundary=\"XYZ\"\r\n\r\n\
+         --XYZ\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nA(Lon)-Yor\r\nF(Edi)-NTH\r\n\
+         --XYZ\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n\
+         AAAAAAAA\r\nAAAA"
+        );
+        smtp.send(&p, j, raw.as_bytes()).unwrap();
+        self.answered.push((p, id, "broken MIME"));
+
+        // 8-bit text with no charset (Latin-1 bytes).
+        let p = self.ms.address("eightbit");
+        let id = new_message_id();
+        let mut raw = format!(
+            "From: {p}\r\nTo: {j}\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        )
+        .into_bytes();
+        raw.extend_from_slice(b"Gr\xfc\xdfe aus M\xfcnchen\r\nA(Lon)-Yor\r\nF(Edi)-NTH\r\n");
+        smtp.send(&p, j, &raw).unwrap();
+        self.answered.push((p, id, "8-bit"));
+
+        // HTML only.
+        let p = self.ms.address("html");
+        let id = new_message_id();
+        let raw = format!(
+            "From: {p}\r\nTo: {j}\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/html; charset=utf-8\r\n\r\n\
+         <html><body><p>A(Lon)-Yor</p><div>F(Edi)-NTH</div></body></html>\r\n"
+        );
+        smtp.send(&p, j, raw.as_bytes()).unwrap();
+        self.answered.push((p, id, "HTML"));
+
+        // An empty body.
+        let p = self.ms.address("empty");
+        let id = new_message_id();
+        let raw = format!("From: {p}\r\nTo: {j}\r\nSubject: nothing\r\nMessage-ID: <{id}>\r\n\r\n");
+        smtp.send(&p, j, raw.as_bytes()).unwrap();
+        self.answered.push((p, id, "empty"));
+    }
+
+    /// Mail from robots and from the judge itself: a bounce, an
+    /// autoresponder, the judge's own. None is answered (a loop).
+    fn send_robots(&mut self, smtp: &mut SmtpClient) {
+        let j = JUDGE_ADDRESS;
+        // A bounce (null sender, delivery report).
+        let id = new_message_id();
+        let raw = format!(
+            "From: MAILER-DAEMON@example.test\r\nTo: {j}\r\nSubject: Undelivered Mail\r\n\
+         Message-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n\
+         --B\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\nA(Lon)-Yor\r\n--B--\r\n"
+        );
+        smtp.send("", j, raw.as_bytes()).unwrap();
+        self.silent.push((id, "ignored: bounce"));
+
+        // An autoresponder.
+        let away = self.ms.address("away");
+        let id = new_message_id();
+        let raw = format!(
+            "From: {away}\r\nTo: {j}\r\nSubject: Out of office\r\nMessage-ID: <{id}>\r\n\
+         Auto-Submitted: auto-replied\r\n\r\nI am away until Monday.\r\n"
+        );
+        smtp.send(&away, j, raw.as_bytes()).unwrap();
+        self.silent.push((id, "ignored: auto-reply"));
+
+        // The judge's own address.
+        let id = new_message_id();
+        let raw = format!(
+            "From: zinejudge <{j}>\r\nTo: {j}\r\nSubject: Re: orders\r\nMessage-ID: <{id}>\r\n\r\nA(Lon)-Yor\r\n"
+        );
+        smtp.send(j, j, raw.as_bytes()).unwrap();
+        self.silent.push((id, "ignored: the judge's own mail"));
+    }
+
+    /// Mail Postfix would not pass, put straight into the mailbox: one
+    /// with no From (ignored) and one of 30 MB (answered, not read).
+    fn append_unsendable(&mut self) {
+        let j = JUDGE_ADDRESS;
+        // No From at all (Postfix would add one: straight into the mailbox).
+        let id = new_message_id();
+        let raw =
+            format!("To: {j}\r\nSubject: anonymous\r\nMessage-ID: <{id}>\r\n\r\nA(Lon)-Yor\r\n");
+        append(self.ms, j, "INBOX", raw.as_bytes());
+        self.silent.push((id.clone(), "ignored: no sender"));
+        self.no_from_id = id;
+
+        // 30 MB (Postfix takes at most 10 MB: straight into the mailbox).
+        let p = self.ms.address("huge");
+        let id = new_message_id();
+        let mut raw = format!(
+            "From: {p}\r\nTo: {j}\r\nSubject: huge\r\nMessage-ID: <{id}>\r\n\
+         Content-Type: text/plain; charset=us-ascii\r\n\r\n"
+        )
+        .into_bytes();
+        while raw.len() < 30 * 1024 * 1024 {
+            raw.extend_from_slice(
+                b"A(Lon)-Yor F(Edi)-NTH A(Lvp) S A(Lon)-Yor and more words here\r\n",
+            );
+        }
+        self.huge_size = raw.len();
+        append(self.ms, j, "INBOX", &raw);
+        drop(raw);
+        self.answered.push((p, id, "30 MB"));
+    }
+}
+
+/// Each answerable odd mail got one answer saying what the judge made of
+/// it, and each unanswerable one its note.
+fn check_odd_answers(odd: &OddMail<'_>, judge: &Judge) {
+    for (player, id, what) in &odd.answered {
+        let got = odd.ms.fetch_all_blocking(player).unwrap();
+        assert_eq!(got.len(), 1, "{what}: {} answers", got.len());
+        let a = parse_answer(player, &got[0]);
+        assert_eq!(&a.in_reply_to, id, "{what}");
+        match *what {
+            "30 MB" => {
+                assert!(
+                    a.body
+                        .contains(&format!("was {} bytes long", odd.huge_size))
+                        && a.body.contains("not read"),
+                    "{what}: {}",
+                    a.body
+                );
+                assert!(!a.body.contains("A(Lon)-Yor"), "{what}: read anyway");
+                assert_eq!(judge.note(id).as_deref(), Some("refused: too large"));
+            }
+            // The order checker says "found no orders", the command
+            // language "found no commands or orders".
+            "empty" => assert!(a.body.contains("found no"), "{what}: {}", a.body),
+            _ => {
+                assert!(
+                    a.body.contains("A(Lon)-Yor") && a.body.contains("F(Edi)-NTH"),
+                    "{what}: orders not read: {}",
+                    a.body
+                );
+            }
+        }
+    }
+    for (id, note) in &odd.silent {
+        assert_eq!(judge.note(id).as_deref(), Some(*note), "{id}");
+    }
+}
+
 #[test]
 fn malformed_and_robot_mail_each_get_the_right_treatment() {
     let Some(ms) =
@@ -393,108 +558,20 @@ fn malformed_and_robot_mail_each_get_the_right_treatment() {
         log_count(&judge, "IMAP connected") >= 1
     });
     let j = JUDGE_ADDRESS;
-    let mut answered: Vec<(String, String, &str)> = Vec::new(); // (player, id, what)
-    let mut silent: Vec<(String, &str)> = Vec::new(); // (id, note)
+    let mut odd = OddMail {
+        ms: &ms,
+        answered: Vec::new(),
+        silent: Vec::new(),
+        no_from_id: String::new(),
+        huge_size: 0,
+    };
     let mut smtp = SmtpClient::connect(ms.ports().smtp).unwrap();
-
-    // Broken MIME: a multipart whose closing boundary never comes.
-    let p = ms.address("broken");
-    let id = new_message_id();
-    let raw = format!(
-        "From: {p}\r\nTo: {j}\r\nSubject: broken\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
-         Content-Type: multipart/mixed; boundary=\"XYZ\"\r\n\r\n\
-         --XYZ\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nA(Lon)-Yor\r\nF(Edi)-NTH\r\n\
-         --XYZ\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n\
-         AAAAAAAA\r\nAAAA"
-    );
-    smtp.send(&p, j, raw.as_bytes()).unwrap();
-    answered.push((p, id, "broken MIME"));
-
-    // 8-bit text with no charset (Latin-1 bytes).
-    let p = ms.address("eightbit");
-    let id = new_message_id();
-    let mut raw = format!(
-        "From: {p}\r\nTo: {j}\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
-         Content-Type: text/plain\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
-    )
-    .into_bytes();
-    raw.extend_from_slice(b"Gr\xfc\xdfe aus M\xfcnchen\r\nA(Lon)-Yor\r\nF(Edi)-NTH\r\n");
-    smtp.send(&p, j, &raw).unwrap();
-    answered.push((p, id, "8-bit"));
-
-    // HTML only.
-    let p = ms.address("html");
-    let id = new_message_id();
-    let raw = format!(
-        "From: {p}\r\nTo: {j}\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
-         Content-Type: text/html; charset=utf-8\r\n\r\n\
-         <html><body><p>A(Lon)-Yor</p><div>F(Edi)-NTH</div></body></html>\r\n"
-    );
-    smtp.send(&p, j, raw.as_bytes()).unwrap();
-    answered.push((p, id, "HTML"));
-
-    // An empty body.
-    let p = ms.address("empty");
-    let id = new_message_id();
-    let raw = format!("From: {p}\r\nTo: {j}\r\nSubject: nothing\r\nMessage-ID: <{id}>\r\n\r\n");
-    smtp.send(&p, j, raw.as_bytes()).unwrap();
-    answered.push((p, id, "empty"));
-
-    // A bounce (null sender, delivery report).
-    let id = new_message_id();
-    let raw = format!(
-        "From: MAILER-DAEMON@example.test\r\nTo: {j}\r\nSubject: Undelivered Mail\r\n\
-         Message-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
-         Content-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n\
-         --B\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\nA(Lon)-Yor\r\n--B--\r\n"
-    );
-    smtp.send("", j, raw.as_bytes()).unwrap();
-    silent.push((id, "ignored: bounce"));
-
-    // An autoresponder.
-    let away = ms.address("away");
-    let id = new_message_id();
-    let raw = format!(
-        "From: {away}\r\nTo: {j}\r\nSubject: Out of office\r\nMessage-ID: <{id}>\r\n\
-         Auto-Submitted: auto-replied\r\n\r\nI am away until Monday.\r\n"
-    );
-    smtp.send(&away, j, raw.as_bytes()).unwrap();
-    silent.push((id, "ignored: auto-reply"));
-
-    // The judge's own address.
-    let id = new_message_id();
-    let raw = format!(
-        "From: zinejudge <{j}>\r\nTo: {j}\r\nSubject: Re: orders\r\nMessage-ID: <{id}>\r\n\r\nA(Lon)-Yor\r\n"
-    );
-    smtp.send(j, j, raw.as_bytes()).unwrap();
-    silent.push((id, "ignored: the judge's own mail"));
+    odd.send_malformed(&mut smtp);
+    odd.send_robots(&mut smtp);
     smtp.quit();
-
-    // No From at all (Postfix would add one: straight into the mailbox).
-    let id = new_message_id();
-    let raw = format!("To: {j}\r\nSubject: anonymous\r\nMessage-ID: <{id}>\r\n\r\nA(Lon)-Yor\r\n");
-    append(&ms, j, "INBOX", raw.as_bytes());
-    silent.push((id.clone(), "ignored: no sender"));
-    let no_from_id = id;
-
-    // 30 MB (Postfix takes at most 10 MB: straight into the mailbox).
     let hwm_before = judge.status_kb("VmHWM").unwrap();
-    let p = ms.address("huge");
-    let id = new_message_id();
-    let mut raw = format!(
-        "From: {p}\r\nTo: {j}\r\nSubject: huge\r\nMessage-ID: <{id}>\r\n\
-         Content-Type: text/plain; charset=us-ascii\r\n\r\n"
-    )
-    .into_bytes();
-    while raw.len() < 30 * 1024 * 1024 {
-        raw.extend_from_slice(b"A(Lon)-Yor F(Edi)-NTH A(Lvp) S A(Lon)-Yor and more words here\r\n");
-    }
-    let huge_size = raw.len();
-    append(&ms, j, "INBOX", &raw);
-    drop(raw);
-    answered.push((p, id, "30 MB"));
-
-    let first = (answered.len() + silent.len()) as i64;
+    odd.append_unsendable();
+    let first = (odd.answered.len() + odd.silent.len()) as i64;
     wait_until("the odd mails processed", SETTLE, || {
         let c = judge.counts();
         c.inbound == first && c.pending == 0
@@ -518,46 +595,16 @@ fn malformed_and_robot_mail_each_get_the_right_treatment() {
         )],
         1,
     );
-    answered.push((p, id, "normal"));
+    odd.answered.push((p, id, "normal"));
     let c = judge.wait_settled(&ms, first + 1, SETTLE);
     assert!(judge.running(), "the daemon died");
     assert_eq!(
         (c.outbox, c.failed),
-        (answered.len() as i64, 0),
+        (odd.answered.len() as i64, 0),
         "one answer for each answerable mail, none for the rest: {c:?}"
     );
 
-    for (player, id, what) in &answered {
-        let got = ms.fetch_all_blocking(player).unwrap();
-        assert_eq!(got.len(), 1, "{what}: {} answers", got.len());
-        let a = parse_answer(player, &got[0]);
-        assert_eq!(&a.in_reply_to, id, "{what}");
-        match *what {
-            "30 MB" => {
-                assert!(
-                    a.body.contains(&format!("was {huge_size} bytes long"))
-                        && a.body.contains("not read"),
-                    "{what}: {}",
-                    a.body
-                );
-                assert!(!a.body.contains("A(Lon)-Yor"), "{what}: read anyway");
-                assert_eq!(judge.note(id).as_deref(), Some("refused: too large"));
-            }
-            // The order checker says "found no orders", the command
-            // language "found no commands or orders".
-            "empty" => assert!(a.body.contains("found no"), "{what}: {}", a.body),
-            _ => {
-                assert!(
-                    a.body.contains("A(Lon)-Yor") && a.body.contains("F(Edi)-NTH"),
-                    "{what}: orders not read: {}",
-                    a.body
-                );
-            }
-        }
-    }
-    for (id, note) in &silent {
-        assert_eq!(judge.note(id).as_deref(), Some(*note), "{id}");
-    }
+    check_odd_answers(&odd, &judge);
     // Nobody else got mail: the robots, the judge itself.
     for who in ["MAILER-DAEMON@example.test", JUDGE_ADDRESS] {
         assert_eq!(mailbox_count(&ms, who, "INBOX"), 0, "{who} got mail");
@@ -570,7 +617,7 @@ fn malformed_and_robot_mail_each_get_the_right_treatment() {
     let log = judge.log_text();
     assert!(
         log.lines()
-            .any(|l| l.contains(&no_from_id) && l.contains("ignored: no sender")),
+            .any(|l| l.contains(&odd.no_from_id) && l.contains("ignored: no sender")),
         "no log line for the mail without From"
     );
     assert_eq!(judge.failures(), Vec::<String>::new());

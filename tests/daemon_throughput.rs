@@ -68,23 +68,29 @@ struct Run {
     idle_after_kb: u64,
 }
 
-fn one_run(n: usize) -> Option<Run> {
-    let relay = std::env::var("ZJ_THROUGHPUT_ANSWERS").map_or(true, |v| v != "mailboxes");
-    let sink = relay.then(|| SmtpSink::start().expect("the SMTP sink"));
-    let ms = match &sink {
-        Some(sink) => {
-            MailSystem::start_relaying_or_skip("daemon_throughput", "speed-", sink.port())?
-        }
-        None => MailSystem::start_or_skip("daemon_throughput")?,
-    };
-    let tmp = TempDir::new("throughput");
-    let signed = std::env::var_os("ZJ_THROUGHPUT_UNSIGNED").is_none();
-    let mails: Vec<(String, String, Vec<u8>)>;
+/// A mail to send: (from, to, the raw mail).
+type Mail = (String, String, Vec<u8>);
+
+/// The mails of a run, and the players who send them.
+struct Corpus {
+    /// The `n` mails timed.
+    mails: Vec<Mail>,
+    /// Their senders, whose answers are counted.
+    players: Vec<String>,
+    /// With `warm`, one signed mail from each player, sent before the
+    /// clock starts.
+    warm_up: Vec<Mail>,
+}
+
+/// `n` mails: `signed`, orders signed on to 15 standard games far from
+/// their deadline (every seat taken, as populated in the store under
+/// `tmp`); else unsigned orders from 100 players, which the judge refuses.
+fn corpus(ms: &MailSystem, tmp: &TempDir, n: usize, signed: bool, warm: bool) -> Corpus {
+    let mails: Vec<Mail>;
     let players: Vec<String>;
     // One signed mail from each player, sent before the clock starts when
     // the judge is measured warm.
-    let mut warm_up: Vec<(String, String, Vec<u8>)> = Vec::new();
-    let warm = std::env::var_os("ZJ_THROUGHPUT_WARM").is_some();
+    let mut warm_up: Vec<Mail> = Vec::new();
     if signed {
         // 15 games far from their deadline, every seat taken.
         let far = std::time::SystemTime::now()
@@ -140,6 +146,124 @@ fn one_run(n: usize) -> Option<Run> {
             })
             .collect();
     }
+    Corpus {
+        mails,
+        players,
+        warm_up,
+    }
+}
+
+/// When each stage of a run was over, from the start of the sending.
+struct Timings {
+    stored_at: Option<Duration>,
+    processed_at: Option<Duration>,
+    handed_at: Option<Duration>,
+    sent_at: Option<Duration>,
+    done_at: Duration,
+}
+
+/// Send `mails` on 4 connections and watch the judge's counts (beyond
+/// `base`, the warm-up's) until every answer is delivered: to the sink
+/// (with the `warmed` warm-up answers) or to the players' mailboxes.
+fn timed(
+    ms: &MailSystem,
+    judge: &Judge,
+    sink: Option<&SmtpSink>,
+    mails: &[Mail],
+    warmed: usize,
+    base: Counts,
+) -> Timings {
+    let n = mails.len();
+    let t0 = Instant::now();
+    let mut stored_at = None;
+    let mut processed_at = None;
+    let mut handed_at = None;
+    let mut sent_at = None;
+    let mut done_at = Duration::ZERO;
+    std::thread::scope(|s| {
+        let sender = s.spawn(|| {
+            send_all(ms, mails, 4);
+            t0.elapsed()
+        });
+        let deadline = Instant::now() + Duration::from_secs(600);
+        loop {
+            let c = judge.counts();
+            let now = t0.elapsed();
+            let (inbound, outbox) = (c.inbound - base.inbound, c.outbox - base.outbox);
+            if stored_at.is_none() && inbound == n as i64 {
+                stored_at = Some(now);
+            }
+            if processed_at.is_none() && inbound == n as i64 && c.pending == 0 {
+                processed_at = Some(now);
+            }
+            if handed_at.is_none() && outbox == n as i64 && c.unsent == 0 {
+                handed_at = Some(now);
+            }
+            if sent_at.is_none() && sender.is_finished() {
+                sent_at = Some(now);
+            }
+            if handed_at.is_some()
+                && sent_at.is_some()
+                && ms.queued_messages() == 0
+                && sink.is_none_or(|k| k.count() >= n + warmed)
+            {
+                done_at = now;
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "not done after 10 minutes: {c:?}\n{}",
+                judge.log_tail(20)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        sender.join().unwrap();
+    });
+    Timings {
+        stored_at,
+        processed_at,
+        handed_at,
+        sent_at,
+        done_at,
+    }
+}
+
+/// The CPU a mail cost, by part (seconds for `n` mails), and the rate
+/// that allows on this machine's cores if nothing else ran and nothing
+/// waited.
+fn report_cpu(n: usize, parts: &[(&str, f64)]) {
+    let ms_a_mail = |s: f64| s * 1000.0 / n as f64;
+    let total: f64 = parts.iter().map(|(_, s)| s).sum();
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get()) as f64;
+    eprintln!(
+        "CPU a mail: {}; total {:.2} ms: {cores} cores allow at most {:.0} mails/s",
+        parts
+            .iter()
+            .map(|(name, s)| format!("{name} {:.2} ms", ms_a_mail(*s)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        ms_a_mail(total),
+        cores * n as f64 / total,
+    );
+}
+
+fn one_run(n: usize) -> Option<Run> {
+    let relay = std::env::var("ZJ_THROUGHPUT_ANSWERS").map_or(true, |v| v != "mailboxes");
+    let sink = relay.then(|| SmtpSink::start().expect("the SMTP sink"));
+    let ms = match &sink {
+        Some(sink) => {
+            MailSystem::start_relaying_or_skip("daemon_throughput", "speed-", sink.port())?
+        }
+        None => MailSystem::start_or_skip("daemon_throughput")?,
+    };
+    let tmp = TempDir::new("throughput");
+    let signed = std::env::var_os("ZJ_THROUGHPUT_UNSIGNED").is_none();
+    let warm = std::env::var_os("ZJ_THROUGHPUT_WARM").is_some();
+    let Corpus {
+        mails,
+        players,
+        warm_up,
+    } = corpus(&ms, &tmp, n, signed, warm);
     let opts = Opts {
         log: "info".into(),
         connections: env_usize("ZJ_THROUGHPUT_CONNECTIONS", 4),
@@ -183,51 +307,13 @@ fn one_run(n: usize) -> Option<Run> {
     let servers_before: Vec<f64> = servers.iter().map(|(_, p)| tree_cpu_seconds(*p)).collect();
     let test_before = cpu_seconds(std::process::id());
 
-    let t0 = Instant::now();
-    let mut stored_at = None;
-    let mut processed_at = None;
-    let mut handed_at = None;
-    let mut sent_at = None;
-    let mut done_at = Duration::ZERO;
-    std::thread::scope(|s| {
-        let sender = s.spawn(|| {
-            send_all(&ms, &mails, 4);
-            t0.elapsed()
-        });
-        let deadline = Instant::now() + Duration::from_secs(600);
-        loop {
-            let c = judge.counts();
-            let now = t0.elapsed();
-            let (inbound, outbox) = (c.inbound - base.inbound, c.outbox - base.outbox);
-            if stored_at.is_none() && inbound == n as i64 {
-                stored_at = Some(now);
-            }
-            if processed_at.is_none() && inbound == n as i64 && c.pending == 0 {
-                processed_at = Some(now);
-            }
-            if handed_at.is_none() && outbox == n as i64 && c.unsent == 0 {
-                handed_at = Some(now);
-            }
-            if sent_at.is_none() && sender.is_finished() {
-                sent_at = Some(now);
-            }
-            if handed_at.is_some()
-                && sent_at.is_some()
-                && ms.queued_messages() == 0
-                && sink.as_ref().is_none_or(|k| k.count() >= n + warm_up.len())
-            {
-                done_at = now;
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "not done after 10 minutes: {c:?}\n{}",
-                judge.log_tail(20)
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        sender.join().unwrap();
-    });
+    let Timings {
+        stored_at,
+        processed_at,
+        handed_at,
+        sent_at,
+        done_at,
+    } = timed(&ms, &judge, sink.as_ref(), &mails, warm_up.len(), base);
     let peak_rss_kb = judge.status_kb("VmHWM").unwrap();
     let cpu = cpu_seconds(judge.pid()) - cpu_before;
     let test_cpu = cpu_seconds(std::process::id()) - test_before;
@@ -269,24 +355,10 @@ fn one_run(n: usize) -> Option<Run> {
     }
 
     let rate = n as f64 / done_at.as_secs_f64();
-    // The CPU a mail cost, by part, and the rate that allows on this
-    // machine's cores if nothing else ran and nothing waited.
-    let ms_a_mail = |s: f64| s * 1000.0 / n as f64;
     let mut parts = vec![("judge", cpu)];
     parts.extend(server_cpu.iter().copied());
     parts.push(("test (sender, sink)", test_cpu));
-    let total: f64 = parts.iter().map(|(_, s)| s).sum();
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get()) as f64;
-    eprintln!(
-        "CPU a mail: {}; total {:.2} ms: {cores} cores allow at most {:.0} mails/s",
-        parts
-            .iter()
-            .map(|(name, s)| format!("{name} {:.2} ms", ms_a_mail(*s)))
-            .collect::<Vec<_>>()
-            .join(", "),
-        ms_a_mail(total),
-        cores * n as f64 / total,
-    );
+    report_cpu(n, &parts);
     let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
     eprintln!(
         "{n} {} mails ({}), answers {}, {}, in {:.2} s: {rate:.0} mails/s end to end; test's sending done at {:.2} s, \

@@ -535,6 +535,336 @@ fn seven_at_the_table(
 /// with control characters goes out clean; a press of 900 KB is
 /// refused; chained absences move the deadline by the cap and are told
 /// once.
+/// The second corpus's game, seen from the test: the daemon, the game,
+/// its GM and seats, and how many mails the judge has been sent.
+struct Table<'a> {
+    ms: &'a MailSystem,
+    judge: &'a Judge,
+    g: &'a str,
+    gm: String,
+    seats: Vec<(&'static str, String)>,
+    sent: i64,
+}
+
+impl Table<'_> {
+    /// The address playing `p`.
+    fn seat(&self, p: &str) -> String {
+        self.seats.iter().find(|(q, _)| *q == p).unwrap().1.clone()
+    }
+
+    /// The answers `a` received.
+    fn seen(&self, a: &str) -> Vec<Answer> {
+        answers_for(self.ms, &[a.to_string()])
+    }
+
+    /// Send one mail and wait until the judge has dealt with it; its
+    /// Message-ID.
+    fn one(&mut self, from: &str, headers: String, body: &str) -> String {
+        let id = new_message_id();
+        send_all(
+            self.ms,
+            &[(
+                from.to_string(),
+                JUDGE_ADDRESS.to_string(),
+                mail(&headers, &id, body),
+            )],
+            1,
+        );
+        self.sent += 1;
+        self.judge.wait_settled(self.ms, self.sent, SETTLE);
+        id
+    }
+
+    /// Forged From, the attacker's Reply-To: held; the victim asked once,
+    /// the attacker told nothing was done. Returns the victim.
+    fn forged_from_holds_and_asks_the_victim_once(&mut self) -> String {
+        let g = self.g;
+        // Forged From, the attacker's Reply-To: held; the victim asked once.
+        let victim = self.ms.address("victim");
+        let attacker = self.ms.address("attacker");
+        for body in [
+            format!("OBSERVE {g}"),
+            format!("JOIN {g} Stolen-Seat-1"),
+            format!("OBSERVE {g}"),
+        ] {
+            self.one(
+                &victim,
+                format!("From: {victim}\r\nReply-To: {attacker}"),
+                &body,
+            );
+        }
+        let to_victim = self.seen(&victim);
+        assert_eq!(to_victim.len(), 1, "{to_victim:#?}");
+        assert!(
+            to_victim[0].subject.contains("[CONFIRM "),
+            "{}",
+            to_victim[0].subject
+        );
+        let to_attacker = self.seen(&attacker);
+        assert_eq!(to_attacker.len(), 3);
+        assert!(
+            to_attacker
+                .iter()
+                .all(|a| a.body.contains("Nothing in this mail was done yet")
+                    && !a.body.contains("CONFIRM ")),
+            "{to_attacker:#?}"
+        );
+        let observers: i64 = self
+            .judge
+            .db()
+            .query_row("SELECT count(*) FROM observers", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(observers, 0);
+        victim
+    }
+
+    /// Ninety broadcasts in one GM mail: one mail to each reader, none to
+    /// the `victim`.
+    fn ninety_broadcasts_reach_each_reader_once(&mut self, victim: &str) {
+        let g = self.g;
+        let gm = self.gm.clone();
+        // Ninety broadcasts in one GM mail: one mail to each reader.
+        let before: Vec<usize> = self.seats.iter().map(|(_, a)| self.seen(a).len()).collect();
+        let blocks: String = (0..90)
+            .map(|i| format!("BROADCAST\nBulletin {i}.\nENDPRESS\n"))
+            .collect();
+        self.one(
+            &gm,
+            format!("From: {gm}"),
+            &format!("SIGNON GM {g} GmSecret-99\n{blocks}"),
+        );
+        for ((p, a), n) in self.seats.iter().zip(&before) {
+            let got = self.seen(a);
+            assert_eq!(
+                got.len(),
+                n + 1,
+                "{p}: {:?}",
+                got.iter().map(|x| &x.subject).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                got.last().unwrap().subject,
+                format!("{g}: press (90 messages)")
+            );
+        }
+        assert_eq!(self.seen(victim).len(), 1, "the victim observes nothing");
+    }
+
+    /// Ninety-nine HISTORY lines: ten histories.
+    fn ninety_nine_history_lines_send_ten(&mut self) {
+        let g = self.g;
+        let gm = self.gm.clone();
+        // Ninety-nine HISTORY lines: ten histories.
+        self.one(
+            &gm,
+            format!("From: {gm}"),
+            &format!("SIGNON GM {g} GmSecret-99\nPROCESS"),
+        );
+        let historian = self.ms.address("historian");
+        self.one(
+            &historian,
+            format!("From: {historian}"),
+            &format!("HISTORY {g}\n").repeat(99),
+        );
+        let got = self.seen(&historian);
+        assert_eq!(
+            got.iter().filter(|a| a.subject.contains("history")).count(),
+            10,
+            "{:?}",
+            got.iter().map(|a| &a.subject).collect::<Vec<_>>()
+        );
+    }
+
+    /// Thirty REPLACE mails naming a stranger: one request, no password.
+    fn thirty_replaces_send_one_request(&mut self) {
+        let g = self.g;
+        let gm = self.gm.clone();
+        // Thirty REPLACE mails naming a stranger: one request, no password.
+        let stranger = self.ms.address("stranger");
+        for _ in 0..30 {
+            self.one(
+                &gm,
+                format!("From: {gm}"),
+                &format!("SIGNON GM {g} GmSecret-99\nREPLACE Italy {stranger}"),
+            );
+        }
+        let got = self.seen(&stranger);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert!(!got[0].body.contains("Your password is"), "{}", got[0].body);
+    }
+
+    /// Guesses from elsewhere, in every form, never lock France's player out.
+    fn guesses_never_lock_the_player_out(&mut self) {
+        let g = self.g;
+        // Guesses from elsewhere, in every form, never lock France's player out.
+        for (i, line) in [
+            format!("SIGNON France {g} nope-nope"),
+            format!("SIGNON F{g} nope-nope"),
+            format!("SIGNON france@{} nope-nope", g.to_uppercase()),
+        ]
+        .iter()
+        .cycle()
+        .take(9)
+        .enumerate()
+        {
+            let eve = self.ms.address(&format!("eve{i}"));
+            self.one(&eve, format!("From: {eve}"), line);
+        }
+        let france = self.seat("France");
+        let id = self.one(
+            &france,
+            format!("From: {france}"),
+            &format!("SIGNON France {g} Secret-France-42\nA Par-Bur"),
+        );
+        let mine: Vec<Answer> = self
+            .seen(&france)
+            .into_iter()
+            .filter(|a| a.in_reply_to == id)
+            .collect();
+        assert_eq!(mine.len(), 1);
+        assert!(
+            mine[0].body.contains("Signed on as France") && mine[0].body.contains("A(Par)-Bur"),
+            "{}",
+            mine[0].body
+        );
+    }
+
+    /// An echoing robot: its echo of the answer is not answered.
+    fn an_echo_is_not_answered(&mut self) {
+        // An echoing robot: its echo of the answer is not answered.
+        let bot = self.ms.address("echo-bot");
+        self.one(&bot, format!("From: {bot}"), "CREATE");
+        let answer = self
+            .seen(&bot)
+            .pop()
+            .expect("the robot's first mail is answered");
+        let echo = self.one(&bot, format!("From: {bot}"), &answer.body);
+        assert_eq!(self.seen(&bot).len(), 1, "the echo got no answer");
+        assert_eq!(
+            self.judge.note(&echo).as_deref(),
+            Some("ignored: the judge's own mail come back")
+        );
+    }
+
+    /// Press with control characters goes out clean, as valid mail; a press
+    /// of 900 KB is refused, with the reason.
+    fn press_goes_out_clean(&mut self) {
+        let g = self.g;
+        // Press with control characters goes out clean, as valid mail.
+        let england = self.seat("England");
+        self.one(
+            &england,
+            format!("From: {england}"),
+            &format!(
+                "SIGNON England {g} Secret-England-42\nPRESS TO Germany\nA\u{0}B\u{8}C\u{1b}[31mD\u{fffe}E\nENDPRESS"
+            ),
+        );
+        let raw = self
+            .ms
+            .fetch_all_blocking(&self.seat("Germany"))
+            .unwrap()
+            .pop()
+            .unwrap();
+        assert!(!raw.contains(&0u8) && !raw.contains(&0x1bu8) && !raw.contains(&8u8));
+        let press = parse_answer(&self.seat("Germany"), &raw);
+        // (Postfix may have turned the NUL into U+FFFD on its way in.)
+        assert!(
+            press.body.contains("C[31mDE")
+                && !press
+                    .body
+                    .chars()
+                    .any(|c| c != '\r' && zinejudge::mail::unsafe_char(c)),
+            "{:?}",
+            press.body
+        );
+
+        // A press of 900 KB is refused, with the reason.
+        let big = "lorem ipsum ".repeat(75_000);
+        let id = self.one(
+            &england,
+            format!("From: {england}"),
+            &format!("SIGNON England {g} Secret-England-42\nBROADCAST\n{big}\nENDPRESS"),
+        );
+        let mine: Vec<Answer> = self
+            .seen(&england)
+            .into_iter()
+            .filter(|a| a.in_reply_to == id)
+            .collect();
+        assert!(
+            mine[0]
+                .body
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains("a press message is at most 20000"),
+            "{}",
+            mine[0].body
+        );
+    }
+
+    /// Ninety-nine chained one-day absences: the deadline moves 7 days at
+    /// most, and each other player hears of it once.
+    fn chained_absences_move_the_deadline_by_the_cap(&mut self) {
+        let g = self.g;
+        // Ninety-nine chained one-day absences: the deadline moves 7 days at
+        // most, and each other player hears of it once.
+        let before = self.seen(&self.seat("Turkey")).len();
+        let deadline: i64 = self
+            .judge
+            .db()
+            .query_row("SELECT deadline FROM games WHERE name = ?1", [g], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let day = |d: i64| {
+            jiff::Timestamp::from_second(deadline - 3600 + d * 86_400)
+                .unwrap()
+                .strftime("%Y-%m-%d %H:%M")
+                .to_string()
+        };
+        let chain: String = (0..99)
+            .map(|d| format!("SET ABSENCE {} TO {}\n", day(d), day(d + 1)))
+            .collect();
+        let russia = self.seat("Russia");
+        self.one(
+            &russia,
+            format!("From: {russia}"),
+            &format!("SIGNON Russia {g} Secret-Russia-42\n{chain}"),
+        );
+        let moved: i64 = self
+            .judge
+            .db()
+            .query_row("SELECT deadline FROM games WHERE name = ?1", [g], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(moved, deadline + 7 * 86_400, "moved by the cap, 7 days");
+        let got = self.seen(&self.seat("Turkey"));
+        assert_eq!(
+            got.len(),
+            before + 1,
+            "{:?}",
+            got.iter().map(|a| &a.subject).collect::<Vec<_>>()
+        );
+    }
+
+    /// The copies of the mails the judge keeps in its processed mailbox have
+    /// their passwords masked, as the store's have.
+    fn kept_copies_are_masked(&mut self) {
+        // The copies of the mails the judge keeps in its processed mailbox
+        // have their passwords masked, as the store's have.
+        let kept = mailbox_messages(self.ms, JUDGE_ADDRESS, "zinejudge-processed");
+        assert!(kept.len() >= 40, "{} kept", kept.len());
+        let mut passwords: Vec<String> = POWERS.iter().map(|p| format!("Secret-{p}-42")).collect();
+        passwords.extend(["GmSecret-99".into(), "Stolen-Seat-1".into()]);
+        for raw in &kept {
+            let text = String::from_utf8_lossy(raw);
+            for p in &passwords {
+                assert!(!text.contains(p.as_str()), "{p} kept in clear:\n{text}");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_hostile_sender_gets_nothing_through_the_real_daemon() {
     let Some(ms) =
@@ -548,264 +878,27 @@ fn a_hostile_sender_gets_nothing_through_the_real_daemon() {
         judge.log_text().contains("IMAP connected")
     });
     let g = "t2";
-    let (gm, seats, mut sent) = seven_at_the_table(&ms, &judge, g);
-    let seat = |p: &str| seats.iter().find(|(q, _)| *q == p).unwrap().1.clone();
-    let j = JUDGE_ADDRESS;
-    let mut one = |from: &str, headers: String, body: &str| -> String {
-        let id = new_message_id();
-        send_all(
-            &ms,
-            &[(from.to_string(), j.to_string(), mail(&headers, &id, body))],
-            1,
-        );
-        sent += 1;
-        judge.wait_settled(&ms, sent, SETTLE);
-        id
+    let (gm, seats, sent) = seven_at_the_table(&ms, &judge, g);
+    let mut t = Table {
+        ms: &ms,
+        judge: &judge,
+        g,
+        gm,
+        seats,
+        sent,
     };
-    let seen = |a: &str| answers_for(&ms, &[a.to_string()]);
-
-    // Forged From, the attacker's Reply-To: held; the victim asked once.
-    let victim = ms.address("victim");
-    let attacker = ms.address("attacker");
-    for body in [
-        format!("OBSERVE {g}"),
-        format!("JOIN {g} Stolen-Seat-1"),
-        format!("OBSERVE {g}"),
-    ] {
-        one(
-            &victim,
-            format!("From: {victim}\r\nReply-To: {attacker}"),
-            &body,
-        );
-    }
-    let to_victim = seen(&victim);
-    assert_eq!(to_victim.len(), 1, "{to_victim:#?}");
-    assert!(
-        to_victim[0].subject.contains("[CONFIRM "),
-        "{}",
-        to_victim[0].subject
-    );
-    let to_attacker = seen(&attacker);
-    assert_eq!(to_attacker.len(), 3);
-    assert!(
-        to_attacker
-            .iter()
-            .all(|a| a.body.contains("Nothing in this mail was done yet")
-                && !a.body.contains("CONFIRM ")),
-        "{to_attacker:#?}"
-    );
-    let observers: i64 = judge
-        .db()
-        .query_row("SELECT count(*) FROM observers", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(observers, 0);
-
-    // Ninety broadcasts in one GM mail: one mail to each reader.
-    let before: Vec<usize> = seats.iter().map(|(_, a)| seen(a).len()).collect();
-    let blocks: String = (0..90)
-        .map(|i| format!("BROADCAST\nBulletin {i}.\nENDPRESS\n"))
-        .collect();
-    one(
-        &gm,
-        format!("From: {gm}"),
-        &format!("SIGNON GM {g} GmSecret-99\n{blocks}"),
-    );
-    for ((p, a), n) in seats.iter().zip(&before) {
-        let got = seen(a);
-        assert_eq!(
-            got.len(),
-            n + 1,
-            "{p}: {:?}",
-            got.iter().map(|x| &x.subject).collect::<Vec<_>>()
-        );
-        assert_eq!(
-            got.last().unwrap().subject,
-            format!("{g}: press (90 messages)")
-        );
-    }
-    assert_eq!(seen(&victim).len(), 1, "the victim observes nothing");
-
-    // Ninety-nine HISTORY lines: ten histories.
-    one(
-        &gm,
-        format!("From: {gm}"),
-        &format!("SIGNON GM {g} GmSecret-99\nPROCESS"),
-    );
-    let historian = ms.address("historian");
-    one(
-        &historian,
-        format!("From: {historian}"),
-        &format!("HISTORY {g}\n").repeat(99),
-    );
-    let got = seen(&historian);
-    assert_eq!(
-        got.iter().filter(|a| a.subject.contains("history")).count(),
-        10,
-        "{:?}",
-        got.iter().map(|a| &a.subject).collect::<Vec<_>>()
-    );
-
-    // Thirty REPLACE mails naming a stranger: one request, no password.
-    let stranger = ms.address("stranger");
-    for _ in 0..30 {
-        one(
-            &gm,
-            format!("From: {gm}"),
-            &format!("SIGNON GM {g} GmSecret-99\nREPLACE Italy {stranger}"),
-        );
-    }
-    let got = seen(&stranger);
-    assert_eq!(got.len(), 1, "{got:#?}");
-    assert!(!got[0].body.contains("Your password is"), "{}", got[0].body);
-
-    // Guesses from elsewhere, in every form, never lock France's player out.
-    for (i, line) in [
-        format!("SIGNON France {g} nope-nope"),
-        format!("SIGNON F{g} nope-nope"),
-        format!("SIGNON france@{} nope-nope", g.to_uppercase()),
-    ]
-    .iter()
-    .cycle()
-    .take(9)
-    .enumerate()
-    {
-        let eve = ms.address(&format!("eve{i}"));
-        one(&eve, format!("From: {eve}"), line);
-    }
-    let france = seat("France");
-    let id = one(
-        &france,
-        format!("From: {france}"),
-        &format!("SIGNON France {g} Secret-France-42\nA Par-Bur"),
-    );
-    let mine: Vec<Answer> = seen(&france)
-        .into_iter()
-        .filter(|a| a.in_reply_to == id)
-        .collect();
-    assert_eq!(mine.len(), 1);
-    assert!(
-        mine[0].body.contains("Signed on as France") && mine[0].body.contains("A(Par)-Bur"),
-        "{}",
-        mine[0].body
-    );
-
-    // An echoing robot: its echo of the answer is not answered.
-    let bot = ms.address("echo-bot");
-    one(&bot, format!("From: {bot}"), "CREATE");
-    let answer = seen(&bot)
-        .pop()
-        .expect("the robot's first mail is answered");
-    let echo = one(&bot, format!("From: {bot}"), &answer.body);
-    assert_eq!(seen(&bot).len(), 1, "the echo got no answer");
-    assert_eq!(
-        judge.note(&echo).as_deref(),
-        Some("ignored: the judge's own mail come back")
-    );
-
-    // Press with control characters goes out clean, as valid mail.
-    let england = seat("England");
-    one(
-        &england,
-        format!("From: {england}"),
-        &format!(
-            "SIGNON England {g} Secret-England-42\nPRESS TO Germany\nA\u{0}B\u{8}C\u{1b}[31mD\u{fffe}E\nENDPRESS"
-        ),
-    );
-    let raw = ms
-        .fetch_all_blocking(&seat("Germany"))
-        .unwrap()
-        .pop()
-        .unwrap();
-    assert!(!raw.contains(&0u8) && !raw.contains(&0x1bu8) && !raw.contains(&8u8));
-    let press = parse_answer(&seat("Germany"), &raw);
-    // (Postfix may have turned the NUL into U+FFFD on its way in.)
-    assert!(
-        press.body.contains("C[31mDE")
-            && !press
-                .body
-                .chars()
-                .any(|c| c != '\r' && zinejudge::mail::unsafe_char(c)),
-        "{:?}",
-        press.body
-    );
-
-    // A press of 900 KB is refused, with the reason.
-    let big = "lorem ipsum ".repeat(75_000);
-    let id = one(
-        &england,
-        format!("From: {england}"),
-        &format!("SIGNON England {g} Secret-England-42\nBROADCAST\n{big}\nENDPRESS"),
-    );
-    let mine: Vec<Answer> = seen(&england)
-        .into_iter()
-        .filter(|a| a.in_reply_to == id)
-        .collect();
-    assert!(
-        mine[0]
-            .body
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .contains("a press message is at most 20000"),
-        "{}",
-        mine[0].body
-    );
-
-    // Ninety-nine chained one-day absences: the deadline moves 7 days at
-    // most, and each other player hears of it once.
-    let before = seen(&seat("Turkey")).len();
-    let deadline: i64 = judge
-        .db()
-        .query_row("SELECT deadline FROM games WHERE name = ?1", [g], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    let day = |d: i64| {
-        jiff::Timestamp::from_second(deadline - 3600 + d * 86_400)
-            .unwrap()
-            .strftime("%Y-%m-%d %H:%M")
-            .to_string()
-    };
-    let chain: String = (0..99)
-        .map(|d| format!("SET ABSENCE {} TO {}\n", day(d), day(d + 1)))
-        .collect();
-    let russia = seat("Russia");
-    one(
-        &russia,
-        format!("From: {russia}"),
-        &format!("SIGNON Russia {g} Secret-Russia-42\n{chain}"),
-    );
-    let moved: i64 = judge
-        .db()
-        .query_row("SELECT deadline FROM games WHERE name = ?1", [g], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    assert_eq!(moved, deadline + 7 * 86_400, "moved by the cap, 7 days");
-    let got = seen(&seat("Turkey"));
-    assert_eq!(
-        got.len(),
-        before + 1,
-        "{:?}",
-        got.iter().map(|a| &a.subject).collect::<Vec<_>>()
-    );
-
-    // The copies of the mails the judge keeps in its processed mailbox
-    // have their passwords masked, as the store's have.
-    let kept = mailbox_messages(&ms, JUDGE_ADDRESS, "zinejudge-processed");
-    assert!(kept.len() >= 40, "{} kept", kept.len());
-    let mut passwords: Vec<String> = POWERS.iter().map(|p| format!("Secret-{p}-42")).collect();
-    passwords.extend(["GmSecret-99".into(), "Stolen-Seat-1".into()]);
-    for raw in &kept {
-        let text = String::from_utf8_lossy(raw);
-        for p in &passwords {
-            assert!(!text.contains(p.as_str()), "{p} kept in clear:\n{text}");
-        }
-    }
-
+    let victim = t.forged_from_holds_and_asks_the_victim_once();
+    t.ninety_broadcasts_reach_each_reader_once(&victim);
+    t.ninety_nine_history_lines_send_ten();
+    t.thirty_replaces_send_one_request();
+    t.guesses_never_lock_the_player_out();
+    t.an_echo_is_not_answered();
+    t.press_goes_out_clean();
+    t.chained_absences_move_the_deadline_by_the_cap();
+    t.kept_copies_are_masked();
     // Nothing failed, and the judge answers the next mail.
     assert!(judge.failures().is_empty(), "{:?}", judge.failures());
     let normal = ms.address("normal");
-    let id = one(&normal, format!("From: {normal}"), "VARIANTS");
-    assert_eq!(seen(&normal)[0].in_reply_to, id);
+    let id = t.one(&normal, format!("From: {normal}"), "VARIANTS");
+    assert_eq!(t.seen(&normal)[0].in_reply_to, id);
 }

@@ -108,6 +108,66 @@ impl Game<'_> {
             .expect("history")
             .len()
     }
+
+    /// One phase as its players play it: press in a movement phase, each
+    /// playing power's orders (Turkey's first changed by a second mail),
+    /// and the GM's PROCESS when someone with a choice sent nothing.
+    fn play_phase(&mut self, v: &Variant, powers: &[String], pos: &Position) {
+        let year = pos.phase.year;
+        let seats = games::seats(self.judge.store().conn(), "g").unwrap();
+        let before = self.history_len();
+        let movement = pos.phase.kind == PhaseKind::Movement;
+        if movement {
+            self.mail(
+                &addr("England", year),
+                &format!(
+                    "SIGNON England g pw-England\nPRESS TO France Germany\n\
+                 Shall we keep the Channel empty this year ({})?\n\
+                 I move north; you have my word.\nENDPRESS",
+                    v.calendar.label(pos.phase)
+                ),
+            );
+            self.mail(
+                &addr("Italy", year),
+                "SIGNON Italy g pw-Italy\nBROADCAST GREY\n\
+             Someone is lying to everyone. Watch the Tyrolia border.\nENDPRESS",
+            );
+            self.press += 2;
+        }
+        for (i, name) in powers.iter().enumerate() {
+            let seat = &seats[i];
+            if seat.status != SeatStatus::Playing {
+                continue;
+            }
+            let orders = support_judge::bot::orders(v, pos, PowerId(i as u8));
+            if orders.is_empty() && !movement {
+                continue;
+            }
+            if movement && name == "Turkey" && orders.len() > 1 {
+                // A first try, changed in a second mail.
+                self.mail(
+                    &addr(name, year),
+                    &format!("SIGNON {name} g pw-{name}\n{}", orders[0]),
+                );
+            }
+            self.mail(
+                &addr(name, year),
+                &format!("SIGNON {name} g pw-{name}\n{}\nREADY", orders.join("\n")),
+            );
+        }
+        self.settle();
+        if self.history_len() == before {
+            // Someone with a choice sent nothing the judge took: the GM
+            // processes the phase.
+            self.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
+            self.settle();
+        }
+        assert!(
+            self.history_len() > before,
+            "the phase was not processed\n{}",
+            self.judge.log_tail(30)
+        );
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -164,59 +224,7 @@ fn one_run() -> Figures {
             }
             g.settle();
         }
-        let seats = games::seats(judge.store().conn(), "g").unwrap();
-        let before = g.history_len();
-        let movement = pos.phase.kind == PhaseKind::Movement;
-        if movement {
-            g.mail(
-                &addr("England", year),
-                &format!(
-                    "SIGNON England g pw-England\nPRESS TO France Germany\n\
-                     Shall we keep the Channel empty this year ({})?\n\
-                     I move north; you have my word.\nENDPRESS",
-                    v.calendar.label(pos.phase)
-                ),
-            );
-            g.mail(
-                &addr("Italy", year),
-                "SIGNON Italy g pw-Italy\nBROADCAST GREY\n\
-                 Someone is lying to everyone. Watch the Tyrolia border.\nENDPRESS",
-            );
-            g.press += 2;
-        }
-        for (i, name) in powers.iter().enumerate() {
-            let seat = &seats[i];
-            if seat.status != SeatStatus::Playing {
-                continue;
-            }
-            let orders = support_judge::bot::orders(&v, &pos, PowerId(i as u8));
-            if orders.is_empty() && !movement {
-                continue;
-            }
-            if movement && name == "Turkey" && orders.len() > 1 {
-                // A first try, changed in a second mail.
-                g.mail(
-                    &addr(name, year),
-                    &format!("SIGNON {name} g pw-{name}\n{}", orders[0]),
-                );
-            }
-            g.mail(
-                &addr(name, year),
-                &format!("SIGNON {name} g pw-{name}\n{}\nREADY", orders.join("\n")),
-            );
-        }
-        g.settle();
-        if g.history_len() == before {
-            // Someone with a choice sent nothing the judge took: the GM
-            // processes the phase.
-            g.mail(GM, "SIGNON GM g gm-secret\nPROCESS");
-            g.settle();
-        }
-        assert!(
-            g.history_len() > before,
-            "the phase was not processed\n{}",
-            judge.log_tail(30)
-        );
+        g.play_phase(&v, &powers, &pos);
         phases += 1;
     }
     // Everything sent.

@@ -770,18 +770,23 @@ fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
     assert!(r.contains("no (more) builds are due"), "{r}");
     assert!(r.contains("Your orders are complete"), "{r}");
     assert!(!r.contains("Still missing"), "{r}");
-    // Without the last two, one build is missing, not two. (Builds merge
-    // site by site across mails, so the held ones are withdrawn first.)
+    // Without the last two, one build is kept back (rule 6), not two.
+    // (Builds merge site by site across mails, so the held ones are
+    // withdrawn first.)
     let r = w.reply(
         "British@example.test",
         "SIGNON British r7b pw-secret\nCLEAR\nBuild 3D Mer\nBuild A Yor\nBuild A Abe\nBuild A Dum\n\
          Build F Mth\nBuild F Wal\nBuild F Mal",
     );
-    assert!(r.contains("Still missing: 1 build or waiver"), "{r}");
-    // And the judge builds what the reply promised.
+    assert!(
+        r.contains("(1 build kept back for a later build season)"),
+        "{r}"
+    );
+    // And the judge builds what the reply promised; the chart counts the
+    // 3D as the two units its centres keep.
     let results = process(&mut w, "r7b", "British");
     assert!(results.contains("1 build not used"), "{results}");
-    assert!(results.contains("units 7"), "{results}");
+    assert!(results.contains("units 8"), "{results}");
 }
 
 /// `text` with its lines joined and its spaces single, so that a check of
@@ -1010,4 +1015,69 @@ fn rule_7_a_defensive_army_is_never_broken_down_into_d_or_2d() {
             .parse("Build 3D Mer", Some(PhaseKind::Placement))
             .is_ok()
     );
+}
+
+/// Rule 6: "A player does not have to place all his units on the board in
+/// the W 999 placements if he wants to keep some back for another build
+/// season." Keeping some back is a choice, not something missing; and by
+/// rule 7 ("Two supply centres will support a triple army") the chart
+/// counts the 3D as the two units that the builds count.
+#[test]
+fn rule_6_by_mail_units_kept_back_are_not_missing_and_rule_7_a_3d_counts_two_in_the_chart() {
+    let mut w = World::new();
+    let gm = "gm@example.test";
+    w.reply(gm, "CREATE r6 1000ad gm-secret");
+    w.reply("British@example.test", "JOIN r6 pw-secret British");
+    w.reply(gm, "SIGNON GM r6 gm-secret\nSTART");
+    let r = w.reply(
+        "British@example.test",
+        "SIGNON British r6 pw-secret\nSET WAIT\nBuild 3D Mer\nBuild A Yor\nBuild F Lon\nBuild A Abe",
+    );
+    assert!(!r.contains("Still missing"), "{r}");
+    assert!(
+        r.contains("(4 builds kept back for a later build season)"),
+        "{r}"
+    );
+    assert!(r.contains("Your orders are complete"), "{r}");
+    let results = process(&mut w, "r6", "British");
+    let row = results
+        .lines()
+        .find(|l| l.trim_start().starts_with("British") && l.contains("units"))
+        .unwrap_or_else(|| panic!("{results}"));
+    // A 3D (two) and three units, from nine centres: four builds kept.
+    assert!(row.contains("9, units 5"), "{row}");
+}
+
+/// Rule 13: "the power is said to still survive until all sc's are lost".
+/// A power that loses its last centre, home or not, is out: it has no
+/// season of grace, and the results announce none; its units go at the
+/// Winter adjustment.
+#[test]
+fn rule_13_by_mail_a_power_holding_no_centre_has_no_season_of_grace() {
+    // The Moors hold Lombardy only, and the Franks take it in Spring 1000.
+    let mut edits: Vec<String> = [
+        "And", "Alg", "Bon", "Gaf", "Lis", "Mor", "Ora", "Tol", "Val",
+    ]
+    .iter()
+    .map(|c| format!("EDIT OWNER {c} Franks"))
+    .collect();
+    edits.push("EDIT OWNER Lom Moors".into());
+    edits.push("EDIT ADD Moors A Cas".into());
+    edits.push("EDIT ADD Franks A Rho".into());
+    let refs: Vec<&str> = edits.iter().map(String::as_str).collect();
+    let mut w = by_mail("r13n", &refs);
+    let r = w.reply(
+        "Franks@example.test",
+        "SIGNON Franks r13n pw-secret\nA Rho - Lom",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let spring = process(&mut w, "r13n", "Moors");
+    assert!(flat(&spring).contains("A(Rho)-Lom"), "{spring}");
+    let fall = process(&mut w, "r13n", "Moors");
+    assert!(fall.contains("Fall 1000"), "{fall}");
+    assert!(!flat(&fall).contains("season of grace"), "{fall}");
+    // The Winter adjustment takes the unit it has no centre for.
+    let winter = process(&mut w, "r13n", "Moors");
+    assert!(flat(&winter).contains("Moors: removes A(Cas)"), "{winter}");
+    assert!(!flat(&winter).contains("season of grace"), "{winter}");
 }

@@ -265,3 +265,140 @@ fn rule_3_as_the_rule_text_writes_it_a_disembarks_por() {
     let r = orders(&mut w, "England", "A disembarks Spa");
     assert!(r.contains("the A/F the army lands from"), "{r}");
 }
+
+/// `text` with its lines joined and its spaces single.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Rule 6 by mail, as the two players read the replies to their offers:
+/// one paragraph that wraps where the words allow, the giver told of its
+/// own unit in its own words, and the second offerer told that the first
+/// offer already matches.
+#[test]
+fn rule_6_by_mail_the_replies_to_matching_offers() {
+    let mut w = game(&[]);
+    let r = orders(
+        &mut w,
+        "France",
+        "F Mar - GoL\nEXCHANGE Germany Mar FOR Dre",
+    );
+    assert!(
+        flat(&r).contains(
+            "Offer to Germany recorded: you give Mar for Dre. It is carried out at \
+             the end of this move if Germany sends the matching offer: EXCHANGE \
+             France Dre FOR Mar"
+        ),
+        "{r}"
+    );
+    // No word left alone on a line by a break in the middle of the sentence.
+    assert!(
+        !r.lines()
+            .any(|l| l.trim() == "the" || l.trim() == "end of this move"),
+        "{r}"
+    );
+    assert!(r.lines().all(|l| l.len() <= 72), "{r}");
+    // France reads of its own fleet as its own.
+    assert!(
+        flat(&r).contains(
+            "For now your own unit stands in Marseilles: it must be empty of your \
+             units at the end of the move, or the exchange is not made."
+        ),
+        "{r}"
+    );
+    assert!(!r.contains("France's own unit"), "{r}");
+    // Germany's offer matches the one France sent: it is not told to wait
+    // for it.
+    let r = orders(
+        &mut w,
+        "Germany",
+        "A Dre - Sil\nEXCHANGE France Dre FOR Mar",
+    );
+    assert!(
+        flat(&r).contains(
+            "France has sent the matching offer, so the exchange is carried out at \
+             the end of this move."
+        ),
+        "{r}"
+    );
+    assert!(!r.contains("if France sends"), "{r}");
+    let results = process(&mut w, "Germany");
+    assert!(
+        flat(&results.body).contains("Exchanged: France gave Mar to Germany for Dre."),
+        "{}",
+        results.body
+    );
+}
+
+/// Rule 3: the A/F is formed by an army boarding its own fleet, never
+/// built; the refusal says so in words a player can use.
+#[test]
+fn rule_3_by_mail_an_a_f_is_never_built_and_the_refusal_says_how_one_is_formed() {
+    // Germany loses its fleet in Kiel: one build due in September.
+    let mut w = game(&["EDIT REMOVE Kie"]);
+    process(&mut w, "Germany");
+    process(&mut w, "Germany");
+    process(&mut w, "Germany");
+    let r = orders(&mut w, "Germany", "Build A/F(Kie)");
+    let said = flat(&r);
+    assert!(
+        said.contains("an A/F is never built: it is formed when an army boards its own fleet"),
+        "{r}"
+    );
+    assert!(!said.contains("a army/fleet"), "{r}");
+    assert!(!said.contains("never rebuilt"), "{r}");
+    // A fleet there is built.
+    let r = orders(&mut w, "Germany", "Build F(Kie)");
+    assert!(!r.contains("not accepted"), "{r}");
+}
+
+/// The removals the judge chooses at an adjustment say what the power
+/// ordered, never "civil disorder" for a playing power that missed one
+/// deadline under NMR HOLD (the game's setting; its seat is not in civil
+/// disorder), nor "too few ordered" for a power nobody plays.
+#[test]
+fn rule_0_the_removals_the_judge_chooses_say_what_was_ordered() {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE abs abstraction2 gm-secret");
+    for p in ["England", "France"] {
+        w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN abs pw-secret {p}"),
+        );
+    }
+    w.reply("gm@example.test", "SIGNON GM abs gm-secret\nSTART");
+    // England (played) and Turkey (nobody plays it) each keep two units
+    // too many.
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM abs gm-secret\nEDIT ADD England A Yor\nEDIT ADD England A Wal\n\
+         EDIT ADD Turkey A Boh\nEDIT ADD Turkey A Sil",
+    );
+    assert_eq!(r.matches("added").count(), 4, "{r}");
+    // July, August, September: on to the September adjustments.
+    for _ in 0..3 {
+        process(&mut w, "England");
+    }
+    // England sends nothing; the deadline passes, then the grace.
+    let mut sent = w.advance(72 * 3600);
+    sent.extend(w.advance(24 * 3600 + 60));
+    let body = sent
+        .iter()
+        .find(|m| m.to_has("France@example.test") && m.body.contains("Adjustments:"))
+        .unwrap_or_else(|| panic!("no adjustment results: {sent:#?}"))
+        .body
+        .clone();
+    let said = flat(&body);
+    assert!(
+        said.contains("England: removes") && said.contains("Turkey: removes"),
+        "{body}"
+    );
+    assert_eq!(
+        said.matches("(no removals ordered: the judge's choice)")
+            .count(),
+        4,
+        "{body}"
+    );
+    assert!(!said.contains("civil disorder"), "{body}");
+    assert!(!said.contains("too few removals ordered"), "{body}");
+}

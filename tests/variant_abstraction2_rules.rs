@@ -130,11 +130,14 @@ fn rule_6_two_powers_exchange_centres_by_matching_offers_at_the_end_of_a_move() 
         "SIGNON France abs pw-secret\nF Mar - GoL\nEXCHANGE Germany Mar FOR Dre",
     );
     assert!(r.contains("Offer to Germany recorded"), "{r}");
+    // Told to France, of France's own fleet.
+    let said = r.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        r.contains("Marseilles is occupied by France's own unit")
-            && r.contains("must be empty of your units at the end of the move"),
+        said.contains("For now your own unit stands in Marseilles")
+            && said.contains("must be empty of your units at the end of the move"),
         "{r}"
     );
+    assert!(!said.contains("France's own unit"), "{r}");
     w.reply(
         "de@example.test",
         "SIGNON Germany abs pw-secret\nA Dre - Sil\nEXCHANGE France Dre FOR Mar",
@@ -294,4 +297,59 @@ fn rule_5_russia_builds_fleets_or_armies_in_archangel_in_march() {
             r.orders
         );
     }
+}
+
+/// Rule 6: "The number of supply centres exchanged by each Power must be
+/// equal." The EXCHANGE command refuses an unequal offer; the judge must
+/// too, for a position that holds matching unequal offers all the same (a
+/// position file, an old game): at the end of the move nothing changes
+/// hands, and the results say why.
+#[test]
+fn rule_6_unequal_offers_in_a_position_are_not_exchanged_at_the_end_of_the_move() {
+    let v = variant();
+    let france = power(&v, "France");
+    let germany = power(&v, "Germany");
+    let mut pos = board(
+        &v,
+        "July 1914 movement",
+        "France = [\"A Par\"]\nGermany = [\"A Ber\"]",
+    );
+    for (name, owner) in [("Mar", france), ("Bre", france), ("Dre", germany)] {
+        pos.owners[prov(&v, name).index()] = Some(owner);
+    }
+    let list = |names: &[&str]| names.iter().map(|n| prov(&v, n)).collect::<Vec<_>>();
+    pos.state.offers = vec![
+        zinejudge::game::position::Exchange {
+            from: france,
+            to: germany,
+            give: list(&["Mar", "Bre"]),
+            take: list(&["Dre"]),
+        },
+        zinejudge::game::position::Exchange {
+            from: germany,
+            to: france,
+            give: list(&["Dre"]),
+            take: list(&["Mar", "Bre"]),
+        },
+    ];
+    // As a position file holds them, read back.
+    let pos = Position::from_toml(&v, &pos.to_toml(&v)).expect("reads back");
+    assert_eq!(pos.state.offers.len(), 2);
+    let (_, next) = moves(&v, &pos, &[]);
+    assert_eq!(next.owners[prov(&v, "Mar").index()], Some(france));
+    assert_eq!(next.owners[prov(&v, "Bre").index()], Some(france));
+    assert_eq!(next.owners[prov(&v, "Dre").index()], Some(germany));
+    assert!(
+        next.state.exchanged.is_empty(),
+        "{:?}",
+        next.state.exchanged
+    );
+    assert_eq!(next.state.unmade.len(), 1, "{:?}", next.state.unmade);
+    assert!(
+        next.state.unmade[0]
+            .why
+            .contains("each side must give as many centres as it takes"),
+        "{:?}",
+        next.state.unmade
+    );
 }

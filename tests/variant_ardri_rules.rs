@@ -452,3 +452,62 @@ fn rule_5_a_whole_game_to_all_fifteen_centres_by_mail() {
     let r = p.result.expect("the game ends");
     assert!(r.contains("Midhe") && r.contains("15"), "{r}");
 }
+
+/// Rule 1 keeps the standard rules where Ard-Ri does not amend them, and
+/// rule 6c makes the Raiding Return a move into one of the outer seas: so,
+/// like any move, it may be supported from the board, and a supported
+/// return dislodges the fleet standing in that sea rather than bouncing
+/// (rule 6d removes only a return that bounces).
+#[test]
+fn rule_6c_a_raiding_return_can_be_supported_and_dislodges() {
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE eire ardri gm-secret");
+    w.reply("connacht@example.test", "JOIN eire pw-secret Connacht");
+    w.reply("ulaid@example.test", "JOIN eire pw-secret Ulaid");
+    w.reply("gm@example.test", "SIGNON GM eire gm-secret\nSTART");
+    let connacht = |w: &mut World, lines: &str| {
+        w.reply(
+            "connacht@example.test",
+            &format!("SIGNON Connacht eire pw-secret\n{lines}"),
+        )
+    };
+    let ulaid = |w: &mut World, lines: &str| {
+        w.reply(
+            "ulaid@example.test",
+            &format!("SIGNON Ulaid eire pw-secret\n{lines}"),
+        )
+    };
+    let process = |w: &mut World| w.mail("gm@example.test", "SIGNON GM eire gm-secret\nPROCESS");
+    // Winter 379.
+    let r = connacht(&mut w, "Build F Cru\nBuild F Mon\nBuild A Tua");
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = ulaid(&mut w, "Build F Aic\nBuild A Mag\nBuild A Ema");
+    assert!(!r.contains("not accepted"), "{r}");
+    process(&mut w);
+    // Spring 380: to the North Atlantic and Mona Bay.
+    connacht(&mut w, "F Cru - NAT\nF Mon - MNB");
+    process(&mut w);
+    process(&mut w); // Fall 380
+    process(&mut w); // Winter 380: nothing owed
+    // Spring 381: Connacht raids from the North Atlantic, Ulaid sails in.
+    let r = connacht(&mut w, "F NAT - Raiding");
+    assert!(!r.contains("not accepted"), "{r}");
+    ulaid(&mut w, "F Aic - NAT");
+    process(&mut w);
+    // Fall 381: the return, supported from Mona Bay.
+    let r = connacht(&mut w, "F Raiding Return - NAT\nF MNB S F Raiding - NAT");
+    assert!(!r.contains("not accepted"), "{r}");
+    assert!(!r.contains("not on the board"), "{r}");
+    let sent = process(&mut w);
+    let results = sent
+        .iter()
+        .find(|m| m.to_has("ulaid@example.test") && m.subject.starts_with("eire: "))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"));
+    let body = flat(&results.body);
+    assert!(!body.contains("void"), "{}", results.body);
+    assert!(body.contains("F(MNB) S F(Raiding)-NAT"), "{}", results.body);
+    // Ulaid's fleet is dislodged, and may retreat; the raider is home.
+    assert!(body.contains("dislodged"), "{}", results.body);
+    assert!(body.contains("Ulaid F(NAT)"), "{}", results.body);
+    assert!(!body.contains("destroyed"), "{}", results.body);
+}

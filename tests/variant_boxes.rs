@@ -246,9 +246,10 @@ fn the_box_state_survives_a_save_and_load() {
 }
 
 #[test]
-fn rule_ardri_6_a_raider_coming_back_cannot_be_supported_from_the_board() {
-    // 1066's rule 7 (support onto the board) is 1066's: only a box whose
-    // file says `supported-out` has it, and the raiding box does not.
+fn a_box_without_supported_out_gives_no_support_onto_the_board() {
+    // Support onto the board is the box's `supported-out`: this test
+    // board's raiding box does not say it (Ard-Ri's does, rules 1 and 6c;
+    // tests/variant_ardri_rules.rs plays that).
     let v = variant();
     let pos = Position::initial(&v);
     let (_, pos) = movement(&v, &pos, &["Raider: F Out - Raiding", "Home: F Hav - Str"]);

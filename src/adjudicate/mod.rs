@@ -188,8 +188,19 @@ pub enum Illegal {
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Illegal::NeverBuilt(kind) = self {
-            let k = kind.word().to_lowercase();
-            return write!(f, "no {k} is ever built: once lost, a {k} is never rebuilt");
+            // Why depends on the kind: 1700 AD II rule 7's leaders are
+            // never rebuilt; Abstraction II rule 3's A/F is formed by an
+            // army boarding its fleet.
+            return match kind {
+                crate::map::UnitKind::ArmyFleet => write!(
+                    f,
+                    "an A/F is never built: it is formed when an army boards its own fleet"
+                ),
+                k => {
+                    let k = k.word().to_lowercase();
+                    write!(f, "no {k} is ever built: once lost, a {k} is never rebuilt")
+                }
+            };
         }
         if let Illegal::HeldTooShort(turns) = self {
             let nth = match turns {

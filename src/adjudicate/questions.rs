@@ -46,8 +46,8 @@ pub trait RuleQuestions: Sync {
     }
 
     /// Whether units on the board may support the units of box `b` onto
-    /// the board and convoy its armies (1066 rules 4, 7; not a raiding
-    /// box's raiders).
+    /// the board and convoy its armies (1066 rules 4, 7; Ard-Ri rule 6c's
+    /// raiding return, a move like any other by rule 1).
     fn supported_out(&self, _b: ProvinceId) -> bool {
         false
     }

@@ -1,15 +1,16 @@
 //! `zinejudge adjudicate`: the offline GM's tool. One phase from a position
-//! file and an orders file; prints every order with its outcome, the
-//! dislodged units with their retreats, and the next position in the same
-//! format, so phases can be chained by hand.
+//! file and an orders file; prints the results as the results mail gives
+//! them (through the same report code, so the two never differ), the lines
+//! not carried out, and the next position in the same format, so phases
+//! can be chained by hand.
 
 use super::load_variant;
-use crate::adjudicate::{AdjustStatus, Illegal, Outcome, RetreatStatus};
+use crate::adjudicate::{AdjustStatus, Illegal};
 use crate::game::Position;
 use crate::game::step::{PhaseOrders, PhaseResult, play};
-use crate::map::{Map, PowerId, Unit};
+use crate::map::{Map, PowerId};
 use crate::orders::parse::OrderParser;
-use crate::orders::{AdjustOrder, AnyCommand, Order, Place, format_order, format_unit};
+use crate::orders::{AdjustOrder, AnyCommand, Order};
 use crate::variant::{PhaseKind, Variant};
 use anyhow::{Context, Result};
 use std::fmt::Write;
@@ -256,36 +257,12 @@ fn phase_orders(v: &Variant, pos: &Position, lines: &[OrderLine]) -> PhaseOrders
     }
 }
 
-fn unit_text(map: &Map, u: &Unit) -> String {
-    format_unit(map, Some(u.kind), Place::of_region(map, u.region))
-}
-
-fn outcome_word(o: &Outcome, units: &[Unit], map: &Map) -> String {
-    match o {
-        Outcome::Held => "holds".into(),
-        Outcome::Moved => "moves".into(),
-        Outcome::Bounced { with } if !with.is_empty() => {
-            let who: Vec<String> = with
-                .iter()
-                .map(|i| crate::report::unit_in_outcome(map, &units[i]))
-                .collect();
-            format!("bounced with {}", who.join(", "))
-        }
-        Outcome::Bounced { .. } => "bounced".into(),
-        Outcome::NoConvoy => "no convoy".into(),
-        Outcome::Supported => "supports".into(),
-        Outcome::Cut(by) => format!("cut by {}", unit_text(map, &units[*by])),
-        Outcome::SupportVoid => "void (the unit did not do that)".into(),
-        Outcome::Convoyed => "convoys".into(),
-        Outcome::ConvoyFailed => "convoy failed".into(),
-        Outcome::ConvoyVoid => "void (no such convoyed move)".into(),
-        Outcome::Destroying => "destroys".into(),
-    }
-}
-
-/// The results as text: what a GM reads, not yet the zine report. A
-/// yearly turn's are the results mail's, impulse by impulse, for there is
-/// no shorter true account of one.
+/// The results as the results mail gives them, for every kind of phase:
+/// one renderer for both, so the offline tool says all the mail says
+/// (landings, what is left of a defensive army's support, the game's end)
+/// and a GM can check a mail against it. After them, the lines of the file
+/// that were read but not carried out, named by line number, which the
+/// mail cannot do (by mail they were refused as they came).
 fn report(
     v: &Variant,
     pos: &Position,
@@ -294,197 +271,86 @@ fn report(
     result: &PhaseResult,
     next: &Position,
 ) -> String {
-    if let PhaseResult::Turn(_) = result {
-        return crate::report::render(&crate::report::PhaseReport {
-            variant: v,
-            game: "adjudicate",
-            before: pos,
-            orders,
-            result,
-            after: next,
-            next_deadline: None,
-            ended: None,
-            // Removals the judge chooses for a power with no line in the
-            // file are civil disorder; for one with too few, its choice.
-            nmr: v
-                .map
-                .power_ids()
-                .filter(|p| !lines.iter().any(|l| l.power == *p))
-                .collect(),
-        });
-    }
-    let map = &v.map;
-    let mut s = String::new();
-    let _ = writeln!(s, "{} ({})\n", v.calendar.label(pos.phase), v.title);
-    // Orders that were read but are of another phase kind.
-    let mut wrong_phase = Vec::new();
-    let mut illegal: Vec<(usize, Illegal)> = Vec::new();
-    match result {
-        PhaseResult::Turn(_) => {}
-        PhaseResult::Movement(r) => {
-            let used: Vec<&OrderLine> = lines
-                .iter()
-                .filter(|l| matches!(l.command, AnyCommand::Main(..)))
-                .collect();
-            wrong_phase.extend(
-                lines
-                    .iter()
-                    .filter(|l| !matches!(l.command, AnyCommand::Main(..))),
-            );
-            for (k, why) in r.orders.iter().enumerate() {
-                if let Some(why) = why {
-                    illegal.push((used[k].line, *why));
-                }
-            }
-            for pw in map.power_ids() {
-                let mine: Vec<usize> = (0..pos.units.len())
-                    .filter(|&i| pos.units[i].power == pw)
-                    .collect();
-                if mine.is_empty() {
-                    continue;
-                }
-                let _ = writeln!(s, "{}:", map.power(pw).name);
-                for i in mine {
-                    let ur = &r.units[i];
-                    let u = pos.units[i];
-                    let order = match ur.order_index() {
-                        Some(k) => format_order(map, &used[k].command),
-                        None => format!("{} H (no order)", unit_text(map, &u)),
-                    };
-                    // A waiting army destroyed where it stood did not hold
-                    // (1066 rule 4): say so, as the results mail does.
-                    let word = if ur.destroyed() {
-                        "destroyed".to_string()
-                    } else {
-                        outcome_word(&ur.outcome, &pos.units, map)
-                    };
-                    let mut line = format!("  {order:<32} {word}");
-                    if let Some(d) = &ur.dislodged {
-                        let _ = write!(line, ", dislodged by {}", unit_text(map, &pos.units[d.by]));
-                    }
-                    let _ = writeln!(s, "{}", line.trim_end());
-                }
-            }
-            let dislodged: Vec<_> = r.dislodged(&pos.units).collect();
-            if !dislodged.is_empty() {
-                let _ = writeln!(s, "\nDislodged:");
-                for (u, d) in dislodged {
-                    let opts: Vec<String> =
-                        d.retreats.iter().map(|&x| map.region_abbr(x)).collect();
-                    let _ = writeln!(
-                        s,
-                        "  {} {}: {}",
-                        map.power(u.power).adjective,
-                        unit_text(map, &u),
-                        if opts.is_empty() {
-                            "no retreat, disbanded".to_string()
-                        } else {
-                            format!("may retreat to {}", opts.join(", "))
-                        }
-                    );
-                }
-            }
-            if !r.contested.is_empty() {
-                let c: Vec<&str> = r
-                    .contested
-                    .iter()
-                    .map(|&p| map.province(p).abbr.as_str())
-                    .collect();
-                let _ = writeln!(s, "\nStandoffs (no retreat there): {}", c.join(", "));
-            }
-        }
-        PhaseResult::Retreat(r) => {
-            let used: Vec<&OrderLine> = lines
-                .iter()
-                .filter(|l| matches!(l.command, AnyCommand::Retreat(..)))
-                .collect();
-            wrong_phase.extend(
-                lines
-                    .iter()
-                    .filter(|l| !matches!(l.command, AnyCommand::Retreat(..))),
-            );
-            for (k, why) in r.orders.iter().enumerate() {
-                if let Some(why) = why {
-                    illegal.push((used[k].line, *why));
-                }
-            }
-            for (i, (u, _)) in pos.dislodged.iter().enumerate() {
-                let what = match r.dislodged[i] {
-                    RetreatStatus::Retreated(to) => format!("retreats to {}", map.region_abbr(to)),
-                    RetreatStatus::Disbanded => "disbanded".into(),
-                    RetreatStatus::NoOrder => "no retreat order: disbanded".into(),
-                    RetreatStatus::Bounced => "bounced with another retreat: disbanded".into(),
-                };
-                let _ = writeln!(
-                    s,
-                    "  {} {}: {what}",
-                    map.power(u.power).adjective,
-                    unit_text(map, u)
-                );
-            }
-        }
-        PhaseResult::Adjustment(r) => {
-            let used: Vec<&OrderLine> = lines
-                .iter()
-                .filter(|l| matches!(l.command, AnyCommand::Adjust(..)))
-                .collect();
-            wrong_phase.extend(
-                lines
-                    .iter()
-                    .filter(|l| !matches!(l.command, AnyCommand::Adjust(..))),
-            );
-            for (k, st) in r.orders.iter().enumerate() {
-                let l = used[k];
-                let what = match st {
-                    AdjustStatus::Built(u) => format!("builds {}", unit_text(map, u)),
-                    AdjustStatus::Removed(u) => format!("removes {}", unit_text(map, u)),
-                    AdjustStatus::Waived => "waives a build".into(),
-                    AdjustStatus::Converted(u) => format!("now {}", unit_text(map, u)),
-                    AdjustStatus::Illegal(why) => {
-                        illegal.push((l.line, *why));
-                        continue;
-                    }
-                };
-                let _ = writeln!(s, "  {}: {what}", map.power(l.power).name);
-            }
-            for u in &r.civil_disorder {
-                let _ = writeln!(
-                    s,
-                    "  {}: {} removed (civil disorder)",
-                    map.power(u.power).name,
-                    unit_text(map, u)
-                );
-            }
-            for (pw, &n) in r.unused_builds.iter().enumerate() {
-                if n > 0 {
-                    let _ = writeln!(
-                        s,
-                        "  {}: {} not used",
-                        map.power(PowerId(pw as u8)).name,
-                        crate::report::plural(n, "build", None)
-                    );
-                }
-            }
-        }
-    }
-    if !illegal.is_empty() || !wrong_phase.is_empty() {
+    let mut s = crate::report::render(&crate::report::PhaseReport {
+        variant: v,
+        game: "adjudicate",
+        before: pos,
+        orders,
+        result,
+        after: next,
+        next_deadline: None,
+        ended: crate::game::end::game_end(v, pos, next),
+        // A power with something to order and no line in the file is a
+        // power that sent no orders: its removals are civil disorder, as
+        // by mail; one with too few lines gets the judge's choice.
+        nmr: v
+            .map
+            .power_ids()
+            .filter(|p| {
+                crate::commands::submit::has_choices(v, pos, *p)
+                    && !lines.iter().any(|l| l.power == *p)
+            })
+            .collect(),
+    });
+    let refused = not_carried_out(lines, result);
+    if !refused.is_empty() {
         let _ = writeln!(s, "\nOrders not carried out:");
-        for (line, why) in illegal {
-            let text = lines
-                .iter()
-                .find(|l| l.line == line)
-                .map_or("", |l| l.text.as_str());
-            let _ = writeln!(s, "  line {line}: `{text}`: {why}");
-        }
-        for l in wrong_phase {
-            let _ = writeln!(
-                s,
-                "  line {}: `{}`: {}",
-                l.line,
-                l.text,
-                Illegal::WrongPhase
-            );
+        for r in refused {
+            let _ = writeln!(s, "  {r}");
         }
     }
     s
+}
+
+/// The lines that were read but not carried out, with the judge's reason:
+/// the orders it refused and the orders of another kind of phase (a
+/// yearly turn takes every kind, each judged in its part of the year).
+fn not_carried_out(lines: &[OrderLine], result: &PhaseResult) -> Vec<String> {
+    let main = |c: &AnyCommand| matches!(c, AnyCommand::Main(..));
+    let retreat = |c: &AnyCommand| matches!(c, AnyCommand::Retreat(..));
+    let adjust = |c: &AnyCommand| matches!(c, AnyCommand::Adjust(..));
+    // Per kind of order, the verdict on each of its lines in turn (the
+    // phase's orders are the lines of its kinds, in the file's order).
+    type Verdicts<'a> = Vec<(&'a dyn Fn(&AnyCommand) -> bool, Vec<Option<Illegal>>)>;
+    let verdicts: Verdicts<'_> = match result {
+        PhaseResult::Turn(t) => vec![
+            (&main, t.turn.orders.clone()),
+            (&adjust, refused_builds(&t.adjustments)),
+        ],
+        PhaseResult::Movement(r) => vec![(&main, r.orders.clone())],
+        PhaseResult::Retreat(r) => vec![(&retreat, r.orders.clone())],
+        PhaseResult::Adjustment(r) => vec![(&adjust, refused_builds(r))],
+    };
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for (of_kind, said) in &verdicts {
+        let used = lines.iter().filter(|l| of_kind(&l.command));
+        for (l, why) in used.zip(said) {
+            if let Some(why) = why {
+                out.push((l.line, format!("`{}`: {why}", l.text)));
+            }
+        }
+    }
+    if !matches!(result, PhaseResult::Turn(_)) {
+        out.extend(
+            lines
+                .iter()
+                .filter(|l| !verdicts.iter().any(|(k, _)| k(&l.command)))
+                .map(|l| (l.line, format!("`{}`: {}", l.text, Illegal::WrongPhase))),
+        );
+    }
+    out.sort_by_key(|(line, _)| *line);
+    out.into_iter()
+        .map(|(line, text)| format!("line {line}: {text}"))
+        .collect()
+}
+
+/// The refusals among an adjustment's orders, one entry per order.
+fn refused_builds(r: &crate::adjudicate::AdjustResult) -> Vec<Option<Illegal>> {
+    r.orders
+        .iter()
+        .map(|st| match st {
+            AdjustStatus::Illegal(why) => Some(*why),
+            _ => None,
+        })
+        .collect()
 }

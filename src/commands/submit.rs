@@ -765,6 +765,13 @@ pub(crate) fn held_text(
             for h in held {
                 let _ = writeln!(t, "  {}", format_order(&v.map, h));
             }
+            if let Some(n) = kept_back(v, pos, power, held) {
+                let _ = writeln!(
+                    t,
+                    "  ({} kept back for a later build season)",
+                    crate::report::plural(n, "build", None)
+                );
+            }
         }
     }
     if crate::rules::anarchy::silenced(pos, power) {
@@ -860,8 +867,27 @@ fn adjust_orders(power: PowerId, held: &[AnyCommand]) -> Vec<AdjustOrder> {
         .collect()
 }
 
+/// The units `power` keeps back at the opening placement: a power placing
+/// some of its units need not place them all and keeps the rest for a
+/// later build season (the placement's rule: 1000 AD rule 6, "A player does
+/// not have to place all his units on the board"). `None` outside a
+/// placement, or before the power has placed anything.
+fn kept_back(v: &Variant, pos: &Position, power: PowerId, held: &[AnyCommand]) -> Option<i64> {
+    if pos.phase.kind != PhaseKind::Placement {
+        return None;
+    }
+    let orders = adjust_orders(power, held);
+    if orders.is_empty() {
+        return None;
+    }
+    let r = crate::game::step::judge_adjustments(v, pos, &orders);
+    let n = r.unused_builds.get(power.index()).copied().unwrap_or(0);
+    (n > 0).then_some(n as i64)
+}
+
 /// What a power has still to order: units without orders, dislodged units
-/// without retreats, builds or removals not yet given.
+/// without retreats, builds or removals not yet given (not the units kept
+/// back at a placement, which are a choice).
 pub(crate) fn missing(
     v: &Variant,
     pos: &Position,
@@ -890,6 +916,9 @@ pub(crate) fn missing(
             // What is missing is what the judge would still owe: it counts
             // each unit at its cost (a defensive army two builds, an A/F two
             // units), so the reply counts as the judge will.
+            if kept_back(v, pos, power, held).is_some() {
+                return Vec::new();
+            }
             let due = crate::game::step::due(v, pos)[power.index()];
             let orders = adjust_orders(power, held);
             let r = crate::game::step::judge_adjustments(v, pos, &orders);

@@ -418,99 +418,19 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
     let processor_done = Arc::new(Notify::new());
     let processor_failed = Arc::new(AtomicBool::new(false));
     let handle = {
-        let wake = Arc::clone(&wake_processor);
-        let wake_outbox = Arc::clone(&wake_outbox);
-        let deadline_work = Arc::clone(&deadline_work);
-        let rx = shutdown_rx.clone();
-        let done = Arc::clone(&processor_done);
-        let failed = Arc::clone(&processor_failed);
-        let rt = tokio::runtime::Handle::current();
+        let lane = ProcessorLane {
+            wake: Arc::clone(&wake_processor),
+            wake_outbox: Arc::clone(&wake_outbox),
+            deadline_work: Arc::clone(&deadline_work),
+            stop: shutdown_rx.clone(),
+            done: Arc::clone(&processor_done),
+            failed: Arc::clone(&processor_failed),
+            rt: tokio::runtime::Handle::current(),
+            alive,
+        };
         std::thread::Builder::new()
             .name("processor".into())
-            .spawn(move || {
-                let mut last_tick = std::time::Instant::now() - TICK;
-                let mut more = false;
-                // Mails processed since the allocator last gave memory back.
-                let mut mailed = 0usize;
-                let mut outage = outage::Outage::telling_systemd("mail processor");
-                loop {
-                    alive.beat();
-                    if *rx.borrow() {
-                        break;
-                    }
-                    // Due games are worked on one at a time between mails:
-                    // a burst of deadlines never keeps mail waiting long.
-                    if more || last_tick.elapsed() >= TICK {
-                        last_tick = std::time::Instant::now();
-                        match processor.tick(SystemTime::now()) {
-                            Err(e) if e.is_unavailable() => {
-                                // Tried again after the wait.
-                                last_tick -= TICK;
-                                wait_for_store(&mut outage, &e, &rx, &alive);
-                                continue;
-                            }
-                            Ok(t) => {
-                                outage.ok();
-                                deadline_work.store(t.more, Ordering::Relaxed);
-                                if t.queued > 0 || (more && !t.more) {
-                                    wake_outbox.notify_one();
-                                }
-                                if !t.more && (more || t.queued > 0) {
-                                    // The deadline work is over for now.
-                                    release_memory();
-                                }
-                                more = t.more;
-                            }
-                            Err(e) => {
-                                error!(error = %format!("{e:#}"), "the store failed on a clock tick");
-                                failed.store(true, Ordering::SeqCst);
-                                break;
-                            }
-                        }
-                    }
-                    alive.beat();
-                    let processed = processor.process_some(SystemTime::now(), MAIL_BATCH);
-                    if processed.is_ok() {
-                        outage.ok();
-                    }
-                    match processed {
-                        Err(e) if e.is_unavailable() => {
-                            wait_for_store(&mut outage, &e, &rx, &alive);
-                        }
-                        Ok(n) if n > 0 => {
-                            mailed += n;
-                            wake_outbox.notify_one();
-                        }
-                        Ok(_) if more => {}
-                        Ok(_) => {
-                            if mailed > 0 {
-                                // A run of mail is over: what it took goes
-                                // back to the system.
-                                mailed = 0;
-                                release_memory();
-                            }
-                            // Nothing waiting: sleep until woken (a new mail
-                            // stored) or a second passes (`deliver` stores
-                            // from another process).
-                            let w = Arc::clone(&wake);
-                            rt.block_on(async move {
-                                let _ = tokio::time::timeout(Duration::from_secs(1), w.notified()).await;
-                            });
-                        }
-                        Err(e) => {
-                            error!(error = %format!("{e:#}"), "the store failed while processing mail");
-                            failed.store(true, Ordering::SeqCst);
-                            break;
-                        }
-                    }
-                }
-                // Mail this judge claimed and did not process goes to the
-                // others sharing the store at once.
-                if let Err(e) = processor.store.release_claims() {
-                    warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; the other judges take them over once this one is gone");
-                }
-                done.notify_one();
-            })
+            .spawn(move || lane.run(processor))
             .context("cannot start the processor thread")?
     };
 
@@ -573,6 +493,114 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
         processor_failed,
         wake_processor,
     })
+}
+
+/// What the processor thread shares with the rest of the daemon: the
+/// wake-ups both ways, the stop signal, and how it tells that it ended
+/// (and whether by a fault of the store, which stops the daemon).
+struct ProcessorLane {
+    /// Woken when a mail is stored.
+    wake: Arc<Notify>,
+    /// Woken when something was queued to send.
+    wake_outbox: Arc<Notify>,
+    /// Set while deadline work waits (see [`outbox::Settings::deadline_work`]).
+    deadline_work: Arc<AtomicBool>,
+    stop: watch::Receiver<bool>,
+    done: Arc<Notify>,
+    failed: Arc<AtomicBool>,
+    /// The runtime, for sleeping until woken.
+    rt: tokio::runtime::Handle,
+    alive: Heartbeat,
+}
+
+impl ProcessorLane {
+    /// The processor thread: due games between mails, mail in batches, a
+    /// sleep when there is nothing to do; a store that is away is waited
+    /// for, any other fault of it ends the thread (and the daemon).
+    fn run(self, mut processor: Processor) {
+        let mut last_tick = std::time::Instant::now() - TICK;
+        let mut more = false;
+        // Mails processed since the allocator last gave memory back.
+        let mut mailed = 0usize;
+        let mut outage = outage::Outage::telling_systemd("mail processor");
+        loop {
+            self.alive.beat();
+            if *self.stop.borrow() {
+                break;
+            }
+            // Due games are worked on one at a time between mails:
+            // a burst of deadlines never keeps mail waiting long.
+            if more || last_tick.elapsed() >= TICK {
+                last_tick = std::time::Instant::now();
+                match processor.tick(SystemTime::now()) {
+                    Err(e) if e.is_unavailable() => {
+                        // Tried again after the wait.
+                        last_tick -= TICK;
+                        wait_for_store(&mut outage, &e, &self.stop, &self.alive);
+                        continue;
+                    }
+                    Ok(t) => {
+                        outage.ok();
+                        self.deadline_work.store(t.more, Ordering::Relaxed);
+                        if t.queued > 0 || (more && !t.more) {
+                            self.wake_outbox.notify_one();
+                        }
+                        if !t.more && (more || t.queued > 0) {
+                            // The deadline work is over for now.
+                            release_memory();
+                        }
+                        more = t.more;
+                    }
+                    Err(e) => {
+                        error!(error = %format!("{e:#}"), "the store failed on a clock tick");
+                        self.failed.store(true, Ordering::SeqCst);
+                        break;
+                    }
+                }
+            }
+            self.alive.beat();
+            let processed = processor.process_some(SystemTime::now(), MAIL_BATCH);
+            if processed.is_ok() {
+                outage.ok();
+            }
+            match processed {
+                Err(e) if e.is_unavailable() => {
+                    wait_for_store(&mut outage, &e, &self.stop, &self.alive);
+                }
+                Ok(n) if n > 0 => {
+                    mailed += n;
+                    self.wake_outbox.notify_one();
+                }
+                Ok(_) if more => {}
+                Ok(_) => {
+                    if mailed > 0 {
+                        // A run of mail is over: what it took goes
+                        // back to the system.
+                        mailed = 0;
+                        release_memory();
+                    }
+                    // Nothing waiting: sleep until woken (a new mail
+                    // stored) or a second passes (`deliver` stores
+                    // from another process).
+                    let w = Arc::clone(&self.wake);
+                    self.rt.block_on(async move {
+                        let _ = tokio::time::timeout(Duration::from_secs(1), w.notified()).await;
+                    });
+                }
+                Err(e) => {
+                    error!(error = %format!("{e:#}"), "the store failed while processing mail");
+                    self.failed.store(true, Ordering::SeqCst);
+                    break;
+                }
+            }
+        }
+        // Mail this judge claimed and did not process goes to the
+        // others sharing the store at once.
+        if let Err(e) = processor.store.release_claims() {
+            warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; the other judges take them over once this one is gone");
+        }
+        self.done.notify_one();
+    }
 }
 
 /// The processor met a fault of the store (`e`): wait as `outage` says,

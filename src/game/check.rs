@@ -6,8 +6,11 @@
 use crate::adjudicate::{AdjustStatus, Illegal, RetreatSituation, adjudicate_retreats};
 use crate::game::Position;
 use crate::game::position::Anarchy;
-use crate::map::PowerId;
-use crate::orders::{AdjustOrder, AnyCommand, Order};
+use crate::map::{Map, PowerId, ProvinceId, Terrain, Unit, UnitKind};
+use crate::orders::{
+    AdjustCommand, AdjustOrder, AnyCommand, MainCommand, MainOrder, Order, Place, UnitRef,
+    format_unit,
+};
 use crate::variant::{PhaseKind, Variant};
 
 /// Why the judge refuses each order (None: accepted), checked against the
@@ -68,44 +71,38 @@ pub fn refusals(
             _ => out[i] = Some(format!("it is not an order for {} phase", article(kind))),
         }
     }
-    let verdicts: Vec<Option<String>> = match kind {
-        PhaseKind::Movement => crate::game::step::move_verdicts(v, pos, &main)
-            .into_iter()
-            .map(|o| o.map(|w| w.to_string()))
-            .collect(),
+    let verdicts: Vec<Option<Illegal>> = match kind {
+        PhaseKind::Movement => crate::game::step::move_verdicts(v, pos, &main),
         PhaseKind::Retreat => {
             let situation = RetreatSituation {
                 units: pos.units.clone(),
                 dislodged: pos.dislodged.clone(),
             };
-            adjudicate_retreats(&v.map, &situation, &retreats)
-                .orders
-                .into_iter()
-                .map(|o| o.map(|w| w.to_string()))
-                .collect()
+            adjudicate_retreats(&v.map, &situation, &retreats).orders
         }
         PhaseKind::Adjustment | PhaseKind::Placement => {
             crate::game::step::judge_adjustments(v, pos, &adjust)
                 .orders
                 .into_iter()
                 .map(|st| match st {
-                    AdjustStatus::Illegal(w) => Some(w.to_string()),
+                    AdjustStatus::Illegal(w) => Some(w),
                     _ => None,
                 })
                 .collect()
         }
     };
-    let not_refusals = [
-        Illegal::Replaced.to_string(),
-        Illegal::NotFriendly.to_string(),
-    ];
     for (k, verdict) in verdicts.into_iter().enumerate() {
-        if !verdict.as_ref().is_some_and(|w| not_refusals.contains(w)) {
-            out[idx[k]] = verdict;
-        }
+        out[idx[k]] = verdict
+            .filter(|w| !NOT_REFUSALS.contains(w))
+            .map(|w| w.to_string());
     }
     out
 }
+
+/// The verdicts that are not refusals when an order comes in (see
+/// [`refusals`]): compared as values, so a reworded reason cannot turn one
+/// into a refusal.
+const NOT_REFUSALS: [Illegal; 2] = [Illegal::Replaced, Illegal::NotFriendly];
 
 /// "a movement", "an adjustment": for "not an order for a ... phase".
 fn article(k: PhaseKind) -> String {
@@ -126,180 +123,248 @@ fn article(k: PhaseKind) -> String {
 /// [`crate::game::step::build_refusals`], so the list is right for every
 /// variant's map and rules.
 pub fn alternatives(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Option<String> {
-    use crate::orders::{AdjustCommand, MainCommand, Place, format_unit};
-    let map = &v.map;
-    let coastal = |p: crate::map::ProvinceId| map.province(p).terrain == crate::map::Terrain::Coast;
-    let named = |ps: &[crate::map::ProvinceId]| -> String {
-        let words: Vec<String> = ps
-            .iter()
-            .map(|p| {
-                let prov = map.province(*p);
-                if prov.name.eq_ignore_ascii_case(&prov.abbr) {
-                    prov.abbr.clone()
-                } else {
-                    format!("{} ({})", prov.abbr, prov.name)
-                }
-            })
-            .collect();
-        match words.split_last() {
-            None => String::new(),
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        }
-    };
     match (c, pos.phase.kind) {
         (AnyCommand::Main(u, cmd), PhaseKind::Movement) => {
-            let unit = pos.unit_in(map, u.at.province)?;
+            let unit = pos.unit_in(&v.map, u.at.province)?;
             if unit.power != power {
                 return None;
             }
-            let shown = format_unit(map, Some(unit.kind), Place::of_region(map, unit.region));
-            let provinces = (0..map.provinces().len())
-                .map(|i| crate::map::ProvinceId(i as u16))
-                .filter(|p| *p != u.at.province);
+            let mover = Mover {
+                v,
+                pos,
+                power,
+                order: u,
+                unit,
+            };
             match cmd {
-                MainCommand::Move { .. } => {
-                    let to: Vec<_> = provinces
-                        .filter(|p| {
-                            map.reaches(unit.region, *p, unit.kind)
-                                || (unit.kind == crate::map::UnitKind::Army
-                                    && coastal(u.at.province)
-                                    && coastal(*p)
-                                    && crate::game::step::move_verdicts(
-                                        v,
-                                        pos,
-                                        &[Order {
-                                            power,
-                                            unit: *u,
-                                            command: MainCommand::Move {
-                                                to: Place::province(*p),
-                                                via_convoy: true,
-                                                route: Vec::new(),
-                                            },
-                                        }],
-                                    )
-                                    .first()
-                                    .is_some_and(Option::is_none))
-                        })
-                        .collect();
-                    Some(if to.is_empty() {
-                        format!("{shown} cannot move anywhere now: it may hold or support")
-                    } else {
-                        format!("{shown} can move to {}", named(&to))
-                    })
-                }
+                MainCommand::Move { .. } => Some(mover.moves()),
                 MainCommand::SupportHold { .. } | MainCommand::SupportMove { .. } => {
-                    let to: Vec<_> = provinces
-                        .filter(|p| map.reaches(unit.region, *p, unit.kind))
-                        .collect();
-                    Some(format!("{shown} can support into {}", named(&to)))
+                    Some(mover.supports())
                 }
-                MainCommand::Convoy { .. } => {
-                    // Each army the fleet could convoy, with where to: every
-                    // pair the judge itself would accept as this fleet's
-                    // convoy order.
-                    let coasts: Vec<_> = provinces.filter(|p| coastal(*p)).collect();
-                    let mut ways = Vec::new();
-                    for army in pos.units.iter().filter(|a| {
-                        a.kind == crate::map::UnitKind::Army && coastal(map.province_of(a.region))
-                    }) {
-                        let from = map.province_of(army.region);
-                        let to: Vec<_> = coasts
-                            .iter()
-                            .copied()
-                            .filter(|p| *p != from)
-                            .filter(|p| {
-                                let convoy = Order {
-                                    power,
-                                    unit: *u,
-                                    command: MainCommand::Convoy {
-                                        unit: crate::orders::UnitRef {
-                                            kind: Some(army.kind),
-                                            at: Place::province(from),
-                                        },
-                                        to: Place::province(*p),
-                                    },
-                                };
-                                crate::game::step::move_verdicts(v, pos, &[convoy])
-                                    .first()
-                                    .is_some_and(Option::is_none)
-                            })
-                            .map(|p| map.province(p).abbr.clone())
-                            .collect();
-                        if !to.is_empty() {
-                            let army = format_unit(
-                                map,
-                                Some(army.kind),
-                                Place::of_region(map, army.region),
-                            );
-                            ways.push(format!("{army} to {}", to.join(" ")));
-                        }
-                    }
-                    Some(if ways.is_empty() {
-                        format!(
-                            "{shown} has no army it could convoy now: it may hold, move or support"
-                        )
-                    } else {
-                        format!("{shown} can convoy {}", ways.join("; "))
-                    })
-                }
+                MainCommand::Convoy { .. } => Some(mover.convoys()),
                 _ => None,
             }
         }
-        (AnyCommand::Retreat(u, _), PhaseKind::Retreat) => {
-            let (unit, opts) = pos
-                .dislodged
-                .iter()
-                .find(|(d, _)| d.power == power && map.province_of(d.region) == u.at.province)?;
-            let shown = format_unit(map, Some(unit.kind), Place::of_region(map, unit.region));
-            let to: Vec<_> = opts.iter().map(|r| map.province_of(*r)).collect();
-            Some(if to.is_empty() {
-                format!("{shown} has nowhere to retreat: it can only disband")
-            } else {
-                format!("{shown} can retreat to {}, or disband", named(&to))
-            })
-        }
+        (AnyCommand::Retreat(u, _), PhaseKind::Retreat) => retreats(v, pos, power, u),
         (
             AnyCommand::Adjust(AdjustCommand::Build { kind, .. }),
             PhaseKind::Adjustment | PhaseKind::Placement,
-        ) => {
-            let due = crate::game::step::due(v, pos)
-                .get(power.index())
-                .copied()
-                .unwrap_or(0);
-            match due {
-                0 => return Some("you have no builds due".into()),
-                -1 => return Some("you have 1 removal due, not a build".into()),
-                d if d < 0 => return Some(format!("you have {} removals due, not builds", -d)),
-                _ => {}
+        ) => Some(builds(v, pos, power, *kind)),
+        _ => None,
+    }
+}
+
+/// Places in words, `Lon (London), Wal (Wales) or Yor (York)`: the name
+/// beside the abbreviation a player may not know.
+fn named(map: &Map, ps: &[ProvinceId]) -> String {
+    let words: Vec<String> = ps
+        .iter()
+        .map(|p| {
+            let prov = map.province(*p);
+            if prov.name.eq_ignore_ascii_case(&prov.abbr) {
+                prov.abbr.clone()
+            } else {
+                format!("{} ({})", prov.abbr, prov.name)
             }
-            let free: Vec<_> = (0..map.provinces().len())
-                .map(|i| crate::map::ProvinceId(i as u16))
-                .filter(|p| map.province(*p).supply_centre)
+        })
+        .collect();
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+fn coastal(map: &Map, p: ProvinceId) -> bool {
+    map.province(p).terrain == Terrain::Coast
+}
+
+/// Whether the judge would accept `order` alone, as it judges a movement
+/// phase: the test every place offered passes.
+fn accepted(v: &Variant, pos: &Position, order: MainOrder) -> bool {
+    crate::game::step::move_verdicts(v, pos, &[order])
+        .first()
+        .is_some_and(Option::is_none)
+}
+
+/// A power's own unit whose movement order was refused: what else it
+/// could be ordered to do.
+struct Mover<'a> {
+    v: &'a Variant,
+    pos: &'a Position,
+    power: PowerId,
+    /// The unit as the order named it.
+    order: &'a UnitRef,
+    /// The unit as it stands.
+    unit: &'a Unit,
+}
+
+impl Mover<'_> {
+    /// The unit as the results write it: `A(Lon)`.
+    fn shown(&self) -> String {
+        let map = &self.v.map;
+        format_unit(
+            map,
+            Some(self.unit.kind),
+            Place::of_region(map, self.unit.region),
+        )
+    }
+
+    /// Every province but the unit's own.
+    fn elsewhere(&self) -> impl Iterator<Item = ProvinceId> + '_ {
+        (0..self.v.map.provinces().len())
+            .map(|i| ProvinceId(i as u16))
+            .filter(|p| *p != self.order.at.province)
+    }
+
+    /// Where it can move: next door, or by convoy for an army on a coast.
+    fn moves(&self) -> String {
+        let map = &self.v.map;
+        let by_convoy = |p: ProvinceId| {
+            self.unit.kind == UnitKind::Army
+                && coastal(map, self.order.at.province)
+                && coastal(map, p)
+                && accepted(
+                    self.v,
+                    self.pos,
+                    Order {
+                        power: self.power,
+                        unit: *self.order,
+                        command: MainCommand::Move {
+                            to: Place::province(p),
+                            via_convoy: true,
+                            route: Vec::new(),
+                        },
+                    },
+                )
+        };
+        let to: Vec<_> = self
+            .elsewhere()
+            .filter(|p| map.reaches(self.unit.region, *p, self.unit.kind) || by_convoy(*p))
+            .collect();
+        if to.is_empty() {
+            format!(
+                "{} cannot move anywhere now: it may hold or support",
+                self.shown()
+            )
+        } else {
+            format!("{} can move to {}", self.shown(), named(map, &to))
+        }
+    }
+
+    /// Where it can support into: where it could move itself.
+    fn supports(&self) -> String {
+        let map = &self.v.map;
+        let to: Vec<_> = self
+            .elsewhere()
+            .filter(|p| map.reaches(self.unit.region, *p, self.unit.kind))
+            .collect();
+        format!("{} can support into {}", self.shown(), named(map, &to))
+    }
+
+    /// Each army the fleet could convoy, with where to: every pair the
+    /// judge itself would accept as this fleet's convoy order.
+    fn convoys(&self) -> String {
+        let map = &self.v.map;
+        let coasts: Vec<_> = self.elsewhere().filter(|p| coastal(map, *p)).collect();
+        let mut ways = Vec::new();
+        for army in self
+            .pos
+            .units
+            .iter()
+            .filter(|a| a.kind == UnitKind::Army && coastal(map, map.province_of(a.region)))
+        {
+            let from = map.province_of(army.region);
+            let to: Vec<_> = coasts
+                .iter()
+                .copied()
+                .filter(|p| *p != from)
                 .filter(|p| {
-                    let b = AdjustOrder {
-                        power,
-                        command: AdjustCommand::Build {
-                            kind: *kind,
-                            at: Place::province(*p),
+                    let convoy = Order {
+                        power: self.power,
+                        unit: *self.order,
+                        command: MainCommand::Convoy {
+                            unit: UnitRef {
+                                kind: Some(army.kind),
+                                at: Place::province(from),
+                            },
+                            to: Place::province(*p),
                         },
                     };
-                    crate::game::step::build_refusals(v, pos, &[b])
-                        .first()
-                        .is_some_and(Option::is_none)
+                    accepted(self.v, self.pos, convoy)
                 })
+                .map(|p| map.province(p).abbr.clone())
                 .collect();
-            let builds = if due == 1 {
-                "1 build due".to_string()
-            } else {
-                format!("{due} builds due")
-            };
-            Some(if free.is_empty() {
-                format!("you have {builds} and no free site to build on (WAIVE)")
-            } else {
-                format!("you have {builds}; free sites: {}", named(&free))
-            })
+            if !to.is_empty() {
+                let army = format_unit(map, Some(army.kind), Place::of_region(map, army.region));
+                ways.push(format!("{army} to {}", to.join(" ")));
+            }
         }
-        _ => None,
+        if ways.is_empty() {
+            format!(
+                "{} has no army it could convoy now: it may hold, move or support",
+                self.shown()
+            )
+        } else {
+            format!("{} can convoy {}", self.shown(), ways.join("; "))
+        }
+    }
+}
+
+/// Where a power's dislodged unit can retreat to.
+fn retreats(v: &Variant, pos: &Position, power: PowerId, u: &UnitRef) -> Option<String> {
+    let map = &v.map;
+    let (unit, opts) = pos
+        .dislodged
+        .iter()
+        .find(|(d, _)| d.power == power && map.province_of(d.region) == u.at.province)?;
+    let shown = format_unit(map, Some(unit.kind), Place::of_region(map, unit.region));
+    let to: Vec<_> = opts.iter().map(|r| map.province_of(*r)).collect();
+    Some(if to.is_empty() {
+        format!("{shown} has nowhere to retreat: it can only disband")
+    } else {
+        format!("{shown} can retreat to {}, or disband", named(map, &to))
+    })
+}
+
+/// The builds due and the free sites the judge would accept a `kind`
+/// built on.
+fn builds(v: &Variant, pos: &Position, power: PowerId, kind: Option<UnitKind>) -> String {
+    let map = &v.map;
+    let due = crate::game::step::due(v, pos)
+        .get(power.index())
+        .copied()
+        .unwrap_or(0);
+    match due {
+        0 => return "you have no builds due".into(),
+        -1 => return "you have 1 removal due, not a build".into(),
+        d if d < 0 => return format!("you have {} removals due, not builds", -d),
+        _ => {}
+    }
+    let free: Vec<_> = (0..map.provinces().len())
+        .map(|i| ProvinceId(i as u16))
+        .filter(|p| map.province(*p).supply_centre)
+        .filter(|p| {
+            let b = AdjustOrder {
+                power,
+                command: AdjustCommand::Build {
+                    kind,
+                    at: Place::province(*p),
+                },
+            };
+            crate::game::step::build_refusals(v, pos, &[b])
+                .first()
+                .is_some_and(Option::is_none)
+        })
+        .collect();
+    let builds = if due == 1 {
+        "1 build due".to_string()
+    } else {
+        format!("{due} builds due")
+    };
+    if free.is_empty() {
+        format!("you have {builds} and no free site to build on (WAIVE)")
+    } else {
+        format!("you have {builds}; free sites: {}", named(map, &free))
     }
 }

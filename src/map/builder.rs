@@ -144,6 +144,11 @@ pub struct MapTables<'a> {
 }
 
 /// Build and check the map; on success also return the starting units.
+///
+/// Table by table, each checked as it is read (provinces and their coasts,
+/// their names, the borders, the powers and their units), so every
+/// problem in the file is found in one go; the map is put together only
+/// when there are none.
 pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>> {
     let mut b = Builder {
         lines: LineIndex::new(t.source),
@@ -151,39 +156,95 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         names: HashMap::new(),
         name_lines: HashMap::new(),
     };
-    let coasts: Vec<Coast> = t
-        .coasts
-        .iter()
-        .map(|(a, n)| Coast {
-            abbr: a.clone(),
-            name: n.clone(),
-        })
-        .collect();
-    let coast_ids: HashMap<String, CoastId> = coasts
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (normalize_name(&c.abbr), CoastId(i as u8)))
-        .collect();
-
-    if t.provinces.len() > ProvinceSet::CAPACITY {
-        b.whole(format!(
-            "{} provinces; a map may have at most {}",
-            t.provinces.len(),
-            ProvinceSet::CAPACITY
-        ));
+    if !b.within_limits(t) {
         return Err(b.problems);
     }
-    if t.powers.len() > 64 {
-        b.whole("more than 64 powers".to_string());
-        return Err(b.problems);
-    }
-
-    // Provinces and their regions.
-    let mut provinces = Vec::with_capacity(t.provinces.len());
-    let mut regions: Vec<Region> = Vec::new();
-    let mut ids: HashMap<String, ProvinceId> = HashMap::new();
+    let mut g = Geography::new(t.coasts);
     for (i, rp) in t.provinces.iter().enumerate() {
-        let pid = ProvinceId(i as u16);
+        g.province(&mut b, ProvinceId(i as u16), rp);
+    }
+    g.names(&mut b, t.provinces);
+    let edges = g.borders(&mut b, t.provinces);
+    g.check_symmetry(&mut b, &edges);
+    g.check_shores(&mut b, t.provinces, &edges);
+    let mut ps = PowerTables::default();
+    for (i, rp) in t.powers.iter().enumerate() {
+        ps.power(&mut b, &mut g, t, PowerId(i as u8), rp);
+    }
+    if !b.problems.is_empty() {
+        b.problems.sort_by_key(|p| p.line);
+        return Err(b.problems);
+    }
+    Ok((
+        g.finish(b.names, edges, ps.powers, ps.power_names, t.stacking),
+        ps.starting,
+    ))
+}
+
+/// Directed borders: (from, to, mobility bits) -> the line that lists it,
+/// so a border listed on one side only can be named by its line.
+type Edges = BTreeMap<(RegionId, RegionId, u8), usize>;
+
+/// A split province's `coasts` table: coast -> its fleet borders.
+type CoastBorders = BTreeMap<String, Vec<Spanned<String>>>;
+
+/// The places of the map as the tables are read: the coasts, the
+/// provinces with their regions, and the ids that name them.
+struct Geography {
+    coasts: Vec<Coast>,
+    coast_ids: HashMap<String, CoastId>,
+    provinces: Vec<Province>,
+    regions: Vec<Region>,
+    ids: HashMap<String, ProvinceId>,
+}
+
+impl Builder {
+    /// Whether the file is within what the map's sets can hold; beyond it
+    /// nothing else is worth checking.
+    fn within_limits(&mut self, t: &MapTables<'_>) -> bool {
+        if t.provinces.len() > ProvinceSet::CAPACITY {
+            self.whole(format!(
+                "{} provinces; a map may have at most {}",
+                t.provinces.len(),
+                ProvinceSet::CAPACITY
+            ));
+            return false;
+        }
+        if t.powers.len() > 64 {
+            self.whole("more than 64 powers".to_string());
+            return false;
+        }
+        true
+    }
+}
+
+impl Geography {
+    /// The `[coasts]` table: the coasts a split province may name.
+    fn new(table: &BTreeMap<String, String>) -> Geography {
+        let coasts: Vec<Coast> = table
+            .iter()
+            .map(|(a, n)| Coast {
+                abbr: a.clone(),
+                name: n.clone(),
+            })
+            .collect();
+        let coast_ids = coasts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (normalize_name(&c.abbr), CoastId(i as u8)))
+            .collect();
+        Geography {
+            coasts,
+            coast_ids,
+            provinces: Vec::new(),
+            regions: Vec::new(),
+            ids: HashMap::new(),
+        }
+    }
+
+    /// One `[[provinces]]` entry with its regions: the province itself
+    /// and one per named coast.
+    fn province(&mut self, b: &mut Builder, pid: ProvinceId, rp: &RawProvince) {
         let key = normalize_name(rp.id.get_ref());
         if key.is_empty() || key.contains('/') || key.contains(' ') {
             b.at(
@@ -194,7 +255,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 ),
             );
         }
-        if ids.insert(key.clone(), pid).is_some() {
+        if self.ids.insert(key.clone(), pid).is_some() {
             b.at(
                 &rp.id,
                 format!("province id `{}` is used twice", rp.id.get_ref()),
@@ -207,60 +268,15 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
             Terrain::Coast | Terrain::OffBoard => Mobility::BOTH,
             Terrain::Impassable => Mobility::NONE,
         };
-        let mut prov_regions = vec![RegionId(regions.len() as u16)];
+        let mut prov_regions = vec![RegionId(self.regions.len() as u16)];
         let split = rp.coasts.as_ref().is_some_and(|c| !c.get_ref().is_empty());
-        regions.push(Region {
+        self.regions.push(Region {
             province: pid,
             coast: None,
             admits: if split { Mobility::ARMY } else { main_admits },
         });
         if let Some(cs) = &rp.coasts {
-            if terrain != Terrain::Coast {
-                b.at(
-                    cs,
-                    format!(
-                        "`{}` has named coasts but its terrain is not coast",
-                        rp.id.get_ref()
-                    ),
-                );
-            }
-            if cs.get_ref().len() == 1 {
-                b.at(
-                    cs,
-                    format!(
-                        "`{}` names only one coast; list its fleet borders under `fleet` instead",
-                        rp.id.get_ref()
-                    ),
-                );
-            }
-            for c in cs.get_ref().keys() {
-                match coast_ids.get(&normalize_name(c)) {
-                    Some(&cid) => {
-                        prov_regions.push(RegionId(regions.len() as u16));
-                        regions.push(Region {
-                            province: pid,
-                            coast: Some(cid),
-                            admits: Mobility::FLEET,
-                        });
-                    }
-                    None => b.at(
-                        cs,
-                        format!(
-                            "`{}` has coast `{c}`, which is not in the [coasts] table",
-                            rp.id.get_ref()
-                        ),
-                    ),
-                }
-            }
-            if !rp.fleet.is_empty() {
-                b.at(
-                    &rp.fleet[0],
-                    format!(
-                        "`{}` has split coasts: list fleet borders per coast under `coasts`, not in `fleet`",
-                        rp.id.get_ref()
-                    ),
-                );
-            }
+            self.named_coasts(b, pid, rp, cs, &mut prov_regions);
         }
         if let Some(xy) = &rp.xy {
             let [x, y] = *xy.get_ref();
@@ -271,7 +287,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 );
             }
         }
-        provinces.push(Province {
+        self.provinces.push(Province {
             xy: rp.xy.as_ref().map(|s| *s.get_ref()),
             abbr: rp.id.get_ref().clone(),
             name: rp.name.get_ref().clone(),
@@ -282,38 +298,109 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         });
     }
 
-    // Names.
-    for (i, rp) in t.provinces.iter().enumerate() {
-        let target = Named::Province(ProvinceId(i as u16));
-        b.name(&rp.id, target, rp.id.get_ref());
-        b.name(&rp.name, target, rp.id.get_ref());
-        for a in &rp.aliases {
-            b.name(a, target, rp.id.get_ref());
+    /// A split province's coasts (`StP/nc`, `StP/sc`): a fleet region
+    /// each, which only a coastal province with two or more may have.
+    fn named_coasts(
+        &mut self,
+        b: &mut Builder,
+        pid: ProvinceId,
+        rp: &RawProvince,
+        cs: &Spanned<CoastBorders>,
+        prov_regions: &mut Vec<RegionId>,
+    ) {
+        if *rp.terrain.get_ref() != Terrain::Coast {
+            b.at(
+                cs,
+                format!(
+                    "`{}` has named coasts but its terrain is not coast",
+                    rp.id.get_ref()
+                ),
+            );
         }
-        // `stp/nc`, `st petersburg/nc` for each coast.
-        for &r in &provinces[i].regions[1..] {
-            let c = &coasts[regions[r.index()].coast.map_or(0, |c| c.0 as usize)];
-            let mut spellings = vec![rp.id.get_ref().clone(), rp.name.get_ref().clone()];
-            spellings.extend(rp.aliases.iter().map(|a| a.get_ref().clone()));
-            for s in spellings {
-                let key = normalize_name(&format!("{s}/{}", c.abbr));
-                b.names.entry(key).or_insert(Named::Region(r));
+        if cs.get_ref().len() == 1 {
+            b.at(
+                cs,
+                format!(
+                    "`{}` names only one coast; list its fleet borders under `fleet` instead",
+                    rp.id.get_ref()
+                ),
+            );
+        }
+        for c in cs.get_ref().keys() {
+            match self.coast_ids.get(&normalize_name(c)) {
+                Some(&cid) => {
+                    prov_regions.push(RegionId(self.regions.len() as u16));
+                    self.regions.push(Region {
+                        province: pid,
+                        coast: Some(cid),
+                        admits: Mobility::FLEET,
+                    });
+                }
+                None => b.at(
+                    cs,
+                    format!(
+                        "`{}` has coast `{c}`, which is not in the [coasts] table",
+                        rp.id.get_ref()
+                    ),
+                ),
+            }
+        }
+        if !rp.fleet.is_empty() {
+            b.at(
+                &rp.fleet[0],
+                format!(
+                    "`{}` has split coasts: list fleet borders per coast under `coasts`, not in `fleet`",
+                    rp.id.get_ref()
+                ),
+            );
+        }
+    }
+
+    /// Every name of each province (id, name, aliases) and of each coast
+    /// (`stp/nc`, `st petersburg/nc`); two provinces may not share one.
+    fn names(&self, b: &mut Builder, table: &[RawProvince]) {
+        for (i, rp) in table.iter().enumerate() {
+            let target = Named::Province(ProvinceId(i as u16));
+            b.name(&rp.id, target, rp.id.get_ref());
+            b.name(&rp.name, target, rp.id.get_ref());
+            for a in &rp.aliases {
+                b.name(a, target, rp.id.get_ref());
+            }
+            for &r in &self.provinces[i].regions[1..] {
+                let c = self.coast_of(r);
+                let mut spellings = vec![rp.id.get_ref().clone(), rp.name.get_ref().clone()];
+                spellings.extend(rp.aliases.iter().map(|a| a.get_ref().clone()));
+                for s in spellings {
+                    let key = normalize_name(&format!("{s}/{}", c.abbr));
+                    b.names.entry(key).or_insert(Named::Region(r));
+                }
             }
         }
     }
 
-    // Borders.
-    let resolve = |b: &mut Builder, s: &Spanned<String>, want_coast: bool| -> Option<RegionId> {
+    /// The coast a coast region stands for.
+    fn coast_of(&self, r: RegionId) -> &Coast {
+        &self.coasts[self.regions[r.index()].coast.map_or(0, |c| c.0 as usize)]
+    }
+
+    /// The region a border entry names: a province, or for fleets
+    /// (`want_coast`) one coast of a split province, which must be named.
+    fn border_region(
+        &self,
+        b: &mut Builder,
+        s: &Spanned<String>,
+        want_coast: bool,
+    ) -> Option<RegionId> {
         let raw = s.get_ref();
         let (p, c) = match raw.split_once('/') {
             Some((p, c)) => (p, Some(c)),
             None => (raw.as_str(), None),
         };
-        let Some(&pid) = ids.get(&normalize_name(p)) else {
+        let Some(&pid) = self.ids.get(&normalize_name(p)) else {
             b.at(s, format!("unknown province `{p}`"));
             return None;
         };
-        let prov = &provinces[pid.index()];
+        let prov = &self.provinces[pid.index()];
         match c {
             None if want_coast && prov.has_split_coasts() => {
                 b.at(
@@ -322,10 +409,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                         "`{}` has split coasts: say which one (`{}/{}`)",
                         p,
                         p,
-                        coasts[regions[prov.regions[1].index()]
-                            .coast
-                            .map_or(0, |c| c.0 as usize)]
-                        .abbr
+                        self.coast_of(prov.regions[1]).abbr
                     ),
                 );
                 None
@@ -339,78 +423,83 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                 None
             }
             Some(c) => {
-                let found = coast_ids.get(&normalize_name(c)).and_then(|&cid| {
-                    prov.regions[1..]
-                        .iter()
-                        .copied()
-                        .find(|r| regions[r.index()].coast == Some(cid))
-                });
+                let found = self.coast_region(pid, c);
                 if found.is_none() {
                     b.at(s, format!("`{p}` has no coast `{c}`"));
                 }
                 found
             }
         }
-    };
+    }
 
-    // Directed edges: (from, to, class) -> line of the entry.
-    let mut edges: BTreeMap<(RegionId, RegionId, u8), usize> = BTreeMap::new();
-    let mut add_edge =
-        |b: &mut Builder, from: RegionId, to: RegionId, m: Mobility, s: &Spanned<String>| {
-            if regions[from.index()].province == regions[to.index()].province {
-                b.at(
-                    s,
-                    format!("a province cannot border itself: `{}`", s.get_ref()),
-                );
-                return;
-            }
-            if !regions[from.index()].admits.intersects(m)
-                || !regions[to.index()].admits.intersects(m)
-            {
-                let what = if m == Mobility::ARMY { "army" } else { "fleet" };
-                let (bad, bad_terrain) = if !regions[from.index()].admits.intersects(m) {
-                    let p = &provinces[regions[from.index()].province.index()];
-                    (p.abbr.clone(), p.terrain)
-                } else {
-                    let p = &provinces[regions[to.index()].province.index()];
-                    (p.abbr.clone(), p.terrain)
-                };
-                b.at(
-                    s,
-                    format!(
-                        "{what} border to `{}`, but `{bad}` ({bad_terrain:?}) takes no {what}",
-                        s.get_ref()
-                    ),
-                );
-                return;
-            }
-            let line = b.lines.line(s.span().start);
-            if edges.insert((from, to, m.0), line).is_some() {
-                b.at(s, format!("border to `{}` listed twice", s.get_ref()));
-            }
-        };
-    for (i, rp) in t.provinces.iter().enumerate() {
-        let main = provinces[i].main_region();
-        for s in &rp.army {
-            if let Some(to) = resolve(&mut b, s, false) {
-                add_edge(&mut b, main, to, Mobility::ARMY, s);
-            }
+    /// The region of province `pid` on the coast called `c`.
+    fn coast_region(&self, pid: ProvinceId, c: &str) -> Option<RegionId> {
+        let cid = *self.coast_ids.get(&normalize_name(c))?;
+        self.provinces[pid.index()].regions[1..]
+            .iter()
+            .copied()
+            .find(|r| self.regions[r.index()].coast == Some(cid))
+    }
+
+    /// A border from `from` to `to` for units of mobility `m`, listed at
+    /// `s`: both ends must take such units, and it is listed once.
+    fn add_edge(
+        &self,
+        b: &mut Builder,
+        edges: &mut Edges,
+        (from, to): (RegionId, RegionId),
+        m: Mobility,
+        s: &Spanned<String>,
+    ) {
+        let (rf, rt) = (&self.regions[from.index()], &self.regions[to.index()]);
+        if rf.province == rt.province {
+            b.at(
+                s,
+                format!("a province cannot border itself: `{}`", s.get_ref()),
+            );
+            return;
         }
-        for s in &rp.fleet {
-            if let Some(to) = resolve(&mut b, s, true) {
-                add_edge(&mut b, main, to, Mobility::FLEET, s);
-            }
+        if !rf.admits.intersects(m) || !rt.admits.intersects(m) {
+            let what = if m == Mobility::ARMY { "army" } else { "fleet" };
+            let bad = if !rf.admits.intersects(m) { rf } else { rt };
+            let p = &self.provinces[bad.province.index()];
+            b.at(
+                s,
+                format!(
+                    "{what} border to `{}`, but `{}` ({:?}) takes no {what}",
+                    s.get_ref(),
+                    p.abbr,
+                    p.terrain
+                ),
+            );
+            return;
         }
-        if let Some(cs) = &rp.coasts {
+        let line = b.lines.line(s.span().start);
+        if edges.insert((from, to, m.0), line).is_some() {
+            b.at(s, format!("border to `{}` listed twice", s.get_ref()));
+        }
+    }
+
+    /// The `army`, `fleet` and per-coast borders of every province.
+    fn borders(&self, b: &mut Builder, table: &[RawProvince]) -> Edges {
+        let mut edges = Edges::new();
+        for (i, rp) in table.iter().enumerate() {
+            let main = self.provinces[i].main_region();
+            for s in &rp.army {
+                if let Some(to) = self.border_region(b, s, false) {
+                    self.add_edge(b, &mut edges, (main, to), Mobility::ARMY, s);
+                }
+            }
+            for s in &rp.fleet {
+                if let Some(to) = self.border_region(b, s, true) {
+                    self.add_edge(b, &mut edges, (main, to), Mobility::FLEET, s);
+                }
+            }
+            let Some(cs) = &rp.coasts else {
+                continue;
+            };
             for (c, list) in cs.get_ref() {
-                let Some(&cid) = coast_ids.get(&normalize_name(c)) else {
-                    continue;
-                };
-                let Some(from) = provinces[i].regions[1..]
-                    .iter()
-                    .copied()
-                    .find(|r| regions[r.index()].coast == Some(cid))
-                else {
+                let Some(from) = self.coast_region(ProvinceId(i as u16), c) else {
                     continue;
                 };
                 if list.is_empty() {
@@ -420,44 +509,57 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                     );
                 }
                 for s in list {
-                    if let Some(to) = resolve(&mut b, s, true) {
-                        add_edge(&mut b, from, to, Mobility::FLEET, s);
+                    if let Some(to) = self.border_region(b, s, true) {
+                        self.add_edge(b, &mut edges, (from, to), Mobility::FLEET, s);
                     }
                 }
             }
         }
+        edges
     }
-    let region_label = |r: RegionId| -> String {
-        let reg = &regions[r.index()];
-        let p = &provinces[reg.province.index()];
+
+    /// `Lon` or `StP/nc`, for a problem about a region.
+    fn region_label(&self, r: RegionId) -> String {
+        let reg = &self.regions[r.index()];
+        let p = &self.provinces[reg.province.index()];
         match reg.coast {
-            Some(c) => format!("{}/{}", p.abbr, coasts[c.0 as usize].abbr),
+            Some(c) => format!("{}/{}", p.abbr, self.coasts[c.0 as usize].abbr),
             None => p.abbr.clone(),
         }
-    };
-    for (&(from, to, m), &line) in &edges {
-        if !edges.contains_key(&(to, from, m)) {
-            let what = if m == Mobility::ARMY.0 {
-                "army"
-            } else {
-                "fleet"
-            };
-            b.problems.push(Problem {
-                line,
-                message: format!(
-                    "asymmetric {what} border: `{}` lists `{}`, but `{}` does not list `{}`",
-                    region_label(from),
-                    region_label(to),
-                    region_label(to),
-                    region_label(from)
-                ),
-            });
+    }
+
+    /// Every border must be listed from both sides: a border listed on one
+    /// only is almost always a typo, and would let units move one way.
+    fn check_symmetry(&self, b: &mut Builder, edges: &Edges) {
+        for (&(from, to, m), &line) in edges {
+            if !edges.contains_key(&(to, from, m)) {
+                let what = if m == Mobility::ARMY.0 {
+                    "army"
+                } else {
+                    "fleet"
+                };
+                b.problems.push(Problem {
+                    line,
+                    message: format!(
+                        "asymmetric {what} border: `{}` lists `{}`, but `{}` does not list `{}`",
+                        self.region_label(from),
+                        self.region_label(to),
+                        self.region_label(to),
+                        self.region_label(from)
+                    ),
+                });
+            }
         }
     }
-    // Coastal provinces must have a shore.
-    for (i, rp) in t.provinces.iter().enumerate() {
-        if provinces[i].terrain == Terrain::Coast && !provinces[i].has_split_coasts() {
-            let main = provinces[i].main_region();
+
+    /// Coastal provinces must have a shore: a fleet border.
+    fn check_shores(&self, b: &mut Builder, table: &[RawProvince], edges: &Edges) {
+        for (i, rp) in table.iter().enumerate() {
+            let prov = &self.provinces[i];
+            if prov.terrain != Terrain::Coast || prov.has_split_coasts() {
+                continue;
+            }
+            let main = prov.main_region();
             let has_fleet = edges
                 .keys()
                 .any(|&(f, _, m)| f == main && m == Mobility::FLEET.0);
@@ -473,19 +575,90 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         }
     }
 
-    // Powers.
-    let mut powers = Vec::with_capacity(t.powers.len());
-    let mut power_names: HashMap<String, PowerId> = HashMap::new();
-    let mut starting = Vec::new();
-    let mut occupied: HashMap<ProvinceId, (usize, Vec<(PowerId, UnitKind)>)> = HashMap::new();
-    for (i, rp) in t.powers.iter().enumerate() {
-        let pid = PowerId(i as u8);
+    /// The map, once every table has been read without a problem: the
+    /// borders gathered per region, and the reach sets the adjudicator
+    /// asks ("can an army in this region get to that province?").
+    fn finish(
+        self,
+        names: HashMap<String, Named>,
+        edges: Edges,
+        powers: Vec<Power>,
+        power_names: HashMap<String, PowerId>,
+        stacking: crate::map::Stacking,
+    ) -> Map {
+        let mut borders: Vec<Vec<(RegionId, Mobility)>> = vec![Vec::new(); self.regions.len()];
+        for &(from, to, m) in edges.keys() {
+            let list = &mut borders[from.index()];
+            match list.iter_mut().find(|(r, _)| *r == to) {
+                Some((_, have)) => *have = have.union(Mobility(m)),
+                None => list.push((to, Mobility(m))),
+            }
+        }
+        let reach = borders
+            .iter()
+            .map(|list| {
+                let mut sets = [ProvinceSet::default(); 2];
+                for &(r, m) in list {
+                    let p = self.regions[r.index()].province;
+                    if m.intersects(Mobility::ARMY) {
+                        sets[0].insert(p);
+                    }
+                    if m.intersects(Mobility::FLEET) {
+                        sets[1].insert(p);
+                    }
+                }
+                sets
+            })
+            .collect();
+        Map {
+            provinces: self.provinces,
+            regions: self.regions,
+            coasts: self.coasts,
+            powers,
+            borders,
+            reach,
+            name_prefixes: names
+                .keys()
+                .flat_map(|n| {
+                    let words: Vec<&str> = n.split(' ').collect();
+                    (1..words.len()).map(move |k| words[..k].join(" "))
+                })
+                .collect(),
+            names,
+            power_names,
+            stacking,
+        }
+    }
+}
+
+/// The `[[powers]]` table as it is read: the powers, their names, their
+/// starting units, and the provinces those stand in (with the line of the
+/// first, to name it when a second is too many).
+#[derive(Default)]
+struct PowerTables {
+    powers: Vec<Power>,
+    power_names: HashMap<String, PowerId>,
+    starting: Vec<StartingUnit>,
+    occupied: HashMap<ProvinceId, (usize, Vec<(PowerId, UnitKind)>)>,
+}
+
+impl PowerTables {
+    /// One `[[powers]]` entry: its names, home centres, homeland and
+    /// starting units.
+    fn power(
+        &mut self,
+        b: &mut Builder,
+        g: &mut Geography,
+        t: &MapTables<'_>,
+        pid: PowerId,
+        rp: &RawPower,
+    ) {
         let mut names = vec![&rp.name];
         names.extend(rp.adjective.iter());
         names.extend(rp.aliases.iter());
         for n in names {
             let key = normalize_name(n.get_ref());
-            if let Some(&other) = power_names.get(&key)
+            if let Some(&other) = self.power_names.get(&key)
                 && other != pid
             {
                 b.at(
@@ -497,122 +670,21 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
                     ),
                 );
             }
-            power_names.insert(key, pid);
+            self.power_names.insert(key, pid);
         }
-        let mut home = Vec::new();
-        for h in &rp.home {
-            let Some(&p) = ids.get(&normalize_name(h.get_ref())) else {
-                b.at(h, format!("unknown home centre `{}`", h.get_ref()));
-                continue;
-            };
-            let prov = &mut provinces[p.index()];
-            if !prov.supply_centre {
-                b.at(
-                    h,
-                    format!(
-                        "home centre `{}` is not a supply centre (add `supply-centre = true` to it)",
-                        h.get_ref()
-                    ),
-                );
-            }
-            if let Some(other) = prov.home_of
-                && other != pid
-            {
-                b.at(
-                    h,
-                    format!(
-                        "`{}` is already a home centre of {}",
-                        h.get_ref(),
-                        t.powers[other.index()].name.get_ref()
-                    ),
-                );
-            }
-            prov.home_of = Some(pid);
-            home.push(p);
-        }
+        let home = home_centres(b, g, t, pid, rp);
         let mut homeland = home.clone();
         for h in &rp.homeland {
-            match ids.get(&normalize_name(h.get_ref())) {
+            match g.ids.get(&normalize_name(h.get_ref())) {
                 Some(&p) if !homeland.contains(&p) => homeland.push(p),
                 Some(_) => {}
                 None => b.at(h, format!("unknown homeland province `{}`", h.get_ref())),
             }
         }
         for u in &rp.units {
-            let text = u.get_ref().trim();
-            // `2F Sca`: a stack of two fleets (1700 AD II).
-            let (count, text) = match text.as_bytes() {
-                [d @ b'2'..=b'9', b'F' | b'f', ..] => (usize::from(d - b'0'), &text[1..]),
-                _ => (1, text),
-            };
-            let Some((k, place)) = text.split_once(char::is_whitespace) else {
-                b.at(
-                    u,
-                    format!("starting unit `{text}` should read like `A Lon` or `F StP/sc`"),
-                );
-                continue;
-            };
-            let kind = match k.to_ascii_uppercase().as_str() {
-                "A" => UnitKind::Army,
-                "F" => UnitKind::Fleet,
-                "A/F" | "AF" => UnitKind::ArmyFleet,
-                "3D" => UnitKind::DefensiveArmy,
-                "L" => UnitKind::Leader,
-                _ => {
-                    b.at(u, format!("unknown unit kind `{k}` (A, F, A/F, 3D or L)"));
-                    continue;
-                }
-            };
-            let place = place.trim();
-            let Some(region) = resolve_place(&ids, &provinces, &regions, &coast_ids, place, kind)
-            else {
-                b.at(
-                    u,
-                    format!(
-                        "starting unit `{text}`: no such place, or a {} cannot stand there",
-                        kind.word()
-                    ),
-                );
-                continue;
-            };
-            let p = regions[region.index()].province;
-            // Off-board boxes hold any number of units (an invader's army
-            // waiting to land); everywhere else one unit per province.
-            if provinces[p.index()].terrain == Terrain::OffBoard {
-                starting.push(StartingUnit {
-                    power: pid,
-                    kind,
-                    region,
-                });
-                continue;
-            }
-            for _ in 0..count {
-                let here = occupied
-                    .entry(p)
-                    .or_insert((b.lines.line(u.span().start), Vec::new()));
-                if !t
-                    .stacking
-                    .allows(provinces[p.index()].terrain, pid, kind, &here.1)
-                {
-                    let line = here.0;
-                    b.at(
-                        u,
-                        format!(
-                            "two starting units in `{}` (the other is on line {line})",
-                            provinces[p.index()].abbr
-                        ),
-                    );
-                    break;
-                }
-                here.1.push((pid, kind));
-                starting.push(StartingUnit {
-                    power: pid,
-                    kind,
-                    region,
-                });
-            }
+            self.starting_unit(b, g, t.stacking, pid, u);
         }
-        powers.push(Power {
+        self.powers.push(Power {
             name: rp.name.get_ref().clone(),
             adjective: rp
                 .adjective
@@ -624,58 +696,129 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         });
     }
 
-    if !b.problems.is_empty() {
-        b.problems.sort_by_key(|p| p.line);
-        return Err(b.problems);
-    }
-
-    let mut borders: Vec<Vec<(RegionId, Mobility)>> = vec![Vec::new(); regions.len()];
-    for &(from, to, m) in edges.keys() {
-        let list = &mut borders[from.index()];
-        match list.iter_mut().find(|(r, _)| *r == to) {
-            Some((_, have)) => *have = have.union(Mobility(m)),
-            None => list.push((to, Mobility(m))),
+    /// A starting unit, `A Lon`, `F StP/sc`, `2F Sca` (a stack of two
+    /// fleets, 1700 AD II): where its kind can stand, and no more units in
+    /// a province than the variant's stacking allows.
+    fn starting_unit(
+        &mut self,
+        b: &mut Builder,
+        g: &Geography,
+        stacking: crate::map::Stacking,
+        pid: PowerId,
+        u: &Spanned<String>,
+    ) {
+        let text = u.get_ref().trim();
+        let (count, text) = match text.as_bytes() {
+            [d @ b'2'..=b'9', b'F' | b'f', ..] => (usize::from(d - b'0'), &text[1..]),
+            _ => (1, text),
+        };
+        let Some((k, place)) = text.split_once(char::is_whitespace) else {
+            b.at(
+                u,
+                format!("starting unit `{text}` should read like `A Lon` or `F StP/sc`"),
+            );
+            return;
+        };
+        let kind = match k.to_ascii_uppercase().as_str() {
+            "A" => UnitKind::Army,
+            "F" => UnitKind::Fleet,
+            "A/F" | "AF" => UnitKind::ArmyFleet,
+            "3D" => UnitKind::DefensiveArmy,
+            "L" => UnitKind::Leader,
+            _ => {
+                b.at(u, format!("unknown unit kind `{k}` (A, F, A/F, 3D or L)"));
+                return;
+            }
+        };
+        let place = place.trim();
+        let Some(region) =
+            resolve_place(&g.ids, &g.provinces, &g.regions, &g.coast_ids, place, kind)
+        else {
+            b.at(
+                u,
+                format!(
+                    "starting unit `{text}`: no such place, or a {} cannot stand there",
+                    kind.word()
+                ),
+            );
+            return;
+        };
+        let p = g.regions[region.index()].province;
+        let unit = StartingUnit {
+            power: pid,
+            kind,
+            region,
+        };
+        // Off-board boxes hold any number of units (an invader's army
+        // waiting to land); everywhere else one unit per province.
+        let terrain = g.provinces[p.index()].terrain;
+        if terrain == Terrain::OffBoard {
+            self.starting.push(unit);
+            return;
+        }
+        for _ in 0..count {
+            let here = self
+                .occupied
+                .entry(p)
+                .or_insert((b.lines.line(u.span().start), Vec::new()));
+            if !stacking.allows(terrain, pid, kind, &here.1) {
+                let line = here.0;
+                b.at(
+                    u,
+                    format!(
+                        "two starting units in `{}` (the other is on line {line})",
+                        g.provinces[p.index()].abbr
+                    ),
+                );
+                break;
+            }
+            here.1.push((pid, kind));
+            self.starting.push(unit.clone());
         }
     }
-    let reach = borders
-        .iter()
-        .map(|list| {
-            let mut sets = [ProvinceSet::default(); 2];
-            for &(r, m) in list {
-                let p = regions[r.index()].province;
-                if m.intersects(Mobility::ARMY) {
-                    sets[0].insert(p);
-                }
-                if m.intersects(Mobility::FLEET) {
-                    sets[1].insert(p);
-                }
-            }
-            sets
-        })
-        .collect();
+}
 
-    Ok((
-        Map {
-            provinces,
-            regions,
-            coasts,
-            powers,
-            borders,
-            reach,
-            name_prefixes: b
-                .names
-                .keys()
-                .flat_map(|n| {
-                    let words: Vec<&str> = n.split(' ').collect();
-                    (1..words.len()).map(move |k| words[..k].join(" "))
-                })
-                .collect(),
-            names: b.names,
-            power_names,
-            stacking: t.stacking,
-        },
-        starting,
-    ))
+/// A power's home centres: supply centres, each the home of one power
+/// only (it is marked as this power's on the province).
+fn home_centres(
+    b: &mut Builder,
+    g: &mut Geography,
+    t: &MapTables<'_>,
+    pid: PowerId,
+    rp: &RawPower,
+) -> Vec<ProvinceId> {
+    let mut home = Vec::new();
+    for h in &rp.home {
+        let Some(&p) = g.ids.get(&normalize_name(h.get_ref())) else {
+            b.at(h, format!("unknown home centre `{}`", h.get_ref()));
+            continue;
+        };
+        let prov = &mut g.provinces[p.index()];
+        if !prov.supply_centre {
+            b.at(
+                h,
+                format!(
+                    "home centre `{}` is not a supply centre (add `supply-centre = true` to it)",
+                    h.get_ref()
+                ),
+            );
+        }
+        if let Some(other) = prov.home_of
+            && other != pid
+        {
+            b.at(
+                h,
+                format!(
+                    "`{}` is already a home centre of {}",
+                    h.get_ref(),
+                    t.powers[other.index()].name.get_ref()
+                ),
+            );
+        }
+        prov.home_of = Some(pid);
+        home.push(p);
+    }
+    home
 }
 
 /// `Lon`, `StP/sc`, `stp(sc)` -> region for a unit of `kind`.

@@ -415,28 +415,47 @@ impl<'m> OrderParser<'m> {
     fn order(&self, c: &mut Cursor<'_>, ctx: Context) -> Result<AnyCommand, ParseError> {
         let retreat = ctx.heading == Some(Heading::Retreats)
             || (ctx.heading.is_none() && ctx.phase == Some(PhaseKind::Retreat));
+        if let Some(order) = self.keyword_first(c, ctx, retreat)? {
+            return Ok(order);
+        }
+        let spec = self.unit(c)?;
+        if let Some(order) = self.unit_then_keyword(c, ctx, retreat, spec.unit)? {
+            return Ok(order);
+        }
+        self.movement(c, spec)
+    }
+
+    /// The orders that begin with their keyword (`Build A Par`, `Waive`,
+    /// `Remove F Bre`, `Retreat A Bur - Par`, `A disembarks Por`), or
+    /// `None` when the line begins with the unit.
+    fn keyword_first(
+        &self,
+        c: &mut Cursor<'_>,
+        ctx: Context,
+        retreat: bool,
+    ) -> Result<Option<AnyCommand>, ParseError> {
         // Keyword-first forms; the one-letter ones (`B A Par`, `D F Bre`)
         // only before a unit's kind, where they cannot be a province.
         let kind_next = c.word_at(1).is_some_and(is_kind_word);
         if c.eat_word(&BUILD_WORDS[..2]) || (kind_next && c.eat_word(&["b"])) {
             if c.eat_word(WAIVE_WORDS) {
-                return Ok(AnyCommand::Adjust(AdjustCommand::Waive));
+                return Ok(Some(AnyCommand::Adjust(AdjustCommand::Waive)));
             }
             let spec = self.unit(c)?;
-            return Ok(AnyCommand::Adjust(AdjustCommand::Build {
+            return Ok(Some(AnyCommand::Adjust(AdjustCommand::Build {
                 kind: spec.unit.kind,
                 at: spec.unit.at,
-            }));
+            })));
         }
         if c.eat_word(WAIVE_WORDS) {
             c.eat_word(&BUILD_WORDS[..2]);
-            return Ok(AnyCommand::Adjust(AdjustCommand::Waive));
+            return Ok(Some(AnyCommand::Adjust(AdjustCommand::Waive)));
         }
         if c.peek_word() == Some("no")
             && c.word_at(1).is_some_and(|w| BUILD_WORDS[..2].contains(&w))
         {
             c.pos += 2;
-            return Ok(AnyCommand::Adjust(AdjustCommand::Waive));
+            return Ok(Some(AnyCommand::Adjust(AdjustCommand::Waive)));
         }
         if c.peek_word().is_some_and(|w| CONVERT_WORDS.contains(&w)) {
             if !self.syntax.convert {
@@ -444,15 +463,15 @@ impl<'m> OrderParser<'m> {
             }
             c.pos += 1;
             let unit = self.unit(c)?.unit;
-            return self.convert_to(c, unit);
+            return self.convert_to(c, unit).map(Some);
         }
         if c.eat_word(&REMOVE_WORDS[..4]) || (kind_next && c.eat_word(&["d"])) {
             let spec = self.unit(c)?;
-            return Ok(if retreat {
+            return Ok(Some(if retreat {
                 AnyCommand::Retreat(spec.unit, RetreatCommand::Disband)
             } else {
                 AnyCommand::Adjust(AdjustCommand::Remove { unit: spec.unit })
-            });
+            }));
         }
         if c.peek_word()
             .is_some_and(|w| RETREAT_WORDS[1..].contains(&w))
@@ -464,7 +483,10 @@ impl<'m> OrderParser<'m> {
                 return Err(c.expected("`-` and where the unit retreats to"));
             }
             let to = self.place(c)?;
-            return Ok(AnyCommand::Retreat(spec.unit, RetreatCommand::Move { to }));
+            return Ok(Some(AnyCommand::Retreat(
+                spec.unit,
+                RetreatCommand::Move { to },
+            )));
         }
 
         // The rule text's own landing after the A/F's order: `A disembarks
@@ -483,46 +505,58 @@ impl<'m> OrderParser<'m> {
             c.pos += 2;
             c.eat_word(&["in", "at", "to", "into", "on"]);
             let to = self.place(c)?;
-            return Ok(AnyCommand::Main(
+            return Ok(Some(AnyCommand::Main(
                 carrier,
                 MainCommand::Disembark {
                     to,
                     fleet_supports: false,
                 },
-            ));
+            )));
         }
-        let spec = self.unit(c)?;
-        let unit = spec.unit;
+        Ok(None)
+    }
+
+    /// The orders of a unit named first whose keyword follows it (`A Par
+    /// builds`, `F Bre disbands`, `F(Dub) becomes A`, boarding, landing,
+    /// destroying, a retreat), or `None` for a movement order.
+    fn unit_then_keyword(
+        &self,
+        c: &mut Cursor<'_>,
+        ctx: Context,
+        retreat: bool,
+        unit: UnitRef,
+    ) -> Result<Option<AnyCommand>, ParseError> {
         // A bare unit under a heading.
         if c.end() {
-            return match ctx.heading {
+            return (match ctx.heading {
                 Some(Heading::Builds) => Ok(AnyCommand::Adjust(AdjustCommand::Build {
                     kind: unit.kind,
                     at: unit.at,
                 })),
                 Some(Heading::Removes) => Ok(AnyCommand::Adjust(AdjustCommand::Remove { unit })),
                 _ => Err(c.expected("an order for the unit (`-`, `H`, `S` or `C`)")),
-            };
+            })
+            .map(Some);
         }
         if c.eat_word(&BUILD_WORDS[..2]) {
-            return Ok(AnyCommand::Adjust(AdjustCommand::Build {
+            return Ok(Some(AnyCommand::Adjust(AdjustCommand::Build {
                 kind: unit.kind,
                 at: unit.at,
-            }));
+            })));
         }
         if c.eat_word(REMOVE_WORDS) {
-            return Ok(if retreat {
+            return Ok(Some(if retreat {
                 AnyCommand::Retreat(unit, RetreatCommand::Disband)
             } else {
                 AnyCommand::Adjust(AdjustCommand::Remove { unit })
-            });
+            }));
         }
         if c.peek_word().is_some_and(|w| BECOMES_WORDS.contains(&w)) {
             if !self.syntax.convert {
                 return Err(c.not_here("changing a unit's kind (Ard-Ri's Viking rule)"));
             }
             c.pos += 1;
-            return self.convert_to(c, unit);
+            return self.convert_to(c, unit).map(Some);
         }
         if c.peek_word().is_some_and(|w| BOARD_WORDS.contains(&w)) {
             if !self.syntax.boarding {
@@ -530,7 +564,7 @@ impl<'m> OrderParser<'m> {
             }
             c.pos += 1;
             let fleet = self.unit(c)?.unit;
-            return Ok(AnyCommand::Main(unit, MainCommand::Board { fleet }));
+            return Ok(Some(AnyCommand::Main(unit, MainCommand::Board { fleet })));
         }
         if c.peek_word().is_some_and(|w| DISEMBARK_WORDS.contains(&w)) {
             if !self.syntax.boarding {
@@ -549,10 +583,10 @@ impl<'m> OrderParser<'m> {
                 self.unit(c)?;
                 fleet_supports = true;
             }
-            return Ok(AnyCommand::Main(
+            return Ok(Some(AnyCommand::Main(
                 unit,
                 MainCommand::Disembark { to, fleet_supports },
-            ));
+            )));
         }
         if c.peek_word().is_some_and(|w| DESTROY_WORDS.contains(&w)) {
             if !self.syntax.destroy {
@@ -560,13 +594,23 @@ impl<'m> OrderParser<'m> {
             }
             c.pos += 1;
             let target = self.unit(c)?.unit;
-            return Ok(AnyCommand::Main(unit, MainCommand::Destroy { target }));
+            return Ok(Some(AnyCommand::Main(
+                unit,
+                MainCommand::Destroy { target },
+            )));
         }
         if retreat && (c.eat_word(RETREAT_WORDS) || self.move_word(c)) {
             c.eat_word(&["to"]);
             let to = self.place(c)?;
-            return Ok(AnyCommand::Retreat(unit, RetreatCommand::Move { to }));
+            return Ok(Some(AnyCommand::Retreat(unit, RetreatCommand::Move { to })));
         }
+        Ok(None)
+    }
+
+    /// A movement order of the unit `spec`: a hold, a support, a convoy,
+    /// or a chain of steps (1700 AD II's impulses).
+    fn movement(&self, c: &mut Cursor<'_>, spec: UnitSpec) -> Result<AnyCommand, ParseError> {
+        let unit = spec.unit;
         // Movement: a hold, a support, a convoy, or a chain of steps.
         let mut steps = Vec::new();
         let first_is_move = self.move_word(c) || c.eat_word(RETREAT_WORDS) || {

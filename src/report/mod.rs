@@ -602,7 +602,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             }
         }
         (PhaseResult::Adjustment(ar), PhaseOrders::Adjustment(orders)) => {
-            adjustment_lines(v, ar, orders, &r.nmr, &mut adjustments);
+            adjustment_lines(v, ar, orders, &mut adjustments);
         }
         (PhaseResult::Turn(t), PhaseOrders::Turn { moves, adjust, .. }) => {
             turn_lines(r, t, moves, &mut powers, &mut retreats);
@@ -613,7 +613,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     judge: format!("Removes {}.  (*out of supply*)", unit_long(map, u)),
                 });
             }
-            adjustment_lines(v, &t.adjustments, adjust, &r.nmr, &mut adjustments);
+            adjustment_lines(v, &t.adjustments, adjust, &mut adjustments);
         }
         _ => {}
     }
@@ -861,15 +861,12 @@ fn outcome_marks(
     }
 }
 
-/// The builds and removals of an adjustment, a line each, power by power.
-/// Removals the judge chose are civil disorder only for a power that sent
-/// no orders (`nmr`); for one that ordered too few they are the judge's
-/// choice.
+/// The builds and removals of an adjustment, a line each, power by power;
+/// removals the judge chose say whether the power ordered none or too few.
 fn adjustment_lines(
     v: &Variant,
     ar: &crate::adjudicate::AdjustResult,
     orders: &[crate::orders::AdjustOrder],
-    nmr: &[PowerId],
     adjustments: &mut Vec<PowerLine>,
 ) {
     let map = &v.map;
@@ -920,21 +917,22 @@ fn adjustment_lines(
                 }
             }
         }
+        // The judge's choice, said as what the power ordered: whether its
+        // seat is in civil disorder is the seat's affair (the results'
+        // closing note says so), not the removal's: a playing power that
+        // missed one deadline under NMR HOLD is not in it, and one nobody
+        // plays never "ordered too few".
+        let none_ordered = !orders.iter().any(|o| o.power == pw);
         for u in ar.civil_disorder.iter().filter(|u| u.power == pw) {
-            if nmr.contains(&pw) {
-                push(
-                    format!("removes {} (civil disorder)", unit_named(v, u)),
-                    format!("Removes {}.  (*civil disorder*)", unit_long(map, u)),
-                );
+            let why = if none_ordered {
+                "no removals ordered"
             } else {
-                push(
-                    format!(
-                        "removes {} (too few removals ordered: the judge's choice)",
-                        unit_named(v, u)
-                    ),
-                    format!("Removes {}.  (*not ordered*)", unit_long(map, u)),
-                );
-            }
+                "too few removals ordered"
+            };
+            push(
+                format!("removes {} ({why}: the judge's choice)", unit_named(v, u)),
+                format!("Removes {}.  (*not ordered*)", unit_long(map, u)),
+            );
         }
         if let Some(&n) = ar.unused_builds.get(pw.index())
             && n > 0

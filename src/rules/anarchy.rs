@@ -56,7 +56,7 @@ pub fn end_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
 }
 
 /// On the way into an adjustment phase: a power left with no home centre
-/// gets its season of grace (rule 13).
+/// but still holding some centre gets its season of grace (rule 13).
 pub fn start_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
     if !v.features().plugins.has(PLUGIN.name) {
         return;
@@ -67,7 +67,11 @@ pub fn start_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
         if homes.is_empty() || pos.state.anarchy.get(pw) != Some(&Anarchy::No) {
             continue;
         }
-        if homes.iter().all(|h| pos.owners[h.index()] != Some(pw)) {
+        // "The power is said to still survive until all sc's are lost": one
+        // that holds no centre at all is out (its units go at this
+        // adjustment), with no season of grace to announce.
+        let holds_any = pos.owners.contains(&Some(pw));
+        if holds_any && homes.iter().all(|h| pos.owners[h.index()] != Some(pw)) {
             pos.state.anarchy[pw] = Anarchy::Grace;
         }
     }

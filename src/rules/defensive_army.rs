@@ -4,7 +4,7 @@
 //! `[defensive-army]` table puts it in the variant.
 
 use super::feature::{Feature, Load, Plugin};
-use crate::map::UnitKind;
+use crate::map::{Unit, UnitKind};
 use crate::orders::OrderSyntax;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -38,5 +38,12 @@ impl Feature for DefensiveArmy {
 
     fn kinds(&self, k: &mut Vec<UnitKind>) {
         k.push(UnitKind::DefensiveArmy);
+    }
+
+    /// Rule 7: "Two supply centres will support a triple army". The chart
+    /// counts a 3D as the two units its centres keep, as the builds and
+    /// removals do, so that centres less units is what is due.
+    fn units_in(&self, u: &Unit) -> Option<i64> {
+        (u.kind == UnitKind::DefensiveArmy).then_some(2)
     }
 }

@@ -113,7 +113,8 @@ pub fn offer(
 }
 
 /// At the end of a move: carry out every pair of matching offers whose
-/// centres may still change hands, and clear the offers. Returns the
+/// centres may still change hands, equal numbers each way, and clear the
+/// offers. Returns the
 /// exchanges made (each once, from the first offer's side) and the matched
 /// ones that could not be made, with why.
 pub fn carry_out(v: &(impl Ruleset + ?Sized), pos: &mut Position) -> (Vec<Exchange>, Vec<Unmade>) {
@@ -124,8 +125,19 @@ pub fn carry_out(v: &(impl Ruleset + ?Sized), pos: &mut Position) -> (Vec<Exchan
         let Some(b) = offers[i + 1..].iter().find(|b| a.matches(b)) else {
             continue;
         };
-        if let Err(e) =
-            check_side(v, pos, a.from, &a.give).and_then(|()| check_side(v, pos, b.from, &b.give))
+        // Rule 6: "the number of supply centres exchanged by each Power
+        // must be equal", whatever the position holds (the command refuses
+        // such offers; a position written by hand may still have them).
+        let equal = || {
+            if a.give.is_empty() || a.give.len() != a.take.len() {
+                Err(ExchangeError::Unequal)
+            } else {
+                Ok(())
+            }
+        };
+        if let Err(e) = equal()
+            .and_then(|()| check_side(v, pos, a.from, &a.give))
+            .and_then(|()| check_side(v, pos, b.from, &b.give))
         {
             unmade.push(Unmade {
                 offer: a.clone(),

@@ -78,7 +78,8 @@ pub struct RawBox {
     #[serde(default)]
     pub exit_bonus: bool,
     /// Units on the board may support this box's units onto the board and
-    /// convoy its armies (1066 rules 4 and 7); a raiding box's are not.
+    /// convoy its armies (1066 rules 4 and 7; Ard-Ri's raiders, whose
+    /// return by rule 6c is a move that rule 1 lets be supported).
     #[serde(default)]
     pub supported_out: bool,
 }

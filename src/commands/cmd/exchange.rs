@@ -77,27 +77,66 @@ impl Command for Exchange {
             give: give.clone(),
             take: take.clone(),
         };
-        let waits_on = crate::game::exchange::offer(&v, &mut pos, x).map_err(|e| e.to_string())?;
+        let waits_on =
+            crate::game::exchange::offer(&v, &mut pos, x.clone()).map_err(|e| e.to_string())?;
+        // The other side's matching offer may already stand: then the
+        // exchange waits on nothing more from either player.
+        let matched = pos
+            .state
+            .offers
+            .iter()
+            .any(|o| o.from == to && x.matches(o));
         g.position = crate::commands::stored(&v, &pos)?;
         games::save(s.tx, &g)?;
         let other = &v.map.power(to).name;
         if withdraw {
             s.say(&format!("  Your offer to {other} is withdrawn."));
+            return Ok(());
+        }
+        let recorded = format!(
+            "Offer to {other} recorded: you give {} for {}.",
+            names(&give),
+            names(&take)
+        );
+        if matched {
+            s.say(&crate::report::wrap(
+                &format!(
+                    "{recorded} {other} has sent the matching offer, so the exchange \
+                     is carried out at the end of this move."
+                ),
+                72,
+                "  ",
+            ));
         } else {
+            s.say(&crate::report::wrap(
+                &format!(
+                    "{recorded} It is carried out at the end of this move if {other} \
+                     sends the matching offer:"
+                ),
+                72,
+                "  ",
+            ));
             s.say(&format!(
-                "  Offer to {other} recorded: you give {} for {}. It is carried out at the\n  \
-                 end of this move if {other} sends the matching offer:\n    EXCHANGE {} {} FOR {}",
-                names(&give),
-                names(&take),
+                "    EXCHANGE {} {} FOR {}",
                 v.map.power(seat.power).name,
                 names(&take),
                 names(&give)
             ));
-            for w in &waits_on {
-                s.say(&format!(
-                    "  For now {w}: it must be empty of your units at the end of the move."
-                ));
-            }
+        }
+        // Said to the giver: its own unit, which may still leave by the
+        // end of the move (rule 6: "if it is still occupying it").
+        for w in &waits_on {
+            let crate::game::exchange::ExchangeError::Occupied(centre, _) = w else {
+                continue;
+            };
+            s.say(&crate::report::wrap(
+                &format!(
+                    "For now your own unit stands in {centre}: it must be empty of \
+                     your units at the end of the move, or the exchange is not made."
+                ),
+                72,
+                "  ",
+            ));
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 //! name tries spots around its province's unit, nearest first, inside its
 //! own area if it can; the most crowded provinces choose first.
 
-use super::geometry::{DISLODGED_OFFSET, Geometry, Label, Pt, TOKEN_H, TOKEN_W, inside};
+use super::layout::{DISLODGED_OFFSET, Geometry, Label, Pt, TOKEN_H, TOKEN_W, inside};
 use crate::map::{Map, Terrain};
 
 /// A box: left, top, width, height.

@@ -19,6 +19,7 @@
 
 pub mod geometry;
 pub mod labels;
+pub mod layout;
 pub mod outline;
 mod raster;
 pub mod scene;
@@ -106,7 +107,7 @@ const BORDER: &str = "#9a8a66";
 /// The title band above the map.
 const TOP: f32 = 34.0;
 /// The picture's width.
-const WIDTH: f32 = geometry::MAP_WIDTH;
+const WIDTH: f32 = layout::MAP_WIDTH;
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")

@@ -8,7 +8,7 @@
 //! path commands and a few attributes) and refuses anything else, so a
 //! broken file falls back to computed areas instead of a wrong picture.
 
-use super::geometry::Pt;
+use super::layout::Pt;
 use std::collections::HashMap;
 
 /// The shipped outline files, by variant name.
