@@ -451,7 +451,7 @@ fn movement_blocks(
     // unit waiting in a box, `A(SOD)`), or nothing when hidden.
     let seen = |i: usize| -> Option<String> {
         let u = &r.before.units[i];
-        let order = m.units.get(i).and_then(|ur| ur.order);
+        let order = m.units.get(i).and_then(|ur| ur.order_index());
         if unit_hidden(r, view, u, order.map(|k| &orders[k].command)) {
             return None;
         }
@@ -473,7 +473,7 @@ fn movement_blocks(
             .enumerate()
             .filter(|(_, u)| u.power == pw)
         {
-            let given = m.units[i].order.map(|k| &orders[k].command);
+            let given = m.units[i].order_index().map(|k| &orders[k].command);
             if unit_hidden(r, view, u, given) {
                 continue;
             }
@@ -508,8 +508,8 @@ fn unit_lines(
     let map = &r.variant.map;
     let u = &r.before.units[i];
     let ur = &m.units[i];
-    let given = ur.order.map(|k| &orders[k].command);
-    let (zine, judge, mut marks, mut jm) = match ur.order {
+    let given = ur.order_index().map(|k| &orders[k].command);
+    let (zine, judge, mut marks, mut jm) = match ur.order_index() {
         Some(k) => {
             // A unit waiting in a box is written where the
             // player named it (`A(SOD)`, 1066 rule 4).
@@ -593,7 +593,10 @@ fn unit_lines(
         .map(|l| (l.order, l.outcome.clone()));
     // The fleet's own line, unless all it did was support
     // its army's landing (printed with the landing).
-    if landing.as_ref().is_none_or(|(k, _)| ur.order != Some(*k)) {
+    if landing
+        .as_ref()
+        .is_none_or(|(k, _)| ur.order_index() != Some(*k))
+    {
         lines.push(OrderLine {
             zine,
             judge,
@@ -711,7 +714,7 @@ fn contested_lines(
         r.before.units.iter().zip(&m.units).any(|(u, ur)| {
             matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
                 if map.province_of(to) == p)
-                && !unit_hidden(r, view, u, ur.order.map(|k| &orders[k].command))
+                && !unit_hidden(r, view, u, ur.order_index().map(|k| &orders[k].command))
         })
     };
     m.contested
@@ -920,7 +923,7 @@ fn outcome_marks(
         | Outcome::Destroying => (None, None),
         // As the zine GM writes it: "bounced with A(Mun)".
         Outcome::Bounced { with } => {
-            let who: Vec<String> = with.iter().filter_map(|&i| seen(i)).collect();
+            let who: Vec<String> = with.iter().filter_map(seen).collect();
             let zine = if who.is_empty() {
                 "bounced".to_string()
             } else {
@@ -1051,7 +1054,12 @@ fn turn_lines(
                     if let Some(why) = round.result.orders[k] {
                         marks.push(format!("void: {why}"));
                         jm.push("void".to_string());
-                    } else if let Some(u) = round.result.units.iter().find(|u| u.order == Some(k)) {
+                    } else if let Some(u) = round
+                        .result
+                        .units
+                        .iter()
+                        .find(|u| u.order_index() == Some(k))
+                    {
                         let (m, j) = outcome_marks(&u.outcome, &|i| {
                             Some(unit_in_outcome(map, &round.board[i]))
                         });

@@ -173,7 +173,7 @@ pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
             let hide = |i: usize| {
                 let given = m.units[i]
-                    .order
+                    .order_index()
                     .and_then(|k| orders.get(k))
                     .map(|o| &o.command);
                 unit_hidden(r, &view, &r.before.units[i], given)
@@ -339,7 +339,10 @@ fn movement(
         if hide(i) {
             continue;
         }
-        let given = ur.order.and_then(|k| orders.get(k)).map(|o| &o.command);
+        let given = ur
+            .order_index()
+            .and_then(|k| orders.get(k))
+            .map(|o| &o.command);
         let from = at(i);
         // A support of a unit where this reader may not know what stands:
         // drawn as ordered, whether it was given or void (1066 rule 5).
@@ -378,7 +381,7 @@ fn movement(
                         .enumerate()
                         .filter(|(j, (_, r))| {
                             !hide(*j)
-                                && matches!(r.command, Resolved::Convoy { army, .. } if army == i)
+                                && matches!(r.command, Resolved::Convoy { army, .. } if usize::from(army) == i)
                         })
                         .map(|(j, _)| at(j))
                         .collect();
@@ -406,6 +409,7 @@ fn movement(
                 });
             }
             Resolved::SupportHold { unit } => {
+                let unit = usize::from(unit);
                 s.marks.push(Mark::Support {
                     power: u.power,
                     from,
@@ -416,6 +420,7 @@ fn movement(
                 });
             }
             Resolved::SupportMove { unit, to } => {
+                let unit = usize::from(unit);
                 // To the supported arrow, two thirds along, when it went
                 // there; else to where the support was for.
                 let target = match m.units.get(unit).map(|r| r.command) {
