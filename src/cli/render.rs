@@ -10,6 +10,7 @@ use crate::game::step::{PhaseOrders, play};
 use crate::orders::parse::OrderParser;
 use crate::report::picture::{self, Picture};
 use crate::report::{PhaseReport, PictureFormat};
+use crate::rules::view::VariantRules;
 use crate::store::Store;
 use crate::store::games;
 use crate::variant::features::Viewer;

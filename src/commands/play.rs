@@ -12,6 +12,7 @@ use crate::mail::Outgoing;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, format_order};
 use crate::report::{PhaseReport, data, data_for, title};
+use crate::rules::view::VariantRules;
 use crate::rules::view::View;
 use crate::store::Conn;
 use crate::store::games;

@@ -16,6 +16,7 @@ use crate::map::PowerId;
 use crate::orders::mail::find_orders;
 use crate::orders::parse::OrderParser;
 use crate::orders::{AdjustOrder, AnyCommand, Place, format_order, format_unit};
+use crate::rules::view::VariantRules;
 use crate::store::games;
 use crate::variant::{PhaseKind, Variant};
 use std::fmt::Write;

@@ -6,6 +6,7 @@
 use crate::game::step::PhaseOrders;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, MainOrder, Order, RetreatOrder};
+use crate::rules::view::VariantRules;
 use crate::variant::{PhaseKind, Variant};
 
 /// Orders gathered for one phase, by the kind of each.

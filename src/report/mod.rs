@@ -24,6 +24,7 @@ use crate::orders::{
     AnyCommand, MainCommand, MainOrder, Place, UnitRef, format_order, format_order_long,
     format_unit, format_unit_long,
 };
+use crate::rules::view::VariantRules;
 use crate::rules::view::View;
 use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};

@@ -8,31 +8,32 @@
 //! (phase, reader) and answers every question of hidden information
 //! (1066 rule 5); the rest of the rule questions asked outside `rules`
 //! (is this a box, does the variant have this kind of unit, who leads this
-//! power) are named methods of the variant, at the end of this file, so
-//! no caller reaches into `Variant::features`.
+//! power) are named methods of [`VariantRules`], at the end of this file,
+//! which every variant has, so no caller reaches into its features.
 
+use super::Ruleset;
 use super::features::Viewer;
 use super::position::Position;
 use crate::calendar::Phase;
 use crate::map::{PowerId, ProvinceId, Unit, UnitKind};
-use crate::variant::{PhaseKind, Variant};
+use crate::orders::PhaseKind;
 
 /// What one reader may see in one phase of a game.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    v: &'a Variant,
+    v: &'a dyn Ruleset,
     phase: Phase,
     viewer: Viewer,
 }
 
 impl<'a> View<'a> {
     /// The view of `viewer` in `phase`.
-    pub fn new(v: &'a Variant, phase: Phase, viewer: Viewer) -> View<'a> {
+    pub fn new(v: &'a dyn Ruleset, phase: Phase, viewer: Viewer) -> View<'a> {
         View { v, phase, viewer }
     }
 
     /// The view of `viewer` of `pos`.
-    pub fn of(v: &'a Variant, pos: &Position, viewer: Viewer) -> View<'a> {
+    pub fn of(v: &'a dyn Ruleset, pos: &Position, viewer: Viewer) -> View<'a> {
         View::new(v, pos.phase, viewer)
     }
 
@@ -44,15 +45,15 @@ impl<'a> View<'a> {
     /// Whether this reader may not see where `u` stands.
     pub fn hides_unit(&self, u: &Unit) -> bool {
         self.v
-            .features
-            .hidden_from(&self.v.map, self.phase, u, self.viewer)
+            .features()
+            .hidden_from(self.v.map(), self.phase, u, self.viewer)
     }
 
     /// Whether this reader may not know which units stand at `p` (1066
     /// rule 5: Oceanus Germanicus and the Wash, until the end of April).
     pub fn hides_place(&self, p: ProvinceId) -> bool {
         self.v
-            .features
+            .features()
             .place_hidden_from(self.phase, p, self.viewer)
     }
 
@@ -92,23 +93,24 @@ impl<'a> View<'a> {
         if self.sees_phase(pos) {
             pos.phase
         } else {
-            self.v.calendar.next(pos.phase)
+            self.v.calendar().next(pos.phase)
         }
     }
 }
 
 /// The rule questions asked outside `rules`, as named methods, so that no
-/// caller reaches into the features.
-impl Variant {
+/// caller reaches into the features: every variant answers them (import
+/// the trait to ask).
+pub trait VariantRules: Ruleset {
     /// Whether the variant hides anything from anyone: then results,
     /// pictures and pages are made per reader.
-    pub fn hides_anything(&self) -> bool {
-        self.features.hides_anything()
+    fn hides_anything(&self) -> bool {
+        self.features().hides_anything()
     }
 
     /// The reader whose copy `viewer` gets: themselves where something is
     /// hidden, else the copy every reader shares (the `shared` one).
-    pub fn copy_for(&self, viewer: Viewer, shared: Viewer) -> Viewer {
+    fn copy_for(&self, viewer: Viewer, shared: Viewer) -> Viewer {
         if self.hides_anything() {
             viewer
         } else {
@@ -119,29 +121,29 @@ impl Variant {
     /// Whether province `p` is an off-board box (1066 rule 4's Straits of
     /// Dover, Harald's box): units there are named by the box, not by a
     /// place on the board.
-    pub fn is_box(&self, p: ProvinceId) -> bool {
-        self.features.box_at(p).is_some()
+    fn is_box(&self, p: ProvinceId) -> bool {
+        self.features().box_at(p).is_some()
     }
 
     /// Whether province `p` is a box units raid from (Ard-Ri's Viking
     /// seas: entered from given places, or paying a bonus on leaving), so
     /// a move out of it is drawn as a raid.
-    pub fn is_raid_box(&self, p: ProvinceId) -> bool {
-        self.features
+    fn is_raid_box(&self, p: ProvinceId) -> bool {
+        self.features()
             .box_at(p)
             .is_some_and(|b| !b.enter_from.is_empty() || b.exit_bonus)
     }
 
     /// The box a destroy order clears (1066 rule 4: the armies still
     /// waiting in the Straits of Dover), if the variant has the order.
-    pub fn destroyed_box(&self) -> Option<ProvinceId> {
-        self.features.destroy.as_ref().map(|d| d.province)
+    fn destroyed_box(&self) -> Option<ProvinceId> {
+        self.features().destroy.as_ref().map(|d| d.province)
     }
 
     /// The box of `power` that the name of `p` also stands for (a box
     /// named after the place its units enter by), if any.
-    pub fn box_also_named(&self, power: PowerId, p: ProvinceId) -> Option<ProvinceId> {
-        self.features
+    fn box_also_named(&self, power: PowerId, p: ProvinceId) -> Option<ProvinceId> {
+        self.features()
             .boxes
             .iter()
             .find(|b| b.owner == Some(power) && b.also_named.contains(&p))
@@ -151,8 +153,8 @@ impl Variant {
     /// For a unit in a raiders' box at `p` (Ard-Ri: coming home pays a
     /// bonus), whether `season` is one it may come home in, so that staying
     /// away brings nothing home; `None` where `p` is no such box.
-    pub fn raid_return_due(&self, p: ProvinceId, season: u8) -> Option<bool> {
-        self.features
+    fn raid_return_due(&self, p: ProvinceId, season: u8) -> Option<bool> {
+        self.features()
             .box_at(p)
             .filter(|b| b.exit_bonus)
             .map(|b| b.exit_season.is_none_or(|s| s == season))
@@ -160,24 +162,26 @@ impl Variant {
 
     /// The season (its index in the calendar) in which units `power`
     /// builds off the board arrive, if they wait for one.
-    pub fn reserve_arrival(&self, power: PowerId) -> Option<u8> {
-        self.features.reserve_of(power).and_then(|r| r.arrive)
+    fn reserve_arrival(&self, power: PowerId) -> Option<u8> {
+        self.features().reserve_of(power).and_then(|r| r.arrive)
     }
 
     /// Whether the variant has units of `kind` at all.
-    pub fn has_unit_kind(&self, kind: UnitKind) -> bool {
-        self.features.has_kind(kind)
+    fn has_unit_kind(&self, kind: UnitKind) -> bool {
+        self.features().has_kind(kind)
     }
 
     /// The full name of `power`'s leader, if the variant names him
     /// (1700 AD II rule 7).
-    pub fn leader_of(&self, power: PowerId) -> Option<&str> {
-        self.features.leader_name(power)
+    fn leader_of(&self, power: PowerId) -> Option<&str> {
+        self.features().leader_name(power)
     }
 
     /// Whether a movement phase takes a yearly order sheet of moves,
     /// retreats and builds (1700 AD II rule 3), as a feature says.
-    pub fn takes_order_sheets(&self) -> bool {
-        self.features.plugins.iter().any(|f| f.yearly_sheets())
+    fn takes_order_sheets(&self) -> bool {
+        self.features().plugins.iter().any(|f| f.yearly_sheets())
     }
 }
+
+impl<T: Ruleset + ?Sized> VariantRules for T {}

@@ -24,6 +24,7 @@ use crate::orders::{Place, format_unit};
 use crate::report::PhaseReport;
 use crate::report::picture::Picture;
 use crate::report::picture::geometry::Geometry;
+use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
 use crate::store::pages as rows;
 use crate::store::{Store, StoreError};

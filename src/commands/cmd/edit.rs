@@ -6,6 +6,7 @@
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, find_power, load, notify_all};
+use crate::rules::view::VariantRules;
 use crate::store::games;
 
 /// An EDIT.

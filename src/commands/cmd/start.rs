@@ -10,6 +10,7 @@ use crate::game::Position;
 use crate::game::lifecycle;
 use crate::game::record::{Assignment, Seat, SeatStatus, Status};
 use crate::map::PowerId;
+use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
 use crate::variant::Variant;
 use crate::variant::features::Viewer;

@@ -12,6 +12,7 @@ use crate::game::step::{PhaseOrders, PhaseResult};
 use crate::map::{Map, PowerId, RegionId, Terrain, Unit};
 use crate::orders::{MainCommand, MainOrder};
 use crate::report::{PhaseReport, support_masked, unit_hidden};
+use crate::rules::view::VariantRules;
 use crate::rules::view::View;
 use crate::variant::Variant;
 use crate::variant::features::Viewer;
