@@ -1294,3 +1294,62 @@ fn rule_8_a_third_fleet_built_on_a_coast_is_refused_for_the_stacking_limit() {
         AdjustStatus::Illegal(Illegal::StackLimit)
     );
 }
+
+#[test]
+fn rule_7_a_leader_holds_with_strength_one() {
+    // Rule 7: a leader "behaves as a normal army with the following
+    // exceptions ... may move and support with triple strength". Holding
+    // is no exception: Prince Eugene holding Vienna is driven out by an
+    // attack with one support, as any army would be.
+    let mut w = game_by_mail(&["Austria", "Turks"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Hun\nEDIT REMOVE Boh\nEDIT ADD Turks A Hun\nEDIT ADD Turks A Boh",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Turks@example.test",
+        "SIGNON Turks y1700 pw-secret\nTurks 1700 Moves: A(Hun)-Vie;\nA(Boh) S A(Hun)-Vie;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = w.reply(
+        "Austria@example.test",
+        "SIGNON Austria y1700 pw-secret\nAustria 1700 Moves: Euge(Vie) H;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Austria");
+    assert!(body.contains("dislodged"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let vie = prov(&v, "Vie");
+    let in_vienna: Vec<_> = pos
+        .units
+        .iter()
+        .filter(|u| v.map.province_of(u.region) == vie)
+        .collect();
+    assert_eq!(in_vienna.len(), 1, "{:?}", pos.units);
+    assert_eq!(v.map.power(in_vienna[0].power).name, "Turkey");
+    assert_eq!(in_vienna[0].kind, UnitKind::Army);
+}
+
+#[test]
+fn rule_8_a_fleet_left_in_an_enemy_coast_retreats_by_the_sheet_as_a_land_unit_would() {
+    let v = variant();
+    // Rule 8: fleets left in enemy coasts "must immediately be retreated as
+    // a land unit would be", so by the sheet's retreat (rule 5) when it
+    // fits: Spain takes Picardy, and France's `Retreats: F(Pic)-ENG` sends
+    // the fleet to the Channel, not where the GM would.
+    // A French army in Normandy leaves that coast friendly, and nearer
+    // the French centres.
+    let pos = shared(
+        &v,
+        &[("France", "F Pic"), ("France", "A Nmd"), ("Spain", "A SNe")],
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &["Spain: A(SNe)-Pic", "France: Retreat F(Pic)-ENG"],
+    );
+    assert_eq!(t.forced_out.len(), 1, "{:?}", t.forced_out);
+    assert_eq!(fleets_at(&v, &t, "ENG"), ["France"], "{:?}", t.forced_out);
+}

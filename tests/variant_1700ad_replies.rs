@@ -501,3 +501,90 @@ fn an_offline_orders_file_with_anglo_dutch_lines_is_played() {
         "{t}"
     );
 }
+
+/// Rules 2 and 6: a sheet is headed with the power's name and the year
+/// (`Sweden 1700 Moves:`); the Anglo-Dutch and the Austro-Hungarians
+/// write theirs in the second year as in the first.
+#[test]
+fn rule_6_sheets_headed_anglo_dutch_1701_and_austro_hungarians_1701_are_read() {
+    let mut w = game_by_mail(&["Anglo-Dutch", "Austria"]);
+    let _ = results_for(&mut w, "Austria");
+    let r = sheet(
+        &mut w,
+        "Anglo-Dutch",
+        "Anglo-Dutch 1701 Moves:\nF(Lon)-NTH;\nA(UPr)-hold-WCo;",
+    );
+    assert!(r.contains("F(Lon)-NTH"), "{r}");
+    assert!(r.contains("A(UPr)-hold-WCo"), "{r}");
+    assert!(
+        !r.contains("not read") && !r.contains("not accepted"),
+        "{r}"
+    );
+    let r = sheet(
+        &mut w,
+        "Austria",
+        "Austro-Hungarians 1701 Moves:\nA(Boh)-Sar;\nEuge(Vie)-Boh;",
+    );
+    assert!(r.contains("A(Boh)-Sar"), "{r}");
+    assert!(
+        !r.contains("not read") && !r.contains("not accepted"),
+        "{r}"
+    );
+}
+
+/// The stored position's units in a province, as `power kind`.
+fn units_in(w: &mut support_judge::World, name: &str) -> Vec<String> {
+    let v = zinejudge::variant::builtin("1700ad")
+        .expect("shipped")
+        .expect("loads");
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+        .expect("store")
+        .expect("game");
+    let pos = zinejudge::game::Position::from_toml(&v, &row.position).expect("position");
+    let Some(zinejudge::map::Named::Province(p)) = v.map.lookup(name) else {
+        panic!("{name}: not a province");
+    };
+    pos.units
+        .iter()
+        .filter(|u| v.map.province_of(u.region) == p)
+        .map(|u| format!("{} {:?}", v.map.power(u.power).name, u.kind))
+        .collect()
+}
+
+/// Rule 8: "a player building/dispersing fleets does so at a rate of 2 per
+/// supply centre": `Builds: 2F(Dal).` with one build due builds both.
+#[test]
+fn rule_8_fleets_are_built_two_to_a_centre() {
+    let mut w = game_by_mail(&["Sweden"]);
+    let r = gm(&mut w, "EDIT REMOVE Fin");
+    assert!(r.contains("removed"), "{r}");
+    let r = sheet(
+        &mut w,
+        "Sweden",
+        "Sweden 1700 Moves: A(Liv) H;\nBuilds: 2F(Dal).",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let _ = results_for(&mut w, "Sweden");
+    assert_eq!(
+        units_in(&mut w, "Dal"),
+        vec!["Sweden Fleet".to_string(), "Sweden Fleet".to_string()]
+    );
+}
+
+/// Rule 8: fleets are dispersed two to a centre as they are built:
+/// `Removes: 2F(Sca).` takes the two fleets of Scania, not the army that
+/// stands beside them.
+#[test]
+fn rule_8_fleets_are_removed_two_to_a_centre() {
+    let mut w = game_by_mail(&["Sweden"]);
+    let r = gm(&mut w, "EDIT ADD Sweden A Dal");
+    assert!(r.contains("added"), "{r}");
+    let r = sheet(
+        &mut w,
+        "Sweden",
+        "Sweden 1700 Moves: A(Liv) H;\nRemoves: 2F(Sca).",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let _ = results_for(&mut w, "Sweden");
+    assert_eq!(units_in(&mut w, "Sca"), vec!["Sweden Army".to_string()]);
+}

@@ -119,7 +119,7 @@ fn assign<'h>(
         .map(|u| {
             let p = v.map.province_of(u.region);
             let stacked = v.map.stacking().fleets_beside_armies;
-            let k = if v.features.box_at(p).is_some() {
+            let k = if v.is_box(p) {
                 Slot::Box(p)
             } else {
                 Slot::Unit(p, stacked && u.kind == crate::map::UnitKind::Fleet)
@@ -156,20 +156,15 @@ fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
     if matches!(c, AnyCommand::Retreat(..)) && pos.phase.kind == PhaseKind::Movement {
         return Slot::Retreat(p);
     }
-    if v.features.box_at(p).is_some() {
+    if v.is_box(p) {
         return Slot::Box(p);
     }
     let on_board = pos
         .units
         .iter()
         .any(|u| u.power == power && v.map.province_of(u.region) == p);
-    match v
-        .features
-        .boxes
-        .iter()
-        .find(|b| b.owner == Some(power) && b.also_named.contains(&p))
-    {
-        Some(b) if !on_board => Slot::Box(b.province),
+    match v.box_also_named(power, p) {
+        Some(b) if !on_board => Slot::Box(b),
         _ => Slot::Unit(p, fleet_layer(v, c)),
     }
 }
@@ -474,7 +469,7 @@ pub(crate) fn complete(
     c: &AnyCommand,
     boarded: &[crate::map::ProvinceId],
 ) -> (AnyCommand, Option<String>) {
-    let viewer = crate::rules::features::Viewer::Power(power);
+    let view = crate::rules::view::View::of(v, pos, crate::rules::features::Viewer::Power(power));
     // The one unit standing in a province, if exactly one does.
     let only = |p: crate::map::ProvinceId, own: bool| {
         let mut at = pos
@@ -483,11 +478,7 @@ pub(crate) fn complete(
             .chain(pos.dislodged.iter().map(|(d, _)| d))
             .filter(|x| v.map.province_of(x.region) == p && (!own || x.power == power));
         match (at.next(), at.next()) {
-            (Some(u), None)
-                if v.features.box_at(p).is_none()
-                    && !v.features.place_hidden_from(pos.phase, p, viewer)
-                    && !v.features.hidden_from(&v.map, pos.phase, u, viewer) =>
-            {
+            (Some(u), None) if !v.is_box(p) && !view.hides_place(p) && !view.hides_unit(u) => {
                 Some(*u)
             }
             _ => None,
@@ -676,14 +667,9 @@ pub(crate) fn held_text(
                     None => {
                         // A raider with no order to come back this season
                         // stays away and brings nothing home.
-                        let raid = v
-                            .features
-                            .box_at(v.map.province_of(u.region))
-                            .filter(|b| b.exit_bonus);
+                        let raid = v.raid_return_due(v.map.province_of(u.region), pos.phase.season);
                         let why = match raid {
-                            Some(b) if b.exit_season.is_none_or(|s| s == pos.phase.season) => {
-                                "no return order: it stays away and counts nothing"
-                            }
+                            Some(true) => "no return order: it stays away and counts nothing",
                             Some(_) => "stays away",
                             None => "no order: holds",
                         };

@@ -311,6 +311,20 @@ pub fn find_orders(
                 Ok(o) => o.power.or(power),
                 Err(_) => power,
             };
+            // 1700 AD rule 8: fleets are built and dispersed "at a rate of
+            // 2 per supply centre"; `Builds: 2F(Dal).` is two builds.
+            let times = match &result {
+                Ok(o) if matches!(o.command, super::AnyCommand::Adjust(_)) => stack_of(seg),
+                _ => 1,
+            };
+            for _ in 1..times {
+                out.push(FoundOrder {
+                    line: i + 1,
+                    text: text.clone(),
+                    power: p,
+                    result: result.clone(),
+                });
+            }
             out.push(FoundOrder {
                 line: i + 1,
                 text,
@@ -486,6 +500,20 @@ fn looks_like_order(parser: &OrderParser<'_>, seg: &[Token], heading: Option<Hea
                 && t.text != "to"
                 && MARK_WORDS.iter().any(|ws| ws.contains(&t.text.as_str())))
     })
+}
+
+/// How many units a build or removal names: `2F(Sca)` two (1700 AD's
+/// stacked fleets), anything else one.
+fn stack_of(seg: &[Token]) -> usize {
+    let stack = |t: &Token| {
+        let w = t.text.strip_suffix('f')?;
+        w.parse::<usize>().ok().filter(|n| (2..=9).contains(n))
+    };
+    seg.iter()
+        .take(2)
+        .filter(|t| t.tok == Tok::Word)
+        .find_map(stack)
+        .unwrap_or(1)
 }
 
 /// `CXII(Got)`: a word directly followed by a parenthesis, not a kind.

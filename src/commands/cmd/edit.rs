@@ -81,7 +81,7 @@ impl Command for Edit {
                         )
                     }
                 };
-                if !v.features.has_kind(kind) {
+                if !v.has_unit_kind(kind) {
                     return Err(format!("{} has no units of that kind", v.title).into());
                 }
                 let p = v.map.province_of(region);

@@ -253,11 +253,7 @@ pub(crate) fn map_picture(
     drawn: &mut Vec<(Viewer, Vec<crate::mail::Attached>)>,
 ) -> Vec<crate::mail::Attached> {
     // Where nothing is hidden every reader sees the same picture.
-    let viewer = if v.features.hides_anything() {
-        viewer
-    } else {
-        Viewer::Public
-    };
+    let viewer = v.copy_for(viewer, Viewer::Public);
     if let Some((_, a)) = drawn.iter().find(|(w, _)| *w == viewer) {
         return a.clone();
     }

@@ -24,7 +24,8 @@
 
 use crate::adjudicate::Illegal;
 use crate::adjudicate::movement::{
-    Aboard, MovementResult, Outcome, Prepared, Resolved, Special, adjudicate_movement_prepared,
+    Aboard, MovementResult, OrderIndex, Outcome, Prepared, Resolved, Special,
+    adjudicate_movement_prepared,
 };
 use crate::adjudicate::questions::RuleQuestions;
 use crate::adjudicate::rulebook::Rulebook;
@@ -47,6 +48,42 @@ struct Landing {
     army: Option<usize>,
 }
 
+/// What a phase is judged from.
+#[derive(Clone, Copy)]
+struct Setting<'a> {
+    map: &'a Map,
+    q: &'a dyn RuleQuestions,
+    phase: Option<Phase>,
+    units: &'a [Unit],
+    orders: &'a [MainOrder],
+}
+
+/// Who carries whom when the moves begin, from the boarding orders.
+struct Boarding {
+    /// A/Fs, and fleets boarded.
+    laden: Vec<bool>,
+    /// Armies that boarded: off the judge's board.
+    boarded: Vec<bool>,
+    /// Each army's boarding order.
+    board_order: Vec<Option<usize>>,
+    /// 1000 AD: the army each fleet ferries this move.
+    ferry_of: Vec<Option<usize>>,
+}
+
+/// The judge's side of a phase: its board, orders and answer.
+struct Judged {
+    /// The judge's board (boarded armies left out, landing armies added).
+    board: Vec<Unit>,
+    /// Its answer.
+    r: MovementResult,
+    /// Each original unit's index on the judge's board.
+    index_of: Vec<Option<usize>>,
+    /// Each judge order's sheet order.
+    judge_index: Vec<usize>,
+    /// How many units the judge's board has before the landing armies.
+    work_len: usize,
+}
+
 /// Adjudicate a movement phase of a game with A/Fs.
 pub fn adjudicate_with_army_fleets(
     map: &Map,
@@ -56,12 +93,113 @@ pub fn adjudicate_with_army_fleets(
     units: &[Unit],
     orders: &[MainOrder],
 ) -> MovementResult {
-    let n = units.len();
+    let s = Setting {
+        map,
+        q,
+        phase,
+        units,
+        orders,
+    };
     let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
+    let b = read_boardings(s, &mut verdicts);
+    let (work, index_of) = judge_board(units, &b.boarded);
+    let (judge_orders, judge_index, landings) = orders_for_judge(s, &b, &mut verdicts);
+
+    let run = |landings: &[&Landing]| {
+        let mut board = work.clone();
+        let mut prep = Prepared::default();
+        for l in landings {
+            let fleet = index_of[l.af].expect("an A/F is on the judge's board");
+            if let Some(army) = l.army {
+                let a = index_of[army].expect("a ferried army stays on the board");
+                prep.ferried.push((a, l.to));
+                prep.needs.push((a, fleet));
+                continue;
+            }
+            let a = board.len();
+            board.push(Unit {
+                power: units[l.af].power,
+                kind: UnitKind::Army,
+                region: units[l.af].region,
+            });
+            prep.aboard.push(Aboard { unit: a, to: l.to });
+            if l.after_sailing {
+                prep.needs.push((a, fleet));
+            } else {
+                prep.needs.push((fleet, a));
+            }
+        }
+        let r = adjudicate_movement_prepared(map, rules, q, phase, &board, &judge_orders, &prep);
+        (board, r)
+    };
+    let all: Vec<&Landing> = landings.iter().collect();
+    let (mut board, mut r) = run(&all);
+    // The exception: a landing after sailing may not decide its own
+    // fleet's move. Where leaving it out changes the fleet's outcome, the
+    // landing fails.
+    let sailing: Vec<&Landing> = landings.iter().filter(|l| l.after_sailing).collect();
+    if !sailing.is_empty() {
+        let without: Vec<&Landing> = landings.iter().filter(|l| !l.after_sailing).collect();
+        let (_, r0) = run(&without);
+        let changed: Vec<usize> = sailing
+            .iter()
+            .filter(|l| {
+                let f = index_of[l.af].expect("on the board");
+                r0.units[f].outcome != r.units[f].outcome
+            })
+            .map(|l| l.af)
+            .collect();
+        if !changed.is_empty() {
+            let kept: Vec<&Landing> = landings
+                .iter()
+                .filter(|l| !changed.contains(&l.af))
+                .collect();
+            (board, r) = run(&kept);
+            for l in landings.iter().filter(|l| changed.contains(&l.af)) {
+                verdicts[l.order] = Some(Illegal::LandingWouldDecideItsFleet);
+            }
+        }
+    }
+
+
+    // Fold the judge's answer back onto the players' board.
+    for (k, v) in r.orders.iter().enumerate() {
+        let i = judge_index[k];
+        // A support added for a landing speaks for the landing's order only
+        // if the landing itself was legal.
+        if matches!(orders[i].command, MainCommand::Disembark { .. }) {
+            continue;
+        }
+        verdicts[i] = *v;
+    }
+    let judged = Judged {
+        board,
+        r,
+        index_of,
+        judge_index,
+        work_len: work.len(),
+    };
+    let out = fold_units(s, &b, &judged, &landings, &verdicts);
+    MovementResult {
+        units: out,
+        orders: verdicts,
+        contested: judged.r.contested,
+    }
+}
+
+/// The boarding orders: who carries an army when the moves begin (A/Fs,
+/// and fleets boarded), each refused boarding with its reason.
+fn read_boardings(s: Setting<'_>, verdicts: &mut [Option<Illegal>]) -> Boarding {
+    let Setting {
+        map,
+        q,
+        phase,
+        units,
+        orders,
+    } = s;
+    let n = units.len();
     let at = |p: ProvinceId| units.iter().position(|u| map.province_of(u.region) == p);
     let is_sea = |p: ProvinceId| map.province(p).terrain == Terrain::Sea;
-
-    // Who carries an army when the moves begin: A/Fs, and fleets boarded.
     let mut laden: Vec<bool> = units
         .iter()
         .map(|u| u.kind == UnitKind::ArmyFleet)
@@ -146,12 +284,21 @@ pub fn adjudicate_with_army_fleets(
             }
         }
     }
+    Boarding {
+        laden,
+        boarded,
+        board_order,
+        ferry_of,
+    }
+}
 
-    // The units as the judge sees them: A/Fs are fleets, boarded armies
-    // are gone (parked in their own province, ordered nothing and never
+/// The units as the judge sees them, with each original unit's index
+/// there: A/Fs are fleets, boarded armies are gone (parked in their own
+/// province, ordered nothing and never counted).
+fn judge_board(units: &[Unit], boarded: &[bool]) -> (Vec<Unit>, Vec<Option<usize>>) {
     // counted: they are left out of the judge's board below).
     let mut work: Vec<Unit> = Vec::new();
-    let mut index_of: Vec<Option<usize>> = vec![None; n];
+    let mut index_of: Vec<Option<usize>> = vec![None; units.len()];
     for (i, u) in units.iter().enumerate() {
         if boarded[i] {
             continue;
@@ -165,7 +312,32 @@ pub fn adjudicate_with_army_fleets(
         work.push(Unit { kind, ..*u });
     }
 
-    // Orders for the judge; disembarkings become landings.
+    (work, index_of)
+}
+
+/// The orders for the judge, each with its sheet order; disembarkings
+/// become landings.
+fn orders_for_judge(
+    s: Setting<'_>,
+    b: &Boarding,
+    verdicts: &mut [Option<Illegal>],
+) -> (Vec<MainOrder>, Vec<usize>, Vec<Landing>) {
+    let Setting {
+        map,
+        q,
+        phase,
+        units,
+        orders,
+    } = s;
+    let Boarding {
+        laden,
+        boarded,
+        board_order,
+        ferry_of,
+    } = b;
+    let ferry_only = q.ferry_only();
+    let at = |p: ProvinceId| units.iter().position(|u| map.province_of(u.region) == p);
+    let is_sea = |p: ProvinceId| map.province(p).terrain == Terrain::Sea;
     let mut judge_orders: Vec<MainOrder> = Vec::new();
     let mut judge_index: Vec<usize> = Vec::new();
     let mut landings: Vec<Landing> = Vec::new();
@@ -286,9 +458,22 @@ pub fn adjudicate_with_army_fleets(
             }
         }
     }
-    // A fleet supporting its own army's landing (`... S by F(ENG)`) unless
-    // the fleet was given another order.
-    for l in &landings {
+    landing_supports(s, &landings, &mut judge_orders, &mut judge_index);
+    (judge_orders, judge_index, landings)
+}
+
+/// A fleet supporting its own army's landing (`... S by F(ENG)`) unless
+/// the fleet was given another order.
+fn landing_supports(
+    s: Setting<'_>,
+    landings: &[Landing],
+    judge_orders: &mut Vec<MainOrder>,
+    judge_index: &mut Vec<usize>,
+) {
+    let Setting {
+        map, units, orders, ..
+    } = s;
+    for l in landings {
         let MainCommand::Disembark {
             to,
             fleet_supports: true,
@@ -316,86 +501,41 @@ pub fn adjudicate_with_army_fleets(
             judge_index.push(l.order);
         }
     }
+}
 
-    let run = |landings: &[&Landing]| {
-        let mut board = work.clone();
-        let mut prep = Prepared::default();
-        for l in landings {
-            let fleet = index_of[l.af].expect("an A/F is on the judge's board");
-            if let Some(army) = l.army {
-                let a = index_of[army].expect("a ferried army stays on the board");
-                prep.ferried.push((a, l.to));
-                prep.needs.push((a, fleet));
-                continue;
-            }
-            let a = board.len();
-            board.push(Unit {
-                power: units[l.af].power,
-                kind: UnitKind::Army,
-                region: units[l.af].region,
-            });
-            prep.aboard.push(Aboard { unit: a, to: l.to });
-            if l.after_sailing {
-                prep.needs.push((a, fleet));
-            } else {
-                prep.needs.push((fleet, a));
-            }
-        }
-        let r = adjudicate_movement_prepared(map, rules, q, phase, &board, &judge_orders, &prep);
-        (board, r)
-    };
-    let all: Vec<&Landing> = landings.iter().collect();
-    let (mut board, mut r) = run(&all);
-    // The exception: a landing after sailing may not decide its own
-    // fleet's move. Where leaving it out changes the fleet's outcome, the
-    // landing fails.
-    let sailing: Vec<&Landing> = landings.iter().filter(|l| l.after_sailing).collect();
-    if !sailing.is_empty() {
-        let without: Vec<&Landing> = landings.iter().filter(|l| !l.after_sailing).collect();
-        let (_, r0) = run(&without);
-        let changed: Vec<usize> = sailing
-            .iter()
-            .filter(|l| {
-                let f = index_of[l.af].expect("on the board");
-                r0.units[f].outcome != r.units[f].outcome
-            })
-            .map(|l| l.af)
-            .collect();
-        if !changed.is_empty() {
-            let kept: Vec<&Landing> = landings
-                .iter()
-                .filter(|l| !changed.contains(&l.af))
-                .collect();
-            (board, r) = run(&kept);
-            for l in landings.iter().filter(|l| changed.contains(&l.af)) {
-                verdicts[l.order] = Some(Illegal::LandingWouldDecideItsFleet);
-            }
-        }
-    }
-
-    // Fold the judge's answer back onto the players' board.
-    for (k, v) in r.orders.iter().enumerate() {
-        let i = judge_index[k];
-        // A support added for a landing speaks for the landing's order only
-        // if the landing itself was legal.
-        if matches!(orders[i].command, MainCommand::Disembark { .. }) {
-            continue;
-        }
-        verdicts[i] = *v;
-    }
+/// Fold the judge's answer back onto the players' board: each original
+/// unit's result, its landing, and the armies left aboard.
+fn fold_units(
+    s: Setting<'_>,
+    b: &Boarding,
+    judged: &Judged,
+    landings: &[Landing],
+    verdicts: &[Option<Illegal>],
+) -> Vec<crate::adjudicate::movement::UnitResult> {
+    let Setting { map, q, units, .. } = s;
+    let Judged {
+        board,
+        r,
+        index_of,
+        judge_index,
+        work_len,
+    } = judged;
+    let n = units.len();
+    let ferry_only = q.ferry_only();
+    let (laden, boarded, board_order) = (&b.laden, &b.boarded, &b.board_order);
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let mut ur = match index_of[i] {
             Some(w) => {
                 let mut ur = r.units[w].clone();
-                ur.order = ur.order.map(|k| judge_index[k]);
+                ur.order = ur.order_index().and_then(|k| OrderIndex::new(judge_index[k]));
                 if let Some(d) = &mut ur.dislodged {
-                    d.by = original(&index_of, d.by, &board, units, map);
+                    d.by = original(index_of, d.by, board, units, map);
                 }
                 ur
             }
             None => crate::adjudicate::movement::UnitResult {
-                order: board_order[i],
+                order: board_order[i].and_then(OrderIndex::new),
                 command: Resolved::Hold,
                 outcome: Outcome::Held,
                 dislodged: None,
@@ -404,20 +544,18 @@ pub fn adjudicate_with_army_fleets(
         };
         match &mut ur.command {
             Resolved::SupportHold { unit } | Resolved::SupportMove { unit, .. } => {
-                *unit = original(&index_of, *unit, &board, units, map);
+                *unit = original(index_of, usize::from(*unit), board, units, map) as u16;
             }
             Resolved::Convoy { army, .. } => {
-                *army = original(&index_of, *army, &board, units, map);
+                *army = original(index_of, usize::from(*army), board, units, map) as u16;
             }
             _ => {}
         }
         if let Outcome::Cut(by) = &mut ur.outcome {
-            *by = original(&index_of, *by, &board, units, map);
+            *by = original(index_of, *by, board, units, map);
         }
         if let Outcome::Bounced { with } = &mut ur.outcome {
-            for by in with.iter_mut() {
-                *by = original(&index_of, *by, &board, units, map);
-            }
+            with.renumber(|by| original(index_of, by, board, units, map));
         }
         if laden[i] {
             ur.special = Special::Laden;
@@ -430,7 +568,7 @@ pub fn adjudicate_with_army_fleets(
         landings
             .iter()
             .filter(|l| verdicts[l.order].is_none() && l.army.is_none())
-            .zip(work.len()..)
+            .zip(*work_len..)
             .map(|(l, a)| (l.af, a))
             .chain(
                 landings
@@ -458,7 +596,7 @@ pub fn adjudicate_with_army_fleets(
     // A ferried army's line is its boarding order.
     for i in 0..n {
         if ferry_only && board_order[i].is_some() && out[i].order.is_none() {
-            out[i].order = board_order[i];
+            out[i].order = board_order[i].and_then(OrderIndex::new);
         }
     }
     // Fast ferries that could not land their army: it stays aboard (not in
@@ -478,7 +616,7 @@ pub fn adjudicate_with_army_fleets(
         // power's fleet, an army that cannot land stays where it started,
         // and stays its own power's.
         let ferry = (0..n).find(|&f| {
-            matches!(out[f].command, Resolved::Convoy { army, .. } if army == i)
+            matches!(out[f].command, Resolved::Convoy { army, .. } if usize::from(army) == i)
                 && out[f].outcome == Outcome::Convoyed
                 && out[f].dislodged.is_none()
                 && units[f].power == units[i].power
@@ -491,11 +629,7 @@ pub fn adjudicate_with_army_fleets(
             out[f].special = Special::Laden;
         }
     }
-    MovementResult {
-        units: out,
-        orders: verdicts,
-        contested: r.contested,
-    }
+    out
 }
 
 /// The original index of unit `w` of the judge's board.

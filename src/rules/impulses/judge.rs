@@ -42,7 +42,7 @@
 
 use crate::adjudicate::Illegal;
 use crate::adjudicate::movement::{
-    Aboard, MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
+    Aboard, MovementResult, OrderIndex, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
 };
 use crate::adjudicate::questions::RuleQuestions;
 use crate::adjudicate::rulebook::Rulebook;
@@ -304,13 +304,135 @@ pub fn adjudicate_turn(
         friendly,
         permits,
     } = input;
-    // Rule 8: a coast is friendly to the power whose army last occupied
-    // it, impulse by impulse: an army arriving in one impulse lets its
-    // fleets in the next, and one passing through leaves it friendly.
-    let mut friendly_now: Vec<Option<PowerId>> = friendly.to_vec();
-    let mut garrisons: Vec<(ProvinceId, u32)> = garrisons.to_vec();
+    let (mut plans, verdicts) = plan_orders(map, units, orders);
+    sum_double_conflicts(map, units, &mut plans);
+    let mut t = Judging {
+        map,
+        rules,
+        q,
+        phase,
+        retreat_orders,
+        owners,
+        permits,
+        friendly_now: friendly.to_vec(),
+        garrisons: garrisons.to_vec(),
+        verdicts,
+        plans,
+        stands: vec![false; units.len()],
+    };
+
+    // The units, followed through the rounds: (unit, its plan index); the
+    // land units and the fleets apart, for fleets exert no influence on
+    // land units (rule 8).
+    let all: Vec<(Unit, usize)> = units.iter().copied().zip(0..).collect();
+    let mut board: Vec<(Unit, usize)> = all
+        .iter()
+        .copied()
+        .filter(|(u, _)| u.kind != UnitKind::Fleet)
+        .collect();
+    let mut fleets: Vec<(Unit, usize)> = all
+        .into_iter()
+        .filter(|(u, _)| u.kind == UnitKind::Fleet)
+        .collect();
+    let mut rounds = Vec::new();
+    let mut sea_rounds = Vec::new();
+    for round in 0..3 {
+        let plans = &t.plans;
+        let acts = |k: usize| plans[k].as_ref().is_some_and(|p| p.steps[round].is_some());
+        if round > 0 && !board.iter().chain(&fleets).any(|(_, k)| acts(*k)) {
+            break;
+        }
+        let (friendly_now, permits) = (&t.friendly_now, t.permits);
+        let may_enter = |power: PowerId, p: ProvinceId| {
+            map.province(p).terrain != crate::map::Terrain::Coast
+                || friendly_now[p.index()]
+                    .is_some_and(|f| f == power || permits.contains(&(f, power)))
+        };
+        // The sea first: fleet stacks move, support and hold among
+        // themselves; those that convoy stand by for the land round.
+        let (sea, convoys) = sea_round(
+            map,
+            rules,
+            q,
+            phase,
+            round,
+            &t.plans,
+            &mut fleets,
+            &mut t.verdicts,
+            &mut t.stands,
+            &may_enter,
+            owners,
+        );
+        sea_rounds.push(sea);
+        let (land, next) = land_round(&mut t, round, &board, &convoys);
+        rounds.push(land);
+        for (u, _) in &next {
+            t.friendly_now[map.province_of(u.region).index()] = Some(u.power);
+        }
+        board = next;
+    }
+    let mut garrisons = t.garrisons;
+    garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
+    // A province is friendly to the power whose army last stood in it.
+    let friendly_after = t.friendly_now;
+    let (kept, forced_out) = force_out_fleets(
+        map,
+        fleets,
+        &friendly_after,
+        permits,
+        owners,
+        retreat_orders,
+    );
+    let mut units_after: Vec<Unit> = board.into_iter().map(|(u, _)| u).collect();
+    units_after.extend(kept.into_iter().map(|(u, _)| u));
+    Turn {
+        rounds,
+        sea_rounds,
+        orders: t.verdicts,
+        units_after,
+        garrisons_after: garrisons,
+        friendly_after,
+        forced_out,
+    }
+}
+
+/// A turn being judged: what it is judged from, and what it carries from
+/// round to round.
+struct Judging<'a> {
+    map: &'a Map,
+    rules: &'a Rulebook,
+    q: &'a dyn RuleQuestions,
+    phase: Option<Phase>,
+    /// The sheets' retreats.
+    retreat_orders: &'a [RetreatOrder],
+    /// Who controls each centre, for the GM's retreats.
+    owners: &'a [Option<PowerId>],
+    /// Pairs (owner, power) of rule 8's permissions.
+    permits: &'a [(PowerId, PowerId)],
+    /// Rule 8: a coast is friendly to the power whose army last occupied
+    /// it, impulse by impulse: an army arriving in one impulse lets its
+    /// fleets in the next, and one passing through leaves it friendly.
+    friendly_now: Vec<Option<PowerId>>,
+    /// The armed neutrals still unoccupied (rule 10b).
+    garrisons: Vec<(ProvinceId, u32)>,
+    /// Per sheet order: `None` if it was used, else why not.
+    verdicts: Vec<Option<Illegal>>,
+    /// Each unit's plan, by its index in the board.
+    plans: Vec<Option<Plan>>,
+    /// Units (by their index in `units`) that stand for the rest of the
+    /// turn: an impulse of theirs failed, or they were dislodged (rule 4:
+    /// later impulses that no longer make sense "become stand orders").
+    stands: Vec<bool>,
+}
+
+/// Each unit's plan from the sheets' moves (by its index in `units`; the
+/// last order wins), and each order refused with its reason.
+fn plan_orders(
+    map: &Map,
+    units: &[Unit],
+    orders: &[MainOrder],
+) -> (Vec<Option<Plan>>, Vec<Option<Illegal>>) {
     let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
-    // Each unit's plan, by its index in `units` (the last order wins).
     let mut plans: Vec<Option<Plan>> = (0..units.len()).map(|_| None).collect();
     for (i, o) in orders.iter().enumerate() {
         // Fleets share provinces with armies (rule 8): the order's kind,
@@ -378,362 +500,112 @@ pub fn adjudicate_turn(
             }
         }
     }
+    (plans, verdicts)
+}
 
-    sum_double_conflicts(map, units, &mut plans);
+/// The judge's orders of a land round, and what goes with them.
+#[derive(Default)]
+struct LandOrders {
+    /// The orders, each with its sheet order.
+    judge_orders: Vec<(MainOrder, usize)>,
+    /// The orders given at double strength.
+    doubled: Vec<usize>,
+    /// The convoys of stacks of more than one fleet, with their size.
+    stacked: Vec<(usize, u32)>,
+    /// The strengths, ferries and needs the judge is given.
+    prep: Prepared,
+    /// The units (on the board) meaning to move this round: if they do
+    /// not arrive, they stand for the rest of the turn.
+    meant_move: Vec<usize>,
+    /// Leaders moving twice in this round: (judge order, the move shown).
+    through_moves: Vec<(usize, MainCommand)>,
+}
 
-    // The units, followed through the rounds: (unit, its plan index); the
-    // land units and the fleets apart, for fleets exert no influence on
-    // land units (rule 8).
-    let all: Vec<(Unit, usize)> = units.iter().copied().zip(0..).collect();
-    let mut board: Vec<(Unit, usize)> = all
-        .iter()
-        .copied()
-        .filter(|(u, _)| u.kind != UnitKind::Fleet)
+/// One round of the land game: the acting units' impulses (the convoying
+/// stacks `convoys` carrying), judged together, then the retreats.
+/// Returns the round and the board after it.
+fn land_round(
+    t: &mut Judging<'_>,
+    round: usize,
+    board: &[(Unit, usize)],
+    convoys: &[ConvoyStack],
+) -> (Round, Vec<(Unit, usize)>) {
+    let map = t.map;
+    let acts = |k: usize| {
+        t.plans[k]
+            .as_ref()
+            .is_some_and(|p| p.steps[round].is_some())
+    };
+    // The impulses of standing units are void, and the results say so.
+    let mut voided: Vec<(MainOrder, usize)> = Vec::new();
+    for &(u, k) in board.iter().filter(|(_, k)| t.stands[*k] && acts(*k)) {
+        let p = t.plans[k].as_ref().expect("acting units have a plan");
+        let (step, _) = p.steps[round].clone().expect("acting");
+        voided.push((order_of(map, &u, &step), p.order));
+    }
+    let acting: Vec<usize> = (0..board.len())
+        .filter(|&b| acts(board[b].1) && !t.stands[board[b].1])
         .collect();
-    let mut fleets: Vec<(Unit, usize)> = all
-        .into_iter()
-        .filter(|(u, _)| u.kind == UnitKind::Fleet)
+    // Round three is the leaders' alone.
+    let mut here: Vec<Unit> = board.iter().map(|(u, _)| *u).collect();
+    let mut lo = LandOrders::default();
+    // An armed neutral centre defends itself (rule 10b): a garrison of
+    // nobody's, which any power may support, and which is lost once a
+    // unit occupies the centre.
+    t.garrisons
+        .retain(|(p, _)| !here.iter().any(|u| map.province_of(u.region) == *p));
+    for &(p, strength) in &t.garrisons {
+        lo.prep.strength.push((here.len(), strength));
+        here.push(Unit {
+            power: NEUTRAL,
+            kind: UnitKind::Army,
+            region: map.province(p).main_region(),
+        });
+    }
+    // The convoying stacks, each a fleet for the land judge, carrying
+    // as many strength points as it has fleets (rule 8).
+    let first_convoy = here.len();
+    for c in convoys {
+        here.push(c.fleet);
+    }
+    let double_move: Vec<bool> = (0..board.len())
+        .map(|b| {
+            t.plans[board[b].1]
+                .as_ref()
+                .and_then(|p| p.steps[round].as_ref())
+                .is_some_and(|(s, d)| *d && matches!(s, Step::Move(_)))
+        })
         .collect();
-    let mut rounds = Vec::new();
-    let mut sea_rounds = Vec::new();
-    // Units (by their index in `units`) that stand for the rest of the
-    // turn: an impulse of theirs failed, or they were dislodged (rule 4:
-    // later impulses that no longer make sense "become stand orders").
-    let mut stands: Vec<bool> = vec![false; units.len()];
-    for round in 0..3 {
-        let acts = |k: usize| plans[k].as_ref().is_some_and(|p| p.steps[round].is_some());
-        if round > 0 && !board.iter().chain(&fleets).any(|(_, k)| acts(*k)) {
-            break;
+    for &b in &acting {
+        land_order(t, round, board, &acting, &double_move, b, &mut lo);
+    }
+    hold_strengths(map, t.q, board, &mut lo);
+    convoy_orders(map, board, convoys, &mut lo);
+    let LandOrders {
+        mut judge_orders,
+        doubled,
+        stacked,
+        prep,
+        meant_move,
+        through_moves,
+    } = lo;
+    let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
+    let result = adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, &plain, &prep);
+    for (k, shown) in through_moves {
+        judge_orders[k].0.command = shown;
+    }
+    // The first round speaks for the sheet order; later rounds only
+    // when the order was not already refused.
+    for (k, v) in result.orders.iter().enumerate() {
+        let i = judge_orders[k].1;
+        if round == 0 && t.verdicts[i].is_none() {
+            t.verdicts[i] = *v;
         }
-        // The impulses of standing units are void, and the results say so.
-        let mut voided: Vec<(MainOrder, usize)> = Vec::new();
-        for &(u, k) in board.iter().filter(|(_, k)| stands[*k] && acts(*k)) {
-            let p = plans[k].as_ref().expect("acting units have a plan");
-            let (step, _) = p.steps[round].clone().expect("acting");
-            voided.push((order_of(map, &u, &step), p.order));
-        }
-        let acting: Vec<usize> = (0..board.len())
-            .filter(|&b| acts(board[b].1) && !stands[board[b].1])
-            .collect();
-        let may_enter = |power: PowerId, p: ProvinceId| {
-            map.province(p).terrain != crate::map::Terrain::Coast
-                || friendly_now[p.index()]
-                    .is_some_and(|f| f == power || permits.contains(&(f, power)))
-        };
-        // The sea first: fleet stacks move, support and hold among
-        // themselves; those that convoy stand by for the land round.
-        let (sea, convoys) = sea_round(
-            map,
-            rules,
-            q,
-            phase,
-            round,
-            &plans,
-            &mut fleets,
-            &mut verdicts,
-            &mut stands,
-            &may_enter,
-            owners,
-        );
-        sea_rounds.push(sea);
-        // Round three is the leaders' alone.
-        let mut here: Vec<Unit> = board.iter().map(|(u, _)| *u).collect();
-        let mut judge_orders: Vec<(MainOrder, usize)> = Vec::new();
-        let mut doubled = Vec::new();
-        let mut stacked: Vec<(usize, u32)> = Vec::new();
-        let mut prep = Prepared::default();
-        // An armed neutral centre defends itself (rule 10b): a garrison of
-        // nobody's, which any power may support, and which is lost once a
-        // unit occupies the centre.
-        garrisons.retain(|(p, _)| !here.iter().any(|u| map.province_of(u.region) == *p));
-        for &(p, strength) in &garrisons {
-            prep.strength.push((here.len(), strength));
-            here.push(Unit {
-                power: NEUTRAL,
-                kind: UnitKind::Army,
-                region: map.province(p).main_region(),
-            });
-        }
-        // The convoying stacks, each a fleet for the land judge, carrying
-        // as many strength points as it has fleets (rule 8).
-        let first_convoy = here.len();
-        for c in &convoys {
-            here.push(c.fleet);
-        }
-        let double_move: Vec<bool> = (0..board.len())
-            .map(|b| {
-                plans[board[b].1]
-                    .as_ref()
-                    .and_then(|p| p.steps[round].as_ref())
-                    .is_some_and(|(s, d)| *d && matches!(s, Step::Move(_)))
-            })
-            .collect();
-        // The units meaning to move this round: if they do not arrive,
-        // they stand for the rest of the turn.
-        let mut meant_move: Vec<usize> = Vec::new();
-        // Leaders moving twice in this round: (judge order, the move shown).
-        let mut through_moves: Vec<(usize, MainCommand)> = Vec::new();
-        for &b in &acting {
-            let (u, k) = board[b];
-            let p = plans[k].as_ref().expect("acting units have a plan");
-            let (mut step, double) = p.steps[round].clone().expect("acting");
-            if matches!(step, Step::Move(_)) {
-                meant_move.push(b);
-            }
-            if let Step::SupportMove(t, _) | Step::SupportHold(t) = &step
-                && supports_across(t, false)
-            {
-                if verdicts[p.order].is_none() {
-                    verdicts[p.order] = Some(Illegal::FleetsApart);
-                }
-                step = Step::Hold;
-            }
-            // A leader's second and third moves, both in this round (rule
-            // 7): he passes through the first province if it is free or
-            // being left, and his move is judged for the second; else he
-            // attacks the first and goes no further.
-            let mut through = None;
-            if let (Some(a), Step::Move(to)) = (p.through.filter(|_| round == 1), &step) {
-                let to = *to;
-                let occupant = board
-                    .iter()
-                    .position(|(x, _)| map.province_of(x.region) == a);
-                let leaves = occupant.is_some_and(|o| {
-                    acting.contains(&o)
-                        && plans[board[o].1]
-                            .as_ref()
-                            .and_then(|p| p.steps[round].as_ref())
-                            .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
-                });
-                let passable = map.reaches(u.region, a, u.kind)
-                    && map.reaches(map.province(a).main_region(), to.province, u.kind)
-                    && to.province != map.province_of(u.region);
-                if passable && (occupant.is_none() || leaves) {
-                    prep.ferried.push((b, to.province));
-                    if let Some(o) = occupant {
-                        prep.needs.push((b, o));
-                    }
-                    through = Some(MainCommand::Move {
-                        to,
-                        via_convoy: false,
-                        route: vec![a],
-                    });
-                } else {
-                    step = Step::Move(Place::province(a));
-                }
-            }
-            let base = u.kind.strength();
-            // Mountains (Switzerland, rule 10c): any action across the
-            // border takes both impulses and goes at single strength.
-            let here_p = map.province_of(u.region);
-            let there = match &step {
-                Step::Move(to) | Step::SupportMove(_, to) => Some(to.province),
-                Step::SupportHold(t) => Some(t.at.province),
-                _ => None,
-            };
-            let crossing = there.is_some_and(|t| q.mountain(t) != q.mountain(here_p));
-            if crossing {
-                if !double {
-                    if verdicts[p.order].is_none() {
-                        verdicts[p.order] = Some(Illegal::MountainCrossing);
-                    }
-                    step = Step::Hold;
-                } else if matches!(step, Step::Move(_)) {
-                    prep.strength.push((b, base));
-                } else {
-                    prep.support.push((b, base));
-                }
-            }
-            if double && !crossing {
-                match step {
-                    Step::Move(_) | Step::Hold => prep.strength.push((b, 2 * base)),
-                    // Rule 4 limits only the support of a single-impulse
-                    // move: a double support of a hold counts double.
-                    Step::SupportHold(_) => prep.support.push((b, 2 * base)),
-                    Step::SupportMove(t, _) => {
-                        // Double only for a double move.
-                        let target = board
-                            .iter()
-                            .position(|(x, _)| map.province_of(x.region) == t.at.province);
-                        let doubled = target.is_some_and(|t| double_move[t]);
-                        prep.support
-                            .push((b, if doubled { 2 * base } else { base }));
-                    }
-                    Step::Convoy(..) => {}
-                }
-            }
-            if double {
-                doubled.push(judge_orders.len());
-            }
-            // The judge moves a leader passing through as it moves a
-            // ferried army: his order to it is a hold, shown as the move.
-            if let Some(shown) = through {
-                through_moves.push((judge_orders.len(), shown));
-                step = Step::Hold;
-            }
-            judge_orders.push((order_of(map, &u, &step), p.order));
-        }
-        // A unit that stays in the mountains defends double.
-        for (b, (u, _)) in board.iter().enumerate() {
-            let moving = judge_orders.iter().any(|(o, _)| {
-                o.unit.at.province == map.province_of(u.region)
-                    && matches!(o.command, MainCommand::Move { .. })
-            }) || prep.ferried.iter().any(|(x, _)| *x == b);
-            if q.mountain(map.province_of(u.region))
-                && !moving
-                && !prep.strength.iter().any(|(x, _)| *x == b)
-            {
-                prep.strength.push((b, 2 * u.kind.strength()));
-            }
-        }
-        for c in &convoys {
-            // A convoy carries as many strength points as it has fleets
-            // (rule 8): a stronger unit arrives with no more than that.
-            let carried = board
-                .iter()
-                .position(|(x, _)| map.province_of(x.region) == c.army_from);
-            if let Some(b) = carried {
-                let strength = prep
-                    .strength
-                    .iter()
-                    .find(|(x, _)| *x == b)
-                    .map_or(board[b].0.kind.strength(), |(_, v)| *v);
-                if strength > c.fleets {
-                    prep.strength.retain(|(x, _)| *x != b);
-                    prep.strength.push((b, c.fleets));
-                }
-            }
-            if c.fleets > 1 {
-                stacked.push((judge_orders.len(), c.fleets));
-            }
-            judge_orders.push((
-                MainOrder {
-                    power: c.fleet.power,
-                    unit: UnitRef {
-                        kind: Some(UnitKind::Fleet),
-                        at: Place::of_region(map, c.fleet.region),
-                    },
-                    command: MainCommand::Convoy {
-                        unit: UnitRef {
-                            kind: board
-                                .iter()
-                                .find(|(x, _)| map.province_of(x.region) == c.army_from)
-                                .map(|(x, _)| x.kind),
-                            at: Place::province(c.army_from),
-                        },
-                        to: Place::province(c.to),
-                    },
-                },
-                c.order,
-            ));
-        }
-        let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
-        let result = adjudicate_movement_prepared(map, rules, q, phase, &here, &plain, &prep);
-        for (k, shown) in through_moves {
-            judge_orders[k].0.command = shown;
-        }
-        // The first round speaks for the sheet order; later rounds only
-        // when the order was not already refused.
-        for (k, v) in result.orders.iter().enumerate() {
-            let i = judge_orders[k].1;
-            if round == 0 && verdicts[i].is_none() {
-                verdicts[i] = *v;
-            }
-        }
-        // Moves, then retreats.
-        let mut next: Vec<(Unit, usize)> = Vec::new();
-        let mut dislodged: Vec<(Unit, usize, Vec<RegionId>, ProvinceId)> = Vec::new();
-        for (b, r) in result.units.iter().enumerate() {
-            if b >= first_convoy {
-                continue;
-            }
-            if b >= board.len() {
-                // A garrison beaten out of its centre is gone for good.
-                if r.dislodged.is_some() {
-                    let p = map.province_of(here[b].region);
-                    garrisons.retain(|(g, _)| *g != p);
-                }
-                continue;
-            }
-            let (u, k) = board[b];
-            if let Some(d) = &r.dislodged {
-                stands[k] = true;
-                dislodged.push((u, k, d.retreats.clone(), d.from));
-                continue;
-            }
-            let u = match (r.command, &r.outcome) {
-                (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..u },
-                _ => {
-                    if meant_move.contains(&b) {
-                        stands[k] = true;
-                    }
-                    u
-                }
-            };
-            next.push((u, k));
-        }
-        let mut retreats = Vec::new();
-        for (u, k, options, _) in dislodged {
-            let taken: Vec<ProvinceId> = next
-                .iter()
-                .map(|(x, _)| map.province_of(x.region))
-                .chain(result.contested.iter().copied())
-                .collect();
-            let options: Vec<RegionId> = options
-                .into_iter()
-                .filter(|r| !taken.contains(&map.province_of(*r)))
-                .collect();
-            let ordered = retreat_orders.iter().rev().find_map(|o| match o.command {
-                RetreatCommand::Move { to }
-                    if o.power == u.power && o.unit.at.province == map.province_of(u.region) =>
-                {
-                    options
-                        .iter()
-                        .copied()
-                        .find(|r| map.province_of(*r) == to.province)
-                }
-                _ => None,
-            });
-            let to = ordered.or_else(|| gm_retreat(map, &u, &options, owners));
-            // A leader is never lost for want of a retreat order (rule 7):
-            // with none nearer a centre, he still goes to the best free
-            // place by the GM's preferences.
-            let to = match u.kind {
-                UnitKind::Leader => to.or_else(|| preferred_retreat(map, &u, &options, owners)),
-                _ => to,
-            };
-            match to {
-                Some(r) => next.push((Unit { region: r, ..u }, k)),
-                None if u.kind == UnitKind::Leader => {
-                    // Nowhere free: the leader takes the place of a friendly
-                    // army next to it (rule 7: "when retreating a leader
-                    // displaces a friendly army").
-                    let displaced = next.iter().position(|(x, _)| {
-                        x.power == u.power
-                            && x.kind == UnitKind::Army
-                            && map.reaches(u.region, map.province_of(x.region), UnitKind::Army)
-                    });
-                    match displaced {
-                        Some(i) => {
-                            let (army, _) = next.remove(i);
-                            retreats.push((army, None));
-                            next.push((
-                                Unit {
-                                    region: army.region,
-                                    ..u
-                                },
-                                k,
-                            ));
-                        }
-                        None => retreats.push((u, None)),
-                    }
-                    continue;
-                }
-                None => {}
-            }
-            retreats.push((u, to));
-        }
-        rounds.push(Round {
+    }
+    let (mut next, dislodged) = land_moves(t, board, &here, &result, first_convoy, &meant_move);
+    let retreats = land_retreats(t, &mut next, dislodged, &result);
+    (
+        Round {
             board: here,
             orders: judge_orders,
             result,
@@ -742,24 +614,374 @@ pub fn adjudicate_turn(
             voided,
             stacked,
             stacked_voided: Vec::new(),
-        });
-        for (u, _) in &next {
-            friendly_now[map.province_of(u.region).index()] = Some(u.power);
-        }
-        board = next;
+        },
+        next,
+    )
+}
+
+/// The judge's order for acting unit `b` of the board this round, with
+/// its strength: refused supports across the layers, a leader's two
+/// moves, Switzerland and double strength (rules 4, 7, 8 and 10c).
+fn land_order(
+    t: &mut Judging<'_>,
+    round: usize,
+    board: &[(Unit, usize)],
+    acting: &[usize],
+    double_move: &[bool],
+    b: usize,
+    lo: &mut LandOrders,
+) {
+    let map = t.map;
+    let (u, k) = board[b];
+    let p = t.plans[k].as_ref().expect("acting units have a plan");
+    let order = p.order;
+    let (mut step, double) = p.steps[round].clone().expect("acting");
+    if matches!(step, Step::Move(_)) {
+        lo.meant_move.push(b);
     }
-    garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
-    // A province is friendly to the power whose army last stood in it.
-    let friendly_after = friendly_now;
-    // Fleets left in a coastal province that is no longer friendly retreat
-    // at once, as a land unit would (rule 8).
+    if let Step::SupportMove(s, _) | Step::SupportHold(s) = &step
+        && supports_across(s, false)
+    {
+        if t.verdicts[order].is_none() {
+            t.verdicts[order] = Some(Illegal::FleetsApart);
+        }
+        step = Step::Hold;
+    }
+    let through = match (p.through.filter(|_| round == 1), &step) {
+        (Some(a), Step::Move(to)) => {
+            let to = *to;
+            leader_through(t, round, board, acting, b, a, to, lo)
+                .or_else(|| {
+                    step = Step::Move(Place::province(a));
+                    None
+                })
+        }
+        _ => None,
+    };
+    let base = u.kind.strength();
+    // Mountains (Switzerland, rule 10c): any action across the
+    // border takes both impulses and goes at single strength.
+    let here_p = map.province_of(u.region);
+    let there = match &step {
+        Step::Move(to) | Step::SupportMove(_, to) => Some(to.province),
+        Step::SupportHold(s) => Some(s.at.province),
+        _ => None,
+    };
+    let crossing = there.is_some_and(|x| t.q.mountain(x) != t.q.mountain(here_p));
+    if crossing {
+        if !double {
+            if t.verdicts[order].is_none() {
+                t.verdicts[order] = Some(Illegal::MountainCrossing);
+            }
+            step = Step::Hold;
+        } else if matches!(step, Step::Move(_)) {
+            lo.prep.strength.push((b, base));
+        } else {
+            lo.prep.support.push((b, base));
+        }
+    }
+    if double && !crossing {
+        match step {
+            Step::Move(_) => lo.prep.strength.push((b, 2 * base)),
+            Step::Hold => lo.prep.strength.push((b, 2 * holding_strength(u.kind))),
+            // Rule 4 limits only the support of a single-impulse
+            // move: a double support of a hold counts double.
+            Step::SupportHold(_) => lo.prep.support.push((b, 2 * base)),
+            Step::SupportMove(s, _) => {
+                // Double only for a double move.
+                let target = board
+                    .iter()
+                    .position(|(x, _)| map.province_of(x.region) == s.at.province);
+                let doubled = target.is_some_and(|x| double_move[x]);
+                lo.prep
+                    .support
+                    .push((b, if doubled { 2 * base } else { base }));
+            }
+            Step::Convoy(..) => {}
+        }
+    }
+    if double {
+        lo.doubled.push(lo.judge_orders.len());
+    }
+    // The judge moves a leader passing through as it moves a
+    // ferried army: his order to it is a hold, shown as the move.
+    if let Some(shown) = through {
+        lo.through_moves.push((lo.judge_orders.len(), shown));
+        step = Step::Hold;
+    }
+    lo.judge_orders.push((order_of(map, &u, &step), order));
+}
+
+/// A leader's second and third moves, both in this round (rule 7): he
+/// passes through the first province `a` if it is free or being left, and
+/// his move is judged for the second (the move shown is returned); else
+/// (`None`) he attacks the first and goes no further.
+#[allow(clippy::too_many_arguments)]
+fn leader_through(
+    t: &Judging<'_>,
+    round: usize,
+    board: &[(Unit, usize)],
+    acting: &[usize],
+    b: usize,
+    a: ProvinceId,
+    to: Place,
+    lo: &mut LandOrders,
+) -> Option<MainCommand> {
+    let map = t.map;
+    let u = board[b].0;
+    let occupant = board
+        .iter()
+        .position(|(x, _)| map.province_of(x.region) == a);
+    let leaves = occupant.is_some_and(|o| {
+        acting.contains(&o)
+            && t.plans[board[o].1]
+                .as_ref()
+                .and_then(|p| p.steps[round].as_ref())
+                .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
+    });
+    let passable = map.reaches(u.region, a, u.kind)
+        && map.reaches(map.province(a).main_region(), to.province, u.kind)
+        && to.province != map.province_of(u.region);
+    if !(passable && (occupant.is_none() || leaves)) {
+        return None;
+    }
+    lo.prep.ferried.push((b, to.province));
+    if let Some(o) = occupant {
+        lo.prep.needs.push((b, o));
+    }
+    Some(MainCommand::Move {
+        to,
+        via_convoy: false,
+        route: vec![a],
+    })
+}
+
+/// The strengths of the units that stay where they are: a leader holds
+/// with one, for only his moves and supports are triple (rule 7: he
+/// "behaves as a normal army with the following exceptions ... may move
+/// and support with triple strength"); a unit staying in the mountains
+/// defends double (rule 10c).
+fn hold_strengths(
+    map: &Map,
+    q: &dyn RuleQuestions,
+    board: &[(Unit, usize)],
+    lo: &mut LandOrders,
+) {
+    for (b, (u, _)) in board.iter().enumerate() {
+        let moving = lo.judge_orders.iter().any(|(o, _)| {
+            o.unit.at.province == map.province_of(u.region)
+                && matches!(o.command, MainCommand::Move { .. })
+        }) || lo.prep.ferried.iter().any(|(x, _)| *x == b);
+        if moving || lo.prep.strength.iter().any(|(x, _)| *x == b) {
+            continue;
+        }
+        let hold = holding_strength(u.kind);
+        if q.mountain(map.province_of(u.region)) {
+            lo.prep.strength.push((b, 2 * hold));
+        } else if hold != u.kind.strength() {
+            lo.prep.strength.push((b, hold));
+        }
+    }
+}
+
+/// The strength a unit holds with: a leader's is one (rule 7), for his
+/// triple strength is for moves and supports only.
+fn holding_strength(kind: UnitKind) -> u32 {
+    match kind {
+        UnitKind::Leader => 1,
+        _ => kind.strength(),
+    }
+}
+
+/// The convoying stacks' orders for the land judge: a convoy carries as
+/// many strength points as it has fleets (rule 8), so a stronger unit
+/// arrives with no more than that.
+fn convoy_orders(map: &Map, board: &[(Unit, usize)], convoys: &[ConvoyStack], lo: &mut LandOrders) {
+    for c in convoys {
+        // A convoy carries as many strength points as it has fleets
+        // (rule 8): a stronger unit arrives with no more than that.
+        let carried = board
+            .iter()
+            .position(|(x, _)| map.province_of(x.region) == c.army_from);
+        if let Some(b) = carried {
+            let strength = lo.prep
+                .strength
+                .iter()
+                .find(|(x, _)| *x == b)
+                .map_or(board[b].0.kind.strength(), |(_, v)| *v);
+            if strength > c.fleets {
+                lo.prep.strength.retain(|(x, _)| *x != b);
+                lo.prep.strength.push((b, c.fleets));
+            }
+        }
+        if c.fleets > 1 {
+            lo.stacked.push((lo.judge_orders.len(), c.fleets));
+        }
+        lo.judge_orders.push((
+            MainOrder {
+                power: c.fleet.power,
+                unit: UnitRef {
+                    kind: Some(UnitKind::Fleet),
+                    at: Place::of_region(map, c.fleet.region),
+                },
+                command: MainCommand::Convoy {
+                    unit: UnitRef {
+                        kind: board
+                            .iter()
+                            .find(|(x, _)| map.province_of(x.region) == c.army_from)
+                            .map(|(x, _)| x.kind),
+                        at: Place::province(c.army_from),
+                    },
+                    to: Place::province(c.to),
+                },
+            },
+            c.order,
+        ));
+    }
+}
+
+/// Where the land units end a round: moved, stood, or dislodged (with
+/// their retreats and the province attacked from); garrisons beaten out of
+/// their centres are gone for good.
+#[allow(clippy::type_complexity)]
+fn land_moves(
+    t: &mut Judging<'_>,
+    board: &[(Unit, usize)],
+    here: &[Unit],
+    result: &MovementResult,
+    first_convoy: usize,
+    meant_move: &[usize],
+) -> (
+    Vec<(Unit, usize)>,
+    Vec<(Unit, usize, Vec<RegionId>, ProvinceId)>,
+) {
+    let map = t.map;
+    let mut next: Vec<(Unit, usize)> = Vec::new();
+    let mut dislodged: Vec<(Unit, usize, Vec<RegionId>, ProvinceId)> = Vec::new();
+    for (b, r) in result.units.iter().enumerate() {
+        if b >= first_convoy {
+            continue;
+        }
+        if b >= board.len() {
+            // A garrison beaten out of its centre is gone for good.
+            if r.dislodged.is_some() {
+                let p = map.province_of(here[b].region);
+                t.garrisons.retain(|(g, _)| *g != p);
+            }
+            continue;
+        }
+        let (u, k) = board[b];
+        if let Some(d) = &r.dislodged {
+            t.stands[k] = true;
+            dislodged.push((u, k, d.retreats.clone(), d.from));
+            continue;
+        }
+        let u = match (r.command, &r.outcome) {
+            (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..u },
+            _ => {
+                if meant_move.contains(&b) {
+                    t.stands[k] = true;
+                }
+                u
+            }
+        };
+        next.push((u, k));
+    }
+    (next, dislodged)
+}
+
+/// The retreats of the units dislodged this round (rule 5): the sheet's
+/// if it fits, else the GM's; a leader is never lost for want of one
+/// (rule 7).
+fn land_retreats(
+    t: &Judging<'_>,
+    next: &mut Vec<(Unit, usize)>,
+    dislodged: Vec<(Unit, usize, Vec<RegionId>, ProvinceId)>,
+    result: &MovementResult,
+) -> Vec<(Unit, Option<RegionId>)> {
+    let (map, owners) = (t.map, t.owners);
+    let mut retreats = Vec::new();
+    for (u, k, options, _) in dislodged {
+        let taken: Vec<ProvinceId> = next
+            .iter()
+            .map(|(x, _)| map.province_of(x.region))
+            .chain(result.contested.iter().copied())
+            .collect();
+        let options: Vec<RegionId> = options
+            .into_iter()
+            .filter(|r| !taken.contains(&map.province_of(*r)))
+            .collect();
+        let ordered = t.retreat_orders.iter().rev().find_map(|o| match o.command {
+            RetreatCommand::Move { to }
+                if o.power == u.power && o.unit.at.province == map.province_of(u.region) =>
+            {
+                options
+                    .iter()
+                    .copied()
+                    .find(|r| map.province_of(*r) == to.province)
+            }
+            _ => None,
+        });
+        let to = ordered.or_else(|| gm_retreat(map, &u, &options, owners));
+        // A leader is never lost for want of a retreat order (rule 7):
+        // with none nearer a centre, he still goes to the best free
+        // place by the GM's preferences.
+        let to = match u.kind {
+            UnitKind::Leader => to.or_else(|| preferred_retreat(map, &u, &options, owners)),
+            _ => to,
+        };
+        match to {
+            Some(r) => next.push((Unit { region: r, ..u }, k)),
+            None if u.kind == UnitKind::Leader => {
+                // Nowhere free: the leader takes the place of a friendly
+                // army next to it (rule 7: "when retreating a leader
+                // displaces a friendly army").
+                let displaced = next.iter().position(|(x, _)| {
+                    x.power == u.power
+                        && x.kind == UnitKind::Army
+                        && map.reaches(u.region, map.province_of(x.region), UnitKind::Army)
+                });
+                match displaced {
+                    Some(i) => {
+                        let (army, _) = next.remove(i);
+                        retreats.push((army, None));
+                        next.push((
+                            Unit {
+                                region: army.region,
+                                ..u
+                            },
+                            k,
+                        ));
+                    }
+                    None => retreats.push((u, None)),
+                }
+                continue;
+            }
+            None => {}
+        }
+        retreats.push((u, to));
+    }
+    retreats
+}
+
+/// Fleets left in a coastal province that is no longer friendly retreat
+/// at once, as a land unit would (rule 8). Returns the fleets kept and
+/// those forced out, with where each went.
+#[allow(clippy::type_complexity)]
+fn force_out_fleets(
+    map: &Map,
+    all_fleets: Vec<(Unit, usize)>,
+    friendly_after: &[Option<PowerId>],
+    permits: &[(PowerId, PowerId)],
+    owners: &[Option<PowerId>],
+    retreat_orders: &[RetreatOrder],
+) -> (Vec<(Unit, usize)>, Vec<(Unit, Option<RegionId>)>) {
     let friendly_to = |f: &Unit| {
         let p = map.province_of(f.region);
         map.province(p).terrain != crate::map::Terrain::Coast
             || friendly_after[p.index()]
                 .is_some_and(|o| o == f.power || permits.contains(&(o, f.power)))
     };
-    let all_fleets = std::mem::take(&mut fleets);
     let (mut kept, leave): (Vec<_>, Vec<_>) =
         all_fleets.into_iter().partition(|(f, _)| friendly_to(f));
     let mut forced_out = Vec::new();
@@ -778,23 +1000,42 @@ pub fn adjudicate_turn(
                     && storable(map, &f, q, kept.iter().map(|(x, _)| *x))
             })
             .collect();
-        let to = gm_retreat(map, &f, &options, owners).or(options.first().copied());
+        // As a land unit would be (rule 5): the sheet's retreat if it
+        // fits, else the GM's, disbanded if none is nearer a centre.
+        let to = sheet_retreat(map, retreat_orders, &f, &options)
+            .or_else(|| gm_retreat(map, &f, &options, owners));
         if let Some(r) = to {
             kept.push((Unit { region: r, ..f }, k));
         }
         forced_out.push((f, to));
     }
-    let mut units_after: Vec<Unit> = board.into_iter().map(|(u, _)| u).collect();
-    units_after.extend(kept.into_iter().map(|(u, _)| u));
-    Turn {
-        rounds,
-        sea_rounds,
-        orders: verdicts,
-        units_after,
-        garrisons_after: garrisons,
-        friendly_after,
-        forced_out,
-    }
+    (kept, forced_out)
+}
+
+
+/// The sheet's retreat for unit `u` (rule 5), if it is one of `options`:
+/// the last order for the unit's place and layer (a fleet's `F(Pic)-ENG`
+/// is not the army's beside it).
+fn sheet_retreat(
+    map: &Map,
+    retreat_orders: &[RetreatOrder],
+    u: &Unit,
+    options: &[RegionId],
+) -> Option<RegionId> {
+    let fleet = u.kind == UnitKind::Fleet;
+    retreat_orders.iter().rev().find_map(|o| match o.command {
+        RetreatCommand::Move { to }
+            if o.power == u.power
+                && o.unit.at.province == map.province_of(u.region)
+                && o.unit.kind.is_none_or(|k| (k == UnitKind::Fleet) == fleet) =>
+        {
+            options
+                .iter()
+                .copied()
+                .find(|r| map.province_of(*r) == to.province)
+        }
+        _ => None,
+    })
 }
 
 /// The GM's retreat (rule 5): the option nearest a supply centre the power
@@ -907,44 +1148,7 @@ fn sea_round(
     may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
     owners: &[Option<PowerId>],
 ) -> (Round, Vec<ConvoyStack>) {
-    // The stacks: (power, region, order) -> members. Stacked fleets are
-    // separate fleets (rule 8): orders for part of a stack move that part;
-    // the fleets of a place that stay there act as one stack.
-    let order_at = |m: usize| plans[fleets[m].1].as_ref().map(|p| p.order);
-    let sails = |m: usize| {
-        !stands[fleets[m].1]
-            && plans[fleets[m].1]
-                .as_ref()
-                .and_then(|p| p.steps[round].as_ref())
-                .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
-    };
-    let mut stacks: Vec<(Unit, Vec<usize>)> = Vec::new();
-    for (i, (f, _)) in fleets.iter().enumerate() {
-        match stacks.iter_mut().find(|(s, m)| {
-            s.power == f.power
-                && s.region == f.region
-                && (order_at(m[0]) == order_at(i) || (!sails(m[0]) && !sails(i)))
-        }) {
-            Some((_, m)) => m.push(i),
-            None => stacks.push((*f, vec![i])),
-        }
-    }
-    // Where a stack split, one part is the judge's unit in the place (the
-    // one staying, else the first); the parts sailing away are judged as
-    // units leaving it, as armies landing from a boat are. The judge's unit
-    // comes last, for the judge takes the last unit it sees in a place.
-    let resident = |t: usize, stacks: &[(Unit, Vec<usize>)]| {
-        let same = |o: usize| {
-            stacks[o].0.power == stacks[t].0.power && stacks[o].0.region == stacks[t].0.region
-        };
-        let staying = (0..stacks.len()).find(|&o| same(o) && !sails(stacks[o].1[0]));
-        staying.or_else(|| (0..stacks.len()).find(|&o| same(o))) == Some(t)
-    };
-    let leaving: Vec<bool> = (0..stacks.len()).map(|t| !resident(t, &stacks)).collect();
-    let mut order: Vec<usize> = (0..stacks.len()).collect();
-    order.sort_by_key(|&t| !leaving[t]);
-    let stacks: Vec<(Unit, Vec<usize>)> = order.iter().map(|&t| stacks[t].clone()).collect();
-    let leaving: Vec<bool> = order.iter().map(|&t| leaving[t]).collect();
+    let (stacks, leaving) = sea_stacks(round, plans, fleets, stands);
     let board: Vec<Unit> = stacks.iter().map(|(s, _)| *s).collect();
     let mut prep = Prepared::default();
     // The orders of leaving parts, shown after the judge's own.
@@ -1128,7 +1332,7 @@ fn sea_round(
         if stacks[s].1.len() > 1 {
             stacked.push((orders.len(), stacks[s].1.len() as u32));
         }
-        result.units[s].order = Some(orders.len());
+        result.units[s].order = OrderIndex::new(orders.len());
         result.orders.push(None);
         orders.push((order, sheet));
     }
@@ -1138,6 +1342,121 @@ fn sea_round(
             verdicts[i] = *v;
         }
     }
+    let (retreats, dislodged_stacks) = sea_outcome(
+        map,
+        &SeaMoves {
+            stacks: &stacks,
+            leaving: &leaving,
+            follows: &follows,
+            joins: &joins,
+            meant_move: &meant_move,
+        },
+        &result,
+        fleets,
+        stands,
+        may_enter,
+        owners,
+    );
+    // A stack driven from its sea convoys nothing.
+    convoys.retain(|c| !dislodged_stacks.contains(&c.fleet.region));
+    (
+        Round {
+            board,
+            orders,
+            result,
+            retreats,
+            doubled,
+            voided,
+            stacked,
+            stacked_voided,
+        },
+        convoys,
+    )
+}
+
+/// The stacks of a sea round: (power, region, order) -> members, with
+/// whether each is a part leaving its place. Stacked fleets are separate
+/// fleets (rule 8): orders for part of a stack move that part; the fleets
+/// of a place that stay there act as one stack.
+#[allow(clippy::type_complexity)]
+fn sea_stacks(
+    round: usize,
+    plans: &[Option<Plan>],
+    fleets: &[(Unit, usize)],
+    stands: &[bool],
+) -> (Vec<(Unit, Vec<usize>)>, Vec<bool>) {
+    let order_at = |m: usize| plans[fleets[m].1].as_ref().map(|p| p.order);
+    let sails = |m: usize| {
+        !stands[fleets[m].1]
+            && plans[fleets[m].1]
+                .as_ref()
+                .and_then(|p| p.steps[round].as_ref())
+                .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
+    };
+    let mut stacks: Vec<(Unit, Vec<usize>)> = Vec::new();
+    for (i, (f, _)) in fleets.iter().enumerate() {
+        match stacks.iter_mut().find(|(s, m)| {
+            s.power == f.power
+                && s.region == f.region
+                && (order_at(m[0]) == order_at(i) || (!sails(m[0]) && !sails(i)))
+        }) {
+            Some((_, m)) => m.push(i),
+            None => stacks.push((*f, vec![i])),
+        }
+    }
+    // Where a stack split, one part is the judge's unit in the place (the
+    // one staying, else the first); the parts sailing away are judged as
+    // units leaving it, as armies landing from a boat are. The judge's unit
+    // comes last, for the judge takes the last unit it sees in a place.
+    let resident = |t: usize, stacks: &[(Unit, Vec<usize>)]| {
+        let same = |o: usize| {
+            stacks[o].0.power == stacks[t].0.power && stacks[o].0.region == stacks[t].0.region
+        };
+        let staying = (0..stacks.len()).find(|&o| same(o) && !sails(stacks[o].1[0]));
+        staying.or_else(|| (0..stacks.len()).find(|&o| same(o))) == Some(t)
+    };
+    let leaving: Vec<bool> = (0..stacks.len()).map(|t| !resident(t, &stacks)).collect();
+    let mut order: Vec<usize> = (0..stacks.len()).collect();
+    order.sort_by_key(|&t| !leaving[t]);
+    let stacks: Vec<(Unit, Vec<usize>)> = order.iter().map(|&t| stacks[t].clone()).collect();
+    let leaving: Vec<bool> = order.iter().map(|&t| leaving[t]).collect();
+    (stacks, leaving)
+}
+
+/// How a sea round's stacks moved: what the outcome is read with.
+struct SeaMoves<'a> {
+    /// The stacks (see [`sea_stacks`]).
+    stacks: &'a [(Unit, Vec<usize>)],
+    /// Whether each is a part leaving its place.
+    leaving: &'a [bool],
+    /// The stack each follows into a space, joining it on the way in.
+    follows: &'a [Option<usize>],
+    /// The stack each joins where it stays.
+    joins: &'a [Option<usize>],
+    /// The stacks meaning to sail this round.
+    meant_move: &'a [usize],
+}
+
+/// Where each stack ends a sea round: moved, stood (for the rest of the
+/// turn if its move failed), retreated or lost. Returns the retreats and
+/// the places the dislodged stacks were driven from.
+#[allow(clippy::type_complexity)]
+fn sea_outcome(
+    map: &Map,
+    m: &SeaMoves<'_>,
+    result: &MovementResult,
+    fleets: &mut Vec<(Unit, usize)>,
+    stands: &mut [bool],
+    may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
+    owners: &[Option<PowerId>],
+) -> (Vec<(Unit, Option<RegionId>)>, Vec<RegionId>) {
+    let SeaMoves {
+        stacks,
+        leaving,
+        follows,
+        joins,
+        meant_move,
+    } = *m;
     // Where each stack ends the round.
     let moved = |s: usize| {
         matches!(
@@ -1238,19 +1557,6 @@ fn sea_round(
         }
     }
     fleets.retain(|(f, _)| f.region != RegionId(u16::MAX));
-    // A stack driven from its sea convoys nothing.
-    convoys.retain(|c| !dislodged_stacks.contains(&c.fleet.region));
-    (
-        Round {
-            board,
-            orders,
-            result,
-            retreats,
-            doubled,
-            voided,
-            stacked,
-            stacked_voided,
-        },
-        convoys,
-    )
+    (retreats, dislodged_stacks)
 }
+
