@@ -9,7 +9,7 @@
 //! ones.
 
 use super::error::CmdResult;
-use super::{Judge, Session, load};
+use super::{Judge, Session};
 use crate::game::Position;
 use crate::game::record::Status;
 use crate::map::PowerId;
@@ -39,7 +39,7 @@ pub(crate) fn stored(v: &Variant, lines: &[String]) -> Vec<AnyCommand> {
 }
 
 /// The stored form of an order: its kind and canonical text.
-fn store_form(v: &Variant, c: &AnyCommand) -> String {
+pub(crate) fn store_form(v: &Variant, c: &AnyCommand) -> String {
     let kind = match c {
         AnyCommand::Main(..) => "M",
         AnyCommand::Retreat(..) => "R",
@@ -402,36 +402,6 @@ impl Taken {
     }
 }
 
-/// Take the orders in `block` for `power`; returns whether the block held
-/// any. The reply gets the three lists ([`Taken::text`]), then the whole
-/// set now held and what is missing.
-pub(crate) fn orders(
-    judge: &mut Judge,
-    s: &mut Session<'_, '_>,
-    game: &str,
-    power: PowerId,
-    block: &[(usize, String)],
-) -> CmdResult<bool> {
-    let g = load(s.tx, game)?;
-    let (v, pos) = judge.board(&g)?;
-    let earlier = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
-    let taken = take(&v, &pos, power, &earlier, block);
-    if !taken.any {
-        s.reply.push_str(&unread_text(&taken.unread));
-        return Ok(false);
-    }
-    if refused_now(s, &g) {
-        return Ok(true);
-    }
-    let lines: Vec<String> = taken.held.iter().map(|c| store_form(&v, c)).collect();
-    games::set_orders(s.tx, &g.name, power.0, &lines)?;
-    // Orders may let the phase go early once the mail is done.
-    s.stir(&g.name);
-    s.reply.push_str(&taken.text());
-    show_orders(judge, s, game, power)?;
-    Ok(true)
-}
-
 /// Whether `g` takes no orders now (forming, or over); the reply says so.
 pub(crate) fn refused_now(s: &mut Session<'_, '_>, g: &games::GameRow) -> bool {
     let why = match g.status {
@@ -612,29 +582,6 @@ pub(crate) fn unread_text(unread: &[String]) -> String {
     }
     t.push('\n');
     t
-}
-
-/// Print the orders a power holds and what is missing.
-pub(crate) fn show_orders(
-    judge: &mut Judge,
-    s: &mut Session<'_, '_>,
-    game: &str,
-    power: PowerId,
-) -> CmdResult {
-    let g = load(s.tx, game)?;
-    let (v, pos) = judge.board(&g)?;
-    let held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
-    let mut t = held_text(&v, &pos, power, &held);
-    if let Some(d) = g.deadline {
-        let seat = games::seats(s.tx, &g.name)?
-            .into_iter()
-            .find(|x| x.power == power.0);
-        t.push_str(&when(judge, &g, d, seat.is_some_and(|x| x.wait))?);
-    }
-    // Orders sent ahead for later phases, as kept.
-    t.push_str(&super::later::kept_text(s.tx, &v, &g.name, power)?);
-    s.say(&t);
-    Ok(())
 }
 
 /// The orders `power` holds on `pos` and what is still missing.
