@@ -708,16 +708,10 @@ pub(crate) fn held_text(
             }
         }
     }
-    if crate::rules::anarchy::silenced(pos, power) {
-        // Rule 13 (1000 AD): an anarchic power gives no orders, so nothing
-        // is missing; say why instead.
-        t.push_str(&crate::report::wrap(
-            "Your power is in anarchy (it lost every home centre and did not \
-             retake one in its season of grace): it gives no orders, its units \
-             hold and the judge removes what must go.",
-            72,
-            "  ",
-        ));
+    if let Some(why) = v.silenced_why(pos, power) {
+        // A silenced power (1000 AD rule 13's anarchy, a dormant power)
+        // gives no orders, so nothing is missing; say why instead.
+        t.push_str(&crate::report::wrap(why, 72, "  "));
     } else if missing.is_empty() {
         t.push_str("Your orders are complete.\n");
     } else {
@@ -830,7 +824,7 @@ pub(crate) fn missing(
 ) -> Vec<String> {
     // A power in anarchy gives no orders (1000 AD rule 13): nothing of it
     // is missing, and nobody waits for it.
-    if crate::rules::anarchy::silenced(pos, power) {
+    if v.silenced_why(pos, power).is_some() {
         return Vec::new();
     }
     let ordered = |p| held.iter().any(|h| unit_key(h) == Some(p));
@@ -875,7 +869,7 @@ pub(crate) fn missing(
 
 /// Whether `power` has any choice to make in this phase.
 pub(crate) fn has_choices(v: &Variant, pos: &Position, power: PowerId) -> bool {
-    if pos.state.anarchy.get(power) == Some(&crate::game::position::Anarchy::Yes) {
+    if v.silenced_why(pos, power).is_some() {
         return false;
     }
     match pos.phase.kind {

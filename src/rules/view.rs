@@ -177,6 +177,17 @@ pub trait VariantRules: Ruleset {
         self.features().leader_name(power)
     }
 
+    /// Why `power` gives no orders in `pos`, if a feature silences it
+    /// (1000 AD rule 13's anarchy, a dormant power): its units hold and
+    /// nothing of it is missing.
+    fn silenced_why(&self, pos: &Position, power: PowerId) -> Option<&'static str> {
+        self.features()
+            .plugins
+            .iter()
+            .find(|f| f.silenced(pos, power))
+            .map(|f| f.silenced_why())
+    }
+
     /// Whether a movement phase takes a yearly order sheet of moves,
     /// retreats and builds (1700 AD II rule 3), as a feature says.
     fn takes_order_sheets(&self) -> bool {
