@@ -3,6 +3,8 @@
 //!
 //! Group `zinejudge`:
 //! - `opening_22_moves`: Spring 1901, every unit moves (the usual opening);
+//! - `judge_opening_22_moves`: the same through one `Judge` kept from
+//!   one judgement to the next (its tables and result reused);
 //! - `opening_22_holds`: the opening position, every unit holds;
 //! - `paradox_and_ring`: Pandin's paradox (DATC 6.F.16), Dad's army convoy
 //!   (6.F.21) and a three-unit circular movement (6.C.1) on one board: two
@@ -25,7 +27,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use diplomacy::judge::{MappedMainOrder, Rulebook as DRulebook, Submission};
 use diplomacy::{UnitPosition, geo::RegionKey};
 use std::hint::black_box;
-use zinejudge::adjudicate::{Outcome, adjudicate_movement};
+use zinejudge::adjudicate::movement::Board;
+use zinejudge::adjudicate::{Judge, Outcome, adjudicate_movement};
 use zinejudge::datc::{Runner, parse_file, rules_for_file};
 use zinejudge::game::Position;
 use zinejudge::game::position::parse_unit;
@@ -227,6 +230,17 @@ fn zinejudge_benches(c: &mut Criterion) {
     assert_eq!(o.len(), 22);
     g.bench_function("opening_22_moves", |b| {
         b.iter(|| adjudicate_movement(&v.map, &v.rules, black_box(&pos.units), black_box(&o)))
+    });
+
+    // (a') the same through a judge kept between judgements, as a daemon
+    // or a test suite that judges many phases would: its tables and the
+    // result are reused, nothing is allocated.
+    let mut judge = Judge::new();
+    g.bench_function("judge_opening_22_moves", |b| {
+        b.iter(|| {
+            let board = Board::standard(&v.map, &v.rules, black_box(&pos.units));
+            black_box(judge.adjudicate(&board, black_box(&o)).units.len())
+        })
     });
 
     // (b) the opening position, 22 holds.

@@ -152,7 +152,7 @@ fn main_phase(
             Some(i) => {
                 let ur = &r.units[i];
                 // An order not carried out counts as failed.
-                let carried = ur.order.is_some_and(|k| std::ptr::eq(&main[k], o));
+                let carried = ur.order_index().is_some_and(|k| std::ptr::eq(&main[k], o));
                 match (&o.command, carried) {
                     (_, false) => false,
                     (MainCommand::Move { .. }, true) => ur.outcome == Outcome::Moved,

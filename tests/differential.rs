@@ -1755,7 +1755,7 @@ fn situations(g: &Geo, ph: &Phase, r: &MovementResult) -> Vec<&'static str> {
         };
         (0..n).any(|s| {
             prov(s) == to
-                && matches!(r.units[s].command, Resolved::SupportMove { unit, .. } if unit == d.by)
+                && matches!(r.units[s].command, Resolved::SupportMove { unit, .. } if usize::from(unit) == d.by)
         })
     });
     if paradox {

@@ -45,6 +45,531 @@ fn mail(headers: &str, id: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// The first corpus, seen from the test: the daemon, the SMTP session the
+/// hostile mails go through, the cases sent so far with what each must get,
+/// the passwords that must never go out, and the addresses that wrote.
+struct Corpus<'a> {
+    ms: &'a MailSystem,
+    judge: &'a Judge,
+    smtp: Option<SmtpClient>,
+    gm: String,
+    seats: Vec<(&'static str, String)>,
+    /// Named in a header of a hostile mail; must never get mail.
+    bcc_victim: String,
+    /// Given to SET ADDRESS by a thief; must never get mail.
+    elsewhere: String,
+    /// Mails sent to set up the game.
+    sent: i64,
+    /// Mails sent outside `cases`: the reused Message-ID, the naive
+    /// autoresponder and the long Message-ID.
+    extra: i64,
+    cases: Vec<Case>,
+    secrets: Vec<String>,
+    /// Everybody who wrote or was named and may have got mail, besides the
+    /// seats and the GM: none of them may ever see a password.
+    people: Vec<String>,
+    attacker: String,
+    reuse: String,
+    away: String,
+    long: String,
+}
+
+/// The password of `p`'s seat.
+fn pw(p: &str) -> String {
+    format!("Secret-{p}-42")
+}
+
+impl<'a> Corpus<'a> {
+    /// The GM and seven players, who have used the judge before (a first
+    /// mail that registers an address new to the judge is held until the
+    /// address confirms), open a game and take every power.
+    fn every_power_taken(ms: &'a MailSystem, judge: &'a Judge) -> Corpus<'a> {
+        let gm = ms.address("gm");
+        let seats: Vec<(&str, String)> = POWERS
+            .iter()
+            .map(|p| (*p, ms.address(&p.to_ascii_lowercase())))
+            .collect();
+        let bcc_victim = ms.address("bcc-victim");
+        let elsewhere = ms.address("elsewhere");
+        let mut known: Vec<&str> = seats.iter().map(|(_, a)| a.as_str()).collect();
+        known.push(gm.as_str());
+        judge.confirmed(&known);
+        let mut c = Corpus {
+            ms,
+            judge,
+            smtp: Some(SmtpClient::connect(ms.ports().smtp).unwrap()),
+            gm: gm.clone(),
+            seats,
+            bcc_victim,
+            elsewhere,
+            sent: 0,
+            extra: 0,
+            cases: Vec::new(),
+            secrets: Vec::new(),
+            people: Vec::new(),
+            attacker: String::new(),
+            reuse: String::new(),
+            away: String::new(),
+            long: String::new(),
+        };
+        c.send(
+            &gm,
+            &mail(
+                &format!("From: {gm}"),
+                &new_message_id(),
+                &format!("CREATE {GAME} standard GmSecret-99"),
+            ),
+        );
+        judge.wait_settled(ms, 1, SETTLE);
+        for p in POWERS {
+            let a = c.seat(p);
+            c.send(
+                &a,
+                &mail(
+                    &format!("From: {a}"),
+                    &new_message_id(),
+                    &format!("JOIN {GAME} {} {p}", pw(p)),
+                ),
+            );
+        }
+        judge.wait_settled(ms, 8, SETTLE);
+        c.secrets = POWERS.iter().map(|p| pw(p)).collect();
+        c.secrets.push("GmSecret-99".into());
+        c
+    }
+
+    /// The address playing `p`.
+    fn seat(&self, p: &str) -> String {
+        self.seats
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, a)| a.clone())
+            .unwrap_or_default()
+    }
+
+    fn smtp(&mut self) -> &mut SmtpClient {
+        self.smtp.as_mut().expect("the SMTP session is open")
+    }
+
+    /// Send one mail that sets up the game.
+    fn send(&mut self, from: &str, raw: &[u8]) {
+        self.smtp().send(from, JUDGE_ADDRESS, raw).unwrap();
+        self.sent += 1;
+    }
+
+    /// Send one mail that is not a case of its own.
+    fn send_extra(&mut self, from: &str, raw: &[u8]) {
+        self.smtp().send(from, JUDGE_ADDRESS, raw).unwrap();
+        self.extra += 1;
+    }
+
+    /// Send one hostile mail and remember what it must get.
+    fn add(
+        &mut self,
+        what: &'static str,
+        env_from: &str,
+        headers: String,
+        body: String,
+        want: Want,
+    ) {
+        let id = new_message_id();
+        self.smtp()
+            .send(env_from, JUDGE_ADDRESS, &mail(&headers, &id, &body))
+            .unwrap();
+        self.cases.push(Case { what, id, want });
+    }
+
+    /// Senders put control characters in every header the judge copies
+    /// into its answer: a line break in the From name, a bare CR in the
+    /// Reply-To name, a Bcc smuggled into the Subject.
+    fn control_characters_in_headers(&mut self) {
+        let eve = self.ms.address("eve");
+        self.add(
+            "line break in the From name",
+            &eve,
+            format!("From: =?utf-8?q?A=0AB?= <{eve}>"),
+            "HELP".into(),
+            Want::Answer(eve.clone(), vec!["Commands are lines of a mail"]),
+        );
+        let eve2 = self.ms.address("eve2");
+        self.add(
+            "bare CR in the Reply-To name",
+            &eve,
+            format!("From: {eve}\r\nReply-To: =?utf-8?q?E=0Dve?= <{eve2}>"),
+            "VARIANTS".into(),
+            Want::Answer(eve2.clone(), vec!["The judge plays"]),
+        );
+        let eve3 = self.ms.address("eve3");
+        let bcc_victim = self.bcc_victim.clone();
+        self.add(
+            "control characters in Subject, References and Content-Type",
+            &eve3,
+            format!(
+                "From: {eve3}\r\nSubject: =?utf-8?q?hi=0D=0ABcc:_{bcc_victim}?=\r\nReferences: <a\u{1}b@x> <c@d>\r\n\
+                 Content-Type: text/plain; charset=\"utf-8\u{7}\""
+            ),
+            "LIST".into(),
+            Want::Answer(eve3.clone(), vec![GAME]),
+        );
+        self.people.extend([eve, eve2, eve3]);
+    }
+
+    /// One sender mails 8,000 sign-on lines; another guesses Germany's
+    /// password 200 times, then gives the right one, in one mail.
+    fn floods_of_sign_ons(&mut self) {
+        let flood = self.ms.address("flood");
+        self.add(
+            "8,000 SIGNON lines",
+            &flood,
+            format!("From: {flood}"),
+            (0..8000)
+                .map(|i| format!("SIGNON France {GAME} guess{i}\n"))
+                .collect(),
+            Want::Answer(flood.clone(), vec!["at most 100 commands a mail"]),
+        );
+        let guess = self.ms.address("guesser");
+        let mut body: String = (0..200)
+            .map(|i| format!("SIGNON Germany {GAME} guess{i}\n"))
+            .collect();
+        body.push_str(&format!(
+            "SIGNON Germany {GAME} {}\nA Mun-Bur\n",
+            pw("Germany")
+        ));
+        self.add(
+            "200 guesses then the right password",
+            &guess,
+            format!("From: {guess}"),
+            body,
+            Want::Answer(
+                guess.clone(),
+                vec!["one password is checked per power and mail"],
+            ),
+        );
+        self.people.extend([flood, guess]);
+    }
+
+    /// A thief who knows England's password signs on from elsewhere,
+    /// orders, changes the password and tries to move the seat to another
+    /// address.
+    fn a_seat_taken_with_a_known_password(&mut self) {
+        let thief = self.ms.address("thief");
+        let elsewhere = self.elsewhere.clone();
+        self.add(
+            "takeover",
+            &thief,
+            format!("From: {thief}"),
+            format!(
+                "SIGNON England {GAME} {}\nF Lon-ENG\nSET PASSWORD Stolen-1\nSET ADDRESS {}",
+                pw("England"),
+                elsewhere
+            ),
+            Want::Answer(
+                thief.clone(),
+                vec![
+                    "Password changed",
+                    "registers only the address a mail comes from",
+                ],
+            ),
+        );
+        self.secrets.push("Stolen-1".into());
+        self.people.push(thief);
+    }
+
+    /// A player writes passwords every way: after a colon or a full stop,
+    /// in JOIN, CREATE and SET PASSWORD, and in HTML that runs lines
+    /// together.
+    fn passwords_written_every_way(&mut self) {
+        let pwm = self.ms.address("pwforms");
+        self.judge.confirmed(&[&pwm]);
+        for (what, body) in [
+            ("SIGNON:", format!("SIGNON: Italy {GAME} {}", pw("Italy"))),
+            ("Signon.", format!("Signon. Italy {GAME} {}", pw("Italy"))),
+            ("JOIN:", format!("JOIN: {GAME} {}", pw("Italy"))),
+            (
+                "CREATE:",
+                format!("CREATE: {GAME}x standard {}", pw("Italy")),
+            ),
+            (
+                "SET PASSWORD:",
+                format!(
+                    "SIGNON Italy {GAME} {}\nSET PASSWORD: {}",
+                    pw("Italy"),
+                    pw("Italy")
+                ),
+            ),
+        ] {
+            self.add(
+                what,
+                &pwm,
+                format!("From: {pwm}"),
+                body,
+                Want::Answer(pwm.clone(), vec![]),
+            );
+        }
+        self.add(
+            "HTML lines run together",
+            &pwm,
+            format!("From: {pwm}\r\nContent-Type: text/html; charset=utf-8"),
+            format!(
+                "<div>SIGNON Italy {GAME} {}</div><div>A Ven-Tyr</div>",
+                pw("Italy")
+            ),
+            Want::Answer(pwm.clone(), vec![]),
+        );
+        self.people.push(pwm);
+    }
+
+    /// An attacker names a victim in Reply-To to make the victim observe;
+    /// Turkey's player writes chat whose lines start with command words
+    /// (Resign, Draw) after the orders.
+    fn false_identity_and_chat(&mut self) {
+        let attacker = self.ms.address("attacker");
+        self.judge.confirmed(&[&attacker]);
+        let victim = self.ms.address("victim");
+        self.add(
+            "Reply-To names somebody else",
+            &attacker,
+            format!("From: {attacker}\r\nReply-To: {victim}"),
+            format!("OBSERVE {GAME}"),
+            Want::Answer(
+                victim.clone(),
+                vec!["You will receive this game's results."],
+            ),
+        );
+        let turkey = self.seat("Turkey");
+        self.add(
+            "chat",
+            &turkey,
+            format!("From: {turkey}"),
+            format!(
+                "SIGNON Turkey {GAME} {}\nF Ank-BLA\nClear skies over the Black Sea this spring.\n\
+                 Resign yourself to losing Bulgaria, Russia!\nDraw your own conclusions.",
+                pw("Turkey")
+            ),
+            Want::Answer(turkey.clone(), vec!["Not understood", "F(Ank)-BLA"]),
+        );
+        self.attacker = attacker.clone();
+        self.people.extend([attacker, victim]);
+    }
+
+    /// Careless software: two mails under one Message-ID, a naive
+    /// autoresponder answering twice, an Exchange automatic reply, list
+    /// robots' bounces and requests, 118 KB of bad lines, and a
+    /// 5,000-character Message-ID put straight into the judge's INBOX.
+    fn robots_and_careless_software(&mut self) {
+        let reuse = self.ms.address("reuse");
+        let id = new_message_id();
+        for body in ["VARIANTS", "HELP"] {
+            self.send_extra(&reuse, &mail(&format!("From: {reuse}"), &id, body));
+        }
+        // (The naive autoresponder's two mails may arrive in either order:
+        // one of them is answered.)
+        let away = self.ms.address("away");
+        for subject in ["Re: your mail", "Re: Re: your mail"] {
+            self.send_extra(
+                &away,
+                &mail(
+                    &format!("From: {away}\r\nSubject: {subject}"),
+                    &new_message_id(),
+                    "I am away.",
+                ),
+            );
+        }
+        let boss = self.ms.address("boss");
+        self.add(
+            "Exchange automatic reply",
+            &boss,
+            format!("From: {boss}\r\nSubject: Automatic reply: results"),
+            "Out of the office.".into(),
+            Want::Silent("ignored: auto-reply"),
+        );
+        let bounces = "dip-bounces@example.test".to_string();
+        self.add(
+            "list bounces address",
+            &bounces,
+            format!("From: {bounces}"),
+            "LIST".into(),
+            Want::Silent("ignored: bounce"),
+        );
+        let request = "dip-request@example.test".to_string();
+        self.add(
+            "list request address",
+            &request,
+            format!("From: {request}"),
+            "LIST".into(),
+            Want::Silent("ignored: mailing list"),
+        );
+        let chatty = self.ms.address("chatty");
+        self.add(
+            "118 KB of bad lines",
+            &chatty,
+            format!("From: {chatty}"),
+            "SET COLOUR of the sea to blue please\n".repeat(3300),
+            Want::Answer(chatty.clone(), vec!["more lines like these"]),
+        );
+        if let Some(smtp) = self.smtp.take() {
+            smtp.quit();
+        }
+        let long = self.ms.address("longid");
+        let long_id = format!("{}@x.test", "x".repeat(5000));
+        append(
+            self.ms,
+            JUDGE_ADDRESS,
+            "INBOX",
+            &mail(&format!("From: {long}"), &long_id, "VARIANTS"),
+        );
+        self.extra += 1;
+        self.people.extend([chatty, long.clone()]);
+        self.reuse = reuse;
+        self.away = away;
+        self.long = long;
+    }
+
+    /// After all of them, somebody mails VARIANTS: the judge has dealt with
+    /// every mail and answers this one at once.
+    fn a_normal_mail_is_still_answered(&mut self) {
+        let total = self.sent + self.cases.len() as i64 + self.extra;
+        let c = self.judge.wait_settled(self.ms, total, SETTLE);
+        assert_eq!(c.pending, 0);
+        let normal = self.ms.address("normal");
+        let nid = new_message_id();
+        send_all(
+            self.ms,
+            &[(
+                normal.clone(),
+                JUDGE_ADDRESS.to_string(),
+                mail(&format!("From: {normal}"), &nid, "VARIANTS"),
+            )],
+            1,
+        );
+        self.judge.wait_settled(self.ms, total + 1, SETTLE);
+        let got = answers_for(self.ms, std::slice::from_ref(&normal));
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].in_reply_to, nid);
+        self.people.push(normal);
+    }
+
+    /// Each hostile mail got what it must: one short answer saying what it
+    /// should, or silence and a note in the store.
+    fn each_case_got_what_it_must(&self) {
+        for case in &self.cases {
+            match &case.want {
+                Want::Answer(to, says) => {
+                    let mine: Vec<Answer> = answers_for(self.ms, std::slice::from_ref(to))
+                        .into_iter()
+                        .filter(|a| a.in_reply_to == case.id)
+                        .collect();
+                    assert_eq!(mine.len(), 1, "{}: {} answers", case.what, mine.len());
+                    for s in says {
+                        assert!(mine[0].body.contains(s), "{}: {}", case.what, mine[0].body);
+                    }
+                    assert!(mine[0].body.len() <= 64 * 1024, "{}", case.what);
+                }
+                Want::Silent(note) => {
+                    assert_eq!(
+                        self.judge.note(&case.id).as_deref(),
+                        Some(*note),
+                        "{}",
+                        case.what
+                    );
+                }
+            }
+        }
+    }
+
+    /// The careless software got what it must: the naive autoresponder one
+    /// answer for its two mails, both mails under one Message-ID an answer
+    /// each, the 5,000-character Message-ID an answer whose header lines
+    /// are all short; nobody named in a header got mail they did not ask
+    /// for.
+    fn careless_software_answered_sanely(&self) {
+        let away_got = answers_for(self.ms, std::slice::from_ref(&self.away));
+        assert_eq!(away_got.len(), 1);
+        assert!(away_got[0].body.contains("found no commands or orders"));
+        assert_eq!(
+            answers_for(self.ms, std::slice::from_ref(&self.reuse)).len(),
+            2
+        );
+        let raw = self.ms.fetch_all_blocking(&self.long).unwrap();
+        assert_eq!(raw.len(), 1);
+        let text = String::from_utf8_lossy(&raw[0]);
+        let head = text.split("\r\n\r\n").next().unwrap_or_default();
+        assert!(head.lines().all(|l| l.len() <= 998), "{head}");
+        assert_eq!(mailbox_count(self.ms, &self.bcc_victim, "INBOX"), 0);
+        assert_eq!(mailbox_count(self.ms, &self.elsewhere, "INBOX"), 0);
+    }
+
+    /// The owners of Germany and England heard of the guessing and of the
+    /// takeover; Reply-To registered nobody (the observer is the author);
+    /// the chat resigned nobody.
+    fn the_players_kept_their_seats(&self) {
+        let germany = answers_for(self.ms, &[self.seat("Germany")]);
+        assert!(
+            germany
+                .iter()
+                .any(|a| a.subject == format!("Germany in {GAME}: failed sign-on")),
+            "{:?}",
+            germany.iter().map(|a| &a.subject).collect::<Vec<_>>()
+        );
+        let england = answers_for(self.ms, &[self.seat("England")]);
+        for s in [
+            format!("England in {GAME}: password changed"),
+            format!("{GAME}: orders or commands from another address"),
+        ] {
+            assert!(
+                england.iter().any(|a| a.subject == s),
+                "{s}: {:?}",
+                england.iter().map(|a| &a.subject).collect::<Vec<_>>()
+            );
+        }
+        let observer: String = self
+            .judge
+            .db()
+            .query_row(
+                "SELECT address FROM observers WHERE game = ?1",
+                [GAME],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(observer, self.attacker);
+        let turkey_status: String = self
+            .judge
+            .db()
+            .query_row(
+                "SELECT status FROM seats WHERE game = ?1 AND power = 6",
+                [GAME],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(turkey_status, "playing");
+    }
+
+    /// No password in any mail anybody got, nor in the mail the judge
+    /// keeps; nothing failed.
+    fn no_password_went_out(&self) {
+        let mut everyone: Vec<String> = POWERS.iter().map(|p| self.seat(p)).collect();
+        everyone.push(self.gm.clone());
+        everyone.extend(self.people.iter().cloned());
+        for a in &everyone {
+            for raw in self.ms.fetch_all_blocking(a).unwrap() {
+                let t = String::from_utf8_lossy(&raw);
+                for s in &self.secrets {
+                    assert!(!t.contains(s.as_str()), "{a} got a password: {t}");
+                }
+            }
+        }
+        let db = self.judge.db();
+        let mut st = db.prepare("SELECT raw FROM inbound").unwrap();
+        for raw in st.query_map([], |r| r.get::<_, Vec<u8>>(0)).unwrap() {
+            let t = String::from_utf8_lossy(&raw.unwrap()).into_owned();
+            for s in &self.secrets {
+                assert!(!t.contains(s.as_str()), "a kept mail holds a password: {t}");
+            }
+        }
+        assert_eq!(self.judge.failures(), Vec::<String>::new());
+    }
+}
+
 #[test]
 fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
     let Some(ms) =
@@ -57,428 +582,18 @@ fn hostile_mail_never_stops_the_judge_nor_leaks_a_password() {
     wait_until("the judge connected", SETTLE, || {
         judge.log_text().contains("IMAP connected")
     });
-    let j = JUDGE_ADDRESS;
-    let gm = ms.address("gm");
-    let seats: Vec<(&str, String)> = POWERS
-        .iter()
-        .map(|p| (*p, ms.address(&p.to_ascii_lowercase())))
-        .collect();
-    let seat = |p: &str| {
-        seats
-            .iter()
-            .find(|(q, _)| *q == p)
-            .map(|(_, a)| a.clone())
-            .unwrap_or_default()
-    };
-    let bcc_victim = ms.address("bcc-victim");
-    let elsewhere = ms.address("elsewhere");
-    let pw = |p: &str| format!("Secret-{p}-42");
-    // The players have used the judge before (a first mail that registers
-    // an address new to the judge is held until the address confirms).
-    let mut known: Vec<&str> = seats.iter().map(|(_, a)| a.as_str()).collect();
-    known.push(gm.as_str());
-    judge.confirmed(&known);
-    let mut smtp = SmtpClient::connect(ms.ports().smtp).unwrap();
-    let mut sent = 0i64;
-
-    // A game with every power taken.
-    let mut send = |smtp: &mut SmtpClient, from: &str, raw: &[u8]| {
-        smtp.send(from, j, raw).unwrap();
-        sent += 1;
-    };
-    send(
-        &mut smtp,
-        &gm,
-        &mail(
-            &format!("From: {gm}"),
-            &new_message_id(),
-            &format!("CREATE {GAME} standard GmSecret-99"),
-        ),
-    );
-    judge.wait_settled(&ms, 1, SETTLE);
-    for p in POWERS {
-        let a = seat(p);
-        send(
-            &mut smtp,
-            &a,
-            &mail(
-                &format!("From: {a}"),
-                &new_message_id(),
-                &format!("JOIN {GAME} {} {p}", pw(p)),
-            ),
-        );
-    }
-    judge.wait_settled(&ms, 8, SETTLE);
-    let mut secrets: Vec<String> = POWERS.iter().map(|p| pw(p)).collect();
-    secrets.push("GmSecret-99".into());
-
-    let mut cases: Vec<Case> = Vec::new();
-    let eve = ms.address("eve");
-    let mut add = |smtp: &mut SmtpClient,
-                   what: &'static str,
-                   env_from: &str,
-                   headers: String,
-                   body: String,
-                   want: Want| {
-        let id = new_message_id();
-        smtp.send(env_from, j, &mail(&headers, &id, &body)).unwrap();
-        cases.push(Case { what, id, want });
-    };
-
-    // Control characters in every header the judge copies.
-    add(
-        &mut smtp,
-        "line break in the From name",
-        &eve,
-        format!("From: =?utf-8?q?A=0AB?= <{eve}>"),
-        "HELP".into(),
-        Want::Answer(eve.clone(), vec!["Commands are lines of a mail"]),
-    );
-    let eve2 = ms.address("eve2");
-    add(
-        &mut smtp,
-        "bare CR in the Reply-To name",
-        &eve,
-        format!("From: {eve}\r\nReply-To: =?utf-8?q?E=0Dve?= <{eve2}>"),
-        "VARIANTS".into(),
-        Want::Answer(eve2.clone(), vec!["The judge plays"]),
-    );
-    let eve3 = ms.address("eve3");
-    add(
-        &mut smtp,
-        "control characters in Subject, References and Content-Type",
-        &eve3,
-        format!(
-            "From: {eve3}\r\nSubject: =?utf-8?q?hi=0D=0ABcc:_{bcc_victim}?=\r\nReferences: <a\u{1}b@x> <c@d>\r\n\
-             Content-Type: text/plain; charset=\"utf-8\u{7}\""
-        ),
-        "LIST".into(),
-        Want::Answer(eve3.clone(), vec![GAME]),
-    );
-    // 8,000 sign-on lines.
-    let flood = ms.address("flood");
-    add(
-        &mut smtp,
-        "8,000 SIGNON lines",
-        &flood,
-        format!("From: {flood}"),
-        (0..8000)
-            .map(|i| format!("SIGNON France {GAME} guess{i}\n"))
-            .collect(),
-        Want::Answer(flood.clone(), vec!["at most 100 commands a mail"]),
-    );
-    // Guessing, then the right password, in one mail.
-    let guess = ms.address("guesser");
-    let mut body: String = (0..200)
-        .map(|i| format!("SIGNON Germany {GAME} guess{i}\n"))
-        .collect();
-    body.push_str(&format!(
-        "SIGNON Germany {GAME} {}\nA Mun-Bur\n",
-        pw("Germany")
-    ));
-    add(
-        &mut smtp,
-        "200 guesses then the right password",
-        &guess,
-        format!("From: {guess}"),
-        body,
-        Want::Answer(
-            guess.clone(),
-            vec!["one password is checked per power and mail"],
-        ),
-    );
-    // A seat taken with a known password.
-    let thief = ms.address("thief");
-    add(
-        &mut smtp,
-        "takeover",
-        &thief,
-        format!("From: {thief}"),
-        format!(
-            "SIGNON England {GAME} {}\nF Lon-ENG\nSET PASSWORD Stolen-1\nSET ADDRESS {}",
-            pw("England"),
-            elsewhere
-        ),
-        Want::Answer(
-            thief.clone(),
-            vec![
-                "Password changed",
-                "registers only the address a mail comes from",
-            ],
-        ),
-    );
-    secrets.push("Stolen-1".into());
-    // Passwords written every way.
-    let pwm = ms.address("pwforms");
-    judge.confirmed(&[&pwm]);
-    for (what, body) in [
-        ("SIGNON:", format!("SIGNON: Italy {GAME} {}", pw("Italy"))),
-        ("Signon.", format!("Signon. Italy {GAME} {}", pw("Italy"))),
-        ("JOIN:", format!("JOIN: {GAME} {}", pw("Italy"))),
-        (
-            "CREATE:",
-            format!("CREATE: {GAME}x standard {}", pw("Italy")),
-        ),
-        (
-            "SET PASSWORD:",
-            format!(
-                "SIGNON Italy {GAME} {}\nSET PASSWORD: {}",
-                pw("Italy"),
-                pw("Italy")
-            ),
-        ),
-    ] {
-        add(
-            &mut smtp,
-            what,
-            &pwm,
-            format!("From: {pwm}"),
-            body,
-            Want::Answer(pwm.clone(), vec![]),
-        );
-    }
-    add(
-        &mut smtp,
-        "HTML lines run together",
-        &pwm,
-        format!("From: {pwm}\r\nContent-Type: text/html; charset=utf-8"),
-        format!(
-            "<div>SIGNON Italy {GAME} {}</div><div>A Ven-Tyr</div>",
-            pw("Italy")
-        ),
-        Want::Answer(pwm.clone(), vec![]),
-    );
-    // Reply-To as identity.
-    let attacker = ms.address("attacker");
-    judge.confirmed(&[&attacker]);
-    let victim = ms.address("victim");
-    add(
-        &mut smtp,
-        "Reply-To names somebody else",
-        &attacker,
-        format!("From: {attacker}\r\nReply-To: {victim}"),
-        format!("OBSERVE {GAME}"),
-        Want::Answer(
-            victim.clone(),
-            vec!["You will receive this game's results."],
-        ),
-    );
-    // Chat that starts with command words.
-    let turkey = seat("Turkey");
-    add(
-        &mut smtp,
-        "chat",
-        &turkey,
-        format!("From: {turkey}"),
-        format!(
-            "SIGNON Turkey {GAME} {}\nF Ank-BLA\nClear skies over the Black Sea this spring.\n\
-             Resign yourself to losing Bulgaria, Russia!\nDraw your own conclusions.",
-            pw("Turkey")
-        ),
-        Want::Answer(turkey.clone(), vec!["Not understood", "F(Ank)-BLA"]),
-    );
-    // A reused Message-ID.
-    let reuse = ms.address("reuse");
-    let id = new_message_id();
-    for body in ["VARIANTS", "HELP"] {
-        smtp.send(&reuse, j, &mail(&format!("From: {reuse}"), &id, body))
-            .unwrap();
-    }
-    // Autoresponders and list robots. (The naive autoresponder's two mails
-    // may arrive in either order: one of them is answered.)
-    let away = ms.address("away");
-    for subject in ["Re: your mail", "Re: Re: your mail"] {
-        smtp.send(
-            &away,
-            j,
-            &mail(
-                &format!("From: {away}\r\nSubject: {subject}"),
-                &new_message_id(),
-                "I am away.",
-            ),
-        )
-        .unwrap();
-    }
-    let boss = ms.address("boss");
-    add(
-        &mut smtp,
-        "Exchange automatic reply",
-        &boss,
-        format!("From: {boss}\r\nSubject: Automatic reply: results"),
-        "Out of the office.".into(),
-        Want::Silent("ignored: auto-reply"),
-    );
-    let bounces = "dip-bounces@example.test".to_string();
-    add(
-        &mut smtp,
-        "list bounces address",
-        &bounces,
-        format!("From: {bounces}"),
-        "LIST".into(),
-        Want::Silent("ignored: bounce"),
-    );
-    let request = "dip-request@example.test".to_string();
-    add(
-        &mut smtp,
-        "list request address",
-        &request,
-        format!("From: {request}"),
-        "LIST".into(),
-        Want::Silent("ignored: mailing list"),
-    );
-    // A 5,000-character Message-ID is handled below; a flood of bad lines.
-    let chatty = ms.address("chatty");
-    add(
-        &mut smtp,
-        "118 KB of bad lines",
-        &chatty,
-        format!("From: {chatty}"),
-        "SET COLOUR of the sea to blue please\n".repeat(3300),
-        Want::Answer(chatty.clone(), vec!["more lines like these"]),
-    );
-    smtp.quit();
-    let long = ms.address("longid");
-    let long_id = format!("{}@x.test", "x".repeat(5000));
-    append(
-        &ms,
-        j,
-        "INBOX",
-        &mail(&format!("From: {long}"), &long_id, "VARIANTS"),
-    );
-
-    let total = sent + cases.len() as i64 + 2 + 2 + 1;
-    let c = judge.wait_settled(&ms, total, SETTLE);
-    assert_eq!(c.pending, 0);
-
-    // Still answering at once.
-    let normal = ms.address("normal");
-    let nid = new_message_id();
-    send_all(
-        &ms,
-        &[(
-            normal.clone(),
-            j.to_string(),
-            mail(&format!("From: {normal}"), &nid, "VARIANTS"),
-        )],
-        1,
-    );
-    judge.wait_settled(&ms, total + 1, SETTLE);
-    let got = answers_for(&ms, std::slice::from_ref(&normal));
-    assert_eq!(got.len(), 1);
-    assert_eq!(got[0].in_reply_to, nid);
-
-    for case in &cases {
-        match &case.want {
-            Want::Answer(to, says) => {
-                let mine: Vec<Answer> = answers_for(&ms, std::slice::from_ref(to))
-                    .into_iter()
-                    .filter(|a| a.in_reply_to == case.id)
-                    .collect();
-                assert_eq!(mine.len(), 1, "{}: {} answers", case.what, mine.len());
-                for s in says {
-                    assert!(mine[0].body.contains(s), "{}: {}", case.what, mine[0].body);
-                }
-                assert!(mine[0].body.len() <= 64 * 1024, "{}", case.what);
-            }
-            Want::Silent(note) => {
-                assert_eq!(
-                    judge.note(&case.id).as_deref(),
-                    Some(*note),
-                    "{}",
-                    case.what
-                );
-            }
-        }
-    }
-    // The naive autoresponder got one answer for its two mails.
-    let away_got = answers_for(&ms, std::slice::from_ref(&away));
-    assert_eq!(away_got.len(), 1);
-    assert!(away_got[0].body.contains("found no commands or orders"));
-    // Both mails under one Message-ID were answered.
-    assert_eq!(answers_for(&ms, std::slice::from_ref(&reuse)).len(), 2);
-    // The 5,000-character Message-ID: answered, every header line short.
-    let raw = ms.fetch_all_blocking(&long).unwrap();
-    assert_eq!(raw.len(), 1);
-    let text = String::from_utf8_lossy(&raw[0]);
-    let head = text.split("\r\n\r\n").next().unwrap_or_default();
-    assert!(head.lines().all(|l| l.len() <= 998), "{head}");
-    // Nobody named in a header got mail they did not ask for.
-    assert_eq!(mailbox_count(&ms, &bcc_victim, "INBOX"), 0);
-    assert_eq!(mailbox_count(&ms, &elsewhere, "INBOX"), 0);
-    // The owners heard of guessing and of the takeover.
-    let germany = answers_for(&ms, &[seat("Germany")]);
-    assert!(
-        germany
-            .iter()
-            .any(|a| a.subject == format!("Germany in {GAME}: failed sign-on")),
-        "{:?}",
-        germany.iter().map(|a| &a.subject).collect::<Vec<_>>()
-    );
-    let england = answers_for(&ms, &[seat("England")]);
-    for s in [
-        format!("England in {GAME}: password changed"),
-        format!("{GAME}: orders or commands from another address"),
-    ] {
-        assert!(
-            england.iter().any(|a| a.subject == s),
-            "{s}: {:?}",
-            england.iter().map(|a| &a.subject).collect::<Vec<_>>()
-        );
-    }
-    // Reply-To registered nobody: the observer is the author.
-    let observer: String = judge
-        .db()
-        .query_row(
-            "SELECT address FROM observers WHERE game = ?1",
-            [GAME],
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert_eq!(observer, attacker);
-    // Chat resigned nobody.
-    let turkey_status: String = judge
-        .db()
-        .query_row(
-            "SELECT status FROM seats WHERE game = ?1 AND power = 6",
-            [GAME],
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert_eq!(turkey_status, "playing");
-    // No password in any mail anybody got, nor in the mail the judge keeps.
-    let mut everyone: Vec<String> = POWERS.iter().map(|p| seat(p)).collect();
-    everyone.extend([
-        gm.clone(),
-        eve,
-        eve2,
-        eve3,
-        flood,
-        guess,
-        thief,
-        pwm,
-        attacker,
-        victim,
-        chatty,
-        long,
-        normal,
-    ]);
-    for a in &everyone {
-        for raw in ms.fetch_all_blocking(a).unwrap() {
-            let t = String::from_utf8_lossy(&raw);
-            for s in &secrets {
-                assert!(!t.contains(s.as_str()), "{a} got a password: {t}");
-            }
-        }
-    }
-    let db = judge.db();
-    let mut st = db.prepare("SELECT raw FROM inbound").unwrap();
-    for raw in st.query_map([], |r| r.get::<_, Vec<u8>>(0)).unwrap() {
-        let t = String::from_utf8_lossy(&raw.unwrap()).into_owned();
-        for s in &secrets {
-            assert!(!t.contains(s.as_str()), "a kept mail holds a password: {t}");
-        }
-    }
-    assert_eq!(judge.failures(), Vec::<String>::new());
+    let mut c = Corpus::every_power_taken(&ms, &judge);
+    c.control_characters_in_headers();
+    c.floods_of_sign_ons();
+    c.a_seat_taken_with_a_known_password();
+    c.passwords_written_every_way();
+    c.false_identity_and_chat();
+    c.robots_and_careless_software();
+    c.a_normal_mail_is_still_answered();
+    c.each_case_got_what_it_must();
+    c.careless_software_answered_sanely();
+    c.the_players_kept_their_seats();
+    c.no_password_went_out();
 }
 
 /// The game the second corpus plays in: the GM and seven players, each

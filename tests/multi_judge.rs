@@ -38,9 +38,10 @@ mod support_judge;
 
 use daemon_common::{Judge, TempDir, count, parse_answer, postgres_maildir_config};
 use std::collections::HashMap;
+use std::path::Path;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use support::postgres::{PG_PASSWORD, PgServer};
+use support::postgres::{PG_PASSWORD, PgDatabase, PgServer};
 use zinejudge::mail::maildir::Maildir;
 use zinejudge::store::{Store, params};
 
@@ -81,43 +82,11 @@ fn mail(n: usize, from: &str, body: &str) -> (String, Vec<u8>) {
     (id, raw.into_bytes())
 }
 
-#[test]
-fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
-    // A server of its own: the test restarts it.
-    let Some(db) = PgServer::own_database_or_skip("multi_judge") else {
-        return;
-    };
-    let seed = std::env::var("ZJ_KILL_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-        });
-    eprintln!("ZJ_KILL_SEED={seed}");
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let tmp = TempDir::new("multi-judge");
-    let dir = tmp.path();
-    let pwfile = dir.join("pg-password");
-    std::fs::write(&pwfile, format!("{PG_PASSWORD}\n")).unwrap();
-    let inbox = Maildir::open(&dir.join("in")).unwrap();
-    Maildir::open(&dir.join("out")).unwrap();
-
-    // 20 games, every power holding orders, due together a few seconds
-    // after the judges start.
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64;
-    let deadline = now + 14;
-    let players = games_support::populate(&db.location(), GAMES, deadline, true, false, |i, p| {
-        format!("p{i}-{}@example.test", p.to_lowercase())
-    });
-    db.role(ROLE).expect("the judges' role");
-
-    let mut judges: Vec<Judge> = ["east", "west"]
+/// Two judges, "east" and "west", on the test's database as [`ROLE`], both
+/// reading `in/` and writing `out/` under `dir`, with short leases and no
+/// pictures.
+fn start_two_judges(dir: &Path, db: &PgDatabase, pwfile: &Path) -> Vec<Judge> {
+    ["east", "west"]
         .iter()
         .map(|name| {
             let d = dir.join(name);
@@ -127,16 +96,20 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
                 &postgres_maildir_config(
                     dir,
                     &db.url_as(ROLE),
-                    &pwfile,
+                    pwfile,
                     name,
                     "lease-seconds = 3\n",
                     "\n[report]\npicture = \"none\"\n",
                 ),
             )
         })
-        .collect();
+        .collect()
+}
 
-    // The mails, in a random order.
+/// The mails players and strangers send, in a random order: orders from
+/// the players of the first [`MAIL_GAMES`] games, HELP, LIST and junk, each
+/// HELP, LIST and junk mail from an address of its own.
+fn the_mails(players: &[games_support::Player], rng: &mut fastrand::Rng) -> Vec<(String, Vec<u8>)> {
     let orderers: Vec<_> = players
         .iter()
         .filter(|p| p.game[1..].parse::<usize>().is_ok_and(|i| i < MAIL_GAMES))
@@ -157,82 +130,131 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         })
         .collect();
     rng.shuffle(&mut mails);
-    let ids: Vec<String> = mails.iter().map(|(id, _)| id.clone()).collect();
+    mails
+}
 
-    // Mail comes in over about 15 s; the victim is killed at random
-    // moments over about 30 s (the deadline burst falls among them) and
-    // started again after a random pause.
-    let t0 = Instant::now();
-    let spacing = Duration::from_millis(30);
-    let mut kills: Vec<Duration> = (0..KILLS)
-        .map(|_| Duration::from_millis(rng.u64(1_000..30_000)))
-        .collect();
-    kills.sort();
-    let mut next_mail = 0usize;
-    let mut killed = 0usize;
-    let mut down_until: Option<Instant> = None;
-    // The east judge: SIGTERMed once, started again a second after it
-    // exits.
-    let term_at = Duration::from_millis(rng.u64(2_000..25_000));
-    let mut term: Option<Instant> = None;
-    let mut east_name = String::new();
-    let mut east_down_until: Option<Instant> = None;
-    let mut terms = 0usize;
-    // The database: restarted once while mail comes in, at a moment when
-    // no judge is starting (a judge starting refuses to run on a database
-    // it cannot reach, as it should); the outbox's INSERT revoked once, for
-    // REVOKED_FOR, while mail comes in (no judge starts meanwhile: it would
-    // refuse to run without it).
-    let restart_at = Duration::from_millis(rng.u64(2_000..8_000));
-    let mut restarted = false;
-    let revoke_at = Duration::from_millis(rng.u64(9_000..13_000));
-    let mut revoked: Option<Instant> = None;
-    let mut granted = false;
-    let mut up_since = [Instant::now(), Instant::now()];
-    while next_mail < mails.len()
-        || killed < KILLS
-        || down_until.is_some()
-        || terms == 0
-        || term.is_some()
-        || east_down_until.is_some()
-        || !restarted
-        || !granted
-    {
-        let elapsed = t0.elapsed();
-        while next_mail < mails.len() && elapsed >= spacing * next_mail as u32 {
-            let (_, raw) = &mails[next_mail];
-            inbox
-                .deliver(&format!("{}.{next_mail}.eml", std::process::id()), raw)
-                .expect("deliver to the inbox");
-            next_mail += 1;
+/// What the test does to the judges and the database while mail comes in,
+/// when, and how far it has got.
+struct Faults {
+    /// When the west judge is killed, from the start of the mail.
+    kills: Vec<Duration>,
+    killed: usize,
+    /// The killed west judge is started again then.
+    down_until: Option<Instant>,
+    /// When the east judge gets its SIGTERM.
+    term_at: Duration,
+    /// When the SIGTERM was sent, while the east judge has not yet exited.
+    term: Option<Instant>,
+    /// The name the SIGTERMed judge claims work under.
+    east_name: String,
+    /// The stopped east judge is started again then.
+    east_down_until: Option<Instant>,
+    terms: usize,
+    restart_at: Duration,
+    restarted: bool,
+    revoke_at: Duration,
+    /// When the INSERT was revoked, while it is.
+    revoked: Option<Instant>,
+    granted: bool,
+    /// When each judge (east, west) was last started.
+    up_since: [Instant; 2],
+}
+
+impl Faults {
+    /// The victim (west) is killed at random moments over about 30 s (the
+    /// deadline burst falls among them) and started again after a random
+    /// pause. The east judge is SIGTERMed once and started again a second
+    /// after it exits. The database is restarted once while mail comes in,
+    /// at a moment when no judge is starting (a judge starting refuses to
+    /// run on a database it cannot reach, as it should); the outbox's
+    /// INSERT is revoked once, for [`REVOKED_FOR`], while mail comes in (no
+    /// judge starts meanwhile: it would refuse to run without it).
+    fn plan(rng: &mut fastrand::Rng) -> Faults {
+        let mut kills: Vec<Duration> = (0..KILLS)
+            .map(|_| Duration::from_millis(rng.u64(1_000..30_000)))
+            .collect();
+        kills.sort();
+        let term_at = Duration::from_millis(rng.u64(2_000..25_000));
+        let restart_at = Duration::from_millis(rng.u64(2_000..8_000));
+        let revoke_at = Duration::from_millis(rng.u64(9_000..13_000));
+        Faults {
+            kills,
+            killed: 0,
+            down_until: None,
+            term_at,
+            term: None,
+            east_name: String::new(),
+            east_down_until: None,
+            terms: 0,
+            restart_at,
+            restarted: false,
+            revoke_at,
+            revoked: None,
+            granted: false,
+            up_since: [Instant::now(), Instant::now()],
         }
-        if down_until.is_none() && killed < KILLS && elapsed >= kills[killed] {
+    }
+
+    /// Every fault has happened and every judge is back.
+    fn all_done(&self) -> bool {
+        self.killed >= KILLS
+            && self.down_until.is_none()
+            && self.terms > 0
+            && self.term.is_none()
+            && self.east_down_until.is_none()
+            && self.restarted
+            && self.granted
+    }
+
+    /// The test SIGKILLs the west judge when its next kill is due, and
+    /// starts it again when its pause is over (not while the INSERT is
+    /// revoked).
+    fn kill_and_start_the_west_judge(
+        &mut self,
+        judges: &mut [Judge],
+        rng: &mut fastrand::Rng,
+        elapsed: Duration,
+        next_mail: usize,
+    ) {
+        if self.down_until.is_none() && self.killed < KILLS && elapsed >= self.kills[self.killed] {
             judges[1].kill();
-            killed += 1;
-            down_until = Some(Instant::now() + Duration::from_millis(rng.u64(200..3_000)));
+            self.killed += 1;
+            self.down_until = Some(Instant::now() + Duration::from_millis(rng.u64(200..3_000)));
             eprintln!(
                 "killed the west judge at {:.1} s ({next_mail} mails in)",
                 elapsed.as_secs_f64()
             );
         }
-        if revoked.is_none() && down_until.is_some_and(|t| Instant::now() >= t) {
-            down_until = None;
+        if self.revoked.is_none() && self.down_until.is_some_and(|t| Instant::now() >= t) {
+            self.down_until = None;
             judges[1].spawn();
-            up_since[1] = Instant::now();
+            self.up_since[1] = Instant::now();
         }
-        if terms == 0 && term.is_none() && elapsed >= term_at {
-            east_name = format!("east:{}", judges[0].pid());
+    }
+
+    /// The test sends the east judge its SIGTERM when due; once it exits,
+    /// checks that it stopped cleanly and gave up what it had claimed and
+    /// not done, and a second later starts it again (not while the INSERT
+    /// is revoked).
+    fn stop_and_start_the_east_judge(
+        &mut self,
+        judges: &mut [Judge],
+        db: &PgDatabase,
+        elapsed: Duration,
+    ) {
+        if self.terms == 0 && self.term.is_none() && elapsed >= self.term_at {
+            self.east_name = format!("east:{}", judges[0].pid());
             judges[0].signal(libc::SIGTERM);
-            term = Some(Instant::now());
+            self.term = Some(Instant::now());
             eprintln!(
                 "SIGTERM to the east judge at {:.1} s",
                 elapsed.as_secs_f64()
             );
         }
-        if let Some(at) = term {
+        if let Some(at) = self.term {
             if let Some(status) = judges[0].try_exit() {
-                terms += 1;
-                stopped_cleanly(&judges[0], status, terms);
+                self.terms += 1;
+                stopped_cleanly(&judges[0], status, self.terms);
                 // It gave up what it had claimed and not done.
                 let mut s = Store::open(&db.location()).expect("open the store");
                 let kept = s
@@ -241,7 +263,7 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
                         "SELECT (SELECT count(*) FROM inbound WHERE state = 'new' AND claimed_by = ?1)
                              + (SELECT count(*) FROM outbox
                                 WHERE state IN ('queued', 'sending') AND claimed_by = ?1)",
-                        params![east_name],
+                        params![self.east_name],
                         |r| r.get::<i64>(0),
                     )
                     .unwrap();
@@ -250,8 +272,8 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
                     "the east judge stopped in {:.1} s",
                     at.elapsed().as_secs_f64()
                 );
-                term = None;
-                east_down_until = Some(Instant::now() + Duration::from_secs(1));
+                self.term = None;
+                self.east_down_until = Some(Instant::now() + Duration::from_secs(1));
             } else {
                 assert!(
                     at.elapsed() < Duration::from_secs(90),
@@ -260,66 +282,127 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
                 );
             }
         }
-        if revoked.is_none() && east_down_until.is_some_and(|t| Instant::now() >= t) {
-            east_down_until = None;
+        if self.revoked.is_none() && self.east_down_until.is_some_and(|t| Instant::now() >= t) {
+            self.east_down_until = None;
             judges[0].spawn();
-            up_since[0] = Instant::now();
+            self.up_since[0] = Instant::now();
         }
-        // Each judge is down, or up long enough to be past its start.
-        let started = [
-            term.is_some() || east_down_until.is_some(),
-            down_until.is_some(),
+    }
+
+    /// Each judge is down, or up long enough to be past its start.
+    fn started(&self) -> bool {
+        [
+            self.term.is_some() || self.east_down_until.is_some(),
+            self.down_until.is_some(),
         ]
         .iter()
-        .zip(&up_since)
-        .all(|(down, t)| *down || t.elapsed() >= Duration::from_secs(2));
-        // Not while the east judge stops: the test checks that it gives up
-        // its claims, which it cannot while the database is down.
-        if !restarted && elapsed >= restart_at && started && term.is_none() {
+        .zip(&self.up_since)
+        .all(|(down, t)| *down || t.elapsed() >= Duration::from_secs(2))
+    }
+
+    /// The test restarts PostgreSQL once, when due, while no judge is
+    /// starting, and not while the east judge stops: the test checks that
+    /// it gives up its claims, which it cannot while the database is down.
+    fn restart_the_database(
+        &mut self,
+        db: &PgDatabase,
+        elapsed: Duration,
+        started: bool,
+        next_mail: usize,
+    ) {
+        if !self.restarted && elapsed >= self.restart_at && started && self.term.is_none() {
             let t = Instant::now();
             db.server.restart().expect("restart PostgreSQL");
-            restarted = true;
+            self.restarted = true;
             eprintln!(
                 "restarted PostgreSQL at {:.1} s (took {:.1} s, {next_mail} mails in)",
                 elapsed.as_secs_f64(),
                 t.elapsed().as_secs_f64()
             );
         }
-        // At least one judge is up to meet it: a revoke while both are
-        // down (one killed, the other stopping) would test nothing.
-        let one_up = (term.is_none() && east_down_until.is_none()) || down_until.is_none();
-        if revoked.is_none() && !granted && elapsed >= revoke_at && started && one_up {
+    }
+
+    /// The test revokes the judges' INSERT on the outbox once, when due and
+    /// while at least one judge is up to meet it (a revoke while both are
+    /// down, one killed, the other stopping, would test nothing), and
+    /// grants it again after [`REVOKED_FOR`].
+    fn revoke_and_grant_the_outbox(
+        &mut self,
+        db: &PgDatabase,
+        elapsed: Duration,
+        started: bool,
+        t0: Instant,
+    ) {
+        let one_up =
+            (self.term.is_none() && self.east_down_until.is_none()) || self.down_until.is_none();
+        if self.revoked.is_none() && !self.granted && elapsed >= self.revoke_at && started && one_up
+        {
             db.psql(&format!("REVOKE INSERT ON outbox FROM {ROLE}"))
                 .expect("revoke");
-            revoked = Some(Instant::now());
+            self.revoked = Some(Instant::now());
             eprintln!("revoked INSERT on outbox at {:.1} s", elapsed.as_secs_f64());
         }
-        if revoked.is_some_and(|t| t.elapsed() >= REVOKED_FOR) {
+        if self.revoked.is_some_and(|t| t.elapsed() >= REVOKED_FOR) {
             db.psql(&format!("GRANT INSERT ON outbox TO {ROLE}"))
                 .expect("grant");
-            revoked = None;
-            granted = true;
+            self.revoked = None;
+            self.granted = true;
             eprintln!(
                 "granted INSERT on outbox again at {:.1} s",
                 t0.elapsed().as_secs_f64()
             );
         }
-        // No judge exits but by the test's hand: not on the restart, nor
-        // on the revoke.
-        if term.is_none() && east_down_until.is_none() {
+    }
+
+    /// No judge exits but by the test's hand: not on the restart, nor on
+    /// the revoke.
+    fn no_judge_exited_by_itself(&self, judges: &mut [Judge]) {
+        if self.term.is_none() && self.east_down_until.is_none() {
             assert!(
                 judges[0].running(),
                 "the east judge stopped; log:\n{}",
                 judges[0].log_tail(40)
             );
         }
-        if down_until.is_none() {
+        if self.down_until.is_none() {
             assert!(
                 judges[1].running(),
                 "the west judge stopped; log:\n{}",
                 judges[1].log_tail(40)
             );
         }
+    }
+}
+
+/// Mail comes in over about 15 s, one every 30 ms, while the test does
+/// what [`Faults`] plans to the judges and the database; returns when all
+/// mail is in and every fault is over.
+fn mail_comes_in_through_the_faults(
+    inbox: &Maildir,
+    mails: &[(String, Vec<u8>)],
+    judges: &mut [Judge],
+    db: &PgDatabase,
+    rng: &mut fastrand::Rng,
+    t0: Instant,
+) {
+    let spacing = Duration::from_millis(30);
+    let mut f = Faults::plan(rng);
+    let mut next_mail = 0usize;
+    while next_mail < mails.len() || !f.all_done() {
+        let elapsed = t0.elapsed();
+        while next_mail < mails.len() && elapsed >= spacing * next_mail as u32 {
+            let (_, raw) = &mails[next_mail];
+            inbox
+                .deliver(&format!("{}.{next_mail}.eml", std::process::id()), raw)
+                .expect("deliver to the inbox");
+            next_mail += 1;
+        }
+        f.kill_and_start_the_west_judge(judges, rng, elapsed, next_mail);
+        f.stop_and_start_the_east_judge(judges, db, elapsed);
+        let started = f.started();
+        f.restart_the_database(db, elapsed, started, next_mail);
+        f.revoke_and_grant_the_outbox(db, elapsed, started, t0);
+        f.no_judge_exited_by_itself(judges);
         std::thread::sleep(Duration::from_millis(10));
     }
     eprintln!(
@@ -328,18 +411,17 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         mails.len(),
         t0.elapsed().as_secs_f64()
     );
+}
 
-    // Everything processed, adjudicated and sent.
-    let mut store = Store::open(&db.location()).unwrap();
+/// The test waits until everything is processed, adjudicated and sent,
+/// then kills both judges.
+fn everything_settles(store: &mut Store, judges: &mut [Judge], t0: Instant) {
     let settle = Instant::now() + Duration::from_secs(150);
     loop {
-        let stored = count(&mut store, "SELECT count(*) FROM inbound");
-        let open = count(
-            &mut store,
-            "SELECT count(*) FROM inbound WHERE state = 'new'",
-        );
+        let stored = count(store, "SELECT count(*) FROM inbound");
+        let open = count(store, "SELECT count(*) FROM inbound WHERE state = 'new'");
         let unsent = store.unsent_count().unwrap();
-        let played = count(&mut store, "SELECT count(DISTINCT game) FROM history");
+        let played = count(store, "SELECT count(DISTINCT game) FROM history");
         if stored == MAILS as i64 && open == 0 && unsent == 0 && played == GAMES as i64 {
             break;
         }
@@ -356,36 +438,33 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         "settled at {:.1} s; mails whose processing began more than once: {}; \
          outbox mails handed over more than once: {}",
         t0.elapsed().as_secs_f64(),
-        count(
-            &mut store,
-            "SELECT count(*) FROM inbound WHERE attempts > 1"
-        ),
-        count(&mut store, "SELECT count(*) FROM outbox WHERE attempts > 1"),
+        count(store, "SELECT count(*) FROM inbound WHERE attempts > 1"),
+        count(store, "SELECT count(*) FROM outbox WHERE attempts > 1"),
     );
-    for j in &mut judges {
+    for j in judges {
         j.kill();
     }
+}
 
-    // 0 lost: every mail stored once and done; none given up (failed)
-    // for the store's faults.
-    let not_done = count(
-        &mut store,
-        "SELECT count(*) FROM inbound WHERE state <> 'done'",
-    );
+/// In the store: 0 lost (every mail stored once and done; none given up,
+/// failed, for the store's faults) and 0 adjudicated twice (one history
+/// row per game and phase).
+fn the_store_lost_nothing_and_did_nothing_twice(store: &mut Store, ids: &[String]) {
+    let not_done = count(store, "SELECT count(*) FROM inbound WHERE state <> 'done'");
     assert_eq!(not_done, 0, "mails failed or waiting");
     assert_eq!(
         count(
-            &mut store,
+            store,
             "SELECT count(*) FROM inbound WHERE note LIKE 'failed%'"
         ),
         0,
         "a mail given up"
     );
     assert_eq!(
-        count(&mut store, "SELECT count(DISTINCT message_id) FROM inbound"),
+        count(store, "SELECT count(DISTINCT message_id) FROM inbound"),
         MAILS as i64
     );
-    for id in &ids {
+    for id in ids {
         let n: i64 = store
             .conn()
             .query_row(
@@ -396,10 +475,9 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
             .unwrap();
         assert_eq!(n, 1, "{id} stored {n} times");
     }
-    // 0 adjudicated twice: one history row per game and phase.
     assert_eq!(
         count(
-            &mut store,
+            store,
             "SELECT count(*) FROM (SELECT game, phase FROM history GROUP BY game, phase
              HAVING count(*) > 1) AS twice"
         ),
@@ -407,14 +485,21 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         "a phase in the history twice"
     );
     assert_eq!(
-        count(
-            &mut store,
-            "SELECT count(*) FROM history WHERE phase = 'S1901M'"
-        ),
+        count(store, "SELECT count(*) FROM history WHERE phase = 'S1901M'"),
         GAMES as i64
     );
+}
 
-    // What the judges sent, one file per Message-ID.
+/// What the judges sent to `out/` under `dir`, one file per Message-ID: the
+/// answers' Message-IDs by the Message-ID they answer, and how often each
+/// reader got each other mail (the results).
+#[allow(clippy::type_complexity)]
+fn what_the_judges_sent(
+    dir: &Path,
+) -> (
+    HashMap<String, Vec<String>>,
+    HashMap<(String, String), usize>,
+) {
     let mut answers: HashMap<String, Vec<String>> = HashMap::new();
     let mut results: HashMap<(String, String), usize> = HashMap::new();
     let mut files = 0;
@@ -459,9 +544,19 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         answers.values().map(Vec::len).sum::<usize>(),
         results.values().sum::<usize>()
     );
-    // 0 lost, 0 processed twice: one answer per mail.
+    (answers, results)
+}
+
+/// In the mail sent: 0 lost and 0 processed twice (one answer per mail),
+/// and 0 adjudicated twice (one results mail per game and reader, and 8
+/// readers, 7 players and the GM, for each game).
+fn one_answer_per_mail_and_one_result_per_reader(
+    answers: &HashMap<String, Vec<String>>,
+    results: &HashMap<(String, String), usize>,
+    ids: &[String],
+) {
     let mut unanswered = Vec::new();
-    for id in &ids {
+    for id in ids {
         match answers.get(id).map(Vec::len).unwrap_or(0) {
             1 => {}
             0 => unanswered.push(id.clone()),
@@ -474,8 +569,7 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         unanswered.len(),
         &unanswered[..unanswered.len().min(5)]
     );
-    // 0 adjudicated twice: one results mail per game and reader.
-    for ((to, subject), n) in &results {
+    for ((to, subject), n) in results {
         assert_eq!(*n, 1, "{to} got {subject:?} {n} times");
     }
     for i in 0..GAMES {
@@ -486,9 +580,12 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
             "{subject}: {readers} readers, not 7 players and the GM"
         );
     }
-    // The judges met the database's restart, waited, and went on (a judge
-    // killed meanwhile may not have said so); and the revoke met mail being
-    // answered.
+}
+
+/// The judges met the database's restart, waited, and went on (a judge
+/// killed meanwhile may not have said so); the revoke met mail being
+/// answered; and the victim took part between its deaths.
+fn the_judges_met_every_fault(judges: &[Judge]) {
     assert!(
         judges.iter().any(|j| {
             let log = j.log_text();
@@ -502,7 +599,6 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
             .any(|j| j.log_text().contains("permission denied for table outbox")),
         "no judge met the revoked INSERT"
     );
-    // The victim took part between its deaths.
     let west = judges[1].log_text();
     assert!(
         west.matches("mail processed").count() > 0,
@@ -514,6 +610,55 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
         west.matches("mail processed").count(),
         judges[1].starts
     );
+}
+
+#[test]
+fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
+    // A server of its own: the test restarts it.
+    let Some(db) = PgServer::own_database_or_skip("multi_judge") else {
+        return;
+    };
+    let seed = std::env::var("ZJ_KILL_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+        });
+    eprintln!("ZJ_KILL_SEED={seed}");
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let tmp = TempDir::new("multi-judge");
+    let dir = tmp.path();
+    let pwfile = dir.join("pg-password");
+    std::fs::write(&pwfile, format!("{PG_PASSWORD}\n")).unwrap();
+    let inbox = Maildir::open(&dir.join("in")).unwrap();
+    Maildir::open(&dir.join("out")).unwrap();
+
+    // 20 games, every power holding orders, due together a few seconds
+    // after the judges start.
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let deadline = now + 14;
+    let players = games_support::populate(&db.location(), GAMES, deadline, true, false, |i, p| {
+        format!("p{i}-{}@example.test", p.to_lowercase())
+    });
+    db.role(ROLE).expect("the judges' role");
+    let mut judges = start_two_judges(dir, &db, &pwfile);
+    let mails = the_mails(&players, &mut rng);
+    let ids: Vec<String> = mails.iter().map(|(id, _)| id.clone()).collect();
+
+    let t0 = Instant::now();
+    mail_comes_in_through_the_faults(&inbox, &mails, &mut judges, &db, &mut rng, t0);
+    let mut store = Store::open(&db.location()).unwrap();
+    everything_settles(&mut store, &mut judges, t0);
+    the_store_lost_nothing_and_did_nothing_twice(&mut store, &ids);
+    let (answers, results) = what_the_judges_sent(dir);
+    one_answer_per_mail_and_one_result_per_reader(&answers, &results, &ids);
+    the_judges_met_every_fault(&judges);
 }
 
 /// The deadline work of two judges, in this process, on the same 30 due

@@ -61,3 +61,31 @@ fn a_dormant_table_naming_no_power_is_refused_at_its_line() {
         "{e:?}"
     );
 }
+
+/// What the player of a dormant power is told when its orders come in:
+/// each is refused, saying it is dormant (the feature's own reason); the
+/// other powers' orders are checked as ever, and once its phase has
+/// passed its orders are taken.
+#[test]
+fn a_dormant_power_s_orders_are_refused_with_its_reason_until_it_wakes() {
+    use zinejudge::orders::parse::OrderParser;
+    use zinejudge::variant::PhaseKind;
+    let v = with_dormant(ITALY_SLEEPS).expect("loads");
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let order = |power: &str, text: &str| {
+        let c = parser
+            .parse(text, Some(PhaseKind::Movement))
+            .expect("an order")
+            .command;
+        (support_play::power(&v, power), c)
+    };
+    let spring = Position::initial(&v);
+    let orders = [order("Italy", "A Ven-Pie"), order("France", "A Par-Bur")];
+    let refused = zinejudge::game::check::refusals(&v, &spring, &orders);
+    let why = refused[0].as_deref().expect("Italy's order refused");
+    assert!(why.contains("dormant"), "{why}");
+    assert_eq!(refused[1], None, "France's order is taken");
+    let (_, fall) = support_play::movement(&v, &spring, &[]);
+    let refused = zinejudge::game::check::refusals(&v, &fall, &orders[..1]);
+    assert_eq!(refused[0], None, "awake in the fall");
+}

@@ -118,214 +118,34 @@ pub fn adjudicate_adjustments_with(
 ) -> AdjustResult {
     // Counted in half centres.
     let due = due_halves(map, q, units, owners);
-    let mut left: Vec<i32> = due.clone();
-    let mut board: Vec<Option<Unit>> = units.iter().copied().map(Some).collect();
-    let mut built: Vec<Unit> = Vec::new();
-    let mut pending: Vec<Unit> = Vec::new();
-    // Builds each power has made from its off-board centres.
-    let mut reserve_used = vec![0u32; map.powers().len()];
-    let mut statuses = Vec::with_capacity(orders.len());
-    let occupied = |board: &[Option<Unit>], built: &[Unit], unit: &Unit| {
-        refused_beside(map, board.iter().flatten().chain(built).copied(), unit)
+    let mut a = Adjustments {
+        map,
+        rules,
+        q,
+        owners,
+        left: due,
+        board: units.iter().copied().map(Some).collect(),
+        built: Vec::new(),
+        pending: Vec::new(),
+        reserve_used: vec![0u32; map.powers().len()],
     };
-
-    for o in orders {
-        let pw = o.power.index();
-        let status = match o.command {
-            AdjustCommand::Waive => {
-                if left[pw] > 0 {
-                    left[pw] = (left[pw] - 2).max(0);
-                    AdjustStatus::Waived
-                } else {
-                    AdjustStatus::Illegal(Illegal::NoBuildsDue)
-                }
-            }
-            AdjustCommand::Build { kind, mut at } => {
-                // The rule text's name for where the power's box units wait
-                // (1066: `Build A SOD` is a build in William's box).
-                if let Some(b) = q.box_named(o.power, at.province) {
-                    at = crate::orders::Place {
-                        province: b,
-                        coast: None,
-                    };
-                }
-                if left[pw] <= 0 {
-                    // A build that could never be made says why (a leader,
-                    // a centre held too short a time), rather than only
-                    // that none was due.
-                    match check_build(map, rules, q, o.power, kind, at, owners) {
-                        Err(e) => AdjustStatus::Illegal(e),
-                        Ok(_) => AdjustStatus::Illegal(Illegal::NoBuildsDue),
-                    }
-                } else {
-                    match check_build(map, rules, q, o.power, kind, at, owners) {
-                        Err(e) => AdjustStatus::Illegal(e),
-                        // Built from centres off the board (Ard-Ri's
-                        // Vikings), placed at once or later.
-                        Ok((unit, BuildSite::Reserve { later })) => {
-                            if reserve_used[pw] >= q.reserve_left(o.power) {
-                                AdjustStatus::Illegal(Illegal::NoReserve)
-                            } else if pending
-                                .iter()
-                                .chain(&built)
-                                .any(|u| map.province_of(u.region) == at.province)
-                                || (!later && occupied(&board, &built, &unit).is_some())
-                            {
-                                AdjustStatus::Illegal(Illegal::Occupied)
-                            } else {
-                                left[pw] -= q.upkeep(unit.kind);
-                                reserve_used[pw] += 1;
-                                if later {
-                                    pending.push(unit);
-                                } else {
-                                    built.push(unit);
-                                }
-                                AdjustStatus::Built(unit)
-                            }
-                        }
-                        Ok((unit, BuildSite::Open(_))) => {
-                            if let Some(why) = occupied(&board, &built, &unit) {
-                                AdjustStatus::Illegal(why)
-                            } else if left[pw] < q.upkeep(unit.kind) {
-                                // A defensive army takes two builds (1000
-                                // AD rule 7).
-                                AdjustStatus::Illegal(Illegal::NoBuildsDue)
-                            } else if unit.kind == UnitKind::DefensiveArmy
-                                && board.iter().flatten().chain(&built).any(|u| {
-                                    u.power == o.power && u.kind == UnitKind::DefensiveArmy
-                                })
-                            {
-                                // One at a time.
-                                AdjustStatus::Illegal(Illegal::OneDefensiveArmy)
-                            } else {
-                                left[pw] -= q.upkeep(unit.kind);
-                                built.push(unit);
-                                AdjustStatus::Built(unit)
-                            }
-                        }
-                    }
-                }
-            }
-            AdjustCommand::Convert { unit, to } => {
-                let found = board
-                    .iter()
-                    .position(|u| u.is_some_and(|u| map.province_of(u.region) == unit.at.province));
-                match found.map(|i| (i, board[i].expect("position found a unit"))) {
-                    None => AdjustStatus::Illegal(Illegal::NoUnit),
-                    Some((_, u)) if u.power != o.power => {
-                        AdjustStatus::Illegal(Illegal::ForeignUnit(u.power))
-                    }
-                    Some((i, u)) => {
-                        let prov = map.province(map.province_of(u.region));
-                        let region = prov.main_region();
-                        if !q.may_convert(o.power) {
-                            AdjustStatus::Illegal(Illegal::NotInThisGame)
-                        } else if u.kind != UnitKind::Fleet
-                            || to != UnitKind::Army
-                            || !map.admits(region, UnitKind::Army)
-                        {
-                            AdjustStatus::Illegal(Illegal::CannotConvert)
-                        } else {
-                            let army = Unit {
-                                kind: UnitKind::Army,
-                                region,
-                                ..u
-                            };
-                            board[i] = Some(army);
-                            AdjustStatus::Converted(army)
-                        }
-                    }
-                }
-            }
-            AdjustCommand::Remove { unit } => {
-                // On the board there, or else waiting in the box the rule
-                // text names by that place (1066: `Remove A(SOD)`).
-                let here = |p: ProvinceId, u: &Option<Unit>| {
-                    u.is_some_and(|u| {
-                        map.province_of(u.region) == p
-                            && (map.province(p).terrain != Terrain::OffBoard
-                                || (u.power == o.power && unit.kind.is_none_or(|k| k == u.kind)))
-                    })
-                };
-                // Where units share a place (1700 AD's fleets beside an
-                // army, rule 8), the kind written picks among them.
-                let named = |u: &Option<Unit>| {
-                    u.is_some_and(|u| u.power == o.power && unit.kind == Some(u.kind))
-                };
-                let found = board
-                    .iter()
-                    .position(|u| here(unit.at.province, u) && named(u))
-                    .or_else(|| board.iter().position(|u| here(unit.at.province, u)))
-                    .or_else(|| {
-                        let b = q.box_named(o.power, unit.at.province)?;
-                        board.iter().position(|u| here(b, u))
-                    });
-                match found {
-                    None => AdjustStatus::Illegal(Illegal::NoUnit),
-                    Some(i) => {
-                        let u = board[i].expect("position found a unit");
-                        if u.power != o.power {
-                            AdjustStatus::Illegal(Illegal::ForeignUnit(u.power))
-                        } else if left[pw] >= 0 {
-                            AdjustStatus::Illegal(Illegal::NoRemovalsDue)
-                        } else {
-                            // A defensive army goes whole (rule 7: never
-                            // broken down), even if that is more than owed.
-                            left[pw] = (left[pw] + q.upkeep(u.kind)).min(0);
-                            board[i] = None;
-                            AdjustStatus::Removed(u)
-                        }
-                    }
-                }
-            }
-        };
-        statuses.push(status);
-    }
-
-    // Removals still owed: civil disorder.
-    let mut civil = Vec::new();
-    for (pw, &owed) in left.iter().enumerate() {
-        if owed >= 0 {
-            continue;
-        }
-        let power = PowerId(pw as u8);
-        let targets: Vec<ProvinceId> = match rules.civil_disorder {
-            CivilDisorderRule::Edition2023 => owners
-                .iter()
-                .enumerate()
-                .filter(|(p, o)| **o == Some(power) && map.provinces()[*p].supply_centre)
-                .map(|(p, _)| ProvinceId(p as u16))
-                .collect(),
-            CivilDisorderRule::HomeCentres => map.power(power).home_centres.clone(),
-        };
-        let dist = map.distances_to(&targets);
-        let mut mine: Vec<(usize, Unit)> = board
-            .iter()
-            .enumerate()
-            .filter_map(|(i, u)| u.filter(|u| u.power == power).map(|u| (i, u)))
-            .collect();
-        mine.sort_by(|(_, a), (_, b)| {
-            let da = dist[map.province_of(a.region).index()];
-            let db = dist[map.province_of(b.region).index()];
-            db.cmp(&da)
-                .then_with(|| (b.kind == UnitKind::Fleet).cmp(&(a.kind == UnitKind::Fleet)))
-                .then_with(|| {
-                    let na = &map.province(map.province_of(a.region)).name;
-                    let nb = &map.province(map.province_of(b.region)).name;
-                    na.to_lowercase().cmp(&nb.to_lowercase())
-                })
-        });
-        let mut owed = -owed;
-        for (i, u) in mine {
-            if owed <= 0 {
-                break;
-            }
-            owed -= q.upkeep(u.kind);
-            board[i] = None;
-            civil.push(u);
-        }
-    }
-
+    let statuses = orders
+        .iter()
+        .map(|o| match o.command {
+            AdjustCommand::Waive => a.waive(o.power),
+            AdjustCommand::Build { kind, at } => a.build(o.power, kind, at),
+            AdjustCommand::Convert { unit, to } => a.convert(o.power, unit.at.province, to),
+            AdjustCommand::Remove { unit } => a.remove(o.power, unit),
+        })
+        .collect();
+    let civil = a.civil_disorder();
+    let Adjustments {
+        left,
+        board,
+        built,
+        pending,
+        ..
+    } = a;
     let mut units_after: Vec<Unit> = board.into_iter().flatten().collect();
     units_after.extend(built);
     AdjustResult {
@@ -337,6 +157,251 @@ pub fn adjudicate_adjustments_with(
             .collect(),
         units_after,
         pending,
+    }
+}
+
+/// The adjustment phase as its orders are carried out one by one: what
+/// each power still owes or may build, and the board so far.
+struct Adjustments<'a> {
+    map: &'a Map,
+    rules: &'a Rulebook,
+    q: &'a dyn RuleQuestions,
+    owners: &'a [Option<PowerId>],
+    /// Builds (positive) or removals (negative) still due per power, in
+    /// half centres.
+    left: Vec<i32>,
+    /// The units of the board; `None` where one was removed.
+    board: Vec<Option<Unit>>,
+    /// Units built onto the board.
+    built: Vec<Unit>,
+    /// Units built to be placed later (Ard-Ri rule 7c).
+    pending: Vec<Unit>,
+    /// Builds each power has made from its off-board centres.
+    reserve_used: Vec<u32>,
+}
+
+impl Adjustments<'_> {
+    /// Why `unit` may not stand where it would be built, if it may not.
+    fn occupied(&self, unit: &Unit) -> Option<Illegal> {
+        refused_beside(
+            self.map,
+            self.board.iter().flatten().chain(&self.built).copied(),
+            unit,
+        )
+    }
+
+    fn waive(&mut self, power: PowerId) -> AdjustStatus {
+        let left = &mut self.left[power.index()];
+        if *left > 0 {
+            *left = (*left - 2).max(0);
+            AdjustStatus::Waived
+        } else {
+            AdjustStatus::Illegal(Illegal::NoBuildsDue)
+        }
+    }
+
+    fn build(
+        &mut self,
+        power: PowerId,
+        kind: Option<UnitKind>,
+        mut at: crate::orders::Place,
+    ) -> AdjustStatus {
+        let pw = power.index();
+        // The rule text's name for where the power's box units wait
+        // (1066: `Build A SOD` is a build in William's box).
+        if let Some(b) = self.q.box_named(power, at.province) {
+            at = crate::orders::Place {
+                province: b,
+                coast: None,
+            };
+        }
+        let checked = check_build(self.map, self.rules, self.q, power, kind, at, self.owners);
+        if self.left[pw] <= 0 {
+            // A build that could never be made says why (a leader, a
+            // centre held too short a time), rather than only that none
+            // was due.
+            return match checked {
+                Err(e) => AdjustStatus::Illegal(e),
+                Ok(_) => AdjustStatus::Illegal(Illegal::NoBuildsDue),
+            };
+        }
+        match checked {
+            Err(e) => AdjustStatus::Illegal(e),
+            // Built from centres off the board (Ard-Ri's Vikings), placed
+            // at once or later.
+            Ok((unit, BuildSite::Reserve { later })) => {
+                if self.reserve_used[pw] >= self.q.reserve_left(power) {
+                    AdjustStatus::Illegal(Illegal::NoReserve)
+                } else if self
+                    .pending
+                    .iter()
+                    .chain(&self.built)
+                    .any(|u| self.map.province_of(u.region) == at.province)
+                    || (!later && self.occupied(&unit).is_some())
+                {
+                    AdjustStatus::Illegal(Illegal::Occupied)
+                } else {
+                    self.left[pw] -= self.q.upkeep(unit.kind);
+                    self.reserve_used[pw] += 1;
+                    if later {
+                        self.pending.push(unit);
+                    } else {
+                        self.built.push(unit);
+                    }
+                    AdjustStatus::Built(unit)
+                }
+            }
+            Ok((unit, BuildSite::Open(_))) => {
+                if let Some(why) = self.occupied(&unit) {
+                    AdjustStatus::Illegal(why)
+                } else if self.left[pw] < self.q.upkeep(unit.kind) {
+                    // A defensive army takes two builds (1000 AD rule 7).
+                    AdjustStatus::Illegal(Illegal::NoBuildsDue)
+                } else if unit.kind == UnitKind::DefensiveArmy
+                    && self
+                        .board
+                        .iter()
+                        .flatten()
+                        .chain(&self.built)
+                        .any(|u| u.power == power && u.kind == UnitKind::DefensiveArmy)
+                {
+                    // One at a time.
+                    AdjustStatus::Illegal(Illegal::OneDefensiveArmy)
+                } else {
+                    self.left[pw] -= self.q.upkeep(unit.kind);
+                    self.built.push(unit);
+                    AdjustStatus::Built(unit)
+                }
+            }
+        }
+    }
+
+    /// A fleet on land becomes an army (Ard-Ri rule 7f).
+    fn convert(&mut self, power: PowerId, at: ProvinceId, to: UnitKind) -> AdjustStatus {
+        let map = self.map;
+        let found = self
+            .board
+            .iter()
+            .position(|u| u.is_some_and(|u| map.province_of(u.region) == at));
+        match found.map(|i| (i, self.board[i].expect("position found a unit"))) {
+            None => AdjustStatus::Illegal(Illegal::NoUnit),
+            Some((_, u)) if u.power != power => {
+                AdjustStatus::Illegal(Illegal::ForeignUnit(u.power))
+            }
+            Some((i, u)) => {
+                let prov = map.province(map.province_of(u.region));
+                let region = prov.main_region();
+                if !self.q.may_convert(power) {
+                    AdjustStatus::Illegal(Illegal::NotInThisGame)
+                } else if u.kind != UnitKind::Fleet
+                    || to != UnitKind::Army
+                    || !map.admits(region, UnitKind::Army)
+                {
+                    AdjustStatus::Illegal(Illegal::CannotConvert)
+                } else {
+                    let army = Unit {
+                        kind: UnitKind::Army,
+                        region,
+                        ..u
+                    };
+                    self.board[i] = Some(army);
+                    AdjustStatus::Converted(army)
+                }
+            }
+        }
+    }
+
+    fn remove(&mut self, power: PowerId, unit: crate::orders::UnitRef) -> AdjustStatus {
+        let map = self.map;
+        let pw = power.index();
+        // On the board there, or else waiting in the box the rule text
+        // names by that place (1066: `Remove A(SOD)`).
+        let here = |p: ProvinceId, u: &Option<Unit>| {
+            u.is_some_and(|u| {
+                map.province_of(u.region) == p
+                    && (map.province(p).terrain != Terrain::OffBoard
+                        || (u.power == power && unit.kind.is_none_or(|k| k == u.kind)))
+            })
+        };
+        // Where units share a place (1700 AD's fleets beside an army, rule
+        // 8), the kind written picks among them.
+        let named =
+            |u: &Option<Unit>| u.is_some_and(|u| u.power == power && unit.kind == Some(u.kind));
+        let found = self
+            .board
+            .iter()
+            .position(|u| here(unit.at.province, u) && named(u))
+            .or_else(|| self.board.iter().position(|u| here(unit.at.province, u)))
+            .or_else(|| {
+                let b = self.q.box_named(power, unit.at.province)?;
+                self.board.iter().position(|u| here(b, u))
+            });
+        let Some(i) = found else {
+            return AdjustStatus::Illegal(Illegal::NoUnit);
+        };
+        let u = self.board[i].expect("position found a unit");
+        if u.power != power {
+            AdjustStatus::Illegal(Illegal::ForeignUnit(u.power))
+        } else if self.left[pw] >= 0 {
+            AdjustStatus::Illegal(Illegal::NoRemovalsDue)
+        } else {
+            // A defensive army goes whole (rule 7: never broken down),
+            // even if that is more than owed.
+            self.left[pw] = (self.left[pw] + self.q.upkeep(u.kind)).min(0);
+            self.board[i] = None;
+            AdjustStatus::Removed(u)
+        }
+    }
+
+    /// Removals still owed once every order is carried out: civil
+    /// disorder takes the units farthest from the power's centres.
+    fn civil_disorder(&mut self) -> Vec<Unit> {
+        let map = self.map;
+        let mut civil = Vec::new();
+        for (pw, &owed) in self.left.iter().enumerate() {
+            if owed >= 0 {
+                continue;
+            }
+            let power = PowerId(pw as u8);
+            let targets: Vec<ProvinceId> = match self.rules.civil_disorder {
+                CivilDisorderRule::Edition2023 => self
+                    .owners
+                    .iter()
+                    .enumerate()
+                    .filter(|(p, o)| **o == Some(power) && map.provinces()[*p].supply_centre)
+                    .map(|(p, _)| ProvinceId(p as u16))
+                    .collect(),
+                CivilDisorderRule::HomeCentres => map.power(power).home_centres.clone(),
+            };
+            let dist = map.distances_to(&targets);
+            let mut mine: Vec<(usize, Unit)> = self
+                .board
+                .iter()
+                .enumerate()
+                .filter_map(|(i, u)| u.filter(|u| u.power == power).map(|u| (i, u)))
+                .collect();
+            mine.sort_by(|(_, a), (_, b)| {
+                let da = dist[map.province_of(a.region).index()];
+                let db = dist[map.province_of(b.region).index()];
+                db.cmp(&da)
+                    .then_with(|| (b.kind == UnitKind::Fleet).cmp(&(a.kind == UnitKind::Fleet)))
+                    .then_with(|| {
+                        let na = &map.province(map.province_of(a.region)).name;
+                        let nb = &map.province(map.province_of(b.region)).name;
+                        na.to_lowercase().cmp(&nb.to_lowercase())
+                    })
+            });
+            let mut owed = -owed;
+            for (i, u) in mine {
+                if owed <= 0 {
+                    break;
+                }
+                owed -= self.q.upkeep(u.kind);
+                self.board[i] = None;
+                civil.push(u);
+            }
+        }
+        civil
     }
 }
 

@@ -19,7 +19,7 @@ pub mod rulebook;
 
 pub use adjust::{AdjustResult, AdjustStatus, adjudicate_adjustments};
 pub use movement::{
-    Dislodgement, Landing, MovementResult, Outcome, Resolved, Special, UnitResult,
+    Dislodgement, Judge, Landing, MovementResult, Outcome, Resolved, Special, UnitResult,
     adjudicate_movement,
 };
 pub use retreat::{RetreatResult, RetreatSituation, RetreatStatus, adjudicate_retreats};
@@ -179,6 +179,10 @@ pub enum Illegal {
     WrongPhase,
     /// An order this game's rules do not have.
     NotInThisGame,
+    /// Past the most orders the movement judge takes in one phase
+    /// ([`movement::OrderIndex::LIMIT`]): it numbers them in sixteen bits
+    /// to keep its results small.
+    TooManyOrders,
 }
 
 impl fmt::Display for Illegal {
@@ -307,6 +311,7 @@ impl fmt::Display for Illegal {
             }
             Illegal::WrongPhase => "that order does not belong to this phase",
             Illegal::NotInThisGame => "that order is not part of this game",
+            Illegal::TooManyOrders => "more orders than the judge takes in one phase",
         })
     }
 }

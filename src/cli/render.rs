@@ -8,9 +8,9 @@ use crate::config::Config;
 use crate::game::Position;
 use crate::game::step::{PhaseOrders, play};
 use crate::orders::parse::OrderParser;
-use crate::orders::{AnyCommand, Order};
 use crate::report::picture::{self, Picture};
 use crate::report::{PhaseReport, PictureFormat};
+use crate::rules::view::VariantRules;
 use crate::store::Store;
 use crate::store::games;
 use crate::variant::features::Viewer;
@@ -48,8 +48,8 @@ fn format_arg(s: &str) -> Result<PictureFormat, String> {
 /// is a convenience, the stored report is the record.
 fn stored_orders(v: &Variant, pos: &Position, text: &str) -> PhaseOrders {
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
-    let turn = crate::game::step::yearly_sheets(v) && pos.phase.kind == PhaseKind::Movement;
+    let mut sorted = crate::game::phase_orders::PhaseOrdersBuilder::new();
+    let turn = v.takes_order_sheets() && pos.phase.kind == PhaseKind::Movement;
     for line in text.lines() {
         let Some((pw, order)) = line.split_once(':') else {
             continue;
@@ -61,34 +61,9 @@ fn stored_orders(v: &Variant, pos: &Position, text: &str) -> PhaseOrders {
         let Ok(parsed) = parser.parse(order.trim(), kind) else {
             continue;
         };
-        match parsed.command {
-            AnyCommand::Main(unit, command) => main.push(Order {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Adjust(command) => {
-                adjust.push(crate::orders::AdjustOrder { power, command })
-            }
-        }
+        sorted.push(power, parsed.command);
     }
-    if turn {
-        return PhaseOrders::Turn {
-            moves: main,
-            retreats,
-            adjust,
-        };
-    }
-    match pos.phase.kind {
-        PhaseKind::Movement => PhaseOrders::Movement(main),
-        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
-    }
+    sorted.build(v, pos.phase.kind)
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {

@@ -13,6 +13,7 @@
 //! player is told.
 
 use super::error::CmdResult;
+use super::held::rank;
 use super::submit::{held_text, stored, take};
 use super::{Judge, Session, load, mail_to};
 use crate::game::Position;
@@ -26,16 +27,6 @@ use std::fmt::Write;
 
 /// How many years ahead orders may be sent (njudge's limit).
 pub(crate) const YEARS_AHEAD: i32 = 5;
-
-/// Where a phase stands in the game's order of phases.
-pub(crate) fn rank(v: &Variant, p: Phase) -> (i32, u8, usize) {
-    let within = v.calendar.seasons[p.season as usize]
-        .phases
-        .iter()
-        .position(|k| *k == p.kind)
-        .unwrap_or(0);
-    (p.year, p.season, within)
-}
 
 /// A phase as njudge's PHASE line writes it, where the first letter of the
 /// season and of the phase is enough (`PHASE Fall 1901 Movement`, `PHASE
@@ -222,35 +213,8 @@ pub(crate) fn take_ahead(
         }
         s.reply.push('\n');
     }
-    super::submit::show_orders(judge, s, game, power)?;
+    super::held::show_orders(judge, s, game, power)?;
     Ok(true)
-}
-
-/// The orders `power` holds for later phases, for the reply ("" if none).
-pub(crate) fn kept_text(c: &Conn, v: &Variant, game: &str, power: PowerId) -> CmdResult<String> {
-    let mut by_phase: Vec<(Phase, Vec<AnyCommand>)> = Vec::new();
-    for b in later::batches(c, game, Some(power.0))? {
-        let Ok(p) = v.calendar.parse(&b.phase) else {
-            continue;
-        };
-        let cmds = stored(v, &b.lines);
-        match by_phase.iter_mut().find(|(q, _)| *q == p) {
-            Some((_, list)) => list.extend(cmds),
-            None => by_phase.push((p, cmds)),
-        }
-    }
-    if by_phase.is_empty() {
-        return Ok(String::new());
-    }
-    by_phase.sort_by_key(|(p, _)| rank(v, *p));
-    let mut t = String::from("Orders kept for later phases (checked when each comes):\n");
-    for (p, cmds) in by_phase {
-        let _ = writeln!(t, "  {}:", v.calendar.label(p));
-        for c in cmds {
-            let _ = writeln!(t, "    {}", format_order(&v.map, &c));
-        }
-    }
-    Ok(t)
 }
 
 /// Forget what `power` keeps for `phase` (CLEAR under a PHASE line).

@@ -10,7 +10,7 @@
 
 use super::error::CmdError;
 use super::registry::{self, CommandLine, Outcome};
-use super::{Ctx, Judge, Session, submit};
+use super::{Ctx, Judge, Session, held, submit};
 use crate::mail::Inbound;
 use std::fmt::Write;
 use tracing::error;
@@ -558,7 +558,7 @@ fn flush_orders(
             let ahead = s.phase_ahead;
             let taken = match ahead {
                 Some(phase) => super::later::take_ahead(judge, s, &game, power, phase, &block),
-                None => submit::orders(judge, s, &game, power, &block),
+                None => held::orders(judge, s, &game, power, &block),
             };
             match taken {
                 Ok(took) if ahead.is_some() => {

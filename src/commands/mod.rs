@@ -19,6 +19,7 @@ mod cmd;
 mod ending;
 pub mod error;
 mod foreign;
+mod held;
 mod later;
 mod mailrun;
 pub mod password;
@@ -456,7 +457,7 @@ pub(crate) fn submit_show(
     game: &str,
     power: PowerId,
 ) -> CmdResult {
-    submit::show_orders(judge, s, game, power)
+    held::show_orders(judge, s, game, power)
 }
 
 /// `d` in UTC, for a game whose zone `tz` is not at UTC then (so nobody

@@ -10,8 +10,10 @@ use crate::game::record::{Seat, SeatStatus, Settings, Status};
 use crate::game::step::{PhaseOrders, play};
 use crate::mail::Outgoing;
 use crate::map::PowerId;
-use crate::orders::{AdjustOrder, AnyCommand, Order, format_order};
+use crate::orders::{AdjustOrder, AnyCommand, format_order};
 use crate::report::{PhaseReport, data, data_for, title};
+use crate::rules::view::VariantRules;
+use crate::rules::view::View;
 use crate::store::Conn;
 use crate::store::games;
 use crate::variant::features::Viewer;
@@ -50,9 +52,7 @@ fn orders_of(
     pos: &Position,
     held: &[(u8, Vec<String>)],
 ) -> (PhaseOrders, Vec<PowerId>) {
-    let mut main = Vec::new();
-    let mut retreats = Vec::new();
-    let mut adjust = Vec::new();
+    let mut sorted = crate::game::phase_orders::PhaseOrdersBuilder::new();
     let mut silent = Vec::new();
     for pw in v.map.power_ids() {
         let lines = held
@@ -64,35 +64,10 @@ fn orders_of(
             silent.push(pw);
         }
         for h in held {
-            match h {
-                AnyCommand::Main(unit, command) => main.push(Order {
-                    power: pw,
-                    unit,
-                    command,
-                }),
-                AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                    power: pw,
-                    unit,
-                    command,
-                }),
-                AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power: pw, command }),
-            }
+            sorted.push(pw, h);
         }
     }
-    let o = match pos.phase.kind {
-        // A yearly order sheet (1700 AD II) holds all three.
-        PhaseKind::Movement if v.calendar.turn == crate::variant::Turn::Impulses => {
-            PhaseOrders::Turn {
-                moves: main,
-                retreats,
-                adjust,
-            }
-        }
-        PhaseKind::Movement => PhaseOrders::Movement(main),
-        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
-    };
-    (o, silent)
+    (sorted.build(v, pos.phase.kind), silent)
 }
 
 /// The orders as text, for the history.
@@ -325,7 +300,22 @@ fn what_next(
     if ended.is_some() {
         return Ok((ended, None, Vec::new()));
     }
-    let (d, away) = deadline_for(c, g, next.phase.kind, now)?;
+    // A retreat only hidden units make (1066 rule 5) is no phase for those
+    // who may not see them: it takes the deadline the public phase after
+    // it would have had, and that phase keeps it, so no deadline tells
+    // the others that it was played (docs/variants.md, 1066).
+    let public = |p: &Position| View::of(v, p, Viewer::Public).sees_phase(p);
+    if !public(pos)
+        && let Some(d) = g.deadline.filter(|d| *d > now)
+    {
+        return Ok((None, Some(d), Vec::new()));
+    }
+    let kind = if public(next) {
+        next.phase.kind
+    } else {
+        v.calendar.next(next.phase).kind
+    };
+    let (d, away) = deadline_for(c, g, kind, now)?;
     Ok((None, Some(d), away))
 }
 
@@ -412,11 +402,7 @@ struct Texts {
 
 impl Texts {
     fn new(judge: &Judge, g: &GameRow, pr: &PhaseReport<'_>, notes: Notes) -> CmdResult<Texts> {
-        let public_viewer = if pr.variant.features.hides_anything() {
-            Viewer::Public
-        } else {
-            Viewer::Gm
-        };
+        let public_viewer = pr.variant.copy_for(Viewer::Public, Viewer::Gm);
         let mut t = Texts {
             public_viewer,
             public: String::new(),
@@ -483,11 +469,12 @@ fn send_results(
     readers.push((g.gm_address.clone(), Viewer::Gm, default_format));
     let mut source: Option<i64> = None;
     for (address, viewer, format) in readers {
-        let seen = if v.features.hides_anything() {
-            viewer
-        } else {
-            texts.public_viewer
-        };
+        // A phase this reader may not know of (a retreat of hidden units
+        // only, 1066 rule 5) sends them nothing.
+        if !View::of(v, pr.before, viewer).sees_phase(pr.before) {
+            continue;
+        }
+        let seen = v.copy_for(viewer, texts.public_viewer);
         let text = texts.render(judge, g, pr, seen)?;
         let later = if format == crate::report::PictureFormat::None {
             None

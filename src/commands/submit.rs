@@ -9,13 +9,14 @@
 //! ones.
 
 use super::error::CmdResult;
-use super::{Judge, Session, load};
+use super::{Judge, Session};
 use crate::game::Position;
 use crate::game::record::Status;
 use crate::map::PowerId;
 use crate::orders::mail::find_orders;
 use crate::orders::parse::OrderParser;
 use crate::orders::{AdjustOrder, AnyCommand, Place, format_order, format_unit};
+use crate::rules::view::VariantRules;
 use crate::store::games;
 use crate::variant::{PhaseKind, Variant};
 use std::fmt::Write;
@@ -38,7 +39,7 @@ pub(crate) fn stored(v: &Variant, lines: &[String]) -> Vec<AnyCommand> {
 }
 
 /// The stored form of an order: its kind and canonical text.
-fn store_form(v: &Variant, c: &AnyCommand) -> String {
+pub(crate) fn store_form(v: &Variant, c: &AnyCommand) -> String {
     let kind = match c {
         AnyCommand::Main(..) => "M",
         AnyCommand::Retreat(..) => "R",
@@ -119,7 +120,7 @@ fn assign<'h>(
         .map(|u| {
             let p = v.map.province_of(u.region);
             let stacked = v.map.stacking().fleets_beside_armies;
-            let k = if v.features.box_at(p).is_some() {
+            let k = if v.is_box(p) {
                 Slot::Box(p)
             } else {
                 Slot::Unit(p, stacked && u.kind == crate::map::UnitKind::Fleet)
@@ -156,20 +157,15 @@ fn slot(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Slot {
     if matches!(c, AnyCommand::Retreat(..)) && pos.phase.kind == PhaseKind::Movement {
         return Slot::Retreat(p);
     }
-    if v.features.box_at(p).is_some() {
+    if v.is_box(p) {
         return Slot::Box(p);
     }
     let on_board = pos
         .units
         .iter()
         .any(|u| u.power == power && v.map.province_of(u.region) == p);
-    match v
-        .features
-        .boxes
-        .iter()
-        .find(|b| b.owner == Some(power) && b.also_named.contains(&p))
-    {
-        Some(b) if !on_board => Slot::Box(b.province),
+    match v.box_also_named(power, p) {
+        Some(b) if !on_board => Slot::Box(b),
         _ => Slot::Unit(p, fleet_layer(v, c)),
     }
 }
@@ -406,36 +402,6 @@ impl Taken {
     }
 }
 
-/// Take the orders in `block` for `power`; returns whether the block held
-/// any. The reply gets the three lists ([`Taken::text`]), then the whole
-/// set now held and what is missing.
-pub(crate) fn orders(
-    judge: &mut Judge,
-    s: &mut Session<'_, '_>,
-    game: &str,
-    power: PowerId,
-    block: &[(usize, String)],
-) -> CmdResult<bool> {
-    let g = load(s.tx, game)?;
-    let (v, pos) = judge.board(&g)?;
-    let earlier = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
-    let taken = take(&v, &pos, power, &earlier, block);
-    if !taken.any {
-        s.reply.push_str(&unread_text(&taken.unread));
-        return Ok(false);
-    }
-    if refused_now(s, &g) {
-        return Ok(true);
-    }
-    let lines: Vec<String> = taken.held.iter().map(|c| store_form(&v, c)).collect();
-    games::set_orders(s.tx, &g.name, power.0, &lines)?;
-    // Orders may let the phase go early once the mail is done.
-    s.stir(&g.name);
-    s.reply.push_str(&taken.text());
-    show_orders(judge, s, game, power)?;
-    Ok(true)
-}
-
 /// Whether `g` takes no orders now (forming, or over); the reply says so.
 pub(crate) fn refused_now(s: &mut Session<'_, '_>, g: &games::GameRow) -> bool {
     let why = match g.status {
@@ -474,7 +440,7 @@ pub(crate) fn complete(
     c: &AnyCommand,
     boarded: &[crate::map::ProvinceId],
 ) -> (AnyCommand, Option<String>) {
-    let viewer = crate::rules::features::Viewer::Power(power);
+    let view = crate::rules::view::View::of(v, pos, crate::rules::features::Viewer::Power(power));
     // The one unit standing in a province, if exactly one does.
     let only = |p: crate::map::ProvinceId, own: bool| {
         let mut at = pos
@@ -483,11 +449,7 @@ pub(crate) fn complete(
             .chain(pos.dislodged.iter().map(|(d, _)| d))
             .filter(|x| v.map.province_of(x.region) == p && (!own || x.power == power));
         match (at.next(), at.next()) {
-            (Some(u), None)
-                if v.features.box_at(p).is_none()
-                    && !v.features.place_hidden_from(pos.phase, p, viewer)
-                    && !v.features.hidden_from(&v.map, pos.phase, u, viewer) =>
-            {
+            (Some(u), None) if !v.is_box(p) && !view.hides_place(p) && !view.hides_unit(u) => {
                 Some(*u)
             }
             _ => None,
@@ -622,29 +584,6 @@ pub(crate) fn unread_text(unread: &[String]) -> String {
     t
 }
 
-/// Print the orders a power holds and what is missing.
-pub(crate) fn show_orders(
-    judge: &mut Judge,
-    s: &mut Session<'_, '_>,
-    game: &str,
-    power: PowerId,
-) -> CmdResult {
-    let g = load(s.tx, game)?;
-    let (v, pos) = judge.board(&g)?;
-    let held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
-    let mut t = held_text(&v, &pos, power, &held);
-    if let Some(d) = g.deadline {
-        let seat = games::seats(s.tx, &g.name)?
-            .into_iter()
-            .find(|x| x.power == power.0);
-        t.push_str(&when(judge, &g, d, seat.is_some_and(|x| x.wait))?);
-    }
-    // Orders sent ahead for later phases, as kept.
-    t.push_str(&super::later::kept_text(s.tx, &v, &g.name, power)?);
-    s.say(&t);
-    Ok(())
-}
-
 /// The orders `power` holds on `pos` and what is still missing.
 pub(crate) fn held_text(
     v: &Variant,
@@ -676,14 +615,9 @@ pub(crate) fn held_text(
                     None => {
                         // A raider with no order to come back this season
                         // stays away and brings nothing home.
-                        let raid = v
-                            .features
-                            .box_at(v.map.province_of(u.region))
-                            .filter(|b| b.exit_bonus);
+                        let raid = v.raid_return_due(v.map.province_of(u.region), pos.phase.season);
                         let why = match raid {
-                            Some(b) if b.exit_season.is_none_or(|s| s == pos.phase.season) => {
-                                "no return order: it stays away and counts nothing"
-                            }
+                            Some(true) => "no return order: it stays away and counts nothing",
                             Some(_) => "stays away",
                             None => "no order: holds",
                         };
@@ -775,16 +709,10 @@ pub(crate) fn held_text(
             }
         }
     }
-    if crate::rules::anarchy::silenced(pos, power) {
-        // Rule 13 (1000 AD): an anarchic power gives no orders, so nothing
-        // is missing; say why instead.
-        t.push_str(&crate::report::wrap(
-            "Your power is in anarchy (it lost every home centre and did not \
-             retake one in its season of grace): it gives no orders, its units \
-             hold and the judge removes what must go.",
-            72,
-            "  ",
-        ));
+    if let Some(why) = v.silenced_why(pos, power) {
+        // A silenced power (1000 AD rule 13's anarchy, a dormant power)
+        // gives no orders, so nothing is missing; say why instead.
+        t.push_str(&crate::report::wrap(why, 72, "  "));
     } else if missing.is_empty() {
         t.push_str("Your orders are complete.\n");
     } else {
@@ -922,7 +850,7 @@ pub(crate) fn missing(
 ) -> Vec<String> {
     // A power in anarchy gives no orders (1000 AD rule 13): nothing of it
     // is missing, and nobody waits for it.
-    if crate::rules::anarchy::silenced(pos, power) {
+    if v.silenced_why(pos, power).is_some() {
         return Vec::new();
     }
     let ordered = |p| held.iter().any(|h| unit_key(h) == Some(p));
@@ -967,7 +895,7 @@ pub(crate) fn missing(
 
 /// Whether `power` has any choice to make in this phase.
 pub(crate) fn has_choices(v: &Variant, pos: &Position, power: PowerId) -> bool {
-    if pos.state.anarchy.get(power) == Some(&crate::game::position::Anarchy::Yes) {
+    if v.silenced_why(pos, power).is_some() {
         return false;
     }
     match pos.phase.kind {

@@ -5,12 +5,12 @@
 
 use crate::adjudicate::{AdjustStatus, Illegal, RetreatSituation, adjudicate_retreats};
 use crate::game::Position;
-use crate::game::position::Anarchy;
 use crate::map::{Map, PowerId, ProvinceId, Terrain, Unit, UnitKind};
 use crate::orders::{
     AdjustCommand, AdjustOrder, AnyCommand, MainCommand, MainOrder, Order, Place, UnitRef,
     format_unit,
 };
+use crate::rules::view::VariantRules;
 use crate::variant::{PhaseKind, Variant};
 
 /// Why the judge refuses each order (None: accepted), checked against the
@@ -32,12 +32,14 @@ pub fn refusals(
     let mut retreats = Vec::new();
     let mut adjust = Vec::new();
     for (i, (power, c)) in orders.iter().enumerate() {
-        if pos.state.anarchy.get(*power) == Some(&Anarchy::Yes) {
-            out[i] = Some(
-                "your power is in anarchy, having lost every home centre: its units \
-                 hold and the judge removes what must go; it gives no orders"
-                    .to_string(),
-            );
+        // A silenced power (1000 AD rule 13's anarchy, a dormant power)
+        // gives no orders: each is refused with its feature's reason.
+        if let Some(why) = v.silenced_why(pos, *power) {
+            let mut why = why.trim_end_matches('.').to_string();
+            if let Some(first) = why.get(..1) {
+                why.replace_range(..1, &first.to_lowercase());
+            }
+            out[i] = Some(why);
             continue;
         }
         match (c, kind) {

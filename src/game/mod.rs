@@ -4,6 +4,7 @@
 pub mod check;
 pub mod end;
 pub mod lifecycle;
+pub mod phase_orders;
 pub mod record;
 pub mod step;
 

@@ -43,13 +43,14 @@ pub struct Board {
 /// The board of `pos` as `viewer` may see it.
 pub fn board(v: &Variant, pos: &Position, viewer: Viewer) -> Board {
     let map = &v.map;
+    let view = crate::rules::view::View::of(v, pos, viewer);
     let counts = pos.centre_counts(map);
     let mut powers = Vec::new();
     for p in map.power_ids() {
         let mut units = Vec::new();
         let mut hidden = 0;
         for u in pos.units.iter().filter(|u| u.power == p) {
-            if v.features.hidden_from(map, pos.phase, u, viewer) {
+            if view.hides_unit(u) {
                 hidden += 1;
             } else {
                 units.push(format_unit(
@@ -88,7 +89,7 @@ pub fn board(v: &Variant, pos: &Position, viewer: Viewer) -> Board {
     let dislodged = pos
         .dislodged
         .iter()
-        .filter(|(u, _)| !v.features.hidden_from(map, pos.phase, u, viewer))
+        .filter(|(u, _)| !view.hides_unit(u))
         .map(|(u, _)| {
             format!(
                 "{} ({})",

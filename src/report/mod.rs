@@ -16,13 +16,16 @@ pub mod templates;
 pub use picture::PictureFormat;
 
 use crate::adjudicate::{AdjustStatus, Illegal, Outcome, RetreatStatus};
+use crate::adjudicate::{MovementResult, RetreatResult};
 use crate::game::Position;
 use crate::game::step::{PhaseOrders, PhaseResult};
 use crate::map::{Map, PowerId, Unit};
 use crate::orders::{
-    AnyCommand, MainCommand, Place, UnitRef, format_order, format_order_long, format_unit,
-    format_unit_long,
+    AnyCommand, MainCommand, MainOrder, Place, UnitRef, format_order, format_order_long,
+    format_unit, format_unit_long,
 };
+use crate::rules::view::VariantRules;
+use crate::rules::view::View;
 use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
 use serde::Serialize;
@@ -275,25 +278,19 @@ pub fn data(r: &PhaseReport<'_>, judge: &str) -> ReportData {
 /// "until they attempt to act outside these areas").
 pub(crate) fn unit_hidden(
     r: &PhaseReport<'_>,
-    viewer: Viewer,
+    view: &View<'_>,
     u: &Unit,
     cmd: Option<&crate::orders::MainCommand>,
 ) -> bool {
-    let f = &r.variant.features;
     let map = &r.variant.map;
-    if !f.hidden_from(map, r.before.phase, u, viewer) {
+    if !view.hides_unit(u) {
         return false;
     }
     let inside = |p: crate::map::ProvinceId| {
-        f.hidden_from(
-            map,
-            r.before.phase,
-            &Unit {
-                region: map.province(p).main_region(),
-                ..*u
-            },
-            viewer,
-        )
+        view.hides_unit(&Unit {
+            region: map.province(p).main_region(),
+            ..*u
+        })
     };
     use crate::orders::MainCommand as M;
     match cmd {
@@ -311,17 +308,9 @@ pub(crate) fn unit_hidden(
 /// from `viewer`, must not be told to `viewer`: whether it was given or
 /// void says whether a hidden unit stood there (1066 rule 5). A support
 /// of a move out of the hidden places is told: the move is seen.
-pub(crate) fn support_masked(
-    r: &PhaseReport<'_>,
-    viewer: Viewer,
-    cmd: Option<&crate::orders::MainCommand>,
-) -> bool {
+pub(crate) fn support_masked(view: &View<'_>, cmd: Option<&crate::orders::MainCommand>) -> bool {
     use crate::orders::MainCommand as M;
-    let hidden = |p| {
-        r.variant
-            .features
-            .place_hidden_from(r.before.phase, p, viewer)
-    };
+    let hidden = |p| view.hides_place(p);
     match cmd {
         Some(M::SupportHold { unit }) => hidden(unit.at.province),
         Some(M::SupportMove { unit, to }) => hidden(unit.at.province) && hidden(to.province),
@@ -329,288 +318,44 @@ pub(crate) fn support_masked(
     }
 }
 
+/// The order, dislodgement and retreat sections of a report, gathered
+/// per phase kind before the chart and the news are added.
+#[derive(Default)]
+struct Sections {
+    powers: Vec<PowerBlock>,
+    dislodged: Vec<DislodgedLine>,
+    contested: Vec<String>,
+    retreats: Vec<PowerLine>,
+    adjustments: Vec<PowerLine>,
+}
+
 /// The report data as `viewer` may see it: where a variant hides units,
 /// their lines are left out for everyone but their owner and the GM.
 pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData {
     let v = r.variant;
     let map = &v.map;
-    let mut powers = Vec::new();
-    let mut dislodged = Vec::new();
-    let mut contested = Vec::new();
-    let mut retreats = Vec::new();
-    let mut adjustments = Vec::new();
+    let view = View::new(v, r.before.phase, viewer);
+    let mut s = Sections::default();
     match (r.result, r.orders) {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
-            // A unit waiting in a sea of its own (1066 rule 5) is written
-            // there, to those who may see it at all.
-            let seated = crate::rules::waiting::seated(v, r.before, orders);
-            // Unit `i` as `viewer` sees it: where its order named it (a
-            // unit waiting in a box, `A(SOD)`), or nothing when hidden.
-            let seen = |i: usize| -> Option<String> {
-                let u = &r.before.units[i];
-                let order = m.units.get(i).and_then(|ur| ur.order);
-                if unit_hidden(r, viewer, u, order.map(|k| &orders[k].command)) {
-                    return None;
-                }
-                let boxed = map.province(map.province_of(u.region)).terrain
-                    == crate::map::Terrain::OffBoard;
-                let at = match order {
-                    Some(k) if boxed => orders[k].unit.at,
-                    _ => Place::of_region(map, seated[i].region),
-                };
-                Some(format_unit(map, Some(u.kind), at))
-            };
-            for pw in map.power_ids() {
-                let mut lines = Vec::new();
-                for (i, u) in r
-                    .before
-                    .units
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, u)| u.power == pw)
-                {
-                    let ur = &m.units[i];
-                    let given = ur.order.map(|k| &orders[k].command);
-                    if unit_hidden(r, viewer, u, given) {
-                        continue;
-                    }
-                    let (zine, judge, mut marks, mut jm) = match ur.order {
-                        Some(k) => {
-                            // A unit waiting in a box is written where the
-                            // player named it (`A(SOD)`, 1066 rule 4).
-                            let boxed = map.province(map.province_of(u.region)).terrain
-                                == crate::map::Terrain::OffBoard;
-                            let cmd = AnyCommand::Main(
-                                UnitRef {
-                                    kind: Some(u.kind),
-                                    at: if boxed {
-                                        orders[k].unit.at
-                                    } else {
-                                        Place::of_region(map, u.region)
-                                    },
-                                },
-                                orders[k].command.clone(),
-                            );
-                            let (mark, jmark) = if support_masked(r, viewer, given)
-                                && matches!(ur.outcome, Outcome::Supported | Outcome::SupportVoid)
-                            {
-                                (None, None)
-                            } else {
-                                outcome_marks(&ur.outcome, &r.before.units, map, &seen)
-                            };
-                            (
-                                format_order(map, &cmd),
-                                format_order_long(map, &cmd),
-                                mark.into_iter().collect::<Vec<_>>(),
-                                jmark.into_iter().collect::<Vec<_>>(),
-                            )
-                        }
-                        None => (
-                            format!("{} H", unit_zine(map, &seated[i])),
-                            format!("{} HOLD", unit_long(map, &seated[i])),
-                            vec!["no order".to_string()],
-                            vec!["no order".to_string()],
-                        ),
-                    };
-                    // A defensive army's support is worn down, not cut
-                    // (1000 AD rule 8): say what it was worth, so players
-                    // can check the table.
-                    if let Some(left) = ur.support_left() {
-                        let full = u.kind.strength();
-                        if left < full {
-                            marks.push(format!("support worn down to {left} of {full}"));
-                            jm.push(format!("support {left} of {full}"));
-                        } else {
-                            marks.push(format!("support worth {left}"));
-                            jm.push(format!("support {left}"));
-                        }
-                    }
-                    if ur.dislodged.is_some() {
-                        marks.push("dislodged".into());
-                        jm.push("dislodged".into());
-                    }
-                    if ur.destroyed() {
-                        marks.push("destroyed".into());
-                        jm.push("destroyed".into());
-                    }
-                    // An army that went aboard its fleet (boarded, or
-                    // ferried and unable to land): the fleet is now an A/F.
-                    if ur.boarded() && u.kind == crate::map::UnitKind::Army {
-                        if matches!(given, Some(MainCommand::Board { .. })) {
-                            marks.push("boarded".into());
-                            jm.push("boarded".into());
-                        } else {
-                            marks.push("aboard its fleet: an A/F".into());
-                            jm.push("aboard: A/F".into());
-                        }
-                    }
-                    // A fleet that ends the move with an army aboard.
-                    if u.kind == crate::map::UnitKind::Fleet
-                        && ur.becomes() == Some(crate::map::UnitKind::ArmyFleet)
-                        && ur.dislodged.is_none()
-                    {
-                        marks.push("now an A/F".into());
-                        jm.push("now A/F".into());
-                    }
-                    let landing = ur
-                        .landing()
-                        .filter(|l| l.order < orders.len())
-                        .map(|l| (l.order, l.outcome.clone()));
-                    // The fleet's own line, unless all it did was support
-                    // its army's landing (printed with the landing).
-                    if landing.as_ref().is_none_or(|(k, _)| ur.order != Some(*k)) {
-                        lines.push(OrderLine {
-                            zine,
-                            judge,
-                            marks,
-                            judge_marks: jm,
-                        });
-                    }
-                    if let Some((k, outcome)) = landing {
-                        let cmd = AnyCommand::Main(orders[k].unit, orders[k].command.clone());
-                        let (mark, jmark) = if outcome == Outcome::Moved {
-                            (Some("landed".to_string()), Some("landed".to_string()))
-                        } else {
-                            let (m, j) = outcome_marks(&outcome, &r.before.units, map, &seen);
-                            // A landing that fails keeps the army aboard.
-                            (
-                                m.map(|m| format!("{m}, stays aboard")),
-                                j.map(|j| format!("{j}, aboard")),
-                            )
-                        };
-                        lines.push(OrderLine {
-                            zine: format_order(map, &cmd),
-                            judge: format_order_long(map, &cmd),
-                            marks: mark.into_iter().collect(),
-                            judge_marks: jmark.into_iter().collect(),
-                        });
-                    }
-                }
-                for (k, o) in orders.iter().enumerate() {
-                    if o.power != pw {
-                        continue;
-                    }
-                    // With hidden units about, void orders could tell where
-                    // they are: only their owner and the GM see them.
-                    if v.features.hides_anything()
-                        && viewer != Viewer::Gm
-                        && viewer != Viewer::Power(pw)
-                    {
-                        continue;
-                    }
-                    if let Some(why) = m.orders[k]
-                        && why != Illegal::Replaced
-                    {
-                        let cmd = AnyCommand::Main(o.unit, o.command.clone());
-                        lines.push(OrderLine {
-                            zine: format_order(map, &cmd),
-                            judge: format_order_long(map, &cmd),
-                            marks: vec![format!("void: {why}")],
-                            judge_marks: vec!["void".into()],
-                        });
-                    }
-                }
-                if !lines.is_empty() {
-                    powers.push(PowerBlock {
-                        name: map.power(pw).name.clone(),
-                        adjective: map.power(pw).adjective.clone(),
-                        orders: lines,
-                    });
-                }
-            }
-            for (u, d) in m.dislodged(&r.before.units) {
-                // A hidden unit dislodged where it was hidden: its owner
-                // and the GM are told, nobody else (1066 rule 5).
-                if v.features.hidden_from(map, r.before.phase, &u, viewer) {
-                    continue;
-                }
-                // The options the next phase offers are the ones stored in
-                // it (a variant's rules may add some, Abstraction II's
-                // retreat onto one's own fleet at sea): the results must
-                // say what the retreat phase will accept.
-                let stored = r
-                    .after
-                    .dislodged
-                    .iter()
-                    .find(|(x, _)| x.power == u.power && x.region == u.region)
-                    .map(|(_, o)| o.as_slice());
-                let options = stored.unwrap_or(&d.retreats);
-                dislodged.push(DislodgedLine {
-                    power: map.power(u.power).name.clone(),
-                    adjective: map.power(u.power).adjective.clone(),
-                    unit: unit_zine(map, &u),
-                    unit_long: unit_long(map, &u),
-                    kind_word: u.kind.word().to_string(),
-                    place_long: map.region_name(u.region),
-                    from: map.province(d.from).abbr.clone(),
-                    retreats: options.iter().map(|&x| map.region_abbr(x)).collect(),
-                    retreats_long: options.iter().map(|&x| map.region_name(x)).collect(),
-                });
-            }
-            // A standoff only hidden units took part in (two of Harald's
-            // waiting A/Fs ordered into the Wash) is not told to those who
-            // may not see them (1066 rule 5); nor one in a place where they
-            // may hide, which would tell that it was left empty (and no
-            // such reader's unit may retreat there: see rules::waiting).
-            let seen_in = |p: crate::map::ProvinceId| {
-                r.before.units.iter().zip(&m.units).any(|(u, ur)| {
-                    matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
-                        if map.province_of(to) == p)
-                        && !unit_hidden(r, viewer, u, ur.order.map(|k| &orders[k].command))
-                })
-            };
-            contested = m
-                .contested
-                .iter()
-                .filter(|&&p| {
-                    seen_in(p) && !v.features.place_hidden_from(r.before.phase, p, viewer)
-                })
-                .map(|p| map.province(*p).abbr.clone())
-                .collect();
+            s.powers = movement_blocks(r, &view, m, orders);
+            s.dislodged = dislodged_lines(r, &view, m);
+            s.contested = contested_lines(r, &view, m, orders);
         }
-        (PhaseResult::Retreat(rr), _) => {
-            for (i, (u, _)) in r.before.dislodged.iter().enumerate() {
-                if v.features.hidden_from(map, r.before.phase, u, viewer) {
-                    continue;
-                }
-                let (zine, judge) = match rr.dislodged[i] {
-                    RetreatStatus::Retreated(to) => (
-                        format!("{}-{}", unit_zine(map, u), map.region_abbr(to)),
-                        format!("{} -> {}", unit_long(map, u), map.region_name(to)),
-                    ),
-                    RetreatStatus::Disbanded => (
-                        format!("{} disbanded", unit_zine(map, u)),
-                        format!("{} DISBAND", unit_long(map, u)),
-                    ),
-                    RetreatStatus::NoOrder => (
-                        format!("{} no order: disbanded", unit_zine(map, u)),
-                        format!("{} DISBAND.  (*no order*)", unit_long(map, u)),
-                    ),
-                    RetreatStatus::Bounced => (
-                        format!("{} bounced: disbanded", unit_zine(map, u)),
-                        format!("{} DISBAND.  (*bounce*)", unit_long(map, u)),
-                    ),
-                };
-                retreats.push(PowerLine {
-                    power: map.power(u.power).name.clone(),
-                    zine,
-                    judge,
-                });
-            }
-        }
+        (PhaseResult::Retreat(rr), _) => s.retreats = retreat_lines(r, &view, rr),
         (PhaseResult::Adjustment(ar), PhaseOrders::Adjustment(orders)) => {
-            adjustment_lines(v, ar, orders, &mut adjustments);
+            adjustment_lines(v, ar, orders, &mut s.adjustments);
         }
         (PhaseResult::Turn(t), PhaseOrders::Turn { moves, adjust, .. }) => {
-            turn_lines(r, t, moves, &mut powers, &mut retreats);
+            turn_lines(r, t, moves, &mut s.powers, &mut s.retreats);
             for u in &t.out_of_supply {
-                adjustments.push(PowerLine {
+                s.adjustments.push(PowerLine {
                     power: map.power(u.power).name.clone(),
                     zine: format!("removes {} (out of supply)", unit_named(v, u)),
                     judge: format!("Removes {}.  (*out of supply*)", unit_long(map, u)),
                 });
             }
-            adjustment_lines(v, &t.adjustments, adjust, &mut adjustments);
+            adjustment_lines(v, &t.adjustments, adjust, &mut s.adjustments);
         }
         _ => {}
     }
@@ -622,7 +367,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         .dislodged
         .iter()
         .map(|(u, _)| u)
-        .filter(|u| v.features.hidden_from(map, r.before.phase, u, viewer))
+        .filter(|u| view.hides_unit(u))
         .collect();
     let next_phase = if r.after.phase.kind == PhaseKind::Retreat
         && !unseen_dislodged.is_empty()
@@ -632,7 +377,395 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
     } else {
         None
     };
-    // The chart.
+    let (centres, eliminated) = chart(r, &unseen_dislodged);
+    let unowned_ids: Vec<usize> = r
+        .after
+        .owners
+        .iter()
+        .enumerate()
+        .filter(|(p, o)| o.is_none() && map.provinces()[*p].supply_centre)
+        .map(|(p, _)| p)
+        .collect();
+    let p = r.before.phase;
+    let next = next_phase.unwrap_or(r.after.phase);
+    ReportData {
+        judge: judge.to_string(),
+        game: r.game.to_string(),
+        variant: v.title.clone(),
+        variant_name: v.name.clone(),
+        season_year: v.calendar.season_year(p),
+        phase: p.kind.word().to_string(),
+        phase_label: v.calendar.label(p),
+        phase_short: v.calendar.short(p),
+        judge_phase: judge_phase(v, p),
+        judge_kind: kind_word(p.kind),
+        next_kind: kind_word(r.after.phase.kind),
+        title: title(r),
+        powers: s.powers,
+        dislodged: s.dislodged,
+        contested: s.contested,
+        retreats: s.retreats,
+        adjustments: s.adjustments,
+        nmr: r.nmr.iter().map(|p| map.power(*p).name.clone()).collect(),
+        arrived: units_by_adjective(map, &r.after.state.arrived),
+        arrival_lost: units_by_adjective(map, &r.after.state.blocked),
+        nominated: nominations(r),
+        exchanged: exchanges(r),
+        unmade: unmade_exchanges(r),
+        chart_before_retreats: r.after.phase.kind == PhaseKind::Retreat
+            && centres_change_before_next_move(v, r.after.phase),
+        name_width: map
+            .powers()
+            .iter()
+            .map(|p| p.name.chars().count() + 1)
+            .max()
+            .unwrap_or(0)
+            .clamp(14, 26),
+        centres,
+        unowned: sorted(unowned_ids.iter().map(|&p| map.provinces()[p].abbr.clone())),
+        unowned_long: sorted(unowned_ids.iter().map(|&p| map.provinces()[p].name.clone())),
+        eliminated,
+        anarchy: crate::rules::anarchy::news(v, r.before, r.after),
+        ended: r.ended.clone(),
+        next_label: v.calendar.label(next),
+        next_short: v.calendar.short(next),
+        next_judge_phase: judge_phase(v, next),
+        // The deadline of a hidden retreat is the one of the public phase
+        // after it (commands::play::what_next), so it is told to all.
+        next_deadline: r.next_deadline.clone(),
+    }
+}
+
+/// Each power's order lines of a movement phase, as `viewer` may see them.
+fn movement_blocks(
+    r: &PhaseReport<'_>,
+    view: &View<'_>,
+    m: &MovementResult,
+    orders: &[MainOrder],
+) -> Vec<PowerBlock> {
+    let v = r.variant;
+    let map = &v.map;
+    // A unit waiting in a sea of its own (1066 rule 5) is written
+    // there, to those who may see it at all.
+    let seated = crate::rules::waiting::seated(v, r.before, orders);
+    // Unit `i` as `viewer` sees it: where its order named it (a
+    // unit waiting in a box, `A(SOD)`), or nothing when hidden.
+    let seen = |i: usize| -> Option<String> {
+        let u = &r.before.units[i];
+        let order = m.units.get(i).and_then(|ur| ur.order_index());
+        if unit_hidden(r, view, u, order.map(|k| &orders[k].command)) {
+            return None;
+        }
+        let boxed =
+            map.province(map.province_of(u.region)).terrain == crate::map::Terrain::OffBoard;
+        let at = match order {
+            Some(k) if boxed => orders[k].unit.at,
+            _ => Place::of_region(map, seated[i].region),
+        };
+        Some(format_unit(map, Some(u.kind), at))
+    };
+    let mut powers = Vec::new();
+    for pw in map.power_ids() {
+        let mut lines = Vec::new();
+        for (i, u) in r
+            .before
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.power == pw)
+        {
+            let given = m.units[i].order_index().map(|k| &orders[k].command);
+            if unit_hidden(r, view, u, given) {
+                continue;
+            }
+            unit_lines(r, view, m, orders, i, &seated[i], &seen, &mut lines);
+        }
+        void_lines(r, view, m, orders, pw, &mut lines);
+        if !lines.is_empty() {
+            powers.push(PowerBlock {
+                name: map.power(pw).name.clone(),
+                adjective: map.power(pw).adjective.clone(),
+                orders: lines,
+            });
+        }
+    }
+    powers
+}
+
+/// The line (or, for a fleet landing its army, lines) of unit `i` of the
+/// board in a movement phase; `seated` is where it is written when it
+/// had no order, and `seen` names other units as the reader may see them.
+#[allow(clippy::too_many_arguments)]
+fn unit_lines(
+    r: &PhaseReport<'_>,
+    view: &View<'_>,
+    m: &MovementResult,
+    orders: &[MainOrder],
+    i: usize,
+    seated: &Unit,
+    seen: &dyn Fn(usize) -> Option<String>,
+    lines: &mut Vec<OrderLine>,
+) {
+    let map = &r.variant.map;
+    let u = &r.before.units[i];
+    let ur = &m.units[i];
+    let given = ur.order_index().map(|k| &orders[k].command);
+    let (zine, judge, mut marks, mut jm) = match ur.order_index() {
+        Some(k) => {
+            // A unit waiting in a box is written where the
+            // player named it (`A(SOD)`, 1066 rule 4).
+            let boxed =
+                map.province(map.province_of(u.region)).terrain == crate::map::Terrain::OffBoard;
+            let cmd = AnyCommand::Main(
+                UnitRef {
+                    kind: Some(u.kind),
+                    at: if boxed {
+                        orders[k].unit.at
+                    } else {
+                        Place::of_region(map, u.region)
+                    },
+                },
+                orders[k].command.clone(),
+            );
+            let (mark, jmark) = if support_masked(view, given)
+                && matches!(ur.outcome, Outcome::Supported | Outcome::SupportVoid)
+            {
+                (None, None)
+            } else {
+                outcome_marks(&ur.outcome, seen)
+            };
+            (
+                format_order(map, &cmd),
+                format_order_long(map, &cmd),
+                mark.into_iter().collect::<Vec<_>>(),
+                jmark.into_iter().collect::<Vec<_>>(),
+            )
+        }
+        None => (
+            format!("{} H", unit_zine(map, seated)),
+            format!("{} HOLD", unit_long(map, seated)),
+            vec!["no order".to_string()],
+            vec!["no order".to_string()],
+        ),
+    };
+    // A defensive army's support is worn down, not cut
+    // (1000 AD rule 8): say what it was worth, so players
+    // can check the table.
+    if let Some(left) = ur.support_left() {
+        let full = u.kind.strength();
+        if left < full {
+            marks.push(format!("support worn down to {left} of {full}"));
+            jm.push(format!("support {left} of {full}"));
+        } else {
+            marks.push(format!("support worth {left}"));
+            jm.push(format!("support {left}"));
+        }
+    }
+    if ur.dislodged.is_some() {
+        marks.push("dislodged".into());
+        jm.push("dislodged".into());
+    }
+    if ur.destroyed() {
+        marks.push("destroyed".into());
+        jm.push("destroyed".into());
+    }
+    // An army that went aboard its fleet (boarded, or
+    // ferried and unable to land): the fleet is now an A/F.
+    if ur.boarded() && u.kind == crate::map::UnitKind::Army {
+        if matches!(given, Some(MainCommand::Board { .. })) {
+            marks.push("boarded".into());
+            jm.push("boarded".into());
+        } else {
+            marks.push("aboard its fleet: an A/F".into());
+            jm.push("aboard: A/F".into());
+        }
+    }
+    // A fleet that ends the move with an army aboard.
+    if u.kind == crate::map::UnitKind::Fleet
+        && ur.becomes() == Some(crate::map::UnitKind::ArmyFleet)
+        && ur.dislodged.is_none()
+    {
+        marks.push("now an A/F".into());
+        jm.push("now A/F".into());
+    }
+    let landing = ur
+        .landing()
+        .filter(|l| l.order < orders.len())
+        .map(|l| (l.order, l.outcome.clone()));
+    // The fleet's own line, unless all it did was support
+    // its army's landing (printed with the landing).
+    if landing
+        .as_ref()
+        .is_none_or(|(k, _)| ur.order_index() != Some(*k))
+    {
+        lines.push(OrderLine {
+            zine,
+            judge,
+            marks,
+            judge_marks: jm,
+        });
+    }
+    if let Some((k, outcome)) = landing {
+        let cmd = AnyCommand::Main(orders[k].unit, orders[k].command.clone());
+        let (mark, jmark) = if outcome == Outcome::Moved {
+            (Some("landed".to_string()), Some("landed".to_string()))
+        } else {
+            let (m, j) = outcome_marks(&outcome, seen);
+            // A landing that fails keeps the army aboard.
+            (
+                m.map(|m| format!("{m}, stays aboard")),
+                j.map(|j| format!("{j}, aboard")),
+            )
+        };
+        lines.push(OrderLine {
+            zine: format_order(map, &cmd),
+            judge: format_order_long(map, &cmd),
+            marks: mark.into_iter().collect(),
+            judge_marks: jmark.into_iter().collect(),
+        });
+    }
+}
+
+/// `pw`'s orders that were void, for the readers who may see them.
+fn void_lines(
+    r: &PhaseReport<'_>,
+    view: &View<'_>,
+    m: &MovementResult,
+    orders: &[MainOrder],
+    pw: PowerId,
+    lines: &mut Vec<OrderLine>,
+) {
+    let v = r.variant;
+    let map = &v.map;
+    for (k, o) in orders.iter().enumerate() {
+        if o.power != pw {
+            continue;
+        }
+        // With hidden units about, void orders could tell where
+        // they are: only their owner and the GM see them.
+        if !view.sees_void_orders_of(pw) {
+            continue;
+        }
+        if let Some(why) = m.orders[k]
+            && why != Illegal::Replaced
+        {
+            let cmd = AnyCommand::Main(o.unit, o.command.clone());
+            lines.push(OrderLine {
+                zine: format_order(map, &cmd),
+                judge: format_order_long(map, &cmd),
+                marks: vec![format!("void: {why}")],
+                judge_marks: vec!["void".into()],
+            });
+        }
+    }
+}
+
+/// The dislodged units of a movement phase and where they may go.
+fn dislodged_lines(r: &PhaseReport<'_>, view: &View<'_>, m: &MovementResult) -> Vec<DislodgedLine> {
+    let v = r.variant;
+    let map = &v.map;
+    let mut dislodged = Vec::new();
+    for (u, d) in m.dislodged(&r.before.units) {
+        // A hidden unit dislodged where it was hidden: its owner
+        // and the GM are told, nobody else (1066 rule 5).
+        if view.hides_unit(&u) {
+            continue;
+        }
+        // The options the next phase offers are the ones stored in
+        // it (a variant's rules may add some, Abstraction II's
+        // retreat onto one's own fleet at sea): the results must
+        // say what the retreat phase will accept.
+        let stored = r
+            .after
+            .dislodged
+            .iter()
+            .find(|(x, _)| x.power == u.power && x.region == u.region)
+            .map(|(_, o)| o.as_slice());
+        let options = stored.unwrap_or(&d.retreats);
+        dislodged.push(DislodgedLine {
+            power: map.power(u.power).name.clone(),
+            adjective: map.power(u.power).adjective.clone(),
+            unit: unit_zine(map, &u),
+            unit_long: unit_long(map, &u),
+            kind_word: u.kind.word().to_string(),
+            place_long: map.region_name(u.region),
+            from: map.province(d.from).abbr.clone(),
+            retreats: options.iter().map(|&x| map.region_abbr(x)).collect(),
+            retreats_long: options.iter().map(|&x| map.region_name(x)).collect(),
+        });
+    }
+    dislodged
+}
+
+/// The provinces left empty by a standoff, as `viewer` may know of them.
+fn contested_lines(
+    r: &PhaseReport<'_>,
+    view: &View<'_>,
+    m: &MovementResult,
+    orders: &[MainOrder],
+) -> Vec<String> {
+    let v = r.variant;
+    let map = &v.map;
+    // A standoff only hidden units took part in (two of Harald's
+    // waiting A/Fs ordered into the Wash) is not told to those who
+    // may not see them (1066 rule 5); nor one in a place where they
+    // may hide, which would tell that it was left empty (and no
+    // such reader's unit may retreat there: see rules::waiting).
+    let seen_in = |p: crate::map::ProvinceId| {
+        r.before.units.iter().zip(&m.units).any(|(u, ur)| {
+            matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
+                if map.province_of(to) == p)
+                && !unit_hidden(r, view, u, ur.order_index().map(|k| &orders[k].command))
+        })
+    };
+    m.contested
+        .iter()
+        .filter(|&&p| seen_in(p) && !view.hides_place(p))
+        .map(|p| map.province(*p).abbr.clone())
+        .collect()
+}
+
+/// The retreats of a retreat phase, as `viewer` may see them.
+fn retreat_lines(r: &PhaseReport<'_>, view: &View<'_>, rr: &RetreatResult) -> Vec<PowerLine> {
+    let v = r.variant;
+    let map = &v.map;
+    let mut retreats = Vec::new();
+    for (i, (u, _)) in r.before.dislodged.iter().enumerate() {
+        if view.hides_unit(u) {
+            continue;
+        }
+        let (zine, judge) = match rr.dislodged[i] {
+            RetreatStatus::Retreated(to) => (
+                format!("{}-{}", unit_zine(map, u), map.region_abbr(to)),
+                format!("{} -> {}", unit_long(map, u), map.region_name(to)),
+            ),
+            RetreatStatus::Disbanded => (
+                format!("{} disbanded", unit_zine(map, u)),
+                format!("{} DISBAND", unit_long(map, u)),
+            ),
+            RetreatStatus::NoOrder => (
+                format!("{} no order: disbanded", unit_zine(map, u)),
+                format!("{} DISBAND.  (*no order*)", unit_long(map, u)),
+            ),
+            RetreatStatus::Bounced => (
+                format!("{} bounced: disbanded", unit_zine(map, u)),
+                format!("{} DISBAND.  (*bounce*)", unit_long(map, u)),
+            ),
+        };
+        retreats.push(PowerLine {
+            power: map.power(u.power).name.clone(),
+            zine,
+            judge,
+        });
+    }
+    retreats
+}
+
+/// The supply-centre chart after the phase, and the powers it drops.
+/// `unseen_dislodged` are counted as their power's units.
+fn chart(r: &PhaseReport<'_>, unseen_dislodged: &[&Unit]) -> (Vec<CentreRow>, Vec<String>) {
+    let v = r.variant;
+    let map = &v.map;
     let b = r.before.centre_counts(map);
     let a = r.after.centre_counts(map);
     let mut centres = Vec::new();
@@ -684,111 +817,68 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
             centres_long: sorted(list.iter().map(|&p| map.provinces()[p].name.clone())),
         });
     }
-    let unowned_ids: Vec<usize> = r
-        .after
-        .owners
+    (centres, eliminated)
+}
+
+/// Units named with their power's adjective: `Viking F(NAT)`.
+fn units_by_adjective(map: &Map, units: &[Unit]) -> Vec<String> {
+    units
         .iter()
-        .enumerate()
-        .filter(|(p, o)| o.is_none() && map.provinces()[*p].supply_centre)
-        .map(|(p, _)| p)
-        .collect();
-    let unowned = sorted(unowned_ids.iter().map(|&p| map.provinces()[p].abbr.clone()));
-    let unowned_long = sorted(unowned_ids.iter().map(|&p| map.provinces()[p].name.clone()));
-    let p = r.before.phase;
-    ReportData {
-        judge: judge.to_string(),
-        game: r.game.to_string(),
-        variant: v.title.clone(),
-        variant_name: v.name.clone(),
-        season_year: v.calendar.season_year(p),
-        phase: p.kind.word().to_string(),
-        phase_label: v.calendar.label(p),
-        phase_short: v.calendar.short(p),
-        judge_phase: judge_phase(v, p),
-        judge_kind: kind_word(p.kind),
-        next_kind: kind_word(r.after.phase.kind),
-        title: title(r),
-        powers,
-        dislodged,
-        contested,
-        retreats,
-        adjustments,
-        nmr: r.nmr.iter().map(|p| map.power(*p).name.clone()).collect(),
-        arrived: r
-            .after
-            .state
-            .arrived
-            .iter()
-            .map(|u| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
-            .collect(),
-        arrival_lost: r
-            .after
-            .state
-            .blocked
-            .iter()
-            .map(|u| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
-            .collect(),
-        nominated: r
-            .before
-            .state
-            .nominated
-            .iter()
-            .flat_map(|(pw, list)| {
-                list.iter()
-                    .map(move |p| format!("{}: {}", map.power(pw).name, map.province(*p).name))
-            })
-            .collect(),
-        exchanged: r
-            .after
-            .state
-            .exchanged
-            .iter()
-            .map(|x| {
-                format!(
-                    "{} gave {} to {} for {}",
-                    map.power(x.from).name,
-                    abbrs(map, &x.give),
-                    map.power(x.to).name,
-                    abbrs(map, &x.take)
-                )
-            })
-            .collect(),
-        unmade: r
-            .after
-            .state
-            .unmade
-            .iter()
-            .map(|x| {
-                format!(
-                    "{} giving {} to {} for {}: {}",
-                    map.power(x.offer.from).name,
-                    abbrs(map, &x.offer.give),
-                    map.power(x.offer.to).name,
-                    abbrs(map, &x.offer.take),
-                    x.why
-                )
-            })
-            .collect(),
-        chart_before_retreats: r.after.phase.kind == PhaseKind::Retreat
-            && centres_change_before_next_move(v, r.after.phase),
-        name_width: map
-            .powers()
-            .iter()
-            .map(|p| p.name.chars().count() + 1)
-            .max()
-            .unwrap_or(0)
-            .clamp(14, 26),
-        centres,
-        unowned,
-        unowned_long,
-        eliminated,
-        anarchy: crate::rules::anarchy::news(v, r.before, r.after),
-        ended: r.ended.clone(),
-        next_label: v.calendar.label(next_phase.unwrap_or(r.after.phase)),
-        next_short: v.calendar.short(next_phase.unwrap_or(r.after.phase)),
-        next_judge_phase: judge_phase(v, next_phase.unwrap_or(r.after.phase)),
-        next_deadline: r.next_deadline.clone().filter(|_| next_phase.is_none()),
-    }
+        .map(|u| format!("{} {}", map.power(u.power).adjective, unit_zine(map, u)))
+        .collect()
+}
+
+/// Home centres nominated since the last results: `The Welsh: Hereford`.
+fn nominations(r: &PhaseReport<'_>) -> Vec<String> {
+    let map = &r.variant.map;
+    r.before
+        .state
+        .nominated
+        .iter()
+        .flat_map(|(pw, list)| {
+            list.iter()
+                .map(move |p| format!("{}: {}", map.power(pw).name, map.province(*p).name))
+        })
+        .collect()
+}
+
+/// Centres exchanged at the end of the move.
+fn exchanges(r: &PhaseReport<'_>) -> Vec<String> {
+    let map = &r.variant.map;
+    r.after
+        .state
+        .exchanged
+        .iter()
+        .map(|x| {
+            format!(
+                "{} gave {} to {} for {}",
+                map.power(x.from).name,
+                abbrs(map, &x.give),
+                map.power(x.to).name,
+                abbrs(map, &x.take)
+            )
+        })
+        .collect()
+}
+
+/// Matched exchanges not made, with why.
+fn unmade_exchanges(r: &PhaseReport<'_>) -> Vec<String> {
+    let map = &r.variant.map;
+    r.after
+        .state
+        .unmade
+        .iter()
+        .map(|x| {
+            format!(
+                "{} giving {} to {} for {}: {}",
+                map.power(x.offer.from).name,
+                abbrs(map, &x.offer.give),
+                map.power(x.offer.to).name,
+                abbrs(map, &x.offer.take),
+                x.why
+            )
+        })
+        .collect()
 }
 
 fn sorted(it: impl Iterator<Item = String>) -> Vec<String> {
@@ -824,8 +914,6 @@ fn centres_change_before_next_move(v: &Variant, from: crate::calendar::Phase) ->
 /// them (1066 rule 5): a bounce does not say with which hidden unit.
 fn outcome_marks(
     o: &Outcome,
-    units: &[Unit],
-    map: &Map,
     seen: &dyn Fn(usize) -> Option<String>,
 ) -> (Option<String>, Option<String>) {
     match o {
@@ -836,7 +924,7 @@ fn outcome_marks(
         | Outcome::Destroying => (None, None),
         // As the zine GM writes it: "bounced with A(Mun)".
         Outcome::Bounced { with } => {
-            let who: Vec<String> = with.iter().filter_map(|&i| seen(i)).collect();
+            let who: Vec<String> = with.iter().filter_map(seen).collect();
             let zine = if who.is_empty() {
                 "bounced".to_string()
             } else {
@@ -847,8 +935,10 @@ fn outcome_marks(
         Outcome::NoConvoy => (Some("no convoy".into()), Some("no convoy".into())),
         // Nor by which hidden unit a support was cut.
         Outcome::Cut(by) => (
+            // Named as the reader saw it ordered: a waiting A/F that cut
+            // from the Wash is `A/F(WAS)`, not its box (1066 rule 5).
             Some(match seen(*by) {
-                Some(_) => format!("cut by {}", unit_zine(map, &units[*by])),
+                Some(name) => format!("cut by {name}"),
                 None => "cut".to_string(),
             }),
             Some("cut".into()),
@@ -880,9 +970,7 @@ fn adjustment_lines(
             match ar.orders[k] {
                 AdjustStatus::Built(u) if ar.pending.contains(&u) => {
                     let when = v
-                        .features
-                        .reserve_of(pw)
-                        .and_then(|r| r.arrive)
+                        .reserve_arrival(pw)
                         .and_then(|s| v.calendar.seasons.get(usize::from(s)))
                         .map_or("later".to_string(), |s| {
                             format!("before the {} moves", s.name)
@@ -967,8 +1055,13 @@ fn turn_lines(
                     if let Some(why) = round.result.orders[k] {
                         marks.push(format!("void: {why}"));
                         jm.push("void".to_string());
-                    } else if let Some(u) = round.result.units.iter().find(|u| u.order == Some(k)) {
-                        let (m, j) = outcome_marks(&u.outcome, &round.board, map, &|i| {
+                    } else if let Some(u) = round
+                        .result
+                        .units
+                        .iter()
+                        .find(|u| u.order_index() == Some(k))
+                    {
+                        let (m, j) = outcome_marks(&u.outcome, &|i| {
                             Some(unit_in_outcome(map, &round.board[i]))
                         });
                         marks.extend(m);
@@ -1105,7 +1198,7 @@ fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
         .iter()
         .filter(|u| u.kind == crate::map::UnitKind::Leader)
     {
-        if let Some(name) = v.features.leader_name(u.power) {
+        if let Some(name) = v.leader_of(u.power) {
             let abbr = &v.map.province(v.map.province_of(u.region)).abbr;
             text = text.replace(&format!("L({abbr})"), &format!("{name}({abbr})"));
         }

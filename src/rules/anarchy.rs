@@ -158,6 +158,12 @@ impl super::feature::Feature for Rule {
         silenced(pos, power)
     }
 
+    fn silenced_why(&self) -> &'static str {
+        "Your power is in anarchy (it lost every home centre and did not \
+         retake one in its season of grace): it gives no orders, its units \
+         hold and the judge removes what must go."
+    }
+
     fn after_move(
         &self,
         v: &dyn Ruleset,

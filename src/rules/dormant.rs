@@ -56,4 +56,9 @@ impl Feature for Dormant {
             .iter()
             .any(|(p, until)| *p == power && pos.phase <= *until)
     }
+
+    fn silenced_why(&self) -> &'static str {
+        "Your power is dormant (the GM's house rule for this game): it gives \
+         no orders until its phase has passed, and its units hold."
+    }
 }

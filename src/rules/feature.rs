@@ -282,6 +282,12 @@ pub trait Feature:
     fn silenced(&self, _pos: &Position, _power: PowerId) -> bool {
         false
     }
+    /// What a silenced power's player is told when it sends orders: why
+    /// it gives none now (each feature that silences says its own rule).
+    fn silenced_why(&self) -> &'static str {
+        "Your power gives no orders this phase: its units hold, and the \
+         judge makes what must be made for it."
+    }
     /// Play the movement phase of `pos` in full, where the feature's rule
     /// replaces it (1700 AD II's yearly turn of impulses).
     fn play_movement(

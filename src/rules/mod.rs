@@ -17,6 +17,7 @@ pub mod feature;
 pub mod features;
 pub mod position;
 pub mod supply;
+pub mod view;
 
 use feature::Plugin;
 include!(concat!(env!("OUT_DIR"), "/rules_registry.rs"));

@@ -25,7 +25,7 @@
 use super::{Position, Ruleset};
 use crate::adjudicate::Illegal;
 use crate::adjudicate::movement::{
-    MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
+    MovementResult, OrderIndex, Outcome, Prepared, Resolved, UnitList, adjudicate_movement_prepared,
 };
 use crate::adjudicate::questions::RuleQuestions;
 use crate::adjudicate::rulebook::Rulebook;
@@ -411,11 +411,16 @@ pub fn judge(
     }
     let mut out = r.clone();
     for (u, ur) in out.units.iter_mut().enumerate() {
-        ur.order = r.units[u].order.and_then(|k| judge_index[k]);
+        ur.order = r.units[u]
+            .order_index()
+            .and_then(|k| judge_index[k])
+            .and_then(OrderIndex::new);
         if let Some(cmd) = held_back[u] {
-            ur.order = routes.order_for[u];
+            ur.order = routes.order_for[u].and_then(OrderIndex::new);
             ur.command = cmd;
-            ur.outcome = Outcome::Bounced { with: Box::new([]) };
+            ur.outcome = Outcome::Bounced {
+                with: UnitList::new(),
+            };
         }
     }
     for (s, g) in &groups {

@@ -20,15 +20,16 @@ use crate::game::Position;
 use crate::game::step::{PhaseOrders, play};
 use crate::map::Unit;
 use crate::orders::parse::OrderParser;
-use crate::orders::{AdjustOrder, AnyCommand, Order, Place, format_unit};
+use crate::orders::{Place, format_unit};
 use crate::report::PhaseReport;
 use crate::report::picture::Picture;
 use crate::report::picture::geometry::Geometry;
+use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
 use crate::store::pages as rows;
 use crate::store::{Store, StoreError};
 use crate::variant::features::Viewer;
-use crate::variant::{PhaseKind, Turn, Variant};
+use crate::variant::{PhaseKind, Variant};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -603,9 +604,11 @@ impl Site {
         let pos = position(&v, &g, &g.position)?;
         let seen = public(&v, &pos);
         let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
+        // The picture filters by its reader itself: given the whole
+        // position, its legend counts the units whose place is hidden.
         let map = self
             .picture(&v)
-            .board_svg(&seen, &seen.dislodged, &title, Viewer::Public);
+            .board_svg(&pos, &pos.dislodged, &title, Viewer::Public);
         let map_ = &v.map;
         let counts = seen.centre_counts(map_);
         let player = |p: crate::map::PowerId| seats.iter().find(|s| s.power == p.0);
@@ -790,14 +793,13 @@ impl Site {
         if let Some(o) = read_orders(v, before.phase.kind, orders) {
             let (result, next) = play(v, before, &o);
             if next.canonical() == after.canonical() {
-                let seen_after = public(v, &next);
                 let r = PhaseReport {
                     variant: v,
                     game: &g.name,
                     before,
                     orders: &o,
                     result: &result,
-                    after: &seen_after,
+                    after: &next,
                     next_deadline: None,
                     ended: None,
                     nmr: Vec::new(),
@@ -806,9 +808,8 @@ impl Site {
                 return picture.phase_svg(&r, &title, Viewer::Public);
             }
         }
-        let seen = public(v, after);
         let title = format!("{}: {}", g.name, v.calendar.label(before.phase));
-        picture.board_svg(&seen, &seen.dislodged, &title, Viewer::Public)
+        picture.board_svg(after, &after.dislodged, &title, Viewer::Public)
     }
 
     fn map(&self, name: &str) -> Result<Option<Made>> {
@@ -817,11 +818,10 @@ impl Site {
         };
         let v = self.variant(&g)?;
         let pos = position(&v, &g, &g.position)?;
-        let seen = public(&v, &pos);
         let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
         let svg = self
             .picture(&v)
-            .board_svg(&seen, &seen.dislodged, &title, Viewer::Public);
+            .board_svg(&pos, &pos.dislodged, &title, Viewer::Public);
         Ok(Some(Made {
             found: true,
             content_type: "image/svg+xml",
@@ -1056,18 +1056,14 @@ fn position(v: &Variant, g: &GameRow, text: &str) -> Result<Position> {
 /// not in it at all, so nothing drawn from it (units, retreat options, the
 /// legend's counts) can tell of them.
 pub fn public(v: &Variant, pos: &Position) -> Position {
-    let hidden = |u: &Unit| v.features.hidden_from(&v.map, pos.phase, u, Viewer::Public);
-    let mut p = pos.clone();
-    p.units.retain(|u| !hidden(u));
-    p.dislodged.retain(|(u, _)| !hidden(u));
-    p
+    crate::rules::view::View::of(v, pos, Viewer::Public).position(pos)
 }
 
 /// The orders of a history entry (`Power: order` lines, as the judge wrote
 /// them) read back; `None` if any line does not read.
 fn read_orders(v: &Variant, kind: PhaseKind, text: &str) -> Option<PhaseOrders> {
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let sheet = kind == PhaseKind::Movement && v.calendar.turn == Turn::Impulses;
+    let sheet = kind == PhaseKind::Movement && v.takes_order_sheets();
     let kinds: &[PhaseKind] = match kind {
         _ if sheet => &[
             PhaseKind::Movement,
@@ -1081,7 +1077,7 @@ fn read_orders(v: &Variant, kind: PhaseKind, text: &str) -> Option<PhaseOrders> 
             _ => &PhaseKind::Adjustment,
         }),
     };
-    let (mut main, mut retreats, mut adjust) = (Vec::new(), Vec::new(), Vec::new());
+    let mut sorted = crate::game::phase_orders::PhaseOrdersBuilder::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let (who, order) = line.split_once(": ")?;
         let power = v.map.lookup_power(who.trim())?;
@@ -1089,30 +1085,9 @@ fn read_orders(v: &Variant, kind: PhaseKind, text: &str) -> Option<PhaseOrders> 
             .iter()
             .find_map(|k| parser.parse(order.trim(), Some(*k)).ok())?
             .command;
-        match command {
-            AnyCommand::Main(unit, command) => main.push(Order {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Retreat(unit, command) => retreats.push(Order {
-                power,
-                unit,
-                command,
-            }),
-            AnyCommand::Adjust(command) => adjust.push(AdjustOrder { power, command }),
-        }
+        sorted.push(power, command);
     }
-    Some(match kind {
-        _ if sheet => PhaseOrders::Turn {
-            moves: main,
-            retreats,
-            adjust,
-        },
-        PhaseKind::Movement => PhaseOrders::Movement(main),
-        PhaseKind::Retreat => PhaseOrders::Retreat(retreats),
-        PhaseKind::Adjustment | PhaseKind::Placement => PhaseOrders::Adjustment(adjust),
-    })
+    Some(sorted.build(v, kind))
 }
 
 /// `A(Lon)`, `F(StP/nc)`.

@@ -3,16 +3,23 @@
 //! why (the unit holds, DATC 4.E.1); then supports and convoys matched to
 //! the orders they name and indexed for the resolver.
 
-use super::{Cmd, Compiled, NONE};
+use super::{Cmd, Compiled, NONE, OrderIndex};
 use crate::adjudicate::Illegal;
 use crate::adjudicate::rulebook::{ConvoyFallback, ConvoyIntent, DuplicateOrders};
 use crate::map::{CoastId, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
-use crate::orders::{MainCommand, MainOrder, Place};
+use crate::orders::{MainCommand, MainOrder, Place, UnitRef};
 
 impl Compiled<'_> {
-    pub(super) fn compile(&mut self, orders: &[MainOrder]) -> Vec<Option<Illegal>> {
-        let mut verdicts: Vec<Option<Illegal>> = vec![None; orders.len()];
+    /// Check every order, writing into `verdicts` (one entry per order)
+    /// why each was not carried out, if it was not.
+    pub(super) fn compile(&mut self, orders: &[MainOrder], verdicts: &mut Vec<Option<Illegal>>) {
+        verdicts.clear();
+        verdicts.resize(orders.len(), None);
         for (i, o) in orders.iter().enumerate() {
+            if i >= OrderIndex::LIMIT {
+                verdicts[i] = Some(Illegal::TooManyOrders);
+                continue;
+            }
             let u = self.find_unit(o);
             if u == NONE {
                 // A unit built but still waiting off the board (Ard-Ri rule
@@ -114,7 +121,6 @@ impl Compiled<'_> {
                 }
             }
         }
-        verdicts
     }
 
     /// The unit an order is for. In a box there may be several: the order
@@ -276,11 +282,49 @@ impl Compiled<'_> {
     /// Check one order for unit `u` against the board.
     pub(super) fn check(&self, u: usize, c: &MainCommand) -> Result<Cmd, Illegal> {
         let unit = self.origin(u);
+        self.check_may_act(u, unit, c)?;
+        match c {
+            MainCommand::Destroy { target } => return self.check_destroy(u, target.at.province),
+            MainCommand::Move { to, .. }
+                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
+            {
+                return self.check_enter_box(u, to.province);
+            }
+            MainCommand::SupportMove { to, .. }
+                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
+            {
+                return Err(Illegal::CannotSupportThere);
+            }
+            _ => {}
+        }
+        match c {
+            MainCommand::Hold => Ok(Cmd::Hold),
+            MainCommand::Move {
+                to,
+                via_convoy,
+                route,
+            } => self.check_move(u, *to, *via_convoy || !route.is_empty()),
+            MainCommand::SupportHold { unit: target } => self.check_support_hold(u, unit, target),
+            MainCommand::SupportMove { unit: target, to } => {
+                self.check_support_move(u, unit, target, *to)
+            }
+            MainCommand::Board { .. }
+            | MainCommand::Disembark { .. }
+            | MainCommand::Impulses { .. } => Err(Illegal::NotInThisGame),
+            MainCommand::Destroy { .. } => unreachable!("handled above"),
+            MainCommand::Convoy { unit: target, to } => self.check_convoy(u, unit, target, *to),
+        }
+    }
+
+    /// What stops unit `u` (standing as `unit`) from carrying out `c` at
+    /// all, whatever it names: waiting off the board, the ice, a defensive
+    /// army's homeland.
+    fn check_may_act(&self, u: usize, unit: Unit, c: &MainCommand) -> Result<(), Illegal> {
         let here = self.slot[u].prov;
         if self.slot[u].in_box {
             // Off the board a unit can only wait or come onto the board.
             match c {
-                MainCommand::Hold => return Ok(Cmd::Hold),
+                MainCommand::Hold => return Ok(()),
                 MainCommand::Move { to, .. } => {
                     if !self.b.questions.may_leave(ProvinceId(here), self.b.phase) {
                         return Err(Illegal::NotNow);
@@ -327,201 +371,195 @@ impl Compiled<'_> {
                 return Err(Illegal::OutsideHomeland);
             }
         }
-        match c {
-            MainCommand::Destroy { target } => return self.check_destroy(u, target.at.province),
-            MainCommand::Move { to, .. }
-                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
-            {
-                return self.check_enter_box(u, to.province);
-            }
-            MainCommand::SupportMove { to, .. }
-                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
+        Ok(())
+    }
+
+    /// A support in place of the unit named at `target`.
+    fn check_support_hold(&self, u: usize, unit: Unit, target: &UnitRef) -> Result<Cmd, Illegal> {
+        if self
+            .b
+            .questions
+            .unseen(self.power(u), target.at.province, self.b.phase)
+        {
+            // Whatever stands there, or nobody (then void): the answer
+            // must not tell.
+            if !self
+                .b
+                .map
+                .reaches(unit.region, target.at.province, unit.kind)
             {
                 return Err(Illegal::CannotSupportThere);
             }
-            _ => {}
+            return Ok(Cmd::SupHold {
+                target: self.place[target.at.province.index()].unit,
+            });
         }
-        match c {
-            MainCommand::Hold => Ok(Cmd::Hold),
-            MainCommand::Move {
-                to,
-                via_convoy,
-                route,
-            } => self.check_move(u, *to, *via_convoy || !route.is_empty()),
-            MainCommand::SupportHold { unit: target }
-                if self
-                    .b
-                    .questions
-                    .unseen(self.power(u), target.at.province, self.b.phase) =>
+        let t = self.place[target.at.province.index()].unit;
+        if t == NONE {
+            return Err(Illegal::NoSuchUnit);
+        }
+        if t as usize == u {
+            return Err(Illegal::SupportSelf);
+        }
+        if !self
+            .b
+            .map
+            .reaches(unit.region, target.at.province, unit.kind)
+        {
+            return Err(Illegal::CannotSupportThere);
+        }
+        Ok(Cmd::SupHold { target: t })
+    }
+
+    /// A support of the move of the unit named at `target` into `to`.
+    fn check_support_move(
+        &self,
+        u: usize,
+        unit: Unit,
+        target: &UnitRef,
+        to: Place,
+    ) -> Result<Cmd, Illegal> {
+        let here = self.slot[u].prov;
+        // A landing from an A/F (`A(ENG)-Bre`) is supported as a
+        // move of the army aboard, not of the fleet it is aboard.
+        if let Some(a) = (0..self.b.units.len()).find(|&a| {
+            self.hooks.aboard(a)
+                && self.slot[a].prov == target.at.province.0
+                && matches!(self.slot[a].cmd, Cmd::Move { to: t, .. } if t == to.province.0)
+        }) {
+            if !self.b.map.reaches(unit.region, to.province, unit.kind) {
+                return Err(Illegal::CannotSupportThere);
+            }
+            return Ok(Cmd::SupMove {
+                target: a as u16,
+                to: to.province.0,
+                coast: None,
+            });
+        }
+        if self.found_later(u, target) {
+            let dest = to.province;
+            if dest.0 == here || !self.b.map.reaches(unit.region, dest, unit.kind) {
+                return Err(Illegal::CannotSupportThere);
+            }
+            if dest == target.at.province {
+                return Err(Illegal::ImpossibleMove);
+            }
+            return Ok(Cmd::SupMove {
+                target: NONE,
+                to: dest.0,
+                coast: to.coast,
+            });
+        }
+        let t = self.place[target.at.province.index()].unit;
+        if t == NONE {
+            return Err(Illegal::NoSuchUnit);
+        }
+        if t as usize == u {
+            return Err(Illegal::SupportSelf);
+        }
+        let dest = to.province;
+        if dest.0 == here || !self.b.map.reaches(unit.region, dest, unit.kind) {
+            return Err(Illegal::CannotSupportThere);
+        }
+        if dest == target.at.province {
+            return Err(Illegal::ImpossibleMove);
+        }
+        // The supported move must be possible, and possible without
+        // the supporting unit convoying it (DATC 6.D.31).
+        let tu = self.b.units[t as usize];
+        let direct = self.b.map.reaches(tu.region, dest, tu.kind);
+        let coast = self.support_coast(tu, to)?;
+        if !direct {
+            let by_sea = tu.kind.is_convoyable()
+                && self.b.map.province(dest).terrain != Terrain::Sea
+                && self.route_exists(target.at.province.0, dest.0, here, self.power(u));
+            if !by_sea {
+                return Err(Illegal::ImpossibleMove);
+            }
+        }
+        Ok(Cmd::SupMove {
+            target: t,
+            to: dest.0,
+            coast,
+        })
+    }
+
+    /// A convoy of the army named at `target` into `to`.
+    fn check_convoy(
+        &self,
+        u: usize,
+        unit: Unit,
+        target: &UnitRef,
+        to: Place,
+    ) -> Result<Cmd, Illegal> {
+        let here = self.slot[u].prov;
+        if !unit.kind.can_convoy() {
+            return Err(Illegal::NotAFleet);
+        }
+        if self
+            .b
+            .map
+            .province(self.b.map.province_of(unit.region))
+            .terrain
+            != Terrain::Sea
+        {
+            return Err(Illegal::NotAtSea);
+        }
+        if self.found_later(u, target) {
+            let dest = to.province;
+            if dest == target.at.province {
+                return Err(Illegal::SameProvince);
+            }
+            if !self
+                .b
+                .map
+                .admits(self.b.map.province(dest).main_region(), UnitKind::Army)
             {
-                // Whatever stands there, or nobody (then void): the answer
-                // must not tell.
-                if !self
-                    .b
-                    .map
-                    .reaches(unit.region, target.at.province, unit.kind)
-                {
-                    return Err(Illegal::CannotSupportThere);
-                }
-                Ok(Cmd::SupHold {
-                    target: self.place[target.at.province.index()].unit,
-                })
+                return Err(Illegal::WrongTerrain);
             }
-            MainCommand::SupportHold { unit: target } => {
-                let t = self.place[target.at.province.index()].unit;
-                if t == NONE {
-                    return Err(Illegal::NoSuchUnit);
-                }
-                if t as usize == u {
-                    return Err(Illegal::SupportSelf);
-                }
-                if !self
-                    .b
-                    .map
-                    .reaches(unit.region, target.at.province, unit.kind)
-                {
-                    return Err(Illegal::CannotSupportThere);
-                }
-                Ok(Cmd::SupHold { target: t })
+            // From the box its armies wait in, when they do.
+            let from = self
+                .box_units_named(target.at.province, target.kind)
+                .next()
+                .map_or(target.at.province.0, |x| self.slot[x].prov);
+            if !self
+                .b
+                .questions
+                .unseen(self.power(u), target.at.province, self.b.phase)
+                && !self.on_some_route(here, from, dest.0)
+            {
+                return Err(Illegal::NotOnRoute);
             }
-            MainCommand::SupportMove { unit: target, to } => {
-                // A landing from an A/F (`A(ENG)-Bre`) is supported as a
-                // move of the army aboard, not of the fleet it is aboard.
-                if let Some(a) = (0..self.b.units.len()).find(|&a| {
-                    self.hooks.aboard(a)
-                        && self.slot[a].prov == target.at.province.0
-                        && matches!(self.slot[a].cmd, Cmd::Move { to: t, .. } if t == to.province.0)
-                }) {
-                    if !self.b.map.reaches(unit.region, to.province, unit.kind) {
-                        return Err(Illegal::CannotSupportThere);
-                    }
-                    return Ok(Cmd::SupMove {
-                        target: a as u16,
-                        to: to.province.0,
-                        coast: None,
-                    });
-                }
-                if self.found_later(u, target) {
-                    let dest = to.province;
-                    if dest.0 == here || !self.b.map.reaches(unit.region, dest, unit.kind) {
-                        return Err(Illegal::CannotSupportThere);
-                    }
-                    if dest == target.at.province {
-                        return Err(Illegal::ImpossibleMove);
-                    }
-                    return Ok(Cmd::SupMove {
-                        target: NONE,
-                        to: dest.0,
-                        coast: to.coast,
-                    });
-                }
-                let t = self.place[target.at.province.index()].unit;
-                if t == NONE {
-                    return Err(Illegal::NoSuchUnit);
-                }
-                if t as usize == u {
-                    return Err(Illegal::SupportSelf);
-                }
-                let dest = to.province;
-                if dest.0 == here || !self.b.map.reaches(unit.region, dest, unit.kind) {
-                    return Err(Illegal::CannotSupportThere);
-                }
-                if dest == target.at.province {
-                    return Err(Illegal::ImpossibleMove);
-                }
-                // The supported move must be possible, and possible without
-                // the supporting unit convoying it (DATC 6.D.31).
-                let tu = self.b.units[t as usize];
-                let direct = self.b.map.reaches(tu.region, dest, tu.kind);
-                let coast = self.support_coast(tu, *to)?;
-                if !direct {
-                    let by_sea = tu.kind.is_convoyable()
-                        && self.b.map.province(dest).terrain != Terrain::Sea
-                        && self.route_exists(target.at.province.0, dest.0, here, self.power(u));
-                    if !by_sea {
-                        return Err(Illegal::ImpossibleMove);
-                    }
-                }
-                Ok(Cmd::SupMove {
-                    target: t,
-                    to: dest.0,
-                    coast,
-                })
-            }
-            MainCommand::Board { .. }
-            | MainCommand::Disembark { .. }
-            | MainCommand::Impulses { .. } => Err(Illegal::NotInThisGame),
-            MainCommand::Destroy { .. } => unreachable!("handled above"),
-            MainCommand::Convoy { unit: target, to } => {
-                if !unit.kind.can_convoy() {
-                    return Err(Illegal::NotAFleet);
-                }
-                if self
-                    .b
-                    .map
-                    .province(self.b.map.province_of(unit.region))
-                    .terrain
-                    != Terrain::Sea
-                {
-                    return Err(Illegal::NotAtSea);
-                }
-                if self.found_later(u, target) {
-                    let dest = to.province;
-                    if dest == target.at.province {
-                        return Err(Illegal::SameProvince);
-                    }
-                    if !self
-                        .b
-                        .map
-                        .admits(self.b.map.province(dest).main_region(), UnitKind::Army)
-                    {
-                        return Err(Illegal::WrongTerrain);
-                    }
-                    // From the box its armies wait in, when they do.
-                    let from = self
-                        .box_units_named(target.at.province, target.kind)
-                        .next()
-                        .map_or(target.at.province.0, |x| self.slot[x].prov);
-                    if !self
-                        .b
-                        .questions
-                        .unseen(self.power(u), target.at.province, self.b.phase)
-                        && !self.on_some_route(here, from, dest.0)
-                    {
-                        return Err(Illegal::NotOnRoute);
-                    }
-                    return Ok(Cmd::Convoy {
-                        army: NONE,
-                        to: dest.0,
-                    });
-                }
-                let t = self.place[target.at.province.index()].unit;
-                if t == NONE {
-                    return Err(Illegal::NoSuchUnit);
-                }
-                if !self.b.units[t as usize].kind.is_convoyable() {
-                    return Err(Illegal::NotAnArmy);
-                }
-                let dest = to.province;
-                if dest == target.at.province {
-                    return Err(Illegal::SameProvince);
-                }
-                if !self
-                    .b
-                    .map
-                    .admits(self.b.map.province(dest).main_region(), UnitKind::Army)
-                {
-                    return Err(Illegal::WrongTerrain);
-                }
-                if !self.on_some_route(here, target.at.province.0, dest.0) {
-                    return Err(Illegal::NotOnRoute);
-                }
-                Ok(Cmd::Convoy {
-                    army: t,
-                    to: dest.0,
-                })
-            }
+            return Ok(Cmd::Convoy {
+                army: NONE,
+                to: dest.0,
+            });
         }
+        let t = self.place[target.at.province.index()].unit;
+        if t == NONE {
+            return Err(Illegal::NoSuchUnit);
+        }
+        if !self.b.units[t as usize].kind.is_convoyable() {
+            return Err(Illegal::NotAnArmy);
+        }
+        let dest = to.province;
+        if dest == target.at.province {
+            return Err(Illegal::SameProvince);
+        }
+        if !self
+            .b
+            .map
+            .admits(self.b.map.province(dest).main_region(), UnitKind::Army)
+        {
+            return Err(Illegal::WrongTerrain);
+        }
+        if !self.on_some_route(here, target.at.province.0, dest.0) {
+            return Err(Illegal::NotOnRoute);
+        }
+        Ok(Cmd::Convoy {
+            army: t,
+            to: dest.0,
+        })
     }
 
     /// A move off the board: only into a box that takes units from here

@@ -17,6 +17,7 @@
 //! judge serving many games, and the tests that run it many thousands of
 //! times, should not pay for hashing.
 
+mod compact;
 mod compile;
 mod resolve;
 mod results;
@@ -29,6 +30,8 @@ use crate::calendar::Phase;
 use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
 use crate::orders::MainOrder;
 use resolve::Resolver;
+
+pub use compact::{OrderIndex, UnitList};
 
 const NONE: u16 = u16::MAX;
 /// The hold strength of a unit the ice keeps from being dislodged.
@@ -49,19 +52,19 @@ pub enum Resolved {
     /// Supported the unit at index `unit` in place.
     SupportHold {
         /// Index of the supported unit.
-        unit: usize,
+        unit: u16,
     },
     /// Supported the unit at index `unit` into `to`.
     SupportMove {
         /// Index of the supported unit.
-        unit: usize,
+        unit: u16,
         /// Where it was supported to.
         to: ProvinceId,
     },
     /// Convoyed the army at index `army` to `to`.
     Convoy {
         /// Index of the convoyed army.
-        army: usize,
+        army: u16,
         /// Destination.
         to: ProvinceId,
     },
@@ -84,9 +87,9 @@ pub enum Outcome {
         /// head-to-head battle), then each other unit moving there at
         /// least as strongly. Empty when the move failed only because a
         /// move it depends on failed (an A/F's landing and its fleet).
-        /// Boxed: a slice is smaller than a `Vec` and most outcomes have
-        /// no list at all.
-        with: Box<[usize]>,
+        /// Kept in place up to seven units (every standoff of the
+        /// standard map): no allocation for a bounce.
+        with: UnitList,
     },
     /// The move needed a convoy and the convoy failed.
     NoConvoy,
@@ -125,7 +128,7 @@ pub struct Dislodgement {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitResult {
     /// Index of the submitted order that was carried out, if any.
-    pub order: Option<usize>,
+    pub order: Option<OrderIndex>,
     /// The command adjudicated.
     pub command: Resolved,
     /// What became of it.
@@ -193,6 +196,11 @@ pub struct Landing {
 }
 
 impl UnitResult {
+    /// [`UnitResult::order`] as an index into the orders given.
+    pub fn order_index(&self) -> Option<usize> {
+        self.order.map(OrderIndex::get)
+    }
+
     /// The unit was destroyed where it stood ([`Special::Destroyed`]).
     pub fn destroyed(&self) -> bool {
         self.special == Special::Destroyed
@@ -277,7 +285,7 @@ pub struct Aboard {
 }
 
 /// The result of a movement phase.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MovementResult {
     /// One entry per input unit, in input order.
     pub units: Vec<UnitResult>,
@@ -415,18 +423,68 @@ impl<'a> Board<'a> {
     /// army lands; an army lands from the sea its fleet sails to only if
     /// the fleet gets there), fast ferries and strength overrides.
     pub fn adjudicate_prepared(&self, orders: &[MainOrder], prepared: &Prepared) -> MovementResult {
-        let mut c = Compiled::new(*self);
+        let mut judge = Judge::default();
+        judge.judge(self, orders, prepared);
+        judge.result
+    }
+}
+
+/// The movement judge with its working memory kept between judgements:
+/// the tables of units and provinces, the resolver's state and the
+/// result itself. A caller that judges many phases (a daemon, a test
+/// suite, a benchmark) keeps one and allocates nothing once the tables
+/// have grown to the largest board it has judged; the result is lent out
+/// until the next judgement.
+#[derive(Default)]
+pub struct Judge {
+    slot: Vec<Slot>,
+    place: Vec<Place>,
+    resolver: resolve::Scratch,
+    result: MovementResult,
+}
+
+impl Judge {
+    /// A judge with no memory yet.
+    pub fn new() -> Judge {
+        Judge::default()
+    }
+
+    /// [`Board::adjudicate`] in this judge's memory.
+    pub fn adjudicate(&mut self, board: &Board<'_>, orders: &[MainOrder]) -> &MovementResult {
+        self.judge(board, orders, &Prepared::default());
+        &self.result
+    }
+
+    /// [`Board::adjudicate_prepared`] in this judge's memory.
+    pub fn adjudicate_prepared(
+        &mut self,
+        board: &Board<'_>,
+        orders: &[MainOrder],
+        prepared: &Prepared,
+    ) -> &MovementResult {
+        self.judge(board, orders, prepared);
+        &self.result
+    }
+
+    fn judge(&mut self, board: &Board<'_>, orders: &[MainOrder], prepared: &Prepared) {
+        let slot = std::mem::take(&mut self.slot);
+        let place = std::mem::take(&mut self.place);
+        let mut c = Compiled::new(*board, slot, place);
         c.prepare(prepared);
-        let verdicts = c.compile(orders);
+        c.compile(orders, &mut self.result.orders);
         c.ferry(&prepared.ferried);
         c.link();
-        let mut r = Resolver::new(self.units.len());
-        for u in 0..self.units.len() {
+        let n = board.units.len();
+        let mut r = Resolver::reusing(n, std::mem::take(&mut self.resolver));
+        for u in 0..n {
             if c.has_decision(u) {
                 r.resolve(&c, u);
             }
         }
-        c.results(&mut r, verdicts)
+        c.results(&mut r, &mut self.result);
+        self.resolver = r.scratch();
+        self.slot = c.slot;
+        self.place = c.place;
     }
 }
 
@@ -609,48 +667,47 @@ struct Compiled<'a> {
 }
 
 impl<'a> Compiled<'a> {
-    fn new(b: Board<'a>) -> Self {
+    /// The tables for board `b`, in the memory of an earlier judgement's
+    /// (`slot`, `place`: cleared here).
+    fn new(b: Board<'a>, mut slot: Vec<Slot>, mut place: Vec<Place>) -> Self {
         let empty = Place {
             unit: NONE,
             att: NONE,
             flags: 0,
         };
-        let mut place = vec![empty; b.map.provinces().len()];
+        place.clear();
+        place.resize(b.map.provinces().len(), empty);
         // Asked once per judgement, then per unit only where the ice is.
         let ice = b.questions.has_ice();
-        let slot = b
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| {
-                let p = b.map.province_of(u.region).0;
-                // A box holds any number of units and can be neither
-                // attacked nor supported: its units are not "the unit in"
-                // it.
-                let in_box = b.map.province(ProvinceId(p)).terrain == Terrain::OffBoard;
-                if !in_box {
-                    place[p as usize].unit = i as u16;
-                }
-                let strength = u.kind.strength();
-                Slot {
-                    prov: p,
-                    in_box,
-                    ice: ice && b.questions.icebound(ProvinceId(p), u.kind, b.phase),
-                    strength,
-                    support: strength,
-                    valid: false,
-                    conflict: false,
-                    order_of: u32::MAX,
-                    cmd: Cmd::Hold,
-                    from_region: None,
-                    named: None,
-                    sup: NONE,
-                    cvy: NONE,
-                    next: NONE,
-                    next_att: NONE,
-                }
-            })
-            .collect();
+        slot.clear();
+        slot.extend(b.units.iter().enumerate().map(|(i, u)| {
+            let p = b.map.province_of(u.region).0;
+            // A box holds any number of units and can be neither
+            // attacked nor supported: its units are not "the unit in"
+            // it.
+            let in_box = b.map.province(ProvinceId(p)).terrain == Terrain::OffBoard;
+            if !in_box {
+                place[p as usize].unit = i as u16;
+            }
+            let strength = u.kind.strength();
+            Slot {
+                prov: p,
+                in_box,
+                ice: ice && b.questions.icebound(ProvinceId(p), u.kind, b.phase),
+                strength,
+                support: strength,
+                valid: false,
+                conflict: false,
+                order_of: u32::MAX,
+                cmd: Cmd::Hold,
+                from_region: None,
+                named: None,
+                sup: NONE,
+                cvy: NONE,
+                next: NONE,
+                next_att: NONE,
+            }
+        }));
         Compiled {
             b,
             slot,

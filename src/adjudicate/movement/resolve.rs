@@ -31,6 +31,13 @@ pub(super) trait Decisions {
     fn backup_rule(&self, cycle: &[usize]) -> Vec<Option<bool>>;
 }
 
+/// The memory of a [`Resolver`], kept between judgements.
+#[derive(Default)]
+pub(super) struct Scratch {
+    state: Vec<u8>,
+    cycle: Vec<u16>,
+}
+
 /// The state of the guess algorithm over decisions `0..n`.
 pub(super) struct Resolver {
     state: Vec<u8>,
@@ -42,14 +49,31 @@ pub(super) struct Resolver {
 
 impl Resolver {
     /// A resolver for `n` decisions, none settled.
+    #[cfg(test)]
     pub(super) fn new(n: usize) -> Resolver {
-        // Not `vec![0; n]`: a zeroed allocation skips the allocator's
-        // cache of small blocks, and costs more than the zeroing.
+        Resolver::reusing(n, Scratch::default())
+    }
+
+    /// A resolver for `n` decisions, none settled, in the memory of an
+    /// earlier one (see [`Resolver::scratch`]): a judge that runs many
+    /// times allocates nothing here after its first judgement.
+    pub(super) fn reusing(n: usize, mut s: Scratch) -> Resolver {
+        s.state.clear();
+        s.state.resize(n, 0);
+        s.cycle.clear();
         Resolver {
-            state: std::iter::repeat_n(0, n).collect(),
-            cycle: Vec::new(),
+            state: s.state,
+            cycle: s.cycle,
             recursion_hits: 0,
             guess_based: false,
+        }
+    }
+
+    /// The resolver's memory, for the next [`Resolver::reusing`].
+    pub(super) fn scratch(self) -> Scratch {
+        Scratch {
+            state: self.state,
+            cycle: self.cycle,
         }
     }
 

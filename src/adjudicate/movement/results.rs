@@ -4,9 +4,9 @@
 
 use super::resolve::Resolver;
 use super::{
-    Cmd, Compiled, Dislodgement, MovementResult, NONE, Outcome, Resolved, Special, UnitResult,
+    Cmd, Compiled, Dislodgement, MovementResult, NONE, OrderIndex, Outcome, Resolved, Special,
+    UnitList, UnitResult,
 };
-use crate::adjudicate::Illegal;
 use crate::map::{PowerId, ProvinceId, RegionId, Terrain, UnitKind};
 
 /// A unit stands in the province after the phase.
@@ -15,11 +15,9 @@ pub(super) const OCCUPIED: u8 = 1;
 pub(super) const CONTESTED: u8 = 2;
 
 impl Compiled<'_> {
-    pub(super) fn results(
-        &mut self,
-        r: &mut Resolver,
-        orders: Vec<Option<Illegal>>,
-    ) -> MovementResult {
+    /// Write each unit's result and the contested provinces into `out`
+    /// (whose verdicts on the orders [`compile`](Self::compile) wrote).
+    pub(super) fn results(&mut self, r: &mut Resolver, out: &mut MovementResult) {
         let n = self.b.units.len();
         // Who stands where afterwards, and where a standoff left nobody:
         // the flags of each place.
@@ -34,7 +32,8 @@ impl Compiled<'_> {
         // move that failed only because the move it depends on failed (an
         // A/F's landing and its fleet's sailing, Abstraction II) met nobody
         // there: no standoff.
-        let mut contested = Vec::new();
+        let contested = &mut out.contested;
+        contested.clear();
         for u in 0..n {
             let need = self.hooks.needs(u);
             if let Cmd::Move { to, .. } = self.slot[u].cmd
@@ -57,14 +56,9 @@ impl Compiled<'_> {
             .filter(|&u| self.slot[u].cmd == Cmd::Destroy)
             .map(|u| self.power(u))
             .collect();
-        let units = (0..n)
-            .map(|u| self.unit_result(r, u, destroy_box, &destroyers))
-            .collect();
-        MovementResult {
-            units,
-            orders,
-            contested,
-        }
+        out.units.clear();
+        out.units
+            .extend((0..n).map(|u| self.unit_result(r, u, destroy_box, &destroyers)));
     }
 
     /// What became of unit `u`, once every decision is settled.
@@ -85,15 +79,13 @@ impl Compiled<'_> {
             | Cmd::SupMove { target: NONE, .. }
             | Cmd::Convoy { army: NONE, .. } => Resolved::Hold,
             Cmd::Move { region, convoy, .. } => Resolved::Move { to: region, convoy },
-            Cmd::SupHold { target } => Resolved::SupportHold {
-                unit: target as usize,
-            },
+            Cmd::SupHold { target } => Resolved::SupportHold { unit: target },
             Cmd::SupMove { target, to, .. } => Resolved::SupportMove {
-                unit: target as usize,
+                unit: target,
                 to: ProvinceId(to),
             },
             Cmd::Convoy { army, to } => Resolved::Convoy {
-                army: army as usize,
+                army,
                 to: ProvinceId(to),
             },
             Cmd::Destroy => Resolved::Destroy,
@@ -177,7 +169,7 @@ impl Compiled<'_> {
             Special::None
         };
         UnitResult {
-            order: (slot.order_of != u32::MAX).then_some(slot.order_of as usize),
+            order: OrderIndex::new(slot.order_of as usize),
             command,
             outcome,
             dislodged,
@@ -185,28 +177,11 @@ impl Compiled<'_> {
         }
     }
 
-    /// [`bounced_with`](Self::bounced_with) at its exact size, gathered on
-    /// the stack: one allocation for the list, none for a buffer.
-    fn bounced_list(&self, r: &mut Resolver, u: usize) -> Box<[usize]> {
-        let mut stack = [0usize; 16];
-        let mut heap: Vec<usize> = Vec::new();
-        let mut k = 0;
-        self.bounced_with(r, u, |w| {
-            if k < stack.len() {
-                stack[k] = w;
-            } else {
-                if heap.is_empty() {
-                    heap.extend_from_slice(&stack);
-                }
-                heap.push(w);
-            }
-            k += 1;
-        });
-        if k <= stack.len() {
-            Box::from(&stack[..k])
-        } else {
-            heap.into_boxed_slice()
-        }
+    /// [`bounced_with`](Self::bounced_with) as a list.
+    fn bounced_list(&self, r: &mut Resolver, u: usize) -> UnitList {
+        let mut with = UnitList::new();
+        self.bounced_with(r, u, |w| with.push(w));
+        with
     }
 
     /// The units that stopped the failed move of `u`: the same comparisons

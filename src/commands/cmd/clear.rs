@@ -4,7 +4,7 @@
 
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
-use crate::commands::{Judge, Session, submit};
+use crate::commands::{Judge, Session, held};
 use crate::store::games;
 
 /// CLEAR.
@@ -28,10 +28,10 @@ impl Command for Clear {
                 "  The orders kept for {} are withdrawn.",
                 v.calendar.label(phase)
             ));
-            return submit::show_orders(judge, s, &seat.game, seat.power);
+            return held::show_orders(judge, s, &seat.game, seat.power);
         }
         games::set_orders(s.tx, &seat.game, seat.power.0, &[])?;
         s.say("  All your orders for this phase are withdrawn.");
-        submit::show_orders(judge, s, &seat.game, seat.power)
+        held::show_orders(judge, s, &seat.game, seat.power)
     }
 }

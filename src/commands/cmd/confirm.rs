@@ -139,7 +139,7 @@ fn accept(
         return Err("the game is over".into());
     }
     let pid = crate::map::PowerId(power);
-    let name = super::replace::give(judge, s, game, pid, address)?;
+    let name = super::handover::give(judge, s, game, pid, address)?;
     s.say(&format!(
         "  You now play {name} in {game}: the game, your units and your password \
          come in a mail of their own."

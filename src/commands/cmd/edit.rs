@@ -6,6 +6,7 @@
 use crate::commands::error::CmdResult;
 use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, find_power, load, notify_all};
+use crate::rules::view::VariantRules;
 use crate::store::games;
 
 /// An EDIT.
@@ -81,7 +82,7 @@ impl Command for Edit {
                         )
                     }
                 };
-                if !v.features.has_kind(kind) {
+                if !v.has_unit_kind(kind) {
                     return Err(format!("{} has no units of that kind", v.title).into());
                 }
                 let p = v.map.province_of(region);

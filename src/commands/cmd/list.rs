@@ -172,7 +172,10 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
     let (v, pos) = judge.board(&g)?;
     let seats = games::seats(s.tx, &g.name)?;
     let mut t = format!("  {} ({}), {}\n", g.name, v.title, g.status.as_str());
-    let _ = writeln!(t, "  Phase: {}", v.calendar.label(pos.phase));
+    // LIST is public: a retreat of hidden units only (1066 rule 5) is not
+    // told, the game is said to be in the phase after it.
+    let public = crate::rules::view::View::of(&v, &pos, crate::variant::features::Viewer::Public);
+    let _ = writeln!(t, "  Phase: {}", v.calendar.label(public.phase_shown(&pos)));
     if let Some(d) = g.deadline {
         let _ = writeln!(t, "  Deadline: {}", time::show(d, &g.settings.timezone));
     }
@@ -246,7 +249,14 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
         .unwrap_or(0);
     for seat in &seats {
         let p = PowerId(seat.power);
-        let units = pos.units.iter().filter(|u| u.power == p).count();
+        // A unit dislodged where it is hidden is still counted: its place
+        // is secret, not that the power has it (as in the results' chart).
+        let units = pos.units.iter().filter(|u| u.power == p).count()
+            + pos
+                .dislodged
+                .iter()
+                .filter(|(u, _)| u.power == p && public.hides_unit(u))
+                .count();
         // Centres held off the board and units built but not yet placed
         // (Ard-Ri's Vikings) are the power's too: show them.
         let off = pos.state.reserve.get(p).copied().unwrap_or(0);

@@ -16,6 +16,7 @@ pub mod end;
 pub mod exchange;
 pub mod game_state;
 pub mod get;
+pub mod handover;
 pub mod help;
 pub mod history;
 pub mod join;

@@ -156,7 +156,7 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
             .templates
             .mail("start.txt", &ctx)
             .map_err(anyhow::Error::from)?;
-        let map = map_picture(judge, &v, &pos, g, Viewer::Power(p), &mut drawn);
+        let map = super::handover::map_picture(judge, &v, &pos, g, Viewer::Power(p), &mut drawn);
         for mut m in mail_to(&[address], subject, body) {
             m.attachments = map.clone();
             s.out.push(m);
@@ -237,50 +237,7 @@ fn start_context(
         "deadline": shown,
         "deadline_utc": utc,
         "when": when,
-        "example": super::replace::example(v, pos, p),
+        "example": super::handover::example(v, pos, p),
         "board": crate::report::board::board(v, pos, Viewer::Power(p)),
     }))
-}
-
-/// The map of `pos` as `viewer` may see it, as a PNG (or the SVG, should
-/// drawing fail), each distinct view drawn once.
-pub(crate) fn map_picture(
-    judge: &mut Judge,
-    v: &Variant,
-    pos: &Position,
-    g: &GameRow,
-    viewer: Viewer,
-    drawn: &mut Vec<(Viewer, Vec<crate::mail::Attached>)>,
-) -> Vec<crate::mail::Attached> {
-    // Where nothing is hidden every reader sees the same picture.
-    let viewer = if v.features.hides_anything() {
-        viewer
-    } else {
-        Viewer::Public
-    };
-    if let Some((_, a)) = drawn.iter().find(|(w, _)| *w == viewer) {
-        return a.clone();
-    }
-    let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
-    let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
-    let svg = judge
-        .picture(v)
-        .board_svg(pos, &pos.dislodged, &title, viewer);
-    let a = match crate::report::picture::png(&svg) {
-        Ok(png) => crate::mail::Attached {
-            name: format!("{file}.png"),
-            mime: "image/png".into(),
-            bytes: png,
-        },
-        Err(e) => {
-            tracing::warn!("cannot draw the map of {file}: {e}");
-            crate::mail::Attached {
-                name: format!("{file}.svg"),
-                mime: "image/svg+xml".into(),
-                bytes: svg.into_bytes(),
-            }
-        }
-    };
-    drawn.push((viewer, vec![a]));
-    drawn.last().map(|(_, a)| a.clone()).unwrap_or_default()
 }

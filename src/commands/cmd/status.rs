@@ -58,7 +58,7 @@ impl Command for Status {
             s.say(&format!("  {line}"));
         }
         let mut drawn = Vec::new();
-        let map = super::start::map_picture(judge, &v, &pos, &g, viewer, &mut drawn);
+        let map = super::handover::map_picture(judge, &v, &pos, &g, viewer, &mut drawn);
         if s.attach.is_empty() {
             s.attach = map;
         }

@@ -82,7 +82,12 @@ impl Command for Summary {
                 add(v.calendar.season_year(p.phase), &p);
             }
         }
-        add(format!("now ({})", v.calendar.short(now.phase)), &now);
+        // SUMMARY is public: a retreat of hidden units only (1066 rule 5)
+        // is not told, the game is said to be in the phase after it.
+        let shown =
+            crate::rules::view::View::of(&v, &now, crate::variant::features::Viewer::Public)
+                .phase_shown(&now);
+        add(format!("now ({})", v.calendar.short(shown)), &now);
         s.say(&t);
         Ok(())
     }

@@ -168,17 +168,17 @@ impl<'v> Picture<'v> {
         viewer: Viewer,
     ) -> String {
         let s = scene::board(self.variant, &self.geometry, pos, dislodged, viewer);
-        self.draw(pos, &s, title)
+        self.draw(pos, &s, title, viewer)
     }
 
     /// The board after a played phase with its orders and what became of
     /// them, as `viewer` may see it.
     pub fn phase_svg(&self, r: &PhaseReport<'_>, title: &str, viewer: Viewer) -> String {
         let s = scene::phase(r, &self.geometry, viewer);
-        self.draw(r.after, &s, title)
+        self.draw(r.after, &s, title, viewer)
     }
 
-    fn draw(&self, pos: &Position, s: &Scene, title: &str) -> String {
+    fn draw(&self, pos: &Position, s: &Scene, title: &str, viewer: Viewer) -> String {
         let v = self.variant;
         let g = &self.geometry;
         let legend_h = legend_height(v);
@@ -213,7 +213,7 @@ impl<'v> Picture<'v> {
             g.width, g.height
         );
         let _ = writeln!(o, "</g>");
-        self.legend(&mut o, pos, TOP + g.height);
+        self.legend(&mut o, pos, TOP + g.height, viewer);
         let _ = writeln!(o, "</svg>");
         o
     }
@@ -572,7 +572,12 @@ impl<'v> Picture<'v> {
         let _ = writeln!(o, "</g>");
     }
 
-    fn legend(&self, o: &mut String, pos: &Position, top: f32) {
+    /// The legend: each power's centres and units. A unit hidden from the
+    /// reader counts where it stands, dislodged or not: its place is
+    /// secret, not that the power has it (1066 rules 2 and 5), and the
+    /// results' chart counts it alike.
+    fn legend(&self, o: &mut String, pos: &Position, top: f32, viewer: Viewer) {
+        let view = crate::rules::view::View::of(self.variant, pos, viewer);
         let v = self.variant;
         let map = &v.map;
         let counts = pos.centre_counts(map);
@@ -585,7 +590,12 @@ impl<'v> Picture<'v> {
         for (i, pw) in map.power_ids().enumerate() {
             let (col, row) = (i / rows, i % rows);
             let (x, y) = (10.0 + col as f32 * col_w, row as f32 * 19.0);
-            let units = pos.units.iter().filter(|u| u.power == pw).count();
+            let units = pos.units.iter().filter(|u| u.power == pw).count()
+                + pos
+                    .dislodged
+                    .iter()
+                    .filter(|(u, _)| u.power == pw && view.hides_unit(u))
+                    .count();
             let initial = self.initials.get(i).map_or("", String::as_str);
             let _ = writeln!(
                 o,

@@ -12,6 +12,8 @@ use crate::game::step::{PhaseOrders, PhaseResult};
 use crate::map::{Map, PowerId, RegionId, Terrain, Unit};
 use crate::orders::{MainCommand, MainOrder};
 use crate::report::{PhaseReport, support_masked, unit_hidden};
+use crate::rules::view::VariantRules;
+use crate::rules::view::View;
 use crate::variant::Variant;
 use crate::variant::features::Viewer;
 
@@ -122,18 +124,18 @@ pub fn board(
     dislodged: &[(Unit, Vec<RegionId>)],
     viewer: Viewer,
 ) -> Scene {
-    let map = &v.map;
     let mut s = Scene::default();
     // A unit waiting in a sea of its own (1066 rule 5) is drawn there, for
     // those who may see it at all.
     let seated = crate::rules::waiting::seated(v, pos, &[]);
+    let view = View::of(v, pos, viewer);
     for (u, at) in pos.units.iter().zip(&seated) {
-        if !v.features.hidden_from(map, pos.phase, u, viewer) {
+        if !view.hides_unit(u) {
             s.tokens.push(token(g, at, TokenStyle::Normal));
         }
     }
     for (u, options) in dislodged {
-        if v.features.hidden_from(map, pos.phase, u, viewer) {
+        if view.hides_unit(u) {
             continue;
         }
         let at = offset(g.spot(u.region));
@@ -164,20 +166,20 @@ fn token(g: &Geometry, u: &Unit, style: TokenStyle) -> Token {
 /// and what became of it, as `viewer` may see it.
 pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
     let v = r.variant;
-    let map = &v.map;
     // The board after the phase; dislodged units are added with their
     // marks below, so the position's own list is not drawn twice.
     let mut s = board(v, g, r.after, &[], viewer);
+    let view = View::new(v, r.before.phase, viewer);
     match (r.result, r.orders) {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
             let hide = |i: usize| {
                 let given = m.units[i]
-                    .order
+                    .order_index()
                     .and_then(|k| orders.get(k))
                     .map(|o| &o.command);
-                unit_hidden(r, viewer, &r.before.units[i], given)
+                unit_hidden(r, &view, &r.before.units[i], given)
             };
-            let masked = |c: &MainCommand| support_masked(r, viewer, Some(c));
+            let masked = |c: &MainCommand| support_masked(&view, Some(c));
             // Harald's waiting A/Fs set out from their seas (1066 rule 5).
             let seated = crate::rules::waiting::seated(v, r.before, orders);
             movement(v, g, &seated, m, orders, &hide, &masked, None, &mut s);
@@ -209,7 +211,7 @@ pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
         }
         (PhaseResult::Retreat(res), _) => {
             for (i, (u, _)) in r.before.dislodged.iter().enumerate() {
-                if v.features.hidden_from(map, r.before.phase, u, viewer) {
+                if view.hides_unit(u) {
                     continue;
                 }
                 let at = offset(g.spot(u.region));
@@ -237,10 +239,7 @@ pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
                 let land = t.turn.rounds.len();
                 let n = if k < land { k + 1 } else { k - land + 1 };
                 let orders: Vec<MainOrder> = round.orders.iter().map(|(o, _)| o.clone()).collect();
-                let hide = |i: usize| {
-                    v.features
-                        .hidden_from(map, r.before.phase, &round.board[i], viewer)
-                };
+                let hide = |i: usize| view.hides_unit(&round.board[i]);
                 movement(
                     v,
                     g,
@@ -253,7 +252,7 @@ pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
                     &mut s,
                 );
                 for (u, to) in &round.retreats {
-                    if v.features.hidden_from(map, r.before.phase, u, viewer) {
+                    if view.hides_unit(u) {
                         continue;
                     }
                     let at = offset(g.spot(u.region));
@@ -297,7 +296,7 @@ fn adjustments(
     viewer: Viewer,
     after: &Position,
 ) {
-    let map = &v.map;
+    let view = View::of(v, after, viewer);
     let mut gone: Vec<Unit> = a.civil_disorder.clone();
     for st in &a.orders {
         match st {
@@ -315,7 +314,7 @@ fn adjustments(
         }
     }
     for u in gone {
-        if !v.features.hidden_from(map, after.phase, &u, viewer) {
+        if !view.hides_unit(&u) {
             s.tokens.push(token(g, &u, TokenStyle::Gone));
         }
     }
@@ -341,7 +340,10 @@ fn movement(
         if hide(i) {
             continue;
         }
-        let given = ur.order.and_then(|k| orders.get(k)).map(|o| &o.command);
+        let given = ur
+            .order_index()
+            .and_then(|k| orders.get(k))
+            .map(|o| &o.command);
         let from = at(i);
         // A support of a unit where this reader may not know what stands:
         // drawn as ordered, whether it was given or void (1066 rule 5).
@@ -380,7 +382,7 @@ fn movement(
                         .enumerate()
                         .filter(|(j, (_, r))| {
                             !hide(*j)
-                                && matches!(r.command, Resolved::Convoy { army, .. } if army == i)
+                                && matches!(r.command, Resolved::Convoy { army, .. } if usize::from(army) == i)
                         })
                         .map(|(j, _)| at(j))
                         .collect();
@@ -408,6 +410,7 @@ fn movement(
                 });
             }
             Resolved::SupportHold { unit } => {
+                let unit = usize::from(unit);
                 s.marks.push(Mark::Support {
                     power: u.power,
                     from,
@@ -418,6 +421,7 @@ fn movement(
                 });
             }
             Resolved::SupportMove { unit, to } => {
+                let unit = usize::from(unit);
                 // To the supported arrow, two thirds along, when it went
                 // there; else to where the support was for.
                 let target = match m.units.get(unit).map(|r| r.command) {
@@ -441,11 +445,7 @@ fn movement(
                 at: from,
             }),
             Resolved::Destroy => {
-                let target = v
-                    .features
-                    .destroy
-                    .as_ref()
-                    .map_or(from, |d| g.province_spot(d.province));
+                let target = v.destroyed_box().map_or(from, |p| g.province_spot(p));
                 s.marks.push(Mark::Arrow {
                     power: u.power,
                     from,
@@ -510,11 +510,7 @@ fn tag_of(
         return Some("land".into());
     }
     let (from_p, to_p) = (map.province_of(u.region), map.province_of(to));
-    let raid = |p| {
-        v.features
-            .box_at(p)
-            .is_some_and(|b| !b.enter_from.is_empty() || b.exit_bonus)
-    };
+    let raid = |p| v.is_raid_box(p);
     if raid(to_p) {
         return Some("raid".into());
     }

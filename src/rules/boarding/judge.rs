@@ -24,7 +24,8 @@
 
 use crate::adjudicate::Illegal;
 use crate::adjudicate::movement::{
-    Aboard, MovementResult, Outcome, Prepared, Resolved, Special, adjudicate_movement_prepared,
+    Aboard, MovementResult, OrderIndex, Outcome, Prepared, Resolved, Special,
+    adjudicate_movement_prepared,
 };
 use crate::adjudicate::questions::RuleQuestions;
 use crate::adjudicate::rulebook::Rulebook;
@@ -527,14 +528,14 @@ fn fold_units(
         let mut ur = match index_of[i] {
             Some(w) => {
                 let mut ur = r.units[w].clone();
-                ur.order = ur.order.map(|k| judge_index[k]);
+                ur.order = ur.order_index().and_then(|k| OrderIndex::new(judge_index[k]));
                 if let Some(d) = &mut ur.dislodged {
                     d.by = original(index_of, d.by, board, units, map);
                 }
                 ur
             }
             None => crate::adjudicate::movement::UnitResult {
-                order: board_order[i],
+                order: board_order[i].and_then(OrderIndex::new),
                 command: Resolved::Hold,
                 outcome: Outcome::Held,
                 dislodged: None,
@@ -543,10 +544,10 @@ fn fold_units(
         };
         match &mut ur.command {
             Resolved::SupportHold { unit } | Resolved::SupportMove { unit, .. } => {
-                *unit = original(index_of, *unit, board, units, map);
+                *unit = original(index_of, usize::from(*unit), board, units, map) as u16;
             }
             Resolved::Convoy { army, .. } => {
-                *army = original(index_of, *army, board, units, map);
+                *army = original(index_of, usize::from(*army), board, units, map) as u16;
             }
             _ => {}
         }
@@ -554,9 +555,7 @@ fn fold_units(
             *by = original(index_of, *by, board, units, map);
         }
         if let Outcome::Bounced { with } = &mut ur.outcome {
-            for by in with.iter_mut() {
-                *by = original(index_of, *by, board, units, map);
-            }
+            with.renumber(|by| original(index_of, by, board, units, map));
         }
         if laden[i] {
             ur.special = Special::Laden;
@@ -597,7 +596,7 @@ fn fold_units(
     // A ferried army's line is its boarding order.
     for i in 0..n {
         if ferry_only && board_order[i].is_some() && out[i].order.is_none() {
-            out[i].order = board_order[i];
+            out[i].order = board_order[i].and_then(OrderIndex::new);
         }
     }
     // Fast ferries that could not land their army: it stays aboard (not in
@@ -617,7 +616,7 @@ fn fold_units(
         // power's fleet, an army that cannot land stays where it started,
         // and stays its own power's.
         let ferry = (0..n).find(|&f| {
-            matches!(out[f].command, Resolved::Convoy { army, .. } if army == i)
+            matches!(out[f].command, Resolved::Convoy { army, .. } if usize::from(army) == i)
                 && out[f].outcome == Outcome::Convoyed
                 && out[f].dislodged.is_none()
                 && units[f].power == units[i].power

@@ -45,7 +45,7 @@
 
 use crate::adjudicate::Illegal;
 use crate::adjudicate::movement::{
-    Aboard, MovementResult, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
+    Aboard, MovementResult, OrderIndex, Outcome, Prepared, Resolved, adjudicate_movement_prepared,
 };
 use crate::adjudicate::questions::RuleQuestions;
 use crate::adjudicate::rulebook::Rulebook;
@@ -1317,7 +1317,7 @@ fn sea_round(
         if stacks[s].1.len() > 1 {
             stacked.push((orders.len(), stacks[s].1.len() as u32));
         }
-        result.units[s].order = Some(orders.len());
+        result.units[s].order = OrderIndex::new(orders.len());
         result.orders.push(None);
         orders.push((order, sheet));
     }

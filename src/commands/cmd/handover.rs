@@ -1,0 +1,275 @@
+//! A seat handed to a new player (REPLACE, or a confirmed offer of one):
+//! the welcome mail with the game, the board and its picture, the orders
+//! held and an example that works; the others told. Also the picture and
+//! the example that START's welcome uses, so that the commands which
+//! welcome players share them without importing each other.
+
+use crate::commands::error::{CmdError, CmdResult};
+use crate::commands::{Judge, Session, load, mail_to, password, time};
+use crate::game::Position;
+use crate::game::record::{SeatStatus, Status};
+use crate::map::PowerId;
+use crate::orders::Place;
+use crate::orders::format_unit;
+use crate::rules::view::VariantRules;
+use crate::store::games::{self, GameRow};
+use crate::variant::features::Viewer;
+use crate::variant::{PhaseKind, Variant};
+use std::fmt::Write;
+
+/// How many of the latest broadcasts a new player is shown.
+const RECENT_PRESS: i64 = 3;
+
+/// How much of each a new player is shown (the web page has the rest).
+const PRESS_SHOWN: usize = 2000;
+
+/// Give `pid` of `game` to `address`: a new password, mailed to it with
+/// the game, its units and an example; the others told the power has a
+/// new player, its old player that it has gone. Returns the power's name.
+pub(crate) fn give(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    pid: PowerId,
+    address: &str,
+) -> CmdResult<String> {
+    let game = game.to_string();
+    let g = load(s.tx, &game)?;
+    let (v, pos) = judge.board(&g)?;
+    {
+        let mut seats = games::seats(s.tx, &game)?;
+        let pw = password::generate()
+            .map_err(|e| CmdError::Fault(anyhow::anyhow!("no random source: {e}")))?;
+        let seat = &mut seats[pid.index()];
+        let old = seat.address.replace(address.to_string());
+        seat.hash = Some(password::hash(&pw).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?);
+        seat.status = SeatStatus::Playing;
+        seat.failures = 0;
+        seat.ready = false;
+        seat.name = None;
+        games::save_seat(s.tx, &game, seat)?;
+        crate::store::roster::took(s.tx, &game, pid.0, address, None, s.now)?;
+        let name = v.map.power(pid).name.clone();
+        tracing::info!(game = %game, power = %name, "a power was given to a new player");
+        // The orders the power holds, as the player would see them.
+        let mark = s.reply.len();
+        let held = if g.status == Status::Active {
+            crate::commands::submit_show(judge, s, &game, pid)?;
+            s.reply.split_off(mark)
+        } else {
+            String::new()
+        };
+        let mut body = crate::report::wrap(
+            &format!("The GM of {game} ({}) has given you {name}.", v.title),
+            72,
+            "",
+        );
+        body.push('\n');
+        let _ = writeln!(body, "Game:     {game} ({})", v.title);
+        let _ = writeln!(body, "Power:    {name}");
+        let _ = writeln!(
+            body,
+            "Phase:    {}{}",
+            v.calendar.label(pos.phase),
+            match g.status {
+                Status::Active => "",
+                Status::Forming => " (the game has not started)",
+                Status::Paused => " (the game is paused)",
+                Status::Finished => " (the game is over)",
+            }
+        );
+        if let Some(d) = g.deadline {
+            let _ = writeln!(body, "Deadline: {}", time::show(d, &g.settings.timezone));
+        }
+        let units: Vec<String> = pos
+            .units
+            .iter()
+            .filter(|u| u.power == pid)
+            .map(|u| format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region)))
+            .collect();
+        let counts = pos.centre_counts(&v.map);
+        let _ = writeln!(
+            body,
+            "Units:    {}",
+            if units.is_empty() {
+                "none".to_string()
+            } else {
+                units.join(", ")
+            }
+        );
+        let _ = writeln!(body, "Centres:  {}", counts[pid.index()]);
+        body.push('\n');
+        // The whole board, as at the start: every power's units and
+        // centres (the map is attached), and the latest press to all.
+        let board = crate::report::board::board(&v, &pos, Viewer::Power(pid));
+        body.push_str("The board (the map is attached):\n\n");
+        body.push_str(
+            &judge
+                .templates
+                .text("board.txt", &serde_json::json!({"board": board}))
+                .map_err(anyhow::Error::from)?,
+        );
+        body.push('\n');
+        let press = crate::store::press::list(s.tx, &game, RECENT_PRESS)?;
+        if !press.is_empty() {
+            body.push_str("The latest press to everybody, newest first:\n\n");
+            for p in &press {
+                let text: String = p.body.chars().take(PRESS_SHOWN).collect();
+                let _ = writeln!(
+                    body,
+                    "From {} ({}):\n{}{}\n",
+                    p.sender.as_deref().unwrap_or("someone (grey press)"),
+                    p.phase,
+                    text.trim_end(),
+                    if p.body.chars().count() > PRESS_SHOWN {
+                        " [...]"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+        if !held.trim().is_empty() {
+            body.push_str(held.trim_end());
+            body.push_str("\n\n");
+        }
+        let _ = writeln!(body, "Your password is: {pw}\n");
+        body.push_str("Sign on and send orders in a mail like this:\n\n");
+        let _ = writeln!(body, "  SIGNON {name} {game} {pw}");
+        for line in example(&v, &pos, pid) {
+            let _ = writeln!(body, "  {line}");
+        }
+        body.push_str(
+            "\nChange the password with SET PASSWORD after signing on, and give\n\
+             yourself a name with SET NAME. Send HELP for more.\n",
+        );
+        let mut drawn = Vec::new();
+        let map = map_picture(judge, &v, &pos, &g, Viewer::Power(pid), &mut drawn);
+        for mut m in mail_to(
+            &[address.to_string()],
+            format!("{game}: you now play {name}"),
+            body,
+        ) {
+            m.attachments = map.clone();
+            s.out.push(m);
+        }
+        // The others hear of it, the new player's address kept to the GM.
+        let seats = games::seats(s.tx, &game)?;
+        let mut to: Vec<String> = seats
+            .iter()
+            .filter(|x| x.power != pid.0)
+            .filter_map(|x| x.address.clone())
+            .collect();
+        to.extend(games::observers(s.tx, &game)?);
+        to.retain(|a| {
+            !a.eq_ignore_ascii_case(address)
+                && !a.eq_ignore_ascii_case(&g.gm_address)
+                && old.as_deref().is_none_or(|o| !a.eq_ignore_ascii_case(o))
+        });
+        s.out.extend(mail_to(
+            &to,
+            format!("{game}: {name} has a new player"),
+            format!("The GM of {game} has given {name} to a new player.\n"),
+        ));
+        if let Some(o) = old
+            && !o.eq_ignore_ascii_case(address)
+        {
+            s.out.extend(mail_to(
+                &[o],
+                format!("{game}: you no longer play {name}"),
+                format!("The GM of {game} has given {name} to another player.\n"),
+            ));
+        }
+    }
+    Ok(v.map.power(pid).name.clone())
+}
+
+/// Order lines a new player could send for the power's own units now, so
+/// the example in the welcome is one that works: a move to a free
+/// neighbouring province and holds for the rest (in a movement phase); a
+/// retreat; a build or a waive.
+pub(crate) fn example(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
+    let mut lines = Vec::new();
+    match pos.phase.kind {
+        PhaseKind::Movement => {
+            for (i, u) in pos.units.iter().filter(|u| u.power == p).enumerate() {
+                let unit = format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region));
+                let to = (i == 0)
+                    .then(|| {
+                        v.map.borders(u.region).iter().find_map(|&(r, _)| {
+                            let place = Place::of_region(&v.map, r);
+                            let prov = v.map.province_of(r);
+                            (place.coast.is_none()
+                                && v.map.reaches(u.region, prov, u.kind)
+                                && pos.unit_in(&v.map, prov).is_none())
+                            .then(|| v.map.province(prov).abbr.clone())
+                        })
+                    })
+                    .flatten();
+                match to {
+                    Some(to) => lines.push(format!("{unit}-{to}")),
+                    None => lines.push(format!("{unit} H")),
+                }
+                if lines.len() == 3 {
+                    break;
+                }
+            }
+        }
+        PhaseKind::Retreat => {
+            for (u, opts) in pos.dislodged.iter().filter(|(u, _)| u.power == p) {
+                let unit = format_unit(&v.map, Some(u.kind), Place::of_region(&v.map, u.region));
+                match opts.first() {
+                    Some(r) => lines.push(format!(
+                        "{unit}-{}",
+                        v.map.province(v.map.province_of(*r)).abbr
+                    )),
+                    None => lines.push(format!("Disband {unit}")),
+                }
+            }
+        }
+        PhaseKind::Adjustment | PhaseKind::Placement => {}
+    }
+    if lines.is_empty() {
+        lines.push("(your orders, one a line)".into());
+    }
+    lines
+}
+
+/// The map of `pos` as `viewer` may see it, as a PNG (or the SVG, should
+/// drawing fail), each distinct view drawn once.
+pub(crate) fn map_picture(
+    judge: &mut Judge,
+    v: &Variant,
+    pos: &Position,
+    g: &GameRow,
+    viewer: Viewer,
+    drawn: &mut Vec<(Viewer, Vec<crate::mail::Attached>)>,
+) -> Vec<crate::mail::Attached> {
+    // Where nothing is hidden every reader sees the same picture.
+    let viewer = v.copy_for(viewer, Viewer::Public);
+    if let Some((_, a)) = drawn.iter().find(|(w, _)| *w == viewer) {
+        return a.clone();
+    }
+    let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
+    let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
+    let svg = judge
+        .picture(v)
+        .board_svg(pos, &pos.dislodged, &title, viewer);
+    let a = match crate::report::picture::png(&svg) {
+        Ok(png) => crate::mail::Attached {
+            name: format!("{file}.png"),
+            mime: "image/png".into(),
+            bytes: png,
+        },
+        Err(e) => {
+            tracing::warn!("cannot draw the map of {file}: {e}");
+            crate::mail::Attached {
+                name: format!("{file}.svg"),
+                mime: "image/svg+xml".into(),
+                bytes: svg.into_bytes(),
+            }
+        }
+    };
+    drawn.push((viewer, vec![a]));
+    drawn.last().map(|(_, a)| a.clone()).unwrap_or_default()
+}

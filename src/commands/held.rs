@@ -1,0 +1,105 @@
+//! What a power is shown of its orders, after every mail that touches
+//! them: those held for this phase, what is missing, when the phase goes,
+//! and those kept for later phases (njudge's PHASE). The plain orders
+//! mail ends here too. Below both the reading of orders
+//! ([`super::submit`]) and the orders for later phases
+//! ([`super::later`]), so that neither imports the other back.
+
+use super::error::CmdResult;
+use super::submit::{held_text, refused_now, store_form, stored, take, unread_text, when};
+use super::{Judge, Session, load};
+use crate::map::PowerId;
+use crate::orders::{AnyCommand, format_order};
+use crate::store::{Conn, games, later};
+use crate::variant::{Phase, Variant};
+use std::fmt::Write;
+
+/// Where a phase stands in the game's order of phases.
+pub(crate) fn rank(v: &Variant, p: Phase) -> (i32, u8, usize) {
+    let within = v.calendar.seasons[p.season as usize]
+        .phases
+        .iter()
+        .position(|k| *k == p.kind)
+        .unwrap_or(0);
+    (p.year, p.season, within)
+}
+
+/// Take the orders in `block` for `power`; returns whether the block held
+/// any. The reply gets the three lists ([`Taken::text`]), then the whole
+/// set now held and what is missing.
+pub(crate) fn orders(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: PowerId,
+    block: &[(usize, String)],
+) -> CmdResult<bool> {
+    let g = load(s.tx, game)?;
+    let (v, pos) = judge.board(&g)?;
+    let earlier = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
+    let taken = take(&v, &pos, power, &earlier, block);
+    if !taken.any {
+        s.reply.push_str(&unread_text(&taken.unread));
+        return Ok(false);
+    }
+    if refused_now(s, &g) {
+        return Ok(true);
+    }
+    let lines: Vec<String> = taken.held.iter().map(|c| store_form(&v, c)).collect();
+    games::set_orders(s.tx, &g.name, power.0, &lines)?;
+    // Orders may let the phase go early once the mail is done.
+    s.stir(&g.name);
+    s.reply.push_str(&taken.text());
+    show_orders(judge, s, game, power)?;
+    Ok(true)
+}
+
+/// Print the orders a power holds and what is missing.
+pub(crate) fn show_orders(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    game: &str,
+    power: PowerId,
+) -> CmdResult {
+    let g = load(s.tx, game)?;
+    let (v, pos) = judge.board(&g)?;
+    let held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
+    let mut t = held_text(&v, &pos, power, &held);
+    if let Some(d) = g.deadline {
+        let seat = games::seats(s.tx, &g.name)?
+            .into_iter()
+            .find(|x| x.power == power.0);
+        t.push_str(&when(judge, &g, d, seat.is_some_and(|x| x.wait))?);
+    }
+    // Orders sent ahead for later phases, as kept.
+    t.push_str(&kept_text(s.tx, &v, &g.name, power)?);
+    s.say(&t);
+    Ok(())
+}
+
+/// The orders `power` holds for later phases, for the reply ("" if none).
+pub(crate) fn kept_text(c: &Conn, v: &Variant, game: &str, power: PowerId) -> CmdResult<String> {
+    let mut by_phase: Vec<(Phase, Vec<AnyCommand>)> = Vec::new();
+    for b in later::batches(c, game, Some(power.0))? {
+        let Ok(p) = v.calendar.parse(&b.phase) else {
+            continue;
+        };
+        let cmds = stored(v, &b.lines);
+        match by_phase.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, list)) => list.extend(cmds),
+            None => by_phase.push((p, cmds)),
+        }
+    }
+    if by_phase.is_empty() {
+        return Ok(String::new());
+    }
+    by_phase.sort_by_key(|(p, _)| rank(v, *p));
+    let mut t = String::from("Orders kept for later phases (checked when each comes):\n");
+    for (p, cmds) in by_phase {
+        let _ = writeln!(t, "  {}:", v.calendar.label(p));
+        for c in cmds {
+            let _ = writeln!(t, "    {}", format_order(&v.map, &c));
+        }
+    }
+    Ok(t)
+}

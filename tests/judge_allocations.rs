@@ -1,0 +1,124 @@
+//! How much the movement judge allocates (issue #36): a judge kept from one
+//! judgement to the next judges the standard opening without allocating,
+//! and its results are the one-shot judge's. Counted by a global allocator
+//! that counts the allocations of this thread while a flag is up; each
+//! test binary has its own allocator, so this file holds these tests only.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use zinejudge::adjudicate::movement::Board;
+use zinejudge::adjudicate::{Judge, Outcome, adjudicate_movement};
+use zinejudge::game::Position;
+use zinejudge::orders::parse::OrderParser;
+use zinejudge::orders::{AnyCommand, MainOrder, Order};
+use zinejudge::variant::{self, PhaseKind, Variant};
+
+struct Counting;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // `try_with`: the thread's own values may be gone while it ends.
+        if COUNTING.try_with(Cell::get).unwrap_or(false) {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.try_with(Cell::get).unwrap_or(false) {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The allocations `f` makes on this thread.
+fn allocations<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    COUNT.with(|c| c.set(0));
+    COUNTING.with(|c| c.set(true));
+    let out = f();
+    COUNTING.with(|c| c.set(false));
+    (out, COUNT.with(Cell::get))
+}
+
+const OPENING: &str = "
+Austria: A Vie-Gal
+Austria: A Bud-Ser
+Austria: F Tri-Alb
+England: F Lon-NTH
+England: F Edi-NWG
+England: A Lvp-Yor
+France: F Bre-MAO
+France: A Par-Bur
+France: A Mar-Spa
+Germany: F Kie-Den
+Germany: A Ber-Kie
+Germany: A Mun-Ruh
+Italy: F Nap-ION
+Italy: A Rom-Apu
+Italy: A Ven-Tyr
+Russia: A War-Ukr
+Russia: A Mos-StP
+Russia: F Sev-BLA
+Russia: F StP/sc-BOT
+Turkey: F Ank-BLA
+Turkey: A Con-Bul
+Turkey: A Smy-Arm
+";
+
+fn orders(text: &str, v: &Variant) -> Vec<MainOrder> {
+    let parser = OrderParser::new(&v.map);
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let p = parser
+                .parse(l, Some(PhaseKind::Movement))
+                .expect("the opening parses");
+            match p.command {
+                AnyCommand::Main(unit, command) => Order {
+                    power: p.power.expect("power given"),
+                    unit,
+                    command,
+                },
+                other => panic!("not a movement order: {other:?}"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_kept_judge_judges_the_standard_opening_again_without_allocating() {
+    let v = variant::builtin("standard").expect("ships").expect("loads");
+    let pos = Position::initial(&v);
+    let o = orders(OPENING, &v);
+    let board = Board::standard(&v.map, &v.rules, &pos.units);
+    let mut judge = Judge::new();
+    // The first judgement grows the judge's tables.
+    let first = judge.adjudicate(&board, &o).clone();
+    let (bounced, n) = allocations(|| {
+        let r = judge.adjudicate(&board, &o);
+        // Sevastopol and Ankara stand each other off in the Black Sea.
+        r.units
+            .iter()
+            .filter(|u| u.outcome != Outcome::Moved)
+            .count()
+    });
+    assert_eq!(n, 0, "allocations in a second judgement");
+    assert_eq!(bounced, 2);
+    assert_eq!(judge.adjudicate(&board, &o), &first);
+    assert_eq!(
+        &first,
+        &adjudicate_movement(&v.map, &v.rules, &pos.units, &o),
+        "the kept judge and the one-shot judge agree"
+    );
+}
