@@ -161,7 +161,6 @@ pub fn adjudicate_with_army_fleets(
         }
     }
 
-
     // Fold the judge's answer back onto the players' board.
     for (k, v) in r.orders.iter().enumerate() {
         let i = judge_index[k];
@@ -528,7 +527,9 @@ fn fold_units(
         let mut ur = match index_of[i] {
             Some(w) => {
                 let mut ur = r.units[w].clone();
-                ur.order = ur.order_index().and_then(|k| OrderIndex::new(judge_index[k]));
+                ur.order = ur
+                    .order_index()
+                    .and_then(|k| OrderIndex::new(judge_index[k]));
                 if let Some(d) = &mut ur.dislodged {
                     d.by = original(index_of, d.by, board, units, map);
                 }

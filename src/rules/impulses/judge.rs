@@ -345,7 +345,13 @@ pub fn adjudicate_turn(
         let acts = |k: usize| plans[k].as_ref().is_some_and(|p| p.steps[round].is_some());
         let waiting = t.deferred.iter().flat_map(|(d, _, _)| d);
         let waits = waiting.map(|(u, k, _, _)| (*u, *k)).collect::<Vec<_>>();
-        if round > 0 && !board.iter().chain(&fleets).chain(&waits).any(|(_, k)| acts(*k)) {
+        if round > 0
+            && !board
+                .iter()
+                .chain(&fleets)
+                .chain(&waits)
+                .any(|(_, k)| acts(*k))
+        {
             break;
         }
         let (friendly_now, permits) = (&t.friendly_now, t.permits);
@@ -698,11 +704,10 @@ fn land_order(
     let through = match (p.through.filter(|_| round == 1), &step) {
         (Some(a), Step::Move(to)) => {
             let to = *to;
-            leader_through(t, round, board, acting, b, a, to, lo)
-                .or_else(|| {
-                    step = Step::Move(Place::province(a));
-                    None
-                })
+            leader_through(t, round, board, acting, b, a, to, lo).or_else(|| {
+                step = Step::Move(Place::province(a));
+                None
+            })
         }
         _ => None,
     };
@@ -819,12 +824,7 @@ fn leader_through(
 /// "behaves as a normal army with the following exceptions ... may move
 /// and support with triple strength"); a unit staying in the mountains
 /// defends double (rule 10c).
-fn hold_strengths(
-    map: &Map,
-    q: &dyn RuleQuestions,
-    board: &[(Unit, usize)],
-    lo: &mut LandOrders,
-) {
+fn hold_strengths(map: &Map, q: &dyn RuleQuestions, board: &[(Unit, usize)], lo: &mut LandOrders) {
     for (b, (u, _)) in board.iter().enumerate() {
         let moving = lo.judge_orders.iter().any(|(o, _)| {
             o.unit.at.province == map.province_of(u.region)
@@ -862,7 +862,8 @@ fn convoy_orders(map: &Map, board: &[(Unit, usize)], convoys: &[ConvoyStack], lo
             .iter()
             .position(|(x, _)| map.province_of(x.region) == c.army_from);
         if let Some(b) = carried {
-            let strength = lo.prep
+            let strength = lo
+                .prep
                 .strength
                 .iter()
                 .find(|(x, _)| *x == b)
@@ -1069,7 +1070,6 @@ fn force_out_fleets(
     }
     (kept, forced_out)
 }
-
 
 /// The sheet's retreat for unit `u` (rule 5), if it is one of `options`:
 /// the last order for the unit's place and layer (a fleet's `F(Pic)-ENG`
@@ -1656,4 +1656,3 @@ fn sea_outcome(
     fleets.retain(|(f, _)| f.region != RegionId(u16::MAX));
     (retreats, dislodged_stacks)
 }
-
