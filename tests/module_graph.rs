@@ -20,43 +20,19 @@ const IO: &[&str] = &[
     "mail", "store", "daemon", "commands", "cli", "config", "web",
 ];
 
-/// Top-level module -> the top-level modules its files name.
+/// Top-level module -> the top-level modules its files name (from the
+/// same reading of the sources as [`files`]; `lib.rs` and `main.rs` left
+/// out, as they name every module).
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut stack = vec![src.clone()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).expect("src readable") {
-            let path = e.expect("entry").path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|x| x != "rs") {
-                continue;
-            }
-            let rel = path.strip_prefix(&src).expect("under src");
-            let first = rel.components().next().expect("a component");
-            let module = first
-                .as_os_str()
-                .to_string_lossy()
-                .trim_end_matches(".rs")
-                .to_string();
-            if matches!(module.as_str(), "lib" | "main") {
-                continue;
-            }
-            // Code only: a doc comment may name any module.
-            let text: String = std::fs::read_to_string(&path)
-                .expect("readable")
-                .lines()
-                .filter(|l| !l.trim_start().starts_with("//"))
-                .collect::<Vec<_>>()
-                .join("\n");
-            let deps = out.entry(module.clone()).or_default();
-            for name in crate_paths(&text) {
-                if name != module {
-                    deps.insert(name);
-                }
+    for (path, text) in files() {
+        let Some(module) = path.first().filter(|m| *m != "main") else {
+            continue;
+        };
+        let deps = out.entry(module.clone()).or_default();
+        for name in crate_paths(&text) {
+            if &name != module {
+                deps.insert(name);
             }
         }
     }
