@@ -17,7 +17,7 @@
 
 use super::{Position, RuleState, Ruleset};
 use crate::adjudicate::movement::MovementResult;
-use crate::adjudicate::questions::RuleQuestions;
+use crate::adjudicate::questions::{BuildSite, RuleQuestions};
 use crate::adjudicate::{AdjustResult, Illegal};
 use crate::calendar::{Calendar, Phase};
 use crate::map::builder::{LineIndex, Problem};
@@ -294,6 +294,21 @@ pub trait Feature:
     /// See `RuleQuestions::icebound`, in a phase being judged.
     fn icebound(&self, _p: ProvinceId, _kind: UnitKind, _phase: Phase) -> bool {
         false
+    }
+
+    /// See `RuleQuestions::build_site`: whether `p` is a build site of
+    /// `power` now (`owned`: the power owns it), where the feature's rule
+    /// decides it. `None` leaves it to the next feature, and at last to
+    /// the variant's build tables and the standard rule (home centres).
+    /// Not asked in an opening placement, whose sites are the homeland.
+    fn build_site(
+        &self,
+        _map: &Map,
+        _power: PowerId,
+        _p: ProvinceId,
+        _owned: bool,
+    ) -> Option<Result<BuildSite, Illegal>> {
+        None
     }
 
     /// See `RuleQuestions::unseen`.

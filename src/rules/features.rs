@@ -967,6 +967,15 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
             }
             return Ok(BuildSite::Open(None));
         }
+        // A feature whose rule decides the site (`home-builds`).
+        if let Some(answer) = self
+            .features
+            .plugins
+            .iter()
+            .find_map(|f| f.build_site(map, power, p, owned))
+        {
+            return answer;
+        }
         // A power with centres off the board builds in their seas and
         // anywhere it holds a centre (Ard-Ri rules 7b, 7e): say so, rather
         // than the home-centre rule it does not play by.
