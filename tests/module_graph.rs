@@ -15,6 +15,7 @@ const CORE: &[&str] = &[
     "adjudicate",
     "game",
     "report",
+    "import",
 ];
 const IO: &[&str] = &[
     "mail", "store", "daemon", "commands", "cli", "config", "web",

@@ -4,6 +4,7 @@
 //! carry context (`anyhow`) and are printed once, by `main`.
 
 mod adjudicate;
+mod import;
 mod parse;
 mod render;
 
@@ -100,6 +101,11 @@ enum Command {
     /// Adjudicate one phase offline: position and orders in, results and
     /// the next position out.
     Adjudicate(adjudicate::Args),
+    /// Import another judge's variant as a variant file of this one
+    /// (`import dpjudge youngstown.map --out games/youngstown.toml`),
+    /// checked as check-game checks it; what it cannot play is refused
+    /// with its line.
+    Import(import::Args),
 }
 
 /// Parse the command line and run it.
@@ -124,6 +130,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             allow_fail,
         } => datc(&files, &game, &preferences, &allow_fail),
         Command::Adjudicate(args) => adjudicate::run(args),
+        Command::Import(args) => import::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Render(args) => render::run(args),
         Command::Run { config } => {
