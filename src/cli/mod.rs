@@ -43,8 +43,10 @@ enum Command {
         /// Case files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The variant the cases are for: a shipped name or a file.
-        #[arg(long, default_value = "standard")]
+        /// The variant the cases are for: a shipped name or a file
+        /// (`--variant` is the same: an imported map checked against the
+        /// standard game's cases).
+        #[arg(long, alias = "variant", default_value = "standard")]
         game: String,
         /// Which DATC preferences to play by: `auto` reads the file's
         /// `DATC Version` line (v2 files expect v2's convoy fallback),
