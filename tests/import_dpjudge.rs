@@ -309,3 +309,51 @@ fn a_map_whose_include_is_missing_is_refused_naming_it() {
         "{list:?}"
     );
 }
+
+/// `RULE MOBILIZE`: nobody starts with units; the game opens with the
+/// builds, in the adjustment phase before the one `BEGIN` names.
+#[test]
+fn mobilize_opens_with_builds_in_the_home_centres() {
+    let map = "\
+Alpha = alp
+Beta = bet
+LAND ALP ABUTS BET
+LAND BET ABUTS ALP
+NORTH (NORTHERN) ALP
+A ALP
+SOUTH (SOUTHERN) BET
+A BET
+BEGIN SPRING 1901 MOVEMENT
+RULE MOBILIZE
+";
+    let v = import_texts(&[("m.map", map)]).expect("imports").variant;
+    assert!(v.starting_units.is_empty());
+    assert_eq!(
+        v.calendar.label(v.calendar.start),
+        v.calendar
+            .label(v.calendar.parse("Winter 1900 adjustment").expect("a phase"))
+    );
+}
+
+/// A unit line replaces the unit any power had in that province: a
+/// variant that gives St Petersburg to a new power moves the fleet out.
+#[test]
+fn a_unit_replaces_another_power_s_unit_in_its_province() {
+    let map = "\
+Alpha = alp
+Beta = bet
+LAND ALP ABUTS BET
+LAND BET ABUTS ALP
+NORTH (NORTHERN) ALP
+A ALP
+SOUTH (SOUTHERN) BET
+NORTH -ALP
+SOUTH ALP
+A ALP
+UNOWNED BET
+";
+    let v = import_texts(&[("u.map", map)]).expect("imports").variant;
+    assert_eq!(v.starting_units.len(), 1);
+    let south = v.map.lookup_power("South").expect("South");
+    assert_eq!(v.starting_units[0].power, south);
+}

@@ -49,7 +49,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         for dir in std::iter::once(&folder).chain(include.iter()) {
             let path = dir.join(n);
             match std::fs::read(&path) {
-                Ok(b) => return Ok(String::from_utf8_lossy(&b).into_owned()),
+                // DPjudge's files are UTF-8 or, the older ones, Latin-1.
+                Ok(b) => {
+                    return Ok(match String::from_utf8(b) {
+                        Ok(t) => t,
+                        Err(e) => e.into_bytes().iter().map(|&c| char::from(c)).collect(),
+                    });
+                }
                 Err(e) => last = format!("{}: {e}", path.display()),
             }
         }

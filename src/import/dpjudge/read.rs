@@ -72,6 +72,9 @@ pub(super) struct Model {
     pub victory: Option<u32>,
     pub build_any: bool,
     pub home_builds: bool,
+    /// `RULE MOBILIZE`: no starting units; the game opens with builds in
+    /// the home centres, in the adjustment phase before `BEGIN`'s.
+    pub mobilize: bool,
     /// What was read and deliberately left out (cosmetic or
     /// administrative lines), for the imported file's header.
     pub notes: Vec<String>,
@@ -89,10 +92,8 @@ struct Cursor<'a> {
 
 impl Model {
     fn locate(&self, key: &str) -> Option<usize> {
-        let up = key.to_ascii_uppercase();
-        self.locs
-            .iter()
-            .position(|l| l.key.eq_ignore_ascii_case(&up))
+        let up = key.to_uppercase();
+        self.locs.iter().position(|l| same(&l.key, &up))
     }
 
     /// The terrain of the location `key`, whatever its case.
@@ -114,9 +115,7 @@ impl Model {
     }
 
     fn power_index(&self, name: &str) -> Option<usize> {
-        self.powers
-            .iter()
-            .position(|p| p.name.eq_ignore_ascii_case(name))
+        self.powers.iter().position(|p| same(&p.name, name))
     }
 }
 
@@ -178,7 +177,7 @@ fn read_file(
             continue;
         }
         let words: Vec<&str> = line.split_whitespace().collect();
-        let first = words[0].to_ascii_uppercase();
+        let first = words[0].to_uppercase();
         if matches!(first.as_str(), "USE" | "USES" | "MAP") {
             for w in &words[1..] {
                 let file = if first == "MAP" && !w.contains('.') {
@@ -186,7 +185,7 @@ fn read_file(
                 } else {
                     (*w).to_string()
                 };
-                if stack.len() >= MAX_DEPTH || stack.iter().any(|f| f.eq_ignore_ascii_case(&file)) {
+                if stack.len() >= MAX_DEPTH || stack.iter().any(|f| same(f, &file)) {
                     m.refuse(&at, line, "the files include each other in a loop");
                     continue;
                 }
@@ -215,11 +214,7 @@ fn directive(
     if st.skipping_stanza {
         return;
     }
-    if first == "FROM"
-        && words
-            .get(1)
-            .is_some_and(|w| w.eq_ignore_ascii_case("START"))
-    {
+    if first == "FROM" && words.get(1).is_some_and(|w| same(w, "START")) {
         st.skipping_dynamic = false;
         return;
     }
@@ -287,13 +282,13 @@ fn directive(
             line,
             "units kept beyond the centre count are not a rule this judge has",
         ),
-        _ if words.len() >= 2 && words[1].eq_ignore_ascii_case("DIRECTIVES")
-            || words.len() >= 2 && words[1].eq_ignore_ascii_case("DIRECTIVE") =>
+        _ if words.len() >= 2 && same(words[1], "DIRECTIVES")
+            || words.len() >= 2 && same(words[1], "DIRECTIVE") =>
         {
             // A stanza for one rules variant (PAYOLA DIRECTIVES): in
             // force only in games of that variant; this judge plays the
             // standard rules, so only STANDARD's stanza is read.
-            if !first.eq_ignore_ascii_case("STANDARD") {
+            if !same(first, "STANDARD") {
                 st.skipping_stanza = true;
                 m.notes.push(format!(
                     "{line}: the stanza for that rules variant left out"
@@ -313,18 +308,18 @@ fn place_name(line: &str, at: &Cursor<'_>, m: &mut Model) {
         m.refuse(at, line, "a place name without an abbreviation");
         return;
     };
-    let abbr = abbr.to_ascii_uppercase();
+    let abbr = abbr.to_uppercase();
     let (old, name) = match left.split_once("->") {
-        Some((old, name)) => (Some(old.trim().to_ascii_uppercase()), name.trim()),
+        Some((old, name)) => (Some(old.trim().to_uppercase()), name.trim()),
         None => (None, left.trim()),
     };
     let mut aliases = Vec::new();
     let mut ambiguous = Vec::new();
     for a in rights {
         if let Some(a) = a.strip_suffix('?') {
-            ambiguous.push(a.to_ascii_lowercase());
+            ambiguous.push(a.to_lowercase());
         } else {
-            aliases.push(a.replace('+', " ").to_ascii_lowercase());
+            aliases.push(a.replace('+', " ").to_lowercase());
         }
     }
     if let Some(old) = old {
@@ -341,10 +336,10 @@ fn place_name(line: &str, at: &Cursor<'_>, m: &mut Model) {
 
 /// The case pattern of `like` applied to `to`: lower, upper or title.
 fn same_case(like: &str, to: &str) -> String {
-    if like == like.to_ascii_lowercase() {
-        to.to_ascii_lowercase()
-    } else if like == like.to_ascii_uppercase() {
-        to.to_ascii_uppercase()
+    if like == like.to_lowercase() {
+        to.to_lowercase()
+    } else if like == like.to_uppercase() {
+        to.to_uppercase()
     } else {
         title(to)
     }
@@ -357,23 +352,29 @@ pub(super) fn title(s: &str) -> String {
     let mut after_letter = false;
     for c in s.chars() {
         if after_letter {
-            out.push(c.to_ascii_lowercase());
+            out.extend(c.to_lowercase());
         } else {
-            out.push(c.to_ascii_uppercase());
+            out.extend(c.to_uppercase());
         }
-        after_letter = c.is_ascii_alphabetic();
+        after_letter = c.is_alphabetic();
     }
     out
+}
+
+/// Whether two names are the same but for case (DPjudge compares them in
+/// capitals, accented letters included).
+pub(super) fn same(a: &str, b: &str) -> bool {
+    a.to_uppercase() == b.to_uppercase()
 }
 
 /// `OLD -> ...`: every mention of the location `old` takes the name `new`.
 fn rename(old: &str, new: &str, m: &mut Model) {
     for l in &mut m.locs {
-        if l.key.eq_ignore_ascii_case(old) {
+        if same(&l.key, old) {
             l.key = same_case(&l.key, new);
         }
         for a in &mut l.abuts {
-            if a.eq_ignore_ascii_case(old) {
+            if same(a, old) {
                 *a = same_case(a, new);
             }
         }
@@ -384,29 +385,29 @@ fn rename(old: &str, new: &str, m: &mut Model) {
             .iter_mut()
             .chain(p.owns.iter_mut().flat_map(|o| o.0.iter_mut()))
         {
-            if c.eq_ignore_ascii_case(old) {
+            if same(c, old) {
                 *c = new.to_string();
             }
         }
         for (_, u) in &mut p.units {
-            if u.eq_ignore_ascii_case(old) {
+            if same(u, old) {
                 *u = new.to_string();
             }
         }
     }
     for c in &mut m.unowned {
-        if c.eq_ignore_ascii_case(old) {
+        if same(c, old) {
             *c = new.to_string();
         }
     }
-    m.names.retain(|n| !n.abbr.eq_ignore_ascii_case(old));
+    m.names.retain(|n| !same(&n.abbr, old));
 }
 
 /// `DROP abbr`: the place, its coasts, and every border to them.
 fn drop_place(w: &str, m: &mut Model) {
-    let up = w.to_ascii_uppercase();
+    let up = w.to_uppercase();
     let gone = |k: &str| {
-        let k = k.to_ascii_uppercase();
+        let k = k.to_uppercase();
         k == up || (!up.contains('/') && k.split('/').next() == Some(up.as_str()))
     };
     m.locs.retain(|l| !gone(&l.key));
@@ -423,9 +424,9 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
         m.refuse(at, &line, "a terrain without a place");
         return;
     };
-    let kind = words[0].to_ascii_uppercase();
+    let kind = words[0].to_uppercase();
     let abuts: &[&str] = match words.get(2) {
-        Some(w) if w.eq_ignore_ascii_case("ABUTS") => &words[3..],
+        Some(w) if same(w, "ABUTS") => &words[3..],
         Some(_) => {
             m.refuse(at, &line, "expected ABUTS after the place");
             return;
@@ -442,7 +443,7 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
             m.refuse(at, &line, &format!("`{a}`: borders open only to the owner of some centres are not a rule this judge has"));
             return;
         }
-        let edge = |c: Option<char>| c.is_some_and(|c| !c.is_ascii_alphanumeric());
+        let edge = |c: Option<char>| c.is_some_and(|c| !c.is_alphanumeric());
         if edge(bare.chars().next()) || edge(bare.chars().last()) {
             m.refuse(
                 at,
@@ -497,9 +498,9 @@ fn amend(key: &str, abuts: &[&str], at: &Cursor<'_>, m: &mut Model) {
     l.key = key.to_string();
     for a in abuts {
         if let Some(gone) = a.strip_prefix('-') {
-            l.abuts.retain(|x| !x.eq_ignore_ascii_case(gone));
+            l.abuts.retain(|x| !same(x, gone));
         } else {
-            l.abuts.retain(|x| !x.eq_ignore_ascii_case(a));
+            l.abuts.retain(|x| !same(x, a));
             l.abuts.push((*a).to_string());
         }
     }
@@ -510,7 +511,7 @@ fn amend(key: &str, abuts: &[&str], at: &Cursor<'_>, m: &mut Model) {
 fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usize>) {
     for w in words {
         if let Some(c) = w.strip_prefix('-') {
-            let c = c.to_ascii_uppercase();
+            let c = c.to_uppercase();
             match power {
                 Some(p) => m.powers[p].homes.retain(|x| *x != c),
                 None => m.unowned.retain(|x| *x != c),
@@ -529,7 +530,7 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
             m.refuse(at, w, "building outside the home centres (factories, unowned homes) is not a rule this judge has");
             continue;
         }
-        let c = w.to_ascii_uppercase();
+        let c = w.to_uppercase();
         let list = match power {
             Some(p) => &mut m.powers[p].homes,
             None => &mut m.unowned,
@@ -564,7 +565,7 @@ fn owns(words: &[&str], first: &str, at: &Cursor<'_>, m: &mut Model, st: &mut St
             );
             continue;
         }
-        list.push(w.to_ascii_uppercase());
+        list.push(w.to_uppercase());
     }
     m.powers[p].owns = Some((list, at.file.to_string(), at.line));
 }
@@ -591,7 +592,7 @@ fn flow(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
             m.refuse(at, w, "expected season:phase,...");
             continue;
         };
-        let season = season.to_ascii_uppercase();
+        let season = season.to_uppercase();
         if matches!(season.as_str(), "NEWYEAR" | "IFYEARDIV") {
             m.refuse(
                 at,
@@ -602,7 +603,7 @@ fn flow(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
         }
         let mut list = Vec::new();
         for ph in phases.split(',') {
-            let ph = ph.to_ascii_uppercase();
+            let ph = ph.to_uppercase();
             if !matches!(ph.as_str(), "MOVEMENT" | "RETREATS" | "ADJUSTMENTS") {
                 m.refuse(
                     at,
@@ -623,7 +624,7 @@ fn begin(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
     match words {
         [_, season, year, phase] => match year.parse::<i64>() {
             Ok(y) => {
-                m.begin = Some((season.to_ascii_uppercase(), y, phase.to_ascii_uppercase()));
+                m.begin = Some((season.to_uppercase(), y, phase.to_uppercase()));
             }
             Err(_) => m.refuse(at, &line, "the year is not a number"),
         },
@@ -650,11 +651,12 @@ fn victory(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
 /// A `RULE` word.
 fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
     let (off, word) = match w.strip_prefix('!') {
-        Some(x) => (true, x.to_ascii_uppercase()),
-        None => (false, w.to_ascii_uppercase()),
+        Some(x) => (true, x.to_uppercase()),
+        None => (false, w.to_uppercase()),
     };
     match word.as_str() {
         "BUILD_ANY" => m.build_any = !off,
+        "MOBILIZE" => m.mobilize = !off,
         "HOME_BUILDS" => m.home_builds = !off,
         // Turning off a rule this judge never plays changes nothing.
         _ if off => {}
@@ -665,7 +667,7 @@ fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
 /// `UNPLAYED [ALL [EXCEPT]] [power...]`: those powers and all they had
 /// are taken out.
 fn unplayed(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
-    let rest: Vec<String> = words[1..].iter().map(|w| w.to_ascii_uppercase()).collect();
+    let rest: Vec<String> = words[1..].iter().map(|w| w.to_uppercase()).collect();
     let (all, except) = match rest.first().map(String::as_str) {
         Some("ALL") => (true, rest.get(1).is_some_and(|w| w == "EXCEPT")),
         _ => (false, false),
@@ -675,7 +677,7 @@ fn unplayed(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
         .skip(usize::from(all) + usize::from(except))
         .collect();
     let goes = |name: &str| -> bool {
-        let listed = named.iter().any(|n| n.eq_ignore_ascii_case(name));
+        let listed = named.iter().any(|n| same(n, name));
         match (all, except) {
             (true, true) => !listed,
             (true, false) => true,
@@ -701,16 +703,15 @@ fn unit(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
         m.refuse(at, &words.join(" "), "a unit before any power is named");
         return;
     };
-    let kind = if words[0].eq_ignore_ascii_case("A") {
-        'A'
-    } else {
-        'F'
-    };
+    let kind = if same(words[0], "A") { 'A' } else { 'F' };
     let place = words[1].to_string();
-    let units = &mut m.powers[p].units;
-    let base = |s: &str| s.split('/').next().unwrap_or(s).to_ascii_uppercase();
-    units.retain(|(_, u)| base(u) != base(&place));
-    units.push((kind, place));
+    // A unit replaces whatever unit was listed in its province, any
+    // power's (DPjudge's rule: a variant moves a starting unit so).
+    let base = |s: &str| s.split('/').next().unwrap_or(s).to_uppercase();
+    for pw in &mut m.powers {
+        pw.units.retain(|(_, u)| base(u) != base(&place));
+    }
+    m.powers[p].units.push((kind, place));
 }
 
 /// `[old ->] NAME [(own[:letter])] [centre...]`: a power (declared, or

@@ -8,7 +8,7 @@
 //! (those written in upper case), never onto land.
 
 use super::Refusal;
-use super::read::{Model, Terrain, title};
+use super::read::{Model, Terrain, same, title};
 use crate::map::normalize_name;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -34,9 +34,9 @@ struct Board<'a> {
 impl Board<'_> {
     /// This judge's id of the location `key` (`Spa/nc`, `ADR`, `Lon`).
     fn id(&self, key: &str) -> String {
-        let up = key.to_ascii_uppercase();
+        let up = key.to_uppercase();
         let (base, coast) = match up.split_once('/') {
-            Some((b, c)) => (b.to_string(), Some(c.to_ascii_lowercase())),
+            Some((b, c)) => (b.to_string(), Some(c.to_lowercase())),
             None => (up.clone(), None),
         };
         let id = if self.m.terrain(&base) == Some(Terrain::Water) {
@@ -44,7 +44,7 @@ impl Board<'_> {
         } else {
             let mut chars = base.chars();
             chars.next().map_or_else(String::new, |c| {
-                c.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase()
+                c.to_uppercase().to_string() + &chars.as_str().to_lowercase()
             })
         };
         match coast {
@@ -54,7 +54,7 @@ impl Board<'_> {
     }
 
     fn loc(&self, key: &str) -> Option<&super::read::Loc> {
-        self.m.locs.iter().find(|l| l.key.eq_ignore_ascii_case(key))
+        self.m.locs.iter().find(|l| same(&l.key, key))
     }
 
     /// Where an army in province `base` may move.
@@ -67,7 +67,7 @@ impl Board<'_> {
         }
         let mut out = BTreeSet::new();
         for place in &l.abuts {
-            let to = place.to_ascii_uppercase();
+            let to = place.to_uppercase();
             let to = to.split('/').next().unwrap_or(&to).to_string();
             let ok = matches!(
                 self.m.terrain(&to),
@@ -83,7 +83,7 @@ impl Board<'_> {
     /// Whether a fleet may stand in the location written `key`.
     fn fleet_may_stand(&self, key: &str) -> bool {
         self.loc(key).is_some_and(|l| {
-            l.key == l.key.to_ascii_uppercase()
+            l.key == l.key.to_uppercase()
                 && matches!(l.terrain, Terrain::Water | Terrain::Coast | Terrain::Port)
         })
     }
@@ -95,12 +95,9 @@ impl Board<'_> {
         };
         let mut out = BTreeSet::new();
         for place in &l.abuts {
-            let upper_first = place
-                .chars()
-                .next()
-                .is_some_and(|c| !c.is_ascii_lowercase());
-            let to = place.to_ascii_uppercase();
-            let own = to.split('/').next() == key.to_ascii_uppercase().split('/').next();
+            let upper_first = place.chars().next().is_some_and(|c| !c.is_lowercase());
+            let to = place.to_uppercase();
+            let own = to.split('/').next() == key.to_uppercase().split('/').next();
             if upper_first && !own && self.fleet_may_stand(&to) {
                 out.insert(self.id(&to));
             }
@@ -127,7 +124,7 @@ pub(super) fn write(
 ) -> Result<(String, Vec<String>), Vec<Refusal>> {
     let mut bases: Vec<String> = Vec::new();
     for l in &m.locs {
-        let up = l.key.to_ascii_uppercase();
+        let up = l.key.to_uppercase();
         let b = up.split('/').next().unwrap_or(&up).to_string();
         if !bases.contains(&b) {
             bases.push(b);
@@ -216,10 +213,23 @@ fn calendar(out: &mut String, m: &Model, centres: usize) {
             list(&ph)
         );
     }
-    let (season, year, phase) = m.begin.clone().unwrap_or_else(|| {
+    let (mut season, mut year, mut phase) = m.begin.clone().unwrap_or_else(|| {
         let (s, p) = &flow[0];
         (s.clone(), 1901, p.first().cloned().unwrap_or_default())
     });
+    if m.mobilize && phase != "ADJUSTMENTS" {
+        // The last adjustment phase before the first phase: the same
+        // year's if an earlier season has one, else the year before's.
+        let at = flow.iter().position(|(s, _)| *s == season).unwrap_or(0);
+        let adjusting = |(_, p): &&(String, Vec<String>)| p.iter().any(|x| x == "ADJUSTMENTS");
+        if let Some((s, _)) = flow[..at].iter().rev().find(adjusting) {
+            season.clone_from(s);
+        } else if let Some((s, _)) = flow.iter().rev().find(adjusting) {
+            season.clone_from(s);
+            year -= 1;
+        }
+        phase = "ADJUSTMENTS".to_string();
+    }
     let _ = writeln!(
         out,
         "]\nstart = {}\n",
@@ -240,7 +250,7 @@ fn coasts(out: &mut String, b: &Board<'_>) {
     let mut extra: BTreeMap<String, String> = BTreeMap::new();
     for n in &b.m.names {
         if let Some((_, c)) = n.abbr.split_once('/') {
-            let c = c.to_ascii_lowercase();
+            let c = c.to_lowercase();
             if !KNOWN_COASTS.contains(&c.as_str()) {
                 let long = coast_long(&n.name).unwrap_or_else(|| c.clone());
                 extra.entry(c).or_insert(long);
@@ -278,11 +288,15 @@ fn powers(out: &mut String, b: &Board<'_>) {
             aliases.push(l.to_string());
         }
         let homes: Vec<String> = p.homes.iter().map(|h| b.id(h)).collect();
-        let units: Vec<String> = p
-            .units
-            .iter()
-            .map(|(k, at)| format!("{k} {}", b.id(at)))
-            .collect();
+        // MOBILIZE: the powers start with no units and build them.
+        let units: Vec<String> = if b.m.mobilize {
+            Vec::new()
+        } else {
+            p.units
+                .iter()
+                .map(|(k, at)| format!("{k} {}", b.id(at)))
+                .collect()
+        };
         let _ = writeln!(
             out,
             "[[powers]]\nname = {}\nadjective = {}",
@@ -366,7 +380,7 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
                 .iter()
                 .filter(|l| {
                     l.key
-                        .to_ascii_uppercase()
+                        .to_uppercase()
                         .strip_prefix(base.as_str())
                         .is_some_and(|r| r.starts_with('/'))
                 })
@@ -417,11 +431,7 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
                 .iter()
                 .filter(|c| b.fleet_may_stand(&c.key))
                 .map(|c| {
-                    let coast = c
-                        .key
-                        .split_once('/')
-                        .map_or("", |x| x.1)
-                        .to_ascii_lowercase();
+                    let coast = c.key.split_once('/').map_or("", |x| x.1).to_lowercase();
                     format!("{coast} = {}", list(&b.fleet(&c.key)))
                 })
                 .collect();
