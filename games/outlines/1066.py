@@ -175,9 +175,9 @@ def main():
         keep=lambda outer: any(-12 < lo < 5 and 48 < la < 62 for lo, la in outer),
         tolerance=1.0, min_area=4.0,
     )
-    sys.stdout.write(text)
     if not ok and "--force" not in sys.argv:
-        sys.exit(1)
+        sys.exit("not written: the outline and the variant file disagree (see above)")
+    sys.stdout.write(text)
 
 
 if __name__ == "__main__":

@@ -21,9 +21,16 @@ looked at to see which province lies where; none of its lines were copied.
 
 The board's own oddities are kept: Corsica, Crete, Cyprus, the Balearics,
 Gotland and the other unlabelled islands are neutral land; the Caspian, the
-Persian Gulf and the Red Sea are neutral water. A land bridge closes the
-Sound (Denmark borders Sweden), and another the Strait of Messina and the
-Strait of Gibraltar (rule 4's direct passages Nap-Sic and And-Mor).
+Persian Gulf and the Red Sea are neutral water. Iceland, Ireland and
+Sardinia are whole islands (no seed cells of their own on the mainland);
+the Kattegat, the Belts and the Sound are Denmark's water and the Sea of
+Marmara Constantinople's (CLAIMS). The Isthmus of Corinth, open at 1:50m,
+is closed (BRIDGES), and the Straits of Gibraltar and Messina are crossed
+by split causeways (PATCHES), so that rule 4's direct passages and the
+seas beside them are all borders on the picture.
+
+The projection is standard.py's: Lambert azimuthal equal-area with a mild
+fisheye, here centred on 12 E 50 N.
 
 Usage: python3 abstraction2.py PATH/TO/land-50m.json > abstraction2.svg
 Needs shapely >= 2.1 (and numpy, which it brings).
@@ -66,12 +73,12 @@ EXTRA = {
     "Ply": [(-4.3, 50.5), (-3.3, 50.9), (-2.7, 51.1), (-2.0, 50.8)],
     # Scandinavia and the Baltic
     "Nwy": [(8.0, 58.6), (13.0, 65.0), (16.0, 68.0), (19.0, 69.5), (10.6, 60.5), (11.0, 59.3)],
-    "Lap": [(26.0, 69.5), (30.0, 69.2), (34.0, 68.0), (20.5, 67.8), (23.0, 70.3)],
+    "Lap": [(26.0, 69.5), (30.0, 69.2), (34.0, 68.0), (20.5, 67.8), (23.0, 70.3), (21.5, 70.1)],
     "Swe": [(14.0, 56.5), (17.5, 63.0), (20.0, 66.0), (18.0, 58.5), (13.5, 62.0), (12.0, 58.3)],
-    "Fin": [(25.0, 61.0), (27.0, 66.5), (23.5, 64.0)],
+    "Fin": [(25.0, 61.0), (27.0, 66.5), (23.5, 64.0), (27.5, 60.6), (25.0, 60.8)],
     "Arc": [(45.0, 66.0), (50.0, 64.0), (36.5, 64.5)],
-    "StP": [(30.5, 60.2), (32.0, 60.5)],
-    "Cou": [(25.0, 57.5), (27.0, 58.8), (24.5, 55.3)],
+    "StP": [(30.5, 60.2), (32.0, 60.5), (29.0, 60.5), (28.5, 59.5)],
+    "Cou": [(25.0, 57.5), (27.0, 58.8), (24.5, 55.3), (24.5, 59.0), (26.5, 59.2)],
     "Den": [(9.0, 55.3), (10.0, 57.0)],
     "Kie": [(9.5, 54.5), (7.8, 52.8), (10.6, 53.8)],
     "Ber": [(12.0, 53.5), (14.0, 53.8)],
@@ -90,7 +97,7 @@ EXTRA = {
     "Mos": [(28.5, 54.0), (33.0, 57.0), (40.0, 52.0), (38.0, 59.5)],
     "Ukr": [(32.0, 50.0), (25.5, 50.5)],
     "Rum": [(27.0, 47.2), (26.2, 48.2), (28.5, 46.5), (24.0, 44.5)],
-    "Tra": [(23.0, 46.8)],
+    "Tra": [(23.0, 46.8), (22.2, 45.6)],
     "Ode": [(31.0, 46.8), (34.0, 45.2), (40.0, 47.0), (37.0, 48.5)],
     "Vol": [(50.0, 50.0), (45.0, 60.0), (45.0, 52.0)],
     "Cau": [(47.0, 43.0), (45.5, 41.8), (40.5, 44.5), (38.5, 45.3)],
@@ -116,7 +123,7 @@ EXTRA = {
     "Apu": [(15.8, 41.4), (17.2, 40.6), (14.5, 42.0), (18.2, 40.1)],
     "Cro": [(14.0, 45.6), (16.0, 45.5), (17.2, 46.2)],
     "Zar": [(16.0, 44.0), (18.5, 42.7)],
-    "Pec": [(18.8, 45.3)],
+    "Pec": [(18.8, 45.3), (20.3, 45.6)],
     "Ser": [(20.8, 43.5), (21.5, 44.5)],
     "Alb": [(19.8, 41.5)],
     "Mac": [(22.0, 41.5), (24.0, 41.0), (25.5, 41.0)],
@@ -124,11 +131,11 @@ EXTRA = {
     "Bul": [(25.5, 42.7), (27.0, 43.0)],
     "Con": [(27.0, 41.5), (30.5, 40.9)],
     # Asia Minor and the Levant
-    "Smy": [(31.0, 37.5), (27.5, 39.5)],
+    "Smy": [(31.0, 37.5), (27.5, 39.5), (31.5, 39.0)],
     "Sin": [(33.0, 40.5), (37.5, 40.8)],
     "Cic": [(34.5, 37.5)],
-    "Arm": [(41.0, 40.5), (44.0, 41.0)],
-    "Dam": [(37.5, 36.5)],
+    "Arm": [(41.0, 40.5), (44.0, 41.0), (39.5, 38.8)],
+    "Dam": [(37.5, 36.5), (39.5, 36.8)],
     "Mes": [(42.0, 35.0), (44.0, 33.5)],
     "Per": [(47.0, 37.0), (52.0, 32.0)],
     "Pal": [(35.5, 31.5), (37.0, 31.0), (34.6, 31.3)],
@@ -144,10 +151,13 @@ EXTRA = {
     "Alg": [(0.0, 35.3), (5.0, 36.3), (6.0, 31.0)],
     "Tun": [(10.0, 33.0)],
     "Lib": [(20.0, 31.5), (12.0, 32.0), (11.0, 30.5)],
+    # Neutral land: Greenland, the Faroes, Shetland, Orkney.
+    "~land": [(-30.0, 68.0), (-45.0, 62.0), (-25.0, 72.0), (-7.0, 62.0), (-1.2, 60.4),
+              (-3.0, 59.0)],
     # Seas
-    "ARO": [(-15.0, 68.0), (10.0, 73.0), (20.0, 73.5)],
+    "ARO": [(-15.0, 68.0), (10.0, 73.0), (20.0, 73.5), (25.0, 74.0), (12.0, 72.5), (24.0, 73.2), (-17.0, 67.2)],
     "DMS": [(-25.0, 66.0), (-28.0, 64.0)],
-    "DBS": [(-28.0, 58.0), (-28.0, 50.0)],
+    "DBS": [(-28.0, 58.0), (-28.0, 50.0), (-27.0, 42.0), (-25.0, 46.0)],
     "NTH": [(0.0, 58.0), (1.0, 56.8), (-1.5, 58.2), (-2.3, 56.15), (4.5, 58.5)],
     "ANG": [(6.5, 56.0), (7.0, 56.3), (1.5, 53.0)],
     "HEL": [(7.5, 54.0), (8.3, 54.5)],
@@ -155,13 +165,13 @@ EXTRA = {
     "BAL": [(14.0, 55.0), (19.0, 55.5), (10.5, 54.45)],
     "RIS": [(20.0, 58.5), (23.0, 59.7), (27.0, 60.0), (23.0, 57.5)],
     "GoB": [(20.0, 62.0), (22.5, 64.5), (19.5, 60.5)],
-    "NWG": [(-3.5, 59.6), (5.0, 63.0), (14.0, 70.0), (4.5, 60.5), (8.0, 64.0), (12.0, 67.5), (-4.2, 59.0), (-2.5, 59.5), (-8.0, 66.0)],
-    "BAR": [(35.0, 72.0), (40.0, 68.5), (30.0, 71.5), (26.0, 72.5)],
-    "HBS": [(-6.5, 56.0), (-7.0, 58.5), (-5.5, 54.8), (-12.0, 62.0)],
+    "NWG": [(-3.5, 59.6), (5.0, 63.0), (14.0, 70.0), (4.5, 60.5), (8.0, 64.0), (12.0, 67.5), (-4.2, 59.0), (-2.5, 59.5), (-8.0, 66.0), (-4.5, 59.3), (-12.0, 66.5), (20.0, 70.5)],
+    "BAR": [(35.0, 72.0), (40.0, 68.5), (30.0, 71.5), (28.0, 72.0)],
+    "HBS": [(-6.5, 56.0), (-7.0, 58.5), (-5.5, 54.8), (-12.0, 61.0), (-14.0, 63.3)],
     "IRI": [(-5.0, 53.5), (-4.5, 51.3), (-6.0, 51.3), (-8.5, 51.2)],
     "ENG": [(-3.0, 50.0), (0.5, 50.3), (-5.5, 49.6)],
     "MAO": [(-7.0, 46.0), (-10.0, 45.0), (-11.0, 49.5), (-9.5, 40.5), (-5.5, 48.8)],
-    "NAO": [(-12.0, 58.0), (-20.0, 62.0), (-11.0, 55.0), (-11.5, 53.0)],
+    "NAO": [(-12.0, 58.0), (-21.0, 61.5), (-11.0, 55.0), (-11.5, 53.0), (-24.0, 63.0)],
     "BoB": [(-3.5, 45.5), (-4.5, 44.2)],
     "SAO": [(-10.0, 36.0), (-8.0, 35.5)],
     "AZO": [(-15.0, 34.0), (-12.0, 32.0)],
@@ -169,11 +179,11 @@ EXTRA = {
     "GoL": [(5.0, 42.8), (2.0, 40.5), (0.5, 39.0), (8.5, 43.7), (7.8, 41.0)],
     "TYS": [(11.5, 41.0), (14.0, 39.5), (10.5, 38.0)],
     "MAS": [(12.0, 36.0), (12.5, 37.0)],
-    "CMS": [(17.0, 35.5), (20.0, 34.0), (16.5, 37.2), (22.5, 35.3), (22.8, 36.2)],
+    "CMS": [(17.0, 35.5), (20.0, 34.0), (16.5, 37.2), (22.5, 35.3), (22.8, 36.2), (23.3, 35.0), (23.7, 34.9)],
     "ION": [(18.5, 39.5), (20.0, 38.0), (21.0, 36.6), (21.7, 38.3)],
     "ADS": [(14.0, 44.0), (17.5, 42.2), (18.8, 41.0)],
-    "AEG": [(25.0, 38.5), (24.3, 40.2), (25.0, 36.3), (23.4, 37.7), (23.0, 38.8)],
-    "EMS": [(28.0, 33.0), (33.0, 32.5), (24.5, 33.0), (25.5, 34.6), (26.8, 34.3)],
+    "AEG": [(25.0, 38.5), (24.3, 40.2), (25.0, 36.3), (23.4, 37.7), (23.0, 38.8), (25.0, 35.9), (24.3, 35.8), (25.5, 35.5)],
+    "EMS": [(28.0, 33.0), (33.0, 32.5), (24.5, 33.0), (25.5, 34.6), (26.8, 34.3), (34.3, 33.6), (25.0, 34.7)],
     "CYS": [(28.5, 35.5), (32.0, 35.8), (34.5, 36.3), (27.3, 35.8), (26.7, 35.4), (26.45, 35.3)],
     "WBS": [(30.0, 44.5)],
     "EBS": [(38.5, 43.5), (35.0, 44.2)],
@@ -214,12 +224,23 @@ CLAIMS = {
     "Con": [[(26.1, 40.0), (30.0, 40.0), (30.0, 41.3), (28.6, 41.3), (26.9, 40.9), (26.1, 40.4)]],
 }
 
-LON0, LAT0 = math.radians(15.0), math.radians(50.0)
-WINDOW = (-30.0, 27.0, 58.0, 72.0)
+LON0, LAT0 = math.radians(12.0), math.radians(50.0)
+WINDOW = (-30.0, 27.0, 58.0, 73.5)
 WIDTH = 1000.0
+FISHEYE = 1.2
 
 
 def laea(lon, lat):
+    """Lambert azimuthal equal-area centred on 12 E 50 N with a fisheye,
+    as standard.py has it: the crowded west and centre (the board's are
+    small provinces) get more room than Russia, Arabia and Africa."""
+    x, y = laea0(lon, lat)
+    r = math.hypot(x, y)
+    f = (1 + FISHEYE) / (1 + FISHEYE * r / 0.75)
+    return x * f, y * f
+
+
+def laea0(lon, lat):
     lam, phi = math.radians(lon), math.radians(lat)
     k = math.sqrt(2 / (1 + math.sin(LAT0) * math.sin(phi)
                        + math.cos(LAT0) * math.cos(phi) * math.cos(lam - LON0)))
@@ -231,8 +252,8 @@ def laea(lon, lat):
 _lo0, _la0, _lo1, _la1 = WINDOW
 FX0 = laea(_lo0, 55.0)[0]
 FX1 = laea(_lo1, 45.0)[0]
-FY0 = laea(15.0, _la1)[1]
-FY1 = laea(15.0, _la0)[1]
+FY0 = laea(12.0, _la1)[1]
+FY1 = laea(12.0, _la0)[1]
 SCALE = WIDTH / (FX1 - FX0)
 HEIGHT = round((FY1 - FY0) * SCALE)
 
@@ -270,7 +291,8 @@ def seeds():
     carried = carry({p["id"]: p["xy"] for p in v["provinces"]})
     for p in v["provinces"]:
         table = sea if p["terrain"] == "sea" else land
-        table[p["id"]] = [tuple(map(float, carried[p["id"]]))] + EXTRA.get(p["id"], [])
+        first = [] if p["id"] in ("Ice", "Ire", "Sar") else [tuple(map(float, carried[p["id"]]))]
+        table[p["id"]] = first + EXTRA.get(p["id"], [])
     land["~land"] = [(-40.0, 70.0)] + EXTRA.get("~land", [])
     sea["~water"] = [(51.0, 41.0), (38.0, 22.0), (50.0, 27.0), (35.0, 28.0), (33.0, 28.5)] + EXTRA.get("~water", [])
     return land, sea
@@ -294,9 +316,9 @@ def main():
         keep=lambda outer: any(-60 < lo < 75 and 15 < la < 85 for lo, la in outer),
         tolerance=1.2, min_area=5.0, orphan=40.0,
     )
-    sys.stdout.write(text)
     if not ok and "--force" not in sys.argv:
-        sys.exit(1)
+        sys.exit("not written: the outline and the variant file disagree (see above)")
+    sys.stdout.write(text)
 
 
 if __name__ == "__main__":

@@ -116,9 +116,9 @@ def main():
         keep=lambda outer: any(-12 < lo < -3 and 50 < la < 57 for lo, la in outer),
         tolerance=1.2, min_area=6.0,
     )
-    sys.stdout.write(text)
     if not ok and "--force" not in sys.argv:
-        sys.exit(1)
+        sys.exit("not written: the outline and the variant file disagree (see above)")
+    sys.stdout.write(text)
 
 
 if __name__ == "__main__":

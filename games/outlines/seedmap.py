@@ -10,7 +10,8 @@ seeds, its projection and its frame, and `build` writes the outline file.
 `check` reads the variant file and reports, on standard error, every pair
 of provinces that border in the variant file but whose areas do not touch,
 and every pair whose areas share a border though the variant file has
-none between them; the generators refuse to write a file with either.
+none between them; the generators refuse to write a file with either
+(`--force` writes it anyway, to look at while placing seeds).
 """
 import json
 import sys
