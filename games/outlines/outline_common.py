@@ -293,7 +293,7 @@ def strait(areas, proj, a, b, w, e, p, q, half=5.0):
     areas[e] = areas[e].union(sides[1][1])
 
 
-def corner(areas, a, b, margin=3.0):
+def corner(areas, a, b, margin=1.0):
     """Four areas round a point, `a` and `b` opposite each other and not
     bordering, the other two bordering both: Voronoi cells leave `a` and
     `b` sharing a short border. The diamond round that border is split
