@@ -145,7 +145,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::CheckConfig { config } => {
             let c = check_config(config.as_deref())?;
             println!("{}", c.summary());
-            Ok(ExitCode::SUCCESS)
+            // A variant file that does not load is skipped by the judge;
+            // here it fails the check, so that the GM sees why.
+            for p in &c.variant_problems {
+                println!("variant file not played: {p}");
+            }
+            Ok(if c.variant_problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Man { dir } => man(dir.as_deref()),
     }
@@ -339,6 +348,9 @@ fn judge_responder() -> crate::daemon::ResponderFactory {
     std::sync::Arc::new(|c: &crate::config::Config| {
         let mut judge = crate::commands::Judge::new(&c.identity.name, &c.timezone);
         judge.picture_format = c.picture;
+        for v in &c.variants {
+            judge.add_variant((**v).clone());
+        }
         // Every results mail links to the game's page.
         judge.templates.link_pages(c.web.base_url.as_deref());
         Box::new(judge) as Box<dyn crate::daemon::process::Responder>

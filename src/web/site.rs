@@ -439,6 +439,11 @@ impl Site {
         }
     }
 
+    /// Play `v` besides the shipped variants (a file of `[variants] dir`).
+    pub fn add_variant(&self, v: Arc<Variant>) {
+        lock(&self.variants).insert(v.name.to_ascii_lowercase(), v);
+    }
+
     /// A variant by name, loaded once.
     fn variant(&self, g: &GameRow) -> Result<Arc<Variant>> {
         let key = g.variant.to_ascii_lowercase();
