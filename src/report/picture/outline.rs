@@ -23,6 +23,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "abstraction2",
         include_str!("../../../games/outlines/abstraction2.svg"),
     ),
+    ("1700ad", include_str!("../../../games/outlines/1700ad.svg")),
+    ("1000ad", include_str!("../../../games/outlines/1000ad.svg")),
 ];
 
 /// The shipped outline of a variant, if it has one and it reads.
