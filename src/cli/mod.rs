@@ -4,6 +4,7 @@
 //! carry context (`anyhow`) and are printed once, by `main`.
 
 mod adjudicate;
+mod import;
 mod parse;
 mod render;
 
@@ -42,8 +43,10 @@ enum Command {
         /// Case files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The variant the cases are for: a shipped name or a file.
-        #[arg(long, default_value = "standard")]
+        /// The variant the cases are for: a shipped name or a file
+        /// (`--variant` is the same: an imported map checked against the
+        /// standard game's cases).
+        #[arg(long, alias = "variant", default_value = "standard")]
         game: String,
         /// Which DATC preferences to play by: `auto` reads the file's
         /// `DATC Version` line (v2 files expect v2's convoy fallback),
@@ -100,6 +103,11 @@ enum Command {
     /// Adjudicate one phase offline: position and orders in, results and
     /// the next position out.
     Adjudicate(adjudicate::Args),
+    /// Import another judge's variant as a variant file of this one
+    /// (`import dpjudge youngstown.map --out games/youngstown.toml`),
+    /// checked as check-game checks it; what it cannot play is refused
+    /// with its line.
+    Import(import::Args),
 }
 
 /// Parse the command line and run it.
@@ -124,6 +132,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             allow_fail,
         } => datc(&files, &game, &preferences, &allow_fail),
         Command::Adjudicate(args) => adjudicate::run(args),
+        Command::Import(args) => import::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Render(args) => render::run(args),
         Command::Run { config } => {
