@@ -357,3 +357,36 @@ UNOWNED BET
     let south = v.map.lookup_power("South").expect("South");
     assert_eq!(v.starting_units[0].power, south);
 }
+
+/// An alias DPjudge marks ambiguous (`up?`), or one two places use, is
+/// kept as a name the parser asks about, never guessed.
+#[test]
+fn an_ambiguous_alias_is_asked_about_not_guessed() {
+    let map = "\
+Alpha = alp up?
+Beta = bet up? hill
+Gamma = gam hill
+LAND ALP ABUTS BET GAM
+LAND BET ABUTS ALP GAM
+LAND GAM ABUTS ALP BET
+NORTH (NORTHERN) ALP
+A ALP
+UNOWNED BET GAM
+";
+    let imported = import_texts(&[("amb.map", map)]).expect("imports");
+    let v = &imported.variant;
+    assert_eq!(v.map.ambiguous("up").len(), 2);
+    assert_eq!(v.map.ambiguous("hill").len(), 2, "{}", imported.toml);
+    let parser = zinejudge::orders::parse::OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let e = parser
+        .parse("A(Alp)-Up", Some(zinejudge::variant::PhaseKind::Movement))
+        .expect_err("asked about");
+    let said = e.to_string();
+    assert!(said.contains("Alpha") && said.contains("Beta"), "{said}");
+    // Its own names still work.
+    assert!(
+        parser
+            .parse("A(Alp)-Beta", Some(zinejudge::variant::PhaseKind::Movement))
+            .is_ok()
+    );
+}

@@ -88,6 +88,12 @@ pub struct RawProvince {
     /// 1000 x 1000 canvas, north up.
     #[serde(default)]
     pub xy: Option<Spanned<[f32; 2]>>,
+    /// Names players use for this place and for others too (`tyr`,
+    /// Tyrolia or the Tyrrhenian Sea): an order naming one is asked
+    /// about. An ambiguous name may be on several provinces, but may not
+    /// be any province's plain name.
+    #[serde(default)]
+    pub ambiguous: Vec<Spanned<String>>,
 }
 
 /// A `[[powers]]` entry as written.
@@ -169,6 +175,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         g.province(&mut b, ProvinceId(i as u16), rp);
     }
     g.names(&mut b, t.provinces);
+    let ambiguous = ambiguous_names(&mut b, t.provinces);
     let edges = g.borders(&mut b, t.provinces);
     g.check_symmetry(&mut b, &edges);
     g.check_shores(&mut b, t.provinces, &edges);
@@ -181,9 +188,47 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         return Err(b.problems);
     }
     Ok((
-        g.finish(b.names, edges, ps.powers, ps.power_names, t.stacking),
+        g.finish(
+            b.names,
+            ambiguous,
+            edges,
+            ps.powers,
+            ps.power_names,
+            t.stacking,
+        ),
         ps.starting,
     ))
+}
+
+/// The names each province shares with others (`ambiguous`), by name;
+/// one that is also a plain name of a province is a problem.
+fn ambiguous_names(b: &mut Builder, table: &[RawProvince]) -> HashMap<String, Vec<ProvinceId>> {
+    let mut out: HashMap<String, Vec<ProvinceId>> = HashMap::new();
+    for (i, rp) in table.iter().enumerate() {
+        for a in &rp.ambiguous {
+            let key = normalize_name(a.get_ref());
+            if key.is_empty() {
+                continue;
+            }
+            if b.names.contains_key(&key) {
+                b.at(
+                    a,
+                    format!(
+                        "ambiguous name `{}` of `{}` is also a plain name of a province",
+                        a.get_ref(),
+                        rp.id.get_ref()
+                    ),
+                );
+                continue;
+            }
+            let list = out.entry(key).or_default();
+            let p = ProvinceId(i as u16);
+            if !list.contains(&p) {
+                list.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// Directed borders: (from, to, mobility bits) -> the line that lists it,
@@ -586,6 +631,7 @@ impl Geography {
     fn finish(
         self,
         names: HashMap<String, Named>,
+        ambiguous: HashMap<String, Vec<ProvinceId>>,
         edges: Edges,
         powers: Vec<Power>,
         power_names: HashMap<String, PowerId>,
@@ -631,6 +677,7 @@ impl Geography {
                 .collect(),
             names,
             power_names,
+            ambiguous,
             stacking,
         }
     }

@@ -340,6 +340,10 @@ pub struct Map {
     pub(crate) name_prefixes: std::collections::HashSet<String>,
     /// Normalised power name, adjective or alias -> power.
     pub(crate) power_names: HashMap<String, PowerId>,
+    /// Names players use for more than one place (`tyr`: Tyrolia or the
+    /// Tyrrhenian Sea, as DPjudge marks them): an order naming one is
+    /// asked about, never guessed.
+    pub(crate) ambiguous: HashMap<String, Vec<ProvinceId>>,
     /// Which units may share a province.
     pub(crate) stacking: Stacking,
 }
@@ -480,6 +484,12 @@ impl Map {
     /// Look up an already normalised name.
     pub fn lookup_normalized(&self, name: &str) -> Option<Named> {
         self.names.get(name).copied()
+    }
+    /// The places an ambiguous name may mean (none: it is not one).
+    pub fn ambiguous(&self, name: &str) -> &[ProvinceId] {
+        self.ambiguous
+            .get(&normalize_name(name))
+            .map_or(&[], Vec::as_slice)
     }
     /// Look a power up by name, adjective or alias.
     pub fn lookup_power(&self, name: &str) -> Option<PowerId> {

@@ -1017,6 +1017,21 @@ impl<'m> OrderParser<'m> {
         for n in (1..=words.len()).rev() {
             let joined: Vec<&str> = words[..n].iter().map(|(w, _)| *w).collect();
             let key = normalize_name(&joined.join(" "));
+            // A name the map marks as meaning several places is asked
+            // about, never guessed.
+            let several = self.map.ambiguous(&key);
+            if !several.is_empty() {
+                let t0 = &c.toks[start];
+                let t1 = &c.toks[words[n - 1].1 - 1];
+                let span = t0.span.start..t1.span.end;
+                return Err(ParseError {
+                    kind: ParseErrorKind::AmbiguousPlace {
+                        text: c.line[span.clone()].to_string(),
+                        candidates: several.iter().map(|&p| self.label(p)).collect(),
+                    },
+                    span,
+                });
+            }
             if key.len() < 3 {
                 continue;
             }

@@ -319,15 +319,25 @@ fn powers(out: &mut String, b: &Board<'_>) {
     }
 }
 
-/// The aliases each province may keep: none that names two places, none
-/// that only repeats its id or name. The rest are noted.
-fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> BTreeMap<String, Vec<String>> {
+/// The aliases each province keeps, and the names it shares with other
+/// places (DPjudge's `tyr?`, and any alias two places use): those are
+/// written `ambiguous`, so that an order naming one is asked about. A
+/// shared name that is also a place's id or full name is left out, noted.
+struct Names {
+    plain: BTreeMap<String, Vec<String>>,
+    ambiguous: BTreeMap<String, Vec<String>>,
+}
+
+fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> Names {
     let mut count: BTreeMap<String, usize> = BTreeMap::new();
-    let mut own: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut fixed: BTreeSet<String> = BTreeSet::new();
     for base in &b.bases {
         let mut names: BTreeSet<String> = BTreeSet::new();
-        names.insert(normalize_name(&b.id(base)));
+        let id = normalize_name(&b.id(base));
+        fixed.insert(id.clone());
+        names.insert(id);
         if let Some(n) = b.m.names.iter().find(|n| n.abbr == *base) {
+            fixed.insert(normalize_name(&n.name));
             names.insert(normalize_name(&n.name));
             for a in &n.aliases {
                 names.insert(normalize_name(a));
@@ -336,10 +346,12 @@ fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> BTreeMap<String, Vec<Strin
         for n in &names {
             *count.entry(n.clone()).or_default() += 1;
         }
-        own.insert(base.clone(), names);
     }
-    let mut out = BTreeMap::new();
-    let mut ambiguous = Vec::new();
+    let mut out = Names {
+        plain: BTreeMap::new(),
+        ambiguous: BTreeMap::new(),
+    };
+    let mut dropped = Vec::new();
     for base in &b.bases {
         let Some(n) = b.m.names.iter().find(|n| n.abbr == *base) else {
             continue;
@@ -347,26 +359,37 @@ fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> BTreeMap<String, Vec<Strin
         let id = normalize_name(&b.id(base));
         let name = normalize_name(&n.name);
         let mut keep = Vec::new();
-        for a in &n.aliases {
+        let mut shared = Vec::new();
+        let all = n
+            .aliases
+            .iter()
+            .map(|a| (a, false))
+            .chain(n.ambiguous.iter().map(|a| (a, true)));
+        for (a, marked) in all {
             let k = normalize_name(a);
             if k.is_empty() || k == id || k == name || a.contains(['/', '(', ')']) {
                 continue;
             }
-            if count.get(&k).copied().unwrap_or(0) > 1 {
-                ambiguous.push(format!("{a} ({})", b.id(base)));
+            let several = marked || count.get(&k).copied().unwrap_or(0) > 1;
+            if several && fixed.contains(&k) {
+                dropped.push(format!("{a} ({})", b.id(base)));
+            } else if several {
+                if !shared.contains(a) {
+                    shared.push(a.clone());
+                }
             } else if !keep.contains(a) {
                 keep.push(a.clone());
             }
         }
-        ambiguous.extend(n.ambiguous.iter().map(|a| format!("{a} ({})", b.id(base))));
-        out.insert(base.clone(), keep);
+        out.plain.insert(base.clone(), keep);
+        out.ambiguous.insert(base.clone(), shared);
     }
-    if !ambiguous.is_empty() {
-        ambiguous.sort();
-        ambiguous.dedup();
+    if !dropped.is_empty() {
+        dropped.sort();
+        dropped.dedup();
         notes.push(format!(
-            "aliases naming more than one place, left out: {}",
-            ambiguous.join(", ")
+            "aliases that are another place's own name, left out: {}",
+            dropped.join(", ")
         ));
     }
     out
@@ -402,8 +425,11 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
             q(&b.id(base)),
             q(&name)
         );
-        if let Some(a) = kept.get(base).filter(|a| !a.is_empty()) {
+        if let Some(a) = kept.plain.get(base).filter(|a| !a.is_empty()) {
             let _ = writeln!(out, "aliases = {}", list(a));
+        }
+        if let Some(a) = kept.ambiguous.get(base).filter(|a| !a.is_empty()) {
+            let _ = writeln!(out, "ambiguous = {}", list(a));
         }
         let _ = writeln!(out, "terrain = \"{terrain}\"");
         if centres.contains(base) {
