@@ -1428,3 +1428,159 @@ fn rule_8_a_fleet_left_in_an_enemy_coast_retreats_by_the_sheet_as_a_land_unit_wo
     assert_eq!(t.forced_out.len(), 1, "{:?}", t.forced_out);
     assert_eq!(fleets_at(&v, &t, "ENG"), ["France"], "{:?}", t.forced_out);
 }
+
+#[test]
+fn rule_4_all_supports_for_the_whole_turn_count_from_a_unit_that_moved_first() {
+    let v = variant();
+    // Rule 4: "when a unit is using its double strength capability, all
+    // attacks and supports for the whole turn are added up". Novgorod's
+    // army marches to Pskov in the first impulse and supports the double
+    // attack on White Russia from there in the second: three against the
+    // Polish army's two.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Nov\"]\nPoles = [\"A WRu\", \"A Lit\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Nov)-Psk-S A(Smo)-WRu",
+            "Poles: A(WRu) H",
+            "Poles: A(Lit) S A(WRu)",
+        ],
+    );
+    assert_eq!(
+        at(&v, &t, "WRu").map(|x| x.0),
+        Some("Russia".into()),
+        "{t:?}"
+    );
+    assert_eq!(at(&v, &t, "Psk").map(|x| x.0), Some("Russia".into()));
+    assert!(t.orders.iter().all(Option::is_none), "{:?}", t.orders);
+    // Cut in its impulse by a Swedish attack on Pskov, it does not count:
+    // two against two, the Polish army stands.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Nov\"]\nPoles = [\"A WRu\", \"A Lit\"]\nSweden = [\"A Liv\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Nov)-Psk-S A(Smo)-WRu",
+            "Poles: A(WRu) H",
+            "Poles: A(Lit) S A(WRu)",
+            "Sweden: A(Liv)-hold-Psk",
+        ],
+    );
+    assert_eq!(
+        at(&v, &t, "WRu").map(|x| x.0),
+        Some("Poland".into()),
+        "{t:?}"
+    );
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+    // A move that fails leaves nothing to support from: the unit stands.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Nov\"]\nPoles = [\"A WRu\", \"A Lit\", \"A Psk\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Nov)-Psk-S A(Smo)-WRu",
+            "Poles: A(WRu) H",
+            "Poles: A(Lit) S A(WRu)",
+        ],
+    );
+    assert_eq!(
+        at(&v, &t, "WRu").map(|x| x.0),
+        Some("Poland".into()),
+        "{t:?}"
+    );
+    assert_eq!(at(&v, &t, "Nov").map(|x| x.0), Some("Russia".into()));
+}
+
+#[test]
+fn rule_4_all_supports_for_the_whole_turn_count_from_a_unit_that_moved_first_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo\n\
+         EDIT REMOVE Vol\nEDIT ADD Poles A WRu",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Smo)-WRu (x2);\nA(Nov)-Psk-S A(Smo)-WRu;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(WRu)-hold;\nA(Lit) S A(WRu);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    // The second impulse's support is printed in its impulse, and counted.
+    let line = body
+        .lines()
+        .find(|l| l.contains("2: A(Psk) S A(Smo)-WRu"))
+        .unwrap_or_else(|| panic!("{body}"));
+    assert!(!line.contains("void"), "{body}");
+    assert!(body.contains("1: A(Smo)-WRu (x2)"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let wru = prov(&v, "WRu");
+    let russia = power(&v, "Russians");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.power == russia && v.map.province_of(u.region) == wru),
+        "{body}\n{:?}",
+        pos.units
+    );
+}
+
+#[test]
+fn rule_4_a_later_support_added_to_a_double_conflict_is_printed_as_written() {
+    let mut w = game_by_mail(&["Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Vol\nEDIT ADD Poles A Sil",
+    );
+    assert!(r.contains("added"), "{r}");
+    // Saxony's support, given in the second impulse, joins the double
+    // attack on Brandenburg-Prussia's garrison of two (rule 4: "all
+    // attacks and supports for the whole turn are added up"): three
+    // against two. Silesia's second-impulse support of the army in
+    // Brandenburg-Prussia is for Poland's own army once it is in, not
+    // for the garrison it attacks.
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(WPr)-BPr (x2);\n\
+         A(Sar)-hold-S A(WPr)-BPr;\nA(Sil)-hold-S A(BPr);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Poles");
+    assert!(body.contains("1: A(Sar)-hold-S A(WPr)-BPr"), "{body}");
+    assert!(!body.contains("1: A(Sar) S"), "{body}");
+    let line = body
+        .lines()
+        .find(|l| l.contains("2: A(Sil) S A(BPr)"))
+        .unwrap_or_else(|| panic!("{body}"));
+    assert!(!line.contains("void"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let bpr = prov(&v, "BPr");
+    let poles = power(&v, "Poles");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.power == poles && v.map.province_of(u.region) == bpr),
+        "{body}\n{:?}",
+        pos.units
+    );
+}

@@ -111,6 +111,11 @@ struct Plan {
     /// his second-round move passes through (rule 7: both are simultaneous
     /// with everybody's second impulse).
     through: Option<ProvinceId>,
+    /// The impulse a step judged in the first round was written for, when
+    /// it was brought in from a later one to join a double-strength
+    /// conflict (rule 4): the results show it as written, `A(Sar)-hold-S
+    /// A(WPr)-BPr`.
+    pulled_from: usize,
 }
 
 /// The plan for one order: the steps of each round, with their double
@@ -198,25 +203,35 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Steps, Illegal> {
 /// holding it) is brought into that round, when the unit giving it is
 /// still where it started (its earlier impulses were holds): the conflict
 /// is then judged once, with everything the turn brings to it.
-fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) {
+fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) -> Vec<Late> {
     let land = |k: usize| units[k].kind != UnitKind::Fleet;
-    let mut contested: Vec<ProvinceId> = Vec::new();
+    // The provinces of double actions, with the power of a double move
+    // into one.
+    let mut contested: Vec<(ProvinceId, Option<PowerId>)> = Vec::new();
     for (k, p) in plans.iter().enumerate().filter(|(k, _)| land(*k)) {
         let Some((step, true)) = p.as_ref().and_then(|p| p.steps[0].as_ref()) else {
             continue;
         };
         contested.push(match step {
-            Step::Move(to) | Step::SupportMove(_, to) => to.province,
-            Step::SupportHold(t) => t.at.province,
-            Step::Hold | Step::Convoy(..) => map.province_of(units[k].region),
+            Step::Move(to) => (to.province, Some(units[k].power)),
+            Step::SupportMove(_, to) => (to.province, None),
+            Step::SupportHold(t) => (t.at.province, None),
+            Step::Hold | Step::Convoy(..) => (map.province_of(units[k].region), None),
         });
     }
     if contested.is_empty() {
-        return;
+        return Vec::new();
     }
-    let bears = |step: &Step| match step {
-        Step::Move(to) | Step::SupportMove(_, to) => contested.contains(&to.province),
-        Step::SupportHold(t) => contested.contains(&t.at.province),
+    // A later support of the unit in a province its own power attacks at
+    // double strength is for its own army there once the attack is over,
+    // not for the defender: it is left in its impulse.
+    let bears = |step: &Step, power: PowerId| match step {
+        Step::Move(to) | Step::SupportMove(_, to) => {
+            contested.iter().any(|(p, _)| *p == to.province)
+        }
+        Step::SupportHold(t) => contested
+            .iter()
+            .any(|(p, by)| *p == t.at.province && *by != Some(power)),
         Step::Hold | Step::Convoy(..) => false,
     };
     for (k, p) in plans.iter_mut().enumerate() {
@@ -232,10 +247,68 @@ fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) {
             continue;
         };
         let later = r > 0 && !(r == 1 && p.through.is_some());
-        if later && p.steps[r].as_ref().is_some_and(|(s, d)| !d && bears(s)) {
+        if later
+            && p.steps[r]
+                .as_ref()
+                .is_some_and(|(s, d)| !d && bears(s, units[k].power))
+        {
             p.steps[0] = p.steps[r].take();
+            p.pulled_from = r;
         }
     }
+    // The rest of "all ... supports for the whole turn": a support bearing
+    // on the conflict in a later impulse of a unit that did something else
+    // in its first (moved, supported elsewhere) is counted in the first
+    // round from where that first impulse leaves the unit (see
+    // [`count_late_supports`]), and shown in its own impulse.
+    let mut late = Vec::new();
+    for (k, p) in plans.iter().enumerate().filter(|(k, _)| land(*k)) {
+        let Some(p) = p.as_ref().filter(|p| p.through.is_none()) else {
+            continue;
+        };
+        if !matches!(&p.steps[0], Some((s, false)) if *s != Step::Hold) {
+            continue;
+        }
+        let next =
+            (1..p.steps.len()).find(|&j| !matches!(p.steps[j], None | Some((Step::Hold, false))));
+        if let Some(j) = next
+            && let Some((s @ (Step::SupportMove(..) | Step::SupportHold(_)), false)) = &p.steps[j]
+            && bears(s, units[k].power)
+        {
+            late.push(Late {
+                unit: k,
+                round: j,
+                fate: None,
+            });
+        }
+    }
+    late
+}
+
+/// A later impulse's support bearing on a double-strength conflict, from a
+/// unit that did something else in its first impulse (rule 4: "all
+/// attacks and supports for the whole turn are added up").
+#[derive(Debug, Clone, Copy)]
+struct Late {
+    /// The supporting unit's plan index.
+    unit: usize,
+    /// The impulse (round) it is written for.
+    round: usize,
+    /// What became of it, once the first round is judged.
+    fate: Option<LateFate>,
+}
+
+/// What became of a [`Late`] support.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LateFate {
+    /// Added to the conflict.
+    Counted,
+    /// Cut in its impulse by the unit with this plan index.
+    Cut(usize),
+    /// The supported unit does not make that move (or hold).
+    Void,
+    /// Refused, with the reason.
+    Refused(Illegal),
 }
 
 /// The judge's order for `u` taking `step` from where it stands.
@@ -308,7 +381,7 @@ pub fn adjudicate_turn(
         permits,
     } = input;
     let (mut plans, verdicts) = plan_orders(map, units, orders);
-    sum_double_conflicts(map, units, &mut plans);
+    let late = sum_double_conflicts(map, units, &mut plans);
     let mut t = Judging {
         map,
         rules,
@@ -323,6 +396,7 @@ pub fn adjudicate_turn(
         plans,
         stands: vec![false; units.len()],
         deferred: Vec::new(),
+        late,
     };
 
     // The units, followed through the rounds: (unit, its plan index); the
@@ -451,6 +525,9 @@ struct Judging<'a> {
     /// (or turn, in double impulse conflicts) of the attack"), with the
     /// standoffs of their round and the round's index.
     deferred: Vec<(Vec<Dislodged>, Vec<ProvinceId>, usize)>,
+    /// Later impulses' supports of the first round's double-strength
+    /// conflicts, from units that acted in their first impulse (rule 4).
+    late: Vec<Late>,
 }
 
 /// A unit dislodged in a round: the unit, its plan index, the places it
@@ -522,6 +599,7 @@ fn plan_orders(
                         steps: steps.clone(),
                         order: i,
                         through,
+                        pulled_from: 0,
                     });
                 }
                 for prev in replaced {
@@ -549,8 +627,15 @@ struct LandOrders {
     /// The units (on the board) meaning to move this round: if they do
     /// not arrive, they stand for the rest of the turn.
     meant_move: Vec<usize>,
-    /// Leaders moving twice in this round: (judge order, the move shown).
-    through_moves: Vec<(usize, MainCommand)>,
+    /// Orders shown otherwise than the judge is given them: (judge order,
+    /// the command shown). A leader moving twice in this round is judged
+    /// as a ferried army and shown as his move; an impulse brought in from
+    /// a later one is shown as written (`A(Sar)-hold-S A(WPr)-BPr`).
+    shown: Vec<(usize, MainCommand)>,
+    /// Later supports of a double-strength conflict given in this round
+    /// (see [`Late`]): the judge holds them, the results show the support
+    /// and what became of it.
+    late_shown: Vec<(usize, LateFate)>,
 }
 
 /// One round of the land game: the acting units' impulses (the convoying
@@ -629,13 +714,25 @@ fn land_round(
         stacked,
         prep,
         meant_move,
-        through_moves,
+        shown,
+        late_shown,
     } = lo;
     let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
-    let result = adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, &plain, &prep);
-    for (k, shown) in through_moves {
+    let mut result = adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, &plain, &prep);
+    if round == 0 && !t.late.is_empty() {
+        let judged = Judged {
+            board,
+            here: &here,
+            land: first_convoy,
+            orders: &plain,
+            prep: &prep,
+        };
+        result = count_late_supports(t, &judged, result);
+    }
+    for (k, shown) in shown {
         judge_orders[k].0.command = shown;
     }
+    show_late_supports(board, &late_shown, &mut result);
     // The first round speaks for the sheet order; later rounds only
     // when the order was not already refused.
     for (k, v) in result.orders.iter().enumerate() {
@@ -690,6 +787,34 @@ fn land_order(
     let p = t.plans[k].as_ref().expect("acting units have a plan");
     let order = p.order;
     let (mut step, double) = p.steps[round].clone().expect("acting");
+    // A later support already counted in its double-strength conflict
+    // (rule 4): the judge holds the unit, the results show the support.
+    if let Some(fate) = t
+        .late
+        .iter()
+        .find(|l| l.unit == k && l.round == round)
+        .and_then(|l| l.fate)
+    {
+        lo.late_shown.push((lo.judge_orders.len(), fate));
+        lo.shown.push((lo.judge_orders.len(), command_of(&step)));
+        lo.judge_orders
+            .push((order_of(map, &u, &Step::Hold), order));
+        return;
+    }
+    // An impulse brought in from a later one is shown as written: the
+    // holds before it, then it.
+    if round == 0 && p.pulled_from > 0 {
+        let mut steps = vec![Step::Hold; p.pulled_from];
+        steps.push(step.clone());
+        lo.shown.push((
+            lo.judge_orders.len(),
+            MainCommand::Impulses {
+                stack: 1,
+                steps,
+                double: false,
+            },
+        ));
+    }
     if matches!(step, Step::Move(_)) {
         lo.meant_move.push(b);
     }
@@ -759,10 +884,169 @@ fn land_order(
     // The judge moves a leader passing through as it moves a
     // ferried army: his order to it is a hold, shown as the move.
     if let Some(shown) = through {
-        lo.through_moves.push((lo.judge_orders.len(), shown));
+        lo.shown.push((lo.judge_orders.len(), shown));
         step = Step::Hold;
     }
     lo.judge_orders.push((order_of(map, &u, &step), order));
+}
+
+/// A first round as the judge was given it, for judging it again.
+struct Judged<'a> {
+    /// The land units, with their plan index.
+    board: &'a [(Unit, usize)],
+    /// The judge's units: the board, the garrisons, the convoying stacks.
+    here: &'a [Unit],
+    /// How many of `here` are land units and garrisons.
+    land: usize,
+    /// The judge's orders.
+    orders: &'a [MainOrder],
+    /// The strengths and the rest the judge was given.
+    prep: &'a Prepared,
+}
+
+/// Rule 4's "all attacks and supports for the whole turn are added up",
+/// for the supports of [`Late`]: the first round is judged again with each
+/// added to the strength of the unit it supports, where its giver stands
+/// after the first round (moved there, or stayed; not dislodged), can
+/// reach the province, the supported unit makes that move (or stays), and
+/// no other power's unit moves against the giver in the support's impulse
+/// (that cuts it, as in the standard game, unless it comes from the
+/// province the support is given into). Judged again until every support
+/// counted still has its giver where it gives it.
+fn count_late_supports(
+    t: &mut Judging<'_>,
+    j: &Judged<'_>,
+    first: MovementResult,
+) -> MovementResult {
+    let map = t.map;
+    let board = j.board;
+    let step_of = |k: usize, round: usize| {
+        t.plans[k]
+            .as_ref()
+            .and_then(|p| p.steps[round].clone())
+            .map(|(s, _)| s)
+    };
+    let moving: Vec<bool> = board
+        .iter()
+        .map(|(_, k)| matches!(step_of(*k, 0), Some(Step::Move(_))))
+        .collect();
+    // Where a land unit ends the first round; `None` if it was dislodged
+    // or its move failed (it then stands, and its later impulses are void).
+    let after = |result: &MovementResult, b: usize| -> Option<RegionId> {
+        let r = &result.units[b];
+        match (r.command, &r.outcome) {
+            _ if r.dislodged.is_some() => None,
+            (Resolved::Move { to, .. }, Outcome::Moved) => Some(to),
+            _ if moving[b] => None,
+            _ => Some(board[b].0.region),
+        }
+    };
+    let mut counted: Vec<(usize, usize, u32)> = Vec::new();
+    for li in 0..t.late.len() {
+        let l = t.late[li];
+        let Some(b) = board.iter().position(|(_, k)| *k == l.unit) else {
+            continue;
+        };
+        let (Some(x), Some(step)) = (after(&first, b), step_of(l.unit, l.round)) else {
+            continue;
+        };
+        let u = board[b].0;
+        let (target, into) = match &step {
+            Step::SupportMove(s, to) => (s, Some(to.province)),
+            Step::SupportHold(s) => (s, None),
+            _ => continue,
+        };
+        let tp = into.unwrap_or(target.at.province);
+        let supported = (0..j.land).find(|&i| {
+            i != b
+                && map.province_of(j.here[i].region) == target.at.province
+                && match (into, board.get(i)) {
+                    (Some(to), Some((_, k))) => {
+                        matches!(step_of(*k, 0), Some(Step::Move(d)) if d.province == to)
+                    }
+                    (Some(_), None) => false,
+                    // A hold: the unit stays (a garrison always does).
+                    (None, _) => !moving.get(i).copied().unwrap_or(false),
+                }
+        });
+        let cutter = board.iter().enumerate().find(|&(b2, (u2, k2))| {
+            b2 != b
+                && u2.power != u.power
+                && after(&first, b2).is_some_and(|p2| into != Some(map.province_of(p2)))
+                && matches!(step_of(*k2, l.round), Some(Step::Move(d)) if d.province == map.province_of(x))
+        });
+        let fate = if !map.reaches(x, tp, u.kind) {
+            LateFate::Refused(Illegal::CannotSupportThere)
+        } else if let Some(i) = supported {
+            match cutter {
+                Some((_, (_, k2))) => LateFate::Cut(*k2),
+                None => {
+                    counted.push((li, i, u.kind.strength()));
+                    LateFate::Counted
+                }
+            }
+        } else {
+            LateFate::Void
+        };
+        t.late[li].fate = Some(fate);
+    }
+    loop {
+        if counted.is_empty() {
+            return first;
+        }
+        let mut prep = j.prep.clone();
+        for &(_, i, v) in &counted {
+            match prep.strength.iter_mut().find(|(x, _)| *x == i) {
+                Some((_, s)) => *s += v,
+                None => prep.strength.push((i, j.here[i].kind.strength() + v)),
+            }
+        }
+        let result =
+            adjudicate_movement_prepared(map, t.rules, t.q, t.phase, j.here, j.orders, &prep);
+        // A giver that no longer gets where it gives its support: judged
+        // again without it (it stands, its support void with it).
+        let lost: Vec<usize> = counted
+            .iter()
+            .map(|(li, _, _)| *li)
+            .filter(|&li| {
+                let b = board.iter().position(|(_, k)| *k == t.late[li].unit);
+                b.is_some_and(|b| after(&result, b) != after(&first, b))
+            })
+            .collect();
+        if lost.is_empty() {
+            return result;
+        }
+        for &li in &lost {
+            t.late[li].fate = None;
+        }
+        counted.retain(|(li, _, _)| !lost.contains(li));
+    }
+}
+
+/// The later supports of a double-strength conflict, shown in their own
+/// impulse with what became of them (the judge held their units).
+fn show_late_supports(
+    board: &[(Unit, usize)],
+    late: &[(usize, LateFate)],
+    result: &mut MovementResult,
+) {
+    for &(k, fate) in late {
+        if let LateFate::Refused(why) = fate {
+            result.orders[k] = Some(why);
+            continue;
+        }
+        let Some(u) = result.units.iter_mut().find(|u| u.order_index() == Some(k)) else {
+            continue;
+        };
+        u.outcome = match fate {
+            LateFate::Cut(by) => match board.iter().position(|(_, x)| *x == by) {
+                Some(i) => Outcome::Cut(i),
+                None => Outcome::Supported,
+            },
+            LateFate::Void => Outcome::SupportVoid,
+            _ => Outcome::Supported,
+        };
+    }
 }
 
 /// A leader's second and third moves, both in this round (rule 7): he
