@@ -1584,3 +1584,132 @@ fn rule_4_a_later_support_added_to_a_double_conflict_is_printed_as_written() {
         pos.units
     );
 }
+
+#[test]
+fn rule_7_a_retreating_leader_displaces_a_friendly_army_which_retreats_and_the_results_say_so() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    // Menshikov in Smolensk, every place around him held: Moscow by his
+    // own army, the rest by Polish armies.
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Mos\nEDIT REMOVE Nov\nEDIT REMOVE Ukr\n\
+         EDIT REMOVE Ore\nEDIT ADD Russians L Smo\nEDIT ADD Russians A Mos\n\
+         EDIT ADD Poles A WRu\nEDIT ADD Poles A Ukr\nEDIT ADD Poles A Psk\n\
+         EDIT ADD Poles A Nov\nEDIT ADD Poles A Ore",
+    );
+    assert!(!r.contains("rror"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(WRu)-Smo (x2);\n\
+         A(Ukr) S A(WRu)-Smo (x2);\nA(Psk) S A(WRu)-Smo;\nA(Nov) S A(WRu)-Smo;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // Rule 7: "when retreating a leader displaces a friendly army"; the
+    // army displaced retreats as a dislodged unit would (rule 5), by the
+    // sheet's retreat.
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Mos) H;\nRetreats: A(Mos)-Yar;\n\
+         Removes: A(Kaz).",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        body.contains("Russia: Menshikov(Smo)-Mos (nowhere free: it displaces a friendly army)"),
+        "{body}"
+    );
+    assert!(
+        body.contains("Russia: A(Mos)-Yar (displaced by its own leader's retreat)"),
+        "{body}"
+    );
+    let pos = stored(&mut w);
+    let v = variant();
+    let at = |name: &str| {
+        pos.units
+            .iter()
+            .find(|u| v.map.province_of(u.region) == prov(&v, name))
+            .map(|u| u.kind)
+    };
+    assert_eq!(at("Mos"), Some(UnitKind::Leader), "{:?}", pos.units);
+    assert_eq!(at("Yar"), Some(UnitKind::Army), "{:?}", pos.units);
+}
+
+#[test]
+fn rule_5_a_retreat_refused_by_an_armed_neutral_says_why() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT ADD Russians A WRu",
+    );
+    assert!(!r.contains("rror"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(WRu)-Lit (x2);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // Courland is an armed neutral still held by its garrison: only an
+    // attack enters it (rule 10b), so the sheet's retreat cannot be made;
+    // and no free place is nearer a Polish centre than Lithuania, itself
+    // one (rule 5): the army is disbanded, and the results say why.
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(Lit) H;\nRetreats: A(Lit)-Kur.",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Poles");
+    let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        body.contains(
+            "Poland: A(Lit) disbanded (not to Kur: an armed neutral holds it, only an \
+             attack enters it; no free place nearer a centre of its own)"
+        ),
+        "{body}"
+    );
+}
+
+#[test]
+fn rule_8_a_fleet_move_refused_at_judgement_is_printed_as_written_with_its_reason() {
+    let mut w = game_by_mail(&["France"]);
+    // Rule 8: "fleets may only occupy friendly coastal provinces", and
+    // Provence is nobody's: the reply cannot know (an army may make it
+    // friendly in the same impulse), the results say why it failed.
+    let r = w.reply(
+        "France@example.test",
+        "SIGNON France y1700 pw-secret\nFrance 1700 Moves: F(Lgd)-Pro;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "France");
+    let joined = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        joined.contains("sea 1: F(Lgd)-Pro void: fleets may enter only friendly coastal provinces"),
+        "{body}"
+    );
+    assert!(!body.contains("F(Lgd) H"), "{body}");
+}
+
+#[test]
+fn rule_10c_a_single_impulse_across_the_swiss_border_is_shown_as_written_with_its_reason() {
+    let v = variant();
+    // Offline (`zinejudge adjudicate`) the order reaches the judge, which
+    // holds the unit: the round shows the move as written, void, with the
+    // reason ("all actions across the Swiss border require two impulses").
+    let pos = board(&v, "France = [\"A Bur\"]");
+    let t = turn(&v, &pos, &["France: A(Bur)-Swi"]);
+    let round = &t.rounds[0];
+    let k = round
+        .orders
+        .iter()
+        .position(|(o, _)| o.unit.at.province == prov(&v, "Bur"))
+        .expect("the order is shown");
+    assert!(
+        matches!(
+            round.orders[k].0.command,
+            zinejudge::orders::MainCommand::Move { .. }
+        ),
+        "{:?}",
+        round.orders[k]
+    );
+    assert_eq!(round.result.orders[k], Some(Illegal::MountainCrossing));
+    assert_eq!(at(&v, &t, "Bur").map(|x| x.0), Some("France".into()));
+}

@@ -1147,13 +1147,19 @@ fn turn_lines(
     for round in t.turn.rounds.iter().chain(&t.turn.sea_rounds) {
         for (u, to) in &round.retreats {
             let who = unit_named(r.variant, u);
+            // Why it went elsewhere than ordered, or nowhere.
+            let note = round
+                .notes
+                .iter()
+                .find(|(x, _)| x == u)
+                .map_or(String::new(), |(_, n)| format!(" ({})", n.text(map)));
             let (zine, judge) = match to {
                 Some(region) => (
-                    format!("{who}-{}", map.region_abbr(*region)),
+                    format!("{who}-{}{note}", map.region_abbr(*region)),
                     format!("{} -> {}", unit_long(map, u), map.region_abbr(*region)),
                 ),
                 None => (
-                    format!("{who} disbanded"),
+                    format!("{who} disbanded{note}"),
                     format!("{} DISBAND", unit_long(map, u)),
                 ),
             };

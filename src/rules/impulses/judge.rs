@@ -65,6 +65,9 @@ pub struct Round {
     pub result: MovementResult,
     /// Dislodged units and where each went (`None`: disbanded).
     pub retreats: Vec<(Unit, Option<RegionId>)>,
+    /// Why some of them went elsewhere than ordered, or nowhere: the
+    /// results print it after the retreat.
+    pub notes: Vec<(Unit, RetreatNote)>,
     /// The orders (indexes into `orders`) given at double strength.
     pub doubled: Vec<usize>,
     /// The impulses of this round not judged, each with its sheet order,
@@ -460,13 +463,15 @@ pub fn adjudicate_turn(
     // The retreats of double-strength conflicts, once the turn is over
     // (rule 5), listed with the round of the attack.
     for (dislodged, contested, round) in std::mem::take(&mut t.deferred) {
-        let retreats = land_retreats(&t, &mut board, dislodged, &contested);
+        let mut notes = Vec::new();
+        let retreats = land_retreats(&t, &mut board, dislodged, &contested, &mut notes);
         for (u, to) in &retreats {
             if let Some(r) = to {
                 t.friendly_now[map.province_of(*r).index()] = Some(u.power);
             }
         }
         rounds[round].retreats.extend(retreats);
+        rounds[round].notes.extend(notes);
     }
     let mut garrisons = t.garrisons;
     garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
@@ -636,6 +641,9 @@ struct LandOrders {
     /// (see [`Late`]): the judge holds them, the results show the support
     /// and what became of it.
     late_shown: Vec<(usize, LateFate)>,
+    /// Orders refused before the judge (it holds their units), with the
+    /// reason the results print.
+    refused: Vec<(usize, Illegal)>,
 }
 
 /// One round of the land game: the acting units' impulses (the convoying
@@ -716,6 +724,7 @@ fn land_round(
         meant_move,
         shown,
         late_shown,
+        refused,
     } = lo;
     let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
     let mut result = adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, &plain, &prep);
@@ -733,6 +742,9 @@ fn land_round(
         judge_orders[k].0.command = shown;
     }
     show_late_supports(board, &late_shown, &mut result);
+    for (k, why) in refused {
+        result.orders[k] = Some(why);
+    }
     // The first round speaks for the sheet order; later rounds only
     // when the order was not already refused.
     for (k, v) in result.orders.iter().enumerate() {
@@ -754,13 +766,15 @@ fn land_round(
     if !later.is_empty() {
         t.deferred.push((later, result.contested.clone(), round));
     }
-    let retreats = land_retreats(t, &mut next, now, &result.contested);
+    let mut notes = Vec::new();
+    let retreats = land_retreats(t, &mut next, now, &result.contested, &mut notes);
     (
         Round {
             board: here,
             orders: judge_orders,
             result,
             retreats,
+            notes,
             doubled,
             voided,
             stacked,
@@ -818,12 +832,14 @@ fn land_order(
     if matches!(step, Step::Move(_)) {
         lo.meant_move.push(b);
     }
+    // An impulse refused here is held by the judge; the results show it as
+    // written, void, with the reason.
+    let written = step.clone();
+    let mut refused = None;
     if let Step::SupportMove(s, _) | Step::SupportHold(s) = &step
         && supports_across(s, false)
     {
-        if t.verdicts[order].is_none() {
-            t.verdicts[order] = Some(Illegal::FleetsApart);
-        }
+        refused = Some(Illegal::FleetsApart);
         step = Step::Hold;
     }
     let through = match (p.through.filter(|_| round == 1), &step) {
@@ -848,9 +864,7 @@ fn land_order(
     let crossing = there.is_some_and(|x| t.q.mountain(x) != t.q.mountain(here_p));
     if crossing {
         if !double {
-            if t.verdicts[order].is_none() {
-                t.verdicts[order] = Some(Illegal::MountainCrossing);
-            }
+            refused = Some(Illegal::MountainCrossing);
             step = Step::Hold;
         } else if matches!(step, Step::Move(_)) {
             lo.prep.strength.push((b, base));
@@ -886,6 +900,11 @@ fn land_order(
     if let Some(shown) = through {
         lo.shown.push((lo.judge_orders.len(), shown));
         step = Step::Hold;
+    }
+    if let Some(why) = refused {
+        t.verdicts[order].get_or_insert(why);
+        lo.shown.push((lo.judge_orders.len(), command_of(&written)));
+        lo.refused.push((lo.judge_orders.len(), why));
     }
     lo.judge_orders.push((order_of(map, &u, &step), order));
 }
@@ -1235,69 +1254,82 @@ fn land_moves(
 
 /// The retreats of the units dislodged this round (rule 5): the sheet's
 /// if it fits, else the GM's; a leader is never lost for want of one
-/// (rule 7).
+/// (rule 7). Each retreat the results should explain gets a note.
 fn land_retreats(
     t: &Judging<'_>,
     next: &mut Vec<(Unit, usize)>,
     dislodged: Vec<Dislodged>,
     contested: &[ProvinceId],
+    notes: &mut Vec<(Unit, RetreatNote)>,
 ) -> Vec<(Unit, Option<RegionId>)> {
-    let (map, owners) = (t.map, t.owners);
+    let map = t.map;
     let mut retreats = Vec::new();
     for (u, k, options, _) in dislodged {
-        let taken: Vec<ProvinceId> = next
-            .iter()
-            .map(|(x, _)| map.province_of(x.region))
-            .chain(contested.iter().copied())
-            .collect();
-        let options: Vec<RegionId> = options
-            .into_iter()
-            .filter(|r| !taken.contains(&map.province_of(*r)))
-            .collect();
-        let ordered = t.retreat_orders.iter().rev().find_map(|o| match o.command {
-            RetreatCommand::Move { to }
-                if o.power == u.power && o.unit.at.province == map.province_of(u.region) =>
-            {
-                options
-                    .iter()
-                    .copied()
-                    .find(|r| map.province_of(*r) == to.province)
-            }
-            _ => None,
-        });
-        let to = ordered.or_else(|| gm_retreat(map, &u, &options, owners));
-        // A leader is never lost for want of a retreat order (rule 7):
-        // with none nearer a centre, he still goes to the best free
-        // place by the GM's preferences.
-        let to = match u.kind {
-            UnitKind::Leader => to.or_else(|| preferred_retreat(map, &u, &options, owners)),
-            _ => to,
-        };
+        let to = land_retreat(t, next, &u, options, contested, notes);
         match to {
             Some(r) => next.push((Unit { region: r, ..u }, k)),
             None if u.kind == UnitKind::Leader => {
                 // Nowhere free: the leader takes the place of a friendly
                 // army next to it (rule 7: "when retreating a leader
-                // displaces a friendly army").
+                // displaces a friendly army"), which is displaced in its
+                // turn: it retreats as a dislodged unit would (rule 5).
                 let displaced = next.iter().position(|(x, _)| {
                     x.power == u.power
                         && x.kind == UnitKind::Army
                         && map.reaches(u.region, map.province_of(x.region), UnitKind::Army)
                 });
-                match displaced {
-                    Some(i) => {
-                        let (army, _) = next.remove(i);
-                        retreats.push((army, None));
-                        next.push((
-                            Unit {
-                                region: army.region,
-                                ..u
-                            },
-                            k,
-                        ));
-                    }
-                    None => retreats.push((u, None)),
+                let Some(i) = displaced else {
+                    retreats.push((u, None));
+                    continue;
+                };
+                let (army, ak) = next.remove(i);
+                next.push((
+                    Unit {
+                        region: army.region,
+                        ..u
+                    },
+                    k,
+                ));
+                let before = notes.iter().rposition(|(x, _)| *x == u);
+                let refused = before.and_then(|i| notes.remove(i).1.refused);
+                notes.push((
+                    u,
+                    RetreatNote {
+                        refused,
+                        why: Some(Disbanded::Displacing),
+                        displaced: false,
+                    },
+                ));
+                retreats.push((u, Some(army.region)));
+                let options: Vec<RegionId> = map
+                    .borders(army.region)
+                    .iter()
+                    .filter(|(r, m)| {
+                        m.intersects(crate::map::Mobility::ARMY)
+                            && map.admits(*r, UnitKind::Army)
+                            && !t.garrisons.iter().any(|(g, _)| *g == map.province_of(*r))
+                            && map.province_of(*r) != map.province_of(u.region)
+                    })
+                    .map(|(r, _)| *r)
+                    .collect();
+                let mut army_notes = Vec::new();
+                let to = land_retreat(t, next, &army, options, contested, &mut army_notes);
+                let note = army_notes.pop().map_or(
+                    RetreatNote {
+                        refused: None,
+                        why: None,
+                        displaced: true,
+                    },
+                    |(_, n)| RetreatNote {
+                        displaced: true,
+                        ..n
+                    },
+                );
+                notes.push((army, note));
+                if let Some(r) = to {
+                    next.push((Unit { region: r, ..army }, ak));
                 }
+                retreats.push((army, to));
                 continue;
             }
             None => {}
@@ -1305,6 +1337,144 @@ fn land_retreats(
         retreats.push((u, to));
     }
     retreats
+}
+
+/// Where dislodged unit `u` retreats among `options` (rule 5): the sheet's
+/// retreat if it fits, else the GM's; for a leader (rule 7) the best free
+/// place even if no nearer a centre. Notes why an ordered retreat was not
+/// made, and why a unit with nowhere to go is disbanded.
+fn land_retreat(
+    t: &Judging<'_>,
+    next: &[(Unit, usize)],
+    u: &Unit,
+    options: Vec<RegionId>,
+    contested: &[ProvinceId],
+    notes: &mut Vec<(Unit, RetreatNote)>,
+) -> Option<RegionId> {
+    let (map, owners) = (t.map, t.owners);
+    let taken: Vec<ProvinceId> = next
+        .iter()
+        .map(|(x, _)| map.province_of(x.region))
+        .chain(contested.iter().copied())
+        .collect();
+    let options: Vec<RegionId> = options
+        .into_iter()
+        .filter(|r| !taken.contains(&map.province_of(*r)))
+        .collect();
+    let written = t.retreat_orders.iter().rev().find_map(|o| match o.command {
+        RetreatCommand::Move { to }
+            if o.power == u.power && o.unit.at.province == map.province_of(u.region) =>
+        {
+            Some(to.province)
+        }
+        _ => None,
+    });
+    let ordered = written.and_then(|p| options.iter().copied().find(|r| map.province_of(*r) == p));
+    // Why the sheet's retreat does not fit, for the results.
+    let refused = written.filter(|_| ordered.is_none()).map(|p| {
+        let why = if t.garrisons.iter().any(|(g, _)| *g == p) {
+            Unfit::ArmedNeutral
+        } else if map.reaches(u.region, p, u.kind) {
+            Unfit::NotFree
+        } else {
+            Unfit::NotNext
+        };
+        (p, why)
+    });
+    let to = ordered.or_else(|| gm_retreat(map, u, &options, owners));
+    // A leader is never lost for want of a retreat order (rule 7): with
+    // none nearer a centre, he still goes to the best free place by the
+    // GM's preferences.
+    let to = match u.kind {
+        UnitKind::Leader => to.or_else(|| preferred_retreat(map, u, &options, owners)),
+        _ => to,
+    };
+    let why = match to {
+        Some(_) => None,
+        None if options.is_empty() => Some(Disbanded::Nowhere),
+        None => Some(Disbanded::NoneNearer),
+    };
+    if refused.is_some() || why.is_some() {
+        notes.push((
+            *u,
+            RetreatNote {
+                refused,
+                why,
+                displaced: false,
+            },
+        ));
+    }
+    to
+}
+
+/// Why a retreat went elsewhere than ordered, or why a unit went nowhere,
+/// for the results (rules 5, 7 and 10b).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetreatNote {
+    /// The sheet's retreat, to this province, could not be made, and why.
+    pub refused: Option<(ProvinceId, Unfit)>,
+    /// Why the unit went nowhere (or, for a leader, onto a friendly army).
+    pub why: Option<Disbanded>,
+    /// An army displaced by its own leader's retreat (rule 7), retreating
+    /// in its turn.
+    pub displaced: bool,
+}
+
+impl RetreatNote {
+    /// The note as the results print it, in brackets after the retreat.
+    pub fn text(&self, map: &Map) -> String {
+        let mut parts = Vec::new();
+        if self.displaced {
+            parts.push("displaced by its own leader's retreat".to_string());
+        }
+        if let Some((p, unfit)) = self.refused {
+            let abbr = &map.province(p).abbr;
+            parts.push(match unfit {
+                Unfit::ArmedNeutral => {
+                    format!("not to {abbr}: an armed neutral holds it, only an attack enters it")
+                }
+                Unfit::NotFree => format!("not to {abbr}: it is not free"),
+                Unfit::NotNext => format!("not to {abbr}: it is not next to the unit"),
+            });
+        }
+        if let Some(why) = self.why {
+            parts.push(
+                match why {
+                    Disbanded::NoneNearer => "no free place nearer a centre of its own",
+                    Disbanded::Nowhere => "nowhere free to retreat to",
+                    Disbanded::Displacing => "nowhere free: it displaces a friendly army",
+                }
+                .to_string(),
+            );
+        } else if self.refused.is_some() {
+            parts.push("the GM's retreat".into());
+        }
+        parts.join("; ")
+    }
+}
+
+/// Why the sheet's retreat does not fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfit {
+    /// An armed neutral's garrison holds the centre (rule 10b: only an
+    /// attack enters it).
+    ArmedNeutral,
+    /// Occupied, or left empty by a standoff.
+    NotFree,
+    /// Not next to the unit.
+    NotNext,
+}
+
+/// Why a retreating unit went nowhere, or where the GM's rule would not
+/// send it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disbanded {
+    /// No free place nearer a centre the power controls (rule 5).
+    NoneNearer,
+    /// No free place at all.
+    Nowhere,
+    /// A leader with nowhere free, onto a friendly army (rule 7).
+    Displacing,
 }
 
 /// Fleets left in a coastal province that is no longer friendly retreat
@@ -1514,6 +1684,8 @@ fn sea_round(
             .filter(|_| !standing(t))
     };
     let mut voided = Vec::new();
+    // Orders refused before the judge: (judge order, as written, why).
+    let mut sea_refused: Vec<(usize, MainCommand, Illegal)> = Vec::new();
     let mut stacked: Vec<(usize, u32)> = Vec::new();
     let mut stacked_voided: Vec<(usize, u32)> = Vec::new();
     // The stacks meaning to sail this round.
@@ -1541,6 +1713,9 @@ fn sea_round(
             meant_move.push(s);
         }
         let mut command = command_of(&step);
+        // Refused here, the stack holds; the results show the order as
+        // written, void, with the reason.
+        let mut refused = None;
         match &step {
             Step::Move(to) => {
                 let sea = SeaBoard {
@@ -1549,11 +1724,13 @@ fn sea_round(
                     fleets,
                 };
                 // A refused move holds, and the results say why.
-                command = sea_move(map, &sea, &stays, may_enter, s, *to, double, &mut sp)
-                    .unwrap_or_else(|why| {
-                        verdicts[plan.order].get_or_insert(why);
-                        MainCommand::Hold
-                    });
+                match sea_move(map, &sea, &stays, may_enter, s, *to, double, &mut sp) {
+                    Ok(c) => command = c,
+                    Err(why) => {
+                        refused = Some(why);
+                        command = MainCommand::Hold;
+                    }
+                }
             }
             Step::Convoy(u, to) => {
                 convoys.push(ConvoyStack {
@@ -1566,13 +1743,19 @@ fn sea_round(
                 command = MainCommand::Hold;
             }
             Step::SupportMove(t, _) | Step::SupportHold(t) if supports_across(t, true) => {
-                verdicts[plan.order].get_or_insert(Illegal::FleetsApart);
+                refused = Some(Illegal::FleetsApart);
                 command = MainCommand::Hold;
             }
             Step::SupportMove(..) | Step::SupportHold(_) if double => {
                 sp.prep.support.push((s, 2 * size));
             }
             _ => {}
+        }
+        if let Some(why) = refused {
+            verdicts[plan.order].get_or_insert(why);
+            if !leaving[s] {
+                sea_refused.push((orders.len(), command_of(&step), why));
+            }
         }
         let order = MainOrder {
             command,
@@ -1597,6 +1780,7 @@ fn sea_round(
     }
     let plain: Vec<MainOrder> = orders.iter().map(|(o, _)| o.clone()).collect();
     let mut result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &sp.prep);
+    note_refusals(&mut orders, &mut result, sea_refused, round, verdicts);
     for (s, order, sheet) in departures {
         if stacks[s].1.len() > 1 {
             stacked.push((orders.len(), stacks[s].1.len() as u32));
@@ -1604,12 +1788,6 @@ fn sea_round(
         result.units[s].order = OrderIndex::new(orders.len());
         result.orders.push(None);
         orders.push((order, sheet));
-    }
-    for (k, v) in result.orders.iter().enumerate() {
-        let i = orders[k].1;
-        if round == 0 && verdicts[i].is_none() {
-            verdicts[i] = *v;
-        }
     }
     let (retreats, dislodged_stacks) = sea_outcome(
         map,
@@ -1634,6 +1812,7 @@ fn sea_round(
             orders,
             result,
             retreats,
+            notes: Vec::new(),
             doubled,
             voided,
             stacked,
@@ -1641,6 +1820,28 @@ fn sea_round(
         },
         convoys,
     )
+}
+
+/// A sea round's orders refused before the judge, shown as written with
+/// their reason; then the first round's verdicts speak for the sheet
+/// orders not already refused.
+fn note_refusals(
+    orders: &mut [(MainOrder, usize)],
+    result: &mut MovementResult,
+    refused: Vec<(usize, MainCommand, Illegal)>,
+    round: usize,
+    verdicts: &mut [Option<Illegal>],
+) {
+    for (k, shown, why) in refused {
+        orders[k].0.command = shown;
+        result.orders[k] = Some(why);
+    }
+    for (k, v) in result.orders.iter().enumerate() {
+        let i = orders[k].1;
+        if round == 0 && verdicts[i].is_none() {
+            verdicts[i] = *v;
+        }
+    }
 }
 
 /// The stacks of a sea round and the fleets they are made of.
