@@ -1713,3 +1713,17 @@ fn rule_10c_a_single_impulse_across_the_swiss_border_is_shown_as_written_with_it
     assert_eq!(round.result.orders[k], Some(Illegal::MountainCrossing));
     assert_eq!(at(&v, &t, "Bur").map(|x| x.0), Some("France".into()));
 }
+
+#[test]
+fn rule_8_the_chart_says_a_centre_keeps_two_fleets() {
+    let mut w = game_by_mail(&["France"]);
+    // Rule 8: "each supply centre supports 2 fleets": France's four
+    // centres keep its leader, two armies and two fleets, which the
+    // chart counts as five units.
+    let body = results_for(&mut w, "France");
+    assert!(body.contains("France         4, units 5"), "{body}");
+    assert!(
+        body.contains("(Units count each fleet; a centre keeps one army or 2 fleets.)"),
+        "{body}"
+    );
+}

@@ -205,6 +205,10 @@ pub struct ReportData {
     pub unowned: Vec<String>,
     /// Unowned centres, in full.
     pub unowned_long: Vec<String>,
+    /// A line under the chart where its unit counts need one: a centre
+    /// that keeps more than one fleet (the variant's `fleets-per-centre`)
+    /// makes "units" more than the centres they need.
+    pub chart_note: Option<String>,
     /// Powers out of the game after this phase.
     pub eliminated: Vec<String>,
     /// Powers whose standing under an anarchy rule changed (1000 AD rule
@@ -424,6 +428,19 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         centres,
         unowned: sorted(unowned_ids.iter().map(|&p| map.provinces()[p].abbr.clone())),
         unowned_long: sorted(unowned_ids.iter().map(|&p| map.provinces()[p].name.clone())),
+        chart_note: match v.features.builds.fleets_per_centre {
+            n if n > 1
+                && r.after
+                    .units
+                    .iter()
+                    .any(|u| u.kind == crate::map::UnitKind::Fleet) =>
+            {
+                Some(format!(
+                    "Units count each fleet; a centre keeps one army or {n} fleets."
+                ))
+            }
+            _ => None,
+        },
         eliminated,
         anarchy: crate::rules::anarchy::news(v, r.before, r.after),
         ended: r.ended.clone(),
