@@ -491,7 +491,11 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
         .expect("a reply")
         .body;
     assert!(!r.contains("ot accepted"), "{r}");
-    assert!(r.contains("L(Got)-hold-Den (x2)"), "{r}");
+    // The reply names the leader as the results do (rule 7's names).
+    assert!(
+        r.contains("Charles XII of Sweden(Got)-hold-Den (x2)"),
+        "{r}"
+    );
     let results = sent
         .iter()
         .find(|m| m.to_has("swe@example.test") && m.subject.contains("1700"))

@@ -1216,7 +1216,7 @@ fn unit_named(v: &Variant, u: &Unit) -> String {
 /// `text` with each leader of `units` written by his name where the rule
 /// text gives one, in place of the `L` (1700 AD II rule 6 writes
 /// `CXII(Got)`; the results print `Charles XII of Sweden(Got)`).
-fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
+pub fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
     for u in units
         .iter()
         .filter(|u| u.kind == crate::map::UnitKind::Leader)
