@@ -491,7 +491,11 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
         .expect("a reply")
         .body;
     assert!(!r.contains("ot accepted"), "{r}");
-    assert!(r.contains("L(Got)-hold-Den (x2)"), "{r}");
+    // The reply names the leader as the results do (rule 7's names).
+    assert!(
+        r.contains("Charles XII of Sweden(Got)-hold-Den (x2)"),
+        "{r}"
+    );
     let results = sent
         .iter()
         .find(|m| m.to_has("swe@example.test") && m.subject.contains("1700"))
@@ -1427,4 +1431,303 @@ fn rule_8_a_fleet_left_in_an_enemy_coast_retreats_by_the_sheet_as_a_land_unit_wo
     );
     assert_eq!(t.forced_out.len(), 1, "{:?}", t.forced_out);
     assert_eq!(fleets_at(&v, &t, "ENG"), ["France"], "{:?}", t.forced_out);
+}
+
+#[test]
+fn rule_4_all_supports_for_the_whole_turn_count_from_a_unit_that_moved_first() {
+    let v = variant();
+    // Rule 4: "when a unit is using its double strength capability, all
+    // attacks and supports for the whole turn are added up". Novgorod's
+    // army marches to Pskov in the first impulse and supports the double
+    // attack on White Russia from there in the second: three against the
+    // Polish army's two.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Nov\"]\nPoles = [\"A WRu\", \"A Lit\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Nov)-Psk-S A(Smo)-WRu",
+            "Poles: A(WRu) H",
+            "Poles: A(Lit) S A(WRu)",
+        ],
+    );
+    assert_eq!(
+        at(&v, &t, "WRu").map(|x| x.0),
+        Some("Russia".into()),
+        "{t:?}"
+    );
+    assert_eq!(at(&v, &t, "Psk").map(|x| x.0), Some("Russia".into()));
+    assert!(t.orders.iter().all(Option::is_none), "{:?}", t.orders);
+    // Cut in its impulse by a Swedish attack on Pskov, it does not count:
+    // two against two, the Polish army stands.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Nov\"]\nPoles = [\"A WRu\", \"A Lit\"]\nSweden = [\"A Liv\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Nov)-Psk-S A(Smo)-WRu",
+            "Poles: A(WRu) H",
+            "Poles: A(Lit) S A(WRu)",
+            "Sweden: A(Liv)-hold-Psk",
+        ],
+    );
+    assert_eq!(
+        at(&v, &t, "WRu").map(|x| x.0),
+        Some("Poland".into()),
+        "{t:?}"
+    );
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+    // A move that fails leaves nothing to support from: the unit stands.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\", \"A Nov\"]\nPoles = [\"A WRu\", \"A Lit\", \"A Psk\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russians: A(Smo)-WRu (x2)",
+            "Russians: A(Nov)-Psk-S A(Smo)-WRu",
+            "Poles: A(WRu) H",
+            "Poles: A(Lit) S A(WRu)",
+        ],
+    );
+    assert_eq!(
+        at(&v, &t, "WRu").map(|x| x.0),
+        Some("Poland".into()),
+        "{t:?}"
+    );
+    assert_eq!(at(&v, &t, "Nov").map(|x| x.0), Some("Russia".into()));
+}
+
+#[test]
+fn rule_4_all_supports_for_the_whole_turn_count_from_a_unit_that_moved_first_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo\n\
+         EDIT REMOVE Vol\nEDIT ADD Poles A WRu",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Smo)-WRu (x2);\nA(Nov)-Psk-S A(Smo)-WRu;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(WRu)-hold;\nA(Lit) S A(WRu);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    // The second impulse's support is printed in its impulse, and counted.
+    let line = body
+        .lines()
+        .find(|l| l.contains("2: A(Psk) S A(Smo)-WRu"))
+        .unwrap_or_else(|| panic!("{body}"));
+    assert!(!line.contains("void"), "{body}");
+    assert!(body.contains("1: A(Smo)-WRu (x2)"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let wru = prov(&v, "WRu");
+    let russia = power(&v, "Russians");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.power == russia && v.map.province_of(u.region) == wru),
+        "{body}\n{:?}",
+        pos.units
+    );
+}
+
+#[test]
+fn rule_4_a_later_support_added_to_a_double_conflict_is_printed_as_written() {
+    let mut w = game_by_mail(&["Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Vol\nEDIT ADD Poles A Sil",
+    );
+    assert!(r.contains("added"), "{r}");
+    // Saxony's support, given in the second impulse, joins the double
+    // attack on Brandenburg-Prussia's garrison of two (rule 4: "all
+    // attacks and supports for the whole turn are added up"): three
+    // against two. Silesia's second-impulse support of the army in
+    // Brandenburg-Prussia is for Poland's own army once it is in, not
+    // for the garrison it attacks.
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(WPr)-BPr (x2);\n\
+         A(Sar)-hold-S A(WPr)-BPr;\nA(Sil)-hold-S A(BPr);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Poles");
+    assert!(body.contains("1: A(Sar)-hold-S A(WPr)-BPr"), "{body}");
+    assert!(!body.contains("1: A(Sar) S"), "{body}");
+    let line = body
+        .lines()
+        .find(|l| l.contains("2: A(Sil) S A(BPr)"))
+        .unwrap_or_else(|| panic!("{body}"));
+    assert!(!line.contains("void"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let bpr = prov(&v, "BPr");
+    let poles = power(&v, "Poles");
+    assert!(
+        pos.units
+            .iter()
+            .any(|u| u.power == poles && v.map.province_of(u.region) == bpr),
+        "{body}\n{:?}",
+        pos.units
+    );
+}
+
+#[test]
+fn rule_7_a_retreating_leader_displaces_a_friendly_army_which_retreats_and_the_results_say_so() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    // Menshikov in Smolensk, every place around him held: Moscow by his
+    // own army, the rest by Polish armies.
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Mos\nEDIT REMOVE Nov\nEDIT REMOVE Ukr\n\
+         EDIT REMOVE Ore\nEDIT ADD Russians L Smo\nEDIT ADD Russians A Mos\n\
+         EDIT ADD Poles A WRu\nEDIT ADD Poles A Ukr\nEDIT ADD Poles A Psk\n\
+         EDIT ADD Poles A Nov\nEDIT ADD Poles A Ore",
+    );
+    assert!(!r.contains("rror"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(WRu)-Smo (x2);\n\
+         A(Ukr) S A(WRu)-Smo (x2);\nA(Psk) S A(WRu)-Smo;\nA(Nov) S A(WRu)-Smo;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // Rule 7: "when retreating a leader displaces a friendly army"; the
+    // army displaced retreats as a dislodged unit would (rule 5), by the
+    // sheet's retreat.
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Mos) H;\nRetreats: A(Mos)-Yar;\n\
+         Removes: A(Kaz).",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        body.contains("Russia: Menshikov(Smo)-Mos (nowhere free: it displaces a friendly army)"),
+        "{body}"
+    );
+    assert!(
+        body.contains("Russia: A(Mos)-Yar (displaced by its own leader's retreat)"),
+        "{body}"
+    );
+    let pos = stored(&mut w);
+    let v = variant();
+    let at = |name: &str| {
+        pos.units
+            .iter()
+            .find(|u| v.map.province_of(u.region) == prov(&v, name))
+            .map(|u| u.kind)
+    };
+    assert_eq!(at("Mos"), Some(UnitKind::Leader), "{:?}", pos.units);
+    assert_eq!(at("Yar"), Some(UnitKind::Army), "{:?}", pos.units);
+}
+
+#[test]
+fn rule_5_a_retreat_refused_by_an_armed_neutral_says_why() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT ADD Russians A WRu",
+    );
+    assert!(!r.contains("rror"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(WRu)-Lit (x2);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // Courland is an armed neutral still held by its garrison: only an
+    // attack enters it (rule 10b), so the sheet's retreat cannot be made;
+    // and no free place is nearer a Polish centre than Lithuania, itself
+    // one (rule 5): the army is disbanded, and the results say why.
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(Lit) H;\nRetreats: A(Lit)-Kur.",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Poles");
+    let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        body.contains(
+            "Poland: A(Lit) disbanded (not to Kur: an armed neutral holds it, only an \
+             attack enters it; no free place nearer a centre of its own)"
+        ),
+        "{body}"
+    );
+}
+
+#[test]
+fn rule_8_a_fleet_move_refused_at_judgement_is_printed_as_written_with_its_reason() {
+    let mut w = game_by_mail(&["France"]);
+    // Rule 8: "fleets may only occupy friendly coastal provinces", and
+    // Provence is nobody's: the reply cannot know (an army may make it
+    // friendly in the same impulse), the results say why it failed.
+    let r = w.reply(
+        "France@example.test",
+        "SIGNON France y1700 pw-secret\nFrance 1700 Moves: F(Lgd)-Pro;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "France");
+    let joined = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        joined.contains("sea 1: F(Lgd)-Pro void: fleets may enter only friendly coastal provinces"),
+        "{body}"
+    );
+    assert!(!body.contains("F(Lgd) H"), "{body}");
+}
+
+#[test]
+fn rule_10c_a_single_impulse_across_the_swiss_border_is_shown_as_written_with_its_reason() {
+    let v = variant();
+    // Offline (`zinejudge adjudicate`) the order reaches the judge, which
+    // holds the unit: the round shows the move as written, void, with the
+    // reason ("all actions across the Swiss border require two impulses").
+    let pos = board(&v, "France = [\"A Bur\"]");
+    let t = turn(&v, &pos, &["France: A(Bur)-Swi"]);
+    let round = &t.rounds[0];
+    let k = round
+        .orders
+        .iter()
+        .position(|(o, _)| o.unit.at.province == prov(&v, "Bur"))
+        .expect("the order is shown");
+    assert!(
+        matches!(
+            round.orders[k].0.command,
+            zinejudge::orders::MainCommand::Move { .. }
+        ),
+        "{:?}",
+        round.orders[k]
+    );
+    assert_eq!(round.result.orders[k], Some(Illegal::MountainCrossing));
+    assert_eq!(at(&v, &t, "Bur").map(|x| x.0), Some("France".into()));
+}
+
+#[test]
+fn rule_8_the_chart_says_a_centre_keeps_two_fleets() {
+    let mut w = game_by_mail(&["France"]);
+    // Rule 8: "each supply centre supports 2 fleets": France's four
+    // centres keep its leader, two armies and two fleets, which the
+    // chart counts as five units.
+    let body = results_for(&mut w, "France");
+    assert!(body.contains("France         4, units 5"), "{body}");
+    assert!(
+        body.contains("(Units count each fleet; a centre keeps one army or 2 fleets.)"),
+        "{body}"
+    );
 }

@@ -326,7 +326,9 @@ pub(crate) fn take(
             held.retain(|(h, _)| slot(v, pos, power, h) != k);
             replaced.push(k);
         }
-        read.push((line, format_order(&v.map, &c), notes));
+        // Leaders by name, as the results print them (1700 AD II rule 7).
+        let echo = crate::report::named(v, &pos.units, format_order(&v.map, &c));
+        read.push((line, echo, notes));
         held.push((c, Some(line)));
     }
     // Keep the stored set legal as a whole (too many builds and the like).

@@ -205,6 +205,10 @@ pub struct ReportData {
     pub unowned: Vec<String>,
     /// Unowned centres, in full.
     pub unowned_long: Vec<String>,
+    /// A line under the chart where its unit counts need one: a centre
+    /// that keeps more than one fleet (the variant's `fleets-per-centre`)
+    /// makes "units" more than the centres they need.
+    pub chart_note: Option<String>,
     /// Powers out of the game after this phase.
     pub eliminated: Vec<String>,
     /// Powers whose standing under an anarchy rule changed (1000 AD rule
@@ -424,6 +428,19 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         centres,
         unowned: sorted(unowned_ids.iter().map(|&p| map.provinces()[p].abbr.clone())),
         unowned_long: sorted(unowned_ids.iter().map(|&p| map.provinces()[p].name.clone())),
+        chart_note: match v.features.builds.fleets_per_centre {
+            n if n > 1
+                && r.after
+                    .units
+                    .iter()
+                    .any(|u| u.kind == crate::map::UnitKind::Fleet) =>
+            {
+                Some(format!(
+                    "Units count each fleet; a centre keeps one army or {n} fleets."
+                ))
+            }
+            _ => None,
+        },
         eliminated,
         anarchy: crate::rules::anarchy::news(v, r.before, r.after),
         ended: r.ended.clone(),
@@ -1147,13 +1164,19 @@ fn turn_lines(
     for round in t.turn.rounds.iter().chain(&t.turn.sea_rounds) {
         for (u, to) in &round.retreats {
             let who = unit_named(r.variant, u);
+            // Why it went elsewhere than ordered, or nowhere.
+            let note = round
+                .notes
+                .iter()
+                .find(|(x, _)| x == u)
+                .map_or(String::new(), |(_, n)| format!(" ({})", n.text(map)));
             let (zine, judge) = match to {
                 Some(region) => (
-                    format!("{who}-{}", map.region_abbr(*region)),
+                    format!("{who}-{}{note}", map.region_abbr(*region)),
                     format!("{} -> {}", unit_long(map, u), map.region_abbr(*region)),
                 ),
                 None => (
-                    format!("{who} disbanded"),
+                    format!("{who} disbanded{note}"),
                     format!("{} DISBAND", unit_long(map, u)),
                 ),
             };
@@ -1193,7 +1216,7 @@ fn unit_named(v: &Variant, u: &Unit) -> String {
 /// `text` with each leader of `units` written by his name where the rule
 /// text gives one, in place of the `L` (1700 AD II rule 6 writes
 /// `CXII(Got)`; the results print `Charles XII of Sweden(Got)`).
-fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
+pub fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
     for u in units
         .iter()
         .filter(|u| u.kind == crate::map::UnitKind::Leader)

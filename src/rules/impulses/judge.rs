@@ -65,6 +65,9 @@ pub struct Round {
     pub result: MovementResult,
     /// Dislodged units and where each went (`None`: disbanded).
     pub retreats: Vec<(Unit, Option<RegionId>)>,
+    /// Why some of them went elsewhere than ordered, or nowhere: the
+    /// results print it after the retreat.
+    pub notes: Vec<(Unit, RetreatNote)>,
     /// The orders (indexes into `orders`) given at double strength.
     pub doubled: Vec<usize>,
     /// The impulses of this round not judged, each with its sheet order,
@@ -111,6 +114,11 @@ struct Plan {
     /// his second-round move passes through (rule 7: both are simultaneous
     /// with everybody's second impulse).
     through: Option<ProvinceId>,
+    /// The impulse a step judged in the first round was written for, when
+    /// it was brought in from a later one to join a double-strength
+    /// conflict (rule 4): the results show it as written, `A(Sar)-hold-S
+    /// A(WPr)-BPr`.
+    pulled_from: usize,
 }
 
 /// The plan for one order: the steps of each round, with their double
@@ -198,25 +206,35 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Steps, Illegal> {
 /// holding it) is brought into that round, when the unit giving it is
 /// still where it started (its earlier impulses were holds): the conflict
 /// is then judged once, with everything the turn brings to it.
-fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) {
+fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) -> Vec<Late> {
     let land = |k: usize| units[k].kind != UnitKind::Fleet;
-    let mut contested: Vec<ProvinceId> = Vec::new();
+    // The provinces of double actions, with the power of a double move
+    // into one.
+    let mut contested: Vec<(ProvinceId, Option<PowerId>)> = Vec::new();
     for (k, p) in plans.iter().enumerate().filter(|(k, _)| land(*k)) {
         let Some((step, true)) = p.as_ref().and_then(|p| p.steps[0].as_ref()) else {
             continue;
         };
         contested.push(match step {
-            Step::Move(to) | Step::SupportMove(_, to) => to.province,
-            Step::SupportHold(t) => t.at.province,
-            Step::Hold | Step::Convoy(..) => map.province_of(units[k].region),
+            Step::Move(to) => (to.province, Some(units[k].power)),
+            Step::SupportMove(_, to) => (to.province, None),
+            Step::SupportHold(t) => (t.at.province, None),
+            Step::Hold | Step::Convoy(..) => (map.province_of(units[k].region), None),
         });
     }
     if contested.is_empty() {
-        return;
+        return Vec::new();
     }
-    let bears = |step: &Step| match step {
-        Step::Move(to) | Step::SupportMove(_, to) => contested.contains(&to.province),
-        Step::SupportHold(t) => contested.contains(&t.at.province),
+    // A later support of the unit in a province its own power attacks at
+    // double strength is for its own army there once the attack is over,
+    // not for the defender: it is left in its impulse.
+    let bears = |step: &Step, power: PowerId| match step {
+        Step::Move(to) | Step::SupportMove(_, to) => {
+            contested.iter().any(|(p, _)| *p == to.province)
+        }
+        Step::SupportHold(t) => contested
+            .iter()
+            .any(|(p, by)| *p == t.at.province && *by != Some(power)),
         Step::Hold | Step::Convoy(..) => false,
     };
     for (k, p) in plans.iter_mut().enumerate() {
@@ -232,10 +250,68 @@ fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) {
             continue;
         };
         let later = r > 0 && !(r == 1 && p.through.is_some());
-        if later && p.steps[r].as_ref().is_some_and(|(s, d)| !d && bears(s)) {
+        if later
+            && p.steps[r]
+                .as_ref()
+                .is_some_and(|(s, d)| !d && bears(s, units[k].power))
+        {
             p.steps[0] = p.steps[r].take();
+            p.pulled_from = r;
         }
     }
+    // The rest of "all ... supports for the whole turn": a support bearing
+    // on the conflict in a later impulse of a unit that did something else
+    // in its first (moved, supported elsewhere) is counted in the first
+    // round from where that first impulse leaves the unit (see
+    // [`count_late_supports`]), and shown in its own impulse.
+    let mut late = Vec::new();
+    for (k, p) in plans.iter().enumerate().filter(|(k, _)| land(*k)) {
+        let Some(p) = p.as_ref().filter(|p| p.through.is_none()) else {
+            continue;
+        };
+        if !matches!(&p.steps[0], Some((s, false)) if *s != Step::Hold) {
+            continue;
+        }
+        let next =
+            (1..p.steps.len()).find(|&j| !matches!(p.steps[j], None | Some((Step::Hold, false))));
+        if let Some(j) = next
+            && let Some((s @ (Step::SupportMove(..) | Step::SupportHold(_)), false)) = &p.steps[j]
+            && bears(s, units[k].power)
+        {
+            late.push(Late {
+                unit: k,
+                round: j,
+                fate: None,
+            });
+        }
+    }
+    late
+}
+
+/// A later impulse's support bearing on a double-strength conflict, from a
+/// unit that did something else in its first impulse (rule 4: "all
+/// attacks and supports for the whole turn are added up").
+#[derive(Debug, Clone, Copy)]
+struct Late {
+    /// The supporting unit's plan index.
+    unit: usize,
+    /// The impulse (round) it is written for.
+    round: usize,
+    /// What became of it, once the first round is judged.
+    fate: Option<LateFate>,
+}
+
+/// What became of a [`Late`] support.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LateFate {
+    /// Added to the conflict.
+    Counted,
+    /// Cut in its impulse by the unit with this plan index.
+    Cut(usize),
+    /// The supported unit does not make that move (or hold).
+    Void,
+    /// Refused, with the reason.
+    Refused(Illegal),
 }
 
 /// The judge's order for `u` taking `step` from where it stands.
@@ -308,7 +384,7 @@ pub fn adjudicate_turn(
         permits,
     } = input;
     let (mut plans, verdicts) = plan_orders(map, units, orders);
-    sum_double_conflicts(map, units, &mut plans);
+    let late = sum_double_conflicts(map, units, &mut plans);
     let mut t = Judging {
         map,
         rules,
@@ -323,6 +399,7 @@ pub fn adjudicate_turn(
         plans,
         stands: vec![false; units.len()],
         deferred: Vec::new(),
+        late,
     };
 
     // The units, followed through the rounds: (unit, its plan index); the
@@ -386,13 +463,15 @@ pub fn adjudicate_turn(
     // The retreats of double-strength conflicts, once the turn is over
     // (rule 5), listed with the round of the attack.
     for (dislodged, contested, round) in std::mem::take(&mut t.deferred) {
-        let retreats = land_retreats(&t, &mut board, dislodged, &contested);
+        let mut notes = Vec::new();
+        let retreats = land_retreats(&t, &mut board, dislodged, &contested, &mut notes);
         for (u, to) in &retreats {
             if let Some(r) = to {
                 t.friendly_now[map.province_of(*r).index()] = Some(u.power);
             }
         }
         rounds[round].retreats.extend(retreats);
+        rounds[round].notes.extend(notes);
     }
     let mut garrisons = t.garrisons;
     garrisons.retain(|(p, _)| !board.iter().any(|(u, _)| map.province_of(u.region) == *p));
@@ -451,6 +530,9 @@ struct Judging<'a> {
     /// (or turn, in double impulse conflicts) of the attack"), with the
     /// standoffs of their round and the round's index.
     deferred: Vec<(Vec<Dislodged>, Vec<ProvinceId>, usize)>,
+    /// Later impulses' supports of the first round's double-strength
+    /// conflicts, from units that acted in their first impulse (rule 4).
+    late: Vec<Late>,
 }
 
 /// A unit dislodged in a round: the unit, its plan index, the places it
@@ -522,6 +604,7 @@ fn plan_orders(
                         steps: steps.clone(),
                         order: i,
                         through,
+                        pulled_from: 0,
                     });
                 }
                 for prev in replaced {
@@ -549,8 +632,18 @@ struct LandOrders {
     /// The units (on the board) meaning to move this round: if they do
     /// not arrive, they stand for the rest of the turn.
     meant_move: Vec<usize>,
-    /// Leaders moving twice in this round: (judge order, the move shown).
-    through_moves: Vec<(usize, MainCommand)>,
+    /// Orders shown otherwise than the judge is given them: (judge order,
+    /// the command shown). A leader moving twice in this round is judged
+    /// as a ferried army and shown as his move; an impulse brought in from
+    /// a later one is shown as written (`A(Sar)-hold-S A(WPr)-BPr`).
+    shown: Vec<(usize, MainCommand)>,
+    /// Later supports of a double-strength conflict given in this round
+    /// (see [`Late`]): the judge holds them, the results show the support
+    /// and what became of it.
+    late_shown: Vec<(usize, LateFate)>,
+    /// Orders refused before the judge (it holds their units), with the
+    /// reason the results print.
+    refused: Vec<(usize, Illegal)>,
 }
 
 /// One round of the land game: the acting units' impulses (the convoying
@@ -629,12 +722,28 @@ fn land_round(
         stacked,
         prep,
         meant_move,
-        through_moves,
+        shown,
+        late_shown,
+        refused,
     } = lo;
     let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
-    let result = adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, &plain, &prep);
-    for (k, shown) in through_moves {
+    let mut result = adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, &plain, &prep);
+    if round == 0 && !t.late.is_empty() {
+        let judged = Judged {
+            board,
+            here: &here,
+            land: first_convoy,
+            orders: &plain,
+            prep: &prep,
+        };
+        result = count_late_supports(t, &judged, result);
+    }
+    for (k, shown) in shown {
         judge_orders[k].0.command = shown;
+    }
+    show_late_supports(board, &late_shown, &mut result);
+    for (k, why) in refused {
+        result.orders[k] = Some(why);
     }
     // The first round speaks for the sheet order; later rounds only
     // when the order was not already refused.
@@ -657,13 +766,15 @@ fn land_round(
     if !later.is_empty() {
         t.deferred.push((later, result.contested.clone(), round));
     }
-    let retreats = land_retreats(t, &mut next, now, &result.contested);
+    let mut notes = Vec::new();
+    let retreats = land_retreats(t, &mut next, now, &result.contested, &mut notes);
     (
         Round {
             board: here,
             orders: judge_orders,
             result,
             retreats,
+            notes,
             doubled,
             voided,
             stacked,
@@ -690,15 +801,45 @@ fn land_order(
     let p = t.plans[k].as_ref().expect("acting units have a plan");
     let order = p.order;
     let (mut step, double) = p.steps[round].clone().expect("acting");
+    // A later support already counted in its double-strength conflict
+    // (rule 4): the judge holds the unit, the results show the support.
+    if let Some(fate) = t
+        .late
+        .iter()
+        .find(|l| l.unit == k && l.round == round)
+        .and_then(|l| l.fate)
+    {
+        lo.late_shown.push((lo.judge_orders.len(), fate));
+        lo.shown.push((lo.judge_orders.len(), command_of(&step)));
+        lo.judge_orders
+            .push((order_of(map, &u, &Step::Hold), order));
+        return;
+    }
+    // An impulse brought in from a later one is shown as written: the
+    // holds before it, then it.
+    if round == 0 && p.pulled_from > 0 {
+        let mut steps = vec![Step::Hold; p.pulled_from];
+        steps.push(step.clone());
+        lo.shown.push((
+            lo.judge_orders.len(),
+            MainCommand::Impulses {
+                stack: 1,
+                steps,
+                double: false,
+            },
+        ));
+    }
     if matches!(step, Step::Move(_)) {
         lo.meant_move.push(b);
     }
+    // An impulse refused here is held by the judge; the results show it as
+    // written, void, with the reason.
+    let written = step.clone();
+    let mut refused = None;
     if let Step::SupportMove(s, _) | Step::SupportHold(s) = &step
         && supports_across(s, false)
     {
-        if t.verdicts[order].is_none() {
-            t.verdicts[order] = Some(Illegal::FleetsApart);
-        }
+        refused = Some(Illegal::FleetsApart);
         step = Step::Hold;
     }
     let through = match (p.through.filter(|_| round == 1), &step) {
@@ -723,9 +864,7 @@ fn land_order(
     let crossing = there.is_some_and(|x| t.q.mountain(x) != t.q.mountain(here_p));
     if crossing {
         if !double {
-            if t.verdicts[order].is_none() {
-                t.verdicts[order] = Some(Illegal::MountainCrossing);
-            }
+            refused = Some(Illegal::MountainCrossing);
             step = Step::Hold;
         } else if matches!(step, Step::Move(_)) {
             lo.prep.strength.push((b, base));
@@ -759,10 +898,174 @@ fn land_order(
     // The judge moves a leader passing through as it moves a
     // ferried army: his order to it is a hold, shown as the move.
     if let Some(shown) = through {
-        lo.through_moves.push((lo.judge_orders.len(), shown));
+        lo.shown.push((lo.judge_orders.len(), shown));
         step = Step::Hold;
     }
+    if let Some(why) = refused {
+        t.verdicts[order].get_or_insert(why);
+        lo.shown.push((lo.judge_orders.len(), command_of(&written)));
+        lo.refused.push((lo.judge_orders.len(), why));
+    }
     lo.judge_orders.push((order_of(map, &u, &step), order));
+}
+
+/// A first round as the judge was given it, for judging it again.
+struct Judged<'a> {
+    /// The land units, with their plan index.
+    board: &'a [(Unit, usize)],
+    /// The judge's units: the board, the garrisons, the convoying stacks.
+    here: &'a [Unit],
+    /// How many of `here` are land units and garrisons.
+    land: usize,
+    /// The judge's orders.
+    orders: &'a [MainOrder],
+    /// The strengths and the rest the judge was given.
+    prep: &'a Prepared,
+}
+
+/// Rule 4's "all attacks and supports for the whole turn are added up",
+/// for the supports of [`Late`]: the first round is judged again with each
+/// added to the strength of the unit it supports, where its giver stands
+/// after the first round (moved there, or stayed; not dislodged), can
+/// reach the province, the supported unit makes that move (or stays), and
+/// no other power's unit moves against the giver in the support's impulse
+/// (that cuts it, as in the standard game, unless it comes from the
+/// province the support is given into). Judged again until every support
+/// counted still has its giver where it gives it.
+fn count_late_supports(
+    t: &mut Judging<'_>,
+    j: &Judged<'_>,
+    first: MovementResult,
+) -> MovementResult {
+    let map = t.map;
+    let board = j.board;
+    let step_of = |k: usize, round: usize| {
+        t.plans[k]
+            .as_ref()
+            .and_then(|p| p.steps[round].clone())
+            .map(|(s, _)| s)
+    };
+    let moving: Vec<bool> = board
+        .iter()
+        .map(|(_, k)| matches!(step_of(*k, 0), Some(Step::Move(_))))
+        .collect();
+    // Where a land unit ends the first round; `None` if it was dislodged
+    // or its move failed (it then stands, and its later impulses are void).
+    let after = |result: &MovementResult, b: usize| -> Option<RegionId> {
+        let r = &result.units[b];
+        match (r.command, &r.outcome) {
+            _ if r.dislodged.is_some() => None,
+            (Resolved::Move { to, .. }, Outcome::Moved) => Some(to),
+            _ if moving[b] => None,
+            _ => Some(board[b].0.region),
+        }
+    };
+    let mut counted: Vec<(usize, usize, u32)> = Vec::new();
+    for li in 0..t.late.len() {
+        let l = t.late[li];
+        let Some(b) = board.iter().position(|(_, k)| *k == l.unit) else {
+            continue;
+        };
+        let (Some(x), Some(step)) = (after(&first, b), step_of(l.unit, l.round)) else {
+            continue;
+        };
+        let u = board[b].0;
+        let (target, into) = match &step {
+            Step::SupportMove(s, to) => (s, Some(to.province)),
+            Step::SupportHold(s) => (s, None),
+            _ => continue,
+        };
+        let tp = into.unwrap_or(target.at.province);
+        let supported = (0..j.land).find(|&i| {
+            i != b
+                && map.province_of(j.here[i].region) == target.at.province
+                && match (into, board.get(i)) {
+                    (Some(to), Some((_, k))) => {
+                        matches!(step_of(*k, 0), Some(Step::Move(d)) if d.province == to)
+                    }
+                    (Some(_), None) => false,
+                    // A hold: the unit stays (a garrison always does).
+                    (None, _) => !moving.get(i).copied().unwrap_or(false),
+                }
+        });
+        let cutter = board.iter().enumerate().find(|&(b2, (u2, k2))| {
+            b2 != b
+                && u2.power != u.power
+                && after(&first, b2).is_some_and(|p2| into != Some(map.province_of(p2)))
+                && matches!(step_of(*k2, l.round), Some(Step::Move(d)) if d.province == map.province_of(x))
+        });
+        let fate = if !map.reaches(x, tp, u.kind) {
+            LateFate::Refused(Illegal::CannotSupportThere)
+        } else if let Some(i) = supported {
+            match cutter {
+                Some((_, (_, k2))) => LateFate::Cut(*k2),
+                None => {
+                    counted.push((li, i, u.kind.strength()));
+                    LateFate::Counted
+                }
+            }
+        } else {
+            LateFate::Void
+        };
+        t.late[li].fate = Some(fate);
+    }
+    loop {
+        if counted.is_empty() {
+            return first;
+        }
+        let mut prep = j.prep.clone();
+        for &(_, i, v) in &counted {
+            match prep.strength.iter_mut().find(|(x, _)| *x == i) {
+                Some((_, s)) => *s += v,
+                None => prep.strength.push((i, j.here[i].kind.strength() + v)),
+            }
+        }
+        let result =
+            adjudicate_movement_prepared(map, t.rules, t.q, t.phase, j.here, j.orders, &prep);
+        // A giver that no longer gets where it gives its support: judged
+        // again without it (it stands, its support void with it).
+        let lost: Vec<usize> = counted
+            .iter()
+            .map(|(li, _, _)| *li)
+            .filter(|&li| {
+                let b = board.iter().position(|(_, k)| *k == t.late[li].unit);
+                b.is_some_and(|b| after(&result, b) != after(&first, b))
+            })
+            .collect();
+        if lost.is_empty() {
+            return result;
+        }
+        for &li in &lost {
+            t.late[li].fate = None;
+        }
+        counted.retain(|(li, _, _)| !lost.contains(li));
+    }
+}
+
+/// The later supports of a double-strength conflict, shown in their own
+/// impulse with what became of them (the judge held their units).
+fn show_late_supports(
+    board: &[(Unit, usize)],
+    late: &[(usize, LateFate)],
+    result: &mut MovementResult,
+) {
+    for &(k, fate) in late {
+        if let LateFate::Refused(why) = fate {
+            result.orders[k] = Some(why);
+            continue;
+        }
+        let Some(u) = result.units.iter_mut().find(|u| u.order_index() == Some(k)) else {
+            continue;
+        };
+        u.outcome = match fate {
+            LateFate::Cut(by) => match board.iter().position(|(_, x)| *x == by) {
+                Some(i) => Outcome::Cut(i),
+                None => Outcome::Supported,
+            },
+            LateFate::Void => Outcome::SupportVoid,
+            _ => Outcome::Supported,
+        };
+    }
 }
 
 /// A leader's second and third moves, both in this round (rule 7): he
@@ -951,69 +1254,82 @@ fn land_moves(
 
 /// The retreats of the units dislodged this round (rule 5): the sheet's
 /// if it fits, else the GM's; a leader is never lost for want of one
-/// (rule 7).
+/// (rule 7). Each retreat the results should explain gets a note.
 fn land_retreats(
     t: &Judging<'_>,
     next: &mut Vec<(Unit, usize)>,
     dislodged: Vec<Dislodged>,
     contested: &[ProvinceId],
+    notes: &mut Vec<(Unit, RetreatNote)>,
 ) -> Vec<(Unit, Option<RegionId>)> {
-    let (map, owners) = (t.map, t.owners);
+    let map = t.map;
     let mut retreats = Vec::new();
     for (u, k, options, _) in dislodged {
-        let taken: Vec<ProvinceId> = next
-            .iter()
-            .map(|(x, _)| map.province_of(x.region))
-            .chain(contested.iter().copied())
-            .collect();
-        let options: Vec<RegionId> = options
-            .into_iter()
-            .filter(|r| !taken.contains(&map.province_of(*r)))
-            .collect();
-        let ordered = t.retreat_orders.iter().rev().find_map(|o| match o.command {
-            RetreatCommand::Move { to }
-                if o.power == u.power && o.unit.at.province == map.province_of(u.region) =>
-            {
-                options
-                    .iter()
-                    .copied()
-                    .find(|r| map.province_of(*r) == to.province)
-            }
-            _ => None,
-        });
-        let to = ordered.or_else(|| gm_retreat(map, &u, &options, owners));
-        // A leader is never lost for want of a retreat order (rule 7):
-        // with none nearer a centre, he still goes to the best free
-        // place by the GM's preferences.
-        let to = match u.kind {
-            UnitKind::Leader => to.or_else(|| preferred_retreat(map, &u, &options, owners)),
-            _ => to,
-        };
+        let to = land_retreat(t, next, &u, options, contested, notes);
         match to {
             Some(r) => next.push((Unit { region: r, ..u }, k)),
             None if u.kind == UnitKind::Leader => {
                 // Nowhere free: the leader takes the place of a friendly
                 // army next to it (rule 7: "when retreating a leader
-                // displaces a friendly army").
+                // displaces a friendly army"), which is displaced in its
+                // turn: it retreats as a dislodged unit would (rule 5).
                 let displaced = next.iter().position(|(x, _)| {
                     x.power == u.power
                         && x.kind == UnitKind::Army
                         && map.reaches(u.region, map.province_of(x.region), UnitKind::Army)
                 });
-                match displaced {
-                    Some(i) => {
-                        let (army, _) = next.remove(i);
-                        retreats.push((army, None));
-                        next.push((
-                            Unit {
-                                region: army.region,
-                                ..u
-                            },
-                            k,
-                        ));
-                    }
-                    None => retreats.push((u, None)),
+                let Some(i) = displaced else {
+                    retreats.push((u, None));
+                    continue;
+                };
+                let (army, ak) = next.remove(i);
+                next.push((
+                    Unit {
+                        region: army.region,
+                        ..u
+                    },
+                    k,
+                ));
+                let before = notes.iter().rposition(|(x, _)| *x == u);
+                let refused = before.and_then(|i| notes.remove(i).1.refused);
+                notes.push((
+                    u,
+                    RetreatNote {
+                        refused,
+                        why: Some(Disbanded::Displacing),
+                        displaced: false,
+                    },
+                ));
+                retreats.push((u, Some(army.region)));
+                let options: Vec<RegionId> = map
+                    .borders(army.region)
+                    .iter()
+                    .filter(|(r, m)| {
+                        m.intersects(crate::map::Mobility::ARMY)
+                            && map.admits(*r, UnitKind::Army)
+                            && !t.garrisons.iter().any(|(g, _)| *g == map.province_of(*r))
+                            && map.province_of(*r) != map.province_of(u.region)
+                    })
+                    .map(|(r, _)| *r)
+                    .collect();
+                let mut army_notes = Vec::new();
+                let to = land_retreat(t, next, &army, options, contested, &mut army_notes);
+                let note = army_notes.pop().map_or(
+                    RetreatNote {
+                        refused: None,
+                        why: None,
+                        displaced: true,
+                    },
+                    |(_, n)| RetreatNote {
+                        displaced: true,
+                        ..n
+                    },
+                );
+                notes.push((army, note));
+                if let Some(r) = to {
+                    next.push((Unit { region: r, ..army }, ak));
                 }
+                retreats.push((army, to));
                 continue;
             }
             None => {}
@@ -1021,6 +1337,144 @@ fn land_retreats(
         retreats.push((u, to));
     }
     retreats
+}
+
+/// Where dislodged unit `u` retreats among `options` (rule 5): the sheet's
+/// retreat if it fits, else the GM's; for a leader (rule 7) the best free
+/// place even if no nearer a centre. Notes why an ordered retreat was not
+/// made, and why a unit with nowhere to go is disbanded.
+fn land_retreat(
+    t: &Judging<'_>,
+    next: &[(Unit, usize)],
+    u: &Unit,
+    options: Vec<RegionId>,
+    contested: &[ProvinceId],
+    notes: &mut Vec<(Unit, RetreatNote)>,
+) -> Option<RegionId> {
+    let (map, owners) = (t.map, t.owners);
+    let taken: Vec<ProvinceId> = next
+        .iter()
+        .map(|(x, _)| map.province_of(x.region))
+        .chain(contested.iter().copied())
+        .collect();
+    let options: Vec<RegionId> = options
+        .into_iter()
+        .filter(|r| !taken.contains(&map.province_of(*r)))
+        .collect();
+    let written = t.retreat_orders.iter().rev().find_map(|o| match o.command {
+        RetreatCommand::Move { to }
+            if o.power == u.power && o.unit.at.province == map.province_of(u.region) =>
+        {
+            Some(to.province)
+        }
+        _ => None,
+    });
+    let ordered = written.and_then(|p| options.iter().copied().find(|r| map.province_of(*r) == p));
+    // Why the sheet's retreat does not fit, for the results.
+    let refused = written.filter(|_| ordered.is_none()).map(|p| {
+        let why = if t.garrisons.iter().any(|(g, _)| *g == p) {
+            Unfit::ArmedNeutral
+        } else if map.reaches(u.region, p, u.kind) {
+            Unfit::NotFree
+        } else {
+            Unfit::NotNext
+        };
+        (p, why)
+    });
+    let to = ordered.or_else(|| gm_retreat(map, u, &options, owners));
+    // A leader is never lost for want of a retreat order (rule 7): with
+    // none nearer a centre, he still goes to the best free place by the
+    // GM's preferences.
+    let to = match u.kind {
+        UnitKind::Leader => to.or_else(|| preferred_retreat(map, u, &options, owners)),
+        _ => to,
+    };
+    let why = match to {
+        Some(_) => None,
+        None if options.is_empty() => Some(Disbanded::Nowhere),
+        None => Some(Disbanded::NoneNearer),
+    };
+    if refused.is_some() || why.is_some() {
+        notes.push((
+            *u,
+            RetreatNote {
+                refused,
+                why,
+                displaced: false,
+            },
+        ));
+    }
+    to
+}
+
+/// Why a retreat went elsewhere than ordered, or why a unit went nowhere,
+/// for the results (rules 5, 7 and 10b).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetreatNote {
+    /// The sheet's retreat, to this province, could not be made, and why.
+    pub refused: Option<(ProvinceId, Unfit)>,
+    /// Why the unit went nowhere (or, for a leader, onto a friendly army).
+    pub why: Option<Disbanded>,
+    /// An army displaced by its own leader's retreat (rule 7), retreating
+    /// in its turn.
+    pub displaced: bool,
+}
+
+impl RetreatNote {
+    /// The note as the results print it, in brackets after the retreat.
+    pub fn text(&self, map: &Map) -> String {
+        let mut parts = Vec::new();
+        if self.displaced {
+            parts.push("displaced by its own leader's retreat".to_string());
+        }
+        if let Some((p, unfit)) = self.refused {
+            let abbr = &map.province(p).abbr;
+            parts.push(match unfit {
+                Unfit::ArmedNeutral => {
+                    format!("not to {abbr}: an armed neutral holds it, only an attack enters it")
+                }
+                Unfit::NotFree => format!("not to {abbr}: it is not free"),
+                Unfit::NotNext => format!("not to {abbr}: it is not next to the unit"),
+            });
+        }
+        if let Some(why) = self.why {
+            parts.push(
+                match why {
+                    Disbanded::NoneNearer => "no free place nearer a centre of its own",
+                    Disbanded::Nowhere => "nowhere free to retreat to",
+                    Disbanded::Displacing => "nowhere free: it displaces a friendly army",
+                }
+                .to_string(),
+            );
+        } else if self.refused.is_some() {
+            parts.push("the GM's retreat".into());
+        }
+        parts.join("; ")
+    }
+}
+
+/// Why the sheet's retreat does not fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfit {
+    /// An armed neutral's garrison holds the centre (rule 10b: only an
+    /// attack enters it).
+    ArmedNeutral,
+    /// Occupied, or left empty by a standoff.
+    NotFree,
+    /// Not next to the unit.
+    NotNext,
+}
+
+/// Why a retreating unit went nowhere, or where the GM's rule would not
+/// send it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disbanded {
+    /// No free place nearer a centre the power controls (rule 5).
+    NoneNearer,
+    /// No free place at all.
+    Nowhere,
+    /// A leader with nowhere free, onto a friendly army (rule 7).
+    Displacing,
 }
 
 /// Fleets left in a coastal province that is no longer friendly retreat
@@ -1230,6 +1684,8 @@ fn sea_round(
             .filter(|_| !standing(t))
     };
     let mut voided = Vec::new();
+    // Orders refused before the judge: (judge order, as written, why).
+    let mut sea_refused: Vec<(usize, MainCommand, Illegal)> = Vec::new();
     let mut stacked: Vec<(usize, u32)> = Vec::new();
     let mut stacked_voided: Vec<(usize, u32)> = Vec::new();
     // The stacks meaning to sail this round.
@@ -1257,6 +1713,9 @@ fn sea_round(
             meant_move.push(s);
         }
         let mut command = command_of(&step);
+        // Refused here, the stack holds; the results show the order as
+        // written, void, with the reason.
+        let mut refused = None;
         match &step {
             Step::Move(to) => {
                 let sea = SeaBoard {
@@ -1265,11 +1724,13 @@ fn sea_round(
                     fleets,
                 };
                 // A refused move holds, and the results say why.
-                command = sea_move(map, &sea, &stays, may_enter, s, *to, double, &mut sp)
-                    .unwrap_or_else(|why| {
-                        verdicts[plan.order].get_or_insert(why);
-                        MainCommand::Hold
-                    });
+                match sea_move(map, &sea, &stays, may_enter, s, *to, double, &mut sp) {
+                    Ok(c) => command = c,
+                    Err(why) => {
+                        refused = Some(why);
+                        command = MainCommand::Hold;
+                    }
+                }
             }
             Step::Convoy(u, to) => {
                 convoys.push(ConvoyStack {
@@ -1282,13 +1743,19 @@ fn sea_round(
                 command = MainCommand::Hold;
             }
             Step::SupportMove(t, _) | Step::SupportHold(t) if supports_across(t, true) => {
-                verdicts[plan.order].get_or_insert(Illegal::FleetsApart);
+                refused = Some(Illegal::FleetsApart);
                 command = MainCommand::Hold;
             }
             Step::SupportMove(..) | Step::SupportHold(_) if double => {
                 sp.prep.support.push((s, 2 * size));
             }
             _ => {}
+        }
+        if let Some(why) = refused {
+            verdicts[plan.order].get_or_insert(why);
+            if !leaving[s] {
+                sea_refused.push((orders.len(), command_of(&step), why));
+            }
         }
         let order = MainOrder {
             command,
@@ -1313,6 +1780,7 @@ fn sea_round(
     }
     let plain: Vec<MainOrder> = orders.iter().map(|(o, _)| o.clone()).collect();
     let mut result = adjudicate_movement_prepared(map, rules, q, phase, &board, &plain, &sp.prep);
+    note_refusals(&mut orders, &mut result, sea_refused, round, verdicts);
     for (s, order, sheet) in departures {
         if stacks[s].1.len() > 1 {
             stacked.push((orders.len(), stacks[s].1.len() as u32));
@@ -1320,12 +1788,6 @@ fn sea_round(
         result.units[s].order = OrderIndex::new(orders.len());
         result.orders.push(None);
         orders.push((order, sheet));
-    }
-    for (k, v) in result.orders.iter().enumerate() {
-        let i = orders[k].1;
-        if round == 0 && verdicts[i].is_none() {
-            verdicts[i] = *v;
-        }
     }
     let (retreats, dislodged_stacks) = sea_outcome(
         map,
@@ -1350,6 +1812,7 @@ fn sea_round(
             orders,
             result,
             retreats,
+            notes: Vec::new(),
             doubled,
             voided,
             stacked,
@@ -1357,6 +1820,28 @@ fn sea_round(
         },
         convoys,
     )
+}
+
+/// A sea round's orders refused before the judge, shown as written with
+/// their reason; then the first round's verdicts speak for the sheet
+/// orders not already refused.
+fn note_refusals(
+    orders: &mut [(MainOrder, usize)],
+    result: &mut MovementResult,
+    refused: Vec<(usize, MainCommand, Illegal)>,
+    round: usize,
+    verdicts: &mut [Option<Illegal>],
+) {
+    for (k, shown, why) in refused {
+        orders[k].0.command = shown;
+        result.orders[k] = Some(why);
+    }
+    for (k, v) in result.orders.iter().enumerate() {
+        let i = orders[k].1;
+        if round == 0 && verdicts[i].is_none() {
+            verdicts[i] = *v;
+        }
+    }
 }
 
 /// The stacks of a sea round and the fleets they are made of.
