@@ -134,8 +134,10 @@ fn the_one_shot_judge_reuses_the_threads_tables_and_allocates_only_its_result() 
     // The first judgement on this thread grows the thread's judge.
     let first = adjudicate_movement(&v.map, &v.rules, &pos.units, &o);
     let (again, n) = allocations(|| adjudicate_movement(&v.map, &v.rules, &pos.units, &o));
-    // The result's two lists, handed over (units and orders; nobody is
-    // contested in the opening): no table of the judge is made again.
-    assert_eq!(n, 2, "allocations in a second one-shot judgement");
+    // The result's three lists, handed over (units, orders, and the
+    // contested provinces: the Black Sea's standoff); no table of the
+    // judge is made again.
+    assert_eq!(n, 3, "allocations in a second one-shot judgement");
+    assert_eq!(again.contested.len(), 1);
     assert_eq!(again, first);
 }
