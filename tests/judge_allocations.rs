@@ -3,6 +3,9 @@
 //! and its results are the one-shot judge's. Counted by a global allocator
 //! that counts the allocations of this thread while a flag is up; each
 //! test binary has its own allocator, so this file holds these tests only.
+//! The one-shot judge ([`adjudicate_movement`]) judges in a judge kept by
+//! the thread: past its first judgement it allocates only the lists of the
+//! result it hands over.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -121,4 +124,20 @@ fn a_kept_judge_judges_the_standard_opening_again_without_allocating() {
         &adjudicate_movement(&v.map, &v.rules, &pos.units, &o),
         "the kept judge and the one-shot judge agree"
     );
+}
+
+#[test]
+fn the_one_shot_judge_reuses_the_threads_tables_and_allocates_only_its_result() {
+    let v = variant::builtin("standard").expect("ships").expect("loads");
+    let pos = Position::initial(&v);
+    let o = orders(OPENING, &v);
+    // The first judgement on this thread grows the thread's judge.
+    let first = adjudicate_movement(&v.map, &v.rules, &pos.units, &o);
+    let (again, n) = allocations(|| adjudicate_movement(&v.map, &v.rules, &pos.units, &o));
+    // The result's three lists, handed over (units, orders, and the
+    // contested provinces: the Black Sea's standoff); no table of the
+    // judge is made again.
+    assert_eq!(n, 3, "allocations in a second one-shot judgement");
+    assert_eq!(again.contested.len(), 1);
+    assert_eq!(again, first);
 }

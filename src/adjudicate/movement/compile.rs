@@ -15,6 +15,12 @@ impl Compiled<'_> {
     pub(super) fn compile(&mut self, orders: &[MainOrder], verdicts: &mut Vec<Option<Illegal>>) {
         verdicts.clear();
         verdicts.resize(orders.len(), None);
+        // What the passes after the loop have to do: most phases have no
+        // conflicting orders, no unit found later and no convoy, and skip
+        // those passes.
+        let mut any_conflict = false;
+        let mut any_named = false;
+        let mut any_sea = false;
         for (i, o) in orders.iter().enumerate() {
             if i >= OrderIndex::LIMIT {
                 verdicts[i] = Some(Illegal::TooManyOrders);
@@ -55,28 +61,27 @@ impl Compiled<'_> {
             match self.check(u, &o.command) {
                 Err(why) => verdicts[i] = Some(why),
                 Ok(cmd) => {
-                    let unbound = matches!(
-                        cmd,
-                        Cmd::SupMove { target: NONE, .. }
+                    let named = match (&o.command, cmd) {
+                        (
+                            MainCommand::SupportMove { unit: t, .. }
+                            | MainCommand::SupportHold { unit: t }
+                            | MainCommand::Convoy { unit: t, .. },
+                            Cmd::SupMove { target: NONE, .. }
                             | Cmd::SupHold { target: NONE }
-                            | Cmd::Convoy { army: NONE, .. }
-                    );
-                    self.slot[u].named = match &o.command {
-                        MainCommand::SupportMove { unit: t, .. }
-                        | MainCommand::SupportHold { unit: t }
-                        | MainCommand::Convoy { unit: t, .. }
-                            if unbound =>
-                        {
-                            Some((t.at.province, t.kind))
-                        }
+                            | Cmd::Convoy { army: NONE, .. },
+                        ) => Some((t.at.province, t.kind)),
                         _ => None,
                     };
+                    any_named |= named.is_some();
+                    any_sea |= matches!(cmd, Cmd::Convoy { .. } | Cmd::Move { via: true, .. });
+                    self.slot[u].named = named;
                     let prev = self.slot[u].order_of;
                     if prev != u32::MAX {
                         if self.b.rules.duplicate_orders == DuplicateOrders::Hold
                             && self.slot[u].cmd != cmd
                         {
                             self.slot[u].conflict = true;
+                            any_conflict = true;
                         }
                         verdicts[prev as usize] = Some(Illegal::Replaced);
                     }
@@ -85,16 +90,26 @@ impl Compiled<'_> {
                 }
             }
         }
-        for s in &mut self.slot {
-            if s.conflict {
-                s.cmd = Cmd::Hold;
-                verdicts[s.order_of as usize] = Some(Illegal::Conflicting);
-                s.order_of = u32::MAX;
+        if any_conflict {
+            for s in &mut self.slot {
+                if s.conflict {
+                    s.cmd = Cmd::Hold;
+                    verdicts[s.order_of as usize] = Some(Illegal::Conflicting);
+                    s.order_of = u32::MAX;
+                }
             }
         }
-        self.bind_named();
-        // Convoy intent (DATC 4.A.3): an army that could walk goes by sea
-        // when its order says so or a fleet of its own power convoys it.
+        if any_named {
+            self.bind_named();
+        }
+        if any_sea {
+            self.convoy_intent();
+        }
+    }
+
+    /// Convoy intent (DATC 4.A.3): an army that could walk goes by sea
+    /// when its order says so or a fleet of its own power convoys it.
+    fn convoy_intent(&mut self) {
         let any_convoy = self
             .slot
             .iter()

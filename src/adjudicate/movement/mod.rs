@@ -30,6 +30,7 @@ use crate::calendar::Phase;
 use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
 use crate::orders::MainOrder;
 use resolve::Resolver;
+use std::cell::RefCell;
 
 pub use compact::{OrderIndex, UnitList};
 
@@ -422,10 +423,27 @@ impl<'a> Board<'a> {
     /// moves that depend on each other (an A/F's fleet may sail only if its
     /// army lands; an army lands from the sea its fleet sails to only if
     /// the fleet gets there), fast ferries and strength overrides.
+    ///
+    /// Judged in a [`Judge`] kept by the thread, so that a caller that
+    /// judges many phases (the daemon, the DATC runner, a variant's judge
+    /// that calls this one) reuses its tables; only the result's own lists
+    /// are new each time, as they are handed over. A call made while the
+    /// thread's judge is busy (a variant's question that judges again)
+    /// gets a judge of its own.
     pub fn adjudicate_prepared(&self, orders: &[MainOrder], prepared: &Prepared) -> MovementResult {
-        let mut judge = Judge::default();
-        judge.judge(self, orders, prepared);
-        judge.result
+        thread_local! {
+            static KEPT: RefCell<Judge> = RefCell::new(Judge::new());
+        }
+        let judged = KEPT.try_with(|kept| {
+            let mut judge = kept.try_borrow_mut().ok()?;
+            judge.judge(self, orders, prepared);
+            Some(std::mem::take(&mut judge.result))
+        });
+        judged.ok().flatten().unwrap_or_else(|| {
+            let mut judge = Judge::default();
+            judge.judge(self, orders, prepared);
+            judge.result
+        })
     }
 }
 

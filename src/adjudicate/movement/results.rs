@@ -52,10 +52,13 @@ impl Compiled<'_> {
 
         // The box whose waiting units an enemy has ordered destroyed.
         let destroy_box = self.b.questions.destroy_box().map(|p| p.0);
-        let destroyers: Vec<PowerId> = (0..n)
-            .filter(|&u| self.slot[u].cmd == Cmd::Destroy)
-            .map(|u| self.power(u))
-            .collect();
+        let destroyers: Vec<PowerId> = match destroy_box {
+            Some(_) => (0..n)
+                .filter(|&u| self.slot[u].cmd == Cmd::Destroy)
+                .map(|u| self.power(u))
+                .collect(),
+            None => Vec::new(),
+        };
         out.units.clear();
         out.units
             .extend((0..n).map(|u| self.unit_result(r, u, destroy_box, &destroyers)));
@@ -162,7 +165,7 @@ impl Compiled<'_> {
         // tell (a defensive army never waits in a box).
         let special = if destroyed {
             Special::Destroyed
-        } else if self.b.units[u].kind.support_worn_down() && matches!(outcome, Outcome::Supported)
+        } else if matches!(outcome, Outcome::Supported) && self.b.units[u].kind.support_worn_down()
         {
             Special::SupportLeft(self.support_value(r, u))
         } else {
