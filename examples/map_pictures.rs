@@ -1,25 +1,17 @@
 //! The pictures in docs/pictures/, made again with
 //! `cargo run --release --example map_pictures -- docs/pictures`:
 //! the standard opening (Spring 1901, a common set of first moves) and
-//! DATC 6.F.14, the simple convoy paradox (Szykman rule); and for each
-//! seed variant its opening and a phase of its third year, played by the
-//! tests' bot (every power ordered, greedy and wandering by turns).
-
-#[path = "../tests/support_judge/bot.rs"]
-#[allow(dead_code)]
-mod bot;
-#[path = "../tests/support_play/mod.rs"]
-mod support_play;
+//! DATC 6.F.14, the simple convoy paradox (Szykman rule).
 
 use std::path::{Path, PathBuf};
 use zinejudge::game::Position;
 use zinejudge::game::step::{PhaseOrders, play};
 use zinejudge::orders::parse::OrderParser;
 use zinejudge::orders::{AnyCommand, Order};
-use zinejudge::report::picture::Picture;
+use zinejudge::report::picture::{Picture, png};
 use zinejudge::report::{PhaseReport, title};
 use zinejudge::variant::features::Viewer;
-use zinejudge::variant::{PhaseKind, Variant, builtin};
+use zinejudge::variant::{Variant, builtin};
 
 fn orders(v: &Variant, pos: &Position, lines: &[&str]) -> Result<PhaseOrders, String> {
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
@@ -48,33 +40,20 @@ fn orders(v: &Variant, pos: &Position, lines: &[&str]) -> Result<PhaseOrders, St
 
 fn draw(v: &Variant, game: &str, pos: &Position, lines: &[&str], out: &Path) -> Result<(), String> {
     let o = orders(v, pos, lines)?;
-    draw_orders(v, game, pos, &o, out)
-}
-
-fn draw_orders(
-    v: &Variant,
-    game: &str,
-    pos: &Position,
-    o: &PhaseOrders,
-    out: &Path,
-) -> Result<(), String> {
-    let (result, after) = play(v, pos, o);
+    let (result, after) = play(v, pos, &o);
     let r = PhaseReport {
         variant: v,
         game,
         before: pos,
-        orders: o,
+        orders: &o,
         result: &result,
         after: &after,
         next_deadline: None,
         ended: None,
         nmr: vec![],
     };
-    let pic = Picture::new(v);
-    let svg = pic.phase_svg(&r, &title(&r), Viewer::Gm);
-    let bytes = pic
-        .phase_png(&r, &title(&r), Viewer::Gm)
-        .map_err(|e| e.to_string())?;
+    let svg = Picture::new(v).phase_svg(&r, &title(&r), Viewer::Gm);
+    let bytes = png(&svg).map_err(|e| e.to_string())?;
     std::fs::write(out.with_extension("png"), &bytes).map_err(|e| e.to_string())?;
     std::fs::write(out.with_extension("svg"), &svg).map_err(|e| e.to_string())?;
     println!(
@@ -173,41 +152,5 @@ Italy = ["F TYS"]
         ],
         &dir.join("long-convoy"),
     )?;
-    for name in ["1066", "ardri", "1000ad", "abstraction2", "1700ad"] {
-        seed_variant(name, &dir)?;
-    }
     Ok(())
-}
-
-/// A seed variant's opening, and its first movement phase of the third
-/// year, each power played by the bot (greedy and wandering by turns).
-fn seed_variant(name: &str, dir: &Path) -> Result<(), String> {
-    let v = builtin(name)
-        .ok_or(format!("no {name}"))?
-        .map_err(|e| format!("{e:?}"))?;
-    let mut pos = Position::initial(&v);
-    let first_year = pos.phase.year;
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    for k in 0..60 {
-        let mut lines: Vec<String> = Vec::new();
-        for pw in v.map.power_ids() {
-            let power = &v.map.power(pw).name;
-            let mine = if k % 2 == 0 {
-                bot::orders(&v, &pos, pw)
-            } else {
-                bot::wander(&v, &pos, pw, &mut seed)
-            };
-            lines.extend(mine.into_iter().map(|l| format!("{power}: {l}")));
-        }
-        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let o = support_play::orders(&v, pos.phase.kind, &refs);
-        let moving = pos.phase.kind == PhaseKind::Movement;
-        if k == 0 {
-            draw_orders(&v, name, &pos, &o, &dir.join(format!("{name}-opening")))?;
-        } else if moving && pos.phase.year >= first_year + 2 {
-            return draw_orders(&v, name, &pos, &o, &dir.join(format!("{name}-later")));
-        }
-        pos = play(&v, &pos, &o).1;
-    }
-    Err(format!("{name}: no third year"))
 }

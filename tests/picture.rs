@@ -543,6 +543,7 @@ fn snapshots_of_every_variant_and_phase_kind() {
             if let Ok(dir) = std::env::var("ZJ_PICTURE_DIR") {
                 let bytes = png(s).expect("renders");
                 std::fs::write(format!("{dir}/{}_{kind}.png", v.name), bytes).unwrap();
+                std::fs::write(format!("{dir}/{}_{kind}.svg", v.name), s).unwrap();
             }
             insta::assert_snapshot!(format!("{}_{kind}", v.name), without_outlines(s));
         }
