@@ -122,6 +122,13 @@ struct RawConfig {
     limits: RawLimits,
     report: RawReport,
     web: RawWeb,
+    variants: RawVariants,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawVariants {
+    dir: PathBuf,
 }
 
 #[derive(Debug, Deserialize)]
@@ -294,6 +301,11 @@ pub struct Config {
     pub log: String,
     /// Template overrides: (file name, text), read from `judge.templates`.
     pub templates: Vec<(String, String)>,
+    /// Variants played besides the shipped ones, read from `variants.dir`.
+    pub variants: Vec<std::sync::Arc<crate::variant::Variant>>,
+    /// The files of `variants.dir` that did not load, each with why: the
+    /// judge logs them and plays the others.
+    pub variant_problems: Vec<String>,
     /// The store: an SQLite file (`[store] path`, or `url = "sqlite:..."`)
     /// or a PostgreSQL database (`url = "postgres://..."`).
     pub store: crate::store::Location,
@@ -618,6 +630,65 @@ fn check_log(value: &str) -> Result<String, ConfigError> {
 
 /// The template files of a directory that replace built-in ones; each is
 /// checked now, so a broken template is refused with the configuration.
+/// The variant files of `dir` that load, and why the others do not. A
+/// bad file never stops the judge: the GM reads its problems in the log
+/// (and from `check-config`), and the other variants are played.
+fn read_variants(dir: &Path) -> (Vec<std::sync::Arc<crate::variant::Variant>>, Vec<String>) {
+    let mut loaded: Vec<std::sync::Arc<crate::variant::Variant>> = Vec::new();
+    let mut problems = Vec::new();
+    if dir.as_os_str().is_empty() {
+        return (loaded, problems);
+    }
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (loaded, problems),
+        Err(e) => {
+            problems.push(format!(
+                "variants.dir = {}: {e}",
+                quoted(&dir.display().to_string())
+            ));
+            return (loaded, problems);
+        }
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    for f in files {
+        let shown = f.display();
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(format!("{shown}: {e}"));
+                continue;
+            }
+        };
+        match crate::variant::Variant::from_toml(&text) {
+            Ok(v) => {
+                let name = v.name.to_ascii_lowercase();
+                if crate::variant::builtin(&name).is_some() {
+                    problems.push(format!(
+                        "{shown}: `{name}` is a variant the judge ships; a file cannot replace it (rename it in its [variant] table)"
+                    ));
+                } else if loaded.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
+                    problems.push(format!(
+                        "{shown}: another file already gives the variant `{name}`"
+                    ));
+                } else {
+                    loaded.push(std::sync::Arc::new(v));
+                }
+            }
+            Err(e) => {
+                for p in &e.problems {
+                    problems.push(format!("{shown}:{p}"));
+                }
+            }
+        }
+    }
+    (loaded, problems)
+}
+
 fn read_templates(dir: &Path) -> Result<Vec<(String, String)>, ConfigError> {
     use crate::report::templates::Templates;
     if dir.as_os_str().is_empty() {
@@ -1069,6 +1140,7 @@ impl Config {
         let source = resolve_source(r.inbound, r.imap, r.limits.max_mail_bytes)?;
         let sink = resolve_sink(r.outbound, r.smtp)?;
         let templates = read_templates(&r.judge.templates)?;
+        let (variants, variant_problems) = read_variants(&r.variants.dir);
         let web = check_web(&r.web)?;
         let store = resolve_store(&r.store)?;
         let store_keys = StoreKeys {
@@ -1085,6 +1157,8 @@ impl Config {
             timezone: r.judge.timezone,
             log,
             templates,
+            variants,
+            variant_problems,
             store,
             store_keys,
             source,
@@ -1134,7 +1208,7 @@ impl Config {
             (w, _) => format!("on {}", w.address),
         };
         format!(
-            "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}; web pages {web}",
+            "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}; web pages {web}{}",
             self.identity.name,
             self.identity.address,
             match &self.store {
@@ -1142,7 +1216,19 @@ impl Config {
                 pg => pg.display().to_string(),
             },
             self.timezone,
-            self.log
+            self.log,
+            if self.variants.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; variants from files: {}",
+                    self.variants
+                        .iter()
+                        .map(|v| v.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
         )
     }
 }

@@ -14,6 +14,7 @@ pub mod config;
 pub mod daemon;
 pub mod datc;
 pub mod game;
+pub mod import;
 pub mod mail;
 pub mod map;
 pub mod orders;

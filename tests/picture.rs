@@ -658,3 +658,95 @@ fn the_results_png_shows_what_the_svg_does() {
         );
     }
 }
+/// Length of the boundary of `a` that runs within `tol` of `b`: `shared`
+/// with a tolerance, and skipping rings whose boxes are far apart (the
+/// drawn outlines have thousands of points).
+fn shared_within(a: &[Vec<Pt>], b: &[Vec<Pt>], tol: f32) -> f32 {
+    let bbox = |r: &Vec<Pt>| {
+        r.iter()
+            .fold([f32::MAX, f32::MAX, f32::MIN, f32::MIN], |m, p| {
+                [m[0].min(p.0), m[1].min(p.1), m[2].max(p.0), m[3].max(p.1)]
+            })
+    };
+    let apart = |x: &[f32; 4], y: &[f32; 4]| {
+        x[0] > y[2] + tol || y[0] > x[2] + tol || x[1] > y[3] + tol || y[1] > x[3] + tol
+    };
+    let bb: Vec<_> = b.iter().map(bbox).collect();
+    let mut len = 0.0;
+    for r in a {
+        let ra = bbox(r);
+        let near_rings: Vec<&Vec<Pt>> = b
+            .iter()
+            .zip(&bb)
+            .filter(|(_, x)| !apart(&ra, x))
+            .map(|(r, _)| r)
+            .collect();
+        if near_rings.is_empty() {
+            continue;
+        }
+        let near = |p: Pt| {
+            near_rings
+                .iter()
+                .any(|r| (0..r.len()).any(|k| seg_dist(p, r[k], r[(k + 1) % r.len()]) < tol))
+        };
+        for k in 0..r.len() {
+            let (p, q) = (r[k], r[(k + 1) % r.len()]);
+            if near(p) && near(q) && near(((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0)) {
+                len += ((q.0 - p.0).powi(2) + (q.1 - p.1).powi(2)).sqrt();
+            }
+        }
+    }
+    len
+}
+
+/// The drawn coastlines of the seed variants (games/outlines/ardri.svg,
+/// 1066.svg, abstraction2.svg) draw no border the variant file lacks: a
+/// player who sees two areas share a line expects a unit to cross it.
+/// Corners where three areas meet, and straits narrower than a pixel, are
+/// not borders (less than 2 pixels of line within 0.4 of each other).
+#[test]
+fn drawn_outlines_show_no_border_the_variant_lacks() {
+    let mut failures = Vec::new();
+    for name in ["ardri", "1066", "abstraction2"] {
+        let v = support_play::shipped(name);
+        let s = svg(&v, &Position::initial(&v), &[], "t");
+        let map = &v.map;
+        let mut neighbours = std::collections::HashSet::new();
+        for a in map.province_ids() {
+            for &r in &map.province(a).regions {
+                for &(n, _) in map.borders(r) {
+                    neighbours.insert((a, map.province_of(n)));
+                }
+            }
+        }
+        let ids: Vec<_> = map
+            .province_ids()
+            .filter(|&p| map.province(p).terrain != Terrain::OffBoard)
+            .collect();
+        let rings: Vec<_> = ids
+            .iter()
+            .map(|&p| area(&s, &map.province(p).abbr))
+            .collect();
+        assert!(
+            rings.iter().all(|r| !r.is_empty()),
+            "{name}: an area is missing"
+        );
+        for i in 0..ids.len() {
+            for j in i + 1..ids.len() {
+                let (a, b) = (ids[i], ids[j]);
+                if neighbours.contains(&(a, b)) || neighbours.contains(&(b, a)) {
+                    continue;
+                }
+                let len = shared_within(&rings[i], &rings[j], 0.4);
+                if len >= 2.0 {
+                    let (pa, pb) = (map.province(a), map.province(b));
+                    failures.push(format!("{name}: {}-{} ({len:.1})", pa.abbr, pb.abbr));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "drawn as bordering but not in the variant file: {failures:#?}"
+    );
+}

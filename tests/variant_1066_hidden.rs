@@ -145,3 +145,189 @@ fn rule_5_a_retreat_of_hidden_army_fleets_only_is_unseen_by_the_others() {
     // phase, the deadline and Harald's four units.
     assert_eq!(replies_d, replies_q);
 }
+
+/// March 1066 played with Harald's orders `harald` (and the Scots' attack
+/// on Oceanus Germanicus), then April 1066 by the Scots' mail `scots`
+/// sent before Harald says anything more, then Harald's retreat of the
+/// A/Fs in GER (refused where none was dislodged), then April played:
+/// every mail the Scots and the observer got from March's results on,
+/// and those April's processing sent.
+fn orders_after_march(harald: &str, scots: &str) -> (Vec<Sent>, Vec<Sent>) {
+    let mut w = started();
+    w.mail(
+        "scots@example.test",
+        "SIGNON Scots hastings pw-secret\nF(FOF)-GER\nF(Lot) S F(FOF)-GER",
+    );
+    w.mail(
+        "harald@example.test",
+        &format!("SIGNON Harald hastings pw-secret\n{harald}"),
+    );
+    w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+    let mut sent = w.mail(
+        "scots@example.test",
+        &format!("SIGNON Scots hastings pw-secret\n{scots}"),
+    );
+    sent.extend(w.mail(
+        "harald@example.test",
+        "SIGNON Harald hastings pw-secret\nA/F(GER)-Nth\nA/F(GER)-Nrd",
+    ));
+    let april = w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+    (sent, april)
+}
+
+const DISLODGED: &str = "A/F(GER) H\nA/F(GER) H\nA/F(WAS) H\nA/F(WAS) H";
+const QUIET: &str = "A/F(WAS) H\nA/F(WAS) H\nA/F(WAS) H\nA/F(WAS) H";
+
+#[test]
+fn rule_5_orders_sent_during_a_hidden_retreat_are_kept_and_answered_as_april_orders() {
+    // The Scots, told after March that the game is in April 1066, send
+    // their April orders while Harald's retreat (theirs not to know of)
+    // goes on: they are read as April orders, the reply says so exactly
+    // as it does where nothing was dislodged, and April plays them.
+    let orders = "F(GER) H\nF(Lot)-FOF";
+    let (sent_d, april_d) = orders_after_march(DISLODGED, orders);
+    let (sent_q, _) = orders_after_march(QUIET, orders);
+    for who in ["scots", "obs"] {
+        assert_eq!(got(&sent_d, who), got(&sent_q, who), "{who}");
+    }
+    let reply = &got(&sent_d, "scots")[0].1;
+    assert!(
+        reply.contains("Orders held for The Scots, April 1066 movement:"),
+        "{reply}"
+    );
+    assert!(reply.contains("F(Lot)-FOF"), "{reply}");
+    assert!(!reply.to_lowercase().contains("retreat"), "{reply}");
+    assert!(!reply.contains("Kept for"), "{reply}");
+    // No "your orders sent ahead" mail when April comes: for the Scots it
+    // had come already.
+    assert_eq!(
+        got(&sent_d, "scots").len(),
+        1,
+        "{:#?}",
+        got(&sent_d, "scots")
+    );
+    // April's results carry out the Scots' orders.
+    let (_, results, _) = got(&april_d, "scots")
+        .into_iter()
+        .find(|(s, _, _)| s.contains("April 1066"))
+        .expect("April results");
+    let scots = results
+        .split("The Scots:\n")
+        .nth(1)
+        .and_then(|r| r.split("\n\n").next())
+        .expect("the Scots' orders");
+    assert!(scots.contains("F(Lot)-FOF"), "{results}");
+    assert!(scots.contains("F(GER) H\n"), "{results}");
+    assert!(!scots.contains("F(GER) H   "), "{results}");
+}
+
+#[test]
+fn rule_5_a_phase_line_or_clear_during_a_hidden_retreat_is_for_april() {
+    // PHASE April 1066 movement names what the Scots are told is the
+    // current phase; PHASE March 1066 retreat is past for them; CLEAR
+    // withdraws their April orders. Each reply is the one they get where
+    // nothing was dislodged.
+    for scots in [
+        "PHASE April 1066 movement\nF(Lot)-FOF",
+        "PHASE March 1066 retreat\nF(Lot)-FOF",
+        "F(Lot)-FOF\nCLEAR",
+    ] {
+        let (sent_d, _) = orders_after_march(DISLODGED, scots);
+        let (sent_q, _) = orders_after_march(QUIET, scots);
+        assert_eq!(got(&sent_d, "scots"), got(&sent_q, "scots"), "{scots}");
+    }
+}
+
+#[test]
+fn rule_5_history_never_lists_a_retreat_of_hidden_units_only() {
+    // HISTORY mails the results observers read, of the phases they know
+    // of: the same phases, by the same names, whether or not a hidden
+    // A/F was dislodged in March.
+    let history = |harald: &str| {
+        let mut w = started();
+        w.mail(
+            "scots@example.test",
+            "SIGNON Scots hastings pw-secret\nF(FOF)-GER\nF(Lot) S F(FOF)-GER",
+        );
+        w.mail(
+            "harald@example.test",
+            &format!("SIGNON Harald hastings pw-secret\n{harald}"),
+        );
+        w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+        w.mail(
+            "harald@example.test",
+            "SIGNON Harald hastings pw-secret\nA/F(GER)-Nth\nA/F(GER)-Nrd",
+        );
+        w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+        let all = w.mail("obs@example.test", "HISTORY hastings");
+        let one = w.reply("obs@example.test", "HISTORY hastings Mar1066R");
+        let range = w.mail("obs@example.test", "HISTORY hastings Mar1066M Apr1066M");
+        (all, one, range)
+    };
+    let (all_d, one_d, range_d) = history(DISLODGED);
+    let (all_q, one_q, range_q) = history(QUIET);
+    let subjects = |s: &[Sent]| -> Vec<String> { s.iter().map(|m| m.subject.clone()).collect() };
+    assert_eq!(subjects(&all_d), subjects(&all_q));
+    assert_eq!(subjects(&range_d), subjects(&range_q));
+    assert_eq!(one_d, one_q);
+    assert!(one_d.contains("no phase Mar1066R"), "{one_d}");
+    let mailed = all_d
+        .iter()
+        .find(|m| m.subject.contains("history"))
+        .expect("the history");
+    assert!(
+        mailed.subject.contains("Mar1066M to Apr1066M"),
+        "{}",
+        mailed.subject
+    );
+    assert!(!mailed.body.contains("retreat"), "{}", mailed.body);
+    let reply = all_d
+        .iter()
+        .find(|m| !m.subject.contains("history"))
+        .expect("the reply");
+    assert!(
+        reply.body.contains("The results of 2 phases"),
+        "{}",
+        reply.body
+    );
+}
+
+#[test]
+fn rule_5_a_support_cut_from_the_wash_names_the_cutter_as_it_was_ordered() {
+    // In April 1066 an A/F waiting in the Wash attacks Deira, so acts
+    // "outside these areas" and is seen: everybody reads the move as
+    // `A/F(WAS)-Dei`, and the support it cuts says so by that name, never
+    // by Harald's box.
+    let mut w = started();
+    w.mail(
+        "gm@example.test",
+        "SIGNON GM hastings gm-secret\nEDIT ADD The Northern Earls A Dei",
+    );
+    w.mail(
+        "harald@example.test",
+        &format!("SIGNON Harald hastings pw-secret\n{QUIET}"),
+    );
+    w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+    w.mail(
+        "harald@example.test",
+        "SIGNON Harald hastings pw-secret\nA/F(WAS)-Dei",
+    );
+    w.mail(
+        "earls@example.test",
+        "SIGNON Earls hastings pw-secret\nA(Dei) S A(Dre)",
+    );
+    let april = w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+    for who in ["obs", "earls", "scots", "harald"] {
+        let (_, body, _) = got(&april, who)
+            .into_iter()
+            .find(|(s, _, _)| s.contains("April 1066"))
+            .unwrap_or_else(|| panic!("{who}: April results"));
+        assert!(body.contains("A/F(WAS)-Dei"), "{who}: {body}");
+        let support = body
+            .lines()
+            .find(|l| l.contains("S A(Dre)"))
+            .unwrap_or_else(|| panic!("{who}: {body}"));
+        assert!(support.contains("cut by A/F(WAS)"), "{who}: {support}");
+        assert!(!body.contains("(HAR)"), "{who}: {body}");
+    }
+}

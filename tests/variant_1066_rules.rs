@@ -1460,3 +1460,68 @@ fn rule_5_afs_leaving_one_sea_two_ways_meet_an_attacker_head_on_as_units_would()
         assert_eq!(left_in_ger, 1 - dislodged, "{supported}");
     }
 }
+
+#[test]
+fn rule_6_builds_by_mail_in_at_most_four_home_centres() {
+    // Rule 6: a power that lost home centres "may nominate any neutral
+    // supply centres they hold as replacements, subject to the maximum
+    // limit of four home centres per player". The Welsh, having lost
+    // Gwynedd and Morgannwg, nominate Hereford and Dyfed; they retake
+    // Gwynedd in April, so at April's builds their four home centres are
+    // West Wales, Keredwigyawn, Gwynedd and Hereford (the first nominated):
+    // Dyfed, still held, is a build site no more.
+    let mut w = World::new();
+    w.reply("gm@example.test", "CREATE hastings 1066 gm-secret");
+    for (who, pw) in [
+        ("william", "Duke William"),
+        ("harald", "Harald Hardrada"),
+        ("harold", "Harold Godwinson"),
+        ("norse", "The Norse"),
+        ("earls", "The Northern Earls"),
+        ("scots", "The Scots"),
+        ("welsh", "The Welsh"),
+    ] {
+        w.reply(
+            &format!("{who}@example.test"),
+            &format!("JOIN hastings pw-secret {pw}"),
+        );
+    }
+    w.reply("gm@example.test", "SIGNON GM hastings gm-secret\nSTART");
+    w.reply(
+        "gm@example.test",
+        "SIGNON GM hastings gm-secret\nEDIT REMOVE Mor\nEDIT OWNER Gwy The Norse\n\
+         EDIT OWNER Mor The Norse\nEDIT OWNER Her The Welsh\nEDIT OWNER Dyf The Welsh",
+    );
+    let r = w.reply(
+        "welsh@example.test",
+        "SIGNON Welsh hastings pw-secret\nNOMINATE Hereford\nNOMINATE Dyfed",
+    );
+    assert!(!r.contains("refused"), "{r}");
+    // A third is refused: two homes lost, two nominated.
+    let r = w.reply(
+        "welsh@example.test",
+        "SIGNON Welsh hastings pw-secret\nNOMINATE Chester",
+    );
+    assert!(
+        r.contains("you do not hold Chester") || r.contains("lost no home"),
+        "{r}"
+    );
+    w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+    w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+    // April's adjustment: five centres, three armies, two builds due.
+    let r = w.reply(
+        "welsh@example.test",
+        "SIGNON Welsh hastings pw-secret\nBuild A Her\nBuild A Dyf",
+    );
+    assert!(r.contains("2 builds due"), "{r}");
+    let refused = r
+        .split("Not accepted:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{r}"));
+    assert!(refused.contains("Build A Dyf"), "{r}");
+    let read = r.split("Not accepted:").next().unwrap_or_default();
+    assert!(
+        read.contains("Build A Her") || read.contains("Build A(Her)"),
+        "{r}"
+    );
+}

@@ -4,6 +4,7 @@
 //! carry context (`anyhow`) and are printed once, by `main`.
 
 mod adjudicate;
+mod import;
 mod parse;
 mod render;
 
@@ -42,8 +43,10 @@ enum Command {
         /// Case files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The variant the cases are for: a shipped name or a file.
-        #[arg(long, default_value = "standard")]
+        /// The variant the cases are for: a shipped name or a file
+        /// (`--variant` is the same: an imported map checked against the
+        /// standard game's cases).
+        #[arg(long, alias = "variant", default_value = "standard")]
         game: String,
         /// Which DATC preferences to play by: `auto` reads the file's
         /// `DATC Version` line (v2 files expect v2's convoy fallback),
@@ -100,6 +103,11 @@ enum Command {
     /// Adjudicate one phase offline: position and orders in, results and
     /// the next position out.
     Adjudicate(adjudicate::Args),
+    /// Import another judge's variant as a variant file of this one
+    /// (`import dpjudge youngstown.map --out games/youngstown.toml`),
+    /// checked as check-game checks it; what it cannot play is refused
+    /// with its line.
+    Import(import::Args),
 }
 
 /// Parse the command line and run it.
@@ -124,6 +132,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             allow_fail,
         } => datc(&files, &game, &preferences, &allow_fail),
         Command::Adjudicate(args) => adjudicate::run(args),
+        Command::Import(args) => import::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Render(args) => render::run(args),
         Command::Run { config } => {
@@ -136,7 +145,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::CheckConfig { config } => {
             let c = check_config(config.as_deref())?;
             println!("{}", c.summary());
-            Ok(ExitCode::SUCCESS)
+            // A variant file that does not load is skipped by the judge;
+            // here it fails the check, so that the GM sees why.
+            for p in &c.variant_problems {
+                println!("variant file not played: {p}");
+            }
+            Ok(if c.variant_problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Man { dir } => man(dir.as_deref()),
     }
@@ -330,6 +348,9 @@ fn judge_responder() -> crate::daemon::ResponderFactory {
     std::sync::Arc::new(|c: &crate::config::Config| {
         let mut judge = crate::commands::Judge::new(&c.identity.name, &c.timezone);
         judge.picture_format = c.picture;
+        for v in &c.variants {
+            judge.add_variant((**v).clone());
+        }
         // Every results mail links to the game's page.
         judge.templates.link_pages(c.web.base_url.as_deref());
         Box::new(judge) as Box<dyn crate::daemon::process::Responder>

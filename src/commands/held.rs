@@ -8,8 +8,11 @@
 use super::error::CmdResult;
 use super::submit::{held_text, refused_now, store_form, stored, take, unread_text, when};
 use super::{Judge, Session, load};
+use crate::game::Position;
 use crate::map::PowerId;
 use crate::orders::{AnyCommand, format_order};
+use crate::rules::features::Viewer;
+use crate::rules::view::View;
 use crate::store::{Conn, games, later};
 use crate::variant::{Phase, Variant};
 use std::fmt::Write;
@@ -36,7 +39,11 @@ pub(crate) fn orders(
 ) -> CmdResult<bool> {
     let g = load(s.tx, game)?;
     let (v, pos) = judge.board(&g)?;
-    let earlier = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
+    let (pos, unseen) = played(&v, pos, power);
+    let earlier = match unseen {
+        Some(phase) => kept_for(s.tx, &v, &g.name, power, phase)?,
+        None => stored(&v, &games::orders(s.tx, &g.name, power.0)?),
+    };
     let taken = take(&v, &pos, power, &earlier, block);
     if !taken.any {
         s.reply.push_str(&unread_text(&taken.unread));
@@ -46,12 +53,54 @@ pub(crate) fn orders(
         return Ok(true);
     }
     let lines: Vec<String> = taken.held.iter().map(|c| store_form(&v, c)).collect();
-    games::set_orders(s.tx, &g.name, power.0, &lines)?;
+    match unseen {
+        // Kept for the phase this power is told the game is in, and
+        // brought in, unannounced, when it comes (`later::bring_in`).
+        Some(phase) => {
+            let short = v.calendar.short(phase);
+            later::clear(s.tx, &g.name, Some(power.0), &short)?;
+            later::add(s.tx, &g.name, power.0, &short, &lines)?;
+        }
+        None => games::set_orders(s.tx, &g.name, power.0, &lines)?,
+    }
     // Orders may let the phase go early once the mail is done.
     s.stir(&g.name);
     s.reply.push_str(&taken.text());
     show_orders(judge, s, game, power)?;
     Ok(true)
+}
+
+/// The board `power` gives its orders on, and, when that is not the
+/// game's own phase, the phase they are for. While a phase goes on that
+/// `power` may not know of (a retreat of hidden units only, 1066 rule 5:
+/// their place is "known only by this player and the GM"), its orders are
+/// read as orders for the phase it is told the game is in, kept for that
+/// phase as orders sent ahead are, and shown as its orders for it: the
+/// reply is the one it would get were no retreat going on.
+pub(crate) fn played(v: &Variant, pos: Position, power: PowerId) -> (Position, Option<Phase>) {
+    match View::of(v, &pos, Viewer::Power(power)).board_played(&pos) {
+        Some(p) => {
+            let phase = p.phase;
+            (p, Some(phase))
+        }
+        None => (pos, None),
+    }
+}
+
+/// The orders `power` keeps for `phase`, in the order kept.
+fn kept_for(
+    c: &Conn,
+    v: &Variant,
+    game: &str,
+    power: PowerId,
+    phase: Phase,
+) -> CmdResult<Vec<AnyCommand>> {
+    let short = v.calendar.short(phase);
+    Ok(later::batches(c, game, Some(power.0))?
+        .into_iter()
+        .filter(|b| b.phase == short)
+        .flat_map(|b| stored(v, &b.lines))
+        .collect())
 }
 
 /// Print the orders a power holds and what is missing.
@@ -63,7 +112,11 @@ pub(crate) fn show_orders(
 ) -> CmdResult {
     let g = load(s.tx, game)?;
     let (v, pos) = judge.board(&g)?;
-    let held = stored(&v, &games::orders(s.tx, &g.name, power.0)?);
+    let (pos, unseen) = played(&v, pos, power);
+    let held = match unseen {
+        Some(phase) => kept_for(s.tx, &v, &g.name, power, phase)?,
+        None => stored(&v, &games::orders(s.tx, &g.name, power.0)?),
+    };
     let mut t = held_text(&v, &pos, power, &held);
     if let Some(d) = g.deadline {
         let seat = games::seats(s.tx, &g.name)?
@@ -72,18 +125,29 @@ pub(crate) fn show_orders(
         t.push_str(&when(judge, &g, d, seat.is_some_and(|x| x.wait))?);
     }
     // Orders sent ahead for later phases, as kept.
-    t.push_str(&kept_text(s.tx, &v, &g.name, power)?);
+    t.push_str(&kept_text(s.tx, &v, &g.name, power, unseen)?);
     s.say(&t);
     Ok(())
 }
 
 /// The orders `power` holds for later phases, for the reply ("" if none).
-pub(crate) fn kept_text(c: &Conn, v: &Variant, game: &str, power: PowerId) -> CmdResult<String> {
+/// Those kept for `shown` are not among them: the reply shows them as the
+/// power's orders for the phase ([`played`]).
+fn kept_text(
+    c: &Conn,
+    v: &Variant,
+    game: &str,
+    power: PowerId,
+    shown: Option<Phase>,
+) -> CmdResult<String> {
     let mut by_phase: Vec<(Phase, Vec<AnyCommand>)> = Vec::new();
     for b in later::batches(c, game, Some(power.0))? {
         let Ok(p) = v.calendar.parse(&b.phase) else {
             continue;
         };
+        if Some(p) == shown {
+            continue;
+        }
         let cmds = stored(v, &b.lines);
         match by_phase.iter_mut().find(|(q, _)| *q == p) {
             Some((_, list)) => list.extend(cmds),

@@ -21,6 +21,8 @@ use crate::map::PowerId;
 use crate::orders::mail::find_orders;
 use crate::orders::parse::OrderParser;
 use crate::orders::{AdjustCommand, AnyCommand, format_order};
+use crate::rules::features::Viewer;
+use crate::rules::view::View;
 use crate::store::{Conn, games, later};
 use crate::variant::{Phase, Variant};
 use std::fmt::Write;
@@ -227,10 +229,17 @@ pub(crate) fn clear(c: &Conn, v: &Variant, game: &str, power: PowerId, phase: Ph
 /// the powers' orders, each player mailed what the judge took; orders
 /// kept for phases now past are dropped, and their players told. With
 /// `ended`, the game is over: everything kept is dropped, silently.
+///
+/// A player who may not know of the phase just played (`before`: a
+/// retreat of hidden units only, 1066 rule 5) was told its orders were
+/// orders for the phase now begun ([`super::held::played`]): for them it
+/// has not just begun, so they are read in without a word unless the
+/// board now refuses one of them.
 pub(crate) fn bring_in(
     c: &Conn,
     v: &Variant,
     g: &games::GameRow,
+    before: &Position,
     pos: &Position,
     ended: bool,
     out: &mut Vec<crate::mail::Outgoing>,
@@ -299,6 +308,10 @@ pub(crate) fn bring_in(
         let taken = take(v, pos, pid, &[], &block);
         let held: Vec<String> = taken.held.iter().map(|c| store_form(v, c)).collect();
         games::set_orders(c, &g.name, power, &held)?;
+        let unseen = !View::of(v, before, Viewer::Power(pid)).sees_phase(before);
+        if unseen && taken.rejected.is_empty() {
+            continue;
+        }
         if let Some(a) = address {
             let mut body = crate::report::wrap(
                 &format!(

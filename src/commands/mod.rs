@@ -46,6 +46,9 @@ use std::time::SystemTime;
 pub struct Judge {
     /// Variants loaded so far, each once, shared by every mail and game.
     variants: HashMap<String, Arc<Variant>>,
+    /// The names of the variants played besides the shipped ones, in the
+    /// order they were added.
+    added: Vec<String>,
     /// Map layouts for pictures, made once per variant.
     layouts: HashMap<String, Arc<crate::report::picture::geometry::Geometry>>,
     /// The result templates.
@@ -358,6 +361,7 @@ impl Judge {
     pub fn new(name: &str, tz: &str) -> Judge {
         Judge {
             variants: HashMap::new(),
+            added: Vec::new(),
             layouts: HashMap::new(),
             templates: crate::report::templates::Templates::builtin(),
             name: name.to_string(),
@@ -402,8 +406,25 @@ impl Judge {
     /// Make a variant playable besides the shipped ones (a GM's own file;
     /// the tests' boards).
     pub fn add_variant(&mut self, v: Variant) {
-        self.variants
-            .insert(v.name.to_ascii_lowercase(), Arc::new(v));
+        let key = v.name.to_ascii_lowercase();
+        if !self.added.contains(&key) {
+            self.added.push(key.clone());
+        }
+        self.variants.insert(key, Arc::new(v));
+    }
+
+    /// Every variant the judge plays: the shipped ones, then those added.
+    pub(crate) fn variant_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = variant::BUILTIN
+            .iter()
+            .map(|(n, _)| (*n).to_string())
+            .collect();
+        for n in &self.added {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+        names
     }
 
     /// A variant by name, loaded once and shared.
@@ -423,11 +444,7 @@ impl Judge {
             ))),
             None => Err(CmdError::refused(format!(
                 "no variant `{name}`; the judge plays: {}",
-                variant::BUILTIN
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                self.variant_names().join(", ")
             ))),
         }
     }

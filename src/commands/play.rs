@@ -261,7 +261,7 @@ fn play_phase(
     games::clear_orders(c, &g.name)?;
     // Orders sent ahead for the new phase become its orders (njudge's
     // PHASE, #33).
-    super::later::bring_in(c, &v, &g, &next, ended.is_some(), out)?;
+    super::later::bring_in(c, &v, &g, &pos, &next, ended.is_some(), out)?;
     next_seats(c, &g.name, &v, &next, &mut seats, &missed)?;
     tracing::info!(game = %g.name, phase = %v.calendar.short(pos.phase), ?trigger,
         deadline = ?g.deadline.map(|d| super::time::show(d, "UTC")), "phase processed");

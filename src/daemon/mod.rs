@@ -344,6 +344,11 @@ impl Running {
 }
 
 fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Result<Running> {
+    // A variant file that does not load is skipped: the others are
+    // played, and the GM reads why in the log (at start and each SIGHUP).
+    for p in &config.variant_problems {
+        error!(problem = %p, "a variant file of [variants] dir is not played");
+    }
     let (shutdown, shutdown_rx) = watch::channel(false);
     let (outbox_shutdown, outbox_shutdown_rx) = watch::channel(false);
     let wake_processor = Arc::new(Notify::new());

@@ -116,6 +116,11 @@ pub struct RawPower {
     /// provinces beyond the home centres (which always belong to it).
     #[serde(default)]
     pub homeland: Vec<Spanned<String>>,
+    /// The centres it owns at the start, where they are not its home
+    /// centres (a game that starts with centres already taken, as
+    /// DPjudge's `OWNS` says); an empty list: none.
+    #[serde(default)]
+    pub owns: Option<Vec<Spanned<String>>>,
 }
 
 /// A unit placed on the board by the variant file.
@@ -684,6 +689,26 @@ impl PowerTables {
         for u in &rp.units {
             self.starting_unit(b, g, t.stacking, pid, u);
         }
+        let owns = match &rp.owns {
+            None => home.clone(),
+            Some(list) => list
+                .iter()
+                .filter_map(|c| match g.ids.get(&normalize_name(c.get_ref())) {
+                    Some(&p) if g.provinces[p.index()].supply_centre => Some(p),
+                    Some(_) => {
+                        b.at(
+                            c,
+                            format!("owned centre `{}` is not a supply centre", c.get_ref()),
+                        );
+                        None
+                    }
+                    None => {
+                        b.at(c, format!("unknown owned centre `{}`", c.get_ref()));
+                        None
+                    }
+                })
+                .collect(),
+        };
         self.powers.push(Power {
             name: rp.name.get_ref().clone(),
             adjective: rp
@@ -692,6 +717,7 @@ impl PowerTables {
                 .map_or_else(|| rp.name.get_ref().clone(), |a| a.get_ref().clone()),
             home_centres: home,
             homeland,
+            starting_centres: owns,
             optional: rp.optional,
         });
     }

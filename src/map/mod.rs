@@ -288,6 +288,9 @@ pub struct Power {
     /// Its homeland: the home centres and the provinces around them that
     /// the variant file adds (1000 AD's defensive army stays in it).
     pub homeland: Vec<ProvinceId>,
+    /// The centres it owns when the game starts: its home centres, unless
+    /// the variant file says otherwise (`owns`).
+    pub starting_centres: Vec<ProvinceId>,
 }
 
 /// What a name typed by a player refers to.

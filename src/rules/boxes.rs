@@ -116,7 +116,8 @@ pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
 struct Boxes;
 
 fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
-    (!l.legacy.boxes.is_empty())
+    l.legacy
+        .has_boxes()
         .then(|| std::sync::Arc::new(Boxes) as std::sync::Arc<dyn super::feature::Feature>)
 }
 

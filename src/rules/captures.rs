@@ -24,9 +24,9 @@ pub(crate) const PLUGIN: Plugin = Plugin {
 struct Captures;
 
 fn load(l: &mut Load<'_>) -> Option<Arc<dyn Feature>> {
-    let b = &l.legacy.builds;
-    let remembers = !b.captures.is_empty() || b.sites.iter().any(|s| s.3 > 0);
-    remembers.then(|| Arc::new(Captures) as Arc<dyn Feature>)
+    l.legacy
+        .remembers_captures()
+        .then(|| Arc::new(Captures) as Arc<dyn Feature>)
 }
 
 impl Feature for Captures {

@@ -15,10 +15,9 @@
 //! changes, the way a rulebook edition overrides the standard answers;
 //! `game::step` only loops over the hooks.
 
-use super::features::{Features, Viewer};
 use super::{Position, RuleState, Ruleset};
 use crate::adjudicate::movement::MovementResult;
-use crate::adjudicate::questions::RuleQuestions;
+use crate::adjudicate::questions::{BuildSite, RuleQuestions};
 use crate::adjudicate::{AdjustResult, Illegal};
 use crate::calendar::{Calendar, Phase};
 use crate::map::builder::{LineIndex, Problem};
@@ -56,8 +55,8 @@ pub struct Load<'a> {
     pub calendar: &'a Calendar,
     /// The feature tables not yet moved into a plug-in of their own, as
     /// resolved by `features::resolve`: a plug-in whose rule still reads
-    /// them says from these whether the variant has it.
-    pub legacy: &'a Features,
+    /// them asks these whether the variant has it.
+    pub legacy: &'a dyn Legacy,
     lines: &'a LineIndex,
     problems: &'a mut Vec<Problem>,
     tables: BTreeMap<String, Spanned<DeValue<'a>>>,
@@ -152,7 +151,7 @@ pub fn load<'s: 'a, 'a>(
     root: &mut toml::de::DeTable<'s>,
     map: &'a Map,
     calendar: &'a Calendar,
-    legacy: &'a Features,
+    legacy: &'a dyn Legacy,
     lines: &'a LineIndex,
     problems: &'a mut Vec<Problem>,
 ) -> Plugins {
@@ -179,6 +178,33 @@ pub fn load<'s: 'a, 'a>(
         }
     }
     Plugins(list)
+}
+
+/// What the loaders of the features whose tables are still read with the
+/// others (`features::resolve`) ask of those tables: whether the variant
+/// has their rule. A question each, so that this file, which every
+/// feature reads, does not read the tables' file, which reads it.
+pub trait Legacy {
+    /// Whether the variant has off-board boxes (`[[box]]`).
+    fn has_boxes(&self) -> bool;
+    /// Whether the variant has off-board centres (`[[reserve]]`).
+    fn has_reserves(&self) -> bool;
+    /// Whether centres are remembered as they are taken: builds on first
+    /// captures, or sites that must be held a number of years.
+    fn remembers_captures(&self) -> bool;
+    /// Whether lost home centres are replaced by nominations.
+    fn has_replacement_homes(&self) -> bool;
+}
+
+/// Who reads a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// The GM: sees everything.
+    Gm,
+    /// A player of this power.
+    Power(PowerId),
+    /// An observer: sees what every player may see.
+    Public,
 }
 
 /// What a reader may or may not be shown.
@@ -216,7 +242,7 @@ pub struct Sheet<'a> {
 
 /// A whole movement phase a feature played itself: the yearly turn of
 /// 1700 AD II, with the position it leaves.
-pub type Played = (Box<super::impulses::TurnResult>, Position);
+pub type Played = (Box<super::impulses::result::TurnResult>, Position);
 
 /// A rule feature. Every method's default is the standard game's: a
 /// feature overrides only what its rule changes. A feature is loaded once
@@ -268,6 +294,21 @@ pub trait Feature:
     /// See `RuleQuestions::icebound`, in a phase being judged.
     fn icebound(&self, _p: ProvinceId, _kind: UnitKind, _phase: Phase) -> bool {
         false
+    }
+
+    /// See `RuleQuestions::build_site`: whether `p` is a build site of
+    /// `power` now (`owned`: the power owns it), where the feature's rule
+    /// decides it. `None` leaves it to the next feature, and at last to
+    /// the variant's build tables and the standard rule (home centres).
+    /// Not asked in an opening placement, whose sites are the homeland.
+    fn build_site(
+        &self,
+        _map: &Map,
+        _power: PowerId,
+        _p: ProvinceId,
+        _owned: bool,
+    ) -> Option<Result<BuildSite, Illegal>> {
+        None
     }
 
     /// See `RuleQuestions::unseen`.

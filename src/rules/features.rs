@@ -304,16 +304,7 @@ pub struct Builds {
     pub convert: Vec<PowerId>,
 }
 
-/// Who reads a result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Viewer {
-    /// The GM: sees everything.
-    Gm,
-    /// A player of this power.
-    Power(PowerId),
-    /// An observer: sees what every player may see.
-    Public,
-}
+pub use super::feature::Viewer;
 
 /// A variant's features, resolved.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -440,6 +431,21 @@ impl Features {
     /// Whether `power` gives no orders in `pos` (its units hold).
     pub fn silenced(&self, pos: &super::Position, power: PowerId) -> bool {
         self.plugins.iter().any(|f| f.silenced(pos, power))
+    }
+}
+
+impl super::feature::Legacy for Features {
+    fn has_boxes(&self) -> bool {
+        !self.boxes.is_empty()
+    }
+    fn has_reserves(&self) -> bool {
+        !self.reserves.is_empty()
+    }
+    fn remembers_captures(&self) -> bool {
+        !self.builds.captures.is_empty() || self.builds.sites.iter().any(|s| s.3 > 0)
+    }
+    fn has_replacement_homes(&self) -> bool {
+        self.builds.replacement_homes.is_some()
     }
 }
 
@@ -960,6 +966,15 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
                 return Err(Illegal::NotInHomeland);
             }
             return Ok(BuildSite::Open(None));
+        }
+        // A feature whose rule decides the site (`home-builds`).
+        if let Some(answer) = self
+            .features
+            .plugins
+            .iter()
+            .find_map(|f| f.build_site(map, power, p, owned))
+        {
+            return answer;
         }
         // A power with centres off the board builds in their seas and
         // anywhere it holds a centre (Ard-Ri rules 7b, 7e): say so, rather

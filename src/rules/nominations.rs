@@ -131,9 +131,8 @@ struct Nominations;
 
 fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
     l.legacy
-        .builds
-        .replacement_homes
-        .map(|_| std::sync::Arc::new(Nominations) as std::sync::Arc<dyn super::feature::Feature>)
+        .has_replacement_homes()
+        .then(|| std::sync::Arc::new(Nominations) as std::sync::Arc<dyn super::feature::Feature>)
 }
 
 impl super::feature::Feature for Nominations {

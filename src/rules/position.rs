@@ -54,7 +54,7 @@ impl Position {
     pub fn initial(v: &(impl Ruleset + ?Sized)) -> Position {
         let mut owners = vec![None; v.map().provinces().len()];
         for pw in v.map().power_ids() {
-            for &h in &v.map().power(pw).home_centres {
+            for &h in &v.map().power(pw).starting_centres {
                 owners[h.index()] = Some(pw);
             }
         }

@@ -43,7 +43,8 @@ pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
 struct Reserves;
 
 fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
-    (!l.legacy.reserves.is_empty())
+    l.legacy
+        .has_reserves()
         .then(|| std::sync::Arc::new(Reserves) as std::sync::Arc<dyn super::feature::Feature>)
 }
 

@@ -96,6 +96,32 @@ impl<'a> View<'a> {
             self.v.calendar().next(pos.phase)
         }
     }
+
+    /// Whether this view's phase could be one the reader may not know of
+    /// ([`View::sees_phase`]): a retreat while some place is hidden from
+    /// them. Asked of a phase's name alone, so that a long history is
+    /// filtered by reading only the positions of the few phases that could
+    /// be hidden (in 1066, March 1066's retreat), never every one.
+    pub fn may_miss_phase(&self) -> bool {
+        self.phase.kind == PhaseKind::Retreat
+            && self.v.hides_anything()
+            && self.v.map().province_ids().any(|p| self.hides_place(p))
+    }
+
+    /// `pos` as this reader plays it: where they may not know of its phase
+    /// (a retreat of hidden units only), the board of the phase they are
+    /// told the game is in, with no unit dislodged; their own units stand
+    /// where they will stand in it, for only hidden units move before it
+    /// (1066 rule 5). `None` where they see the phase as it is.
+    pub fn board_played(&self, pos: &Position) -> Option<Position> {
+        if self.sees_phase(pos) {
+            return None;
+        }
+        let mut p = pos.clone();
+        p.phase = self.phase_shown(pos);
+        p.dislodged.clear();
+        Some(p)
+    }
 }
 
 /// The rule questions asked outside `rules`, as named methods, so that no

@@ -514,7 +514,8 @@ pub(crate) const PLUGIN: super::feature::Plugin = super::feature::Plugin {
 struct Waiting;
 
 fn load(l: &mut super::feature::Load<'_>) -> Option<std::sync::Arc<dyn super::feature::Feature>> {
-    (!l.legacy.boxes.is_empty())
+    l.legacy
+        .has_boxes()
         .then(|| std::sync::Arc::new(Waiting) as std::sync::Arc<dyn super::feature::Feature>)
 }
 

@@ -153,6 +153,9 @@ pub struct Options {
     pub cache: bool,
     /// The limits.
     pub limits: Limits,
+    /// Variants played besides the shipped ones (`[variants] dir`), so
+    /// that their games' pages draw.
+    pub variants: Vec<Arc<crate::variant::Variant>>,
 }
 
 /// The state the handlers share.
@@ -207,6 +210,7 @@ impl Server {
                 files_kept: FILES_KEPT + smtp,
                 ..Limits::default()
             },
+            variants: config.variants.clone(),
         };
         let want = web.address;
         match bind(want) {
@@ -279,6 +283,9 @@ pub async fn serve(listener: TcpListener, options: Options, mut shutdown: watch:
         options.base_url.clone(),
         options.cache,
     ));
+    for v in &options.variants {
+        site.add_variant(Arc::clone(v));
+    }
     if let Ok(a) = listener.local_addr() {
         info!("serving the game pages at http://{a}/");
     }

@@ -24,7 +24,7 @@ use crate::orders::{Place, format_unit};
 use crate::report::PhaseReport;
 use crate::report::picture::Picture;
 use crate::report::picture::geometry::Geometry;
-use crate::rules::view::VariantRules;
+use crate::rules::view::{VariantRules, View};
 use crate::store::games::{self, GameRow};
 use crate::store::pages as rows;
 use crate::store::{Store, StoreError};
@@ -439,6 +439,11 @@ impl Site {
         }
     }
 
+    /// Play `v` besides the shipped variants (a file of `[variants] dir`).
+    pub fn add_variant(&self, v: Arc<Variant>) {
+        lock(&self.variants).insert(v.name.to_ascii_lowercase(), v);
+    }
+
     /// A variant by name, loaded once.
     fn variant(&self, g: &GameRow) -> Result<Arc<Variant>> {
         let key = g.variant.to_ascii_lowercase();
@@ -486,6 +491,61 @@ impl Site {
         }
     }
 
+    /// The played phases of `g` observers may not know of (a retreat of
+    /// hidden units only, 1066 rule 5: no page, no link, no feed entry
+    /// tells of it), by their place in the history. Asked only where the
+    /// variant hides anything, and of its phases, only the positions of
+    /// those that could be hidden are read ([`View::may_miss_phase`]).
+    fn unseen_phases(&self, v: &Variant, g: &GameRow) -> Result<Vec<i64>> {
+        if !v.hides_anything() {
+            return Ok(Vec::new());
+        }
+        self.read(|tx| {
+            let mut out = Vec::new();
+            for l in rows::phase_lines(tx, &g.name, 0, usize::MAX)? {
+                let Ok(phase) = v.calendar.parse(&l.phase) else {
+                    continue;
+                };
+                if !View::new(v, phase, Viewer::Public).may_miss_phase() {
+                    continue;
+                }
+                if let Some(row) = rows::phase_entry(tx, &g.name, &l.phase)?
+                    && let Ok(pos) = Position::from_toml(v, &row.position)
+                    && !View::of(v, &pos, Viewer::Public).sees_phase(&pos)
+                {
+                    out.push(l.seq);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// The played phases of `g` observers know of, newest first: `skip`
+    /// passed over, at most `take`; and how many there are.
+    fn known_phases(
+        &self,
+        v: &Variant,
+        g: &GameRow,
+        skip: usize,
+        take: usize,
+    ) -> Result<(Vec<rows::PhaseLine>, usize)> {
+        let unseen = self.unseen_phases(v, g)?;
+        self.read(|tx| {
+            let total = rows::phase_count(tx, &g.name)?.saturating_sub(unseen.len());
+            if unseen.is_empty() {
+                return Ok((rows::phase_lines(tx, &g.name, skip, take)?, total));
+            }
+            let reach = skip.saturating_add(take).saturating_add(unseen.len());
+            let lines = rows::phase_lines(tx, &g.name, 0, reach)?
+                .into_iter()
+                .filter(|l| !unseen.contains(&l.seq))
+                .skip(skip)
+                .take(take)
+                .collect();
+            Ok((lines, total))
+        })
+    }
+
     /// A game's line in the list, kept while its row is unchanged.
     fn summary(&self, g: &GameRow) -> Result<Arc<GameLine>> {
         let mut h = std::hash::DefaultHasher::new();
@@ -506,7 +566,8 @@ impl Site {
         }
         let v = self.variant(g)?;
         // Listed with no centre only for units an observer sees.
-        let pos = public(&v, &position(&v, g, &g.position)?);
+        let whole = position(&v, g, &g.position)?;
+        let pos = public(&v, &whole);
         let counts = pos.centre_counts(&v.map);
         let powers = v
             .map
@@ -521,7 +582,7 @@ impl Site {
             name: g.name.clone(),
             href: self.href(&g.name),
             variant: v.title.clone(),
-            phase: v.calendar.label(pos.phase),
+            phase: v.calendar.label(phase_told(&v, &whole)),
             deadline: shown_deadline(g),
             status: status_word(g),
             result: g.result.clone(),
@@ -580,30 +641,27 @@ impl Site {
     }
 
     fn game(&self, name: &str, tz: Option<&str>) -> Result<Option<Made>> {
-        let Some((g, seats, (phase_lines, phase_total), (press, press_total), away)) =
-            self.read(|tx| {
-                let Some(g) = games::load(tx, name)? else {
-                    return Ok(None);
-                };
-                let seats = games::seats(tx, &g.name)?;
-                let phases = (
-                    rows::phase_lines(tx, &g.name, 0, PHASES_PER_PAGE)?,
-                    rows::phase_count(tx, &g.name)?,
-                );
-                let press = (
-                    rows::press_page(tx, &g.name, 0, PRESS_PER_PAGE, PRESS_CUT)?,
-                    rows::press_count(tx, &g.name)?,
-                );
-                let away = crate::store::roster::absences(tx, &g.name, unix_now())?;
-                Ok(Some((g, seats, phases, press, away)))
-            })?
+        let Some((g, seats, (press, press_total), away)) = self.read(|tx| {
+            let Some(g) = games::load(tx, name)? else {
+                return Ok(None);
+            };
+            let seats = games::seats(tx, &g.name)?;
+            let press = (
+                rows::press_page(tx, &g.name, 0, PRESS_PER_PAGE, PRESS_CUT)?,
+                rows::press_count(tx, &g.name)?,
+            );
+            let away = crate::store::roster::absences(tx, &g.name, unix_now())?;
+            Ok(Some((g, seats, press, away)))
+        })?
         else {
             return Ok(None);
         };
         let v = self.variant(&g)?;
+        let (phase_lines, phase_total) = self.known_phases(&v, &g, 0, PHASES_PER_PAGE)?;
         let pos = position(&v, &g, &g.position)?;
         let seen = public(&v, &pos);
-        let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
+        let told = v.calendar.label(phase_told(&v, &pos));
+        let title = format!("{}: {told}", g.name);
         // The picture filters by its reader itself: given the whole
         // position, its legend counts the units whose place is hidden.
         let map = self
@@ -705,7 +763,7 @@ impl Site {
                 variant => &v.title,
                 status => status_word(&g),
                 result => &g.result,
-                phase => v.calendar.label(pos.phase),
+                phase => &told,
                 deadline => minijinja::value::Serde(&deadline),
                 tz_asked => tz,
                 map => minijinja::Value::from_safe_string(map),
@@ -750,6 +808,23 @@ impl Site {
             return Ok(None);
         };
         let v = self.variant(&g)?;
+        // A phase observers may not know of has no page, and its
+        // neighbours link past it.
+        let unseen = self.unseen_phases(&v, &g)?;
+        if unseen.contains(&row.seq) {
+            return Ok(None);
+        }
+        let (previous, next) = if unseen.is_empty() {
+            (previous, next)
+        } else {
+            let known = self.read(|tx| Ok(rows::phase_lines(tx, &g.name, 0, usize::MAX)?))?;
+            let known = known.into_iter().filter(|l| !unseen.contains(&l.seq));
+            let (newer, older): (Vec<_>, Vec<_>) = known.partition(|l| l.seq > row.seq);
+            (
+                older.into_iter().find(|l| l.seq < row.seq),
+                newer.into_iter().last(),
+            )
+        };
         let before = position(&v, &g, &row.position)?;
         // The position the phase led to: where the next entry starts, or
         // the game's current one.
@@ -818,7 +893,7 @@ impl Site {
         };
         let v = self.variant(&g)?;
         let pos = position(&v, &g, &g.position)?;
-        let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
+        let title = format!("{}: {}", g.name, v.calendar.label(phase_told(&v, &pos)));
         let svg = self
             .picture(&v)
             .board_svg(&pos, &pos.dislodged, &title, Viewer::Public);
@@ -836,18 +911,32 @@ impl Site {
     fn feed(&self, name: &str) -> Result<Option<Made>> {
         // The latest results and press, each cut: a bound on the feed
         // whatever the game holds (entries, and bytes an entry).
-        let Some((g, reports, press)) = self.read(|tx| {
+        let Some((g, press)) = self.read(|tx| {
             let Some(g) = games::load(tx, name)? else {
                 return Ok(None);
             };
-            let reports = rows::latest_reports(tx, &g.name, FEED_ENTRIES, REPORT_CUT)?;
             let press = rows::press_page(tx, &g.name, 0, FEED_ENTRIES, PRESS_CUT)?;
-            Ok(Some((g, reports, press)))
+            Ok(Some((g, press)))
         })?
         else {
             return Ok(None);
         };
         let v = self.variant(&g)?;
+        // The latest results of the phases observers know of.
+        let unseen = self.unseen_phases(&v, &g)?;
+        let reports = self.read(|tx| {
+            Ok(rows::latest_reports(
+                tx,
+                &g.name,
+                FEED_ENTRIES + unseen.len(),
+                REPORT_CUT,
+            )?)
+        })?;
+        let reports: Vec<_> = reports
+            .into_iter()
+            .filter(|r| !unseen.contains(&r.line.seq))
+            .take(FEED_ENTRIES)
+            .collect();
         let href = self.href(&g.name);
         let mut entries: Vec<super::feed::Item> = Vec::new();
         for r in &reports {
@@ -978,23 +1067,16 @@ impl Site {
     /// A page of a game's played phases (from 1, [`PHASES_PER_PAGE`]
     /// each), newest first.
     fn phases(&self, name: &str, page: usize) -> Result<Option<Made>> {
-        let Some((g, lines, total)) = self.read(|tx| {
-            let Some(g) = games::load(tx, name)? else {
-                return Ok(None);
-            };
-            let total = rows::phase_count(tx, &g.name)?;
-            let skip = page.saturating_sub(1).saturating_mul(PHASES_PER_PAGE);
-            let lines = rows::phase_lines(tx, &g.name, skip, PHASES_PER_PAGE)?;
-            Ok(Some((g, lines, total)))
-        })?
-        else {
+        let Some(g) = self.read(|tx| Ok(games::load(tx, name)?))? else {
             return Ok(None);
         };
+        let v = self.variant(&g)?;
+        let skip = page.saturating_sub(1).saturating_mul(PHASES_PER_PAGE);
+        let (lines, total) = self.known_phases(&v, &g, skip, PHASES_PER_PAGE)?;
         let pages = total.div_ceil(PHASES_PER_PAGE).max(1);
         if page == 0 || page > pages {
             return Ok(None);
         }
-        let v = self.variant(&g)?;
         let href = self.href(&g.name);
         let link = |n: usize| format!("{href}/phases?page={n}");
         let links: Vec<PhaseLink> = lines.iter().map(|l| phase_link(&v, &href, l)).collect();
@@ -1052,11 +1134,18 @@ fn position(v: &Variant, g: &GameRow, text: &str) -> Result<Position> {
     })
 }
 
+/// The phase observers are told the game at `pos` is in: a retreat of
+/// hidden units only (1066 rule 5) is not theirs to know of, the phase
+/// after it is.
+fn phase_told(v: &Variant, pos: &Position) -> crate::variant::Phase {
+    View::of(v, pos, Viewer::Public).phase_shown(pos)
+}
+
 /// `pos` as an observer may see it: the units hidden from observers are
 /// not in it at all, so nothing drawn from it (units, retreat options, the
 /// legend's counts) can tell of them.
 pub fn public(v: &Variant, pos: &Position) -> Position {
-    crate::rules::view::View::of(v, pos, Viewer::Public).position(pos)
+    View::of(v, pos, Viewer::Public).position(pos)
 }
 
 /// The orders of a history entry (`Power: order` lines, as the judge wrote

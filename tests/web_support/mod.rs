@@ -346,6 +346,7 @@ impl Pages {
             base_url: Some(BASE.into()),
             cache,
             limits,
+            variants: Vec::new(),
         };
         let server = rt.block_on(async {
             let l = zinejudge::web::bind("127.0.0.1:0".parse().expect("address"))

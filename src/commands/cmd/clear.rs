@@ -30,7 +30,14 @@ impl Command for Clear {
             ));
             return held::show_orders(judge, s, &seat.game, seat.power);
         }
-        games::set_orders(s.tx, &seat.game, seat.power.0, &[])?;
+        // Where the phase is one this player may not know of, their
+        // orders are those kept for the phase they are told of.
+        let g = crate::commands::load(s.tx, &seat.game)?;
+        let (v, pos) = judge.board(&g)?;
+        match held::played(&v, pos, seat.power).1 {
+            Some(phase) => crate::commands::later::clear(s.tx, &v, &g.name, seat.power, phase)?,
+            None => games::set_orders(s.tx, &seat.game, seat.power.0, &[])?,
+        }
         s.say("  All your orders for this phase are withdrawn.");
         held::show_orders(judge, s, &seat.game, seat.power)
     }

@@ -3,7 +3,11 @@
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Judge, Session, load, mail_to};
+use crate::game::Position;
+use crate::rules::features::Viewer;
+use crate::rules::view::View;
 use crate::store::games;
+use crate::variant::Variant;
 
 /// HISTORY game [phase | from to].
 pub struct History {
@@ -28,10 +32,17 @@ impl Command for History {
             _ => Err(format!("write {}", Self::SPEC.usage)),
         }
     }
-    fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         let g = load(s.tx, &self.game)?;
+        let v = judge.variant(&g.variant)?;
         let rows = games::history(s.tx, &g.name)?;
-        let played: Vec<_> = rows.iter().filter(|r| r.kind == "phase").collect();
+        // The results as observers read them, of the phases they know of:
+        // a retreat of hidden units only (1066 rule 5) is none of theirs,
+        // not even by its name.
+        let played: Vec<_> = rows
+            .iter()
+            .filter(|r| r.kind == "phase" && observers_know(&v, &r.phase, &r.position))
+            .collect();
         if played.is_empty() {
             s.say("  No phase has been played yet.");
             return Ok(());
@@ -92,4 +103,19 @@ impl Command for History {
         ));
         Ok(())
     }
+}
+
+/// Whether observers know of the played phase `short` that started from
+/// the stored `position`: only the few phases that could be hidden from
+/// them ([`View::may_miss_phase`]) have their position read.
+fn observers_know(v: &Variant, short: &str, position: &str) -> bool {
+    let Ok(phase) = v.calendar.parse(short) else {
+        return true;
+    };
+    if !View::new(v, phase, Viewer::Public).may_miss_phase() {
+        return true;
+    }
+    Position::from_toml(v, position).map_or(true, |pos| {
+        View::of(v, &pos, Viewer::Public).sees_phase(&pos)
+    })
 }

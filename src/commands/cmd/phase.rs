@@ -27,6 +27,9 @@ impl Command for PhaseAhead {
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
         let g = load(s.tx, &seat.game)?;
         let (v, pos) = judge.board(&g)?;
+        // Ahead of the phase this player is told the game is in (a
+        // retreat of hidden units only is not theirs to know of).
+        let (pos, _) = crate::commands::held::played(&v, pos, seat.power);
         let phase = later::read_phase(&v, &self.0)?;
         match later::check_phase(&v, &pos, phase)? {
             None => {

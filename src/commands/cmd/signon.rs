@@ -306,7 +306,15 @@ pub(crate) fn sign_on(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &Seat) -
             let state = if g.status == crate::game::record::Status::Finished {
                 "the game is over".to_string()
             } else {
-                format!("{}{deadline}", v.calendar.label(pos.phase))
+                // The phase this power is told of (a retreat of hidden
+                // units only is not its to know of, 1066 rule 5).
+                let told = crate::rules::view::View::of(
+                    &v,
+                    &pos,
+                    crate::variant::features::Viewer::Power(pid),
+                )
+                .phase_shown(&pos);
+                format!("{}{deadline}", v.calendar.label(told))
             };
             s.say(&format!("  Signed on as {label} ({state})."));
             // A letter other than the name's first is worth knowing.

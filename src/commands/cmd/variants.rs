@@ -16,9 +16,9 @@ impl Command for Variants {
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         let mut t = String::from("The judge plays:\n");
-        for (n, _) in crate::variant::BUILTIN {
+        for n in judge.variant_names() {
             let title = judge
-                .variant(n)
+                .variant(&n)
                 .map(|v| v.title.clone())
                 .unwrap_or_default();
             let _ = writeln!(t, "  {n:<14} {title}");

@@ -12,10 +12,20 @@ use super::layout::Pt;
 use std::collections::HashMap;
 
 /// The shipped outline files, by variant name.
-pub const BUILTIN: &[(&str, &str)] = &[(
-    "standard",
-    include_str!("../../../games/outlines/standard.svg"),
-)];
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "standard",
+        include_str!("../../../games/outlines/standard.svg"),
+    ),
+    ("ardri", include_str!("../../../games/outlines/ardri.svg")),
+    ("1066", include_str!("../../../games/outlines/1066.svg")),
+    (
+        "abstraction2",
+        include_str!("../../../games/outlines/abstraction2.svg"),
+    ),
+    ("1700ad", include_str!("../../../games/outlines/1700ad.svg")),
+    ("1000ad", include_str!("../../../games/outlines/1000ad.svg")),
+];
 
 /// The shipped outline of a variant, if it has one and it reads.
 pub fn builtin(variant: &str) -> Option<Outline> {

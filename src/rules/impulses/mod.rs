@@ -5,12 +5,14 @@
 //! sheets' builds and removals.
 
 pub mod judge;
+pub mod result;
+
+pub use result::TurnResult;
 
 use super::feature::{Feature, Load, Played, Plugin, Sheet, Steps};
 use super::{Position, Ruleset};
-use crate::adjudicate::AdjustResult;
 use crate::adjudicate::questions::RuleQuestions;
-use crate::map::{PowerId, ProvinceId, Unit};
+use crate::map::{PowerId, ProvinceId};
 use crate::orders::OrderSyntax;
 use std::sync::Arc;
 
@@ -21,21 +23,6 @@ pub(crate) const PLUGIN: Plugin = Plugin {
     tables: &[],
     load,
 };
-
-/// A yearly turn of 1700 AD II: the impulses with their retreats, the units
-/// out of supply, then the builds and removals of the same order sheets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TurnResult {
-    /// The impulses.
-    pub turn: judge::Turn,
-    /// Units disbanded for want of a line of supply (rule 9).
-    pub out_of_supply: Vec<Unit>,
-    /// The builds and removals.
-    pub adjustments: AdjustResult,
-    /// The board before the builds and removals (after the moves, the
-    /// retreats and the supply check), for the report's centre chart.
-    pub before_builds: Vec<Unit>,
-}
 
 /// The yearly turn.
 #[derive(Debug, Clone, Copy)]

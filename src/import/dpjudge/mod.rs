@@ -1,0 +1,100 @@
+//! DPjudge's map files (`.map`, with the `.geography`, `.politics` and
+//! `.military` files they `USE`), imported as variant files of this
+//! judge. DPjudge's public repository holds some forty maps in this
+//! small line-based language; a GM who wants one of them here runs
+//! `zinejudge import dpjudge FILE.map` instead of writing it again.
+//!
+//! Everything the standard rules need is carried over: places with their
+//! names and aliases, terrain, who may cross each border, split coasts,
+//! renames, amendments and drops, powers with their adjectives, homes and
+//! starting units, neutral centres, the calendar and its first phase, the
+//! victory count, and the `RULE` words that are rules this judge has
+//! (`BUILD_ANY`, `HOME_BUILDS`). A directive or rule word it cannot play
+//! is refused with its file and line.
+
+mod read;
+mod write;
+
+use crate::variant::Variant;
+
+/// A line the importer cannot carry over, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: `{what}`: {why}")]
+pub struct Refusal {
+    /// The file it is in (as named by the map or its `USE` lines).
+    pub file: String,
+    /// Its line, from 1 (0: the file itself).
+    pub line: usize,
+    /// The directive, rule word or border refused.
+    pub what: String,
+    /// Why.
+    pub why: String,
+}
+
+/// Why a map was not imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// Lines asking for what this judge cannot play.
+    #[error("{} line(s) cannot be carried over:\n{}", .0.len(), lines(.0))]
+    Refused(Vec<Refusal>),
+    /// The map read, but the variant file made of it does not load (a
+    /// one-sided border, a unit where its kind cannot stand).
+    #[error("the variant file made from it does not load:\n{}", .problems.join("\n"))]
+    Invalid {
+        /// The loader's problems, each with its line in `toml`.
+        problems: Vec<String>,
+        /// The file as written.
+        toml: String,
+    },
+}
+
+fn lines(r: &[Refusal]) -> String {
+    r.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A map imported.
+#[derive(Debug)]
+pub struct Imported {
+    /// The variant file.
+    pub toml: String,
+    /// The variant it loads as.
+    pub variant: Variant,
+    /// What was read and left out on purpose (cosmetic lines, aliases
+    /// that name two places), also written at the head of the file.
+    pub notes: Vec<String>,
+}
+
+/// Import the map file `name`, reading it and the files it includes with
+/// `fetch` (names as the map writes them, relative to its folder). The
+/// variant is called after the file (`youngstown.map`: `youngstown`).
+pub fn import(
+    name: &str,
+    fetch: &mut dyn FnMut(&str) -> Result<String, String>,
+) -> Result<Imported, ImportError> {
+    let model = read::read(name, fetch);
+    if !model.refusals.is_empty() {
+        return Err(ImportError::Refused(model.refusals));
+    }
+    let stem = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = stem.strip_suffix(".map").unwrap_or(stem);
+    let variant: String = stem
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let (toml, notes) = write::write(&model, name, &variant).map_err(ImportError::Refused)?;
+    match Variant::from_toml(&toml) {
+        Ok(variant) => Ok(Imported {
+            toml,
+            variant,
+            notes,
+        }),
+        Err(e) => Err(ImportError::Invalid {
+            problems: e.problems.iter().map(ToString::to_string).collect(),
+            toml,
+        }),
+    }
+}

@@ -1,0 +1,442 @@
+//! A read DPjudge map written as this judge's variant file.
+//!
+//! Who may go where follows DPjudge's own reading of its map (`Map.abuts`
+//! in its source): an army moves along a border written in upper or lower
+//! case to a place that is not water (`Tys`, written in title case, is
+//! for fleets and convoys only); a fleet moves along a border whose first
+//! letter is upper case, from and to locations a fleet may stand in
+//! (those written in upper case), never onto land.
+
+use super::Refusal;
+use super::read::{Model, Terrain, same, title};
+use crate::map::normalize_name;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// A string as TOML writes it.
+fn q(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A list of strings as TOML writes it.
+fn list<S: AsRef<str>>(items: &[S]) -> String {
+    let parts: Vec<String> = items.iter().map(|s| q(s.as_ref())).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// What the writer needs to know of the model, computed once.
+struct Board<'a> {
+    m: &'a Model,
+    /// The provinces, upper case, in the order the file gives them.
+    bases: Vec<String>,
+}
+
+impl Board<'_> {
+    /// This judge's id of the location `key` (`Spa/nc`, `ADR`, `Lon`).
+    fn id(&self, key: &str) -> String {
+        let up = key.to_uppercase();
+        let (base, coast) = match up.split_once('/') {
+            Some((b, c)) => (b.to_string(), Some(c.to_lowercase())),
+            None => (up.clone(), None),
+        };
+        let id = if self.m.terrain(&base) == Some(Terrain::Water) {
+            base
+        } else {
+            let mut chars = base.chars();
+            chars.next().map_or_else(String::new, |c| {
+                c.to_uppercase().to_string() + &chars.as_str().to_lowercase()
+            })
+        };
+        match coast {
+            Some(c) => format!("{id}/{c}"),
+            None => id,
+        }
+    }
+
+    fn loc(&self, key: &str) -> Option<&super::read::Loc> {
+        self.m.locs.iter().find(|l| same(&l.key, key))
+    }
+
+    /// Where an army in province `base` may move.
+    fn army(&self, base: &str) -> Vec<String> {
+        let Some(l) = self.loc(base) else {
+            return Vec::new();
+        };
+        if !matches!(l.terrain, Terrain::Land | Terrain::Coast | Terrain::Port) {
+            return Vec::new();
+        }
+        let mut out = BTreeSet::new();
+        for place in &l.abuts {
+            let to = place.to_uppercase();
+            let to = to.split('/').next().unwrap_or(&to).to_string();
+            let ok = matches!(
+                self.m.terrain(&to),
+                Some(Terrain::Land | Terrain::Coast | Terrain::Port)
+            );
+            if ok && *place != title(place) && to != base {
+                out.insert(self.id(&to));
+            }
+        }
+        out.into_iter().collect()
+    }
+
+    /// Whether a fleet may stand in the location written `key`.
+    fn fleet_may_stand(&self, key: &str) -> bool {
+        self.loc(key).is_some_and(|l| {
+            l.key == l.key.to_uppercase()
+                && matches!(l.terrain, Terrain::Water | Terrain::Coast | Terrain::Port)
+        })
+    }
+
+    /// Where a fleet in the location `key` may move.
+    fn fleet(&self, key: &str) -> Vec<String> {
+        let Some(l) = self.loc(key) else {
+            return Vec::new();
+        };
+        let mut out = BTreeSet::new();
+        for place in &l.abuts {
+            let upper_first = place.chars().next().is_some_and(|c| !c.is_lowercase());
+            let to = place.to_uppercase();
+            let own = to.split('/').next() == key.to_uppercase().split('/').next();
+            if upper_first && !own && self.fleet_may_stand(&to) {
+                out.insert(self.id(&to));
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// The long name of a coast from its place name: `Bulgaria (east coast)`.
+fn coast_long(name: &str) -> Option<String> {
+    let open = name.rfind('(')?;
+    let close = name.rfind(')')?;
+    (close > open).then(|| name[open + 1..close].trim().to_string())
+}
+
+/// The coast names this judge knows without a `[coasts]` table.
+const KNOWN_COASTS: &[&str] = &["nc", "sc", "ec", "wc"];
+
+/// The variant file, or what stops it.
+pub(super) fn write(
+    m: &Model,
+    source: &str,
+    variant: &str,
+) -> Result<(String, Vec<String>), Vec<Refusal>> {
+    let mut bases: Vec<String> = Vec::new();
+    for l in &m.locs {
+        let up = l.key.to_uppercase();
+        let b = up.split('/').next().unwrap_or(&up).to_string();
+        if !bases.contains(&b) {
+            bases.push(b);
+        }
+    }
+    let board = Board { m, bases };
+    let refusals: Vec<Refusal> = Vec::new();
+    let mut notes = m.notes.clone();
+    let centres = centres(m);
+    if !refusals.is_empty() {
+        return Err(refusals);
+    }
+    let mut body = String::new();
+    calendar(&mut body, m, centres.len());
+    coasts(&mut body, &board);
+    powers(&mut body, &board);
+    provinces(&mut body, &board, &centres, &mut notes);
+    let mut out = String::new();
+    header(&mut out, source, variant, &notes);
+    out.push_str(&body);
+    Ok((out, notes))
+}
+
+/// Every supply centre: the homes and the unowned.
+fn centres(m: &Model) -> BTreeSet<String> {
+    m.powers
+        .iter()
+        .flat_map(|p| p.homes.iter())
+        .chain(m.unowned.iter())
+        .cloned()
+        .collect()
+}
+
+fn header(out: &mut String, source: &str, variant: &str, notes: &[String]) {
+    let _ = writeln!(
+        out,
+        "# Imported from the DPjudge map file `{source}` by `zinejudge import dpjudge`.\n\
+         # DPjudge's map files: Copyright 2017 Manus Hand, MIT licence.\n\
+         # The picture is a computed layout (DPjudge's maps carry no coordinates)."
+    );
+    for n in notes {
+        let _ = writeln!(out, "# Note: {n}");
+    }
+    let _ = writeln!(out);
+    let title = {
+        let mut c = variant.chars();
+        c.next()
+            .map_or_else(String::new, |f| f.to_uppercase().to_string() + c.as_str())
+    };
+    let _ = writeln!(
+        out,
+        "[variant]\nname = {}\ntitle = {}\n",
+        q(variant),
+        q(&format!("{title} (DPjudge map)"))
+    );
+}
+
+fn phase_word(w: &str) -> &'static str {
+    match w {
+        "RETREATS" => "retreat",
+        "ADJUSTMENTS" => "adjustment",
+        _ => "movement",
+    }
+}
+
+fn calendar(out: &mut String, m: &Model, centres: usize) {
+    let default = [
+        (
+            "SPRING".to_string(),
+            vec!["MOVEMENT".to_string(), "RETREATS".to_string()],
+        ),
+        (
+            "FALL".to_string(),
+            vec!["MOVEMENT".to_string(), "RETREATS".to_string()],
+        ),
+        ("WINTER".to_string(), vec!["ADJUSTMENTS".to_string()]),
+    ];
+    let flow: &[(String, Vec<String>)] = if m.flow.is_empty() { &default } else { &m.flow };
+    let _ = writeln!(out, "[calendar]\nseasons = [");
+    for (season, phases) in flow {
+        let ph: Vec<&str> = phases.iter().map(|p| phase_word(p)).collect();
+        let _ = writeln!(
+            out,
+            "  {{ name = {}, phases = {} }},",
+            q(&title(season)),
+            list(&ph)
+        );
+    }
+    let (mut season, mut year, mut phase) = m.begin.clone().unwrap_or_else(|| {
+        let (s, p) = &flow[0];
+        (s.clone(), 1901, p.first().cloned().unwrap_or_default())
+    });
+    if m.mobilize && phase != "ADJUSTMENTS" {
+        // The last adjustment phase before the first phase: the same
+        // year's if an earlier season has one, else the year before's.
+        let at = flow.iter().position(|(s, _)| *s == season).unwrap_or(0);
+        let adjusting = |(_, p): &&(String, Vec<String>)| p.iter().any(|x| x == "ADJUSTMENTS");
+        if let Some((s, _)) = flow[..at].iter().rev().find(adjusting) {
+            season.clone_from(s);
+        } else if let Some((s, _)) = flow.iter().rev().find(adjusting) {
+            season.clone_from(s);
+            year -= 1;
+        }
+        phase = "ADJUSTMENTS".to_string();
+    }
+    let _ = writeln!(
+        out,
+        "]\nstart = {}\n",
+        q(&format!("{} {year} {}", title(&season), phase_word(&phase)))
+    );
+    let win = m.victory.map_or(centres / 2 + 1, |v| v as usize);
+    let _ = writeln!(out, "[victory]\ncentres = {win}\n");
+    if m.build_any {
+        let _ = writeln!(out, "[rules]\nbuild-sites = \"any-owned-centre\"\n");
+    }
+    if m.home_builds {
+        let _ = writeln!(out, "[home-builds]\n");
+    }
+}
+
+/// `[coasts]` for the coast names this judge does not know already.
+fn coasts(out: &mut String, b: &Board<'_>) {
+    let mut extra: BTreeMap<String, String> = BTreeMap::new();
+    for n in &b.m.names {
+        if let Some((_, c)) = n.abbr.split_once('/') {
+            let c = c.to_lowercase();
+            if !KNOWN_COASTS.contains(&c.as_str()) {
+                let long = coast_long(&n.name).unwrap_or_else(|| c.clone());
+                extra.entry(c).or_insert(long);
+            }
+        }
+    }
+    if extra.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "[coasts]");
+    for (c, long) in extra {
+        let _ = writeln!(out, "{c} = {}", q(&long));
+    }
+    let _ = writeln!(out);
+}
+
+/// A power's name as DPjudge shows it: leading underscores dropped, `+`
+/// before a capital.
+fn power_name(raw: &str) -> String {
+    title(raw.trim_start_matches('_')).replace('+', "")
+}
+
+fn powers(out: &mut String, b: &Board<'_>) {
+    let letters: Vec<Option<char>> = b.m.powers.iter().map(|p| p.letter).collect();
+    for p in &b.m.powers {
+        let name = power_name(&p.name);
+        let adjective = p
+            .own_word
+            .as_deref()
+            .map_or_else(|| name.clone(), |w| title(w).replace('+', " "));
+        let mut aliases = Vec::new();
+        if let Some(l) = p.letter
+            && letters.iter().filter(|x| **x == Some(l)).count() == 1
+        {
+            aliases.push(l.to_string());
+        }
+        let homes: Vec<String> = p.homes.iter().map(|h| b.id(h)).collect();
+        // MOBILIZE: the powers start with no units and build them.
+        let units: Vec<String> = if b.m.mobilize {
+            Vec::new()
+        } else {
+            p.units
+                .iter()
+                .map(|(k, at)| format!("{k} {}", b.id(at)))
+                .collect()
+        };
+        let _ = writeln!(
+            out,
+            "[[powers]]\nname = {}\nadjective = {}",
+            q(&name),
+            q(&adjective)
+        );
+        if !aliases.is_empty() {
+            let _ = writeln!(out, "aliases = {}", list(&aliases));
+        }
+        let _ = writeln!(out, "home = {}", list(&homes));
+        if let Some((owns, _, _)) = &p.owns {
+            let a: BTreeSet<&String> = owns.iter().collect();
+            let h: BTreeSet<&String> = p.homes.iter().collect();
+            if a != h {
+                let owns: Vec<String> = owns.iter().map(|c| b.id(c)).collect();
+                let _ = writeln!(out, "owns = {}", list(&owns));
+            }
+        }
+        let _ = writeln!(out, "units = {}\n", list(&units));
+    }
+}
+
+/// The aliases each province may keep: none that names two places, none
+/// that only repeats its id or name. The rest are noted.
+fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> BTreeMap<String, Vec<String>> {
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    let mut own: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for base in &b.bases {
+        let mut names: BTreeSet<String> = BTreeSet::new();
+        names.insert(normalize_name(&b.id(base)));
+        if let Some(n) = b.m.names.iter().find(|n| n.abbr == *base) {
+            names.insert(normalize_name(&n.name));
+            for a in &n.aliases {
+                names.insert(normalize_name(a));
+            }
+        }
+        for n in &names {
+            *count.entry(n.clone()).or_default() += 1;
+        }
+        own.insert(base.clone(), names);
+    }
+    let mut out = BTreeMap::new();
+    let mut ambiguous = Vec::new();
+    for base in &b.bases {
+        let Some(n) = b.m.names.iter().find(|n| n.abbr == *base) else {
+            continue;
+        };
+        let id = normalize_name(&b.id(base));
+        let name = normalize_name(&n.name);
+        let mut keep = Vec::new();
+        for a in &n.aliases {
+            let k = normalize_name(a);
+            if k.is_empty() || k == id || k == name || a.contains(['/', '(', ')']) {
+                continue;
+            }
+            if count.get(&k).copied().unwrap_or(0) > 1 {
+                ambiguous.push(format!("{a} ({})", b.id(base)));
+            } else if !keep.contains(a) {
+                keep.push(a.clone());
+            }
+        }
+        ambiguous.extend(n.ambiguous.iter().map(|a| format!("{a} ({})", b.id(base))));
+        out.insert(base.clone(), keep);
+    }
+    if !ambiguous.is_empty() {
+        ambiguous.sort();
+        ambiguous.dedup();
+        notes.push(format!(
+            "aliases naming more than one place, left out: {}",
+            ambiguous.join(", ")
+        ));
+    }
+    out
+}
+
+fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes: &mut Vec<String>) {
+    let kept = aliases(b, notes);
+    for base in &b.bases {
+        let coasts: Vec<&super::read::Loc> =
+            b.m.locs
+                .iter()
+                .filter(|l| {
+                    l.key
+                        .to_uppercase()
+                        .strip_prefix(base.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+                })
+                .collect();
+        let terrain = match b.m.terrain(base) {
+            Some(Terrain::Water) => "sea",
+            Some(Terrain::Land) => "land",
+            Some(Terrain::Shut) => "impassable",
+            _ => "coast",
+        };
+        let name =
+            b.m.names
+                .iter()
+                .find(|n| n.abbr == *base)
+                .map_or_else(|| base.clone(), |n| n.name.clone());
+        let _ = writeln!(
+            out,
+            "[[provinces]]\nid = {}\nname = {}",
+            q(&b.id(base)),
+            q(&name)
+        );
+        if let Some(a) = kept.get(base).filter(|a| !a.is_empty()) {
+            let _ = writeln!(out, "aliases = {}", list(a));
+        }
+        let _ = writeln!(out, "terrain = \"{terrain}\"");
+        if centres.contains(base) {
+            let _ = writeln!(out, "supply-centre = true");
+        }
+        if terrain == "impassable" {
+            let _ = writeln!(out);
+            continue;
+        }
+        let army = b.army(base);
+        if !army.is_empty() {
+            let _ = writeln!(out, "army = {}", list(&army));
+        }
+        if coasts.is_empty() {
+            let fleet = if b.fleet_may_stand(base) {
+                b.fleet(base)
+            } else {
+                Vec::new()
+            };
+            if !fleet.is_empty() {
+                let _ = writeln!(out, "fleet = {}", list(&fleet));
+            }
+        } else {
+            let parts: Vec<String> = coasts
+                .iter()
+                .filter(|c| b.fleet_may_stand(&c.key))
+                .map(|c| {
+                    let coast = c.key.split_once('/').map_or("", |x| x.1).to_lowercase();
+                    format!("{coast} = {}", list(&b.fleet(&c.key)))
+                })
+                .collect();
+            let _ = writeln!(out, "coasts = {{ {} }}", parts.join(", "));
+        }
+        let _ = writeln!(out);
+    }
+}
