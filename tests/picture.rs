@@ -634,8 +634,8 @@ fn the_results_png_shows_what_the_svg_does() {
             let mut m = [0u32; 3];
             for y in by * 8..(by * 8 + 8).min(h) {
                 for x in bx * 8..(bx * 8 + 8).min(w) {
-                    for c in 0..3 {
-                        m[c] += u32::from(px[(y * w + x) * 3 + c]);
+                    for (c, mc) in m.iter_mut().enumerate() {
+                        *mc += u32::from(px[(y * w + x) * 3 + c]);
                     }
                 }
             }
