@@ -5,7 +5,13 @@
 //! - `standard_phase_svg`: laying out the standard map (its outline file
 //!   read, labels placed) and drawing the phase as SVG: what a results
 //!   mail costs before any rasterising;
-//! - `standard_phase_png`: rasterising that SVG to a palette PNG;
+//! - `standard_phase_png`: the PNG of that phase as a results mail gets
+//!   it, from a picture the judge keeps (the map's fixed layers drawn
+//!   once, the phase drawn over them and encoded);
+//! - `standard_phase_png_whole`: the same PNG rasterised from the whole
+//!   SVG, as `picture::png` does for an SVG from elsewhere;
+//! - `<variant>_phase_png`: a seed variant's opening (every unit holding)
+//!   as a PNG, as `standard_phase_png`;
 //! - `computed_map_layout`: laying out 1000 AD, the biggest map without an
 //!   outline file (areas computed from its points and borders).
 
@@ -91,14 +97,45 @@ fn bench(c: &mut Criterion) {
             black_box(pic.phase_svg(&r, "bench: Spring 1901 results", Viewer::Gm))
         })
     });
-    let svg = Picture::new(&v).phase_svg(&r, "bench: Spring 1901 results", Viewer::Gm);
+    let pic = Picture::new(&v);
+    let title = "bench: Spring 1901 results";
+    let svg = pic.phase_svg(&r, title, Viewer::Gm);
     eprintln!(
-        "standard_phase_png: {} bytes",
+        "standard_phase_png: {} bytes (whole SVG rasterised: {} bytes)",
+        pic.phase_png(&r, title, Viewer::Gm).expect("renders").len(),
         png(&svg).expect("renders").len()
     );
     g.bench_function("standard_phase_png", |b| {
+        b.iter(|| black_box(pic.phase_png(&r, title, Viewer::Gm).expect("renders")))
+    });
+    g.bench_function("standard_phase_png_whole", |b| {
         b.iter(|| black_box(png(&svg).expect("renders")))
     });
+    for name in ["1066", "ardri", "1000ad", "abstraction2", "1700ad"] {
+        let sv = variant::builtin(name).expect("ships").expect("loads");
+        let before = Position::initial(&sv);
+        let none = PhaseOrders::Movement(vec![]);
+        let (result, after) = play(&sv, &before, &none);
+        let r = PhaseReport {
+            variant: &sv,
+            game: "bench",
+            before: &before,
+            orders: &none,
+            result: &result,
+            after: &after,
+            next_deadline: None,
+            ended: None,
+            nmr: vec![],
+        };
+        let pic = Picture::new(&sv);
+        eprintln!(
+            "{name}_phase_png: {} bytes",
+            pic.phase_png(&r, title, Viewer::Gm).expect("renders").len()
+        );
+        g.bench_function(format!("{name}_phase_png"), |b| {
+            b.iter(|| black_box(pic.phase_png(&r, title, Viewer::Gm).expect("renders")))
+        });
+    }
     let m = variant::builtin("1000ad").expect("ships").expect("loads");
     g.bench_function("computed_map_layout", |b| {
         b.iter(|| black_box(Picture::new(&m).geometry().areas.len()))

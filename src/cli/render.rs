@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::game::Position;
 use crate::game::step::{PhaseOrders, play};
 use crate::orders::parse::OrderParser;
-use crate::report::picture::{self, Picture};
+use crate::report::picture::Picture;
 use crate::report::{PhaseReport, PictureFormat};
 use crate::rules::view::VariantRules;
 use crate::store::Store;
@@ -121,15 +121,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     // The picture of the text printed above, the public one: a variant that
     // hides units (1066 rule 5) must not draw them here either.
-    let svg = Picture::new(&v).phase_svg(&r, &crate::report::title(&r), Viewer::Public);
+    let pic = Picture::new(&v);
+    let svg = pic.phase_svg(&r, &crate::report::title(&r), Viewer::Public);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let base = args.out.join(format!("{}-{}", g.name, rows[i].phase));
     let mut written = Vec::new();
     if args.picture.png() {
         let path = base.with_extension("png");
-        std::fs::write(&path, picture::png(&svg)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(
+            &path,
+            pic.phase_png(&r, &crate::report::title(&r), Viewer::Public)?,
+        )
+        .with_context(|| format!("cannot write {}", path.display()))?;
         written.push(path.display().to_string());
     }
     if args.picture.svg() {

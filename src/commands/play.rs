@@ -819,7 +819,7 @@ pub(crate) fn pictures(
             let svg = picture.phase_svg(r, title, viewer);
             let png = match drawn.by_svg.iter().find(|(s, _)| *s == svg) {
                 Some((_, png)) => Some(png.clone()),
-                None => match crate::report::picture::png(&svg) {
+                None => match picture.phase_png(r, title, viewer) {
                     Ok(png) => {
                         drawn.by_svg.push((svg.clone(), png.clone()));
                         Some(png)

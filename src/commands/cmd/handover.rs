@@ -252,10 +252,9 @@ pub(crate) fn map_picture(
     }
     let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
     let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
-    let svg = judge
-        .picture(v)
-        .board_svg(pos, &pos.dislodged, &title, viewer);
-    let a = match crate::report::picture::png(&svg) {
+    let picture = judge.picture(v);
+    let svg = picture.board_svg(pos, &pos.dislodged, &title, viewer);
+    let a = match picture.board_png(pos, &pos.dislodged, &title, viewer) {
         Ok(png) => crate::mail::Attached {
             name: format!("{file}.png"),
             mime: "image/png".into(),

@@ -102,88 +102,89 @@ fn ring_area(r: &[Pt]) -> f32 {
         / 2.0
 }
 
-/// The best free spot for province `i`'s label: the nearest to its unit
-/// that is free and inside its area; failing that, the nearest free one;
-/// with a smaller font if need be.
+/// The smallest font a name is drawn in: smaller does not read in a mail
+/// reader's window, where the picture is shown at about its own size.
+pub const MIN_SIZE: f32 = 9.0;
+
+/// The best free spot for province `i`'s label. Nearest to its unit first,
+/// and a larger font before a smaller: a name at 10 or 11 pixels with most
+/// of it over its province reads better than one squeezed inside at 9, and
+/// a free spot a little further off better than none. Never under
+/// [`MIN_SIZE`].
 fn best(g: &Geometry, i: usize, text: &str, centre: bool, taken: &[Rect]) -> Label {
     let unit = g.areas[i].unit;
     let rings = &g.areas[i].rings;
-    let mut fallback: Option<Label> = None;
-    for size in [11.0f32, 10.0, 9.0, 8.0] {
-        let (w, h) = label_size(text, size, centre);
-        for (dx, dy) in candidates() {
-            // Offsets are from the unit's box edges to the label's centre.
-            let cx = unit.0 + dx * (TOKEN_W / 2.0 + w / 2.0 + 1.0);
-            let cy = unit.1 + dy * (TOKEN_H / 2.0 + h / 2.0 + 1.0);
-            let r = [cx - w / 2.0, cy - h / 2.0, w, h];
-            if r[0] < 1.0 || r[1] < 1.0 || r[0] + w > g.width - 1.0 || r[1] + h > g.height - 1.0 {
-                continue;
-            }
-            if taken.iter().any(|t| overlap(t, &r)) {
-                continue;
-            }
-            let label = Label {
-                x: r[0],
-                y: r[1],
-                w,
-                h,
-                size,
-                centre,
-            };
-            let corners_in = [
-                (r[0], r[1]),
-                (r[0] + w, r[1]),
-                (r[0], r[1] + h),
-                (r[0] + w, r[1] + h),
-                (cx, cy),
-            ]
-            .iter()
-            .filter(|&&p| inside(rings, p))
-            .count();
-            if corners_in == 5 {
-                return label;
-            }
-            if fallback.is_none() && corners_in >= 3 {
-                fallback = Some(label);
-            }
-        }
-    }
-    if let Some(l) = fallback {
-        return l;
-    }
-    // Anywhere free, further out, at the smallest size.
-    let (w, h) = label_size(text, 8.0, centre);
-    for ring in 1..40 {
-        let rad = ring as f32 * 6.0;
-        for k in 0..16 {
-            let a = k as f32 * std::f32::consts::TAU / 16.0;
-            let cx = unit.0 + a.cos() * rad;
-            let cy = unit.1 + a.sin() * rad;
-            let r = [cx - w / 2.0, cy - h / 2.0, w, h];
-            if r[0] < 1.0 || r[1] < 1.0 || r[0] + w > g.width - 1.0 || r[1] + h > g.height - 1.0 {
-                continue;
-            }
-            if !taken.iter().any(|t| overlap(t, &r)) {
-                return Label {
-                    x: r[0],
-                    y: r[1],
-                    w,
-                    h,
-                    size: 8.0,
-                    centre,
-                };
-            }
-        }
-    }
-    let (w, h) = label_size(text, 8.0, centre);
-    Label {
-        x: unit.0 - w / 2.0,
-        y: unit.1 + TOKEN_H,
-        w,
-        h,
-        size: 8.0,
+    let free = |r: &Rect| {
+        r[0] >= 1.0
+            && r[1] >= 1.0
+            && r[0] + r[2] <= g.width - 1.0
+            && r[1] + r[3] <= g.height - 1.0
+            && !taken.iter().any(|t| overlap(t, r))
+    };
+    let label = |r: Rect, size: f32| Label {
+        x: r[0],
+        y: r[1],
+        w: r[2],
+        h: r[3],
+        size,
         centre,
+    };
+    let corners_in = |r: &Rect| {
+        let (cx, cy) = (r[0] + r[2] / 2.0, r[1] + r[3] / 2.0);
+        [
+            (r[0], r[1]),
+            (r[0] + r[2], r[1]),
+            (r[0], r[1] + r[3]),
+            (r[0] + r[2], r[1] + r[3]),
+            (cx, cy),
+        ]
+        .iter()
+        .filter(|&&p| inside(rings, p))
+        .count()
+    };
+    for sizes in [&[11.0f32, 10.0][..], &[MIN_SIZE][..]] {
+        let mut fallback: Option<Label> = None;
+        for &size in sizes {
+            let (w, h) = label_size(text, size, centre);
+            for (dx, dy) in candidates() {
+                // Offsets are from the unit's box edges to the label's
+                // centre.
+                let cx = unit.0 + dx * (TOKEN_W / 2.0 + w / 2.0 + 1.0);
+                let cy = unit.1 + dy * (TOKEN_H / 2.0 + h / 2.0 + 1.0);
+                let r = [cx - w / 2.0, cy - h / 2.0, w, h];
+                if !free(&r) {
+                    continue;
+                }
+                match corners_in(&r) {
+                    5 => return label(r, size),
+                    3 | 4 if fallback.is_none() => fallback = Some(label(r, size)),
+                    _ => {}
+                }
+            }
+        }
+        if let Some(l) = fallback {
+            return l;
+        }
     }
+    // Anywhere free round the unit, nearest first: close at 10 pixels,
+    // then at the smallest size as far as it takes.
+    for (size, rings_out) in [(10.0f32, 10), (MIN_SIZE, 40)] {
+        let (w, h) = label_size(text, size, centre);
+        for ring in 1..rings_out {
+            let rad = ring as f32 * 6.0;
+            for k in 0..16 {
+                let a = k as f32 * std::f32::consts::TAU / 16.0;
+                let cx = unit.0 + a.cos() * rad;
+                let cy = unit.1 + a.sin() * rad;
+                let r = [cx - w / 2.0, cy - h / 2.0, w, h];
+                if free(&r) {
+                    return label(r, size);
+                }
+            }
+        }
+    }
+    let (w, h) = label_size(text, MIN_SIZE, centre);
+    label([unit.0 - w / 2.0, unit.1 + TOKEN_H, w, h], MIN_SIZE)
 }
 
 /// Directions tried, in units of "just clear of the unit's box": below,

@@ -11,7 +11,9 @@ pub type Pt = (f32, f32);
 /// Width of the map part of the picture, in pixels.
 pub const MAP_WIDTH: f32 = 1000.0;
 /// Room kept free for a unit at every place a unit can stand.
-pub const TOKEN_W: f32 = 30.0;
+/// As wide as the widest unit drawn: a three-letter kind (1066) with a
+/// two-letter initial is 34 pixels.
+pub const TOKEN_W: f32 = 34.0;
 /// See [`TOKEN_W`].
 pub const TOKEN_H: f32 = 17.0;
 /// Where a dislodged unit is drawn, from its place.

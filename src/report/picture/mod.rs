@@ -17,6 +17,7 @@
 //! phase; [`png`] rasterises it with resvg, using a font compiled into the
 //! binary so the labels read the same on every machine.
 
+mod compose;
 pub mod geometry;
 pub mod labels;
 pub mod layout;
@@ -178,6 +179,31 @@ impl<'v> Picture<'v> {
         self.draw(r.after, &s, title, viewer)
     }
 
+    /// [`Picture::board_svg`] as a PNG, drawn over the map's fixed layers
+    /// (rasterised once per map).
+    pub fn board_png(
+        &self,
+        pos: &Position,
+        dislodged: &[(Unit, Vec<RegionId>)],
+        title: &str,
+        viewer: Viewer,
+    ) -> Result<Vec<u8>, PictureError> {
+        let s = scene::board(self.variant, &self.geometry, pos, dislodged, viewer);
+        self.compose(pos, &s, title, viewer)
+    }
+
+    /// [`Picture::phase_svg`] as a PNG, drawn over the map's fixed layers
+    /// (rasterised once per map).
+    pub fn phase_png(
+        &self,
+        r: &PhaseReport<'_>,
+        title: &str,
+        viewer: Viewer,
+    ) -> Result<Vec<u8>, PictureError> {
+        let s = scene::phase(r, &self.geometry, viewer);
+        self.compose(r.after, &s, title, viewer)
+    }
+
     fn draw(&self, pos: &Position, s: &Scene, title: &str, viewer: Viewer) -> String {
         let v = self.variant;
         let g = &self.geometry;
@@ -242,6 +268,19 @@ impl<'v> Picture<'v> {
     /// for the fills of neighbouring land cover it; the land; the owners'
     /// tints).
     fn areas(&self, o: &mut String, pos: &Position) {
+        let a = self.area_parts(pos, Part::All);
+        let _ = write!(
+            o,
+            "<defs>\n{}</defs>\n<g class=\"seas\">\n{}</g>\n<g class=\"coastline\">\n{}</g>\n<g class=\"lands\">\n{}</g>\n<g class=\"owners\">\n{}</g>\n{}",
+            a.defs, a.sea, a.halo, a.land, a.tint, a.walls
+        );
+    }
+
+    /// The layers of [`Picture::areas`], apart, so the PNG can draw the
+    /// ones that never change once ([`raster`]).
+    /// With `Part::Changing`, only the owners' tints (and the outlines
+    /// they use) and the walls over them.
+    fn area_parts(&self, pos: &Position, part: Part) -> AreaParts {
         let map = &self.variant.map;
         let g = &self.geometry;
         let mut defs = String::new();
@@ -249,14 +288,15 @@ impl<'v> Picture<'v> {
         let mut halo = String::new();
         let mut land = String::new();
         let mut tint = String::new();
-        for ring in &g.neutral_water {
+        let fixed = part != Part::Changing;
+        for ring in g.neutral_water.iter().filter(|_| fixed) {
             let _ = writeln!(
                 sea,
                 r#"<path class="neutral" d="{}" fill="{NEUTRAL_WATER}"/>"#,
                 path(std::slice::from_ref(ring))
             );
         }
-        if !g.neutral_land.is_empty() {
+        if fixed && !g.neutral_land.is_empty() {
             let _ = writeln!(
                 defs,
                 r#"<path id="neutral-land" d="{}"/>"#,
@@ -278,7 +318,25 @@ impl<'v> Picture<'v> {
                 continue;
             }
             let id = esc(&prov.abbr);
-            let _ = writeln!(defs, r#"<path id="p-{id}" d="{}"/>"#, path(&area.rings));
+            let owner = pos
+                .owners
+                .get(p.index())
+                .copied()
+                .flatten()
+                .filter(|_| prov.supply_centre);
+            if part != Part::Changing || owner.is_some() {
+                let _ = writeln!(defs, r#"<path id="p-{id}" d="{}"/>"#, path(&area.rings));
+            }
+            if let Some(owner) = owner.filter(|_| part != Part::Fixed) {
+                let _ = writeln!(
+                    tint,
+                    r##"<use class="owned" xlink:href="#p-{id}" fill="url(#h{})" stroke="none"/>"##,
+                    owner.index()
+                );
+            }
+            if part == Part::Changing {
+                continue;
+            }
             match prov.terrain {
                 Terrain::Sea => {
                     let _ = writeln!(
@@ -302,32 +360,16 @@ impl<'v> Picture<'v> {
                     );
                 }
             }
-            if prov.supply_centre
-                && let Some(owner) = pos.owners.get(p.index()).copied().flatten()
-            {
-                let _ = writeln!(
-                    tint,
-                    r##"<use class="owned" xlink:href="#p-{id}" fill="url(#h{})" stroke="none"/>"##,
-                    owner.index()
-                );
-            }
         }
-        let mut walls = String::new();
-        if !g.walls.is_empty() {
-            let d: String = g
-                .walls
-                .iter()
-                .map(|(a, b)| format!("M{:.1} {:.1}L{:.1} {:.1}", a.0, a.1, b.0, b.1))
-                .collect();
-            let _ = writeln!(
-                walls,
-                r##"<path class="wall" d="{d}" stroke="#3b3325" stroke-width="3" stroke-linecap="round" fill="none"/>"##
-            );
+        let walls = self.walls();
+        AreaParts {
+            defs,
+            sea,
+            halo,
+            land,
+            tint,
+            walls,
         }
-        let _ = write!(
-            o,
-            "<defs>\n{defs}</defs>\n<g class=\"seas\">\n{sea}</g>\n<g class=\"coastline\">\n{halo}</g>\n<g class=\"lands\">\n{land}</g>\n<g class=\"owners\">\n{tint}</g>\n{walls}"
-        );
     }
 
     fn boxes(&self, o: &mut String) {
@@ -343,6 +385,12 @@ impl<'v> Picture<'v> {
     }
 
     fn labels(&self, o: &mut String, pos: &Position) {
+        self.labels_of(o, pos, Part::All);
+    }
+
+    /// The names and the centres' marks (`Part::All`), or only the names
+    /// (which never change) or only the marks (coloured by their owners).
+    fn labels_of(&self, o: &mut String, pos: &Position, part: Part) {
         let map = &self.variant.map;
         let _ = writeln!(o, r#"<g class="labels">"#);
         for p in map.province_ids() {
@@ -352,7 +400,7 @@ impl<'v> Picture<'v> {
                 continue;
             }
             let mut tx = l.x + 2.0;
-            if l.centre {
+            if l.centre && part != Part::Fixed {
                 let owner = pos.owners.get(p.index()).copied().flatten();
                 let (fill, stroke) =
                     owner.map_or(("#ffffff", "#222222"), |w| (colour(w), "#111111"));
@@ -362,7 +410,12 @@ impl<'v> Picture<'v> {
                     l.x + 4.5,
                     l.y + l.h / 2.0
                 );
+            }
+            if l.centre {
                 tx += 8.5;
+            }
+            if part == Part::Changing {
+                continue;
             }
             let colour = if prov.terrain == Terrain::Sea {
                 "#27496b"
@@ -577,6 +630,12 @@ impl<'v> Picture<'v> {
     /// secret, not that the power has it (1066 rules 2 and 5), and the
     /// results' chart counts it alike.
     fn legend(&self, o: &mut String, pos: &Position, top: f32, viewer: Viewer) {
+        self.legend_of(o, pos, top, viewer, Part::All);
+    }
+
+    /// The legend (`Part::All`), or its swatches and key alone
+    /// (`Part::Fixed`), or its counts alone (`Part::Changing`).
+    fn legend_of(&self, o: &mut String, pos: &Position, top: f32, viewer: Viewer, part: Part) {
         let view = crate::rules::view::View::of(self.variant, pos, viewer);
         let v = self.variant;
         let map = &v.map;
@@ -597,9 +656,18 @@ impl<'v> Picture<'v> {
                     .filter(|(u, _)| u.power == pw && view.hides_unit(u))
                     .count();
             let initial = self.initials.get(i).map_or("", String::as_str);
+            if part != Part::Changing {
+                let _ = write!(
+                    o,
+                    r##"<rect x="{x:.0}" y="{y:.0}" width="22" height="14" fill="url(#h{i})" stroke="#333333"/>"##
+                );
+            }
+            if part == Part::Fixed {
+                continue;
+            }
             let _ = writeln!(
                 o,
-                r##"<rect x="{x:.0}" y="{y:.0}" width="22" height="14" fill="url(#h{i})" stroke="#333333"/><text x="{:.0}" y="{:.0}" font-size="12" fill="#222222">{}</text>"##,
+                r##"<text x="{:.0}" y="{:.0}" font-size="12" fill="#222222">{}</text>"##,
                 x + 27.0,
                 y + 11.0,
                 esc(&power_line(
@@ -609,6 +677,10 @@ impl<'v> Picture<'v> {
                     units
                 ))
             );
+        }
+        if part == Part::Changing {
+            let _ = writeln!(o, "</g>");
+            return;
         }
         // The key to the marks.
         let kx = 615.0;
@@ -660,6 +732,51 @@ impl<'v> Picture<'v> {
         }
         let _ = writeln!(o, "</g>");
     }
+}
+
+impl Picture<'_> {
+    /// Walls between areas that do not border in the rules.
+    fn walls(&self) -> String {
+        let g = &self.geometry;
+        let mut walls = String::new();
+        if !g.walls.is_empty() {
+            let d: String = g
+                .walls
+                .iter()
+                .map(|(a, b)| format!("M{:.1} {:.1}L{:.1} {:.1}", a.0, a.1, b.0, b.1))
+                .collect();
+            let _ = writeln!(
+                walls,
+                r##"<path class="wall" d="{d}" stroke="#3b3325" stroke-width="3" stroke-linecap="round" fill="none"/>"##
+            );
+        }
+        walls
+    }
+}
+
+/// The layers of the areas, as [`Picture::areas`] writes them in order.
+struct AreaParts {
+    /// Each area's outline, by id.
+    defs: String,
+    /// The seas.
+    sea: String,
+    /// The coast line (a halo round the land).
+    halo: String,
+    /// The land.
+    land: String,
+    /// The owned centres' tints.
+    tint: String,
+    /// Walls between areas that do not border in the rules.
+    walls: String,
+}
+
+/// Which part of a layer to draw: all of it (the SVG), the part that is
+/// the same in every phase of the map, or the part that changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    All,
+    Fixed,
+    Changing,
 }
 
 fn legend_height(v: &Variant) -> f32 {

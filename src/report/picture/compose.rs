@@ -1,0 +1,306 @@
+//! The PNG of a phase, composed: what is the same in every phase of a map
+//! (land, sea, coasts, the names, the legend's key) is rasterised once per
+//! map and kept ([`Layers`]); a phase draws only what changes over it (the
+//! owners' tints, the orders, the centres' marks, the units, the counts)
+//! and is encoded. The layers are painted in the order the SVG paints
+//! them, so the PNG shows what the SVG does, at a tenth of the cost.
+//!
+//! The kept layers live in a process-wide table keyed by a fingerprint of
+//! everything they are drawn from (the variant's provinces and powers and
+//! the placed map), so a picture made from a fresh [`Picture`] finds them
+//! too. Nothing here reads a clock or a file.
+
+use super::raster;
+use super::{Part, Picture, PictureError, TOP, WIDTH, esc, legend_height};
+use crate::game::Position;
+use crate::variant::features::Viewer;
+use resvg::tiny_skia::{
+    FillRule, FilterQuality, Paint, Path, PathBuilder, Pattern, Pixmap, PixmapPaint, SpreadMode,
+    Transform,
+};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A map's layers that never change, rasterised.
+pub(super) struct Layers {
+    /// Background, seas, coasts, land and the legend's swatches and key.
+    base: Pixmap,
+    /// The province names, each cut out with its halo, and where it goes:
+    /// drawn over the orders and under the units, as in the SVG.
+    names: Vec<(i32, i32, Pixmap)>,
+    /// Each province's area as a path, by province index (`None`: no
+    /// area, or not a supply centre), for the owners' tints.
+    areas: Vec<Option<Path>>,
+    /// Each power's hatch tile, by power index: its colour, washed, and a
+    /// line of it, as the SVG's pattern `h<i>`.
+    hatches: Vec<Pixmap>,
+}
+
+/// Every map's layers drawn so far, by fingerprint. A judge plays a
+/// handful of maps, so the table stays small.
+fn table() -> &'static Mutex<HashMap<u64, Arc<Layers>>> {
+    static TABLE: OnceLock<Mutex<HashMap<u64, Arc<Layers>>>> = OnceLock::new();
+    TABLE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// A fingerprint of what the fixed layers are drawn from: the variant's
+/// name, provinces and powers, and every placed area, label, box and
+/// wall. Two pictures with the same fingerprint draw the same base.
+fn fingerprint(p: &Picture<'_>) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let v = p.variant;
+    v.name.hash(&mut h);
+    for prov in v.map.provinces() {
+        prov.abbr.hash(&mut h);
+        (prov.terrain as u8).hash(&mut h);
+        prov.supply_centre.hash(&mut h);
+    }
+    for pw in v.map.powers() {
+        pw.name.hash(&mut h);
+    }
+    let g = &p.geometry;
+    let mut f = |x: f32| x.to_bits().hash(&mut h);
+    f(g.width);
+    f(g.height);
+    for a in &g.areas {
+        for r in &a.rings {
+            for pt in r {
+                f(pt.0);
+                f(pt.1);
+            }
+            f(f32::NAN);
+        }
+        let l = a.label;
+        for x in [l.x, l.y, l.w, l.h, l.size] {
+            f(x);
+        }
+    }
+    for b in &g.boxes {
+        for x in b.rect {
+            f(x);
+        }
+    }
+    for r in g.neutral_land.iter().chain(&g.neutral_water) {
+        for pt in r {
+            f(pt.0);
+            f(pt.1);
+        }
+        f(f32::NAN);
+    }
+    h.finish()
+}
+
+impl Picture<'_> {
+    /// The picture's height in pixels.
+    fn height(&self) -> f32 {
+        (TOP + self.geometry.height + legend_height(self.variant)).ceil()
+    }
+
+    /// The start of every layer's SVG: the canvas and the patterns.
+    fn head(&self, o: &mut String) {
+        let height = self.height();
+        let _ = writeln!(
+            o,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{WIDTH:.0}" height="{height:.0}" viewBox="0 0 {WIDTH:.0} {height:.0}" font-family="DejaVu Sans">"#
+        );
+        self.defs(o);
+    }
+
+    /// This map's fixed layers, drawn on first use.
+    fn layers(&self) -> Result<Arc<Layers>, PictureError> {
+        let key = fingerprint(self);
+        let table = table();
+        if let Some(l) = table.lock().ok().and_then(|t| t.get(&key).cloned()) {
+            return Ok(l);
+        }
+        // Drawn outside the lock: two threads may both draw a new map
+        // once, which costs less than making every map wait for it.
+        let l = Arc::new(self.draw_layers()?);
+        if let Ok(mut t) = table.lock() {
+            t.entry(key).or_insert_with(|| Arc::clone(&l));
+        }
+        Ok(l)
+    }
+
+    fn draw_layers(&self) -> Result<Layers, PictureError> {
+        let g = &self.geometry;
+        let height = self.height();
+        // Any position will do: the fixed parts do not read it.
+        let pos = Position::initial(self.variant);
+        let mut o = String::with_capacity(96 * 1024);
+        self.head(&mut o);
+        let a = self.area_parts(&pos, Part::Fixed);
+        let _ = writeln!(
+            o,
+            r##"<rect width="{WIDTH:.0}" height="{height:.0}" fill="#fbfaf6"/><g transform="translate(0 {TOP:.0})"><rect class="board" width="{:.0}" height="{:.1}" fill="{}"/>"##,
+            g.width,
+            g.height,
+            super::SEA
+        );
+        let _ = write!(
+            o,
+            "<defs>\n{}</defs>\n<g class=\"seas\">\n{}</g>\n<g class=\"coastline\">\n{}</g>\n<g class=\"lands\">\n{}</g>\n</g>",
+            a.defs, a.sea, a.halo, a.land
+        );
+        self.legend_of(&mut o, &pos, TOP + g.height, Viewer::Gm, Part::Fixed);
+        let _ = writeln!(o, "</svg>");
+        let base = raster::pixmap(&o, true)?;
+
+        let mut o = String::with_capacity(16 * 1024);
+        self.head(&mut o);
+        let _ = writeln!(o, r#"<g transform="translate(0 {TOP:.0})">"#);
+        self.labels_of(&mut o, &pos, Part::Fixed);
+        let _ = writeln!(o, "</g></svg>");
+        let all = raster::pixmap(&o, false)?;
+        // Each name with room for its halo.
+        let mut names = Vec::new();
+        for a in &g.areas {
+            let l = a.label;
+            if l.w <= 0.0 {
+                continue;
+            }
+            let x = (l.x - 3.0).floor().max(0.0) as i32;
+            let y = (l.y + TOP - 3.0).floor().max(0.0) as i32;
+            let w = ((l.x + l.w + 4.0).ceil() as i32).min(all.width() as i32) - x;
+            let h = ((l.y + TOP + l.h + 4.0).ceil() as i32).min(all.height() as i32) - y;
+            let Some(r) =
+                resvg::tiny_skia::IntRect::from_xywh(x, y, w.max(1) as u32, h.max(1) as u32)
+            else {
+                continue;
+            };
+            if let Some(px) = all.clone_rect(r) {
+                names.push((x, y, px));
+            }
+        }
+        let map = &self.variant.map;
+        let areas = map
+            .province_ids()
+            .map(|p| {
+                let prov = map.province(p);
+                let rings = &g.areas[p.index()].rings;
+                if !prov.supply_centre || rings.is_empty() {
+                    return None;
+                }
+                let mut b = PathBuilder::new();
+                for r in rings {
+                    for (k, pt) in r.iter().enumerate() {
+                        // As the SVG's path data: to a tenth of a pixel.
+                        let (x, y) = ((pt.0 * 10.0).round() / 10.0, (pt.1 * 10.0).round() / 10.0);
+                        if k == 0 {
+                            b.move_to(x, y);
+                        } else {
+                            b.line_to(x, y);
+                        }
+                    }
+                    b.close();
+                }
+                b.finish()
+            })
+            .collect();
+        let mut hatches = Vec::new();
+        for pw in map.power_ids() {
+            let c = super::colour(pw);
+            let tile = format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="6" height="6"><rect width="6" height="6" fill="{c}" fill-opacity="0.42"/><line x1="0" y1="0" x2="0" y2="6" stroke="{c}" stroke-width="1.5" stroke-opacity="0.75"/></svg>"#
+            );
+            hatches.push(raster::pixmap(&tile, false)?);
+        }
+        Ok(Layers {
+            base,
+            names,
+            areas,
+            hatches,
+        })
+    }
+
+    /// Compose the PNG of `s` over the fixed layers.
+    pub(super) fn compose(
+        &self,
+        pos: &Position,
+        s: &super::Scene,
+        title: &str,
+        viewer: Viewer,
+    ) -> Result<Vec<u8>, PictureError> {
+        let layers = self.layers()?;
+        let g = &self.geometry;
+        let mut px = layers.base.clone();
+        // Under the names: the title, the owners, walls, boxes, orders.
+        let mut o = String::with_capacity(32 * 1024);
+        self.head(&mut o);
+        let _ = writeln!(
+            o,
+            r##"<text x="10" y="24" font-size="19" font-weight="bold" fill="#222222">{}</text>"##,
+            esc(title)
+        );
+        let _ = writeln!(o, r#"<g transform="translate(0 {TOP:.0})">"#);
+        o.push_str(&self.walls());
+        self.boxes(&mut o);
+        self.marks(&mut o, s);
+        let _ = writeln!(o, "</g></svg>");
+        // The owners' tints, painted straight: a hatch pattern costs
+        // resvg a canvas of its own for each area.
+        self.tint(&layers, pos, &mut px);
+        raster::render_onto(&o, &mut px)?;
+        for (x, y, name) in &layers.names {
+            px.draw_pixmap(
+                *x,
+                *y,
+                name.as_ref(),
+                &PixmapPaint::default(),
+                Transform::identity(),
+                None,
+            );
+        }
+        // Over the names: the centres' marks, the units, the frame, the
+        // counts.
+        let mut o = String::with_capacity(32 * 1024);
+        self.head(&mut o);
+        let _ = writeln!(o, r#"<g transform="translate(0 {TOP:.0})">"#);
+        self.labels_of(&mut o, pos, Part::Changing);
+        self.tokens(&mut o, s);
+        let _ = writeln!(
+            o,
+            r##"<rect width="{:.0}" height="{:.1}" fill="none" stroke="#555555" stroke-width="1.2"/>"##,
+            g.width, g.height
+        );
+        let _ = writeln!(o, "</g>");
+        self.legend_of(&mut o, pos, TOP + g.height, viewer, Part::Changing);
+        let _ = writeln!(o, "</svg>");
+        raster::render_onto(&o, &mut px)?;
+        raster::encode(&px)
+    }
+
+    /// Tint each owned centre with its owner's hatch, as the SVG's
+    /// `<g class="owners">` does.
+    fn tint(&self, layers: &Layers, pos: &Position, px: &mut Pixmap) {
+        for (i, area) in layers.areas.iter().enumerate() {
+            let (Some(path), Some(owner)) = (area, pos.owners.get(i).copied().flatten()) else {
+                continue;
+            };
+            let Some(tile) = layers.hatches.get(owner.index()) else {
+                continue;
+            };
+            let angle = super::HATCH[owner.index() % super::HATCH.len()] as f32;
+            let paint = Paint {
+                shader: Pattern::new(
+                    tile.as_ref(),
+                    SpreadMode::Repeat,
+                    FilterQuality::Nearest,
+                    1.0,
+                    Transform::from_rotate(angle).post_translate(0.0, TOP),
+                ),
+                anti_alias: true,
+                ..Paint::default()
+            };
+            px.fill_path(
+                path,
+                &paint,
+                FillRule::EvenOdd,
+                Transform::from_translate(0.0, TOP),
+                None,
+            );
+        }
+    }
+}
