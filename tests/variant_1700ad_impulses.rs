@@ -496,6 +496,13 @@ fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
         r.contains("Charles XII of Sweden(Got)-hold-Den (x2)"),
         "{r}"
     );
+    // So does the list of the orders held, below it.
+    let held = r
+        .split_once("Orders held for Sweden")
+        .map(|x| x.1)
+        .unwrap_or_default();
+    assert!(held.contains("Charles XII of Sweden(Got)"), "{r}");
+    assert!(!r.contains("L(Got)"), "{r}");
     let results = sent
         .iter()
         .find(|m| m.to_has("swe@example.test") && m.subject.contains("1700"))

@@ -608,11 +608,10 @@ pub(crate) fn held_text(
                     Some(h) if last.is_some_and(|l| std::ptr::eq(l, h)) => {}
                     Some(h) => {
                         last = Some(h);
-                        let _ = writeln!(
-                            t,
-                            "  {}",
-                            format_order(&v.map, &with_kind(h, u.kind, v, u.region))
-                        );
+                        // Leaders by name, as the results print them
+                        // (1700 AD II rule 7).
+                        let order = format_order(&v.map, &with_kind(h, u.kind, v, u.region));
+                        let _ = writeln!(t, "  {}", crate::report::named(v, &pos.units, order));
                     }
                     None => {
                         // A raider with no order to come back this season
