@@ -419,9 +419,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         chart_before_retreats: r.after.phase.kind == PhaseKind::Retreat
             && centres_change_before_next_move(v, r.after.phase),
         name_width: map
-            .powers()
-            .iter()
-            .map(|p| p.name.chars().count() + 1)
+            .power_ids()
+            .map(|p| chart_name(v, p).chars().count() + 1)
             .max()
             .unwrap_or(0)
             .clamp(14, 26),
@@ -816,7 +815,7 @@ fn chart(r: &PhaseReport<'_>, unseen_dislodged: &[&Unit]) -> (Vec<CentreRow>, Ve
             .map(|(p, _)| p)
             .collect();
         centres.push(CentreRow {
-            power: map.power(pw).name.clone(),
+            power: chart_name(v, pw),
             adjective: map.power(pw).adjective.clone(),
             count: a[i],
             change: a[i] as i64 - b[i] as i64,
@@ -835,6 +834,17 @@ fn chart(r: &PhaseReport<'_>, unseen_dislodged: &[&Unit]) -> (Vec<CentreRow>, Ve
         });
     }
     (centres, eliminated)
+}
+
+/// A power's name in the chart: a dummy power, which nobody plays, is
+/// marked so (`Neutral (dummy)`).
+fn chart_name(v: &Variant, pw: PowerId) -> String {
+    let name = &v.map.power(pw).name;
+    if v.unplayed(pw) {
+        format!("{name} (dummy)")
+    } else {
+        name.clone()
+    }
 }
 
 /// Units named with their power's adjective: `Viking F(NAT)`.

@@ -323,6 +323,22 @@ pub trait Feature:
     fn silenced(&self, _pos: &Position, _power: PowerId) -> bool {
         false
     }
+    /// Whether `power` is played by nobody, ever (DPjudge's dummy
+    /// powers): no seat of it is offered, filled or waited for. Such a
+    /// power is also silenced, by the same feature.
+    fn unplayed(&self, _power: PowerId) -> bool {
+        false
+    }
+    /// Whether the judge builds for silenced `power` what it is owed
+    /// (DPjudge's `CD_BUILDS`), where otherwise the builds are waived.
+    fn builds_for_silent(&self, _power: PowerId) -> bool {
+        false
+    }
+    /// Why draws may not be proposed or agreed in the variant, where its
+    /// rule forbids them (DPjudge's `NO_DRAW`: only a solo ends it).
+    fn draws_refused(&self) -> Option<&'static str> {
+        None
+    }
     /// What a silenced power's player is told when it sends orders: why
     /// it gives none now (each feature that silences says its own rule).
     fn silenced_why(&self) -> &'static str {

@@ -737,6 +737,7 @@ impl Site {
                         S::Eliminated => "eliminated",
                         S::NotInGame => "not in this game",
                         S::Disorder => "in civil disorder",
+                        S::Dummy => "a dummy power: nobody plays it",
                     },
                 }
             })

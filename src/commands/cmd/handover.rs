@@ -38,6 +38,14 @@ pub(crate) fn give(
     let (v, pos) = judge.board(&g)?;
     {
         let mut seats = games::seats(s.tx, &game)?;
+        if seats[pid.index()].status == SeatStatus::Dummy {
+            return Err(format!(
+                "{} are a dummy power of {}: nobody plays them",
+                v.map.power(pid).name,
+                v.title
+            )
+            .into());
+        }
         let pw = password::generate()
             .map_err(|e| CmdError::Fault(anyhow::anyhow!("no random source: {e}")))?;
         let seat = &mut seats[pid.index()];
