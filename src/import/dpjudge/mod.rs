@@ -12,6 +12,7 @@
 //! (`BUILD_ANY`, `HOME_BUILDS`). A directive or rule word it cannot play
 //! is refused with its file and line.
 
+mod dummies;
 mod read;
 mod write;
 
@@ -74,7 +75,8 @@ pub fn import(
     name: &str,
     fetch: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Imported, ImportError> {
-    let model = read::read(name, fetch);
+    let mut model = read::read(name, fetch);
+    dummies::settle(&mut model);
     if !model.refusals.is_empty() {
         return Err(ImportError::Refused(model.refusals));
     }

@@ -56,6 +56,8 @@ pub(super) struct PowerDef {
     pub owns: Option<(Vec<String>, String, usize)>,
     /// Starting units: kind letter and location as written.
     pub units: Vec<(char, String)>,
+    /// `DUMMY`: no player plays it.
+    pub dummy: bool,
 }
 
 /// The map as read.
@@ -79,6 +81,8 @@ pub(super) struct Model {
     /// administrative lines), for the imported file's header.
     pub notes: Vec<String>,
     pub refusals: Vec<Refusal>,
+    /// The dummy powers' rule words and `NO_DRAW` (`super::dummies`).
+    pub dummy_words: super::dummies::DummyWords,
 }
 
 /// How deep `USE` may nest: deeper is a loop.
@@ -265,10 +269,15 @@ fn directive(
             );
             st.skipping_dynamic = !line.contains(':');
         }
-        "DUMMY" | "DUMMIES" | "CONTROL" | "ROTATE" => m.refuse(
+        "DUMMY" | "DUMMIES" => {
+            super::dummies::directive(words, (at.file.to_string(), at.line), st.current, m);
+        }
+        "LEAGUE" => super::dummies::league(words, (at.file.to_string(), at.line), st.current, m),
+        "CONTROL" | "ROTATE" => m.refuse(
             at,
             line,
-            "dummy powers (played by nobody, or by another power) are not a rule this judge has",
+            "a dummy power ordered by another power (CONTROL, ROTATE) is not a rule \
+             this judge has (dummies in civil disorder are)",
         ),
         "TEAM" | "TEAMS" => m.refuse(at, line, "team games are not a rule this judge has"),
         "NEWHOMES" => m.refuse(
@@ -276,7 +285,6 @@ fn directive(
             line,
             "home centres reassigned during the game are not a rule this judge has",
         ),
-        "LEAGUE" => m.refuse(at, line, "leagues are not a rule this judge has"),
         "RESERVES" | "MILITIA" => m.refuse(
             at,
             line,
@@ -658,6 +666,7 @@ fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
         "BUILD_ANY" => m.build_any = !off,
         "MOBILIZE" => m.mobilize = !off,
         "HOME_BUILDS" => m.home_builds = !off,
+        w if super::dummies::rule_word(w, off, (at.file.to_string(), at.line), m) => {}
         // Turning off a rule this judge never plays changes nothing.
         _ if off => {}
         _ => m.refuse(at, &format!("RULE {word}"), "not a rule this judge has"),
@@ -745,6 +754,7 @@ fn power_line(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
                 homes: Vec::new(),
                 owns: None,
                 units: Vec::new(),
+                dummy: false,
             });
             m.powers.len() - 1
         }

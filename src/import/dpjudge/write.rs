@@ -243,6 +243,7 @@ fn calendar(out: &mut String, m: &Model, centres: usize) {
     if m.home_builds {
         let _ = writeln!(out, "[home-builds]\n");
     }
+    super::dummies::write(out, m, &|raw| q(&power_name(raw)));
 }
 
 /// `[coasts]` for the coast names this judge does not know already.
