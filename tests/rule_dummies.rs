@@ -262,3 +262,50 @@ fn pathdiff(path: &std::path::Path) -> String {
     let ups = data.split('/').filter(|s| !s.is_empty()).count();
     format!("{}{}", "../".repeat(ups), path.display().to_string().trim_start_matches('/'))
 }
+
+/// A dislodged dummy unit is disbanded (nobody orders its retreat), and
+/// the retreat phase does not wait for the dummy: the game moves on to
+/// the winter as soon as the fall is played.
+#[test]
+fn by_mail_a_dislodged_dummy_unit_is_disbanded_without_waiting() {
+    let mut w = started();
+    let orders = |p: &str| match p {
+        "France" => "A Mar-Pie",
+        "Austria" => "A Vie-Tyr",
+        _ => "",
+    };
+    for p in PLAYED {
+        w.mail(&addr(p), &format!("SIGNON {p} d pw-secret\n{}\nREADY", orders(p)));
+    }
+    let fall = |p: &str| match p {
+        "France" => "A Pie-Ven",
+        "Austria" => "A Tyr S A Pie-Ven",
+        _ => "",
+    };
+    let mut sent = Vec::new();
+    for p in PLAYED {
+        sent.extend(w.mail(&addr(p), &format!("SIGNON {p} d pw-secret\n{}\nREADY", fall(p))));
+    }
+    let subjects: Vec<&str> = sent
+        .iter()
+        .filter(|m| m.to_has("gm@example.test"))
+        .map(|m| m.subject.as_str())
+        .collect();
+    let retreats = sent
+        .iter()
+        .find(|m| m.to_has("gm@example.test") && m.subject.contains("retreat"))
+        .unwrap_or_else(|| panic!("the retreats were not played at once: {subjects:?}"));
+    assert!(
+        retreats.body.contains("Ven") && retreats.body.contains("disband"),
+        "{}",
+        retreats.body
+    );
+    let row = zinejudge::store::games::load(w.processor.store.conn(), "d")
+        .expect("store")
+        .expect("game");
+    let v = support_play::file("tests/data/maps/dummies.toml");
+    let pos = zinejudge::game::Position::from_toml(&v, &row.position).expect("a position");
+    assert_eq!(v.calendar.label(pos.phase), "Winter 1901 adjustment");
+    let italy = support_play::power(&v, "Italy");
+    assert_eq!(pos.units.iter().filter(|u| u.power == italy).count(), 2);
+}
