@@ -88,7 +88,8 @@ fn dummy_all_except_names_the_played_powers() {
     );
     let i = import_texts(&[("x.map", &map)]).expect("imports");
     assert!(
-        i.toml.contains("[dummies]\npowers = [\"South\"]\nbuilds = \"waived\""),
+        i.toml
+            .contains("[dummies]\npowers = [\"South\"]\nbuilds = \"waived\""),
         "{}",
         i.toml
     );
@@ -106,10 +107,7 @@ fn a_dummy_nobody_puts_in_civil_disorder_is_refused_at_its_line() {
 
 #[test]
 fn cd_builds_without_dummies_is_refused() {
-    let said = refusals(import_texts(&[(
-        "x.map",
-        &small("", "RULE CD_BUILDS"),
-    )]));
+    let said = refusals(import_texts(&[("x.map", &small("", "RULE CD_BUILDS"))]));
     assert!(
         said.iter()
             .any(|s| s.starts_with("x.map:13:") && s.contains("CD_BUILDS")),
@@ -170,7 +168,11 @@ fn sengoku_by_mail_the_neutral_daimyo_are_not_played() {
         .arg(&tmp)
         .output()
         .expect("import runs");
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let data = format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"));
     let ups = data.split('/').filter(|s| !s.is_empty()).count();
     let rel = format!(

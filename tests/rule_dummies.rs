@@ -76,7 +76,10 @@ fn orders_for_a_dummy_are_refused_saying_nobody_plays_it() {
     let italy = support_play::power(&v, "Italy");
     let refused = zinejudge::game::check::refusals(&v, &Position::initial(&v), &[(italy, c)]);
     let why = refused[0].as_deref().expect("refused");
-    assert!(why.contains("dummy") && why.contains("nobody plays it"), "{why}");
+    assert!(
+        why.contains("dummy") && why.contains("nobody plays it"),
+        "{why}"
+    );
 }
 
 #[test]
@@ -144,14 +147,18 @@ fn a_dummies_table_with_a_bad_builds_word_or_power_is_refused_at_its_line() {
                \"Austria\", \"Russia\", \"Turkey\"]\n";
     let e = standard_with(all).expect_err("nobody could play");
     assert!(
-        e.problems.iter().any(|p| p.message.contains("nobody could play")),
+        e.problems
+            .iter()
+            .any(|p| p.message.contains("nobody could play")),
         "{:?}",
         e.problems
     );
 }
 
 /// The six players of the dummies game, by power.
-const PLAYED: [&str; 6] = ["England", "France", "Germany", "Austria", "Russia", "Turkey"];
+const PLAYED: [&str; 6] = [
+    "England", "France", "Germany", "Austria", "Russia", "Turkey",
+];
 
 fn addr(p: &str) -> String {
     format!("{}@example.test", p.to_lowercase())
@@ -260,7 +267,11 @@ fn a_draw_needs_only_the_played_powers_votes() {
 fn pathdiff(path: &std::path::Path) -> String {
     let data = format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"));
     let ups = data.split('/').filter(|s| !s.is_empty()).count();
-    format!("{}{}", "../".repeat(ups), path.display().to_string().trim_start_matches('/'))
+    format!(
+        "{}{}",
+        "../".repeat(ups),
+        path.display().to_string().trim_start_matches('/')
+    )
 }
 
 /// A dislodged dummy unit is disbanded (nobody orders its retreat), and
@@ -275,7 +286,10 @@ fn by_mail_a_dislodged_dummy_unit_is_disbanded_without_waiting() {
         _ => "",
     };
     for p in PLAYED {
-        w.mail(&addr(p), &format!("SIGNON {p} d pw-secret\n{}\nREADY", orders(p)));
+        w.mail(
+            &addr(p),
+            &format!("SIGNON {p} d pw-secret\n{}\nREADY", orders(p)),
+        );
     }
     let fall = |p: &str| match p {
         "France" => "A Pie-Ven",
@@ -284,7 +298,10 @@ fn by_mail_a_dislodged_dummy_unit_is_disbanded_without_waiting() {
     };
     let mut sent = Vec::new();
     for p in PLAYED {
-        sent.extend(w.mail(&addr(p), &format!("SIGNON {p} d pw-secret\n{}\nREADY", fall(p))));
+        sent.extend(w.mail(
+            &addr(p),
+            &format!("SIGNON {p} d pw-secret\n{}\nREADY", fall(p)),
+        ));
     }
     let subjects: Vec<&str> = sent
         .iter()

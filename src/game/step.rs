@@ -172,10 +172,7 @@ fn builds_for_silent(v: &Variant, pos: &Position) -> Vec<AdjustOrder> {
     let mut out = Vec::new();
     for power in v.map.power_ids() {
         let mut left = owed.get(power.index()).copied().unwrap_or(0);
-        if left <= 0
-            || !silenced(v, pos, power)
-            || !hooks(v).any(|f| f.builds_for_silent(power))
-        {
+        if left <= 0 || !silenced(v, pos, power) || !hooks(v).any(|f| f.builds_for_silent(power)) {
             continue;
         }
         let mut used = Vec::new();

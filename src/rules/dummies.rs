@@ -62,7 +62,10 @@ fn load(l: &mut Load<'_>) -> Option<Arc<dyn Feature>> {
     for name in &raw.powers {
         if let Some(p) = l.power(name) {
             if powers.contains(&p) {
-                l.problem_at(name, format!("dummy power `{}` named twice", name.get_ref()));
+                l.problem_at(
+                    name,
+                    format!("dummy power `{}` named twice", name.get_ref()),
+                );
             } else {
                 powers.push(p);
             }

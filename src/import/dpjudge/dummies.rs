@@ -151,8 +151,20 @@ pub(super) fn settle(m: &mut Model) {
         }
     }
     let played_by_nobody = in_disorder && !dummies.is_empty();
-    note_rule(m, &w.immobile, played_by_nobody, "IMMOBILE_DUMMIES", "the dummies' units only hold");
-    note_rule(m, &w.fire, played_by_nobody, "DUMMY_FIRE", "the dummies' units never attack");
+    note_rule(
+        m,
+        &w.immobile,
+        played_by_nobody,
+        "IMMOBILE_DUMMIES",
+        "the dummies' units only hold",
+    );
+    note_rule(
+        m,
+        &w.fire,
+        played_by_nobody,
+        "DUMMY_FIRE",
+        "the dummies' units never attack",
+    );
     if let Some(at) = &w.cd_builds {
         if played_by_nobody {
             m.notes.push(
