@@ -215,3 +215,26 @@ fn sengoku_by_mail_the_neutral_daimyo_are_not_played() {
     let r = w.reply(&addr("Oda"), "SIGNON Oda s pw-secret\nDRAW");
     assert!(r.contains("no draws"), "{r}");
 }
+
+/// Zeus's dummy India imports (`DUMMY`, `CD_DUMMIES`, `CD_BUILDS`,
+/// `IMMOBILE_DUMMIES`); what still stops the map is named: the home
+/// centres changed in its first winter (`IN W1939A`) and America's
+/// alternative home centre (`@CAL`), never read as a centre called `@CAL`.
+#[test]
+fn zeus_is_refused_for_its_other_words_not_for_its_dummy() {
+    let map = from_data("zeus.map").expect("fixture");
+    let said = refusals(import_texts(&[("zeus.map", &map)]));
+    assert!(
+        !said
+            .iter()
+            .any(|s| s.contains("DUMMY") || s.contains("DUMMIES") || s.contains("CD_BUILDS")),
+        "{said:?}"
+    );
+    assert!(said.iter().any(|s| s.contains("IN W1939A")), "{said:?}");
+    assert!(
+        said.iter().any(|s| s.starts_with("zeus.map:262:")
+            && s.contains("`@CAL`")
+            && s.contains("alternative home")),
+        "{said:?}"
+    );
+}

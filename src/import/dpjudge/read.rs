@@ -534,6 +534,15 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
             );
             continue;
         }
+        if w.starts_with('@') || w.starts_with('~') {
+            m.refuse(
+                at,
+                w,
+                "alternative home centres (@: build here instead of another home) and \
+                 hidden builds (~) are not a rule this judge has",
+            );
+            continue;
+        }
         if w.starts_with('+') || w.ends_with('!') || w.ends_with('?') {
             m.refuse(at, w, "building outside the home centres (factories, unowned homes) is not a rule this judge has");
             continue;
