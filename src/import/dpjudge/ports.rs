@@ -8,8 +8,13 @@
 //! strips the mark off the border and keeps it here, renamed, dropped and
 //! amended away as DPjudge does.
 
-use super::read::{Model, same};
 use std::fmt::Write as _;
+
+/// Whether two names are the same but for case (as the reader compares
+/// them; this file does not read the reader's, which reads it).
+fn same(a: &str, b: &str) -> bool {
+    a.to_uppercase() == b.to_uppercase()
+}
 
 /// A marked border as the file writes it: from the location `from` (as
 /// keyed), into the place `to` (upper case, no coast), `*` or `~`.
@@ -26,29 +31,33 @@ const MARKS: [char; 2] = ['*', '~'];
 /// A border written with special marks (`*MAO`, `naf~`): the border
 /// without them, with the marks recorded for `from`; `Err` with why, for
 /// a mark this judge has no rule for.
-pub(super) fn border_mark(m: &mut Model, from: &str, written: &str) -> Result<String, String> {
+pub(super) fn border_mark(
+    marks: &mut Vec<Mark>,
+    from: &str,
+    written: &str,
+) -> Result<String, String> {
     let bare = written.trim_matches(|c: char| !c.is_alphanumeric());
-    let marks: Vec<char> = written
+    let written_marks: Vec<char> = written
         .chars()
         .filter(|c| !c.is_alphanumeric() && *c != '/')
         .collect();
     if bare.is_empty() {
         return Err(format!("`{written}`: a border with no place"));
     }
-    if let Some(c) = marks.iter().find(|c| !MARKS.contains(c)) {
+    if let Some(c) = written_marks.iter().find(|c| !MARKS.contains(c)) {
         return Err(format!(
             "`{written}`: the border mark `{c}` is not a rule this judge has"
         ));
     }
     let to = bare.split('/').next().unwrap_or(bare).to_uppercase();
-    for &mark in &marks {
+    for &mark in &written_marks {
         let mk = Mark {
             from: from.to_string(),
             to: to.clone(),
             mark,
         };
-        if !m.marks.contains(&mk) {
-            m.marks.push(mk);
+        if !marks.contains(&mk) {
+            marks.push(mk);
         }
     }
     Ok(bare.to_string())
@@ -56,17 +65,17 @@ pub(super) fn border_mark(m: &mut Model, from: &str, written: &str) -> Result<St
 
 /// `AMEND x ABUTS -Y`: DPjudge forgets every mark that names `Y` (at
 /// either end) with the border.
-pub(super) fn unmark(m: &mut Model, gone: &str) {
+pub(super) fn unmark(marks: &mut Vec<Mark>, gone: &str) {
     let g: String = gone.chars().take(3).collect::<String>().to_uppercase();
-    m.marks.retain(|k| {
+    marks.retain(|k| {
         let from: String = k.from.chars().take(3).collect::<String>().to_uppercase();
         from != g && k.to != g
     });
 }
 
 /// `OLD -> ...`: the marks follow the renamed place.
-pub(super) fn rename_marks(m: &mut Model, old: &str, new: &str) {
-    for k in &mut m.marks {
+pub(super) fn rename_marks(marks: &mut [Mark], old: &str, new: &str) {
+    for k in marks {
         if same(&k.from, old) {
             k.from = new.to_string();
         }
@@ -77,13 +86,13 @@ pub(super) fn rename_marks(m: &mut Model, old: &str, new: &str) {
 }
 
 /// `DROP x`: the marks from and to the place (and its coasts) go with it.
-pub(super) fn drop_marks(m: &mut Model, place: &str) {
+pub(super) fn drop_marks(marks: &mut Vec<Mark>, place: &str) {
     let up = place.to_uppercase();
     let gone = |k: &str| {
         let k = k.to_uppercase();
         k == up || k.split('/').next() == Some(up.as_str())
     };
-    m.marks.retain(|k| !gone(&k.from) && !gone(&k.to));
+    marks.retain(|k| !gone(&k.from) && !gone(&k.to));
 }
 
 /// The lines a province `base` adds to its `[[provinces]]` entry: `port`,
@@ -91,7 +100,7 @@ pub(super) fn drop_marks(m: &mut Model, place: &str) {
 /// a DPjudge place).
 pub(super) fn province_lines(
     out: &mut String,
-    m: &Model,
+    marks: &[Mark],
     base: &str,
     port: bool,
     id: &dyn Fn(&str) -> String,
@@ -100,8 +109,7 @@ pub(super) fn province_lines(
         let _ = writeln!(out, "port = true");
     }
     for (mark, key) in [('*', "half-strength"), ('~', "strait")] {
-        let mut to: Vec<String> = m
-            .marks
+        let mut to: Vec<String> = marks
             .iter()
             .filter(|k| k.mark == mark && same(k.from.split('/').next().unwrap_or(""), base))
             .map(|k| id(&k.to))

@@ -403,7 +403,7 @@ fn rename(old: &str, new: &str, m: &mut Model) {
         }
     }
     m.names.retain(|n| !same(&n.abbr, old));
-    super::ports::rename_marks(m, old, new);
+    super::ports::rename_marks(&mut m.marks, old, new);
 }
 
 /// `DROP abbr`: the place, its coasts, and every border to them.
@@ -418,7 +418,7 @@ fn drop_place(w: &str, m: &mut Model) {
         l.abuts.retain(|a| !gone(a));
     }
     m.names.retain(|n| !gone(&n.abbr));
-    super::ports::drop_marks(m, w);
+    super::ports::drop_marks(&mut m.marks, w);
 }
 
 /// `COAST SPA/NC ABUTS GAS MAO POR` and the other terrain words.
@@ -452,7 +452,7 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
             written.push((*a).to_string());
             continue;
         }
-        match super::ports::border_mark(m, key, a) {
+        match super::ports::border_mark(&mut m.marks, key, a) {
             Ok(b) => written.push(b),
             Err(why) => {
                 m.refuse(at, &line, &why);
@@ -503,7 +503,7 @@ fn amend(key: &str, abuts: &[&str], at: &Cursor<'_>, m: &mut Model) {
         let l = &mut m.locs[i];
         if let Some(gone) = a.strip_prefix('-') {
             l.abuts.retain(|x| !same(x, gone));
-            super::ports::unmark(m, gone);
+            super::ports::unmark(&mut m.marks, gone);
         } else {
             l.abuts.retain(|x| !same(x, a));
             l.abuts.push((*a).to_string());

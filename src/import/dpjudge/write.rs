@@ -438,7 +438,7 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
             let _ = writeln!(out, "supply-centre = true");
         }
         let port = b.m.terrain(base) == Some(Terrain::Port);
-        super::ports::province_lines(out, b.m, base, port, &|k| b.id(k));
+        super::ports::province_lines(out, &b.m.marks, base, port, &|k| b.id(k));
         if terrain == "impassable" {
             let _ = writeln!(out);
             continue;
