@@ -19,12 +19,22 @@
 //!   holding their homes: both are refused with their reason.
 //! - `NO_DRAW` is `[no-draw]`.
 
-use super::Refusal;
-use super::read::Model;
 use std::fmt::Write as _;
 
 /// Where a word was read: file and line.
 pub(super) type At = (String, usize);
+
+/// A line refused: where, what, why (made a `Refusal` by the caller, so
+/// that this file depends on neither the reader nor the writer).
+pub(super) type Refused = (At, String, String);
+
+/// What [`settle`] finds: the lines refused and the notes for the file's
+/// header.
+#[derive(Debug, Default)]
+pub(super) struct Settled {
+    pub refused: Vec<Refused>,
+    pub notes: Vec<String>,
+}
 
 /// What the map says of its dummies, as read.
 #[derive(Debug, Default)]
@@ -42,9 +52,15 @@ pub(super) struct DummyWords {
     pub leagues: Vec<(String, Vec<String>, At)>,
 }
 
-/// `DUMMY [ALL [EXCEPT]] [power...]` (also `DUMMIES`): mark powers as
-/// dummies; without names, the power last named.
-pub(super) fn directive(words: &[&str], at: At, current: Option<usize>, m: &mut Model) {
+/// `DUMMY [ALL [EXCEPT]] [power...]` (also `DUMMIES`): which of the
+/// powers declared so far (`names`) it makes dummies; without names, the
+/// power last named (`current`). `Err`: what is wrong, and why.
+pub(super) fn directive(
+    words: &[&str],
+    current: Option<usize>,
+    names: &[&str],
+    same: fn(&str, &str) -> bool,
+) -> Result<Vec<usize>, (String, String)> {
     let rest: Vec<String> = words[1..].iter().map(|w| w.to_uppercase()).collect();
     let (all, except) = match rest.first().map(String::as_str) {
         Some("ALL") => (true, rest.get(1).is_some_and(|w| w == "EXCEPT")),
@@ -55,31 +71,30 @@ pub(super) fn directive(words: &[&str], at: At, current: Option<usize>, m: &mut 
         .skip(usize::from(all) + usize::from(except))
         .collect();
     if !all && named.is_empty() {
-        match current {
-            Some(p) => m.powers[p].dummy = true,
-            None => refuse(m, &at, &words.join(" "), "no power is named before it"),
-        }
-    } else {
-        for n in &named {
-            if !m.powers.iter().any(|p| super::read::same(&p.name, n)) {
-                refuse(m, &at, n, "no power of this name is declared before it");
-            }
-        }
-        for p in &mut m.powers {
-            let listed = named.iter().any(|n| super::read::same(n, &p.name));
-            p.dummy |= match (all, except) {
+        return current
+            .map(|p| vec![p])
+            .ok_or_else(|| (words.join(" "), "no power is named before it".to_string()));
+    }
+    if let Some(n) = named.iter().find(|n| !names.iter().any(|p| same(p, n))) {
+        return Err((
+            (*n).clone(),
+            "no power of this name is declared before it".to_string(),
+        ));
+    }
+    Ok((0..names.len())
+        .filter(|&i| {
+            let listed = named.iter().any(|n| same(n, names[i]));
+            match (all, except) {
                 (true, true) => !listed,
                 (true, false) => true,
                 (false, _) => listed,
-            };
-        }
-    }
-    m.dummy_words.lines.push(at);
+            }
+        })
+        .collect())
 }
 
 /// A `RULE` word about dummies or draws; `false`: not one of them.
-pub(super) fn rule_word(word: &str, off: bool, at: At, m: &mut Model) -> bool {
-    let w = &mut m.dummy_words;
+pub(super) fn rule_word(word: &str, off: bool, at: At, w: &mut DummyWords) -> bool {
     let slot = match word {
         "CD_DUMMIES" => &mut w.cd_dummies,
         "CD_BUILDS" => &mut w.cd_builds,
@@ -96,28 +111,18 @@ pub(super) fn rule_word(word: &str, off: bool, at: At, m: &mut Model) -> bool {
     true
 }
 
-/// `LEAGUE name [STRICT | BENIGN [league...]]` of the power last named.
-pub(super) fn league(words: &[&str], at: At, current: Option<usize>, m: &mut Model) {
-    match current {
-        Some(p) => {
-            let name = m.powers[p].name.clone();
-            let rest = words[1..].iter().map(|w| w.to_uppercase()).collect();
-            m.dummy_words.leagues.push((name, rest, at));
-        }
-        None => refuse(m, &at, &words.join(" "), "no power is named before it"),
-    }
+/// `LEAGUE name [STRICT | BENIGN [league...]]` of `power` (the one last
+/// named).
+pub(super) fn league(words: &[&str], at: At, power: &str, w: &mut DummyWords) {
+    let rest = words[1..].iter().map(|x| x.to_uppercase()).collect();
+    w.leagues.push((power.to_string(), rest, at));
 }
 
 /// Once the whole map is read: refuse what cannot be played, note what
 /// changes nothing here.
-pub(super) fn settle(m: &mut Model) {
-    let dummies: Vec<String> = m
-        .powers
-        .iter()
-        .filter(|p| p.dummy)
-        .map(|p| p.name.clone())
-        .collect();
-    let w = std::mem::take(&mut m.dummy_words);
+pub(super) fn settle(w: &DummyWords, dummies: &[String], powers: usize) -> Settled {
+    let mut out = Settled::default();
+    let m = &mut out;
     if let Some(at) = &w.vassals {
         refuse(
             m,
@@ -140,7 +145,7 @@ pub(super) fn settle(m: &mut Model) {
             );
         }
     }
-    if !dummies.is_empty() && dummies.len() == m.powers.len() {
+    if !dummies.is_empty() && dummies.len() == powers {
         for at in &w.lines {
             refuse(
                 m,
@@ -209,14 +214,12 @@ pub(super) fn settle(m: &mut Model) {
             );
         }
     }
-    m.dummy_words.no_draw = w.no_draw;
-    m.dummy_words.cd_builds = w.cd_builds;
-    m.dummy_words.cd_dummies = w.cd_dummies;
+    out
 }
 
 /// A rule word that changes nothing when the dummies only hold; refused
 /// otherwise (a controlled dummy, which the importer refuses as well).
-fn note_rule(m: &mut Model, at: &Option<At>, played_by_nobody: bool, word: &str, why: &str) {
+fn note_rule(m: &mut Settled, at: &Option<At>, played_by_nobody: bool, word: &str, why: &str) {
     let Some(at) = at else { return };
     if played_by_nobody {
         m.notes
@@ -233,15 +236,9 @@ fn note_rule(m: &mut Model, at: &Option<At>, played_by_nobody: bool, word: &str,
 
 /// The tables for the variant file: `[dummies]` with the dummies' names
 /// as written out and quoted (`name`), and `[no-draw]`.
-pub(super) fn write(out: &mut String, m: &Model, name: &dyn Fn(&str) -> String) {
-    let dummies: Vec<String> = m
-        .powers
-        .iter()
-        .filter(|p| p.dummy)
-        .map(|p| name(&p.name))
-        .collect();
-    if !dummies.is_empty() && m.dummy_words.cd_dummies.is_some() {
-        let builds = if m.dummy_words.cd_builds.is_some() {
+pub(super) fn write(out: &mut String, dummies: &[String], w: &DummyWords) {
+    if !dummies.is_empty() && w.cd_dummies.is_some() {
+        let builds = if w.cd_builds.is_some() {
             "made"
         } else {
             "waived"
@@ -252,19 +249,14 @@ pub(super) fn write(out: &mut String, m: &Model, name: &dyn Fn(&str) -> String) 
             dummies.join(", ")
         );
     }
-    if m.dummy_words.no_draw {
+    if w.no_draw {
         let _ = writeln!(out, "[no-draw]\n");
     }
 }
 
-fn refuse(m: &mut Model, at: &At, what: &str, why: &str) {
-    let r = Refusal {
-        file: at.0.clone(),
-        line: at.1,
-        what: what.to_string(),
-        why: why.to_string(),
-    };
-    if !m.refusals.contains(&r) {
-        m.refusals.push(r);
+fn refuse(m: &mut Settled, at: &At, what: &str, why: &str) {
+    let r = (at.clone(), what.to_string(), why.to_string());
+    if !m.refused.contains(&r) {
+        m.refused.push(r);
     }
 }

@@ -78,7 +78,7 @@ pub fn import(
     fetch: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Imported, ImportError> {
     let mut model = read::read(name, fetch);
-    dummies::settle(&mut model);
+    settle_dummies(&mut model);
     if !model.refusals.is_empty() {
         return Err(ImportError::Refused(model.refusals));
     }
@@ -101,4 +101,28 @@ pub fn import(
             toml,
         }),
     }
+}
+
+/// The dummy powers' words, once the whole map is read: what cannot be
+/// played refused, what changes nothing noted.
+fn settle_dummies(model: &mut read::Model) {
+    let names: Vec<String> = model
+        .powers
+        .iter()
+        .filter(|p| p.dummy)
+        .map(|p| p.name.clone())
+        .collect();
+    let found = dummies::settle(&model.dummy_words, &names, model.powers.len());
+    for ((file, line), what, why) in found.refused {
+        let r = Refusal {
+            file,
+            line,
+            what,
+            why,
+        };
+        if !model.refusals.contains(&r) {
+            model.refusals.push(r);
+        }
+    }
+    model.notes.extend(found.notes);
 }

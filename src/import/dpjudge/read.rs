@@ -271,10 +271,15 @@ fn directive(
             );
             st.skipping_dynamic = !line.contains(':');
         }
-        "DUMMY" | "DUMMIES" => {
-            super::dummies::directive(words, (at.file.to_string(), at.line), st.current, m);
-        }
-        "LEAGUE" => super::dummies::league(words, (at.file.to_string(), at.line), st.current, m),
+        "DUMMY" | "DUMMIES" => dummy(words, at, m, st),
+        "LEAGUE" => match st.current {
+            Some(p) => {
+                let name = m.powers[p].name.clone();
+                let at = (at.file.to_string(), at.line);
+                super::dummies::league(words, at, &name, &mut m.dummy_words);
+            }
+            None => m.refuse(at, line, "no power is named before it"),
+        },
         "CONTROL" | "ROTATE" => m.refuse(
             at,
             line,
@@ -680,7 +685,12 @@ fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
         "BUILD_ANY" => m.build_any = !off,
         "MOBILIZE" => m.mobilize = !off,
         "HOME_BUILDS" => m.home_builds = !off,
-        w if super::dummies::rule_word(w, off, (at.file.to_string(), at.line), m) => {}
+        w if super::dummies::rule_word(
+            w,
+            off,
+            (at.file.to_string(), at.line),
+            &mut m.dummy_words,
+        ) => {}
         // Turning off a rule this judge never plays changes nothing.
         _ if off => {}
         _ => m.refuse(
@@ -722,6 +732,21 @@ fn unplayed(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
         m.powers.retain(|p| !goes(&p.name));
     }
     st.current = None;
+}
+
+/// `DUMMY [ALL [EXCEPT]] [power...]`: the powers it names are dummies
+/// (`super::dummies`).
+fn dummy(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &State) {
+    let names: Vec<&str> = m.powers.iter().map(|p| p.name.as_str()).collect();
+    match super::dummies::directive(words, st.current, &names, same) {
+        Ok(list) => {
+            for p in list {
+                m.powers[p].dummy = true;
+            }
+        }
+        Err((what, why)) => m.refuse(at, &what, &why),
+    }
+    m.dummy_words.lines.push((at.file.to_string(), at.line));
 }
 
 /// `A BUD`: a starting unit of the power last named.

@@ -245,7 +245,13 @@ fn calendar(out: &mut String, m: &Model, centres: usize) {
     if m.home_builds {
         let _ = writeln!(out, "[home-builds]\n");
     }
-    super::dummies::write(out, m, &|raw| q(&power_name(raw)));
+    let dummies: Vec<String> = m
+        .powers
+        .iter()
+        .filter(|p| p.dummy)
+        .map(|p| q(&power_name(&p.name)))
+        .collect();
+    super::dummies::write(out, &dummies, &m.dummy_words);
 }
 
 /// `[coasts]` for the coast names this judge does not know already.
