@@ -272,6 +272,9 @@ pub struct Prepared {
     /// their order names (1066 rule 5: each of Harald's waiting A/Fs from
     /// the sea it stands in).
     pub from: Vec<(usize, RegionId)>,
+    /// Units that hold with other than their own strength when their move
+    /// fails (1700 AD rule 7: a leader moves with three, holds with one).
+    pub held: Vec<(usize, u32)>,
 }
 
 /// An army aboard an A/F that disembarks this move (Abstraction II): a
@@ -575,6 +578,9 @@ struct Hooks {
     aboard_path: Vec<bool>,
     /// Where a box unit moves from, fixed before the orders are read.
     fixed_from: Vec<Option<RegionId>>,
+    /// The strength a unit holds with when its move fails, if not its
+    /// own (0: its own).
+    held: Vec<u32>,
 }
 
 impl Hooks {
@@ -608,6 +614,10 @@ impl Hooks {
 
     fn fixed_from(&self, u: usize) -> Option<RegionId> {
         self.fixed_from.get(u).copied().flatten()
+    }
+
+    fn held(&self, u: usize) -> Option<u32> {
+        self.held.get(u).copied().filter(|&s| s != 0)
     }
 }
 
@@ -790,6 +800,9 @@ impl<'a> Compiled<'a> {
         for &(u, r) in &prepared.from {
             self.hooks
                 .set(n_units, |h| &mut h.fixed_from, None, u, Some(r));
+        }
+        for &(u, s) in &prepared.held {
+            self.hooks.set(n_units, |h| &mut h.held, 0, u, s);
         }
     }
 
