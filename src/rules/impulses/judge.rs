@@ -10,7 +10,10 @@
 //!   double support of a hold always. "All attacks and supports for the
 //!   whole turn are added up": a later impulse bearing on the province of
 //!   a double action is brought into the first round, when the unit giving
-//!   it still stands where it started.
+//!   it still stands where it started; from a unit that moved (or acted)
+//!   first, a later support or attack is judged in the first round from
+//!   where that first impulse leaves it (`Late`, `LateAttack`).
+//! - A leader whose move fails holds with one, as he always holds (rule 7).
 //! - Leaders (rule 7) move and support with triple strength; their second
 //!   and third impulses are simultaneous with everybody's second: both go
 //!   in the second round (a hold and an action as the action, two moves as
