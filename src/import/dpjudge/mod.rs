@@ -12,6 +12,7 @@
 //! (`BUILD_ANY`, `HOME_BUILDS`). A directive or rule word it cannot play
 //! is refused with its file and line.
 
+mod calendar;
 mod read;
 mod write;
 

@@ -131,14 +131,18 @@ pub(super) fn write(
         }
     }
     let board = Board { m, bases };
-    let refusals: Vec<Refusal> = Vec::new();
+    let mut refusals: Vec<Refusal> = Vec::new();
     let mut notes = m.notes.clone();
     let centres = centres(m);
+    let flow = super::calendar::resolve(&m.flow).unwrap_or_else(|r| {
+        refusals.push(r);
+        super::calendar::Flow::default()
+    });
     if !refusals.is_empty() {
         return Err(refusals);
     }
     let mut body = String::new();
-    calendar(&mut body, m, centres.len());
+    calendar(&mut body, m, &flow, centres.len());
     coasts(&mut body, &board);
     powers(&mut body, &board);
     provinces(&mut body, &board, &centres, &mut notes);
@@ -190,28 +194,36 @@ fn phase_word(w: &str) -> &'static str {
     }
 }
 
-fn calendar(out: &mut String, m: &Model, centres: usize) {
-    let default = [
-        (
-            "SPRING".to_string(),
-            vec!["MOVEMENT".to_string(), "RETREATS".to_string()],
-        ),
-        (
-            "FALL".to_string(),
-            vec!["MOVEMENT".to_string(), "RETREATS".to_string()],
-        ),
-        ("WINTER".to_string(), vec!["ADJUSTMENTS".to_string()]),
-    ];
-    let flow: &[(String, Vec<String>)] = if m.flow.is_empty() { &default } else { &m.flow };
+fn calendar(out: &mut String, m: &Model, cal: &super::calendar::Flow, centres: usize) {
+    let flow: Vec<(String, Vec<String>)> = cal
+        .seasons
+        .iter()
+        .map(|s| (s.name.clone(), s.phases.clone()))
+        .collect();
     let _ = writeln!(out, "[calendar]\nseasons = [");
-    for (season, phases) in flow {
-        let ph: Vec<&str> = phases.iter().map(|p| phase_word(p)).collect();
+    for s in &cal.seasons {
+        let ph: Vec<&str> = s.phases.iter().map(|p| phase_word(p)).collect();
+        let mut extra = String::new();
+        if let Some(n) = s.new_year {
+            let _ = write!(extra, ", new-year = {n}");
+        }
+        if let Some((every, remainder)) = s.when {
+            let _ = write!(
+                extra,
+                ", when-year = {{ every = {every}, remainder = {remainder} }}"
+            );
+        }
         let _ = writeln!(
             out,
-            "  {{ name = {}, phases = {} }},",
-            q(&title(season)),
+            "  {{ name = {}, phases = {}{extra} }},",
+            q(&title(&s.name)),
             list(&ph)
         );
+    }
+    if cal.years_down {
+        let _ = writeln!(out, "]\nyears-down = true");
+    } else {
+        let _ = writeln!(out, "]");
     }
     let (mut season, mut year, mut phase) = m.begin.clone().unwrap_or_else(|| {
         let (s, p) = &flow[0];
@@ -232,7 +244,7 @@ fn calendar(out: &mut String, m: &Model, centres: usize) {
     }
     let _ = writeln!(
         out,
-        "]\nstart = {}\n",
+        "start = {}\n",
         q(&format!("{} {year} {}", title(&season), phase_word(&phase)))
     );
     let win = m.victory.map_or(centres / 2 + 1, |v| v as usize);
@@ -240,7 +252,11 @@ fn calendar(out: &mut String, m: &Model, centres: usize) {
     if m.build_any {
         let _ = writeln!(out, "[rules]\nbuild-sites = \"any-owned-centre\"\n");
     }
-    if m.home_builds {
+    if m.remote_builds {
+        // DPjudge's REMOTE_BUILDS builds in any owned centre, whatever
+        // BUILD_ANY or HOME_BUILDS say (its `Game.buildSites`).
+        let _ = writeln!(out, "[remote-builds]\n");
+    } else if m.home_builds {
         let _ = writeln!(out, "[home-builds]\n");
     }
 }
