@@ -49,7 +49,8 @@ pub struct YearRule {
 impl YearRule {
     /// Whether the printed year `shown` is one of the rule's.
     pub fn keeps(self, shown: i32) -> bool {
-        self.every > 0 && i64::from(shown).rem_euclid(i64::from(self.every)) == i64::from(self.remainder)
+        self.every > 0
+            && i64::from(shown).rem_euclid(i64::from(self.every)) == i64::from(self.remainder)
     }
 }
 
@@ -182,7 +183,10 @@ impl Calendar {
             }
         }
         if self.seasons.first().is_some_and(|s| s.when_year.is_some()) {
-            out.push("the first season cannot have when-year: it is where the others go back to".to_string());
+            out.push(
+                "the first season cannot have when-year: it is where the others go back to"
+                    .to_string(),
+            );
         }
         if !self.contains(self.start) {
             out.push("the start phase is not in the calendar".to_string());

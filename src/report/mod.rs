@@ -268,7 +268,11 @@ fn judge_phase(v: &Variant, p: crate::variant::Phase) -> String {
     if v.calendar.era.is_empty() {
         format!("{season} of {}", v.calendar.shown_year(p))
     } else {
-        format!("{season} of {} {}", v.calendar.shown_year(p), v.calendar.era)
+        format!(
+            "{season} of {} {}",
+            v.calendar.shown_year(p),
+            v.calendar.era
+        )
     }
 }
 

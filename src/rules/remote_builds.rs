@@ -11,8 +11,8 @@
 //! builds it is owed are not made. Removals are not touched: a power that
 //! must remove units still chooses which.
 
-use super::feature::{Feature, Load, Plugin};
 use super::Position;
+use super::feature::{Feature, Load, Plugin};
 use crate::adjudicate::Illegal;
 use crate::adjudicate::questions::BuildSite;
 use crate::calendar::PhaseKind;

@@ -50,7 +50,9 @@ pub(super) fn flow_word(w: &str) -> Result<FlowItem, String> {
             let (div, rem) = d.split_once('=').unwrap_or((d, "0"));
             match (div.parse::<u32>(), rem.parse::<u32>()) {
                 (Ok(div), Ok(rem)) if div > 0 && rem < div => Ok(FlowItem::IfYearDiv(div, rem)),
-                _ => Err("IFYEARDIV takes a divisor and a remainder below it (IFYEARDIV:2=1)".into()),
+                _ => {
+                    Err("IFYEARDIV takes a divisor and a remainder below it (IFYEARDIV:2=1)".into())
+                }
             }
         }
         (_, None) => Err("expected season:phase,...".into()),
@@ -169,7 +171,10 @@ pub(super) fn resolve(words: &[FlowWord]) -> Result<Flow, Refusal> {
     // A NEWYEAR after the last season is the one before the first (the
     // flow goes round), unless an IFYEARDIV goes back to the start past it.
     if let Some(n) = years {
-        let last = words.iter().rev().find(|w| matches!(w.item, FlowItem::NewYear(_)));
+        let last = words
+            .iter()
+            .rev()
+            .find(|w| matches!(w.item, FlowItem::NewYear(_)));
         if out.seasons.iter().any(|s| s.when.is_some()) {
             if let Some(w) = last {
                 return Err(refuse(
