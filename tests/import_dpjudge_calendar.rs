@@ -143,3 +143,70 @@ fn by_mail_the_results_name_the_next_turn_five_years_on_and_the_decade_s_adjustm
         results.body
     );
 }
+
+/// A DPjudge PostScript map beside the map file (`decades.ps`, the place
+/// block of DPjudge's `standard.ps`): its points are written as the
+/// provinces' `xy`, and the picture stands each unit there, its name
+/// beside it, the map the shape DPjudge draws it.
+#[test]
+fn the_points_of_the_ps_file_beside_the_map_are_where_the_picture_draws_units_and_names() {
+    use zinejudge::report::picture::geometry::Geometry;
+    let i = imported("decades.map").expect("imports");
+    let v = &i.variant;
+    let prov = |n: &str| match v.map.lookup(n) {
+        Some(zinejudge::map::Named::Province(p)) => p,
+        other => panic!("{n}: {other:?}"),
+    };
+    // `%  195  314 LON London` and `%  312  308 BER Berlin`, `%  296 131 ROM`:
+    // north up, 20 in from the edge, scaled alike.
+    let lon = v.map.province(prov("Lon")).xy.expect("London has a point");
+    let ber = v.map.province(prov("Ber")).xy.expect("Berlin has a point");
+    assert!(i.toml.contains("xy = ["), "{}", i.toml);
+    assert!(lon[0] < ber[0] && lon[1] < ber[1], "{lon:?} {ber:?}");
+    let g = Geometry::new(&v.map, None);
+    let (sl, sb, sr) = (
+        g.province_spot(prov("Lon")),
+        g.province_spot(prov("Ber")),
+        g.province_spot(prov("Rom")),
+    );
+    assert!(sl.0 < sb.0, "London west of Berlin: {sl:?} {sb:?}");
+    assert!(sl.1 < sr.1, "London north of Rome: {sl:?} {sr:?}");
+    // The same scale both ways: Berlin 117 points east of London, 6 south.
+    let ratio = (sb.0 - sl.0) / (sb.1 - sl.1);
+    assert!((ratio - 117.0 / 6.0).abs() < 0.5, "{ratio}");
+    // Each province's unit stands in its own area, its name next to it
+    // (the label placer keeps names off every unit's place, so a crowded
+    // one moves a little further out).
+    let mut far = Vec::new();
+    for p in v.map.province_ids() {
+        let a = &g.areas[p.index()];
+        assert!(
+            zinejudge::report::picture::layout::inside(&a.rings, a.unit),
+            "{}",
+            v.map.province(p).abbr
+        );
+        let (cx, cy) = (a.label.x + a.label.w / 2.0, a.label.y + a.label.h / 2.0);
+        let d = ((cx - a.unit.0).powi(2) + (cy - a.unit.1).powi(2)).sqrt();
+        assert!(
+            d < 120.0,
+            "{}: name {d} from its unit",
+            v.map.province(p).abbr
+        );
+        far.push(d);
+    }
+    far.sort_by(f32::total_cmp);
+    assert!(
+        far[far.len() / 2] < 40.0,
+        "most names by their unit: {far:?}"
+    );
+    // Without the file, every province has no point: the computed layout.
+    let mut fetch = |n: &str| {
+        if n.ends_with(".ps") {
+            return Err("none".to_string());
+        }
+        std::fs::read_to_string(Path::new(DATA).join(n)).map_err(|e| e.to_string())
+    };
+    let plain = import("decades.map", &mut fetch).expect("imports");
+    assert!(!plain.toml.contains("xy = ["));
+    assert!(plain.toml.contains("computed layout"));
+}

@@ -13,6 +13,7 @@
 //! is refused with its file and line.
 
 mod calendar;
+mod ps;
 mod read;
 mod write;
 
@@ -75,7 +76,13 @@ pub fn import(
     name: &str,
     fetch: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Imported, ImportError> {
-    let model = read::read(name, fetch);
+    let mut model = read::read(name, fetch);
+    // DPjudge's picture of the map, where one lies beside it: its places'
+    // points become the provinces' `xy`.
+    let base = name.strip_suffix(".map").unwrap_or(name);
+    if let Ok(text) = fetch(&format!("{base}.ps")) {
+        model.ps_info = ps::info(&text);
+    }
     if !model.refusals.is_empty() {
         return Err(ImportError::Refused(model.refusals));
     }

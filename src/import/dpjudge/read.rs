@@ -77,6 +77,9 @@ pub(super) struct Model {
     /// `RULE MOBILIZE`: no starting units; the game opens with builds in
     /// the home centres, in the adjustment phase before `BEGIN`'s.
     pub mobilize: bool,
+    /// The places' points in the DPjudge PostScript map beside the map
+    /// file (`super::ps`), by upper-case abbreviation; empty without one.
+    pub ps_info: std::collections::BTreeMap<String, (f32, f32)>,
     /// What was read and deliberately left out (cosmetic or
     /// administrative lines), for the imported file's header.
     pub notes: Vec<String>,

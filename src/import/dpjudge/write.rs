@@ -147,7 +147,7 @@ pub(super) fn write(
     powers(&mut body, &board);
     provinces(&mut body, &board, &centres, &mut notes);
     let mut out = String::new();
-    header(&mut out, source, variant, &notes);
+    header(&mut out, source, variant, &notes, !m.ps_info.is_empty());
     out.push_str(&body);
     Ok((out, notes))
 }
@@ -162,12 +162,17 @@ fn centres(m: &Model) -> BTreeSet<String> {
         .collect()
 }
 
-fn header(out: &mut String, source: &str, variant: &str, notes: &[String]) {
+fn header(out: &mut String, source: &str, variant: &str, notes: &[String], ps: bool) {
     let _ = writeln!(
         out,
         "# Imported from the DPjudge map file `{source}` by `zinejudge import dpjudge`.\n\
          # DPjudge's map files: Copyright 2017 Manus Hand, MIT licence.\n\
-         # The picture is a computed layout (DPjudge's maps carry no coordinates)."
+         # {}",
+        if ps {
+            "The places' `xy` are those of DPjudge's PostScript map beside it."
+        } else {
+            "The picture is a computed layout (no DPjudge PostScript map lay beside it)."
+        }
     );
     for n in notes {
         let _ = writeln!(out, "# Note: {n}");
@@ -413,6 +418,7 @@ fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> Names {
 
 fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes: &mut Vec<String>) {
     let kept = aliases(b, notes);
+    let xy = super::ps::positions(b.m, &b.bases, &b.m.ps_info);
     for base in &b.bases {
         let coasts: Vec<&super::read::Loc> =
             b.m.locs
@@ -450,6 +456,9 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
         let _ = writeln!(out, "terrain = \"{terrain}\"");
         if centres.contains(base) {
             let _ = writeln!(out, "supply-centre = true");
+        }
+        if let Some([x, y]) = xy.get(base) {
+            let _ = writeln!(out, "xy = [{x:.1}, {y:.1}]");
         }
         if terrain == "impassable" {
             let _ = writeln!(out);
