@@ -74,6 +74,8 @@ pub(super) struct Model {
     pub home_builds: bool,
     /// `RULE REMOTE_BUILDS`: any owned centre, while a home one is held.
     pub remote_builds: bool,
+    /// `NEWHOMES year...`: the years whose adjustments give homes anew.
+    pub new_homes: Vec<i32>,
     /// `RULE MOBILIZE`: no starting units; the game opens with builds in
     /// the home centres, in the adjustment phase before `BEGIN`'s.
     pub mobilize: bool,
@@ -276,11 +278,10 @@ fn directive(
             "dummy powers (played by nobody, or by another power) are not a rule this judge has",
         ),
         "TEAM" | "TEAMS" => m.refuse(at, line, "team games are not a rule this judge has"),
-        "NEWHOMES" => m.refuse(
-            at,
-            line,
-            "home centres reassigned during the game are not a rule this judge has",
-        ),
+        "NEWHOMES" => match words[1..].iter().map(|w| w.parse::<i32>()).collect() {
+            Ok(years) => m.new_homes = years,
+            Err(_) => m.refuse(at, line, "the years are not numbers"),
+        },
         "LEAGUE" => m.refuse(at, line, "leagues are not a rule this judge has"),
         "RESERVES" | "MILITIA" => m.refuse(
             at,

@@ -257,6 +257,10 @@ fn calendar(out: &mut String, m: &Model, cal: &super::calendar::Flow, centres: u
     if m.build_any {
         let _ = writeln!(out, "[rules]\nbuild-sites = \"any-owned-centre\"\n");
     }
+    if !m.new_homes.is_empty() {
+        let years: Vec<String> = m.new_homes.iter().map(ToString::to_string).collect();
+        let _ = writeln!(out, "[new-homes]\nyears = [{}]\n", years.join(", "));
+    }
     if m.remote_builds {
         // DPjudge's REMOTE_BUILDS builds in any owned centre, whatever
         // BUILD_ANY or HOME_BUILDS say (its `Game.buildSites`).
