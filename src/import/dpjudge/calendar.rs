@@ -175,13 +175,13 @@ pub(super) fn resolve(words: &[FlowWord]) -> Result<Flow, Refusal> {
             .iter()
             .rev()
             .find(|w| matches!(w.item, FlowItem::NewYear(_)));
-        if out.seasons.iter().any(|s| s.when.is_some()) {
-            if let Some(w) = last {
-                return Err(refuse(
-                    w,
-                    "a NEWYEAR at the end of a flow with IFYEARDIV (the year would not move when the flow goes back) is not a calendar this judge has",
-                ));
-            }
+        if out.seasons.iter().any(|s| s.when.is_some())
+            && let Some(w) = last
+        {
+            return Err(refuse(
+                w,
+                "a NEWYEAR at the end of a flow with IFYEARDIV (the year would not move when the flow goes back) is not a calendar this judge has",
+            ));
         }
         let first = &mut out.seasons[0].new_year;
         *first = Some(first.unwrap_or(0) + n);
