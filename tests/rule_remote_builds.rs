@@ -114,3 +114,80 @@ fn remote_builds_a_power_holding_none_of_its_home_centres_builds_nothing() {
     let got = adjust(&v, &back, &["France: Build A Bel"]);
     assert!(matches!(got[..], [AdjustStatus::Built(_)]), "{got:?}");
 }
+
+mod support_judge;
+
+/// By mail, on DPjudge's standard board with Hundred's calendar and
+/// Aberration's `RULE REMOTE_BUILDS` (`tests/data/dpjudge/decades.map`,
+/// imported): Germany takes Holland, leaves it, and at the next decade's
+/// adjustments builds there, a centre that was nobody's home; a build in
+/// a centre it does not own is refused with the reason.
+#[test]
+fn remote_builds_by_mail_a_build_in_an_owned_centre_far_from_home_is_taken() {
+    use std::path::Path;
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
+    let mut fetch =
+        |n: &str| std::fs::read_to_string(Path::new(data).join(n)).map_err(|e| e.to_string());
+    let i = zinejudge::import::dpjudge::import("decades.map", &mut fetch).expect("imports");
+    assert!(i.toml.contains("[remote-builds]"), "{}", i.toml);
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("decades-remote.toml");
+    std::fs::write(&file, &i.toml).expect("write");
+    let mut w = support_judge::World::with_variant(&format!(
+        "../../../../../../../../../../..{}",
+        file.display()
+    ));
+    let gm = "gm@example.test";
+    let de = "germany@example.test";
+    w.reply(gm, "CREATE rb decades gm-secret");
+    for p in [
+        "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+    ] {
+        w.reply(&format!("{p}@example.test"), &format!("JOIN rb pw-{p} {p}"));
+    }
+    let process = |w: &mut support_judge::World| {
+        w.mail(gm, "SIGNON GM rb gm-secret\nPROCESS");
+    };
+    // A.D. 1425: into Holland; 1430: held there at the decade's end.
+    w.reply(de, "SIGNON Germany rb pw-Germany\nF Kie-Hol");
+    process(&mut w);
+    process(&mut w);
+    // A.D. 1430 adjustments: no build (the GM moves on); 1435: out again.
+    process(&mut w);
+    w.reply(de, "SIGNON Germany rb pw-Germany\nF Hol-NTH");
+    process(&mut w);
+    process(&mut w);
+    // A.D. 1440 adjustments: Holland, still German and empty, takes a build.
+    // Germany's orders are then complete: the phase is played at once.
+    let sent = w.mail(de, "SIGNON Germany rb pw-Germany\nBuild A Hol\nBuild A Bel");
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has(de) && m.in_reply_to.is_some())
+        .unwrap_or_else(|| panic!("no reply: {sent:#?}"));
+    assert!(
+        reply.body.contains("that centre is not yours"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        !reply
+            .body
+            .contains("builds may only be made in home centres"),
+        "{}",
+        reply.body
+    );
+    let results = sent
+        .iter()
+        .find(|m| m.to_has(de) && m.subject.contains("A.D. 1440"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"));
+    assert!(results.body.contains("A(Hol)"), "{}", results.body);
+    assert!(
+        results.body.contains("Germany        4, units 4"),
+        "{}",
+        results.body
+    );
+    assert!(
+        results.body.contains("Next: A.D. 1445 movement"),
+        "{}",
+        results.body
+    );
+}
