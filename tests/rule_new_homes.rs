@@ -93,3 +93,70 @@ fn newhomes_a_year_not_listed_gives_no_homes() {
         winter.state.homes
     );
 }
+
+mod support_judge;
+
+/// By mail, on DPjudge's standard board with `NEWHOMES 1901`
+/// (`tests/data/dpjudge/newhomes.map`, imported): Germany takes Holland
+/// in 1901, so Holland is one of its homes from the Winter 1901
+/// adjustments on; it leaves, and in Winter 1902 builds there, which the
+/// standard game refuses.
+#[test]
+fn newhomes_by_mail_a_centre_owned_at_the_year_s_adjustments_is_a_home_to_build_in() {
+    use std::path::Path;
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
+    let mut fetch =
+        |n: &str| std::fs::read_to_string(Path::new(data).join(n)).map_err(|e| e.to_string());
+    let i = zinejudge::import::dpjudge::import("newhomes.map", &mut fetch).expect("imports");
+    assert!(i.toml.contains("[new-homes]\nyears = [1901]"), "{}", i.toml);
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("newhomes-mail.toml");
+    std::fs::write(&file, &i.toml).expect("write");
+    let mut w = support_judge::World::with_variant(&format!(
+        "../../../../../../../../../../..{}",
+        file.display()
+    ));
+    let gm = "gm@example.test";
+    let de = "germany@example.test";
+    w.reply(gm, "CREATE nh newhomes gm-secret");
+    for p in [
+        "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+    ] {
+        w.reply(&format!("{p}@example.test"), &format!("JOIN nh pw-{p} {p}"));
+    }
+    let process = |w: &mut support_judge::World| {
+        w.mail(gm, "SIGNON GM nh gm-secret\nPROCESS");
+    };
+    // 1901: into Holland, held there through the fall.
+    w.reply(de, "SIGNON Germany nh pw-Germany\nF Kie-Hol");
+    process(&mut w);
+    process(&mut w);
+    // Winter 1901: homes given; no build (the GM moves on). 1902: out.
+    process(&mut w);
+    w.reply(de, "SIGNON Germany nh pw-Germany\nF Hol-NTH");
+    process(&mut w);
+    process(&mut w);
+    // Winter 1902: Holland, a home now, takes Germany's build.
+    let sent = w.mail(de, "SIGNON Germany nh pw-Germany\nBuild A Hol");
+    let reply = sent
+        .iter()
+        .find(|m| m.to_has(de) && m.in_reply_to.is_some())
+        .unwrap_or_else(|| panic!("no reply: {sent:#?}"));
+    assert!(reply.body.contains("Winter 1902"), "{}", reply.body);
+    assert!(
+        !reply
+            .body
+            .contains("builds may only be made in home centres"),
+        "{}",
+        reply.body
+    );
+    let results = sent
+        .iter()
+        .find(|m| m.to_has(de) && m.subject.contains("Winter 1902"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"));
+    assert!(results.body.contains("A(Hol)"), "{}", results.body);
+    assert!(
+        results.body.contains("Germany        4, units 4"),
+        "{}",
+        results.body
+    );
+}
