@@ -479,13 +479,24 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
             return;
         }
     };
+    // A terrain without ABUTS (`LAND SWI`, Renaissance's passable
+    // Switzerland) changes the terrain of the place written the same way
+    // and keeps its borders, as DPjudge's `Map.load` does.
+    let mut kept = Vec::new();
     if let Some(i) = m.locate(key) {
-        m.locs.remove(i);
+        let old = m.locs.remove(i);
+        if words.len() <= 2 && old.key == *key {
+            kept = old.abuts;
+        }
     }
     m.locs.push(Loc {
         key: (*key).to_string(),
         terrain,
-        abuts: abuts.iter().map(|a| (*a).to_string()).collect(),
+        abuts: if words.len() <= 2 {
+            kept
+        } else {
+            abuts.iter().map(|a| (*a).to_string()).collect()
+        },
     });
 }
 
