@@ -5,7 +5,8 @@
 //! `zinejudge import dpjudge FILE.map` instead of writing it again.
 //!
 //! Everything the standard rules need is carried over: places with their
-//! names and aliases, terrain, who may cross each border, split coasts,
+//! names and aliases, terrain (ports among it), who may cross each border
+//! and how (straits and half-strength borders: `ports.rs`), split coasts,
 //! renames, amendments and drops, powers with their adjectives, homes and
 //! starting units, neutral centres, the calendar and its first phase, the
 //! victory count, and the `RULE` words and directives that are rules this
@@ -15,6 +16,7 @@
 //! the map, where there is one, gives the places' points (`ps`).
 
 mod calendar;
+mod ports;
 mod ps;
 mod read;
 mod write;
