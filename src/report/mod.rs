@@ -266,9 +266,13 @@ pub fn title(r: &PhaseReport<'_>) -> String {
 fn judge_phase(v: &Variant, p: crate::variant::Phase) -> String {
     let season = v.calendar.season_name(p);
     if v.calendar.era.is_empty() {
-        format!("{season} of {}", p.year)
+        format!("{season} of {}", v.calendar.shown_year(p))
     } else {
-        format!("{season} of {} {}", p.year, v.calendar.era)
+        format!(
+            "{season} of {} {}",
+            v.calendar.shown_year(p),
+            v.calendar.era
+        )
     }
 }
 

@@ -9,11 +9,15 @@
 //! and how (straits and half-strength borders: `ports.rs`), split coasts,
 //! renames, amendments and drops, powers with their adjectives, homes and
 //! starting units, neutral centres, the calendar and its first phase, the
-//! victory count, and the `RULE` words that are rules this judge has
-//! (`BUILD_ANY`, `HOME_BUILDS`). A directive or rule word it cannot play
-//! is refused with its file and line.
+//! victory count, and the `RULE` words and directives that are rules this
+//! judge has (`BUILD_ANY`, `HOME_BUILDS`, `REMOTE_BUILDS`, `NEWHOMES`,
+//! `FLOW`'s `NEWYEAR` and `IFYEARDIV`). A directive or rule word it cannot
+//! play is refused with its file and line. DPjudge's PostScript map beside
+//! the map, where there is one, gives the places' points (`ps`).
 
+mod calendar;
 mod ports;
+mod ps;
 mod read;
 mod write;
 
@@ -76,7 +80,13 @@ pub fn import(
     name: &str,
     fetch: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Imported, ImportError> {
-    let model = read::read(name, fetch);
+    let mut model = read::read(name, fetch);
+    // DPjudge's picture of the map, where one lies beside it: its places'
+    // points become the provinces' `xy`.
+    let base = name.strip_suffix(".map").unwrap_or(name);
+    if let Ok(text) = fetch(&format!("{base}.ps")) {
+        model.ps_info = ps::info(&text);
+    }
     if !model.refusals.is_empty() {
         return Err(ImportError::Refused(model.refusals));
     }
