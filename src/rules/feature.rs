@@ -311,6 +311,20 @@ pub trait Feature:
         None
     }
 
+    /// [`Feature::build_site`], with what the game keeps for the features
+    /// (`state`): for a rule whose sites change during the game (DPjudge's
+    /// `NEWHOMES`, `new_homes`). The default asks `build_site`.
+    fn build_site_in(
+        &self,
+        map: &Map,
+        _state: &RuleState,
+        power: PowerId,
+        p: ProvinceId,
+        owned: bool,
+    ) -> Option<Result<BuildSite, Illegal>> {
+        self.build_site(map, power, p, owned)
+    }
+
     /// See `RuleQuestions::unseen`.
     fn unseen(&self, _orderer: PowerId, _p: ProvinceId, _phase: Option<Phase>) -> bool {
         false

@@ -273,6 +273,9 @@ pub struct Prepared {
     /// their order names (1066 rule 5: each of Harald's waiting A/Fs from
     /// the sea it stands in).
     pub from: Vec<(usize, RegionId)>,
+    /// Units that hold with other than their own strength when their move
+    /// fails (1700 AD rule 7: a leader moves with three, holds with one).
+    pub held: Vec<(usize, u32)>,
 }
 
 /// An army aboard an A/F that disembarks this move (Abstraction II): a
@@ -579,6 +582,9 @@ struct Hooks {
     fixed_from: Vec<Option<RegionId>>,
     /// Moves across marked borders ([`marks`]).
     crossing: Vec<crate::map::Crossing>,
+    /// The strength a unit holds with when its move fails, if not its
+    /// own (0: its own).
+    held: Vec<u32>,
 }
 
 impl Hooks {
@@ -619,6 +625,10 @@ impl Hooks {
 
     fn fixed_from(&self, u: usize) -> Option<RegionId> {
         self.fixed_from.get(u).copied().flatten()
+    }
+
+    fn held(&self, u: usize) -> Option<u32> {
+        self.held.get(u).copied().filter(|&s| s != 0)
     }
 }
 
@@ -801,6 +811,11 @@ impl<'a> Compiled<'a> {
         for &(u, r) in &prepared.from {
             self.hooks
                 .set(n_units, |h| &mut h.fixed_from, None, u, Some(r));
+        }
+        for &(u, s) in &prepared.held {
+            // In the judge's count, as the unit's own strength is.
+            self.hooks
+                .set(n_units, |h| &mut h.held, 0, u, marks::own(s));
         }
     }
 

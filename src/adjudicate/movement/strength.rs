@@ -252,7 +252,7 @@ impl Compiled<'_> {
             } else if self.icebound(v) {
                 ICE
             } else {
-                self.own_strength(v)
+                self.hooks.held(v).unwrap_or_else(|| self.own_strength(v))
             };
         }
         if self.icebound(v) {

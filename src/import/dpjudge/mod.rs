@@ -9,12 +9,16 @@
 //! and how (straits and half-strength borders: `ports.rs`), split coasts,
 //! renames, amendments and drops, powers with their adjectives, homes and
 //! starting units, neutral centres, the calendar and its first phase, the
-//! victory count, and the `RULE` words that are rules this judge has
-//! (`BUILD_ANY`, `HOME_BUILDS`). A directive or rule word it cannot play
-//! is refused with its file and line.
+//! victory count, and the `RULE` words and directives that are rules this
+//! judge has (`BUILD_ANY`, `HOME_BUILDS`, `REMOTE_BUILDS`, `NEWHOMES`,
+//! `FLOW`'s `NEWYEAR` and `IFYEARDIV`). A directive or rule word it cannot
+//! play is refused with its file and line. DPjudge's PostScript map beside
+//! the map, where there is one, gives the places' points (`ps`).
 
+mod calendar;
 mod dummies;
 mod ports;
+mod ps;
 mod read;
 mod write;
 
@@ -79,6 +83,12 @@ pub fn import(
 ) -> Result<Imported, ImportError> {
     let mut model = read::read(name, fetch);
     settle_dummies(&mut model);
+    // DPjudge's picture of the map, where one lies beside it: its places'
+    // points become the provinces' `xy`.
+    let base = name.strip_suffix(".map").unwrap_or(name);
+    if let Ok(text) = fetch(&format!("{base}.ps")) {
+        model.ps_info = ps::info(&text);
+    }
     if !model.refusals.is_empty() {
         return Err(ImportError::Refused(model.refusals));
     }

@@ -67,16 +67,23 @@ pub(super) struct Model {
     pub locs: Vec<Loc>,
     pub powers: Vec<PowerDef>,
     pub unowned: Vec<String>,
-    /// `FLOW`: seasons and their phase words, in order.
-    pub flow: Vec<(String, Vec<String>)>,
+    /// `FLOW`: its words in order (seasons, `NEWYEAR`, `IFYEARDIV`).
+    pub flow: Vec<super::calendar::FlowWord>,
     /// `BEGIN`: season, year, phase word.
     pub begin: Option<(String, i64, String)>,
     pub victory: Option<u32>,
     pub build_any: bool,
     pub home_builds: bool,
+    /// `RULE REMOTE_BUILDS`: any owned centre, while a home one is held.
+    pub remote_builds: bool,
+    /// `NEWHOMES year...`: the years whose adjustments give homes anew.
+    pub new_homes: Vec<i32>,
     /// `RULE MOBILIZE`: no starting units; the game opens with builds in
     /// the home centres, in the adjustment phase before `BEGIN`'s.
     pub mobilize: bool,
+    /// The places' points in the DPjudge PostScript map beside the map
+    /// file (`super::ps`), by upper-case abbreviation; empty without one.
+    pub ps_info: std::collections::BTreeMap<String, (f32, f32)>,
     /// Borders marked `*` or `~` (see [`super::ports`]).
     pub marks: Vec<super::ports::Mark>,
     /// What was read and deliberately left out (cosmetic or
@@ -287,11 +294,10 @@ fn directive(
              this judge has (dummies in civil disorder are)",
         ),
         "TEAM" | "TEAMS" => m.refuse(at, line, "team games are not a rule this judge has"),
-        "NEWHOMES" => m.refuse(
-            at,
-            line,
-            "home centres reassigned during the game are not a rule this judge has",
-        ),
+        "NEWHOMES" => match words[1..].iter().map(|w| w.parse::<i32>()).collect() {
+            Ok(years) => m.new_homes = years,
+            Err(_) => m.refuse(at, line, "the years are not numbers"),
+        },
         "RESERVES" | "MILITIA" => m.refuse(
             at,
             line,
@@ -609,39 +615,21 @@ fn homes(words: &[&str], first: &str, at: &Cursor<'_>, m: &mut Model, st: &mut S
     centre_list(&words[1..], at, m, Some(p));
 }
 
-/// `FLOW season:phase,phase ...`; a bare `FLOW` starts again.
+/// `FLOW season:phase,phase ...`; a bare `FLOW` starts again. The words
+/// are read, and made a calendar, in `super::calendar`.
 fn flow(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
     if words.len() == 1 {
         m.flow.clear();
     }
     for w in &words[1..] {
-        let Some((season, phases)) = w.split_once(':') else {
-            m.refuse(at, w, "expected season:phase,...");
-            continue;
-        };
-        let season = season.to_uppercase();
-        if matches!(season.as_str(), "NEWYEAR" | "IFYEARDIV") {
-            m.refuse(
-                at,
-                w,
-                "a calendar that skips or repeats years is not a rule this judge has",
-            );
-            continue;
+        match super::calendar::flow_word(w) {
+            Ok(item) => m.flow.push(super::calendar::FlowWord {
+                item,
+                file: at.file.to_string(),
+                line: at.line,
+            }),
+            Err(why) => m.refuse(at, w, &why),
         }
-        let mut list = Vec::new();
-        for ph in phases.split(',') {
-            let ph = ph.to_uppercase();
-            if !matches!(ph.as_str(), "MOVEMENT" | "RETREATS" | "ADJUSTMENTS") {
-                m.refuse(
-                    at,
-                    w,
-                    &format!("the phase {ph} is not one this judge plays"),
-                );
-                continue;
-            }
-            list.push(ph);
-        }
-        m.flow.push((season, list));
     }
 }
 
@@ -685,6 +673,7 @@ fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
         "BUILD_ANY" => m.build_any = !off,
         "MOBILIZE" => m.mobilize = !off,
         "HOME_BUILDS" => m.home_builds = !off,
+        "REMOTE_BUILDS" => m.remote_builds = !off,
         w if super::dummies::rule_word(
             w,
             off,
