@@ -379,6 +379,17 @@ impl Compiled<'_> {
                 _ => {}
             }
         }
+        // No support crosses a marked border (`map::crossing`).
+        if self.b.map.has_marked_borders() {
+            let dest = match c {
+                MainCommand::SupportHold { unit: t } => Some(t.at.province),
+                MainCommand::SupportMove { to, .. } => Some(to.province),
+                _ => None,
+            };
+            if dest.is_some_and(|d| !self.b.map.crossing_from(unit.region, d).supports_across()) {
+                return Err(Illegal::NoSupportAcross);
+            }
+        }
         // The defensive army keeps to its homeland and supports only what
         // happens in it (1000 AD rule 7).
         if unit.kind == UnitKind::DefensiveArmy {
@@ -518,13 +529,7 @@ impl Compiled<'_> {
         if !unit.kind.can_convoy() {
             return Err(Illegal::NotAFleet);
         }
-        if self
-            .b
-            .map
-            .province(self.b.map.province_of(unit.region))
-            .terrain
-            != Terrain::Sea
-        {
+        if !self.b.map.convoys_at(self.b.map.province_of(unit.region)) {
             return Err(Illegal::NotAtSea);
         }
         if self.found_later(u, target) {
@@ -703,7 +708,7 @@ impl Compiled<'_> {
         let f = self.place[p as usize].unit;
         f != NONE
             && self.b.units[f as usize].kind.can_convoy()
-            && self.b.map.province(ProvinceId(p)).terrain == Terrain::Sea
+            && self.b.map.convoys_at(ProvinceId(p))
     }
 
     pub(super) fn sea_touches(&self, sea: u16, p: u16) -> bool {

@@ -19,6 +19,7 @@
 
 mod compact;
 mod compile;
+mod marks;
 mod resolve;
 mod results;
 mod strength;
@@ -495,6 +496,7 @@ impl Judge {
         c.compile(orders, &mut self.result.orders);
         c.ferry(&prepared.ferried);
         c.link();
+        c.mark_crossings();
         let n = board.units.len();
         let mut r = Resolver::reusing(n, std::mem::take(&mut self.resolver));
         for u in 0..n {
@@ -578,6 +580,8 @@ struct Hooks {
     aboard_path: Vec<bool>,
     /// Where a box unit moves from, fixed before the orders are read.
     fixed_from: Vec<Option<RegionId>>,
+    /// Moves across marked borders ([`marks`]).
+    crossing: Vec<crate::map::Crossing>,
 }
 
 impl Hooks {
@@ -607,6 +611,13 @@ impl Hooks {
 
     fn aboard_path(&self, u: usize) -> bool {
         self.aboard_path.get(u).copied().unwrap_or(false)
+    }
+
+    fn crossing(&self, u: usize) -> crate::map::Crossing {
+        self.crossing
+            .get(u)
+            .copied()
+            .unwrap_or(crate::map::Crossing::Full)
     }
 
     fn fixed_from(&self, u: usize) -> Option<RegionId> {
@@ -715,8 +726,8 @@ impl<'a> Compiled<'a> {
                 prov: p,
                 in_box,
                 ice: ice && b.questions.icebound(ProvinceId(p), u.kind, b.phase),
-                strength,
-                support: strength,
+                strength: marks::own(strength),
+                support: strength * marks::UNIT,
                 valid: false,
                 conflict: false,
                 order_of: u32::MAX,
@@ -782,12 +793,12 @@ impl<'a> Compiled<'a> {
         }
         for &(u, v) in &prepared.strength {
             if v != 0 {
-                self.slot[u].strength = v;
+                self.slot[u].strength = marks::own(v);
             }
         }
         for &(u, v) in &prepared.support {
             if v != 0 {
-                self.slot[u].support = v;
+                self.slot[u].support = v * marks::UNIT;
             }
         }
         for &(u, r) in &prepared.from {

@@ -174,7 +174,7 @@ impl Compiled<'_> {
             Special::Destroyed
         } else if matches!(outcome, Outcome::Supported) && self.b.units[u].kind.support_worn_down()
         {
-            Special::SupportLeft(self.support_value(r, u))
+            Special::SupportLeft(self.support_value(r, u) / super::marks::UNIT)
         } else {
             Special::None
         };

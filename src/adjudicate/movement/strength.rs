@@ -103,7 +103,7 @@ impl Compiled<'_> {
         u: usize,
         not_of: Option<PowerId>,
     ) -> u32 {
-        let mut s = self.own_strength(u);
+        let mut s = self.crossed_strength(u);
         for k in self.supporters(u) {
             if not_of.is_some_and(|p| self.power(k) == p) {
                 continue;
@@ -144,7 +144,8 @@ impl Compiled<'_> {
             }
             strongest = strongest.max(self.attack_strength(r, m));
         }
-        full.saturating_sub(strongest)
+        // An attack's strength counts the attacker's presence once.
+        full.saturating_sub(strongest.saturating_sub(super::marks::PRESENT))
     }
 
     /// PATH: a move by land always has one; a convoyed move needs a chain
@@ -348,7 +349,9 @@ impl Compiled<'_> {
             if self.power(m) == self.power(s) {
                 continue;
             }
-            let cut = if self.slot[m].prov == aimed_at || self.b.units[s].kind.support_worn_down() {
+            let cut = if let Some(cut) = self.cut_across(r, m) {
+                cut
+            } else if self.slot[m].prov == aimed_at || self.b.units[s].kind.support_worn_down() {
                 // An attack from where the support is aimed cuts it only by
                 // dislodging the supporter; so does any attack on a
                 // defensive army, whose support is worn down instead.

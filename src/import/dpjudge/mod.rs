@@ -5,13 +5,15 @@
 //! `zinejudge import dpjudge FILE.map` instead of writing it again.
 //!
 //! Everything the standard rules need is carried over: places with their
-//! names and aliases, terrain, who may cross each border, split coasts,
+//! names and aliases, terrain (ports among it), who may cross each border
+//! and how (straits and half-strength borders: `ports.rs`), split coasts,
 //! renames, amendments and drops, powers with their adjectives, homes and
 //! starting units, neutral centres, the calendar and its first phase, the
 //! victory count, and the `RULE` words that are rules this judge has
 //! (`BUILD_ANY`, `HOME_BUILDS`). A directive or rule word it cannot play
 //! is refused with its file and line.
 
+mod ports;
 mod read;
 mod write;
 

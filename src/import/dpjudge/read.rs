@@ -75,6 +75,8 @@ pub(super) struct Model {
     /// `RULE MOBILIZE`: no starting units; the game opens with builds in
     /// the home centres, in the adjustment phase before `BEGIN`'s.
     pub mobilize: bool,
+    /// Borders marked `*` or `~` (see [`super::ports`]).
+    pub marks: Vec<super::ports::Mark>,
     /// What was read and deliberately left out (cosmetic or
     /// administrative lines), for the imported file's header.
     pub notes: Vec<String>,
@@ -401,6 +403,7 @@ fn rename(old: &str, new: &str, m: &mut Model) {
         }
     }
     m.names.retain(|n| !same(&n.abbr, old));
+    super::ports::rename_marks(&mut m.marks, old, new);
 }
 
 /// `DROP abbr`: the place, its coasts, and every border to them.
@@ -415,6 +418,7 @@ fn drop_place(w: &str, m: &mut Model) {
         l.abuts.retain(|a| !gone(a));
     }
     m.names.retain(|n| !gone(&n.abbr));
+    super::ports::drop_marks(&mut m.marks, w);
 }
 
 /// `COAST SPA/NC ABUTS GAS MAO POR` and the other terrain words.
@@ -433,6 +437,7 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
         }
         None => &[],
     };
+    let mut written: Vec<String> = Vec::with_capacity(abuts.len());
     for a in abuts {
         let bare = a.strip_prefix('-').unwrap_or(a);
         if bare.contains(':') {
@@ -443,43 +448,42 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
             m.refuse(at, &line, &format!("`{a}`: borders open only to the owner of some centres are not a rule this judge has"));
             return;
         }
-        let edge = |c: Option<char>| c.is_some_and(|c| !c.is_alphanumeric());
-        if edge(bare.chars().next()) || edge(bare.chars().last()) {
-            m.refuse(
-                at,
-                &line,
-                &format!(
-                    "`{a}`: weak or half-strength borders (~, *) are not a rule this judge has"
-                ),
-            );
-            return;
+        if a.starts_with('-') {
+            written.push((*a).to_string());
+            continue;
+        }
+        match super::ports::border_mark(&mut m.marks, key, a) {
+            Ok(b) => written.push(b),
+            Err(why) => {
+                m.refuse(at, &line, &why);
+                return;
+            }
         }
     }
+    let abuts: Vec<&str> = written.iter().map(String::as_str).collect();
+    let abuts = abuts.as_slice();
     let terrain = match kind.as_str() {
         "LAND" => Terrain::Land,
         "COAST" => Terrain::Coast,
         "WATER" => Terrain::Water,
-        "PORT" => {
-            m.refuse(
-                at,
-                &line,
-                "a coast whose fleets convoy armies (PORT) is not a rule this judge has",
-            );
-            Terrain::Port
-        }
+        "PORT" => Terrain::Port,
         "SHUT" => Terrain::Shut,
         _ => {
             amend(key, abuts, at, m);
             return;
         }
     };
-    if let Some(i) = m.locate(key) {
-        m.locs.remove(i);
-    }
+    // A terrain with no ABUTS keeps the borders the place had, if it is
+    // written in the same case (DPjudge's Map.load: renaissance.map's
+    // `LAND SWI` opens Switzerland with the standard map's borders).
+    let kept = m.locate(key).and_then(|i| {
+        let old = m.locs.remove(i);
+        (words.len() == 2 && old.key == *key).then_some(old.abuts)
+    });
     m.locs.push(Loc {
         key: (*key).to_string(),
         terrain,
-        abuts: abuts.iter().map(|a| (*a).to_string()).collect(),
+        abuts: kept.unwrap_or_else(|| abuts.iter().map(|a| (*a).to_string()).collect()),
     });
 }
 
@@ -494,11 +498,12 @@ fn amend(key: &str, abuts: &[&str], at: &Cursor<'_>, m: &mut Model) {
         );
         return;
     };
-    let l = &mut m.locs[i];
-    l.key = key.to_string();
+    m.locs[i].key = key.to_string();
     for a in abuts {
+        let l = &mut m.locs[i];
         if let Some(gone) = a.strip_prefix('-') {
             l.abuts.retain(|x| !same(x, gone));
+            super::ports::unmark(&mut m.marks, gone);
         } else {
             l.abuts.retain(|x| !same(x, a));
             l.abuts.push((*a).to_string());
@@ -523,6 +528,15 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
                 at,
                 w,
                 "claiming new home centres is not a rule this judge has",
+            );
+            continue;
+        }
+        if w.starts_with(['*', '@', '~']) {
+            m.refuse(
+                at,
+                w,
+                "partisan sites (*), alternative home centres (@) and hidden builds (~) \
+                 are not rules this judge has",
             );
             continue;
         }
@@ -660,7 +674,11 @@ fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
         "HOME_BUILDS" => m.home_builds = !off,
         // Turning off a rule this judge never plays changes nothing.
         _ if off => {}
-        _ => m.refuse(at, &format!("RULE {word}"), "not a rule this judge has"),
+        _ => m.refuse(
+            at,
+            &format!("RULE {word}"),
+            super::ports::rule_refusal(&word).unwrap_or("not a rule this judge has"),
+        ),
     }
 }
 

@@ -148,11 +148,13 @@ pub(super) fn write(
     Ok((out, notes))
 }
 
-/// Every supply centre: the homes and the unowned.
+/// Every supply centre: the homes, the unowned, and those a power owns
+/// at the start (DPjudge's Map.validate makes every centre named in an
+/// `OWNS` line a supply centre: 1900's British Egypt).
 fn centres(m: &Model) -> BTreeSet<String> {
     m.powers
         .iter()
-        .flat_map(|p| p.homes.iter())
+        .flat_map(|p| p.homes.iter().chain(p.owns.iter().flat_map(|o| o.0.iter())))
         .chain(m.unowned.iter())
         .cloned()
         .collect()
@@ -435,6 +437,8 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
         if centres.contains(base) {
             let _ = writeln!(out, "supply-centre = true");
         }
+        let port = b.m.terrain(base) == Some(Terrain::Port);
+        super::ports::province_lines(out, &b.m.marks, base, port, &|k| b.id(k));
         if terrain == "impassable" {
             let _ = writeln!(out);
             continue;
