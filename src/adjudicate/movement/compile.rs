@@ -14,6 +14,11 @@ impl Compiled<'_> {
     /// why each was not carried out, if it was not.
     pub(super) fn compile(&mut self, orders: &[MainOrder], verdicts: &mut Vec<Option<Illegal>>) {
         verdicts.clear();
+        if verdicts.capacity() == 0 {
+            // The one-shot judge hands its lists over: allocate this one
+            // at its size, without the growing path.
+            *verdicts = Vec::with_capacity(orders.len());
+        }
         verdicts.resize(orders.len(), None);
         // What the passes after the loop have to do: most phases have no
         // conflicting orders, no unit found later and no convoy, and skip
@@ -61,15 +66,17 @@ impl Compiled<'_> {
             match self.check(u, &o.command) {
                 Err(why) => verdicts[i] = Some(why),
                 Ok(cmd) => {
-                    let named = match (&o.command, cmd) {
-                        (
+                    // Looked at only for a support or convoy bound to
+                    // nobody yet: most orders are moves.
+                    let named = match cmd {
+                        Cmd::SupMove { target: NONE, .. }
+                        | Cmd::SupHold { target: NONE }
+                        | Cmd::Convoy { army: NONE, .. } => match &o.command {
                             MainCommand::SupportMove { unit: t, .. }
                             | MainCommand::SupportHold { unit: t }
-                            | MainCommand::Convoy { unit: t, .. },
-                            Cmd::SupMove { target: NONE, .. }
-                            | Cmd::SupHold { target: NONE }
-                            | Cmd::Convoy { army: NONE, .. },
-                        ) => Some((t.at.province, t.kind)),
+                            | MainCommand::Convoy { unit: t, .. } => Some((t.at.province, t.kind)),
+                            _ => None,
+                        },
                         _ => None,
                     };
                     any_named |= named.is_some();

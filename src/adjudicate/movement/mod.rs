@@ -359,7 +359,10 @@ impl MovementResult {
     }
 }
 
+/// Tagged by a plain byte: matched at every step of the judge, it is read
+/// with one load rather than decoded from a flag's spare values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Cmd {
     Hold,
     Move {
