@@ -649,7 +649,7 @@ impl<'a> Game<'a> {
         // across the deadline. That deadline is the GM's own (SET DEADLINE
         // above), which absences never move: France is told so, and the GM
         // hears of the absence. (A deadline set as a phase starts does move:
-        // tests/commands_lifecycle.rs and tests/trust.rs.)
+        // tests/commands_lifecycle.rs and tests/judge/trust.rs.)
         let s = self.post.mail(GM, "absences", &gm_on("SET ABSENCES ON 7d"));
         s.expect(&[]);
         s.reply().says(&[

@@ -2,8 +2,8 @@
 //! through the real mail servers and the real daemon: one test per family
 //! of forms, named after the forms it sends. Each form is read right or
 //! refused naming this judge's form; none is passed over or does something
-//! else. (tests/other_judges.rs checks the same forms' details quickly
-//! through the processor alone; tests/press_property.rs the privacy of
+//! else. (tests/judge/other_judges.rs checks the same forms' details quickly
+//! through the processor alone; tests/judge/press_property.rs the privacy of
 //! press over random lists and terminators.)
 //!
 //! Players send over SMTP to Postfix on 127.0.0.1, the judge (`zinejudge

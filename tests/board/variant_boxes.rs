@@ -2,7 +2,7 @@
 //! made-up board (tests/data/maps/boxes.toml): the mechanics that 1066's
 //! invaders (rules 3, 4, 7) and Ard-Ri's raiders (rule 6) are built from.
 
-mod support_play;
+use crate::support_play;
 use support_play::{movement, orders, prov};
 
 use zinejudge::adjudicate::movement::Outcome;
@@ -249,7 +249,7 @@ fn the_box_state_survives_a_save_and_load() {
 fn a_box_without_supported_out_gives_no_support_onto_the_board() {
     // Support onto the board is the box's `supported-out`: this test
     // board's raiding box does not say it (Ard-Ri's does, rules 1 and 6c;
-    // tests/variant_ardri_rules.rs plays that).
+    // tests/judge/variant_ardri_rules.rs plays that).
     let v = variant();
     let pos = Position::initial(&v);
     let (_, pos) = movement(&v, &pos, &["Raider: F Out - Raiding", "Home: F Hav - Str"]);

@@ -1,7 +1,7 @@
 //! Abstraction II rule 3, the Army/Fleet, each of the rule text's examples
 //! with its expected result, on the real map (games/abstraction2.toml).
 
-mod support_play;
+use crate::support_play;
 use support_play::{prov, step};
 
 use zinejudge::adjudicate::Illegal;

@@ -3,8 +3,7 @@
 //! test alone. The standard game with `[[dormant]]` added: the dormant
 //! power's orders are not heard until its phase has passed.
 
-mod support_play;
-
+use crate::support_play;
 use zinejudge::game::Position;
 use zinejudge::variant::Variant;
 

@@ -4,10 +4,8 @@
 //! phase sequence must go on. A rule that produces a position the judge
 //! cannot store jams a game by mail; this finds it offline.
 //!
-//! `cargo test --test positions_roundtrip` plays a bounded number of phases
+//! `cargo test --test board positions_roundtrip` plays a bounded number of phases
 //! in CI; the ignored `long_run` plays many more.
-
-mod support_play;
 
 use std::collections::BTreeMap;
 use zinejudge::game::Position;
@@ -484,7 +482,7 @@ fn every_variant_round_trips_after_every_phase() {
 }
 
 #[test]
-#[ignore = "long: cargo test --release --test positions_roundtrip -- --ignored"]
+#[ignore = "long: cargo test --release --test board positions_roundtrip -- --ignored"]
 fn long_run() {
     let (_, failures) = run_all(40, 300);
     assert!(

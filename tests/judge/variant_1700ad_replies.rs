@@ -5,8 +5,7 @@
 //! sends away, and call civil disorder only what is. The offline
 //! `adjudicate` plays a yearly turn from order sheets.
 
-mod support_judge;
-
+use crate::support_judge;
 use std::process::Command;
 
 /// A 1700 AD II game by mail with the given players joined and started.
@@ -228,8 +227,7 @@ fn rule_7_every_leader_of_the_text_has_his_name() {
     assert_eq!(v.features.leader_name(turks), None);
 }
 
-mod support_play;
-
+use crate::support_play;
 #[test]
 fn rule_6_a_stack_s_order_is_printed_once_as_the_sheet_writes_it() {
     let mut w = game_by_mail(&["Sweden"]);

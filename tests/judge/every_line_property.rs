@@ -5,7 +5,7 @@
 //! accepted, not read as orders), and no quoted or signature line appears
 //! in any.
 
-mod support_judge;
+use crate::support_judge;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::cell::RefCell;

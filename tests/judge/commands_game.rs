@@ -5,7 +5,7 @@
 //! retreat, builds and removals, a rollback and a draw vote. Every mail
 //! each address receives is checked.
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::{Sent, World};
 
 const POWERS: [&str; 7] = [

@@ -1,7 +1,7 @@
 //! Every command of the judge, with its good form and its bad forms. Each
 //! test names the behaviour it checks.
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::{Sent, World};
 
 const POWERS: [&str; 7] = [

@@ -4,7 +4,7 @@
 //! and the GM's: everyone else gets the same mails, replies and pictures
 //! as in a game where nothing was dislodged there.
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::{Sent, World};
 
 const NAMES: [(&str, &str); 7] = [

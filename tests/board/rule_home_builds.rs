@@ -3,8 +3,7 @@
 //! `HOME_BUILDS`). The feature is that file and this test: the standard
 //! game with an empty `[home-builds]` table added.
 
-mod support_play;
-
+use crate::support_play;
 use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
 use zinejudge::game::step::PhaseResult;

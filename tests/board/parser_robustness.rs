@@ -24,7 +24,7 @@ static STANDARD: LazyLock<Variant> =
     LazyLock::new(|| variant::builtin("standard").unwrap().unwrap());
 
 static NOTATION: LazyLock<Variant> =
-    LazyLock::new(|| Variant::from_toml(include_str!("data/maps/notation.toml")).unwrap());
+    LazyLock::new(|| Variant::from_toml(include_str!("../data/maps/notation.toml")).unwrap());
 
 fn standard() -> &'static Variant {
     &STANDARD

@@ -2,9 +2,7 @@
 //! start a loop. Each test is a case a hostile or careless sender tried;
 //! each ends with the judge answering the next mail.
 
-#[path = "support_judge/mod.rs"]
-mod support_judge;
-
+use crate::support_judge;
 use std::time::SystemTime;
 use support_judge::{Sent, World};
 use zinejudge::commands::Judge;

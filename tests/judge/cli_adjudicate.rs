@@ -6,7 +6,7 @@
 //! (what is left of a defensive army's support), the dislodged units and
 //! the game's end.
 
-mod support_judge;
+use crate::support_judge;
 use std::process::Command;
 use support_judge::World;
 use zinejudge::game::Position;

@@ -2,10 +2,10 @@
 //! the calendar (rule 2), frozen regions (rule 5), exchanges of centres
 //! (rule 6) and the end (rule 7).
 
-mod support_play;
+use crate::support_play;
 use support_play::{movement as moves, power, prov};
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::World;
 
 use zinejudge::adjudicate::Illegal;

@@ -8,9 +8,7 @@
 //! judge in a box processes each mail on it), so tests running at once do
 //! not disturb the counts.
 
-#[path = "support_judge/mod.rs"]
-mod support_judge;
-
+use crate::support_judge;
 use support_judge::World;
 use zinejudge::commands::password::verifications_on_this_thread as argon2;
 

@@ -3,10 +3,10 @@
 //! fleets in the results (rule 5), each through the real judge where a
 //! player would see it.
 
-mod support_play;
+use crate::support_play;
 use support_play::{orders, power, prov};
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::World;
 
 use zinejudge::adjudicate::{AdjustStatus, Illegal, Outcome};

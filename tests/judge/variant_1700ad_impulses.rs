@@ -4,7 +4,7 @@
 //! neutrals, Switzerland, the end; offline and by mail, on the
 //! reconstructed map.
 
-mod support_play;
+use crate::support_play;
 use support_play::{file, power, prov};
 
 use zinejudge::adjudicate::Illegal;
@@ -464,8 +464,7 @@ fn rule_8_a_fleet_cannot_join_a_stack_it_cannot_reach() {
     assert_eq!(fleets_at(&v, &t, "Bri").len(), 1);
 }
 
-mod support_judge;
-
+use crate::support_judge;
 #[test]
 fn rule_6_an_order_sheet_by_mail_is_played_as_one_yearly_turn() {
     let mut w = support_judge::World::with_variant("../../games/1700ad.toml");

@@ -1,7 +1,7 @@
 //! Per-reader results: where a variant hides units (1066 rule 5 style),
 //! each reader's copy shows only what they may know; the GM's shows all.
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::World;
 
 #[test]

@@ -3,7 +3,7 @@
 //! (their units hold, their surplus removed in civil disorder). Each shipped
 //! variant is played to its end.
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::World;
 use support_judge::bot::conquer;
 use zinejudge::variant::builtin;

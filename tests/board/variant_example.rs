@@ -5,8 +5,7 @@
 //! is in `games/` and its line in `variant::BUILTIN`: they check that the
 //! file alone gives a playable game with the feature working.
 
-mod support_play;
-
+use crate::support_play;
 use zinejudge::adjudicate::{Illegal, Outcome};
 use zinejudge::game::Position;
 use zinejudge::game::record::Style;

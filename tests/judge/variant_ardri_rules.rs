@@ -3,10 +3,10 @@
 //! (rule 7), victory (rule 5); with and without the Vikings, through the
 //! engine and through the judge by mail.
 
-mod support_play;
+use crate::support_play;
 use support_play::{power, prov, step, units_in as at};
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::World;
 use support_judge::bot::conquer;
 

@@ -4,7 +4,7 @@
 //! tests/njudge_forms.rs (DPjudge's forms too); these check the
 //! details quickly.
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::{Sent, World};
 
 const POWERS: [&str; 7] = [

@@ -9,7 +9,7 @@
 //! Each case is one mail through the real processor and store (in memory),
 //! in one started game the cases share (press changes nothing of the game).
 
-mod support_judge;
+use crate::support_judge;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::cell::RefCell;

@@ -2,7 +2,7 @@
 //! the exchanges (rule 6) once went wrong: each case through the judge's
 //! own mail processing, as the players would see it.
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::{Sent, World};
 
 use zinejudge::game::Position;

@@ -4,10 +4,10 @@
 //! Lombardy (rule 4), anarchy (rule 13), the end of the game (rules 11,
 //! 12) and a whole game by mail.
 
-mod support_play;
+use crate::support_play;
 use support_play::{power, prov, step};
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::World;
 use support_judge::bot::conquer;
 

@@ -4,7 +4,7 @@
 //! What the players receive must not depend on the backend. (Every other
 //! judge test runs on PostgreSQL too with `ZINEJUDGE_TEST_STORE=postgres`.)
 
-mod support_judge;
+use crate::support_judge;
 use support_judge::{On, Sent, World};
 use zinejudge::store::games;
 
