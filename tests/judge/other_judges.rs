@@ -1,7 +1,7 @@
 //! njudge's and DPjudge's mail, as their help pages teach it, through the
 //! real processor and store (in memory): every form is read right or
 //! refused by name. The same families go through the real daemon in
-//! tests/njudge_forms.rs (DPjudge's forms too); these check the
+//! tests/mail/njudge_forms.rs (DPjudge's forms too); these check the
 //! details quickly.
 
 use crate::support_judge;
