@@ -445,3 +445,42 @@ fn powers_of_several_words_and_their_letters() {
     let r = gm(&mut w, "EDIT REMOVE Lot\nEDIT ADD The Scots F Lot");
     assert!(r.contains("Edit: added Scottish F Lot"), "{r}");
 }
+
+/// njudge's listing words: `WHOGAME` alone after a sign-on names the
+/// signed-on game, `WHO GAME g` the game g, and `LIST FULL` every game;
+/// none of GAME or FULL is read as a game's name (nor may a game be
+/// called FULL).
+#[test]
+fn njudges_whogame_and_list_full_are_read_as_njudge_meant_them() {
+    let mut w = started();
+    let alone = reply_of(&nj(&mut w, "France", "WHOGAME"), "France");
+    assert!(
+        alone.contains("England") && alone.contains("Turkey"),
+        "WHOGAME after a sign-on lists the game's powers: {alone}"
+    );
+    assert!(!alone.contains("no game"), "{alone}");
+    let worded = reply_of(&w.mail(&addr("France"), "WHO GAME g"), "France");
+    assert!(
+        worded.contains("England") && !worded.contains("no game called"),
+        "WHO GAME g is the roster of g: {worded}"
+    );
+    let bare = reply_of(&w.mail(&addr("France"), "WHOGAME"), "France");
+    assert!(
+        bare.contains("SIGNON first"),
+        "WHOGAME with no sign-on says how to name the game: {bare}"
+    );
+    let full = reply_of(&w.mail(&addr("France"), "LIST FULL"), "France");
+    assert!(
+        full.contains("g (standard), active"),
+        "LIST FULL lists the games: {full}"
+    );
+    assert!(!full.contains("no game called"), "{full}");
+    let named = reply_of(
+        &w.mail("new@example.test", "CREATE full standard pw-secret-1"),
+        "new",
+    );
+    assert!(
+        named.contains("word of LIST"),
+        "a game may not be called FULL: {named}"
+    );
+}
