@@ -223,6 +223,13 @@ fn a_mail_that_kills_the_judge_is_given_up_whatever_step_it_stops_in() {
                 .expect("a new mail");
         }
     }
+    // The child is this binary's own test, named by its path in the binary
+    // (the file is a module of a folded test binary).
+    let child = module_path!()
+        .split_once("::")
+        .map_or("child_processor".to_string(), |(_, m)| {
+            format!("{m}::child_processor")
+        });
     // Started again after each death, as systemd does.
     let mut deaths = 0;
     let mut runs = 0;
@@ -233,12 +240,7 @@ fn a_mail_that_kills_the_judge_is_given_up_whatever_step_it_stops_in() {
             "the judge was still dying after {deaths} deaths: a mail is never given up"
         );
         let status = Command::new(std::env::current_exe().expect("this test"))
-            .args([
-                "--ignored",
-                "--exact",
-                "child_processor",
-                "--test-threads=1",
-            ])
+            .args(["--ignored", "--exact", &child, "--test-threads=1"])
             .env(CHILD_STORE, &path)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
