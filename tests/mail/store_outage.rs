@@ -250,6 +250,61 @@ fn a_mail_the_store_cannot_answer_waits_uncounted_and_is_answered_once_it_can() 
     );
 }
 
+/// A store that fails under a command (here INSERT on `games` withheld
+/// from CREATE) makes the whole mail wait, and the keeper's log names the
+/// command and the store's fault (not "a command failed", an internal
+/// fault apologised for); the mail is answered once the store works.
+#[test]
+fn a_command_the_store_fails_under_makes_its_mail_wait_and_says_so() {
+    let Some(db) = database("store_outage_command_waits") else {
+        return;
+    };
+    let mut p = processor(judge_store(&db, "a"));
+    let raw = b"From: gm@example.test\r\nTo: judge@example.test\r\nSubject: new game\r\n\
+                Message-ID: <create@example.test>\r\n\r\nCREATE g1 standard gm-secret-1\r\n";
+    p.store
+        .insert_inbound(
+            "create@example.test",
+            "test",
+            raw,
+            raw.len() as i64,
+            false,
+            0,
+        )
+        .unwrap();
+    // The GM's address is known (a first mail that creates would be held
+    // for a confirmation before any game is written).
+    db.psql("INSERT INTO addresses (address, confirmed_at) VALUES ('gm@example.test', 0)")
+        .unwrap();
+    db.psql(&format!("REVOKE INSERT ON games FROM {ROLE}"))
+        .unwrap();
+    let e = p
+        .process_some(SystemTime::now(), 64)
+        .expect_err("the store cannot create the game");
+    assert!(e.is_unavailable(), "{e:#}");
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("during CREATE") && text.contains("permission denied for table games"),
+        "the log names the command and the store's fault: {text}"
+    );
+    let mut check = Store::open(&db.location()).unwrap();
+    assert_eq!(
+        count(&mut check, "SELECT count(*) FROM outbox"),
+        0,
+        "no apology"
+    );
+    db.psql(&format!("GRANT INSERT ON games TO {ROLE}"))
+        .unwrap();
+    assert_eq!(p.process_some(SystemTime::now(), 64).unwrap(), 1);
+    let answers = check.due_outbox(i64::MAX, 10).unwrap();
+    assert_eq!(answers.len(), 1);
+    let text = String::from_utf8_lossy(&answers[0].raw).into_owned();
+    assert!(
+        text.contains("Created g1") && !text.contains("internal fault"),
+        "the game is created once the store works:\n{text}"
+    );
+}
+
 /// The same for the clock: a game whose deadline work the store fails is
 /// not set aside (nor its GM told of a fault); it is adjudicated once the
 /// store works.
