@@ -5,7 +5,7 @@
 # scripts/mailtest-up.sh), openssl for their throw-away certificates, and
 # Chromium with its WebDriver (chromium-driver), which the web page tests
 # drive headless against the judge's pages on 127.0.0.1
-# (tests/web_browser.rs), and PostgreSQL, which the store tests start on
+# (tests/web/web_browser.rs), and PostgreSQL, which the store tests start on
 # 127.0.0.1 in a temporary directory (tests/support/postgres.rs).
 #
 # usage: scripts/install-test-deps.sh        (as root when something is missing)

@@ -188,7 +188,7 @@ fn one_run() -> Figures {
         .map(|p| v.map.power(p).name.clone())
         .collect();
     // Players who used the judge before: their addresses, old and new,
-    // need no confirming (tests/trust.rs goes through that).
+    // need no confirming (tests/judge/trust.rs goes through that).
     let mut known: Vec<String> = vec![GM.to_string()];
     for p in &powers {
         known.push(addr(p, 1901));

@@ -512,6 +512,12 @@ fn run_command(
         Outcome::Ran(Err(CmdError::Refused(why))) => {
             let _ = writeln!(s.reply, "  Not done: {why}.");
         }
+        // The store failed under the command (a privilege withheld, the
+        // database gone): the whole mail waits and is read again once the
+        // store works, rather than answered with an apology and lost.
+        Outcome::Ran(Err(CmdError::Fault(e))) if crate::store::unavailable_in(&e) => {
+            return Err(e.context(format!("the store failed during {}", c.entry.spec().name)));
+        }
         Outcome::Ran(Err(CmdError::Fault(e))) => {
             error!(command = %c.entry.spec().name, error = %format!("{e:#}"), "a command failed");
             let _ = writeln!(

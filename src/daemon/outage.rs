@@ -30,9 +30,7 @@ pub const RETELL: Duration = Duration::from_secs(60);
 /// Whether an error is, or was caused by, a fault of the store (see
 /// [`crate::store::StoreError::is_unavailable`]).
 pub fn store_fault(e: &anyhow::Error) -> bool {
-    e.chain()
-        .filter_map(|c| c.downcast_ref::<crate::store::StoreError>())
-        .any(|s| s.is_unavailable())
+    crate::store::unavailable_in(e)
 }
 
 /// One task's view of the store's health: whether it is waiting for the

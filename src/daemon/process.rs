@@ -189,13 +189,12 @@ impl Failure {
     /// command that reports "internal fault", a panic), or if one is in
     /// the error's chain; otherwise the work failed, for `cause`.
     fn of(store: &Store, error: Option<&anyhow::Error>, cause: impl FnOnce() -> String) -> Failure {
-        let fault = store.fault().or_else(|| {
-            error?
-                .chain()
-                .filter_map(|c| c.downcast_ref::<StoreError>())
-                .find(|e| e.is_unavailable())
-                .map(|e| format!("{e:#}"))
-        });
+        // The error's own words first: they say what work met the fault
+        // ("the store failed during CREATE: ...").
+        let fault = error
+            .filter(|e| crate::store::unavailable_in(e))
+            .map(|e| format!("{e:#}"))
+            .or_else(|| store.fault());
         match fault {
             Some(f) => Failure::Store(f),
             None => Failure::Own(cause()),

@@ -239,6 +239,15 @@ impl StoreError {
     }
 }
 
+/// Whether an error is, or was caused by, a fault of the store (see
+/// [`StoreError::is_unavailable`]): the work that met it is to be tried
+/// again once the store works, never answered or failed for it.
+pub fn unavailable_in(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<StoreError>())
+        .any(StoreError::is_unavailable)
+}
+
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

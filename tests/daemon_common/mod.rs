@@ -336,7 +336,7 @@ impl Judge {
 
     /// Mark `addresses` as confirmed: people who used the judge before (a
     /// first mail that registers an address new to the judge is held until
-    /// the address confirms; tests/trust.rs and tests/e2e_game.rs go
+    /// the address confirms; tests/judge/trust.rs and tests/mail/e2e_game.rs go
     /// through that).
     #[allow(dead_code)]
     pub fn confirmed(&self, addresses: &[&str]) {

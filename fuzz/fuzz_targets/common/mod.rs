@@ -68,7 +68,7 @@ pub fn boards() -> [Board; 2] {
 /// them too.
 ///
 /// Each class was reported to the lead (see fuzz/README.md and the
-/// `#[ignore]`d cases in tests/parser_robustness.rs).
+/// `#[ignore]`d cases in tests/board/parser_robustness.rs).
 pub fn known_roundtrip_failure(
     command: &AnyCommand,
     phase: Option<PhaseKind>,

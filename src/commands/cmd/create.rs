@@ -124,7 +124,9 @@ impl Command for Create {
         if !valid_game_name(game) {
             return Err("a game name is letters, digits, - and _ only (32 at most)".into());
         }
-        if game.eq_ignore_ascii_case(super::list::FINISHED) {
+        if game.eq_ignore_ascii_case(super::list::FINISHED)
+            || game.eq_ignore_ascii_case(super::list::FULL)
+        {
             return Err(
                 format!("`{game}` is a word of LIST (LIST FINISHED); choose another name").into(),
             );

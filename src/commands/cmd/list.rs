@@ -30,6 +30,8 @@ pub const PAGE: usize = 40;
 /// The word that makes LIST show the finished games (so no game may be
 /// called that: see CREATE).
 pub const FINISHED: &str = "finished";
+/// njudge's word for the listing of every game: `LIST FULL`.
+pub const FULL: &str = "full";
 
 impl Command for List {
     const SPEC: Spec = Spec::new(
@@ -42,7 +44,13 @@ impl Command for List {
     fn parse(args: &Args) -> Result<Self, String> {
         const USE: &str =
             "write LIST, LIST PAGE 2, LIST FINISHED, LIST FINISHED PAGE 2, or LIST game";
-        let words = args.bare().words;
+        let mut words = args.bare().words;
+        // njudge's `LIST FULL` asks for every game in detail: this
+        // judge's listing of all games is that, so FULL is a word of LIST
+        // (never a game's name: CREATE refuses it).
+        if words.first().is_some_and(|f| f.eq_ignore_ascii_case(FULL)) {
+            words.remove(0);
+        }
         let (finished, rest) = match words.split_first() {
             Some((f, rest)) if f.eq_ignore_ascii_case(FINISHED) => (true, rest),
             _ => (false, words.as_slice()),

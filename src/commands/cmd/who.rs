@@ -12,27 +12,41 @@ use crate::map::PowerId;
 use crate::store::{games, roster};
 use std::fmt::Write;
 
-/// WHO game.
-pub struct Who(String);
+/// WHO game; `None`: the game the sender is signed on to.
+pub struct Who(Option<String>);
 
 impl Command for Who {
     const SPEC: Spec = Spec {
         also: &["WHOGAME"],
         ..Spec::new(
             "WHO",
-            "WHO game  (also WHOGAME game)",
+            "WHO game  (also WHOGAME game, WHO GAME game; the game alone after SIGNON)",
             "Who plays which power in a game, and who played it before.",
         )
     };
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
+        // njudge players write `WHOGAME` alone after a sign-on, and some
+        // `WHO GAME name`: the word GAME is the command's, not a game's.
         match args.bare().words.as_slice() {
-            [g] => Ok(Who(g.clone())),
+            [] => Ok(Who(None)),
+            [w] if w.eq_ignore_ascii_case("game") => Ok(Who(None)),
+            [w, g] if w.eq_ignore_ascii_case("game") => Ok(Who(Some(g.clone()))),
+            [g] => Ok(Who(Some(g.clone()))),
             _ => Err("write WHO game".into()),
         }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
-        let g = load(s.tx, &self.0)?;
+        let name = match (self.0, &s.ctx) {
+            (Some(g), _) => g,
+            (None, Ctx::Gm { game } | Ctx::Power { game, .. }) => game.clone(),
+            (None, Ctx::None) => {
+                return Err(
+                    "write WHO game (or SIGNON first: then WHO alone names your game)".into(),
+                );
+            }
+        };
+        let g = load(s.tx, &name)?;
         let v = judge.variant(&g.variant)?;
         let gm = matches!(&s.ctx, Ctx::Gm { game } if game.eq_ignore_ascii_case(&g.name));
         let addresses = gm || g.settings.roster_addresses;

@@ -1,0 +1,34 @@
+//! The judge behind the mail: commands and orders answered by the real processor
+//! and an in-memory store, with a clock the tests move.
+//!
+//! One test binary for many files (each file a module), so the suite links
+//! a few binaries instead of one per file.
+
+#[path = "../support_judge/mod.rs"]
+mod support_judge;
+#[path = "../support_play/mod.rs"]
+mod support_play;
+
+mod cli_adjudicate;
+mod commands_each;
+mod commands_game;
+mod commands_lifecycle;
+mod commands_replies;
+mod every_line;
+mod every_line_property;
+mod games_by_mail;
+mod other_judges;
+mod picture;
+mod press_property;
+mod report_views;
+mod signon_cache;
+mod store_judge;
+mod trust;
+mod variant_1000ad_rules;
+mod variant_1066_hidden;
+mod variant_1066_rules;
+mod variant_1700ad_impulses;
+mod variant_1700ad_replies;
+mod variant_abstraction2_mail;
+mod variant_abstraction2_rules;
+mod variant_ardri_rules;

@@ -1,0 +1,147 @@
+//! A DPjudge map played by mail without a rebuild (issue #39): imported
+//! with `zinejudge import dpjudge` into the judge's `[variants] dir`,
+//! listed by VARIANTS, created with CREATE and played two phases by a real
+//! daemon (Maildir in and out, no mail server needed). A file of the
+//! folder that does not load is logged and skipped; the others play.
+
+use crate::daemon_common;
+use daemon_common::{BIN, Judge, TempDir, maildir_config};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+use zinejudge::mail::maildir::Maildir;
+
+/// Every mail the judge wrote so far: (to, subject, body).
+fn sent(out: &Path) -> Vec<(String, String, String)> {
+    let mut all = Vec::new();
+    for e in std::fs::read_dir(out.join("new"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let Ok(raw) = std::fs::read(e.path()) else {
+            continue;
+        };
+        let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
+            continue;
+        };
+        let to = m
+            .to()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .unwrap_or_default()
+            .to_string();
+        let subject = m.subject().unwrap_or_default().to_string();
+        let body = m.body_text(0).map(|b| b.to_string()).unwrap_or_default();
+        all.push((to, subject, body));
+    }
+    all
+}
+
+/// Wait for a mail to `to` whose body holds `text`; its body.
+fn wait_for(out: &Path, to: &str, text: &str, judge: &Judge) -> String {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if let Some((_, _, b)) = sent(out)
+            .into_iter()
+            .find(|(t, _, b)| t.eq_ignore_ascii_case(to) && b.contains(text))
+        {
+            return b;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no mail to {to} holding {text:?}; sent:\n{:#?}\n{}",
+            sent(out)
+                .iter()
+                .filter(|(t, _, _)| t.eq_ignore_ascii_case(to))
+                .map(|(_, s, _)| s.clone())
+                .collect::<Vec<_>>(),
+            judge.log_tail(30)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn an_imported_map_in_the_variants_folder_is_created_and_played_by_mail() {
+    let tmp = TempDir::new("import-mail");
+    let dir = tmp.path();
+    let variants = dir.join("variants");
+    std::fs::create_dir_all(&variants).expect("variants folder");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dpjudge");
+    let st = Command::new(BIN)
+        .args(["import", "dpjudge"])
+        .arg(data.join("youngstown.map"))
+        .arg("--out")
+        .arg(variants.join("youngstown.toml"))
+        .output()
+        .expect("import runs");
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    // A broken file beside it: reported, skipped, the others played.
+    std::fs::write(
+        variants.join("broken.toml"),
+        "[variant]\nname = \"broken\"\ntitle = \"Broken\"\n[[provinces]]\nid = 3\n",
+    )
+    .expect("write");
+    let extra = format!("[variants]\ndir = \"{}\"\n", variants.display());
+    let judge = Judge::start_with(dir, &maildir_config(dir, &extra));
+    judge.confirmed(&["gm@example.test", "india@example.test"]);
+    let inbox = Maildir::open(&dir.join("in")).expect("inbox");
+    let out = dir.join("out");
+    let mut n = 0;
+    let mut send = |from: &str, body: &str| {
+        n += 1;
+        let raw = format!(
+            "From: {from}\r\nTo: judge@example.test\r\nSubject: yg\r\n\
+             Message-ID: <m{n}@players.example.test>\r\n\
+             Date: Tue, 24 Nov 2026 08:00:00 +0000\r\n\r\n{body}\r\n"
+        );
+        inbox
+            .deliver(&format!("m{n}.eml"), raw.as_bytes())
+            .expect("deliver");
+    };
+
+    send("gm@example.test", "VARIANTS");
+    let list = wait_for(&out, "gm@example.test", "youngstown", &judge);
+    assert!(list.contains("standard"), "{list}");
+    assert!(!list.contains("broken"), "{list}");
+    let log = judge.log_text();
+    assert!(
+        log.contains("broken.toml") && log.contains("not played"),
+        "the bad file is logged:\n{log}"
+    );
+
+    send("gm@example.test", "CREATE yg youngstown gm-secret");
+    wait_for(&out, "gm@example.test", "yg", &judge);
+    send("india@example.test", "JOIN yg pw-secret India");
+    wait_for(&out, "india@example.test", "India", &judge);
+    send(
+        "gm@example.test",
+        "SIGNON GM yg gm-secret\nSET NMR HOLD\nSTART",
+    );
+    wait_for(&out, "india@example.test", "Spring 1901", &judge);
+
+    // Spring 1901: Delhi to Kashmir, Calcutta to Nepal.
+    send(
+        "india@example.test",
+        "SIGNON India yg pw-secret\nA(Del)-Kas\nA(Cal)-Nep",
+    );
+    wait_for(&out, "india@example.test", "A(Cal)-Nep", &judge);
+    send("gm@example.test", "SIGNON GM yg gm-secret\nPROCESS");
+    let spring = wait_for(&out, "india@example.test", "Fall 1901", &judge);
+    assert!(spring.contains("A(Del)-Kas"), "{spring}");
+
+    // Fall 1901: back from Kashmir to Delhi.
+    send(
+        "india@example.test",
+        "SIGNON India yg pw-secret\nA(Kas)-Del",
+    );
+    wait_for(&out, "india@example.test", "A(Kas)-Del", &judge);
+    send("gm@example.test", "SIGNON GM yg gm-secret\nPROCESS");
+    let fall = wait_for(&out, "india@example.test", "Spring 1902", &judge);
+    assert!(fall.contains("A(Kas)-Del"), "{fall}");
+}
