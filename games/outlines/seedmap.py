@@ -75,7 +75,7 @@ def borders(variant_path):
 
 def along(a, b, tol=1.0):
     """Length of the boundary segments of `a` whose ends and middle lie
-    within `tol` of the boundary of `b` (tests/picture.rs's `shared`)."""
+    within `tol` of the boundary of `b` (tests/judge/picture.rs's `shared`)."""
     total = 0.0
     bb = b.boundary
     for ring in [r for g in shapely.get_parts(a) for r in [g.exterior, *g.interiors]]:
@@ -94,7 +94,7 @@ def check(areas, variant_path, touch=2.0):
     """The provinces' areas against the variant file's borders: returns
     (missing, extra), lists of "A-B" pairs. A border is drawn when at least
     `touch` of one area's boundary runs within a pixel of the other, as
-    tests/picture.rs measures it (`along`); a border not in the file is one where
+    tests/judge/picture.rs measures it (`along`); a border not in the file is one where
     they share `touch` or more (a corner where three or four meet, or a
     strait narrower than a pixel, is not a border)."""
     pairs, ids = borders(variant_path)

@@ -5,8 +5,7 @@
 //! reason and line. Sengoku (tests/data/dpjudge/sengoku.map) imports and
 //! is played by mail with its neutral daimyo nobody plays.
 
-mod support_judge;
-
+use crate::support_judge;
 use std::path::Path;
 use zinejudge::import::dpjudge::{ImportError, import};
 

@@ -6,8 +6,7 @@
 //! with one border marked both ways: North Africa–Tunis a strait, or
 //! North Africa–Mid-Atlantic a half-strength border.
 
-mod support_play;
-
+use crate::support_play;
 use support_play::{movement, power, prov, step};
 use zinejudge::adjudicate::{Illegal, Outcome, RetreatStatus};
 use zinejudge::game::Position;

@@ -4,8 +4,7 @@
 //! at them each power's homes become the centres it owns then, and from
 //! then on it builds only there. The standard game with `[new-homes]`.
 
-mod support_play;
-
+use crate::support_play;
 use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
 use zinejudge::game::step::PhaseResult;
@@ -94,8 +93,7 @@ fn newhomes_a_year_not_listed_gives_no_homes() {
     );
 }
 
-mod support_judge;
-
+use crate::support_judge;
 /// By mail, on DPjudge's standard board with `NEWHOMES 1901`
 /// (`tests/data/dpjudge/newhomes.map`, imported): Germany takes Holland
 /// in 1901, so Holland is one of its homes from the Winter 1901

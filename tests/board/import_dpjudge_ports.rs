@@ -9,8 +9,7 @@
 //! allowing an army to be convoyed into the Tyrrhenian Sea (call it
 //! Sicily)").
 
-mod support_play;
-
+use crate::support_play;
 use std::path::Path;
 use support_play::{movement, power, prov};
 use zinejudge::adjudicate::{Illegal, Outcome};

@@ -5,8 +5,7 @@
 //! the calendar's `new-year`, `when-year` and `years-down` keys, and
 //! played by mail.
 
-mod support_judge;
-
+use crate::support_judge;
 use std::path::Path;
 use support_judge::World;
 use zinejudge::import::dpjudge::{ImportError, Imported, import};

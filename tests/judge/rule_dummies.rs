@@ -3,9 +3,8 @@
 //! (`src/rules/no_draw.rs`, DPjudge's `NO_DRAW`), on the board and by
 //! mail: the standard game with Italy a dummy (tests/data/maps/dummies.toml).
 
-mod support_judge;
-mod support_play;
-
+use crate::support_judge;
+use crate::support_play;
 use support_judge::World;
 use zinejudge::adjudicate::AdjustStatus;
 use zinejudge::game::Position;

@@ -4,8 +4,7 @@
 //! one of its home centres. The standard game with an empty
 //! `[remote-builds]` table added.
 
-mod support_play;
-
+use crate::support_play;
 use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
 use zinejudge::game::step::PhaseResult;
@@ -115,8 +114,7 @@ fn remote_builds_a_power_holding_none_of_its_home_centres_builds_nothing() {
     assert!(matches!(got[..], [AdjustStatus::Built(_)]), "{got:?}");
 }
 
-mod support_judge;
-
+use crate::support_judge;
 /// By mail, on DPjudge's standard board with Hundred's calendar and
 /// Aberration's `RULE REMOTE_BUILDS` (`tests/data/dpjudge/decades.map`,
 /// imported): Germany takes Holland, leaves it, and at the next decade's
