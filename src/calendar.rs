@@ -15,12 +15,55 @@ pub use crate::orders::PhaseKind;
 
 /// One season of the year with the phases it holds, in order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Season {
     /// Name as printed in results (`Spring`, `July`).
     pub name: String,
     /// Phases in this season, in order.
     pub phases: Vec<PhaseKind>,
+    /// How many years go by on the way into this season (DPjudge's
+    /// `NEWYEAR:5`: Hundred moves five years a turn). When no season says,
+    /// the year goes on by one into the first season, as in the standard
+    /// game; once one says, only those that say move the year.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_year: Option<i32>,
+    /// The season is played only in the years this rule keeps; in the
+    /// others the year goes back to its first season (DPjudge's
+    /// `IFYEARDIV:10`: Hundred adjusts once a decade).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when_year: Option<YearRule>,
+}
+
+/// Which years a season is played in: those that leave `remainder` when
+/// divided by `every` (the year as printed, so `B.C. 272` is even).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct YearRule {
+    /// The divisor, at least 1.
+    pub every: u32,
+    /// The remainder wanted, below `every`.
+    #[serde(default)]
+    pub remainder: u32,
+}
+
+impl YearRule {
+    /// Whether the printed year `shown` is one of the rule's.
+    pub fn keeps(self, shown: i32) -> bool {
+        self.every > 0
+            && i64::from(shown).rem_euclid(i64::from(self.every)) == i64::from(self.remainder)
+    }
+}
+
+impl Season {
+    /// A season of these phases, the year moving as the standard game's.
+    pub fn new(name: &str, phases: Vec<PhaseKind>) -> Season {
+        Season {
+            name: name.to_string(),
+            phases,
+            new_year: None,
+            when_year: None,
+        }
+    }
 }
 
 /// A point in game time: year, season (index into the calendar) and phase.
@@ -59,6 +102,11 @@ pub struct Calendar {
     pub start: Phase,
     /// Printed after the year, as in `Winter 999 AD`; usually empty.
     pub era: String,
+    /// The years count down as printed (`B.C. 273`, then `B.C. 272`):
+    /// kept negated inside, so that a later phase is still a greater one
+    /// wherever phases are compared, and only printing and reading turn
+    /// them round.
+    pub years_down: bool,
 }
 
 /// A phase name that does not fit the calendar.
@@ -85,18 +133,9 @@ impl Calendar {
     pub fn standard() -> Calendar {
         Calendar {
             seasons: vec![
-                Season {
-                    name: "Spring".into(),
-                    phases: vec![PhaseKind::Movement, PhaseKind::Retreat],
-                },
-                Season {
-                    name: "Fall".into(),
-                    phases: vec![PhaseKind::Movement, PhaseKind::Retreat],
-                },
-                Season {
-                    name: "Winter".into(),
-                    phases: vec![PhaseKind::Adjustment],
-                },
+                Season::new("Spring", vec![PhaseKind::Movement, PhaseKind::Retreat]),
+                Season::new("Fall", vec![PhaseKind::Movement, PhaseKind::Retreat]),
+                Season::new("Winter", vec![PhaseKind::Adjustment]),
             ],
             turn: Turn::Moves,
             start: Phase {
@@ -105,6 +144,7 @@ impl Calendar {
                 kind: PhaseKind::Movement,
             },
             era: String::new(),
+            years_down: false,
         }
     }
 
@@ -127,6 +167,26 @@ impl Calendar {
             if seen.len() != s.phases.len() {
                 out.push(format!("season `{}` lists a phase twice", s.name));
             }
+            if s.new_year.is_some_and(|n| n < 1) {
+                out.push(format!(
+                    "season `{}`: new-year must be at least 1 (years-down = true counts down)",
+                    s.name
+                ));
+            }
+            if let Some(w) = s.when_year
+                && (w.every == 0 || w.remainder >= w.every)
+            {
+                out.push(format!(
+                    "season `{}`: when-year needs every >= 1 and a remainder below it",
+                    s.name
+                ));
+            }
+        }
+        if self.seasons.first().is_some_and(|s| s.when_year.is_some()) {
+            out.push(
+                "the first season cannot have when-year: it is where the others go back to"
+                    .to_string(),
+            );
         }
         if !self.contains(self.start) {
             out.push("the start phase is not in the calendar".to_string());
@@ -143,23 +203,54 @@ impl Calendar {
 
     /// The phase after `p`, wrapping into the next year after the last season.
     /// (The year saturates rather than wraps at `i32::MAX`, which no phase
-    /// read within [`Calendar::YEARS`] comes near.)
+    /// read within [`Calendar::YEARS`] comes near.) A season's `new-year`
+    /// moves the year on the way into it; a season whose `when-year` does
+    /// not keep the year is passed over for the first season, as DPjudge's
+    /// `IFYEARDIV` goes back to the start of its `FLOW`.
     pub fn next(&self, p: Phase) -> Phase {
         let season = &self.seasons[p.season as usize];
         let i = season.phases.iter().position(|&k| k == p.kind).unwrap_or(0);
         if let Some(&k) = season.phases.get(i + 1) {
             return Phase { kind: k, ..p };
         }
-        let (year, s) = if p.season as usize + 1 < self.seasons.len() {
-            (p.year, p.season + 1)
-        } else {
-            (p.year.saturating_add(1), 0)
-        };
+        let mut year = p.year;
+        let mut s = p.season as usize + 1;
+        // Each pass either returns or goes back to the first season, which
+        // has no `when-year`: two passes do it.
+        for _ in 0..2 {
+            if s >= self.seasons.len() {
+                s = 0;
+            }
+            year = year.saturating_add(self.years_into(s));
+            match self.seasons[s].when_year {
+                Some(w) if s != 0 && !w.keeps(self.shown(year)) => s = 0,
+                _ => break,
+            }
+        }
         Phase {
             year,
-            season: s,
-            kind: self.seasons[s as usize].phases[0],
+            season: s as u8,
+            kind: self.seasons[s].phases[0],
         }
+    }
+
+    /// How many years go by on the way into season `s`.
+    fn years_into(&self, s: usize) -> i32 {
+        match self.seasons[s].new_year {
+            Some(n) => n,
+            None if s == 0 && self.seasons.iter().all(|x| x.new_year.is_none()) => 1,
+            None => 0,
+        }
+    }
+
+    /// A year as printed: turned round when the years count down.
+    fn shown(&self, year: i32) -> i32 {
+        if self.years_down { -year } else { year }
+    }
+
+    /// The year of `p` as printed (`273` for B.C. 273).
+    pub fn shown_year(&self, p: Phase) -> i32 {
+        self.shown(p.year)
     }
 
     /// The next phase of kind `kind` at or after `p`: for skipping phases in
@@ -182,10 +273,11 @@ impl Calendar {
 
     /// `Spring 1901`, `July 1914`, `Winter 999 AD`.
     pub fn season_year(&self, p: Phase) -> String {
+        let year = self.shown_year(p);
         if self.era.is_empty() {
-            format!("{} {}", self.season_name(p), p.year)
+            format!("{} {year}", self.season_name(p))
         } else {
-            format!("{} {} {}", self.season_name(p), p.year, self.era)
+            format!("{} {year} {}", self.season_name(p), self.era)
         }
     }
 
@@ -206,15 +298,22 @@ impl Calendar {
         if let Some(first) = prefix.get(..1) {
             prefix = format!("{}{}", first.to_ascii_uppercase(), &prefix[1..]);
         }
-        format!("{prefix}{}{}", p.year, p.kind.letter())
+        format!("{prefix}{}{}", self.shown_year(p), p.kind.letter())
     }
 
     /// 1 when the seasons' first letters tell them apart, else 3.
+    /// Seasons of one name (Hundred's `A.D.` moves and its `A.D.`
+    /// adjustments) count once: the phase letter tells them apart.
     fn season_prefix_len(&self) -> usize {
-        let firsts: Vec<char> = self
-            .seasons
+        let mut names: Vec<&str> = Vec::new();
+        for s in &self.seasons {
+            if !names.iter().any(|n| n.eq_ignore_ascii_case(&s.name)) {
+                names.push(&s.name);
+            }
+        }
+        let firsts: Vec<char> = names
             .iter()
-            .filter_map(|s| s.name.chars().next().map(|c| c.to_ascii_uppercase()))
+            .filter_map(|s| s.chars().next().map(|c| c.to_ascii_uppercase()))
             .collect();
         let unique = firsts
             .iter()
@@ -256,7 +355,7 @@ impl Calendar {
                         .join(", ")
                 ))
             })?;
-        let year = read_year(words[1]).map_err(err)?;
+        let year = self.shown(read_year(words[1]).map_err(err)?);
         let mut rest = &words[2..];
         if rest
             .first()
@@ -306,26 +405,13 @@ impl Calendar {
         let prefix = &w[..n];
         let k = w.chars().last().ok_or(NOT)?.to_ascii_uppercase();
         let year = match read_year(w.get(n..w.len() - 1).ok_or(NOT)?) {
-            Ok(y) => y,
+            Ok(y) => self.shown(y),
             Err(why) if why == OUT_OF_RANGE => return Err(why),
             Err(_) => return Err(NOT),
         };
         if prefix.is_empty() || (prefix.len() != 1 && prefix.len() != self.season_prefix_len()) {
             return Err(NOT);
         }
-        let matches: Vec<usize> = self
-            .seasons
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| {
-                x.name.len() >= prefix.len() && x.name[..prefix.len()].eq_ignore_ascii_case(prefix)
-            })
-            .map(|(i, _)| i)
-            .collect();
-        let [season] = matches.as_slice() else {
-            return Err(NOT);
-        };
-        let season = *season;
         let kind = match k {
             'M' => PhaseKind::Movement,
             'R' => PhaseKind::Retreat,
@@ -333,6 +419,23 @@ impl Calendar {
             'P' => PhaseKind::Placement,
             _ => return Err(NOT),
         };
+        // Seasons of one name are told apart by the phase.
+        let matches: Vec<usize> = self
+            .seasons
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| {
+                x.name.len() >= prefix.len()
+                    && x.name.is_char_boundary(prefix.len())
+                    && x.name[..prefix.len()].eq_ignore_ascii_case(prefix)
+                    && x.phases.contains(&kind)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let [season] = matches.as_slice() else {
+            return Err(NOT);
+        };
+        let season = *season;
         let p = Phase {
             year,
             season: season as u8,
@@ -437,10 +540,7 @@ mod tests {
         let c = Calendar {
             seasons: months
                 .iter()
-                .map(|m| Season {
-                    name: m.to_string(),
-                    phases: vec![PhaseKind::Movement, PhaseKind::Retreat],
-                })
+                .map(|m| Season::new(m, vec![PhaseKind::Movement, PhaseKind::Retreat]))
                 .collect(),
             turn: Turn::Moves,
             start: Phase {
@@ -449,6 +549,7 @@ mod tests {
                 kind: PhaseKind::Movement,
             },
             era: String::new(),
+            years_down: false,
         };
         assert_eq!(c.short(c.start), "Mar1066M");
         assert_eq!(c.parse("Mar1066M").unwrap(), c.start);
@@ -464,5 +565,93 @@ mod tests {
         assert_eq!(c.label(p), "Winter 1901 adjustment");
         assert_eq!(c.parse("S1902M").unwrap().year, 1902);
         assert!(c.parse("Summer 1901").is_err());
+    }
+
+    /// DPjudge's Hundred: `FLOW NEWYEAR:5 A.D.:MOVEMENT,RETREATS
+    /// IFYEARDIV:10 A.D.:ADJUSTMENTS`.
+    fn hundred() -> Calendar {
+        let mut moves = Season::new("A.D.", vec![PhaseKind::Movement, PhaseKind::Retreat]);
+        moves.new_year = Some(5);
+        let mut adjust = Season::new("A.D.", vec![PhaseKind::Adjustment]);
+        adjust.when_year = Some(YearRule {
+            every: 10,
+            remainder: 0,
+        });
+        let mut c = Calendar {
+            seasons: vec![moves, adjust],
+            ..Calendar::standard()
+        };
+        c.start = c.parse("A.D. 1425 movement").unwrap();
+        c
+    }
+
+    #[test]
+    fn five_years_a_turn_and_adjustments_once_a_decade() {
+        let c = hundred();
+        assert!(c.problems().is_empty(), "{:?}", c.problems());
+        let mut p = c.start;
+        let mut seen = Vec::new();
+        for _ in 0..8 {
+            seen.push(c.label(p));
+            p = c.next(p);
+        }
+        assert_eq!(
+            seen,
+            [
+                "A.D. 1425 movement",
+                "A.D. 1425 retreat",
+                "A.D. 1430 movement",
+                "A.D. 1430 retreat",
+                "A.D. 1430 adjustment",
+                "A.D. 1435 movement",
+                "A.D. 1435 retreat",
+                "A.D. 1440 movement",
+            ]
+        );
+        let adj = c.parse("A.D. 1430 adjustment").unwrap();
+        assert_eq!(c.short(adj), "A1430A");
+        assert_eq!(c.parse("A1430A").unwrap(), adj);
+        assert_eq!(c.parse("A1435M").unwrap().season, 0);
+    }
+
+    #[test]
+    fn years_counting_down_print_down_and_compare_up() {
+        // Classical: NEWYEAR:-1, B.C. moves, IFYEARDIV:2, B.C. adjustments.
+        let mut moves = Season::new("B.C.", vec![PhaseKind::Movement, PhaseKind::Retreat]);
+        moves.new_year = Some(1);
+        let mut adjust = Season::new("B.C.", vec![PhaseKind::Adjustment]);
+        adjust.when_year = Some(YearRule {
+            every: 2,
+            remainder: 0,
+        });
+        let mut c = Calendar {
+            seasons: vec![moves, adjust],
+            years_down: true,
+            ..Calendar::standard()
+        };
+        c.start = c.parse("B.C. 273 movement").unwrap();
+        let mut p = c.start;
+        let mut seen = Vec::new();
+        for _ in 0..6 {
+            let q = c.next(p);
+            assert!(q > p, "{} after {}", c.label(q), c.label(p));
+            seen.push(c.short(p));
+            p = q;
+        }
+        assert_eq!(seen, ["B273M", "B273R", "B272M", "B272R", "B272A", "B271M"]);
+        assert_eq!(c.season_year(p), "B.C. 271");
+    }
+
+    #[test]
+    fn a_first_season_with_when_year_is_a_problem() {
+        let mut c = Calendar::standard();
+        c.seasons[0].when_year = Some(YearRule {
+            every: 2,
+            remainder: 0,
+        });
+        c.seasons[1].new_year = Some(0);
+        let p = c.problems();
+        assert!(p.iter().any(|m| m.contains("first season")), "{p:?}");
+        assert!(p.iter().any(|m| m.contains("new-year")), "{p:?}");
     }
 }

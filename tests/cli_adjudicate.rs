@@ -271,3 +271,45 @@ fn variant_1700ad_a_year_of_impulses() {
         .play("sev")
         .agree(&["France", "Austria"]);
 }
+
+/// 1700 AD II: what the results say of a year that a player would ask
+/// about, offline as by mail: a support whose unit moved elsewhere (rule
+/// 4), a leader
+/// driven out with nowhere free who displaces his own army, which
+/// retreats by the sheet (rules 5 and 7).
+#[test]
+fn variant_1700ad_a_void_support_with_its_reason_and_a_leader_s_displacement() {
+    let p = Phase {
+        variant: "1700ad",
+        position: "phase = \"Year 1700 movement\"\n\n[units]\n\
+                   France = [\"L Par\", \"A Pic\", \"A Lgd\", \"F Bri\", \"F Lgd\"]\n\
+                   Russia = [\"L Smo\", \"A Mos\"]\n\
+                   Poland = [\"A WRu\", \"A Ukr\", \"A Psk\", \"A Nov\", \"A Ore\"]\n\n\
+                   [centres]\n\
+                   France = [\"Bri\", \"Lgd\", \"Par\", \"Pic\"]\n\
+                   Russia = [\"Kaz\", \"Mos\", \"Nov\", \"Ore\", \"Ukr\"]\n\
+                   Poland = [\"Lit\", \"Maz\", \"Sar\", \"Vol\", \"WPr\"]\n"
+            .into(),
+        orders: vec![
+            (
+                "France",
+                "France 1700 Moves: A(Pic)-Nmd;\nVill(Par) S A(Pic)-Chm;".into(),
+            ),
+            (
+                "Poland",
+                "Poland 1700 Moves: A(WRu)-Smo (x2);\nA(Ukr) S A(WRu)-Smo (x2);\n\
+                 A(Psk) S A(WRu)-Smo;\nA(Nov) S A(WRu)-Smo;"
+                    .into(),
+            ),
+            (
+                "Russia",
+                "Russia 1700 Moves: A(Mos) H;\nRetreats: A(Mos)-Yar;".into(),
+            ),
+        ],
+    };
+    p.play("dean").agree(&[
+        "A(Pic) moved to Nmd in impulse 1",
+        "Menshikov(Smo)-Mos (nowhere free: it displaces a friendly",
+        "A(Mos)-Yar (displaced by its own leader's retreat)",
+    ]);
+}

@@ -787,6 +787,12 @@ fn rules_6_7_by_mail_a_defensive_army_costs_two_of_the_builds_due() {
     let results = process(&mut w, "r7b", "British");
     assert!(results.contains("1 build not used"), "{results}");
     assert!(results.contains("units 8"), "{results}");
+    // LIST counts the units as the chart does: the 3D as two.
+    let list = flat(&w.reply("someone@example.test", "LIST r7b"));
+    assert!(
+        list.contains("British") && list.contains("units 8"),
+        "LIST agrees with the chart: {list}"
+    );
 }
 
 /// `text` with its lines joined and its spaces single, so that a check of

@@ -1738,3 +1738,323 @@ fn rule_8_the_chart_says_a_centre_keeps_two_fleets() {
         "{body}"
     );
 }
+
+#[test]
+fn rule_4_all_attacks_for_the_whole_turn_count_from_a_unit_that_moved_first() {
+    let v = variant();
+    // Rule 4: "when a unit is using its double strength capability, all
+    // attacks and supports for the whole turn are added up and compared to
+    // all holds/attacks and supports with the greatest number succeeding".
+    // Podolia's army marches to Volhynia in the first impulse and attacks
+    // White Russia from there in the second, with Lithuania's and
+    // Mazovia's second-impulse supports: three against Russia's double
+    // move of two. Poland takes White Russia; Russia's army never gets in.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\"]\nPoles = [\"A Pod\", \"A Lit\", \"A Maz\"]",
+    );
+    let orders = [
+        "Russians: A(Smo)-WRu (x2)",
+        "Poles: A(Pod)-Vol-WRu",
+        "Poles: A(Lit)-hold-S A(Vol)-WRu",
+        "Poles: A(Maz)-hold-S A(Vol)-WRu",
+    ];
+    let t = turn(&v, &pos, &orders);
+    assert_eq!(
+        at(&v, &t, "WRu").map(|x| x.0),
+        Some("Poland".into()),
+        "{t:?}"
+    );
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+    assert!(at(&v, &t, "Pod").is_none(), "{:?}", t.units_after);
+    // With one support, two against two: a standoff, nobody enters, and
+    // the Polish army stays where its first impulse took it.
+    let t = turn(&v, &pos, &orders[..3]);
+    assert!(at(&v, &t, "WRu").is_none(), "{:?}", t.units_after);
+    assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Vol").map(|x| x.0), Some("Poland".into()));
+    // Alone, one against two: the double move is made, and the later
+    // attack is judged with it: it bounces in its impulse.
+    let t = turn(&v, &pos, &orders[..2]);
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Vol").map(|x| x.0), Some("Poland".into()));
+    // An attack whose unit never gets where it attacks from is not
+    // counted: Volhynia held, the march fails and the army stands.
+    let pos = board(
+        &v,
+        "Russians = [\"A Smo\"]\nPoles = [\"A Pod\", \"A Lit\", \"A Maz\"]\nTurks = [\"A Vol\"]",
+    );
+    let t = turn(&v, &pos, &orders);
+    assert_eq!(at(&v, &t, "WRu").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Pod").map(|x| x.0), Some("Poland".into()));
+}
+
+#[test]
+fn rule_4_all_attacks_for_the_whole_turn_count_from_a_unit_that_moved_first_by_mail() {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo\n\
+         EDIT REMOVE Vol\nEDIT ADD Poles A Pod",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Smo)-WRu (x2);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    // The march to Volhynia and on to White Russia, with a support from
+    // Lithuania: two against Russia's double two, "the greatest number
+    // succeeding" (rule 4): neither.
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(Pod)-Vol-WRu;\n\
+         A(Lit)-hold-S A(Vol)-WRu;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Poles");
+    let line = |needle: &str| {
+        body.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}: {body}"))
+            .to_string()
+    };
+    assert!(line("1: A(Smo)-WRu (x2)").contains("bounced"), "{body}");
+    assert!(line("2: A(Vol)-WRu").contains("bounced"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let wru = prov(&v, "WRu");
+    assert!(
+        !pos.units.iter().any(|u| v.map.province_of(u.region) == wru),
+        "a standoff: {body}\n{:?}",
+        pos.units
+    );
+}
+
+#[test]
+fn rule_4_a_void_support_says_what_the_unit_it_was_for_did_instead() {
+    let mut w = game_by_mail(&["Russians"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo",
+    );
+    assert!(r.contains("added"), "{r}");
+    // Smolensk's army marches to Pskov in the first impulse: Ukraine's
+    // support of it into White Russia in the same impulse, and Orenburg's
+    // of it holding in the second, are void; the results say why.
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Smo)-Psk;\n\
+         A(Ukr) S A(Smo)-WRu;\nA(Ore)-hold-S A(Smo);",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Russians");
+    let flat = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("1: A(Ukr) S A(Smo)-WRu void: A(Smo) moved to Psk in impulse 1"),
+        "{body}"
+    );
+    assert!(
+        flat.contains("2: A(Ore) S A(Smo) void: A(Smo) moved to Psk in impulse 1"),
+        "{body}"
+    );
+}
+
+#[test]
+fn rule_7_a_leader_whose_move_bounced_defends_with_one() {
+    // Rule 7: a leader "behaves as a normal army with the following
+    // exceptions ... may move and support with triple strength". A move
+    // that fails leaves him holding, and he holds with one: Prince Eugene,
+    // bounced off his own army in Bohemia, is driven from Vienna by an
+    // attack with one support.
+    let mut w = game_by_mail(&["Austria", "Turks"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Hun\nEDIT ADD Turks A Hun\nEDIT ADD Turks A Sty",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Turks@example.test",
+        "SIGNON Turks y1700 pw-secret\nTurks 1700 Moves: A(Hun)-Vie;\nA(Sty) S A(Hun)-Vie;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = w.reply(
+        "Austria@example.test",
+        "SIGNON Austria y1700 pw-secret\nAustria 1700 Moves: Euge(Vie)-Boh;\nA(Boh) H;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Austria");
+    let flat = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("1: Prince Eugene(Vie)-Boh bounced"), "{body}");
+    assert!(body.contains("dislodged"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let vie = prov(&v, "Vie");
+    let in_vienna: Vec<_> = pos
+        .units
+        .iter()
+        .filter(|u| v.map.province_of(u.region) == vie)
+        .collect();
+    assert_eq!(in_vienna.len(), 1, "{:?}", pos.units);
+    assert_eq!(v.map.power(in_vienna[0].power).name, "Turkey");
+}
+
+#[test]
+fn rule_8_a_leader_carried_by_convoy_lands_with_one_strength_point_a_fleet() {
+    let v = variant();
+    // Rule 8: "convoys are as in regular Diplomacy with one fleet required
+    // per strength point conveyed per impulse". Charles XII carried by
+    // one fleet lands with one, not his three: he bounces off Denmark's
+    // garrison of one, and stays in Gotaland.
+    let one = shared(
+        &v,
+        &[
+            ("Sweden", "L Got"),
+            ("Sweden", "F COS"),
+            ("Sweden", "A Fin"),
+        ],
+    );
+    let orders = ["Sweden: CXII(Got)-Den", "Sweden: F(COS) C CXII(Got)-Den"];
+    let t = turn(&v, &one, &orders);
+    assert_eq!(t.orders, vec![None; 2], "{:?}", t.orders);
+    assert_eq!(at(&v, &t, "Got"), Some(("Sweden".into(), UnitKind::Leader)));
+    assert!(at(&v, &t, "Den").is_none(), "{:?}", t.units_after);
+    // Two fleets carry two: enough for the garrison.
+    let two = shared(
+        &v,
+        &[
+            ("Sweden", "L Got"),
+            ("Sweden", "F COS"),
+            ("Sweden", "F COS"),
+            ("Sweden", "A Fin"),
+        ],
+    );
+    let orders = ["Sweden: CXII(Got)-Den", "Sweden: 2F(COS) C CXII(Got)-Den"];
+    let t = turn(&v, &two, &orders);
+    assert_eq!(t.orders, vec![None; 2], "{:?}", t.orders);
+    assert_eq!(at(&v, &t, "Den"), Some(("Sweden".into(), UnitKind::Leader)));
+}
+
+#[test]
+fn rule_7_a_power_has_one_leader_and_the_gm_cannot_add_a_second() {
+    // Rule 7 names one leader a power ("Charles XII of Sweden"; the Turks,
+    // "in the absence of any general of note", none), and "once destroyed
+    // a leader may never be rebuilt". A second Swedish leader would be a
+    // second Charles XII in the results: the GM's EDIT refuses him, and a
+    // Turkish one, with the reason.
+    let mut w = game_by_mail(&["Sweden", "Turks"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT ADD Sweden L Fin",
+    );
+    let r = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        r.contains("Charles XII of Sweden is already on the board (Got): a power has one leader"),
+        "{r}"
+    );
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT ADD Turks L Ana",
+    );
+    assert!(r.contains("Turkey has no leader"), "{r}");
+    let pos = stored(&mut w);
+    assert_eq!(
+        pos.units
+            .iter()
+            .filter(|u| u.kind == UnitKind::Leader)
+            .count(),
+        7,
+        "{:?}",
+        pos.units
+    );
+    // Once he is gone, the GM may put him back (a correction).
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Got\nEDIT ADD Sweden L Got",
+    );
+    assert!(r.contains("added"), "{r}");
+}
+
+#[test]
+fn rule_5_a_unit_waiting_off_the_board_to_retreat_acts_no_more_and_retreats_where_the_turn_left_room()
+ {
+    let mut w = game_by_mail(&["Russians", "Poles"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Kaz\nEDIT ADD Russians A Smo\n\
+         EDIT REMOVE Vol\nEDIT ADD Poles A WRu",
+    );
+    assert!(r.contains("added"), "{r}");
+    // Rule 5: retreats are "executed after the impulse (or turn, in double
+    // impulse conflicts) of the attack". White Russia's army, told to wait
+    // an impulse and march on, is dislodged by the double attack in the
+    // first: it is off the board until the turn is over, so its march is
+    // void, and its retreat to Volhynia, which Russia enters in the second
+    // impulse, is no longer free when it is made.
+    let r = w.reply(
+        "Russians@example.test",
+        "SIGNON Russians y1700 pw-secret\nRussians 1700 Moves: A(Smo)-WRu (x2);\nA(Ukr)-hold-Vol;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = w.reply(
+        "Poles@example.test",
+        "SIGNON Poles y1700 pw-secret\nPoles 1700 Moves: A(WRu)-hold-Psk;\nRetreats: A(WRu)-Vol;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Poles");
+    let flat = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("2: A(WRu)-Psk void: the unit stands"),
+        "{body}"
+    );
+    assert!(flat.contains("not to Vol: it is not free"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let in_ = |name: &str| {
+        pos.units
+            .iter()
+            .find(|u| v.map.province_of(u.region) == prov(&v, name))
+            .map(|u| v.map.power(u.power).name.clone())
+    };
+    assert_eq!(in_("WRu").as_deref(), Some("Russia"), "{:?}", pos.units);
+    assert_eq!(in_("Vol").as_deref(), Some("Russia"), "{:?}", pos.units);
+}
+
+#[test]
+fn rule_8_a_fleet_left_in_an_enemy_coast_with_no_place_nearer_a_centre_is_disbanded() {
+    // Rule 8: such fleets "must immediately be retreated as a land unit
+    // would be", and rule 5: "if a unit cannot retreat closer to a
+    // controlled supply centre it is disbanded". Spain takes Picardy; the
+    // French fleet there has only the Channel, no nearer a French centre
+    // than Picardy itself, which is next to Paris: it is disbanded, and
+    // the results say why.
+    let mut w = game_by_mail(&["France", "Spain"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Pic\nEDIT ADD France F Pic",
+    );
+    assert!(r.contains("added"), "{r}");
+    let v = variant();
+    let r = w.reply(
+        "Spain@example.test",
+        "SIGNON Spain y1700 pw-secret\nSpain 1700 Moves: A(SNe)-Pic;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "France");
+    let flat = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "F(Pic) disbanded (the coast is no longer friendly; no free place nearer a centre of its own)"
+        ),
+        "{body}"
+    );
+    let pos = stored(&mut w);
+    let france = power(&v, "France");
+    assert!(
+        !pos.units.iter().any(|u| u.power == france
+            && u.kind == UnitKind::Fleet
+            && ![prov(&v, "Bri"), prov(&v, "Lgd")].contains(&v.map.province_of(u.region))),
+        "{:?}",
+        pos.units
+    );
+}

@@ -607,3 +607,21 @@ fn rule_8_fleets_are_removed_two_to_a_centre() {
     let _ = results_for(&mut w, "Sweden");
     assert_eq!(units_in(&mut w, "Sca"), vec!["Sweden Army".to_string()]);
 }
+
+#[test]
+fn rule_10c_adjudicate_prints_a_single_impulse_into_switzerland_as_written_with_its_reason() {
+    // Offline there is no reply to refuse it: the results print the move
+    // as written, void, with rule 10c's reason, never as a hold.
+    let (out, err) = adjudicate(
+        "phase = \"Year 1700 movement\"\n[units]\nFrance = [\"A Bur\"]\n\
+         [centres]\nFrance = [\"Par\"]\n",
+        "France 1700 Moves: A(Bur)-Swi;\n",
+    );
+    assert!(err.is_empty(), "{err}");
+    let flat = flat(&out);
+    assert!(
+        flat.contains("1: A(Bur)-Swi void: an action across the Swiss border takes both impulses"),
+        "{out}"
+    );
+    assert!(!flat.contains("A(Bur) H"), "{out}");
+}

@@ -59,6 +59,9 @@ pub enum Illegal {
     SupportSelf,
     /// Support for a move that the supported unit could not make.
     ImpossibleMove,
+    /// Support across a marked border (a strait, a half-strength
+    /// crossing: `map::crossing`), which no support crosses.
+    NoSupportAcross,
     /// Support or convoy naming a unit that is not on the board.
     NoSuchUnit,
     /// Only fleets convoy.
@@ -228,6 +231,7 @@ impl fmt::Display for Illegal {
             Illegal::CannotSupportThere => "a unit can only support where it could move itself",
             Illegal::SupportSelf => "a unit cannot support itself",
             Illegal::ImpossibleMove => "the supported move is impossible",
+            Illegal::NoSupportAcross => "no support may be given across that border",
             Illegal::NoSuchUnit => "the unit named is not on the board",
             Illegal::NotAFleet => "only fleets can convoy",
             Illegal::NotAtSea => "fleets can only convoy at sea",

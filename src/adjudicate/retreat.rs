@@ -2,7 +2,7 @@
 //! disbands; two or more retreats to one province all disband.
 
 use super::Illegal;
-use crate::map::{Map, RegionId, Unit};
+use crate::map::{Crossing, Map, RegionId, Unit};
 use crate::orders::{RetreatCommand, RetreatOrder};
 
 /// A retreat phase: the units that stayed, and the dislodged ones with
@@ -39,6 +39,26 @@ pub struct RetreatResult {
     pub orders: Vec<Option<Illegal>>,
     /// The board afterwards.
     pub units_after: Vec<Unit>,
+}
+
+/// Of the retreats `rivals` (indexes of dislodged units) to province `p`,
+/// those across a marked border give way to the others: the ones across
+/// straits first, then those across half-strength borders, as long as two
+/// or more are left (`map::crossing`; DPjudge's rule). One left retreats.
+fn give_way_across_marks(
+    map: &Map,
+    situation: &RetreatSituation,
+    p: crate::map::ProvinceId,
+    rivals: &mut Vec<usize>,
+) {
+    if !map.has_marked_borders() {
+        return;
+    }
+    for weak in [Crossing::Strait, Crossing::Half] {
+        if rivals.len() >= 2 {
+            rivals.retain(|&e| map.crossing_from(situation.dislodged[e].0.region, p) != weak);
+        }
+    }
 }
 
 /// Adjudicate a retreat phase. Later orders to the same unit replace
@@ -111,13 +131,14 @@ pub fn adjudicate_retreats(
             Some((_, None)) => RetreatStatus::Disbanded,
             Some((_, Some(r))) => {
                 let p = map.province_of(r);
-                let clash = (0..n).any(|e| {
-                    e != d && matches!(chosen[e], Some((_, Some(q))) if map.province_of(q) == p)
-                });
-                if clash {
-                    RetreatStatus::Bounced
-                } else {
+                let mut rivals: Vec<usize> = (0..n)
+                    .filter(|&e| matches!(chosen[e], Some((_, Some(q))) if map.province_of(q) == p))
+                    .collect();
+                give_way_across_marks(map, situation, p, &mut rivals);
+                if rivals == [d] {
                     RetreatStatus::Retreated(r)
+                } else {
+                    RetreatStatus::Bounced
                 }
             }
         };

@@ -98,9 +98,23 @@ fn orders_text(v: &Variant, o: &PhaseOrders) -> String {
             retreats,
             adjust: builds,
         } => {
-            lines.extend(main(moves));
-            lines.extend(retreat(retreats));
-            lines.extend(adjust(builds));
+            // A yearly sheet's retreat reads as a move (`A(Mos)-Yar`):
+            // its parts go under the sheet's headings (1700 AD II rule 6),
+            // as the offline `adjudicate` and the pages read them.
+            let mut s = String::new();
+            for (heading, part) in [
+                (None, main(moves)),
+                (Some("Retreats:"), retreat(retreats)),
+                (Some("Builds:"), adjust(builds)),
+            ] {
+                if let Some(h) = heading.filter(|_| !part.is_empty()) {
+                    let _ = writeln!(s, "{h}");
+                }
+                for (p, c) in part {
+                    let _ = writeln!(s, "{}: {}", name(p), format_order(&v.map, &c));
+                }
+            }
+            return s;
         }
     }
     let mut s = String::new();

@@ -201,6 +201,7 @@ pub fn missed(
 pub fn seat_after(status: SeatStatus, has_nothing: bool, newly_disordered: bool) -> SeatStatus {
     match status {
         SeatStatus::NotInGame => SeatStatus::NotInGame,
+        SeatStatus::Dummy => SeatStatus::Dummy,
         _ if has_nothing => SeatStatus::Eliminated,
         _ if newly_disordered => SeatStatus::Disorder,
         s => s,

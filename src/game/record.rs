@@ -300,6 +300,10 @@ pub enum SeatStatus {
     /// grace) and it is told so; its player keeps the seat and leaves
     /// civil disorder by sending orders, or the GM replaces them.
     Disorder,
+    /// A dummy power of the variant (`[dummies]`): nobody plays it, ever.
+    /// Its seat is not offered, filled or waited for, and it does not
+    /// vote on the game's end.
+    Dummy,
 }
 
 impl SeatStatus {
@@ -320,6 +324,7 @@ impl SeatStatus {
             SeatStatus::Eliminated => "eliminated",
             SeatStatus::NotInGame => "not in game",
             SeatStatus::Disorder => "civil disorder",
+            SeatStatus::Dummy => "dummy",
         }
     }
     /// From storage; `None` for a word no version of the judge wrote.
@@ -331,6 +336,7 @@ impl SeatStatus {
             "eliminated" => Some(SeatStatus::Eliminated),
             "not in game" => Some(SeatStatus::NotInGame),
             "civil disorder" => Some(SeatStatus::Disorder),
+            "dummy" => Some(SeatStatus::Dummy),
             _ => None,
         }
     }

@@ -125,11 +125,12 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 PhaseOrders::Adjustment(o) => o,
                 _ => &empty,
             };
-            let heard: Vec<AdjustOrder> = o
+            let mut heard: Vec<AdjustOrder> = o
                 .iter()
                 .filter(|x| !silenced(v, pos, x.power))
                 .copied()
                 .collect();
+            heard.extend(builds_for_silent(v, pos));
             let r = judge_adjustments(v, pos, &heard);
             let mut state = pos.state.clone();
             for f in hooks(v) {
@@ -157,6 +158,52 @@ fn hooks(v: &Variant) -> impl Iterator<Item = &dyn Feature> {
 /// nothing): a feature silences it.
 fn silenced(v: &Variant, pos: &Position, power: crate::map::PowerId) -> bool {
     hooks(v).any(|f| f.silenced(pos, power))
+}
+
+/// The builds the judge makes for the silenced powers whose feature says
+/// so (a dummy power under DPjudge's `CD_BUILDS`): as many as each is
+/// owed, in its build sites in the map's order, an army where one may
+/// stand and a fleet otherwise. The judge chooses where DPjudge drew
+/// lots, so that a phase played twice gives the same result.
+fn builds_for_silent(v: &Variant, pos: &Position) -> Vec<AdjustOrder> {
+    use crate::map::UnitKind;
+    use crate::orders::{AdjustCommand, Place};
+    let owed = due(v, pos);
+    let mut out = Vec::new();
+    for power in v.map.power_ids() {
+        let mut left = owed.get(power.index()).copied().unwrap_or(0);
+        if left <= 0 || !silenced(v, pos, power) || !hooks(v).any(|f| f.builds_for_silent(power)) {
+            continue;
+        }
+        let mut used = Vec::new();
+        for (i, region) in v.map.regions().iter().enumerate() {
+            if left == 0 {
+                break;
+            }
+            if used.contains(&region.province) {
+                continue;
+            }
+            let Ok(r) = u16::try_from(i).map(crate::map::RegionId) else {
+                break;
+            };
+            for kind in [UnitKind::Army, UnitKind::Fleet] {
+                let build = AdjustOrder {
+                    power,
+                    command: AdjustCommand::Build {
+                        kind: Some(kind),
+                        at: Place::of_region(&v.map, r),
+                    },
+                };
+                if build_refusals(v, pos, &[build]).first() == Some(&None) {
+                    out.push(build);
+                    used.push(region.province);
+                    left -= 1;
+                    break;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether the variant's movement phases are played from yearly order

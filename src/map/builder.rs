@@ -94,6 +94,17 @@ pub struct RawProvince {
     /// be any province's plain name.
     #[serde(default)]
     pub ambiguous: Vec<Spanned<String>>,
+    /// A coast whose fleet may convoy as if at sea (DPjudge's `PORT`).
+    #[serde(default)]
+    pub port: bool,
+    /// Neighbours a move from here reaches at half strength, with no
+    /// support across (DPjudge's `*` border mark; see `map::crossing`).
+    #[serde(default, rename = "half-strength")]
+    pub half_strength: Vec<Spanned<String>>,
+    /// Neighbours across a strait: a move there has only its supports'
+    /// strength, with no support across (DPjudge's `~` border mark).
+    #[serde(default)]
+    pub strait: Vec<Spanned<String>>,
 }
 
 /// A `[[powers]]` entry as written.
@@ -177,6 +188,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
     g.names(&mut b, t.provinces);
     let ambiguous = ambiguous_names(&mut b, t.provinces);
     let edges = g.borders(&mut b, t.provinces);
+    let marks = g.marks(&mut b, t.provinces, &edges);
     g.check_symmetry(&mut b, &edges);
     g.check_shores(&mut b, t.provinces, &edges);
     let mut ps = PowerTables::default();
@@ -187,17 +199,16 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         b.problems.sort_by_key(|p| p.line);
         return Err(b.problems);
     }
-    Ok((
-        g.finish(
-            b.names,
-            ambiguous,
-            edges,
-            ps.powers,
-            ps.power_names,
-            t.stacking,
-        ),
-        ps.starting,
-    ))
+    let mut map = g.finish(
+        b.names,
+        ambiguous,
+        edges,
+        ps.powers,
+        ps.power_names,
+        t.stacking,
+    );
+    map.marks = marks;
+    Ok((map, ps.starting))
 }
 
 /// The names each province shares with others (`ambiguous`), by name;
@@ -345,7 +356,17 @@ impl Geography {
             supply_centre: rp.supply_centre,
             home_of: None,
             regions: prov_regions,
+            port: rp.port,
         });
+        if rp.port && terrain != Terrain::Coast {
+            b.at(
+                &rp.terrain,
+                format!(
+                    "`{}` is a port, but only a coast can be one",
+                    rp.id.get_ref()
+                ),
+            );
+        }
     }
 
     /// A split province's coasts (`StP/nc`, `StP/sc`): a fleet region
@@ -568,6 +589,52 @@ impl Geography {
         edges
     }
 
+    /// The marked borders (`half-strength`, `strait`): each must be a
+    /// border of the province, marked once.
+    fn marks(
+        &self,
+        b: &mut Builder,
+        table: &[RawProvince],
+        edges: &Edges,
+    ) -> Vec<(ProvinceId, ProvinceId, crate::map::Crossing)> {
+        use crate::map::Crossing;
+        let mut out: Vec<(ProvinceId, ProvinceId, Crossing)> = Vec::new();
+        for (i, rp) in table.iter().enumerate() {
+            let from = ProvinceId(i as u16);
+            let lists = [
+                (&rp.half_strength, Crossing::Half),
+                (&rp.strait, Crossing::Strait),
+            ];
+            for (list, how) in lists {
+                for s in list {
+                    let Some(&to) = self.ids.get(&normalize_name(s.get_ref())) else {
+                        b.at(s, format!("unknown province `{}`", s.get_ref()));
+                        continue;
+                    };
+                    let province = |r: RegionId| self.regions[r.index()].province;
+                    let borders = edges
+                        .keys()
+                        .any(|&(f, t, _)| province(f) == from && province(t) == to);
+                    if !borders {
+                        b.at(
+                            s,
+                            format!(
+                                "`{}` marks its border to `{}`, but has none there",
+                                rp.id.get_ref(),
+                                s.get_ref()
+                            ),
+                        );
+                    } else if out.iter().any(|&(f, t, _)| f == from && t == to) {
+                        b.at(s, format!("border to `{}` marked twice", s.get_ref()));
+                    } else {
+                        out.push((from, to, how));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// `Lon` or `StP/nc`, for a problem about a region.
     fn region_label(&self, r: RegionId) -> String {
         let reg = &self.regions[r.index()];
@@ -679,6 +746,7 @@ impl Geography {
             power_names,
             ambiguous,
             stacking,
+            marks: Vec::new(),
         }
     }
 }

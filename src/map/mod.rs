@@ -13,9 +13,11 @@
 //! `[[powers]]` tables of a variant file; nothing here does I/O.
 
 pub mod builder;
+mod crossing;
 mod names;
 pub mod wire;
 
+pub use crossing::Crossing;
 pub use names::normalize_name;
 
 use std::collections::HashMap;
@@ -241,6 +243,9 @@ pub struct Province {
     pub regions: Vec<RegionId>,
     /// Where the map picture draws it (1000 x 1000 canvas, north up).
     pub xy: Option<[f32; 2]>,
+    /// A coast whose fleet may convoy as if at sea (see
+    /// [`Map::convoys_at`]).
+    pub port: bool,
 }
 
 impl Province {
@@ -346,6 +351,9 @@ pub struct Map {
     pub(crate) ambiguous: HashMap<String, Vec<ProvinceId>>,
     /// Which units may share a province.
     pub(crate) stacking: Stacking,
+    /// Marked borders, one way each: from, to, how a move crosses (see
+    /// [`Map::crossing`]); empty on most maps.
+    pub(crate) marks: Vec<(ProvinceId, ProvinceId, Crossing)>,
 }
 
 impl Stacking {

@@ -266,9 +266,13 @@ pub fn title(r: &PhaseReport<'_>) -> String {
 fn judge_phase(v: &Variant, p: crate::variant::Phase) -> String {
     let season = v.calendar.season_name(p);
     if v.calendar.era.is_empty() {
-        format!("{season} of {}", p.year)
+        format!("{season} of {}", v.calendar.shown_year(p))
     } else {
-        format!("{season} of {} {}", p.year, v.calendar.era)
+        format!(
+            "{season} of {} {}",
+            v.calendar.shown_year(p),
+            v.calendar.era
+        )
     }
 }
 
@@ -419,9 +423,8 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         chart_before_retreats: r.after.phase.kind == PhaseKind::Retreat
             && centres_change_before_next_move(v, r.after.phase),
         name_width: map
-            .powers()
-            .iter()
-            .map(|p| p.name.chars().count() + 1)
+            .power_ids()
+            .map(|p| chart_name(v, p).chars().count() + 1)
             .max()
             .unwrap_or(0)
             .clamp(14, 26),
@@ -816,7 +819,7 @@ fn chart(r: &PhaseReport<'_>, unseen_dislodged: &[&Unit]) -> (Vec<CentreRow>, Ve
             .map(|(p, _)| p)
             .collect();
         centres.push(CentreRow {
-            power: map.power(pw).name.clone(),
+            power: chart_name(v, pw),
             adjective: map.power(pw).adjective.clone(),
             count: a[i],
             change: a[i] as i64 - b[i] as i64,
@@ -835,6 +838,17 @@ fn chart(r: &PhaseReport<'_>, unseen_dislodged: &[&Unit]) -> (Vec<CentreRow>, Ve
         });
     }
     (centres, eliminated)
+}
+
+/// A power's name in the chart: a dummy power, which nobody plays, is
+/// marked so (`Neutral (dummy)`).
+fn chart_name(v: &Variant, pw: PowerId) -> String {
+    let name = &v.map.power(pw).name;
+    if v.unplayed(pw) {
+        format!("{name} (dummy)")
+    } else {
+        name.clone()
+    }
 }
 
 /// Units named with their power's adjective: `Viking F(NAT)`.
@@ -1047,6 +1061,135 @@ fn adjustment_lines(
     }
 }
 
+/// The marks of order `k` of impulse `n` of a yearly turn: what became
+/// of it, and a void support says why (1700 AD II rule 4's impulses).
+fn impulse_marks(
+    v: &Variant,
+    rounds: &[crate::rules::impulses::judge::Round],
+    n: usize,
+    k: usize,
+) -> (Vec<String>, Vec<String>) {
+    let round = &rounds[n];
+    let o = &round.orders[k].0;
+    let (mut marks, mut jm) = (Vec::new(), Vec::new());
+    if let Some(why) = round.result.orders[k] {
+        // A support of a unit gone in an earlier impulse says where it
+        // went.
+        let gone = (why == Illegal::NoSuchUnit)
+            .then(|| void_support_why(v, rounds, n, &o.command))
+            .flatten();
+        marks.push(format!("void: {}", gone.unwrap_or_else(|| why.to_string())));
+        jm.push("void".to_string());
+    } else if let Some(u) = round
+        .result
+        .units
+        .iter()
+        .find(|u| u.order_index() == Some(k))
+    {
+        let (m, j) = outcome_marks(&u.outcome, &|i| {
+            Some(unit_in_outcome(&v.map, &round.board[i]))
+        });
+        // A void support says what the unit it was for did instead.
+        let why = matches!(u.outcome, Outcome::SupportVoid)
+            .then(|| void_support_why(v, rounds, n, &o.command))
+            .flatten();
+        marks.extend(m.map(|m| match &why {
+            Some(why) => format!("{m}: {why}"),
+            None => m,
+        }));
+        jm.extend(j);
+        if u.dislodged.is_some() {
+            marks.push("dislodged".into());
+            jm.push("dislodged".into());
+        }
+    }
+    (marks, jm)
+}
+
+/// Why a support of impulse `n` of a yearly turn is void (1700 AD II rule
+/// 4's impulses): what the unit it names did instead, in that impulse or
+/// an earlier one: `A(Smo) moved to Psk in impulse 1`. `None` when the
+/// rounds do not show it.
+fn void_support_why(
+    v: &Variant,
+    rounds: &[crate::rules::impulses::judge::Round],
+    n: usize,
+    command: &crate::orders::MainCommand,
+) -> Option<String> {
+    use crate::adjudicate::movement::Resolved;
+    use crate::orders::{MainCommand, Step};
+    let map = &v.map;
+    let (target, into) = match command {
+        MainCommand::SupportMove { unit, to } => (*unit, Some(to.province)),
+        MainCommand::SupportHold { unit } => (*unit, None),
+        MainCommand::Impulses { steps, .. } => match steps.last()? {
+            Step::SupportMove(unit, to) => (*unit, Some(to.province)),
+            Step::SupportHold(unit) => (*unit, None),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let at = |round: &crate::rules::impulses::judge::Round| {
+        round
+            .board
+            .iter()
+            .position(|u| map.province_of(u.region) == target.at.province)
+    };
+    // In this impulse: it went elsewhere, or did not move.
+    if let Some(i) = rounds
+        .get(n)
+        .and_then(|r| at(r).map(|i| (r, i)))
+        .map(|(r, i)| {
+            let who = unit_named(v, &r.board[i]);
+            let went = r
+                .result
+                .units
+                .get(i)
+                .and_then(|x| match (x.command, &x.outcome) {
+                    (Resolved::Move { to, .. }, Outcome::Moved) => Some((to, "moved")),
+                    (Resolved::Move { to, .. }, _) => Some((to, "tried to move")),
+                    _ => None,
+                });
+            match (went, into) {
+                (Some((to, how)), _) => format!(
+                    "{who} {how} to {} in impulse {}",
+                    map.region_abbr(to),
+                    n + 1
+                ),
+                (None, Some(to)) => format!(
+                    "{who} does not move to {} in impulse {}",
+                    map.province(to).abbr,
+                    n + 1
+                ),
+                (None, None) => format!("{who} is not where it is supported in impulse {}", n + 1),
+            }
+        })
+    {
+        return Some(i);
+    }
+    // Gone in an earlier impulse: moved away or dislodged.
+    for m in (0..n.min(rounds.len())).rev() {
+        let r = &rounds[m];
+        let Some(i) = at(r) else { continue };
+        let who = unit_named(v, &r.board[i]);
+        let x = r.result.units.get(i)?;
+        if x.dislodged.is_some() {
+            return Some(format!("{who} was dislodged in impulse {}", m + 1));
+        }
+        if let (Resolved::Move { to, .. }, Outcome::Moved) = (x.command, &x.outcome) {
+            return Some(format!(
+                "{who} moved to {} in impulse {}",
+                map.region_abbr(to),
+                m + 1
+            ));
+        }
+    }
+    Some(format!(
+        "no unit in {}",
+        map.province(target.at.province).abbr
+    ))
+}
+
 /// A yearly turn's orders, impulse by impulse, land and sea, with what
 /// became of each; refused orders; and the retreats.
 fn turn_lines(
@@ -1068,26 +1211,7 @@ fn turn_lines(
                         continue;
                     }
                     let cmd = AnyCommand::Main(o.unit, o.command.clone());
-                    let (mut marks, mut jm) = (Vec::new(), Vec::new());
-                    if let Some(why) = round.result.orders[k] {
-                        marks.push(format!("void: {why}"));
-                        jm.push("void".to_string());
-                    } else if let Some(u) = round
-                        .result
-                        .units
-                        .iter()
-                        .find(|u| u.order_index() == Some(k))
-                    {
-                        let (m, j) = outcome_marks(&u.outcome, &|i| {
-                            Some(unit_in_outcome(map, &round.board[i]))
-                        });
-                        marks.extend(m);
-                        jm.extend(j);
-                        if u.dislodged.is_some() {
-                            marks.push("dislodged".into());
-                            jm.push("dislodged".into());
-                        }
-                    }
+                    let (marks, jm) = impulse_marks(r.variant, rounds, n, k);
                     let x2 = if round.doubled.contains(&k) {
                         " (x2)"
                     } else {
@@ -1196,7 +1320,12 @@ fn turn_lines(
                 format!("{} -> {}", unit_long(map, u), map.region_abbr(*region)),
             ),
             None => (
-                format!("{} lost: nowhere to go ({why})", unit_zine(map, u)),
+                // Retreated "as a land unit would be" (rule 8): with no
+                // free place nearer a centre of its own, disbanded (rule 5).
+                format!(
+                    "{} disbanded ({why}; no free place nearer a centre of its own)",
+                    unit_zine(map, u)
+                ),
                 format!("{} DISBAND", unit_long(map, u)),
             ),
         };

@@ -311,6 +311,20 @@ pub trait Feature:
         None
     }
 
+    /// [`Feature::build_site`], with what the game keeps for the features
+    /// (`state`): for a rule whose sites change during the game (DPjudge's
+    /// `NEWHOMES`, `new_homes`). The default asks `build_site`.
+    fn build_site_in(
+        &self,
+        map: &Map,
+        _state: &RuleState,
+        power: PowerId,
+        p: ProvinceId,
+        owned: bool,
+    ) -> Option<Result<BuildSite, Illegal>> {
+        self.build_site(map, power, p, owned)
+    }
+
     /// See `RuleQuestions::unseen`.
     fn unseen(&self, _orderer: PowerId, _p: ProvinceId, _phase: Option<Phase>) -> bool {
         false
@@ -322,6 +336,22 @@ pub trait Feature:
     /// nothing).
     fn silenced(&self, _pos: &Position, _power: PowerId) -> bool {
         false
+    }
+    /// Whether `power` is played by nobody, ever (DPjudge's dummy
+    /// powers): no seat of it is offered, filled or waited for. Such a
+    /// power is also silenced, by the same feature.
+    fn unplayed(&self, _power: PowerId) -> bool {
+        false
+    }
+    /// Whether the judge builds for silenced `power` what it is owed
+    /// (DPjudge's `CD_BUILDS`), where otherwise the builds are waived.
+    fn builds_for_silent(&self, _power: PowerId) -> bool {
+        false
+    }
+    /// Why draws may not be proposed or agreed in the variant, where its
+    /// rule forbids them (DPjudge's `NO_DRAW`: only a solo ends it).
+    fn draws_refused(&self) -> Option<&'static str> {
+        None
     }
     /// What a silenced power's player is told when it sends orders: why
     /// it gives none now (each feature that silences says its own rule).

@@ -972,7 +972,7 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
             .features
             .plugins
             .iter()
-            .find_map(|f| f.build_site(map, power, p, owned))
+            .find_map(|f| f.build_site_in(map, self.state, power, p, owned))
         {
             return answer;
         }

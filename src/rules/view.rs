@@ -203,6 +203,20 @@ pub trait VariantRules: Ruleset {
         self.features().leader_name(power)
     }
 
+    /// Whether nobody ever plays `power` (a dummy power), as a feature
+    /// says: its seat is never offered, and the chart marks it.
+    fn unplayed(&self, power: PowerId) -> bool {
+        self.features().plugins.iter().any(|f| f.unplayed(power))
+    }
+
+    /// Why the variant's rule forbids draws, if it does.
+    fn draws_refused(&self) -> Option<&'static str> {
+        self.features()
+            .plugins
+            .iter()
+            .find_map(|f| f.draws_refused())
+    }
+
     /// Why `power` gives no orders in `pos`, if a feature silences it
     /// (1000 AD rule 13's anarchy, a dormant power): its units hold and
     /// nothing of it is missing.

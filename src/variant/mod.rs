@@ -148,6 +148,8 @@ struct RawCalendar {
     start: String,
     #[serde(default)]
     era: String,
+    #[serde(default)]
+    years_down: bool,
 }
 
 /// The calendar of `[calendar]`, its problems reported at its line.
@@ -167,6 +169,7 @@ fn calendar_of(
             kind: PhaseKind::Movement,
         },
         era: rc.era,
+        years_down: rc.years_down,
     };
     let calendar_ok = calendar.problems().is_empty();
     for m in calendar.problems() {

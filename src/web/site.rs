@@ -737,6 +737,7 @@ impl Site {
                         S::Eliminated => "eliminated",
                         S::NotInGame => "not in this game",
                         S::Disorder => "in civil disorder",
+                        S::Dummy => "a dummy power: nobody plays it",
                     },
                 }
             })
@@ -1167,11 +1168,27 @@ fn read_orders(v: &Variant, kind: PhaseKind, text: &str) -> Option<PhaseOrders> 
         }),
     };
     let mut sorted = crate::game::phase_orders::PhaseOrdersBuilder::new();
+    // A yearly sheet's parts stand under their headings (`Retreats:`),
+    // for a retreat reads as a move.
+    let mut under: Option<PhaseKind> = None;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let heading = line
+            .trim()
+            .strip_suffix(':')
+            .and_then(|w| crate::orders::parse::Heading::from_word(&w.to_ascii_lowercase()));
+        if let Some(h) = heading.filter(|_| sheet) {
+            under = Some(match h {
+                crate::orders::parse::Heading::Moves => PhaseKind::Movement,
+                crate::orders::parse::Heading::Retreats => PhaseKind::Retreat,
+                _ => PhaseKind::Adjustment,
+            });
+            continue;
+        }
         let (who, order) = line.split_once(": ")?;
         let power = v.map.lookup_power(who.trim())?;
-        let command = kinds
+        let command = under
             .iter()
+            .chain(kinds)
             .find_map(|k| parser.parse(order.trim(), Some(*k)).ok())?
             .command;
         sorted.push(power, command);

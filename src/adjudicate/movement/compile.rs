@@ -14,6 +14,11 @@ impl Compiled<'_> {
     /// why each was not carried out, if it was not.
     pub(super) fn compile(&mut self, orders: &[MainOrder], verdicts: &mut Vec<Option<Illegal>>) {
         verdicts.clear();
+        if verdicts.capacity() == 0 {
+            // The one-shot judge hands its lists over: allocate this one
+            // at its size, without the growing path.
+            *verdicts = Vec::with_capacity(orders.len());
+        }
         verdicts.resize(orders.len(), None);
         // What the passes after the loop have to do: most phases have no
         // conflicting orders, no unit found later and no convoy, and skip
@@ -61,15 +66,17 @@ impl Compiled<'_> {
             match self.check(u, &o.command) {
                 Err(why) => verdicts[i] = Some(why),
                 Ok(cmd) => {
-                    let named = match (&o.command, cmd) {
-                        (
+                    // Looked at only for a support or convoy bound to
+                    // nobody yet: most orders are moves.
+                    let named = match cmd {
+                        Cmd::SupMove { target: NONE, .. }
+                        | Cmd::SupHold { target: NONE }
+                        | Cmd::Convoy { army: NONE, .. } => match &o.command {
                             MainCommand::SupportMove { unit: t, .. }
                             | MainCommand::SupportHold { unit: t }
-                            | MainCommand::Convoy { unit: t, .. },
-                            Cmd::SupMove { target: NONE, .. }
-                            | Cmd::SupHold { target: NONE }
-                            | Cmd::Convoy { army: NONE, .. },
-                        ) => Some((t.at.province, t.kind)),
+                            | MainCommand::Convoy { unit: t, .. } => Some((t.at.province, t.kind)),
+                            _ => None,
+                        },
                         _ => None,
                     };
                     any_named |= named.is_some();
@@ -372,6 +379,17 @@ impl Compiled<'_> {
                 _ => {}
             }
         }
+        // No support crosses a marked border (`map::crossing`).
+        if self.b.map.has_marked_borders() {
+            let dest = match c {
+                MainCommand::SupportHold { unit: t } => Some(t.at.province),
+                MainCommand::SupportMove { to, .. } => Some(to.province),
+                _ => None,
+            };
+            if dest.is_some_and(|d| !self.b.map.crossing_from(unit.region, d).supports_across()) {
+                return Err(Illegal::NoSupportAcross);
+            }
+        }
         // The defensive army keeps to its homeland and supports only what
         // happens in it (1000 AD rule 7).
         if unit.kind == UnitKind::DefensiveArmy {
@@ -511,13 +529,7 @@ impl Compiled<'_> {
         if !unit.kind.can_convoy() {
             return Err(Illegal::NotAFleet);
         }
-        if self
-            .b
-            .map
-            .province(self.b.map.province_of(unit.region))
-            .terrain
-            != Terrain::Sea
-        {
+        if !self.b.map.convoys_at(self.b.map.province_of(unit.region)) {
             return Err(Illegal::NotAtSea);
         }
         if self.found_later(u, target) {
@@ -696,7 +708,7 @@ impl Compiled<'_> {
         let f = self.place[p as usize].unit;
         f != NONE
             && self.b.units[f as usize].kind.can_convoy()
-            && self.b.map.province(ProvinceId(p)).terrain == Terrain::Sea
+            && self.b.map.convoys_at(ProvinceId(p))
     }
 
     pub(super) fn sea_touches(&self, sea: u16, p: u16) -> bool {

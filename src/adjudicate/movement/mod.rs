@@ -19,6 +19,7 @@
 
 mod compact;
 mod compile;
+mod marks;
 mod resolve;
 mod results;
 mod strength;
@@ -272,6 +273,9 @@ pub struct Prepared {
     /// their order names (1066 rule 5: each of Harald's waiting A/Fs from
     /// the sea it stands in).
     pub from: Vec<(usize, RegionId)>,
+    /// Units that hold with other than their own strength when their move
+    /// fails (1700 AD rule 7: a leader moves with three, holds with one).
+    pub held: Vec<(usize, u32)>,
 }
 
 /// An army aboard an A/F that disembarks this move (Abstraction II): a
@@ -355,7 +359,10 @@ impl MovementResult {
     }
 }
 
+/// Tagged by a plain byte: matched at every step of the judge, it is read
+/// with one load rather than decoded from a flag's spare values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Cmd {
     Hold,
     Move {
@@ -492,6 +499,7 @@ impl Judge {
         c.compile(orders, &mut self.result.orders);
         c.ferry(&prepared.ferried);
         c.link();
+        c.mark_crossings();
         let n = board.units.len();
         let mut r = Resolver::reusing(n, std::mem::take(&mut self.resolver));
         for u in 0..n {
@@ -575,6 +583,11 @@ struct Hooks {
     aboard_path: Vec<bool>,
     /// Where a box unit moves from, fixed before the orders are read.
     fixed_from: Vec<Option<RegionId>>,
+    /// Moves across marked borders ([`marks`]).
+    crossing: Vec<crate::map::Crossing>,
+    /// The strength a unit holds with when its move fails, if not its
+    /// own (0: its own).
+    held: Vec<u32>,
 }
 
 impl Hooks {
@@ -606,8 +619,19 @@ impl Hooks {
         self.aboard_path.get(u).copied().unwrap_or(false)
     }
 
+    fn crossing(&self, u: usize) -> crate::map::Crossing {
+        self.crossing
+            .get(u)
+            .copied()
+            .unwrap_or(crate::map::Crossing::Full)
+    }
+
     fn fixed_from(&self, u: usize) -> Option<RegionId> {
         self.fixed_from.get(u).copied().flatten()
+    }
+
+    fn held(&self, u: usize) -> Option<u32> {
+        self.held.get(u).copied().filter(|&s| s != 0)
     }
 }
 
@@ -712,8 +736,8 @@ impl<'a> Compiled<'a> {
                 prov: p,
                 in_box,
                 ice: ice && b.questions.icebound(ProvinceId(p), u.kind, b.phase),
-                strength,
-                support: strength,
+                strength: marks::own(strength),
+                support: strength * marks::UNIT,
                 valid: false,
                 conflict: false,
                 order_of: u32::MAX,
@@ -779,17 +803,22 @@ impl<'a> Compiled<'a> {
         }
         for &(u, v) in &prepared.strength {
             if v != 0 {
-                self.slot[u].strength = v;
+                self.slot[u].strength = marks::own(v);
             }
         }
         for &(u, v) in &prepared.support {
             if v != 0 {
-                self.slot[u].support = v;
+                self.slot[u].support = v * marks::UNIT;
             }
         }
         for &(u, r) in &prepared.from {
             self.hooks
                 .set(n_units, |h| &mut h.fixed_from, None, u, Some(r));
+        }
+        for &(u, s) in &prepared.held {
+            // In the judge's count, as the unit's own strength is.
+            self.hooks
+                .set(n_units, |h| &mut h.held, 0, u, marks::own(s));
         }
     }
 

@@ -60,6 +60,9 @@ impl Compiled<'_> {
             None => Vec::new(),
         };
         out.units.clear();
+        if out.units.capacity() == 0 {
+            out.units = Vec::with_capacity(n);
+        }
         out.units
             .extend((0..n).map(|u| self.unit_result(r, u, destroy_box, &destroyers)));
     }
@@ -75,29 +78,33 @@ impl Compiled<'_> {
     ) -> UnitResult {
         let slot = &self.slot[u];
         let result = r.result(u);
-        let command = match slot.cmd {
-            // Bound to nobody: void, and nobody to point at.
-            Cmd::Hold
-            | Cmd::SupHold { target: NONE }
-            | Cmd::SupMove { target: NONE, .. }
-            | Cmd::Convoy { army: NONE, .. } => Resolved::Hold,
-            Cmd::Move { region, convoy, .. } => Resolved::Move { to: region, convoy },
-            Cmd::SupHold { target } => Resolved::SupportHold { unit: target },
-            Cmd::SupMove { target, to, .. } => Resolved::SupportMove {
-                unit: target,
-                to: ProvinceId(to),
-            },
-            Cmd::Convoy { army, to } => Resolved::Convoy {
-                army,
-                to: ProvinceId(to),
-            },
-            Cmd::Destroy => Resolved::Destroy,
-        };
         let valid = slot.valid;
-        let outcome = match slot.cmd {
-            Cmd::Hold => Outcome::Held,
-            Cmd::Move { convoy, .. } => {
-                if result {
+        let support = |r: &mut Resolver| {
+            if !valid {
+                Outcome::SupportVoid
+            } else if result {
+                Outcome::Supported
+            } else {
+                match self.adj_support(r, u) {
+                    Some(m) => Outcome::Cut(m),
+                    None => Outcome::Supported,
+                }
+            }
+        };
+        let convoyed = || {
+            if !valid {
+                Outcome::ConvoyVoid
+            } else if result {
+                Outcome::Convoyed
+            } else {
+                Outcome::ConvoyFailed
+            }
+        };
+        // The command adjudicated and what became of it, in one match.
+        let (command, outcome) = match slot.cmd {
+            Cmd::Hold => (Resolved::Hold, Outcome::Held),
+            Cmd::Move { region, convoy, .. } => {
+                let outcome = if result {
                     Outcome::Moved
                 } else if convoy && !self.path(r, u) {
                     Outcome::NoConvoy
@@ -105,32 +112,32 @@ impl Compiled<'_> {
                     Outcome::Bounced {
                         with: self.bounced_list(r, u),
                     }
-                }
+                };
+                (Resolved::Move { to: region, convoy }, outcome)
             }
-            Cmd::SupHold { .. } | Cmd::SupMove { .. } => {
-                if !valid {
-                    Outcome::SupportVoid
-                } else if result {
-                    Outcome::Supported
-                } else {
-                    match self.adj_support(r, u) {
-                        Some(m) => Outcome::Cut(m),
-                        None => Outcome::Supported,
-                    }
-                }
+            // Bound to nobody: void, and nobody to point at.
+            Cmd::SupHold { target: NONE } | Cmd::SupMove { target: NONE, .. } => {
+                (Resolved::Hold, support(r))
             }
-            Cmd::Convoy { .. } => {
-                if !valid {
-                    Outcome::ConvoyVoid
-                } else if result {
-                    Outcome::Convoyed
-                } else {
-                    Outcome::ConvoyFailed
-                }
-            }
-            Cmd::Destroy => Outcome::Destroying,
+            Cmd::Convoy { army: NONE, .. } => (Resolved::Hold, convoyed()),
+            Cmd::SupHold { target } => (Resolved::SupportHold { unit: target }, support(r)),
+            Cmd::SupMove { target, to, .. } => (
+                Resolved::SupportMove {
+                    unit: target,
+                    to: ProvinceId(to),
+                },
+                support(r),
+            ),
+            Cmd::Convoy { army, to } => (
+                Resolved::Convoy {
+                    army,
+                    to: ProvinceId(to),
+                },
+                convoyed(),
+            ),
+            Cmd::Destroy => (Resolved::Destroy, Outcome::Destroying),
         };
-        let moved = matches!(slot.cmd, Cmd::Move { .. }) && result;
+        let moved = matches!(outcome, Outcome::Moved);
         let mut dislodged = None;
         // Destroyed where it stands: waiting in a box an enemy ordered
         // destroyed, or failing to come out of a box whose rule is that
@@ -167,7 +174,7 @@ impl Compiled<'_> {
             Special::Destroyed
         } else if matches!(outcome, Outcome::Supported) && self.b.units[u].kind.support_worn_down()
         {
-            Special::SupportLeft(self.support_value(r, u))
+            Special::SupportLeft(self.support_value(r, u) / super::marks::UNIT)
         } else {
             Special::None
         };

@@ -63,11 +63,14 @@ impl Compiled<'_> {
     #[inline]
     pub(super) fn head_to_head(&self, u: usize) -> Option<usize> {
         let (to, convoy) = self.move_dest(u)?;
-        if convoy {
-            return None;
-        }
-        let v = self.place[to as usize].unit;
-        if v == NONE {
+        self.head_to_head_with(u, convoy, self.place[to as usize].unit)
+    }
+
+    /// [`head_to_head`](Self::head_to_head) of the move of `u` (`convoy`:
+    /// by sea) into the province unit `v` stands in (`NONE`: nobody).
+    #[inline]
+    fn head_to_head_with(&self, u: usize, convoy: bool, v: u16) -> Option<usize> {
+        if convoy || v == NONE {
             return None;
         }
         match self.move_dest(v as usize) {
@@ -100,7 +103,7 @@ impl Compiled<'_> {
         u: usize,
         not_of: Option<PowerId>,
     ) -> u32 {
-        let mut s = self.own_strength(u);
+        let mut s = self.crossed_strength(u);
         for k in self.supporters(u) {
             if not_of.is_some_and(|p| self.power(k) == p) {
                 continue;
@@ -141,7 +144,8 @@ impl Compiled<'_> {
             }
             strongest = strongest.max(self.attack_strength(r, m));
         }
-        full.saturating_sub(strongest)
+        // An attack's strength counts the attacker's presence once.
+        full.saturating_sub(strongest.saturating_sub(super::marks::PRESENT))
     }
 
     /// PATH: a move by land always has one; a convoyed move needs a chain
@@ -218,16 +222,32 @@ impl Compiled<'_> {
     }
 
     pub(super) fn attack_strength(&self, r: &mut Resolver, u: usize) -> u32 {
-        if !self.path(r, u) {
+        let (to, convoy) = self.move_dest(u).expect("attack strength of a move");
+        let v = self.place[to as usize].unit;
+        let h2h = self.head_to_head_with(u, convoy, v).is_some();
+        self.attack_strength_of(r, u, convoy, v, h2h)
+    }
+
+    /// [`attack_strength`](Self::attack_strength) of the move of `u`
+    /// (`convoy`: by sea) once its destination's unit `v` (`NONE`: none)
+    /// and whether the two meet head to head are known, so that
+    /// [`adj_move`](Self::adj_move) looks them up once.
+    #[inline]
+    fn attack_strength_of(
+        &self,
+        r: &mut Resolver,
+        u: usize,
+        convoy: bool,
+        v: u16,
+        h2h: bool,
+    ) -> u32 {
+        if convoy && !self.path(r, u) {
             return 0;
         }
-        let (to, _) = self.move_dest(u).expect("attack strength of a move");
-        let v = self.place[to as usize].unit;
         if v == NONE {
             return self.supported_strength(r, u, None);
         }
         let v = v as usize;
-        let h2h = self.head_to_head(u).is_some();
         if !h2h && self.move_dest(v).is_some() && r.resolve(self, v) {
             return self.supported_strength(r, u, None);
         }
@@ -240,7 +260,13 @@ impl Compiled<'_> {
 
     #[inline]
     pub(super) fn hold_strength(&self, r: &mut Resolver, p: u16) -> u32 {
-        let v = self.place[p as usize].unit;
+        self.hold_strength_of(r, self.place[p as usize].unit)
+    }
+
+    /// The hold strength of the province unit `v` stands in (`NONE`:
+    /// nobody, none).
+    #[inline]
+    fn hold_strength_of(&self, r: &mut Resolver, v: u16) -> u32 {
         if v == NONE {
             return 0;
         }
@@ -251,7 +277,7 @@ impl Compiled<'_> {
             } else if self.icebound(v) {
                 ICE
             } else {
-                self.own_strength(v)
+                self.hooks.held(v).unwrap_or_else(|| self.own_strength(v))
             };
         }
         if self.icebound(v) {
@@ -273,23 +299,35 @@ impl Compiled<'_> {
     }
 
     pub(super) fn adj_move(&self, r: &mut Resolver, u: usize) -> bool {
-        if matches!(self.slot[u].cmd, Cmd::Move { into_box: true, .. }) {
+        let Cmd::Move {
+            to,
+            convoy,
+            into_box,
+            ..
+        } = self.slot[u].cmd
+        else {
+            unreachable!("a move")
+        };
+        if into_box {
             return true;
         }
-        let (to, _) = self.move_dest(u).expect("a move");
         let need = self.hooks.needs(u);
         if need != NONE && !r.resolve(self, need as usize) {
             return false;
         }
-        let attack = self.attack_strength(r, u);
+        // The unit at the destination and whether it comes this way,
+        // looked up once for the attack and the defence.
+        let v = self.place[to as usize].unit;
+        let h2h = self.head_to_head_with(u, convoy, v);
+        let attack = self.attack_strength_of(r, u, convoy, v, h2h.is_some());
         if attack == 0 {
             return false;
         }
-        if let Some(v) = self.head_to_head(u) {
+        if let Some(v) = h2h {
             if attack <= self.supported_strength(r, v, None) || self.icebound(v) {
                 return false;
             }
-        } else if attack <= self.hold_strength(r, to) {
+        } else if attack <= self.hold_strength_of(r, v) {
             return false;
         }
         for w in self.attackers(to) {
@@ -311,7 +349,9 @@ impl Compiled<'_> {
             if self.power(m) == self.power(s) {
                 continue;
             }
-            let cut = if self.slot[m].prov == aimed_at || self.b.units[s].kind.support_worn_down() {
+            let cut = if let Some(cut) = self.cut_across(r, m) {
+                cut
+            } else if self.slot[m].prov == aimed_at || self.b.units[s].kind.support_worn_down() {
                 // An attack from where the support is aimed cuts it only by
                 // dislodging the supporter; so does any attack on a
                 // defensive army, whose support is worn down instead.

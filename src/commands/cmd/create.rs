@@ -11,6 +11,7 @@ use crate::commands::{Ctx, Judge, Session, find_power, password};
 use crate::game::Position;
 use crate::game::record::{SeatStatus, Settings, Status};
 use crate::map::PowerId;
+use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
 
 /// CREATE game variant password [WITH optional powers].
@@ -183,6 +184,14 @@ impl Command for Create {
                 games::save_seat(s.tx, game, seat)?;
             }
         }
+        // The variant's dummy powers: seats nobody is offered.
+        let dummies: Vec<PowerId> = v.map.power_ids().filter(|p| v.unplayed(*p)).collect();
+        for &p in &dummies {
+            if let Some(seat) = seats.get_mut(p.index()) {
+                seat.status = SeatStatus::Dummy;
+                games::save_seat(s.tx, game, seat)?;
+            }
+        }
         s.ctx = Ctx::Gm {
             game: game.to_string(),
         };
@@ -201,6 +210,20 @@ impl Command for Create {
             72,
             "  ",
         ));
+        if !dummies.is_empty() {
+            let names: Vec<&str> = dummies
+                .iter()
+                .map(|p| v.map.power(*p).name.as_str())
+                .collect();
+            s.say(&crate::report::wrap(
+                &format!(
+                    "  Dummy powers, played by nobody (their units hold): {}.",
+                    names.join(", ")
+                ),
+                72,
+                "  ",
+            ));
+        }
         for p in v.map.power_ids().filter(|p| v.map.power(*p).optional) {
             let name = &v.map.power(p).name;
             if left_out.contains(&p) {

@@ -10,6 +10,7 @@ use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::game::record::Status;
 use crate::map::PowerId;
+use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
 
 /// DRAW.
@@ -83,6 +84,9 @@ pub(crate) fn vote(
     let mut g = load(s.tx, game)?;
     let (v, pos) = judge.board(&g)?;
     let mut seats = games::seats(s.tx, game)?;
+    if let (Vote::Draw(true), Some(why)) = (&vote, v.draws_refused()) {
+        return Err(why.to_string().into());
+    }
     match vote {
         Vote::Draw(on) => {
             seats[power.index()].draw = on;
@@ -108,14 +112,16 @@ pub(crate) fn vote(
         }
     }
     games::save_seat(s.tx, game, &seats[power.index()])?;
-    // Who survives: powers with units or centres.
+    // Who votes: the surviving powers (with units or centres) that
+    // players play; a dummy power has nobody to vote for it.
     let counts = pos.centre_counts(&v.map);
     let alive: Vec<PowerId> = v
         .map
         .power_ids()
         .filter(|p| counts[p.index()] > 0 || pos.units.iter().any(|u| u.power == *p))
+        .filter(|p| !v.unplayed(*p))
         .collect();
-    if alive.iter().all(|p| seats[p.index()].draw) {
+    if v.draws_refused().is_none() && alive.iter().all(|p| seats[p.index()].draw) {
         let names: Vec<&str> = alive
             .iter()
             .map(|p| v.map.power(*p).name.as_str())

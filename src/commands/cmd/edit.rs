@@ -85,6 +85,7 @@ impl Command for Edit {
                 if !v.has_unit_kind(kind) {
                     return Err(format!("{} has no units of that kind", v.title).into());
                 }
+                one_leader(&v, &pos, pid, kind)?;
                 let p = v.map.province_of(region);
                 let others: Vec<crate::map::Unit> = pos
                     .units
@@ -200,4 +201,38 @@ impl Command for Edit {
             &format!("The GM corrected the board: {what}.\n"),
         )
     }
+}
+
+/// A power has its one leader, named by the rules (1700 AD II rule 7:
+/// "once destroyed a leader may never be rebuilt"; the Turks have none):
+/// why `power` may not be given another unit of `kind`, if so.
+fn one_leader(
+    v: &crate::variant::Variant,
+    pos: &crate::game::Position,
+    power: crate::map::PowerId,
+    kind: crate::map::UnitKind,
+) -> Result<(), String> {
+    if kind != crate::map::UnitKind::Leader {
+        return Ok(());
+    }
+    let name = v.leader_of(power);
+    if let Some(u) = pos
+        .units
+        .iter()
+        .find(|u| u.power == power && u.kind == kind)
+    {
+        return Err(format!(
+            "{} is already on the board ({}): a power has one leader",
+            name.unwrap_or("its leader"),
+            v.map.region_abbr(u.region)
+        ));
+    }
+    if name.is_none() && v.map.power_ids().any(|p| v.leader_of(p).is_some()) {
+        return Err(format!(
+            "{} has no leader in {}",
+            v.map.power(power).name,
+            v.title
+        ));
+    }
+    Ok(())
 }

@@ -23,6 +23,23 @@ const RECENT_PRESS: i64 = 3;
 /// How much of each a new player is shown (the web page has the rest).
 const PRESS_SHOWN: usize = 2000;
 
+/// A dummy power's seat is given to nobody (`[dummies]`).
+fn not_a_dummy(
+    v: &crate::variant::Variant,
+    seat: &crate::game::record::Seat,
+    pid: PowerId,
+) -> CmdResult<()> {
+    if seat.status == SeatStatus::Dummy {
+        return Err(format!(
+            "{} are a dummy power of {}: nobody plays them",
+            v.map.power(pid).name,
+            v.title
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// Give `pid` of `game` to `address`: a new password, mailed to it with
 /// the game, its units and an example; the others told the power has a
 /// new player, its old player that it has gone. Returns the power's name.
@@ -38,6 +55,7 @@ pub(crate) fn give(
     let (v, pos) = judge.board(&g)?;
     {
         let mut seats = games::seats(s.tx, &game)?;
+        not_a_dummy(&v, &seats[pid.index()], pid)?;
         let pw = password::generate()
             .map_err(|e| CmdError::Fault(anyhow::anyhow!("no random source: {e}")))?;
         let seat = &mut seats[pid.index()];

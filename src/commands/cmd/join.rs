@@ -45,11 +45,14 @@ fn wishes(
         });
         match found {
             Some((p, n)) => {
-                if seats
-                    .get(p.index())
-                    .is_some_and(|x| x.status.left_out_before_start())
-                {
+                let status = seats.get(p.index()).map(|x| x.status);
+                if status.is_some_and(|x| x.left_out_before_start()) {
                     s.say(&format!("  ({} are not in this game)", v.map.power(p).name));
+                } else if status == Some(SeatStatus::Dummy) {
+                    s.say(&format!(
+                        "  ({} are a dummy power: nobody plays them)",
+                        v.map.power(p).name
+                    ));
                 } else if !out.contains(&p) {
                     out.push(p);
                 }
@@ -269,6 +272,13 @@ impl Command for Assign {
         };
         if seats[to.index()].status.left_out_before_start() {
             return Err(format!("{} are not in this game", v.map.power(to).name).into());
+        }
+        if seats[to.index()].status == SeatStatus::Dummy {
+            return Err(format!(
+                "{} are a dummy power: nobody plays them",
+                v.map.power(to).name
+            )
+            .into());
         }
         if from != to.index() {
             let (a, b) = (seats[from].clone(), seats[to.index()].clone());

@@ -250,13 +250,23 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
     for seat in &seats {
         let p = PowerId(seat.power);
         // A unit dislodged where it is hidden is still counted: its place
-        // is secret, not that the power has it (as in the results' chart).
-        let units = pos.units.iter().filter(|u| u.power == p).count()
+        // is secret, not that the power has it. Each unit counts as the
+        // results' chart counts it (1000 AD's 3D as the two its centres
+        // keep, an A/F with an army aboard as two), so LIST and the chart
+        // agree.
+        let weight = |u: &crate::map::Unit| crate::rules::army_fleet::units_in(&*v, u);
+        let units: i64 = pos
+            .units
+            .iter()
+            .filter(|u| u.power == p)
+            .map(weight)
+            .sum::<i64>()
             + pos
                 .dislodged
                 .iter()
                 .filter(|(u, _)| u.power == p && public.hides_unit(u))
-                .count();
+                .map(|(u, _)| weight(u))
+                .sum::<i64>();
         // Centres held off the board and units built but not yet placed
         // (Ard-Ri's Vikings) are the power's too: show them.
         let off = pos.state.reserve.get(p).copied().unwrap_or(0);

@@ -348,6 +348,7 @@ fn no_player(
             format!("{name} are not in {}", g.name)
         }
         SeatStatus::NotInGame => format!("{name} are not in {}", g.name),
+        SeatStatus::Dummy => format!("{name} are a dummy power in {}: nobody plays them", g.name),
         _ if g.status == Status::Forming => format!(
             "{name} in {} has no player yet: JOIN {} password {name} takes it (njudge's \
              SIGNON ?{} password joins)",

@@ -172,6 +172,7 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
             match seat.status {
                 SeatStatus::Playing => "taken",
                 st if st.left_out_before_start() => "not in this game",
+                SeatStatus::Dummy => "dummy (nobody plays it)",
                 _ => "civil disorder",
             }
         );

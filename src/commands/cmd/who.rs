@@ -71,6 +71,7 @@ pub(crate) fn roster_text(
             SeatStatus::Eliminated => " (eliminated)",
             SeatStatus::NotInGame => " (not in this game)",
             SeatStatus::Disorder => " (in civil disorder)",
+            SeatStatus::Dummy => " (dummy: nobody plays it)",
         };
         let who = match (&seat.address, &seat.name) {
             (None, _) => "nobody".to_string(),

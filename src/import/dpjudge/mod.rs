@@ -5,13 +5,20 @@
 //! `zinejudge import dpjudge FILE.map` instead of writing it again.
 //!
 //! Everything the standard rules need is carried over: places with their
-//! names and aliases, terrain, who may cross each border, split coasts,
+//! names and aliases, terrain (ports among it), who may cross each border
+//! and how (straits and half-strength borders: `ports.rs`), split coasts,
 //! renames, amendments and drops, powers with their adjectives, homes and
 //! starting units, neutral centres, the calendar and its first phase, the
-//! victory count, and the `RULE` words that are rules this judge has
-//! (`BUILD_ANY`, `HOME_BUILDS`). A directive or rule word it cannot play
-//! is refused with its file and line.
+//! victory count, and the `RULE` words and directives that are rules this
+//! judge has (`BUILD_ANY`, `HOME_BUILDS`, `REMOTE_BUILDS`, `NEWHOMES`,
+//! `FLOW`'s `NEWYEAR` and `IFYEARDIV`). A directive or rule word it cannot
+//! play is refused with its file and line. DPjudge's PostScript map beside
+//! the map, where there is one, gives the places' points (`ps`).
 
+mod calendar;
+mod dummies;
+mod ports;
+mod ps;
 mod read;
 mod write;
 
@@ -74,7 +81,14 @@ pub fn import(
     name: &str,
     fetch: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Imported, ImportError> {
-    let model = read::read(name, fetch);
+    let mut model = read::read(name, fetch);
+    settle_dummies(&mut model);
+    // DPjudge's picture of the map, where one lies beside it: its places'
+    // points become the provinces' `xy`.
+    let base = name.strip_suffix(".map").unwrap_or(name);
+    if let Ok(text) = fetch(&format!("{base}.ps")) {
+        model.ps_info = ps::info(&text);
+    }
     if !model.refusals.is_empty() {
         return Err(ImportError::Refused(model.refusals));
     }
@@ -97,4 +111,28 @@ pub fn import(
             toml,
         }),
     }
+}
+
+/// The dummy powers' words, once the whole map is read: what cannot be
+/// played refused, what changes nothing noted.
+fn settle_dummies(model: &mut read::Model) {
+    let names: Vec<String> = model
+        .powers
+        .iter()
+        .filter(|p| p.dummy)
+        .map(|p| p.name.clone())
+        .collect();
+    let found = dummies::settle(&model.dummy_words, &names, model.powers.len());
+    for ((file, line), what, why) in found.refused {
+        let r = Refusal {
+            file,
+            line,
+            what,
+            why,
+        };
+        if !model.refusals.contains(&r) {
+            model.refusals.push(r);
+        }
+    }
+    model.notes.extend(found.notes);
 }

@@ -56,6 +56,8 @@ pub(super) struct PowerDef {
     pub owns: Option<(Vec<String>, String, usize)>,
     /// Starting units: kind letter and location as written.
     pub units: Vec<(char, String)>,
+    /// `DUMMY`: no player plays it.
+    pub dummy: bool,
 }
 
 /// The map as read.
@@ -65,20 +67,31 @@ pub(super) struct Model {
     pub locs: Vec<Loc>,
     pub powers: Vec<PowerDef>,
     pub unowned: Vec<String>,
-    /// `FLOW`: seasons and their phase words, in order.
-    pub flow: Vec<(String, Vec<String>)>,
+    /// `FLOW`: its words in order (seasons, `NEWYEAR`, `IFYEARDIV`).
+    pub flow: Vec<super::calendar::FlowWord>,
     /// `BEGIN`: season, year, phase word.
     pub begin: Option<(String, i64, String)>,
     pub victory: Option<u32>,
     pub build_any: bool,
     pub home_builds: bool,
+    /// `RULE REMOTE_BUILDS`: any owned centre, while a home one is held.
+    pub remote_builds: bool,
+    /// `NEWHOMES year...`: the years whose adjustments give homes anew.
+    pub new_homes: Vec<i32>,
     /// `RULE MOBILIZE`: no starting units; the game opens with builds in
     /// the home centres, in the adjustment phase before `BEGIN`'s.
     pub mobilize: bool,
+    /// The places' points in the DPjudge PostScript map beside the map
+    /// file (`super::ps`), by upper-case abbreviation; empty without one.
+    pub ps_info: std::collections::BTreeMap<String, (f32, f32)>,
+    /// Borders marked `*` or `~` (see [`super::ports`]).
+    pub marks: Vec<super::ports::Mark>,
     /// What was read and deliberately left out (cosmetic or
     /// administrative lines), for the imported file's header.
     pub notes: Vec<String>,
     pub refusals: Vec<Refusal>,
+    /// The dummy powers' rule words and `NO_DRAW` (`super::dummies`).
+    pub dummy_words: super::dummies::DummyWords,
 }
 
 /// How deep `USE` may nest: deeper is a loop.
@@ -265,18 +278,26 @@ fn directive(
             );
             st.skipping_dynamic = !line.contains(':');
         }
-        "DUMMY" | "DUMMIES" | "CONTROL" | "ROTATE" => m.refuse(
+        "DUMMY" | "DUMMIES" => dummy(words, at, m, st),
+        "LEAGUE" => match st.current {
+            Some(p) => {
+                let name = m.powers[p].name.clone();
+                let at = (at.file.to_string(), at.line);
+                super::dummies::league(words, at, &name, &mut m.dummy_words);
+            }
+            None => m.refuse(at, line, "no power is named before it"),
+        },
+        "CONTROL" | "ROTATE" => m.refuse(
             at,
             line,
-            "dummy powers (played by nobody, or by another power) are not a rule this judge has",
+            "a dummy power ordered by another power (CONTROL, ROTATE) is not a rule \
+             this judge has (dummies in civil disorder are)",
         ),
         "TEAM" | "TEAMS" => m.refuse(at, line, "team games are not a rule this judge has"),
-        "NEWHOMES" => m.refuse(
-            at,
-            line,
-            "home centres reassigned during the game are not a rule this judge has",
-        ),
-        "LEAGUE" => m.refuse(at, line, "leagues are not a rule this judge has"),
+        "NEWHOMES" => match words[1..].iter().map(|w| w.parse::<i32>()).collect() {
+            Ok(years) => m.new_homes = years,
+            Err(_) => m.refuse(at, line, "the years are not numbers"),
+        },
         "RESERVES" | "MILITIA" => m.refuse(
             at,
             line,
@@ -401,6 +422,7 @@ fn rename(old: &str, new: &str, m: &mut Model) {
         }
     }
     m.names.retain(|n| !same(&n.abbr, old));
+    super::ports::rename_marks(&mut m.marks, old, new);
 }
 
 /// `DROP abbr`: the place, its coasts, and every border to them.
@@ -415,6 +437,7 @@ fn drop_place(w: &str, m: &mut Model) {
         l.abuts.retain(|a| !gone(a));
     }
     m.names.retain(|n| !gone(&n.abbr));
+    super::ports::drop_marks(&mut m.marks, w);
 }
 
 /// `COAST SPA/NC ABUTS GAS MAO POR` and the other terrain words.
@@ -433,6 +456,7 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
         }
         None => &[],
     };
+    let mut written: Vec<String> = Vec::with_capacity(abuts.len());
     for a in abuts {
         let bare = a.strip_prefix('-').unwrap_or(a);
         if bare.contains(':') {
@@ -443,43 +467,42 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
             m.refuse(at, &line, &format!("`{a}`: borders open only to the owner of some centres are not a rule this judge has"));
             return;
         }
-        let edge = |c: Option<char>| c.is_some_and(|c| !c.is_alphanumeric());
-        if edge(bare.chars().next()) || edge(bare.chars().last()) {
-            m.refuse(
-                at,
-                &line,
-                &format!(
-                    "`{a}`: weak or half-strength borders (~, *) are not a rule this judge has"
-                ),
-            );
-            return;
+        if a.starts_with('-') {
+            written.push((*a).to_string());
+            continue;
+        }
+        match super::ports::border_mark(&mut m.marks, key, a) {
+            Ok(b) => written.push(b),
+            Err(why) => {
+                m.refuse(at, &line, &why);
+                return;
+            }
         }
     }
+    let abuts: Vec<&str> = written.iter().map(String::as_str).collect();
+    let abuts = abuts.as_slice();
     let terrain = match kind.as_str() {
         "LAND" => Terrain::Land,
         "COAST" => Terrain::Coast,
         "WATER" => Terrain::Water,
-        "PORT" => {
-            m.refuse(
-                at,
-                &line,
-                "a coast whose fleets convoy armies (PORT) is not a rule this judge has",
-            );
-            Terrain::Port
-        }
+        "PORT" => Terrain::Port,
         "SHUT" => Terrain::Shut,
         _ => {
             amend(key, abuts, at, m);
             return;
         }
     };
-    if let Some(i) = m.locate(key) {
-        m.locs.remove(i);
-    }
+    // A terrain with no ABUTS keeps the borders the place had, if it is
+    // written in the same case (DPjudge's Map.load: renaissance.map's
+    // `LAND SWI` opens Switzerland with the standard map's borders).
+    let kept = m.locate(key).and_then(|i| {
+        let old = m.locs.remove(i);
+        (words.len() == 2 && old.key == *key).then_some(old.abuts)
+    });
     m.locs.push(Loc {
         key: (*key).to_string(),
         terrain,
-        abuts: abuts.iter().map(|a| (*a).to_string()).collect(),
+        abuts: kept.unwrap_or_else(|| abuts.iter().map(|a| (*a).to_string()).collect()),
     });
 }
 
@@ -494,11 +517,12 @@ fn amend(key: &str, abuts: &[&str], at: &Cursor<'_>, m: &mut Model) {
         );
         return;
     };
-    let l = &mut m.locs[i];
-    l.key = key.to_string();
+    m.locs[i].key = key.to_string();
     for a in abuts {
+        let l = &mut m.locs[i];
         if let Some(gone) = a.strip_prefix('-') {
             l.abuts.retain(|x| !same(x, gone));
+            super::ports::unmark(&mut m.marks, gone);
         } else {
             l.abuts.retain(|x| !same(x, a));
             l.abuts.push((*a).to_string());
@@ -523,6 +547,15 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
                 at,
                 w,
                 "claiming new home centres is not a rule this judge has",
+            );
+            continue;
+        }
+        if w.starts_with(['*', '@', '~']) {
+            m.refuse(
+                at,
+                w,
+                "partisan sites (*), alternative home centres (@) and hidden builds (~) \
+                 are not rules this judge has",
             );
             continue;
         }
@@ -582,39 +615,21 @@ fn homes(words: &[&str], first: &str, at: &Cursor<'_>, m: &mut Model, st: &mut S
     centre_list(&words[1..], at, m, Some(p));
 }
 
-/// `FLOW season:phase,phase ...`; a bare `FLOW` starts again.
+/// `FLOW season:phase,phase ...`; a bare `FLOW` starts again. The words
+/// are read, and made a calendar, in `super::calendar`.
 fn flow(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
     if words.len() == 1 {
         m.flow.clear();
     }
     for w in &words[1..] {
-        let Some((season, phases)) = w.split_once(':') else {
-            m.refuse(at, w, "expected season:phase,...");
-            continue;
-        };
-        let season = season.to_uppercase();
-        if matches!(season.as_str(), "NEWYEAR" | "IFYEARDIV") {
-            m.refuse(
-                at,
-                w,
-                "a calendar that skips or repeats years is not a rule this judge has",
-            );
-            continue;
+        match super::calendar::flow_word(w) {
+            Ok(item) => m.flow.push(super::calendar::FlowWord {
+                item,
+                file: at.file.to_string(),
+                line: at.line,
+            }),
+            Err(why) => m.refuse(at, w, &why),
         }
-        let mut list = Vec::new();
-        for ph in phases.split(',') {
-            let ph = ph.to_uppercase();
-            if !matches!(ph.as_str(), "MOVEMENT" | "RETREATS" | "ADJUSTMENTS") {
-                m.refuse(
-                    at,
-                    w,
-                    &format!("the phase {ph} is not one this judge plays"),
-                );
-                continue;
-            }
-            list.push(ph);
-        }
-        m.flow.push((season, list));
     }
 }
 
@@ -658,9 +673,20 @@ fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
         "BUILD_ANY" => m.build_any = !off,
         "MOBILIZE" => m.mobilize = !off,
         "HOME_BUILDS" => m.home_builds = !off,
+        "REMOTE_BUILDS" => m.remote_builds = !off,
+        w if super::dummies::rule_word(
+            w,
+            off,
+            (at.file.to_string(), at.line),
+            &mut m.dummy_words,
+        ) => {}
         // Turning off a rule this judge never plays changes nothing.
         _ if off => {}
-        _ => m.refuse(at, &format!("RULE {word}"), "not a rule this judge has"),
+        _ => m.refuse(
+            at,
+            &format!("RULE {word}"),
+            super::ports::rule_refusal(&word).unwrap_or("not a rule this judge has"),
+        ),
     }
 }
 
@@ -695,6 +721,21 @@ fn unplayed(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
         m.powers.retain(|p| !goes(&p.name));
     }
     st.current = None;
+}
+
+/// `DUMMY [ALL [EXCEPT]] [power...]`: the powers it names are dummies
+/// (`super::dummies`).
+fn dummy(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &State) {
+    let names: Vec<&str> = m.powers.iter().map(|p| p.name.as_str()).collect();
+    match super::dummies::directive(words, st.current, &names, same) {
+        Ok(list) => {
+            for p in list {
+                m.powers[p].dummy = true;
+            }
+        }
+        Err((what, why)) => m.refuse(at, &what, &why),
+    }
+    m.dummy_words.lines.push((at.file.to_string(), at.line));
 }
 
 /// `A BUD`: a starting unit of the power last named.
@@ -745,6 +786,7 @@ fn power_line(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
                 homes: Vec::new(),
                 owns: None,
                 units: Vec::new(),
+                dummy: false,
             });
             m.powers.len() - 1
         }

@@ -131,39 +131,50 @@ pub(super) fn write(
         }
     }
     let board = Board { m, bases };
-    let refusals: Vec<Refusal> = Vec::new();
+    let mut refusals: Vec<Refusal> = Vec::new();
     let mut notes = m.notes.clone();
     let centres = centres(m);
+    let flow = super::calendar::resolve(&m.flow).unwrap_or_else(|r| {
+        refusals.push(r);
+        super::calendar::Flow::default()
+    });
     if !refusals.is_empty() {
         return Err(refusals);
     }
     let mut body = String::new();
-    calendar(&mut body, m, centres.len());
+    calendar(&mut body, m, &flow, centres.len());
     coasts(&mut body, &board);
     powers(&mut body, &board);
     provinces(&mut body, &board, &centres, &mut notes);
     let mut out = String::new();
-    header(&mut out, source, variant, &notes);
+    header(&mut out, source, variant, &notes, !m.ps_info.is_empty());
     out.push_str(&body);
     Ok((out, notes))
 }
 
-/// Every supply centre: the homes and the unowned.
+/// Every supply centre: the homes, the unowned, and those a power owns
+/// at the start (DPjudge's Map.validate makes every centre named in an
+/// `OWNS` line a supply centre: 1900's British Egypt).
 fn centres(m: &Model) -> BTreeSet<String> {
     m.powers
         .iter()
-        .flat_map(|p| p.homes.iter())
+        .flat_map(|p| p.homes.iter().chain(p.owns.iter().flat_map(|o| o.0.iter())))
         .chain(m.unowned.iter())
         .cloned()
         .collect()
 }
 
-fn header(out: &mut String, source: &str, variant: &str, notes: &[String]) {
+fn header(out: &mut String, source: &str, variant: &str, notes: &[String], ps: bool) {
     let _ = writeln!(
         out,
         "# Imported from the DPjudge map file `{source}` by `zinejudge import dpjudge`.\n\
          # DPjudge's map files: Copyright 2017 Manus Hand, MIT licence.\n\
-         # The picture is a computed layout (DPjudge's maps carry no coordinates)."
+         # {}",
+        if ps {
+            "The places' `xy` are those of DPjudge's PostScript map beside it."
+        } else {
+            "The picture is a computed layout (no DPjudge PostScript map lay beside it)."
+        }
     );
     for n in notes {
         let _ = writeln!(out, "# Note: {n}");
@@ -190,28 +201,36 @@ fn phase_word(w: &str) -> &'static str {
     }
 }
 
-fn calendar(out: &mut String, m: &Model, centres: usize) {
-    let default = [
-        (
-            "SPRING".to_string(),
-            vec!["MOVEMENT".to_string(), "RETREATS".to_string()],
-        ),
-        (
-            "FALL".to_string(),
-            vec!["MOVEMENT".to_string(), "RETREATS".to_string()],
-        ),
-        ("WINTER".to_string(), vec!["ADJUSTMENTS".to_string()]),
-    ];
-    let flow: &[(String, Vec<String>)] = if m.flow.is_empty() { &default } else { &m.flow };
+fn calendar(out: &mut String, m: &Model, cal: &super::calendar::Flow, centres: usize) {
+    let flow: Vec<(String, Vec<String>)> = cal
+        .seasons
+        .iter()
+        .map(|s| (s.name.clone(), s.phases.clone()))
+        .collect();
     let _ = writeln!(out, "[calendar]\nseasons = [");
-    for (season, phases) in flow {
-        let ph: Vec<&str> = phases.iter().map(|p| phase_word(p)).collect();
+    for s in &cal.seasons {
+        let ph: Vec<&str> = s.phases.iter().map(|p| phase_word(p)).collect();
+        let mut extra = String::new();
+        if let Some(n) = s.new_year {
+            let _ = write!(extra, ", new-year = {n}");
+        }
+        if let Some((every, remainder)) = s.when {
+            let _ = write!(
+                extra,
+                ", when-year = {{ every = {every}, remainder = {remainder} }}"
+            );
+        }
         let _ = writeln!(
             out,
-            "  {{ name = {}, phases = {} }},",
-            q(&title(season)),
+            "  {{ name = {}, phases = {}{extra} }},",
+            q(&title(&s.name)),
             list(&ph)
         );
+    }
+    if cal.years_down {
+        let _ = writeln!(out, "]\nyears-down = true");
+    } else {
+        let _ = writeln!(out, "]");
     }
     let (mut season, mut year, mut phase) = m.begin.clone().unwrap_or_else(|| {
         let (s, p) = &flow[0];
@@ -232,7 +251,7 @@ fn calendar(out: &mut String, m: &Model, centres: usize) {
     }
     let _ = writeln!(
         out,
-        "]\nstart = {}\n",
+        "start = {}\n",
         q(&format!("{} {year} {}", title(&season), phase_word(&phase)))
     );
     let win = m.victory.map_or(centres / 2 + 1, |v| v as usize);
@@ -240,9 +259,24 @@ fn calendar(out: &mut String, m: &Model, centres: usize) {
     if m.build_any {
         let _ = writeln!(out, "[rules]\nbuild-sites = \"any-owned-centre\"\n");
     }
-    if m.home_builds {
+    if !m.new_homes.is_empty() {
+        let years: Vec<String> = m.new_homes.iter().map(ToString::to_string).collect();
+        let _ = writeln!(out, "[new-homes]\nyears = [{}]\n", years.join(", "));
+    }
+    if m.remote_builds {
+        // DPjudge's REMOTE_BUILDS builds in any owned centre, whatever
+        // BUILD_ANY or HOME_BUILDS say (its `Game.buildSites`).
+        let _ = writeln!(out, "[remote-builds]\n");
+    } else if m.home_builds {
         let _ = writeln!(out, "[home-builds]\n");
     }
+    let dummies: Vec<String> = m
+        .powers
+        .iter()
+        .filter(|p| p.dummy)
+        .map(|p| q(&power_name(&p.name)))
+        .collect();
+    super::dummies::write(out, &dummies, &m.dummy_words);
 }
 
 /// `[coasts]` for the coast names this judge does not know already.
@@ -397,6 +431,7 @@ fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> Names {
 
 fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes: &mut Vec<String>) {
     let kept = aliases(b, notes);
+    let xy = super::ps::positions(b.m, &b.bases, &b.m.ps_info);
     for base in &b.bases {
         let coasts: Vec<&super::read::Loc> =
             b.m.locs
@@ -435,6 +470,11 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
         if centres.contains(base) {
             let _ = writeln!(out, "supply-centre = true");
         }
+        if let Some([x, y]) = xy.get(base) {
+            let _ = writeln!(out, "xy = [{x:.1}, {y:.1}]");
+        }
+        let port = b.m.terrain(base) == Some(Terrain::Port);
+        super::ports::province_lines(out, &b.m.marks, base, port, &|k| b.id(k));
         if terrain == "impassable" {
             let _ = writeln!(out);
             continue;

@@ -10,7 +10,10 @@
 //!   double support of a hold always. "All attacks and supports for the
 //!   whole turn are added up": a later impulse bearing on the province of
 //!   a double action is brought into the first round, when the unit giving
-//!   it still stands where it started.
+//!   it still stands where it started; from a unit that moved (or acted)
+//!   first, a later support or attack is judged in the first round from
+//!   where that first impulse leaves it (`Late`, `LateAttack`).
+//! - A leader whose move fails holds with one, as he always holds (rule 7).
 //! - Leaders (rule 7) move and support with triple strength; their second
 //!   and third impulses are simultaneous with everybody's second: both go
 //!   in the second round (a hold and an action as the action, two moves as
@@ -206,7 +209,11 @@ fn plan(kind: UnitKind, command: &MainCommand) -> Result<Steps, Illegal> {
 /// holding it) is brought into that round, when the unit giving it is
 /// still where it started (its earlier impulses were holds): the conflict
 /// is then judged once, with everything the turn brings to it.
-fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) -> Vec<Late> {
+fn sum_double_conflicts(
+    map: &Map,
+    units: &[Unit],
+    plans: &mut [Option<Plan>],
+) -> (Vec<Late>, Vec<LateAttack>) {
     let land = |k: usize| units[k].kind != UnitKind::Fleet;
     // The provinces of double actions, with the power of a double move
     // into one.
@@ -223,7 +230,7 @@ fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) -
         });
     }
     if contested.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     // A later support of the unit in a province its own power attacks at
     // double strength is for its own army there once the attack is over,
@@ -264,7 +271,15 @@ fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) -
     // in its first (moved, supported elsewhere) is counted in the first
     // round from where that first impulse leaves the unit (see
     // [`count_late_supports`]), and shown in its own impulse.
+    //
+    // And "all attacks": a later move into the province from a unit that
+    // did something else first is an attack of the conflict too, judged
+    // in the first round from where that first impulse leaves the unit
+    // (see [`LateAttack`]). Not its own power's follow-up of its double
+    // move, which no longer makes sense once that move is made (rule 4:
+    // such orders "become stand orders"), and is judged in its impulse.
     let mut late = Vec::new();
+    let mut attacks = Vec::new();
     for (k, p) in plans.iter().enumerate().filter(|(k, _)| land(*k)) {
         let Some(p) = p.as_ref().filter(|p| p.through.is_none()) else {
             continue;
@@ -274,18 +289,54 @@ fn sum_double_conflicts(map: &Map, units: &[Unit], plans: &mut [Option<Plan>]) -
         }
         let next =
             (1..p.steps.len()).find(|&j| !matches!(p.steps[j], None | Some((Step::Hold, false))));
-        if let Some(j) = next
-            && let Some((s @ (Step::SupportMove(..) | Step::SupportHold(_)), false)) = &p.steps[j]
-            && bears(s, units[k].power)
-        {
-            late.push(Late {
-                unit: k,
-                round: j,
-                fate: None,
-            });
+        let Some(j) = next else {
+            continue;
+        };
+        match &p.steps[j] {
+            Some((s @ (Step::SupportMove(..) | Step::SupportHold(_)), false))
+                if bears(s, units[k].power) =>
+            {
+                late.push(Late {
+                    unit: k,
+                    round: j,
+                    fate: None,
+                });
+            }
+            Some((Step::Move(to), false))
+                if contested
+                    .iter()
+                    .any(|(c, by)| *c == to.province && *by != Some(units[k].power)) =>
+            {
+                attacks.push(LateAttack {
+                    unit: k,
+                    round: j,
+                    to: to.province,
+                    won: None,
+                });
+            }
+            _ => {}
         }
     }
-    late
+    (late, attacks)
+}
+
+/// A later impulse's move into the province of a double-strength
+/// conflict, from a unit that did something else in its first impulse
+/// (rule 4: "all attacks and supports for the whole turn are added up and
+/// compared to all holds/attacks and supports with the greatest number
+/// succeeding"). The first round judges it with the conflict, as an
+/// attack from where the unit's first impulse leaves it; in its own
+/// impulse it then bounces if the conflict went against it, or is made.
+#[derive(Debug, Clone, Copy)]
+struct LateAttack {
+    /// The attacking unit's plan index.
+    unit: usize,
+    /// The impulse (round) it is written for.
+    round: usize,
+    /// The province attacked.
+    to: ProvinceId,
+    /// Whether it won the conflict, once the first round is judged.
+    won: Option<bool>,
 }
 
 /// A later impulse's support bearing on a double-strength conflict, from a
@@ -384,7 +435,7 @@ pub fn adjudicate_turn(
         permits,
     } = input;
     let (mut plans, verdicts) = plan_orders(map, units, orders);
-    let late = sum_double_conflicts(map, units, &mut plans);
+    let (late, late_attacks) = sum_double_conflicts(map, units, &mut plans);
     let mut t = Judging {
         map,
         rules,
@@ -400,6 +451,7 @@ pub fn adjudicate_turn(
         stands: vec![false; units.len()],
         deferred: Vec::new(),
         late,
+        late_attacks,
     };
 
     // The units, followed through the rounds: (unit, its plan index); the
@@ -533,6 +585,8 @@ struct Judging<'a> {
     /// Later impulses' supports of the first round's double-strength
     /// conflicts, from units that acted in their first impulse (rule 4).
     late: Vec<Late>,
+    /// Likewise their later attacks (rule 4).
+    late_attacks: Vec<LateAttack>,
 }
 
 /// A unit dislodged in a round: the unit, its plan index, the places it
@@ -641,6 +695,11 @@ struct LandOrders {
     /// (see [`Late`]): the judge holds them, the results show the support
     /// and what became of it.
     late_shown: Vec<(usize, LateFate)>,
+    /// Later attacks that lost their double-strength conflict in the
+    /// first round (see [`LateAttack`]), given in this round: the judge
+    /// holds them, the results show the move bounced, with the unit that
+    /// then stands in the province attacked (`None`: nobody).
+    late_lost: Vec<(usize, Option<usize>)>,
     /// Orders refused before the judge (it holds their units), with the
     /// reason the results print.
     refused: Vec<(usize, Illegal)>,
@@ -724,11 +783,11 @@ fn land_round(
         meant_move,
         shown,
         late_shown,
+        late_lost,
         refused,
     } = lo;
     let plain: Vec<MainOrder> = judge_orders.iter().map(|(o, _)| o.clone()).collect();
-    let mut result = adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, &plain, &prep);
-    if round == 0 && !t.late.is_empty() {
+    let (mut result, attack_hit) = if round == 0 {
         let judged = Judged {
             board,
             here: &here,
@@ -736,8 +795,12 @@ fn land_round(
             orders: &plain,
             prep: &prep,
         };
-        result = count_late_supports(t, &judged, result);
-    }
+        judge_first_round(t, &judged, &acting, &meant_move)
+    } else {
+        let r = adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, &plain, &prep);
+        (r, Vec::new())
+    };
+    show_late_attacks(board, &late_lost, &mut result);
     for (k, shown) in shown {
         judge_orders[k].0.command = shown;
     }
@@ -757,11 +820,12 @@ fn land_round(
     // Rule 5: a unit dislodged by a double-strength attack retreats when
     // the turn is over; until then it is off the board.
     let (later, now): (Vec<Dislodged>, Vec<Dislodged>) =
-        dislodged.into_iter().partition(|(_, _, _, from)| {
-            board
-                .iter()
-                .position(|(x, _)| map.province_of(x.region) == *from)
-                .is_some_and(|a| double_move[a])
+        dislodged.into_iter().partition(|(_, k, _, from)| {
+            attack_hit.contains(k)
+                || board
+                    .iter()
+                    .position(|(x, _)| map.province_of(x.region) == *from)
+                    .is_some_and(|a| double_move[a])
         });
     if !later.is_empty() {
         t.deferred.push((later, result.contested.clone(), round));
@@ -810,6 +874,23 @@ fn land_order(
         .and_then(|l| l.fate)
     {
         lo.late_shown.push((lo.judge_orders.len(), fate));
+        lo.shown.push((lo.judge_orders.len(), command_of(&step)));
+        lo.judge_orders
+            .push((order_of(map, &u, &Step::Hold), order));
+        return;
+    }
+    // A later attack already judged in its double-strength conflict, and
+    // lost (rule 4): the unit stands, the results show the move bounced.
+    if let Some(a) = t
+        .late_attacks
+        .iter()
+        .find(|a| a.unit == k && a.round == round && a.won == Some(false))
+    {
+        let there = board
+            .iter()
+            .position(|(x, _)| map.province_of(x.region) == a.to);
+        lo.meant_move.push(b);
+        lo.late_lost.push((lo.judge_orders.len(), there));
         lo.shown.push((lo.judge_orders.len(), command_of(&step)));
         lo.judge_orders
             .push((order_of(map, &u, &Step::Hold), order));
@@ -895,6 +976,11 @@ fn land_order(
     if double {
         lo.doubled.push(lo.judge_orders.len());
     }
+    // A leader whose move fails holds where he is, and holds with one
+    // (rule 7: only his moves and supports are triple).
+    if u.kind == UnitKind::Leader && (matches!(step, Step::Move(_)) || through.is_some()) {
+        lo.prep.held.push((b, holding_strength(u.kind)));
+    }
     // The judge moves a leader passing through as it moves a
     // ferried army: his order to it is a hold, shown as the move.
     if let Some(shown) = through {
@@ -921,6 +1007,137 @@ struct Judged<'a> {
     orders: &'a [MainOrder],
     /// The strengths and the rest the judge was given.
     prep: &'a Prepared,
+}
+
+/// A later attack of [`LateAttack`] in the first round: the unit of the
+/// attack (its index in `t.late_attacks`), its place on the board, and
+/// where its first impulse leaves it, to attack from.
+#[derive(Debug, Clone, Copy)]
+struct Phantom {
+    attack: usize,
+    b: usize,
+    at: RegionId,
+}
+
+/// The first round: the judge's orders (`j`), with the later attacks of
+/// its double-strength conflicts added as attackers that cannot be
+/// attacked where they stand (the judge's armies landing from a boat),
+/// from where their units' first impulses leave them; then the later
+/// supports (see [`count_late_supports`]). An attack whose unit does not
+/// get there (its move failed, it was dislodged) is dropped and the round
+/// judged again. Returns the result, as for the board (`j.here`) alone,
+/// and the units (plan indexes) the later attacks dislodged: in a
+/// double-impulse conflict, they retreat when the turn is over (rule 5).
+fn judge_first_round(
+    t: &mut Judging<'_>,
+    j: &Judged<'_>,
+    acting: &[usize],
+    meant_move: &[usize],
+) -> (MovementResult, Vec<usize>) {
+    let map = t.map;
+    let mut phantoms: Vec<Phantom> = Vec::new();
+    for (attack, a) in t.late_attacks.iter().enumerate() {
+        let Some(b) = j.board.iter().position(|(_, k)| *k == a.unit) else {
+            continue;
+        };
+        let u = j.board[b].0;
+        let first = t.plans[a.unit].as_ref().and_then(|p| p.steps[0].clone());
+        let at = match first {
+            Some((Step::Move(to), _)) => map.province(to.province).main_region(),
+            _ => u.region,
+        };
+        if acting.contains(&b) && map.reaches(at, a.to, u.kind) {
+            phantoms.push(Phantom { attack, b, at });
+        }
+    }
+    let n = j.here.len();
+    let (here, prep, result) = loop {
+        let mut here = j.here.to_vec();
+        let mut prep = j.prep.clone();
+        for ph in &phantoms {
+            let u = j.board[ph.b].0;
+            let i = here.len();
+            here.push(Unit { region: ph.at, ..u });
+            prep.aboard.push(Aboard {
+                unit: i,
+                to: t.late_attacks[ph.attack].to,
+            });
+            prep.strength.push((i, u.kind.strength()));
+        }
+        let result =
+            adjudicate_movement_prepared(map, t.rules, t.q, t.phase, &here, j.orders, &prep);
+        let arrived = |ph: &Phantom| {
+            let r = &result.units[ph.b];
+            let moved = matches!((r.command, &r.outcome), (Resolved::Move { to, .. }, Outcome::Moved) if to == ph.at);
+            r.dislodged.is_none()
+                && (moved || (!meant_move.contains(&ph.b) && j.board[ph.b].0.region == ph.at))
+        };
+        let before = phantoms.len();
+        phantoms.retain(arrived);
+        if phantoms.len() == before {
+            break (here, prep, result);
+        }
+    };
+    let judged = Judged {
+        here: &here,
+        prep: &prep,
+        ..*j
+    };
+    let mut result = if t.late.is_empty() {
+        result
+    } else {
+        count_late_supports(t, &judged, result)
+    };
+    for (i, ph) in phantoms.iter().enumerate() {
+        let won = matches!(result.units[n + i].outcome, Outcome::Moved);
+        t.late_attacks[ph.attack].won = Some(won);
+    }
+    // The results speak of the attacking unit itself, where it stands.
+    let real = |i: usize| if i >= n { phantoms[i - n].b } else { i };
+    let mut hit = Vec::new();
+    result.units.truncate(n);
+    for (b, r) in result.units.iter_mut().enumerate() {
+        if let Some(d) = r.dislodged.as_mut()
+            && d.by >= n
+        {
+            d.by = real(d.by);
+            if let Some((_, k)) = j.board.get(b) {
+                hit.push(*k);
+            }
+        }
+        match &mut r.outcome {
+            Outcome::Bounced { with } if with.iter().any(|i| i >= n) => {
+                let mut w = crate::adjudicate::movement::UnitList::default();
+                for i in with.iter() {
+                    w.push(real(i));
+                }
+                *with = w;
+            }
+            Outcome::Cut(by) => *by = real(*by),
+            _ => {}
+        }
+    }
+    (result, hit)
+}
+
+/// The later attacks of a double-strength conflict that lost it in the
+/// first round, shown in their own impulse as bounced (the judge held
+/// their units), with the unit standing in the province attacked.
+fn show_late_attacks(
+    board: &[(Unit, usize)],
+    lost: &[(usize, Option<usize>)],
+    result: &mut MovementResult,
+) {
+    for &(k, there) in lost {
+        let Some(u) = result.units.iter_mut().find(|u| u.order_index() == Some(k)) else {
+            continue;
+        };
+        let mut with = crate::adjudicate::movement::UnitList::default();
+        if let Some(i) = there.filter(|&i| i < board.len()) {
+            with.push(i);
+        }
+        u.outcome = Outcome::Bounced { with };
+    }
 }
 
 /// Rule 4's "all attacks and supports for the whole turn are added up",
@@ -987,6 +1204,18 @@ fn count_late_supports(
                     // A hold: the unit stays (a garrison always does).
                     (None, _) => !moving.get(i).copied().unwrap_or(false),
                 }
+        });
+        // Or a later attack of the conflict (see [`LateAttack`]), from
+        // where it is made.
+        let supported = supported.or_else(|| {
+            let to = into?;
+            j.prep
+                .aboard
+                .iter()
+                .find(|a| {
+                    a.to == to && map.province_of(j.here[a.unit].region) == target.at.province
+                })
+                .map(|a| a.unit)
         });
         let cutter = board.iter().enumerate().find(|&(b2, (u2, k2))| {
             b2 != b

@@ -1,0 +1,212 @@
+//! DPjudge's calendars that skip or count down years (issue #39): `FLOW`
+//! with `NEWYEAR:n` and `IFYEARDIV:n[=r]`, as its Hundred map (five years
+//! a turn, adjustments once a decade) and Classical map (`B.C.` years
+//! counting down, adjustments in even years) write them, imported into
+//! the calendar's `new-year`, `when-year` and `years-down` keys, and
+//! played by mail.
+
+mod support_judge;
+
+use std::path::Path;
+use support_judge::World;
+use zinejudge::import::dpjudge::{ImportError, Imported, import};
+use zinejudge::variant::Variant;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
+
+fn imported(name: &str) -> Result<Imported, ImportError> {
+    let mut fetch =
+        |n: &str| std::fs::read_to_string(Path::new(DATA).join(n)).map_err(|e| e.to_string());
+    import(name, &mut fetch)
+}
+
+/// The first `n` phases of the variant, as the results name them.
+fn phases(v: &Variant, n: usize) -> Vec<String> {
+    let mut p = v.calendar.start;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.push(v.calendar.label(p));
+        p = v.calendar.next(p);
+    }
+    out
+}
+
+#[test]
+fn newyear_5_moves_five_years_a_turn_and_ifyeardiv_10_adjusts_once_a_decade() {
+    let i = imported("decades.map").expect("imports");
+    assert!(i.toml.contains("new-year = 5"), "{}", i.toml);
+    assert!(
+        i.toml.contains("when-year = { every = 10, remainder = 0 }"),
+        "{}",
+        i.toml
+    );
+    assert_eq!(
+        phases(&i.variant, 8),
+        [
+            "A.D. 1425 movement",
+            "A.D. 1425 retreat",
+            "A.D. 1430 movement",
+            "A.D. 1430 retreat",
+            "A.D. 1430 adjustment",
+            "A.D. 1435 movement",
+            "A.D. 1435 retreat",
+            "A.D. 1440 movement",
+        ]
+    );
+}
+
+#[test]
+fn newyear_minus_1_counts_the_years_down_and_adjusts_in_even_years() {
+    let i = imported("countdown.map").expect("imports");
+    assert!(i.toml.contains("years-down = true"), "{}", i.toml);
+    let v = &i.variant;
+    assert_eq!(
+        phases(v, 6),
+        [
+            "B.C. 273 movement",
+            "B.C. 273 retreat",
+            "B.C. 272 movement",
+            "B.C. 272 retreat",
+            "B.C. 272 adjustment",
+            "B.C. 271 movement",
+        ]
+    );
+    // Later phases are still later, wherever the judge compares them.
+    let later = v.calendar.next(v.calendar.next(v.calendar.start));
+    assert!(later > v.calendar.start);
+    assert_eq!(v.calendar.short(later), "B272M");
+}
+
+#[test]
+fn a_flow_the_calendar_cannot_say_is_refused_naming_its_line() {
+    let Err(ImportError::Refused(r)) = imported("loop.map") else {
+        panic!("refused");
+    };
+    assert!(
+        r.iter()
+            .any(|r| r.file == "loop.map" && r.line == 7 && r.what.contains("NEWYEAR")),
+        "{r:?}"
+    );
+}
+
+/// The imported file, written where the test harness can read it.
+fn world_playing(toml: &str, name: &str) -> World {
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.toml"));
+    std::fs::write(&file, toml).expect("write");
+    // `with_variant` reads under tests/data: climb to the root from there.
+    World::with_variant(&format!(
+        "../../../../../../../../../../..{}",
+        file.display()
+    ))
+}
+
+const POWERS: [&str; 7] = [
+    "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+];
+
+#[test]
+fn by_mail_the_results_name_the_next_turn_five_years_on_and_the_decade_s_adjustments() {
+    let i = imported("decades.map").expect("imports");
+    let mut w = world_playing(&i.toml, "decades-mail");
+    let gm = "gm@example.test";
+    w.reply(gm, "CREATE dec decades gm-secret");
+    for p in POWERS {
+        w.reply(
+            &format!("{p}@example.test"),
+            &format!("JOIN dec pw-{p} {p}"),
+        );
+    }
+    // A.D. 1425: Germany takes Holland.
+    w.reply(
+        "germany@example.test",
+        "SIGNON Germany dec pw-Germany\nF Kie-Hol",
+    );
+    let sent = w.mail(gm, "SIGNON GM dec gm-secret\nPROCESS");
+    let results = sent
+        .iter()
+        .find(|m| m.to_has("germany@example.test") && m.body.contains("A.D. 1425"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"));
+    assert!(
+        results.body.contains("Next: A.D. 1430 movement"),
+        "{}",
+        results.body
+    );
+    // A.D. 1430 is a decade's end: its adjustments, Germany's build due.
+    let sent = w.mail(gm, "SIGNON GM dec gm-secret\nPROCESS");
+    let results = sent
+        .iter()
+        .find(|m| m.to_has("germany@example.test") && m.body.contains("A.D. 1430"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"));
+    assert!(
+        results.body.contains("Next: A.D. 1430 adjustment"),
+        "{}",
+        results.body
+    );
+}
+
+/// A DPjudge PostScript map beside the map file (`decades.ps`, the place
+/// block of DPjudge's `standard.ps`): its points are written as the
+/// provinces' `xy`, and the picture stands each unit there, its name
+/// beside it, the map the shape DPjudge draws it.
+#[test]
+fn the_points_of_the_ps_file_beside_the_map_are_where_the_picture_draws_units_and_names() {
+    use zinejudge::report::picture::geometry::Geometry;
+    let i = imported("decades.map").expect("imports");
+    let v = &i.variant;
+    let prov = |n: &str| match v.map.lookup(n) {
+        Some(zinejudge::map::Named::Province(p)) => p,
+        other => panic!("{n}: {other:?}"),
+    };
+    // `%  195  314 LON London` and `%  312  308 BER Berlin`, `%  296 131 ROM`:
+    // north up, 20 in from the edge, scaled alike.
+    let lon = v.map.province(prov("Lon")).xy.expect("London has a point");
+    let ber = v.map.province(prov("Ber")).xy.expect("Berlin has a point");
+    assert!(i.toml.contains("xy = ["), "{}", i.toml);
+    assert!(lon[0] < ber[0] && lon[1] < ber[1], "{lon:?} {ber:?}");
+    let g = Geometry::new(&v.map, None);
+    let (sl, sb, sr) = (
+        g.province_spot(prov("Lon")),
+        g.province_spot(prov("Ber")),
+        g.province_spot(prov("Rom")),
+    );
+    assert!(sl.0 < sb.0, "London west of Berlin: {sl:?} {sb:?}");
+    assert!(sl.1 < sr.1, "London north of Rome: {sl:?} {sr:?}");
+    // The same scale both ways: Berlin 117 points east of London, 6 south.
+    let ratio = (sb.0 - sl.0) / (sb.1 - sl.1);
+    assert!((ratio - 117.0 / 6.0).abs() < 0.5, "{ratio}");
+    // Each province's unit stands in its own area, its name next to it
+    // (the label placer keeps names off every unit's place, so a crowded
+    // one moves a little further out).
+    let mut far = Vec::new();
+    for p in v.map.province_ids() {
+        let a = &g.areas[p.index()];
+        assert!(
+            zinejudge::report::picture::layout::inside(&a.rings, a.unit),
+            "{}",
+            v.map.province(p).abbr
+        );
+        let (cx, cy) = (a.label.x + a.label.w / 2.0, a.label.y + a.label.h / 2.0);
+        let d = ((cx - a.unit.0).powi(2) + (cy - a.unit.1).powi(2)).sqrt();
+        assert!(
+            d < 120.0,
+            "{}: name {d} from its unit",
+            v.map.province(p).abbr
+        );
+        far.push(d);
+    }
+    far.sort_by(f32::total_cmp);
+    assert!(
+        far[far.len() / 2] < 40.0,
+        "most names by their unit: {far:?}"
+    );
+    // Without the file, every province has no point: the computed layout.
+    let mut fetch = |n: &str| {
+        if n.ends_with(".ps") {
+            return Err("none".to_string());
+        }
+        std::fs::read_to_string(Path::new(DATA).join(n)).map_err(|e| e.to_string())
+    };
+    let plain = import("decades.map", &mut fetch).expect("imports");
+    assert!(!plain.toml.contains("xy = ["));
+    assert!(plain.toml.contains("computed layout"));
+}
