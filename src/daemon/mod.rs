@@ -405,11 +405,17 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
         work_budget: config.work_budget,
         ..process::Limits::default()
     };
-    // The outbox draws pictures with a responder and a connection of its
-    // own, off the processing thread.
-    let parts_store = open_store()?;
-    parts_store.limit_cache(256)?;
-    let parts: outbox::PartMaker = Arc::new(Mutex::new((parts_store, responders(config))));
+    // The outbox draws pictures with responders and connections of its
+    // own, off the processing thread: one for each core, since in a burst
+    // of deadlines drawing is most of the work and the processor waits.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let mut drawers = Vec::with_capacity(cores);
+    for _ in 0..cores {
+        let parts_store = open_store()?;
+        parts_store.limit_cache(256)?;
+        drawers.push((parts_store, responders(config)));
+    }
+    let parts = outbox::Drawers::new(drawers);
     let mut processor = Processor::new(
         store,
         responders(config),

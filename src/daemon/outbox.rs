@@ -9,11 +9,13 @@
 //! [`crate::mail::Later`]) is completed here, just before it is handed
 //! over ([`complete`]), by the sender's own responder on its own store
 //! connection: the processing thread never draws, and a burst of deadlines
-//! queues text only. The readers of one phase are queued together, so the
-//! responder draws each distinct picture once and reuses it for the
-//! others. At most [`Sender::parallel`] completed mails are in memory at
-//! once; when the outbox is empty the responder forgets its pictures and
-//! the allocator gives its free memory back to the system.
+//! queues text only. The readers of one phase are queued together and
+//! completed together by one of a few drawers ([`Drawers`], one for each
+//! core), so each distinct picture is drawn once and reused for the
+//! others, and several phases are drawn at once. The completed mails of
+//! at most that many phases are in memory at once; when the outbox is
+//! empty the drawers forget their pictures and the allocator gives its
+//! free memory back to the system.
 //!
 //! Mail is claimed a few at a time ([`claim_batch`]): several judges
 //! sharing a store share a deadline's results between them, and a judge
@@ -156,9 +158,66 @@ pub fn complete(conn: &Conn, parts: &mut dyn Responder, m: &OutMail) -> anyhow::
     Ok(crate::mail::attach(&m.raw, &m.message_id, &made)?)
 }
 
-/// What makes the parts drawn at send time: a responder of the sender's
-/// own, with a store connection of its own (drawing holds it a while).
-pub type PartMaker = Arc<Mutex<(Store, Box<dyn Responder>)>>;
+/// One drawer of parts: a responder of the sender's own, with a store
+/// connection of its own (drawing holds it a while).
+pub type Drawer = (Store, Box<dyn Responder>);
+
+/// What makes the parts drawn at send time: several drawers, so that the
+/// pictures of several phases are drawn at once, one on each core (in a
+/// burst of deadlines drawing is most of the work). The mails of one phase
+/// go to one drawer, which draws each distinct picture once for all its
+/// readers.
+pub struct Drawers {
+    drawers: Vec<Mutex<Drawer>>,
+}
+
+/// The drawers, shared by the outbox's tasks.
+pub type PartMaker = Arc<Drawers>;
+
+impl Drawers {
+    /// Drawers of parts; at least one is kept (an empty list is a bug of
+    /// the caller, and drawing nothing would send mails without pictures).
+    pub fn new(drawers: Vec<Drawer>) -> PartMaker {
+        Arc::new(Drawers {
+            drawers: drawers.into_iter().map(Mutex::new).collect(),
+        })
+    }
+
+    /// How many phases are drawn at once.
+    pub fn len(&self) -> usize {
+        self.drawers.len()
+    }
+
+    /// Whether there is no drawer.
+    pub fn is_empty(&self) -> bool {
+        self.drawers.is_empty()
+    }
+
+    /// A drawer nobody holds, or (every one busy, which the outbox's
+    /// concurrency avoids) the one `hint` names, waited for.
+    fn take(&self, hint: usize) -> anyhow::Result<std::sync::MutexGuard<'_, Drawer>> {
+        for d in &self.drawers {
+            if let Ok(g) = d.try_lock() {
+                return Ok(g);
+            }
+        }
+        let d = self
+            .drawers
+            .get(hint % self.drawers.len().max(1))
+            .ok_or_else(|| anyhow::anyhow!("no picture drawer"))?;
+        d.lock()
+            .map_err(|_| anyhow::anyhow!("the picture drawer's lock is poisoned"))
+    }
+
+    /// Every drawer forgets its pictures.
+    fn forget(&self) {
+        for d in &self.drawers {
+            if let Ok(mut p) = d.lock() {
+                p.1.forget();
+            }
+        }
+    }
+}
 
 /// How the outbox runs.
 #[derive(Debug, Clone)]
@@ -197,7 +256,9 @@ pub async fn run(
     let mut sent = false;
     let mut outage = Outage::new("outbox");
     let unmarked: Unmarked = Arc::default();
-    let batch = claim_batch(sender.parallel());
+    // At least 16 mails, two standard games' results: enough for two
+    // drawers to have a phase each when one mail is handed over at once.
+    let batch = claim_batch(sender.parallel().max(4));
     let shared = with_store(&store, |s| {
         Ok(s.backend() == crate::store::Backend::Postgres)
     })
@@ -260,13 +321,20 @@ pub async fn run(
             drew |= due.iter().any(|m| m.later.is_some());
             let n = sender.parallel();
             let max_retry = settings.max_retry;
-            futures::stream::iter(due)
+            // The phases' pictures are drawn a few at once, in order,
+            // while the mails drawn are sent.
+            futures::stream::iter(groups(due))
+                .map(|g| {
+                    let parts = Arc::clone(&parts);
+                    async move { completed(&parts, g).await }
+                })
+                .buffered(parts.len().max(1))
+                .flat_map(futures::stream::iter)
                 .for_each_concurrent(n, |m| {
                     let store = Arc::clone(&store);
                     let sender = Arc::clone(&sender);
-                    let parts = Arc::clone(&parts);
                     let unmarked = Arc::clone(&unmarked);
-                    async move { send_one(&store, &sender, &parts, &unmarked, m, max_retry).await }
+                    async move { send_one(&store, &sender, &unmarked, m, max_retry).await }
                 })
                 .await;
         }
@@ -314,8 +382,8 @@ pub async fn run(
             sent = false;
             let parts = Arc::clone(&parts);
             let _ = tokio::task::spawn_blocking(move || {
-                if forget && let Ok(mut p) = parts.lock() {
-                    p.1.forget();
+                if forget {
+                    parts.forget();
                 }
                 super::release_memory();
             })
@@ -385,51 +453,84 @@ async fn stop_waiting(
     let _ = with_store(store, |s| Ok(s.release_claims()?)).await;
 }
 
-/// Draw `m`'s pictures, off the async threads. A mail whose pictures
-/// cannot be drawn (or whose drawing panics) goes as queued, its text
-/// alone, with a warning: the results matter more than their picture.
-async fn completed(parts: &PartMaker, m: OutMail) -> OutMail {
-    if m.later.is_none() {
-        return m;
+/// Draw the pictures of `group` (mails of one phase, or one mail without
+/// pictures to draw), off the async threads, with one drawer. A mail whose
+/// pictures cannot be drawn (or whose drawing panics) goes as queued, its
+/// text alone, with a warning: the results matter more than their picture.
+async fn completed(parts: &PartMaker, group: Vec<OutMail>) -> Vec<OutMail> {
+    if group.iter().all(|m| m.later.is_none()) {
+        return group;
     }
     let parts = Arc::clone(parts);
-    let queued = m.clone();
-    let r = tokio::task::spawn_blocking(move || -> anyhow::Result<Vec<u8>> {
-        let mut p = parts
-            .lock()
-            .map_err(|_| anyhow::anyhow!("the picture drawer's lock is poisoned"))?;
+    let queued = group.clone();
+    let hint = group
+        .iter()
+        .find_map(|m| m.later.as_ref().map(|l| l.source.unsigned_abs() as usize))
+        .unwrap_or(0);
+    let r = tokio::task::spawn_blocking(move || -> anyhow::Result<Vec<anyhow::Result<Vec<u8>>>> {
+        let mut p = parts.take(hint)?;
         let (store, responder) = &mut *p;
-        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            complete(store.conn(), &mut **responder, &m)
-        }));
-        drawn.unwrap_or_else(|_| {
-            responder.forget();
-            Err(anyhow::anyhow!("drawing the pictures panicked"))
-        })
+        Ok(group
+            .iter()
+            .map(|m| {
+                let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    complete(store.conn(), &mut **responder, m)
+                }));
+                drawn.unwrap_or_else(|_| {
+                    responder.forget();
+                    Err(anyhow::anyhow!("drawing the pictures panicked"))
+                })
+            })
+            .collect())
     })
     .await;
-    match r {
-        Ok(Ok(raw)) => OutMail { raw, ..queued },
-        Ok(Err(e)) => {
-            warn!(message_id = %queued.message_id, error = %format!("{e:#}"), "cannot draw a mail's pictures; it goes without them");
-            queued
-        }
-        Err(e) => {
-            warn!(message_id = %queued.message_id, error = %e, "cannot draw a mail's pictures; it goes without them");
-            queued
+    let drawn = match r {
+        Ok(Ok(d)) => d,
+        Ok(Err(e)) => queued
+            .iter()
+            .map(|_| Err(anyhow::anyhow!("{e:#}")))
+            .collect(),
+        Err(e) => queued.iter().map(|_| Err(anyhow::anyhow!("{e}"))).collect(),
+    };
+    queued
+        .into_iter()
+        .zip(drawn)
+        .map(|(m, d)| match d {
+            Ok(raw) => OutMail { raw, ..m },
+            Err(e) => {
+                warn!(message_id = %m.message_id, error = %format!("{e:#}"), "cannot draw a mail's pictures; it goes without them");
+                m
+            }
+        })
+        .collect()
+}
+
+/// `due` in groups to draw: consecutive mails of one phase together
+/// (they share its pictures), every other mail alone.
+fn groups(due: Vec<OutMail>) -> Vec<Vec<OutMail>> {
+    let mut out: Vec<Vec<OutMail>> = Vec::new();
+    for m in due {
+        let source = m.later.as_ref().map(|l| l.source);
+        match out.last_mut() {
+            Some(g)
+                if source.is_some()
+                    && g.last().and_then(|l| l.later.as_ref().map(|l| l.source)) == source =>
+            {
+                g.push(m)
+            }
+            _ => out.push(vec![m]),
         }
     }
+    out
 }
 
 async fn send_one(
     store: &Arc<Mutex<Store>>,
     sender: &Sender,
-    parts: &PartMaker,
     unmarked: &Unmarked,
     m: OutMail,
     max_retry: Duration,
 ) {
-    let m = completed(parts, m).await;
     let id = m.id;
     match with_store(store, move |s| Ok(s.mark_sending(id)?)).await {
         Ok(true) => {}

@@ -36,6 +36,9 @@ pub(super) struct Layers {
     /// Each power's hatch tile, by power index: its colour, washed, and a
     /// line of it, as the SVG's pattern `h<i>`.
     hatches: Vec<Pixmap>,
+    /// The palette of the base with its names, and their pixels' indices:
+    /// most of a phase's picture, encoded without a palette search.
+    fixed: raster::Fixed,
 }
 
 /// Every map's layers drawn so far, by fingerprint. A judge plays a
@@ -207,11 +210,15 @@ impl Picture<'_> {
             );
             hatches.push(raster::pixmap(&tile, false)?);
         }
+        let mut reference = base.clone();
+        draw_names(&mut reference, &names);
+        let fixed = raster::Fixed::new(&reference);
         Ok(Layers {
             base,
             names,
             areas,
             hatches,
+            fixed,
         })
     }
 
@@ -243,16 +250,7 @@ impl Picture<'_> {
         // resvg a canvas of its own for each area.
         self.tint(&layers, pos, &mut px);
         raster::render_onto(&o, &mut px)?;
-        for (x, y, name) in &layers.names {
-            px.draw_pixmap(
-                *x,
-                *y,
-                name.as_ref(),
-                &PixmapPaint::default(),
-                Transform::identity(),
-                None,
-            );
-        }
+        draw_names(&mut px, &layers.names);
         // Over the names: the centres' marks, the units, the frame, the
         // counts.
         let mut o = String::with_capacity(32 * 1024);
@@ -269,7 +267,7 @@ impl Picture<'_> {
         self.legend_of(&mut o, pos, TOP + g.height, viewer, Part::Changing);
         let _ = writeln!(o, "</svg>");
         raster::render_onto(&o, &mut px)?;
-        raster::encode(&px)
+        layers.fixed.encode(&px)
     }
 
     /// Tint each owned centre with its owner's hatch, as the SVG's
@@ -302,5 +300,19 @@ impl Picture<'_> {
                 None,
             );
         }
+    }
+}
+
+/// Draw the names cut out of the fixed layers back where they go.
+fn draw_names(px: &mut Pixmap, names: &[(i32, i32, Pixmap)]) {
+    for (x, y, name) in names {
+        px.draw_pixmap(
+            *x,
+            *y,
+            name.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
     }
 }

@@ -69,16 +69,119 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     encode(&pixmap(svg, true)?)
 }
 
-/// An opaque picture as a palette PNG.
+/// An opaque picture as a palette PNG, its palette chosen for it alone.
 pub(super) fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
-    let (w, h) = (pixmap.width(), pixmap.height());
-    let rgb: Vec<[u8; 3]> = pixmap
-        .data()
-        .chunks_exact(4)
-        .map(|p| [p[0], p[1], p[2]])
-        .collect();
-    let (palette, index) = quantise(&rgb);
-    let mut out = Vec::new();
+    let keys = keys(pixmap);
+    let colours = count(keys.iter().copied());
+    let mut palette = Vec::with_capacity(256);
+    choose(&colours, &mut palette, 256);
+    let nearest = nearest_of(&colours, &palette, &exact_of(&palette));
+    let index = keys
+        .iter()
+        .map(|k| nearest.get(k).copied().unwrap_or(0))
+        .collect::<Vec<u8>>();
+    write(pixmap.width(), pixmap.height(), &palette, &index)
+}
+
+/// How many palette entries the fixed layers of a map may take; the rest
+/// are left for what a phase draws over them (the owners' hatches, the
+/// units, the orders).
+const FIXED: usize = 160;
+
+/// The palette of a map's fixed layers, chosen once, and each of their
+/// pixels' index in it. A phase's picture is mostly these layers
+/// unchanged: such a pixel takes the index it had, and only the pixels a
+/// phase changed are looked up, against the fixed palette and a few
+/// colours of the phase's own.
+pub(super) struct Fixed {
+    /// The fixed layers' pixels, as the pixmap holds them.
+    rgba: Vec<u8>,
+    /// Their indices in `palette`.
+    index: Vec<u8>,
+    palette: Vec<[u8; 3]>,
+    /// Each entry of `palette` by its colour.
+    exact: KeyMap<u8>,
+}
+
+impl Fixed {
+    /// The palette of `reference`, the fixed layers as a phase leaves
+    /// them where it draws nothing.
+    pub(super) fn new(reference: &Pixmap) -> Fixed {
+        let keys = keys(reference);
+        let colours = count(keys.iter().copied());
+        let mut palette = Vec::with_capacity(256);
+        choose(&colours, &mut palette, FIXED);
+        let rgba = reference.data().to_vec();
+        let exact = exact_of(&palette);
+        let nearest = nearest_of(&colours, &palette, &exact);
+        let index = keys
+            .iter()
+            .map(|k| nearest.get(k).copied().unwrap_or(0))
+            .collect();
+        Fixed {
+            rgba,
+            index,
+            palette,
+            exact,
+        }
+    }
+
+    /// `pixmap`, drawn over the fixed layers, as a palette PNG.
+    pub(super) fn encode(&self, pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
+        let data = pixmap.data();
+        if data.len() != self.rgba.len() || pixmap.width() == 0 {
+            return encode(pixmap);
+        }
+        // The runs of pixels the phase changed, by rows: a row the phase
+        // left alone is skipped with one comparison.
+        let row = pixmap.width() as usize * 4;
+        let mut runs: Vec<(usize, usize, u32)> = Vec::new();
+        for (y, (now, was)) in data
+            .chunks_exact(row)
+            .zip(self.rgba.chunks_exact(row))
+            .enumerate()
+        {
+            if now == was {
+                continue;
+            }
+            let first = y * row / 4;
+            for (x, (p, q)) in now.chunks_exact(4).zip(was.chunks_exact(4)).enumerate() {
+                if p == q {
+                    continue;
+                }
+                let k = key([p[0], p[1], p[2]]);
+                let i = first + x;
+                match runs.last_mut() {
+                    Some((start, n, c)) if *c == k && *start + *n == i => *n += 1,
+                    _ => runs.push((i, 1, k)),
+                }
+            }
+        }
+        let mut count: KeyMap<u32> = KeyMap::default();
+        for &(_, n, k) in &runs {
+            *count.entry(k).or_default() += n as u32;
+        }
+        let colours = sorted(count);
+        let mut palette = self.palette.clone();
+        let mut exact = self.exact.clone();
+        let fixed = palette.len();
+        choose(&colours, &mut palette, 256);
+        for (i, &c) in palette.iter().enumerate().skip(fixed) {
+            exact.insert(key(c), i as u8);
+        }
+        let nearest = nearest_of(&colours, &palette, &exact);
+        let mut index = self.index.clone();
+        for &(start, n, k) in &runs {
+            let x = nearest.get(&k).copied().unwrap_or(0);
+            index[start..start + n].fill(x);
+        }
+        write(pixmap.width(), pixmap.height(), &palette, &index)
+    }
+}
+
+/// Write a palette PNG.
+fn write(w: u32, h: u32, palette: &[[u8; 3]], index: &[u8]) -> Result<Vec<u8>, PictureError> {
+    let mut out = Vec::with_capacity(128 * 1024);
     {
         let mut enc = png::Encoder::new(&mut out, w, h);
         enc.set_color(png::ColorType::Indexed);
@@ -87,21 +190,35 @@ pub(super) fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
         // Indexed pixels compress best unfiltered. Deflate's level 4 makes
         // a file 5% larger than its level 9 in a third of the time (the
         // PNG's own fast mode, tuned for filtered true colour, makes one
-        // five times larger).
+        // five times larger). Deflate is flate2's zlib-rs backend
+        // (Cargo.toml): its default, miniz_oxide, took a fifth of a phase.
         enc.set_deflate_compression(png::DeflateCompression::Level(4));
         enc.set_filter(png::Filter::NoFilter);
         let mut writer = enc
             .write_header()
             .map_err(|e| PictureError::Png(e.to_string()))?;
         writer
-            .write_image_data(&index)
+            .write_image_data(index)
             .map_err(|e| PictureError::Png(e.to_string()))?;
     }
     Ok(out)
 }
 
+/// An opaque pixmap's pixels as colour keys.
+fn keys(pixmap: &Pixmap) -> Vec<u32> {
+    pixmap
+        .data()
+        .chunks_exact(4)
+        .map(|p| key([p[0], p[1], p[2]]))
+        .collect()
+}
+
 fn key(c: [u8; 3]) -> u32 {
     (u32::from(c[0]) << 16) | (u32::from(c[1]) << 8) | u32::from(c[2])
+}
+
+fn rgb(k: u32) -> [u8; 3] {
+    [(k >> 16) as u8, (k >> 8) as u8, k as u8]
 }
 
 fn dist(a: [u8; 3], b: [u8; 3]) -> u32 {
@@ -136,16 +253,13 @@ type KeyMap<V> = HashMap<u32, V, std::hash::BuildHasherDefault<KeyHasher>>;
 /// are edge shades seen a few times each, which take the nearest entry.
 const CANDIDATES: usize = 2048;
 
-/// A palette for `pixels` and each pixel's index in it. The commonest
-/// colours come first; a rarer colour (an anti-aliased edge) gets a place
-/// only if no colour near it has one yet, so the edges keep their shades.
-fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
-    // Neighbouring pixels are mostly the same colour: count runs, not
-    // pixels, to spare the hashing.
+/// Each colour of `keys` and how often it comes, commonest first.
+/// Neighbouring pixels are mostly the same colour: runs are counted, not
+/// pixels, to spare the hashing.
+fn count(keys: impl Iterator<Item = u32>) -> Vec<(u32, u32)> {
     let mut count: KeyMap<u32> = KeyMap::default();
     let mut run: Option<(u32, u32)> = None;
-    for &p in pixels {
-        let k = key(p);
+    for k in keys {
         match &mut run {
             Some((c, n)) if *c == k => *n += 1,
             _ => {
@@ -159,14 +273,24 @@ fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
     if let Some((c, n)) = run {
         *count.entry(c).or_default() += n;
     }
+    sorted(count)
+}
+
+fn sorted(count: KeyMap<u32>) -> Vec<(u32, u32)> {
     let mut colours: Vec<(u32, u32)> = count.into_iter().collect();
     colours.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let rgb = |k: u32| [(k >> 16) as u8, (k >> 8) as u8, k as u8];
-    let mut palette: Vec<[u8; 3]> = Vec::with_capacity(256);
+    colours
+}
+
+/// Fill `palette` up to `budget` entries from `colours` (commonest
+/// first): a rarer colour (an anti-aliased edge) gets a place only if no
+/// colour near it has one yet, so the edges keep their shades.
+fn choose(colours: &[(u32, u32)], palette: &mut Vec<[u8; 3]>, budget: usize) {
+    let budget = budget.min(256);
     for near in [300u32, 120, 40, 0] {
         for &(k, _) in colours.iter().take(CANDIDATES) {
-            if palette.len() == 256 {
-                break;
+            if palette.len() >= budget {
+                return;
             }
             let c = rgb(k);
             if palette.iter().all(|&p| dist(p, c) > near) {
@@ -174,10 +298,22 @@ fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
             }
         }
     }
-    // Each colour's nearest palette entry: exact for the palette's own
-    // colours and the common ones; the rare shades of anti-aliased edges
-    // take the entry nearest their 4-bit bucket, which is as good to the
-    // eye and spares a search of the whole palette for each.
+}
+
+/// The palette's entries by colour.
+fn exact_of(palette: &[[u8; 3]]) -> KeyMap<u8> {
+    let mut exact = KeyMap::default();
+    for (i, &p) in palette.iter().enumerate().rev() {
+        exact.insert(key(p), i as u8);
+    }
+    exact
+}
+
+/// Each colour's nearest palette entry: exact for the palette's own
+/// colours and the common ones; the rare shades of anti-aliased edges
+/// take the entry nearest their 4-bit bucket, which is as good to the eye
+/// and spares a search of the whole palette for each.
+fn nearest_of(colours: &[(u32, u32)], palette: &[[u8; 3]], exact: &KeyMap<u8>) -> KeyMap<u8> {
     let closest = |c: [u8; 3]| -> u8 {
         (0..palette.len())
             .min_by_key(|&i| dist(palette[i], c))
@@ -185,16 +321,14 @@ fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
     };
     let mut nearest: KeyMap<u8> = KeyMap::default();
     nearest.reserve(colours.len());
-    for (i, &p) in palette.iter().enumerate() {
-        nearest.insert(key(p), i as u8);
-    }
     let mut buckets: Vec<Option<u8>> = vec![None; 4096];
-    for &(k, n) in &colours {
-        if nearest.contains_key(&k) {
+    for &(k, n) in colours {
+        if let Some(&i) = exact.get(&k) {
+            nearest.insert(k, i);
             continue;
         }
         let c = rgb(k);
-        let i = if n >= 4 {
+        let i = if n >= 32 {
             closest(c)
         } else {
             let b = (usize::from(c[0] >> 4) << 8)
@@ -204,17 +338,21 @@ fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
         };
         nearest.insert(k, i);
     }
-    let mut index = Vec::with_capacity(pixels.len());
-    let mut last: Option<(u32, u8)> = None;
-    for &p in pixels {
-        let k = key(p);
-        let i = match last {
-            Some((c, i)) if c == k => i,
-            _ => nearest.get(&k).copied().unwrap_or(0),
-        };
-        last = Some((k, i));
-        index.push(i);
-    }
+    nearest
+}
+
+/// A palette for `pixels` and each pixel's index in it.
+#[cfg(test)]
+fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
+    let colours = count(pixels.iter().map(|&p| key(p)));
+    let mut palette = Vec::new();
+    choose(&colours, &mut palette, 256);
+    let exact = exact_of(&palette);
+    let nearest = nearest_of(&colours, &palette, &exact);
+    let index = pixels
+        .iter()
+        .map(|&p| nearest.get(&key(p)).copied().unwrap_or(0))
+        .collect();
     (palette, index)
 }
 
