@@ -20,8 +20,8 @@ impl Command for Who {
         also: &["WHOGAME"],
         ..Spec::new(
             "WHO",
-            "WHO game  (also WHOGAME game, WHO GAME game; the game alone after SIGNON)",
-            "Who plays which power in a game, and who played it before.",
+            "WHO [game]  (also WHOGAME [game])",
+            "Who plays which power in a game (yours after SIGNON), and who played it before.",
         )
     };
     type Role = Anyone;
