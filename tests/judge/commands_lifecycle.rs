@@ -213,7 +213,7 @@ fn the_roster_shows_names_and_addresses_only_where_allowed() {
     );
     let help = w.reply("outsider@example.test", "HELP");
     assert!(
-        help.contains("SET NAME your name") && help.contains("WHO game"),
+        help.contains("SET NAME your name") && help.contains("WHO [game]"),
         "{help}"
     );
 }
