@@ -29,12 +29,12 @@ use diplomacy::{UnitPosition, geo::RegionKey};
 use std::hint::black_box;
 use zinejudge::adjudicate::movement::Board;
 use zinejudge::adjudicate::{Judge, Outcome, adjudicate_movement};
-use zinejudge::datc::{Runner, parse_file, rules_for_file};
 use zinejudge::game::Position;
 use zinejudge::game::position::parse_unit;
 use zinejudge::map::Unit;
 use zinejudge::orders::parse::OrderParser;
 use zinejudge::orders::{AnyCommand, MainOrder, Order};
+use zinejudge::testing::datc::{Runner, parse_file, rules_for_file};
 use zinejudge::variant::{self, PhaseKind, Variant};
 
 const OPENING: &str = "

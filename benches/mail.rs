@@ -22,10 +22,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use zinejudge::commands::Judge;
-use zinejudge::daemon::process::{Limits, Processor};
-use zinejudge::mail::Identity;
-use zinejudge::store::Store;
+use zinejudge::testing::commands::Judge;
+use zinejudge::testing::daemon::process::{Limits, Processor};
+use zinejudge::testing::mail::Identity;
+use zinejudge::testing::store::Store;
 
 const POWERS: [&str; 7] = [
     "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
@@ -46,7 +46,7 @@ impl World {
         let id = format!("b{}@bench.test", self.serial);
         let mut raw = format!("From: {from}\r\nMessage-ID: <{id}>\r\n").into_bytes();
         raw.extend_from_slice(rest);
-        let t = zinejudge::daemon::process::unix(self.now);
+        let t = zinejudge::testing::daemon::process::unix(self.now);
         self.p
             .store
             .insert_inbound(&id, "bench", &raw, raw.len() as i64, false, t)
@@ -62,7 +62,7 @@ impl World {
         self.serial += 1;
         let id = format!("b{}@bench.test", self.serial);
         let raw = format!("From: {from}\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n");
-        let t = zinejudge::daemon::process::unix(self.now);
+        let t = zinejudge::testing::daemon::process::unix(self.now);
         self.p
             .store
             .insert_inbound(&id, "bench", raw.as_bytes(), raw.len() as i64, false, t)

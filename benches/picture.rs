@@ -21,8 +21,8 @@ use zinejudge::game::Position;
 use zinejudge::game::step::{PhaseOrders, play};
 use zinejudge::orders::parse::OrderParser;
 use zinejudge::orders::{AnyCommand, Order};
-use zinejudge::report::PhaseReport;
-use zinejudge::report::picture::{Picture, png};
+use zinejudge::testing::report::PhaseReport;
+use zinejudge::testing::report::picture::{Picture, png};
 use zinejudge::variant::features::Viewer;
 use zinejudge::variant::{self, PhaseKind, Variant};
 

@@ -145,7 +145,7 @@ fn ms(d: Duration) -> String {
 }
 
 fn run(s: &Setup, store: &std::path::Path, cache: bool) {
-    let pages = Pages::with(store, zinejudge::web::Limits::default(), cache);
+    let pages = Pages::with(store, zinejudge::testing::web::Limits::default(), cache);
     let addr = pages.addr;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -8,8 +8,8 @@ use zinejudge::game::Position;
 use zinejudge::game::step::{PhaseOrders, play};
 use zinejudge::orders::parse::OrderParser;
 use zinejudge::orders::{AnyCommand, Order};
-use zinejudge::report::picture::{Picture, png};
-use zinejudge::report::{PhaseReport, title};
+use zinejudge::testing::report::picture::{Picture, png};
+use zinejudge::testing::report::{PhaseReport, title};
 use zinejudge::variant::features::Viewer;
 use zinejudge::variant::{Variant, builtin};
 

@@ -355,3 +355,30 @@ fn files_depend_on_each_other_one_way() {
         panic!("file cycle: {}", c.join(" -> "));
     }
 }
+
+/// The crate's public modules are the pure core, the binary's entry and
+/// the tests' facade, and no more: the rest is `pub(crate)`, reached from
+/// the tests through `zinejudge::testing` (docs/development.md, "Public
+/// surface"). Making another module public is a decision, taken here.
+#[test]
+fn the_public_modules_are_the_core_the_cli_and_the_facade() {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("read src/lib.rs");
+    let public: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .map(|l| l.trim_end_matches(';').trim())
+        .collect();
+    assert_eq!(
+        public,
+        [
+            "adjudicate",
+            "cli",
+            "game",
+            "map",
+            "orders",
+            "testing",
+            "variant"
+        ]
+    );
+}

@@ -42,8 +42,8 @@ use std::path::Path;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::postgres::{PG_PASSWORD, PgDatabase, PgServer};
-use zinejudge::mail::maildir::Maildir;
-use zinejudge::store::{Store, params};
+use zinejudge::testing::mail::maildir::Maildir;
+use zinejudge::testing::store::{Store, params};
 
 const MAILS: usize = 500;
 const GAMES: usize = 20;
@@ -686,9 +686,9 @@ fn two_judges_one_killed_again_and_again_lose_nothing_and_do_nothing_twice() {
 /// this one always does.
 #[test]
 fn two_judges_working_on_the_same_due_games_at_once_adjudicate_each_once() {
-    use zinejudge::daemon::process::{Limits, Processor};
-    use zinejudge::mail::Identity;
-    use zinejudge::store::Claimant;
+    use zinejudge::testing::daemon::process::{Limits, Processor};
+    use zinejudge::testing::mail::Identity;
+    use zinejudge::testing::store::Claimant;
     const DUE: usize = 30;
     let Some(db) = PgServer::database_or_skip("multi_judge_same_games") else {
         return;
@@ -710,7 +710,7 @@ fn two_judges_working_on_the_same_due_games_at_once_adjudicate_each_once() {
             std::thread::spawn(move || {
                 let mut p = Processor::new(
                     store,
-                    Box::new(zinejudge::commands::Judge::new("zinejudge", "UTC")),
+                    Box::new(zinejudge::testing::commands::Judge::new("zinejudge", "UTC")),
                     Identity {
                         address: "judge@example.test".into(),
                         name: "zinejudge".into(),

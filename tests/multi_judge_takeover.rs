@@ -12,7 +12,7 @@
 //! A judge's claims are backed by a liveness lock its sessions hold, which
 //! the server lets go when the judge's connections close: the survivor
 //! takes them over at once (its processor looks every second, its outbox
-//! every [`zinejudge::store::TAKEOVER_POLL`]). The lease (`[store]
+//! every [`zinejudge::testing::store::TAKEOVER_POLL`]). The lease (`[store]
 //! lease-seconds`) is only the backstop for a judge alive but stuck.
 //!
 //! The test gives the judges a lease of an hour, so that any takeover it
@@ -38,8 +38,8 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::postgres::{PG_PASSWORD, PgDatabase, PgServer};
-use zinejudge::mail::maildir::Maildir;
-use zinejudge::store::{Store, params};
+use zinejudge::testing::mail::maildir::Maildir;
+use zinejudge::testing::store::{Store, params};
 
 /// Signed order mails put into the victim's inbox at once: one per seat,
 /// so that each pays its password check and the processing takes a while.
@@ -100,7 +100,11 @@ fn started(judge: &Judge) {
 }
 
 /// The ids a query selects.
-fn ids(store: &mut Store, sql: &str, params: zinejudge::store::sql::Params<'_>) -> HashSet<i64> {
+fn ids(
+    store: &mut Store,
+    sql: &str,
+    params: zinejudge::testing::store::sql::Params<'_>,
+) -> HashSet<i64> {
     store
         .conn()
         .query_map(sql, params, |r| r.get(0))
@@ -174,7 +178,7 @@ fn one_run(db: &PgDatabase, lease: u64) -> Takeover {
             "From: judge@example.test\r\nTo: p{i}@example.test\r\nSubject: g0: results\r\n\
              Message-ID: <{id}>\r\n\r\nThe results.\r\n"
         );
-        zinejudge::store::queue_outbox(
+        zinejudge::testing::store::queue_outbox(
             &tx,
             None,
             &id,
@@ -292,7 +296,7 @@ fn an_idle_judge_takes_over_a_killed_judges_mail_in_and_out_without_waiting_for_
     // SMTP connections): the victim held no more, though more answers were
     // queued, and those it did not hold the survivor sent meanwhile.
     assert!(
-        t.outbound <= zinejudge::daemon::outbox::claim_batch(4) as usize,
+        t.outbound <= zinejudge::testing::daemon::outbox::claim_batch(4) as usize,
         "the victim held {} mails out",
         t.outbound
     );
@@ -315,7 +319,7 @@ fn takeover_after_a_kill_harness() {
         let Some(db) = PgServer::database_or_skip("multi_judge_takeover_harness") else {
             return;
         };
-        let t = one_run(&db, zinejudge::store::DEFAULT_LEASE.as_secs());
+        let t = one_run(&db, zinejudge::testing::store::DEFAULT_LEASE.as_secs());
         eprintln!(
             "run {run}: {} mails in claimed by the survivor in {:.2} s and processed in {:.2} s, \
              {} mails out sent in {:.2} s",

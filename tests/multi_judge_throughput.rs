@@ -25,8 +25,8 @@ mod support_judge;
 use daemon_common::{Judge, TempDir, count, env_usize, median, postgres_maildir_config};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::postgres::{PG_PASSWORD, PgServer};
-use zinejudge::mail::maildir::Maildir;
-use zinejudge::store::Store;
+use zinejudge::testing::mail::maildir::Maildir;
+use zinejudge::testing::store::Store;
 
 fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")

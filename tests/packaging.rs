@@ -5,7 +5,7 @@
 //! (scripts/test-package.sh installs them for real.)
 
 use std::path::Path;
-use zinejudge::config::{Config, Sink, Source};
+use zinejudge::testing::config::{Config, Sink, Source};
 
 const UNIT: &str = include_str!("../systemd/zinejudge.service");
 /// Running the judge for real (docs/operations.md, linked from the

@@ -31,9 +31,9 @@ use daemon_common::{Judge, TempDir, maildir_config, median, tree_bytes};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use zinejudge::game::Position;
 use zinejudge::game::record::{SeatStatus, Status};
-use zinejudge::mail::maildir::Maildir;
 use zinejudge::map::PowerId;
-use zinejudge::store::games;
+use zinejudge::testing::mail::maildir::Maildir;
+use zinejudge::testing::store::games;
 use zinejudge::variant::{PhaseKind, Variant};
 
 const GM: &str = "gm@example.test";
@@ -264,7 +264,7 @@ fn one_run() -> Figures {
         .count();
 
     // What it holds, by kind.
-    let mut s = zinejudge::store::Store::open(&store).unwrap();
+    let mut s = zinejudge::testing::store::Store::open(&store).unwrap();
     let c = s.conn();
     let one = |sql: &str| -> i64 { c.query_row(sql, &[], |r| r.get(0)).unwrap() };
     let history = games::history(c, "g").unwrap();
@@ -301,9 +301,9 @@ fn one_run() -> Figures {
     // The retention passes: the mail goes, the game stays.
     let later = SystemTime::now() + Duration::from_secs(31 * 86400);
     let t = later.duration_since(UNIX_EPOCH).unwrap().as_secs() as i64;
-    zinejudge::store::prune_inbound(c, t - 30 * 86400).unwrap();
-    let pruned = zinejudge::store::retention::prune_outbox(c, t - 30 * 86400, t).unwrap();
-    zinejudge::store::retention::vacuum(c).unwrap();
+    zinejudge::testing::store::prune_inbound(c, t - 30 * 86400).unwrap();
+    let pruned = zinejudge::testing::store::retention::prune_outbox(c, t - 30 * 86400, t).unwrap();
+    zinejudge::testing::store::retention::vacuum(c).unwrap();
     assert_eq!(one("SELECT count(*) FROM outbox"), 0);
     assert_eq!(one("SELECT count(*) FROM mail_sources"), 0);
     assert_eq!(

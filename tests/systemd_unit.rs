@@ -118,15 +118,15 @@ fn the_units_file_limit_holds_every_web_connection_and_the_judges_own_files() {
         .expect("a number");
     // The most the judge keeps for itself: Maildir or SMTP with the most
     // connections the configuration allows (64).
-    let wanted = zinejudge::web::Limits::default().connections;
-    let kept = zinejudge::web::FILES_KEPT + 64;
+    let wanted = zinejudge::testing::web::Limits::default().connections;
+    let kept = zinejudge::testing::web::FILES_KEPT + 64;
     assert_eq!(
-        zinejudge::web::connection_cap(wanted, Some(files), kept),
+        zinejudge::testing::web::connection_cap(wanted, Some(files), kept),
         wanted,
         "LimitNOFILE={files} does not hold {wanted} web connections"
     );
     // A service's default (1,024) would not.
-    assert!(zinejudge::web::connection_cap(wanted, Some(1024), kept) < wanted);
+    assert!(zinejudge::testing::web::connection_cap(wanted, Some(1024), kept) < wanted);
 }
 
 #[test]

@@ -28,7 +28,7 @@ pub(crate) mod pressform;
 pub mod registry;
 pub(crate) mod submit;
 /// Times as the commands show and read them (shared with the web pages).
-pub use crate::time;
+pub(crate) use crate::time;
 
 use crate::daemon::process::{Responder, Response, reply_to};
 use crate::game::Position;

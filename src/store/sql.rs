@@ -142,12 +142,14 @@ impl<T: ToValue> ToValue for Option<T> {
 pub type Params<'a> = &'a [&'a dyn ToValue];
 
 /// Statement parameters: `params![a, b]` is `&[&a, &b]` as
-/// [`Params`](crate::store::sql::Params).
+/// [`Params`](crate::store::sql::Params). Its path to `ToValue` is the
+/// crate root's hidden re-export: an exported macro expands in the tests'
+/// crates too, where `store` is private.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __store_params {
     ($($p:expr),* $(,)?) => {
-        &[$(&$p as &dyn $crate::store::sql::ToValue),*] as &[&dyn $crate::store::sql::ToValue]
+        &[$(&$p as &dyn $crate::__StoreToValue),*] as &[&dyn $crate::__StoreToValue]
     };
 }
 

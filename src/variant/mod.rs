@@ -9,7 +9,7 @@
 /// The judge's rule options, re-exported where variants set them.
 pub use crate::adjudicate::rulebook as rules;
 /// Game time, re-exported where variants were always read from.
-pub use crate::calendar;
+pub(crate) use crate::calendar;
 /// A variant's rule features, whose homes are in [`crate::rules`].
 pub use crate::rules::features;
 

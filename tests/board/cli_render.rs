@@ -3,10 +3,10 @@
 
 use std::process::Command;
 use std::time::{Duration, UNIX_EPOCH};
-use zinejudge::commands::Judge;
-use zinejudge::daemon::process::{Limits, Processor};
-use zinejudge::mail::Identity;
-use zinejudge::store::Store;
+use zinejudge::testing::commands::Judge;
+use zinejudge::testing::daemon::process::{Limits, Processor};
+use zinejudge::testing::mail::Identity;
+use zinejudge::testing::store::Store;
 
 #[test]
 fn render_prints_results_and_writes_the_picture() {
@@ -33,7 +33,7 @@ fn render_prints_results_and_writes_the_picture() {
     for (i, (from, body)) in mails.iter().enumerate() {
         let raw = format!("From: {from}\r\nMessage-ID: <r{i}@x>\r\n\r\n{body}\r\n");
         // People who used the judge before: their addresses are confirmed.
-        zinejudge::store::confirm::set_confirmed(p.store.conn(), from, 0).unwrap();
+        zinejudge::testing::store::confirm::set_confirmed(p.store.conn(), from, 0).unwrap();
         p.store
             .insert_inbound(
                 &format!("r{i}@x"),
@@ -88,8 +88,8 @@ fn rule_5_render_draws_the_public_picture_of_a_game_that_hides_units() {
     use zinejudge::game::Position;
     use zinejudge::game::step::{PhaseOrders, play};
     use zinejudge::orders::{AnyCommand, MainOrder};
-    use zinejudge::report::PhaseReport;
-    use zinejudge::report::picture::Picture;
+    use zinejudge::testing::report::PhaseReport;
+    use zinejudge::testing::report::picture::Picture;
     use zinejudge::variant::features::Viewer;
 
     let dir = std::env::temp_dir().join(format!("zj-render-1066-{}", std::process::id()));
@@ -139,7 +139,7 @@ fn rule_5_render_draws_the_public_picture_of_a_game_that_hides_units() {
     for (i, (from, body)) in mails.iter().enumerate() {
         let raw = format!("From: {from}\r\nMessage-ID: <h{i}@x>\r\n\r\n{body}\r\n");
         // People who used the judge before: their addresses are confirmed.
-        zinejudge::store::confirm::set_confirmed(p.store.conn(), from, 0).unwrap();
+        zinejudge::testing::store::confirm::set_confirmed(p.store.conn(), from, 0).unwrap();
         p.store
             .insert_inbound(
                 &format!("h{i}@x"),
@@ -211,7 +211,7 @@ fn rule_5_render_draws_the_public_picture_of_a_game_that_hides_units() {
         ended: None,
         nmr: Vec::new(),
     };
-    let title = zinejudge::report::title(&r);
+    let title = zinejudge::testing::report::title(&r);
     let public = Picture::new(&v).phase_svg(&r, &title, Viewer::Public);
     let gm = Picture::new(&v).phase_svg(&r, &title, Viewer::Gm);
     assert_ne!(public, gm, "the GM's picture shows the A/F");

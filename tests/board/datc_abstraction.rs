@@ -4,7 +4,7 @@
 //! and keeps an army it cannot land, and its paradoxes all stand, so the
 //! convoy cases differ by design) must come out as the DATC says.
 
-use zinejudge::datc::{Runner, parse_file, rules_for_file};
+use zinejudge::testing::datc::{Runner, parse_file, rules_for_file};
 use zinejudge::variant::builtin;
 
 fn replay(file: &str) -> (usize, usize) {

@@ -1,7 +1,7 @@
 //! The DATC v2.4 case files (godip's and jDip's encodings) through the
 //! library, with the preferences each file declares.
 
-use zinejudge::datc::{rules_for_file, run_text};
+use zinejudge::testing::datc::{rules_for_file, run_text};
 use zinejudge::variant::{self, Rulebook};
 
 fn run(file: &str) -> (usize, Vec<String>) {

@@ -11,11 +11,11 @@
 
 use std::collections::BTreeSet;
 use zinejudge::adjudicate::{Outcome, adjudicate_movement};
-use zinejudge::datc::{Case, Line, parse_file, rules_for_file, run_text};
 use zinejudge::game::position::{parse_region, parse_unit};
 use zinejudge::map::{PowerId, Unit};
 use zinejudge::orders::parse::OrderParser;
 use zinejudge::orders::{AnyCommand, MainCommand, MainOrder};
+use zinejudge::testing::datc::{Case, Line, parse_file, rules_for_file, run_text};
 use zinejudge::variant::{self, PhaseKind, Rulebook, Variant};
 
 const FILE: &str = "datc_v3_text.txt";

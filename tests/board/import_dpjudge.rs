@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
-use zinejudge::import::dpjudge::{ImportError, import};
 use zinejudge::map::{Map, Mobility};
+use zinejudge::testing::import::dpjudge::{ImportError, import};
 use zinejudge::variant::Variant;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
@@ -20,7 +20,7 @@ fn from_data(name: &str) -> Result<String, String> {
 /// Import a map given as `(file name, text)` pairs, the first the map.
 fn import_texts(
     files: &[(&str, &str)],
-) -> Result<zinejudge::import::dpjudge::Imported, ImportError> {
+) -> Result<zinejudge::testing::import::dpjudge::Imported, ImportError> {
     let mut fetch = |n: &str| {
         files
             .iter()

@@ -14,8 +14,8 @@ use std::path::Path;
 use support_play::{movement, power, prov};
 use zinejudge::adjudicate::{Illegal, Outcome};
 use zinejudge::game::Position;
-use zinejudge::import::dpjudge::{ImportError, Imported, import};
 use zinejudge::map::{Crossing, Terrain, Unit, UnitKind};
+use zinejudge::testing::import::dpjudge::{ImportError, Imported, import};
 use zinejudge::variant::Variant;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");

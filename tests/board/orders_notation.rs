@@ -339,7 +339,7 @@ fn every_order_of_the_jdip_datc_file_parses() {
         "/tests/data/datc/jdip_datc_v2.4_06.txt"
     ))
     .unwrap();
-    let cases = zinejudge::datc::parse_file(&text).unwrap();
+    let cases = zinejudge::testing::datc::parse_file(&text).unwrap();
     let mut n = 0;
     let mut bad = Vec::new();
     for c in &cases {

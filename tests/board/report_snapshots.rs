@@ -7,8 +7,8 @@ use zinejudge::game::record::Style;
 use zinejudge::game::step::{PhaseOrders, play};
 use zinejudge::orders::parse::OrderParser;
 use zinejudge::orders::{AnyCommand, Order};
-use zinejudge::report::templates::Templates;
-use zinejudge::report::{PhaseReport, data};
+use zinejudge::testing::report::templates::Templates;
+use zinejudge::testing::report::{PhaseReport, data};
 use zinejudge::variant::{self, PhaseKind, Variant};
 
 /// Play `text` from `pos` and render it in both styles.
@@ -102,7 +102,7 @@ Turkey = ["Ank", "Con", "Smy"]
 /// Harald's own shows them.
 #[test]
 fn variant_1066_march_per_reader() {
-    use zinejudge::report::data_for;
+    use zinejudge::testing::report::data_for;
     use zinejudge::variant::features::Viewer;
     let v = variant::builtin("1066").unwrap().unwrap();
     let pos = Position::initial(&v);

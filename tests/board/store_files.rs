@@ -5,7 +5,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use zinejudge::store::Store;
+use zinejudge::testing::store::Store;
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("zj-store-files-{}-{name}", std::process::id()));

@@ -10,8 +10,8 @@ use zinejudge::adjudicate::{Illegal, Outcome};
 use zinejudge::game::Position;
 use zinejudge::game::record::Style;
 use zinejudge::game::step::{PhaseResult, play};
-use zinejudge::report::templates::Templates;
-use zinejudge::report::{PhaseReport, data};
+use zinejudge::testing::report::templates::Templates;
+use zinejudge::testing::report::{PhaseReport, data};
 use zinejudge::variant::PhaseKind;
 
 const FILE: &str = "tests/variants/twoisles.toml";

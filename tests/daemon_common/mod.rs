@@ -330,8 +330,8 @@ impl Judge {
     /// A connection to its store through the store's own interface, for
     /// the store's functions (the judge keeps running).
     #[allow(dead_code)]
-    pub fn store(&self) -> zinejudge::store::Store {
-        zinejudge::store::Store::open(&self.store).expect("open the store")
+    pub fn store(&self) -> zinejudge::testing::store::Store {
+        zinejudge::testing::store::Store::open(&self.store).expect("open the store")
     }
 
     /// Mark `addresses` as confirmed: people who used the judge before (a
@@ -357,7 +357,7 @@ impl Judge {
         }
         let mut s = self.store();
         for a in addresses {
-            zinejudge::store::confirm::set_confirmed(s.conn(), a, 0).expect("confirm");
+            zinejudge::testing::store::confirm::set_confirmed(s.conn(), a, 0).expect("confirm");
         }
     }
 
@@ -558,7 +558,7 @@ pub fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// A count read from the store (`-1` if the query fails).
-pub fn count(store: &mut zinejudge::store::Store, sql: &str) -> i64 {
+pub fn count(store: &mut zinejudge::testing::store::Store, sql: &str) -> i64 {
     store.conn().query_row(sql, &[], |r| r.get(0)).unwrap_or(-1)
 }
 

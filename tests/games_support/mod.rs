@@ -10,8 +10,8 @@
 use zinejudge::game::Position;
 use zinejudge::game::record::{SeatStatus, Settings, Status};
 use zinejudge::map::PowerId;
-use zinejudge::store::Store;
-use zinejudge::store::games::{self, GameRow};
+use zinejudge::testing::store::Store;
+use zinejudge::testing::store::games::{self, GameRow};
 use zinejudge::variant::Variant;
 
 /// A player seated by [`populate`].
@@ -56,7 +56,7 @@ pub fn standard() -> Variant {
 /// the bot's orders for Spring 1901. `distinct_passwords`: each player
 /// its own (an argon2 hash each, about 26 ms); otherwise all share one.
 pub fn populate(
-    path: &(impl zinejudge::store::AsLocation + ?Sized),
+    path: &(impl zinejudge::testing::store::AsLocation + ?Sized),
     n: usize,
     deadline: i64,
     with_orders: bool,
@@ -66,8 +66,8 @@ pub fn populate(
     let v = standard();
     let pos = Position::initial(&v);
     let stored = pos.stored(&v).expect("the initial position stores");
-    let shared = zinejudge::commands::password::hash("pw-shared").expect("hash");
-    let gm_hash = zinejudge::commands::password::hash("gm-secret").expect("hash");
+    let shared = zinejudge::testing::commands::password::hash("pw-shared").expect("hash");
+    let gm_hash = zinejudge::testing::commands::password::hash("gm-secret").expect("hash");
     let now = deadline - 3600;
     let mut store = Store::open(path).expect("open the store");
     let tx = store.transaction().expect("transaction");
@@ -98,7 +98,7 @@ pub fn populate(
                 "pw-shared".to_string()
             };
             let hash = if distinct_passwords {
-                zinejudge::commands::password::hash(&password).expect("hash")
+                zinejudge::testing::commands::password::hash(&password).expect("hash")
             } else {
                 shared.clone()
             };

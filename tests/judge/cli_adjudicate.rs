@@ -10,7 +10,7 @@ use crate::support_judge;
 use std::process::Command;
 use support_judge::World;
 use zinejudge::game::Position;
-use zinejudge::store::games;
+use zinejudge::testing::store::games;
 use zinejudge::variant::{Variant, builtin};
 
 /// A phase to play: a game of `variant` whose board is set to `position`,

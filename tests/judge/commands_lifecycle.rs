@@ -362,11 +362,11 @@ fn a_store_fault_in_a_command_leaves_nothing_half_done_and_is_not_mailed() {
     // The store fails on the second write JOIN makes (the record of who
     // plays which power), after the seat itself was written.
     let broken = match w.processor.store.backend() {
-        zinejudge::store::Backend::Sqlite => {
+        zinejudge::testing::store::Backend::Sqlite => {
             "CREATE TRIGGER broken BEFORE INSERT ON players
              BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;"
         }
-        zinejudge::store::Backend::Postgres => {
+        zinejudge::testing::store::Backend::Postgres => {
             "CREATE FUNCTION broken() RETURNS trigger LANGUAGE plpgsql AS
              $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$;
              CREATE TRIGGER broken BEFORE INSERT ON players

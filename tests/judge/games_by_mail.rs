@@ -75,7 +75,7 @@ fn abstraction2_through_1918_most_units_wins() {
     let mut seed = 0x5eed_1914_u64;
     let mut phases = 0;
     let end = loop {
-        let row = zinejudge::store::games::load(w.processor.store.conn(), "long")
+        let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "long")
             .expect("store")
             .expect("game");
         if let Some(r) = row.result {
@@ -101,7 +101,7 @@ fn abstraction2_through_1918_most_units_wins() {
         // Two minutes a phase: within every deadline and every rate limit.
         w.advance(120);
     };
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "long")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "long")
         .expect("store")
         .expect("game");
     let pos = Position::from_toml(&v, &row.position).expect("position");

@@ -8,7 +8,7 @@
 use crate::support_judge;
 use std::path::Path;
 use support_judge::World;
-use zinejudge::import::dpjudge::{ImportError, Imported, import};
+use zinejudge::testing::import::dpjudge::{ImportError, Imported, import};
 use zinejudge::variant::Variant;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
@@ -149,7 +149,7 @@ fn by_mail_the_results_name_the_next_turn_five_years_on_and_the_decade_s_adjustm
 /// beside it, the map the shape DPjudge draws it.
 #[test]
 fn the_points_of_the_ps_file_beside_the_map_are_where_the_picture_draws_units_and_names() {
-    use zinejudge::report::picture::geometry::Geometry;
+    use zinejudge::testing::report::picture::geometry::Geometry;
     let i = imported("decades.map").expect("imports");
     let v = &i.variant;
     let prov = |n: &str| match v.map.lookup(n) {
@@ -180,7 +180,7 @@ fn the_points_of_the_ps_file_beside_the_map_are_where_the_picture_draws_units_an
     for p in v.map.province_ids() {
         let a = &g.areas[p.index()];
         assert!(
-            zinejudge::report::picture::layout::inside(&a.rings, a.unit),
+            zinejudge::testing::report::picture::layout::inside(&a.rings, a.unit),
             "{}",
             v.map.province(p).abbr
         );

@@ -7,7 +7,7 @@
 
 use crate::support_judge;
 use std::path::Path;
-use zinejudge::import::dpjudge::{ImportError, import};
+use zinejudge::testing::import::dpjudge::{ImportError, import};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
 
@@ -18,7 +18,7 @@ fn from_data(name: &str) -> Result<String, String> {
 /// Import a map given as `(file name, text)` pairs, the first the map.
 fn import_texts(
     files: &[(&str, &str)],
-) -> Result<zinejudge::import::dpjudge::Imported, ImportError> {
+) -> Result<zinejudge::testing::import::dpjudge::Imported, ImportError> {
     let mut fetch = |n: &str| {
         files
             .iter()
@@ -29,7 +29,7 @@ fn import_texts(
     import(files[0].0, &mut fetch)
 }
 
-fn refusals(r: Result<zinejudge::import::dpjudge::Imported, ImportError>) -> Vec<String> {
+fn refusals(r: Result<zinejudge::testing::import::dpjudge::Imported, ImportError>) -> Vec<String> {
     match r {
         Err(ImportError::Refused(list)) => list.iter().map(ToString::to_string).collect(),
         Err(e) => panic!("refused otherwise: {e}"),
@@ -62,7 +62,7 @@ fn sengoku_imports_with_its_neutral_dummy_and_no_draws() {
         imported.toml
     );
     assert!(imported.toml.contains("\n[no-draw]\n"), "{}", imported.toml);
-    use zinejudge::rules::view::VariantRules;
+    use zinejudge::testing::rules::view::VariantRules;
     let neutral = v.map.lookup_power("Neutral").expect("a power");
     assert!(v.unplayed(neutral));
     let oda = v.map.lookup_power("Oda").expect("a power");

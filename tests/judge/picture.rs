@@ -9,8 +9,8 @@ use support_judge::bot;
 use zinejudge::game::Position;
 use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
 use zinejudge::map::{Terrain, Unit, UnitKind};
-use zinejudge::report::PhaseReport;
-use zinejudge::report::picture::{Picture, png, svg};
+use zinejudge::testing::report::PhaseReport;
+use zinejudge::testing::report::picture::{Picture, png, svg};
 use zinejudge::variant::features::Viewer;
 use zinejudge::variant::{self, PhaseKind, Variant};
 

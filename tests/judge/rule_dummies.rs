@@ -252,7 +252,7 @@ fn a_draw_needs_only_the_played_powers_votes() {
         last = w.reply(&addr(p), &format!("SIGNON {p} d pw-secret\nDRAW"));
     }
     assert!(!last.contains("no draws"), "{last}");
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "d")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "d")
         .expect("store")
         .expect("game");
     let result = row.result.unwrap_or_default();
@@ -316,7 +316,7 @@ fn by_mail_a_dislodged_dummy_unit_is_disbanded_without_waiting() {
         "{}",
         retreats.body
     );
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "d")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "d")
         .expect("store")
         .expect("game");
     let v = support_play::file("tests/data/maps/dummies.toml");

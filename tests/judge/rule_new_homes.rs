@@ -105,7 +105,8 @@ fn newhomes_by_mail_a_centre_owned_at_the_year_s_adjustments_is_a_home_to_build_
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
     let mut fetch =
         |n: &str| std::fs::read_to_string(Path::new(data).join(n)).map_err(|e| e.to_string());
-    let i = zinejudge::import::dpjudge::import("newhomes.map", &mut fetch).expect("imports");
+    let i =
+        zinejudge::testing::import::dpjudge::import("newhomes.map", &mut fetch).expect("imports");
     assert!(i.toml.contains("[new-homes]\nyears = [1901]"), "{}", i.toml);
     let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("newhomes-mail.toml");
     std::fs::write(&file, &i.toml).expect("write");

@@ -126,7 +126,8 @@ fn remote_builds_by_mail_a_build_in_an_owned_centre_far_from_home_is_taken() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
     let mut fetch =
         |n: &str| std::fs::read_to_string(Path::new(data).join(n)).map_err(|e| e.to_string());
-    let i = zinejudge::import::dpjudge::import("decades.map", &mut fetch).expect("imports");
+    let i =
+        zinejudge::testing::import::dpjudge::import("decades.map", &mut fetch).expect("imports");
     assert!(i.toml.contains("[remote-builds]"), "{}", i.toml);
     let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("decades-remote.toml");
     std::fs::write(&file, &i.toml).expect("write");

@@ -6,7 +6,7 @@
 
 use crate::support_judge;
 use support_judge::{On, Sent, World};
-use zinejudge::store::games;
+use zinejudge::testing::store::games;
 
 const POWERS: [&str; 7] = [
     "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",

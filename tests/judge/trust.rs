@@ -5,10 +5,10 @@
 use crate::support_judge;
 use std::time::SystemTime;
 use support_judge::{Sent, World};
-use zinejudge::commands::Judge;
-use zinejudge::daemon::process::{Limits, Processor, Responder, Response};
-use zinejudge::mail::{Identity, Inbound};
-use zinejudge::store::Store;
+use zinejudge::testing::commands::Judge;
+use zinejudge::testing::daemon::process::{Limits, Processor, Responder, Response};
+use zinejudge::testing::mail::{Identity, Inbound};
+use zinejudge::testing::store::Store;
 
 const GM: &str = "gm@example.test";
 const POWERS: [&str; 7] = [
@@ -102,7 +102,7 @@ struct Fragile(Judge);
 impl Responder for Fragile {
     fn respond(
         &mut self,
-        tx: &zinejudge::store::Tx<'_>,
+        tx: &zinejudge::testing::store::Tx<'_>,
         mail: &Inbound,
         now: SystemTime,
     ) -> anyhow::Result<Response> {
@@ -128,7 +128,7 @@ fn fragile_world() -> Processor {
 fn a_mail_that_panics_the_judge_fails_alone_and_is_not_tried_again() {
     let mut p = fragile_world();
     let now = SystemTime::now();
-    let t = zinejudge::daemon::process::unix(now);
+    let t = zinejudge::testing::daemon::process::unix(now);
     let boom = raw_mail("From: a@x.test\r\nMessage-ID: <boom@x.test>", "BOOM");
     let fine = raw_mail("From: b@x.test\r\nMessage-ID: <fine@x.test>", "VARIANTS");
     p.store
@@ -161,7 +161,7 @@ fn a_mail_that_panics_the_judge_fails_alone_and_is_not_tried_again() {
 fn a_queue_of_mail_is_processed_together_and_a_panic_still_fails_alone() {
     let mut p = fragile_world();
     let now = SystemTime::now();
-    let t = zinejudge::daemon::process::unix(now);
+    let t = zinejudge::testing::daemon::process::unix(now);
     for (id, body) in [("a", "VARIANTS"), ("boom", "BOOM"), ("b", "LIST")] {
         let raw = raw_mail(
             &format!("From: {id}@x.test\r\nMessage-ID: <{id}@x.test>"),
@@ -212,7 +212,7 @@ fn a_queue_of_mail_is_processed_together_and_a_panic_still_fails_alone() {
 fn a_mail_the_process_died_on_three_times_is_given_up() {
     let mut p = fragile_world();
     let now = SystemTime::now();
-    let t = zinejudge::daemon::process::unix(now);
+    let t = zinejudge::testing::daemon::process::unix(now);
     let raw = raw_mail("From: a@x.test\r\nMessage-ID: <kill@x.test>", "LIST");
     let id = p
         .store

@@ -698,7 +698,7 @@ fn rule_7_a_defensive_army_may_be_convoyed_within_its_homeland_only() {
 
 #[test]
 fn rule_8_the_results_show_what_is_left_of_a_defensive_armys_support() {
-    use zinejudge::report::{PhaseReport, render};
+    use zinejudge::testing::report::{PhaseReport, render};
     let v = board("triple.toml");
     let pos = Position::from_toml(
         &v,
@@ -803,7 +803,7 @@ fn flat(text: &str) -> String {
 
 #[test]
 fn rule_13_the_results_announce_the_grace_and_the_fall_into_anarchy() {
-    use zinejudge::report::{PhaseReport, render};
+    use zinejudge::testing::report::{PhaseReport, render};
     let v = thousand();
     let moors = power(&v, "Moors");
     let franks = power(&v, "Franks");
@@ -926,7 +926,7 @@ fn rule_9_by_mail_the_fast_ferry_boards_sails_and_lands() {
     );
     assert!(!r.contains("ot accepted"), "{r}");
     assert!(results.contains("landed"), "{results}");
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "r9")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "r9")
         .expect("store")
         .expect("game");
     let v = thousand();
@@ -955,7 +955,7 @@ fn rule_9_by_mail_a_disembarks_as_the_rule_text_writes_it() {
     assert!(!r.contains("ot accepted") && !r.contains("not read"), "{r}");
     assert!(r.contains("F(ENC) disembarks A(Fri)"), "{r}");
     assert!(results.contains("landed"), "{results}");
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "r9c")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "r9c")
         .expect("store")
         .expect("game");
     let v = thousand();
@@ -990,7 +990,7 @@ fn rule_9_by_mail_the_fast_ferry_ordered_over_several_mails_in_long_words() {
     assert!(r.contains("Your orders are complete"), "{r}");
     let results = process(&mut w, "r9b", "British");
     assert!(results.contains("landed"), "{results}");
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "r9b")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "r9b")
         .expect("store")
         .expect("game");
     let v = thousand();

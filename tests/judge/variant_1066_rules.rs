@@ -701,7 +701,7 @@ fn rule_6_nominations_are_announced_in_the_results() {
     assert_eq!(nominate(&v, &mut pos, welsh, her), Ok(()));
     let o = orders(&v, PhaseKind::Movement, &[]);
     let (result, after) = play(&v, &pos, &o);
-    let r = zinejudge::report::PhaseReport {
+    let r = zinejudge::testing::report::PhaseReport {
         variant: &v,
         game: "hastings",
         before: &pos,
@@ -713,13 +713,14 @@ fn rule_6_nominations_are_announced_in_the_results() {
         nmr: Vec::new(),
     };
     for viewer in [Viewer::Public, Viewer::Power(power(&v, "Scots"))] {
-        let d = zinejudge::report::data_for(&r, "zj", viewer);
+        let d = zinejudge::testing::report::data_for(&r, "zj", viewer);
         assert_eq!(d.nominated, vec!["The Welsh: Hereford".to_string()]);
     }
     assert!(
-        zinejudge::report::render(&r).contains("Home centre nominated: The Welsh: Hereford."),
+        zinejudge::testing::report::render(&r)
+            .contains("Home centre nominated: The Welsh: Hereford."),
         "{}",
-        zinejudge::report::render(&r)
+        zinejudge::testing::report::render(&r)
     );
     // Announced once: the next results do not repeat it.
     assert!(after.state.nominated.values().all(Vec::is_empty));
@@ -794,7 +795,7 @@ fn rule_4_results_write_williams_waiting_army_as_he_named_it() {
     let pos = Position::initial(&v);
     let o = orders(&v, PhaseKind::Movement, &["Duke William: A(SOD)-Has"]);
     let (result, after) = play(&v, &pos, &o);
-    let r = zinejudge::report::PhaseReport {
+    let r = zinejudge::testing::report::PhaseReport {
         variant: &v,
         game: "hastings",
         before: &pos,
@@ -805,7 +806,7 @@ fn rule_4_results_write_williams_waiting_army_as_he_named_it() {
         ended: None,
         nmr: Vec::new(),
     };
-    let text = zinejudge::report::render(&r);
+    let text = zinejudge::testing::report::render(&r);
     assert!(text.contains("A(SOD)-Has"), "{text}");
     assert!(!text.contains("A(WIL)-Has"), "{text}");
 }
@@ -873,7 +874,7 @@ fn rule_5_a_support_of_a_unit_at_a_hidden_place_is_marked_alike_whether_it_is_th
         let o = orders(&v, PhaseKind::Movement, &scots);
         let (result, after) = play(&v, pos, &o);
         assert_eq!(result_orders(&result), vec![None]);
-        let r = zinejudge::report::PhaseReport {
+        let r = zinejudge::testing::report::PhaseReport {
             variant: &v,
             game: "hastings",
             before: pos,
@@ -884,7 +885,7 @@ fn rule_5_a_support_of_a_unit_at_a_hidden_place_is_marked_alike_whether_it_is_th
             ended: None,
             nmr: Vec::new(),
         };
-        let d = zinejudge::report::data_for(&r, "zj", Viewer::Power(power(&v, "Scots")));
+        let d = zinejudge::testing::report::data_for(&r, "zj", Viewer::Power(power(&v, "Scots")));
         d.powers
             .iter()
             .flat_map(|p| p.orders.clone())
@@ -1160,7 +1161,7 @@ fn rule_5_at_the_end_of_the_second_move_each_af_stays_in_its_own_sea() {
 /// The results of a move from `pos` with `lines`, as `viewer` reads them.
 fn read_by(v: &Variant, pos: &Position, lines: &[&str], viewer: Viewer) -> String {
     use zinejudge::game::record::Style;
-    use zinejudge::report::{PhaseReport, data_for, templates::Templates};
+    use zinejudge::testing::report::{PhaseReport, data_for, templates::Templates};
     let o = orders(v, PhaseKind::Movement, lines);
     let (result, next) = play(v, pos, &o);
     let pr = PhaseReport {

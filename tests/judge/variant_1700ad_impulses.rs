@@ -12,7 +12,7 @@ use zinejudge::game::Position;
 use zinejudge::map::UnitKind;
 use zinejudge::orders::parse::OrderParser;
 use zinejudge::orders::{AnyCommand, MainOrder, Order};
-use zinejudge::rules::impulses::judge::{Turn, TurnInput, adjudicate_turn, gm_retreat};
+use zinejudge::testing::rules::impulses::judge::{Turn, TurnInput, adjudicate_turn, gm_retreat};
 use zinejudge::variant::{PhaseKind, Variant};
 
 fn variant() -> Variant {
@@ -582,7 +582,7 @@ fn rule_8_a_permission_lets_an_ally_s_fleet_into_one_s_coast_when_the_turn_is_ju
     );
     assert!(r.contains("may no longer come"), "{r}");
     w.mail("gm@example.test", "SIGNON GM y1700 gm-secret\nPROCESS");
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "y1700")
         .expect("store")
         .expect("game");
     let v = variant();
@@ -636,7 +636,7 @@ fn a_game_of_five_years_by_mail() {
     let mut w = game_by_mail(&names);
     let mut seed = 0x1700_u64;
     for year in 1700..1705 {
-        let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+        let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "y1700")
             .expect("store")
             .expect("game");
         assert!(row.result.is_none(), "{year}: {:?}", row.result);
@@ -674,7 +674,7 @@ fn a_game_of_five_years_by_mail() {
         }
         w.advance(120);
     }
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "y1700")
         .expect("store")
         .expect("game");
     let pos = Position::from_toml(&v, &row.position).expect("position");
@@ -898,7 +898,7 @@ fn results_for(w: &mut support_judge::World, player: &str) -> String {
 
 /// The game's stored position.
 fn stored(w: &mut support_judge::World) -> Position {
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "y1700")
         .expect("store")
         .expect("game");
     Position::from_toml(&variant(), &row.position).expect("position")

@@ -554,7 +554,7 @@ fn units_in(w: &mut support_judge::World, name: &str) -> Vec<String> {
     let v = zinejudge::variant::builtin("1700ad")
         .expect("shipped")
         .expect("loads");
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "y1700")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "y1700")
         .expect("store")
         .expect("game");
     let pos = zinejudge::game::Position::from_toml(&v, &row.position).expect("position");

@@ -56,7 +56,7 @@ fn process(w: &mut World, power: &str) -> Sent {
 
 /// The game's stored position, read back.
 fn position(w: &mut World) -> Position {
-    let row = zinejudge::store::games::load(w.processor.store.conn(), "abs")
+    let row = zinejudge::testing::store::games::load(w.processor.store.conn(), "abs")
         .expect("store")
         .expect("game");
     Position::from_toml(&variant(), &row.position).expect("the stored position reads back")

@@ -15,7 +15,7 @@ use crate::daemon_common;
 use daemon_common::{Judge, TempDir, maildir_config};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use zinejudge::mail::maildir::Maildir;
+use zinejudge::testing::mail::maildir::Maildir;
 
 #[derive(Debug, serde::Deserialize)]
 struct Expect {
@@ -137,10 +137,10 @@ fn order_mails_from_the_common_clients_are_read_as_their_players_meant() {
     // passwords had to be 8 characters long, still opens its seat.
     {
         let mut store = judge.store();
-        let old = zinejudge::commands::password::hash("pw").expect("hash");
-        for mut seat in zinejudge::store::games::seats(store.conn(), "g").expect("seats") {
+        let old = zinejudge::testing::commands::password::hash("pw").expect("hash");
+        for mut seat in zinejudge::testing::store::games::seats(store.conn(), "g").expect("seats") {
             seat.hash = Some(old.clone());
-            zinejudge::store::games::save_seat(store.conn(), "g", &seat).expect("seat");
+            zinejudge::testing::store::games::save_seat(store.conn(), "g", &seat).expect("seat");
         }
     }
     let mut failures = Vec::new();

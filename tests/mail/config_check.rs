@@ -536,7 +536,7 @@ fn a_postgres_store_that_cannot_be_used_is_refused_with_the_key_and_cause() {
 
     // Tables made, but one privilege the judge needs withheld (the issue's
     // INSERT on the outbox, which once had every mail given up).
-    drop(zinejudge::store::Store::open(&db.location()).unwrap());
+    drop(zinejudge::testing::store::Store::open(&db.location()).unwrap());
     db.role("weak").unwrap();
     let (code, _, err) = pg_case("pg-granted", &db.url_as("weak"), PG_PASSWORD);
     assert_eq!(code, Some(0), "{err}");
@@ -564,7 +564,7 @@ fn a_postgres_store_that_cannot_be_used_is_refused_with_the_key_and_cause() {
 fn an_sqlite_store_newer_than_the_program_is_refused() {
     let d = Dir::new("sqlite-newer");
     let path = d.path().join("store.sqlite");
-    drop(zinejudge::store::Store::open(&path).unwrap());
+    drop(zinejudge::testing::store::Store::open(&path).unwrap());
     let c = rusqlite::Connection::open(&path).unwrap();
     c.pragma_update(None, "user_version", 9999).unwrap();
     drop(c);

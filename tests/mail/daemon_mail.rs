@@ -852,7 +852,7 @@ fn deliver_stores_a_mail_the_running_daemon_answers_and_exits_75_without_a_store
 fn the_copies_in_the_inbox_maildir_keep_no_password() {
     let tmp = TempDir::new("maildir-mask");
     let dir = tmp.path();
-    let inbox = zinejudge::mail::maildir::Maildir::open(&dir.join("in")).expect("inbox");
+    let inbox = zinejudge::testing::mail::maildir::Maildir::open(&dir.join("in")).expect("inbox");
     // An older judge's copy, password in clear.
     std::fs::write(
         dir.join("in/cur/old.eml:2,S"),

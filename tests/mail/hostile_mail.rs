@@ -886,7 +886,7 @@ impl Table<'_> {
                 && !press
                     .body
                     .chars()
-                    .any(|c| c != '\r' && zinejudge::mail::unsafe_char(c)),
+                    .any(|c| c != '\r' && zinejudge::testing::mail::unsafe_char(c)),
             "{:?}",
             press.body
         );

@@ -9,7 +9,7 @@ use daemon_common::{BIN, Judge, TempDir, maildir_config};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-use zinejudge::mail::maildir::Maildir;
+use zinejudge::testing::mail::maildir::Maildir;
 
 /// Every mail the judge wrote so far: (to, subject, body).
 fn sent(out: &Path) -> Vec<(String, String, String)> {

@@ -9,7 +9,7 @@ use crate::support;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 use support::postgres::{PgDatabase, PgServer};
-use zinejudge::store::{self, Claimant, Location, Store, params};
+use zinejudge::testing::store::{self, Claimant, Location, Store, params};
 
 /// A connection to `at` claiming as judge `name`, with a lease of
 /// `lease` seconds.

@@ -8,9 +8,9 @@ use crate::support;
 use std::path::PathBuf;
 use support::postgres::{PgDatabase, PgServer};
 use zinejudge::game::record::{Seat, SeatStatus, Settings, Status};
-use zinejudge::store::games::{self, GameRow, NewHistory, NewPress, Rate};
-use zinejudge::store::roster::{self, Absence};
-use zinejudge::store::{
+use zinejudge::testing::store::games::{self, GameRow, NewHistory, NewPress, Rate};
+use zinejudge::testing::store::roster::{self, Absence};
+use zinejudge::testing::store::{
     self, Backend, Later, Location, Store, StoreError, params, press, retention, signon,
 };
 

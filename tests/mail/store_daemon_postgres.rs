@@ -12,8 +12,8 @@ use daemon_common::{Judge, TempDir, maildir_config};
 use std::time::{Duration, Instant};
 use support::postgres::{PG_PASSWORD, PgServer};
 use zinejudge::game::record::Status;
-use zinejudge::mail::maildir::Maildir;
-use zinejudge::store::{Store, games};
+use zinejudge::testing::mail::maildir::Maildir;
+use zinejudge::testing::store::{Store, games};
 
 const GM: &str = "gm@example.test";
 const POWERS: [(&str, &str); 7] = [
@@ -85,7 +85,7 @@ fn the_daemon_on_postgres_creates_fills_and_plays_a_game_by_mail() {
     // People who used the judge before (a first mail that registers an
     // address new to the judge is held until the address confirms).
     for a in std::iter::once(GM.to_string()).chain(POWERS.iter().map(|(p, _)| addr(p))) {
-        zinejudge::store::confirm::set_confirmed(store.conn(), &a, 0).expect("confirm");
+        zinejudge::testing::store::confirm::set_confirmed(store.conn(), &a, 0).expect("confirm");
     }
     send(GM, "CREATE pg standard gm-secret");
     for (p, _) in POWERS {

@@ -26,10 +26,10 @@ use crate::support;
 use daemon_common::{Judge, TempDir, count, postgres_maildir_config};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::postgres::{PG_PASSWORD, PgDatabase, PgServer};
-use zinejudge::daemon::process::{Limits, Processor};
-use zinejudge::mail::Identity;
-use zinejudge::mail::maildir::Maildir;
-use zinejudge::store::{self, Claimant, Store, params};
+use zinejudge::testing::daemon::process::{Limits, Processor};
+use zinejudge::testing::mail::Identity;
+use zinejudge::testing::mail::maildir::Maildir;
+use zinejudge::testing::store::{self, Claimant, Store, params};
 
 /// The role the judges run as: no superuser, so that a privilege withheld
 /// from it shows.
@@ -167,7 +167,7 @@ fn a_transaction_in_which_the_store_failed_does_not_commit_even_if_the_failure_w
 fn processor(store: Store) -> Processor {
     Processor::new(
         store,
-        Box::new(zinejudge::commands::Judge::new("zinejudge", "UTC")),
+        Box::new(zinejudge::testing::commands::Judge::new("zinejudge", "UTC")),
         Identity {
             address: "judge@example.test".into(),
             name: "zinejudge".into(),

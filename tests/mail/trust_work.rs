@@ -26,10 +26,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::{JUDGE_ADDRESS, MailSystem, wait_until};
-use zinejudge::commands::Judge as CommandJudge;
-use zinejudge::daemon::process::{Ahead, Limits, Processor, Responder, Response, reply_to, unix};
-use zinejudge::mail::{self, Budget, Identity, Inbound, OverBudget};
-use zinejudge::store::{Conn, Store, Tx};
+use zinejudge::testing::commands::Judge as CommandJudge;
+use zinejudge::testing::daemon::process::{
+    Ahead, Limits, Processor, Responder, Response, reply_to, unix,
+};
+use zinejudge::testing::mail::{self, Budget, Identity, Inbound, OverBudget};
+use zinejudge::testing::store::{Conn, Store, Tx};
 
 /// An HTML-only mail from `from` of about `bytes` bytes: `<ul><li>`
 /// nested as deep as that allows (nine levels a line, as a client wraps
@@ -105,7 +107,7 @@ fn deeply_nested_html_mails_are_answered_and_so_is_the_mail_behind_each() {
         // the answer is plain text: no markup, no list marks.
         let body = a.body.replace("\r\n", "\n");
         let body = body
-            .strip_prefix(zinejudge::mail::JUDGE_MARK)
+            .strip_prefix(zinejudge::testing::mail::JUDGE_MARK)
             .unwrap_or(&body)
             .trim_start();
         assert!(body.starts_with("> LIST\n"), "{label}: {body}");
@@ -295,7 +297,7 @@ fn a_mail_that_kills_the_judge_is_given_up_whatever_step_it_stops_in() {
 fn store_mail(p: &mut Processor, from: &str, id: &str, body: &str, now: SystemTime) {
     // Someone who used the judge before (a first mail that registers an
     // address new to the judge is held until the address confirms).
-    zinejudge::store::confirm::set_confirmed(p.store.conn(), from, 0).expect("confirm");
+    zinejudge::testing::store::confirm::set_confirmed(p.store.conn(), from, 0).expect("confirm");
     let raw = format!("From: {from}\r\nSubject: s\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n");
     p.store
         .insert_inbound(
@@ -503,7 +505,7 @@ fn the_watchdog_is_pinged_through_a_long_batch_and_not_while_the_processor_is_st
     let dir = tmp.path();
     // A long batch: 96 mails of 1 MB of nested HTML, all waiting at the
     // start, so that the judge claims them together (64 at a time).
-    let inbox = zinejudge::mail::maildir::Maildir::open(&dir.join("in")).expect("inbox");
+    let inbox = zinejudge::testing::mail::maildir::Maildir::open(&dir.join("in")).expect("inbox");
     let n = 96;
     for i in 0..n {
         let raw = nested_html_mail(

@@ -92,14 +92,14 @@ impl PgDatabase {
     }
 
     /// Where the store is, with the password.
-    pub fn location(&self) -> zinejudge::store::Location {
+    pub fn location(&self) -> zinejudge::testing::store::Location {
         self.location_as(PG_USER)
     }
 
     /// Where the store is for the role `user` (whose password is
     /// [`PG_PASSWORD`], as [`PgDatabase::role`] makes it).
-    pub fn location_as(&self, user: &str) -> zinejudge::store::Location {
-        zinejudge::store::Location::Postgres(zinejudge::store::PgLocation {
+    pub fn location_as(&self, user: &str) -> zinejudge::testing::store::Location {
+        zinejudge::testing::store::Location::Postgres(zinejudge::testing::store::PgLocation {
             url: self.url_as(user),
             password: Some(PG_PASSWORD.to_string()),
         })

@@ -74,7 +74,7 @@ fn steps(map: &Map, u: &Unit) -> Vec<RegionId> {
 pub fn movement(v: &Variant, pos: &Position, me: PowerId) -> Vec<String> {
     let map = &v.map;
     // A unit waiting in a sea of its own (1066's Harald) is ordered there.
-    let mine: Vec<Unit> = zinejudge::rules::waiting::seated(v, pos, &[])
+    let mine: Vec<Unit> = zinejudge::testing::rules::waiting::seated(v, pos, &[])
         .into_iter()
         .filter(|u| u.power == me)
         .collect();
@@ -284,7 +284,7 @@ pub fn conquer(
     );
     let mut results = Vec::new();
     for phases in 0..max_phases {
-        let row = zinejudge::store::games::load(w.processor.store.conn(), game)
+        let row = zinejudge::testing::store::games::load(w.processor.store.conn(), game)
             .expect("store")
             .expect("the game");
         if row.status == zinejudge::game::record::Status::Finished {
@@ -339,7 +339,7 @@ pub fn wander(v: &Variant, pos: &Position, me: PowerId, seed: &mut u64) -> Vec<S
         *seed
     };
     match pos.phase.kind {
-        PhaseKind::Movement => zinejudge::rules::waiting::seated(v, pos, &[])
+        PhaseKind::Movement => zinejudge::testing::rules::waiting::seated(v, pos, &[])
             .iter()
             .filter(|u| u.power == me)
             .map(|u| {

@@ -43,10 +43,10 @@ impl On {
 
 use mail_parser::MimeHeaders;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use zinejudge::commands::Judge;
-use zinejudge::daemon::process::{Limits, Processor};
-use zinejudge::mail::Identity;
-use zinejudge::store::Store;
+use zinejudge::testing::commands::Judge;
+use zinejudge::testing::daemon::process::{Limits, Processor};
+use zinejudge::testing::mail::Identity;
+use zinejudge::testing::store::Store;
 
 /// The code of a request to confirm an address, from its Subject.
 pub fn confirm_code(subject: &str) -> Option<String> {
@@ -105,7 +105,8 @@ impl World {
     /// powers' assignment) from `seed`, the same every run.
     pub fn seeded(seed: u64) -> World {
         Self::with_judge(
-            Judge::new("zinejudge", "UTC").with_chance(zinejudge::commands::Chance::Seeded(seed)),
+            Judge::new("zinejudge", "UTC")
+                .with_chance(zinejudge::testing::commands::Chance::Seeded(seed)),
         )
     }
 
@@ -224,7 +225,7 @@ impl World {
     /// since.
     pub fn raw(&mut self, raw: &[u8]) -> Vec<Sent> {
         let now = self.unix();
-        let id = zinejudge::mail::message_id_of(raw);
+        let id = zinejudge::testing::mail::message_id_of(raw);
         self.processor
             .store
             .insert_inbound(&id, "test", raw, raw.len() as i64, false, now)
@@ -260,7 +261,7 @@ impl World {
             }
             self.seen = m.id;
             // As the outbox sends it: pictures are drawn at send time.
-            let raw = zinejudge::daemon::outbox::complete(
+            let raw = zinejudge::testing::daemon::outbox::complete(
                 self.processor.store.conn(),
                 &mut *self.processor.responder,
                 &m,

@@ -10,8 +10,8 @@
 use crate::support;
 use crate::web_support;
 use web_support::*;
-use zinejudge::web::feed::written_size;
-use zinejudge::web::site::{
+use zinejudge::testing::web::feed::written_size;
+use zinejudge::testing::web::site::{
     FEED_ENTRIES, FEED_TEXT_BYTES, PHASES_PER_PAGE, PRESS_CUT, PRESS_PER_PAGE, PRESS_WHOLE,
 };
 
@@ -243,7 +243,7 @@ fn assert_clean(what: &str, text: &str) {
 
 #[test]
 fn control_characters_in_the_store_never_reach_a_page_or_the_feed() {
-    use zinejudge::store::params;
+    use zinejudge::testing::store::params;
     let dir = TempDir::new("controls");
     let store = dir.path().join("store.sqlite");
     let mut j = Judge::new(&store);
@@ -254,7 +254,7 @@ fn control_characters_in_the_store_never_reach_a_page_or_the_feed() {
         let c = j.processor.store.conn();
         // A broadcast holding each character alone, and one holding all.
         for (i, ch) in BAD.iter().enumerate() {
-            zinejudge::store::press::add(
+            zinejudge::testing::store::press::add(
                 c,
                 "g1",
                 "Winter 1901 adjustment",
@@ -264,7 +264,7 @@ fn control_characters_in_the_store_never_reach_a_page_or_the_feed() {
             )
             .expect("press");
         }
-        zinejudge::store::press::add(
+        zinejudge::testing::store::press::add(
             c,
             "g1",
             &format!("Winter{all} 1901"),
@@ -308,7 +308,7 @@ fn control_characters_in_the_store_never_reach_a_page_or_the_feed() {
         }
     }
     let pages = Pages::start(&store);
-    let other = format!("/games/{}", zinejudge::web::site::path_part(&name));
+    let other = format!("/games/{}", zinejudge::testing::web::site::path_part(&name));
     let list = pages.get("/");
     assert_eq!(list.status, 200);
     assert_clean("the list", &list.body);
@@ -378,7 +378,7 @@ fn the_bounded_pages_read_the_same_from_postgresql() {
     // PostgreSQL keeps no NUL in a text; the other characters it does.
     let long = format!("long\u{1b}[2J\u{fffe} {}", "x".repeat(3 * PRESS_CUT));
     for i in 0..25 {
-        zinejudge::store::press::add(
+        zinejudge::testing::store::press::add(
             j.processor.store.conn(),
             "g1",
             "Winter 1901 adjustment",
@@ -388,7 +388,11 @@ fn the_bounded_pages_read_the_same_from_postgresql() {
         )
         .expect("press");
     }
-    let pages = Pages::over(db.location(), zinejudge::web::Limits::default(), true);
+    let pages = Pages::over(
+        db.location(),
+        zinejudge::testing::web::Limits::default(),
+        true,
+    );
     let game = pages.get("/games/g1");
     assert_eq!(game.status, 200, "{}", game.body);
     assert_clean("the game page", &game.body);

@@ -145,18 +145,18 @@ fn expected_tokens(j: &mut Judge, game: &str) -> (Vec<zinejudge::map::Unit>, Vec
     let v = zinejudge::variant::builtin("standard")
         .expect("standard")
         .expect("loads");
-    let row = zinejudge::store::games::load(j.processor.store.conn(), game)
+    let row = zinejudge::testing::store::games::load(j.processor.store.conn(), game)
         .expect("store")
         .expect("the game");
     let pos = zinejudge::game::Position::from_toml(&v, &row.position).expect("position");
-    let layout = zinejudge::report::picture::Picture::layout(&v);
+    let layout = zinejudge::testing::report::picture::Picture::layout(&v);
     let mut want: Vec<((f32, f32), String)> = pos
         .units
         .iter()
         .map(|u| {
             (
                 layout.spot(u.region),
-                zinejudge::report::picture::colour(u.power).to_string(),
+                zinejudge::testing::report::picture::colour(u.power).to_string(),
             )
         })
         .collect();

@@ -155,9 +155,9 @@ fn deliver(dir: &Path, n: u32, from: &str, body: &str) {
 fn confirmed(dir: &Path, addresses: &[&str]) {
     let path = dir.join("var/zinejudge.sqlite");
     wait_for("the store", || path.exists());
-    let mut store = zinejudge::store::Store::open(&path).expect("the store");
+    let mut store = zinejudge::testing::store::Store::open(&path).expect("the store");
     for a in addresses {
-        zinejudge::store::confirm::set_confirmed(store.conn(), a, 0).expect("confirm");
+        zinejudge::testing::store::confirm::set_confirmed(store.conn(), a, 0).expect("confirm");
     }
 }
 

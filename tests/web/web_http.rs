@@ -402,10 +402,10 @@ fn a_1066_game_never_shows_haralds_hidden_units_on_any_page() {
         .expect("1066")
         .expect("loads");
     let harald = v.map.lookup_power("Harald Hardrada").expect("Harald");
-    let colour = zinejudge::report::picture::colour(harald);
+    let colour = zinejudge::testing::report::picture::colour(harald);
     // The game does hold Harald's units where only he and the GM may see
     // them: in his box, Oceanus Germanicus and the Wash.
-    let row = zinejudge::store::games::load(j.processor.store.conn(), "hastings")
+    let row = zinejudge::testing::store::games::load(j.processor.store.conn(), "hastings")
         .expect("store")
         .expect("game");
     let pos = zinejudge::game::Position::from_toml(&v, &row.position).expect("position");
@@ -487,10 +487,10 @@ fn the_pages_keep_being_served_to_others_while_many_clients_are_slow() {
     let store = dir.path().join("store.sqlite");
     let mut j = Judge::new(&store);
     standard_game(&mut j, "g1");
-    let limits = zinejudge::web::Limits {
+    let limits = zinejudge::testing::web::Limits {
         head: Duration::from_secs(2),
         stall: Duration::from_secs(2),
-        ..zinejudge::web::Limits::default()
+        ..zinejudge::testing::web::Limits::default()
     };
     let pages = Pages::with(&store, limits, true);
     // 300 clients that send half a request head and then nothing.
@@ -553,10 +553,10 @@ fn past_the_connection_cap_a_client_is_told_to_come_back() {
     let store = dir.path().join("store.sqlite");
     let mut j = Judge::new(&store);
     j.mail("gm@example.test", "CREATE g1 standard gm-secret");
-    let limits = zinejudge::web::Limits {
+    let limits = zinejudge::testing::web::Limits {
         connections: 8,
         head: Duration::from_secs(2),
-        ..zinejudge::web::Limits::default()
+        ..zinejudge::testing::web::Limits::default()
     };
     let pages = Pages::with(&store, limits, true);
     let held: Vec<TcpStream> = (0..8)

@@ -11,11 +11,11 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
-use zinejudge::commands::Judge as Commands;
-use zinejudge::daemon::process::{Limits, Processor};
-use zinejudge::mail::Identity;
-use zinejudge::store::Store;
-use zinejudge::web::{Options, Server};
+use zinejudge::testing::commands::Judge as Commands;
+use zinejudge::testing::daemon::process::{Limits, Processor};
+use zinejudge::testing::mail::Identity;
+use zinejudge::testing::store::Store;
+use zinejudge::testing::web::{Options, Server};
 
 /// The seven powers of the standard game.
 pub const POWERS: [&str; 7] = [
@@ -86,11 +86,13 @@ pub struct Judge {
 impl Judge {
     /// A judge whose results mails link under [`BASE`].
     pub fn new(store: &Path) -> Judge {
-        Judge::at(&zinejudge::store::Location::Sqlite(store.to_path_buf()))
+        Judge::at(&zinejudge::testing::store::Location::Sqlite(
+            store.to_path_buf(),
+        ))
     }
 
     /// The same over the store at `store`.
-    pub fn at(store: &zinejudge::store::Location) -> Judge {
+    pub fn at(store: &zinejudge::testing::store::Location) -> Judge {
         let mut commands = Commands::new("zinejudge", "UTC");
         commands.templates.link_pages(Some(BASE));
         Judge {
@@ -125,7 +127,7 @@ impl Judge {
             .as_secs() as i64;
         // The people of these games have used the judge before (a first
         // mail that registers an address new to the judge is held).
-        zinejudge::store::confirm::set_confirmed(self.processor.store.conn(), from, 0)
+        zinejudge::testing::store::confirm::set_confirmed(self.processor.store.conn(), from, 0)
             .expect("confirm");
         self.processor
             .store
@@ -321,18 +323,18 @@ pub struct Pages {
 impl Pages {
     /// Serve `store` with the default limits.
     pub fn start(store: &Path) -> Pages {
-        Pages::with(store, zinejudge::web::Limits::default(), true)
+        Pages::with(store, zinejudge::testing::web::Limits::default(), true)
     }
 
     /// Serve `store` with `limits`, caching pages or not.
-    pub fn with(store: &Path, limits: zinejudge::web::Limits, cache: bool) -> Pages {
+    pub fn with(store: &Path, limits: zinejudge::testing::web::Limits, cache: bool) -> Pages {
         Pages::over(store.to_path_buf().into(), limits, cache)
     }
 
     /// Serve the store at `store` (SQLite or PostgreSQL).
     pub fn over(
-        store: zinejudge::store::Location,
-        limits: zinejudge::web::Limits,
+        store: zinejudge::testing::store::Location,
+        limits: zinejudge::testing::web::Limits,
         cache: bool,
     ) -> Pages {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -349,7 +351,7 @@ impl Pages {
             variants: Vec::new(),
         };
         let server = rt.block_on(async {
-            let l = zinejudge::web::bind("127.0.0.1:0".parse().expect("address"))
+            let l = zinejudge::testing::web::bind("127.0.0.1:0".parse().expect("address"))
                 .expect("bind 127.0.0.1");
             Server::spawn(l, options)
         });

@@ -57,11 +57,11 @@
 
 use mail_parser::{HeaderValue, Message, MessageParser, PartType};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use zinejudge::commands::Judge;
-use zinejudge::commands::registry;
-use zinejudge::daemon::process::{Limits, Processor, unix};
-use zinejudge::mail::{self, Identity};
-use zinejudge::store::{Store, games};
+use zinejudge::testing::commands::Judge;
+use zinejudge::testing::commands::registry;
+use zinejudge::testing::daemon::process::{Limits, Processor, unix};
+use zinejudge::testing::mail::{self, Identity};
+use zinejudge::testing::store::{Store, games};
 
 /// The judge's address.
 pub const JUDGE: &str = "judge@example.test";
@@ -236,7 +236,7 @@ impl Harness {
         let now = at(T0);
         // The fixture's people have used the judge before: their addresses
         // are confirmed (a first mail from a new address is held).
-        zinejudge::store::confirm::set_confirmed(self.processor.store.conn(), from, 0)
+        zinejudge::testing::store::confirm::set_confirmed(self.processor.store.conn(), from, 0)
             .expect("store");
         self.processor
             .store

@@ -1,0 +1,198 @@
+//! The insides the tests, benches and examples reach, and nothing more.
+//!
+//! Why it exists: the crate's public API is the pure core ([`crate::map`],
+//! [`crate::orders`], [`crate::variant`], [`crate::adjudicate`],
+//! [`crate::game`]) and the binary's entry ([`crate::cli::main`]); the
+//! store, the mail, the daemon, the commands, the report and the web site
+//! are `pub(crate)`, so that `unreachable_pub` (denied in `lib.rs`) shows
+//! what only the crate uses and the compiler can say what is dead. The
+//! integration tests and benches are other crates, though, and drive those
+//! insides directly (a store opened on a temporary file, a processor fed
+//! mails, the site's pages read back). This module hands them exactly the
+//! items they name, under the same paths as inside the crate (the store's
+//! `games::load` is `zinejudge::testing::store::games::load`), so a test
+//! reads like the code it tests. Nothing here is a stable API: an item is
+//! added when a test needs it and removed when no test does
+//! (docs/development.md, "Public surface").
+
+/// The durable store: opening it, its rows and the calls the tests make.
+pub mod store {
+    pub use crate::store::{
+        AsLocation, Backend, Claimant, Conn, DEFAULT_LEASE, Later, Location, OutMail, PgLocation,
+        Store, StoreError, TAKEOVER_POLL, Tx, add_mail_source, finish_inbound, idle_answer,
+        insert_inbound, mail_source, meta, next_serial, note_answer, params, prune_inbound,
+        queue_outbox, queue_outbox_later, redact_inbound, set_meta, take_inbound,
+    };
+
+    /// Players' confirmations of their addresses.
+    pub mod confirm {
+        pub use crate::store::confirm::set_confirmed;
+    }
+
+    /// The games' rows: settings, seats, orders, history and press.
+    pub mod games {
+        pub use crate::store::games::{
+            GameRow, NewHistory, NewPress, Rate, append_history, append_press, clear_orders,
+            create, fault, history, list, load, note_sender, observers, orders, press, save,
+            save_seat, seats, set_fault, set_observer, set_orders, truncate_history,
+            with_deadline_before,
+        };
+    }
+
+    /// Press kept for the web site.
+    pub mod press {
+        pub use crate::store::press::{add, list};
+    }
+
+    /// What is kept and for how long.
+    pub mod retention {
+        pub use crate::store::retention::{KEEP_MAIL_IDS, prune_outbox, size, tidy, vacuum};
+    }
+
+    /// The players' roster: who plays what, and who is away.
+    pub mod roster {
+        pub use crate::store::roster::{
+            Absence, absences, add_absence, left, named, players, took,
+        };
+    }
+
+    /// Sign-on failures and their counters.
+    pub mod signon {
+        pub use crate::store::signon::{Failures, OTHERS, clear, get, notified_at, set};
+    }
+
+    /// The SQL layer under both backends.
+    pub mod sql {
+        pub use crate::store::sql::{Params, ToValue};
+    }
+}
+
+/// Mail in and out: parsing a mail, the judge's identity, the Maildir.
+pub mod mail {
+    pub use crate::mail::{
+        Budget, Identity, Inbound, JUDGE_MARK, OverBudget, message_id_of, read, read_within,
+        unsafe_char,
+    };
+
+    /// Reading and writing a Maildir.
+    pub mod maildir {
+        pub use crate::mail::maildir::Maildir;
+    }
+}
+
+/// The daemon's parts the tests drive without a running daemon.
+pub mod daemon {
+    /// Sending what the outbox holds.
+    pub mod outbox {
+        pub use crate::daemon::outbox::{claim_batch, complete};
+    }
+
+    /// Turning one received mail into its answers.
+    pub mod process {
+        pub use crate::daemon::process::{
+            Ahead, Limits, Processor, Responder, Response, reply_to, unix,
+        };
+    }
+}
+
+/// The judge's mail commands.
+pub mod commands {
+    pub use crate::commands::{Chance, Judge};
+
+    /// Who may do what, and when.
+    pub mod auth {
+        pub use crate::commands::auth::checked_ahead;
+    }
+
+    /// Passwords: hashing and the count of checks made.
+    pub mod password {
+        pub use crate::commands::password::{hash, verifications_on_this_thread};
+    }
+
+    /// The table of commands.
+    pub mod registry {
+        pub use crate::commands::registry::{lookup, secret_of};
+    }
+}
+
+/// The configuration file.
+pub mod config {
+    pub use crate::config::{Config, Sink, Source};
+}
+
+/// The DATC case files and their runner.
+pub mod datc {
+    pub use crate::datc::{Case, Line, Runner, parse_file, rules_for_file, run_text};
+}
+
+/// Importing games from other judges.
+pub mod import {
+    /// DPjudge's game files.
+    pub mod dpjudge {
+        pub use crate::import::dpjudge::{ImportError, Imported, import};
+    }
+}
+
+/// The results report: its data, its text and its pictures.
+pub mod report {
+    pub use crate::report::{PhaseReport, data, data_for, render, title};
+
+    /// The map pictures.
+    pub mod picture {
+        pub use crate::report::picture::{Picture, colour, png, svg};
+
+        /// Where things stand on the picture.
+        pub mod geometry {
+            pub use crate::report::picture::geometry::Geometry;
+        }
+
+        /// Placing labels.
+        pub mod layout {
+            pub use crate::report::picture::layout::inside;
+        }
+    }
+
+    /// The report's templates.
+    pub mod templates {
+        pub use crate::report::templates::Templates;
+    }
+}
+
+/// Rule features the tests judge directly.
+pub mod rules {
+    /// The impulse movement of 1066 and its judge.
+    pub mod impulses {
+        /// The impulse judge.
+        pub mod judge {
+            pub use crate::rules::impulses::judge::{Turn, TurnInput, adjudicate_turn, gm_retreat};
+        }
+    }
+
+    /// What a variant's rules answer.
+    pub mod view {
+        pub use crate::rules::view::VariantRules;
+    }
+
+    /// The waiting units of 1066.
+    pub mod waiting {
+        pub use crate::rules::waiting::seated;
+    }
+}
+
+/// The web site.
+pub mod web {
+    pub use crate::web::{FILES_KEPT, Limits, Options, Server, bind, connection_cap};
+
+    /// The games' Atom feed.
+    pub mod feed {
+        pub use crate::web::feed::written_size;
+    }
+
+    /// The site's pages and their limits.
+    pub mod site {
+        pub use crate::web::site::{
+            FEED_ENTRIES, FEED_TEXT_BYTES, PHASES_PER_PAGE, PRESS_CUT, PRESS_PER_PAGE, PRESS_WHOLE,
+            path_part,
+        };
+    }
+}
