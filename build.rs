@@ -60,7 +60,7 @@ fn main() {
     names.sort();
     let mut out = String::new();
     for (name, path) in &names {
-        let _ = writeln!(out, "#[path = {path:?}]\npub mod {name};");
+        let _ = writeln!(out, "#[path = {path:?}]\npub(crate) mod {name};");
     }
     out.push_str(
         "/// Every rule feature of `src/rules`, in the order of their files'\n\

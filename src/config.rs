@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The built-in defaults: the commented configuration file.
-pub const DEFAULT_TOML: &str = include_str!("../config/zinejudge.toml");
+pub(crate) const DEFAULT_TOML: &str = include_str!("../config/zinejudge.toml");
 
 /// A configuration problem. Each names the key and the value the GM wrote
 /// and why it cannot work, with the operating system's reason as its

@@ -11,6 +11,7 @@
 //! `tests/module_graph.rs` checks the list of public modules below
 //! (docs/development.md, "Public surface").
 #![deny(missing_docs)]
+#![deny(unreachable_pub)]
 
 pub mod adjudicate;
 pub(crate) mod calendar;

@@ -18,11 +18,14 @@
 /// The durable store: opening it, its rows and the calls the tests make.
 pub mod store {
     pub use crate::store::{
-        AsLocation, Backend, Claimant, Conn, DEFAULT_LEASE, Later, Location, OutMail, PgLocation,
-        Store, StoreError, TAKEOVER_POLL, Tx, add_mail_source, finish_inbound, idle_answer,
-        insert_inbound, mail_source, meta, next_serial, note_answer, params, prune_inbound,
-        queue_outbox, queue_outbox_later, redact_inbound, set_meta, take_inbound,
+        AsLocation, Claimant, DEFAULT_LEASE, Later, Location, OutMail, PgLocation, Store,
+        StoreError, TAKEOVER_POLL, add_mail_source, finish_inbound, idle_answer, insert_inbound,
+        mail_source, meta, next_serial, note_answer, params, prune_inbound, queue_outbox,
+        queue_outbox_later, redact_inbound, set_meta, take_inbound,
     };
+    // From their definitions, not through `store`'s own re-exports, which
+    // are `pub(crate)` (`unreachable_pub` does not follow a chain of them).
+    pub use crate::store::sql::{Backend, Conn, Tx};
 
     /// Players' confirmations of their addresses.
     pub mod confirm {
@@ -69,9 +72,9 @@ pub mod store {
 
 /// Mail in and out: parsing a mail, the judge's identity, the Maildir.
 pub mod mail {
+    pub use crate::mail::clean::unsafe_char;
     pub use crate::mail::{
         Budget, Identity, Inbound, JUDGE_MARK, OverBudget, message_id_of, read, read_within,
-        unsafe_char,
     };
 
     /// Reading and writing a Maildir.
@@ -143,7 +146,7 @@ pub mod report {
 
         /// Where things stand on the picture.
         pub mod geometry {
-            pub use crate::report::picture::geometry::Geometry;
+            pub use crate::report::picture::layout::Geometry;
         }
 
         /// Placing labels.

@@ -13,12 +13,12 @@ use jiff::civil::DateTime;
 use jiff::tz::TimeZone;
 
 /// The zone, or UTC when the name is unknown (names are checked when set).
-pub fn zone(name: &str) -> TimeZone {
+pub(crate) fn zone(name: &str) -> TimeZone {
     TimeZone::get(name).unwrap_or(TimeZone::UTC)
 }
 
 /// `Sat 28 Nov 2026 18:00 GMT`.
-pub fn show(t: i64, tz: &str) -> String {
+pub(crate) fn show(t: i64, tz: &str) -> String {
     match Timestamp::from_second(t) {
         Ok(ts) => ts
             .to_zoned(zone(tz))
@@ -31,7 +31,7 @@ pub fn show(t: i64, tz: &str) -> String {
 /// A deadline read from what a GM wrote: when, and anything the GM should
 /// know about the time chosen (a clock time that happens twice).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Deadline {
+pub(crate) struct Deadline {
     /// Unix seconds.
     pub at: i64,
     /// A warning to pass on, if any.
@@ -51,7 +51,7 @@ pub struct Deadline {
 /// A clock time that does not exist in the zone that day (the hour skipped
 /// when summer time starts) is refused; one that happens twice (the hour
 /// repeated when it ends) is the first, with a warning.
-pub fn parse_deadline(
+pub(crate) fn parse_deadline(
     text: &str,
     tz: &str,
     now: i64,
@@ -218,7 +218,7 @@ fn resolve(dt: DateTime, zone: &TimeZone, zone_name: &str) -> Result<Deadline, S
 /// Read a duration as minutes: `72h`, `3d`, `90m`, `2m`, `1h30m`, `48`
 /// (a bare number is hours, as it always was). Every duration a GM writes
 /// (phase lengths, grace, reminders) is read here, so each takes minutes.
-pub fn parse_duration(text: &str) -> Result<u32, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<u32, String> {
     let t = text.trim().to_ascii_lowercase();
     let bad = || format!("cannot read `{text}`: write 72h, 3d, 90m or 1h30m");
     if t.is_empty() {
@@ -263,7 +263,7 @@ pub fn parse_duration(text: &str) -> Result<u32, String> {
 
 /// A duration in minutes as a GM would write it: `72h`, `2m`, `1h30m`,
 /// `3d` only when it is whole days beyond 72 hours (so `72h` stays `72h`).
-pub fn show_duration(minutes: u32) -> String {
+pub(crate) fn show_duration(minutes: u32) -> String {
     let (h, m) = (minutes / 60, minutes % 60);
     match (h, m) {
         (0, 0) => "0h".to_string(),
@@ -280,14 +280,14 @@ pub fn show_duration(minutes: u32) -> String {
 /// 18:00`. A date alone starts at the beginning of that day and ends at
 /// the end of it (so `2026-12-20 2026-12-20` is the whole day). The end
 /// must be after now and after the start.
-pub fn parse_span(text: &str, tz: &str, now: i64) -> Result<(i64, i64), String> {
+pub(crate) fn parse_span(text: &str, tz: &str, now: i64) -> Result<(i64, i64), String> {
     check_span(read_span(text, tz, now)?, tz, now)
 }
 
 /// The span a player's text names, read as [`parse_span`] reads it but
 /// not checked against now (njudge's `SET NOABSENCE 29 Jun` names a day of
 /// an absence already begun).
-pub fn read_span(text: &str, tz: &str, now: i64) -> Result<(i64, i64), String> {
+pub(crate) fn read_span(text: &str, tz: &str, now: i64) -> Result<(i64, i64), String> {
     if let Some(span) = other_judges_span(text, tz, now)? {
         return Ok(span);
     }
@@ -626,13 +626,8 @@ fn other_judges_span(text: &str, tz: &str, now: i64) -> Result<Option<(i64, i64)
 }
 
 /// Whether `name` is a known time zone.
-pub fn valid_zone(name: &str) -> bool {
+pub(crate) fn valid_zone(name: &str) -> bool {
     TimeZone::get(name).is_ok()
-}
-
-/// `now + minutes`, as Unix seconds.
-pub fn after_minutes(now: i64, minutes: u32) -> i64 {
-    now + i64::from(minutes) * 60
 }
 
 #[cfg(test)]

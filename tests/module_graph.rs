@@ -381,4 +381,9 @@ fn the_public_modules_are_the_core_the_cli_and_the_facade() {
             "variant"
         ]
     );
+    // And an item only the crate uses says so: `pub(crate)`, not `pub`.
+    assert!(
+        lib.contains("#![deny(unreachable_pub)]"),
+        "src/lib.rs must deny unreachable_pub"
+    );
 }

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 /// Arguments of `adjudicate`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Variant: a shipped name or a file.
     #[arg(long, default_value = "standard")]
     game: String,
@@ -39,7 +39,7 @@ struct OrderLine {
     command: AnyCommand,
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
+pub(super) fn run(args: Args) -> Result<ExitCode> {
     let v = load_variant(&args.game)?;
     let ptext = std::fs::read_to_string(&args.position)
         .with_context(|| format!("cannot read {}", args.position.display()))?;

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 /// Arguments of `import`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     #[command(subcommand)]
     from: From,
 }
@@ -33,7 +33,7 @@ enum From {
     },
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
+pub(super) fn run(args: Args) -> Result<ExitCode> {
     let From::Dpjudge { file, out, include } = args.from;
     let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let name = file

@@ -26,7 +26,7 @@ use std::process::ExitCode;
         the store and the Maildirs, owned by the user zinejudge. Mail piped to \
         `zinejudge deliver` (as that user) is stored for the running judge."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -205,7 +205,7 @@ fn man(dir: Option<&Path>) -> Result<ExitCode> {
 }
 
 /// Load a variant by shipped name or by path.
-pub fn load_variant(game: &str) -> Result<Variant> {
+pub(crate) fn load_variant(game: &str) -> Result<Variant> {
     if let Some(v) = variant::builtin(game) {
         return v.map_err(|e| anyhow::anyhow!("shipped variant `{game}` is broken:\n{e}"));
     }

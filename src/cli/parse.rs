@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 /// Arguments of `parse`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Variant: a shipped name or a file.
     #[arg(long, default_value = "standard")]
     game: String,
@@ -29,7 +29,7 @@ pub struct Args {
     position: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
+pub(super) fn run(args: Args) -> Result<ExitCode> {
     let v = load_variant(&args.game)?;
     let pos = match &args.position {
         Some(p) => {

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 /// Arguments of `render`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The game (in the judge's store).
     #[arg(long)]
     game: String,
@@ -66,7 +66,7 @@ fn stored_orders(v: &Variant, pos: &Position, text: &str) -> PhaseOrders {
     sorted.build(v, pos.phase.kind)
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
+pub(super) fn run(args: Args) -> Result<ExitCode> {
     let config = Config::load(args.config.as_deref())?;
     let mut store = Store::open(&config.store)
         .with_context(|| format!("cannot open the store {}", config.store.display()))?;

@@ -87,7 +87,7 @@ const MAX_FAILED_AHEAD: usize = 4096;
 
 /// A check made ahead: set when it is over.
 #[derive(Default)]
-pub struct Done {
+pub(crate) struct Done {
     over: Mutex<bool>,
     cv: Condvar,
 }
@@ -113,18 +113,18 @@ impl Done {
 
 /// The checks started for one mail ([`warm`]).
 #[derive(Default)]
-pub struct Warming(Vec<Arc<Done>>);
+pub(crate) struct Warming(Vec<Arc<Done>>);
 
 impl Warming {
     /// Wait until every check is over.
-    pub fn wait(self) {
+    pub(crate) fn wait(self) {
         for d in &self.0 {
             d.wait();
         }
     }
 
     /// Whether no check was started.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }
@@ -210,7 +210,7 @@ fn warm_one(game: &str, seat: i64, hash: &str, password: &str) -> Option<Arc<Don
 /// `seats` lists (game, seat, stored hash, password) as the mail's own
 /// checks will see them. At most [`MAX_CHECKS`] are started; locked seats
 /// must be left out by the caller.
-pub fn warm(seats: &[(String, Option<PowerId>, String, String)]) -> Warming {
+pub(crate) fn warm(seats: &[(String, Option<PowerId>, String, String)]) -> Warming {
     Warming(
         seats
             .iter()

@@ -138,7 +138,7 @@ fn day(t: i64, tz: &str) -> String {
 
 /// The centre chart at the end of a game: each power's count and centres,
 /// the largest first, then the unowned ones.
-pub fn final_chart(v: &Variant, pos: &Position) -> String {
+pub(super) fn final_chart(v: &Variant, pos: &Position) -> String {
     let counts = pos.centre_counts(&v.map);
     let width = name_width(v);
     let mut powers: Vec<PowerId> = v.map.power_ids().collect();
@@ -190,7 +190,7 @@ pub fn final_chart(v: &Variant, pos: &Position) -> String {
 /// The centres each power held at the end of each year, one column a year
 /// (blocks of at most ten years, to stay within a mail's line). `years`
 /// holds, per year, the counts at its end, by power.
-pub fn centre_table(v: &Variant, years: &[(i32, Vec<u32>)]) -> String {
+pub(super) fn centre_table(v: &Variant, years: &[(i32, Vec<u32>)]) -> String {
     let width = name_width(v);
     let mut t = String::new();
     for block in years.chunks(10) {

@@ -18,7 +18,7 @@ pub enum CmdError {
 }
 
 /// Result of a command.
-pub type CmdResult<T = ()> = Result<T, CmdError>;
+pub(crate) type CmdResult<T = ()> = Result<T, CmdError>;
 
 impl CmdError {
     /// A refusal with this text.

@@ -14,18 +14,18 @@
 //! [`Responder`] methods) to send reminders, open grace periods and
 //! adjudicate games whose deadline has passed.
 
-pub mod auth;
+pub(crate) mod auth;
 mod cmd;
 mod ending;
-pub mod error;
+pub(crate) mod error;
 mod foreign;
 mod held;
 mod later;
 mod mailrun;
-pub mod password;
+pub(crate) mod password;
 mod play;
 pub(crate) mod pressform;
-pub mod registry;
+pub(crate) mod registry;
 pub(crate) mod submit;
 /// Times as the commands show and read them (shared with the web pages).
 pub(crate) use crate::time;
@@ -79,7 +79,7 @@ pub enum Chance {
 
 /// Who the lines of a mail speak for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ctx {
+pub(crate) enum Ctx {
     /// Nobody yet.
     None,
     /// A power.

@@ -5,15 +5,15 @@ use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 
 /// The shortest password the judge takes.
-pub const MIN_LEN: usize = 8;
+pub(crate) const MIN_LEN: usize = 8;
 /// The longest password the judge takes.
-pub const MAX_LEN: usize = 128;
+pub(crate) const MAX_LEN: usize = 128;
 
 /// Refuse a new password a guesser could find: shorter than [`MIN_LEN`]
 /// characters (or longer than [`MAX_LEN`]). Checked wherever a password is
 /// chosen (CREATE, JOIN, SET PASSWORD); a seat's password set before this
 /// rule still opens it.
-pub fn check_new(password: &str) -> Result<(), String> {
+pub(crate) fn check_new(password: &str) -> Result<(), String> {
     let n = password.chars().count();
     if n < MIN_LEN {
         return Err(format!(
@@ -48,7 +48,7 @@ pub fn verifications_on_this_thread() -> u64 {
 }
 
 /// Whether `password` matches the stored `hash`.
-pub fn verify(password: &str, hash: &str) -> bool {
+pub(crate) fn verify(password: &str, hash: &str) -> bool {
     VERIFICATIONS.with(|v| v.set(v.get() + 1));
     match PasswordHash::new(hash) {
         Ok(h) => Argon2::default()
@@ -65,7 +65,7 @@ const ALPHABET: &[u8; 32] = b"abcdefghjkmnpqrstuvwxyz023456789";
 /// A new password for a player the GM seats by address: 16 letters and
 /// digits from the operating system's random source (80 bits), in groups
 /// of four to be typed from a letter.
-pub fn generate() -> Result<String, getrandom::Error> {
+pub(crate) fn generate() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes)?;
     let mut out = String::with_capacity(19);

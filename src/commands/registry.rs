@@ -167,7 +167,7 @@ impl Args {
 }
 
 /// The signed-on context a command of a role runs in.
-pub trait Role {
+pub(crate) trait Role {
     /// What the command gets.
     type Seat;
     /// Who that is, for HELP.
@@ -179,17 +179,17 @@ pub trait Role {
 }
 
 /// Anybody.
-pub struct Anyone;
+pub(crate) struct Anyone;
 /// A player signed on to a power.
-pub struct Player;
+pub(crate) struct Player;
 /// The GM signed on to a game.
-pub struct Gm;
+pub(crate) struct Gm;
 /// A player or the GM.
-pub struct SignedOn;
+pub(crate) struct SignedOn;
 
 /// A player's seat: the game and the power.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlayerSeat {
+pub(crate) struct PlayerSeat {
     /// The game.
     pub game: String,
     /// The power.
@@ -198,7 +198,7 @@ pub struct PlayerSeat {
 
 /// A signed-on seat: the power, or `None` for the GM.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AnySeat {
+pub(crate) struct AnySeat {
     /// The game.
     pub game: String,
     /// The power, or `None` for the GM.
@@ -269,7 +269,7 @@ impl Role for SignedOn {
 }
 
 /// One command: a type that parses its arguments and runs.
-pub trait Command: Sized + 'static {
+pub(crate) trait Command: Sized + 'static {
     /// Its entry in the table.
     const SPEC: Spec;
     /// Who may give it.
@@ -328,11 +328,11 @@ pub trait Entry: Sync {
 }
 
 /// The entry of command `C`.
-pub struct Def<C>(PhantomData<fn() -> C>);
+pub(crate) struct Def<C>(PhantomData<fn() -> C>);
 
 impl<C> Def<C> {
     /// The entry.
-    pub const NEW: Def<C> = Def(PhantomData);
+    pub(crate) const NEW: Def<C> = Def(PhantomData);
 }
 
 impl<C: Command> Entry for Def<C> {
@@ -369,7 +369,7 @@ impl<C: Command> Entry for Def<C> {
 }
 
 /// Every command the judge knows, in the order HELP lists them.
-pub static COMMANDS: &[&dyn Entry] = &[
+pub(crate) static COMMANDS: &[&dyn Entry] = &[
     &Def::<cmd::help::Help>::NEW,
     &Def::<cmd::list::List>::NEW,
     &Def::<cmd::variants::Variants>::NEW,
@@ -501,7 +501,7 @@ pub fn lookup(line: &str) -> Option<CommandLine> {
 
 /// Whether a line starts with the word `SET` but names no SET the judge
 /// knows: told apart so the reply can list them.
-pub fn unknown_set(line: &str) -> bool {
+pub(crate) fn unknown_set(line: &str) -> bool {
     line.split_whitespace()
         .next()
         .is_some_and(|w| head_word(w) == "SET")
@@ -509,7 +509,7 @@ pub fn unknown_set(line: &str) -> bool {
 }
 
 /// The SET commands, for the reply to an unknown one.
-pub fn set_names() -> String {
+pub(crate) fn set_names() -> String {
     COMMANDS
         .iter()
         .filter(|e| !e.spec().other_judges)
@@ -523,7 +523,7 @@ pub fn set_names() -> String {
 /// When the command takes a password and was not `done` (or the line is not
 /// its form), every argument is masked: a line whose words ran together
 /// (an HTML mail) may hold the password anywhere.
-pub fn echo(c: &CommandLine, done: bool) -> String {
+pub(crate) fn echo(c: &CommandLine, done: bool) -> String {
     let spec = c.entry.spec();
     let mut words: Vec<String> = c.head.clone();
     // A plain form (a failed sign-on): the password alone is hidden. A
@@ -554,7 +554,7 @@ pub fn echo(c: &CommandLine, done: bool) -> String {
 
 /// The line as kept in a copy of the mail: every argument of a command
 /// that takes a password masked (nobody reads the copy to find a typo).
-pub fn kept_form(c: &CommandLine) -> String {
+pub(crate) fn kept_form(c: &CommandLine) -> String {
     let mut words: Vec<String> = c.head.clone();
     if c.entry.spec().secret == Secret::None {
         words.extend(c.args.words.iter().cloned());
@@ -573,7 +573,7 @@ pub fn secret_of(c: &CommandLine) -> Option<String> {
 /// The HELP reply for one command, named by any of its names (any case):
 /// its form, what it does and who may use it. `None` if no command has
 /// that name.
-pub fn help_for(name: &str) -> Option<String> {
+pub(crate) fn help_for(name: &str) -> Option<String> {
     let want = name
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -604,7 +604,7 @@ pub fn help_for(name: &str) -> Option<String> {
 }
 
 /// The HELP reply.
-pub fn help_text() -> String {
+pub(crate) fn help_text() -> String {
     let mut s = String::from(
         "Commands are lines of a mail; the Subject is not read. After SIGNON,\n\
          every line that is not a command is read as an order for your power.\n\
@@ -652,7 +652,7 @@ pub fn help_text() -> String {
 
 /// HELP NJUDGE: the other judges' words this judge takes as its own
 /// commands, or answers with what it has instead.
-pub fn help_other_judges() -> String {
+pub(crate) fn help_other_judges() -> String {
     let mut s = String::from(
         "njudge's and DPjudge's words this judge reads as its own commands, or\n\
          answers with what it has instead (their sign-ons, press and SETs are\n\
@@ -679,7 +679,7 @@ fn roff(text: &str) -> String {
 
 /// The mail commands as a manual page, zinejudge-mail(7), made from the
 /// same table as HELP so the two never disagree.
-pub fn manual() -> String {
+pub(crate) fn manual() -> String {
     let mut m = String::from(
         ".TH zinejudge\\-mail 7 \"\" \"zinejudge\" \"zinejudge\"\n\
          .SH NAME\nzinejudge\\-mail \\- the commands players and GMs mail to a zinejudge judge\n\

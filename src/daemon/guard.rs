@@ -26,15 +26,15 @@ use crate::store::budget::{self, Spend};
 use crate::store::{self, StoreError, games::Rate};
 
 /// Mails an hour from one address, or to be answered at one address.
-pub const HOURLY: i64 = 60;
+pub(crate) const HOURLY: i64 = 60;
 /// Answers a day to one address.
-pub const DAILY: i64 = 200;
+pub(crate) const DAILY: i64 = 200;
 /// Seconds between two answers saying "nothing found" to one address.
-pub const IDLE_QUIET: i64 = 6 * 3600;
+pub(crate) const IDLE_QUIET: i64 = 6 * 3600;
 
 /// Whether a mail is answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Admit {
+pub(crate) enum Admit {
     /// Read and answered.
     Yes,
     /// Not read; answered once with this warning.
@@ -53,7 +53,7 @@ fn worse(a: Rate, b: Rate) -> Rate {
 
 /// Count a mail from `from` to be answered at `answer` and say whether it
 /// is read.
-pub fn admit(c: &Conn, from: &str, answer: &str, now: i64) -> Result<Admit, StoreError> {
+pub(crate) fn admit(c: &Conn, from: &str, answer: &str, now: i64) -> Result<Admit, StoreError> {
     let mut r = store::games::note_sender(c, from, now, 3600, HOURLY)?;
     if !answer.eq_ignore_ascii_case(from) {
         r = worse(r, store::games::note_sender(c, answer, now, 3600, HOURLY)?);
@@ -72,36 +72,36 @@ pub fn admit(c: &Conn, from: &str, answer: &str, now: i64) -> Result<Admit, Stor
 
 /// Whether an answer saying the judge found nothing to do may go to
 /// `answer` now (and note that one went).
-pub fn idle_answer_allowed(c: &Conn, answer: &str, now: i64) -> Result<bool, StoreError> {
+pub(crate) fn idle_answer_allowed(c: &Conn, answer: &str, now: i64) -> Result<bool, StoreError> {
     store::idle_answer(c, answer, now, IDLE_QUIET)
 }
 
 /// The most mail one mail may cause besides its answer: mails, and bytes
 /// of text.
-pub const PER_MAIL: Spend = Spend {
+pub(crate) const PER_MAIL: Spend = Spend {
     mails: 100,
     bytes: 2 * 1024 * 1024,
 };
 /// The most mails one mail may cause to one address besides its answer.
-pub const TO_ONE_PER_MAIL: usize = 10;
+pub(crate) const TO_ONE_PER_MAIL: usize = 10;
 /// The most mail one author's mails may cause in an hour.
-pub const AUTHOR_HOUR: Spend = Spend {
+pub(crate) const AUTHOR_HOUR: Spend = Spend {
     mails: 300,
     bytes: 10 * 1024 * 1024,
 };
 /// The most mail one author's mails may cause in a day.
-pub const AUTHOR_DAY: Spend = Spend {
+pub(crate) const AUTHOR_DAY: Spend = Spend {
     mails: 1000,
     bytes: 40 * 1024 * 1024,
 };
 /// The most mail one address may receive in an hour because of others'
 /// mail (its own answers apart).
-pub const RECIPIENT_HOUR: Spend = Spend {
+pub(crate) const RECIPIENT_HOUR: Spend = Spend {
     mails: 60,
     bytes: 8 * 1024 * 1024,
 };
 /// The same, in a day.
-pub const RECIPIENT_DAY: Spend = Spend {
+pub(crate) const RECIPIENT_DAY: Spend = Spend {
     mails: 300,
     bytes: 24 * 1024 * 1024,
 };
@@ -117,7 +117,7 @@ fn is_answer(out: &Outgoing, mail: &Inbound, answer: &str) -> bool {
 /// Charge the mails `mail` (from `author`, answered at `answer`) causes,
 /// at `now`: those within every budget are kept, the others dropped, and
 /// the answer (if any) says how many were not sent and why.
-pub fn charge(
+pub(crate) fn charge(
     c: &Conn,
     mail: &Inbound,
     author: &str,

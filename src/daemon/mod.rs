@@ -20,10 +20,10 @@
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
-pub mod guard;
-pub mod outage;
-pub mod outbox;
-pub mod process;
+pub(crate) mod guard;
+pub(crate) mod outage;
+pub(crate) mod outbox;
+pub(crate) mod process;
 
 use crate::config::{Config, Source};
 use crate::mail::maildir::Maildir;
@@ -41,13 +41,13 @@ use tokio::sync::{Notify, watch};
 use tracing::{error, info, warn};
 
 /// Makes the responder for a configuration (the command processor).
-pub type ResponderFactory = Arc<dyn Fn(&Config) -> Box<dyn Responder> + Send + Sync>;
+pub(crate) type ResponderFactory = Arc<dyn Fn(&Config) -> Box<dyn Responder> + Send + Sync>;
 
 /// Give the allocator's free memory back to the system. glibc keeps what
 /// a burst freed for reuse, in an arena per thread that allocated, so a
 /// judge that adjudicated a thousand games would otherwise sit at its peak
 /// for good. Called when a burst of work is over.
-pub fn release_memory() {
+pub(crate) fn release_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only walks the allocator's own free lists.
     unsafe {
@@ -82,7 +82,7 @@ const TICK: Duration = Duration::from_secs(5);
 const MAIL_BATCH: usize = 64;
 
 /// Store a raw mail from `source`. Returns whether it was new.
-pub fn store_raw(
+pub(crate) fn store_raw(
     store: &mut Store,
     raw: &[u8],
     size: u64,
@@ -122,7 +122,7 @@ fn store_fetched(store: &mut Store, mails: &[imap::Fetched], source: &str) -> Re
 }
 
 /// `zinejudge deliver`: store one mail read from standard input.
-pub fn deliver(config: &Config, raw: &[u8]) -> Result<bool> {
+pub(crate) fn deliver(config: &Config, raw: &[u8]) -> Result<bool> {
     let mut store = Store::open(&config.store)
         .with_context(|| format!("cannot open the store {}", config.store.display()))?;
     let max = config.max_mail_bytes as usize;
@@ -146,7 +146,7 @@ fn header_of(raw: &[u8]) -> &[u8] {
 }
 
 /// Run the daemon until SIGTERM or SIGINT.
-pub fn run(config_path: Option<PathBuf>, responders: ResponderFactory) -> Result<()> {
+pub(crate) fn run(config_path: Option<PathBuf>, responders: ResponderFactory) -> Result<()> {
     limit_arenas();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -18,25 +18,25 @@ use std::time::{Duration, Instant};
 use tracing::{info, warn};
 
 /// The first wait after the store failed.
-pub const FIRST_WAIT: Duration = Duration::from_secs(1);
+pub(crate) const FIRST_WAIT: Duration = Duration::from_secs(1);
 
 /// The longest wait between two tries: a database back after a restart is
 /// used again within this long.
-pub const LONGEST_WAIT: Duration = Duration::from_secs(15);
+pub(crate) const LONGEST_WAIT: Duration = Duration::from_secs(15);
 
 /// How often a wait that goes on is logged again.
-pub const RETELL: Duration = Duration::from_secs(60);
+pub(crate) const RETELL: Duration = Duration::from_secs(60);
 
 /// Whether an error is, or was caused by, a fault of the store (see
 /// [`crate::store::StoreError::is_unavailable`]).
-pub fn store_fault(e: &anyhow::Error) -> bool {
+pub(crate) fn store_fault(e: &anyhow::Error) -> bool {
     crate::store::unavailable_in(e)
 }
 
 /// One task's view of the store's health: whether it is waiting for the
 /// store, since when, and how long it waits before the next try.
 #[derive(Debug)]
-pub struct Outage {
+pub(crate) struct Outage {
     /// The task, for the log ("mail processor", "outbox", "inbox").
     task: &'static str,
     /// Whether to tell systemd (one task does).
@@ -48,7 +48,7 @@ pub struct Outage {
 
 impl Outage {
     /// A task that finds the store working, so far.
-    pub fn new(task: &'static str) -> Outage {
+    pub(crate) fn new(task: &'static str) -> Outage {
         Outage {
             task,
             notify: false,
@@ -59,22 +59,24 @@ impl Outage {
     }
 
     /// As [`Outage::new`], and the outage is told to systemd too.
-    pub fn telling_systemd(task: &'static str) -> Outage {
+    pub(crate) fn telling_systemd(task: &'static str) -> Outage {
         Outage {
             notify: true,
             ..Outage::new(task)
         }
     }
 
-    /// Whether the task is waiting for the store.
-    pub fn waiting(&self) -> bool {
+    /// Whether the task is waiting for the store (for the tests: the task
+    /// itself only reacts to failures and recoveries).
+    #[cfg(test)]
+    pub(crate) fn waiting(&self) -> bool {
         self.since.is_some()
     }
 
     /// The store failed with `error` (a fault of the store, as `{:#}`):
     /// returns how long to wait before trying again. Logged when the wait
     /// begins and every [`RETELL`] while it lasts.
-    pub fn failed(&mut self, error: &str) -> Duration {
+    pub(crate) fn failed(&mut self, error: &str) -> Duration {
         let now = Instant::now();
         let since = *self.since.get_or_insert(now);
         let wait = self.next.mul_f64(0.8 + fastrand::f64() * 0.4);
@@ -93,7 +95,7 @@ impl Outage {
 
     /// The store worked: if the task was waiting for it, say that the wait
     /// is over.
-    pub fn ok(&mut self) {
+    pub(crate) fn ok(&mut self) {
         if let Some(since) = self.since.take() {
             info!(task = self.task, after = ?since.elapsed(), "the store works again");
             if self.notify {

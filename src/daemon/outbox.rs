@@ -48,7 +48,7 @@ use tokio::sync::{Notify, watch};
 use tracing::{debug, error, info, warn};
 
 /// Where sent mail goes.
-pub enum Sender {
+pub(crate) enum Sender {
     /// Files in a Maildir.
     Maildir(Maildir),
     /// An SMTP server.
@@ -64,7 +64,7 @@ pub enum Sender {
 
 impl Sender {
     /// Set up the sink of the configuration.
-    pub fn new(sink: &Sink, from: &str) -> anyhow::Result<Sender> {
+    pub(crate) fn new(sink: &Sink, from: &str) -> anyhow::Result<Sender> {
         Ok(match sink {
             Sink::Maildir(p) => Sender::Maildir(Maildir::open(p).map_err(|e| {
                 anyhow::anyhow!("cannot open the outbox Maildir {}: {e}", p.display())
@@ -88,7 +88,7 @@ impl Sender {
     }
 
     /// How many mails are handed over at once.
-    pub fn parallel(&self) -> usize {
+    pub(crate) fn parallel(&self) -> usize {
         match self {
             Sender::Maildir(_) => 1,
             Sender::Smtp { connections, .. } => *connections,
@@ -160,37 +160,32 @@ pub fn complete(conn: &Conn, parts: &mut dyn Responder, m: &OutMail) -> anyhow::
 
 /// One drawer of parts: a responder of the sender's own, with a store
 /// connection of its own (drawing holds it a while).
-pub type Drawer = (Store, Box<dyn Responder>);
+pub(crate) type Drawer = (Store, Box<dyn Responder>);
 
 /// What makes the parts drawn at send time: several drawers, so that the
 /// pictures of several phases are drawn at once, one on each core (in a
 /// burst of deadlines drawing is most of the work). The mails of one phase
 /// go to one drawer, which draws each distinct picture once for all its
 /// readers.
-pub struct Drawers {
+pub(crate) struct Drawers {
     drawers: Vec<Mutex<Drawer>>,
 }
 
 /// The drawers, shared by the outbox's tasks.
-pub type PartMaker = Arc<Drawers>;
+pub(crate) type PartMaker = Arc<Drawers>;
 
 impl Drawers {
     /// Drawers of parts; at least one is kept (an empty list is a bug of
     /// the caller, and drawing nothing would send mails without pictures).
-    pub fn new(drawers: Vec<Drawer>) -> PartMaker {
+    pub(crate) fn new(drawers: Vec<Drawer>) -> PartMaker {
         Arc::new(Drawers {
             drawers: drawers.into_iter().map(Mutex::new).collect(),
         })
     }
 
     /// How many phases are drawn at once.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.drawers.len()
-    }
-
-    /// Whether there is no drawer.
-    pub fn is_empty(&self) -> bool {
-        self.drawers.is_empty()
     }
 
     /// A drawer nobody holds, or (every one busy, which the outbox's
@@ -221,7 +216,7 @@ impl Drawers {
 
 /// How the outbox runs.
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The longest wait before a retry.
     pub max_retry: Duration,
     /// How long to go on sending after `shutdown`.
@@ -240,7 +235,7 @@ pub struct Settings {
 
 /// Send due mail until `shutdown`; then keep sending what is due for at
 /// most `settings.flush` before returning.
-pub async fn run(
+pub(crate) async fn run(
     store: Arc<Mutex<Store>>,
     sender: Sender,
     parts: PartMaker,

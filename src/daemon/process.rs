@@ -858,7 +858,7 @@ fn apology_id(identity: &Identity, now: SystemTime, row: i64) -> String {
 }
 
 /// Build and queue one outgoing mail in `tx`.
-pub fn queue(
+pub(crate) fn queue(
     tx: &Tx<'_>,
     identity: &Identity,
     inbound: Option<i64>,

@@ -7,4 +7,4 @@
 //! cannot play is refused by name and line, never dropped: a GM who
 //! imports a map must get the game its author meant, or be told why not.
 
-pub mod dpjudge;
+pub(crate) mod dpjudge;

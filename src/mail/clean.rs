@@ -26,7 +26,7 @@ pub fn unsafe_char(c: char) -> bool {
 /// `\n` (a CR, alone or before LF, and Unicode's line and paragraph
 /// separators), everything else unsafe is dropped. Borrowed when nothing
 /// had to change, which is nearly always.
-pub fn clean_text(text: &str) -> Cow<'_, str> {
+pub(crate) fn clean_text(text: &str) -> Cow<'_, str> {
     let needs = text
         .chars()
         .any(|c| unsafe_char(c) || c == '\u{2028}' || c == '\u{2029}');

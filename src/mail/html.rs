@@ -33,23 +33,23 @@ use markup5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
 /// The most text made from one HTML body, in bytes: more than the judge
 /// ever reads from a mail (1,000 lines), far less than memory allows.
-pub const MAX_TEXT: usize = 1024 * 1024;
+pub(crate) const MAX_TEXT: usize = 1024 * 1024;
 
 /// The most tags read from one HTML body: more than a mail of the default
 /// largest size (1 MiB) can hold (a tag is 3 bytes at least), while a long
 /// mail written in a mail client has a few thousand. Beyond it the rest of
 /// the body is not read, so that raising `[limits] max-mail-bytes` does not
 /// raise the cost of a hostile body without bound.
-pub const MAX_TAGS: usize = 400_000;
+pub(crate) const MAX_TAGS: usize = 400_000;
 
 /// The deepest quoting shown: `> ` at most this many times before a line
 /// (a thousand nested `<blockquote>` would otherwise make every line
 /// two thousand bytes longer). One level is all the command reader needs
 /// to skip a line.
-pub const MAX_QUOTE: usize = 8;
+pub(crate) const MAX_QUOTE: usize = 8;
 
 /// Bytes of input read between two looks at the work budget.
-pub const CHUNK: usize = 64 * 1024;
+pub(crate) const CHUNK: usize = 64 * 1024;
 
 /// The longest entity name (`CounterClockwiseContourIntegral`, 31
 /// characters) and its `;`.
@@ -57,7 +57,7 @@ const MAX_ENTITY: usize = 32;
 
 /// The text of an HTML body, as its reader saw it (see the module
 /// documentation), within [`MAX_TEXT`], [`MAX_TAGS`] and `budget`.
-pub fn to_text(html: &str, budget: &Budget) -> String {
+pub(crate) fn to_text(html: &str, budget: &Budget) -> String {
     let mut s = Scan {
         src: html,
         at: 0,

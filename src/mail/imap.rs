@@ -54,11 +54,11 @@ pub struct ImapSettings {
 /// What `store` gives back for a batch it kept: for each mail of the
 /// batch, in order, the copy to leave in the processed mailbox in its
 /// place (its passwords masked), or `None` to move the mail itself there.
-pub type Kept = Vec<Option<Vec<u8>>>;
+pub(crate) type Kept = Vec<Option<Vec<u8>>>;
 
 /// One message taken from the mailbox.
 #[derive(Debug, Clone)]
-pub struct Fetched {
+pub(crate) struct Fetched {
     /// The bytes: the whole mail, or its header when it was too large.
     pub raw: Vec<u8>,
     /// Size reported by the server.
@@ -69,7 +69,7 @@ pub struct Fetched {
 
 /// An IMAP failure (the loop logs it and reconnects).
 #[derive(Debug, thiserror::Error)]
-pub enum ImapError {
+pub(crate) enum ImapError {
     /// TCP connect failed.
     #[error("cannot connect to {0}")]
     Connect(String, #[source] std::io::Error),
@@ -154,7 +154,7 @@ async fn connect(s: &ImapSettings) -> Result<ImapSession, ImapError> {
 /// Read mail until `shutdown` turns true, handing messages to `store` a
 /// batch at a time and removing them from the mailbox only when `store`
 /// succeeded.
-pub async fn run<F, Fut>(s: ImapSettings, mut store: F, mut shutdown: watch::Receiver<bool>)
+pub(crate) async fn run<F, Fut>(s: ImapSettings, mut store: F, mut shutdown: watch::Receiver<bool>)
 where
     F: FnMut(Vec<Fetched>) -> Fut,
     Fut: Future<Output = Result<Kept, String>>,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The ending of the names of the files the judge delivers into a Maildir
 /// (the outbox sink): only those are ever pruned from it.
-pub const JUDGE_SUFFIX: &str = ".zinejudge";
+pub(crate) const JUDGE_SUFFIX: &str = ".zinejudge";
 
 /// A Maildir on disk.
 #[derive(Debug, Clone)]

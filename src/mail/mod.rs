@@ -8,26 +8,26 @@
 //! headers a well-behaved autoresponder sets (RFC 3834). The transports
 //! (IMAP, Maildir, SMTP) live in the submodules.
 
-pub mod clean;
-pub mod html;
-pub mod imap;
-pub mod maildir;
-pub mod smtp;
-pub mod tls;
+pub(crate) mod clean;
+pub(crate) mod html;
+pub(crate) mod imap;
+pub(crate) mod maildir;
+pub(crate) mod smtp;
+pub(crate) mod tls;
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use mail_parser::{HeaderValue as ParsedValue, MessageParser, MimeHeaders};
 use std::time::{Duration, SystemTime};
 
-pub use clean::{clean_text, unsafe_char};
+pub(crate) use clean::{clean_text, unsafe_char};
 
 /// Makes the copy of a received mail to keep wherever the mail stays beside
 /// the store (a Maildir's `cur/`, an IMAP processed mailbox): its passwords
 /// masked as the store's copy has them, or `None` when it holds none and
 /// may stay as it came. Which words are passwords is the command
 /// language's business; the transports only apply it.
-pub type Masker = std::sync::Arc<dyn Fn(&[u8]) -> Option<Vec<u8>> + Send + Sync>;
+pub(crate) type Masker = std::sync::Arc<dyn Fn(&[u8]) -> Option<Vec<u8>> + Send + Sync>;
 
 /// The first line of every answer the judge sends. A mail the judge reads
 /// stops being read at this line (when it is not quoted): the judge's own
@@ -234,7 +234,7 @@ const MAX_NAME: usize = 100;
 /// headers: control characters (line breaks above all, which let a sender
 /// write headers of their own or broke the mail library) become spaces,
 /// runs of space become one, and the text is cut to `max` characters.
-pub fn header_text(s: &str, max: usize) -> String {
+pub(crate) fn header_text(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max));
     let mut space = false;
     for c in s.chars() {
@@ -263,7 +263,7 @@ pub fn header_text(s: &str, max: usize) -> String {
 /// ASCII without spaces or angle brackets, at most [`MAX_ID`] characters
 /// (a longer one is replaced by a hash of itself). `None` if nothing is
 /// left.
-pub fn clean_id(id: &str) -> Option<String> {
+pub(crate) fn clean_id(id: &str) -> Option<String> {
     let kept: String = id
         .chars()
         .filter(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>'))
@@ -507,7 +507,7 @@ pub fn read_within(raw: &[u8], judge: &str, budget: Budget) -> Inbound {
 /// The header of a raw mail only, as [`read`] reads it, with no text:
 /// enough to answer it (who, subject, thread, whether to stay silent)
 /// without reading its body, which may be what the judge could not read.
-pub fn read_head(raw: &[u8], judge: &str) -> Inbound {
+pub(crate) fn read_head(raw: &[u8], judge: &str) -> Inbound {
     let message_id = message_id_of(raw);
     let head = raw
         .windows(4)
@@ -636,7 +636,7 @@ fn strip_reply_prefixes(s: &str) -> &str {
 /// header lines (but those describing the body, and with any of `secrets`
 /// masked) and `text`, the body as the judge read it with its secrets
 /// masked.
-pub fn redacted_copy(raw: &[u8], text: &str, secrets: &[String]) -> Vec<u8> {
+pub(crate) fn redacted_copy(raw: &[u8], text: &str, secrets: &[String]) -> Vec<u8> {
     let end = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -731,7 +731,7 @@ pub struct Later {
 
 /// A failure to build a mail (an address the mail library rejects).
 #[derive(Debug, thiserror::Error)]
-pub enum BuildError {
+pub(crate) enum BuildError {
     /// An address is malformed.
     #[error("cannot use address `{0}`")]
     Address(String),
@@ -758,7 +758,11 @@ fn boundary_for(message_id: &str) -> String {
 /// Add `parts` to a mail built with [`Outgoing::later`] (`raw`, whose
 /// Message-ID is `message_id`): the bytes are what [`build`] would have made
 /// had the parts been attached from the start.
-pub fn attach(raw: &[u8], message_id: &str, parts: &[Attached]) -> Result<Vec<u8>, BuildError> {
+pub(crate) fn attach(
+    raw: &[u8],
+    message_id: &str,
+    parts: &[Attached],
+) -> Result<Vec<u8>, BuildError> {
     let boundary = boundary_for(message_id);
     let close = format!("--{boundary}--\r\n");
     if !raw.ends_with(close.as_bytes()) {
@@ -824,7 +828,7 @@ fn references_line(refs: &[String], answered: &str) -> String {
 /// of its domain, `In-Reply-To` and `References` when it answers a mail,
 /// and `Auto-Submitted: auto-replied` (RFC 3834) so that other robots do
 /// not answer it.
-pub fn build(
+pub(crate) fn build(
     out: &Outgoing,
     me: &Identity,
     message_id: &str,
@@ -881,7 +885,7 @@ pub fn build(
 }
 
 /// The envelope recipients of a built mail.
-pub fn recipients(out: &Outgoing) -> Vec<String> {
+pub(crate) fn recipients(out: &Outgoing) -> Vec<String> {
     out.to.iter().map(|a| a.email.clone()).collect()
 }
 

@@ -55,7 +55,7 @@ pub struct SmtpSettings {
 
 /// A sending failure.
 #[derive(Debug, thiserror::Error)]
-pub enum SmtpError {
+pub(crate) enum SmtpError {
     /// TLS could not be set up.
     #[error("cannot set up TLS for SMTP")]
     Tls(#[source] lettre::transport::smtp::Error),
@@ -89,7 +89,7 @@ impl SmtpError {
     /// Whether trying again cannot help (a refused recipient).
     /// A failure to connect or log in is never the mail's fault: it is
     /// tried again, whatever the server said.
-    pub fn is_permanent(&self) -> bool {
+    pub(crate) fn is_permanent(&self) -> bool {
         match self {
             SmtpError::Send(e) => e.is_permanent(),
             SmtpError::Address(_) | SmtpError::Envelope(_) => true,
@@ -99,7 +99,7 @@ impl SmtpError {
 }
 
 /// An SMTP client keeping its connections open.
-pub struct SmtpSink {
+pub(crate) struct SmtpSink {
     host: String,
     port: u16,
     tls: TlsMode,
@@ -119,7 +119,7 @@ pub struct SmtpSink {
 
 impl SmtpSink {
     /// Set up the client; it connects on first use.
-    pub fn new(s: &SmtpSettings) -> Result<SmtpSink, SmtpError> {
+    pub(crate) fn new(s: &SmtpSettings) -> Result<SmtpSink, SmtpError> {
         let name = s.tls_name.clone().unwrap_or_else(|| s.host.clone());
         let connector = match s.tls {
             TlsMode::Implicit => Some((
@@ -215,7 +215,12 @@ impl SmtpSink {
     }
 
     /// Send raw bytes from `from` to `to`.
-    pub async fn send(&self, from: &str, to: &[String], raw: &[u8]) -> Result<(), SmtpError> {
+    pub(crate) async fn send(
+        &self,
+        from: &str,
+        to: &[String],
+        raw: &[u8],
+    ) -> Result<(), SmtpError> {
         let from = from
             .parse()
             .map_err(|_| SmtpError::Address(from.to_string()))?;
@@ -240,7 +245,7 @@ impl SmtpSink {
     }
 
     /// Say goodbye on the pooled connections.
-    pub async fn shutdown(&self) {
+    pub(crate) async fn shutdown(&self) {
         let all: Vec<_> = self
             .idle
             .lock()

@@ -34,7 +34,7 @@ pub enum TlsError {
 }
 
 /// A connector trusting `ca_pem` when given, else the public roots.
-pub fn connector(ca_pem: Option<&[u8]>) -> Result<TlsConnector, TlsError> {
+pub(crate) fn connector(ca_pem: Option<&[u8]>) -> Result<TlsConnector, TlsError> {
     let mut roots = rustls::RootCertStore::empty();
     match ca_pem {
         Some(pem) => {
@@ -57,6 +57,6 @@ pub fn connector(ca_pem: Option<&[u8]>) -> Result<TlsConnector, TlsError> {
 }
 
 /// The name to verify the server certificate against.
-pub fn server_name(name: &str) -> Result<ServerName<'static>, TlsError> {
+pub(crate) fn server_name(name: &str) -> Result<ServerName<'static>, TlsError> {
     ServerName::try_from(name.to_string()).map_err(|_| TlsError::Name(name.to_string()))
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 /// One power on the board.
 #[derive(Debug, Clone, Serialize)]
-pub struct BoardPower {
+pub(crate) struct BoardPower {
     /// Its name.
     pub name: String,
     /// Its units in zine notation (`A Vie`), those the reader may see.
@@ -29,7 +29,7 @@ pub struct BoardPower {
 
 /// The board as one reader may see it.
 #[derive(Debug, Clone, Serialize)]
-pub struct Board {
+pub(crate) struct Board {
     /// The phase, in words (`Spring 1901 movement`).
     pub phase: String,
     /// The powers with units or centres, in the variant's order.
@@ -41,7 +41,7 @@ pub struct Board {
 }
 
 /// The board of `pos` as `viewer` may see it.
-pub fn board(v: &Variant, pos: &Position, viewer: Viewer) -> Board {
+pub(crate) fn board(v: &Variant, pos: &Position, viewer: Viewer) -> Board {
     let map = &v.map;
     let view = crate::rules::view::View::of(v, pos, viewer);
     let counts = pos.centre_counts(map);
@@ -107,7 +107,7 @@ pub fn board(v: &Variant, pos: &Position, viewer: Viewer) -> Board {
 }
 
 /// The units of `p` in zine notation.
-pub fn units_of(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
+pub(crate) fn units_of(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
     pos.units
         .iter()
         .filter(|u| u.power == p)

@@ -8,12 +8,12 @@
 //! can change the house style without recompiling. Lines are at most 72
 //! characters, without tabs. Pure: no I/O here.
 
-pub mod board;
-pub mod notices;
-pub mod picture;
-pub mod templates;
+pub(crate) mod board;
+pub(crate) mod notices;
+pub(crate) mod picture;
+pub(crate) mod templates;
 
-pub use picture::PictureFormat;
+pub(crate) use picture::PictureFormat;
 
 use crate::adjudicate::{AdjustStatus, Illegal, Outcome, RetreatStatus};
 use crate::adjudicate::{MovementResult, RetreatResult};
@@ -234,7 +234,7 @@ fn unit_zine(map: &Map, u: &Unit) -> String {
 /// A unit as the zine names it in an outcome ("bounced with A(Mun)"); an
 /// armed neutral's garrison (1700 AD II rule 10b) is no army of anyone's:
 /// "bounced with the garrison of Denmark".
-pub fn unit_in_outcome(map: &Map, u: &Unit) -> String {
+pub(crate) fn unit_in_outcome(map: &Map, u: &Unit) -> String {
     if u.power == crate::rules::impulses::judge::NEUTRAL {
         format!(
             "the garrison of {}",
@@ -1345,7 +1345,7 @@ fn unit_named(v: &Variant, u: &Unit) -> String {
 /// `text` with each leader of `units` written by his name where the rule
 /// text gives one, in place of the `L` (1700 AD II rule 6 writes
 /// `CXII(Got)`; the results print `Charles XII of Sweden(Got)`).
-pub fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
+pub(crate) fn named(v: &Variant, units: &[Unit], mut text: String) -> String {
     for u in units
         .iter()
         .filter(|u| u.kind == crate::map::UnitKind::Leader)
@@ -1379,7 +1379,7 @@ fn stack_mark_long(n_of: &str) -> String {
 
 /// `n` things: `1 build`, `3 builds`; `many` is the plural when it is not
 /// `one` with an s. Mail never says "build(s)".
-pub fn plural(n: impl Into<i64>, one: &str, many: Option<&str>) -> String {
+pub(crate) fn plural(n: impl Into<i64>, one: &str, many: Option<&str>) -> String {
     let n = n.into();
     if n == 1 {
         format!("1 {one}")
@@ -1412,7 +1412,7 @@ pub fn render(r: &PhaseReport<'_>) -> String {
 /// Wrap `text` at `width` characters, continuing lines with `indent`.
 /// Spacing within a line is kept as written (the columns of a chart), only
 /// the spaces at a break are dropped.
-pub fn wrap(text: &str, width: usize, indent: &str) -> String {
+pub(crate) fn wrap(text: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line = String::new();
     let mut rest = text.trim_end();
@@ -1449,7 +1449,7 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> String {
 /// Fit every line of `text` in 72 columns and replace tabs. A long line
 /// goes on at its own indentation, so a wrapped paragraph reads as one
 /// (continuations indented further looked like new lines of a list).
-pub fn fit72(text: &str) -> String {
+pub(crate) fn fit72(text: &str) -> String {
     fit_lines(text, "")
 }
 
@@ -1457,7 +1457,7 @@ pub fn fit72(text: &str) -> String {
 /// fits is kept as it is (trailing spaces dropped), a longer one is broken
 /// at spaces and goes on at its own indentation plus `more`. Lines are
 /// never re-flowed into their neighbours; tabs become four spaces.
-pub fn fit_lines(text: &str, more: &str) -> String {
+pub(crate) fn fit_lines(text: &str, more: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.replace('\t', "    ").lines() {
         if line.chars().count() <= 72 {

@@ -10,7 +10,7 @@ use crate::variant::Variant;
 use serde_json::{Value, json};
 
 /// What every notice about a game knows.
-pub struct About<'a> {
+pub(crate) struct About<'a> {
     /// The variant.
     pub variant: &'a Variant,
     /// The game's name.
@@ -64,7 +64,11 @@ fn context(a: &About<'_>, n: &Notice) -> (&'static str, Value) {
 }
 
 /// The mail of notice `n`: its subject and body.
-pub fn render(t: &Templates, a: &About<'_>, n: &Notice) -> Result<(String, String), TemplateError> {
+pub(crate) fn render(
+    t: &Templates,
+    a: &About<'_>,
+    n: &Notice,
+) -> Result<(String, String), TemplateError> {
     let (name, mut ctx) = context(a, n);
     if let Value::Object(m) = &mut ctx {
         m.insert("game".into(), json!(a.game));

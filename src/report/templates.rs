@@ -8,7 +8,7 @@ use crate::game::record::Style;
 use minijinja::Environment;
 
 /// The templates shipped in the binary.
-pub const BUILTIN: &[(&str, &str)] = &[
+pub(crate) const BUILTIN: &[(&str, &str)] = &[
     (
         "results-zine.txt",
         include_str!("../../templates/results-zine.txt"),

@@ -23,14 +23,14 @@ use super::{Position, Ruleset};
 use crate::map::{PowerId, ProvinceId};
 
 /// A power in anarchy gives no orders: its units hold (rule 13).
-pub fn silenced(pos: &Position, p: PowerId) -> bool {
+pub(crate) fn silenced(pos: &Position, p: PowerId) -> bool {
     pos.state.anarchy.get(p) == Some(&Anarchy::Yes)
 }
 
 /// After a movement season of grace (rule 13): a power that has a unit on
 /// one of its home centres has retaken it; one that has not falls into
 /// anarchy.
-pub fn end_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
+pub(crate) fn end_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
     let map = v.map();
     for pw in map.power_ids() {
         if pos.state.anarchy.get(pw) != Some(&Anarchy::Grace) {
@@ -57,7 +57,7 @@ pub fn end_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
 
 /// On the way into an adjustment phase: a power left with no home centre
 /// but still holding some centre gets its season of grace (rule 13).
-pub fn start_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
+pub(crate) fn start_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
     if !v.features().plugins.has(PLUGIN.name) {
         return;
     }
@@ -82,7 +82,11 @@ pub fn start_grace(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
 /// centre (and until when it may retake one), it retook one in time, or
 /// it fell into anarchy. Players cannot see the grace from the chart
 /// alone, and a power that loses its orders must be told why.
-pub fn news(v: &(impl Ruleset + ?Sized), before: &Position, after: &Position) -> Vec<String> {
+pub(crate) fn news(
+    v: &(impl Ruleset + ?Sized),
+    before: &Position,
+    after: &Position,
+) -> Vec<String> {
     let map = v.map();
     let cal = v.calendar();
     let mut out = Vec::new();

@@ -9,14 +9,14 @@ use crate::map::{Terrain, Unit, UnitKind};
 /// How many units `u` is: an A/F that is a fleet with an army aboard is
 /// two (an army and a fleet), wherever units are counted (the results'
 /// chart, the final count of rule 7); anything else is one.
-pub fn units_in(v: &(impl Ruleset + ?Sized), u: &Unit) -> i64 {
+pub(crate) fn units_in(v: &(impl Ruleset + ?Sized), u: &Unit) -> i64 {
     v.features().units_in(u)
 }
 
 /// After a move: armies landed from dislodged A/Fs stand on the board, and
 /// a dislodged army may also retreat onto an adjacent fleet of its own at
 /// sea.
-pub fn board_retreats(
+pub(crate) fn board_retreats(
     v: &(impl Ruleset + ?Sized),
     r: &MovementResult,
     before: &[Unit],
@@ -48,7 +48,7 @@ pub fn board_retreats(
 
 /// After retreats: an army that retreated onto its fleet at sea makes an
 /// A/F; an A/F that retreated to a coast is a fleet, its army lost.
-pub fn settle(v: &(impl Ruleset + ?Sized), units: &mut Vec<Unit>) {
+pub(crate) fn settle(v: &(impl Ruleset + ?Sized), units: &mut Vec<Unit>) {
     let map = v.map();
     let sea = |u: &Unit| map.province(map.province_of(u.region)).terrain == Terrain::Sea;
     let mut i = 0;

@@ -14,7 +14,11 @@ use crate::map::{ProvinceId, Unit};
 /// there if it is the first in it and nobody else stands there; one with
 /// no recorded sea takes the first empty one. Returns each unit with
 /// whether it found a place.
-pub fn settle(v: &(impl Ruleset + ?Sized), phase: Phase, pos: &mut Position) -> Vec<(Unit, bool)> {
+pub(crate) fn settle(
+    v: &(impl Ruleset + ?Sized),
+    phase: Phase,
+    pos: &mut Position,
+) -> Vec<(Unit, bool)> {
     let map = v.map();
     let mut out = Vec::new();
     for b in v
@@ -80,7 +84,7 @@ pub fn settle(v: &(impl Ruleset + ?Sized), phase: Phase, pos: &mut Position) -> 
 
 /// Units that came back from a box with a bonus (Ard-Ri rule 5, the
 /// raiders) count one centre each for their power at the next adjustment.
-pub fn record_exits(
+pub(crate) fn record_exits(
     v: &(impl Ruleset + ?Sized),
     units: &[Unit],
     r: &MovementResult,

@@ -47,12 +47,12 @@ pub struct Unmade {
 
 /// Unmade exchanges kept as a table keyed by the offering power, each as
 /// `"Germany: Hol for Bel | why"`.
-pub mod unmade_by_power {
+pub(crate) mod unmade_by_power {
     use super::*;
     use serde::de::Error as _;
 
     /// Serialise.
-    pub fn serialize<S: Serializer>(list: &[Unmade], s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(list: &[Unmade], s: S) -> Result<S::Ok, S::Error> {
         let mut m: BTreeMap<PowerId, Vec<String>> = BTreeMap::new();
         for x in list {
             let text = by_power::describe(&x.offer).map_err(serde::ser::Error::custom)?;
@@ -64,7 +64,7 @@ pub mod unmade_by_power {
     }
 
     /// Deserialise.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Unmade>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Unmade>, D::Error> {
         let m: BTreeMap<PowerId, Vec<String>> = BTreeMap::deserialize(d)?;
         let mut out = Vec::new();
         for (from, list) in m {
@@ -82,12 +82,12 @@ pub mod unmade_by_power {
 
 /// Offers kept as a table keyed by the offering power, each offer as
 /// `"Germany: Hol for Bel"`.
-pub mod by_power {
+pub(crate) mod by_power {
     use super::*;
     use serde::de::Error as _;
 
     /// Serialise.
-    pub fn serialize<S: Serializer>(list: &[Exchange], s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(list: &[Exchange], s: S) -> Result<S::Ok, S::Error> {
         let mut m: BTreeMap<PowerId, Vec<String>> = BTreeMap::new();
         for x in list {
             let text = describe(x).map_err(serde::ser::Error::custom)?;
@@ -97,7 +97,7 @@ pub mod by_power {
     }
 
     /// Deserialise.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Exchange>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Exchange>, D::Error> {
         let m: BTreeMap<PowerId, Vec<String>> = BTreeMap::deserialize(d)?;
         let mut out = Vec::new();
         for (from, list) in m {

@@ -32,7 +32,7 @@ use toml::de::DeValue;
 
 /// A feature's entry in the registry ([`super::PLUGINS`], made from the
 /// files of `src/rules` by `build.rs`).
-pub struct Plugin {
+pub(crate) struct Plugin {
     /// The feature's name, for messages and for [`Plugins`]' debug form.
     pub name: &'static str,
     /// Where its hooks run among the others' (lower first): the steps of a
@@ -48,7 +48,7 @@ pub struct Plugin {
 /// What a feature's loader is given: its own tables of the variant file,
 /// the map and calendar to resolve names against, and where to report
 /// problems, each with its line.
-pub struct Load<'a> {
+pub(crate) struct Load<'a> {
     /// The board.
     pub map: &'a Map,
     /// Game time.
@@ -64,13 +64,13 @@ pub struct Load<'a> {
 
 impl<'a> Load<'a> {
     /// Whether the variant file has the table `key` (one of the plug-in's).
-    pub fn has(&self, key: &str) -> bool {
+    pub(crate) fn has(&self, key: &str) -> bool {
         self.tables.contains_key(key)
     }
 
     /// The table `key` (one of the plug-in's), read as `T`; `None` when
     /// absent, or unreadable (then its problem is reported with its line).
-    pub fn table<T: Deserialize<'a>>(&mut self, key: &str) -> Option<T> {
+    pub(crate) fn table<T: Deserialize<'a>>(&mut self, key: &str) -> Option<T> {
         let value = self.tables.remove(key)?;
         let span = value.span();
         match T::deserialize(toml::de::ValueDeserializer::from(value)) {
@@ -88,13 +88,13 @@ impl<'a> Load<'a> {
     }
 
     /// Report a problem at `s`'s line.
-    pub fn problem_at<T>(&mut self, s: &Spanned<T>, message: String) {
+    pub(crate) fn problem_at<T>(&mut self, s: &Spanned<T>, message: String) {
         let line = self.lines.line(s.span().start);
         self.problems.push(Problem { line, message });
     }
 
     /// The province `s` names.
-    pub fn province(&mut self, s: &Spanned<String>) -> Option<ProvinceId> {
+    pub(crate) fn province(&mut self, s: &Spanned<String>) -> Option<ProvinceId> {
         match self.map.lookup(s.get_ref()) {
             Some(Named::Province(p)) => Some(p),
             Some(Named::Region(r)) => Some(self.map.province_of(r)),
@@ -106,12 +106,12 @@ impl<'a> Load<'a> {
     }
 
     /// The provinces `list` names (the unknown ones reported).
-    pub fn provinces(&mut self, list: &[Spanned<String>]) -> Vec<ProvinceId> {
+    pub(crate) fn provinces(&mut self, list: &[Spanned<String>]) -> Vec<ProvinceId> {
         list.iter().filter_map(|s| self.province(s)).collect()
     }
 
     /// The power `s` names.
-    pub fn power(&mut self, s: &Spanned<String>) -> Option<PowerId> {
+    pub(crate) fn power(&mut self, s: &Spanned<String>) -> Option<PowerId> {
         let p = self.map.lookup_power(s.get_ref());
         if p.is_none() {
             self.problem_at(s, format!("unknown power `{}`", s.get_ref()));
@@ -120,7 +120,7 @@ impl<'a> Load<'a> {
     }
 
     /// The season `s` names, as its index in the calendar.
-    pub fn season(&mut self, s: &Spanned<String>) -> Option<u8> {
+    pub(crate) fn season(&mut self, s: &Spanned<String>) -> Option<u8> {
         let want = s.get_ref().trim();
         let i = self
             .calendar
@@ -134,7 +134,7 @@ impl<'a> Load<'a> {
     }
 
     /// The phase `s` names (`April 1066 movement`).
-    pub fn phase(&mut self, s: &Spanned<String>) -> Option<Phase> {
+    pub(crate) fn phase(&mut self, s: &Spanned<String>) -> Option<Phase> {
         match self.calendar.parse(s.get_ref()) {
             Ok(p) => Some(p),
             Err(e) => {
@@ -147,7 +147,7 @@ impl<'a> Load<'a> {
 
 /// Load the plug-ins the variant has, in rank order, each from its own
 /// tables, taken out of `root` (the variant file's plug-in tables).
-pub fn load<'s: 'a, 'a>(
+pub(crate) fn load<'s: 'a, 'a>(
     root: &mut toml::de::DeTable<'s>,
     map: &'a Map,
     calendar: &'a Calendar,
@@ -184,7 +184,7 @@ pub fn load<'s: 'a, 'a>(
 /// others (`features::resolve`) ask of those tables: whether the variant
 /// has their rule. A question each, so that this file, which every
 /// feature reads, does not read the tables' file, which reads it.
-pub trait Legacy {
+pub(crate) trait Legacy {
     /// Whether the variant has off-board boxes (`[[box]]`).
     fn has_boxes(&self) -> bool;
     /// Whether the variant has off-board centres (`[[reserve]]`).
@@ -242,7 +242,7 @@ pub struct Sheet<'a> {
 
 /// A whole movement phase a feature played itself: the yearly turn of
 /// 1700 AD II, with the position it leaves.
-pub type Played = (Box<super::impulses::result::TurnResult>, Position);
+pub(crate) type Played = (Box<super::impulses::result::TurnResult>, Position);
 
 /// A rule feature. Every method's default is the standard game's: a
 /// feature overrides only what its rule changes. A feature is loaded once

@@ -38,7 +38,7 @@ struct RawHidden {
 
 /// A resolved `[[hidden]]` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hidden {
+pub(crate) struct Hidden {
     /// Whose units.
     pub power: PowerId,
     /// Where they are hidden.
@@ -49,7 +49,7 @@ pub struct Hidden {
 
 /// The variant's hidden units.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HiddenUnits(pub Vec<Hidden>);
+pub(crate) struct HiddenUnits(pub Vec<Hidden>);
 
 fn load(l: &mut Load<'_>) -> Option<Arc<dyn Feature>> {
     let raw: Vec<RawHidden> = l.table("hidden")?;

@@ -11,13 +11,13 @@
 //! [`PLUGINS`], by `build.rs`, so a new feature is its file alone. The
 //! other files here are what the features share.
 
-pub mod army_fleet;
-pub mod exchange;
-pub mod feature;
+pub(crate) mod army_fleet;
+pub(crate) mod exchange;
+pub(crate) mod feature;
 pub mod features;
 pub mod position;
 pub mod supply;
-pub mod view;
+pub(crate) mod view;
 
 use feature::Plugin;
 include!(concat!(env!("OUT_DIR"), "/rules_registry.rs"));
@@ -28,8 +28,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 pub use anarchy::Anarchy;
-pub use exchange::{Exchange, Unmade};
-pub use position::Position;
+pub(crate) use exchange::{Exchange, Unmade};
+pub(crate) use position::Position;
 
 /// What the rules need of a variant: its map, calendar, features and
 /// starting units. The variant implements it; the rules stay below it.
@@ -228,11 +228,11 @@ impl RuleState {
 
 /// Units of several powers, kept as a table of `A Lon` lists keyed by
 /// power.
-pub mod by_power {
+pub(crate) mod by_power {
     use super::*;
 
     /// Serialise.
-    pub fn serialize<S: Serializer>(units: &[Unit], s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(units: &[Unit], s: S) -> Result<S::Ok, S::Error> {
         let mut m: BTreeMap<PowerId, Vec<UnitAt>> = BTreeMap::new();
         for u in units {
             m.entry(u.power).or_default().push((*u).into());
@@ -241,7 +241,7 @@ pub mod by_power {
     }
 
     /// Deserialise.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Unit>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Unit>, D::Error> {
         let m: BTreeMap<PowerId, Vec<UnitAt>> = BTreeMap::deserialize(d)?;
         Ok(m.into_iter()
             .flat_map(|(p, us)| us.into_iter().map(move |u| u.of(p)))
@@ -254,7 +254,7 @@ mod held_since {
     use super::*;
     use serde::de::Error as _;
 
-    pub fn serialize<S: Serializer>(
+    pub(super) fn serialize<S: Serializer>(
         v: &PerPower<Vec<(ProvinceId, i32)>>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
@@ -272,7 +272,7 @@ mod held_since {
         m.serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
         d: D,
     ) -> Result<PerPower<Vec<(ProvinceId, i32)>>, D::Error> {
         let m: BTreeMap<PowerId, Vec<String>> = BTreeMap::deserialize(d)?;

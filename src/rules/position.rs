@@ -46,7 +46,8 @@ pub struct Position {
     pub state: RuleState,
 }
 
-pub use crate::rules::{Anarchy, Exchange, RuleState};
+pub use crate::rules::exchange::Exchange;
+pub use crate::rules::{Anarchy, RuleState};
 
 impl Position {
     /// The start of a new game: the variant's first phase, starting units,

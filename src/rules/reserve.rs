@@ -7,7 +7,7 @@ use crate::map::Unit;
 /// Units built off the board whose season has come are placed before its
 /// moves, each where it was built if nobody stands there; otherwise it is
 /// lost (rule 7c). Both kinds are recorded for the results.
-pub fn place_arrivals(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
+pub(crate) fn place_arrivals(v: &(impl Ruleset + ?Sized), pos: &mut Position) {
     let map = v.map();
     let due = |u: &Unit| {
         v.features()

@@ -20,7 +20,7 @@ use crate::orders::PhaseKind;
 
 /// What one reader may see in one phase of a game.
 #[derive(Clone, Copy)]
-pub struct View<'a> {
+pub(crate) struct View<'a> {
     v: &'a dyn Ruleset,
     phase: Phase,
     viewer: Viewer,
@@ -28,22 +28,17 @@ pub struct View<'a> {
 
 impl<'a> View<'a> {
     /// The view of `viewer` in `phase`.
-    pub fn new(v: &'a dyn Ruleset, phase: Phase, viewer: Viewer) -> View<'a> {
+    pub(crate) fn new(v: &'a dyn Ruleset, phase: Phase, viewer: Viewer) -> View<'a> {
         View { v, phase, viewer }
     }
 
     /// The view of `viewer` of `pos`.
-    pub fn of(v: &'a dyn Ruleset, pos: &Position, viewer: Viewer) -> View<'a> {
+    pub(crate) fn of(v: &'a dyn Ruleset, pos: &Position, viewer: Viewer) -> View<'a> {
         View::new(v, pos.phase, viewer)
     }
 
-    /// The reader.
-    pub fn viewer(&self) -> Viewer {
-        self.viewer
-    }
-
     /// Whether this reader may not see where `u` stands.
-    pub fn hides_unit(&self, u: &Unit) -> bool {
+    pub(crate) fn hides_unit(&self, u: &Unit) -> bool {
         self.v
             .features()
             .hidden_from(self.v.map(), self.phase, u, self.viewer)
@@ -51,7 +46,7 @@ impl<'a> View<'a> {
 
     /// Whether this reader may not know which units stand at `p` (1066
     /// rule 5: Oceanus Germanicus and the Wash, until the end of April).
-    pub fn hides_place(&self, p: ProvinceId) -> bool {
+    pub(crate) fn hides_place(&self, p: ProvinceId) -> bool {
         self.v
             .features()
             .place_hidden_from(self.phase, p, self.viewer)
@@ -60,7 +55,7 @@ impl<'a> View<'a> {
     /// Whether this reader may see the void orders of `pw`: with hidden
     /// units about, a void order could tell where they are, so only their
     /// owner and the GM see them.
-    pub fn sees_void_orders_of(&self, pw: PowerId) -> bool {
+    pub(crate) fn sees_void_orders_of(&self, pw: PowerId) -> bool {
         !self.v.hides_anything()
             || matches!(self.viewer, Viewer::Gm)
             || self.viewer == Viewer::Power(pw)
@@ -69,7 +64,7 @@ impl<'a> View<'a> {
     /// `pos` as this reader may see it: the units hidden from them are
     /// not in it at all, so nothing drawn from it (units, retreat options,
     /// the legend's counts) can tell of them.
-    pub fn position(&self, pos: &Position) -> Position {
+    pub(crate) fn position(&self, pos: &Position) -> Position {
         let mut p = pos.clone();
         p.units.retain(|u| !self.hides_unit(u));
         p.dislodged.retain(|(u, _)| !self.hides_unit(u));
@@ -81,7 +76,7 @@ impl<'a> View<'a> {
     /// (one of Harald's waiting A/Fs dislodged in March 1066, rule 5)
     /// is Harald's and the GM's alone. For everyone else the game goes on
     /// as if no unit had been dislodged: see [`View::phase_shown`].
-    pub fn sees_phase(&self, pos: &Position) -> bool {
+    pub(crate) fn sees_phase(&self, pos: &Position) -> bool {
         pos.phase.kind != PhaseKind::Retreat
             || pos.dislodged.is_empty()
             || pos.dislodged.iter().any(|(u, _)| !self.hides_unit(u))
@@ -89,7 +84,7 @@ impl<'a> View<'a> {
 
     /// The phase this reader is told the game is in: the phase of `pos`,
     /// or the next one when this reader may not know of it.
-    pub fn phase_shown(&self, pos: &Position) -> Phase {
+    pub(crate) fn phase_shown(&self, pos: &Position) -> Phase {
         if self.sees_phase(pos) {
             pos.phase
         } else {
@@ -102,7 +97,7 @@ impl<'a> View<'a> {
     /// them. Asked of a phase's name alone, so that a long history is
     /// filtered by reading only the positions of the few phases that could
     /// be hidden (in 1066, March 1066's retreat), never every one.
-    pub fn may_miss_phase(&self) -> bool {
+    pub(crate) fn may_miss_phase(&self) -> bool {
         self.phase.kind == PhaseKind::Retreat
             && self.v.hides_anything()
             && self.v.map().province_ids().any(|p| self.hides_place(p))
@@ -113,7 +108,7 @@ impl<'a> View<'a> {
     /// told the game is in, with no unit dislodged; their own units stand
     /// where they will stand in it, for only hidden units move before it
     /// (1066 rule 5). `None` where they see the phase as it is.
-    pub fn board_played(&self, pos: &Position) -> Option<Position> {
+    pub(crate) fn board_played(&self, pos: &Position) -> Option<Position> {
         if self.sees_phase(pos) {
             return None;
         }

@@ -37,7 +37,7 @@ use std::collections::BTreeMap;
 /// Where each power's box units stand at the start of a game: the
 /// variant file's `waits-in` (1066: two of Harald's A/Fs in each sea, a
 /// placement the GM may change in the position before the first move).
-pub fn starting_places(v: &(impl Ruleset + ?Sized)) -> PerPower<Vec<ProvinceId>> {
+pub(crate) fn starting_places(v: &(impl Ruleset + ?Sized)) -> PerPower<Vec<ProvinceId>> {
     let mut w: PerPower<Vec<ProvinceId>> = PerPower::sized(v.map().powers().len());
     for b in &v.features().boxes {
         if let Some(owner) = b.owner
@@ -53,7 +53,7 @@ pub fn starting_places(v: &(impl Ruleset + ?Sized)) -> PerPower<Vec<ProvinceId>>
 /// box's units still move from the seas (1066: to the end of April 1066).
 /// The first units of the owner in its box take the recorded seas in
 /// turn: they are alike, so only how many wait in each sea matters.
-pub fn seas(v: &(impl Ruleset + ?Sized), pos: &Position) -> Vec<Option<ProvinceId>> {
+pub(crate) fn seas(v: &(impl Ruleset + ?Sized), pos: &Position) -> Vec<Option<ProvinceId>> {
     let map = v.map();
     let mut out = vec![None; pos.units.len()];
     for b in &v.features().boxes {
@@ -81,7 +81,7 @@ pub fn seas(v: &(impl Ruleset + ?Sized), pos: &Position) -> Vec<Option<ProvinceI
 /// order of the owner naming a sea of the box puts one there, taking
 /// first one that already stands there; those no order names stay where
 /// they stood.
-pub fn seas_ordered(
+pub(crate) fn seas_ordered(
     v: &(impl Ruleset + ?Sized),
     pos: &Position,
     orders: &[MainOrder],
@@ -294,7 +294,7 @@ impl Seas<'_> {
 
 /// Judge a move in which units wait in seas; `None` when none does (the
 /// plain judge then serves).
-pub fn judge(
+pub(crate) fn judge(
     v: &(impl Ruleset + ?Sized),
     rules: &Rulebook,
     q: &dyn RuleQuestions,
@@ -451,7 +451,7 @@ pub fn judge(
 /// in a sea of its box (it held, bounced, or went from one to the other)
 /// waits on there, back in the box with that sea recorded; one dislodged
 /// retreats from its sea; the rest stand where the move left them.
-pub fn after_move(
+pub(crate) fn after_move(
     v: &(impl Ruleset + ?Sized),
     pos: &Position,
     orders: &[MainOrder],

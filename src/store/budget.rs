@@ -9,7 +9,7 @@ use super::{Conn, Result, params};
 
 /// Mails and bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Spend {
+pub(crate) struct Spend {
     /// Mails.
     pub mails: i64,
     /// Bytes of text.
@@ -19,7 +19,14 @@ pub struct Spend {
 /// Spend `add` under `key` in its window of `window` seconds at `now`, if
 /// that keeps it within `max`; returns whether it did. A window that has
 /// passed starts anew.
-pub fn spend(c: &Conn, key: &str, window: i64, now: i64, max: Spend, add: Spend) -> Result<bool> {
+pub(crate) fn spend(
+    c: &Conn,
+    key: &str,
+    window: i64,
+    now: i64,
+    max: Spend,
+    add: Spend,
+) -> Result<bool> {
     let row: Option<(i64, i64, i64)> = c.query_opt(
         "SELECT start, mails, bytes FROM budgets WHERE key = ?1 AND span = ?2",
         params![key, window],

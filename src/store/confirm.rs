@@ -11,11 +11,11 @@
 use super::{Conn, Result, params};
 
 /// How long a code, a held mail or an offer waits for its confirmation.
-pub const WAIT: i64 = 7 * 86_400;
+pub(crate) const WAIT: i64 = 7 * 86_400;
 
 /// What the store knows of an address.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AddressRow {
+pub(crate) struct AddressRow {
     /// When it confirmed (Unix seconds), if it did. Addresses that had
     /// the judge's mail before confirmation existed count as confirmed.
     pub confirmed_at: Option<i64>,
@@ -36,7 +36,7 @@ fn key(code: &str) -> String {
 }
 
 /// The row of `address`, if it has one.
-pub fn get(c: &Conn, address: &str) -> Result<Option<AddressRow>> {
+pub(crate) fn get(c: &Conn, address: &str) -> Result<Option<AddressRow>> {
     c.query_opt(
         "SELECT confirmed_at, code, code_at, asked_at FROM addresses WHERE address = ?1",
         params![address],
@@ -52,7 +52,7 @@ pub fn get(c: &Conn, address: &str) -> Result<Option<AddressRow>> {
 }
 
 /// Whether `address` has confirmed.
-pub fn confirmed(c: &Conn, address: &str) -> Result<bool> {
+pub(crate) fn confirmed(c: &Conn, address: &str) -> Result<bool> {
     Ok(get(c, address)?.is_some_and(|r| r.confirmed_at.is_some()))
 }
 
@@ -69,7 +69,7 @@ pub fn set_confirmed(c: &Conn, address: &str, now: i64) -> Result<()> {
 }
 
 /// Keep `code` as the code waiting for `address`'s answer, made at `now`.
-pub fn set_code(c: &Conn, address: &str, code: &str, now: i64) -> Result<()> {
+pub(crate) fn set_code(c: &Conn, address: &str, code: &str, now: i64) -> Result<()> {
     c.execute(
         "INSERT INTO addresses (address, code, code_key, code_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT(address) DO UPDATE SET code = ?2, code_key = ?3, code_at = ?4",
@@ -79,7 +79,7 @@ pub fn set_code(c: &Conn, address: &str, code: &str, now: i64) -> Result<()> {
 }
 
 /// Note that a confirmation request went to `address` at `now`.
-pub fn asked(c: &Conn, address: &str, now: i64) -> Result<()> {
+pub(crate) fn asked(c: &Conn, address: &str, now: i64) -> Result<()> {
     c.execute(
         "UPDATE addresses SET asked_at = ?2 WHERE address = ?1",
         params![address, now],
@@ -90,7 +90,7 @@ pub fn asked(c: &Conn, address: &str, now: i64) -> Result<()> {
 /// The address whose waiting code is `code` (written any case, with or
 /// without its dashes), if one is and it is younger than [`WAIT`] at
 /// `now`.
-pub fn address_of_code(c: &Conn, code: &str, now: i64) -> Result<Option<String>> {
+pub(crate) fn address_of_code(c: &Conn, code: &str, now: i64) -> Result<Option<String>> {
     let k = key(code);
     if k.len() < 12 {
         return Ok(None);
@@ -104,7 +104,7 @@ pub fn address_of_code(c: &Conn, code: &str, now: i64) -> Result<Option<String>>
 
 /// Something waiting for an address's confirmation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pending {
+pub(crate) enum Pending {
     /// A mail held whole (its inbound row).
     Mail(i64),
     /// A power of a game, offered by the GM at `by`.
@@ -120,7 +120,7 @@ pub enum Pending {
 
 /// Hold the mail `inbound` until `address` confirms: it is kept whole,
 /// not processed, and taken again as new mail when the address confirms.
-pub fn hold(c: &Conn, address: &str, inbound: i64, note: &str, now: i64) -> Result<()> {
+pub(crate) fn hold(c: &Conn, address: &str, inbound: i64, note: &str, now: i64) -> Result<()> {
     c.execute(
         "UPDATE inbound SET state = 'held', processed_at = ?2, note = ?3 WHERE id = ?1",
         params![inbound, now, note],
@@ -134,7 +134,14 @@ pub fn hold(c: &Conn, address: &str, inbound: i64, note: &str, now: i64) -> Resu
 
 /// Offer `power` of `game` to `address`, from the GM at `by`; an earlier
 /// offer of the same power gives way.
-pub fn offer(c: &Conn, address: &str, game: &str, power: u8, by: &str, now: i64) -> Result<()> {
+pub(crate) fn offer(
+    c: &Conn,
+    address: &str,
+    game: &str,
+    power: u8,
+    by: &str,
+    now: i64,
+) -> Result<()> {
     c.execute(
         "DELETE FROM pending WHERE game = ?1 AND power = ?2",
         params![game, i64::from(power)],
@@ -148,7 +155,7 @@ pub fn offer(c: &Conn, address: &str, game: &str, power: u8, by: &str, now: i64)
 }
 
 /// What waits for `address`, oldest first.
-pub fn pending(c: &Conn, address: &str) -> Result<Vec<Pending>> {
+pub(crate) fn pending(c: &Conn, address: &str) -> Result<Vec<Pending>> {
     /// A row: a held mail's id, or an offer's game, power and GM.
     type Row = (Option<i64>, Option<String>, Option<i64>, Option<String>);
     let rows: Vec<Row> = c.query_map(
@@ -173,7 +180,7 @@ pub fn pending(c: &Conn, address: &str) -> Result<Vec<Pending>> {
 /// Take what waits for `address`: its held mails become new mail again
 /// (to be processed from scratch, attempts and claims forgotten), and the
 /// offers are returned for the caller to carry out.
-pub fn release(c: &Conn, address: &str) -> Result<Vec<Pending>> {
+pub(crate) fn release(c: &Conn, address: &str) -> Result<Vec<Pending>> {
     let all = pending(c, address)?;
     for p in &all {
         if let Pending::Mail(id) = p {
@@ -192,7 +199,7 @@ pub fn release(c: &Conn, address: &str) -> Result<Vec<Pending>> {
 /// Forget what waited longer than [`WAIT`] at `now`: held mails are
 /// marked done (and lose their bytes, which may hold passwords), offers
 /// and codes lapse. Returns how many held mails lapsed.
-pub fn expire(c: &Conn, now: i64) -> Result<usize> {
+pub(crate) fn expire(c: &Conn, now: i64) -> Result<usize> {
     let old = now - WAIT;
     let empty: &[u8] = b"";
     let mails = c.execute(

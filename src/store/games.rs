@@ -136,7 +136,7 @@ pub fn save(c: &Conn, g: &GameRow) -> Result<()> {
 /// absences moved it: absences are reckoned from it, and move it by the
 /// GM's cap at most whatever their number. Any other change of the
 /// deadline ([`save`] with another deadline) forgets it.
-pub fn deadline_base(c: &Conn, game: &str) -> Result<Option<i64>> {
+pub(crate) fn deadline_base(c: &Conn, game: &str) -> Result<Option<i64>> {
     Ok(c.query_opt(
         "SELECT deadline_base FROM games WHERE name = ?1",
         params![game],
@@ -147,11 +147,11 @@ pub fn deadline_base(c: &Conn, game: &str) -> Result<Option<i64>> {
 
 /// The [`deadline_base`] of a deadline the GM set by hand: absences never
 /// move it.
-pub const SET_BY_GM: i64 = -1;
+pub(crate) const SET_BY_GM: i64 = -1;
 
 /// Remember `base` as the deadline absences moved the current one from
 /// (or [`SET_BY_GM`]).
-pub fn set_deadline_base(c: &Conn, game: &str, base: i64) -> Result<()> {
+pub(crate) fn set_deadline_base(c: &Conn, game: &str, base: i64) -> Result<()> {
     c.execute(
         "UPDATE games SET deadline_base = ?2 WHERE name = ?1",
         params![game, base],
@@ -511,7 +511,7 @@ pub fn append_press(c: &Conn, game: &str, p: &NewPress<'_>, now: i64) -> Result<
 }
 
 /// The characters of press `game` has kept since `since`, and in all.
-pub fn press_size(c: &Conn, game: &str, since: i64) -> Result<(i64, i64)> {
+pub(crate) fn press_size(c: &Conn, game: &str, since: i64) -> Result<(i64, i64)> {
     c.query_row(
         "SELECT coalesce(sum(CASE WHEN created_at >= ?2 THEN length(text) ELSE 0 END), 0),
                 coalesce(sum(length(text)), 0)

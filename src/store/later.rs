@@ -8,7 +8,7 @@ use super::{Conn, params};
 
 /// One batch of orders for a later phase.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Batch {
+pub(crate) struct Batch {
     /// The power's index.
     pub power: u8,
     /// The phase, as the calendar's short name (`F1901R`).
@@ -20,7 +20,7 @@ pub struct Batch {
 }
 
 /// Add a batch of `lines` for `power`'s `phase`; returns its number.
-pub fn add(c: &Conn, game: &str, power: u8, phase: &str, lines: &[String]) -> Result<i64> {
+pub(crate) fn add(c: &Conn, game: &str, power: u8, phase: &str, lines: &[String]) -> Result<i64> {
     let next: i64 = c.query_row(
         "SELECT COALESCE(MAX(batch), 0) + 1 FROM later_orders
          WHERE game = ?1 AND power = ?2 AND phase = ?3",
@@ -39,7 +39,7 @@ pub fn add(c: &Conn, game: &str, power: u8, phase: &str, lines: &[String]) -> Re
 
 /// Every batch held in `game` (for `power` only, if given), by phase,
 /// power and batch.
-pub fn batches(c: &Conn, game: &str, power: Option<u8>) -> Result<Vec<Batch>> {
+pub(crate) fn batches(c: &Conn, game: &str, power: Option<u8>) -> Result<Vec<Batch>> {
     let rows: Vec<(i64, String, i64, String)> = c.query_map(
         "SELECT power, phase, batch, text FROM later_orders
          WHERE game = ?1 AND (?2 < 0 OR power = ?2)
@@ -65,7 +65,7 @@ pub fn batches(c: &Conn, game: &str, power: Option<u8>) -> Result<Vec<Batch>> {
 }
 
 /// Forget what `power` (every power, if `None`) holds for `phase`.
-pub fn clear(c: &Conn, game: &str, power: Option<u8>, phase: &str) -> Result<()> {
+pub(crate) fn clear(c: &Conn, game: &str, power: Option<u8>, phase: &str) -> Result<()> {
     c.execute(
         "DELETE FROM later_orders WHERE game = ?1 AND (?2 < 0 OR power = ?2) AND phase = ?3",
         params![game, power.map_or(-1, i64::from), phase],

@@ -139,20 +139,20 @@
 //! ([`Store::forgive_attempt`]); only a crash while a mail is processed
 //! counts against it.
 
-pub mod budget;
-pub mod confirm;
-pub mod games;
-pub mod later;
-pub mod pages;
-pub mod press;
-pub mod retention;
-pub mod roster;
-pub mod schema;
-pub mod signon;
-pub mod sql;
+pub(crate) mod budget;
+pub(crate) mod confirm;
+pub(crate) mod games;
+pub(crate) mod later;
+pub(crate) mod pages;
+pub(crate) mod press;
+pub(crate) mod retention;
+pub(crate) mod roster;
+pub(crate) mod schema;
+pub(crate) mod signon;
+pub(crate) mod sql;
 
 pub use crate::__store_params as params;
-pub use sql::{Backend, Conn, OptionalExt, Row, Tx};
+pub(crate) use sql::{Backend, Conn, OptionalExt, Row, Tx};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -242,7 +242,7 @@ impl StoreError {
 /// Whether an error is, or was caused by, a fault of the store (see
 /// [`StoreError::is_unavailable`]): the work that met it is to be tried
 /// again once the store works, never answered or failed for it.
-pub fn unavailable_in(e: &anyhow::Error) -> bool {
+pub(crate) fn unavailable_in(e: &anyhow::Error) -> bool {
     e.chain()
         .filter_map(|c| c.downcast_ref::<StoreError>())
         .any(StoreError::is_unavailable)
@@ -297,7 +297,7 @@ impl std::fmt::Display for StoreError {
 }
 
 /// Result alias.
-pub type Result<T> = std::result::Result<T, StoreError>;
+pub(crate) type Result<T> = std::result::Result<T, StoreError>;
 
 /// Why a store cannot be used as the judge would use it ([`Store::check`],
 /// for `check-config`). Each says which step failed; the database's own
@@ -1476,7 +1476,7 @@ pub fn take_inbound(tx: &Tx<'_>, id: i64) -> Result<bool> {
 
 /// Mark a mail failed, in its transaction: kept with its cause, never
 /// taken again.
-pub fn fail_inbound(tx: &Tx<'_>, id: i64, note: &str, now: i64) -> Result<()> {
+pub(crate) fn fail_inbound(tx: &Tx<'_>, id: i64, note: &str, now: i64) -> Result<()> {
     tx.execute(
         "UPDATE inbound SET state = 'failed', processed_at = ?2, note = ?3 WHERE id = ?1",
         params![id, now, note],

@@ -12,7 +12,7 @@ use super::{Backend, Conn, params};
 
 /// A text read to a number of characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cut {
+pub(crate) struct Cut {
     /// The text, at most the characters asked for.
     pub text: String,
     /// Whether the stored text is longer.
@@ -41,7 +41,7 @@ impl Cut {
 
 /// A broadcast, its text cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PressLine {
+pub(crate) struct PressLine {
     /// Row id: later press has a larger one.
     pub id: i64,
     /// The phase it was sent in.
@@ -56,7 +56,7 @@ pub struct PressLine {
 
 /// A played phase, without its texts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PhaseLine {
+pub(crate) struct PhaseLine {
     /// Its place in the history.
     pub seq: i64,
     /// Its short name (`S1901M`).
@@ -67,7 +67,7 @@ pub struct PhaseLine {
 
 /// A played phase's results, cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReportLine {
+pub(crate) struct ReportLine {
     /// The phase.
     pub line: PhaseLine,
     /// Its results as mailed to observers, cut.
@@ -93,7 +93,7 @@ fn count(n: usize) -> i64 {
 }
 
 /// How many broadcasts a game has kept.
-pub fn press_count(c: &Conn, game: &str) -> Result<usize> {
+pub(crate) fn press_count(c: &Conn, game: &str) -> Result<usize> {
     let n: i64 = c.query_row(
         "SELECT COUNT(*) FROM broadcast_press WHERE game = ?1",
         params![game],
@@ -104,7 +104,7 @@ pub fn press_count(c: &Conn, game: &str) -> Result<usize> {
 
 /// A game's broadcasts, newest first, `skip` of them passed over, at most
 /// `take`, each text cut to `chars` characters.
-pub fn press_page(
+pub(crate) fn press_page(
     c: &Conn,
     game: &str,
     skip: usize,
@@ -132,7 +132,7 @@ pub fn press_page(
 
 /// One broadcast of a game, its text cut to `chars` characters; `None`
 /// if the game has no broadcast `id`.
-pub fn press_one(c: &Conn, game: &str, id: i64, chars: usize) -> Result<Option<PressLine>> {
+pub(crate) fn press_one(c: &Conn, game: &str, id: i64, chars: usize) -> Result<Option<PressLine>> {
     c.query_opt(
         &format!(
             "SELECT id, phase, sender, {}, created_at FROM broadcast_press
@@ -153,7 +153,7 @@ pub fn press_one(c: &Conn, game: &str, id: i64, chars: usize) -> Result<Option<P
 }
 
 /// How many phases a game has played (GM edits are not phases).
-pub fn phase_count(c: &Conn, game: &str) -> Result<usize> {
+pub(crate) fn phase_count(c: &Conn, game: &str) -> Result<usize> {
     let n: i64 = c.query_row(
         "SELECT COUNT(*) FROM history WHERE game = ?1 AND kind = 'phase'",
         params![game],
@@ -164,7 +164,12 @@ pub fn phase_count(c: &Conn, game: &str) -> Result<usize> {
 
 /// A game's played phases, newest first, `skip` passed over, at most
 /// `take`.
-pub fn phase_lines(c: &Conn, game: &str, skip: usize, take: usize) -> Result<Vec<PhaseLine>> {
+pub(crate) fn phase_lines(
+    c: &Conn,
+    game: &str,
+    skip: usize,
+    take: usize,
+) -> Result<Vec<PhaseLine>> {
     c.query_map(
         "SELECT seq, phase, created_at FROM history WHERE game = ?1 AND kind = 'phase'
          ORDER BY seq DESC LIMIT ?2 OFFSET ?3",
@@ -181,7 +186,12 @@ pub fn phase_lines(c: &Conn, game: &str, skip: usize, take: usize) -> Result<Vec
 
 /// A game's latest `take` played phases with their results, newest first,
 /// each cut to `chars` characters.
-pub fn latest_reports(c: &Conn, game: &str, take: usize, chars: usize) -> Result<Vec<ReportLine>> {
+pub(crate) fn latest_reports(
+    c: &Conn,
+    game: &str,
+    take: usize,
+    chars: usize,
+) -> Result<Vec<ReportLine>> {
     c.query_map(
         &format!(
             "SELECT seq, phase, created_at, {} FROM history WHERE game = ?1 AND kind = 'phase'
@@ -204,7 +214,7 @@ pub fn latest_reports(c: &Conn, game: &str, take: usize, chars: usize) -> Result
 
 /// A played phase of a game by its short name (any case; the latest, if
 /// a rollback played it twice), whole.
-pub fn phase_entry(c: &Conn, game: &str, phase: &str) -> Result<Option<HistoryRow>> {
+pub(crate) fn phase_entry(c: &Conn, game: &str, phase: &str) -> Result<Option<HistoryRow>> {
     c.query_opt(
         "SELECT seq, phase, kind, position, orders, report, created_at FROM history
          WHERE game = ?1 AND kind = 'phase' AND lower(phase) = lower(CAST(?2 AS TEXT))
@@ -227,7 +237,7 @@ pub fn phase_entry(c: &Conn, game: &str, phase: &str) -> Result<Option<HistoryRo
 /// The position the history entry after `seq` starts from (a phase or a
 /// GM edit): where the phase at `seq` led. `None` after the last entry
 /// (the game's current position is then the one).
-pub fn position_after(c: &Conn, game: &str, seq: i64) -> Result<Option<String>> {
+pub(crate) fn position_after(c: &Conn, game: &str, seq: i64) -> Result<Option<String>> {
     c.query_opt(
         "SELECT position FROM history WHERE game = ?1 AND seq > ?2 ORDER BY seq LIMIT 1",
         params![game, seq],
@@ -236,7 +246,7 @@ pub fn position_after(c: &Conn, game: &str, seq: i64) -> Result<Option<String>> 
 }
 
 /// The played phases just before and just after `seq`.
-pub fn phase_neighbours(
+pub(crate) fn phase_neighbours(
     c: &Conn,
     game: &str,
     seq: i64,

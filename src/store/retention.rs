@@ -103,7 +103,7 @@ pub fn tidy(c: &Conn) -> Result<()> {
 
 /// Copy the write-ahead log into the database and truncate it, if no
 /// reader holds it up (SQLite; PostgreSQL checkpoints on its own).
-pub fn checkpoint(c: &Conn) -> Result<()> {
+pub(crate) fn checkpoint(c: &Conn) -> Result<()> {
     if let Some(s) = c.as_sqlite() {
         // Busy (a reader) is an answer, not an error: (busy, log, copied).
         let _: (i64, i64, i64) = s.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
@@ -116,7 +116,7 @@ pub fn checkpoint(c: &Conn) -> Result<()> {
 /// Whether a full [`vacuum`] is due: SQLite's store is not yet in
 /// incremental vacuum mode, or `last` (when the last one ran) is `every`
 /// seconds ago or more. Never on PostgreSQL, whose autovacuum keeps it.
-pub fn vacuum_due(c: &Conn, last: Option<i64>, now: i64, every: i64) -> Result<bool> {
+pub(crate) fn vacuum_due(c: &Conn, last: Option<i64>, now: i64, every: i64) -> Result<bool> {
     let Some(s) = c.as_sqlite() else {
         return Ok(false);
     };

@@ -46,7 +46,7 @@ pub fn took(
 /// powers are given anew (by preference), and the record begins there.
 /// Announced absences move with their players' seats: `moves` maps each
 /// old seat to the new one.
-pub fn restart(c: &Conn, game: &str, moves: &[(u8, u8)]) -> Result<()> {
+pub(crate) fn restart(c: &Conn, game: &str, moves: &[(u8, u8)]) -> Result<()> {
     c.execute("DELETE FROM players WHERE game = ?1", params![game])?;
     // Two steps, so that seats trading places do not meet on the way.
     for (from, _) in moves {
@@ -123,7 +123,7 @@ pub fn add_absence(c: &Conn, game: &str, a: Absence, now: i64) -> Result<()> {
 }
 
 /// Forget one absence of `power` (njudge's `SET NOABSENCE`).
-pub fn remove_absence(c: &Conn, game: &str, a: Absence) -> Result<()> {
+pub(crate) fn remove_absence(c: &Conn, game: &str, a: Absence) -> Result<()> {
     c.execute(
         "DELETE FROM absences WHERE game = ?1 AND power = ?2 AND from_at = ?3 AND to_at = ?4",
         params![game, a.power as i64, a.from_at, a.to_at],

@@ -16,7 +16,7 @@ use super::sql::{Backend, Conn};
 use super::{Result, StoreError, params};
 
 /// The SQLite migrations, in order.
-pub const MIGRATIONS: &[&str] = &[
+pub(crate) const MIGRATIONS: &[&str] = &[
     // 1: mail in and out.
     "CREATE TABLE inbound (
         id INTEGER PRIMARY KEY,
@@ -287,7 +287,7 @@ pub const MIGRATIONS: &[&str] = &[
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
 /// [`MIGRATIONS`] does for SQLite.
-pub const POSTGRES_MIGRATIONS: &[&str] = &[
+pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
     // 1: mail in and out.
     "CREATE EXTENSION IF NOT EXISTS citext;
     CREATE TABLE inbound (
@@ -567,7 +567,7 @@ fn set_version(c: &Conn, v: i64) -> Result<()> {
 /// new store at once (the daemon starting while `zinejudge deliver` stores
 /// a mail, or two judges on one database) would otherwise both see version
 /// 0, and the second would fail on tables the first has just made.
-pub fn migrate(conn: &mut Conn) -> Result<()> {
+pub(crate) fn migrate(conn: &mut Conn) -> Result<()> {
     let all = migrations(conn.backend());
     let known = all.len() as i64;
     if version(conn)? == known {

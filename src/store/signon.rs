@@ -12,7 +12,7 @@ pub const OTHERS: &str = "*";
 
 /// The source under which the failures of the seat's player's own mail
 /// are counted: they lock nothing, and are kept only to tell the player.
-pub const PLAYER: &str = "";
+pub(crate) const PLAYER: &str = "";
 
 /// A failure record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

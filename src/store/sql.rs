@@ -803,7 +803,7 @@ impl Drop for Tx<'_> {
 }
 
 /// `.optional()` on a store result: [`StoreError::NoRows`] becomes `None`.
-pub trait OptionalExt<T> {
+pub(crate) trait OptionalExt<T> {
     /// `Ok(None)` for no row, `Ok(Some(_))` for a row, other errors as
     /// they are.
     fn optional(self) -> Result<Option<T>>;

@@ -9,7 +9,7 @@ use super::text::cleaned;
 use atom_syndication::{Content, Entry, Feed, FixedDateTime, Generator, Link, Person, Text};
 
 /// An entry.
-pub struct Item {
+pub(crate) struct Item {
     /// Its id: the page's URL when the pages' address is known, else a URN.
     pub id: String,
     /// `g1: Spring 1901 movement results`.
@@ -25,7 +25,7 @@ pub struct Item {
 }
 
 /// The feed.
-pub struct Channel {
+pub(crate) struct Channel {
     /// Its id.
     pub id: String,
     /// Its title.
@@ -52,7 +52,7 @@ fn date(t: i64) -> FixedDateTime {
 
 /// Text as HTML (for the `html` content type: the feed writer escapes it
 /// once more as XML).
-pub fn escape_html(s: &str) -> String {
+pub(crate) fn escape_html(s: &str) -> String {
     let mut o = String::with_capacity(s.len() + 16);
     for c in s.chars() {
         match c {
@@ -93,7 +93,7 @@ fn link(href: &str, rel: &str, mime: Option<&str>) -> Link {
 }
 
 /// The feed as XML.
-pub fn write(c: &Channel) -> Result<String, atom_syndication::Error> {
+pub(crate) fn write(c: &Channel) -> Result<String, atom_syndication::Error> {
     let entries = c
         .items
         .iter()

@@ -17,10 +17,10 @@
 //! [`Limits::request`], and pages are made a few at a time on blocking
 //! threads so that the async threads only move bytes.
 
-pub mod feed;
-pub mod pages;
-pub mod site;
-pub mod text;
+pub(crate) mod feed;
+pub(crate) mod pages;
+pub(crate) mod site;
+pub(crate) mod text;
 
 use axum::Router;
 use axum::body::Body;
@@ -126,7 +126,7 @@ pub fn connection_cap(wanted: usize, limit: Option<u64>, kept: usize) -> usize {
 /// is unlimited or cannot be read. Read at every start of the server (the
 /// daemon's start and each reload), as a limit can be changed from outside
 /// (`prlimit`).
-pub fn file_limit() -> Option<u64> {
+pub(crate) fn file_limit() -> Option<u64> {
     let mut r = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -275,7 +275,11 @@ pub fn bind(address: SocketAddr) -> std::io::Result<TcpListener> {
 const DRAIN: Duration = Duration::from_secs(5);
 
 /// Accept connections on `listener` and serve each, until `shutdown`.
-pub async fn serve(listener: TcpListener, options: Options, mut shutdown: watch::Receiver<bool>) {
+pub(crate) async fn serve(
+    listener: TcpListener,
+    options: Options,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let limits = options.limits.clone();
     let site = Arc::new(Site::new(
         options.store.clone(),

@@ -33,14 +33,14 @@ const PAGES: &[(&str, &str)] = &[
 ];
 
 /// The style sheet.
-pub const STYLE: &str = include_str!("../../templates/web/style.css");
+pub(crate) const STYLE: &str = include_str!("../../templates/web/style.css");
 
 /// The script that adds the reader's own time to deadlines (the pages read
 /// the same without it).
-pub const LOCAL_TIME: &str = include_str!("../../templates/web/local-time.js");
+pub(crate) const LOCAL_TIME: &str = include_str!("../../templates/web/local-time.js");
 
 /// The page templates.
-pub struct Pages {
+pub(crate) struct Pages {
     env: Environment<'static>,
 }
 
@@ -52,7 +52,7 @@ impl Default for Pages {
 
 impl Pages {
     /// The built-in pages.
-    pub fn new() -> Pages {
+    pub(crate) fn new() -> Pages {
         let mut env = Environment::new();
         env.set_auto_escape_callback(|_| AutoEscape::Html);
         // A name misspelt in a template is an error in the tests, not an
@@ -90,7 +90,11 @@ impl Pages {
     }
 
     /// Lay out `name` with `ctx`.
-    pub fn render(&self, name: &str, ctx: minijinja::Value) -> Result<String, minijinja::Error> {
+    pub(crate) fn render(
+        &self,
+        name: &str,
+        ctx: minijinja::Value,
+    ) -> Result<String, minijinja::Error> {
         self.env.get_template(name)?.render(ctx)
     }
 }

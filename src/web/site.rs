@@ -36,7 +36,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Games on one page of the list.
-pub const GAMES_PER_PAGE: usize = 100;
+pub(crate) const GAMES_PER_PAGE: usize = 100;
 /// Broadcasts on a game's page (the latest) and on each page of its press
 /// (`/games/G/press?page=N`).
 pub const PRESS_PER_PAGE: usize = 20;
@@ -63,7 +63,7 @@ pub const FEED_ENTRIES: usize = 50;
 pub const FEED_TEXT_BYTES: usize = 768 * 1024;
 /// Characters of a phase's results in a feed entry: more than the results
 /// of any shipped variant, cut with a link to the phase's page beyond.
-pub const REPORT_CUT: usize = 16_000;
+pub(crate) const REPORT_CUT: usize = 16_000;
 /// Store connections kept open for pages.
 const POOL: usize = 8;
 /// Bytes of (compressed) pages kept; past this the oldest go.
@@ -74,7 +74,7 @@ const SUMMARIES: usize = 100_000;
 /// Why a page could not be made (a fault of the judge's data or of the
 /// machine, never of the reader: unknown games are not errors).
 #[derive(Debug, thiserror::Error)]
-pub enum WebError {
+pub(crate) enum WebError {
     /// The store refused.
     #[error("cannot read the store")]
     Store(#[from] StoreError),
@@ -104,11 +104,11 @@ pub enum WebError {
 }
 
 /// Result alias.
-pub type Result<T> = std::result::Result<T, WebError>;
+pub(crate) type Result<T> = std::result::Result<T, WebError>;
 
 /// A page made: its status, type and bytes.
 #[derive(Debug, Clone)]
-pub struct Made {
+pub(crate) struct Made {
     /// 200 or 404.
     pub found: bool,
     /// The Content-Type.
@@ -162,7 +162,7 @@ impl Made {
 
     /// The body as it was made (undoing the compression, for a client
     /// that does not take gzip).
-    pub fn plain(&self) -> axum::body::Bytes {
+    pub(crate) fn plain(&self) -> axum::body::Bytes {
         use std::io::Read;
         if !self.gzip {
             return self.body.clone();
@@ -177,7 +177,7 @@ impl Made {
 
 /// What a reader asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Want {
+pub(crate) enum Want {
     /// The list of games, a page of it (from 1).
     List(usize),
     /// A game's page; the reader's time zone, if given and known.
@@ -198,7 +198,7 @@ pub enum Want {
 
 /// The site: the store, the variants and map layouts, the templates and
 /// the pages made.
-pub struct Site {
+pub(crate) struct Site {
     store: crate::store::Location,
     pool: Mutex<Vec<Store>>,
     stamp: Mutex<Option<Store>>,
@@ -295,7 +295,7 @@ impl Site {
     /// the feeds' links absolute, and its path is where the pages link to
     /// each other (for a reverse proxy serving them under a prefix).
     /// `caching` keeps pages made until the store changes.
-    pub fn new(
+    pub(crate) fn new(
         store: impl Into<crate::store::Location>,
         judge: &str,
         base_url: Option<String>,
@@ -323,15 +323,10 @@ impl Site {
         }
     }
 
-    /// The path the pages link under (`/`, or the base URL's path).
-    pub fn prefix(&self) -> &str {
-        &self.prefix
-    }
-
     /// The page for `want`, from the cache when the store has not changed
     /// since it was made. Blocks (SQLite, drawing): call it off the async
     /// threads.
-    pub fn get(&self, want: &Want) -> Result<Made> {
+    pub(crate) fn get(&self, want: &Want) -> Result<Made> {
         let generation = if self.caching {
             let g = self.generation()?;
             let mut c = lock(&self.cache);
@@ -363,7 +358,7 @@ impl Site {
     }
 
     /// The page not found, laid out.
-    pub fn not_found(&self, what: &str) -> Result<Made> {
+    pub(crate) fn not_found(&self, what: &str) -> Result<Made> {
         let body = self.pages.render(
             "not_found.html",
             minijinja::context! { judge => &self.judge, prefix => &self.prefix, what => what },
@@ -375,7 +370,7 @@ impl Site {
     }
 
     /// The page for a fault, laid out (nothing of the fault is shown).
-    pub fn fault(&self) -> String {
+    pub(crate) fn fault(&self) -> String {
         self.pages
             .render(
                 "error.html",
@@ -440,7 +435,7 @@ impl Site {
     }
 
     /// Play `v` besides the shipped variants (a file of `[variants] dir`).
-    pub fn add_variant(&self, v: Arc<Variant>) {
+    pub(crate) fn add_variant(&self, v: Arc<Variant>) {
         lock(&self.variants).insert(v.name.to_ascii_lowercase(), v);
     }
 
@@ -1145,7 +1140,7 @@ fn phase_told(v: &Variant, pos: &Position) -> crate::variant::Phase {
 /// `pos` as an observer may see it: the units hidden from observers are
 /// not in it at all, so nothing drawn from it (units, retreat options, the
 /// legend's counts) can tell of them.
-pub fn public(v: &Variant, pos: &Position) -> Position {
+pub(crate) fn public(v: &Variant, pos: &Position) -> Position {
     View::of(v, pos, Viewer::Public).position(pos)
 }
 
@@ -1246,7 +1241,7 @@ fn phase_link(v: &Variant, game_href: &str, l: &rows::PhaseLine) -> PhaseLink {
 
 /// A game in the list.
 #[derive(Debug, Clone, Serialize)]
-pub struct GameLine {
+pub(crate) struct GameLine {
     name: String,
     href: String,
     variant: String,

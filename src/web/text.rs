@@ -24,19 +24,21 @@
 
 use std::borrow::Cow;
 
-/// Whether `c` may stand in a page or a feed as it is.
-pub fn allowed(c: char) -> bool {
+/// Whether `c` may stand in a page or a feed as it is (the tests' check of
+/// what [`clean`] leaves).
+#[cfg(test)]
+pub(crate) fn allowed(c: char) -> bool {
     !crate::mail::unsafe_char(c)
 }
 
 /// `s` with the characters a page or a feed may not hold taken out (see
 /// the module's doc); borrowed when there were none.
-pub fn clean(s: &str) -> Cow<'_, str> {
+pub(crate) fn clean(s: &str) -> Cow<'_, str> {
     crate::mail::clean_text(s)
 }
 
 /// `s` cleaned, as an owned string.
-pub fn cleaned(s: &str) -> String {
+pub(crate) fn cleaned(s: &str) -> String {
     clean(s).into_owned()
 }
 

@@ -25,13 +25,13 @@ const MAX_DAYS: i64 = 60;
 const MAX_ABSENCES: usize = 20;
 
 /// SET ABSENCE from to.
-pub struct SetAbsence(String);
+pub(crate) struct SetAbsence(String);
 
 /// SET ABSENCES ON [cap] | OFF.
-pub struct SetAbsences(Option<u32>);
+pub(crate) struct SetAbsences(Option<u32>);
 
 /// SET NOABSENCE date: forget the player's absence that includes the date.
-pub struct SetNoAbsence(String);
+pub(crate) struct SetNoAbsence(String);
 
 impl Command for SetAbsence {
     const SPEC: Spec = Spec {

@@ -12,7 +12,7 @@ use crate::commands::{Ctx, Judge, Session, find_power, load};
 use crate::store::games;
 
 /// BECOME power.
-pub struct Become(String);
+pub(crate) struct Become(String);
 
 impl Command for Become {
     const SPEC: Spec = Spec::new(

@@ -8,7 +8,7 @@ use crate::commands::{Judge, Session, held};
 use crate::store::games;
 
 /// CLEAR.
-pub struct Clear;
+pub(crate) struct Clear;
 
 impl Command for Clear {
     const SPEC: Spec = Spec {

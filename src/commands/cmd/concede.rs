@@ -9,10 +9,10 @@ use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, find_power, load};
 
 /// CONCEDE power.
-pub struct Concede(String);
+pub(crate) struct Concede(String);
 
 /// NO CONCEDE.
-pub struct NoConcede;
+pub(crate) struct NoConcede;
 
 impl Command for Concede {
     const SPEC: Spec = Spec {

@@ -37,7 +37,7 @@ pub(crate) const MAX_HELD: usize = 5;
 pub(crate) const ASK_EVERY: i64 = 86_400;
 
 /// CONFIRM code.
-pub struct Confirm(String);
+pub(crate) struct Confirm(String);
 
 impl Command for Confirm {
     const SPEC: Spec = Spec {

@@ -15,7 +15,7 @@ use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
 
 /// CREATE game variant password [WITH optional powers].
-pub struct Create {
+pub(crate) struct Create {
     game: String,
     variant: String,
     password: String,

@@ -7,11 +7,11 @@ use crate::commands::registry::{AnySeat, Args, Command, SignedOn, Spec};
 use crate::commands::{Judge, Session};
 
 /// DIARY [RECORD] ... ENDPRESS.
-pub struct Diary;
+pub(crate) struct Diary;
 /// DIARY LIST | READ n | DELETE n.
-pub struct DiaryOther;
+pub(crate) struct DiaryOther;
 /// POSTAL PRESS ... ENDPRESS.
-pub struct PostalPress;
+pub(crate) struct PostalPress;
 
 /// How many lines of text the block held.
 fn lines_of(s: &Session<'_, '_>) -> usize {

@@ -14,10 +14,10 @@ use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
 
 /// DRAW.
-pub struct Draw;
+pub(crate) struct Draw;
 
 /// NO DRAW.
-pub struct NoDraw;
+pub(crate) struct NoDraw;
 
 /// The refusal of njudge's draw list.
 fn no_list(args: &Args, name: &str) -> Result<(), String> {

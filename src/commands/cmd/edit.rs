@@ -11,7 +11,7 @@ use crate::store::games;
 
 /// An EDIT.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Edit {
+pub(crate) enum Edit {
     /// Put a unit on the board: the power's name and the unit (`A Lon`),
     /// as written, split when the game is known.
     Add {

@@ -8,7 +8,7 @@ use crate::game::record::SeatStatus;
 use crate::store::games;
 
 /// EJECT power.
-pub struct Eject(String);
+pub(crate) struct Eject(String);
 
 impl Command for Eject {
     const SPEC: Spec = Spec::new(

@@ -7,10 +7,10 @@ use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, find_power, load};
 
 /// END DRAW.
-pub struct EndDraw;
+pub(crate) struct EndDraw;
 
 /// END WIN power.
-pub struct EndWin(String);
+pub(crate) struct EndWin(String);
 
 impl Command for EndDraw {
     const SPEC: Spec = Spec {

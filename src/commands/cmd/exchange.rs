@@ -7,7 +7,7 @@ use crate::commands::{Judge, Session, load};
 use crate::store::games;
 
 /// EXCHANGE power centres FOR centres (or NONE).
-pub struct Exchange(Vec<String>);
+pub(crate) struct Exchange(Vec<String>);
 
 impl Command for Exchange {
     const SPEC: Spec = Spec::new(

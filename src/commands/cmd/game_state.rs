@@ -12,13 +12,13 @@ use crate::commands::{Judge, Session, load};
 use crate::game::record::Status;
 
 /// FORCE BEGIN.
-pub struct ForceBegin;
+pub(crate) struct ForceBegin;
 /// ACTIVATE.
-pub struct Activate;
+pub(crate) struct Activate;
 /// FORM.
-pub struct Form;
+pub(crate) struct Form;
 /// TERMINATE.
-pub struct Terminate;
+pub(crate) struct Terminate;
 
 /// Run this judge's command `C` with no arguments.
 fn as_command<C: Command<Role = Gm>>(

@@ -10,10 +10,10 @@ use crate::commands::registry::{Anyone, Args, Command, Spec, help_for, help_text
 use crate::commands::{Judge, Session};
 
 /// GET file.
-pub struct Get(String);
+pub(crate) struct Get(String);
 
 /// VERSION [level].
-pub struct Version;
+pub(crate) struct Version;
 
 impl Command for Get {
     const SPEC: Spec = Spec {

@@ -8,7 +8,7 @@ use crate::commands::registry::{
 use crate::commands::{Judge, Session};
 
 /// HELP [command].
-pub struct Help(Option<String>);
+pub(crate) struct Help(Option<String>);
 
 impl Command for Help {
     const SPEC: Spec = Spec::new(

@@ -10,7 +10,7 @@ use crate::store::games;
 use crate::variant::Variant;
 
 /// HISTORY game [phase | from to].
-pub struct History {
+pub(crate) struct History {
     game: String,
     range: Vec<String>,
 }

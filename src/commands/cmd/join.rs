@@ -19,7 +19,7 @@ use crate::store::games;
 use crate::variant::Variant;
 
 /// JOIN game password [powers in order of preference].
-pub struct Join {
+pub(crate) struct Join {
     game: String,
     password: String,
     prefs: Vec<String>,
@@ -228,7 +228,7 @@ impl Command for Join {
 }
 
 /// ASSIGN power address.
-pub struct Assign {
+pub(crate) struct Assign {
     power: String,
     address: String,
 }

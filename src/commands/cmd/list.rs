@@ -9,7 +9,7 @@ use crate::store::games;
 use std::fmt::Write;
 
 /// LIST, LIST PAGE n, LIST FINISHED [PAGE n], LIST game.
-pub enum List {
+pub(crate) enum List {
     /// The games forming or in play (`finished: false`), or the finished
     /// ones, a page of them.
     Games {
@@ -25,13 +25,13 @@ pub enum List {
 /// Games in one reply to LIST: a judge that has run for years holds
 /// hundreds, and the whole list made a reply longer than a mail may be
 /// (it was cut at 64 KiB, some 600 games).
-pub const PAGE: usize = 40;
+pub(crate) const PAGE: usize = 40;
 
 /// The word that makes LIST show the finished games (so no game may be
 /// called that: see CREATE).
-pub const FINISHED: &str = "finished";
+pub(crate) const FINISHED: &str = "finished";
 /// njudge's word for the listing of every game: `LIST FULL`.
-pub const FULL: &str = "full";
+pub(crate) const FULL: &str = "full";
 
 impl Command for List {
     const SPEC: Spec = Spec::new(

@@ -7,7 +7,7 @@ use crate::commands::{Judge, Session, load};
 use crate::store::games;
 
 /// NOMINATE centre.
-pub struct Nominate(String);
+pub(crate) struct Nominate(String);
 
 impl Command for Nominate {
     const SPEC: Spec = Spec::new(

@@ -13,14 +13,14 @@ use crate::store::games;
 
 /// OBSERVE game, with what the other judges' forms add (a password, a
 /// name), not kept.
-pub struct Observe {
+pub(crate) struct Observe {
     game: String,
     /// The other judges' form was used: the reply says what was not kept.
     extra: bool,
 }
 
 /// UNOBSERVE game.
-pub struct Unobserve(String);
+pub(crate) struct Unobserve(String);
 
 fn one_game(args: &Args, spec: &Spec) -> Result<String, String> {
     let a = args.bare();

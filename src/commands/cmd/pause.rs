@@ -7,10 +7,10 @@ use crate::game::record::Status;
 use crate::store::games;
 
 /// PAUSE.
-pub struct Pause;
+pub(crate) struct Pause;
 
 /// RESUME.
-pub struct Resume;
+pub(crate) struct Resume;
 
 impl Command for Pause {
     const SPEC: Spec = Spec::new("PAUSE", "PAUSE", "Stop the clock.");

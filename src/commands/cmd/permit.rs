@@ -7,10 +7,10 @@ use crate::commands::{Judge, Session, find_power, load};
 use crate::store::games;
 
 /// PERMIT power.
-pub struct Permit(String);
+pub(crate) struct Permit(String);
 
 /// REVOKE power.
-pub struct Revoke(String);
+pub(crate) struct Revoke(String);
 
 fn power_arg(args: &Args, spec: &Spec) -> Result<String, String> {
     let a = args.bare();

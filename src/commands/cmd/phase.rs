@@ -8,7 +8,7 @@ use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, later, load};
 
 /// PHASE season year phase.
-pub struct PhaseAhead(String);
+pub(crate) struct PhaseAhead(String);
 
 impl Command for PhaseAhead {
     const SPEC: Spec = Spec::new(

@@ -11,10 +11,10 @@ use crate::game::record::Press as PressRule;
 use crate::store::games;
 
 /// PRESS [TO] readers [GREY|WHITE].
-pub struct Press(Header);
+pub(crate) struct Press(Header);
 
 /// BROADCAST [GREY|WHITE] [TO readers].
-pub struct Broadcast(Header);
+pub(crate) struct Broadcast(Header);
 
 impl Command for Press {
     const SPEC: Spec = Spec {

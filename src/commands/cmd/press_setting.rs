@@ -12,13 +12,13 @@ use crate::game::record::Press;
 use crate::store::games;
 
 /// SET NO PRESS.
-pub struct SetNoPress;
+pub(crate) struct SetNoPress;
 /// SET WHITE [PRESS].
-pub struct SetWhite;
+pub(crate) struct SetWhite;
 /// SET WHITE/GREY [PRESS].
-pub struct SetWhiteGrey;
+pub(crate) struct SetWhiteGrey;
 /// SET GREY [PRESS], SET GREY/WHITE [PRESS]: refused.
-pub struct SetGreyOnly;
+pub(crate) struct SetGreyOnly;
 
 /// The words after the setting: nothing, or `PRESS`.
 fn only_press(args: &Args, spec: &Spec) -> Result<(), String> {

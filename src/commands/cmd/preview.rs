@@ -5,7 +5,7 @@ use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, play};
 
 /// PREVIEW.
-pub struct Preview;
+pub(crate) struct Preview;
 
 impl Command for Preview {
     const SPEC: Spec = Spec {

@@ -7,7 +7,7 @@ use crate::game::lifecycle::Trigger;
 use crate::game::record::Status;
 
 /// PROCESS.
-pub struct Process;
+pub(crate) struct Process;
 
 impl Command for Process {
     const SPEC: Spec = Spec::new("PROCESS", "PROCESS", "Adjudicate the current phase now.");

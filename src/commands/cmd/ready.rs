@@ -11,10 +11,10 @@ use crate::game::record::SeatStatus;
 use crate::store::games;
 
 /// READY.
-pub struct Ready;
+pub(crate) struct Ready;
 
 /// NOT READY.
-pub struct NotReady;
+pub(crate) struct NotReady;
 
 fn set_ready(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &PlayerSeat, on: bool) -> CmdResult {
     let mut seats = games::seats(s.tx, &seat.game)?;
@@ -40,10 +40,10 @@ fn set_ready(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &PlayerSeat, on: 
 }
 
 /// SET WAIT.
-pub struct SetWait;
+pub(crate) struct SetWait;
 
 /// SET NOWAIT.
-pub struct SetNoWait;
+pub(crate) struct SetNoWait;
 
 fn set_wait(s: &mut Session<'_, '_>, seat: &PlayerSeat, on: bool) -> CmdResult {
     let mut seats = games::seats(s.tx, &seat.game)?;

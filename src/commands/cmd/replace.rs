@@ -6,7 +6,7 @@ use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, find_power, load};
 
 /// REPLACE power address.
-pub struct Replace {
+pub(crate) struct Replace {
     power: String,
     address: String,
 }

@@ -12,7 +12,7 @@ use crate::game::record::SeatStatus;
 use crate::store::games;
 
 /// RESIGN game, or DPjudge's RESIGN seat password.
-pub enum Resign {
+pub(crate) enum Resign {
     /// After a sign-on: the game named, if it was.
     Game(Option<String>),
     /// DPjudge's: a seat and its password, in place of a sign-on.

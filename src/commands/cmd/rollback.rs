@@ -8,7 +8,7 @@ use crate::game::record::Status;
 use crate::store::games;
 
 /// ROLLBACK [phase].
-pub struct Rollback(Option<String>);
+pub(crate) struct Rollback(Option<String>);
 
 impl Command for Rollback {
     const SPEC: Spec = Spec::new(

@@ -9,7 +9,7 @@ use crate::commands::{Judge, Session, load, mail_to};
 use crate::store::games;
 
 /// SET ADDRESS [the new address].
-pub struct SetAddress(Option<String>);
+pub(crate) struct SetAddress(Option<String>);
 
 impl Command for SetAddress {
     const SPEC: Spec = Spec {

@@ -8,7 +8,7 @@ use crate::game::record::Status;
 use crate::store::games;
 
 /// SET DEADLINE when.
-pub struct SetDeadline(String);
+pub(crate) struct SetDeadline(String);
 
 impl Command for SetDeadline {
     const SPEC: Spec = Spec::new(

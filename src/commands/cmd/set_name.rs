@@ -11,7 +11,7 @@ use crate::store::games;
 const MAX_NAME: usize = 40;
 
 /// SET NAME display name.
-pub struct SetName(String);
+pub(crate) struct SetName(String);
 
 impl Command for SetName {
     const SPEC: Spec = Spec::new(

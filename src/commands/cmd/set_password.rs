@@ -7,7 +7,7 @@ use crate::commands::{Judge, Session, load, mail_to, password};
 use crate::store::games;
 
 /// SET PASSWORD new-password.
-pub struct SetPassword(String);
+pub(crate) struct SetPassword(String);
 
 impl Command for SetPassword {
     const SPEC: Spec = Spec {

@@ -8,7 +8,7 @@ use crate::report::PictureFormat;
 use crate::store::games;
 
 /// SET PICTURE png|svg|both|none.
-pub struct SetPicture(PictureFormat);
+pub(crate) struct SetPicture(PictureFormat);
 
 impl Command for SetPicture {
     const SPEC: Spec = Spec::new(

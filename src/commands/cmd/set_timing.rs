@@ -11,9 +11,9 @@ use crate::commands::{Judge, Session, load, time};
 use crate::store::games;
 
 /// SET MOVES NEXT hours.
-pub struct SetMovesTiming(u32);
+pub(crate) struct SetMovesTiming(u32);
 /// SET RETREATS|ADJUSTS|BUILDS NEXT hours.
-pub struct SetShortTiming(u32);
+pub(crate) struct SetShortTiming(u32);
 
 /// The minutes of `NEXT hours` (decimal hours, as njudge writes them),
 /// refusing the parameters this judge has no counterpart of.

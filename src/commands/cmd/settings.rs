@@ -55,21 +55,21 @@ fn value(args: &Args, spec: &Spec) -> Result<String, String> {
 }
 
 /// SET PHASE LENGTH.
-pub struct SetPhaseLength(String);
+pub(crate) struct SetPhaseLength(String);
 /// SET GRACE.
-pub struct SetGrace(String);
+pub(crate) struct SetGrace(String);
 /// SET REMINDER.
-pub struct SetReminder(String);
+pub(crate) struct SetReminder(String);
 /// SET TIMEZONE.
-pub struct SetTimezone(String);
+pub(crate) struct SetTimezone(String);
 /// SET NMR.
-pub struct SetNmr(String);
+pub(crate) struct SetNmr(String);
 /// SET PRESS.
-pub struct SetPress(String);
+pub(crate) struct SetPress(String);
 /// SET STYLE.
-pub struct SetStyle(String);
+pub(crate) struct SetStyle(String);
 /// SET END.
-pub struct SetEnd(String);
+pub(crate) struct SetEnd(String);
 
 impl Command for SetPhaseLength {
     const SPEC: Spec = Spec::new(
@@ -300,7 +300,7 @@ impl Command for SetEnd {
 }
 
 /// SET ROSTER.
-pub struct SetRoster(bool);
+pub(crate) struct SetRoster(bool);
 
 impl Command for SetRoster {
     const SPEC: Spec = Spec::new(
@@ -329,7 +329,7 @@ impl Command for SetRoster {
 }
 
 /// SET CLOCK: the game clock, every deadline's time of day and days.
-pub struct SetClock(Option<(u16, Weekdays)>);
+pub(crate) struct SetClock(Option<(u16, Weekdays)>);
 
 /// Read a time of day, `20:00` or `8:30pm`, as minutes after midnight.
 fn time_of_day(w: &str) -> Option<u16> {
@@ -447,7 +447,7 @@ impl Command for SetClock {
 }
 
 /// SET EARLY.
-pub struct SetEarly(Early);
+pub(crate) struct SetEarly(Early);
 
 impl Command for SetEarly {
     const SPEC: Spec = Spec::new(
@@ -477,7 +477,7 @@ impl Command for SetEarly {
 }
 
 /// SET ASSIGNMENT.
-pub struct SetAssignment(Assignment);
+pub(crate) struct SetAssignment(Assignment);
 
 impl Command for SetAssignment {
     const SPEC: Spec = Spec::new(

@@ -9,10 +9,10 @@ use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Ctx, Judge, Session};
 
 /// SIGNOFF, with whatever follows it on its line (not read).
-pub struct SignOff(Option<String>);
+pub(crate) struct SignOff(Option<String>);
 
 /// ENDPRESS outside press.
-pub struct EndPress;
+pub(crate) struct EndPress;
 
 impl Command for SignOff {
     const SPEC: Spec = Spec {

@@ -27,7 +27,7 @@ use crate::store::games;
 
 /// A seat's sign-on: power (or GM), game, password.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seat {
+pub(crate) struct Seat {
     /// The power as written (a name, a letter), or `None` for the GM.
     pub power: Option<String>,
     /// The game.
@@ -38,7 +38,7 @@ pub struct Seat {
 
 /// SIGNON in any of its forms.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SignOn {
+pub(crate) enum SignOn {
     /// A seat of a game.
     Seat(Seat),
     /// njudge's `SIGNON ?game password [variant]`: JOIN.

@@ -16,7 +16,7 @@ use crate::variant::features::Viewer;
 use std::fmt::Write;
 
 /// START.
-pub struct Start;
+pub(crate) struct Start;
 
 impl Command for Start {
     const SPEC: Spec = Spec::new(

@@ -9,7 +9,7 @@ use crate::commands::{Ctx, Judge, Session, load, time};
 use crate::variant::features::Viewer;
 
 /// MAP game, STATUS game.
-pub struct Status(String);
+pub(crate) struct Status(String);
 
 impl Command for Status {
     const SPEC: Spec = Spec {

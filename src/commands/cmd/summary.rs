@@ -40,7 +40,7 @@ fn short_names(map: &crate::map::Map) -> Vec<String> {
 }
 
 /// SUMMARY game.
-pub struct Summary(String);
+pub(crate) struct Summary(String);
 
 impl Command for Summary {
     const SPEC: Spec = Spec::new(

@@ -17,7 +17,7 @@ use crate::store::games;
 use super::signon::{Seat, read_seat, sign_on};
 
 /// TAKEOVER seat password.
-pub struct Takeover(Seat);
+pub(crate) struct Takeover(Seat);
 
 impl Command for Takeover {
     const SPEC: Spec = Spec {

@@ -6,7 +6,7 @@ use crate::commands::{Judge, Session};
 use std::fmt::Write;
 
 /// VARIANTS.
-pub struct Variants;
+pub(crate) struct Variants;
 
 impl Command for Variants {
     const SPEC: Spec = Spec::new("VARIANTS", "VARIANTS", "The variants the judge plays.");

@@ -13,7 +13,7 @@ use crate::store::{games, roster};
 use std::fmt::Write;
 
 /// WHO game; `None`: the game the sender is signed on to.
-pub struct Who(Option<String>);
+pub(crate) struct Who(Option<String>);
 
 impl Command for Who {
     const SPEC: Spec = Spec {

@@ -110,7 +110,7 @@ impl Model {
     }
 
     /// The terrain of the location `key`, whatever its case.
-    pub fn terrain(&self, key: &str) -> Option<Terrain> {
+    pub(super) fn terrain(&self, key: &str) -> Option<Terrain> {
         self.locate(key).map(|i| self.locs[i].terrain)
     }
 

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 /// The empty band around computed areas, so cells at the edge have room.
 const MARGIN: f32 = 36.0;
 
-pub use super::layout::{DISLODGED_OFFSET, Geometry, Pt, TOKEN_H, TOKEN_W};
+pub(crate) use super::layout::{DISLODGED_OFFSET, Geometry, Pt};
 
 impl Geometry {
     /// The geometry of a map: from `outline` when given, else computed.

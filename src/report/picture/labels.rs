@@ -9,7 +9,7 @@ use super::layout::{DISLODGED_OFFSET, Geometry, Label, Pt, TOKEN_H, TOKEN_W, ins
 use crate::map::{Map, Terrain};
 
 /// A box: left, top, width, height.
-pub type Rect = [f32; 4];
+pub(crate) type Rect = [f32; 4];
 
 /// The font's width per character for the labels (DejaVu Sans Condensed,
 /// bold capitals and small letters): a little over the real advance, so
@@ -19,23 +19,23 @@ const EM_PER_CHAR: f32 = 0.66;
 const CENTRE_MARK: f32 = 9.0;
 
 /// Whether two boxes overlap (touching edges do not).
-pub fn overlap(a: &Rect, b: &Rect) -> bool {
+pub(crate) fn overlap(a: &Rect, b: &Rect) -> bool {
     a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
 }
 
 /// The box kept for a unit standing at `p`.
-pub fn token_box(p: Pt) -> Rect {
+pub(crate) fn token_box(p: Pt) -> Rect {
     [p.0 - TOKEN_W / 2.0, p.1 - TOKEN_H / 2.0, TOKEN_W, TOKEN_H]
 }
 
 /// The size of a label's box for `text` at font `size`.
-pub fn label_size(text: &str, size: f32, centre: bool) -> (f32, f32) {
+pub(crate) fn label_size(text: &str, size: f32, centre: bool) -> (f32, f32) {
     let w = text.chars().count() as f32 * size * EM_PER_CHAR + 4.0;
     (w + if centre { CENTRE_MARK } else { 0.0 }, size + 3.0)
 }
 
 /// Place every province's label on `g`.
-pub fn place(map: &Map, g: &mut Geometry) {
+pub(crate) fn place(map: &Map, g: &mut Geometry) {
     let mut taken: Vec<Rect> = Vec::new();
     for (ri, reg) in map.regions().iter().enumerate() {
         let p = reg.province;
@@ -104,7 +104,7 @@ fn ring_area(r: &[Pt]) -> f32 {
 
 /// The smallest font a name is drawn in: smaller does not read in a mail
 /// reader's window, where the picture is shown at about its own size.
-pub const MIN_SIZE: f32 = 9.0;
+pub(crate) const MIN_SIZE: f32 = 9.0;
 
 /// The best free spot for province `i`'s label. Nearest to its unit first,
 /// and a larger font before a smaller: a name at 10 or 11 pixels with most

@@ -6,18 +6,18 @@
 use crate::map::{ProvinceId, RegionId};
 
 /// A point on the picture, in pixels.
-pub type Pt = (f32, f32);
+pub(crate) type Pt = (f32, f32);
 
 /// Width of the map part of the picture, in pixels.
-pub const MAP_WIDTH: f32 = 1000.0;
+pub(crate) const MAP_WIDTH: f32 = 1000.0;
 /// Room kept free for a unit at every place a unit can stand.
 /// As wide as the widest unit drawn: a three-letter kind (1066) with a
 /// two-letter initial is 34 pixels.
-pub const TOKEN_W: f32 = 34.0;
+pub(crate) const TOKEN_W: f32 = 34.0;
 /// See [`TOKEN_W`].
-pub const TOKEN_H: f32 = 17.0;
+pub(crate) const TOKEN_H: f32 = 17.0;
 /// Where a dislodged unit is drawn, from its place.
-pub const DISLODGED_OFFSET: Pt = (21.0, -14.0);
+pub(crate) const DISLODGED_OFFSET: Pt = (21.0, -14.0);
 
 /// A province's part of the picture.
 #[derive(Debug, Clone, Default)]

@@ -18,12 +18,12 @@
 //! binary so the labels read the same on every machine.
 
 mod compose;
-pub mod geometry;
-pub mod labels;
-pub mod layout;
-pub mod outline;
+pub(crate) mod geometry;
+pub(crate) mod labels;
+pub(crate) mod layout;
+pub(crate) mod outline;
 mod raster;
-pub mod scene;
+pub(crate) mod scene;
 
 use crate::game::Position;
 use crate::map::{PowerId, RegionId, Terrain, Unit};
@@ -998,7 +998,7 @@ fn arrow(
 
 /// The board after a phase, as SVG: `title` on top, `dislodged` units (with
 /// their retreat options) beside their provinces. No orders: see
-/// [`phase_svg`] for those.
+/// [`Picture::phase_svg`] for those.
 pub fn svg(
     v: &Variant,
     pos: &Position,
@@ -1010,7 +1010,7 @@ pub fn svg(
 
 /// The picture as `viewer` may see it: units the variant hides from them
 /// are not drawn.
-pub fn svg_for(
+pub(crate) fn svg_for(
     v: &Variant,
     pos: &Position,
     dislodged: &[(Unit, Vec<RegionId>)],
@@ -1018,12 +1018,6 @@ pub fn svg_for(
     viewer: Viewer,
 ) -> String {
     Picture::new(v).board_svg(pos, dislodged, title, viewer)
-}
-
-/// The board after a played phase with its orders drawn, as `viewer` may
-/// see it.
-pub fn phase_svg(r: &PhaseReport<'_>, title: &str, viewer: Viewer) -> String {
-    Picture::new(r.variant).phase_svg(r, title, viewer)
 }
 
 /// A picture problem.

@@ -12,7 +12,7 @@ use super::layout::Pt;
 use std::collections::HashMap;
 
 /// The shipped outline files, by variant name.
-pub const BUILTIN: &[(&str, &str)] = &[
+pub(crate) const BUILTIN: &[(&str, &str)] = &[
     (
         "standard",
         include_str!("../../../games/outlines/standard.svg"),
@@ -28,7 +28,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
 ];
 
 /// The shipped outline of a variant, if it has one and it reads.
-pub fn builtin(variant: &str) -> Option<Outline> {
+pub(crate) fn builtin(variant: &str) -> Option<Outline> {
     BUILTIN
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(variant))

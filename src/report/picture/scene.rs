@@ -19,7 +19,7 @@ use crate::variant::features::Viewer;
 
 /// How a unit is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenStyle {
+pub(crate) enum TokenStyle {
     /// On the board.
     Normal,
     /// Dislodged: beside its province, outlined in red.
@@ -32,7 +32,7 @@ pub enum TokenStyle {
 
 /// A unit to draw.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Token {
+pub(crate) struct Token {
     /// The unit.
     pub unit: Unit,
     /// Where.
@@ -43,7 +43,7 @@ pub struct Token {
 
 /// An order's mark.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Mark {
+pub(crate) enum Mark {
     /// A move (or retreat, landing, boarding...): an arrow from `from`
     /// through `via` to `to`.
     Arrow {
@@ -104,7 +104,7 @@ pub enum Mark {
 
 /// Everything to draw on the map.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Scene {
+pub(crate) struct Scene {
     /// Units.
     pub tokens: Vec<Token>,
     /// Order marks.
@@ -117,7 +117,7 @@ fn offset(p: Pt) -> Pt {
 
 /// The board alone: `pos`'s units, `dislodged` ones beside their
 /// provinces with their retreat options.
-pub fn board(
+pub(crate) fn board(
     v: &Variant,
     g: &Geometry,
     pos: &Position,
@@ -164,7 +164,7 @@ fn token(g: &Geometry, u: &Unit, style: TokenStyle) -> Token {
 
 /// The board after a played phase, with what each unit was ordered to do
 /// and what became of it, as `viewer` may see it.
-pub fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
+pub(crate) fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene {
     let v = r.variant;
     // The board after the phase; dislodged units are added with their
     // marks below, so the position's own list is not drawn twice.

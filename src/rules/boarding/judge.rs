@@ -85,7 +85,7 @@ struct Judged {
 }
 
 /// Adjudicate a movement phase of a game with A/Fs.
-pub fn adjudicate_with_army_fleets(
+pub(crate) fn adjudicate_with_army_fleets(
     map: &Map,
     rules: &Rulebook,
     q: &dyn RuleQuestions,

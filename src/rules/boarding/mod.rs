@@ -4,7 +4,7 @@
 //! around the movement judge ([`judge`]); the laden A/F also keeps itself
 //! whole between phases (`super::army_fleet`).
 
-pub mod judge;
+pub(crate) mod judge;
 
 use super::feature::{Feature, Load, Plugin};
 use super::{Position, Ruleset};

@@ -415,7 +415,7 @@ pub struct TurnInput<'a> {
 }
 
 /// The power the armed neutrals' garrisons stand for in the judge: nobody's.
-pub const NEUTRAL: PowerId = PowerId(u8::MAX);
+pub(crate) const NEUTRAL: PowerId = PowerId(u8::MAX);
 
 /// Judge a turn of 1700 AD II.
 pub fn adjudicate_turn(

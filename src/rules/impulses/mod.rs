@@ -4,8 +4,8 @@
 //! (rule 9), the centres changing hands (fleets hold none), and the
 //! sheets' builds and removals.
 
-pub mod judge;
-pub mod result;
+pub(crate) mod judge;
+pub(crate) mod result;
 
 pub use result::TurnResult;
 
