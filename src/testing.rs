@@ -66,7 +66,7 @@ pub mod store {
 
     /// The SQL layer under both backends.
     pub mod sql {
-        pub use crate::store::sql::{Params, ToValue};
+        pub use crate::store::sql::Params;
     }
 }
 
