@@ -17,6 +17,7 @@
 
 mod calendar;
 mod dummies;
+mod owner_marks;
 mod ports;
 mod ps;
 mod read;

@@ -475,6 +475,7 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
         }
         let port = b.m.terrain(base) == Some(Terrain::Port);
         super::ports::province_lines(out, &b.m.marks, base, port, &|k| b.id(k));
+        super::owner_marks::province_line(out, &b.m.owner_marks, base, &|k| b.id(k));
         if terrain == "impassable" {
             let _ = writeln!(out);
             continue;
