@@ -788,7 +788,11 @@ fn power_line(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
         .or_else(|| m.power_index(name));
     let p = match found {
         Some(p) => {
-            m.powers[p].name = (*name).to_string();
+            // A rename takes the new name; the power named again keeps
+            // its first spelling (`U+S+A`'s capitals, not `USA`'s).
+            if old.is_some() {
+                m.powers[p].name = (*name).to_string();
+            }
             p
         }
         None => {
