@@ -12,6 +12,13 @@
 //! DESTINATION`) and a retreat. It is one-way, as DPjudge writes it; a map
 //! writes both ways where both are meant.
 //!
+//! Two readings: a convoy passes such a border (the fleets stand still,
+//! and DPjudge's judge asks only about the unit crossing; it would also
+//! ask about a convoyed army's first step off its coast, which no map
+//! restricts, and which is not asked here); and a list of several centres
+//! (`AEG(CON,SMY)`) asks for all of them, as DPjudge's map file syntax page
+//! says, though its map checker takes only one.
+//!
 //! Ownership comes from the position (`Position::owners`), never from the
 //! map: the map keeps the borders, [`Map::closed_borders`] says which of
 //! them are shut to whom in a position, and the judges are handed that.
