@@ -51,17 +51,17 @@ fn press(w: &mut World, power: &str, header: &str, reader: &str) -> (String, Vec
 }
 
 /// Every power's orders for the phase (`East` gives `east`, the others
-/// `READY` alone: their units hold).
+/// `READY` alone: their units hold); every mail the judge sent meanwhile.
 fn play(w: &mut World, east: &str) -> Vec<Sent> {
-    let mut last = Vec::new();
+    let mut all = Vec::new();
     for p in POWERS {
         let orders = if p == "East" { east } else { "" };
-        last = w.mail(
+        all.extend(w.mail(
             &addr(p),
             &format!("SIGNON {p} ho pw-secret\n{orders}\nREADY"),
-        );
+        ));
     }
-    last
+    all
 }
 
 #[test]
