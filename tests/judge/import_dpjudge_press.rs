@@ -139,14 +139,7 @@ fn sailho_by_mail_press_is_face_to_face() {
         "{}",
         String::from_utf8_lossy(&st.stderr)
     );
-    let data = format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"));
-    let ups = data.split('/').filter(|s| !s.is_empty()).count();
-    let rel = format!(
-        "{}{}",
-        "../".repeat(ups),
-        tmp.display().to_string().trim_start_matches('/')
-    );
-    let mut w = World::with_variant(&rel);
+    let mut w = World::with_variant_file(&tmp);
     let _ = std::fs::remove_file(&tmp);
     w.reply(GM, "CREATE ho sailho gm-secret");
     for p in POWERS {
