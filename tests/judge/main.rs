@@ -19,6 +19,7 @@ mod every_line_property;
 mod games_by_mail;
 mod import_dpjudge_calendar;
 mod import_dpjudge_dummies;
+mod import_dpjudge_press;
 mod other_judges;
 mod picture;
 mod press_property;

@@ -16,12 +16,7 @@ fn by_mail_the_bosporus_is_open_only_to_the_owner_of_constantinople() {
         |n: &str| std::fs::read_to_string(Path::new(data).join(n)).map_err(|e| e.to_string());
     let i = zinejudge::import::dpjudge::import("imperial.map", &mut fetch)
         .unwrap_or_else(|e| panic!("{e}"));
-    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("imperial-owner-borders.toml");
-    std::fs::write(&file, &i.toml).expect("write");
-    let mut w = support_judge::World::with_variant(&format!(
-        "../../../../../../../../../../..{}",
-        file.display()
-    ));
+    let mut w = support_judge::World::with_variant_text(&i.toml);
     let gm = "gm@example.test";
     let ru = "russia@example.test";
     w.reply(gm, "CREATE imp imperial gm-secret");

@@ -95,6 +95,8 @@ pub(super) struct Model {
     pub refusals: Vec<Refusal>,
     /// The dummy powers' rule words and `NO_DRAW` (`super::dummies`).
     pub dummy_words: super::dummies::DummyWords,
+    /// `RULE FTF_PRESS`: face-to-face press (`super::press`).
+    pub face_to_face: bool,
 }
 
 /// How deep `USE` may nest: deeper is a loop.
@@ -687,6 +689,7 @@ fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
         "MOBILIZE" => m.mobilize = !off,
         "HOME_BUILDS" => m.home_builds = !off,
         "REMOTE_BUILDS" => m.remote_builds = !off,
+        w if super::press::rule_word(w, off, &mut m.face_to_face) => {}
         w if super::dummies::rule_word(
             w,
             off,

@@ -277,6 +277,7 @@ fn calendar(out: &mut String, m: &Model, cal: &super::calendar::Flow, centres: u
         .map(|p| q(&power_name(&p.name)))
         .collect();
     super::dummies::write(out, &dummies, &m.dummy_words);
+    super::press::write(out, m.face_to_face);
 }
 
 /// `[coasts]` for the coast names this judge does not know already.
