@@ -25,6 +25,7 @@ mod press_property;
 mod report_views;
 mod rule_dummies;
 mod rule_new_homes;
+mod rule_partisans;
 mod rule_remote_builds;
 mod signon_cache;
 mod store_judge;
