@@ -328,6 +328,20 @@ pub trait Feature:
         self.build_site(map, power, p, owned)
     }
 
+    /// See `RuleQuestions::build_limited`, with who owns each province
+    /// now (`owners`): the first feature with a refusal gives it.
+    fn build_limited(
+        &self,
+        _map: &Map,
+        _owners: &[Option<PowerId>],
+        _power: PowerId,
+        _at: ProvinceId,
+        _start: &[Unit],
+        _built: &[Unit],
+    ) -> Option<Illegal> {
+        None
+    }
+
     /// Centres `power` counts at an adjustment beyond those it owns on the
     /// board, where the feature's rule gives some (DPjudge's partisan
     /// sites: one each while the power holds some but not all of its

@@ -941,6 +941,20 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
         &self.state.pending
     }
 
+    fn build_limited(
+        &self,
+        map: &Map,
+        power: PowerId,
+        at: ProvinceId,
+        start: &[Unit],
+        built: &[Unit],
+    ) -> Option<crate::adjudicate::Illegal> {
+        self.features
+            .plugins
+            .iter()
+            .find_map(|f| f.build_limited(map, self.owners, power, at, start, built))
+    }
+
     fn placement(&self) -> bool {
         self.phase.kind == crate::calendar::PhaseKind::Placement
     }

@@ -23,6 +23,7 @@ mod other_judges;
 mod picture;
 mod press_property;
 mod report_views;
+mod rule_alternatives;
 mod rule_dummies;
 mod rule_new_homes;
 mod rule_partisans;

@@ -58,7 +58,8 @@ pub(super) struct PowerDef {
     pub units: Vec<(char, String)>,
     /// `DUMMY`: no player plays it.
     pub dummy: bool,
-    /// Its partisan sites (`*SIB`): `super::sites`.
+    /// Its partisan sites (`*SIB`) and alternative home centres
+    /// (`@CAL`): `super::sites`.
     pub special: super::sites::Special,
 }
 
