@@ -237,6 +237,11 @@ fn partisans_by_mail_russia_having_lost_warsaw_builds_in_siberia() {
         ],
     );
     let ru = "Russia@example.test";
+    // An army in Ukraine is refused: the free sites Russia is told
+    // include Siberia.
+    let r = w.reply(ru, "SIGNON Russia rem pw-Russia\nBuild A Ukr");
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("Sib (Siberia)"), "{r}");
     let sent = w.mail(ru, "SIGNON Russia rem pw-Russia\nBuild A Sib");
     let reply = sent
         .iter()
