@@ -211,10 +211,7 @@ fn alternatives_by_mail_the_usa_builds_three_units_in_its_four_centres() {
     let i = zeus_without_in();
     let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("alternatives-zeus.toml");
     std::fs::write(&file, &i.toml).expect("write");
-    let mut w = support_judge::World::with_variant(&format!(
-        "../../../../../../../../../../..{}",
-        file.display()
-    ));
+    let mut w = support_judge::World::with_variant_file(&file);
     let gm = "gm@example.test";
     w.reply(gm, "CREATE z zeus gm-secret");
     for p in [

@@ -189,10 +189,7 @@ fn world() -> support_judge::World {
     let i = imported();
     let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("partisans-1900.toml");
     std::fs::write(&file, &i.toml).expect("write");
-    support_judge::World::with_variant(&format!(
-        "../../../../../../../../../../..{}",
-        file.display()
-    ))
+    support_judge::World::with_variant_file(&file)
 }
 
 const POWERS: [&str; 7] = [
