@@ -190,6 +190,14 @@ impl Adjustments<'_> {
         )
     }
 
+    /// Why the variant's limit on sites used together refuses a build
+    /// of `power` at `at` (`RuleQuestions::build_limited`).
+    fn limited(&self, power: PowerId, at: ProvinceId) -> Option<Illegal> {
+        let start: Vec<Unit> = self.board.iter().flatten().copied().collect();
+        self.q
+            .build_limited(self.map, power, at, &start, &self.built)
+    }
+
     fn waive(&mut self, power: PowerId) -> AdjustStatus {
         let left = &mut self.left[power.index()];
         if *left > 0 {
@@ -253,6 +261,8 @@ impl Adjustments<'_> {
             }
             Ok((unit, BuildSite::Open(_))) => {
                 if let Some(why) = self.occupied(&unit) {
+                    AdjustStatus::Illegal(why)
+                } else if let Some(why) = self.limited(power, at.province) {
                     AdjustStatus::Illegal(why)
                 } else if self.left[pw] < self.q.upkeep(unit.kind) {
                     // A defensive army takes two builds (1000 AD rule 7).

@@ -182,6 +182,14 @@ pub enum Illegal {
     /// A power building from centres off the board and in any centre it
     /// holds (Ard-Ri rules 7b, 7e) built elsewhere.
     NotReserveOrHeld,
+    /// A partisan site (DPjudge's `*SC`, 1900's Siberia) is a build site
+    /// only while its power owns at least one, but not all, of its home
+    /// centres.
+    PartisanSiteIdle,
+    /// An alternative home centre (DPjudge's `@SC`, Zeus's California)
+    /// adds a place to build, not a build: not in it and in every home
+    /// centre it stands in for, nor more builds than those centres.
+    AlternativeSites,
     /// Not in this season.
     NotNow,
     /// The destroy order needs an enemy fleet (or A/F) in or next to the
@@ -336,6 +344,12 @@ impl fmt::Display for Illegal {
             }
             Illegal::NotReserveOrHeld => {
                 "you build from centres off the board in the outermost seas, and in any centre you hold"
+            }
+            Illegal::PartisanSiteIdle => {
+                "that place is a build site only while you own at least one, but not all, of your home centres"
+            }
+            Illegal::AlternativeSites => {
+                "an alternative home centre gives another place to build, not another build: not there and in every home centre it stands in for"
             }
             Illegal::NotNow => "that order is not allowed in this season",
             Illegal::CannotDestroy => {

@@ -198,6 +198,22 @@ pub trait RuleQuestions: Sync {
         Ok(BuildSite::Open(None))
     }
 
+    /// Why a build of `power` at `at`, a site it may build on, is refused
+    /// for the builds already made this phase (`built`), where the
+    /// variant limits how many of its sites it may use together
+    /// (DPjudge's alternative home centres add sites, not builds).
+    /// `start`: the units on the board before the builds.
+    fn build_limited(
+        &self,
+        _map: &Map,
+        _power: PowerId,
+        _at: ProvinceId,
+        _start: &[Unit],
+        _built: &[Unit],
+    ) -> Option<Illegal> {
+        None
+    }
+
     /// Off-board centres `power` has left to build from.
     fn reserve_left(&self, _power: PowerId) -> u32 {
         0

@@ -345,7 +345,16 @@ fn builds(v: &Variant, pos: &Position, power: PowerId, kind: Option<UnitKind>) -
     }
     let free: Vec<_> = (0..map.provinces().len())
         .map(|i| ProvinceId(i as u16))
-        .filter(|p| map.province(*p).supply_centre)
+        // Centres, and the land a rule may open that is no centre (a
+        // partisan site: 1900's Siberia).
+        .filter(|p| {
+            let prov = map.province(*p);
+            prov.supply_centre
+                || matches!(
+                    prov.terrain,
+                    crate::map::Terrain::Land | crate::map::Terrain::Coast
+                )
+        })
         .filter(|p| {
             let b = AdjustOrder {
                 power,

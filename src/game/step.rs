@@ -361,6 +361,7 @@ fn ruled<'a>(v: &'a Variant, pos: &'a Position) -> Ruled<'a> {
         features: &v.features,
         state: &pos.state,
         phase: pos.phase,
+        owners: &pos.owners,
     }
 }
 

@@ -334,17 +334,43 @@ pub trait Feature:
     }
 
     /// [`Feature::build_site`], with what the game keeps for the features
-    /// (`state`): for a rule whose sites change during the game (DPjudge's
-    /// `NEWHOMES`, `new_homes`). The default asks `build_site`.
+    /// (`state`) and who owns each province now (`owners`, by province
+    /// index): for a rule whose sites change during the game (DPjudge's
+    /// `NEWHOMES`, `new_homes`) or hang on what the power holds (its
+    /// partisan sites, `partisans`). The default asks `build_site`.
     fn build_site_in(
         &self,
         map: &Map,
         _state: &RuleState,
+        _owners: &[Option<PowerId>],
         power: PowerId,
         p: ProvinceId,
         owned: bool,
     ) -> Option<Result<BuildSite, Illegal>> {
         self.build_site(map, power, p, owned)
+    }
+
+    /// See `RuleQuestions::build_limited`, with who owns each province
+    /// now (`owners`): the first feature with a refusal gives it.
+    fn build_limited(
+        &self,
+        _map: &Map,
+        _owners: &[Option<PowerId>],
+        _power: PowerId,
+        _at: ProvinceId,
+        _start: &[Unit],
+        _built: &[Unit],
+    ) -> Option<Illegal> {
+        None
+    }
+
+    /// Centres `power` counts at an adjustment beyond those it owns on the
+    /// board, where the feature's rule gives some (DPjudge's partisan
+    /// sites: one each while the power holds some but not all of its
+    /// home centres). `owners`: each province's owner now. Summed over
+    /// the features.
+    fn centres_beyond(&self, _owners: &[Option<PowerId>], _power: PowerId) -> u32 {
+        0
     }
 
     /// See `RuleQuestions::unseen`.

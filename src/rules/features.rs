@@ -736,6 +736,9 @@ pub struct Ruled<'a> {
     pub state: &'a crate::rules::RuleState,
     /// The phase being judged.
     pub phase: Phase,
+    /// Who owns each province now, by province index (a rule whose build
+    /// sites or count hang on the centres held reads it: `partisans`).
+    pub owners: &'a [Option<PowerId>],
 }
 
 impl Ruled<'_> {
@@ -926,10 +929,30 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
     fn extra_centres(&self, power: PowerId) -> u32 {
         self.state.bonus.get(power).copied().unwrap_or(0)
             + self.state.reserve.get(power).copied().unwrap_or(0)
+            + self
+                .features
+                .plugins
+                .iter()
+                .map(|f| f.centres_beyond(self.owners, power))
+                .sum::<u32>()
     }
 
     fn pending(&self) -> &[Unit] {
         &self.state.pending
+    }
+
+    fn build_limited(
+        &self,
+        map: &Map,
+        power: PowerId,
+        at: ProvinceId,
+        start: &[Unit],
+        built: &[Unit],
+    ) -> Option<crate::adjudicate::Illegal> {
+        self.features
+            .plugins
+            .iter()
+            .find_map(|f| f.build_limited(map, self.owners, power, at, start, built))
     }
 
     fn placement(&self) -> bool {
@@ -972,7 +995,7 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
             .features
             .plugins
             .iter()
-            .find_map(|f| f.build_site_in(map, self.state, power, p, owned))
+            .find_map(|f| f.build_site_in(map, self.state, self.owners, power, p, owned))
         {
             return answer;
         }

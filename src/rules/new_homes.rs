@@ -64,6 +64,7 @@ impl Feature for NewHomes {
         &self,
         map: &Map,
         state: &RuleState,
+        _owners: &[Option<PowerId>],
         power: PowerId,
         p: ProvinceId,
         owned: bool,

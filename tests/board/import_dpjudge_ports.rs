@@ -299,19 +299,42 @@ fn a_press_rule_other_than_face_to_face_is_refused_naming_set_press() {
     assert!(list[0].why.contains("SET PRESS"), "{}", list[0].why);
 }
 
-/// 1900's `*SIB` (a partisan site) is refused by name, not left to fail
-/// as an unknown centre.
+/// 1900's `*SIB` (a partisan site) imports as the power's
+/// `[[partisans]]`, no centre; in the `UNOWNED` line, or as `~` (a
+/// hidden build, no rule here), the mark is refused by name, not left to
+/// fail as an unknown centre.
 #[test]
-fn a_partisan_site_is_refused_by_name() {
+fn a_partisan_site_imports_and_a_hidden_build_is_refused_by_name() {
     let map = "USE standard.map\nRUSSIA (RUSSIAN) MOS SEV STP WAR *UKR\n";
-    let Err(ImportError::Refused(list)) = import_map(map) else {
-        panic!("refused");
-    };
+    let i = import_map(map).unwrap_or_else(|e| panic!("{e}"));
     assert!(
-        list.iter()
-            .any(|r| r.what == "*UKR" && r.why.contains("partisan")),
-        "{list:?}"
+        i.toml
+            .contains("[[partisans]]\npower = \"Russia\"\nsites = [\"Ukr\"]"),
+        "{}",
+        i.toml
     );
+    assert!(
+        !i.variant
+            .map
+            .province(prov(&i.variant, "Ukr"))
+            .supply_centre
+    );
+    for (map, what, why) in [
+        (
+            "USE standard.map\nRUSSIA (RUSSIAN) MOS SEV STP ~WAR\n",
+            "~WAR",
+            "hidden builds",
+        ),
+        ("USE standard.map\nUNOWNED *UKR\n", "*UKR", "UNOWNED"),
+    ] {
+        let Err(ImportError::Refused(list)) = import_map(map) else {
+            panic!("refused: {map}");
+        };
+        assert!(
+            list.iter().any(|r| r.what == what && r.why.contains(why)),
+            "{list:?}"
+        );
+    }
 }
 
 /// 1900's `OWNS ... EGY`: a centre owned at the start is a supply centre

@@ -68,6 +68,7 @@ fn turn(v: &Variant, pos: &Position, lines: &[&str]) -> Turn {
             features: &v.features,
             state: &pos.state,
             phase: pos.phase,
+            owners: &pos.owners,
         },
         Some(pos.phase),
         TurnInput {

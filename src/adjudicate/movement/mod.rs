@@ -724,8 +724,15 @@ impl<'a> Compiled<'a> {
             att: NONE,
             flags: 0,
         };
-        place.clear();
-        place.resize(b.map.provinces().len(), empty);
+        // The same map as last time (the usual case): overwrite in place,
+        // a few wide stores, rather than grow the table again.
+        let provinces = b.map.provinces().len();
+        if place.len() == provinces {
+            place.fill(empty);
+        } else {
+            place.clear();
+            place.resize(provinces, empty);
+        }
         // Asked once per judgement, then per unit only where the ice is.
         let ice = b.questions.has_ice();
         slot.clear();

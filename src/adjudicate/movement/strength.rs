@@ -317,7 +317,21 @@ impl Compiled<'_> {
         }
         // The unit at the destination and whether it comes this way,
         // looked up once for the attack and the defence.
-        let v = self.place[to as usize].unit;
+        let place = self.place[to as usize];
+        let v = place.unit;
+        // Most moves of a phase (every one of the standard opening but the
+        // Black Sea's) go overland, unsupported, into a province nobody
+        // holds and nobody else enters: nothing to weigh but the unit's
+        // own strength, which is never nothing on an ordinary border.
+        let slot = &self.slot[u];
+        if v == NONE
+            && !convoy
+            && slot.sup == NONE
+            && place.att == u as u16
+            && slot.next_att == NONE
+        {
+            return self.crossed_strength(u) > 0;
+        }
         let h2h = self.head_to_head_with(u, convoy, v);
         let attack = self.attack_strength_of(r, u, convoy, v, h2h.is_some());
         if attack == 0 {

@@ -11,8 +11,9 @@
 //! starting units, neutral centres, the calendar and its first phase, the
 //! victory count, and the `RULE` words and directives that are rules this
 //! judge has (`BUILD_ANY`, `HOME_BUILDS`, `REMOTE_BUILDS`, `FTF_PRESS`:
-//! `press`, `NEWHOMES`, `FLOW`'s `NEWYEAR` and `IFYEARDIV`). A directive
-//! or rule word it cannot play is refused with its file and line. DPjudge's PostScript map beside
+//! `press`, `NEWHOMES`, `FLOW`'s `NEWYEAR` and `IFYEARDIV`, partisan sites
+//! and alternative home centres: `sites`). A directive or rule word it
+//! cannot play is refused with its file and line. DPjudge's PostScript map beside
 //! the map, where there is one, gives the places' points (`ps`).
 
 mod calendar;
@@ -22,6 +23,7 @@ mod ports;
 mod press;
 mod ps;
 mod read;
+mod sites;
 mod write;
 
 use crate::variant::Variant;

@@ -58,6 +58,9 @@ pub(super) struct PowerDef {
     pub units: Vec<(char, String)>,
     /// `DUMMY`: no player plays it.
     pub dummy: bool,
+    /// Its partisan sites (`*SIB`) and alternative home centres
+    /// (`@CAL`): `super::sites`.
+    pub special: super::sites::Special,
 }
 
 /// The map as read.
@@ -424,6 +427,7 @@ fn rename(old: &str, new: &str, m: &mut Model) {
                 *u = new.to_string();
             }
         }
+        super::sites::rename(p, old, new);
     }
     for c in &mut m.unowned {
         if same(c, old) {
@@ -552,7 +556,10 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
         if let Some(c) = w.strip_prefix('-') {
             let c = c.to_uppercase();
             match power {
-                Some(p) => m.powers[p].homes.retain(|x| *x != c),
+                Some(p) => {
+                    m.powers[p].homes.retain(|x| *x != c);
+                    super::sites::forget(&mut m.powers[p], &c);
+                }
                 None => m.unowned.retain(|x| *x != c),
             }
             continue;
@@ -565,14 +572,13 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
             );
             continue;
         }
-        if w.starts_with(['*', '@', '~']) {
-            m.refuse(
-                at,
-                w,
-                "partisan sites (*), alternative home centres (@) and hidden builds (~) \
-                 are not rules this judge has",
-            );
-            continue;
+        match super::sites::centre_word(w, power.map(|p| &mut m.powers[p])) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(why) => {
+                m.refuse(at, w, why);
+                continue;
+            }
         }
         if w.starts_with('+') || w.ends_with('!') || w.ends_with('?') {
             m.refuse(at, w, "building outside the home centres (factories, unowned homes) is not a rule this judge has");
@@ -626,6 +632,7 @@ fn homes(words: &[&str], first: &str, at: &Cursor<'_>, m: &mut Model, st: &mut S
     };
     if first != "INHABITS" {
         m.powers[p].homes.clear();
+        m.powers[p].special = super::sites::Special::default();
     }
     centre_list(&words[1..], at, m, Some(p));
 }
@@ -807,6 +814,7 @@ fn power_line(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
                 owns: None,
                 units: Vec::new(),
                 dummy: false,
+                special: super::sites::Special::default(),
             });
             m.powers.len() - 1
         }

@@ -145,6 +145,7 @@ pub(super) fn write(
     calendar(&mut body, m, &flow, centres.len());
     coasts(&mut body, &board);
     powers(&mut body, &board);
+    super::sites::write(&mut body, m, &|k| board.id(k), &power_name);
     provinces(&mut body, &board, &centres, &mut notes);
     let mut out = String::new();
     header(&mut out, source, variant, &notes, !m.ps_info.is_empty());
