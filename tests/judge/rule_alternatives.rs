@@ -171,7 +171,7 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
 
 /// Zeus without its `IN W1939A` lines (a change in its first phase,
 /// still refused): `U+S+A ... @CAL HAW NYO WAS`.
-fn zeus_without_in() -> zinejudge::import::dpjudge::Imported {
+fn zeus_without_in() -> zinejudge::testing::import::dpjudge::Imported {
     let map = std::fs::read_to_string(Path::new(DATA).join("zeus.map")).expect("fixture");
     let cut = map.split("\nIN W1939A").next().unwrap_or(&map).to_string();
     let mut fetch = |n: &str| {
@@ -181,7 +181,7 @@ fn zeus_without_in() -> zinejudge::import::dpjudge::Imported {
             Err(format!("no file {n}"))
         }
     };
-    zinejudge::import::dpjudge::import("zeus.map", &mut fetch).expect("imports")
+    zinejudge::testing::import::dpjudge::import("zeus.map", &mut fetch).expect("imports")
 }
 
 #[test]

@@ -16,7 +16,7 @@ use std::path::Path;
 use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
 use zinejudge::game::step::{PhaseResult, due};
-use zinejudge::import::dpjudge::{Imported, import};
+use zinejudge::testing::import::dpjudge::{Imported, import};
 use zinejudge::variant::Variant;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
