@@ -427,7 +427,7 @@ fn rename(old: &str, new: &str, m: &mut Model) {
                 *u = new.to_string();
             }
         }
-        super::sites::rename(p, old, new);
+        super::sites::rename(&mut p.special, old, new);
     }
     for c in &mut m.unowned {
         if same(c, old) {
@@ -558,7 +558,7 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
             match power {
                 Some(p) => {
                     m.powers[p].homes.retain(|x| *x != c);
-                    super::sites::forget(&mut m.powers[p], &c);
+                    super::sites::forget(&mut m.powers[p].special, &c);
                 }
                 None => m.unowned.retain(|x| *x != c),
             }
@@ -572,7 +572,11 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
             );
             continue;
         }
-        match super::sites::centre_word(w, power.map(|p| &mut m.powers[p])) {
+        let def = power.map(|p| {
+            let def = &mut m.powers[p];
+            (&mut def.special, &mut def.homes)
+        });
+        match super::sites::centre_word(w, def) {
             Ok(true) => continue,
             Ok(false) => {}
             Err(why) => {

@@ -9,7 +9,6 @@
 //! factories) are refused with their line, as are marks in the
 //! `UNOWNED` line, which DPjudge itself rejects.
 
-use super::read::{Model, PowerDef, same};
 use std::fmt::Write as _;
 
 /// What a power's line gives beyond its home centres.
@@ -49,10 +48,16 @@ fn marks(w: &str) -> Marked<'_> {
     m
 }
 
-/// Read a word of a power's (`power`) or the `UNOWNED` (`None`) centre
-/// list that carries a mark of this module's; `Err` is the refusal's
-/// reason. `Ok(false)`: no such mark, the caller reads the word.
-pub(super) fn centre_word(w: &str, power: Option<&mut PowerDef>) -> Result<bool, &'static str> {
+/// Read a word of a power's (`power`: its special sites and its home
+/// centres) or the `UNOWNED` (`None`) centre list that carries a mark of
+/// this module's; `Err` is the refusal's reason. `Ok(false)`: no such
+/// mark, the caller reads the word. (The power is given as its parts, not
+/// as the reader's `PowerDef`, so that this file and the reader do not
+/// import each other.)
+pub(super) fn centre_word(
+    w: &str,
+    power: Option<(&mut Special, &mut Vec<String>)>,
+) -> Result<bool, &'static str> {
     let m = marks(w);
     // A factory (`+`) alone is the caller's to refuse.
     if w.starts_with('+') || (!m.partisan && !m.alternative && m.other.is_none()) {
@@ -68,7 +73,7 @@ pub(super) fn centre_word(w: &str, power: Option<&mut PowerDef>) -> Result<bool,
             }
         });
     }
-    let Some(p) = power else {
+    let Some((special, homes)) = power else {
         return Err(
             "partisan sites and alternative home centres belong to a power, not to the UNOWNED line",
         );
@@ -85,8 +90,8 @@ pub(super) fn centre_word(w: &str, power: Option<&mut PowerDef>) -> Result<bool,
         return Ok(true);
     }
     if m.partisan {
-        if !p.special.partisans.contains(&site) {
-            p.special.partisans.push(site);
+        if !special.partisans.contains(&site) {
+            special.partisans.push(site);
         }
         return Ok(true);
     }
@@ -95,49 +100,53 @@ pub(super) fn centre_word(w: &str, power: Option<&mut PowerDef>) -> Result<bool,
         .map(|s| s.trim().to_uppercase())
         .filter(|s| !s.is_empty())
         .collect();
-    p.special.alternatives.retain(|(a, _)| *a != site);
-    p.special.alternatives.push((site.clone(), limits));
-    if !p.homes.contains(&site) {
-        p.homes.push(site);
+    special.alternatives.retain(|(a, _)| *a != site);
+    special.alternatives.push((site.clone(), limits));
+    if !homes.contains(&site) {
+        homes.push(site);
     }
     Ok(true)
 }
 
 /// `-X` in a power's line: X is no longer any kind of site of it.
-pub(super) fn forget(p: &mut PowerDef, c: &str) {
-    p.special.partisans.retain(|x| !same(x, c));
-    p.special.alternatives.retain(|(x, _)| !same(x, c));
+pub(super) fn forget(special: &mut Special, c: &str) {
+    special.partisans.retain(|x| !same(x, c));
+    special.alternatives.retain(|(x, _)| !same(x, c));
 }
 
 /// `old -> new`: a renamed place keeps its part.
-pub(super) fn rename(p: &mut PowerDef, old: &str, new: &str) {
-    let alternatives = p
-        .special
+pub(super) fn rename(special: &mut Special, old: &str, new: &str) {
+    let alternatives = special
         .alternatives
         .iter_mut()
         .flat_map(|(a, l)| std::iter::once(a).chain(l.iter_mut()));
-    for s in p.special.partisans.iter_mut().chain(alternatives) {
+    for s in special.partisans.iter_mut().chain(alternatives) {
         if same(s, old) {
             *s = new.to_string();
         }
     }
 }
 
+/// Place names as DPjudge compares them: in any case.
+fn same(a: &str, b: &str) -> bool {
+    a.to_uppercase() == b.to_uppercase()
+}
+
 /// The tables of the variant file: `[[partisans]]` per power with
-/// partisan sites, `[[alternatives]]` per alternative home centre. `id`
-/// is the writer's place id, `name` its power name.
+/// partisan sites, `[[alternatives]]` per alternative home centre, from
+/// each power's name and sites. `id` is the writer's place id, `name` its
+/// power name.
 pub(super) fn write(
     out: &mut String,
-    m: &Model,
+    powers: &[(&str, &Special)],
     id: &dyn Fn(&str) -> String,
     name: &dyn Fn(&str) -> String,
 ) {
-    for p in &m.powers {
-        if p.special.partisans.is_empty() {
+    for &(power, special) in powers {
+        if special.partisans.is_empty() {
             continue;
         }
-        let sites: Vec<String> = p
-            .special
+        let sites: Vec<String> = special
             .partisans
             .iter()
             .map(|s| toml::Value::String(id(s)).to_string())
@@ -145,17 +154,17 @@ pub(super) fn write(
         let _ = writeln!(
             out,
             "[[partisans]]\npower = {}\nsites = [{}]\n",
-            toml::Value::String(name(&p.name)),
+            toml::Value::String(name(power)),
             sites.join(", ")
         );
     }
     let q = |s: &str| toml::Value::String(s.to_string()).to_string();
-    for p in &m.powers {
-        for (site, limits) in &p.special.alternatives {
+    for &(power, special) in powers {
+        for (site, limits) in &special.alternatives {
             let _ = write!(
                 out,
                 "[[alternatives]]\npower = {}\nsite = {}\n",
-                q(&name(&p.name)),
+                q(&name(power)),
                 q(&id(site))
             );
             if !limits.is_empty() {

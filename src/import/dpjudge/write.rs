@@ -145,7 +145,12 @@ pub(super) fn write(
     calendar(&mut body, m, &flow, centres.len());
     coasts(&mut body, &board);
     powers(&mut body, &board);
-    super::sites::write(&mut body, m, &|k| board.id(k), &power_name);
+    let sites: Vec<(&str, &super::sites::Special)> = m
+        .powers
+        .iter()
+        .map(|p| (p.name.as_str(), &p.special))
+        .collect();
+    super::sites::write(&mut body, &sites, &|k| board.id(k), &power_name);
     provinces(&mut body, &board, &centres, &mut notes);
     let mut out = String::new();
     header(&mut out, source, variant, &notes, !m.ps_info.is_empty());
