@@ -24,7 +24,7 @@ pub use movement::{
 };
 pub use retreat::{RetreatResult, RetreatSituation, RetreatStatus, adjudicate_retreats};
 
-use crate::map::PowerId;
+use crate::map::{Map, PowerId, ProvinceId};
 use std::fmt;
 
 /// Why an order was not carried out at all: the unit behaves as if it had
@@ -62,6 +62,15 @@ pub enum Illegal {
     /// Support across a marked border (a strait, a half-strength
     /// crossing: `map::crossing`), which no support crosses.
     NoSupportAcross,
+    /// Across a border open only to the owner of some centres
+    /// (`map::owner_borders`: Imperial's Bosporus), into `to`, by a unit
+    /// whose power does not own `centre`.
+    OwnersOnly {
+        /// Where the border leads.
+        to: ProvinceId,
+        /// A centre its power would have to own.
+        centre: ProvinceId,
+    },
     /// Support or convoy naming a unit that is not on the board.
     NoSuchUnit,
     /// Only fleets convoy.
@@ -188,6 +197,22 @@ pub enum Illegal {
     TooManyOrders,
 }
 
+impl Illegal {
+    /// The reason in a player's words, naming the places the map knows
+    /// (`the way into the Aegean Sea is open only to the owner of
+    /// Constantinople`); otherwise as displayed.
+    pub fn explain(&self, map: &Map) -> String {
+        match *self {
+            Illegal::OwnersOnly { to, centre } => format!(
+                "the way into {} is open only to the owner of {}",
+                map.province(to).name,
+                map.province(centre).name
+            ),
+            _ => self.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Illegal::NeverBuilt(kind) = self {
@@ -232,6 +257,9 @@ impl fmt::Display for Illegal {
             Illegal::SupportSelf => "a unit cannot support itself",
             Illegal::ImpossibleMove => "the supported move is impossible",
             Illegal::NoSupportAcross => "no support may be given across that border",
+            Illegal::OwnersOnly { .. } => {
+                "that border is open only to the owner of a centre that power does not own"
+            }
             Illegal::NoSuchUnit => "the unit named is not on the board",
             Illegal::NotAFleet => "only fleets can convoy",
             Illegal::NotAtSea => "fleets can only convoy at sea",

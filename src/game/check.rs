@@ -96,7 +96,7 @@ pub fn refusals(
     for (k, verdict) in verdicts.into_iter().enumerate() {
         out[idx[k]] = verdict
             .filter(|w| !NOT_REFUSALS.contains(w))
-            .map(|w| w.to_string());
+            .map(|w| w.explain(&v.map));
     }
     out
 }

@@ -287,6 +287,23 @@ pub fn judge_movement(v: &Variant, pos: &Position, orders: &[MainOrder]) -> Move
     {
         return r;
     }
+    if v.map.has_owner_borders() {
+        // Borders open only to some centres' owners: shut to the powers
+        // that do not own them now.
+        let prepared = crate::adjudicate::movement::Prepared {
+            closed: v.map.closed_borders(&pos.owners),
+            ..Default::default()
+        };
+        return crate::adjudicate::movement::adjudicate_movement_prepared(
+            &v.map,
+            &v.rules,
+            &q,
+            Some(pos.phase),
+            &pos.units,
+            orders,
+            &prepared,
+        );
+    }
     adjudicate_movement_in(&v.map, &v.rules, &q, Some(pos.phase), &pos.units, orders)
 }
 

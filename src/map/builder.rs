@@ -18,6 +18,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use toml::Spanned;
 
+mod owner_borders;
+
 /// One thing wrong with a variant file, with the line it is on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -105,6 +107,11 @@ pub struct RawProvince {
     /// strength, with no support across (DPjudge's `~` border mark).
     #[serde(default)]
     pub strait: Vec<Spanned<String>>,
+    /// Neighbours whose border from here is open only to a power owning
+    /// every centre listed (`{ Aeg = ["Con"] }`: DPjudge's `AEG(CON)`;
+    /// see `map::owner_borders`).
+    #[serde(default, rename = "open-to-owner-of")]
+    pub open_to_owner_of: Option<Spanned<BTreeMap<String, Vec<Spanned<String>>>>>,
 }
 
 /// A `[[powers]]` entry as written.
@@ -189,6 +196,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
     let ambiguous = ambiguous_names(&mut b, t.provinces);
     let edges = g.borders(&mut b, t.provinces);
     let marks = g.marks(&mut b, t.provinces, &edges);
+    let owner_borders = g.owner_borders(&mut b, t.provinces, &edges);
     g.check_symmetry(&mut b, &edges);
     g.check_shores(&mut b, t.provinces, &edges);
     let mut ps = PowerTables::default();
@@ -208,6 +216,7 @@ pub fn build(t: &MapTables<'_>) -> Result<(Map, Vec<StartingUnit>), Vec<Problem>
         t.stacking,
     );
     map.marks = marks;
+    map.owner_borders = owner_borders;
     Ok((map, ps.starting))
 }
 
@@ -747,6 +756,7 @@ impl Geography {
             ambiguous,
             stacking,
             marks: Vec::new(),
+            owner_borders: Vec::new(),
         }
     }
 }

@@ -15,10 +15,12 @@
 pub mod builder;
 mod crossing;
 mod names;
+mod owner_borders;
 pub mod wire;
 
 pub use crossing::Crossing;
 pub use names::normalize_name;
+pub use owner_borders::{ClosedBorder, OwnerBorder};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -310,11 +312,13 @@ pub enum Named {
 /// A set of provinces, as a bitset: the adjudicator asks "can this unit reach
 /// that province" often enough that it pays to precompute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ProvinceSet([u64; 4]);
+pub struct ProvinceSet([u64; 6]);
 
 impl ProvinceSet {
-    /// The most provinces a map may have.
-    pub const CAPACITY: usize = 256;
+    /// The most provinces a map may have: room for DPjudge's largest map,
+    /// Imperial (356 places), and no more than that needs, as each region
+    /// keeps two sets and a lookup reads one word of them.
+    pub const CAPACITY: usize = 384;
 
     /// Add a province.
     pub fn insert(&mut self, p: ProvinceId) {
@@ -354,6 +358,9 @@ pub struct Map {
     /// Marked borders, one way each: from, to, how a move crosses (see
     /// [`Map::crossing`]); empty on most maps.
     pub(crate) marks: Vec<(ProvinceId, ProvinceId, Crossing)>,
+    /// Borders open only to the owner of some centres (see
+    /// [`Map::closed_borders`]); empty on most maps.
+    pub(crate) owner_borders: Vec<OwnerBorder>,
 }
 
 impl Stacking {

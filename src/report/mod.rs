@@ -673,7 +673,7 @@ fn void_lines(
             lines.push(OrderLine {
                 zine: format_order(map, &cmd),
                 judge: format_order_long(map, &cmd),
-                marks: vec![format!("void: {why}")],
+                marks: vec![format!("void: {}", why.explain(map))],
                 judge_marks: vec!["void".into()],
             });
         }

@@ -216,6 +216,28 @@ pub enum Sight {
     Place(ProvinceId),
 }
 
+/// When a player writes press, as a press rule asks it
+/// ([`Feature::press_refused`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PressMoment {
+    /// The kind of the phase being played.
+    pub kind: crate::orders::PhaseKind,
+    /// The phase's deadline has passed with orders missing: the game
+    /// waits for late players.
+    pub deadline_missed: bool,
+}
+
+/// Whom a player's press reaches, as a press rule tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readers {
+    /// The GM alone.
+    Master,
+    /// Everybody (BROADCAST, `PRESS TO ALL`): public press.
+    Everybody,
+    /// Some of the players or observers, not all: private press.
+    Private,
+}
+
 /// The phase steps a feature that plays a whole phase itself calls back
 /// (1700 AD II's yearly turn ends with the centres changing hands and the
 /// builds): the game's own, passed down so that the rules need not know
@@ -351,6 +373,12 @@ pub trait Feature:
     /// Why draws may not be proposed or agreed in the variant, where its
     /// rule forbids them (DPjudge's `NO_DRAW`: only a solo ends it).
     fn draws_refused(&self) -> Option<&'static str> {
+        None
+    }
+    /// Why a player may not send press to `readers` at `when`, where the
+    /// feature's rule limits press (DPjudge's `FTF_PRESS`); `None` leaves
+    /// it to the game's press setting. Never asked of the GM's press.
+    fn press_refused(&self, _when: PressMoment, _readers: Readers) -> Option<&'static str> {
         None
     }
     /// What a silenced power's player is told when it sends orders: why

@@ -217,6 +217,19 @@ pub trait VariantRules: Ruleset {
             .find_map(|f| f.draws_refused())
     }
 
+    /// Why a player may not send press to `readers` at `when`, if a
+    /// feature's press rule forbids it (face-to-face press).
+    fn press_refused(
+        &self,
+        when: super::feature::PressMoment,
+        readers: super::feature::Readers,
+    ) -> Option<&'static str> {
+        self.features()
+            .plugins
+            .iter()
+            .find_map(|f| f.press_refused(when, readers))
+    }
+
     /// Why `power` gives no orders in `pos`, if a feature silences it
     /// (1000 AD rule 13's anarchy, a dormant power): its units hold and
     /// nothing of it is missing.

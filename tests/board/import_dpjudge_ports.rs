@@ -277,19 +277,26 @@ fn a_terrain_line_without_abuts_keeps_the_borders_the_place_had() {
     }
 }
 
-/// Sail Ho!'s `RULE FTF_PRESS`: press only in movement phases is not one
-/// of this judge's press settings, so the map is refused with that reason
-/// rather than played with other press.
+/// Sail Ho!'s `RULE FTF_PRESS` is a rule of the variant here (face-to-face
+/// press, `[press]`), but DPjudge's other press rules are each game's
+/// `SET PRESS` here: a map with one is refused with that reason rather
+/// than played with other press.
 #[test]
-fn face_to_face_press_is_refused_naming_the_rule_and_why() {
-    let map = "USE standard.map\nRULE FTF_PRESS\n";
+fn a_press_rule_other_than_face_to_face_is_refused_naming_set_press() {
+    let ftf = import_map("USE standard.map\nRULE FTF_PRESS\n").expect("imports");
+    assert!(
+        ftf.toml.contains("[press]\nface-to-face = true"),
+        "{}",
+        ftf.toml
+    );
+    let map = "USE standard.map\nRULE GREY_PRESS\n";
     let Err(ImportError::Refused(list)) = import_map(map) else {
         panic!("refused");
     };
     assert_eq!(list.len(), 1, "{list:?}");
-    assert_eq!(list[0].what, "RULE FTF_PRESS");
+    assert_eq!(list[0].what, "RULE GREY_PRESS");
     assert_eq!(list[0].line, 2);
-    assert!(list[0].why.contains("press"), "{}", list[0].why);
+    assert!(list[0].why.contains("SET PRESS"), "{}", list[0].why);
 }
 
 /// 1900's `*SIB` (a partisan site) is refused by name, not left to fail

@@ -88,15 +88,9 @@ fn a_flow_the_calendar_cannot_say_is_refused_naming_its_line() {
     );
 }
 
-/// The imported file, written where the test harness can read it.
-fn world_playing(toml: &str, name: &str) -> World {
-    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.toml"));
-    std::fs::write(&file, toml).expect("write");
-    // `with_variant` reads under tests/data: climb to the root from there.
-    World::with_variant(&format!(
-        "../../../../../../../../../../..{}",
-        file.display()
-    ))
+/// A judge that plays the imported file.
+fn world_playing(toml: &str) -> World {
+    World::with_variant_text(toml)
 }
 
 const POWERS: [&str; 7] = [
@@ -106,7 +100,7 @@ const POWERS: [&str; 7] = [
 #[test]
 fn by_mail_the_results_name_the_next_turn_five_years_on_and_the_decade_s_adjustments() {
     let i = imported("decades.map").expect("imports");
-    let mut w = world_playing(&i.toml, "decades-mail");
+    let mut w = world_playing(&i.toml);
     let gm = "gm@example.test";
     w.reply(gm, "CREATE dec decades gm-secret");
     for p in POWERS {

@@ -172,14 +172,7 @@ fn sengoku_by_mail_the_neutral_daimyo_are_not_played() {
         "{}",
         String::from_utf8_lossy(&st.stderr)
     );
-    let data = format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"));
-    let ups = data.split('/').filter(|s| !s.is_empty()).count();
-    let rel = format!(
-        "{}{}",
-        "../".repeat(ups),
-        tmp.display().to_string().trim_start_matches('/')
-    );
-    let mut w = support_judge::World::with_variant(&rel);
+    let mut w = support_judge::World::with_variant_file(&tmp);
     let _ = std::fs::remove_file(&tmp);
     let r = w.reply("gm@example.test", "CREATE s sengoku gm-secret");
     assert!(r.contains("Neutral"), "{r}");

@@ -240,8 +240,7 @@ fn a_draw_needs_only_the_played_powers_votes() {
     let text = standard.replace("\n[no-draw]\n", "\n");
     let path = std::env::temp_dir().join(format!("dummies-draw-{}.toml", std::process::id()));
     std::fs::write(&path, text).expect("write");
-    let rel = pathdiff(&path);
-    let mut w = World::with_variant(&rel);
+    let mut w = World::with_variant_file(&path);
     let _ = std::fs::remove_file(&path);
     w.reply("gm@example.test", "CREATE d dummies gm-secret");
     for p in PLAYED {
@@ -260,17 +259,6 @@ fn a_draw_needs_only_the_played_powers_votes() {
         result.contains("draw") && !result.contains("Italy"),
         "{result}"
     );
-}
-
-/// `path` as World::with_variant takes it: relative to tests/data.
-fn pathdiff(path: &std::path::Path) -> String {
-    let data = format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"));
-    let ups = data.split('/').filter(|s| !s.is_empty()).count();
-    format!(
-        "{}{}",
-        "../".repeat(ups),
-        path.display().to_string().trim_start_matches('/')
-    )
 }
 
 /// A dislodged dummy unit is disbanded (nobody orders its retreat), and

@@ -107,12 +107,7 @@ fn newhomes_by_mail_a_centre_owned_at_the_year_s_adjustments_is_a_home_to_build_
         |n: &str| std::fs::read_to_string(Path::new(data).join(n)).map_err(|e| e.to_string());
     let i = zinejudge::import::dpjudge::import("newhomes.map", &mut fetch).expect("imports");
     assert!(i.toml.contains("[new-homes]\nyears = [1901]"), "{}", i.toml);
-    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("newhomes-mail.toml");
-    std::fs::write(&file, &i.toml).expect("write");
-    let mut w = support_judge::World::with_variant(&format!(
-        "../../../../../../../../../../..{}",
-        file.display()
-    ));
+    let mut w = support_judge::World::with_variant_text(&i.toml);
     let gm = "gm@example.test";
     let de = "germany@example.test";
     w.reply(gm, "CREATE nh newhomes gm-secret");

@@ -128,12 +128,7 @@ fn remote_builds_by_mail_a_build_in_an_owned_centre_far_from_home_is_taken() {
         |n: &str| std::fs::read_to_string(Path::new(data).join(n)).map_err(|e| e.to_string());
     let i = zinejudge::import::dpjudge::import("decades.map", &mut fetch).expect("imports");
     assert!(i.toml.contains("[remote-builds]"), "{}", i.toml);
-    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("decades-remote.toml");
-    std::fs::write(&file, &i.toml).expect("write");
-    let mut w = support_judge::World::with_variant(&format!(
-        "../../../../../../../../../../..{}",
-        file.display()
-    ));
+    let mut w = support_judge::World::with_variant_text(&i.toml);
     let gm = "gm@example.test";
     let de = "germany@example.test";
     w.reply(gm, "CREATE rb decades gm-secret");

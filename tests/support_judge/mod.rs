@@ -111,11 +111,25 @@ impl World {
 
     /// A world whose judge also plays the variant in `file` (under tests/data).
     pub fn with_variant(file: &str) -> World {
-        let text =
-            std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR")))
-                .unwrap();
+        Self::with_variant_file(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data")
+                .join(file),
+        )
+    }
+
+    /// A world whose judge also plays the variant file at `path`, wherever
+    /// it lies (a file a test imported or edited into its temporary folder).
+    pub fn with_variant_file(path: &std::path::Path) -> World {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        Self::with_variant_text(&text)
+    }
+
+    /// A world whose judge also plays the variant written in `toml`.
+    pub fn with_variant_text(toml: &str) -> World {
         let mut judge = Judge::new("zinejudge", "UTC");
-        judge.add_variant(zinejudge::variant::Variant::from_toml(&text).unwrap());
+        judge.add_variant(zinejudge::variant::Variant::from_toml(toml).unwrap());
         Self::with_judge(judge)
     }
 

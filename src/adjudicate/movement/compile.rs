@@ -390,6 +390,10 @@ impl Compiled<'_> {
                 return Err(Illegal::NoSupportAcross);
             }
         }
+        // Nor crosses a border shut to the unit's power (`owner_borders`).
+        if !self.hooks.closed.is_empty() {
+            self.check_owner_borders(u, unit, c)?;
+        }
         // The defensive army keeps to its homeland and supports only what
         // happens in it (1000 AD rule 7).
         if unit.kind == UnitKind::DefensiveArmy {

@@ -20,6 +20,7 @@
 mod compact;
 mod compile;
 mod marks;
+mod owner_borders;
 mod resolve;
 mod results;
 mod strength;
@@ -276,6 +277,10 @@ pub struct Prepared {
     /// Units that hold with other than their own strength when their move
     /// fails (1700 AD rule 7: a leader moves with three, holds with one).
     pub held: Vec<(usize, u32)>,
+    /// Borders shut to some powers this phase, for want of the centres
+    /// the map asks them to own (`Map::closed_borders`: Imperial's
+    /// Bosporus).
+    pub closed: Vec<crate::map::ClosedBorder>,
 }
 
 /// An army aboard an A/F that disembarks this move (Abstraction II): a
@@ -588,6 +593,8 @@ struct Hooks {
     /// The strength a unit holds with when its move fails, if not its
     /// own (0: its own).
     held: Vec<u32>,
+    /// Borders shut to some powers ([`owner_borders`]).
+    closed: Vec<crate::map::ClosedBorder>,
 }
 
 impl Hooks {
@@ -814,6 +821,9 @@ impl<'a> Compiled<'a> {
         for &(u, r) in &prepared.from {
             self.hooks
                 .set(n_units, |h| &mut h.fixed_from, None, u, Some(r));
+        }
+        if !prepared.closed.is_empty() {
+            self.hooks.closed.clone_from(&prepared.closed);
         }
         for &(u, s) in &prepared.held {
             // In the judge's count, as the unit's own strength is.

@@ -246,6 +246,9 @@ impl Compiled<'_> {
                     && self.place[p.index()].flags & (OCCUPIED | CONTESTED) == 0
                     && (by_convoy || p != attacker_from)
                     && self.b.map.province(p).terrain != Terrain::OffBoard
+                    && self
+                        .closed_to(unit.power, ProvinceId(self.slot[u].prov), p)
+                        .is_none()
             })
             .map(|&(r, _)| r)
             .collect()

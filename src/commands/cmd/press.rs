@@ -7,8 +7,12 @@ use crate::commands::error::CmdResult;
 use crate::commands::pressform::{Header, Recipients, Target, target_name};
 use crate::commands::registry::{AnySeat, Args, Command, SignedOn, Spec};
 use crate::commands::{Judge, PressOut, Session, load};
-use crate::game::record::Press as PressRule;
+use crate::game::record::{Press as PressRule, Status};
+use crate::rules::feature::{PressMoment, Readers};
+use crate::rules::view::VariantRules;
 use crate::store::games;
+use crate::store::games::GameRow;
+use crate::variant::Variant;
 
 /// PRESS [TO] readers [GREY|WHITE].
 pub struct Press(Header);
@@ -73,6 +77,9 @@ fn send(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &AnySeat, header: &Hea
             return Err(format!("{game} allows only white press (signed)").into());
         }
         _ => {}
+    }
+    if seat.power.is_some() {
+        face_to_face(&v, &g, &to, to_gm_only, s.now)?;
     }
     let grey = asked_grey && !to_gm_only;
     if text.trim().is_empty() {
@@ -195,6 +202,38 @@ fn send(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &AnySeat, header: &Hea
         ));
     }
     Ok(())
+}
+
+/// Refuse a player's press that the variant's press rule forbids now
+/// (face-to-face press, `[press] face-to-face`): only while the game is
+/// played, asked with the phase's kind and whether its deadline has
+/// passed with the game still waiting for orders.
+fn face_to_face(
+    v: &Variant,
+    g: &GameRow,
+    to: &Recipients,
+    to_gm_only: bool,
+    now: i64,
+) -> CmdResult {
+    if !matches!(g.status, Status::Active | Status::Paused) {
+        return Ok(());
+    }
+    let readers = if to_gm_only {
+        Readers::Master
+    } else if *to == Recipients::Everybody {
+        Readers::Everybody
+    } else {
+        Readers::Private
+    };
+    let when = PressMoment {
+        kind: crate::commands::position(v, g)?.phase.kind,
+        // A paused game's deadline does not run.
+        deadline_missed: g.status == Status::Active && g.deadline.is_some_and(|d| d <= now),
+    };
+    match v.press_refused(when, readers) {
+        Some(why) => Err(why.to_string().into()),
+        None => Ok(()),
+    }
 }
 
 /// The longest press message, in characters.

@@ -10,14 +10,16 @@
 //! renames, amendments and drops, powers with their adjectives, homes and
 //! starting units, neutral centres, the calendar and its first phase, the
 //! victory count, and the `RULE` words and directives that are rules this
-//! judge has (`BUILD_ANY`, `HOME_BUILDS`, `REMOTE_BUILDS`, `NEWHOMES`,
-//! `FLOW`'s `NEWYEAR` and `IFYEARDIV`). A directive or rule word it cannot
-//! play is refused with its file and line. DPjudge's PostScript map beside
+//! judge has (`BUILD_ANY`, `HOME_BUILDS`, `REMOTE_BUILDS`, `FTF_PRESS`:
+//! `press`, `NEWHOMES`, `FLOW`'s `NEWYEAR` and `IFYEARDIV`). A directive
+//! or rule word it cannot play is refused with its file and line. DPjudge's PostScript map beside
 //! the map, where there is one, gives the places' points (`ps`).
 
 mod calendar;
 mod dummies;
+mod owner_marks;
 mod ports;
+mod press;
 mod ps;
 mod read;
 mod write;

@@ -128,15 +128,11 @@ pub(super) fn province_lines(
 
 /// Why a `RULE` word is refused, where there is more to say than that the
 /// judge has no such rule: the press rules (a game's press here is its
-/// GM's `SET PRESS`: white, grey or none, in every phase) and DPjudge's
+/// GM's `SET PRESS`: white, grey or none; only `FTF_PRESS` is a rule of
+/// the variant, `super::press`) and DPjudge's
 /// rules for units in places that change during the game.
 pub(super) fn rule_refusal(word: &str) -> Option<&'static str> {
     Some(match word {
-        "FTF_PRESS" => {
-            "face-to-face press (none but to the Master outside movement phases, \
-             none after a missed deadline) is not a press setting this judge has: \
-             a game's press is white, grey or none in every phase (SET PRESS)"
-        }
         "NO_PRESS" | "PUBLIC_PRESS" | "GREY_PRESS" | "YELLOW_PRESS" | "WHITE_GREY"
         | "FAKE_PRESS" | "TOUCH_PRESS" | "REMOTE_PRESS" | "BACKSEAT_PRESS" | "PRESS_MASTER"
         | "LATE_SEND" => {

@@ -86,12 +86,17 @@ pub(super) struct Model {
     pub ps_info: std::collections::BTreeMap<String, (f32, f32)>,
     /// Borders marked `*` or `~` (see [`super::ports`]).
     pub marks: Vec<super::ports::Mark>,
+    /// Borders open only to some centres' owners (`AEG(CON)`: see
+    /// [`super::owner_marks`]).
+    pub owner_marks: Vec<super::owner_marks::OwnerMark>,
     /// What was read and deliberately left out (cosmetic or
     /// administrative lines), for the imported file's header.
     pub notes: Vec<String>,
     pub refusals: Vec<Refusal>,
     /// The dummy powers' rule words and `NO_DRAW` (`super::dummies`).
     pub dummy_words: super::dummies::DummyWords,
+    /// `RULE FTF_PRESS`: face-to-face press (`super::press`).
+    pub face_to_face: bool,
 }
 
 /// How deep `USE` may nest: deeper is a loop.
@@ -128,7 +133,11 @@ impl Model {
     }
 
     fn power_index(&self, name: &str) -> Option<usize> {
-        self.powers.iter().position(|p| same(&p.name, name))
+        // DPjudge's `normPower`: case, `+` and spaces do not count
+        // (Imperial's `U+S+A` is the military file's `USA`).
+        let norm = |n: &str| n.to_uppercase().replace(['+', ' '], "");
+        let name = norm(name);
+        self.powers.iter().position(|p| norm(&p.name) == name)
     }
 }
 
@@ -423,6 +432,7 @@ fn rename(old: &str, new: &str, m: &mut Model) {
     }
     m.names.retain(|n| !same(&n.abbr, old));
     super::ports::rename_marks(&mut m.marks, old, new);
+    super::owner_marks::rename(&mut m.owner_marks, old, new);
 }
 
 /// `DROP abbr`: the place, its coasts, and every border to them.
@@ -438,6 +448,7 @@ fn drop_place(w: &str, m: &mut Model) {
     }
     m.names.retain(|n| !gone(&n.abbr));
     super::ports::drop_marks(&mut m.marks, w);
+    super::owner_marks::drop_place(&mut m.owner_marks, w);
 }
 
 /// `COAST SPA/NC ABUTS GAS MAO POR` and the other terrain words.
@@ -463,15 +474,18 @@ fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
             m.refuse(at, &line, &format!("`{a}`: borders open to some powers only (or one-way) are not a rule this judge has"));
             return;
         }
-        if bare.contains('(') {
-            m.refuse(at, &line, &format!("`{a}`: borders open only to the owner of some centres are not a rule this judge has"));
-            return;
-        }
         if a.starts_with('-') {
             written.push((*a).to_string());
             continue;
         }
-        match super::ports::border_mark(&mut m.marks, key, a) {
+        let a = match super::owner_marks::owner_mark(&mut m.owner_marks, key, a) {
+            Ok(a) => a,
+            Err(why) => {
+                m.refuse(at, &line, &why);
+                return;
+            }
+        };
+        match super::ports::border_mark(&mut m.marks, key, &a) {
             Ok(b) => written.push(b),
             Err(why) => {
                 m.refuse(at, &line, &why);
@@ -523,6 +537,7 @@ fn amend(key: &str, abuts: &[&str], at: &Cursor<'_>, m: &mut Model) {
         if let Some(gone) = a.strip_prefix('-') {
             l.abuts.retain(|x| !same(x, gone));
             super::ports::unmark(&mut m.marks, gone);
+            super::owner_marks::unmark(&mut m.owner_marks, gone);
         } else {
             l.abuts.retain(|x| !same(x, a));
             l.abuts.push((*a).to_string());
@@ -674,6 +689,7 @@ fn rule(w: &str, at: &Cursor<'_>, m: &mut Model) {
         "MOBILIZE" => m.mobilize = !off,
         "HOME_BUILDS" => m.home_builds = !off,
         "REMOTE_BUILDS" => m.remote_builds = !off,
+        w if super::press::rule_word(w, off, &mut m.face_to_face) => {}
         w if super::dummies::rule_word(
             w,
             off,
@@ -775,7 +791,11 @@ fn power_line(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
         .or_else(|| m.power_index(name));
     let p = match found {
         Some(p) => {
-            m.powers[p].name = (*name).to_string();
+            // A rename takes the new name; the power named again keeps
+            // its first spelling (`U+S+A`'s capitals, not `USA`'s).
+            if old.is_some() {
+                m.powers[p].name = (*name).to_string();
+            }
             p
         }
         None => {

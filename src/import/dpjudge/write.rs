@@ -277,6 +277,7 @@ fn calendar(out: &mut String, m: &Model, cal: &super::calendar::Flow, centres: u
         .map(|p| q(&power_name(&p.name)))
         .collect();
     super::dummies::write(out, &dummies, &m.dummy_words);
+    super::press::write(out, m.face_to_face);
 }
 
 /// `[coasts]` for the coast names this judge does not know already.
@@ -475,6 +476,7 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
         }
         let port = b.m.terrain(base) == Some(Terrain::Port);
         super::ports::province_lines(out, &b.m.marks, base, port, &|k| b.id(k));
+        super::owner_marks::province_line(out, &b.m.owner_marks, base, &|k| b.id(k));
         if terrain == "impassable" {
             let _ = writeln!(out);
             continue;
