@@ -73,6 +73,15 @@ fn orders(v: &Variant) -> PhaseOrders {
     PhaseOrders::Movement(main)
 }
 
+/// Where `PICTURE_DUMP` names a directory, the pictures measured are
+/// written there to be looked at.
+fn dump(name: &str, png: &[u8]) {
+    if let Some(dir) = std::env::var_os("PICTURE_DUMP") {
+        let path = std::path::Path::new(&dir).join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("writes the picture");
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let v = variant::builtin("standard").expect("ships").expect("loads");
     let pos = Position::initial(&v);
@@ -100,9 +109,11 @@ fn bench(c: &mut Criterion) {
     let pic = Picture::new(&v);
     let title = "bench: Spring 1901 results";
     let svg = pic.phase_svg(&r, title, Viewer::Gm);
+    let composed = pic.phase_png(&r, title, Viewer::Gm).expect("renders");
+    dump("standard_opening", &composed);
     eprintln!(
         "standard_phase_png: {} bytes (whole SVG rasterised: {} bytes)",
-        pic.phase_png(&r, title, Viewer::Gm).expect("renders").len(),
+        composed.len(),
         png(&svg).expect("renders").len()
     );
     g.bench_function("standard_phase_png", |b| {
@@ -128,10 +139,9 @@ fn bench(c: &mut Criterion) {
             nmr: vec![],
         };
         let pic = Picture::new(&sv);
-        eprintln!(
-            "{name}_phase_png: {} bytes",
-            pic.phase_png(&r, title, Viewer::Gm).expect("renders").len()
-        );
+        let bytes = pic.phase_png(&r, title, Viewer::Gm).expect("renders");
+        dump(&format!("{name}_opening"), &bytes);
+        eprintln!("{name}_phase_png: {} bytes", bytes.len());
         g.bench_function(format!("{name}_phase_png"), |b| {
             b.iter(|| black_box(pic.phase_png(&r, title, Viewer::Gm).expect("renders")))
         });

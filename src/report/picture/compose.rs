@@ -30,6 +30,10 @@ pub(super) struct Layers {
     /// The province names, each cut out with its halo, and where it goes:
     /// drawn over the orders and under the units, as in the SVG.
     names: Vec<(i32, i32, Pixmap)>,
+    /// The walls between areas that do not border, cut out with where
+    /// they go (`None` on a map without walls): drawn over the owners'
+    /// tints, as in the SVG, without drawing the SVG again.
+    walls: Option<(i32, i32, Pixmap)>,
     /// Each province's area as a path, by province index (`None`: no
     /// area, or not a supply centre), for the owners' tints.
     areas: Vec<Option<Path>>,
@@ -177,6 +181,18 @@ impl Picture<'_> {
                 names.push((x, y, px));
             }
         }
+        let walls = self.walls();
+        let walls = if walls.is_empty() {
+            None
+        } else {
+            let mut o = String::with_capacity(walls.len() + 1024);
+            self.head(&mut o);
+            let _ = writeln!(
+                o,
+                r#"<g transform="translate(0 {TOP:.0})">{walls}</g></svg>"#
+            );
+            cut(&raster::pixmap(&o, false)?)
+        };
         let map = &self.variant.map;
         let areas = map
             .province_ids()
@@ -204,9 +220,9 @@ impl Picture<'_> {
             .collect();
         let mut hatches = Vec::new();
         for pw in map.power_ids() {
-            let c = super::colour(pw);
+            let (w, h, tile) = super::hatch_tile(pw);
             let tile = format!(
-                r#"<svg xmlns="http://www.w3.org/2000/svg" width="6" height="6"><rect width="6" height="6" fill="{c}" fill-opacity="0.42"/><line x1="0" y1="0" x2="0" y2="6" stroke="{c}" stroke-width="1.5" stroke-opacity="0.75"/></svg>"#
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}">{tile}</svg>"#
             );
             hatches.push(raster::pixmap(&tile, false)?);
         }
@@ -216,6 +232,7 @@ impl Picture<'_> {
         Ok(Layers {
             base,
             names,
+            walls,
             areas,
             hatches,
             fixed,
@@ -242,13 +259,15 @@ impl Picture<'_> {
             esc(title)
         );
         let _ = writeln!(o, r#"<g transform="translate(0 {TOP:.0})">"#);
-        o.push_str(&self.walls());
         self.boxes(&mut o);
         self.marks(&mut o, s);
         let _ = writeln!(o, "</g></svg>");
         // The owners' tints, painted straight: a hatch pattern costs
         // resvg a canvas of its own for each area.
         self.tint(&layers, pos, &mut px);
+        if let Some(w) = &layers.walls {
+            draw_names(&mut px, std::slice::from_ref(w));
+        }
         raster::render_onto(&o, &mut px)?;
         draw_names(&mut px, &layers.names);
         // Over the names: the centres' marks, the units, the frame, the
@@ -280,14 +299,13 @@ impl Picture<'_> {
             let Some(tile) = layers.hatches.get(owner.index()) else {
                 continue;
             };
-            let angle = super::HATCH[owner.index() % super::HATCH.len()] as f32;
             let paint = Paint {
                 shader: Pattern::new(
                     tile.as_ref(),
                     SpreadMode::Repeat,
                     FilterQuality::Nearest,
                     1.0,
-                    Transform::from_rotate(angle).post_translate(0.0, TOP),
+                    Transform::from_translate(0.0, TOP),
                 ),
                 anti_alias: true,
                 ..Paint::default()
@@ -303,7 +321,30 @@ impl Picture<'_> {
     }
 }
 
-/// Draw the names cut out of the fixed layers back where they go.
+/// The smallest part of a transparent `pixmap` that holds everything
+/// drawn on it, and where it goes; `None` if nothing is.
+fn cut(pixmap: &Pixmap) -> Option<(i32, i32, Pixmap)> {
+    let w = pixmap.width() as usize;
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for (i, p) in pixmap.pixels().iter().enumerate() {
+        if p.alpha() > 0 {
+            let (x, y) = (i % w, i / w);
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+    }
+    if x0 > x1 {
+        return None;
+    }
+    let r =
+        resvg::tiny_skia::IntRect::from_ltrb(x0 as i32, y0 as i32, x1 as i32 + 1, y1 as i32 + 1)?;
+    Some((r.x(), r.y(), pixmap.clone_rect(r)?))
+}
+
+/// Draw the pieces cut out of the fixed layers (the names, the walls)
+/// back where they go.
 fn draw_names(px: &mut Pixmap, names: &[(i32, i32, Pixmap)]) {
     for (x, y, name) in names {
         px.draw_pixmap(

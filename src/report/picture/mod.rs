@@ -89,9 +89,80 @@ const COLOURS: &[&str] = &[
     "#ec407a", "#00897b",
 ];
 
-/// Hatch angles of the powers, so a black-and-white print tells owners
-/// apart where colours do not.
-const HATCH: &[i32] = &[45, -45, 0, 90, 22, -22, 68, -68, 45, -45];
+/// A hatch: a tile and the lines drawn across it.
+struct Hatch {
+    w: u32,
+    h: u32,
+    /// Path data of the lines: one line from edge to edge, and the ends
+    /// of its neighbours' lines that cross the tile's corners.
+    lines: &'static str,
+}
+
+/// The powers' hatches, so a black-and-white print tells owners apart
+/// where colours do not: `/`, `\`, `|`, `-`, then `/` and `\` steep and
+/// shallow. Each tile is whole pixels wide and high and its lines leave
+/// it where the next tile's go on, so the hatch repeats on whole pixels
+/// and every tile of it is drawn alike: a PNG of it compresses as well as
+/// a flat colour does, where the rotated tiles that were here before
+/// fell differently on the pixels row after row and made the owners half
+/// of a picture's bytes.
+const HATCH: &[Hatch] = &[
+    Hatch {
+        w: 8,
+        h: 8,
+        lines: "M0 8L8 0M-1 1L1 -1M7 9L9 7",
+    },
+    Hatch {
+        w: 8,
+        h: 8,
+        lines: "M0 0L8 8M7 -1L9 1M-1 7L1 9",
+    },
+    Hatch {
+        w: 6,
+        h: 6,
+        lines: "M0.5 0V6",
+    },
+    Hatch {
+        w: 6,
+        h: 6,
+        lines: "M0 0.5H6",
+    },
+    Hatch {
+        w: 6,
+        h: 12,
+        lines: "M0 12L6 0M-1 2L1 -2M5 14L7 10",
+    },
+    Hatch {
+        w: 6,
+        h: 12,
+        lines: "M0 0L6 12M5 -2L7 2M-1 10L1 14",
+    },
+    Hatch {
+        w: 12,
+        h: 6,
+        lines: "M0 6L12 0M-2 1L2 -1M10 7L14 5",
+    },
+    Hatch {
+        w: 12,
+        h: 6,
+        lines: "M0 0L12 6M10 -1L14 1M-2 5L2 7",
+    },
+];
+
+/// Power `p`'s hatch tile, drawn as an SVG pattern's content: its
+/// colour washed over the tile, and its lines.
+fn hatch_tile(p: PowerId) -> (u32, u32, String) {
+    let h = &HATCH[p.index() % HATCH.len()];
+    let c = colour(p);
+    (
+        h.w,
+        h.h,
+        format!(
+            r#"<rect width="{}" height="{}" fill="{c}" fill-opacity="0.42"/><path d="{}" stroke="{c}" stroke-width="1" stroke-opacity="0.75" fill="none"/>"#,
+            h.w, h.h, h.lines
+        ),
+    )
+}
 
 /// A power's colour.
 pub fn colour(p: PowerId) -> &'static str {
@@ -248,17 +319,16 @@ impl<'v> Picture<'v> {
         let _ = writeln!(o, "<defs>");
         for pw in self.variant.map.power_ids() {
             let i = pw.index();
+            let (w, h, tile) = hatch_tile(pw);
             let _ = writeln!(
                 o,
-                r#"<pattern id="h{i}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate({})"><rect width="6" height="6" fill="{}" fill-opacity="0.42"/><line x1="0" y1="0" x2="0" y2="6" stroke="{}" stroke-width="1.5" stroke-opacity="0.75"/></pattern>"#,
-                HATCH[i % HATCH.len()],
-                colour(pw),
-                colour(pw)
+                r#"<pattern id="h{i}" width="{w}" height="{h}" patternUnits="userSpaceOnUse">{tile}</pattern>"#
             );
         }
+        // Rock: a `/` hatch on whole pixels, as the owners' are.
         let _ = writeln!(
             o,
-            r##"<pattern id="rock" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="5" fill="{IMPASSABLE}"/><line x1="0" y1="0" x2="0" y2="5" stroke="#8a8272" stroke-width="1"/></pattern>"##
+            r##"<pattern id="rock" width="7" height="7" patternUnits="userSpaceOnUse"><rect width="7" height="7" fill="{IMPASSABLE}"/><path d="M0 7L7 0M-1 1L1 -1M6 8L8 6" stroke="#8a8272" stroke-width="0.8" fill="none"/></pattern>"##
         );
         let _ = writeln!(o, "</defs>");
     }
