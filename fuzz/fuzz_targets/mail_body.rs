@@ -62,8 +62,7 @@ fuzz_target!(|data: &[u8]| {
                         // `Disband A,`), comes back as "no order here"
                         // (`Empty`) so that it is not dropped without a
                         // word; alone, the parser says what it expected.
-                        (Err(a), Err(_))
-                            if a.kind == ParseErrorKind::Empty && found.len() > 1 => {}
+                        (Err(a), Err(_)) if a.kind == ParseErrorKind::Empty && found.len() > 1 => {}
                         (Err(a), Err(b)) => {
                             assert_eq!(
                                 a.kind, b.kind,
