@@ -64,10 +64,12 @@ fuzz_target!(|data: &[u8]| {
                         // word; alone, the parser says what it expected.
                         (Err(a), Err(_)) if a.kind == ParseErrorKind::Empty && found.len() > 1 => {}
                         (Err(a), Err(b)) => {
-                            assert_eq!(
-                                a.kind, b.kind,
-                                "{:?} fails differently in a mail and alone",
-                                f.text
+                            assert!(
+                                same_failure(&a.kind, &b.kind),
+                                "{:?} fails differently in a mail ({:?}) and alone ({:?})",
+                                f.text,
+                                a.kind,
+                                b.kind
                             );
                             assert_eq!(
                                 a.span.len(),
@@ -87,3 +89,25 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// The same failure, but for the suggestions of an unknown name when one
+/// side has none: a parser suggests names for its first hundred unknown
+/// words only (`OrderParser::suggest`, so that a mail of thousands costs
+/// little), and the target reuses one parser for every phase, the mail and
+/// each piece alone, so a long body spends that budget before a later
+/// parse of the same word.
+fn same_failure(a: &ParseErrorKind, b: &ParseErrorKind) -> bool {
+    match (a, b) {
+        (
+            ParseErrorKind::UnknownPlace {
+                text: t,
+                suggestions: s,
+            },
+            ParseErrorKind::UnknownPlace {
+                text: u,
+                suggestions: v,
+            },
+        ) => t == u && (s == v || s.is_empty() || v.is_empty()),
+        _ => a == b,
+    }
+}
