@@ -397,6 +397,23 @@ fn rule_8_fleets_enter_only_friendly_coastal_provinces_and_stack_two_there() {
 }
 
 #[test]
+fn rule_8_a_fleet_sails_between_the_adriatic_and_rome_beside_a_friendly_army() {
+    let v = variant();
+    // Rule 8: "fleets may occupy coastal provinces simultaneously with
+    // friendly land units". Rome, the Papal States, has its Adriatic
+    // coast (Ancona): a Spanish fleet sails in from the Adriatic beside
+    // the Spanish army holding it, and out again.
+    let pos = shared(&v, &[("Spain", "A Rom"), ("Spain", "F ADR")]);
+    let t = turn(&v, &pos, &["Spain: F(ADR)-Rom"]);
+    assert_eq!(t.orders, vec![None], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "Rom"), ["Spain"]);
+    let pos = shared(&v, &[("Spain", "A Rom"), ("Spain", "F Rom")]);
+    let t = turn(&v, &pos, &["Spain: F(Rom)-ADR"]);
+    assert_eq!(t.orders, vec![None], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "ADR"), ["Spain"]);
+}
+
+#[test]
 fn rule_8_a_stack_of_two_fleets_moves_as_one_with_the_strength_of_two() {
     let v = variant();
     let pos = shared(
