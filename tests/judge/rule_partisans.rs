@@ -295,33 +295,13 @@ fn partisans_by_mail_russia_holding_every_home_is_told_siberia_is_no_site() {
 /// accepts, with Russia's partisan site in it.
 #[test]
 fn partisans_1900_imported_by_the_cli_passes_check_game() {
-    use std::process::Command;
-    let bin = env!("CARGO_BIN_EXE_zinejudge");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("partisans-cli-1900.toml");
-    let st = Command::new(bin)
-        .args(["import", "dpjudge"])
-        .arg(Path::new(DATA).join("1900.map"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    let out = support_play::import_with_cli(
+        &Path::new(DATA).join("1900.map"),
+        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("partisans-cli-1900.toml"),
+        &[],
     );
     let written = std::fs::read_to_string(&out).expect("written");
     assert!(written.contains("[[partisans]]"), "{written}");
-    let c = Command::new(bin)
-        .arg("check-game")
-        .arg(&out)
-        .output()
-        .expect("runs");
-    let said = String::from_utf8_lossy(&c.stdout);
-    assert!(
-        c.status.success(),
-        "{said}{}",
-        String::from_utf8_lossy(&c.stderr)
-    );
+    let said = support_play::check_game_with_cli(&out);
     assert!(said.contains("39 supply centres, 7 powers"), "{said}");
 }
