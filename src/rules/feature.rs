@@ -364,6 +364,18 @@ pub trait Feature:
         None
     }
 
+    /// See `RuleQuestions::builds_most`, with who owns each province now
+    /// (`owners`): the fewest any feature allows.
+    fn builds_most(
+        &self,
+        _map: &Map,
+        _owners: &[Option<PowerId>],
+        _power: PowerId,
+        _units: &[Unit],
+    ) -> Option<u32> {
+        None
+    }
+
     /// Centres `power` counts at an adjustment beyond those it owns on the
     /// board, where the feature's rule gives some (DPjudge's partisan
     /// sites: one each while the power holds some but not all of its
