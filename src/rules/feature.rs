@@ -385,6 +385,14 @@ pub trait Feature:
         0
     }
 
+    /// What the results' chart says of the centres this feature counts
+    /// beyond those on the board ([`Feature::centres_beyond`]), in a few
+    /// words after the count (`1 partisan site`), so a reader sees why
+    /// the power keeps more units than it owns centres. `None`: none now.
+    fn centres_beyond_named(&self, _owners: &[Option<PowerId>], _power: PowerId) -> Option<String> {
+        None
+    }
+
     /// See `RuleQuestions::unseen`.
     fn unseen(&self, _orderer: PowerId, _p: ProvinceId, _phase: Option<Phase>) -> bool {
         false

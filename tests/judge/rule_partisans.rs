@@ -221,7 +221,8 @@ fn play(w: &mut support_judge::World, game: &str, moves: &[&[(&str, &str)]]) {
 /// By mail: Germany takes Warsaw in 1900 while Russia takes Rumania;
 /// Russia, holding three of its four homes and Rumania with four units,
 /// is owed one build (the extra unit) and makes it in Siberia; the chart
-/// then shows it with one unit more than its centres.
+/// then shows it with one unit more than its centres, and says why (its
+/// partisan site), as LIST does.
 #[test]
 fn partisans_by_mail_russia_having_lost_warsaw_builds_in_siberia() {
     let mut w = world();
@@ -260,11 +261,23 @@ fn partisans_by_mail_russia_having_lost_warsaw_builds_in_siberia() {
         "{}",
         results.body
     );
+    // The chart says why Russia keeps a unit more than its centres: the
+    // partisan site counts one more for its builds.
     assert!(
-        results.body.contains("Russia         4, units 5"),
+        results
+            .body
+            .contains("Russia         4 and 1 partisan site, units 5"),
         "{}",
         results.body
     );
+    // LIST says it as the chart does; Germany, with no partisan site,
+    // shows its count alone.
+    let list = w.reply(ru, "LIST rem");
+    assert!(
+        list.contains("centres  4 (+1 partisan site), units  5"),
+        "{list}"
+    );
+    assert_eq!(list.matches("partisan site").count(), 1, "{list}");
 }
 
 /// By mail: Russia keeps all four homes and takes Rumania; its order to
