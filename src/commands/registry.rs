@@ -596,6 +596,12 @@ pub(crate) fn kept_form(c: &CommandLine) -> String {
     words.join(" ")
 }
 
+/// The password a command line holds, if it is its command's form (the
+/// first word that may be it: see [`secrets_of`]).
+pub fn secret_of(c: &CommandLine) -> Option<String> {
+    secrets_of(c).into_iter().next()
+}
+
 /// The password a command line holds, if it is its command's form: the
 /// words that may be it, where the form cannot tell which.
 pub fn secrets_of(c: &CommandLine) -> Vec<String> {
