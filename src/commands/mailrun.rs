@@ -236,9 +236,11 @@ fn kept(text: &str, secrets: &[String]) -> Option<String> {
 
 /// The copy of the raw mail `raw` (to the judge at `judge`) to keep beside
 /// the store, in a Maildir's `cur/` or an IMAP processed mailbox: masked
-/// exactly as the store's copy is once the mail is processed (the same
-/// reading, the same passwords found, the same masking), so that a
-/// password is kept in clear nowhere. `None`: the mail holds none.
+/// as the store's copy is once the mail is processed (the same reading,
+/// the same passwords found), or more: this copy is made without the
+/// judge's variant list, so in DPjudge's `CREATE game word word` it masks
+/// both words where the store's copy masks only the password. A password
+/// is kept in clear nowhere. `None`: the mail holds none.
 pub(crate) fn kept_copy(raw: &[u8], judge: &str) -> Option<Vec<u8>> {
     let mail = crate::mail::read(raw, judge);
     let text = crate::mail::clean_text(&mail.text);
