@@ -5,6 +5,12 @@
 //! and is encoded. The layers are painted in the order the SVG paints
 //! them, so the PNG shows what the SVG does, at a tenth of the cost.
 //!
+//! What a phase draws is kept too, piece by piece (a unit on its spot, an
+//! order's mark, a centre's mark, a legend line, an owned centre's tint),
+//! rasterised the first time it is drawn: from one phase to the next most
+//! of them recur, and drawing a kept piece costs a blend, not a parse and
+//! a text layout.
+//!
 //! The kept layers live in a process-wide table keyed by a fingerprint of
 //! everything they are drawn from (the variant's provinces and powers and
 //! the placed map), so a picture made from a fresh [`Picture`] finds them
