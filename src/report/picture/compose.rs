@@ -52,7 +52,7 @@ pub(super) struct Layers {
     /// Each owned centre's tint as drawn, by province and owner index,
     /// made when first needed: painting a hatch through an area costs a
     /// pattern lookup per pixel, drawing it made costs a blend.
-    tints: Mutex<HashMap<(usize, usize), Arc<Option<Piece>>>>,
+    tints: Mutex<HashMap<(usize, usize), Kept>>,
 }
 
 /// Every map's layers drawn so far, by fingerprint. A judge plays a
@@ -420,11 +420,14 @@ struct Piece {
     pixmap: Pixmap,
 }
 
+/// A piece kept (`None`: nothing to see).
+type Kept = Arc<Option<Piece>>;
+
 /// The pieces drawn so far, by their SVG (`None`: nothing to see), and
 /// the bytes their pixels take.
 #[derive(Default)]
 struct Pieces {
-    by_svg: HashMap<String, Arc<Option<Piece>>>,
+    by_svg: HashMap<String, Kept>,
     bytes: usize,
 }
 
