@@ -7,7 +7,9 @@
 //!   mail costs before any rasterising;
 //! - `standard_phase_png`: the PNG of that phase as a results mail gets
 //!   it, from a picture the judge keeps (the map's fixed layers drawn
-//!   once, the phase drawn over them and encoded);
+//!   once, the phase drawn over them and encoded). Every iteration after
+//!   the first finds the phase's units, marks and legend lines kept
+//!   rasterised, as a judge does for the units that have not moved;
 //! - `standard_phase_png_whole`: the same PNG rasterised from the whole
 //!   SVG, as `picture::png` does for an SVG from elsewhere;
 //! - `<variant>_phase_png`: a seed variant's opening (every unit holding)

@@ -5,6 +5,12 @@
 //! and is encoded. The layers are painted in the order the SVG paints
 //! them, so the PNG shows what the SVG does, at a tenth of the cost.
 //!
+//! What a phase draws is kept too, piece by piece (a unit on its spot, an
+//! order's mark, a centre's mark, a legend line, an owned centre's tint),
+//! rasterised the first time it is drawn: from one phase to the next most
+//! of them recur, and drawing a kept piece costs a blend, not a parse and
+//! a text layout.
+//!
 //! The kept layers live in a process-wide table keyed by a fingerprint of
 //! everything they are drawn from (the variant's provinces and powers and
 //! the placed map), so a picture made from a fresh [`Picture`] finds them
@@ -43,6 +49,10 @@ pub(super) struct Layers {
     /// The palette of the base with its names, and their pixels' indices:
     /// most of a phase's picture, encoded without a palette search.
     fixed: raster::Fixed,
+    /// Each owned centre's tint as drawn, by province and owner index,
+    /// made when first needed: painting a hatch through an area costs a
+    /// pattern lookup per pixel, drawing it made costs a blend.
+    tints: Mutex<HashMap<(usize, usize), Kept>>,
 }
 
 /// Every map's layers drawn so far, by fingerprint. A judge plays a
@@ -236,10 +246,14 @@ impl Picture<'_> {
             areas,
             hatches,
             fixed,
+            tints: Mutex::default(),
         })
     }
 
-    /// Compose the PNG of `s` over the fixed layers.
+    /// Compose the PNG of `s` over the fixed layers. Each unit, order's
+    /// mark, centre's mark and legend line is a piece kept rasterised by
+    /// its SVG ([`draw_piece`]): a unit stands on the same spot from phase
+    /// to phase, so most of a phase is drawn without laying out text.
     pub(super) fn compose(
         &self,
         pos: &Position,
@@ -250,42 +264,57 @@ impl Picture<'_> {
         let layers = self.layers()?;
         let g = &self.geometry;
         let mut px = layers.base.clone();
-        // Under the names: the title, the owners, walls, boxes, orders.
-        let mut o = String::with_capacity(32 * 1024);
-        self.head(&mut o);
-        let _ = writeln!(
-            o,
-            r##"<text x="10" y="24" font-size="19" font-weight="bold" fill="#222222">{}</text>"##,
-            esc(title)
-        );
-        let _ = writeln!(o, r#"<g transform="translate(0 {TOP:.0})">"#);
-        self.boxes(&mut o);
-        self.marks(&mut o, s);
-        let _ = writeln!(o, "</g></svg>");
+        // Under the names: the owners, walls, the title, boxes, orders.
         // The owners' tints, painted straight: a hatch pattern costs
         // resvg a canvas of its own for each area.
         self.tint(&layers, pos, &mut px);
         if let Some(w) = &layers.walls {
             draw_names(&mut px, std::slice::from_ref(w));
         }
+        // The title changes with every phase: drawn, not kept.
+        let mut o = String::with_capacity(4 * 1024);
+        let _ = writeln!(
+            o,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH:.0}" height="{:.0}" font-family="DejaVu Sans"><text x="10" y="24" font-size="19" font-weight="bold" fill="#222222">{}</text></svg>"##,
+            self.height(),
+            esc(title)
+        );
         raster::render_onto(&o, &mut px)?;
+        let on_map = |o: &mut String, draw: &dyn Fn(&mut String)| {
+            o.clear();
+            let _ = write!(o, r#"<g transform="translate(0 {TOP:.0})">"#);
+            draw(o);
+            o.push_str("</g>");
+        };
+        on_map(&mut o, &|o| self.boxes(o));
+        draw_piece(&mut px, &o)?;
+        for m in super::marks_in_order(s) {
+            on_map(&mut o, &|o| super::mark(o, m));
+            draw_piece(&mut px, &o)?;
+        }
         draw_names(&mut px, &layers.names);
         // Over the names: the centres' marks, the units, the frame, the
         // counts.
-        let mut o = String::with_capacity(32 * 1024);
-        self.head(&mut o);
-        let _ = writeln!(o, r#"<g transform="translate(0 {TOP:.0})">"#);
-        self.labels_of(&mut o, pos, Part::Changing);
-        self.tokens(&mut o, s);
-        let _ = writeln!(
-            o,
-            r##"<rect width="{:.0}" height="{:.1}" fill="none" stroke="#555555" stroke-width="1.2"/>"##,
-            g.width, g.height
-        );
-        let _ = writeln!(o, "</g>");
-        self.legend_of(&mut o, pos, TOP + g.height, viewer, Part::Changing);
-        let _ = writeln!(o, "</svg>");
-        raster::render_onto(&o, &mut px)?;
+        let map = &self.variant.map;
+        for p in map.province_ids() {
+            let l = g.areas[p.index()].label;
+            if l.w > 0.0 && l.centre {
+                let owner = pos.owners.get(p.index()).copied().flatten();
+                on_map(&mut o, &|o| super::centre_mark(o, &l, owner));
+                draw_piece(&mut px, &o)?;
+            }
+        }
+        for (t, at) in self.placed(s) {
+            on_map(&mut o, &|o| self.token(o, t.unit, at, t.style));
+            draw_piece(&mut px, &o)?;
+        }
+        frame(&mut px, g.width, g.height);
+        let top = TOP + g.height + 8.0;
+        for line in self.count_lines(pos, viewer) {
+            o.clear();
+            let _ = write!(o, r#"<g transform="translate(0 {top:.0})">{line}</g>"#);
+            draw_piece(&mut px, &o)?;
+        }
         layers.fixed.encode(&px)
     }
 
@@ -296,29 +325,185 @@ impl Picture<'_> {
             let (Some(path), Some(owner)) = (area, pos.owners.get(i).copied().flatten()) else {
                 continue;
             };
-            let Some(tile) = layers.hatches.get(owner.index()) else {
-                continue;
+            let key = (i, owner.index());
+            let kept = layers.tints.lock().ok().and_then(|t| t.get(&key).cloned());
+            let piece = match kept {
+                Some(p) => p,
+                None => {
+                    let Some(tile) = layers.hatches.get(owner.index()) else {
+                        continue;
+                    };
+                    let p = Arc::new(tint_piece(path, tile));
+                    if let Ok(mut t) = layers.tints.lock() {
+                        t.insert(key, Arc::clone(&p));
+                    }
+                    p
+                }
             };
-            let paint = Paint {
-                shader: Pattern::new(
-                    tile.as_ref(),
-                    SpreadMode::Repeat,
-                    FilterQuality::Nearest,
-                    1.0,
-                    Transform::from_translate(0.0, TOP),
-                ),
-                anti_alias: true,
-                ..Paint::default()
-            };
-            px.fill_path(
-                path,
-                &paint,
-                FillRule::EvenOdd,
-                Transform::from_translate(0.0, TOP),
-                None,
-            );
+            if let Some(p) = &*piece {
+                px.draw_pixmap(
+                    p.x,
+                    p.y,
+                    p.pixmap.as_ref(),
+                    &PixmapPaint::default(),
+                    Transform::identity(),
+                    None,
+                );
+            }
         }
     }
+}
+
+/// An area (a path in the map's coordinates) filled with a hatch `tile`
+/// on a canvas of its own, on whole pixels where it lies on the picture,
+/// the pattern lined up as on the picture.
+fn tint_piece(path: &Path, tile: &Pixmap) -> Option<Piece> {
+    let b = path.bounds();
+    let (x0, y0) = (
+        b.left().floor() as i32 - 1,
+        (b.top() + TOP).floor() as i32 - 1,
+    );
+    let (x1, y1) = (
+        b.right().ceil() as i32 + 1,
+        (b.bottom() + TOP).ceil() as i32 + 1,
+    );
+    let mut pixmap = Pixmap::new((x1 - x0).max(1) as u32, (y1 - y0).max(1) as u32)?;
+    let to = Transform::from_translate(-x0 as f32, TOP - y0 as f32);
+    let paint = Paint {
+        shader: Pattern::new(
+            tile.as_ref(),
+            SpreadMode::Repeat,
+            FilterQuality::Nearest,
+            1.0,
+            // As on the picture: the path's move applies to it too.
+            Transform::from_translate(0.0, TOP),
+        ),
+        anti_alias: true,
+        ..Paint::default()
+    };
+    pixmap.fill_path(path, &paint, FillRule::EvenOdd, to, None);
+    Some(Piece {
+        x: x0,
+        y: y0,
+        pixmap,
+    })
+}
+
+/// The frame round the map, as the SVG's `<rect>` over the units draws
+/// it: a stroke straight on the canvas, which touches only its pixels.
+fn frame(px: &mut Pixmap, width: f32, height: f32) {
+    // As the SVG writes them.
+    let (w, h) = (width.round(), (height * 10.0).round() / 10.0);
+    let Some(rect) = resvg::tiny_skia::Rect::from_xywh(0.0, 0.0, w, h) else {
+        return;
+    };
+    let mut paint = Paint::default();
+    paint.set_color_rgba8(0x55, 0x55, 0x55, 0xff);
+    paint.anti_alias = true;
+    let stroke = resvg::tiny_skia::Stroke {
+        width: 1.2,
+        ..Default::default()
+    };
+    px.stroke_path(
+        &PathBuilder::from_rect(rect),
+        &paint,
+        &stroke,
+        Transform::from_translate(0.0, TOP),
+        None,
+    );
+}
+
+/// A piece of a phase's picture rasterised alone, and where it goes.
+struct Piece {
+    x: i32,
+    y: i32,
+    pixmap: Pixmap,
+}
+
+/// A piece kept (`None`: nothing to see).
+type Kept = Arc<Option<Piece>>;
+
+/// The pieces drawn so far, by their SVG (`None`: nothing to see), and
+/// the bytes their pixels take.
+#[derive(Default)]
+struct Pieces {
+    by_svg: HashMap<String, Kept>,
+    bytes: usize,
+}
+
+/// The most the kept pieces may take: beyond it they are forgotten and
+/// drawn anew. A map's units on every spot in every colour take a few
+/// megabytes; the rest is orders' marks, which come and go.
+const PIECES_BYTES: usize = 24 << 20;
+
+fn pieces() -> &'static Mutex<Pieces> {
+    static PIECES: OnceLock<Mutex<Pieces>> = OnceLock::new();
+    PIECES.get_or_init(|| Mutex::new(Pieces::default()))
+}
+
+/// Draw `svg` (elements in the picture's coordinates) over `px`, from
+/// the piece kept for it, rasterised now if there is none. The piece is
+/// drawn on whole pixels where it lies, so it shows what drawing `svg`
+/// straight on the picture would, bar the rounding of blending it in.
+fn draw_piece(px: &mut Pixmap, svg: &str) -> Result<(), PictureError> {
+    let kept = pieces()
+        .lock()
+        .ok()
+        .and_then(|t| t.by_svg.get(svg).cloned());
+    let piece = match kept {
+        Some(p) => p,
+        None => {
+            let p = Arc::new(piece(svg)?);
+            if let Ok(mut t) = pieces().lock() {
+                let bytes = svg.len() + p.as_ref().as_ref().map_or(0, |p| p.pixmap.data().len());
+                if t.bytes + bytes > PIECES_BYTES {
+                    *t = Pieces::default();
+                }
+                t.bytes += bytes;
+                t.by_svg.insert(svg.to_string(), Arc::clone(&p));
+            }
+            p
+        }
+    };
+    if let Some(p) = &*piece {
+        px.draw_pixmap(
+            p.x,
+            p.y,
+            p.pixmap.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+    Ok(())
+}
+
+/// Rasterise `svg` on a canvas just big enough for it, placed on whole
+/// pixels.
+fn piece(svg: &str) -> Result<Option<Piece>, PictureError> {
+    let doc = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH:.0}" height="{WIDTH:.0}" font-family="DejaVu Sans">{svg}</svg>"#
+    );
+    let tree = raster::tree(&doc)?;
+    if !tree.root().has_children() {
+        return Ok(None);
+    }
+    let b = tree.root().abs_layer_bounding_box();
+    // A pixel more all round for the anti-aliased edges.
+    let (x0, y0) = (b.left().floor() as i32 - 1, b.top().floor() as i32 - 1);
+    let (x1, y1) = (b.right().ceil() as i32 + 1, b.bottom().ceil() as i32 + 1);
+    let (w, h) = ((x1 - x0).max(1) as u32, (y1 - y0).max(1) as u32);
+    let mut pixmap = Pixmap::new(w, h).ok_or(PictureError::Canvas(w, h))?;
+    resvg::render(
+        &tree,
+        Transform::from_translate(-x0 as f32, -y0 as f32),
+        &mut pixmap.as_mut(),
+    );
+    Ok(Some(Piece {
+        x: x0,
+        y: y0,
+        pixmap,
+    }))
 }
 
 /// The smallest part of a transparent `pixmap` that holds everything

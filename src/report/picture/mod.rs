@@ -31,7 +31,7 @@ use crate::report::PhaseReport;
 use crate::variant::Variant;
 use crate::variant::features::Viewer;
 use geometry::{Geometry, Pt};
-use scene::{Mark, Scene, TokenStyle};
+use scene::{Mark, Scene, Token, TokenStyle};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -471,15 +471,7 @@ impl<'v> Picture<'v> {
             }
             let mut tx = l.x + 2.0;
             if l.centre && part != Part::Fixed {
-                let owner = pos.owners.get(p.index()).copied().flatten();
-                let (fill, stroke) =
-                    owner.map_or(("#ffffff", "#222222"), |w| (colour(w), "#111111"));
-                let _ = write!(
-                    o,
-                    r#"<circle class="centre" cx="{:.1}" cy="{:.1}" r="3.6" fill="{fill}" stroke="{stroke}" stroke-width="1.3"/>"#,
-                    l.x + 4.5,
-                    l.y + l.h / 2.0
-                );
+                centre_mark(o, &l, pos.owners.get(p.index()).copied().flatten());
             }
             if l.centre {
                 tx += 8.5;
@@ -514,95 +506,26 @@ impl<'v> Picture<'v> {
 
     fn marks(&self, o: &mut String, s: &Scene) {
         let _ = writeln!(o, r#"<g class="orders">"#);
-        // Lines under arrows, so an arrow's head is never hidden.
-        for m in &s.marks {
-            if let Mark::Option { from, to } = m {
-                let (a, b) = shorten(*from, *to, 8.0, 6.0);
-                let _ = writeln!(
-                    o,
-                    r##"<path class="option" d="M{:.1} {:.1}L{:.1} {:.1}" stroke="#d50000" stroke-width="1.3" stroke-dasharray="1.5 3" fill="none"/><circle cx="{:.1}" cy="{:.1}" r="3" fill="none" stroke="#d50000" stroke-width="1.2"/>"##,
-                    a.0, a.1, b.0, b.1, b.0, b.1
-                );
-            }
-        }
-        for m in &s.marks {
-            match m {
-                Mark::Hold { power, at } => {
-                    let _ = writeln!(
-                        o,
-                        r#"<circle class="hold" cx="{:.1}" cy="{:.1}" r="14" fill="none" stroke="{}" stroke-width="2.4"/>"#,
-                        at.0,
-                        at.1,
-                        colour(*power)
-                    );
-                }
-                Mark::Convoy { power, at } => {
-                    let _ = writeln!(
-                        o,
-                        r#"<circle class="convoy" cx="{:.1}" cy="{:.1}" r="14" fill="none" stroke="{}" stroke-width="2" stroke-dasharray="2 2.5"/>"#,
-                        at.0,
-                        at.1,
-                        colour(*power)
-                    );
-                }
-                Mark::Support {
-                    power,
-                    from,
-                    to,
-                    hold,
-                    failed,
-                    tag,
-                } => {
-                    let end = if *hold { 14.0 } else { 2.0 };
-                    let (a, b) = shorten(*from, *to, 9.0, end);
-                    let c = colour(*power);
-                    let _ = writeln!(
-                        o,
-                        r##"<path class="support" d="M{:.1} {:.1}L{:.1} {:.1}" stroke="#ffffff" stroke-width="4" fill="none" stroke-opacity="0.8"/><path d="M{:.1} {:.1}L{:.1} {:.1}" stroke="{c}" stroke-width="2" stroke-dasharray="5 3" fill="none"/>"##,
-                        a.0, a.1, b.0, b.1, a.0, a.1, b.0, b.1
-                    );
-                    if *hold {
-                        let _ = writeln!(
-                            o,
-                            r#"<circle cx="{:.1}" cy="{:.1}" r="14" fill="none" stroke="{c}" stroke-width="2" stroke-dasharray="5 3"/>"#,
-                            to.0, to.1
-                        );
-                    } else {
-                        let _ = writeln!(
-                            o,
-                            r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{c}"/>"#,
-                            b.0, b.1
-                        );
-                    }
-                    if *failed {
-                        cross(o, mid(a, b), 5.0, "cut");
-                    }
-                    if let Some(t) = tag {
-                        tag_box(o, mid(a, b), t);
-                    }
-                }
-                Mark::Arrow {
-                    power,
-                    from,
-                    via,
-                    to,
-                    ok,
-                    retreat,
-                    tag,
-                } => arrow(o, *power, *from, via, *to, *ok, *retreat, tag.as_deref()),
-                Mark::Option { .. } => {}
-            }
+        for m in marks_in_order(s) {
+            mark(o, m);
         }
         let _ = writeln!(o, "</g>");
     }
 
     fn tokens(&self, o: &mut String, s: &Scene) {
-        let map = &self.variant.map;
         let _ = writeln!(o, r#"<g class="units">"#);
-        // Units sharing a place (boxes, 1700 AD II stacks) stand side by
-        // side.
+        for (t, at) in self.placed(s) {
+            self.token(o, t.unit, at, t.style);
+        }
+        let _ = writeln!(o, "</g>");
+    }
+
+    /// Each unit with where it is drawn: units sharing a place (boxes,
+    /// 1700 AD II stacks) stand side by side.
+    fn placed<'s>(&self, s: &'s Scene) -> Vec<(&'s Token, Pt)> {
+        let map = &self.variant.map;
         let mut seen: Vec<(Pt, usize)> = Vec::new();
-        let mut drawn: Vec<(f32, f32)> = Vec::new();
+        let mut placed = Vec::with_capacity(s.tokens.len());
         for t in &s.tokens {
             let k = match seen.iter_mut().find(|(p, _)| *p == t.at) {
                 Some(e) => {
@@ -624,11 +547,9 @@ impl<'v> Picture<'v> {
             } else {
                 (k as f32 * 8.0, k as f32 * 5.0)
             };
-            let at = (t.at.0 + dx, t.at.1 + dy);
-            drawn.push(at);
-            self.token(o, t.unit, at, t.style);
+            placed.push((t, (t.at.0 + dx, t.at.1 + dy)));
         }
-        let _ = writeln!(o, "</g>");
+        placed
     }
 
     fn token(&self, o: &mut String, u: Unit, at: Pt, style: TokenStyle) {
@@ -706,47 +627,30 @@ impl<'v> Picture<'v> {
     /// The legend (`Part::All`), or its swatches and key alone
     /// (`Part::Fixed`), or its counts alone (`Part::Changing`).
     fn legend_of(&self, o: &mut String, pos: &Position, top: f32, viewer: Viewer, part: Part) {
-        let view = crate::rules::view::View::of(self.variant, pos, viewer);
         let v = self.variant;
-        let map = &v.map;
-        let counts = pos.centre_counts(map);
         let _ = writeln!(
             o,
             r#"<g class="legend" transform="translate(0 {:.0})">"#,
             top + 8.0
         );
         let (_, rows, col_w) = legend_columns(v);
-        for (i, pw) in map.power_ids().enumerate() {
+        let lines = if part == Part::Fixed {
+            Vec::new()
+        } else {
+            self.count_lines(pos, viewer)
+        };
+        for (i, _) in v.map.power_ids().enumerate() {
             let (col, row) = (i / rows, i % rows);
             let (x, y) = (10.0 + col as f32 * col_w, row as f32 * 19.0);
-            let units = pos.units.iter().filter(|u| u.power == pw).count()
-                + pos
-                    .dislodged
-                    .iter()
-                    .filter(|(u, _)| u.power == pw && view.hides_unit(u))
-                    .count();
-            let initial = self.initials.get(i).map_or("", String::as_str);
             if part != Part::Changing {
                 let _ = write!(
                     o,
                     r##"<rect x="{x:.0}" y="{y:.0}" width="22" height="14" fill="url(#h{i})" stroke="#333333"/>"##
                 );
             }
-            if part == Part::Fixed {
-                continue;
+            if let Some(line) = lines.get(i) {
+                o.push_str(line);
             }
-            let _ = writeln!(
-                o,
-                r##"<text x="{:.0}" y="{:.0}" font-size="12" fill="#222222">{}</text>"##,
-                x + 27.0,
-                y + 11.0,
-                esc(&power_line(
-                    &map.power(pw).name,
-                    initial,
-                    counts[pw.index()],
-                    units
-                ))
-            );
         }
         if part == Part::Changing {
             let _ = writeln!(o, "</g>");
@@ -805,6 +709,40 @@ impl<'v> Picture<'v> {
 }
 
 impl Picture<'_> {
+    /// Each power's line of the legend (its centres and units), by power
+    /// index, in the legend's coordinates.
+    fn count_lines(&self, pos: &Position, viewer: Viewer) -> Vec<String> {
+        let view = crate::rules::view::View::of(self.variant, pos, viewer);
+        let v = self.variant;
+        let map = &v.map;
+        let counts = pos.centre_counts(map);
+        let (_, rows, col_w) = legend_columns(v);
+        let mut lines = Vec::new();
+        for (i, pw) in map.power_ids().enumerate() {
+            let (col, row) = (i / rows, i % rows);
+            let (x, y) = (10.0 + col as f32 * col_w, row as f32 * 19.0);
+            let units = pos.units.iter().filter(|u| u.power == pw).count()
+                + pos
+                    .dislodged
+                    .iter()
+                    .filter(|(u, _)| u.power == pw && view.hides_unit(u))
+                    .count();
+            let initial = self.initials.get(i).map_or("", String::as_str);
+            lines.push(format!(
+                "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"12\" fill=\"#222222\">{}</text>\n",
+                x + 27.0,
+                y + 11.0,
+                esc(&power_line(
+                    &map.power(pw).name,
+                    initial,
+                    counts[pw.index()],
+                    units
+                ))
+            ));
+        }
+        lines
+    }
+
     /// Walls between areas that do not border in the rules.
     fn walls(&self) -> String {
         let g = &self.geometry;
@@ -931,6 +869,104 @@ fn path(rings: &[Vec<Pt>]) -> String {
         d.push('Z');
     }
     d
+}
+
+/// The order marks in the order they are painted: the retreat options'
+/// lines first, under every arrow, so an arrow's head is never hidden.
+fn marks_in_order(s: &Scene) -> impl Iterator<Item = &Mark> {
+    let option = |m: &&Mark| matches!(m, Mark::Option { .. });
+    s.marks
+        .iter()
+        .filter(option)
+        .chain(s.marks.iter().filter(move |m| !option(m)))
+}
+
+/// One order's mark.
+fn mark(o: &mut String, m: &Mark) {
+    match m {
+        Mark::Hold { power, at } => {
+            let _ = writeln!(
+                o,
+                r#"<circle class="hold" cx="{:.1}" cy="{:.1}" r="14" fill="none" stroke="{}" stroke-width="2.4"/>"#,
+                at.0,
+                at.1,
+                colour(*power)
+            );
+        }
+        Mark::Convoy { power, at } => {
+            let _ = writeln!(
+                o,
+                r#"<circle class="convoy" cx="{:.1}" cy="{:.1}" r="14" fill="none" stroke="{}" stroke-width="2" stroke-dasharray="2 2.5"/>"#,
+                at.0,
+                at.1,
+                colour(*power)
+            );
+        }
+        Mark::Support {
+            power,
+            from,
+            to,
+            hold,
+            failed,
+            tag,
+        } => {
+            let end = if *hold { 14.0 } else { 2.0 };
+            let (a, b) = shorten(*from, *to, 9.0, end);
+            let c = colour(*power);
+            let _ = writeln!(
+                o,
+                r##"<path class="support" d="M{:.1} {:.1}L{:.1} {:.1}" stroke="#ffffff" stroke-width="4" fill="none" stroke-opacity="0.8"/><path d="M{:.1} {:.1}L{:.1} {:.1}" stroke="{c}" stroke-width="2" stroke-dasharray="5 3" fill="none"/>"##,
+                a.0, a.1, b.0, b.1, a.0, a.1, b.0, b.1
+            );
+            if *hold {
+                let _ = writeln!(
+                    o,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="14" fill="none" stroke="{c}" stroke-width="2" stroke-dasharray="5 3"/>"#,
+                    to.0, to.1
+                );
+            } else {
+                let _ = writeln!(
+                    o,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{c}"/>"#,
+                    b.0, b.1
+                );
+            }
+            if *failed {
+                cross(o, mid(a, b), 5.0, "cut");
+            }
+            if let Some(t) = tag {
+                tag_box(o, mid(a, b), t);
+            }
+        }
+        Mark::Arrow {
+            power,
+            from,
+            via,
+            to,
+            ok,
+            retreat,
+            tag,
+        } => arrow(o, *power, *from, via, *to, *ok, *retreat, tag.as_deref()),
+        Mark::Option { from, to } => {
+            let (a, b) = shorten(*from, *to, 8.0, 6.0);
+            let _ = writeln!(
+                o,
+                r##"<path class="option" d="M{:.1} {:.1}L{:.1} {:.1}" stroke="#d50000" stroke-width="1.3" stroke-dasharray="1.5 3" fill="none"/><circle cx="{:.1}" cy="{:.1}" r="3" fill="none" stroke="#d50000" stroke-width="1.2"/>"##,
+                a.0, a.1, b.0, b.1, b.0, b.1
+            );
+        }
+    }
+}
+
+/// A centre's mark by its name, white or in its owner's colour.
+fn centre_mark(o: &mut String, l: &layout::Label, owner: Option<PowerId>) {
+    let (fill, stroke) = owner.map_or(("#ffffff", "#222222"), |w| (colour(w), "#111111"));
+    let _ = write!(
+        o,
+        r#"<circle class="centre" cx="{:.1}" cy="{:.1}" r="3.6" fill="{fill}" stroke="{stroke}" stroke-width="1.3"/>"#,
+        l.x + 4.5,
+        l.y + l.h / 2.0
+    );
 }
 
 fn mid(a: Pt, b: Pt) -> Pt {

@@ -26,7 +26,7 @@ fn fonts() -> std::sync::Arc<resvg::usvg::fontdb::Database> {
         .clone()
 }
 
-fn tree(svg: &str) -> Result<resvg::usvg::Tree, PictureError> {
+pub(super) fn tree(svg: &str) -> Result<resvg::usvg::Tree, PictureError> {
     let opt = resvg::usvg::Options {
         fontdb: fonts(),
         font_family: "DejaVu Sans".to_string(),
