@@ -114,7 +114,7 @@ pub mod commands {
 
     /// The table of commands.
     pub mod registry {
-        pub use crate::commands::registry::{lookup, secret_of};
+        pub use crate::commands::registry::{lookup, lookup_knowing, secret_of, secrets_of};
     }
 }
 

@@ -5,7 +5,8 @@
 //! body and its text is a piece of that line; an error span lies inside
 //! that line and on char boundaries. When the body has no `:` (so no
 //! heading or power line can be in force) each piece reads exactly as
-//! `parse` reads it alone, and a parsed order printed with `format_order`
+//! `parse` reads it alone (except the rest of a line beside an order,
+//! which is "no order here" when it does not look like one), and a parsed order printed with `format_order`
 //! parses again to the same command.
 
 #![no_main]
@@ -14,6 +15,7 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use zinejudge::orders::mail::find_orders;
+use zinejudge::orders::parse::ParseErrorKind;
 
 fuzz_target!(|data: &[u8]| {
     let body = String::from_utf8_lossy(data);
@@ -55,11 +57,19 @@ fuzz_target!(|data: &[u8]| {
                         (Ok(a), Ok(b)) => {
                             assert_eq!(a, b, "{:?} reads differently in a mail and alone", f.text)
                         }
+                        // The rest of a line that holds an order, when it
+                        // does not look like an order itself (`Lvn)` after
+                        // `Disband A,`), comes back as "no order here"
+                        // (`Empty`) so that it is not dropped without a
+                        // word; alone, the parser says what it expected.
+                        (Err(a), Err(_)) if a.kind == ParseErrorKind::Empty && found.len() > 1 => {}
                         (Err(a), Err(b)) => {
-                            assert_eq!(
-                                a.kind, b.kind,
-                                "{:?} fails differently in a mail and alone",
-                                f.text
+                            assert!(
+                                same_failure(&a.kind, &b.kind),
+                                "{:?} fails differently in a mail ({:?}) and alone ({:?})",
+                                f.text,
+                                a.kind,
+                                b.kind
                             );
                             assert_eq!(
                                 a.span.len(),
@@ -79,3 +89,25 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// The same failure, but for the suggestions of an unknown name when one
+/// side has none: a parser suggests names for its first hundred unknown
+/// words only (`OrderParser::suggest`, so that a mail of thousands costs
+/// little), and the target reuses one parser for every phase, the mail and
+/// each piece alone, so a long body spends that budget before a later
+/// parse of the same word.
+fn same_failure(a: &ParseErrorKind, b: &ParseErrorKind) -> bool {
+    match (a, b) {
+        (
+            ParseErrorKind::UnknownPlace {
+                text: t,
+                suggestions: s,
+            },
+            ParseErrorKind::UnknownPlace {
+                text: u,
+                suggestions: v,
+            },
+        ) => t == u && (s == v || s.is_empty() || v.is_empty()),
+        _ => a == b,
+    }
+}

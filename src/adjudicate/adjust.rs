@@ -93,6 +93,13 @@ fn due_halves(
     for u in units {
         due[u.power.index()] -= q.upkeep(u.kind);
     }
+    for (i, d) in due.iter_mut().enumerate() {
+        if *d > 0
+            && let Some(most) = q.builds_most(map, PowerId(i as u8), units)
+        {
+            *d = (*d).min(2 * i32::try_from(most).unwrap_or(i32::MAX / 4));
+        }
+    }
     due
 }
 

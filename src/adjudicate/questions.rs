@@ -214,6 +214,15 @@ pub trait RuleQuestions: Sync {
         None
     }
 
+    /// The most builds `power` may make this adjustment where the variant
+    /// caps them below what its centres allow (DPjudge's alternative home
+    /// centres: no more builds than open home centres that are not
+    /// alternatives), so that the builds due say so. `units`: the units
+    /// on the board. `None`: no cap.
+    fn builds_most(&self, _map: &Map, _power: PowerId, _units: &[Unit]) -> Option<u32> {
+        None
+    }
+
     /// Off-board centres `power` has left to build from.
     fn reserve_left(&self, _power: PowerId) -> u32 {
         0

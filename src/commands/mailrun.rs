@@ -132,11 +132,15 @@ pub(crate) fn reply_cap(mail_len: usize) -> usize {
 
 /// The passwords a mail's command lines hold, quoted ones included (a
 /// player replying to the judge's welcome quotes it).
-fn secrets_of(text: &str) -> Vec<String> {
+/// `variants`: the judge's variants' names, where known (else a form
+/// told apart by them has every word that may be the password masked).
+fn secrets_of(text: &str, variants: &[String]) -> Vec<String> {
     let mut out: Vec<String> = text
         .lines()
-        .filter_map(|l| registry::lookup(l.trim_start_matches(['>', '|', ' ', '\t'])))
-        .filter_map(|c| registry::secret_of(&c))
+        .filter_map(|l| {
+            registry::lookup_knowing(l.trim_start_matches(['>', '|', ' ', '\t']), variants)
+        })
+        .flat_map(|c| registry::secrets_of(&c))
         .collect();
     out.sort();
     out.dedup();
@@ -238,7 +242,7 @@ fn kept(text: &str, secrets: &[String]) -> Option<String> {
 pub(crate) fn kept_copy(raw: &[u8], judge: &str) -> Option<Vec<u8>> {
     let mail = crate::mail::read(raw, judge);
     let text = crate::mail::clean_text(&mail.text);
-    let secrets = secrets_of(&format!("{}\n{}", mail.subject, text));
+    let secrets = secrets_of(&format!("{}\n{}", mail.subject, text), &[]);
     let kept = kept(&text, &secrets)?;
     Some(crate::mail::redacted_copy(raw, &kept, &secrets))
 }
@@ -283,7 +287,8 @@ pub(crate) fn run(
     // Control characters and noncharacters carry nothing a game needs and
     // break what they reach (XML feeds, 7bit mail): read without them.
     let text = crate::mail::clean_text(&mail.text);
-    let secrets = secrets_of(&format!("{}\n{}", mail.subject, text));
+    let variants = judge.variant_names();
+    let secrets = secrets_of(&format!("{}\n{}", mail.subject, text), &variants);
     let body = read_body(&text);
     let lines: Vec<(usize, &str)> = body.lines.iter().map(|(n, l)| (*n, l.as_str())).collect();
     let mut pending: Vec<(usize, String)> = Vec::new();
@@ -325,7 +330,7 @@ pub(crate) fn run(
             i += 1;
             continue;
         }
-        let Some(c) = registry::lookup(t) else {
+        let Some(c) = registry::lookup_knowing(t, &variants) else {
             // Another judge's command that this one does not take: refused
             // by name, never read as an order nor passed over.
             if let Some(answer) = super::foreign::answer(t) {
@@ -696,7 +701,7 @@ mod tests {
     fn kept_copies_mask_every_password_line() {
         let k = kept(
             "hi\nSIGNON England g1 hunter2\n> JOIN g2 sesame\nbye hunter2\n",
-            &secrets_of("SIGNON England g1 hunter2\n> JOIN g2 sesame\n"),
+            &secrets_of("SIGNON England g1 hunter2\n> JOIN g2 sesame\n", &[]),
         )
         .unwrap();
         assert!(!k.contains("hunter2") && !k.contains("sesame"), "{k}");

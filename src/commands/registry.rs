@@ -110,6 +110,21 @@ impl Spec {
 pub struct Args {
     /// As written.
     pub words: Vec<String>,
+    /// The names of the variants the judge plays, where the line was read
+    /// knowing them ([`lookup_knowing`]): a form that names a variant
+    /// where another form has a password (DPjudge's `CREATE game password
+    /// variant`) is told apart by them. Empty: not known.
+    pub variants: Vec<String>,
+}
+
+impl Args {
+    /// The words of a line read without the judge's variants.
+    pub fn new(words: Vec<String>) -> Args {
+        Args {
+            words,
+            variants: Vec::new(),
+        }
+    }
 }
 
 impl Args {
@@ -150,7 +165,10 @@ impl Args {
                 *last = t;
             }
         }
-        Args { words }
+        Args {
+            words,
+            variants: self.variants.clone(),
+        }
     }
 
     /// Refuse any words: the command takes none.
@@ -286,6 +304,13 @@ pub(crate) trait Command: Sized + 'static {
     fn secret_at(_args: &Args) -> Option<usize> {
         None
     }
+    /// Which arguments of `args` may be a password, for
+    /// [`Secret::Varies`]: [`Command::secret_at`]'s, or more than one where
+    /// the form cannot be told without what `args` do not say (then all
+    /// are masked).
+    fn secrets_at(args: &Args) -> Vec<usize> {
+        Self::secret_at(args).into_iter().collect()
+    }
     /// Who HELP says may give it: its role's, unless a form of it stands
     /// in place of a sign-on (DPjudge's `RESIGN power@game password`).
     fn shown_for() -> Who {
@@ -321,8 +346,8 @@ pub trait Entry: Sync {
     /// Whether `args` are a form of this command that registers the mail's
     /// From address (see [`Spec::registers`]).
     fn registers(&self, args: &Args) -> bool;
-    /// Which argument of `args` is a password, if any.
-    fn secret_at(&self, args: &Args) -> Option<usize>;
+    /// Which arguments of `args` are (or may be) a password.
+    fn secrets_at(&self, args: &Args) -> Vec<usize>;
     /// Parse, check who may, run.
     fn execute(&self, judge: &mut Judge, s: &mut Session<'_, '_>, args: &Args) -> Outcome;
 }
@@ -348,12 +373,12 @@ impl<C: Command> Entry for Def<C> {
     fn registers(&self, args: &Args) -> bool {
         C::parse(args).is_ok_and(|c| c.registers())
     }
-    fn secret_at(&self, args: &Args) -> Option<usize> {
+    fn secrets_at(&self, args: &Args) -> Vec<usize> {
         match C::SPEC.secret {
-            Secret::None => None,
-            Secret::Arg(i) => Some(i),
-            Secret::Last => args.len().checked_sub(1),
-            Secret::Varies => C::secret_at(args),
+            Secret::None => Vec::new(),
+            Secret::Arg(i) => vec![i],
+            Secret::Last => args.len().checked_sub(1).into_iter().collect(),
+            Secret::Varies => C::secrets_at(args),
         }
     }
     fn execute(&self, judge: &mut Judge, s: &mut Session<'_, '_>, args: &Args) -> Outcome {
@@ -474,6 +499,12 @@ fn head_word(w: &str) -> String {
 /// its first words. Whether the rest is that command's form is for the
 /// command's parser to say.
 pub fn lookup(line: &str) -> Option<CommandLine> {
+    lookup_knowing(line, &[])
+}
+
+/// [`lookup`], knowing the names of the variants the judge plays (its
+/// `[variants] dir` folder's too), for the forms told apart by them.
+pub fn lookup_knowing(line: &str, variants: &[String]) -> Option<CommandLine> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let heads: Vec<String> = words.iter().take(3).map(|w| head_word(w)).collect();
     let mut best: Option<(&'static dyn Entry, usize)> = None;
@@ -495,6 +526,7 @@ pub fn lookup(line: &str) -> Option<CommandLine> {
         head: words[..n].iter().map(|w| w.to_string()).collect(),
         args: Args {
             words: words[n..].iter().map(|w| w.to_string()).collect(),
+            variants: variants.to_vec(),
         },
     })
 }
@@ -530,20 +562,20 @@ pub(crate) fn echo(c: &CommandLine, done: bool) -> String {
     // longer line may be words run together (an HTML mail), the password
     // anywhere among them: all are hidden.
     let plain_failure = !done && spec.echo_failed && c.args.len() <= 3;
-    let masked: Option<usize> = match spec.secret {
-        Secret::None => None,
+    let masked: Vec<usize> = match spec.secret {
+        Secret::None => Vec::new(),
         _ if (!done && !plain_failure) || c.entry.check(&c.args).is_err() => {
             words.extend(c.args.words.iter().map(|_| "********".to_string()));
             return words.join(" ");
         }
-        _ => c.entry.secret_at(&c.args),
+        _ => c.entry.secrets_at(&c.args),
     };
     for (i, w) in c.args.words.iter().enumerate() {
         // In a failed sign-on the words may be out of order: one as long
         // as a chosen password (8 characters or more) is hidden wherever
         // it stands.
         let long = plain_failure && w.chars().count() >= 8;
-        if Some(i) == masked || long {
+        if masked.contains(&i) || long {
             words.push("********".into());
         } else {
             words.push(w.clone());
@@ -564,10 +596,20 @@ pub(crate) fn kept_form(c: &CommandLine) -> String {
     words.join(" ")
 }
 
-/// The password a command line holds, if it is its command's form.
+/// The password a command line holds, if it is its command's form (the
+/// first word that may be it: see [`secrets_of`]).
 pub fn secret_of(c: &CommandLine) -> Option<String> {
-    let i = c.entry.secret_at(&c.args)?;
-    c.args.get(i).map(str::to_string)
+    secrets_of(c).into_iter().next()
+}
+
+/// The password a command line holds, if it is its command's form: the
+/// words that may be it, where the form cannot tell which.
+pub fn secrets_of(c: &CommandLine) -> Vec<String> {
+    c.entry
+        .secrets_at(&c.args)
+        .into_iter()
+        .filter_map(|i| c.args.get(i).map(str::to_string))
+        .collect()
 }
 
 /// The HELP reply for one command, named by any of its names (any case):

@@ -290,7 +290,7 @@ pub(crate) fn take(
     let read = &mut out.read;
     for ((line, text, c), verdict) in new_cmds.into_iter().zip(verdicts) {
         if let Some(why) = verdict {
-            let way = crate::game::check::alternatives(v, pos, power, &c)
+            let way = crate::game::check::alternatives(v, pos, power, &c, &context)
                 .map_or(String::new(), |w| format!("; {w}"));
             rejected.push(
                 crate::report::fit72(&format!("  line {line}: \"{text}\"\n    {why}{way}"))

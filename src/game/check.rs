@@ -122,9 +122,17 @@ fn article(k: PhaseKind) -> String {
 ///
 /// Each place offered is one the judge itself would accept, found by
 /// asking [`crate::game::step::move_verdicts`] and
-/// [`crate::game::step::build_refusals`], so the list is right for every
-/// variant's map and rules.
-pub fn alternatives(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand) -> Option<String> {
+/// [`crate::game::step::judge_adjustments`], so the list is right for every
+/// variant's map and rules. `others`: the power's other orders of the
+/// phase, which a free build site must be free beside (a site another
+/// build takes, a limit on sites used together).
+pub fn alternatives(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    c: &AnyCommand,
+    others: &[AnyCommand],
+) -> Option<String> {
     match (c, pos.phase.kind) {
         (AnyCommand::Main(u, cmd), PhaseKind::Movement) => {
             let unit = pos.unit_in(&v.map, u.at.province)?;
@@ -151,7 +159,7 @@ pub fn alternatives(v: &Variant, pos: &Position, power: PowerId, c: &AnyCommand)
         (
             AnyCommand::Adjust(AdjustCommand::Build { kind, .. }),
             PhaseKind::Adjustment | PhaseKind::Placement,
-        ) => Some(builds(v, pos, power, *kind)),
+        ) => Some(builds(v, pos, power, *kind, c, others)),
         _ => None,
     }
 }
@@ -330,8 +338,16 @@ fn retreats(v: &Variant, pos: &Position, power: PowerId, u: &UnitRef) -> Option<
 }
 
 /// The builds due and the free sites the judge would accept a `kind`
-/// built on.
-fn builds(v: &Variant, pos: &Position, power: PowerId, kind: Option<UnitKind>) -> String {
+/// built on beside the power's other builds (`others`, `c` itself left
+/// out of them).
+fn builds(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    kind: Option<UnitKind>,
+    c: &AnyCommand,
+    others: &[AnyCommand],
+) -> String {
     let map = &v.map;
     let due = crate::game::step::due(v, pos)
         .get(power.index())
@@ -342,6 +358,31 @@ fn builds(v: &Variant, pos: &Position, power: PowerId, kind: Option<UnitKind>) -
         -1 => return "you have 1 removal due, not a build".into(),
         d if d < 0 => return format!("you have {} removals due, not builds", -d),
         _ => {}
+    }
+    let builds = if due == 1 {
+        "1 build due".to_string()
+    } else {
+        format!("{due} builds due")
+    };
+    // The power's other builds, made first: a site they take is not free,
+    // and when they use every build due none is.
+    let before: Vec<AdjustOrder> = others
+        .iter()
+        .filter(|o| *o != c)
+        .filter_map(|o| match o {
+            AnyCommand::Adjust(a @ AdjustCommand::Build { .. }) => {
+                Some(AdjustOrder { power, command: *a })
+            }
+            _ => None,
+        })
+        .collect();
+    let made = crate::game::step::judge_adjustments(v, pos, &before)
+        .orders
+        .iter()
+        .filter(|s| matches!(s, AdjustStatus::Built(_)))
+        .count();
+    if i32::try_from(made).unwrap_or(i32::MAX) >= due {
+        return format!("you have {builds}, and your other builds use them all");
     }
     let free: Vec<_> = (0..map.provinces().len())
         .map(|i| ProvinceId(i as u16))
@@ -363,16 +404,16 @@ fn builds(v: &Variant, pos: &Position, power: PowerId, kind: Option<UnitKind>) -
                     at: Place::province(*p),
                 },
             };
-            crate::game::step::build_refusals(v, pos, &[b])
-                .first()
-                .is_some_and(Option::is_none)
+            let mut with = before.clone();
+            with.push(b);
+            matches!(
+                crate::game::step::judge_adjustments(v, pos, &with)
+                    .orders
+                    .last(),
+                Some(AdjustStatus::Built(_))
+            )
         })
         .collect();
-    let builds = if due == 1 {
-        "1 build due".to_string()
-    } else {
-        format!("{due} builds due")
-    };
     if free.is_empty() {
         format!("you have {builds} and no free site to build on (WAIVE)")
     } else {

@@ -131,6 +131,9 @@ pub struct CentreRow {
     pub offboard: u32,
     /// Extra centres for this adjustment only (Ard-Ri's raiders home).
     pub bonus: u32,
+    /// Other centres a rule counts for builds but not for victory, in
+    /// words (`1 partisan site`).
+    pub beyond: Vec<String>,
     /// Centres, abbreviated.
     pub centres: Vec<String>,
     /// Centres, in full.
@@ -833,6 +836,7 @@ fn chart(r: &PhaseReport<'_>, unseen_dislodged: &[&Unit]) -> (Vec<CentreRow>, Ve
             },
             offboard,
             bonus,
+            beyond: v.centres_beyond_named(&r.after.owners, pw),
             centres: sorted(list.iter().map(|&p| map.provinces()[p].abbr.clone())),
             centres_long: sorted(list.iter().map(|&p| map.provinces()[p].name.clone())),
         });

@@ -9,7 +9,8 @@
 //! As DPjudge plays it (`Game.buildSites`, `buildLimit`,
 //! `buildAlternatives`): the alternative is a home centre like the
 //! others; a power builds no more units than it has open (owned,
-//! unoccupied) home centres that are not alternatives; and it may not
+//! unoccupied) home centres that are not alternatives, and that is the
+//! number of builds due it is told of (and owes, or waives); and it may not
 //! build in an alternative and in every open home centre it stands in
 //! for (so with none of them open, not in the alternative at all).
 //!
@@ -95,9 +96,46 @@ fn load(l: &mut Load<'_>) -> Option<Arc<dyn Feature>> {
     (!list.is_empty()).then(|| Arc::new(Alternatives { list, regular }) as Arc<dyn Feature>)
 }
 
+impl Alternatives {
+    /// `power`'s open home centres (owned, with none of `units` in them)
+    /// that are not alternatives.
+    fn open_regular(
+        &self,
+        map: &Map,
+        owners: &[Option<PowerId>],
+        power: PowerId,
+        units: &[Unit],
+    ) -> Vec<ProvinceId> {
+        let open = |p: &ProvinceId| {
+            owners.get(p.index()).copied().flatten() == Some(power)
+                && !units.iter().any(|u| map.province_of(u.region) == *p)
+        };
+        let regular = self.regular.get(power.index()).map_or(&[][..], |r| r);
+        regular.iter().copied().filter(open).collect()
+    }
+}
+
 impl Feature for Alternatives {
     fn refusals(&self) -> &'static [Illegal] {
         &[Illegal::AlternativeSites]
+    }
+
+    /// A power with an alternative builds no more units than it has open
+    /// home centres that are not alternatives, so that is the number of
+    /// builds due (DPjudge's `buildLimit`): the alternative "increases the
+    /// number of build centers, but not the number of builds".
+    fn builds_most(
+        &self,
+        map: &Map,
+        owners: &[Option<PowerId>],
+        power: PowerId,
+        units: &[Unit],
+    ) -> Option<u32> {
+        if !self.list.iter().any(|a| a.power == power) {
+            return None;
+        }
+        let n = self.open_regular(map, owners, power, units).len();
+        Some(u32::try_from(n).unwrap_or(u32::MAX))
     }
 
     fn build_limited(
@@ -113,12 +151,7 @@ impl Feature for Alternatives {
         if mine.is_empty() {
             return None;
         }
-        let open = |p: &ProvinceId| {
-            owners.get(p.index()).copied().flatten() == Some(power)
-                && !start.iter().any(|u| map.province_of(u.region) == *p)
-        };
-        let regular = self.regular.get(power.index()).map_or(&[][..], |r| r);
-        let open_regular: Vec<ProvinceId> = regular.iter().copied().filter(open).collect();
+        let open_regular = self.open_regular(map, owners, power, start);
         let used: Vec<ProvinceId> = built
             .iter()
             .filter(|u| u.power == power)

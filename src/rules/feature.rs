@@ -364,6 +364,18 @@ pub trait Feature:
         None
     }
 
+    /// See `RuleQuestions::builds_most`, with who owns each province now
+    /// (`owners`): the fewest any feature allows.
+    fn builds_most(
+        &self,
+        _map: &Map,
+        _owners: &[Option<PowerId>],
+        _power: PowerId,
+        _units: &[Unit],
+    ) -> Option<u32> {
+        None
+    }
+
     /// Centres `power` counts at an adjustment beyond those it owns on the
     /// board, where the feature's rule gives some (DPjudge's partisan
     /// sites: one each while the power holds some but not all of its
@@ -371,6 +383,14 @@ pub trait Feature:
     /// the features.
     fn centres_beyond(&self, _owners: &[Option<PowerId>], _power: PowerId) -> u32 {
         0
+    }
+
+    /// What the results' chart says of the centres this feature counts
+    /// beyond those on the board ([`Feature::centres_beyond`]), in a few
+    /// words after the count (`1 partisan site`), so a reader sees why
+    /// the power keeps more units than it owns centres. `None`: none now.
+    fn centres_beyond_named(&self, _owners: &[Option<PowerId>], _power: PowerId) -> Option<String> {
+        None
     }
 
     /// See `RuleQuestions::unseen`.

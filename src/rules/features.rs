@@ -937,6 +937,14 @@ impl crate::adjudicate::questions::RuleQuestions for Ruled<'_> {
                 .sum::<u32>()
     }
 
+    fn builds_most(&self, map: &Map, power: PowerId, units: &[Unit]) -> Option<u32> {
+        self.features
+            .plugins
+            .iter()
+            .filter_map(|f| f.builds_most(map, self.owners, power, units))
+            .min()
+    }
+
     fn pending(&self) -> &[Unit] {
         &self.state.pending
     }

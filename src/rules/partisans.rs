@@ -128,4 +128,14 @@ impl Feature for Partisans {
             .map(|s| u32::try_from(s.sites.len()).unwrap_or(u32::MAX))
             .sum()
     }
+
+    /// `1 partisan site`: the chart says why the power keeps a unit more
+    /// than it owns centres.
+    fn centres_beyond_named(&self, owners: &[Option<PowerId>], power: PowerId) -> Option<String> {
+        match self.centres_beyond(owners, power) {
+            0 => None,
+            1 => Some("1 partisan site".into()),
+            n => Some(format!("{n} partisan sites")),
+        }
+    }
 }

@@ -198,6 +198,17 @@ pub trait VariantRules: Ruleset {
         self.features().leader_name(power)
     }
 
+    /// What the chart says of the centres `power` counts beyond those it
+    /// owns on the board (`owners`: each province's owner now), one note
+    /// per feature that gives some (a partisan site).
+    fn centres_beyond_named(&self, owners: &[Option<PowerId>], power: PowerId) -> Vec<String> {
+        self.features()
+            .plugins
+            .iter()
+            .filter_map(|f| f.centres_beyond_named(owners, power))
+            .collect()
+    }
+
     /// Whether nobody ever plays `power` (a dummy power), as a feature
     /// says: its seat is never offered, and the chart marks it.
     fn unplayed(&self, power: PowerId) -> bool {

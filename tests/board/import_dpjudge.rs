@@ -3,6 +3,7 @@
 //! the standard game this judge ships, border for border, and pass the
 //! DATC files; what the judge cannot play is refused by name and line.
 
+use crate::support_play;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -126,20 +127,12 @@ fn dpjudge_s_standard_map_imported_is_the_standard_game_border_for_border() {
 fn the_imported_standard_map_passes_both_datc_files() {
     let dir = std::env::temp_dir().join(format!("zj-import-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let out = dir.join("standard.toml");
-    let bin = env!("CARGO_BIN_EXE_zinejudge");
-    let st = Command::new(bin)
-        .args(["import", "dpjudge"])
-        .arg(Path::new(DATA).join("standard.map"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    let out = support_play::import_with_cli(
+        &Path::new(DATA).join("standard.map"),
+        &dir.join("standard.toml"),
+        &[],
     );
+    let bin = env!("CARGO_BIN_EXE_zinejudge");
     let datc = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/datc");
     for (file, allow) in [
         ("godip_datc_v2.4_06.txt", None),

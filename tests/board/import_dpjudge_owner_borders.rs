@@ -6,7 +6,6 @@
 
 use crate::support_play;
 use std::path::Path;
-use std::process::Command;
 use zinejudge::testing::import::dpjudge::{ImportError, import};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge");
@@ -44,30 +43,12 @@ fn imperial_imports_with_the_bosporus_open_only_to_the_owner_of_constantinople()
 fn the_imported_imperial_file_passes_check_game() {
     let dir = std::env::temp_dir().join(format!("zj-import-imperial-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let out = dir.join("imperial.toml");
-    let bin = env!("CARGO_BIN_EXE_zinejudge");
-    let st = Command::new(bin)
-        .args(["import", "dpjudge"])
-        .arg(Path::new(DATA).join("imperial.map"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    let out = support_play::import_with_cli(
+        &Path::new(DATA).join("imperial.map"),
+        &dir.join("imperial.toml"),
+        &[],
     );
-    let st = Command::new(bin)
-        .arg("check-game")
-        .arg(&out)
-        .output()
-        .expect("runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
+    support_play::check_game_with_cli(&out);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -6,6 +6,7 @@
 //! is played by mail with its neutral daimyo nobody plays.
 
 use crate::support_judge;
+use crate::support_play;
 use std::path::Path;
 use zinejudge::testing::import::dpjudge::{ImportError, import};
 
@@ -159,18 +160,10 @@ fn vassal_refuses_vassal_states_naming_the_rule_and_line() {
 /// names it a dummy.
 #[test]
 fn sengoku_by_mail_the_neutral_daimyo_are_not_played() {
-    let tmp = std::env::temp_dir().join(format!("sengoku-{}.toml", std::process::id()));
-    let st = std::process::Command::new(env!("CARGO_BIN_EXE_zinejudge"))
-        .args(["import", "dpjudge"])
-        .arg(Path::new(DATA).join("sengoku.map"))
-        .arg("--out")
-        .arg(&tmp)
-        .output()
-        .expect("import runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    let tmp = support_play::import_with_cli(
+        &Path::new(DATA).join("sengoku.map"),
+        &std::env::temp_dir().join(format!("sengoku-{}.toml", std::process::id())),
+        &[],
     );
     let mut w = support_judge::World::with_variant_file(&tmp);
     let _ = std::fs::remove_file(&tmp);

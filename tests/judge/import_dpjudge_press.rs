@@ -6,6 +6,7 @@
 //! passed with orders missing.
 
 use crate::support_judge;
+use crate::support_play;
 use std::path::Path;
 use support_judge::{Sent, World};
 use zinejudge::testing::import::dpjudge::{ImportError, import};
@@ -93,32 +94,14 @@ RULE FTF_PRESS
 
 #[test]
 fn sailho_imports_and_check_game_accepts_it() {
-    let tmp = std::env::temp_dir().join(format!("sailho-check-{}.toml", std::process::id()));
-    let st = std::process::Command::new(env!("CARGO_BIN_EXE_zinejudge"))
-        .args(["import", "dpjudge"])
-        .arg(Path::new(DATA).join("sailho.map"))
-        .arg("--out")
-        .arg(&tmp)
-        .output()
-        .expect("import runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    let tmp = support_play::import_with_cli(
+        &Path::new(DATA).join("sailho.map"),
+        &std::env::temp_dir().join(format!("sailho-check-{}.toml", std::process::id())),
+        &[],
     );
-    let check = std::process::Command::new(env!("CARGO_BIN_EXE_zinejudge"))
-        .arg("check-game")
-        .arg(&tmp)
-        .output()
-        .expect("check-game runs");
+    support_play::check_game_with_cli(&tmp);
     let text = std::fs::read_to_string(&tmp).unwrap_or_default();
     let _ = std::fs::remove_file(&tmp);
-    assert!(
-        check.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&check.stdout),
-        String::from_utf8_lossy(&check.stderr)
-    );
     assert!(text.contains("[press]\nface-to-face = true"), "{text}");
 }
 
@@ -126,18 +109,10 @@ fn sailho_imports_and_check_game_accepts_it() {
 /// its face-to-face press.
 #[test]
 fn sailho_by_mail_press_is_face_to_face() {
-    let tmp = std::env::temp_dir().join(format!("sailho-{}.toml", std::process::id()));
-    let st = std::process::Command::new(env!("CARGO_BIN_EXE_zinejudge"))
-        .args(["import", "dpjudge"])
-        .arg(Path::new(DATA).join("sailho.map"))
-        .arg("--out")
-        .arg(&tmp)
-        .output()
-        .expect("import runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    let tmp = support_play::import_with_cli(
+        &Path::new(DATA).join("sailho.map"),
+        &std::env::temp_dir().join(format!("sailho-{}.toml", std::process::id())),
+        &[],
     );
     let mut w = World::with_variant_file(&tmp);
     let _ = std::fs::remove_file(&tmp);

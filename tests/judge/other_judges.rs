@@ -484,3 +484,49 @@ fn njudges_whogame_and_list_full_are_read_as_njudge_meant_them() {
         "a game may not be called FULL: {named}"
     );
 }
+
+/// DPjudge's `CREATE game password variant` with a variant that is not
+/// built in but one of the judge's own (its `[variants] dir` folder's, as
+/// the daemon adds them): Youngstown imported with the CLI. The password
+/// is masked where the line is echoed and the game is Youngstown; this
+/// judge's form still names it the other way round; a line whose two
+/// words are neither a variant says so without repeating them, and a
+/// wrong password at sign-on is refused as ever.
+#[test]
+fn dpjudge_create_game_password_variant_with_a_folder_variant() {
+    let file = crate::support_play::import_with_cli(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dpjudge/youngstown.map"),
+        &std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("create-youngstown.toml"),
+        &[],
+    );
+    let mut w = World::with_variant_file(&file);
+    let r = w.reply(GM, "CREATE yg gm-secret youngstown");
+    assert!(r.contains("Created yg (Youngstown"), "{r}");
+    assert!(r.contains("CREATE yg ******** youngstown"), "{r}");
+    assert!(!r.contains("gm-secret"), "{r}");
+    let r = w.reply(GM, "SIGNON GM yg gm-secret");
+    assert!(r.contains("Signed on as the GM of yg"), "{r}");
+    let r = w.reply(GM, "SIGNON GM yg youngstown");
+    assert!(
+        r.contains("sign-on failed: the game, power or password is not right"),
+        "{r}"
+    );
+    // This judge's own form, the variant before the password.
+    let r = w.reply("gm2@example.test", "CREATE yh youngstown gm2-secret");
+    assert!(r.contains("Created yh (Youngstown"), "{r}");
+    assert!(r.contains("CREATE yh youngstown ********"), "{r}");
+    // Neither word a variant: no game, the password not repeated, and
+    // the variants the judge plays listed, the folder's among them.
+    let r = w.reply("gm3@example.test", "CREATE yi gm3-secret youngtown");
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!r.contains("Created yi"), "{r}");
+    assert!(
+        flat.contains("neither word after the game's name is a variant the judge plays"),
+        "{r}"
+    );
+    assert!(!r.contains("gm3-secret"), "{r}");
+    assert!(
+        flat.contains("standard") && flat.contains("youngstown"),
+        "{r}"
+    );
+}

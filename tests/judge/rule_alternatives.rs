@@ -15,7 +15,7 @@ use crate::support_play;
 use std::path::Path;
 use zinejudge::adjudicate::{AdjustStatus, Illegal};
 use zinejudge::game::Position;
-use zinejudge::game::step::PhaseResult;
+use zinejudge::game::step::{PhaseResult, due};
 use zinejudge::variant::Variant;
 
 fn standard_with(extra: &str) -> Variant {
@@ -83,8 +83,12 @@ fn alternatives_three_homes_and_an_alternative_build_three_units_in_any_three() 
         let got = adjust(&v, &pos, &three);
         assert_eq!(built(&got), 3, "{got:?}");
     }
-    // Not the fourth: "it increases the number of build centers, but
-    // not the number of builds".
+    // Three builds are due, not five: "it increases the number of build
+    // centers, but not the number of builds".
+    let russia = support_play::power(&v, "Russia");
+    assert_eq!(due(&v, &pos)[russia.index()], 3);
+    assert_eq!(due(&standard_with(""), &pos)[russia.index()], 5);
+    // Not the fourth: it is one more than due.
     let got = adjust(
         &v,
         &pos,
@@ -96,7 +100,7 @@ fn alternatives_three_homes_and_an_alternative_build_three_units_in_any_three() 
         ],
     );
     assert_eq!(built(&got), 3, "{got:?}");
-    assert_eq!(got[3], AdjustStatus::Illegal(Illegal::AlternativeSites));
+    assert_eq!(got[3], AdjustStatus::Illegal(Illegal::NoBuildsDue));
     // Without the rule all four are built.
     let plain = standard_with("");
     let got = adjust(
@@ -202,18 +206,14 @@ fn alternatives_zeus_s_california_is_imported_as_the_usa_s_alternative() {
     assert!(i.variant.features.plugins.has("alternatives"));
 }
 
-/// By mail, Zeus (without `IN W1939A`) opens in Winter 1939 with builds:
-/// the USA owns four home centres, one of them the alternative
-/// California, and no unit: three builds; the fourth is refused with the
-/// rule's reason in the reply, and left unused.
-#[test]
-fn alternatives_by_mail_the_usa_builds_three_units_in_its_four_centres() {
+/// Zeus (without `IN W1939A`) by mail, opened and joined: it opens in
+/// Winter 1939 with builds.
+fn zeus_by_mail(file: &str) -> support_judge::World {
     let i = zeus_without_in();
-    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("alternatives-zeus.toml");
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
     std::fs::write(&file, &i.toml).expect("write");
     let mut w = support_judge::World::with_variant_file(&file);
-    let gm = "gm@example.test";
-    w.reply(gm, "CREATE z zeus gm-secret");
+    w.reply(GM, "CREATE z zeus gm-secret");
     for p in [
         "Britain", "China", "France", "Germany", "Japan", "USA", "USSR",
     ] {
@@ -222,40 +222,89 @@ fn alternatives_by_mail_the_usa_builds_three_units_in_its_four_centres() {
             &format!("JOIN z secret-{p} {p}"),
         );
     }
-    let us = "USA@example.test";
+    w
+}
+
+const GM: &str = "gm@example.test";
+const US: &str = "USA@example.test";
+
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// By mail, Zeus opens in Winter 1939 with builds: the USA owns four home
+/// centres, one of them the alternative California, and no unit. It is
+/// told of three builds due, not four ("it increases the number of build
+/// centers, but not the number of builds"); a fourth build is one more
+/// than due, with no free site left; the results show the three builds
+/// and no build left unused.
+#[test]
+fn alternatives_by_mail_the_usa_is_told_of_three_builds_due_in_its_four_centres() {
+    let mut w = zeus_by_mail("alternatives-zeus.toml");
     let sent = w.mail(
-        us,
+        US,
         "SIGNON USA z secret-USA\nBuild A Cal\nBuild A Haw\nBuild A Nyo\nBuild A Was",
     );
     let reply = sent
         .iter()
-        .find(|m| m.to_has(us) && m.in_reply_to.is_some())
+        .find(|m| m.to_has(US) && m.in_reply_to.is_some())
         .unwrap_or_else(|| panic!("no reply: {sent:#?}"));
     assert!(reply.body.contains("Winter 1939"), "{}", reply.body);
-    let flat = reply.body.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = flat(&reply.body);
+    assert!(said.contains("(3 builds due)"), "{}", reply.body);
+    assert!(!said.contains("4 builds due"), "{}", reply.body);
     assert!(
-        flat.contains(
-            "\"Build A Was\" an alternative home centre gives another place to build, \
-             not another build"
+        said.contains(
+            "\"Build A Was\" no (more) builds are due; you have 3 builds due, and your \
+             other builds use them all"
         ),
         "{}",
         reply.body
     );
-    let sent = w.mail(gm, "SIGNON GM z gm-secret\nPROCESS");
+    assert!(said.contains("Your orders are complete."), "{}", reply.body);
+    let sent = w.mail(GM, "SIGNON GM z gm-secret\nPROCESS");
     let results = sent
         .iter()
-        .find(|m| m.to_has(us) && m.subject.contains("Winter 1939"))
+        .find(|m| m.to_has(US) && m.subject.contains("Winter 1939"))
         .unwrap_or_else(|| panic!("no results: {sent:#?}"));
-    let flat = results
-        .body
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let said = flat(&results.body);
     assert!(
-        flat.contains(
-            "USA: builds A(Cal) USA: builds A(Haw) USA: builds A(Nyo) USA: 1 build not used"
-        ),
+        said.contains("USA: builds A(Cal) USA: builds A(Haw) USA: builds A(Nyo)"),
         "{}",
         results.body
+    );
+    assert!(!said.contains("USA: builds A(Was)"), "{}", results.body);
+    assert!(!said.contains("USA: 1 build not used"), "{}", results.body);
+}
+
+/// The free sites the USA is told of, after a build refused, are those
+/// still free beside its other builds: with California and Hawaii built,
+/// New York and Washington; with New York and Washington built,
+/// California (standing in for Hawaii) and Hawaii. The notice of the
+/// phase in the reply counts three builds, and a build left out is
+/// missing.
+#[test]
+fn alternatives_by_mail_the_free_sites_are_those_left_beside_the_other_builds() {
+    let mut w = zeus_by_mail("alternatives-zeus-sites.toml");
+    let r = w.reply(
+        US,
+        "SIGNON USA z secret-USA\nBuild A Cal\nBuild A Haw\nBuild A Lon",
+    );
+    let said = flat(&r);
+    assert!(
+        said.contains("you have 3 builds due; free sites: Nyo (New York) or Was (Washington)"),
+        "{r}"
+    );
+    assert!(said.contains("(3 builds due)"), "{r}");
+    assert!(said.contains("1 build or waiver"), "{r}");
+    let mut w = zeus_by_mail("alternatives-zeus-sites-2.toml");
+    let r = w.reply(
+        US,
+        "SIGNON USA z secret-USA\nBuild A Nyo\nBuild A Was\nBuild A Lon",
+    );
+    let said = flat(&r);
+    assert!(
+        said.contains("you have 3 builds due; free sites: Cal (California) or Haw (Hawaii)"),
+        "{r}"
     );
 }

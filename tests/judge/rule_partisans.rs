@@ -221,7 +221,8 @@ fn play(w: &mut support_judge::World, game: &str, moves: &[&[(&str, &str)]]) {
 /// By mail: Germany takes Warsaw in 1900 while Russia takes Rumania;
 /// Russia, holding three of its four homes and Rumania with four units,
 /// is owed one build (the extra unit) and makes it in Siberia; the chart
-/// then shows it with one unit more than its centres.
+/// then shows it with one unit more than its centres, and says why (its
+/// partisan site), as LIST does.
 #[test]
 fn partisans_by_mail_russia_having_lost_warsaw_builds_in_siberia() {
     let mut w = world();
@@ -260,11 +261,23 @@ fn partisans_by_mail_russia_having_lost_warsaw_builds_in_siberia() {
         "{}",
         results.body
     );
+    // The chart says why Russia keeps a unit more than its centres: the
+    // partisan site counts one more for its builds.
     assert!(
-        results.body.contains("Russia         4, units 5"),
+        results
+            .body
+            .contains("Russia         4 and 1 partisan site, units 5"),
         "{}",
         results.body
     );
+    // LIST says it as the chart does; Germany, with no partisan site,
+    // shows its count alone.
+    let list = w.reply(ru, "LIST rem");
+    assert!(
+        list.contains("centres  4 (+1 partisan site), units  5"),
+        "{list}"
+    );
+    assert_eq!(list.matches("partisan site").count(), 1, "{list}");
 }
 
 /// By mail: Russia keeps all four homes and takes Rumania; its order to
@@ -295,33 +308,13 @@ fn partisans_by_mail_russia_holding_every_home_is_told_siberia_is_no_site() {
 /// accepts, with Russia's partisan site in it.
 #[test]
 fn partisans_1900_imported_by_the_cli_passes_check_game() {
-    use std::process::Command;
-    let bin = env!("CARGO_BIN_EXE_zinejudge");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("partisans-cli-1900.toml");
-    let st = Command::new(bin)
-        .args(["import", "dpjudge"])
-        .arg(Path::new(DATA).join("1900.map"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    let out = support_play::import_with_cli(
+        &Path::new(DATA).join("1900.map"),
+        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("partisans-cli-1900.toml"),
+        &[],
     );
     let written = std::fs::read_to_string(&out).expect("written");
     assert!(written.contains("[[partisans]]"), "{written}");
-    let c = Command::new(bin)
-        .arg("check-game")
-        .arg(&out)
-        .output()
-        .expect("runs");
-    let said = String::from_utf8_lossy(&c.stdout);
-    assert!(
-        c.status.success(),
-        "{said}{}",
-        String::from_utf8_lossy(&c.stderr)
-    );
+    let said = support_play::check_game_with_cli(&out);
     assert!(said.contains("39 supply centres, 7 powers"), "{said}");
 }

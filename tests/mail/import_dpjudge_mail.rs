@@ -5,9 +5,9 @@
 //! folder that does not load is logged and skipped; the others play.
 
 use crate::daemon_common;
-use daemon_common::{BIN, Judge, TempDir, maildir_config};
+use crate::support_play;
+use daemon_common::{Judge, TempDir, maildir_config};
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 use zinejudge::testing::mail::maildir::Maildir;
 
@@ -69,17 +69,10 @@ fn an_imported_map_in_the_variants_folder_is_created_and_played_by_mail() {
     let variants = dir.join("variants");
     std::fs::create_dir_all(&variants).expect("variants folder");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dpjudge");
-    let st = Command::new(BIN)
-        .args(["import", "dpjudge"])
-        .arg(data.join("youngstown.map"))
-        .arg("--out")
-        .arg(variants.join("youngstown.toml"))
-        .output()
-        .expect("import runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    support_play::import_with_cli(
+        &data.join("youngstown.map"),
+        &variants.join("youngstown.toml"),
+        &[],
     );
     // A broken file beside it: reported, skipped, the others played.
     std::fs::write(

@@ -14,6 +14,8 @@ mod games_support;
 mod support;
 #[path = "../support_judge/mod.rs"]
 mod support_judge;
+#[path = "../support_play/mod.rs"]
+mod support_play;
 
 mod client_mails;
 mod config_check;

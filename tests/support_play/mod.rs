@@ -1,8 +1,11 @@
 //! Playing phases of a variant in tests, with orders written as a player
-//! would, `Power: order`, read by the variant's own parser.
+//! would, `Power: order`, read by the variant's own parser; and the
+//! `zinejudge` commands a GM runs on a DPjudge map before playing it.
 
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use zinejudge::adjudicate::MovementResult;
 use zinejudge::game::Position;
 use zinejudge::game::step::{PhaseOrders, PhaseResult, play};
@@ -94,4 +97,45 @@ pub fn units_in(v: &Variant, pos: &Position, name: &str) -> Vec<Unit> {
         .copied()
         .filter(|u| v.map.province_of(u.region) == p)
         .collect()
+}
+
+/// `zinejudge import dpjudge MAP --out OUT EXTRA...` run as a GM would run
+/// it; fails the test with the command's own words unless it succeeds.
+/// `extra` carries further arguments such as `--include DIR`. Returns the
+/// file written, for the test to load or hand to [`check_game_with_cli`].
+pub fn import_with_cli(map: &Path, out: &Path, extra: &[&str]) -> PathBuf {
+    let st = Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["import", "dpjudge"])
+        .arg(map)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("import runs");
+    assert!(
+        st.status.success(),
+        "import dpjudge {}: {}{}",
+        map.display(),
+        String::from_utf8_lossy(&st.stdout),
+        String::from_utf8_lossy(&st.stderr)
+    );
+    out.to_path_buf()
+}
+
+/// `zinejudge check-game FILE`; fails the test with what it said unless it
+/// accepts the file. Returns what it printed.
+pub fn check_game_with_cli(file: &Path) -> String {
+    let c = Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .arg("check-game")
+        .arg(file)
+        .output()
+        .expect("check-game runs");
+    let said = String::from_utf8_lossy(&c.stdout).into_owned();
+    assert!(
+        c.status.success(),
+        "check-game {}: {said}{}",
+        file.display(),
+        String::from_utf8_lossy(&c.stderr)
+    );
+    said
 }

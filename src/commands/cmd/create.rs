@@ -20,18 +20,39 @@ pub(crate) struct Create {
     variant: String,
     password: String,
     with: Vec<String>,
+    /// `CREATE game word word` with neither word a variant the judge
+    /// plays (as far as the line knows them): either form may be meant.
+    unsure: bool,
+}
+
+/// `CREATE game word word` naming no variant the judge plays in either
+/// place (the shipped ones and the line's [`Args::variants`]): which word
+/// is the password cannot be told, so both are masked.
+fn unsure(args: &Args) -> bool {
+    let named = |x: &str| {
+        crate::variant::BUILTIN
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(x))
+            || args.variants.iter().any(|n| n.eq_ignore_ascii_case(x))
+    };
+    args.len() == 3
+        && !args.get(0).is_some_and(|g| g.starts_with('?'))
+        && !args.words[1..].iter().any(|w| named(w))
 }
 
 /// njudge's `CREATE ?game password [variant]` and DPjudge's `CREATE game
 /// password [variant]`: (game, password, variant). DPjudge's is told from
 /// this judge's `CREATE game variant password` by the variant's place: it
-/// is DPjudge's when the second word names no variant the judge ships and
-/// the third does, or when there are two words.
-fn other_judges_form(w: &[String]) -> Option<(String, String, String)> {
+/// is DPjudge's when the second word names no variant the judge plays and
+/// the third does, or when there are two words. The variants are those
+/// the judge ships and `known` (the line's [`Args::variants`]: its
+/// `[variants] dir` folder's too, where the line was read knowing them).
+fn other_judges_form(w: &[String], known: &[String]) -> Option<(String, String, String)> {
     let shipped = |x: &str| {
         crate::variant::BUILTIN
             .iter()
             .any(|(n, _)| n.eq_ignore_ascii_case(x))
+            || known.iter().any(|n| n.eq_ignore_ascii_case(x))
     };
     let standard = || "standard".to_string();
     if let Some(game) = w.first().and_then(|g| g.strip_prefix('?')) {
@@ -75,12 +96,13 @@ impl Command for Create {
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
         let w = &args.words;
-        if let Some((game, password, variant)) = other_judges_form(w) {
+        if let Some((game, password, variant)) = other_judges_form(w, &args.variants) {
             return Ok(Create {
                 game,
                 variant,
                 password,
                 with: Vec::new(),
+                unsure: false,
             });
         }
         if w.first().is_some_and(|g| g.starts_with('?')) {
@@ -108,15 +130,28 @@ impl Command for Create {
                 .map(|x| x.trim_matches(',').to_string())
                 .filter(|x| !x.is_empty() && !x.eq_ignore_ascii_case("and"))
                 .collect(),
+            unsure: unsure(args),
         })
     }
     fn secret_at(args: &Args) -> Option<usize> {
-        if other_judges_form(&args.words).is_some()
+        if other_judges_form(&args.words, &args.variants).is_some()
             || args.get(0).is_some_and(|g| g.starts_with('?'))
         {
             Some(1)
         } else {
             Some(2)
+        }
+    }
+    /// `CREATE game word word` naming no variant the judge plays (or
+    /// read without the judge's variants, as a copy of the mail kept
+    /// before it is read is, and naming no shipped one): either word may
+    /// be the password, of this judge's form or of DPjudge's with a
+    /// variant of the judge's folder, so both are masked.
+    fn secrets_at(args: &Args) -> Vec<usize> {
+        if unsure(args) {
+            vec![1, 2]
+        } else {
+            Self::secret_at(args).into_iter().collect()
         }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
@@ -131,7 +166,21 @@ impl Command for Create {
                 format!("`{game}` is a word of LIST (LIST FINISHED); choose another name").into(),
             );
         }
-        let v = judge.variant(&self.variant)?;
+        let v = match judge.variant(&self.variant) {
+            Ok(v) => v,
+            // Neither word a variant: say so without repeating them (one
+            // is the password).
+            Err(_) if self.unsure => {
+                return Err(format!(
+                    "neither word after the game's name is a variant the judge plays; write \
+                     CREATE game variant password (or DPjudge's CREATE game password variant) \
+                     with one of: {}",
+                    judge.variant_names().join(", ")
+                )
+                .into());
+            }
+            Err(e) => return Err(e),
+        };
         password::check_new(&self.password)?;
         let hash =
             password::hash(&self.password).map_err(|e| CmdError::Fault(anyhow::anyhow!(e)))?;

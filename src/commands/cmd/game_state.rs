@@ -26,7 +26,7 @@ fn as_command<C: Command<Role = Gm>>(
     s: &mut Session<'_, '_>,
     game: String,
 ) -> CmdResult {
-    let c = C::parse(&Args { words: Vec::new() })?;
+    let c = C::parse(&Args::new(Vec::new()))?;
     c.run(judge, s, game)
 }
 

@@ -5,6 +5,7 @@ use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Judge, Session, load, position, time};
 use crate::game::record::{Nmr, Press, SeatStatus, Status, Style};
 use crate::map::PowerId;
+use crate::rules::view::VariantRules;
 use crate::store::games;
 use std::fmt::Write;
 
@@ -279,9 +280,16 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
         // (Ard-Ri's Vikings) are the power's too: show them.
         let off = pos.state.reserve.get(p).copied().unwrap_or(0);
         let waiting = pos.state.pending.iter().filter(|u| u.power == p).count();
+        // Centres a rule counts for builds (a partisan site), named as
+        // the chart names them.
+        let beyond: String = v
+            .centres_beyond_named(&pos.owners, p)
+            .iter()
+            .map(|b| format!(" (+{b})"))
+            .collect();
         let _ = writeln!(
             t,
-            "    {:<name_w$}  {:<state_w$}  centres {:>2}{}, units {:>2}{}",
+            "    {:<name_w$}  {:<state_w$}  centres {:>2}{}{beyond}, units {:>2}{}",
             v.map.power(p).name,
             seat.status.as_str(),
             counts[p.index()],

@@ -232,7 +232,7 @@ impl Command for SignOn {
             }
             SignOn::Observe { game } => {
                 s.say("  (njudge's SIGNON Ogame is this judge's OBSERVE game; observers need no password here.)");
-                let o = super::observe::Observe::parse(&Args { words: vec![game] })?;
+                let o = super::observe::Observe::parse(&Args::new(vec![game]))?;
                 o.run(judge, s, ())
             }
         }
@@ -241,9 +241,7 @@ impl Command for SignOn {
 
 /// JOIN `game` with `password`, as the JOIN command does.
 fn join(judge: &mut Judge, s: &mut Session<'_, '_>, game: &str, password: &str) -> CmdResult {
-    let j = super::join::Join::parse(&Args {
-        words: vec![game.to_string(), password.to_string()],
-    })?;
+    let j = super::join::Join::parse(&Args::new(vec![game.to_string(), password.to_string()]))?;
     j.run(judge, s, ())
 }
 
@@ -471,7 +469,7 @@ mod tests {
             .skip(1)
             .map(str::to_string)
             .collect();
-        SignOn::parse(&Args { words })
+        SignOn::parse(&Args::new(words))
     }
 
     #[test]
