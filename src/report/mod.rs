@@ -611,8 +611,8 @@ fn unit_lines(
         marks.push("now an A/F".into());
         jm.push("now A/F".into());
     }
-    let landing = ur
-        .landing()
+    let landing = m
+        .landing(i)
         .filter(|l| l.order < orders.len())
         .map(|l| (l.order, l.outcome.clone()));
     // The fleet's own line, unless all it did was support

@@ -144,6 +144,13 @@ pub struct UnitResult {
     pub special: Special,
 }
 
+// A standard phase's results (22 units) in one allocation that glibc's
+// per-thread cache serves (chunks up to 1,032 bytes): at 48 bytes a result
+// the 1,056 bytes missed it by 24 and cost every judgement some 1,300
+// instructions in malloc and free (issue #36). Anything rare and large
+// goes behind a box or beside the results ([`MovementResult::landings`]).
+const _: () = assert!(size_of::<UnitResult>() <= 40);
+
 /// What a variant's rule adds to a unit's result, one variant per rule
 /// that produces it. A unit's result has at most one: no rule of a shipped
 /// variant gives the same unit two of these in one phase (boxes and
@@ -168,21 +175,20 @@ pub enum Special {
     /// was an A/F that did not land its army, or its fast ferry could not
     /// land the army it carried.
     Laden,
-    /// Abstraction II rule 3, disembarkation: this A/F's disembarking
-    /// order and what became of it. Where the army landed, the A/F is a
+    /// Abstraction II rule 3, disembarkation: this A/F gave a
+    /// disembarking order (it and what became of it are in
+    /// [`MovementResult::landing`]). Where the army landed, the A/F is a
     /// plain fleet after the phase and the army stands at `landed`;
     /// otherwise it stays an A/F.
     Disembarked {
-        /// The order and its outcome (boxed: landings are rare).
-        landing: Box<Landing>,
         /// Where the army now stands, when it landed.
         landed: Option<RegionId>,
     },
-    /// 1000 AD's fast ferry (rule 9 as played): this fleet's disembarking
-    /// order for the army it carried across one sea, and what became of
-    /// it. The army's own result says where it went; the fleet stays a
-    /// fleet.
-    Ferried(Box<Landing>),
+    /// 1000 AD's fast ferry (rule 9 as played): this fleet gave a
+    /// disembarking order for the army it carried across one sea (it and
+    /// what became of it are in [`MovementResult::landing`]). The army's
+    /// own result says where it went; the fleet stays a fleet.
+    Ferried,
     /// 1000 AD rule 8: a defensive army's support that stood is worn down
     /// rather than cut; this is what it was worth after the attacks on it,
     /// so the results let players check the rule's table.
@@ -231,15 +237,6 @@ impl UnitResult {
     pub fn landed(&self) -> Option<RegionId> {
         match &self.special {
             Special::Disembarked { landed, .. } => *landed,
-            _ => None,
-        }
-    }
-
-    /// The disembarking order of this A/F or ferrying fleet, if any, and
-    /// what became of it.
-    pub fn landing(&self) -> Option<&Landing> {
-        match &self.special {
-            Special::Disembarked { landing, .. } | Special::Ferried(landing) => Some(landing),
             _ => None,
         }
     }
@@ -304,9 +301,24 @@ pub struct MovementResult {
     pub orders: Vec<Option<Illegal>>,
     /// Provinces left empty by a standoff: no retreat may go there.
     pub contested: Vec<ProvinceId>,
+    /// The disembarking orders of A/Fs and ferrying fleets
+    /// ([`Special::Disembarked`], [`Special::Ferried`]) and what became of
+    /// them, by unit index. Kept here rather than in the units' results:
+    /// few phases have any, and a unit's result stays small (see
+    /// [`UnitResult`]).
+    pub landings: Vec<(usize, Landing)>,
 }
 
 impl MovementResult {
+    /// The disembarking order of unit `u` (an A/F or a ferrying fleet), if
+    /// it gave one, and what became of it.
+    pub fn landing(&self, u: usize) -> Option<&Landing> {
+        self.landings
+            .iter()
+            .find(|(v, _)| *v == u)
+            .map(|(_, landing)| landing)
+    }
+
     /// The board after the phase: units that moved stand at their
     /// destination; dislodged units are left out (they are in
     /// [`MovementResult::dislodged`]).

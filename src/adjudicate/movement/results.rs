@@ -59,6 +59,7 @@ impl Compiled<'_> {
                 .collect(),
             None => Vec::new(),
         };
+        out.landings.clear();
         out.units.clear();
         if out.units.capacity() == 0 {
             out.units = Vec::with_capacity(n);

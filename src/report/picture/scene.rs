@@ -458,7 +458,7 @@ fn movement(
             }
         }
         // An A/F's army landing.
-        if let Some(crate::adjudicate::Landing { order: k, outcome }) = ur.landing() {
+        if let Some(crate::adjudicate::Landing { order: k, outcome }) = m.landing(i) {
             let to = ur.landed().map(|r| g.spot(r)).or_else(|| {
                 orders.get(*k).and_then(|o| match &o.command {
                     MainCommand::Disembark { to, .. } | MainCommand::Move { to, .. } => {

@@ -178,11 +178,12 @@ pub(crate) fn adjudicate_with_army_fleets(
         judge_index,
         work_len: work.len(),
     };
-    let out = fold_units(s, &b, &judged, &landings, &verdicts);
+    let (out, landed) = fold_units(s, &b, &judged, &landings, &verdicts);
     MovementResult {
         units: out,
         orders: verdicts,
         contested: judged.r.contested,
+        landings: landed,
     }
 }
 
@@ -503,14 +504,18 @@ fn landing_supports(
 }
 
 /// Fold the judge's answer back onto the players' board: each original
-/// unit's result, its landing, and the armies left aboard.
+/// unit's result, the armies left aboard, and each A/F's or ferry's
+/// landing (by unit, for [`MovementResult::landings`]).
 fn fold_units(
     s: Setting<'_>,
     b: &Boarding,
     judged: &Judged,
     landings: &[Landing],
     verdicts: &[Option<Illegal>],
-) -> Vec<crate::adjudicate::movement::UnitResult> {
+) -> (
+    Vec<crate::adjudicate::movement::UnitResult>,
+    Vec<(usize, crate::adjudicate::movement::Landing)>,
+) {
     let Setting { map, q, units, .. } = s;
     let Judged {
         board,
@@ -579,19 +584,23 @@ fn fold_units(
             )
             .collect()
     };
+    let mut landed_orders = Vec::new();
     for (af, a) in landed_units {
         let l = landings.iter().find(|l| l.af == af).expect("a landing");
         let res = &r.units[a];
-        let landing = Box::new(crate::adjudicate::movement::Landing {
-            order: l.order,
-            outcome: res.outcome.clone(),
-        });
+        landed_orders.push((
+            af,
+            crate::adjudicate::movement::Landing {
+                order: l.order,
+                outcome: res.outcome.clone(),
+            },
+        ));
         out[af].special = if l.army.is_some() {
             // The ferried army's own line says where it went.
-            Special::Ferried(landing)
+            Special::Ferried
         } else {
             let landed = (res.outcome == Outcome::Moved).then(|| map.province(l.to).main_region());
-            Special::Disembarked { landing, landed }
+            Special::Disembarked { landed }
         };
     }
     // A ferried army's line is its boarding order.
@@ -628,9 +637,11 @@ fn fold_units(
             out[i].special = Special::Boarded;
             out[i].dislodged = None;
             out[f].special = Special::Laden;
+            // Laden, it tells no landing of its own.
+            landed_orders.retain(|&(u, _)| u != f);
         }
     }
-    out
+    (out, landed_orders)
 }
 
 /// The original index of unit `w` of the judge's board.
