@@ -618,7 +618,7 @@ fn every_maps_opening_png_is_at_most_112_kb() {
 }
 
 #[test]
-#[ignore = "issue #38's 60 KB target is not met yet: about 100 KB with the edges snapped"]
+#[ignore = "issue #38's 60 KB target is not met yet: 106 KB with the edges snapped to three shades"]
 fn a_mid_game_results_png_is_small_enough_to_mail() {
     let v = support_play::shipped("standard");
     let (before, o, r, after) = mid_game(&v);
