@@ -88,7 +88,7 @@ pub(crate) fn played(v: &Variant, pos: Position, power: PowerId) -> (Position, O
 }
 
 /// The orders `power` keeps for `phase`, in the order kept.
-fn kept_for(
+pub(crate) fn kept_for(
     c: &Conn,
     v: &Variant,
     game: &str,

@@ -985,17 +985,17 @@ pub(crate) fn tick_game(
     };
     let (v, pos) = judge.board(&g).map_err(fault)?;
     let seats = games::seats(c, &g.name)?;
-    let st = standings(&v, c, &g, &pos, &seats)?;
-    let late: Vec<PowerId> = st
-        .iter()
-        .filter(|x| x.seat == SeatStatus::Playing && x.choices && !x.complete)
-        .map(|x| x.power)
-        .collect();
+    let owing = owing(&v, c, &g, &pos, &seats)?;
+    let late: Vec<PowerId> = owing.iter().map(|o| o.power).collect();
+    // The deadline is the phase's every player is told of (a retreat of
+    // hidden units only takes the next phase's, see `what_next`), and so
+    // is the reminder's window.
+    let shown = View::of(&v, &pos, Viewer::Public).phase_shown(&pos);
     let clock = lifecycle::Clock {
         deadline,
         grace_minutes: g.settings.grace_minutes,
         reminder_minutes: g.settings.reminder_minutes,
-        phase_minutes: lifecycle::phase_minutes(&g.settings, pos.phase.kind),
+        phase_minutes: lifecycle::phase_minutes(&g.settings, shown.kind),
         reminded: g.reminded,
         grace_noticed: g.grace_noticed,
     };
@@ -1011,24 +1011,84 @@ pub(crate) fn tick_game(
         }
         Work::Remind => {
             g.reminded = true;
-            let mut n = Vec::new();
-            for p in &late {
-                let held = stored(&v, &games::orders(c, &g.name, p.0)?);
-                let missing = missing(&v, &pos, *p, &held);
-                n.push((
-                    To::Player(*p),
-                    Notice::Reminder {
-                        power: *p,
-                        deadline,
-                        missing,
-                    },
-                ));
-            }
-            n
+            owing
+                .iter()
+                .map(|o| {
+                    (
+                        To::Player(o.power),
+                        Notice::Reminder {
+                            power: o.power,
+                            deadline,
+                            missing: o.missing.clone(),
+                        },
+                    )
+                })
+                .collect()
         }
     };
     games::save(c, &g)?;
     tracing::info!(game = %g.name, notices = told.len(), "clock notices");
-    tell(judge, c, &g, &v, &pos, told, &mut out).map_err(fault)?;
+    // Each player is told of the phase it plays: during a retreat of
+    // hidden units only, the others of the phase after it (1066 rule 5).
+    let (mine, theirs): (Vec<_>, Vec<_>) = told.into_iter().partition(|(to, _)| match to {
+        To::Player(p) => owing.iter().all(|o| o.power != *p || o.board.is_none()),
+        _ => true,
+    });
+    tell(judge, c, &g, &v, &pos, mine, &mut out).map_err(fault)?;
+    for (to, n) in theirs {
+        let board = match &to {
+            To::Player(p) => owing.iter().find(|o| o.power == *p),
+            _ => None,
+        }
+        .and_then(|o| o.board.as_ref())
+        .unwrap_or(&pos);
+        tell(judge, c, &g, &v, board, vec![(to, n)], &mut out).map_err(fault)?;
+    }
+    Ok(out)
+}
+
+/// A playing power that still owes orders, as the clock tells it.
+struct Owing {
+    power: PowerId,
+    /// What it has still to order.
+    missing: Vec<String>,
+    /// The board it plays on when that is not the game's own (a retreat
+    /// of hidden units only, 1066 rule 5: the phase after it).
+    board: Option<Position>,
+}
+
+/// The playing powers whose orders are incomplete, each on the board it
+/// plays: while a retreat of hidden units only goes on, the others owe
+/// their orders for the phase they are told the game is in (1066 rule 5:
+/// the hidden units' place is "known only by this player and the GM"),
+/// and are reminded of them, and told they are late, as they would be
+/// were no retreat going on; the hidden units' player owes the retreat.
+fn owing(
+    v: &Variant,
+    c: &Conn,
+    g: &GameRow,
+    pos: &Position,
+    seats: &[Seat],
+) -> anyhow::Result<Vec<Owing>> {
+    let mut out = Vec::new();
+    for seat in seats.iter().filter(|s| s.status == SeatStatus::Playing) {
+        let p = PowerId(seat.power);
+        let (board, ahead) = super::held::played(v, pos.clone(), p);
+        let held = match ahead {
+            Some(phase) => super::held::kept_for(c, v, &g.name, p, phase).map_err(fault)?,
+            None => stored(v, &games::orders(c, &g.name, p.0)?),
+        };
+        if !has_choices(v, &board, p) {
+            continue;
+        }
+        let missing = missing(v, &board, p, &held);
+        if !missing.is_empty() {
+            out.push(Owing {
+                power: p,
+                missing,
+                board: ahead.map(|_| board),
+            });
+        }
+    }
     Ok(out)
 }

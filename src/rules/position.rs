@@ -324,6 +324,11 @@ impl Position {
                                 format!("a second unit in `{}`", map.province(p).abbr),
                             );
                         }
+                        if kind == UnitKind::Leader
+                            && let Some(m) = second_leader(v, &units, pw)
+                        {
+                            at(u.span(), m);
+                        }
                         units.push(Unit {
                             power: pw,
                             kind,
@@ -410,6 +415,32 @@ impl Position {
             state,
         })
     }
+}
+
+/// Why `power` may not have a leader beside the units already read, if
+/// so: the variant names one leader a power, and none for a power it
+/// names none (1700 AD II rule 7: the leaders are listed one to a power,
+/// "once destroyed a leader may never be rebuilt", and "the Turks, in the
+/// absence of any general of note", have none). The GM's `EDIT ADD`
+/// refuses the same; a position written by hand is held to it too.
+fn second_leader(v: &(impl Ruleset + ?Sized), units: &[Unit], power: PowerId) -> Option<String> {
+    let map = v.map();
+    let name = v.features().leader_name(power);
+    let pw = &map.power(power).name;
+    if let Some(u) = units
+        .iter()
+        .find(|u| u.power == power && u.kind == UnitKind::Leader)
+    {
+        return Some(format!(
+            "a second leader of {pw}: {} is already in `{}`, and rule 7 gives a power one leader",
+            name.unwrap_or("its leader"),
+            map.province(map.province_of(u.region)).abbr
+        ));
+    }
+    let named = map
+        .power_ids()
+        .any(|p| v.features().leader_name(p).is_some());
+    (name.is_none() && named).then(|| format!("{pw} has no leader (rule 7)"))
 }
 
 /// A position as read: the board's names with their places in the text,

@@ -243,6 +243,62 @@ fn adjudicate_names_the_bad_lines() {
     assert!(t.contains("line 3: `A Atlantis`"), "{t}");
 }
 
+/// 1700 AD II rule 7 lists one leader a power ("Charles XII of Sweden";
+/// the Turks, "in the absence of any general of note", none), as the GM's
+/// `EDIT ADD` holds it: a position written by hand with a second Swedish
+/// leader, or a Turkish one, is refused offline with the power, the
+/// leader already there and the rule named, and nothing is judged.
+#[test]
+fn rule_7_a_position_file_with_a_second_leader_of_a_power_is_refused() {
+    let orders = tmp("o7.txt", "Sweden: A(Fin)-Kar\n");
+    let adjudicate = |pos: &Path| {
+        zj(&[
+            "adjudicate",
+            "--game",
+            "1700ad",
+            "--position",
+            pos.to_str().unwrap(),
+            "--orders",
+            orders.to_str().unwrap(),
+        ])
+    };
+    let two = tmp(
+        "two-leaders.toml",
+        "phase = \"Year 1700 movement\"\n[units]\nSweden = [\"L Got\", \"L Fin\"]\n",
+    );
+    let o = adjudicate(&two);
+    no_panic(&o);
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(
+        t.contains(
+            "line 3: a second leader of Sweden: Charles XII of Sweden is already in `Got`, \
+             and rule 7 gives a power one leader"
+        ),
+        "{t}"
+    );
+    assert!(!t.contains("# Next position"), "{t}");
+    let turk = tmp(
+        "turk-leader.toml",
+        "phase = \"Year 1700 movement\"\n[units]\nSweden = [\"L Got\"]\nTurks = [\"L Con\"]\n",
+    );
+    let o = adjudicate(&turk);
+    no_panic(&o);
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(t.contains("line 4: Turkey has no leader (rule 7)"), "{t}");
+    // One leader each is a position like any other.
+    let one = tmp(
+        "one-leader.toml",
+        "phase = \"Year 1700 movement\"\n[units]\nSweden = [\"L Got\", \"A Fin\"]\n",
+    );
+    let o = adjudicate(&one);
+    no_panic(&o);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("# Next position"), "{t}");
+}
+
 /// `parse --position` and the mail path share one checker: a 1700 AD II
 /// order sheet (rule 6) with its retreats and builds is accepted offline as
 /// it is by mail, and an order the judge refuses is refused offline with

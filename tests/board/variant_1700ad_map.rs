@@ -426,3 +426,23 @@ fn every_province_is_placed_for_the_map_picture() {
     assert!(xy("Nrl")[1] < xy("Tun")[1]);
     assert!(xy("Ire")[0] < xy("Kaz")[0]);
 }
+
+/// Rome is the Papal States (`aliases`: "Papal States", "Bologna"), which
+/// in 1700 reach the Adriatic at Ancona and the Romagna: one coast on both
+/// seas, as Naples is, bordering the Adriatic and Venice's shore for
+/// fleets (the map's reconstruction; the text keeps no map).
+#[test]
+fn rome_the_papal_states_touches_the_adriatic_for_fleets() {
+    let v = variant();
+    assert_eq!(v.map.province(prov(&v.map, "Rom")).terrain, Terrain::Coast);
+    for (a, b) in [
+        ("Rom", "ADR"),
+        ("ADR", "Rom"),
+        ("Rom", "TYS"),
+        ("Rom", "Ven"),
+        ("Ven", "Rom"),
+    ] {
+        assert!(border(&v.map, a, b, Mobility::FLEET), "{a}-{b}");
+    }
+    assert!(!border(&v.map, "Rom", "ADR", Mobility::ARMY));
+}

@@ -331,3 +331,71 @@ fn rule_5_a_support_cut_from_the_wash_names_the_cutter_as_it_was_ordered() {
         assert!(!body.contains("(HAR)"), "{who}: {body}");
     }
 }
+
+/// March 1066 played with Harald's orders `harald` (and the Scots' attack
+/// on Oceanus Germanicus); then the clock moved on an hour at a time, with
+/// nobody sending April orders, until the first reminders, and on until
+/// the first notices that orders are late: (the hours and the mails of
+/// the reminders, the hours and the mails of the late notices).
+fn clock_after_march(harald: &str) -> ((u32, Vec<Sent>), (u32, Vec<Sent>)) {
+    let mut w = started();
+    w.mail(
+        "scots@example.test",
+        "SIGNON Scots hastings pw-secret\nF(FOF)-GER\nF(Lot) S F(FOF)-GER",
+    );
+    w.mail(
+        "harald@example.test",
+        &format!("SIGNON Harald hastings pw-secret\n{harald}"),
+    );
+    w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
+    let mut until = |subject: &str| {
+        for hour in 1..=24 * 30 {
+            let sent = w.advance(3600);
+            if sent.iter().any(|m| m.subject.contains(subject)) {
+                return (hour, sent);
+            }
+        }
+        panic!("no mail `{subject}` in thirty days");
+    };
+    let reminders = until("orders due");
+    let late = until("your orders are late");
+    (reminders, late)
+}
+
+#[test]
+fn rule_5_during_a_hidden_retreat_the_others_are_reminded_of_april_and_harald_of_his_retreat() {
+    // While Harald retreats A/Fs nobody else may know of, the others are
+    // told the game is in April 1066, with April's deadline: they are
+    // reminded of their April orders, and told they are late, at the same
+    // hour and in the same words as where nothing was dislodged; Harald,
+    // who owes the retreat, is reminded of it.
+    let (reminders_d, late_d) = clock_after_march(DISLODGED);
+    let (reminders_q, late_q) = clock_after_march(QUIET);
+    assert_eq!(reminders_d.0, reminders_q.0, "the reminders' hour");
+    assert_eq!(late_d.0, late_q.0, "the late notices' hour");
+    for (who, _) in NAMES
+        .iter()
+        .filter(|(w, _)| *w != "harald")
+        .chain([&("obs", "")])
+    {
+        let (d, q) = (got(&reminders_d.1, who), got(&reminders_q.1, who));
+        assert_eq!(d, q, "{who}");
+        let (d, q) = (got(&late_d.1, who), got(&late_q.1, who));
+        assert_eq!(d, q, "{who}");
+    }
+    let scots = got(&reminders_d.1, "scots");
+    assert_eq!(scots.len(), 1, "{scots:#?}");
+    let flat = scots[0].1.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("the deadline of April 1066"), "{flat}");
+    assert!(!flat.to_lowercase().contains("retreat"), "{flat}");
+    let scots_late = got(&late_d.1, "scots");
+    assert_eq!(scots_late.len(), 1, "{scots_late:#?}");
+    assert!(scots_late[0].1.contains("April 1066"), "{scots_late:#?}");
+    // Harald is reminded of the retreat he owes, and of nothing else.
+    let harald = got(&reminders_d.1, "harald");
+    assert_eq!(harald.len(), 1, "{harald:#?}");
+    let flat = harald[0].1.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("March 1066 retreat"), "{flat}");
+    assert!(flat.contains("A/F(GER)"), "{flat}");
+    assert_eq!(got(&late_d.1, "harald").len(), 1, "{late_d:#?}");
+}

@@ -397,6 +397,23 @@ fn rule_8_fleets_enter_only_friendly_coastal_provinces_and_stack_two_there() {
 }
 
 #[test]
+fn rule_8_a_fleet_sails_between_the_adriatic_and_rome_beside_a_friendly_army() {
+    let v = variant();
+    // Rule 8: "fleets may occupy coastal provinces simultaneously with
+    // friendly land units". Rome, the Papal States, has its Adriatic
+    // coast (Ancona): a Spanish fleet sails in from the Adriatic beside
+    // the Spanish army holding it, and out again.
+    let pos = shared(&v, &[("Spain", "A Rom"), ("Spain", "F ADR")]);
+    let t = turn(&v, &pos, &["Spain: F(ADR)-Rom"]);
+    assert_eq!(t.orders, vec![None], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "Rom"), ["Spain"]);
+    let pos = shared(&v, &[("Spain", "A Rom"), ("Spain", "F Rom")]);
+    let t = turn(&v, &pos, &["Spain: F(Rom)-ADR"]);
+    assert_eq!(t.orders, vec![None], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "ADR"), ["Spain"]);
+}
+
+#[test]
 fn rule_8_a_stack_of_two_fleets_moves_as_one_with_the_strength_of_two() {
     let v = variant();
     let pos = shared(
@@ -1897,6 +1914,75 @@ fn rule_7_a_leader_whose_move_bounced_defends_with_one() {
         .collect();
     assert_eq!(in_vienna.len(), 1, "{:?}", pos.units);
     assert_eq!(v.map.power(in_vienna[0].power).name, "Turkey");
+}
+
+#[test]
+fn rule_4_a_unit_whose_double_move_failed_defends_with_one() {
+    // Rule 4: a unit "may be ordered to move one area with double
+    // strength": the double strength is the move's, both impulses spent on
+    // it. A move that fails leaves the unit standing (rule 4: later orders
+    // "become stand orders"), and under "the conventional rules of
+    // Diplomacy" (rule 1) a unit whose move failed defends alone: the
+    // Austrian army bounced off its own army in Bohemia at double
+    // strength is driven from Vienna by an attack with one support.
+    let mut w = game_by_mail(&["Austria", "Turks"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT REMOVE Vie\nEDIT ADD Austria A Vie\nEDIT REMOVE Hun\nEDIT ADD Turks A Hun\nEDIT ADD Turks A Sty",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Turks@example.test",
+        "SIGNON Turks y1700 pw-secret\nTurks 1700 Moves: A(Hun)-Vie;\nA(Sty) S A(Hun)-Vie;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let r = w.reply(
+        "Austria@example.test",
+        "SIGNON Austria y1700 pw-secret\nAustria 1700 Moves: A(Vie)-Boh (x2);\nA(Boh) H;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Austria");
+    let flat = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("A(Vie)-Boh (x2) bounced"), "{body}");
+    assert!(flat.contains("dislodged"), "{body}");
+    let pos = stored(&mut w);
+    let v = variant();
+    let vie = prov(&v, "Vie");
+    let in_vienna: Vec<_> = pos
+        .units
+        .iter()
+        .filter(|u| v.map.province_of(u.region) == vie)
+        .collect();
+    assert_eq!(in_vienna.len(), 1, "{:?}", pos.units);
+    assert_eq!(v.map.power(in_vienna[0].power).name, "Turkey");
+}
+
+#[test]
+fn rule_4_a_stack_whose_double_move_failed_defends_with_its_fleets() {
+    let v = variant();
+    // The same at sea (rule 8: "movement of fleets is as with regular land
+    // units with two impulses"): a Swedish fleet sailing at double strength
+    // from the Coast of Sweden bounces off two Anglo-Dutch fleets in the
+    // North Sea, and defends with its one fleet against two more.
+    let pos = shared(
+        &v,
+        &[
+            ("Sweden", "F COS"),
+            ("Anglo-Dutch", "F NTH"),
+            ("Anglo-Dutch", "F NTH"),
+            ("Anglo-Dutch", "F WBA"),
+            ("Anglo-Dutch", "F WBA"),
+        ],
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &["Sweden: F(COS)-NTH (x2)", "Anglo-Dutch: 2F(WBA)-COS"],
+    );
+    assert_eq!(t.orders, vec![None; 2], "{:?}", t.orders);
+    assert_eq!(fleets_at(&v, &t, "NTH"), ["Anglo-Dutch", "Anglo-Dutch"]);
+    assert_eq!(fleets_at(&v, &t, "COS"), ["Anglo-Dutch", "Anglo-Dutch"]);
+    assert!(fleets_at(&v, &t, "WBA").is_empty(), "{:?}", t.units_after);
 }
 
 #[test]

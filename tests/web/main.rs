@@ -9,6 +9,7 @@ mod support;
 mod web_support;
 
 mod web_1066_hidden;
+mod web_1700ad;
 mod web_bounds;
 mod web_browser;
 mod web_daemon;

@@ -976,9 +976,15 @@ fn land_order(
     if double {
         lo.doubled.push(lo.judge_orders.len());
     }
-    // A leader whose move fails holds where he is, and holds with one
-    // (rule 7: only his moves and supports are triple).
-    if u.kind == UnitKind::Leader && (matches!(step, Step::Move(_)) || through.is_some()) {
+    // A unit whose move fails holds where it is, with its holding
+    // strength: a leader with one (rule 7: only his moves and supports
+    // are triple), a unit whose double move failed with its single one,
+    // for both impulses were spent on the move (rule 4: a unit "may be
+    // ordered to move one area with double strength"; rule 1: "all the
+    // conventional rules of Diplomacy apply", where a unit whose move
+    // failed defends alone).
+    let moving = matches!(step, Step::Move(_)) || through.is_some();
+    if moving && (u.kind == UnitKind::Leader || double) {
         lo.prep.held.push((b, holding_strength(u.kind)));
     }
     // The judge moves a leader passing through as it moves a
@@ -2179,8 +2185,11 @@ fn sea_move(
         });
     }
     if double {
+        // Rule 4: the double strength is the move's; a stack whose
+        // double move fails defends with its fleets, as a land unit does.
         sp.prep.strength.retain(|(x, _)| *x != s);
         sp.prep.strength.push((s, 2 * size));
+        sp.prep.held.push((s, size));
     }
     Ok(command_of(&Step::Move(to)))
 }
