@@ -150,7 +150,7 @@ impl Compiled<'_> {
     /// if any) that no earlier order has taken.
     pub(super) fn find_unit(&self, o: &MainOrder) -> u16 {
         let mut p = o.unit.at.province;
-        if self.b.map.province(p).terrain != Terrain::OffBoard {
+        if !self.b.map.is_off_board(p) {
             let u = self.place[p.index()].unit;
             // The power's own unit there, or none: that one. Otherwise the
             // name may be the rule text's for where its box's units wait.
@@ -187,7 +187,7 @@ impl Compiled<'_> {
     /// naming `p` may mean: `p` itself, or the box the rules say waits
     /// there, when its units may be helped onto the board.
     pub(super) fn waiting_box(&self, p: ProvinceId) -> Option<u16> {
-        let b = if self.b.map.province(p).terrain == Terrain::OffBoard {
+        let b = if self.b.map.is_off_board(p) {
             Some(p)
         } else {
             self.b.questions.box_waiting_at(p)
@@ -307,14 +307,10 @@ impl Compiled<'_> {
         self.check_may_act(u, unit, c)?;
         match c {
             MainCommand::Destroy { target } => return self.check_destroy(u, target.at.province),
-            MainCommand::Move { to, .. }
-                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
-            {
+            MainCommand::Move { to, .. } if self.b.map.is_off_board(to.province) => {
                 return self.check_enter_box(u, to.province);
             }
-            MainCommand::SupportMove { to, .. }
-                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
-            {
+            MainCommand::SupportMove { to, .. } if self.b.map.is_off_board(to.province) => {
                 return Err(Illegal::CannotSupportThere);
             }
             _ => {}
@@ -351,7 +347,7 @@ impl Compiled<'_> {
                     if !self.b.questions.may_leave(ProvinceId(here), self.b.phase) {
                         return Err(Illegal::NotNow);
                     }
-                    if self.b.map.province(to.province).terrain == Terrain::OffBoard {
+                    if self.b.map.is_off_board(to.province) {
                         return Err(Illegal::NoEntry);
                     }
                 }
