@@ -368,8 +368,25 @@ impl Compiled<'_> {
 
     /// What stops unit `u` (standing as `unit`) from carrying out `c` at
     /// all, whatever it names: waiting off the board, the ice, a defensive
-    /// army's homeland.
+    /// army's homeland. A unit of the standard game is in none of those
+    /// cases: that is answered inline, the rules out of line.
+    #[inline]
     fn check_may_act(&self, u: usize, unit: Unit, c: &MainCommand) -> Result<(), Illegal> {
+        if !self.slot[u].in_box
+            && !self.icebound(u)
+            && !self.b.map.has_marked_borders()
+            && self.hooks.closed.is_empty()
+            && unit.kind != UnitKind::DefensiveArmy
+        {
+            return Ok(());
+        }
+        self.check_may_act_by_rule(u, unit, c)
+    }
+
+    /// [`check_may_act`](Self::check_may_act) for a unit one of its rules
+    /// may stop.
+    #[inline(never)]
+    fn check_may_act_by_rule(&self, u: usize, unit: Unit, c: &MainCommand) -> Result<(), Illegal> {
         let here = self.slot[u].prov;
         if self.slot[u].in_box {
             // Off the board a unit can only wait or come onto the board.
@@ -719,8 +736,15 @@ impl Compiled<'_> {
                 into_box: false,
             });
         }
-        // Not adjacent: only an army going by sea.
-        let main = prov.main_region();
+        self.check_move_by_sea(u, unit, dest)
+    }
+
+    /// [`check_move`](Self::check_move) to a place the unit cannot reach
+    /// directly: only an army going by sea may go there.
+    #[inline(never)]
+    fn check_move_by_sea(&self, u: usize, unit: Unit, dest: ProvinceId) -> Result<Cmd, Illegal> {
+        let here = self.slot[u].prov;
+        let main = self.b.map.province(dest).main_region();
         if !self.b.map.admits(main, unit.kind) {
             return Err(Illegal::WrongTerrain);
         }
