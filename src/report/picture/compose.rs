@@ -163,7 +163,15 @@ impl Picture<'_> {
         );
         self.legend_of(&mut o, &pos, TOP + g.height, Viewer::Gm, Part::Fixed);
         let _ = writeln!(o, "</svg>");
-        let base = raster::pixmap(&o, true)?;
+        let mut base = raster::pixmap(&o, true)?;
+        // The board's coasts and borders to a few shades (the legend's
+        // text keeps its own): most of the PNG's bytes are their edges.
+        let top = TOP as u32;
+        raster::snap_edges(
+            &mut base,
+            &raster::named_colours(&o),
+            top..top + g.height.ceil() as u32,
+        );
 
         let mut o = String::with_capacity(16 * 1024);
         self.head(&mut o);
