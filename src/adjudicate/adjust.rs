@@ -9,7 +9,7 @@ use super::Illegal;
 use super::questions::{BuildSite, RuleQuestions, Standard};
 use super::rulebook::Rulebook;
 use super::rulebook::{BuildSites, CivilDisorderRule};
-use crate::map::{Map, PowerId, ProvinceId, Terrain, Unit, UnitKind};
+use crate::map::{Map, PowerId, ProvinceId, Unit, UnitKind};
 use crate::orders::{AdjustCommand, AdjustOrder};
 
 /// What happened to one adjustment order.
@@ -336,7 +336,7 @@ impl Adjustments<'_> {
         let here = |p: ProvinceId, u: &Option<Unit>| {
             u.is_some_and(|u| {
                 map.province_of(u.region) == p
-                    && (map.province(p).terrain != Terrain::OffBoard
+                    && (!map.is_off_board(p)
                         || (u.power == power && unit.kind.is_none_or(|k| k == u.kind)))
             })
         };
@@ -430,9 +430,7 @@ impl Adjustments<'_> {
 fn refused_beside(map: &Map, board: impl Iterator<Item = Unit>, unit: &Unit) -> Option<Illegal> {
     let p = map.province_of(unit.region);
     let others: Vec<Unit> = board.filter(|u| map.province_of(u.region) == p).collect();
-    if map.province(p).terrain == Terrain::OffBoard
-        || map.may_stand(p, unit.power, unit.kind, &others)
-    {
+    if map.is_off_board(p) || map.may_stand(p, unit.power, unit.kind, &others) {
         return None;
     }
     let mut fleets = others

@@ -737,7 +737,14 @@ impl Geography {
                 sets
             })
             .collect();
+        let mut off_board = ProvinceSet::default();
+        for (i, p) in self.provinces.iter().enumerate() {
+            if p.terrain == Terrain::OffBoard {
+                off_board.insert(ProvinceId(i as u16));
+            }
+        }
         Map {
+            off_board,
             provinces: self.provinces,
             regions: self.regions,
             coasts: self.coasts,

@@ -341,6 +341,10 @@ pub struct Map {
     pub(crate) borders: Vec<Vec<(RegionId, Mobility)>>,
     /// Per region: provinces reachable in one move by armies / by fleets.
     pub(crate) reach: Vec<[ProvinceSet; 2]>,
+    /// The off-board boxes ([`Terrain::OffBoard`]): the judge asks of
+    /// nearly every order whether it names one, and a bit of one word
+    /// answers that without reading the province (issue #36).
+    pub(crate) off_board: ProvinceSet,
     /// Normalised name or alias -> what it names.
     pub(crate) names: HashMap<String, Named>,
     /// Every leading run of words of a multi-word name (`north`, `north
@@ -449,6 +453,11 @@ impl Map {
     /// Province by id.
     pub fn province(&self, p: ProvinceId) -> &Province {
         &self.provinces[p.index()]
+    }
+    /// Whether province `p` is an off-board box: the same as its terrain
+    /// being [`Terrain::OffBoard`], from a bitset kept for the judge.
+    pub fn is_off_board(&self, p: ProvinceId) -> bool {
+        self.off_board.contains(p)
     }
     /// Region by id.
     pub fn region(&self, r: RegionId) -> &Region {

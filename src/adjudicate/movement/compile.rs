@@ -33,34 +33,13 @@ impl Compiled<'_> {
             }
             let u = self.find_unit(o);
             if u == NONE {
-                // A unit built but still waiting off the board (Ard-Ri rule
-                // 7c): say when it comes, not that there is none.
-                let waiting = self.b.questions.pending().iter().any(|w| {
-                    w.power == o.power && self.b.map.province_of(w.region) == o.unit.at.province
-                });
-                verdicts[i] = Some(if waiting {
-                    Illegal::NotYetPlaced
-                } else {
-                    Illegal::NoUnit
-                });
+                verdicts[i] = Some(self.no_unit(o));
                 continue;
             }
             let u = u as usize;
             self.slot[u].from_region = self.moves_from(u, o.unit.at.province);
             if self.b.units[u].power != o.power {
-                // Whose unit stands where the orderer may not know (1066
-                // rule 5) is not told: there is none of theirs there.
-                verdicts[i] = Some(
-                    if self
-                        .b
-                        .questions
-                        .unseen(o.power, ProvinceId(self.slot[u].prov), self.b.phase)
-                    {
-                        Illegal::NoUnit
-                    } else {
-                        Illegal::ForeignUnit(self.b.units[u].power)
-                    },
-                );
+                verdicts[i] = Some(self.not_theirs(u, o));
                 continue;
             }
             match self.check(u, &o.command) {
@@ -114,8 +93,45 @@ impl Compiled<'_> {
         }
     }
 
+    /// Why an order names no unit: none there, or (Ard-Ri rule 7c) a unit
+    /// built but still waiting off the board, told when it comes. Out of
+    /// line, as are the other rare paths of [`compile`](Self::compile):
+    /// the loop over the orders keeps its registers for the usual case
+    /// (issue #36).
+    #[cold]
+    #[inline(never)]
+    fn no_unit(&self, o: &MainOrder) -> Illegal {
+        let waiting =
+            self.b.questions.pending().iter().any(|w| {
+                w.power == o.power && self.b.map.province_of(w.region) == o.unit.at.province
+            });
+        if waiting {
+            Illegal::NotYetPlaced
+        } else {
+            Illegal::NoUnit
+        }
+    }
+
+    /// Why an order for unit `u`, another power's, is not carried out.
+    /// Whose unit stands where the orderer may not know (1066 rule 5) is
+    /// not told: there is none of theirs there.
+    #[cold]
+    #[inline(never)]
+    fn not_theirs(&self, u: usize, o: &MainOrder) -> Illegal {
+        if self
+            .b
+            .questions
+            .unseen(o.power, ProvinceId(self.slot[u].prov), self.b.phase)
+        {
+            Illegal::NoUnit
+        } else {
+            Illegal::ForeignUnit(self.b.units[u].power)
+        }
+    }
+
     /// Convoy intent (DATC 4.A.3): an army that could walk goes by sea
     /// when its order says so or a fleet of its own power convoys it.
+    #[inline(never)]
     fn convoy_intent(&mut self) {
         let any_convoy = self
             .slot
@@ -149,8 +165,23 @@ impl Compiled<'_> {
     /// goes to the first of the power's units there (of the kind written,
     /// if any) that no earlier order has taken.
     pub(super) fn find_unit(&self, o: &MainOrder) -> u16 {
+        // The usual case, inline: the power's own unit stands there.
+        let p = o.unit.at.province;
+        if !self.b.map.is_off_board(p) {
+            let u = self.place[p.index()].unit;
+            if u != NONE && self.b.units[u as usize].power == o.power {
+                return u;
+            }
+        }
+        self.find_unit_elsewhere(o)
+    }
+
+    /// [`find_unit`](Self::find_unit) when the power's own unit does not
+    /// stand in the place named: another power's, or a box's.
+    #[inline(never)]
+    fn find_unit_elsewhere(&self, o: &MainOrder) -> u16 {
         let mut p = o.unit.at.province;
-        if self.b.map.province(p).terrain != Terrain::OffBoard {
+        if !self.b.map.is_off_board(p) {
             let u = self.place[p.index()].unit;
             // The power's own unit there, or none: that one. Otherwise the
             // name may be the rule text's for where its box's units wait.
@@ -187,7 +218,7 @@ impl Compiled<'_> {
     /// naming `p` may mean: `p` itself, or the box the rules say waits
     /// there, when its units may be helped onto the board.
     pub(super) fn waiting_box(&self, p: ProvinceId) -> Option<u16> {
-        let b = if self.b.map.province(p).terrain == Terrain::OffBoard {
+        let b = if self.b.map.is_off_board(p) {
             Some(p)
         } else {
             self.b.questions.box_waiting_at(p)
@@ -229,6 +260,7 @@ impl Compiled<'_> {
     /// later](Self::found_later): to the unit named that moves where the
     /// order says (one in the box, or the one standing there), else to one
     /// of them, whose move it is not, so it is void; else to nobody, void.
+    #[inline(never)]
     pub(super) fn bind_named(&mut self) {
         for s in 0..self.b.units.len() {
             let Some((named, kind)) = self.slot[s].named else {
@@ -307,14 +339,10 @@ impl Compiled<'_> {
         self.check_may_act(u, unit, c)?;
         match c {
             MainCommand::Destroy { target } => return self.check_destroy(u, target.at.province),
-            MainCommand::Move { to, .. }
-                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
-            {
+            MainCommand::Move { to, .. } if self.b.map.is_off_board(to.province) => {
                 return self.check_enter_box(u, to.province);
             }
-            MainCommand::SupportMove { to, .. }
-                if self.b.map.province(to.province).terrain == Terrain::OffBoard =>
-            {
+            MainCommand::SupportMove { to, .. } if self.b.map.is_off_board(to.province) => {
                 return Err(Illegal::CannotSupportThere);
             }
             _ => {}
@@ -340,8 +368,25 @@ impl Compiled<'_> {
 
     /// What stops unit `u` (standing as `unit`) from carrying out `c` at
     /// all, whatever it names: waiting off the board, the ice, a defensive
-    /// army's homeland.
+    /// army's homeland. A unit of the standard game is in none of those
+    /// cases: that is answered inline, the rules out of line.
+    #[inline]
     fn check_may_act(&self, u: usize, unit: Unit, c: &MainCommand) -> Result<(), Illegal> {
+        if !self.slot[u].in_box
+            && !self.icebound(u)
+            && !self.b.map.has_marked_borders()
+            && self.hooks.closed.is_empty()
+            && unit.kind != UnitKind::DefensiveArmy
+        {
+            return Ok(());
+        }
+        self.check_may_act_by_rule(u, unit, c)
+    }
+
+    /// [`check_may_act`](Self::check_may_act) for a unit one of its rules
+    /// may stop.
+    #[inline(never)]
+    fn check_may_act_by_rule(&self, u: usize, unit: Unit, c: &MainCommand) -> Result<(), Illegal> {
         let here = self.slot[u].prov;
         if self.slot[u].in_box {
             // Off the board a unit can only wait or come onto the board.
@@ -351,7 +396,7 @@ impl Compiled<'_> {
                     if !self.b.questions.may_leave(ProvinceId(here), self.b.phase) {
                         return Err(Illegal::NotNow);
                     }
-                    if self.b.map.province(to.province).terrain == Terrain::OffBoard {
+                    if self.b.map.is_off_board(to.province) {
                         return Err(Illegal::NoEntry);
                     }
                 }
@@ -412,6 +457,7 @@ impl Compiled<'_> {
     }
 
     /// A support in place of the unit named at `target`.
+    #[inline(never)]
     fn check_support_hold(&self, u: usize, unit: Unit, target: &UnitRef) -> Result<Cmd, Illegal> {
         if self
             .b
@@ -449,6 +495,7 @@ impl Compiled<'_> {
     }
 
     /// A support of the move of the unit named at `target` into `to`.
+    #[inline(never)]
     fn check_support_move(
         &self,
         u: usize,
@@ -522,6 +569,7 @@ impl Compiled<'_> {
     }
 
     /// A convoy of the army named at `target` into `to`.
+    #[inline(never)]
     fn check_convoy(
         &self,
         u: usize,
@@ -595,6 +643,7 @@ impl Compiled<'_> {
 
     /// A move off the board: only into a box that takes units from here
     /// (a raid), in its season, by the kinds it takes.
+    #[inline(never)]
     pub(super) fn check_enter_box(&self, u: usize, p: ProvinceId) -> Result<Cmd, Illegal> {
         self.b.questions.may_enter(
             &self.b.units[u],
@@ -613,6 +662,7 @@ impl Compiled<'_> {
     }
 
     /// The destroy order (1066 rule 4).
+    #[inline(never)]
     pub(super) fn check_destroy(&self, u: usize, target: ProvinceId) -> Result<Cmd, Illegal> {
         self.b
             .questions
@@ -686,8 +736,15 @@ impl Compiled<'_> {
                 into_box: false,
             });
         }
-        // Not adjacent: only an army going by sea.
-        let main = prov.main_region();
+        self.check_move_by_sea(u, unit, dest)
+    }
+
+    /// [`check_move`](Self::check_move) to a place the unit cannot reach
+    /// directly: only an army going by sea may go there.
+    #[inline(never)]
+    fn check_move_by_sea(&self, u: usize, unit: Unit, dest: ProvinceId) -> Result<Cmd, Illegal> {
+        let here = self.slot[u].prov;
+        let main = self.b.map.province(dest).main_region();
         if !self.b.map.admits(main, unit.kind) {
             return Err(Illegal::WrongTerrain);
         }

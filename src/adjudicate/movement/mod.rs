@@ -29,7 +29,7 @@ use super::Illegal;
 use super::questions::{RuleQuestions, Standard};
 use super::rulebook::Rulebook;
 use crate::calendar::Phase;
-use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
+use crate::map::{CoastId, Map, PowerId, ProvinceId, RegionId, Unit, UnitKind};
 use crate::orders::MainOrder;
 use resolve::Resolver;
 use std::cell::RefCell;
@@ -753,7 +753,7 @@ impl<'a> Compiled<'a> {
             // A box holds any number of units and can be neither
             // attacked nor supported: its units are not "the unit in"
             // it.
-            let in_box = b.map.province(ProvinceId(p)).terrain == Terrain::OffBoard;
+            let in_box = b.map.is_off_board(ProvinceId(p));
             if !in_box {
                 place[p as usize].unit = i as u16;
             }

@@ -7,7 +7,7 @@ use super::{
     Cmd, Compiled, Dislodgement, MovementResult, NONE, OrderIndex, Outcome, Resolved, Special,
     UnitList, UnitResult,
 };
-use crate::map::{PowerId, ProvinceId, RegionId, Terrain, UnitKind};
+use crate::map::{PowerId, ProvinceId, RegionId, UnitKind};
 
 /// A unit stands in the province after the phase.
 pub(super) const OCCUPIED: u8 = 1;
@@ -246,7 +246,7 @@ impl Compiled<'_> {
                     && self.b.map.admits(r, unit.kind)
                     && self.place[p.index()].flags & (OCCUPIED | CONTESTED) == 0
                     && (by_convoy || p != attacker_from)
-                    && self.b.map.province(p).terrain != Terrain::OffBoard
+                    && !self.b.map.is_off_board(p)
                     && self
                         .closed_to(unit.power, ProvinceId(self.slot[u].prov), p)
                         .is_none()
