@@ -627,6 +627,9 @@ fn a_mid_game_results_png_is_small_enough_to_mail() {
     let bytes = pic
         .phase_png(&rep, "pic: Spring 1903", Viewer::Gm)
         .expect("renders");
+    if let Ok(dir) = std::env::var("ZJ_PICTURE_DIR") {
+        std::fs::write(format!("{dir}/standard_mid_game.png"), &bytes).unwrap();
+    }
     assert!(
         bytes.len() <= 60_000,
         "a mid-game PNG is {} bytes",
