@@ -24,7 +24,7 @@ use crate::store::{Conn, Tx};
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
@@ -234,6 +234,27 @@ impl Heartbeat {
         self.0.store(ms, Ordering::Relaxed);
     }
 
+    /// Run `f`, one long step that cannot beat itself (a full `VACUUM`, the
+    /// outbox's flush on a reload), beating every `period` meanwhile, for
+    /// `limit` at most: a step that runs past it is taken for a hang, and
+    /// the watchdog is left to restart the judge, as for any other.
+    pub fn beating_while<T>(&self, period: Duration, limit: Duration, f: impl FnOnce() -> T) -> T {
+        let done = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let beater = s.spawn(|| {
+                let until = Instant::now() + limit;
+                while !done.load(Ordering::Acquire) && Instant::now() < until {
+                    self.beat();
+                    std::thread::park_timeout(period);
+                }
+            });
+            let out = f();
+            done.store(true, Ordering::Release);
+            beater.thread().unpark();
+            out
+        })
+    }
+
     /// How long since the last beat.
     pub fn age(&self) -> Duration {
         let now = SystemTime::now()
@@ -243,6 +264,11 @@ impl Heartbeat {
         Duration::from_millis(u64::try_from(ms).unwrap_or(0))
     }
 }
+
+/// The longest a step that cannot beat itself (a full `VACUUM`, a
+/// reload's flush of the outbox) is shown to the watchdog as alive: longer
+/// is a hang.
+pub(crate) const LONG_STEP: Duration = Duration::from_secs(3600);
 
 /// Bounds on the work of the processor.
 #[derive(Debug, Clone)]
@@ -527,7 +553,13 @@ impl Processor {
         let every = self.limits.vacuum_every.as_secs() as i64;
         if store::retention::vacuum_due(conn, last, t, every)? {
             let started = Instant::now();
-            store::retention::vacuum(conn)?;
+            // A store of years takes minutes to rewrite: the judge is not
+            // stuck meanwhile (else the watchdog would restart it in the
+            // middle, and again at every start, the vacuum never done).
+            self.heartbeat
+                .beating_while(Duration::from_secs(1), LONG_STEP, || {
+                    store::retention::vacuum(conn)
+                })?;
             store::set_meta(conn, "vacuumed_at", &t.to_string())?;
             let (size, _) = store::retention::size(conn)?;
             info!(bytes = size, took = ?started.elapsed(), "store vacuumed");
@@ -993,4 +1025,35 @@ fn handle(
         )?;
     }
     finish(tx, response.note, response.replies.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Heartbeat;
+    use std::time::Duration;
+
+    #[test]
+    fn a_long_step_is_shown_alive_while_it_runs() {
+        let h = Heartbeat::default();
+        let ms = Duration::from_millis;
+        // Without the guard, a step of 0.6 s leaves the beat 0.6 s old.
+        std::thread::sleep(ms(600));
+        assert!(h.age() >= ms(600));
+        let age = h.beating_while(ms(20), Duration::from_secs(60), || {
+            std::thread::sleep(ms(600));
+            h.age()
+        });
+        assert!(age < ms(300), "{age:?}");
+    }
+
+    #[test]
+    fn a_step_past_its_limit_is_left_to_the_watchdog() {
+        let h = Heartbeat::default();
+        let ms = Duration::from_millis;
+        let age = h.beating_while(ms(20), ms(100), || {
+            std::thread::sleep(ms(800));
+            h.age()
+        });
+        assert!(age >= ms(500), "{age:?}");
+    }
 }
