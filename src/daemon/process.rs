@@ -609,7 +609,9 @@ impl Processor {
                 "the judge stopped {} times while processing this mail",
                 attempts - 1
             );
-            return self.fail(&pending, &cause, now).map(Some);
+            return self
+                .fail(&pending, &cause, Why::Stopped(attempts - 1), now)
+                .map(Some);
         }
         self.heartbeat.beat();
         let identity = &self.identity;
@@ -644,10 +646,18 @@ impl Processor {
             tx.commit()?;
             Ok(Some(done))
         }));
+        // What the sender is told of a failure: the work's budget, if that
+        // is what ran out.
+        let mut why = Why::Internal;
         let failure = match r {
             Ok(Ok(Some(d))) => Ok(d),
             Ok(Ok(None)) => return Ok(None),
-            Ok(Err(e)) => Err(Failure::of(&self.store, Some(&e), || format!("{e:#}"))),
+            Ok(Err(e)) => {
+                if let Some(o) = e.chain().find_map(|c| c.downcast_ref::<mail::OverBudget>()) {
+                    why = Why::Work(o.limit);
+                }
+                Err(Failure::of(&self.store, Some(&e), || format!("{e:#}")))
+            }
             Err(p) => Err(Failure::of(&self.store, None, || panic_text(&*p))),
         };
         let done = match failure {
@@ -655,7 +665,7 @@ impl Processor {
             // The store failed, not the mail: it waits, and is processed
             // once the store works (the caller waits for that).
             Err(Failure::Store(fault)) => return Err(self.store_failed(&pending, fault)),
-            Err(Failure::Own(cause)) => match self.fail(&pending, &cause, now) {
+            Err(Failure::Own(cause)) => match self.fail(&pending, &cause, why, now) {
                 Ok(d) => d,
                 Err(e) if e.is_unavailable() => {
                     return Err(self.store_failed(&pending, format!("{e:#}")));
@@ -808,6 +818,7 @@ impl Processor {
         &mut self,
         pending: &PendingMail,
         cause: &str,
+        why: Why,
         now: SystemTime,
     ) -> Result<Processed, StoreError> {
         warn!(message_id = %pending.message_id, cause = %cause, "could not process a mail; it is kept, marked failed");
@@ -820,13 +831,7 @@ impl Processor {
                 return None;
             }
             let to = mail.reply_to.clone()?;
-            let out = reply_to(
-                &mail,
-                &to,
-                "The judge could not process this mail because of an internal error. \
-                 Nothing in it was done. The judge's keeper has been told; please try again later.\n"
-                    .to_string(),
-            );
+            let out = reply_to(&mail, &to, why.apology());
             let id = apology_id(&identity, now, pending.id);
             let raw = mail::build(&out, &identity, &id, now).ok()?;
             Some((id, mail::recipients(&out), raw))
@@ -855,6 +860,46 @@ impl Processor {
             note,
             replies,
         })
+    }
+}
+
+/// Why a mail failed, as its sender is told.
+#[derive(Debug, Clone, Copy)]
+enum Why {
+    /// The judge's own fault (an error, a panic).
+    Internal,
+    /// The judge stopped this many times while the mail was in hand.
+    Stopped(i64),
+    /// The mail took more than this much of the judge's work.
+    Work(Duration),
+}
+
+impl Why {
+    /// The answer's text: what happened and what the sender can do.
+    fn apology(self) -> String {
+        let nothing = "Nothing in it was done.";
+        match self {
+            Why::Internal => format!(
+                "The judge could not process this mail because of an internal error. \
+                 {nothing} The judge's keeper has been told; please try again later.\n"
+            ),
+            Why::Stopped(n) => format!(
+                "The judge stopped {n} times while it was processing this mail, so the mail \
+                 was set aside. {nothing} The judge's keeper has been told; please try again \
+                 later, and if this happens again, send the commands in several shorter mails.\n"
+            ),
+            Why::Work(limit) => format!(
+                "The judge gives each mail {} of work, and this one needed more, so it was \
+                 stopped. {nothing} A mail needs that much only when it is very long or holds \
+                 very many commands (or a deeply nested HTML body): please send the commands \
+                 as plain text, in several shorter mails.\n",
+                if limit == Duration::from_secs(1) {
+                    "1 second".to_string()
+                } else {
+                    format!("{} seconds", limit.as_secs_f64())
+                }
+            ),
+        }
     }
 }
 
