@@ -137,6 +137,7 @@ struct RawWeb {
     enabled: bool,
     address: String,
     base_url: String,
+    connections: usize,
 }
 
 #[derive(Debug, Deserialize)]
@@ -279,6 +280,9 @@ pub struct Web {
     /// (pages off, or no `base-url` and an address that is no place to
     /// reach, such as 0.0.0.0 or port 0).
     pub base_url: Option<String>,
+    /// The most connections served at once (fewer if the open-file limit
+    /// is too low for them, said in the log).
+    pub connections: usize,
 }
 
 /// Which keys chose the store ([`Config::check_store`] names them).
@@ -549,10 +553,18 @@ fn check_web(w: &RawWeb) -> Result<Web, ConfigError> {
             format!("{base}/")
         })
     };
+    if !(1..=65_536).contains(&w.connections) {
+        return Err(invalid_number(
+            "web.connections",
+            w.connections,
+            "must be from 1 to 65536",
+        ));
+    }
     Ok(Web {
         enabled: w.enabled,
         address,
         base_url: base_url.filter(|_| w.enabled),
+        connections: w.connections,
     })
 }
 
@@ -1255,6 +1267,7 @@ mod tests {
                 enabled,
                 address: address.into(),
                 base_url: base.into(),
+                connections: 1024,
             })
             .unwrap()
         };

@@ -208,6 +208,7 @@ impl Server {
             cache: true,
             limits: Limits {
                 files_kept: FILES_KEPT + smtp,
+                connections: web.connections,
                 ..Limits::default()
             },
             variants: config.variants.clone(),

@@ -324,6 +324,11 @@ fn waits_of_zero_and_impossible_counts_are_refused() {
         "[outbound]\nsink = \"smtp\"\n[smtp]\nconnections = 0\n",
         &["smtp.connections = 0", "from 1 to 64"],
     );
+    refused(
+        "web-connections-0",
+        "[web]\nconnections = 0\n",
+        &["web.connections = 0", "from 1 to 65536"],
+    );
 }
 
 #[test]

@@ -485,6 +485,34 @@ fn idle_web_connections_leave_the_judge_the_files_its_mail_needs() {
     assert!(run.wait_exit().success(), "{}", run.log());
 }
 
+#[test]
+fn the_gm_sets_how_many_readers_are_served_at_once() {
+    // `[web] connections = 3`: three readers held on kept-alive
+    // connections are served, the fourth is told 503 at once; once one
+    // goes, the next is served.
+    let dir = TempDir::new("conns");
+    let mut run = Run::start_with(
+        dir.path(),
+        "address = \"127.0.0.1:0\"\nconnections = 3\n",
+        None,
+    );
+    let addr = run.serving(1);
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut s = std::net::TcpStream::connect(addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+        assert_eq!(ask(&mut s, "/style.css"), Some(200), "{}", run.log());
+        held.push(s);
+    }
+    let r = get(addr, "/");
+    assert_eq!(r.status, 503, "{r:?}");
+    held.pop();
+    wait_for("a reader served again", || get(addr, "/").status == 200);
+    assert!(!run.log().contains("capped at"), "{}", run.log());
+    run.signal(libc::SIGTERM);
+    assert!(run.wait_exit().success(), "{}", run.log());
+}
+
 /// A process's memory figure from /proc (`VmHWM`, `VmRSS`: KiB), or
 /// `Threads`.
 fn status(pid: u32, field: &str) -> u64 {
