@@ -520,7 +520,9 @@ impl Judge {
         let n = board.units.len();
         let mut r = Resolver::reusing(n, std::mem::take(&mut self.resolver));
         for u in 0..n {
-            if c.has_decision(u) {
+            if let Some(moved) = c.unopposed(u) {
+                r.settle(u, moved);
+            } else if c.has_decision(u) {
                 r.resolve(&c, u);
             }
         }
