@@ -26,6 +26,7 @@ impl Compiled<'_> {
         let mut any_conflict = false;
         let mut any_named = false;
         let mut any_sea = false;
+        let conflicts_hold = self.b.rules.duplicate_orders == DuplicateOrders::Hold;
         for (i, o) in orders.iter().enumerate() {
             if i >= OrderIndex::LIMIT {
                 verdicts[i] = Some(Illegal::TooManyOrders);
@@ -60,19 +61,21 @@ impl Compiled<'_> {
                     };
                     any_named |= named.is_some();
                     any_sea |= matches!(cmd, Cmd::Convoy { .. } | Cmd::Move { via: true, .. });
-                    self.slot[u].named = named;
-                    let prev = self.slot[u].order_of;
+                    // The unit's slot, found once for all it is told
+                    // (issue #36: each `self.slot[u]` reloads the table
+                    // and checks the index again).
+                    let slot = &mut self.slot[u];
+                    slot.named = named;
+                    let prev = slot.order_of;
                     if prev != u32::MAX {
-                        if self.b.rules.duplicate_orders == DuplicateOrders::Hold
-                            && self.slot[u].cmd != cmd
-                        {
-                            self.slot[u].conflict = true;
+                        if conflicts_hold && slot.cmd != cmd {
+                            slot.conflict = true;
                             any_conflict = true;
                         }
                         verdicts[prev as usize] = Some(Illegal::Replaced);
                     }
-                    self.slot[u].cmd = cmd;
-                    self.slot[u].order_of = i as u32;
+                    slot.cmd = cmd;
+                    slot.order_of = i as u32;
                 }
             }
         }
