@@ -263,8 +263,13 @@ fn play_phase(
     games::append_history(c, &g.name, &phase, now)?;
     let before = std::mem::replace(&mut g.position, super::stored(&v, &next)?);
     g.deadline = deadline;
-    g.reminded = false;
-    g.grace_noticed = false;
+    // After a retreat of hidden units only, the public phase goes on with
+    // the clock the others have known all along: reminded and told they
+    // were late once, not twice (1066 rule 5).
+    if View::of(&v, &pos, Viewer::Public).sees_phase(&pos) {
+        g.reminded = false;
+        g.grace_noticed = false;
+    }
     if let Some(e) = &ended {
         g.status = Status::Finished;
         g.result = Some(e.clone());
@@ -317,10 +322,12 @@ fn what_next(
     // A retreat only hidden units make (1066 rule 5) is no phase for those
     // who may not see them: it takes the deadline the public phase after
     // it would have had, and that phase keeps it, so no deadline tells
-    // the others that it was played (docs/variants.md, 1066).
+    // the others that it was played (docs/variants.md, 1066). Kept even
+    // when the retreat ran out its time: then the public phase is due at
+    // once, as it would have been with nothing dislodged (`tick_game`).
     let public = |p: &Position| View::of(v, p, Viewer::Public).sees_phase(p);
     if !public(pos)
-        && let Some(d) = g.deadline.filter(|d| *d > now)
+        && let Some(d) = g.deadline
     {
         return Ok((None, Some(d), Vec::new()));
     }
@@ -991,6 +998,7 @@ pub(crate) fn tick_game(
     // hidden units only takes the next phase's, see `what_next`), and so
     // is the reminder's window.
     let shown = View::of(&v, &pos, Viewer::Public).phase_shown(&pos);
+    let shown_is_played = View::of(&v, &pos, Viewer::Public).sees_phase(&pos);
     let clock = lifecycle::Clock {
         deadline,
         grace_minutes: g.settings.grace_minutes,
@@ -1003,6 +1011,13 @@ pub(crate) fn tick_game(
         Work::Nothing => return Ok(out),
         Work::Process => {
             process(judge, c, &g.name, now, Trigger::Deadline, &mut out).map_err(fault)?;
+            // A retreat of hidden units only played at the deadline leaves
+            // the public phase after it due at the same moment (it kept the
+            // deadline, see `what_next`): played now, in this tick, as in a
+            // game where nothing was dislodged (1066 rule 5).
+            if !shown_is_played {
+                out.extend(tick_game(judge, c, name, now)?);
+            }
             return Ok(out);
         }
         Work::Grace { until } => {

@@ -334,10 +334,11 @@ fn rule_5_a_support_cut_from_the_wash_names_the_cutter_as_it_was_ordered() {
 
 /// March 1066 played with Harald's orders `harald` (and the Scots' attack
 /// on Oceanus Germanicus); then the clock moved on an hour at a time, with
-/// nobody sending April orders, until the first reminders, and on until
-/// the first notices that orders are late: (the hours and the mails of
-/// the reminders, the hours and the mails of the late notices).
-fn clock_after_march(harald: &str) -> ((u32, Vec<Sent>), (u32, Vec<Sent>)) {
+/// nobody sending April orders, until the first reminders, on until the
+/// first notices that orders are late, and on until the Scots are sent
+/// April's results: the hour of each (counted from the one before) and
+/// the mails sent then.
+fn clock_after_march(harald: &str) -> [(u32, Vec<Sent>); 3] {
     let mut w = started();
     w.mail(
         "scots@example.test",
@@ -348,18 +349,23 @@ fn clock_after_march(harald: &str) -> ((u32, Vec<Sent>), (u32, Vec<Sent>)) {
         &format!("SIGNON Harald hastings pw-secret\n{harald}"),
     );
     w.mail("gm@example.test", "SIGNON GM hastings gm-secret\nPROCESS");
-    let mut until = |subject: &str| {
+    let mut until = |found: &dyn Fn(&Sent) -> bool| {
         for hour in 1..=24 * 30 {
             let sent = w.advance(3600);
-            if sent.iter().any(|m| m.subject.contains(subject)) {
+            if sent.iter().any(found) {
                 return (hour, sent);
             }
         }
-        panic!("no mail `{subject}` in thirty days");
+        panic!("no such mail in thirty days");
     };
-    let reminders = until("orders due");
-    let late = until("your orders are late");
-    (reminders, late)
+    let reminders = until(&|m| m.subject.contains("orders due"));
+    let late = until(&|m| m.subject.contains("your orders are late"));
+    let april = until(&|m| {
+        m.to_has("scots@example.test")
+            && m.subject.contains("April 1066")
+            && !m.subject.contains("adjust")
+    });
+    [reminders, late, april]
 }
 
 #[test]
@@ -369,8 +375,8 @@ fn rule_5_during_a_hidden_retreat_the_others_are_reminded_of_april_and_harald_of
     // reminded of their April orders, and told they are late, at the same
     // hour and in the same words as where nothing was dislodged; Harald,
     // who owes the retreat, is reminded of it.
-    let (reminders_d, late_d) = clock_after_march(DISLODGED);
-    let (reminders_q, late_q) = clock_after_march(QUIET);
+    let [reminders_d, late_d, _] = clock_after_march(DISLODGED);
+    let [reminders_q, late_q, _] = clock_after_march(QUIET);
     assert_eq!(reminders_d.0, reminders_q.0, "the reminders' hour");
     assert_eq!(late_d.0, late_q.0, "the late notices' hour");
     for (who, _) in NAMES
@@ -398,4 +404,45 @@ fn rule_5_during_a_hidden_retreat_the_others_are_reminded_of_april_and_harald_of
     assert!(flat.contains("March 1066 retreat"), "{flat}");
     assert!(flat.contains("A/F(GER)"), "{flat}");
     assert_eq!(got(&late_d.1, "harald").len(), 1, "{late_d:#?}");
+}
+
+#[test]
+fn rule_5_a_hidden_retreat_that_runs_out_its_time_leaves_april_at_its_deadline() {
+    // Harald never orders the retreat nobody else may know of, nobody
+    // orders April: the retreat is played out when the grace ends, and
+    // April with it, at the hour and in the words of a game where nothing
+    // was dislodged. (April used to get a fresh deadline of its own then,
+    // which told everyone there had been a phase in between.)
+    let [_, late_d, april_d] = clock_after_march(DISLODGED);
+    let [_, late_q, april_q] = clock_after_march(QUIET);
+    assert_eq!(late_d.0, late_q.0, "the late notices' hour");
+    assert_eq!(april_d.0, april_q.0, "the hour April is played");
+    // The end of the second move shows the A/Fs left (rule 5), two in one
+    // game and four in the other: the list of those not placed is all that
+    // may differ.
+    let placed = |m: Vec<Read>| -> Vec<Read> {
+        m.into_iter()
+            .map(|(s, b, a)| {
+                let b: Vec<&str> = b
+                    .split("\n\n")
+                    .map(|p| p.split("Not placed").next().unwrap_or(p))
+                    .collect();
+                (s, b.join("\n\n"), a)
+            })
+            .collect()
+    };
+    for (who, _) in NAMES
+        .iter()
+        .filter(|(w, _)| *w != "harald")
+        .chain([&("obs", "")])
+    {
+        let (d, q) = (got(&april_d.1, who), got(&april_q.1, who));
+        assert!(!d.is_empty(), "{who}");
+        assert_eq!(placed(d), placed(q), "{who}");
+    }
+    // Harald is told of his retreat, played without orders, before
+    // April's results.
+    let harald = got(&april_d.1, "harald");
+    assert!(harald.len() >= 2, "{harald:#?}");
+    assert!(harald[0].1.contains("A/F(GER)"), "{:#?}", harald[0]);
 }

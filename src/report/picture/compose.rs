@@ -349,14 +349,7 @@ impl Picture<'_> {
                 }
             };
             if let Some(p) = &*piece {
-                px.draw_pixmap(
-                    p.x,
-                    p.y,
-                    p.pixmap.as_ref(),
-                    &PixmapPaint::default(),
-                    Transform::identity(),
-                    None,
-                );
+                paste(px, p.x, p.y, &p.pixmap);
             }
         }
     }
@@ -474,14 +467,7 @@ fn draw_piece(px: &mut Pixmap, svg: &str) -> Result<(), PictureError> {
         }
     };
     if let Some(p) = &*piece {
-        px.draw_pixmap(
-            p.x,
-            p.y,
-            p.pixmap.as_ref(),
-            &PixmapPaint::default(),
-            Transform::identity(),
-            None,
-        );
+        paste(px, p.x, p.y, &p.pixmap);
     }
     Ok(())
 }
@@ -540,13 +526,19 @@ fn cut(pixmap: &Pixmap) -> Option<(i32, i32, Pixmap)> {
 /// back where they go.
 fn draw_names(px: &mut Pixmap, names: &[(i32, i32, Pixmap)]) {
     for (x, y, name) in names {
-        px.draw_pixmap(
-            *x,
-            *y,
-            name.as_ref(),
-            &PixmapPaint::default(),
-            Transform::identity(),
-            None,
-        );
+        paste(px, *x, *y, name);
     }
+}
+
+/// Blend `piece`, drawn on whole pixels, over `px` with its top left
+/// corner at (`x`, `y`): how every kept piece goes back on the picture.
+fn paste(px: &mut Pixmap, x: i32, y: i32, piece: &Pixmap) {
+    px.draw_pixmap(
+        x,
+        y,
+        piece.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
 }

@@ -28,10 +28,149 @@ impl Geometry {
             Some(o) => from_outline(map, o),
             None => computed(map),
         };
+        if g.drawn {
+            g.borders = borders(map, &g);
+        }
         place_coasts(map, &mut g, outline);
         super::labels::place(map, &mut g);
         g
     }
+}
+
+/// How near (pixels) two land areas' edges must run to be one border.
+/// The outline files' areas are cut from one partition, so most borders
+/// share their points exactly; a few run a hair apart (the Humber both
+/// sides claim, the strait links of 1000 AD's rule 10), and read as a
+/// border all the same. As near as the pictures' tests call two areas
+/// touching.
+const BORDER_NEAR: f32 = 1.0;
+
+/// The lines where a land area meets another, or land no province claims:
+/// each edge of a land area that runs along another land ring (its two ends
+/// and its middle within [`BORDER_NEAR`] of it), chained into lines where
+/// such edges follow each other. Of two areas along one border, the first
+/// (by province) draws it along its ring; land no province claims never
+/// draws. An edge that runs along no other land is a coast, or the
+/// board's edge.
+fn borders(map: &Map, g: &Geometry) -> Vec<Vec<Pt>> {
+    // The rings, by the area they bound (land no province claims last,
+    // as one area).
+    let mut rings: Vec<(usize, &Vec<Pt>)> = map
+        .province_ids()
+        .zip(&g.areas)
+        .enumerate()
+        .filter(|(_, (p, _))| !matches!(map.province(*p).terrain, Terrain::Sea | Terrain::OffBoard))
+        .flat_map(|(i, (_, a))| a.rings.iter().map(move |r| (i, r)))
+        .collect();
+    let neutral = g.areas.len();
+    rings.extend(g.neutral_land.iter().map(|r| (neutral, r)));
+    let grid = EdgeGrid::new(&rings);
+    let mut out: Vec<Vec<Pt>> = Vec::new();
+    for (area, r) in rings.iter().filter(|(a, _)| *a != neutral) {
+        let mut line: Vec<Pt> = Vec::new();
+        for k in 0..r.len() {
+            let (a, b) = (r[k], r[(k + 1) % r.len()]);
+            if a == b {
+                continue;
+            }
+            let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+            // Another area along the whole edge, after this one (one
+            // before it drew the border along its own ring).
+            let inner = grid
+                .near(a, *area)
+                .into_iter()
+                .filter(|o| *o > *area)
+                .any(|o| grid.near(b, *area).contains(&o) && grid.near(mid, *area).contains(&o));
+            if !inner {
+                if line.len() > 1 {
+                    out.push(std::mem::take(&mut line));
+                }
+                line.clear();
+                continue;
+            }
+            if line.last() != Some(&a) {
+                if line.len() > 1 {
+                    out.push(std::mem::take(&mut line));
+                }
+                line = vec![a];
+            }
+            line.push(b);
+        }
+        if line.len() > 1 {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// The land rings' edges in square cells, to find what runs near a point.
+struct EdgeGrid<'a> {
+    rings: &'a [(usize, &'a Vec<Pt>)],
+    cells: HashMap<(i32, i32), Vec<(usize, usize)>>,
+}
+
+/// A cell's side, pixels.
+const CELL: f32 = 8.0;
+
+impl<'a> EdgeGrid<'a> {
+    fn new(rings: &'a [(usize, &'a Vec<Pt>)]) -> EdgeGrid<'a> {
+        let mut cells: HashMap<(i32, i32), Vec<(usize, usize)>> = HashMap::new();
+        for (ri, (_, r)) in rings.iter().enumerate() {
+            for k in 0..r.len() {
+                let (a, b) = (r[k], r[(k + 1) % r.len()]);
+                let cell = |v: f32| (v / CELL).floor() as i32;
+                let (x0, x1) = (
+                    cell(a.0.min(b.0) - BORDER_NEAR),
+                    cell(a.0.max(b.0) + BORDER_NEAR),
+                );
+                let (y0, y1) = (
+                    cell(a.1.min(b.1) - BORDER_NEAR),
+                    cell(a.1.max(b.1) + BORDER_NEAR),
+                );
+                for x in x0..=x1 {
+                    for y in y0..=y1 {
+                        cells.entry((x, y)).or_default().push((ri, k));
+                    }
+                }
+            }
+        }
+        EdgeGrid { rings, cells }
+    }
+
+    fn edge(&self, (ri, k): (usize, usize)) -> (Pt, Pt) {
+        let r = self.rings[ri].1;
+        (r[k], r[(k + 1) % r.len()])
+    }
+
+    /// The areas, other than `not`, with an edge within [`BORDER_NEAR`]
+    /// of `p`.
+    fn near(&self, p: Pt, not: usize) -> Vec<usize> {
+        let cell = ((p.0 / CELL).floor() as i32, (p.1 / CELL).floor() as i32);
+        let mut out: Vec<usize> = Vec::new();
+        for &e in self.cells.get(&cell).map_or(&[][..], |v| v.as_slice()) {
+            let area = self.rings[e.0].0;
+            if area == not || out.contains(&area) {
+                continue;
+            }
+            let (a, b) = self.edge(e);
+            if seg_dist(p, a, b) <= BORDER_NEAR {
+                out.push(area);
+            }
+        }
+        out
+    }
+}
+
+/// The distance from `p` to the segment `a`–`b`.
+fn seg_dist(p: Pt, a: Pt, b: Pt) -> f32 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let l = dx * dx + dy * dy;
+    let t = if l == 0.0 {
+        0.0
+    } else {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / l).clamp(0.0, 1.0)
+    };
+    ((a.0 + t * dx - p.0).powi(2) + (a.1 + t * dy - p.1).powi(2)).sqrt()
 }
 
 fn is_box(map: &Map, p: ProvinceId) -> bool {
@@ -91,6 +230,7 @@ fn from_outline(map: &Map, o: &Outline) -> Geometry {
         neutral_water: o.water.iter().map(|r| r.iter().map(sc).collect()).collect(),
         drawn: true,
         walls: Vec::new(),
+        borders: Vec::new(),
     }
 }
 
@@ -373,6 +513,7 @@ fn computed(map: &Map) -> Geometry {
         neutral_water: Vec::new(),
         drawn: false,
         walls,
+        borders: Vec::new(),
     }
 }
 

@@ -82,6 +82,10 @@ pub struct Geometry {
     /// in the rules (computed areas only): drawn as a wall, so nobody
     /// reads a border into it.
     pub walls: Vec<(Pt, Pt)>,
+    /// The borders between land areas, as lines (drawn areas only): the
+    /// land is stroked along these and not along its coasts, where the
+    /// coast line alone is drawn.
+    pub borders: Vec<Vec<Pt>>,
 }
 
 impl Geometry {

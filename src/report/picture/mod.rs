@@ -424,12 +424,31 @@ impl<'v> Picture<'v> {
                         halo,
                         r##"<use xlink:href="#p-{id}" fill="none" stroke="{COAST_LINE}" stroke-width="2.4"/>"##
                     );
+                    // Drawn areas are stroked along their borders only
+                    // (below): a coast is the coast line alone.
+                    let stroke = if g.borders.is_empty() {
+                        format!(r#"stroke="{BORDER}" stroke-width="0.7""#)
+                    } else {
+                        r#"stroke="none""#.to_string()
+                    };
                     let _ = writeln!(
                         land,
-                        r##"<use class="area {class}" xlink:href="#p-{id}" fill="{fill}" stroke="{BORDER}" stroke-width="0.7"/>"##
+                        r##"<use class="area {class}" xlink:href="#p-{id}" fill="{fill}" {stroke}/>"##
                     );
                 }
             }
+        }
+        if fixed && !g.borders.is_empty() {
+            let d: String = g
+                .borders
+                .iter()
+                .flat_map(|l| l.iter().enumerate())
+                .map(|(k, p)| format!("{}{:.1} {:.1}", if k == 0 { 'M' } else { 'L' }, p.0, p.1))
+                .collect();
+            let _ = writeln!(
+                land,
+                r#"<path class="borders" d="{d}" fill="none" stroke="{BORDER}" stroke-width="0.7" stroke-linejoin="round"/>"#
+            );
         }
         let walls = self.walls();
         AreaParts {
