@@ -314,6 +314,25 @@ impl Compiled<'_> {
             && slot.next_att == NONE
     }
 
+    /// Whether the move of `u` into `to` would be [alone](Self::alone) but
+    /// for unit `v`, which stands there and is settled as having moved
+    /// away, not into `u`'s province: nobody holds there then (DATC 5.B:
+    /// a unit that moves away has no hold strength), and there is again
+    /// nothing to weigh but `u`'s own strength. The moves that follow a
+    /// unit out (Berlin into Kiel, Moscow into St Petersburg in the
+    /// standard opening) are decided without the strengths' calls.
+    #[inline]
+    fn follows(&self, r: &Resolver, u: usize, to: u16, convoy: bool, v: usize) -> bool {
+        let place = self.place[to as usize];
+        let slot = &self.slot[u];
+        !convoy
+            && slot.sup == NONE
+            && place.att == u as u16
+            && slot.next_att == NONE
+            && matches!(self.slot[v].cmd, Cmd::Move { to: t, .. } if t != slot.prov)
+            && r.settled(v) == Some(true)
+    }
+
     /// The decision of unit `u` when it is a move [alone](Self::alone)
     /// that needs no other move: it depends on no other decision, so the
     /// judge settles it without the resolver's bookkeeping (a call, the
@@ -358,6 +377,9 @@ impl Compiled<'_> {
         // The unit at the destination and whether it comes this way,
         // looked up once for the attack and the defence.
         let v = self.place[to as usize].unit;
+        if v != NONE && self.follows(r, u, to, convoy, v as usize) {
+            return self.crossed_strength(u) > 0;
+        }
         let h2h = self.head_to_head_with(u, convoy, v);
         let attack = self.attack_strength_of(r, u, convoy, v, h2h.is_some());
         if attack == 0 {
