@@ -192,7 +192,7 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
         };
         info!("SIGHUP: reloading the configuration");
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Reloading]);
-        running.stop().await;
+        stop_alive(running, &alive).await;
         info!("{}", new.summary());
         running = match start(&new, Arc::clone(&responders), alive.clone()) {
             Ok(r) => {
@@ -217,9 +217,26 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
     }
     info!("stopping: finishing the mail in hand and flushing the outbox");
     let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
-    running.stop().await;
+    stop_alive(running, &alive).await;
     info!("stopped");
     Ok(())
+}
+
+/// Stop `running`, showing signs of life to the watchdog meanwhile: its
+/// processor no longer beats, and the outbox's flush of what is queued
+/// (a deadline's results, on a reload in the middle of a burst) may take
+/// minutes. For [`process::LONG_STEP`] at most: longer is a hang.
+async fn stop_alive(running: Running, alive: &Heartbeat) {
+    let stop = running.stop();
+    tokio::pin!(stop);
+    let until = tokio::time::Instant::now() + process::LONG_STEP;
+    loop {
+        tokio::select! {
+            () = &mut stop => return,
+            () = tokio::time::sleep(Duration::from_secs(1)),
+                if tokio::time::Instant::now() < until => alive.beat(),
+        }
+    }
 }
 
 /// Start the tasks with `start`, waiting for the store while it fails

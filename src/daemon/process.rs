@@ -24,7 +24,7 @@ use crate::store::{Conn, Tx};
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
@@ -234,6 +234,27 @@ impl Heartbeat {
         self.0.store(ms, Ordering::Relaxed);
     }
 
+    /// Run `f`, one long step that cannot beat itself (a full `VACUUM`, the
+    /// outbox's flush on a reload), beating every `period` meanwhile, for
+    /// `limit` at most: a step that runs past it is taken for a hang, and
+    /// the watchdog is left to restart the judge, as for any other.
+    pub fn beating_while<T>(&self, period: Duration, limit: Duration, f: impl FnOnce() -> T) -> T {
+        let done = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let beater = s.spawn(|| {
+                let until = Instant::now() + limit;
+                while !done.load(Ordering::Acquire) && Instant::now() < until {
+                    self.beat();
+                    std::thread::park_timeout(period);
+                }
+            });
+            let out = f();
+            done.store(true, Ordering::Release);
+            beater.thread().unpark();
+            out
+        })
+    }
+
     /// How long since the last beat.
     pub fn age(&self) -> Duration {
         let now = SystemTime::now()
@@ -243,6 +264,11 @@ impl Heartbeat {
         Duration::from_millis(u64::try_from(ms).unwrap_or(0))
     }
 }
+
+/// The longest a step that cannot beat itself (a full `VACUUM`, a
+/// reload's flush of the outbox) is shown to the watchdog as alive: longer
+/// is a hang.
+pub(crate) const LONG_STEP: Duration = Duration::from_secs(3600);
 
 /// Bounds on the work of the processor.
 #[derive(Debug, Clone)]
@@ -527,7 +553,13 @@ impl Processor {
         let every = self.limits.vacuum_every.as_secs() as i64;
         if store::retention::vacuum_due(conn, last, t, every)? {
             let started = Instant::now();
-            store::retention::vacuum(conn)?;
+            // A store of years takes minutes to rewrite: the judge is not
+            // stuck meanwhile (else the watchdog would restart it in the
+            // middle, and again at every start, the vacuum never done).
+            self.heartbeat
+                .beating_while(Duration::from_secs(1), LONG_STEP, || {
+                    store::retention::vacuum(conn)
+                })?;
             store::set_meta(conn, "vacuumed_at", &t.to_string())?;
             let (size, _) = store::retention::size(conn)?;
             info!(bytes = size, took = ?started.elapsed(), "store vacuumed");
@@ -577,7 +609,9 @@ impl Processor {
                 "the judge stopped {} times while processing this mail",
                 attempts - 1
             );
-            return self.fail(&pending, &cause, now).map(Some);
+            return self
+                .fail(&pending, &cause, Why::Stopped(attempts - 1), now)
+                .map(Some);
         }
         self.heartbeat.beat();
         let identity = &self.identity;
@@ -612,10 +646,18 @@ impl Processor {
             tx.commit()?;
             Ok(Some(done))
         }));
+        // What the sender is told of a failure: the work's budget, if that
+        // is what ran out.
+        let mut why = Why::Internal;
         let failure = match r {
             Ok(Ok(Some(d))) => Ok(d),
             Ok(Ok(None)) => return Ok(None),
-            Ok(Err(e)) => Err(Failure::of(&self.store, Some(&e), || format!("{e:#}"))),
+            Ok(Err(e)) => {
+                if let Some(o) = e.chain().find_map(|c| c.downcast_ref::<mail::OverBudget>()) {
+                    why = Why::Work(o.limit);
+                }
+                Err(Failure::of(&self.store, Some(&e), || format!("{e:#}")))
+            }
             Err(p) => Err(Failure::of(&self.store, None, || panic_text(&*p))),
         };
         let done = match failure {
@@ -623,7 +665,7 @@ impl Processor {
             // The store failed, not the mail: it waits, and is processed
             // once the store works (the caller waits for that).
             Err(Failure::Store(fault)) => return Err(self.store_failed(&pending, fault)),
-            Err(Failure::Own(cause)) => match self.fail(&pending, &cause, now) {
+            Err(Failure::Own(cause)) => match self.fail(&pending, &cause, why, now) {
                 Ok(d) => d,
                 Err(e) if e.is_unavailable() => {
                     return Err(self.store_failed(&pending, format!("{e:#}")));
@@ -776,6 +818,7 @@ impl Processor {
         &mut self,
         pending: &PendingMail,
         cause: &str,
+        why: Why,
         now: SystemTime,
     ) -> Result<Processed, StoreError> {
         warn!(message_id = %pending.message_id, cause = %cause, "could not process a mail; it is kept, marked failed");
@@ -788,13 +831,7 @@ impl Processor {
                 return None;
             }
             let to = mail.reply_to.clone()?;
-            let out = reply_to(
-                &mail,
-                &to,
-                "The judge could not process this mail because of an internal error. \
-                 Nothing in it was done. The judge's keeper has been told; please try again later.\n"
-                    .to_string(),
-            );
+            let out = reply_to(&mail, &to, why.apology());
             let id = apology_id(&identity, now, pending.id);
             let raw = mail::build(&out, &identity, &id, now).ok()?;
             Some((id, mail::recipients(&out), raw))
@@ -823,6 +860,46 @@ impl Processor {
             note,
             replies,
         })
+    }
+}
+
+/// Why a mail failed, as its sender is told.
+#[derive(Debug, Clone, Copy)]
+enum Why {
+    /// The judge's own fault (an error, a panic).
+    Internal,
+    /// The judge stopped this many times while the mail was in hand.
+    Stopped(i64),
+    /// The mail took more than this much of the judge's work.
+    Work(Duration),
+}
+
+impl Why {
+    /// The answer's text: what happened and what the sender can do.
+    fn apology(self) -> String {
+        let nothing = "Nothing in it was done.";
+        match self {
+            Why::Internal => format!(
+                "The judge could not process this mail because of an internal error. \
+                 {nothing} The judge's keeper has been told; please try again later.\n"
+            ),
+            Why::Stopped(n) => format!(
+                "The judge stopped {n} times while it was processing this mail, so the mail \
+                 was set aside. {nothing} The judge's keeper has been told; please try again \
+                 later, and if this happens again, send the commands in several shorter mails.\n"
+            ),
+            Why::Work(limit) => format!(
+                "The judge gives each mail {} of work, and this one needed more, so it was \
+                 stopped. {nothing} A mail needs that much only when it is very long or holds \
+                 very many commands (or a deeply nested HTML body): please send the commands \
+                 as plain text, in several shorter mails.\n",
+                if limit == Duration::from_secs(1) {
+                    "1 second".to_string()
+                } else {
+                    format!("{} seconds", limit.as_secs_f64())
+                }
+            ),
+        }
     }
 }
 
@@ -993,4 +1070,35 @@ fn handle(
         )?;
     }
     finish(tx, response.note, response.replies.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Heartbeat;
+    use std::time::Duration;
+
+    #[test]
+    fn a_long_step_is_shown_alive_while_it_runs() {
+        let h = Heartbeat::default();
+        let ms = Duration::from_millis;
+        // Without the guard, a step of 0.6 s leaves the beat 0.6 s old.
+        std::thread::sleep(ms(600));
+        assert!(h.age() >= ms(600));
+        let age = h.beating_while(ms(20), Duration::from_secs(60), || {
+            std::thread::sleep(ms(600));
+            h.age()
+        });
+        assert!(age < ms(300), "{age:?}");
+    }
+
+    #[test]
+    fn a_step_past_its_limit_is_left_to_the_watchdog() {
+        let h = Heartbeat::default();
+        let ms = Duration::from_millis;
+        let age = h.beating_while(ms(20), ms(100), || {
+            std::thread::sleep(ms(800));
+            h.age()
+        });
+        assert!(age >= ms(500), "{age:?}");
+    }
 }

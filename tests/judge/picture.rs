@@ -270,6 +270,29 @@ fn land_borders_are_lines_and_coasts_the_coast_line_alone() {
     assert!(missing.is_empty(), "no border line drawn: {missing:#?}");
 }
 
+#[test]
+fn rule_7_the_legend_counts_a_defensive_army_as_the_two_units_the_chart_does() {
+    // 1000 AD rule 7: "Two supply centres will support a triple army". The
+    // chart counts a 3D as two units (centres less units is what is due);
+    // the picture's legend says the same.
+    let v = support_play::shipped("1000ad");
+    let pos = Position::from_toml(
+        &v,
+        "phase = \"Spring 1000 movement\"\n[units]\nFranks = [\"3D Par\", \"A Rou\"]\n\
+         [centres]\nFranks = [\"Par\", \"Rou\", \"Tou\"]\n",
+    )
+    .expect("position");
+    let s = svg(&v, &pos, &[], "t");
+    assert!(
+        s.contains("Franks (F): 3 centres, 3 units"),
+        "{}",
+        s.lines()
+            .filter(|l| l.contains("Franks"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 /// The smallest font a province's name is drawn in: smaller is not read at
 /// mail size.
 const MIN_LABEL: f32 = 9.0;

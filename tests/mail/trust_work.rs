@@ -279,8 +279,19 @@ fn a_mail_that_kills_the_judge_is_given_up_whatever_step_it_stops_in() {
             "failed: the judge stopped 3 times while processing this mail",
             "{killer}"
         );
-        // The apology: one mail, built from the header alone.
+        // The apology: one mail, built from the header alone, saying
+        // what happened and what to do.
         assert_eq!(answers(killer), 1, "{killer}");
+        let raw: Vec<u8> = db
+            .query_row(
+                "SELECT raw FROM outbox WHERE recipients LIKE ?1",
+                [format!("%{killer}@example.test%")],
+                |r| r.get(0),
+            )
+            .expect("the apology");
+        let text = body_of(&raw);
+        assert!(text.contains("stopped 3 times"), "{text}");
+        assert!(text.contains("several shorter mails"), "{text}");
     }
     for innocent in ["i0", "i1", "i2", "i3", "i4"] {
         assert_eq!(note(innocent), "answered", "{innocent}");
@@ -348,6 +359,10 @@ fn a_mail_over_its_work_budget_is_failed_with_its_cause_and_answered_once() {
     assert_eq!(out[0].recipients, vec!["gm@example.test".to_string()]);
     let text = body_of(&out[0].raw);
     assert!(text.contains("Nothing in it was done"), "{text}");
+    // Told why, and what to do: not "an internal error".
+    assert!(text.contains("0 seconds of work"), "{text}");
+    assert!(text.contains("several shorter mails"), "{text}");
+    assert!(!text.contains("internal error"), "{text}");
     // Rolled back: no game was made; the same mail within its budget is.
     p.limits.work_budget = Limits::default().work_budget;
     store_mail(

@@ -740,12 +740,20 @@ impl Picture<'_> {
         for (i, pw) in map.power_ids().enumerate() {
             let (col, row) = (i / rows, i % rows);
             let (x, y) = (10.0 + col as f32 * col_w, row as f32 * 19.0);
-            let units = pos.units.iter().filter(|u| u.power == pw).count()
-                + pos
-                    .dislodged
-                    .iter()
-                    .filter(|(u, _)| u.power == pw && view.hides_unit(u))
-                    .count();
+            // Counted as the chart counts them (a 1000 AD 3D as the two
+            // units its centres keep), so centres less units is what is due.
+            let units: i64 = pos
+                .units
+                .iter()
+                .filter(|u| u.power == pw)
+                .chain(
+                    pos.dislodged
+                        .iter()
+                        .map(|(u, _)| u)
+                        .filter(|u| u.power == pw && view.hides_unit(u)),
+                )
+                .map(|u| crate::rules::army_fleet::units_in(v, u))
+                .sum();
             let initial = self.initials.get(i).map_or("", String::as_str);
             lines.push(format!(
                 "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"12\" fill=\"#222222\">{}</text>\n",
@@ -812,7 +820,7 @@ fn legend_height(v: &Variant) -> f32 {
 }
 
 /// A power's line in the legend.
-fn power_line(name: &str, initial: &str, centres: u32, units: usize) -> String {
+fn power_line(name: &str, initial: &str, centres: u32, units: i64) -> String {
     format!("{name} ({initial}): {centres} centres, {units} units")
 }
 
