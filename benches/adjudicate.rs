@@ -32,37 +32,12 @@ use zinejudge::adjudicate::{Judge, Outcome, adjudicate_movement};
 use zinejudge::game::Position;
 use zinejudge::game::position::parse_unit;
 use zinejudge::map::Unit;
-use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AnyCommand, MainOrder, Order};
+use zinejudge::orders::MainOrder;
 use zinejudge::testing::datc::{Runner, parse_file, rules_for_file};
-use zinejudge::variant::{self, PhaseKind, Variant};
+use zinejudge::testing::opening::{movement_orders as orders, standard_opening};
+use zinejudge::variant::{self, Variant};
 
-const OPENING: &str = "
-Austria: A Vie-Gal
-Austria: A Bud-Ser
-Austria: F Tri-Alb
-England: F Lon-NTH
-England: F Edi-NWG
-England: A Lvp-Yor
-France: F Bre-MAO
-France: A Par-Bur
-France: A Mar-Spa
-Germany: F Kie-Den
-Germany: A Ber-Kie
-Germany: A Mun-Ruh
-Italy: F Nap-ION
-Italy: A Rom-Apu
-Italy: A Ven-Tyr
-Russia: A War-Ukr
-Russia: A Mos-StP
-Russia: F Sev-BLA
-Russia: F StP/sc-BOT
-Turkey: F Ank-BLA
-Turkey: A Con-Bul
-Turkey: A Smy-Arm
-";
-
-/// The same opening for the crate. Its shipped map lacks the BOT-StP/sc
+/// The same opening (`STANDARD_OPENING`) for the crate. Its shipped map lacks the BOT-StP/sc
 /// border, so it finds `F stp(sc) -> bot` illegal and holds that fleet; the
 /// other 21 orders are adjudicated as by us.
 const OPENING_DIPLOMACY: &str = "
@@ -130,27 +105,6 @@ TUR: F ank -> con
 TUR: A con -> smy
 TUR: A smy -> ank
 ";
-
-/// Our orders from `Power: order` lines.
-fn orders(text: &str, v: &Variant) -> Vec<MainOrder> {
-    let parser = OrderParser::new(&v.map);
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let p = parser
-                .parse(l, Some(PhaseKind::Movement))
-                .expect("bench orders parse");
-            match p.command {
-                AnyCommand::Main(unit, command) => Order {
-                    power: p.power.expect("power given"),
-                    unit,
-                    command,
-                },
-                _ => panic!("not a movement order"),
-            }
-        })
-        .collect()
-}
 
 /// The units the orders are addressed to (one order per unit).
 fn units_of(text: &str, v: &Variant) -> Vec<Unit> {
@@ -226,7 +180,7 @@ fn zinejudge_benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("zinejudge");
 
     // (a) the opening, 22 moves.
-    let o = orders(OPENING, &v);
+    let o = standard_opening(&v);
     assert_eq!(o.len(), 22);
     g.bench_function("opening_22_moves", |b| {
         b.iter(|| adjudicate_movement(&v.map, &v.rules, black_box(&pos.units), black_box(&o)))

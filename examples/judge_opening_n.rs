@@ -19,52 +19,8 @@ use std::hint::black_box;
 use zinejudge::adjudicate::movement::Board;
 use zinejudge::adjudicate::{Judge, adjudicate_movement};
 use zinejudge::game::Position;
-use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AnyCommand, MainOrder, Order};
-use zinejudge::variant::{self, PhaseKind, Variant};
-
-const OPENING: &str = "
-Austria: A Vie-Gal
-Austria: A Bud-Ser
-Austria: F Tri-Alb
-England: F Lon-NTH
-England: F Edi-NWG
-England: A Lvp-Yor
-France: F Bre-MAO
-France: A Par-Bur
-France: A Mar-Spa
-Germany: F Kie-Den
-Germany: A Ber-Kie
-Germany: A Mun-Ruh
-Italy: F Nap-ION
-Italy: A Rom-Apu
-Italy: A Ven-Tyr
-Russia: A War-Ukr
-Russia: A Mos-StP
-Russia: F Sev-BLA
-Russia: F StP/sc-BOT
-Turkey: F Ank-BLA
-Turkey: A Con-Bul
-Turkey: A Smy-Arm
-";
-
-fn orders(text: &str, v: &Variant) -> Vec<MainOrder> {
-    let parser = OrderParser::new(&v.map);
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let p = parser.parse(l, Some(PhaseKind::Movement)).unwrap();
-            match p.command {
-                AnyCommand::Main(unit, command) => Order {
-                    power: p.power.unwrap(),
-                    unit,
-                    command,
-                },
-                _ => panic!(),
-            }
-        })
-        .collect()
-}
+use zinejudge::testing::opening::standard_opening;
+use zinejudge::variant;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -72,7 +28,7 @@ fn main() {
     let n: usize = args.next().map(|s| s.parse().unwrap()).unwrap_or(1);
     let v = variant::builtin("standard").unwrap().unwrap();
     let pos = Position::initial(&v);
-    let o = orders(OPENING, &v);
+    let o = standard_opening(&v);
     let mut judge = Judge::new();
     let mut total = 0usize;
     for _ in 0..n {

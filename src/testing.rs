@@ -199,3 +199,77 @@ pub mod web {
         };
     }
 }
+
+/// Movement orders written as players write them, for the benches, the
+/// allocation tests and the instruction-count example, which all judge the
+/// standard opening (issue #36) and would otherwise each keep a copy of it
+/// and of the parsing loop.
+pub mod opening {
+    use crate::orders::parse::OrderParser;
+    use crate::orders::{AnyCommand, MainOrder, Order};
+    use crate::variant::{PhaseKind, Variant};
+
+    /// Spring 1901 of the standard game with every unit moving, as most
+    /// players open: the position the adjudicator's speed is quoted for.
+    /// Sevastopol and Ankara stand each other off in the Black Sea.
+    pub const STANDARD_OPENING: &str = "
+Austria: A Vie-Gal
+Austria: A Bud-Ser
+Austria: F Tri-Alb
+England: F Lon-NTH
+England: F Edi-NWG
+England: A Lvp-Yor
+France: F Bre-MAO
+France: A Par-Bur
+France: A Mar-Spa
+Germany: F Kie-Den
+Germany: A Ber-Kie
+Germany: A Mun-Ruh
+Italy: F Nap-ION
+Italy: A Rom-Apu
+Italy: A Ven-Tyr
+Russia: A War-Ukr
+Russia: A Mos-StP
+Russia: F Sev-BLA
+Russia: F StP/sc-BOT
+Turkey: F Ank-BLA
+Turkey: A Con-Bul
+Turkey: A Smy-Arm
+";
+
+    /// The 22 orders of [`STANDARD_OPENING`] on `v`'s map (the standard
+    /// variant's).
+    ///
+    /// # Panics
+    /// If an order does not parse on `v`'s map.
+    pub fn standard_opening(v: &Variant) -> Vec<MainOrder> {
+        movement_orders(STANDARD_OPENING, v)
+    }
+
+    /// The movement orders of `text`, one `Power: order` a line (blank
+    /// lines skipped), in the order written.
+    ///
+    /// # Panics
+    /// If a line is not a movement order naming its power: these texts are
+    /// fixtures written with the code that reads them, so a bad one is a
+    /// mistake in the test, not an input to answer.
+    pub fn movement_orders(text: &str, v: &Variant) -> Vec<MainOrder> {
+        let parser = OrderParser::new(&v.map);
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let p = parser
+                    .parse(l, Some(PhaseKind::Movement))
+                    .unwrap_or_else(|e| panic!("`{l}` does not parse: {e:?}"));
+                match p.command {
+                    AnyCommand::Main(unit, command) => Order {
+                        power: p.power.unwrap_or_else(|| panic!("`{l}` names no power")),
+                        unit,
+                        command,
+                    },
+                    other => panic!("`{l}` is not a movement order: {other:?}"),
+                }
+            })
+            .collect()
+    }
+}

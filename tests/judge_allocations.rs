@@ -12,9 +12,8 @@ use std::cell::Cell;
 use zinejudge::adjudicate::movement::Board;
 use zinejudge::adjudicate::{Judge, Outcome, adjudicate_movement};
 use zinejudge::game::Position;
-use zinejudge::orders::parse::OrderParser;
-use zinejudge::orders::{AnyCommand, MainOrder, Order};
-use zinejudge::variant::{self, PhaseKind, Variant};
+use zinejudge::testing::opening::standard_opening;
+use zinejudge::variant;
 
 struct Counting;
 
@@ -54,56 +53,11 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (out, COUNT.with(Cell::get))
 }
 
-const OPENING: &str = "
-Austria: A Vie-Gal
-Austria: A Bud-Ser
-Austria: F Tri-Alb
-England: F Lon-NTH
-England: F Edi-NWG
-England: A Lvp-Yor
-France: F Bre-MAO
-France: A Par-Bur
-France: A Mar-Spa
-Germany: F Kie-Den
-Germany: A Ber-Kie
-Germany: A Mun-Ruh
-Italy: F Nap-ION
-Italy: A Rom-Apu
-Italy: A Ven-Tyr
-Russia: A War-Ukr
-Russia: A Mos-StP
-Russia: F Sev-BLA
-Russia: F StP/sc-BOT
-Turkey: F Ank-BLA
-Turkey: A Con-Bul
-Turkey: A Smy-Arm
-";
-
-fn orders(text: &str, v: &Variant) -> Vec<MainOrder> {
-    let parser = OrderParser::new(&v.map);
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let p = parser
-                .parse(l, Some(PhaseKind::Movement))
-                .expect("the opening parses");
-            match p.command {
-                AnyCommand::Main(unit, command) => Order {
-                    power: p.power.expect("power given"),
-                    unit,
-                    command,
-                },
-                other => panic!("not a movement order: {other:?}"),
-            }
-        })
-        .collect()
-}
-
 #[test]
 fn a_kept_judge_judges_the_standard_opening_again_without_allocating() {
     let v = variant::builtin("standard").expect("ships").expect("loads");
     let pos = Position::initial(&v);
-    let o = orders(OPENING, &v);
+    let o = standard_opening(&v);
     let board = Board::standard(&v.map, &v.rules, &pos.units);
     let mut judge = Judge::new();
     // The first judgement grows the judge's tables.
@@ -130,7 +84,7 @@ fn a_kept_judge_judges_the_standard_opening_again_without_allocating() {
 fn the_one_shot_judge_reuses_the_threads_tables_and_allocates_only_its_result() {
     let v = variant::builtin("standard").expect("ships").expect("loads");
     let pos = Position::initial(&v);
-    let o = orders(OPENING, &v);
+    let o = standard_opening(&v);
     // The first judgement on this thread grows the thread's judge.
     let first = adjudicate_movement(&v.map, &v.rules, &pos.units, &o);
     let (again, n) = allocations(|| adjudicate_movement(&v.map, &v.rules, &pos.units, &o));

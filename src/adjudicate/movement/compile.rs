@@ -3,7 +3,7 @@
 //! why (the unit holds, DATC 4.E.1); then supports and convoys matched to
 //! the orders they name and indexed for the resolver.
 
-use super::{Cmd, Compiled, NONE, OrderIndex};
+use super::{Cmd, Compiled, NONE, OrderIndex, Slot};
 use crate::adjudicate::Illegal;
 use crate::adjudicate::rulebook::{ConvoyFallback, ConvoyIntent, DuplicateOrders};
 use crate::map::{CoastId, PowerId, ProvinceId, RegionId, Terrain, Unit, UnitKind};
@@ -26,6 +26,7 @@ impl Compiled<'_> {
         let mut any_conflict = false;
         let mut any_named = false;
         let mut any_sea = false;
+        let conflicts_hold = self.b.rules.duplicate_orders == DuplicateOrders::Hold;
         for (i, o) in orders.iter().enumerate() {
             if i >= OrderIndex::LIMIT {
                 verdicts[i] = Some(Illegal::TooManyOrders);
@@ -60,19 +61,21 @@ impl Compiled<'_> {
                     };
                     any_named |= named.is_some();
                     any_sea |= matches!(cmd, Cmd::Convoy { .. } | Cmd::Move { via: true, .. });
-                    self.slot[u].named = named;
-                    let prev = self.slot[u].order_of;
+                    // The unit's slot, found once for all it is told
+                    // (issue #36: each `self.slot[u]` reloads the table
+                    // and checks the index again).
+                    let slot = &mut self.slot[u];
+                    slot.named = named;
+                    let prev = slot.order_of;
                     if prev != u32::MAX {
-                        if self.b.rules.duplicate_orders == DuplicateOrders::Hold
-                            && self.slot[u].cmd != cmd
-                        {
-                            self.slot[u].conflict = true;
+                        if conflicts_hold && slot.cmd != cmd {
+                            slot.conflict = true;
                             any_conflict = true;
                         }
                         verdicts[prev as usize] = Some(Illegal::Replaced);
                     }
-                    self.slot[u].cmd = cmd;
-                    self.slot[u].order_of = i as u32;
+                    slot.cmd = cmd;
+                    slot.order_of = i as u32;
                 }
             }
         }
@@ -322,21 +325,19 @@ impl Compiled<'_> {
         Some(self.b.map.province(named).main_region())
     }
 
-    /// Unit `u` as its orders see it: where it moves from.
-    pub(super) fn origin(&self, u: usize) -> Unit {
-        match self.slot[u].from_region {
+    /// Check one order for unit `u` against the board.
+    pub(super) fn check(&self, u: usize, c: &MainCommand) -> Result<Cmd, Illegal> {
+        // The unit's slot, found once for the checks below (issue #36),
+        // and the unit as its orders see it: where it moves from.
+        let slot = &self.slot[u];
+        let unit = match slot.from_region {
             Some(region) => Unit {
                 region,
                 ..self.b.units[u]
             },
             None => self.b.units[u],
-        }
-    }
-
-    /// Check one order for unit `u` against the board.
-    pub(super) fn check(&self, u: usize, c: &MainCommand) -> Result<Cmd, Illegal> {
-        let unit = self.origin(u);
-        self.check_may_act(u, unit, c)?;
+        };
+        self.check_may_act(u, slot, unit, c)?;
         match c {
             MainCommand::Destroy { target } => return self.check_destroy(u, target.at.province),
             MainCommand::Move { to, .. } if self.b.map.is_off_board(to.province) => {
@@ -353,7 +354,7 @@ impl Compiled<'_> {
                 to,
                 via_convoy,
                 route,
-            } => self.check_move(u, *to, *via_convoy || !route.is_empty()),
+            } => self.check_move(u, unit, slot.prov, *to, *via_convoy || !route.is_empty()),
             MainCommand::SupportHold { unit: target } => self.check_support_hold(u, unit, target),
             MainCommand::SupportMove { unit: target, to } => {
                 self.check_support_move(u, unit, target, *to)
@@ -371,9 +372,15 @@ impl Compiled<'_> {
     /// army's homeland. A unit of the standard game is in none of those
     /// cases: that is answered inline, the rules out of line.
     #[inline]
-    fn check_may_act(&self, u: usize, unit: Unit, c: &MainCommand) -> Result<(), Illegal> {
-        if !self.slot[u].in_box
-            && !self.icebound(u)
+    fn check_may_act(
+        &self,
+        u: usize,
+        slot: &Slot,
+        unit: Unit,
+        c: &MainCommand,
+    ) -> Result<(), Illegal> {
+        if !slot.in_box
+            && !slot.ice
             && !self.b.map.has_marked_borders()
             && self.hooks.closed.is_empty()
             && unit.kind != UnitKind::DefensiveArmy
@@ -685,9 +692,15 @@ impl Compiled<'_> {
         Ok(Some(c))
     }
 
-    pub(super) fn check_move(&self, u: usize, to: Place, via: bool) -> Result<Cmd, Illegal> {
-        let unit = self.origin(u);
-        let here = self.slot[u].prov;
+    /// A move of unit `u`, standing as `unit` in province `here`, to `to`.
+    pub(super) fn check_move(
+        &self,
+        u: usize,
+        unit: Unit,
+        here: u16,
+        to: Place,
+        via: bool,
+    ) -> Result<Cmd, Illegal> {
         let dest = to.province;
         if dest.0 == here {
             return Err(Illegal::SameProvince);

@@ -519,8 +519,16 @@ impl Judge {
         c.mark_crossings();
         let n = board.units.len();
         let mut r = Resolver::reusing(n, std::mem::take(&mut self.resolver));
+        // The moves nobody opposes first: they depend on nothing, and a
+        // move into the province one of them leaves is then settled
+        // without weighing (`Compiled::follows`).
         for u in 0..n {
-            if c.has_decision(u) {
+            if let Some(moved) = c.unopposed(u) {
+                r.settle(u, moved);
+            }
+        }
+        for u in 0..n {
+            if r.settled(u).is_none() && c.has_decision(u) {
                 r.resolve(&c, u);
             }
         }

@@ -95,7 +95,10 @@ impl Resolver {
         }
     }
 
-    fn settle(&mut self, d: usize, r: bool) {
+    /// Settle decision `d` as `r`. Also for the caller that knows the
+    /// answer of a decision that depends on no other without asking the
+    /// rules (a move nobody opposes), before resolving the rest.
+    pub(super) fn settle(&mut self, d: usize, r: bool) {
         self.set_result(d, r);
         self.state[d] |= RESOLVED;
     }

@@ -298,6 +298,62 @@ impl Compiled<'_> {
         self.supported_strength(r, u, None)
     }
 
+    /// Whether the move of `u` into `to` (`convoy`: by sea) goes overland,
+    /// unsupported, into a province nobody holds and nobody else enters:
+    /// then there is nothing to weigh but the unit's own strength, which is
+    /// never nothing on an ordinary border. Most moves of a phase are such
+    /// (every one of the standard opening but the Black Sea's).
+    #[inline]
+    fn alone(&self, u: usize, to: u16, convoy: bool) -> bool {
+        let place = self.place[to as usize];
+        let slot = &self.slot[u];
+        place.unit == NONE
+            && !convoy
+            && slot.sup == NONE
+            && place.att == u as u16
+            && slot.next_att == NONE
+    }
+
+    /// Whether the move of `u` into `to` would be [alone](Self::alone) but
+    /// for unit `v`, which stands there and is settled as having moved
+    /// away, not into `u`'s province: nobody holds there then (DATC 5.B:
+    /// a unit that moves away has no hold strength), and there is again
+    /// nothing to weigh but `u`'s own strength. The moves that follow a
+    /// unit out (Berlin into Kiel, Moscow into St Petersburg in the
+    /// standard opening) are decided without the strengths' calls.
+    #[inline]
+    fn follows(&self, r: &Resolver, u: usize, to: u16, convoy: bool, v: usize) -> bool {
+        let place = self.place[to as usize];
+        let slot = &self.slot[u];
+        !convoy
+            && slot.sup == NONE
+            && place.att == u as u16
+            && slot.next_att == NONE
+            && matches!(self.slot[v].cmd, Cmd::Move { to: t, .. } if t != slot.prov)
+            && r.settled(v) == Some(true)
+    }
+
+    /// The decision of unit `u` when it is a move [alone](Self::alone)
+    /// that needs no other move: it depends on no other decision, so the
+    /// judge settles it without the resolver's bookkeeping (a call, the
+    /// guess state saved and restored), which for the standard opening
+    /// costs more than the answer (issue #36). `None`: any other unit,
+    /// decided by [`adj_move`](Self::adj_move) and the rest as usual.
+    #[inline]
+    pub(super) fn unopposed(&self, u: usize) -> Option<bool> {
+        match self.slot[u].cmd {
+            Cmd::Move {
+                to,
+                convoy,
+                into_box: false,
+                ..
+            } if self.hooks.needs(u) == NONE && self.alone(u, to, convoy) => {
+                Some(self.crossed_strength(u) > 0)
+            }
+            _ => None,
+        }
+    }
+
     pub(super) fn adj_move(&self, r: &mut Resolver, u: usize) -> bool {
         let Cmd::Move {
             to,
@@ -315,21 +371,13 @@ impl Compiled<'_> {
         if need != NONE && !r.resolve(self, need as usize) {
             return false;
         }
+        if self.alone(u, to, convoy) {
+            return self.crossed_strength(u) > 0;
+        }
         // The unit at the destination and whether it comes this way,
         // looked up once for the attack and the defence.
-        let place = self.place[to as usize];
-        let v = place.unit;
-        // Most moves of a phase (every one of the standard opening but the
-        // Black Sea's) go overland, unsupported, into a province nobody
-        // holds and nobody else enters: nothing to weigh but the unit's
-        // own strength, which is never nothing on an ordinary border.
-        let slot = &self.slot[u];
-        if v == NONE
-            && !convoy
-            && slot.sup == NONE
-            && place.att == u as u16
-            && slot.next_att == NONE
-        {
+        let v = self.place[to as usize].unit;
+        if v != NONE && self.follows(r, u, to, convoy, v as usize) {
             return self.crossed_strength(u) > 0;
         }
         let h2h = self.head_to_head_with(u, convoy, v);
