@@ -11,7 +11,9 @@
 //! mails, the site's pages read back). This module hands them exactly the
 //! items they name, under the same paths as inside the crate (the store's
 //! `games::load` is `zinejudge::testing::store::games::load`), so a test
-//! reads like the code it tests. Nothing here is a stable API: an item is
+//! reads like the code it tests. One module is code of its own, not a
+//! re-export: [`opening`], the standard opening the benches, an allocation
+//! test and an example all judge. Nothing here is a stable API: an item is
 //! added when a test needs it and removed when no test does
 //! (docs/development.md, "Public surface").
 
