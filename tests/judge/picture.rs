@@ -47,8 +47,16 @@ fn overlap(a: &[f32; 4], b: &[f32; 4]) -> bool {
 
 /// The rings of the area path `id="p-ABBR"`.
 fn area(svg: &str, abbr: &str) -> Vec<Vec<Pt>> {
-    let key = format!("<path id=\"p-{}\" d=\"", abbr.replace('&', "&amp;"));
-    let Some(i) = svg.find(&key) else {
+    path_data(
+        svg,
+        &format!("<path id=\"p-{}\" d=\"", abbr.replace('&', "&amp;")),
+    )
+}
+
+/// The rings or lines (`M x y L x y ... Z M ...`) of the first path whose
+/// start is `key` (up to its data's opening quote).
+fn path_data(svg: &str, key: &str) -> Vec<Vec<Pt>> {
+    let Some(i) = svg.find(key) else {
         return vec![];
     };
     let d = svg[i + key.len()..].split('"').next().unwrap_or("");
@@ -185,24 +193,9 @@ fn bordering_provinces_touch_on_every_shipped_map() {
     );
 }
 
-/// The lines of the SVG path `class`'s data (`M x y L x y ... M ...`).
+/// The lines of the SVG path `class`'s data.
 fn lines_of(svg: &str, class: &str) -> Vec<Vec<Pt>> {
-    let key = format!("<path class=\"{class}\" d=\"");
-    let Some(i) = svg.find(&key) else {
-        return vec![];
-    };
-    let d = svg[i + key.len()..].split('"').next().unwrap_or("");
-    d.split('M')
-        .filter(|r| !r.is_empty())
-        .map(|r| {
-            r.split('L')
-                .filter_map(|p| {
-                    let mut it = p.split(' ').filter_map(|x| x.parse::<f32>().ok());
-                    Some((it.next()?, it.next()?))
-                })
-                .collect()
-        })
-        .collect()
+    path_data(svg, &format!("<path class=\"{class}\" d=\""))
 }
 
 #[test]
