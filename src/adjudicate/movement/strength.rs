@@ -305,12 +305,18 @@ impl Compiled<'_> {
     /// (every one of the standard opening but the Black Sea's).
     #[inline]
     fn alone(&self, u: usize, to: u16, convoy: bool) -> bool {
-        let place = self.place[to as usize];
+        self.place[to as usize].unit == NONE && self.sole_mover(u, to, convoy)
+    }
+
+    /// Whether the move of `u` into `to` goes overland, unsupported, and
+    /// nobody else moves there: [`alone`](Self::alone) and
+    /// [`follows`](Self::follows) but for who stands there.
+    #[inline]
+    fn sole_mover(&self, u: usize, to: u16, convoy: bool) -> bool {
         let slot = &self.slot[u];
-        place.unit == NONE
-            && !convoy
+        !convoy
             && slot.sup == NONE
-            && place.att == u as u16
+            && self.place[to as usize].att == u as u16
             && slot.next_att == NONE
     }
 
@@ -323,13 +329,8 @@ impl Compiled<'_> {
     /// standard opening) are decided without the strengths' calls.
     #[inline]
     fn follows(&self, r: &Resolver, u: usize, to: u16, convoy: bool, v: usize) -> bool {
-        let place = self.place[to as usize];
-        let slot = &self.slot[u];
-        !convoy
-            && slot.sup == NONE
-            && place.att == u as u16
-            && slot.next_att == NONE
-            && matches!(self.slot[v].cmd, Cmd::Move { to: t, .. } if t != slot.prov)
+        self.sole_mover(u, to, convoy)
+            && matches!(self.slot[v].cmd, Cmd::Move { to: t, .. } if t != self.slot[u].prov)
             && r.settled(v) == Some(true)
     }
 
