@@ -697,6 +697,21 @@ fn pixels(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
+/// The results pictures of `v`'s opening (the standard one with its
+/// common first moves, the others with every unit holding): the SVG and
+/// the PNG composed per phase, as a results mail carries them.
+fn opening_pictures(v: &Variant) -> (String, Vec<u8>) {
+    let pic = Picture::new(v);
+    let before = Position::initial(v);
+    let lines: &[&str] = if v.name == "standard" { OPENING } else { &[] };
+    let (o, r, after) = played(v, &before, lines);
+    let rep = report(v, &before, &o, &r, &after);
+    (
+        pic.phase_svg(&rep, "t", Viewer::Gm),
+        pic.phase_png(&rep, "t", Viewer::Gm).expect("renders"),
+    )
+}
+
 #[test]
 fn every_maps_opening_png_is_at_most_105_kb() {
     // Issue #38: the map's coasts and borders are snapped to three shades
@@ -704,12 +719,7 @@ fn every_maps_opening_png_is_at_most_105_kb() {
     // alone (no border stroke beside it). The openings are 66 (Ard-Ri) to
     // 105 KB (1700 AD) now; they were 84 to 126 KB, then 74 to 111.
     for v in shipped() {
-        let pic = Picture::new(&v);
-        let before = Position::initial(&v);
-        let lines: &[&str] = if v.name == "standard" { OPENING } else { &[] };
-        let (o, r, after) = played(&v, &before, lines);
-        let rep = report(&v, &before, &o, &r, &after);
-        let bytes = pic.phase_png(&rep, "t", Viewer::Gm).expect("renders");
+        let (_, bytes) = opening_pictures(&v);
         assert!(
             bytes.len() <= 105_000,
             "{}: the opening PNG is {} bytes",
@@ -744,13 +754,9 @@ fn the_results_png_shows_what_the_svg_does() {
     // The PNG is composed over layers drawn once per map; pixel for pixel
     // it is the SVG rasterised whole, bar the palette's rounding.
     for v in shipped() {
-        let pic = Picture::new(&v);
-        let before = Position::initial(&v);
-        let lines: &[&str] = if v.name == "standard" { OPENING } else { &[] };
-        let (o, r, after) = played(&v, &before, lines);
-        let rep = report(&v, &before, &o, &r, &after);
-        let whole = pixels(&png(&pic.phase_svg(&rep, "t", Viewer::Gm)).expect("renders"));
-        let composed = pixels(&pic.phase_png(&rep, "t", Viewer::Gm).expect("renders"));
+        let (svg, composed) = opening_pictures(&v);
+        let whole = pixels(&png(&svg).expect("renders"));
+        let composed = pixels(&composed);
         assert_eq!((whole.0, whole.1), (composed.0, composed.1), "{}", v.name);
         // Compared in blocks of 8 by 8 pixels: the hatches' lines fall a
         // pixel apart here and there, a missing name or unit does not.

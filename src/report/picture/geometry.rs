@@ -76,11 +76,11 @@ fn borders(map: &Map, g: &Geometry) -> Vec<Vec<Pt>> {
             let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
             // Another area along the whole edge, after this one (one
             // before it drew the border along its own ring).
+            let (at_b, at_mid) = (grid.near(b, *area), grid.near(mid, *area));
             let inner = grid
                 .near(a, *area)
                 .into_iter()
-                .filter(|o| *o > *area)
-                .any(|o| grid.near(b, *area).contains(&o) && grid.near(mid, *area).contains(&o));
+                .any(|o| o > *area && at_b.contains(&o) && at_mid.contains(&o));
             if !inner {
                 if line.len() > 1 {
                     out.push(std::mem::take(&mut line));

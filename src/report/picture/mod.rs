@@ -439,15 +439,10 @@ impl<'v> Picture<'v> {
             }
         }
         if fixed && !g.borders.is_empty() {
-            let d: String = g
-                .borders
-                .iter()
-                .flat_map(|l| l.iter().enumerate())
-                .map(|(k, p)| format!("{}{:.1} {:.1}", if k == 0 { 'M' } else { 'L' }, p.0, p.1))
-                .collect();
             let _ = writeln!(
                 land,
-                r#"<path class="borders" d="{d}" fill="none" stroke="{BORDER}" stroke-width="0.7" stroke-linejoin="round"/>"#
+                r#"<path class="borders" d="{}" fill="none" stroke="{BORDER}" stroke-width="0.7" stroke-linejoin="round"/>"#,
+                path_data(&g.borders, false)
             );
         }
         let walls = self.walls();
@@ -888,12 +883,19 @@ fn initials(v: &Variant) -> Vec<String> {
 
 /// SVG path data for closed rings.
 fn path(rings: &[Vec<Pt>]) -> String {
+    path_data(rings, true)
+}
+
+/// SVG path data for `lines`, each closed (`Z`) when `closed`.
+fn path_data(lines: &[Vec<Pt>], closed: bool) -> String {
     let mut d = String::new();
-    for r in rings {
+    for r in lines {
         for (k, p) in r.iter().enumerate() {
             let _ = write!(d, "{}{:.1} {:.1}", if k == 0 { 'M' } else { 'L' }, p.0, p.1);
         }
-        d.push('Z');
+        if closed {
+            d.push('Z');
+        }
     }
     d
 }
