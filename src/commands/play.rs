@@ -997,8 +997,9 @@ pub(crate) fn tick_game(
     // The deadline is the phase's every player is told of (a retreat of
     // hidden units only takes the next phase's, see `what_next`), and so
     // is the reminder's window.
-    let shown = View::of(&v, &pos, Viewer::Public).phase_shown(&pos);
-    let shown_is_played = View::of(&v, &pos, Viewer::Public).sees_phase(&pos);
+    let public = View::of(&v, &pos, Viewer::Public);
+    let shown = public.phase_shown(&pos);
+    let shown_is_played = public.sees_phase(&pos);
     let clock = lifecycle::Clock {
         deadline,
         grace_minutes: g.settings.grace_minutes,

@@ -893,10 +893,9 @@ impl Why {
                  stopped. {nothing} A mail needs that much only when it is very long or holds \
                  very many commands (or a deeply nested HTML body): please send the commands \
                  as plain text, in several shorter mails.\n",
-                if limit == Duration::from_secs(1) {
-                    "1 second".to_string()
-                } else {
-                    format!("{} seconds", limit.as_secs_f64())
+                match mail::seconds(limit).as_str() {
+                    "1" => "1 second".to_string(),
+                    n => format!("{n} seconds"),
                 }
             ),
         }

@@ -141,7 +141,7 @@ pub struct OverBudget {
 }
 
 /// Seconds as a person writes them: `10`, `0.5`.
-fn seconds(d: Duration) -> String {
+pub(crate) fn seconds(d: Duration) -> String {
     if d.subsec_nanos() == 0 {
         d.as_secs().to_string()
     } else {
