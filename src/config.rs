@@ -123,6 +123,14 @@ struct RawConfig {
     report: RawReport,
     web: RawWeb,
     variants: RawVariants,
+    trust: RawTrust,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawTrust {
+    authserv_id: String,
+    require_authentication: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -340,6 +348,8 @@ pub struct Config {
     pub picture: crate::report::PictureFormat,
     /// The web pages.
     pub web: Web,
+    /// Whose word the judge takes for who wrote a mail (`[trust]`).
+    pub trust: crate::trust::sender::Policy,
 }
 
 /// Merge `over` into `base`, table by table.
@@ -1063,6 +1073,33 @@ fn check_maildir(key: &'static str, root: &Path) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// `[trust]`: an `authserv-id` is a host name's characters (letters,
+/// digits, `.`, `-`, `_`), empty for none.
+fn resolve_trust(t: RawTrust) -> Result<crate::trust::sender::Policy, ConfigError> {
+    let id = t.authserv_id.trim();
+    if !id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+    {
+        return Err(invalid(
+            "trust.authserv-id",
+            &t.authserv_id,
+            "is not a server's name (letters, digits, dots and dashes)",
+        ));
+    }
+    if t.require_authentication && id.is_empty() {
+        return Err(invalid(
+            "trust.require-authentication",
+            "true",
+            "needs trust.authserv-id: without it no mail is ever authenticated",
+        ));
+    }
+    Ok(crate::trust::sender::Policy {
+        authserv_id: (!id.is_empty()).then(|| id.to_string()),
+        require_authentication: t.require_authentication,
+    })
+}
+
 impl Config {
     /// Load `path` over the defaults (or the defaults alone) and resolve it.
     ///
@@ -1187,6 +1224,7 @@ impl Config {
             ),
             picture,
             web,
+            trust: resolve_trust(r.trust)?,
         })
     }
 

@@ -94,9 +94,8 @@ pub mod daemon {
 
     /// Turning one received mail into its answers.
     pub mod process {
-        pub use crate::daemon::process::{
-            Ahead, Limits, Processor, Responder, Response, reply_to, unix,
-        };
+        pub use crate::daemon::process::{Ahead, Limits, Processor, Responder, Response, unix};
+        pub use crate::mail::reply_to;
     }
 }
 
@@ -104,19 +103,24 @@ pub mod daemon {
 pub mod commands {
     pub use crate::commands::{Chance, Judge};
 
-    /// Who may do what, and when.
-    pub mod auth {
-        pub use crate::commands::auth::checked_ahead;
+    /// The table of commands.
+    pub mod registry {
+        pub use crate::commands::registry::{lookup, lookup_knowing, secret_of, secrets_of};
+    }
+}
+
+/// Trust: who wrote a mail, what it may cause, who pays, and secrets.
+pub mod trust {
+    pub use crate::trust::sender::{Assurance, Policy, Sender, identify};
+
+    /// Sign-on checks: the count of checks made ahead of their mail.
+    pub mod signon {
+        pub use crate::trust::signon::checked_ahead;
     }
 
     /// Passwords: hashing and the count of checks made.
     pub mod password {
-        pub use crate::commands::password::{hash, verifications_on_this_thread};
-    }
-
-    /// The table of commands.
-    pub mod registry {
-        pub use crate::commands::registry::{lookup, lookup_knowing, secret_of, secrets_of};
+        pub use crate::trust::password::{hash, verifications_on_this_thread};
     }
 }
 

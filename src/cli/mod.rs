@@ -346,7 +346,8 @@ fn deliver(config: Option<&Path>) -> Result<ExitCode> {
 /// them).
 fn judge_responder() -> crate::daemon::ResponderFactory {
     std::sync::Arc::new(|c: &crate::config::Config| {
-        let mut judge = crate::commands::Judge::new(&c.identity.name, &c.timezone);
+        let mut judge =
+            crate::commands::Judge::new(&c.identity.name, &c.timezone).with_trust(c.trust.clone());
         judge.picture_format = c.picture;
         for v in &c.variants {
             judge.add_variant((**v).clone());

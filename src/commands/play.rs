@@ -2,6 +2,7 @@
 //! every player is ready), results to everyone, reminders, grace periods,
 //! rollbacks.
 
+use super::drawn::{DRAWN_PHASES, Pictures};
 use super::error::CmdResult;
 use super::submit::{has_choices, missing, stored};
 use super::{Judge, Session, mail_to};
@@ -643,7 +644,7 @@ pub(crate) fn back_from_disorder(
         &mut mails,
     )?;
     // Everybody but the mail's author.
-    let me = s.from.email.clone();
+    let me = s.sender.from.email.clone();
     s.out.extend(
         mails
             .into_iter()
@@ -691,23 +692,6 @@ fn viewer_of(word: &str) -> Option<Viewer> {
             .strip_prefix("power:")
             .and_then(|n| n.parse().ok())
             .map(|n| Viewer::Power(PowerId(n))),
-    }
-}
-
-/// Phases whose pictures were drawn lately, kept while their readers'
-/// mails are being sent (they are queued together).
-#[derive(Default)]
-pub(crate) struct Drawn {
-    recent: std::collections::VecDeque<(i64, Pictures)>,
-}
-
-/// How many phases' pictures [`Drawn`] keeps.
-const DRAWN_PHASES: usize = 4;
-
-impl Drawn {
-    /// Forget them all (the outbox is empty).
-    pub(crate) fn clear(&mut self) {
-        self.recent = Default::default();
     }
 }
 
@@ -808,15 +792,6 @@ fn chosen(
             }
         })
         .collect()
-}
-
-/// Pictures already drawn for a phase: by reader, and by drawing, so that
-/// readers who may see the same (every player, when nothing is hidden)
-/// share one rasterised PNG.
-#[derive(Default)]
-pub(crate) struct Pictures {
-    by_viewer: Vec<(Viewer, Vec<crate::mail::Attached>)>,
-    by_svg: Vec<(String, Vec<u8>)>,
 }
 
 /// The board after a played phase, with its orders, as `viewer` may see

@@ -20,7 +20,6 @@
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
-pub(crate) mod guard;
 pub(crate) mod outage;
 pub(crate) mod outbox;
 pub(crate) mod process;
@@ -420,6 +419,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
         keep_sent: config.keep_sent,
         vacuum_every: config.vacuum_every,
         work_budget: config.work_budget,
+        trust: config.trust.clone(),
         ..process::Limits::default()
     };
     // The outbox draws pictures with responders and connections of its

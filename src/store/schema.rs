@@ -283,6 +283,20 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // at the start.
     "ALTER TABLE seats ADD COLUMN wait INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
+    // 12: one code a request (see `trust::confirm`): a request names the
+    // one mail (or offer) its answer carries out, so that confirming a
+    // mail of one's own never carries out others held for the same
+    // address; an answered request's row stays until its mail is read
+    // again, as the proof that its From confirmed it. Requests made
+    // before keep their address's code.
+    "ALTER TABLE pending ADD COLUMN code TEXT;
+    ALTER TABLE pending ADD COLUMN code_key TEXT;
+    ALTER TABLE pending ADD COLUMN asked_at INTEGER;
+    ALTER TABLE pending ADD COLUMN confirmed_at INTEGER;
+    UPDATE pending SET code = (SELECT code FROM addresses WHERE addresses.address = pending.address),
+        code_key = (SELECT code_key FROM addresses WHERE addresses.address = pending.address);
+    CREATE INDEX pending_code ON pending (code_key);
+    CREATE INDEX pending_inbound ON pending (inbound_id);",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -511,6 +525,15 @@ pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
     // 11: a player's WAIT and preference list (see the SQLite list).
     "ALTER TABLE seats ADD COLUMN wait BIGINT NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
+    // 12: one code a request (see the SQLite list).
+    "ALTER TABLE pending ADD COLUMN code TEXT;
+    ALTER TABLE pending ADD COLUMN code_key TEXT;
+    ALTER TABLE pending ADD COLUMN asked_at BIGINT;
+    ALTER TABLE pending ADD COLUMN confirmed_at BIGINT;
+    UPDATE pending SET code = a.code, code_key = a.code_key FROM addresses a
+        WHERE a.address = pending.address;
+    CREATE INDEX pending_code ON pending (code_key);
+    CREATE INDEX pending_inbound ON pending (inbound_id);",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.

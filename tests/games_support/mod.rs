@@ -66,8 +66,8 @@ pub fn populate(
     let v = standard();
     let pos = Position::initial(&v);
     let stored = pos.stored(&v).expect("the initial position stores");
-    let shared = zinejudge::testing::commands::password::hash("pw-shared").expect("hash");
-    let gm_hash = zinejudge::testing::commands::password::hash("gm-secret").expect("hash");
+    let shared = zinejudge::testing::trust::password::hash("pw-shared").expect("hash");
+    let gm_hash = zinejudge::testing::trust::password::hash("gm-secret").expect("hash");
     let now = deadline - 3600;
     let mut store = Store::open(path).expect("open the store");
     let tx = store.transaction().expect("transaction");
@@ -98,7 +98,7 @@ pub fn populate(
                 "pw-shared".to_string()
             };
             let hash = if distinct_passwords {
-                zinejudge::testing::commands::password::hash(&password).expect("hash")
+                zinejudge::testing::trust::password::hash(&password).expect("hash")
             } else {
                 shared.clone()
             };

@@ -137,7 +137,7 @@ fn order_mails_from_the_common_clients_are_read_as_their_players_meant() {
     // passwords had to be 8 characters long, still opens its seat.
     {
         let mut store = judge.store();
-        let old = zinejudge::testing::commands::password::hash("pw").expect("hash");
+        let old = zinejudge::testing::trust::password::hash("pw").expect("hash");
         for mut seat in zinejudge::testing::store::games::seats(store.conn(), "g").expect("seats") {
             seat.hash = Some(old.clone());
             zinejudge::testing::store::games::save_seat(store.conn(), "g", &seat).expect("seat");

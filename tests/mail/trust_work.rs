@@ -32,6 +32,7 @@ use zinejudge::testing::daemon::process::{
 };
 use zinejudge::testing::mail::{self, Budget, Identity, Inbound, OverBudget};
 use zinejudge::testing::store::{Conn, Store, Tx};
+use zinejudge::testing::trust::{Policy, identify};
 
 /// An HTML-only mail from `from` of about `bytes` bytes: `<ul><li>`
 /// nested as deep as that allows (nine levels a line, as a client wraps
@@ -146,6 +147,7 @@ impl Responder for Killer {
         &mut self,
         _tx: &Tx<'_>,
         mail: &Inbound,
+        _sender: &zinejudge::testing::trust::Sender,
         _now: SystemTime,
     ) -> anyhow::Result<Response> {
         if mail.text.contains("KILL-WORK") {
@@ -388,7 +390,11 @@ fn the_command_reader_stops_at_a_spent_budget() {
     let raw = b"From: a@example.test\r\nMessage-ID: <b@x>\r\n\r\nLIST\r\nHELP\r\n";
     let tx = store.work_transaction().expect("tx");
     let spent = mail::read_within(raw, "judge@example.test", Budget::start(Duration::ZERO));
-    let e = judge.respond(&tx, &spent, now).err().expect("refused");
+    let sender = identify(&spent, &Policy::default(), None).expect("a sender");
+    let e = judge
+        .respond(&tx, &spent, &sender, now)
+        .err()
+        .expect("refused");
     assert_eq!(
         e.downcast_ref::<OverBudget>(),
         Some(&OverBudget {
@@ -401,7 +407,7 @@ fn the_command_reader_stops_at_a_spent_budget() {
         "judge@example.test",
         Budget::start(Duration::from_secs(10)),
     );
-    let r = judge.respond(&tx, &within, now).expect("answered");
+    let r = judge.respond(&tx, &within, &sender, now).expect("answered");
     assert_eq!(r.note, "commands");
 }
 

@@ -5,7 +5,7 @@
 //! welcome players share them without importing each other.
 
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::{Judge, Session, load, mail_to, password, time};
+use crate::commands::{Judge, Session, load, mail_to, time};
 use crate::game::Position;
 use crate::game::record::{SeatStatus, Status};
 use crate::map::PowerId;
@@ -13,6 +13,7 @@ use crate::orders::Place;
 use crate::orders::format_unit;
 use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
+use crate::trust::password;
 use crate::variant::features::Viewer;
 use crate::variant::{PhaseKind, Variant};
 use std::fmt::Write;
@@ -72,7 +73,7 @@ pub(crate) fn give(
         // The orders the power holds, as the player would see them.
         let mark = s.reply.len();
         let held = if g.status == Status::Active {
-            crate::commands::submit_show(judge, s, &game, pid)?;
+            crate::commands::held::show_orders(judge, s, &game, pid)?;
             s.reply.split_off(mark)
         } else {
             String::new()

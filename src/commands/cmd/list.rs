@@ -1,7 +1,7 @@
 //! LIST: the games, or one game in detail.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Judge, Session, load, position, time};
 use crate::game::record::{Nmr, Press, SeatStatus, Status, Style};
 use crate::map::PowerId;

@@ -3,8 +3,8 @@
 //! deadline by the game clock, and a start mail to each player saying
 //! which power is theirs, with the board and the map.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Ctx, Judge, Session, load, mail_to, notify_all, play, time};
 use crate::game::Position;
 use crate::game::lifecycle;
@@ -193,7 +193,7 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
     let mut watchers = games::observers(s.tx, &g.name)?;
     watchers.push(g.gm_address.clone());
     watchers.retain(|a| {
-        !a.eq_ignore_ascii_case(&s.from.email) || a.eq_ignore_ascii_case(&g.gm_address)
+        !a.eq_ignore_ascii_case(&s.sender.from.email) || a.eq_ignore_ascii_case(&g.gm_address)
     });
     let _ = notify_all;
     s.out.extend(mail_to(

@@ -4,8 +4,8 @@
 //! or to everybody when the GM lets the roster show them (`SET ROSTER
 //! ADDRESSES`): a player's address is theirs to give.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Ctx, Judge, Session, load, time};
 use crate::game::record::SeatStatus;
 use crate::map::PowerId;
