@@ -65,9 +65,10 @@ impl Game<'_> {
         self.seq += 1;
         self.mails += 1;
         let raw = format!(
-            "From: {from}\r\nTo: judge@example.test\r\nSubject: mail {n}\r\n\
+            "{}From: {from}\r\nTo: judge@example.test\r\nSubject: mail {n}\r\n\
              Message-ID: <s{n}.{pid}@players.example.test>\r\n\
              Date: Mon, 1 Jan 2024 00:00:00 +0000\r\n\r\n{}\r\n",
+            daemon_common::STAMP,
             body.replace('\n', "\r\n"),
             n = self.seq,
             pid = std::process::id(),

@@ -8,7 +8,7 @@
 
 use crate::daemon_common;
 use crate::support;
-use daemon_common::{Judge, TempDir, maildir_config};
+use daemon_common::{Judge, STAMP, TempDir, maildir_config};
 use std::time::{Duration, Instant};
 use support::postgres::{PG_PASSWORD, PgServer};
 use zinejudge::game::record::Status;
@@ -60,7 +60,7 @@ fn the_daemon_on_postgres_creates_fills_and_plays_a_game_by_mail() {
     let mut send = |from: &str, body: &str| {
         seq += 1;
         let raw = format!(
-            "From: {from}\r\nTo: judge@example.test\r\nSubject: mail {seq}\r\n\
+            "{STAMP}From: {from}\r\nTo: judge@example.test\r\nSubject: mail {seq}\r\n\
              Message-ID: <pg{seq}.{pid}@players.example.test>\r\n\
              Date: Mon, 1 Jan 2024 00:00:00 +0000\r\n\r\n{}\r\n",
             body.replace('\n', "\r\n"),
