@@ -1257,8 +1257,17 @@ impl Config {
             }
             (w, _) => format!("on {}", w.address),
         };
+        let trust = match (&self.trust.authserv_id, self.trust.require_authentication) {
+            (None, _) => {
+                "every From a claim (registering mail waits for a confirmation)".to_string()
+            }
+            (Some(id), false) => format!("Authentication-Results of {id} believed"),
+            (Some(id), true) => {
+                format!("Authentication-Results of {id} believed, and needed to register")
+            }
+        };
         format!(
-            "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}; web pages {web}{}",
+            "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}; web pages {web}; senders: {trust}{}",
             self.identity.name,
             self.identity.address,
             match &self.store {
@@ -1296,6 +1305,30 @@ mod tests {
             c.store,
             crate::store::Location::Sqlite(PathBuf::from("var/zinejudge.sqlite"))
         );
+    }
+
+    #[test]
+    fn trust_names_a_server_or_none_and_requires_nothing_without_one() {
+        let t = |id: &str, required: bool| {
+            resolve_trust(RawTrust {
+                authserv_id: id.into(),
+                require_authentication: required,
+            })
+        };
+        assert_eq!(
+            t("", false).unwrap(),
+            crate::trust::sender::Policy::default()
+        );
+        assert_eq!(
+            t(" mx.example.org ", true).unwrap().authserv_id.as_deref(),
+            Some("mx.example.org")
+        );
+        let e = t("mx.example.org; dmarc=pass", false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("trust.authserv-id"), "{e}");
+        let e = t("", true).unwrap_err().to_string();
+        assert!(e.contains("needs trust.authserv-id"), "{e}");
     }
 
     #[test]

@@ -113,6 +113,24 @@ pub mod commands {
 pub mod trust {
     pub use crate::trust::sender::{Assurance, Policy, Sender, identify};
 
+    /// The `authserv-id` of the mail server the test harnesses' judges sit
+    /// behind (`[trust] authserv-id`).
+    pub const HARNESS_AUTHSERV_ID: &str = "mx.judge.test";
+
+    /// The header that server puts on top of a mail whose sender it
+    /// authenticated (DMARC passed): harnesses whose subject is not who
+    /// wrote a mail start their players' mails with it, as a judge behind
+    /// such a server sees them.
+    pub const HARNESS_STAMP: &str = "Authentication-Results: mx.judge.test; dmarc=pass\r\n";
+
+    /// The trust settings of a judge behind that server.
+    pub fn harness_policy() -> Policy {
+        Policy {
+            authserv_id: Some(HARNESS_AUTHSERV_ID.to_string()),
+            require_authentication: false,
+        }
+    }
+
     /// Sign-on checks: the count of checks made ahead of their mail.
     pub mod signon {
         pub use crate::trust::signon::checked_ahead;

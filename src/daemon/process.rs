@@ -1000,6 +1000,9 @@ fn handle(
     };
     let to = sender.answer.clone();
     let from = sender.from.email.as_str();
+    if sender.authenticated() {
+        crate::trust::confirm::wrote_itself(tx, from, t)?;
+    }
     match crate::trust::budget::admit(tx, from, &to.email, t)? {
         crate::trust::budget::Admit::Yes => {}
         crate::trust::budget::Admit::Warn(body) => {

@@ -301,6 +301,12 @@ pub(crate) fn expire(c: &Conn, now: i64) -> TrustResult<usize> {
     Ok(rows::expire(c, now)?)
 }
 
+/// `address` wrote to the judge itself, as its server authenticated: it
+/// counts from now on as an address that wants the judge's mail.
+pub(crate) fn wrote_itself(c: &Conn, address: &str, now: i64) -> TrustResult {
+    Ok(rows::set_confirmed(c, address, now)?)
+}
+
 /// Whether `address` ever confirmed it wants the judge's mail (or had it
 /// before confirmation existed).
 pub(crate) fn confirmed(c: &Conn, address: &str) -> TrustResult<bool> {

@@ -11,11 +11,14 @@
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
-/// `name` as kept and shown: in NFC, without format and bidi controls
-/// (category Cf), runs of white space made one space, trimmed.
+/// `name` as kept and shown: in NFC, without control characters and
+/// noncharacters (as all text the judge reads: [`crate::mail::clean_text`])
+/// nor format and bidi controls (category Cf), runs of white space made
+/// one space, trimmed.
 pub(crate) fn clean(name: &str) -> String {
     let visible: String = name
         .nfc()
+        .filter(|c| !crate::mail::unsafe_char(*c))
         .filter(|c| c.general_category() != GeneralCategory::Format)
         .collect();
     visible.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -74,6 +77,10 @@ mod tests {
         assert_eq!(clean("Ann\u{200B}e  Smith"), "Anne Smith");
         assert_eq!(clean("\u{202E}retsaM emaG"), "retsaM emaG");
         assert_eq!(clean("\u{FEFF}Bob\u{2066}"), "Bob");
+        assert_eq!(
+            clean("Alice\u{0}\u{b}\u{85}\u{fffe} Liddell"),
+            "Alice Liddell"
+        );
     }
 
     #[test]

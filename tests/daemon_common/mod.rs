@@ -65,14 +65,14 @@ impl Drop for TempDir {
 
 /// The id the harness's judges believe in `Authentication-Results`, as a
 /// judge believes its own mail server's (`[trust] authserv-id`).
-pub const AUTHSERV_ID: &str = "mx.judge.test";
+pub const AUTHSERV_ID: &str = zinejudge::testing::trust::HARNESS_AUTHSERV_ID;
 
 /// The header a mail server that checked DKIM and DMARC puts on top of a
 /// mail it received: a test mail that starts with it comes from a sender
 /// the judge's server authenticated (docs/operations.md, "Authenticated
 /// senders"). Tests whose subject is not who wrote a mail stamp their
 /// players' mails with it, as a judge behind such a server sees them.
-pub const STAMP: &str = "Authentication-Results: mx.judge.test; dmarc=pass\r\n";
+pub const STAMP: &str = zinejudge::testing::trust::HARNESS_STAMP;
 
 /// The configuration file of a judge reading the test Dovecot over IMAPS
 /// and sending through the test Postfix's submission port (STARTTLS and

@@ -89,6 +89,10 @@ pub fn populate(
             created_at: now,
         };
         assert!(games::create(&tx, &row, v.map.powers().len()).expect("create"));
+        // Every address of these games came in as the judge's own would:
+        // each confirmed (it wants the judge's mail).
+        zinejudge::testing::store::confirm::set_confirmed(&tx, &row.gm_address, now)
+            .expect("confirmed");
         for mut seat in games::seats(&tx, &game).expect("seats") {
             let p = PowerId(seat.power);
             let name = v.map.power(p).name.clone();
@@ -103,6 +107,8 @@ pub fn populate(
                 shared.clone()
             };
             let address = address(i, &name);
+            zinejudge::testing::store::confirm::set_confirmed(&tx, &address, now)
+                .expect("confirmed");
             seat.address = Some(address.clone());
             seat.hash = Some(hash);
             seat.status = SeatStatus::Playing;

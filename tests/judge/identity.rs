@@ -519,3 +519,54 @@ fn a_code_is_shown_as_typed_and_a_quoted_confirm_is_explained() {
     assert!(flat(&r).contains("send the CONFIRM line on its own"), "{r}");
     assert!(!reads_g(&mut w, "newbie@x.test"));
 }
+
+/// The clock's mail to an address that never said it wants the judge's
+/// mail is budgeted as other people's mail (60 an hour); an address that
+/// did gets the game's mail whatever else it received.
+#[test]
+fn clock_mail_to_an_address_that_never_confirmed_is_budgeted() {
+    let mut w = started();
+    w.reply(GM, "SIGNON GM g gm-secret\nSET GRACE 0h\nSET NMR CD");
+    let deadline = zinejudge::testing::store::games::load(w.processor.store.conn(), "g")
+        .unwrap()
+        .and_then(|g| g.deadline)
+        .expect("a deadline");
+    // Just before the deadline, with nobody's orders in (no early phase).
+    let wait = (deadline - w.unix() - 60).max(0) as u64;
+    w.advance(wait);
+    let now = w.unix();
+    let c = w.processor.store.conn();
+    // Italy's address never confirmed (an older store's seat); Italy's and
+    // England's addresses have both had 60 mails caused by others this
+    // hour.
+    c.execute(
+        "DELETE FROM addresses WHERE address = ?1",
+        zinejudge::testing::store::params![addr("Italy")],
+    )
+    .unwrap();
+    for who in ["Italy", "England"] {
+        c.execute(
+            "INSERT INTO budgets (key, span, start, mails, bytes) VALUES (?1, 3600, ?2, 60, 0)",
+            zinejudge::testing::store::params![format!("to:{}", addr(who)), now],
+        )
+        .unwrap();
+    }
+    // The deadline passes (and its grace, if any): the clock's results.
+    let mut sent = Vec::new();
+    for _ in 0..30 {
+        sent.extend(w.advance(120));
+    }
+    let results = |who: &str| {
+        sent.iter()
+            .any(|m| m.to_has(&addr(who)) && m.subject == "g: Spring 1901 results")
+    };
+    assert!(
+        results("England"),
+        "a confirmed address gets the results: {:#?}",
+        sent.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+    );
+    assert!(
+        !results("Italy"),
+        "over its budget, the never-confirmed one does not"
+    );
+}

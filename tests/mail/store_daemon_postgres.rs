@@ -82,8 +82,8 @@ fn the_daemon_on_postgres_creates_fills_and_plays_a_game_by_mail() {
         }
     };
 
-    // People who used the judge before (a first mail that registers an
-    // address new to the judge is held until the address confirms).
+    // People who used the judge before (their mail is also stamped as
+    // authenticated: daemon_common::STAMP).
     for a in std::iter::once(GM.to_string()).chain(POWERS.iter().map(|(p, _)| addr(p))) {
         zinejudge::testing::store::confirm::set_confirmed(store.conn(), &a, 0).expect("confirm");
     }

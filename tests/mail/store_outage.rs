@@ -177,10 +177,7 @@ fn processor(store: Store) -> Processor {
             tick_budget: Duration::from_secs(600),
             // The mail server these mails come through authenticates its
             // senders (daemon_common::STAMP).
-            trust: zinejudge::testing::trust::Policy {
-                authserv_id: Some(daemon_common::AUTHSERV_ID.into()),
-                require_authentication: false,
-            },
+            trust: zinejudge::testing::trust::harness_policy(),
             ..Limits::default()
         },
     )

@@ -312,10 +312,7 @@ fn store_mail(p: &mut Processor, from: &str, id: &str, body: &str, now: SystemTi
     // server authenticates (a mail that registers an address whose From
     // is only a claim is held until the address confirms it).
     zinejudge::testing::store::confirm::set_confirmed(p.store.conn(), from, 0).expect("confirm");
-    p.limits.trust = Policy {
-        authserv_id: Some(crate::daemon_common::AUTHSERV_ID.into()),
-        require_authentication: false,
-    };
+    p.limits.trust = zinejudge::testing::trust::harness_policy();
     let stamp = crate::daemon_common::STAMP;
     let raw = format!("{stamp}From: {from}\r\nSubject: s\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n");
     p.store

@@ -50,7 +50,7 @@ impl Command for Get {
             "form" | "register" => {
                 return Err(
                     "this judge keeps no register of players: JOIN, OBSERVE or CREATE \
-                            registers the address you write from (it confirms once)"
+                            registers the address you write from (the judge asks it to confirm, unless its mail server vouches for it)"
                         .into(),
                 );
             }
