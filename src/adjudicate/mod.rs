@@ -197,6 +197,12 @@ pub enum Illegal {
     CannotDestroy,
     /// The order belongs to another kind of phase.
     WrongPhase,
+    /// The order's power gives no orders now (a rule feature silences it:
+    /// 1000 AD rule 13's anarchy, a dormant or dummy power): its units
+    /// hold. The phase step marks such orders so, one verdict per order
+    /// given, so that whoever reads the results with the orders finds each
+    /// order's verdict at its own index.
+    Silenced,
     /// An order this game's rules do not have.
     NotInThisGame,
     /// Past the most orders the movement judge takes in one phase
@@ -356,6 +362,7 @@ impl fmt::Display for Illegal {
                 "only an enemy fleet (or A/F) in or next to those waters may destroy the units waiting there"
             }
             Illegal::WrongPhase => "that order does not belong to this phase",
+            Illegal::Silenced => "its power gives no orders now: its units hold",
             Illegal::NotInThisGame => "that order is not part of this game",
             Illegal::TooManyOrders => "more orders than the judge takes in one phase",
         })
