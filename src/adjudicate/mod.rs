@@ -107,7 +107,8 @@ pub enum Illegal {
     NeverBuilt(crate::map::UnitKind),
     /// No off-board centre left to build from.
     NoReserve,
-    /// A defensive army moves and supports only within its homeland.
+    /// A defensive army is restricted to its homeland: it is built, moves
+    /// and supports only within it.
     OutsideHomeland,
     /// One defensive army per power at a time.
     OneDefensiveArmy,
@@ -295,7 +296,7 @@ impl fmt::Display for Illegal {
             Illegal::NoSuchKind(_) => "this game has no units of that kind",
             Illegal::NoReserve => "no off-board centre is left to build from",
             Illegal::OutsideHomeland => {
-                "a defensive army moves and supports only within its homeland"
+                "a defensive army is restricted to its homeland: it is built, moves and supports only within it"
             }
             Illegal::OneDefensiveArmy => "a power may have only one defensive army at a time",
             Illegal::NotInHomeland => "units are placed within your homeland",

@@ -1300,3 +1300,77 @@ fn rule_13_results_shown_with_more_orders_than_were_judged_do_not_panic() {
         );
     }
 }
+
+/// Rules 4 and 7: Lombardy is "a special build centre for the M & P's.
+/// This means that they are able to build fleets", not a part of their
+/// homeland, and a defensive army "is restricted to the homeland". `Build
+/// 3D Lom` was accepted, and the 3D stranded there: refused the next spring
+/// any move (`3D Lom - Rom`). It is refused; fleets and armies are still
+/// built there, and the 3D in the homeland.
+#[test]
+fn rules_4_7_a_defensive_army_is_not_built_in_lombardy_outside_the_homeland() {
+    let v = thousand();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("Winter 1001 adjustment").expect("phase");
+    let mp = power(&v, "Magyars and Polacks");
+    pos.owners[prov(&v, "Lom").index()] = Some(mp);
+    let (r, _) = step(&v, &pos, &["Magyars and Polacks: Build 3D Lom"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(
+        r.orders,
+        vec![AdjustStatus::Illegal(Illegal::OutsideHomeland)]
+    );
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "Magyars and Polacks: Build A Lom",
+            "Magyars and Polacks: Build 3D Vie",
+        ],
+    );
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert!(matches!(r.orders[0], AdjustStatus::Built(u) if u.kind == UnitKind::Army));
+    assert!(matches!(r.orders[1], AdjustStatus::Built(u) if u.kind == UnitKind::DefensiveArmy));
+    assert_eq!(
+        where_is(&v, &next, "Magyars and Polacks"),
+        ["3D Vie", "A Lom"]
+    );
+}
+
+/// Rules 4 and 7 by mail: the order reply refuses `Build 3D Lom` with its
+/// reason, and the results build nothing there.
+#[test]
+fn rules_4_7_by_mail_a_defensive_army_built_in_lombardy_is_refused_with_its_reason() {
+    let mut w = World::new();
+    let gm = "gm@example.test";
+    w.reply(gm, "CREATE r4d 1000ad gm-secret");
+    w.reply("mp@example.test", "JOIN r4d pw-secret Magyars and Polacks");
+    w.reply(gm, "SIGNON GM r4d gm-secret\nSTART");
+    let r = w.reply(
+        gm,
+        "SIGNON GM r4d gm-secret\nEDIT OWNER Lom Magyars and Polacks",
+    );
+    assert!(!r.contains("rror"), "{r}");
+    // Nothing placed in Winter 999 (rule 6: kept back); with no unit on
+    // the board the moves go at once, to the Winter 1000 builds.
+    w.mail(gm, "SIGNON GM r4d gm-secret\nPROCESS");
+    let r = flat(&w.reply(
+        "mp@example.test",
+        "SIGNON Magyars and Polacks r4d pw-secret\nSET WAIT\nBuild 3D Lom",
+    ));
+    assert!(r.contains("Winter 1000 AD adjustment"), "{r}");
+    assert!(
+        r.contains("a defensive army is restricted to its homeland"),
+        "{r}"
+    );
+    // A fleet is built there, and the 3D in the homeland.
+    let r = flat(&w.reply(
+        "mp@example.test",
+        "SIGNON Magyars and Polacks r4d pw-secret\nBuild F Lom\nBuild 3D Vie",
+    ));
+    assert!(!r.contains("Not accepted"), "{r}");
+}
