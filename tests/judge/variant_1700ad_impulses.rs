@@ -2144,3 +2144,69 @@ fn rule_8_a_fleet_left_in_an_enemy_coast_with_no_place_nearer_a_centre_is_disban
         pos.units
     );
 }
+
+/// Rule 4: "All unit capabilities: convoy, support, hold, move etc. remain
+/// the same as regular Diplomacy", and with double strength "all attacks
+/// and supports for the whole turn are added up". A(Liv)'s double support
+/// of A(Fin)-Kar (x2) takes both its impulses, so an attack on Livonia in
+/// either cuts it, as in regular Diplomacy: two against the two of A(Kar)
+/// supported from Novgorod, and nothing is dislodged. The attack from
+/// Pskov in the second impulse (after a hold) did not cut it, and A(Kar)
+/// was dislodged.
+#[test]
+fn rule_4_a_double_support_is_cut_by_an_attack_in_the_second_impulse() {
+    let v = variant();
+    let pos = board(
+        &v,
+        "Sweden = [\"A Fin\", \"A Liv\"]\nRussia = [\"A Kar\", \"A Nov\", \"A Psk\"]",
+    );
+    for attack in ["Russia: A(Psk)-Liv", "Russia: A(Psk)-hold-Liv"] {
+        let t = turn(
+            &v,
+            &pos,
+            &[
+                "Sweden: A(Fin)-Kar (x2)",
+                "Sweden: A(Liv) S A(Fin)-Kar (x2)",
+                "Russia: A(Kar) H",
+                "Russia: A(Nov) S A(Kar)",
+                attack,
+            ],
+        );
+        assert_eq!(
+            at(&v, &t, "Kar"),
+            Some(("Russia".into(), UnitKind::Army)),
+            "{attack}: {t:#?}"
+        );
+        assert_eq!(
+            at(&v, &t, "Fin"),
+            Some(("Sweden".into(), UnitKind::Army)),
+            "{attack}"
+        );
+        // The attack itself bounces: one against the army in Livonia.
+        assert_eq!(
+            at(&v, &t, "Liv"),
+            Some(("Sweden".into(), UnitKind::Army)),
+            "{attack}"
+        );
+        assert_eq!(
+            at(&v, &t, "Psk"),
+            Some(("Russia".into(), UnitKind::Army)),
+            "{attack}"
+        );
+        // The results say the support was cut, in the first impulse.
+        let first = &t.rounds[0];
+        let liv = first
+            .board
+            .iter()
+            .position(|u| v.map.province_of(u.region) == prov(&v, "Liv"))
+            .expect("A(Liv) in the first impulse");
+        assert!(
+            matches!(
+                first.result.units[liv].outcome,
+                zinejudge::adjudicate::movement::Outcome::Cut(_)
+            ),
+            "{attack}: {:?}",
+            first.result.units[liv]
+        );
+    }
+}

@@ -12,7 +12,9 @@
 //!   a double action is brought into the first round, when the unit giving
 //!   it still stands where it started; from a unit that moved (or acted)
 //!   first, a later support or attack is judged in the first round from
-//!   where that first impulse leaves it (`Late`, `LateAttack`).
+//!   where that first impulse leaves it (`Late`, `LateAttack`). A unit
+//!   giving a double support is in the conflict for both impulses: an
+//!   attack on it in either cuts its support.
 //! - A leader whose move fails holds with one, as he always holds (rule 7).
 //! - Leaders (rule 7) move and support with triple strength; their second
 //!   and third impulses are simultaneous with everybody's second: both go
@@ -228,6 +230,13 @@ fn sum_double_conflicts(
             Step::SupportHold(t) => (t.at.province, None),
             Step::Hold | Step::Convoy(..) => (map.province_of(units[k].region), None),
         });
+        // A double support takes both the unit's impulses, and a support
+        // is cut as in regular Diplomacy (rule 4: "all unit capabilities
+        // ... remain the same"): an attack on its giver in either impulse
+        // is one of the conflict's, judged with it.
+        if matches!(step, Step::SupportMove(..) | Step::SupportHold(_)) {
+            contested.push((map.province_of(units[k].region), None));
+        }
     }
     if contested.is_empty() {
         return (Vec::new(), Vec::new());
