@@ -134,10 +134,11 @@ pub enum Illegal {
     /// Fleets and land units do not support each other (1700 AD II rule
     /// 8: "fleets exert no influence on land units").
     FleetsApart,
-    /// An earlier impulse of the unit failed, or it was dislodged: it
-    /// stands for the rest of the turn (1700 AD II rule 4: "second impulse
-    /// orders which do not make sense because of first impulse conflicts
-    /// become stand orders").
+    /// A later impulse that no longer makes sense: the unit was
+    /// dislodged, or an earlier move of it failed and this is a move from
+    /// where it did not get (1700 AD II rule 4: "second impulse orders
+    /// which do not make sense because of first impulse conflicts become
+    /// stand orders").
     Stands,
 
     /// The army may board only its own fleet, at sea, next to it.
@@ -307,7 +308,7 @@ impl fmt::Display for Illegal {
                 "fleets and land units do not support each other: fleets support only fleets"
             }
             Illegal::Stands => {
-                "the unit stands: an earlier impulse failed or it was dislodged"
+                "the unit stands: an earlier move of it failed or it was dislodged"
             }
             Illegal::MountainCrossing => {
                 "an action across the Swiss border takes both impulses: order it (x2)"
