@@ -3,8 +3,24 @@
 //! Each subcommand reads its inputs, calls the pure core, and prints. Errors
 //! carry context (`anyhow`) and are printed once, by `main`.
 
+/// `print!` that stops quietly when standard output is closed: a
+/// `Result` to `?` (see [`out`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::out::print(format_args!($($arg)*))
+    };
+}
+
+/// `println!` likewise (see [`say!`]).
+macro_rules! sayln {
+    ($($arg:tt)*) => {
+        $crate::cli::out::print(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod adjudicate;
 mod import;
+mod out;
 mod parse;
 mod render;
 
@@ -115,6 +131,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader stopped reading (`| head`): nothing is wrong.
+        Err(e) if out::closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("zinejudge: {e:#}");
             ExitCode::FAILURE
@@ -144,11 +162,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Deliver { config } => deliver(config.as_deref()),
         Command::CheckConfig { config } => {
             let c = check_config(config.as_deref())?;
-            println!("{}", c.summary());
+            sayln!("{}", c.summary())?;
             // A variant file that does not load is skipped by the judge;
             // here it fails the check, so that the GM sees why.
             for p in &c.variant_problems {
-                println!("variant file not played: {p}");
+                sayln!("variant file not played: {p}")?;
             }
             Ok(if c.variant_problems.is_empty() {
                 ExitCode::SUCCESS
@@ -197,8 +215,7 @@ fn man(dir: Option<&Path>) -> Result<ExitCode> {
             clap_mangen::Man::new(cmd)
                 .render(&mut out)
                 .context("cannot render the manual page")?;
-            std::io::Write::write_all(&mut std::io::stdout().lock(), &out)
-                .context("cannot write the manual page")?;
+            out::write_bytes(&out).context("cannot write the manual page")?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -230,17 +247,17 @@ fn check_game(file: &Path) -> Result<ExitCode> {
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     match Variant::from_toml(&text) {
         Ok(v) => {
-            println!("{}", v.summary());
+            sayln!("{}", v.summary())?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
             for p in &e.problems {
-                println!("{}:{p}", file.display());
+                sayln!("{}:{p}", file.display())?;
             }
-            println!(
+            sayln!(
                 "{}",
                 crate::report::plural(e.problems.len() as i64, "problem", None)
-            );
+            )?;
             Ok(ExitCode::FAILURE)
         }
     }
@@ -270,20 +287,20 @@ fn datc(
         for fail in failures {
             if allow_fail.contains(&fail.id) {
                 allowed += 1;
-                println!("{}: {fail} (allowed)", f.display());
+                sayln!("{}: {fail} (allowed)", f.display())?;
             } else {
                 failed += 1;
-                println!("{}: {fail}", f.display());
+                sayln!("{}: {fail}", f.display())?;
             }
         }
     }
     if allowed > 0 {
-        println!(
+        sayln!(
             "{passed} passed, {} failed ({allowed} allowed)",
             failed + allowed
-        );
+        )?;
     } else {
-        println!("{passed} passed, {failed} failed");
+        sayln!("{passed} passed, {failed} failed")?;
     }
     Ok(if failed == 0 {
         ExitCode::SUCCESS
