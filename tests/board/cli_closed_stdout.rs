@@ -49,7 +49,10 @@ fn store_with_a_game(dir: &Path) -> PathBuf {
             name: "zinejudge".into(),
             domain: "example.test".into(),
         },
-        Limits::default(),
+        Limits {
+            trust: zinejudge::testing::trust::harness_policy(),
+            ..Limits::default()
+        },
     );
     let now = UNIX_EPOCH + Duration::from_secs(1_830_340_800);
     let mails = [
@@ -59,9 +62,9 @@ fn store_with_a_game(dir: &Path) -> PathBuf {
         ("gm@example.test", "SIGNON GM cs pw-secret\nPROCESS"),
     ];
     for (i, (from, body)) in mails.iter().enumerate() {
-        let raw = format!("From: {from}\r\nMessage-ID: <cs{i}@x>\r\n\r\n{body}\r\n");
-        zinejudge::testing::store::confirm::set_confirmed(p.store.conn(), from, 0)
-            .expect("confirm");
+        // People whose mail the judge's server authenticates.
+        let stamp = zinejudge::testing::trust::HARNESS_STAMP;
+        let raw = format!("{stamp}From: {from}\r\nMessage-ID: <cs{i}@x>\r\n\r\n{body}\r\n");
         p.store
             .insert_inbound(
                 &format!("cs{i}@x"),
