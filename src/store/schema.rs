@@ -283,6 +283,28 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // at the start.
     "ALTER TABLE seats ADD COLUMN wait INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
+    // 12: a queued mail keeps its text, and its attachments (the board a
+    // start or a MAP sends) apart, each distinct content once, by its
+    // digest, however many readers get it: `kept_parts` counts a mail's
+    // rows in `outbox_parts` (name and type of each, in order), whose bytes
+    // are the `mail_parts` row of the digest, dropped once no mail uses it.
+    // A long text is kept deflated (`packed`).
+    "CREATE TABLE mail_parts (
+        digest TEXT PRIMARY KEY,
+        bytes BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE outbox_parts (
+        outbox_id INTEGER NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        digest TEXT NOT NULL REFERENCES mail_parts (digest),
+        PRIMARY KEY (outbox_id, seq)
+    );
+    CREATE INDEX outbox_parts_digest ON outbox_parts (digest);
+    ALTER TABLE outbox ADD COLUMN kept_parts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE outbox ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -511,6 +533,23 @@ pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
     // 11: a player's WAIT and preference list (see the SQLite list).
     "ALTER TABLE seats ADD COLUMN wait BIGINT NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
+    // 12: attachments kept apart, once per content (see the SQLite list).
+    "CREATE TABLE mail_parts (
+        digest TEXT PRIMARY KEY,
+        bytes BYTEA NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE outbox_parts (
+        outbox_id BIGINT NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        digest TEXT NOT NULL REFERENCES mail_parts (digest),
+        PRIMARY KEY (outbox_id, seq)
+    );
+    CREATE INDEX outbox_parts_digest ON outbox_parts (digest);
+    ALTER TABLE outbox ADD COLUMN kept_parts BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE outbox ADD COLUMN packed BIGINT NOT NULL DEFAULT 0;",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.
