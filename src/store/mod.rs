@@ -144,6 +144,7 @@ pub(crate) mod confirm;
 pub(crate) mod games;
 pub(crate) mod later;
 pub(crate) mod pages;
+pub(crate) mod pg;
 pub(crate) mod press;
 pub(crate) mod retention;
 pub(crate) mod roster;
@@ -168,7 +169,7 @@ pub enum StoreError {
     /// SQLite refused.
     Sql(#[from] rusqlite::Error),
     /// PostgreSQL refused (or could not be reached).
-    Pg(#[from] postgres::Error),
+    Pg(#[from] tokio_postgres::Error),
     /// A query that must find a row found none.
     NoRows,
     /// A column did not hold what the code reads it as.
@@ -206,6 +207,19 @@ pub enum StoreError {
     /// The connection to the database was lost and could not be made
     /// again yet.
     Lost,
+    /// The database server did not answer in time (see [`pg`]): it took
+    /// the connection and then said nothing.
+    Timeout {
+        /// `host:port`.
+        server: String,
+        /// What the judge waited for ("to connect", "for an answer").
+        waiting: &'static str,
+        /// How long it waited.
+        after: Duration,
+    },
+    /// The PostgreSQL client's runtime could not be made (out of threads
+    /// or file descriptors).
+    Runtime(#[source] std::io::Error),
     /// The store failed during a piece of work, which is rolled back; the
     /// text is that failure. Either it was met earlier in the transaction
     /// and handled along the way (a command's savepoint rolled back), and
@@ -228,6 +242,7 @@ impl StoreError {
             StoreError::Sql(e) => sql::sqlite_unavailable(e),
             StoreError::Pg(e) => sql::pg_unavailable(e),
             StoreError::Lost | StoreError::Failed(_) => true,
+            StoreError::Timeout { .. } | StoreError::Runtime(_) => true,
             StoreError::Dir(..) | StoreError::Open(..) => true,
             StoreError::NoRows
             | StoreError::Type { .. }
@@ -251,6 +266,11 @@ pub(crate) fn unavailable_in(e: &anyhow::Error) -> bool {
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            StoreError::Sql(e) if sql::sqlite_busy(e) => write!(
+                f,
+                "database error: the database stayed locked by another connection for {} s (the busy timeout)",
+                BUSY_TIMEOUT.as_secs()
+            )?,
             StoreError::Sql(_) | StoreError::Pg(_) => write!(f, "database error")?,
             StoreError::NoRows => write!(f, "database error: no such row")?,
             StoreError::Type {
@@ -281,6 +301,16 @@ impl std::fmt::Display for StoreError {
             )?,
             StoreError::BadUrl(why) => write!(f, "bad [store] url: {why}")?,
             StoreError::Lost => write!(f, "the connection to the database is lost")?,
+            StoreError::Timeout {
+                server,
+                waiting,
+                after,
+            } => write!(
+                f,
+                "the database server {server} did not answer within {} s (waiting {waiting})",
+                after.as_secs()
+            )?,
+            StoreError::Runtime(_) => write!(f, "cannot start the database client")?,
             StoreError::Failed(why) => {
                 write!(f, "the store failed, and the work was rolled back: {why}")?
             }
@@ -380,7 +410,7 @@ impl Location {
                         .into(),
                 ));
             }
-            url.parse::<postgres::Config>()
+            url.parse::<tokio_postgres::Config>()
                 .map_err(|e| StoreError::BadUrl(e.to_string()))?;
             let password = match password_file {
                 Some(p) => Some(
@@ -499,6 +529,13 @@ impl Default for Claimant {
         Claimant::this_process("", DEFAULT_LEASE)
     }
 }
+
+/// How long an SQLite connection waits for another's lock before it
+/// fails with "the database stayed locked" (a fault of the store, waited
+/// out): under half of the systemd watchdog's 60 s, like PostgreSQL's
+/// limits ([`pg`]), so that a judge whose file another process holds
+/// says so rather than being killed as stuck.
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// How long a claim holds by default: longer than an SMTP exchange can
 /// take (the client gives up after `[smtp] timeout-seconds`, 30 by
@@ -708,21 +745,20 @@ impl Store {
     }
 
     /// How the judge connects to PostgreSQL at `pg`.
-    fn pg_config(pg: &PgLocation) -> Result<postgres::Config> {
-        let mut config: postgres::Config = pg
+    fn pg_config(pg: &PgLocation) -> Result<tokio_postgres::Config> {
+        let mut config: tokio_postgres::Config = pg
             .url
             .parse()
-            .map_err(|e: postgres::Error| StoreError::BadUrl(e.to_string()))?;
+            .map_err(|e: tokio_postgres::Error| StoreError::BadUrl(e.to_string()))?;
         if let Some(p) = &pg.password {
             config.password(p);
         }
-        // Bounded waits on a server that went quiet (a machine that
-        // vanished sends no reset): a connection attempt gives up after
-        // 10 s, and one that stops answering is closed by TCP within about
-        // half a minute, so that the judge notices the loss and waits for
-        // the store, rather than hanging in a call the watchdog then sees
-        // as stuck.
-        config.connect_timeout(Duration::from_secs(10));
+        // A server that vanished sends no reset: TCP keepalives and the
+        // user timeout close a connection the network lost within about
+        // half a minute. A server that is there but silent is bounded by
+        // [`pg`]'s timeouts: connecting within 5 s, every answer within
+        // 25 s.
+        config.connect_timeout(pg::CONNECT_TIMEOUT);
         config.keepalives(true);
         config.keepalives_idle(Duration::from_secs(10));
         config.keepalives_interval(Duration::from_secs(5));
@@ -738,7 +774,7 @@ impl Store {
     }
 
     fn setup_sqlite(conn: rusqlite::Connection) -> Result<Store> {
-        conn.busy_timeout(Duration::from_secs(30))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         // A new database gives the pages that pruning frees back to the
         // file system as it goes (`PRAGMA incremental_vacuum` after each
         // prune; see [`retention`]). Only a database without tables takes

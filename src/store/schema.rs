@@ -612,8 +612,22 @@ pub(crate) fn migrate(conn: &mut Conn) -> Result<()> {
     if version(conn)? == known {
         return Ok(());
     }
+    // A migration may rewrite a table: it has longer than a statement.
+    conn.set_patience(MIGRATION_PATIENCE);
+    let r = migrate_now(conn, all);
+    conn.set_patience(super::pg::ANSWER_TIMEOUT);
+    r
+}
+
+/// How long a migration's statements may take (PostgreSQL): a judge
+/// started under systemd must be ready within its start timeout anyway.
+const MIGRATION_PATIENCE: std::time::Duration = std::time::Duration::from_secs(600);
+
+fn migrate_now(conn: &mut Conn, all: &[&str]) -> Result<()> {
+    let known = all.len() as i64;
     let tx = conn.transaction()?;
     if tx.backend() == Backend::Postgres {
+        tx.execute_batch("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0")?;
         tx.execute("SELECT pg_advisory_xact_lock(?1)", params![MIGRATION_LOCK])?;
     }
     let version = version(&tx)?;
