@@ -943,7 +943,26 @@ pub(crate) fn queue(
 ) -> Result<(), StoreError> {
     let serial = store::next_serial(tx)?;
     let message_id = message_id(identity, now, serial);
-    match mail::build(out, identity, &message_id, now) {
+    // Attachments are kept apart, once for all the mails that carry them
+    // (see [`store::queue_outbox_parts`]); pictures drawn at send time are
+    // kept as what to draw.
+    let kept = !out.attachments.is_empty();
+    let built = if kept {
+        mail::build_kept(out, identity, &message_id, now)
+    } else {
+        mail::build(out, identity, &message_id, now)
+    };
+    match built {
+        Ok(raw) if kept => store::queue_outbox_parts(
+            tx,
+            inbound,
+            &message_id,
+            &mail::recipients(out),
+            &raw,
+            &out.attachments,
+            out.later.as_ref(),
+            unix(now),
+        ),
         Ok(raw) => match &out.later {
             // The pictures are drawn when the mail is sent: the row keeps
             // the text and what to draw (see [`Responder::parts`]).
