@@ -812,6 +812,26 @@ impl Processor {
         Ok(n)
     }
 
+    /// Give back the mails claimed and counted but not processed (read
+    /// ahead in the last batch), for a clean stop: their attempts were
+    /// counted against a crash while they were in hand, and a stop is no
+    /// crash, so each is taken back ([`Store::forgive_attempt`]); the mails
+    /// are processed after the restart (or by another judge) as if never
+    /// touched. Only a crash while a mail is in hand counts against it.
+    pub(crate) fn put_back(&mut self) {
+        let waiting = std::mem::take(&mut self.waiting);
+        if waiting.is_empty() {
+            return;
+        }
+        for r in &waiting {
+            self.store.forgive_attempt(r.pending.id);
+        }
+        info!(
+            mails = waiting.len(),
+            "mails read ahead and not processed wait for the next start, charged nothing for the stop"
+        );
+    }
+
     /// Mark a mail failed, answering its sender with an apology where one
     /// can be built. The mail is kept, with its cause.
     fn fail(

@@ -32,4 +32,5 @@ mod store_contract;
 mod store_daemon_postgres;
 mod store_outage;
 mod store_pictures;
+mod store_stop;
 mod trust_work;
