@@ -16,6 +16,9 @@
 //! all press is archived, results reach the Maildir with their pictures,
 //! and nothing of the game goes when the mail is pruned.
 //!
+//! A second harness measures what issue 53 measured: ten games of one
+//! phase each, and how much the store grew for each game-phase.
+//!
 //! Not run by default; meaningful in a release build:
 //!
 //!     cargo test --release --test storage_game -- --ignored --nocapture

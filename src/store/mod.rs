@@ -138,6 +138,13 @@
 //! attempt it counted for the mail is taken back
 //! ([`Store::forgive_attempt`]); only a crash while a mail is processed
 //! counts against it.
+//!
+//! No wait for the database is endless ([`pg`]): a connection is made
+//! within 5 s, the server ends a statement after 20 s and a wait for a
+//! lock after 10 s, and the judge gives up on any answer after 25 s
+//! ([`StoreError::Timeout`], a fault of the store, naming the server); an
+//! SQLite lock is waited for [`BUSY_TIMEOUT`]. A server that takes the
+//! connection and says nothing is waited out like one that is down.
 
 pub(crate) mod budget;
 pub(crate) mod confirm;
@@ -1646,8 +1653,8 @@ const PACK_FROM: usize = 128;
 
 /// What deflate starts from when it packs a mail's text (a preset
 /// dictionary): the headers and the phrases of the judge's own mail, so
-/// that even a short answer shrinks to a third, a results text to a
-/// fifth. It never changes: a new one would be another number in the
+/// that even a short answer shrinks well (a game's texts to about a
+/// quarter of their size; deflate alone, to a half). It never changes: a new one would be another number in the
 /// `packed` column ([`PACKED_1`]), the old one kept to read the rows
 /// packed with it.
 const DICTIONARY_1: &[u8] = include_bytes!("pack-1.txt");
