@@ -94,8 +94,9 @@ enum Command {
     /// is checked, and so is that the user running this can create and
     /// write the store and the Maildirs it names (run it as the service's
     /// user, from the directory the judge runs in); a PostgreSQL store is
-    /// connected to, logged in to, and its tables checked, changing
-    /// nothing.
+    /// connected to, logged in to, and its tables checked; the IMAP and
+    /// SMTP servers are logged in to, and the web address bound for a
+    /// moment; each server is given 5 s to answer. Nothing is changed.
     CheckConfig {
         /// Configuration file; without one the built-in defaults.
         #[arg(long)]
@@ -162,7 +163,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Deliver { config } => deliver(config.as_deref()),
         Command::CheckConfig { config } => {
             let c = check_config(config.as_deref())?;
+            // What only a look at the servers proves: logins, the web
+            // address (`run` logs these instead of refusing to start).
+            let notes = c
+                .check_servers()
+                .map_err(|e| anyhow::Error::from(e).context(config_name(config.as_deref())))?;
             sayln!("{}", c.summary())?;
+            for n in notes {
+                sayln!("{n}")?;
+            }
             // A variant file that does not load is skipped by the judge;
             // here it fails the check, so that the GM sees why.
             for p in &c.variant_problems {
@@ -185,15 +194,20 @@ fn check_config(path: Option<&Path>) -> Result<crate::config::Config> {
     // Name the file before the key, as a parse error does by itself.
     let in_file = |e: ConfigError| match e {
         ConfigError::Read(..) | ConfigError::Parse { .. } => anyhow::Error::from(e),
-        other => anyhow::Error::from(other).context(match path {
-            Some(p) => p.display().to_string(),
-            None => "built-in defaults".to_string(),
-        }),
+        other => anyhow::Error::from(other).context(config_name(path)),
     };
     let c = Config::load(path).map_err(in_file)?;
     c.check_paths().map_err(in_file)?;
     c.check_store().map_err(in_file)?;
     Ok(c)
+}
+
+/// The configuration's name in messages: its file, or the defaults.
+fn config_name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) => p.display().to_string(),
+        None => "built-in defaults".to_string(),
+    }
 }
 
 /// `man`: the manual pages, generated from the clap definitions so that
