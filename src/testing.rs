@@ -89,6 +89,8 @@ pub mod mail {
 
 /// The daemon's parts the tests drive without a running daemon.
 pub mod daemon {
+    pub use crate::daemon::RUNNING;
+
     /// Sending what the outbox holds.
     pub mod outbox {
         pub use crate::daemon::outbox::{claim_batch, complete};

@@ -155,6 +155,11 @@ pub(crate) fn run(config_path: Option<PathBuf>, responders: ResponderFactory) ->
     rt.block_on(supervise(config_path, responders))
 }
 
+/// The log line that says a start (or a reload) is over: the store is
+/// open and the mail is read and sent from now on (what systemd hears as
+/// READY=1).
+pub const RUNNING: &str = "running: mail is read and sent";
+
 async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -> Result<()> {
     let mut config = Config::load(config_path.as_deref())?;
     let mut term = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
@@ -164,6 +169,7 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
     spawn_watchdog(alive.clone(), config.work_budget);
     info!("{}", config.summary());
     let mut running = start(&config, Arc::clone(&responders), alive.clone())?;
+    info!("{RUNNING}");
     let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
     loop {
         // Every SIGHUP is handled alike: a configuration that does not load
@@ -212,6 +218,7 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
                 }
             }
         };
+        info!("{RUNNING}");
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
     }
     info!("stopping: finishing the mail in hand and flushing the outbox");
