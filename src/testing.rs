@@ -115,6 +115,8 @@ pub mod commands {
 
 /// Trust: who wrote a mail, what it may cause, who pays, and secrets.
 pub mod trust {
+    pub use crate::mail::dkim::Verifier;
+    pub use crate::trust::authres::SET_ASIDE;
     pub use crate::trust::sender::{Assurance, Policy, Sender, identify};
 
     /// The `authserv-id` of the mail server the test harnesses' judges sit
@@ -132,6 +134,7 @@ pub mod trust {
         Policy {
             authserv_id: Some(HARNESS_AUTHSERV_ID.to_string()),
             require_authentication: false,
+            verify_signatures: false,
         }
     }
 
