@@ -115,7 +115,7 @@ pub mod commands {
 
 /// Trust: who wrote a mail, what it may cause, who pays, and secrets.
 pub mod trust {
-    pub use crate::mail::dkim::Verifier;
+    pub use crate::daemon::dkim::Verifier;
     pub use crate::trust::authres::SET_ASIDE;
     pub use crate::trust::sender::{Assurance, Policy, Sender, identify};
 

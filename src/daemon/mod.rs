@@ -20,16 +20,17 @@
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
+pub(crate) mod dkim;
 pub(crate) mod outage;
 pub(crate) mod outbox;
 pub(crate) mod process;
 
 use crate::config::{Config, Source};
-use crate::mail::dkim::Verifier;
 use crate::mail::maildir::Maildir;
 use crate::mail::{self, imap};
 use crate::store::Store;
 use anyhow::{Context, Result};
+use dkim::Verifier;
 use outage::store_fault;
 use process::{Heartbeat, Processor, Responder, unix};
 use std::path::{Path, PathBuf};

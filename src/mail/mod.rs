@@ -9,7 +9,6 @@
 //! (IMAP, Maildir, SMTP) live in the submodules.
 
 pub(crate) mod clean;
-pub(crate) mod dkim;
 pub(crate) mod html;
 pub(crate) mod imap;
 pub(crate) mod maildir;

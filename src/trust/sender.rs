@@ -15,7 +15,7 @@ pub struct Policy {
     pub require_authentication: bool,
     /// The judge checks each mail's DKIM signatures itself when it takes
     /// the mail in, and stamps the mail with its findings as
-    /// `authserv_id` (see `mail::dkim`): for a mailbox whose server stamps
+    /// `authserv_id` (see `daemon::dkim`): for a mailbox whose server stamps
     /// nothing.
     pub verify_signatures: bool,
 }
