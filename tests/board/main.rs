@@ -17,6 +17,7 @@ mod differential;
 mod import_dpjudge;
 mod import_dpjudge_owner_borders;
 mod import_dpjudge_ports;
+mod import_dpjudge_readings;
 mod mail_lines;
 mod orders_notation;
 mod orders_roundtrip;

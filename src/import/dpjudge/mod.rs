@@ -18,7 +18,10 @@
 
 mod calendar;
 mod dummies;
+mod locs;
+mod model;
 mod owner_marks;
+mod places;
 mod ports;
 mod press;
 mod ps;
@@ -119,7 +122,7 @@ pub fn import(
 
 /// The dummy powers' words, once the whole map is read: what cannot be
 /// played refused, what changes nothing noted.
-fn settle_dummies(model: &mut read::Model) {
+fn settle_dummies(model: &mut model::Model) {
     let names: Vec<String> = model
         .powers
         .iter()

@@ -7,7 +7,7 @@
 //! lays the areas and names around, so an imported map is drawn in the
 //! shape its authors drew it rather than at the computed layout's guess.
 
-use super::read::Model;
+use super::model::Model;
 use std::collections::BTreeMap;
 
 /// The `% INFO` block's places: abbreviation (upper case) to its point.
@@ -67,16 +67,23 @@ pub(super) fn positions(
     if pts.is_empty() {
         return BTreeMap::new();
     }
+    // Each province's borders, its coasts' among them.
+    let mut abuts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for l in m.locs.iter() {
+        abuts
+            .entry(base(&l.key))
+            .or_default()
+            .extend(l.abuts.iter().map(|a| base(a)));
+    }
     // Neighbours of neighbours, a few rounds: far enough for any map.
     for _ in 0..8 {
         let mut added = Vec::new();
         for b in bases.iter().filter(|b| !pts.contains_key(*b)) {
-            let near: Vec<(f32, f32)> = m
-                .locs
-                .iter()
-                .filter(|l| base(&l.key) == *b)
-                .flat_map(|l| l.abuts.iter())
-                .filter_map(|a| pts.get(&base(a)).copied())
+            let near: Vec<(f32, f32)> = abuts
+                .get(b)
+                .into_iter()
+                .flatten()
+                .filter_map(|a| pts.get(a).copied())
                 .collect();
             if !near.is_empty() {
                 let n = near.len() as f32;
