@@ -27,6 +27,7 @@ mod play;
 pub(crate) mod pressform;
 pub(crate) mod registry;
 pub(crate) mod submit;
+pub(crate) mod variants_kept;
 /// Times as the commands show and read them (shared with the web pages).
 pub(crate) use crate::time;
 
@@ -64,6 +65,9 @@ pub struct Judge {
     /// Where the judge's random choices come from (the tie-breaks of the
     /// powers' assignment, a power for a player who named none).
     chance: Chance,
+    /// The copies of variants games play, kept whatever happens to their
+    /// files (`variants_kept`).
+    pub(crate) kept: variants_kept::Kept,
 }
 
 /// Where a judge's random choices come from: the system's random source,
@@ -369,6 +373,7 @@ impl Judge {
             picture_format: crate::report::PictureFormat::default(),
             drawn: play::Drawn::default(),
             chance: Chance::System,
+            kept: variants_kept::Kept::default(),
         }
     }
 
@@ -410,7 +415,9 @@ impl Judge {
         if !self.added.contains(&key) {
             self.added.push(key.clone());
         }
-        self.variants.insert(key, Arc::new(v));
+        let v = Arc::new(v);
+        self.kept.add_folder(&v);
+        self.variants.insert(key, v);
     }
 
     /// Every variant the judge plays: the shipped ones, then those added.
@@ -433,6 +440,10 @@ impl Judge {
         if let Some(v) = self.variants.get(&key) {
             return Ok(Arc::clone(v));
         }
+        // A copy a game keeps (`hundred#<fingerprint>`).
+        if let Some(v) = self.kept.get(&key) {
+            return Ok(v);
+        }
         match variant::builtin(&key) {
             Some(Ok(v)) => {
                 let v = Arc::new(v);
@@ -453,7 +464,7 @@ impl Judge {
     pub(crate) fn picture<'v>(&mut self, v: &'v Variant) -> crate::report::picture::Picture<'v> {
         let layout = self
             .layouts
-            .entry(v.name.to_ascii_lowercase())
+            .entry(v.key())
             .or_insert_with(|| Arc::new(crate::report::picture::Picture::layout(v)));
         crate::report::picture::Picture::with_geometry(v, Arc::clone(layout))
     }
@@ -637,6 +648,9 @@ impl Responder for Judge {
             }
             _ => mail,
         };
+        // Each game plays the variant it started with, whatever the
+        // folder now holds: settled before any command reads a game.
+        let mut told = variants_kept::settle(self, tx, t)?;
         let mut s = Session {
             tx,
             now: t,
@@ -675,6 +689,9 @@ impl Responder for Judge {
         reply.attachments = std::mem::take(&mut s.attach);
         let mut replies = vec![reply];
         replies.append(&mut s.out);
+        replies.append(&mut told);
+        // A game created now keeps the variant it starts with.
+        variants_kept::bind_new(self, tx, t)?;
         Ok(Response {
             replies,
             note: if s.did_something { "commands" } else { "idle" }.into(),
@@ -697,11 +714,14 @@ impl Responder for Judge {
     }
 
     fn due(&mut self, conn: &Conn, now: SystemTime) -> anyhow::Result<Vec<String>> {
-        play::due(conn, crate::daemon::process::unix(now))
+        // Games whose variant file changed are settled first.
+        let due = play::due(conn, crate::daemon::process::unix(now))?;
+        variants_kept::due(self, conn, due)
     }
 
     fn tick(&mut self, tx: &Tx<'_>, key: &str, now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
-        play::tick_game(self, tx, key, crate::daemon::process::unix(now))
+        let t = crate::daemon::process::unix(now);
+        variants_kept::tick(self, tx, key, t, |judge| play::tick_game(judge, tx, key, t))
     }
 
     fn parts(
@@ -709,6 +729,7 @@ impl Responder for Judge {
         conn: &Conn,
         later: &crate::mail::Later,
     ) -> anyhow::Result<Vec<crate::mail::Attached>> {
+        variants_kept::load_all(self, conn)?;
         play::parts(self, conn, later)
     }
 
@@ -728,6 +749,10 @@ impl Responder for Judge {
         cause: &str,
         now: SystemTime,
     ) -> anyhow::Result<Vec<Outgoing>> {
+        if key == variants_kept::SETTLE_KEY {
+            // Logged by the processor; no game to set aside.
+            return Ok(Vec::new());
+        }
         play::set_aside(self, tx, key, cause, crate::daemon::process::unix(now))
     }
 }

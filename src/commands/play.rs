@@ -285,7 +285,7 @@ fn play_phase(
     tracing::info!(game = %g.name, phase = %v.calendar.short(pos.phase), ?trigger,
         deadline = ?g.deadline.map(|d| super::time::show(d, "UTC")), "phase processed");
     let kept = PhaseSource {
-        variant: v.name.clone(),
+        variant: v.key(),
         before,
         orders: held,
         title: title(&pr),
@@ -662,7 +662,8 @@ const PHASE_SOURCE: &str = "phase";
 /// stand for every reader's pictures.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct PhaseSource {
-    /// The variant's name.
+    /// The variant's key (`Variant::key`): the copy the game played,
+    /// whatever happens to its file before the mail goes.
     variant: String,
     /// The position before the phase, stored form.
     before: String,
