@@ -9,6 +9,7 @@ mod support_play;
 
 mod cli_errors;
 mod cli_render;
+mod cli_variants_folder;
 mod datc_abstraction;
 mod datc_files;
 mod datc_text;
