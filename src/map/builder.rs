@@ -90,6 +90,11 @@ pub struct RawProvince {
     /// 1000 x 1000 canvas, north up.
     #[serde(default)]
     pub xy: Option<Spanned<[f32; 2]>>,
+    /// For split coasts: where to draw a unit on each coast (`{ nc = [x,
+    /// y] }`, the canvas of `xy`); a coast left out is placed beside the
+    /// province's point, toward its seas.
+    #[serde(default, rename = "coast-xy")]
+    pub coast_xy: Option<Spanned<BTreeMap<String, [f32; 2]>>>,
     /// Names players use for this place and for others too (`tyr`,
     /// Tyrolia or the Tyrrhenian Sea): an order naming one is asked
     /// about. An ambiguous name may be on several provinces, but may not
@@ -344,6 +349,7 @@ impl Geography {
             province: pid,
             coast: None,
             admits: if split { Mobility::ARMY } else { main_admits },
+            xy: None,
         });
         if let Some(cs) = &rp.coasts {
             self.named_coasts(b, pid, rp, cs, &mut prov_regions);
@@ -355,6 +361,26 @@ impl Geography {
                     xy,
                     format!("`{}`: xy must lie within 0..1000", rp.id.get_ref()),
                 );
+            }
+        }
+        if let Some(cxy) = &rp.coast_xy {
+            let coasts = rp.coasts.as_ref().map(Spanned::get_ref);
+            for (c, [x, y]) in cxy.get_ref() {
+                if !coasts.is_some_and(|cs| cs.contains_key(c)) {
+                    b.at(
+                        cxy,
+                        format!(
+                            "`{}`: coast-xy names `{c}`, not one of its coasts",
+                            rp.id.get_ref()
+                        ),
+                    );
+                }
+                if !(0.0..=1000.0).contains(x) || !(0.0..=1000.0).contains(y) {
+                    b.at(
+                        cxy,
+                        format!("`{}`: coast-xy must lie within 0..1000", rp.id.get_ref()),
+                    );
+                }
             }
         }
         self.provinces.push(Province {
@@ -410,10 +436,15 @@ impl Geography {
             match self.coast_ids.get(&normalize_name(c)) {
                 Some(&cid) => {
                     prov_regions.push(RegionId(self.regions.len() as u16));
+                    let xy = rp
+                        .coast_xy
+                        .as_ref()
+                        .and_then(|m| m.get_ref().get(c).copied());
                     self.regions.push(Region {
                         province: pid,
                         coast: Some(cid),
                         admits: Mobility::FLEET,
+                        xy,
                     });
                 }
                 None => b.at(

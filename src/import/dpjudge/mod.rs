@@ -92,9 +92,15 @@ pub fn import(
     settle_dummies(&mut model);
     // DPjudge's picture of the map, where one lies beside it: its places'
     // points become the provinces' `xy`.
-    let base = name.strip_suffix(".map").unwrap_or(name);
-    if let Ok(text) = fetch(&format!("{base}.ps")) {
-        model.ps_info = ps::info(&text);
+    for ps in ps::candidates(name, &model) {
+        if let Ok(text) = fetch(&ps) {
+            let info = ps::info(&text);
+            if !info.is_empty() {
+                model.ps_info = info;
+                model.ps_file = Some(ps);
+                break;
+            }
+        }
     }
     if !model.refusals.is_empty() {
         return Err(ImportError::Refused(model.refusals));

@@ -68,8 +68,16 @@ pub(super) struct Model {
     /// the home centres, in the adjustment phase before `BEGIN`'s.
     pub mobilize: bool,
     /// The places' points in the DPjudge PostScript map beside the map
-    /// file (`super::ps`), by upper-case abbreviation; empty without one.
+    /// file (`super::ps`), by upper-case abbreviation (coasts' too:
+    /// `BUL/EC`); empty without one.
     pub ps_info: std::collections::BTreeMap<String, (f32, f32)>,
+    /// The PostScript map `ps_info` was read from.
+    pub ps_file: Option<String>,
+    /// `MAP name`: the map whose PostScript picture DPjudge draws this one
+    /// on (the first such line's).
+    pub root_map: Option<String>,
+    /// Every file read, in order (the map first).
+    pub files: Vec<String>,
     /// Borders marked `*` or `~` (see [`super::ports`]).
     pub marks: Vec<super::ports::Mark>,
     /// Borders open only to some centres' owners (`AEG(CON)`: see

@@ -64,6 +64,7 @@ fn read_file(
         }
     };
     stack.push(name.to_string());
+    m.files.push(name.to_string());
     for (i, raw) in text.lines().enumerate() {
         let at = Cursor {
             file: name,
@@ -76,6 +77,11 @@ fn read_file(
         let words: Vec<&str> = line.split_whitespace().collect();
         let first = words[0].to_uppercase();
         if matches!(first.as_str(), "USE" | "USES" | "MAP") {
+            if first == "MAP" && m.root_map.is_none() {
+                m.root_map = words
+                    .get(1)
+                    .map(|w| w.split('.').next().unwrap_or(w).to_string());
+            }
             for w in &words[1..] {
                 let file = if first == "MAP" && !w.contains('.') {
                     format!("{w}.map")

@@ -168,7 +168,7 @@ pub(super) fn write(
     super::sites::write(&mut body, &sites, &|k| board.id(k), &power_name);
     provinces(&mut body, &board, &centres, &mut notes);
     let mut out = String::new();
-    header(&mut out, source, variant, &notes, !m.ps_info.is_empty());
+    header(&mut out, source, variant, &notes, m.ps_file.as_deref());
     out.push_str(&body);
     Ok((out, notes))
 }
@@ -185,16 +185,16 @@ fn centres(m: &Model) -> BTreeSet<String> {
         .collect()
 }
 
-fn header(out: &mut String, source: &str, variant: &str, notes: &[String], ps: bool) {
+fn header(out: &mut String, source: &str, variant: &str, notes: &[String], ps: Option<&str>) {
     let _ = writeln!(
         out,
         "# Imported from the DPjudge map file `{source}` by `zinejudge import dpjudge`.\n\
          # DPjudge's map files: Copyright 2017 Manus Hand, MIT licence.\n\
          # {}",
-        if ps {
-            "The places' `xy` are those of DPjudge's PostScript map beside it."
-        } else {
-            "The picture is a computed layout (no DPjudge PostScript map lay beside it)."
+        match ps {
+            Some(ps) => format!("The places' `xy` are those of DPjudge's PostScript map `{ps}`."),
+            None => "The picture is a computed layout (no DPjudge PostScript map lay beside it)."
+                .to_string(),
         }
     );
     for n in notes {
@@ -515,6 +515,19 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
                 })
                 .collect();
             let _ = writeln!(out, "coasts = {{ {} }}", parts.join(", "));
+            // Where DPjudge's PostScript map stands a fleet on each coast.
+            let points: Vec<String> = coasts
+                .iter()
+                .filter(|c| b.fleet_may_stand(&c.key))
+                .filter_map(|c| {
+                    let [x, y] = xy.get(&c.key.to_uppercase())?;
+                    let coast = c.key.split_once('/').map_or("", |x| x.1).to_lowercase();
+                    Some(format!("{coast} = [{x:.1}, {y:.1}]"))
+                })
+                .collect();
+            if !points.is_empty() {
+                let _ = writeln!(out, "coast-xy = {{ {} }}", points.join(", "));
+            }
         }
         let _ = writeln!(out);
     }
