@@ -352,6 +352,94 @@ fn names_never_overlap_each_other_or_a_unit() {
     }
 }
 
+/// DPjudge's maps of tests/data/dpjudge (and, when
+/// `ZINEJUDGE_DPJUDGE_MAPS` names a folder of them, every map of DPjudge's
+/// repository there), imported without their PostScript maps: the
+/// picture is the computed layout. The maps the judge cannot play are
+/// left out.
+fn imported_without_postscript() -> Vec<Variant> {
+    let mut dirs = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/dpjudge"
+    ))];
+    if let Ok(d) = std::env::var("ZINEJUDGE_DPJUDGE_MAPS") {
+        dirs.push(d.into());
+    }
+    let mut out = Vec::new();
+    for dir in dirs {
+        let mut maps: Vec<String> = std::fs::read_dir(&dir)
+            .expect("the maps' folder")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".map"))
+            .collect();
+        maps.sort();
+        for m in maps {
+            let mut fetch = |n: &str| {
+                if n.ends_with(".ps") {
+                    return Err("no PostScript map".to_string());
+                }
+                std::fs::read(dir.join(n))
+                    .map(|b| b.iter().map(|&c| char::from(c)).collect::<String>())
+                    .map_err(|e| e.to_string())
+            };
+            if let Ok(i) = zinejudge::testing::import::dpjudge::import(&m, &mut fetch) {
+                out.push(i.variant);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn names_and_units_never_overlap_on_dpjudge_maps_drawn_without_their_postscript() {
+    // Issue #52: without DPjudge's PostScript map the picture is laid out
+    // from the borders; before, every province stood on one point, the
+    // units in a diagonal pile and the names crowding the middle.
+    let maps = imported_without_postscript();
+    assert!(maps.len() >= 10, "{} maps imported", maps.len());
+    for v in &maps {
+        let pos = full_board(v);
+        let bare = svg(v, &pos, &[], "t");
+        let units = boxes(&bare, "<g class=\"unit");
+        assert_eq!(units.len(), pos.units.len(), "{}", v.name);
+        for (i, a) in units.iter().enumerate() {
+            for b in &units[i + 1..] {
+                assert!(!overlap(a, b), "{}: units {a:?} and {b:?} overlap", v.name);
+            }
+        }
+        let dislodged: Vec<(Unit, Vec<_>)> = pos.units.iter().map(|u| (*u, vec![])).collect();
+        let s = svg(v, &pos, &dislodged, "t");
+        names_clear(
+            &format!("{} full board", v.name),
+            &s,
+            v.map.provinces().len(),
+        );
+    }
+    // The tallest board's PNG, composed over its layers as a results mail
+    // carries it, is the whole picture, to its bottom.
+    let tall = maps
+        .iter()
+        .max_by_key(|v| v.map.provinces().len())
+        .expect("a map");
+    let (svg, composed) = opening_pictures(tall);
+    let (whole, composed) = (pixels(&png(&svg).expect("renders")), pixels(&composed));
+    assert_eq!(
+        (whole.0, whole.1),
+        (composed.0, composed.1),
+        "{}",
+        tall.name
+    );
+    assert!(whole.1 > 1000, "{}: {} pixels tall", tall.name, whole.1);
+    let bottom = |px: &[u8]| -> u64 {
+        let w = whole.0 as usize;
+        let from = (whole.1 as usize - 400) * w * 3;
+        px[from..].iter().map(|&c| u64::from(c)).sum()
+    };
+    let (a, b) = (bottom(&whole.2), bottom(&composed.2));
+    assert!(a.abs_diff(b) * 100 < a, "{}: the bottom differs", tall.name);
+}
+
 #[test]
 fn small_provinces_names_are_drawn_at_a_readable_size() {
     let v = support_play::shipped("standard");
