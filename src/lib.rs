@@ -30,6 +30,7 @@ pub(crate) mod rules;
 pub(crate) mod store;
 pub mod testing;
 pub(crate) mod time;
+pub(crate) mod trust;
 pub mod variant;
 pub(crate) mod web;
 

@@ -22,8 +22,9 @@ pub mod store {
     pub use crate::store::{
         AsLocation, Claimant, DEFAULT_LEASE, Later, Location, OutMail, PgLocation, Store,
         StoreError, TAKEOVER_POLL, add_mail_source, finish_inbound, idle_answer, insert_inbound,
-        mail_source, meta, next_serial, note_answer, params, prune_inbound, queue_outbox,
-        queue_outbox_later, redact_inbound, set_meta, take_inbound,
+        kept_parts, mail_source, meta, next_serial, note_answer, params, prune_inbound,
+        queue_outbox, queue_outbox_later, queue_outbox_parts, redact_inbound, set_meta,
+        take_inbound, unpack,
     };
     // From their definitions, not through `store`'s own re-exports, which
     // are `pub(crate)` (`unreachable_pub` does not follow a chain of them).
@@ -76,7 +77,8 @@ pub mod store {
 pub mod mail {
     pub use crate::mail::clean::unsafe_char;
     pub use crate::mail::{
-        Budget, Identity, Inbound, JUDGE_MARK, OverBudget, message_id_of, read, read_within,
+        Attached, Budget, Identity, Inbound, JUDGE_MARK, OverBudget, message_id_of, read,
+        read_within,
     };
 
     /// Reading and writing a Maildir.
@@ -94,9 +96,8 @@ pub mod daemon {
 
     /// Turning one received mail into its answers.
     pub mod process {
-        pub use crate::daemon::process::{
-            Ahead, Limits, Processor, Responder, Response, reply_to, unix,
-        };
+        pub use crate::daemon::process::{Ahead, Limits, Processor, Responder, Response, unix};
+        pub use crate::mail::reply_to;
     }
 }
 
@@ -104,19 +105,42 @@ pub mod daemon {
 pub mod commands {
     pub use crate::commands::{Chance, Judge};
 
-    /// Who may do what, and when.
-    pub mod auth {
-        pub use crate::commands::auth::checked_ahead;
+    /// The table of commands.
+    pub mod registry {
+        pub use crate::commands::registry::{lookup, lookup_knowing, secret_of, secrets_of};
+    }
+}
+
+/// Trust: who wrote a mail, what it may cause, who pays, and secrets.
+pub mod trust {
+    pub use crate::trust::sender::{Assurance, Policy, Sender, identify};
+
+    /// The `authserv-id` of the mail server the test harnesses' judges sit
+    /// behind (`[trust] authserv-id`).
+    pub const HARNESS_AUTHSERV_ID: &str = "mx.judge.test";
+
+    /// The header that server puts on top of a mail whose sender it
+    /// authenticated (DMARC passed): harnesses whose subject is not who
+    /// wrote a mail start their players' mails with it, as a judge behind
+    /// such a server sees them.
+    pub const HARNESS_STAMP: &str = "Authentication-Results: mx.judge.test; dmarc=pass\r\n";
+
+    /// The trust settings of a judge behind that server.
+    pub fn harness_policy() -> Policy {
+        Policy {
+            authserv_id: Some(HARNESS_AUTHSERV_ID.to_string()),
+            require_authentication: false,
+        }
+    }
+
+    /// Sign-on checks: the count of checks made ahead of their mail.
+    pub mod signon {
+        pub use crate::trust::signon::checked_ahead;
     }
 
     /// Passwords: hashing and the count of checks made.
     pub mod password {
-        pub use crate::commands::password::{hash, verifications_on_this_thread};
-    }
-
-    /// The table of commands.
-    pub mod registry {
-        pub use crate::commands::registry::{lookup, lookup_knowing, secret_of, secrets_of};
+        pub use crate::trust::password::{hash, verifications_on_this_thread};
     }
 }
 

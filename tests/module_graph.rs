@@ -130,7 +130,11 @@ fn the_pure_core_does_no_io() {
 /// for `src/report/picture/layout.rs`, `["report"]` for
 /// `src/report/mod.rs`), with its code (comment lines left out).
 fn files() -> BTreeMap<Vec<String>, String> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // ZJ_MODULE_GRAPH_SRC reads another tree (an older checkout's `src`),
+    // to see what these tests say of it.
+    let src = std::env::var_os("ZJ_MODULE_GRAPH_SRC")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     let mut out = BTreeMap::new();
     let mut stack = vec![src.clone()];
     while let Some(dir) = stack.pop() {
@@ -386,4 +390,382 @@ fn the_public_modules_are_the_core_the_cli_and_the_facade() {
         lib.contains("#![deny(unreachable_pub)]"),
         "src/lib.rs must deny unreachable_pub"
     );
+}
+
+// ---- The strict reading: every name a file binds.
+//
+// The reading above sees only paths written from `crate::`, `super::` or
+// `self::`. A file also reaches others through names it binds: a child
+// module it declares (`mod cmd;`, then `cmd::help::Help`) and what it
+// imports (`use super::cmd;`, then `cmd::help::Help`). The strict reading
+// follows those too, and follows a module file's re-exports (`pub(crate)
+// use session::Session` in `commands/mod.rs`) to the file that defines
+// the item, so that naming `crate::commands::Session` is a dependency on
+// `commands/session.rs`, not on everything `commands/mod.rs` declares.
+// Unit-test modules (`#[cfg(test)] mod tests { ... }`) are left out: they
+// are tests, not the crate.
+
+/// `text` without its `#[cfg(test)] mod NAME { ... }` blocks.
+fn without_test_modules(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        let after = &rest[at + "#[cfg(test)]".len()..];
+        let t = after.trim_start();
+        let is_mod = t.starts_with("mod ") && t.find('{').is_some_and(|b| !t[..b].contains(';'));
+        if !is_mod {
+            out.push_str(&rest[..at + "#[cfg(test)]".len()]);
+            rest = after;
+            continue;
+        }
+        out.push_str(&rest[..at]);
+        let open = after.find('{').expect("a block");
+        let mut depth = 0usize;
+        let mut end = after.len();
+        for (i, c) in after[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One `use` tree (`a::b::{c, d::e as f}`) made into (bound name, path)
+/// pairs, the path as written (its first segment not yet resolved).
+fn use_tree(tree: &str, prefix: &[String], out: &mut Vec<(String, Vec<String>)>) {
+    let tree = tree.trim();
+    if let Some(open) = tree.find('{') {
+        let head: Vec<String> = tree[..open]
+            .split("::")
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut p = prefix.to_vec();
+        p.extend(head);
+        let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+        let (mut depth, mut start) = (0, 0);
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    use_tree(&inner[start..i], &p, out);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        use_tree(&inner[start..], &p, out);
+        return;
+    }
+    if tree.is_empty() || tree.ends_with('*') {
+        return;
+    }
+    let (path, alias) = match tree.split_once(" as ") {
+        Some((p, a)) => (p.trim(), Some(a.trim().to_string())),
+        None => (tree, None),
+    };
+    let mut p = prefix.to_vec();
+    p.extend(path.split("::").map(|s| s.trim().to_string()));
+    if p.last().is_some_and(|l| l == "self") {
+        p.pop();
+    }
+    let Some(last) = p.last().cloned() else {
+        return;
+    };
+    let name = alias.unwrap_or(last);
+    if name != "_" {
+        out.push((name, p));
+    }
+}
+
+/// What a file binds: its `mod` declarations and its `use`s, each with
+/// its path made absolute (`None` for a path outside the crate), and
+/// whether the `use` is a re-export (`pub ...use`).
+struct Bound {
+    name: String,
+    path: Vec<String>,
+    reexport: bool,
+}
+
+/// `code` without its `use` statements.
+fn without_uses(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    for (statement, _) in use_statements(code) {
+        let Some(at) = rest.find(&statement) else {
+            continue;
+        };
+        let start = rest[..at].rfind("use ").unwrap_or(at);
+        out.push_str(&rest[..start]);
+        rest = &rest[at + statement.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The uses of a file's code, each one statement's text and whether it is
+/// `pub`.
+fn use_statements(code: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("use ") {
+        let before = &rest[..at];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let lead = before[line_start..].trim();
+        let statement = lead.is_empty() || lead.starts_with("pub");
+        let boundary = at == 0
+            || !rest[..at]
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        let after = &rest[at + 4..];
+        if statement
+            && boundary
+            && let Some(end) = after.find(';')
+        {
+            out.push((after[..end].to_string(), lead.starts_with("pub")));
+            rest = &after[end..];
+        } else {
+            rest = after;
+        }
+    }
+    out
+}
+
+fn bindings(code: &str, here: &[String]) -> Vec<Bound> {
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let t = line.trim();
+        let t = t
+            .strip_prefix("pub(crate) ")
+            .or_else(|| t.strip_prefix("pub(super) "))
+            .or_else(|| t.strip_prefix("pub "))
+            .unwrap_or(t);
+        if let Some(m) = t.strip_prefix("mod ").and_then(|m| m.strip_suffix(';')) {
+            let mut p = here.to_vec();
+            p.push(m.trim().to_string());
+            out.push(Bound {
+                name: m.trim().to_string(),
+                path: p,
+                reexport: true,
+            });
+        }
+    }
+    for (statement, public) in use_statements(code) {
+        let mut pairs = Vec::new();
+        use_tree(&statement, &[], &mut pairs);
+        for (name, path) in pairs {
+            let mut segs = path.into_iter().peekable();
+            let mut abs: Vec<String> = match segs.peek().map(String::as_str) {
+                Some("crate") => {
+                    segs.next();
+                    Vec::new()
+                }
+                Some("self") => {
+                    segs.next();
+                    here.to_vec()
+                }
+                Some("super") => {
+                    let mut b = here.to_vec();
+                    while segs.peek().is_some_and(|s| s == "super") {
+                        segs.next();
+                        b.pop();
+                    }
+                    b
+                }
+                Some(first) => match out.iter().find(|b: &&Bound| b.name == first) {
+                    Some(b) => {
+                        segs.next();
+                        b.path.clone()
+                    }
+                    None => continue,
+                },
+                None => continue,
+            };
+            abs.extend(segs);
+            out.push(Bound {
+                name,
+                path: abs,
+                reexport: public,
+            });
+        }
+    }
+    out
+}
+
+/// The absolute paths a file's code names through the names it binds
+/// (`cmd::help::Help` after `use super::cmd;`), besides its `use`
+/// statements themselves.
+fn bound_paths(code: &str, bound: &[Bound]) -> Vec<Vec<String>> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    for b in bound {
+        let needle = format!("{}::", b.name);
+        for (i, _) in code.match_indices(&needle) {
+            if i > 0 && (is_ident(bytes[i - 1] as char) || bytes[i - 1] == b':') {
+                continue;
+            }
+            let mut p = b.path.clone();
+            let mut rest = &code[i + needle.len()..];
+            loop {
+                let id: String = rest.chars().take_while(|c| is_ident(*c)).collect();
+                if id.is_empty() {
+                    break;
+                }
+                rest = &rest[id.len()..];
+                p.push(id);
+                match rest.strip_prefix("::") {
+                    Some(r) => rest = r,
+                    None => break,
+                }
+            }
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// File -> the files its code uses, by the strict reading.
+fn strict_file_graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let files: BTreeMap<Vec<String>, String> = files()
+        .into_iter()
+        .map(|(m, t)| (m, without_test_modules(&t)))
+        .collect();
+    let bound: BTreeMap<Vec<String>, Vec<Bound>> = files
+        .iter()
+        .map(|(m, t)| (m.clone(), bindings(t, m)))
+        .collect();
+    let has_children = |m: &Vec<String>| {
+        files
+            .keys()
+            .any(|k| k.len() == m.len() + 1 && k.starts_with(m))
+    };
+    // The file a path leads to, through module files' re-exports.
+    let resolve = |path: &[String]| -> Option<Vec<String>> {
+        let mut path = path.to_vec();
+        for _ in 0..8 {
+            let target = (0..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|m| files.contains_key(m))?;
+            let next = path.get(target.len());
+            let via = next.and_then(|n| {
+                bound
+                    .get(&target)?
+                    .iter()
+                    .find(|b| b.reexport && &b.name == n && b.path[..] != path[..target.len() + 1])
+            });
+            match via {
+                Some(b) if has_children(&target) || target.is_empty() => {
+                    let mut p = b.path.clone();
+                    p.extend(path[target.len() + 1..].iter().cloned());
+                    path = p;
+                }
+                _ => return Some(target),
+            }
+        }
+        None
+    };
+    let mut out: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (module, text) in &files {
+        let deps = out.entry(module.clone()).or_default();
+        let structural = has_children(module) || module.is_empty();
+        // The code without its `use` statements, whose paths are the
+        // bindings' own.
+        let text = &without_uses(text);
+        let mut paths = named_paths(text, module);
+        paths.extend(bound_paths(text, &bound[module]));
+        // A `use` is a dependency, but a module file's re-exports and
+        // declarations are how it is built.
+        paths.extend(
+            bound[module]
+                .iter()
+                .filter(|b| !(structural && b.reexport))
+                .map(|b| b.path.clone()),
+        );
+        for p in paths {
+            if let Some(t) = resolve(&p)
+                && t != *module
+                && !(structural && t.starts_with(module) && {
+                    // A module file naming its own child by a declaration
+                    // or re-export only: not an import back.
+                    bound[module]
+                        .iter()
+                        .all(|b| b.reexport || !t.starts_with(&b.path))
+                        && !named_paths(text, module)
+                            .iter()
+                            .chain(bound_paths(text, &bound[module]).iter())
+                            .any(|q| resolve(q).as_ref() == Some(&t))
+                })
+            {
+                deps.insert(t);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_name_bound_by_mod_or_use_is_followed() {
+    let here: Vec<String> = vec!["commands".into(), "registry".into()];
+    let code = "use super::cmd;\nuse crate::map::{self, PowerId as P};\nlet x = cmd::help::Help;";
+    let b = bindings(code, &here);
+    let p = bound_paths(code, &b);
+    assert!(
+        p.iter()
+            .any(|p| p.join("::") == "commands::cmd::help::Help"),
+        "{p:?}"
+    );
+    assert!(
+        b.iter()
+            .any(|b| b.name == "P" && b.path.join("::") == "map::PowerId")
+    );
+    assert!(
+        b.iter()
+            .any(|b| b.name == "map" && b.path.join("::") == "map")
+    );
+    let t = without_test_modules("a\n#[cfg(test)]\nmod tests {\n use super::*;\n { }\n}\nb");
+    assert_eq!(t.split_whitespace().collect::<Vec<_>>(), ["a", "b"]);
+}
+
+/// The command language and trust, read strictly, have no file circle:
+/// the types every command uses (`command.rs`, `session.rs`, `judge.rs`)
+/// import no command, and only the table (`registry.rs`) names them all.
+#[test]
+fn the_command_language_and_trust_have_no_file_circle() {
+    let g = strict_file_graph();
+    let inside = |m: &Vec<String>| m.first().is_some_and(|f| f == "commands" || f == "trust");
+    let sub: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = g
+        .iter()
+        .filter(|(m, _)| inside(m))
+        .map(|(m, d)| (m.clone(), d.iter().filter(|x| inside(x)).cloned().collect()))
+        .collect();
+    assert!(sub.len() > 60, "found {} files", sub.len());
+    if let Some(c) = a_cycle(&sub) {
+        panic!("file cycle: {}", c.join(" -> "));
+    }
+    // And trust stands below the command language and the daemon.
+    for (m, deps) in &g {
+        if m.first().is_some_and(|f| f == "trust") {
+            let bad: Vec<String> = deps
+                .iter()
+                .filter(|d| d.first().is_some_and(|f| f == "commands" || f == "daemon"))
+                .map(|d| d.join("::"))
+                .collect();
+            assert!(bad.is_empty(), "{} uses {bad:?}", m.join("::"));
+        }
+    }
 }

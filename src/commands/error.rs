@@ -33,6 +33,15 @@ impl From<StoreError> for CmdError {
     }
 }
 
+impl From<crate::trust::TrustError> for CmdError {
+    fn from(e: crate::trust::TrustError) -> Self {
+        match e {
+            crate::trust::TrustError::Refused(why) => CmdError::Refused(why),
+            other => CmdError::Fault(other.into()),
+        }
+    }
+}
+
 impl From<anyhow::Error> for CmdError {
     fn from(e: anyhow::Error) -> Self {
         CmdError::Fault(e)

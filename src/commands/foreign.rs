@@ -19,7 +19,7 @@ pub(crate) fn answer(line: &str) -> Option<&'static str> {
     Some(match w.as_slice() {
         ["REGISTER"] => {
             "njudge's REGISTER: this judge keeps no register of players; JOIN, OBSERVE or \
-             CREATE registers the address you write from (it confirms once)"
+             CREATE registers the address you write from (the judge asks it to confirm, unless its mail server vouches for it)"
         }
         ["IAMALSO", _] | ["I", "AM", "ALSO", _] => {
             "njudge's I AM ALSO: this judge keeps no register of players; to move a seat to a \

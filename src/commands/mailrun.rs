@@ -8,17 +8,16 @@
 //! password the mail holds is masked wherever else it would appear in the
 //! reply and in the copy of the mail the judge keeps.
 
+use super::body::{MAX_COMMANDS, MAX_LINES, read_body};
+use super::command::Outcome;
 use super::error::CmdError;
-use super::registry::{self, CommandLine, Outcome};
+use super::registry::{self, CommandLine};
 use super::{Ctx, Judge, Session, held, submit};
 use crate::mail::Inbound;
+use crate::trust::secrets::mask;
 use std::fmt::Write;
 use tracing::error;
 
-/// Non-blank lines of a mail read; the rest are counted and named.
-pub(crate) const MAX_LINES: usize = 1000;
-/// Commands carried out in one mail.
-pub(crate) const MAX_COMMANDS: usize = 100;
 /// The same answer to this many lines in a row is written out; further
 /// ones are counted.
 const SAME_ANSWERS: usize = 3;
@@ -33,95 +32,6 @@ pub(crate) struct Read {
     /// The passwords the mail holds, to be masked in anything else built
     /// from it (the answer's Subject, the headers kept).
     pub secrets: Vec<String>,
-}
-
-/// The lines of a mail body to read, numbered from 1: up to the signature
-/// or a forwarded original, without quoted lines and without DPjudge's
-/// comment lines (`//`), with DPjudge's one-line mails (`\\: signon
-/// Egame pw:A Lon-Yor:signoff`) cut into their lines.
-pub(crate) fn body_lines(body: &str) -> Vec<(usize, String)> {
-    read_body(body).lines
-}
-
-/// A mail body as the judge reads it ([`body_lines`]), with the count of
-/// comment lines left out (the reply says so).
-pub(crate) struct Body {
-    /// The lines to read, numbered from 1 as in the mail.
-    pub(crate) lines: Vec<(usize, String)>,
-    /// Lines left out as DPjudge comments (`//`).
-    pub(crate) comments: usize,
-}
-
-/// Read a mail body (see [`body_lines`]).
-pub(crate) fn read_body(body: &str) -> Body {
-    use crate::orders::mail::{body_end, is_attribution, is_quoted};
-    let all: Vec<&str> = body.lines().collect();
-    // The judge's own text, under a reply or echoed back, is not read.
-    let lines = &all[..all
-        .iter()
-        .position(|l| is_judge_mark(l))
-        .unwrap_or(all.len())];
-    let end = body_end(lines);
-    let mut out = Body {
-        lines: Vec::new(),
-        comments: 0,
-    };
-    for (i, l) in lines[..end].iter().enumerate() {
-        if is_quoted(l) || is_attribution(lines, i) {
-            continue;
-        }
-        let t = l.trim_start();
-        // DPjudge: a line whose first characters are `//` is a comment,
-        // wherever it stands, press included.
-        if t.starts_with("//") {
-            out.comments += 1;
-            continue;
-        }
-        match one_line_mail(t) {
-            Some(parts) => out.lines.extend(parts.into_iter().map(|p| (i + 1, p))),
-            None => out.lines.push((i + 1, (*l).to_string())),
-        }
-    }
-    out
-}
-
-/// DPjudge's form for devices that cannot send a line break: a line that
-/// starts with `\\` and then a character that is no letter or digit, which
-/// stands for a line break in the rest of the line.
-fn one_line_mail(t: &str) -> Option<Vec<String>> {
-    let rest = t.strip_prefix("\\\\")?.trim_start();
-    let sep = rest.chars().next()?;
-    if sep.is_alphanumeric() {
-        return None;
-    }
-    Some(
-        rest[sep.len_utf8()..]
-            .split(sep)
-            .map(|p| p.trim().to_string())
-            .collect(),
-    )
-}
-
-/// Whether `line` is the first line of the judge's own mails
-/// ([`crate::mail::JUDGE_MARK`]), as written or as a mail client may have
-/// changed its case or spacing.
-pub(crate) fn is_judge_mark(line: &str) -> bool {
-    let flat = |t: &str| -> String {
-        t.split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase()
-    };
-    let t = line.trim();
-    t.starts_with("-----") && flat(t) == flat(crate::mail::JUDGE_MARK)
-}
-
-/// Whether `text` is the judge's own mail come back: its first line that
-/// says anything is [`crate::mail::JUDGE_MARK`].
-pub(crate) fn is_judges_own(text: &str) -> bool {
-    text.lines()
-        .find(|l| !l.trim().is_empty())
-        .is_some_and(is_judge_mark)
 }
 
 /// The most a reply may hold, in bytes, for a mail of `mail_len` bytes:
@@ -147,73 +57,6 @@ fn secrets_of(text: &str, variants: &[String]) -> Vec<String> {
     out
 }
 
-/// Secrets this long or longer are masked wherever they stand, even glued
-/// to other text (`<p>SIGNON Italy g Ita-Poppy-15</p>` in a plain-text
-/// body); shorter ones (an old password such as `pw`) only as words, or
-/// every `pw` of a reply would go.
-const MASK_INSIDE_WORDS: usize = 6;
-
-/// `text` with each of `secrets` masked where it stands as a word (between
-/// spaces, perhaps with punctuation around it), and the longer ones
-/// wherever they stand. One pass over the text for each rule, whatever
-/// the number of secrets: a mail of 30,000 guessed passwords costs no
-/// more than one.
-pub(crate) fn mask(text: &str, secrets: &[String]) -> String {
-    let worded = mask_words(text, secrets);
-    let long: Vec<&str> = secrets
-        .iter()
-        .map(String::as_str)
-        .filter(|s| s.chars().count() >= MASK_INSIDE_WORDS)
-        .collect();
-    if long.is_empty() {
-        return worded;
-    }
-    match aho_corasick::AhoCorasick::builder()
-        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-        .build(&long)
-    {
-        Ok(ac) => ac.replace_all(&worded, &vec!["********"; long.len()]),
-        // Too many to build (it is not, for a mail's worth): words only.
-        Err(_) => worded,
-    }
-}
-
-/// [`mask`]'s word rule.
-fn mask_words(text: &str, secrets: &[String]) -> String {
-    if secrets.is_empty() {
-        return text.to_string();
-    }
-    let set: std::collections::HashSet<&str> = secrets
-        .iter()
-        .map(String::as_str)
-        .filter(|s| !s.is_empty())
-        .collect();
-    let punct = |c: char| !(c.is_alphanumeric() || c == '_' || c == '-');
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while !rest.is_empty() {
-        let gap = rest.len() - rest.trim_start().len();
-        out.push_str(&rest[..gap]);
-        rest = &rest[gap..];
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let word = &rest[..end];
-        let core = word.trim_matches(punct);
-        let hit = set.contains(word) || (!core.is_empty() && set.contains(core));
-        if hit && set.contains(word) {
-            out.push_str("********");
-        } else if hit {
-            let at = word.find(core).unwrap_or(0);
-            out.push_str(&word[..at]);
-            out.push_str("********");
-            out.push_str(&word[at + core.len()..]);
-        } else {
-            out.push_str(word);
-        }
-        rest = &rest[end..];
-    }
-    out
-}
-
 /// The mail's text as kept: every line of a command that takes a password
 /// with all its arguments masked, and the passwords masked elsewhere.
 fn kept(text: &str, secrets: &[String]) -> Option<String> {
@@ -222,7 +65,7 @@ fn kept(text: &str, secrets: &[String]) -> Option<String> {
     for l in text.lines() {
         let bare = l.trim_start_matches(['>', '|', ' ', '\t']);
         match registry::lookup(bare) {
-            Some(c) if c.entry.spec().secret != registry::Secret::None => {
+            Some(c) if c.entry.spec().secret != crate::commands::command::Secret::None => {
                 any = true;
                 out.push_str(&l[..l.len() - bare.len()]);
                 out.push_str(&registry::kept_form(&c));
@@ -246,7 +89,7 @@ pub(crate) fn kept_copy(raw: &[u8], judge: &str) -> Option<Vec<u8>> {
     let text = crate::mail::clean_text(&mail.text);
     let secrets = secrets_of(&format!("{}\n{}", mail.subject, text), &[]);
     let kept = kept(&text, &secrets)?;
-    Some(crate::mail::redacted_copy(raw, &kept, &secrets))
+    Some(crate::trust::secrets::kept_copy(raw, &kept, &secrets))
 }
 
 /// Cut a reply to `cap` bytes at line ends, keeping its beginning and its
@@ -291,6 +134,7 @@ pub(crate) fn run(
     let text = crate::mail::clean_text(&mail.text);
     let variants = judge.variant_names();
     let secrets = secrets_of(&format!("{}\n{}", mail.subject, text), &variants);
+    s.secrets = secrets.clone();
     let body = read_body(&text);
     let lines: Vec<(usize, &str)> = body.lines.iter().map(|(n, l)| (*n, l.as_str())).collect();
     let mut pending: Vec<(usize, String)> = Vec::new();
@@ -363,7 +207,7 @@ pub(crate) fn run(
         // where it ends (see `pressform`).
         let mut ending = None;
         if c.entry.spec().block {
-            let (text, next, end) = super::pressform::block(&lines, i + 1);
+            let (text, next, end) = super::pressform::block(&lines, i + 1, &carries_password);
             let mut joined = String::new();
             for l in text {
                 joined.push_str(l);
@@ -440,6 +284,16 @@ pub(crate) fn run(
         reply,
         kept_text: kept(&text, &secrets),
         secrets,
+    })
+}
+
+/// Whether a line is a command that carries a password, in its form: a
+/// sign-on, which ends press so that it is carried out and its password
+/// goes to nobody.
+fn carries_password(line: &str) -> bool {
+    registry::lookup(line.trim()).is_some_and(|c| {
+        c.entry.spec().secret != crate::commands::command::Secret::None
+            && c.entry.check(&c.args).is_ok()
     })
 }
 
@@ -538,7 +392,7 @@ fn run_command(
     if ok {
         // A command done for a seat signed on from another address is
         // told to that seat's player.
-        if c.entry.who() != registry::Who::Anyone {
+        if c.entry.who() != crate::commands::command::Who::Anyone {
             if let Ctx::Power { game, power } = &s.ctx {
                 s.checks.acted(game, Some(*power), &echo);
             } else if let Ctx::Gm { game } = &s.ctx {
@@ -665,29 +519,6 @@ fn flush_orders(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn secrets_are_masked_as_words_only() {
-        let s = vec!["pw".to_string()];
-        assert_eq!(
-            mask("SIGNON E g pw; pwned pw. (pw)", &s),
-            "SIGNON E g ********; pwned ********. (********)"
-        );
-        let s = vec!["pw-England".to_string()];
-        assert_eq!(mask("x pw-England, y", &s), "x ********, y");
-    }
-
-    #[test]
-    fn a_long_secret_is_masked_even_glued_to_other_text() {
-        let s = vec!["Ita-Poppy-15".to_string(), "pw".to_string()];
-        assert_eq!(
-            mask(
-                "<p>SIGNON Italy g Ita-Poppy-15</p><p>A Ven</p> pwned pw",
-                &s
-            ),
-            "<p>SIGNON Italy g ********</p><p>A Ven</p> pwned ********"
-        );
-    }
 
     #[test]
     fn a_long_reply_keeps_its_beginning_and_end() {

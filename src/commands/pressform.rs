@@ -454,20 +454,16 @@ pub(crate) fn is_signoff(line: &str) -> bool {
     }
 }
 
-/// Whether a line is a command that carries a password, in its form: a
-/// sign-on, which ends press so that it is carried out and its password
-/// goes to nobody.
-fn carries_password(line: &str) -> bool {
-    crate::commands::registry::lookup(line.trim()).is_some_and(|c| {
-        c.entry.spec().secret != crate::commands::registry::Secret::None
-            && c.entry.check(&c.args).is_ok()
-    })
-}
-
 /// The text of a block (press, diary) that starts at `lines[from]`: its
 /// lines, the index of the first line after it that is still to be read,
-/// and how it ended.
-pub(crate) fn block<'l>(lines: &[(usize, &'l str)], from: usize) -> (Vec<&'l str>, usize, Ending) {
+/// and how it ended. `carries_password` tells a command line that holds a
+/// password (a sign-on), which ends the block so that it is carried out
+/// and its password goes to nobody: the command table's to say.
+pub(crate) fn block<'l>(
+    lines: &[(usize, &'l str)],
+    from: usize,
+    carries_password: &dyn Fn(&str) -> bool,
+) -> (Vec<&'l str>, usize, Ending) {
     let mut text = Vec::new();
     let mut j = from;
     while j < lines.len() {
@@ -545,6 +541,7 @@ mod tests {
 
     #[test]
     fn press_ends_at_each_terminator() {
+        let signon = |l: &str| l.starts_with("SIGNON");
         let lines: Vec<(usize, &str)> = vec![
             (1, "PRESS TO G"),
             (2, "hello"),
@@ -552,7 +549,7 @@ mod tests {
             (4, "ENDBROADCAST thanks"),
             (5, "A Lon-Yor"),
         ];
-        let (text, next, end) = block(&lines, 1);
+        let (text, next, end) = block(&lines, 1, &signon);
         assert_eq!(text, ["hello", "End press freedom!"]);
         assert_eq!(next, 4);
         assert_eq!(
@@ -563,10 +560,10 @@ mod tests {
             }
         );
         let lines: Vec<(usize, &str)> = vec![(1, "x"), (2, "Sign off"), (3, "y")];
-        assert_eq!(block(&lines, 0), (vec!["x"], 1, Ending::SignOff));
+        assert_eq!(block(&lines, 0, &signon), (vec!["x"], 1, Ending::SignOff));
         let lines: Vec<(usize, &str)> = vec![(1, "x"), (2, "SIGNON Fg sesame-long")];
-        assert_eq!(block(&lines, 0), (vec!["x"], 1, Ending::SignOn));
+        assert_eq!(block(&lines, 0, &signon), (vec!["x"], 1, Ending::SignOn));
         let lines: Vec<(usize, &str)> = vec![(1, "x")];
-        assert_eq!(block(&lines, 0), (vec!["x"], 1, Ending::EndOfMail));
+        assert_eq!(block(&lines, 0, &signon), (vec!["x"], 1, Ending::EndOfMail));
     }
 }

@@ -20,7 +20,7 @@
 //! as soon as it starts without waiting for mail; nothing else runs
 //! while the games are unsettled.
 
-use super::Judge;
+use super::judge::Judge;
 use crate::mail::Outgoing;
 use crate::store::Conn;
 use crate::store::kept::{self, Bound};

@@ -20,7 +20,6 @@
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
-pub(crate) mod guard;
 pub(crate) mod outage;
 pub(crate) mod outbox;
 pub(crate) mod process;
@@ -420,6 +419,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
         keep_sent: config.keep_sent,
         vacuum_every: config.vacuum_every,
         work_budget: config.work_budget,
+        trust: config.trust.clone(),
         ..process::Limits::default()
     };
     // The outbox draws pictures with responders and connections of its
@@ -622,8 +622,10 @@ impl ProcessorLane {
                 }
             }
         }
-        // Mail this judge claimed and did not process goes to the
-        // others sharing the store at once.
+        // Mail read ahead and not processed is charged nothing for the
+        // stop, and, with what else this judge claimed, goes to the others
+        // sharing the store at once.
+        processor.put_back();
         if let Err(e) = processor.store.release_claims() {
             warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; the other judges take them over once this one is gone");
         }

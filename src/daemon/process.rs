@@ -18,9 +18,11 @@
 //! one game per transaction: a game whose deadline work fails is set aside
 //! with its cause and its GM told, and the other games go on.
 
-use crate::mail::{self, Address, Budget, Identity, Inbound, Outgoing};
+use crate::mail::{self, Budget, Identity, Inbound, Outgoing, reply_to};
 use crate::store::{self, PendingMail, Store, StoreError};
 use crate::store::{Conn, Tx};
+use crate::trust::confirm::HoldRow;
+use crate::trust::sender::Sender;
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -38,14 +40,14 @@ pub struct Response {
     /// secrets (passwords masked); `None` keeps the mail as received.
     pub kept_text: Option<String>,
     /// The mail held nothing to act on: the answer only says so, and is
-    /// sent to an address at most once in a while (see [`super::guard`]).
+    /// sent to an address at most once in a while (see [`crate::trust::budget`]).
     pub idle: bool,
     /// Passwords the mail holds: masked in the headers of the copy kept.
     pub secrets: Vec<String>,
-    /// The mail is held, unprocessed and kept whole, until this address
-    /// confirms it wants the judge's mail (see `store::confirm`); its
+    /// The mail is held, unprocessed and kept whole, until the address of
+    /// this request confirms it (see [`crate::trust::confirm`]); its
     /// replies go now.
-    pub held_for: Option<String>,
+    pub held_for: Option<HoldRow>,
 }
 
 impl Response {
@@ -69,9 +71,15 @@ pub type Ahead = Box<dyn FnOnce() + Send>;
 /// inside a transaction of its own, so anything it writes commits together
 /// with the mails it returns, or not at all.
 pub trait Responder: Send {
-    /// Answer `mail`, received at `now`.
-    fn respond(&mut self, tx: &Tx<'_>, mail: &Inbound, now: SystemTime)
-    -> anyhow::Result<Response>;
+    /// Answer `mail`, written by `sender` (as far as trust can tell),
+    /// received at `now`.
+    fn respond(
+        &mut self,
+        tx: &Tx<'_>,
+        mail: &Inbound,
+        sender: &Sender,
+        now: SystemTime,
+    ) -> anyhow::Result<Response>;
 
     /// Start what `mail` will need that is slow and can be done off the
     /// processing thread ahead of its turn (password checks), and return
@@ -301,6 +309,9 @@ pub struct Limits {
     /// within the half of the systemd watchdog's 60 s after which a silent
     /// processor counts as stuck.
     pub work_budget: Duration,
+    /// Whose word the judge takes for who wrote a mail (`[trust]`: its
+    /// mail server's `authserv-id`).
+    pub trust: crate::trust::sender::Policy,
 }
 
 impl Default for Limits {
@@ -313,6 +324,7 @@ impl Default for Limits {
             keep_mail: Duration::from_secs(30 * 86400),
             keep_sent: Duration::from_secs(30 * 86400),
             vacuum_every: Duration::from_secs(7 * 86400),
+            trust: crate::trust::sender::Policy::default(),
         }
     }
 }
@@ -456,6 +468,9 @@ impl Processor {
                 let r = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<usize> {
                     let tx = store.work_transaction()?;
                     let mails = responder.tick(&tx, &key, now)?;
+                    // Mail to an address that never said it wants the
+                    // judge's mail is budgeted as other people's mail.
+                    let mails = crate::trust::budget::charge_clock(&tx, mails, unix(now))?;
                     for m in &mails {
                         queue(&tx, identity, None, m, now)?;
                     }
@@ -527,7 +542,11 @@ impl Processor {
         let t = unix(now);
         let conn = self.store.conn();
         let before = t - self.limits.keep_mail.as_secs() as i64;
-        let lapsed = store::confirm::expire(conn, t)?;
+        let lapsed = match crate::trust::confirm::expire(conn, t) {
+            Ok(n) => n,
+            Err(crate::trust::TrustError::Store(e)) => return Err(e),
+            Err(e) => return Err(StoreError::Failed(e.to_string())),
+        };
         if lapsed > 0 {
             info!(
                 mails = lapsed,
@@ -812,6 +831,26 @@ impl Processor {
         Ok(n)
     }
 
+    /// Give back the mails claimed and counted but not processed (read
+    /// ahead in the last batch), for a clean stop: their attempts were
+    /// counted against a crash while they were in hand, and a stop is no
+    /// crash, so each is taken back ([`Store::forgive_attempt`]); the mails
+    /// are processed after the restart (or by another judge) as if never
+    /// touched. Only a crash while a mail is in hand counts against it.
+    pub(crate) fn put_back(&mut self) {
+        let waiting = std::mem::take(&mut self.waiting);
+        if waiting.is_empty() {
+            return;
+        }
+        for r in &waiting {
+            self.store.forgive_attempt(r.pending.id);
+        }
+        info!(
+            mails = waiting.len(),
+            "mails read ahead and not processed wait for the next start, charged nothing for the stop"
+        );
+    }
+
     /// Mark a mail failed, answering its sender with an apology where one
     /// can be built. The mail is kept, with its cause.
     fn fail(
@@ -902,26 +941,6 @@ impl Why {
     }
 }
 
-/// The answer to `mail`, threaded and addressed to `to`.
-pub fn reply_to(mail: &Inbound, to: &Address, body: String) -> Outgoing {
-    let subject = if mail.subject.is_empty() {
-        "Re: your mail to the judge".to_string()
-    } else if mail.subject.to_ascii_lowercase().starts_with("re:") {
-        mail.subject.clone()
-    } else {
-        format!("Re: {}", mail.subject)
-    };
-    Outgoing {
-        to: vec![to.clone()],
-        subject,
-        body,
-        in_reply_to: Some(mail.message_id.clone()),
-        references: mail.references.clone(),
-        attachments: Vec::new(),
-        later: None,
-    }
-}
-
 /// A Message-ID for the judge's mail, unique through the store's serial.
 fn message_id(identity: &Identity, now: SystemTime, serial: i64) -> String {
     format!("zj.{}.{serial}@{}", unix(now), identity.domain)
@@ -943,7 +962,26 @@ pub(crate) fn queue(
 ) -> Result<(), StoreError> {
     let serial = store::next_serial(tx)?;
     let message_id = message_id(identity, now, serial);
-    match mail::build(out, identity, &message_id, now) {
+    // Attachments are kept apart, once for all the mails that carry them
+    // (see [`store::queue_outbox_parts`]); pictures drawn at send time are
+    // kept as what to draw.
+    let kept = !out.attachments.is_empty();
+    let built = if kept {
+        mail::build_kept(out, identity, &message_id, now)
+    } else {
+        mail::build(out, identity, &message_id, now)
+    };
+    match built {
+        Ok(raw) if kept => store::queue_outbox_parts(
+            tx,
+            inbound,
+            &message_id,
+            &mail::recipients(out),
+            &raw,
+            &out.attachments,
+            out.later.as_ref(),
+            unix(now),
+        ),
         Ok(raw) => match &out.later {
             // The pictures are drawn when the mail is sent: the row keeps
             // the text and what to draw (see [`Responder::parts`]).
@@ -994,16 +1032,19 @@ fn handle(
     if let Some(s) = mail.silence {
         return finish(tx, format!("ignored: {}", s.as_str()), 0);
     }
-    let Some(to) = mail.reply_to.clone() else {
+    let vouched = crate::trust::confirm::vouched(tx, pending.id)?;
+    let Some(sender) = crate::trust::sender::identify(mail, &limits.trust, vouched.as_deref())
+    else {
         return finish(tx, "ignored: no sender".into(), 0);
     };
-    let from = mail
-        .from
-        .as_ref()
-        .map_or(to.email.as_str(), |a| a.email.as_str());
-    match super::guard::admit(tx, from, &to.email, t)? {
-        super::guard::Admit::Yes => {}
-        super::guard::Admit::Warn(body) => {
+    let to = sender.answer.clone();
+    let from = sender.from.email.as_str();
+    if sender.authenticated() {
+        crate::trust::confirm::wrote_itself(tx, from, t)?;
+    }
+    match crate::trust::budget::admit(tx, from, &to.email, t)? {
+        crate::trust::budget::Admit::Yes => {}
+        crate::trust::budget::Admit::Warn(body) => {
             queue(
                 tx,
                 identity,
@@ -1013,7 +1054,9 @@ fn handle(
             )?;
             return finish(tx, "rate limited".into(), 1);
         }
-        super::guard::Admit::Silent => return finish(tx, "rate limited (silent)".into(), 0),
+        crate::trust::budget::Admit::Silent => {
+            return finish(tx, "rate limited (silent)".into(), 0);
+        }
     }
     if pending.truncated || pending.size as u64 > limits.max_bytes {
         // Fitted to 72 columns like every other mail of the judge.
@@ -1032,40 +1075,36 @@ fn handle(
         )?;
         return finish(tx, "refused: too large".into(), 1);
     }
-    let mut response = responder.respond(tx, mail, now)?;
-    if response.idle && !super::guard::idle_answer_allowed(tx, &to.email, t)? {
+    let mut response = responder.respond(tx, mail, &sender, now)?;
+    if response.idle && !crate::trust::budget::idle_answer_allowed(tx, &to.email, t)? {
         response.replies.clear();
         response.note = format!("{} (not answered: nothing found again)", response.note);
     }
     // Everything else the mail makes the judge send is charged to its
     // author and to each recipient.
-    let from = from.to_string();
-    response.replies = super::guard::charge(
-        tx,
-        mail,
-        &from,
-        &to.email,
-        std::mem::take(&mut response.replies),
-        t,
-    )?;
+    response.replies =
+        crate::trust::budget::charge(tx, mail, &sender, std::mem::take(&mut response.replies), t)?;
     for r in &response.replies {
         queue(tx, identity, Some(pending.id), r, now)?;
     }
-    if let Some(address) = &response.held_for {
+    if let Some(row) = &response.held_for {
         // Kept whole: it is read again, from scratch, when the address
         // confirms (or dropped when it never does).
-        store::confirm::hold(tx, address, pending.id, &response.note, t)?;
+        crate::trust::confirm::keep(tx, row, pending.id, &response.note, t)?;
         return Ok(Processed {
             message_id: pending.message_id.clone(),
             note: response.note,
             replies: response.replies.len(),
         });
     }
+    if vouched.is_some() {
+        crate::trust::confirm::spent(tx, pending.id)?;
+    }
     if let Some(text) = &response.kept_text {
         store::redact_inbound(
             tx,
             pending.id,
-            &mail::redacted_copy(&pending.raw, text, &response.secrets),
+            &crate::trust::secrets::kept_copy(&pending.raw, text, &response.secrets),
         )?;
     }
     finish(tx, response.note, response.replies.len())

@@ -103,6 +103,14 @@ pub struct Inbound {
     pub references: Vec<String>,
     /// Set when the judge must stay silent.
     pub silence: Option<Silence>,
+    /// What says a robot sent it, if anything does (`Auto-Submitted:
+    /// auto-replied`, `List-Id`, an autoresponder's Subject...): such a
+    /// mail may be answered, when it is not silenced, but never confirms
+    /// anything (see `trust::confirm`).
+    pub robot: Option<String>,
+    /// The `Authentication-Results` fields of the header, each with its
+    /// place in the header (0: the top field), for `trust::authres`.
+    pub auth_results: Vec<(usize, String)>,
     /// The work the mail may still cost (see [`Budget`]): what reading it
     /// took is already spent.
     pub budget: Budget,
@@ -497,6 +505,8 @@ pub fn read_within(raw: &[u8], judge: &str, budget: Budget) -> Inbound {
             text: String::from_utf8_lossy(raw).into_owned(),
             references: Vec::new(),
             silence: Some(Silence::NoSender),
+            robot: None,
+            auth_results: Vec::new(),
             budget,
         };
     };
@@ -526,6 +536,8 @@ pub(crate) fn read_head(raw: &[u8], judge: &str) -> Inbound {
             text: String::new(),
             references: Vec::new(),
             silence: Some(Silence::NoSender),
+            robot: None,
+            auth_results: Vec::new(),
             budget: Budget::unlimited(),
         },
     }
@@ -604,6 +616,20 @@ fn inbound(
     } else {
         first_address(m.header("Reply-To").unwrap_or(&ParsedValue::Empty)).or_else(|| from.clone())
     };
+    let robot = robot_mark(&header_text, &lower_subject, local, via_list);
+    let auth_results = m
+        .headers()
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.name().eq_ignore_ascii_case("Authentication-Results"))
+        .map(|(i, h)| {
+            let v = m
+                .raw_message()
+                .get(h.offset_start() as usize..h.offset_end() as usize)
+                .unwrap_or_default();
+            (i, String::from_utf8_lossy(v).into_owned())
+        })
+        .collect();
     Inbound {
         message_id,
         reply_to,
@@ -613,8 +639,51 @@ fn inbound(
         text,
         references,
         silence,
+        robot,
+        auth_results,
         budget,
     }
+}
+
+/// What marks a mail as a robot's (RFC 3834 and the headers robots are
+/// seen to set: `Auto-Submitted` other than `no`, `Precedence: bulk`,
+/// `junk`, `list` or `auto_reply`, `X-Autoreply`, `X-Autorespond`,
+/// `X-Auto-Response-Suppress`, `List-Id`, an empty `Return-Path`, an
+/// autoresponder's Subject or address), in words for the log.
+fn robot_mark(
+    header: &dyn Fn(&str) -> Option<String>,
+    lower_subject: &str,
+    local: &str,
+    via_list: bool,
+) -> Option<String> {
+    if let Some(v) = header("Auto-Submitted").filter(|v| v != "no") {
+        return Some(format!("Auto-Submitted: {v}"));
+    }
+    if let Some(v) = header("Precedence")
+        .filter(|v| matches!(v.as_str(), "bulk" | "junk" | "list" | "auto_reply"))
+    {
+        return Some(format!("Precedence: {v}"));
+    }
+    for name in [
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Auto-Response-Suppress",
+        "List-Id",
+    ] {
+        if header(name).is_some() {
+            return Some(name.to_string());
+        }
+    }
+    if header("Return-Path").is_some_and(|r| r == "<>") {
+        return Some("an empty Return-Path".into());
+    }
+    if via_list {
+        return Some("a mailing list's headers".into());
+    }
+    if let Some(a) = AUTO_SUBJECTS.iter().find(|a| lower_subject.contains(*a)) {
+        return Some(format!("an autoresponder's Subject (\"{a}\")"));
+    }
+    robot_kind(local).map(|k| format!("a robot's address ({})", k.as_str()))
 }
 
 /// A subject without its `Re:`, `Fwd:`, `AW:`... prefixes.
@@ -632,46 +701,49 @@ fn strip_reply_prefixes(s: &str) -> &str {
     }
 }
 
-/// A copy of a processed mail to keep in place of the one received: its
-/// header lines (but those describing the body, and with any of `secrets`
-/// masked) and `text`, the body as the judge read it with its secrets
-/// masked.
-pub(crate) fn redacted_copy(raw: &[u8], text: &str, secrets: &[String]) -> Vec<u8> {
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|i| i + 2)
-        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 1))
-        .unwrap_or(raw.len());
-    let head = String::from_utf8_lossy(&raw[..end]);
-    let mut out = String::with_capacity(end + text.len() + 128);
-    let mut skipping = false;
-    for line in head.lines() {
-        if line.starts_with([' ', '\t']) {
-            if !skipping {
-                out.push_str(line);
-                out.push_str("\r\n");
-            }
-            continue;
-        }
-        let name = line.split(':').next().unwrap_or("").to_ascii_lowercase();
-        skipping = name.starts_with("content-") || name == "mime-version";
-        if !skipping && !line.is_empty() {
-            let mut kept = line.to_string();
-            for sec in secrets.iter().filter(|s| !s.is_empty()) {
-                kept = kept.replace(sec.as_str(), "********");
-            }
-            out.push_str(&kept);
-            out.push_str("\r\n");
+/// The answer to `mail`, threaded and addressed to `to`.
+pub fn reply_to(mail: &Inbound, to: &Address, body: String) -> Outgoing {
+    let subject = if mail.subject.is_empty() {
+        "Re: your mail to the judge".to_string()
+    } else if mail.subject.to_ascii_lowercase().starts_with("re:") {
+        mail.subject.clone()
+    } else {
+        format!("Re: {}", mail.subject)
+    };
+    Outgoing {
+        to: vec![to.clone()],
+        subject,
+        body,
+        in_reply_to: Some(mail.message_id.clone()),
+        references: mail.references.clone(),
+        attachments: Vec::new(),
+        later: None,
+    }
+}
+
+/// A mail to each address of `to` (each once, whatever its case), with
+/// `subject` and `body`, the body's lines fitted to 72 columns. One mail
+/// per recipient: players never see each other's addresses.
+pub(crate) fn to_each<S: AsRef<str>>(to: &[S], subject: String, body: String) -> Vec<Outgoing> {
+    let mut seen: Vec<String> = Vec::new();
+    for t in to {
+        let t = t.as_ref();
+        if !seen.iter().any(|s| s.eq_ignore_ascii_case(t)) {
+            seen.push(t.to_string());
         }
     }
-    out.push_str("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n");
-    out.push_str("Content-Transfer-Encoding: 8bit\r\nX-Zinejudge-Redacted: passwords\r\n\r\n");
-    for line in text.lines() {
-        out.push_str(line);
-        out.push_str("\r\n");
-    }
-    out.into_bytes()
+    let body = crate::report::fit72(&body);
+    seen.into_iter()
+        .map(|email| Outgoing {
+            to: vec![Address { name: None, email }],
+            subject: subject.clone(),
+            body: body.clone(),
+            in_reply_to: None,
+            references: Vec::new(),
+            attachments: Vec::new(),
+            later: None,
+        })
+        .collect()
 }
 
 /// Who the judge is, for the headers of its mail.
@@ -834,6 +906,30 @@ pub(crate) fn build(
     message_id: &str,
     date: SystemTime,
 ) -> Result<Vec<u8>, BuildError> {
+    assemble(out, me, message_id, date, &out.attachments)
+}
+
+/// `out` as [`build`] makes it, less its attachments but with room for
+/// them: [`attach`] with them makes the bytes [`build`] does. For a mail
+/// whose attachments the store keeps apart from its text, once for all
+/// the mails that carry them.
+pub(crate) fn build_kept(
+    out: &Outgoing,
+    me: &Identity,
+    message_id: &str,
+    date: SystemTime,
+) -> Result<Vec<u8>, BuildError> {
+    assemble(out, me, message_id, date, &[])
+}
+
+/// [`build`], with `parts` as the attachments written in.
+fn assemble(
+    out: &Outgoing,
+    me: &Identity,
+    message_id: &str,
+    date: SystemTime,
+    parts: &[Attached],
+) -> Result<Vec<u8>, BuildError> {
     let from = mailbox(&Address {
         name: Some(me.name.clone()),
         email: me.address.clone(),
@@ -875,7 +971,7 @@ pub(crate) fn build(
         let mut mp = MultiPart::mixed()
             .boundary(boundary_for(message_id))
             .singlepart(text);
-        for a in &out.attachments {
+        for a in parts {
             mp = mp.singlepart(attachment(a));
         }
         b.multipart(mp)

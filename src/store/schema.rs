@@ -283,7 +283,43 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // at the start.
     "ALTER TABLE seats ADD COLUMN wait INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
-    // 12: the variant each game plays, kept (issue #52). A copy of every
+    // 12: one code a request (see `trust::confirm`): a request names the
+    // one mail (or offer) its answer carries out, so that confirming a
+    // mail of one's own never carries out others held for the same
+    // address; an answered request's row stays until its mail is read
+    // again, as the proof that its From confirmed it. Requests made
+    // before keep their address's code.
+    "ALTER TABLE pending ADD COLUMN code TEXT;
+    ALTER TABLE pending ADD COLUMN code_key TEXT;
+    ALTER TABLE pending ADD COLUMN asked_at INTEGER;
+    ALTER TABLE pending ADD COLUMN confirmed_at INTEGER;
+    UPDATE pending SET code = (SELECT code FROM addresses WHERE addresses.address = pending.address),
+        code_key = (SELECT code_key FROM addresses WHERE addresses.address = pending.address);
+    CREATE INDEX pending_code ON pending (code_key);
+    CREATE INDEX pending_inbound ON pending (inbound_id);",
+    // 13: a queued mail keeps its text, and its attachments (the board a
+    // start or a MAP sends) apart, each distinct content once, by its
+    // digest, however many readers get it: `kept_parts` counts a mail's
+    // rows in `outbox_parts` (name and type of each, in order), whose bytes
+    // are the `mail_parts` row of the digest, dropped once no mail uses it.
+    // A long text is kept deflated (`packed`).
+    "CREATE TABLE mail_parts (
+        digest TEXT PRIMARY KEY,
+        bytes BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE outbox_parts (
+        outbox_id INTEGER NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        digest TEXT NOT NULL REFERENCES mail_parts (digest),
+        PRIMARY KEY (outbox_id, seq)
+    );
+    CREATE INDEX outbox_parts_digest ON outbox_parts (digest);
+    ALTER TABLE outbox ADD COLUMN kept_parts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE outbox ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;",
+    // 14: the variant each game plays, kept (issue #52). A copy of every
     // variant file a game was bound to, by its fingerprint (the variant's
     // name with a hash of its text), and each game's binding: the game
     // plays that copy whatever later happens to the file in the folder.
@@ -529,7 +565,33 @@ pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
     // 11: a player's WAIT and preference list (see the SQLite list).
     "ALTER TABLE seats ADD COLUMN wait BIGINT NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN prefs TEXT NOT NULL DEFAULT '';",
-    // 12: the variant each game plays, kept (see the SQLite list).
+    // 12: one code a request (see the SQLite list).
+    "ALTER TABLE pending ADD COLUMN code TEXT;
+    ALTER TABLE pending ADD COLUMN code_key TEXT;
+    ALTER TABLE pending ADD COLUMN asked_at BIGINT;
+    ALTER TABLE pending ADD COLUMN confirmed_at BIGINT;
+    UPDATE pending SET code = a.code, code_key = a.code_key FROM addresses a
+        WHERE a.address = pending.address;
+    CREATE INDEX pending_code ON pending (code_key);
+    CREATE INDEX pending_inbound ON pending (inbound_id);",
+    // 13: attachments kept apart, once per content (see the SQLite list).
+    "CREATE TABLE mail_parts (
+        digest TEXT PRIMARY KEY,
+        bytes BYTEA NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE outbox_parts (
+        outbox_id BIGINT NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        digest TEXT NOT NULL REFERENCES mail_parts (digest),
+        PRIMARY KEY (outbox_id, seq)
+    );
+    CREATE INDEX outbox_parts_digest ON outbox_parts (digest);
+    ALTER TABLE outbox ADD COLUMN kept_parts BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE outbox ADD COLUMN packed BIGINT NOT NULL DEFAULT 0;",
+    // 14: the variant each game plays, kept (see the SQLite list).
     "CREATE TABLE variant_copies (
         fingerprint TEXT PRIMARY KEY,
         name TEXT NOT NULL,
@@ -603,8 +665,22 @@ pub(crate) fn migrate(conn: &mut Conn) -> Result<()> {
     if version(conn)? == known {
         return Ok(());
     }
+    // A migration may rewrite a table: it has longer than a statement.
+    conn.set_patience(MIGRATION_PATIENCE);
+    let r = migrate_now(conn, all);
+    conn.set_patience(super::pg::ANSWER_TIMEOUT);
+    r
+}
+
+/// How long a migration's statements may take (PostgreSQL): a judge
+/// started under systemd must be ready within its start timeout anyway.
+const MIGRATION_PATIENCE: std::time::Duration = std::time::Duration::from_secs(600);
+
+fn migrate_now(conn: &mut Conn, all: &[&str]) -> Result<()> {
+    let known = all.len() as i64;
     let tx = conn.transaction()?;
     if tx.backend() == Backend::Postgres {
+        tx.execute_batch("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0")?;
         tx.execute("SELECT pg_advisory_xact_lock(?1)", params![MIGRATION_LOCK])?;
     }
     let version = version(&tx)?;

@@ -720,9 +720,12 @@ impl Site {
                     power: map_.power(p).name.clone(),
                     colour: crate::report::picture::colour(p),
                     player: match status {
+                        // Shown cleaned of what a reader cannot see, whatever
+                        // an older judge kept.
                         S::Playing | S::Eliminated | S::Disorder => seat
-                            .and_then(|s| s.name.clone())
-                            .filter(|n| !n.trim().is_empty()),
+                            .and_then(|s| s.name.as_deref())
+                            .map(crate::trust::names::clean)
+                            .filter(|n| !n.is_empty()),
                         _ => None,
                     },
                     away: away

@@ -21,7 +21,10 @@ fn render_prints_results_and_writes_the_picture() {
             name: "zinejudge".into(),
             domain: "example.test".into(),
         },
-        Limits::default(),
+        Limits {
+            trust: zinejudge::testing::trust::harness_policy(),
+            ..Limits::default()
+        },
     );
     let now = UNIX_EPOCH + Duration::from_secs(1_830_340_800);
     let mails = [
@@ -31,9 +34,9 @@ fn render_prints_results_and_writes_the_picture() {
         ("gm@example.test", "SIGNON GM rg pw-secret\nPROCESS"),
     ];
     for (i, (from, body)) in mails.iter().enumerate() {
-        let raw = format!("From: {from}\r\nMessage-ID: <r{i}@x>\r\n\r\n{body}\r\n");
-        // People who used the judge before: their addresses are confirmed.
-        zinejudge::testing::store::confirm::set_confirmed(p.store.conn(), from, 0).unwrap();
+        // People whose mail the judge's server authenticates.
+        let stamp = zinejudge::testing::trust::HARNESS_STAMP;
+        let raw = format!("{stamp}From: {from}\r\nMessage-ID: <r{i}@x>\r\n\r\n{body}\r\n");
         p.store
             .insert_inbound(
                 &format!("r{i}@x"),
@@ -103,7 +106,10 @@ fn rule_5_render_draws_the_public_picture_of_a_game_that_hides_units() {
             name: "zinejudge".into(),
             domain: "example.test".into(),
         },
-        Limits::default(),
+        Limits {
+            trust: zinejudge::testing::trust::harness_policy(),
+            ..Limits::default()
+        },
     );
     let now = UNIX_EPOCH + Duration::from_secs(1_830_340_800);
     let mut mails = vec![(
@@ -137,9 +143,9 @@ fn rule_5_render_draws_the_public_picture_of_a_game_that_hides_units() {
         "SIGNON GM hastings pw-secret\nPROCESS".into(),
     ));
     for (i, (from, body)) in mails.iter().enumerate() {
-        let raw = format!("From: {from}\r\nMessage-ID: <h{i}@x>\r\n\r\n{body}\r\n");
-        // People who used the judge before: their addresses are confirmed.
-        zinejudge::testing::store::confirm::set_confirmed(p.store.conn(), from, 0).unwrap();
+        // People whose mail the judge's server authenticates.
+        let stamp = zinejudge::testing::trust::HARNESS_STAMP;
+        let raw = format!("{stamp}From: {from}\r\nMessage-ID: <h{i}@x>\r\n\r\n{body}\r\n");
         p.store
             .insert_inbound(
                 &format!("h{i}@x"),

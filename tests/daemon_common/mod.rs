@@ -63,6 +63,17 @@ impl Drop for TempDir {
     }
 }
 
+/// The id the harness's judges believe in `Authentication-Results`, as a
+/// judge believes its own mail server's (`[trust] authserv-id`).
+pub const AUTHSERV_ID: &str = zinejudge::testing::trust::HARNESS_AUTHSERV_ID;
+
+/// The header a mail server that checked DKIM and DMARC puts on top of a
+/// mail it received: a test mail that starts with it comes from a sender
+/// the judge's server authenticated (docs/operations.md, "Authenticated
+/// senders"). Tests whose subject is not who wrote a mail stamp their
+/// players' mails with it, as a judge behind such a server sees them.
+pub const STAMP: &str = zinejudge::testing::trust::HARNESS_STAMP;
+
 /// The configuration file of a judge reading the test Dovecot over IMAPS
 /// and sending through the test Postfix's submission port (STARTTLS and
 /// AUTH), both checked against the test CA; `extra` is appended (TOML
@@ -108,6 +119,9 @@ connections = {connections}
 
 [limits]
 max-retry-seconds = {max_retry}
+
+[trust]
+authserv-id = "{AUTHSERV_ID}"
 {extra}"#,
         name = opts.name,
         log = opts.log,
@@ -334,10 +348,12 @@ impl Judge {
         zinejudge::testing::store::Store::open(&self.store).expect("open the store")
     }
 
-    /// Mark `addresses` as confirmed: people who used the judge before (a
-    /// first mail that registers an address new to the judge is held until
-    /// the address confirms; tests/judge/trust.rs and tests/mail/e2e_game.rs go
-    /// through that).
+    /// Mark `addresses` as having confirmed before: people who used the
+    /// judge, who count as wanting its mail (what it sends them besides
+    /// answers is not folded into the answer). A mail of theirs that
+    /// registers its From still needs its own confirmation, or a stamp of
+    /// the judge's mail server ([`STAMP`]); tests/judge/identity.rs and
+    /// tests/mail/e2e_game.rs go through that.
     #[allow(dead_code)]
     pub fn confirmed(&self, addresses: &[&str]) {
         // The judge makes its store as it starts: wait for it.
@@ -489,6 +505,9 @@ poll-seconds = 1
 [outbound]
 sink = "maildir"
 maildir = "{outbox}"
+
+[trust]
+authserv-id = "{AUTHSERV_ID}"
 {extra}"#,
         inbox = dir.join("in").display(),
         outbox = dir.join("out").display(),

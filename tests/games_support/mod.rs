@@ -66,8 +66,8 @@ pub fn populate(
     let v = standard();
     let pos = Position::initial(&v);
     let stored = pos.stored(&v).expect("the initial position stores");
-    let shared = zinejudge::testing::commands::password::hash("pw-shared").expect("hash");
-    let gm_hash = zinejudge::testing::commands::password::hash("gm-secret").expect("hash");
+    let shared = zinejudge::testing::trust::password::hash("pw-shared").expect("hash");
+    let gm_hash = zinejudge::testing::trust::password::hash("gm-secret").expect("hash");
     let now = deadline - 3600;
     let mut store = Store::open(path).expect("open the store");
     let tx = store.transaction().expect("transaction");
@@ -89,6 +89,10 @@ pub fn populate(
             created_at: now,
         };
         assert!(games::create(&tx, &row, v.map.powers().len()).expect("create"));
+        // Every address of these games came in as the judge's own would:
+        // each confirmed (it wants the judge's mail).
+        zinejudge::testing::store::confirm::set_confirmed(&tx, &row.gm_address, now)
+            .expect("confirmed");
         for mut seat in games::seats(&tx, &game).expect("seats") {
             let p = PowerId(seat.power);
             let name = v.map.power(p).name.clone();
@@ -98,11 +102,13 @@ pub fn populate(
                 "pw-shared".to_string()
             };
             let hash = if distinct_passwords {
-                zinejudge::testing::commands::password::hash(&password).expect("hash")
+                zinejudge::testing::trust::password::hash(&password).expect("hash")
             } else {
                 shared.clone()
             };
             let address = address(i, &name);
+            zinejudge::testing::store::confirm::set_confirmed(&tx, &address, now)
+                .expect("confirmed");
             seat.address = Some(address.clone());
             seat.hash = Some(hash);
             seat.status = SeatStatus::Playing;

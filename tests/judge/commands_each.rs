@@ -896,12 +896,25 @@ fn history_and_summary() {
             .contains("No phase has been played yet.")
     );
     gm(&mut w, "PROCESS");
-    let sent = w.mail("x@example.test", "HISTORY g S1901M");
+    // An address that has confirmed it wants the judge's mail (England's
+    // player joined) gets the history in a mail of its own.
+    let sent = w.mail(&addr("England"), "HISTORY g S1901M");
     let h = sent
         .iter()
         .find(|m| m.subject == "g: history S1901M to S1901M")
         .expect("history mail");
     assert!(h.body.contains("g: Spring 1901 results"), "{}", h.body);
+    // An address that never did gets the one answer, the history in it.
+    let sent = w.mail("x@example.test", "HISTORY g S1901M");
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    assert!(
+        sent[0]
+            .body
+            .contains("----- g: history S1901M to S1901M -----")
+            && sent[0].body.contains("g: Spring 1901 results"),
+        "{}",
+        sent[0].body
+    );
     assert!(
         w.reply("x@example.test", "HISTORY g W1999A")
             .contains("no phase W1999A")

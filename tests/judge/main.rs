@@ -17,6 +17,7 @@ mod commands_replies;
 mod every_line;
 mod every_line_property;
 mod games_by_mail;
+mod identity;
 mod import_dpjudge_calendar;
 mod import_dpjudge_dummies;
 mod import_dpjudge_press;

@@ -10,7 +10,7 @@
 
 use crate::support_judge;
 use support_judge::World;
-use zinejudge::testing::commands::password::verifications_on_this_thread as argon2;
+use zinejudge::testing::trust::password::verifications_on_this_thread as argon2;
 
 const GM: &str = "gm@example.test";
 const POWERS: [&str; 7] = [
@@ -190,7 +190,7 @@ fn batch(w: &mut World, tag: &str, mails: &[(&str, &str)]) -> Vec<String> {
 /// lock are exactly as when each mail checks its own.
 #[test]
 fn a_batch_has_its_passwords_checked_ahead_and_nothing_else_changes() {
-    use zinejudge::testing::commands::auth::checked_ahead;
+    use zinejudge::testing::trust::signon::checked_ahead;
     let _turn = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     let mut w = started("b");
     let (here, ahead) = (argon2(), checked_ahead());
@@ -249,7 +249,7 @@ fn a_batch_has_its_passwords_checked_ahead_and_nothing_else_changes() {
 /// ahead and processed nothing).
 #[test]
 fn a_flood_of_sign_on_lines_costs_one_check_and_never_stalls_a_batch() {
-    use zinejudge::testing::commands::auth::checked_ahead;
+    use zinejudge::testing::trust::signon::checked_ahead;
     let _turn = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     let mut w = started("fl");
     let flood: String = (0..8000)

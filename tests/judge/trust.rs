@@ -104,10 +104,11 @@ impl Responder for Fragile {
         &mut self,
         tx: &zinejudge::testing::store::Tx<'_>,
         mail: &Inbound,
+        sender: &zinejudge::testing::trust::Sender,
         now: SystemTime,
     ) -> anyhow::Result<Response> {
         assert!(!mail.text.contains("BOOM"), "a bug the mail found");
-        self.0.respond(tx, mail, now)
+        self.0.respond(tx, mail, sender, now)
     }
 }
 
@@ -789,8 +790,9 @@ fn one_mail_of_many_history_lines_sends_a_bounded_number_of_mails() {
     // A phase played, so there is a history to send.
     w.reply(GM, "SIGNON GM g gm-secret\nPROCESS");
     let lines = "HISTORY g\n".repeat(99);
+    // From a player, whose address confirmed when joining: ten of them.
     let sent = w.raw(&raw_mail(
-        "From: eve@x.test\r\nReply-To: eve@x.test",
+        &format!("From: {0}\r\nReply-To: {0}", addr("England")),
         &lines,
     ));
     let history: Vec<&Sent> = sent
@@ -815,6 +817,37 @@ fn one_mail_of_many_history_lines_sends_a_bounded_number_of_mails() {
         "HISTORY g",
     ));
     assert!(sent.iter().all(|m| !m.to_has("victim@x.test")), "{sent:#?}");
+}
+
+#[test]
+fn a_hundred_histories_to_an_address_that_never_confirmed_are_one_answer_of_64_kib() {
+    let mut w = started();
+    w.reply(GM, "SIGNON GM g gm-secret\nPROCESS");
+    let lines = "HISTORY g\n".repeat(100);
+    let mail = raw_mail("From: eve@x.test\r\nReply-To: eve@x.test", &lines);
+    assert!(mail.len() < 1300, "a 1.2 KB mail: {}", mail.len());
+    let sent = w.raw(&mail);
+    let to_eve: Vec<&Sent> = sent.iter().filter(|m| m.to_has("eve@x.test")).collect();
+    assert_eq!(
+        to_eve.len(),
+        1,
+        "{:#?}",
+        to_eve.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    assert!(
+        to_eve[0].body.len() <= 64 * 1024,
+        "{}",
+        to_eve[0].body.len()
+    );
+    assert!(
+        to_eve[0].body.contains("g: Spring 1901 results"),
+        "the history is in it"
+    );
+    assert!(
+        flat(&to_eve[0].body).contains("the answer alone, of at most 64 KiB"),
+        "and the answer says the rest was not sent: {}",
+        to_eve[0].body
+    );
 }
 
 #[test]
@@ -888,8 +921,8 @@ fn a_forged_from_subscribes_nobody_and_the_victim_gets_one_short_request() {
     let to_victim: Vec<&Sent> = sent.iter().filter(|m| m.to_has("victim@x.test")).collect();
     assert_eq!(to_victim.len(), 1, "one request: {sent:#?}");
     assert!(
-        to_victim[0].body.contains("OBSERVE g"),
-        "{}",
+        flat(&to_victim[0].body).contains("send this address the game g's results, as an observer"),
+        "the request says, in the judge's words, what was asked: {}",
         to_victim[0].body
     );
     let to_eve = &reply_of(&sent).body;
@@ -923,12 +956,12 @@ fn a_new_address_confirms_by_replying_and_its_held_mail_is_then_carried_out() {
     assert!(
         request
             .subject
-            .starts_with("zinejudge: please confirm your address [CONFIRM "),
+            .starts_with("zinejudge: please confirm [CONFIRM "),
         "{}",
         request.subject
     );
     assert!(
-        request.body.contains("CREATE g standard ********"),
+        flat(&request.body).contains("create the game g (standard), with this address as its GM"),
         "{}",
         request.body
     );
@@ -950,26 +983,29 @@ fn a_new_address_confirms_by_replying_and_its_held_mail_is_then_carried_out() {
         .find(|m| m.in_reply_to.as_deref() == Some("confirm-1@example.test"))
         .expect("the confirmation is answered");
     assert!(
-        confirmed.body.contains("gm@example.test is confirmed"),
+        flat(&confirmed.body).contains("Confirmed: the mail you sent is carried out now"),
         "{}",
         confirmed.body
-    );
-    assert!(
-        !confirmed.subject.contains(&code),
-        "the code is masked in the answer's Subject: {}",
-        confirmed.subject
     );
     assert!(
         sent.iter()
             .any(|m| m.body.contains("Created g (Standard Diplomacy)")),
         "{sent:#?}"
     );
-    // The code works once.
+    // The code works once, and is shown as typed.
     let r = w.reply("gm@example.test", &format!("CONFIRM {code}"));
-    assert!(r.contains("no request waits for that code"), "{r}");
-    // A confirmed address is never asked again.
+    assert!(
+        flat(&r).contains(&format!("no request waits for the code {code}")),
+        "{r}"
+    );
+    // Having confirmed once is no proof for the next mail: its From is
+    // again only a claim, so it waits for its own confirmation.
     let sent = w.mail(GM, "CREATE h standard gm-secret");
-    assert!(reply_of(&sent).body.contains("Created h"), "{sent:#?}");
+    assert!(
+        reply_of(&sent).subject.contains("[CONFIRM ")
+            && !reply_of(&sent).body.contains("Created h"),
+        "{sent:#?}"
+    );
 }
 
 #[test]
@@ -1011,7 +1047,7 @@ fn a_held_mail_lapses_after_seven_days() {
     let code = code_of(&sent[0]);
     w.advance(7 * 86_400 + 3601);
     let r = w.reply("late@example.test", &format!("CONFIRM {code}"));
-    assert!(r.contains("no request waits for that code"), "{r}");
+    assert!(flat(&r).contains("no request waits for the code"), "{r}");
     let kept: Vec<u8> = w
         .processor
         .store

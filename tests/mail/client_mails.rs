@@ -12,7 +12,7 @@
 //! tests/data/SOURCE.md says where each shape comes from.
 
 use crate::daemon_common;
-use daemon_common::{Judge, TempDir, maildir_config};
+use daemon_common::{Judge, STAMP, TempDir, maildir_config};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use zinejudge::testing::mail::maildir::Maildir;
@@ -97,8 +97,9 @@ fn order_mails_from_the_common_clients_are_read_as_their_players_meant() {
     let tmp = TempDir::new("client-mails");
     let judge = Judge::start_with(tmp.path(), &maildir_config(tmp.path(), ""));
     let inbox = Maildir::open(&tmp.path().join("in")).expect("inbox");
-    // The players have used the judge before (a first mail that registers
-    // an address new to the judge is held until the address confirms).
+    // The players have used the judge before, from mailboxes whose mail
+    // the judge's server authenticates (a mail that registers an address
+    // whose From is only a claim is held until the address confirms it).
     judge.confirmed(&[
         "gm@example.test",
         "england@example.test",
@@ -114,7 +115,7 @@ fn order_mails_from_the_common_clients_are_read_as_their_players_meant() {
         n += 1;
         let id = format!("<setup{n}@players.example.test>");
         let raw = format!(
-            "From: {from}\r\nTo: judge@example.test\r\nSubject: setup\r\n\
+            "{STAMP}From: {from}\r\nTo: judge@example.test\r\nSubject: setup\r\n\
              Message-ID: {id}\r\nDate: Tue, 24 Nov 2026 08:00:00 +0000\r\n\r\n{body}\r\n"
         );
         inbox
@@ -137,7 +138,7 @@ fn order_mails_from_the_common_clients_are_read_as_their_players_meant() {
     // passwords had to be 8 characters long, still opens its seat.
     {
         let mut store = judge.store();
-        let old = zinejudge::testing::commands::password::hash("pw").expect("hash");
+        let old = zinejudge::testing::trust::password::hash("pw").expect("hash");
         for mut seat in zinejudge::testing::store::games::seats(store.conn(), "g").expect("seats") {
             seat.hash = Some(old.clone());
             zinejudge::testing::store::games::save_seat(store.conn(), "g", &seat).expect("seat");

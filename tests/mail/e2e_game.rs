@@ -1014,17 +1014,11 @@ impl<'a> Game<'a> {
             "replacement",
             &gm_on(&format!("REPLACE Austria {NEW_AUSTRIA}")),
         );
-        s.expect(&[(
-            NEW_AUSTRIA,
-            &["zinejudge e2e: please confirm your address [CONFIRM *"],
-        )]);
+        s.expect(&[(NEW_AUSTRIA, &["zinejudge e2e: please confirm [CONFIRM *"])]);
         s.reply().says(&[
-            "Austria is offered to newaustria@example.test, which has not yet confirmed that it wants the judge's mail; the judge has asked it to.",
+            "Austria is offered to newaustria@example.test: the judge has asked it whether it accepts. The power goes to that address when it accepts, and the offer lapses in 7 days.",
         ]);
-        let offer = s.get(
-            NEW_AUSTRIA,
-            "zinejudge e2e: please confirm your address [CONFIRM *",
-        );
+        let offer = s.get(NEW_AUSTRIA, "zinejudge e2e: please confirm [CONFIRM *");
         offer
             .says(&["The GM of the game g1 at the Diplomacy judge zinejudge e2e would like you to take over Austria."])
             .never_says(&["Your password is"]);
@@ -1045,7 +1039,6 @@ impl<'a> Game<'a> {
                 .never_says(&[NEW_AUSTRIA]);
         }
         s.reply().says(&[
-            "newaustria@example.test is confirmed",
             "You now play Austria in g1: the game, your units and your password come in a mail of their own.",
         ]);
         let welcome = s.get(NEW_AUSTRIA, "g1: you now play Austria");

@@ -114,7 +114,7 @@ impl<'a> Corpus<'a> {
         c.send(
             &gm,
             &mail(
-                &format!("From: {gm}"),
+                &format!("{STAMP}From: {gm}"),
                 &new_message_id(),
                 &format!("CREATE {GAME} standard GmSecret-99"),
             ),
@@ -125,7 +125,7 @@ impl<'a> Corpus<'a> {
             c.send(
                 &a,
                 &mail(
-                    &format!("From: {a}"),
+                    &format!("{STAMP}From: {a}"),
                     &new_message_id(),
                     &format!("JOIN {GAME} {} {p}", pw(p)),
                 ),
@@ -300,7 +300,7 @@ impl<'a> Corpus<'a> {
             self.add(
                 what,
                 &pwm,
-                format!("From: {pwm}"),
+                format!("{STAMP}From: {pwm}"),
                 body,
                 Want::Answer(pwm.clone(), vec![]),
             );
@@ -308,7 +308,7 @@ impl<'a> Corpus<'a> {
         self.add(
             "HTML lines run together",
             &pwm,
-            format!("From: {pwm}\r\nContent-Type: text/html; charset=utf-8"),
+            format!("{STAMP}From: {pwm}\r\nContent-Type: text/html; charset=utf-8"),
             format!(
                 "<div>SIGNON Italy {GAME} {}</div><div>A Ven-Tyr</div>",
                 pw("Italy")
@@ -328,7 +328,9 @@ impl<'a> Corpus<'a> {
         self.add(
             "Reply-To names somebody else",
             &attacker,
-            format!("From: {attacker}\r\nReply-To: {victim}"),
+            // The attacker's own mailbox signs its mail: authenticated, it
+            // registers its own address, never the Reply-To.
+            format!("{STAMP}From: {attacker}\r\nReply-To: {victim}"),
             format!("OBSERVE {GAME}"),
             Want::Answer(
                 victim.clone(),
@@ -616,7 +618,7 @@ fn seven_at_the_table(
         gm.clone(),
         JUDGE_ADDRESS.to_string(),
         mail(
-            &format!("From: {gm}"),
+            &format!("{STAMP}From: {gm}"),
             &new_message_id(),
             &format!("CREATE {game} standard GmSecret-99\nSET ABSENCES ON 7d"),
         ),
@@ -629,7 +631,7 @@ fn seven_at_the_table(
             a.clone(),
             JUDGE_ADDRESS.to_string(),
             mail(
-                &format!("From: {a}"),
+                &format!("{STAMP}From: {a}"),
                 &new_message_id(),
                 &format!("JOIN {game} Secret-{p}-42 {p}"),
             ),
@@ -719,7 +721,7 @@ impl Table<'_> {
         assert!(
             to_attacker
                 .iter()
-                .all(|a| a.body.contains("Nothing in this mail was done yet")
+                .all(|a| a.body.contains("Nothing in this mail was done")
                     && !a.body.contains("CONFIRM ")),
             "{to_attacker:#?}"
         );
@@ -763,15 +765,28 @@ impl Table<'_> {
         assert_eq!(self.seen(victim).len(), 1, "the victim observes nothing");
     }
 
-    /// Ninety-nine HISTORY lines: ten histories.
+    /// Ninety-nine HISTORY lines: ten histories to a player; to an address
+    /// that never confirmed it wants the judge's mail, one answer.
     fn ninety_nine_history_lines_send_ten(&mut self) {
         let g = self.g;
         let gm = self.gm.clone();
-        // Ninety-nine HISTORY lines: ten histories.
         self.one(
             &gm,
             format!("From: {gm}"),
             &format!("SIGNON GM {g} GmSecret-99\nPROCESS"),
+        );
+        let england = self.seat("England");
+        self.one(
+            &england,
+            format!("From: {england}"),
+            &format!("HISTORY {g}\n").repeat(99),
+        );
+        let got = self.seen(&england);
+        assert_eq!(
+            got.iter().filter(|a| a.subject.contains("history")).count(),
+            10,
+            "{:?}",
+            got.iter().map(|a| &a.subject).collect::<Vec<_>>()
         );
         let historian = self.ms.address("historian");
         self.one(
@@ -781,11 +796,13 @@ impl Table<'_> {
         );
         let got = self.seen(&historian);
         assert_eq!(
-            got.iter().filter(|a| a.subject.contains("history")).count(),
-            10,
+            got.len(),
+            1,
             "{:?}",
             got.iter().map(|a| &a.subject).collect::<Vec<_>>()
         );
+        assert!(got[0].body.len() <= 64 * 1024, "{}", got[0].body.len());
+        assert!(got[0].body.contains("history"), "{}", got[0].body);
     }
 
     /// Thirty REPLACE mails naming a stranger: one request, no password.

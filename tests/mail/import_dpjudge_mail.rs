@@ -6,7 +6,7 @@
 
 use crate::daemon_common;
 use crate::support_play;
-use daemon_common::{Judge, TempDir, maildir_config};
+use daemon_common::{Judge, STAMP, TempDir, maildir_config};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use zinejudge::testing::mail::maildir::Maildir;
@@ -89,7 +89,7 @@ fn an_imported_map_in_the_variants_folder_is_created_and_played_by_mail() {
     let mut send = |from: &str, body: &str| {
         n += 1;
         let raw = format!(
-            "From: {from}\r\nTo: judge@example.test\r\nSubject: yg\r\n\
+            "{STAMP}From: {from}\r\nTo: judge@example.test\r\nSubject: yg\r\n\
              Message-ID: <m{n}@players.example.test>\r\n\
              Date: Tue, 24 Nov 2026 08:00:00 +0000\r\n\r\n{body}\r\n"
         );

@@ -8,7 +8,7 @@
 
 use crate::daemon_common;
 use crate::support;
-use daemon_common::{Judge, TempDir, maildir_config};
+use daemon_common::{Judge, STAMP, TempDir, maildir_config};
 use std::time::{Duration, Instant};
 use support::postgres::{PG_PASSWORD, PgServer};
 use zinejudge::game::record::Status;
@@ -60,7 +60,7 @@ fn the_daemon_on_postgres_creates_fills_and_plays_a_game_by_mail() {
     let mut send = |from: &str, body: &str| {
         seq += 1;
         let raw = format!(
-            "From: {from}\r\nTo: judge@example.test\r\nSubject: mail {seq}\r\n\
+            "{STAMP}From: {from}\r\nTo: judge@example.test\r\nSubject: mail {seq}\r\n\
              Message-ID: <pg{seq}.{pid}@players.example.test>\r\n\
              Date: Mon, 1 Jan 2024 00:00:00 +0000\r\n\r\n{}\r\n",
             body.replace('\n', "\r\n"),
@@ -82,8 +82,8 @@ fn the_daemon_on_postgres_creates_fills_and_plays_a_game_by_mail() {
         }
     };
 
-    // People who used the judge before (a first mail that registers an
-    // address new to the judge is held until the address confirms).
+    // People who used the judge before (their mail is also stamped as
+    // authenticated: daemon_common::STAMP).
     for a in std::iter::once(GM.to_string()).chain(POWERS.iter().map(|(p, _)| addr(p))) {
         zinejudge::testing::store::confirm::set_confirmed(store.conn(), &a, 0).expect("confirm");
     }

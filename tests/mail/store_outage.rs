@@ -175,6 +175,9 @@ fn processor(store: Store) -> Processor {
         },
         Limits {
             tick_budget: Duration::from_secs(600),
+            // The mail server these mails come through authenticates its
+            // senders (daemon_common::STAMP).
+            trust: zinejudge::testing::trust::harness_policy(),
             ..Limits::default()
         },
     )
@@ -260,8 +263,12 @@ fn a_command_the_store_fails_under_makes_its_mail_wait_and_says_so() {
         return;
     };
     let mut p = processor(judge_store(&db, "a"));
-    let raw = b"From: gm@example.test\r\nTo: judge@example.test\r\nSubject: new game\r\n\
-                Message-ID: <create@example.test>\r\n\r\nCREATE g1 standard gm-secret-1\r\n";
+    let raw = format!(
+        "{}From: gm@example.test\r\nTo: judge@example.test\r\nSubject: new game\r\n\
+         Message-ID: <create@example.test>\r\n\r\nCREATE g1 standard gm-secret-1\r\n",
+        daemon_common::STAMP
+    );
+    let raw = raw.as_bytes();
     p.store
         .insert_inbound(
             "create@example.test",
@@ -271,10 +278,6 @@ fn a_command_the_store_fails_under_makes_its_mail_wait_and_says_so() {
             false,
             0,
         )
-        .unwrap();
-    // The GM's address is known (a first mail that creates would be held
-    // for a confirmation before any game is written).
-    db.psql("INSERT INTO addresses (address, confirmed_at) VALUES ('gm@example.test', 0)")
         .unwrap();
     db.psql(&format!("REVOKE INSERT ON games FROM {ROLE}"))
         .unwrap();

@@ -32,6 +32,7 @@ use zinejudge::testing::daemon::process::{
 };
 use zinejudge::testing::mail::{self, Budget, Identity, Inbound, OverBudget};
 use zinejudge::testing::store::{Conn, Store, Tx};
+use zinejudge::testing::trust::{Policy, identify};
 
 /// An HTML-only mail from `from` of about `bytes` bytes: `<ul><li>`
 /// nested as deep as that allows (nine levels a line, as a client wraps
@@ -146,6 +147,7 @@ impl Responder for Killer {
         &mut self,
         _tx: &Tx<'_>,
         mail: &Inbound,
+        _sender: &zinejudge::testing::trust::Sender,
         _now: SystemTime,
     ) -> anyhow::Result<Response> {
         if mail.text.contains("KILL-WORK") {
@@ -282,13 +284,15 @@ fn a_mail_that_kills_the_judge_is_given_up_whatever_step_it_stops_in() {
         // The apology: one mail, built from the header alone, saying
         // what happened and what to do.
         assert_eq!(answers(killer), 1, "{killer}");
-        let raw: Vec<u8> = db
+        // The outbox keeps a mail's text deflated (`packed`).
+        let (id, kept, packed): (i64, Vec<u8>, i64) = db
             .query_row(
-                "SELECT raw FROM outbox WHERE recipients LIKE ?1",
+                "SELECT id, raw, packed FROM outbox WHERE recipients LIKE ?1",
                 [format!("%{killer}@example.test%")],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .expect("the apology");
+        let raw = zinejudge::testing::store::unpack(id, kept, packed).expect("the apology's text");
         let text = body_of(&raw);
         assert!(text.contains("stopped 3 times"), "{text}");
         assert!(text.contains("several shorter mails"), "{text}");
@@ -306,10 +310,13 @@ fn a_mail_that_kills_the_judge_is_given_up_whatever_step_it_stops_in() {
 // ---- the work budget
 
 fn store_mail(p: &mut Processor, from: &str, id: &str, body: &str, now: SystemTime) {
-    // Someone who used the judge before (a first mail that registers an
-    // address new to the judge is held until the address confirms).
+    // Someone who used the judge before, from a mailbox the judge's mail
+    // server authenticates (a mail that registers an address whose From
+    // is only a claim is held until the address confirms it).
     zinejudge::testing::store::confirm::set_confirmed(p.store.conn(), from, 0).expect("confirm");
-    let raw = format!("From: {from}\r\nSubject: s\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n");
+    p.limits.trust = zinejudge::testing::trust::harness_policy();
+    let stamp = crate::daemon_common::STAMP;
+    let raw = format!("{stamp}From: {from}\r\nSubject: s\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n");
     p.store
         .insert_inbound(
             id,
@@ -388,7 +395,11 @@ fn the_command_reader_stops_at_a_spent_budget() {
     let raw = b"From: a@example.test\r\nMessage-ID: <b@x>\r\n\r\nLIST\r\nHELP\r\n";
     let tx = store.work_transaction().expect("tx");
     let spent = mail::read_within(raw, "judge@example.test", Budget::start(Duration::ZERO));
-    let e = judge.respond(&tx, &spent, now).err().expect("refused");
+    let sender = identify(&spent, &Policy::default(), None).expect("a sender");
+    let e = judge
+        .respond(&tx, &spent, &sender, now)
+        .err()
+        .expect("refused");
     assert_eq!(
         e.downcast_ref::<OverBudget>(),
         Some(&OverBudget {
@@ -401,7 +412,7 @@ fn the_command_reader_stops_at_a_spent_budget() {
         "judge@example.test",
         Budget::start(Duration::from_secs(10)),
     );
-    let r = judge.respond(&tx, &within, now).expect("answered");
+    let r = judge.respond(&tx, &within, &sender, now).expect("answered");
     assert_eq!(r.note, "commands");
 }
 

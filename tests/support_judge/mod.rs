@@ -80,6 +80,9 @@ pub struct World {
     /// default: most tests are about what comes after; the tests of the
     /// confirmation itself turn it off).
     pub auto_confirm: bool,
+    /// An `Authentication-Results` value [`World::mail_once`] puts on top
+    /// of every mail, as the judge's mail server would (`None`: none).
+    pub stamp: Option<String>,
     serial: u32,
     /// The Message-ID of the last mail sent by [`World::mail`] (not of the
     /// confirmations it answered).
@@ -99,6 +102,14 @@ impl World {
     /// notice) when that is PostgreSQL and it is not installed.
     pub fn on(on: On, test: &str) -> Option<World> {
         Self::with_judge_on(Judge::new("zinejudge", "UTC"), on, test)
+    }
+
+    /// A world whose judge and processor take `policy` for who wrote a
+    /// mail (`[trust]`: the mail server's `authserv-id`).
+    pub fn with_policy(policy: zinejudge::testing::trust::Policy) -> World {
+        let mut w = Self::with_judge(Judge::new("zinejudge", "UTC").with_trust(policy.clone()));
+        w.processor.limits.trust = policy;
+        w
     }
 
     /// A world whose judge draws its random choices (the tie-breaks of the
@@ -161,6 +172,7 @@ impl World {
             // Sat 1 Jan 2028 12:00 UTC
             now: UNIX_EPOCH + Duration::from_secs(1_830_340_800),
             auto_confirm: true,
+            stamp: None,
             serial: 0,
             last_id: String::new(),
             seen: 0,
@@ -212,8 +224,11 @@ impl World {
     /// since.
     pub fn mail_once(&mut self, from: &str, body: &str) -> Vec<Sent> {
         self.serial += 1;
+        let stamp = self.stamp.as_ref().map_or(String::new(), |s| {
+            format!("Authentication-Results: {s}\r\n")
+        });
         let raw = format!(
-            "From: {from}\r\nTo: judge@example.test\r\nSubject: test {}\r\nMessage-ID: <m{}@example.test>\r\n\r\n{}\r\n",
+            "{stamp}From: {from}\r\nTo: judge@example.test\r\nSubject: test {}\r\nMessage-ID: <m{}@example.test>\r\n\r\n{}\r\n",
             self.serial,
             self.serial,
             body.replace('\n', "\r\n")

@@ -35,7 +35,11 @@ impl Run {
     fn start_bin(bin: &str, dir: &Path, web: &str, files: Option<u64>) -> Run {
         std::fs::write(
             dir.join("zinejudge.toml"),
-            format!("[judge]\naddress = \"judge@example.test\"\nlog = \"info\"\n\n[web]\n{web}"),
+            format!(
+                "[judge]\naddress = \"judge@example.test\"\nlog = \"info\"\n\n\
+                 [trust]\nauthserv-id = \"{}\"\n\n[web]\n{web}",
+                zinejudge::testing::trust::HARNESS_AUTHSERV_ID
+            ),
         )
         .expect("config");
         let log = dir.join("judge.log");
@@ -138,8 +142,10 @@ impl Drop for Run {
 fn deliver(dir: &Path, n: u32, from: &str, body: &str) {
     let new = dir.join("var/mail/inbox/new");
     std::fs::create_dir_all(&new).expect("inbox");
+    // From a mailbox the judge's server authenticates.
     let raw = format!(
-        "From: {from}\r\nTo: judge@example.test\r\nSubject: t{n}\r\nMessage-ID: <web-daemon-{n}-{}@example.test>\r\n\r\n{}\r\n",
+        "{}From: {from}\r\nTo: judge@example.test\r\nSubject: t{n}\r\nMessage-ID: <web-daemon-{n}-{}@example.test>\r\n\r\n{}\r\n",
+        zinejudge::testing::trust::HARNESS_STAMP,
         std::process::id(),
         body.replace('\n', "\r\n")
     );
@@ -150,8 +156,7 @@ fn deliver(dir: &Path, n: u32, from: &str, body: &str) {
 }
 
 /// Mark `addresses` as confirmed in the store of the judge running in
-/// `dir`: people who used the judge before (a first mail that registers an
-/// address new to the judge is held until the address confirms).
+/// `dir`: people who used the judge before, who count as wanting its mail.
 fn confirmed(dir: &Path, addresses: &[&str]) {
     let path = dir.join("var/zinejudge.sqlite");
     wait_for("the store", || path.exists());

@@ -104,7 +104,10 @@ impl Judge {
                     name: "zinejudge".into(),
                     domain: "example.test".into(),
                 },
-                Limits::default(),
+                Limits {
+                    trust: zinejudge::testing::trust::harness_policy(),
+                    ..Limits::default()
+                },
             ),
             serial: 0,
             seen: 0,
@@ -115,8 +118,11 @@ impl Judge {
     pub fn mail(&mut self, from: &str, body: &str) -> Vec<Sent> {
         self.serial += 1;
         let id = format!("w{}-{}@example.test", self.serial, std::process::id());
+        // The people of these games write from mailboxes the judge's
+        // server authenticates.
+        let stamp = zinejudge::testing::trust::HARNESS_STAMP;
         let raw = format!(
-            "From: {from}\r\nTo: judge@example.test\r\nSubject: test {}\r\nMessage-ID: <{id}>\r\n\r\n{}\r\n",
+            "{stamp}From: {from}\r\nTo: judge@example.test\r\nSubject: test {}\r\nMessage-ID: <{id}>\r\n\r\n{}\r\n",
             self.serial,
             body.replace('\n', "\r\n")
         );
@@ -125,8 +131,7 @@ impl Judge {
             .duration_since(SystemTime::UNIX_EPOCH)
             .expect("clock")
             .as_secs() as i64;
-        // The people of these games have used the judge before (a first
-        // mail that registers an address new to the judge is held).
+        // And they have used the judge before.
         zinejudge::testing::store::confirm::set_confirmed(self.processor.store.conn(), from, 0)
             .expect("confirm");
         self.processor

@@ -206,7 +206,10 @@ impl Harness {
             store,
             Box::new(Judge::new("zinejudge", "UTC")),
             identity(),
-            Limits::default(),
+            Limits {
+                trust: zinejudge::testing::trust::harness_policy(),
+                ..Limits::default()
+            },
         );
         let mut h = Harness {
             fixture: Store::in_memory().expect("an in-memory store"),
@@ -228,14 +231,15 @@ impl Harness {
     fn setup_mail(&mut self, from: &str, body: &str) -> String {
         self.serial += 1;
         let id = format!("setup{}@example.test", self.serial);
+        // The fixture's people write from mailboxes the judge's server
+        // authenticates, and have used the judge before.
         let raw = format!(
-            "From: {from}\r\nTo: {JUDGE}\r\nSubject: setup {n}\r\nMessage-ID: <{id}>\r\n\r\n{}\r\n",
+            "{}From: {from}\r\nTo: {JUDGE}\r\nSubject: setup {n}\r\nMessage-ID: <{id}>\r\n\r\n{}\r\n",
+            zinejudge::testing::trust::HARNESS_STAMP,
             body.replace('\n', "\r\n"),
             n = self.serial
         );
         let now = at(T0);
-        // The fixture's people have used the judge before: their addresses
-        // are confirmed (a first mail from a new address is held).
         zinejudge::testing::store::confirm::set_confirmed(self.processor.store.conn(), from, 0)
             .expect("store");
         self.processor
@@ -376,11 +380,15 @@ impl Harness {
                 ));
             }
         }
+        // The outbox keeps a mail's text packed: read as it is sent.
         let queued: Vec<(Option<i64>, String, Vec<u8>)> = {
             c.query_map(
-                "SELECT inbound_id, recipients, raw FROM outbox ORDER BY id",
+                "SELECT inbound_id, recipients, raw, id, packed FROM outbox ORDER BY id",
                 &[],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| {
+                    let raw = zinejudge::testing::store::unpack(r.get(3)?, r.get(2)?, r.get(4)?)?;
+                    Ok((r.get(0)?, r.get(1)?, raw))
+                },
             )
             .map_err(|e| format!("{e}"))?
         };

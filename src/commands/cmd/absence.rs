@@ -11,8 +11,8 @@
 //! the GM sets by hand (SET DEADLINE) is never moved. Without the GM's
 //! leave an absence is only recorded and told to the GM.
 
+use crate::commands::command::{Args, Command, Gm, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, load, time};
 use crate::game::record::{SeatStatus, Status};
 use crate::map::PowerId;

@@ -6,8 +6,8 @@
 //! MASTER (the only player of a new game makes itself its master) is
 //! refused: here the author of CREATE is the GM.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Ctx, Judge, Session, find_power, load};
 use crate::store::games;
 

@@ -2,8 +2,8 @@
 //! on its line: "Clear skies over the North Sea" is chat, not CLEAR. Under
 //! a PHASE line (njudge), it withdraws the orders kept for that phase.
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, held};
 use crate::store::games;
 

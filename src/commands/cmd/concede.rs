@@ -4,8 +4,8 @@
 //! power is a name of any number of words, an alias or a letter.
 
 use super::draw::{Vote, vote};
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, find_power, load};
 
 /// CONCEDE power.

@@ -5,14 +5,15 @@
 //! DPjudge's `CREATE game password [variant]` (told from this judge's
 //! form by where the variant's name stands; standard when none is named).
 
+use crate::commands::command::{Anyone, Args, Command, Secret, Spec, game_words, valid_game_name};
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
-use crate::commands::{Ctx, Judge, Session, find_power, password};
+use crate::commands::{Ctx, Judge, Session, find_power};
 use crate::game::Position;
 use crate::game::record::{SeatStatus, Settings, Status};
 use crate::map::PowerId;
 use crate::rules::view::VariantRules;
 use crate::store::games::{self, GameRow};
+use crate::trust::password;
 
 /// CREATE game variant password [WITH optional powers].
 pub(crate) struct Create {
@@ -74,15 +75,6 @@ fn other_judges_form(w: &[String], known: &[String]) -> Option<(String, String, 
     }
 }
 
-/// Whether a game name is one the judge takes: letters, digits, `-`, `_`.
-pub(crate) fn valid_game_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 32
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
 impl Command for Create {
     const SPEC: Spec = Spec {
         secret: Secret::Varies,
@@ -94,6 +86,22 @@ impl Command for Create {
         )
     };
     type Role = Anyone;
+    fn registration(&self, _from: &str) -> Option<String> {
+        // A name the judge does not take: the command is refused as it is,
+        // and registers nothing.
+        if !valid_game_name(&self.game) {
+            return None;
+        }
+        let variant = if valid_game_name(&self.variant) {
+            format!(" ({})", self.variant)
+        } else {
+            String::new()
+        };
+        Some(format!(
+            "create {}{variant}, with this address as its GM",
+            game_words(&self.game)
+        ))
+    }
     fn parse(args: &Args) -> Result<Self, String> {
         let w = &args.words;
         if let Some((game, password, variant)) = other_judges_form(w, &args.variants) {
@@ -210,7 +218,7 @@ impl Command for Create {
         let row = GameRow {
             name: game.to_string(),
             variant: v.name.clone(),
-            gm_address: s.from.email.clone(),
+            gm_address: s.sender.from.email.clone(),
             gm_hash: hash,
             status: Status::Forming,
             settings: Settings {

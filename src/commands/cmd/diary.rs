@@ -2,8 +2,8 @@
 //! text (up to ENDPRESS, like press) is read as theirs, so none of it is
 //! taken for orders or commands, and the reply says it went nowhere.
 
+use crate::commands::command::{AnySeat, Args, Command, SignedOn, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{AnySeat, Args, Command, SignedOn, Spec};
 use crate::commands::{Judge, Session};
 
 /// DIARY [RECORD] ... ENDPRESS.

@@ -5,8 +5,8 @@
 //! draws need not include every survivor) are refused: draws here include
 //! all survivors.
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::game::record::Status;
 use crate::map::PowerId;

@@ -3,8 +3,8 @@
 //! names of several words (`EDIT ADD The Scots F Lot`, `EDIT OWNER Gwy The
 //! Norse`): the words are split where both halves name what they must.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, find_power, load, notify_all};
 use crate::rules::view::VariantRules;
 use crate::store::games;

@@ -1,8 +1,8 @@
 //! EJECT: the GM removes a power's player; the power is open for a
 //! replacement.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, find_power, load, mail_to};
 use crate::game::record::SeatStatus;
 use crate::store::games;

@@ -2,8 +2,8 @@
 //! many players close their orders with it.
 
 use super::draw::finish;
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, find_power, load};
 
 /// END DRAW.

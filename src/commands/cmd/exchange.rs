@@ -1,8 +1,8 @@
 //! EXCHANGE: an offer to swap centres with another power at the end of the
 //! move (Abstraction II rule 6).
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::store::games;
 

@@ -6,8 +6,8 @@
 //! CREATE on. njudge's and DPjudge's TERMINATE (end a game with no result)
 //! is refused: a game here ends with a result, END DRAW or END WIN.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::game::record::Status;
 

@@ -5,8 +5,8 @@
 //! are refused with what it has instead. VERSION names the judge's
 //! version.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec, help_for, help_text};
 use crate::commands::{Judge, Session};
 
 /// GET file.
@@ -34,11 +34,14 @@ impl Command for Get {
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         let topic = |names: &[&str]| -> String {
-            names.iter().filter_map(|n| help_for(n)).collect::<String>()
+            names
+                .iter()
+                .filter_map(|n| s.help.one(n))
+                .collect::<String>()
         };
         let text = match self.0.as_str() {
             "package" | "info" | "index" | "guide" | "help" | "flist" | "master" | "how2gm"
-            | "syntax" | "data" => help_text(),
+            | "syntax" | "data" => s.help.all(),
             "press" => topic(&["PRESS", "BROADCAST", "ENDPRESS"]),
             "deadlines" => topic(&["SET DEADLINE", "SET PHASE LENGTH", "SET GRACE"]),
             "absence" => topic(&["SET ABSENCE", "SET NOABSENCE"]),
@@ -47,7 +50,7 @@ impl Command for Get {
             "form" | "register" => {
                 return Err(
                     "this judge keeps no register of players: JOIN, OBSERVE or CREATE \
-                            registers the address you write from (it confirms once)"
+                            registers the address you write from (the judge asks it to confirm, unless its mail server vouches for it)"
                         .into(),
                 );
             }

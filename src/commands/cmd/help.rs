@@ -1,10 +1,8 @@
 //! HELP: the list of commands, printed from the table; HELP with a
 //! command's name: that command alone, with who may use it.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{
-    Anyone, Args, Command, Spec, help_for, help_other_judges, help_text,
-};
 use crate::commands::{Judge, Session};
 
 /// HELP [command].
@@ -23,13 +21,13 @@ impl Command for Help {
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         match self.0 {
-            None => s.say(&help_text()),
+            None => s.say(&s.help.all()),
             Some(name)
                 if name.eq_ignore_ascii_case("njudge") || name.eq_ignore_ascii_case("dpjudge") =>
             {
-                s.say(&help_other_judges())
+                s.say(&s.help.other_judges())
             }
-            Some(name) => match help_for(&name) {
+            Some(name) => match s.help.one(&name) {
                 Some(text) => s.say(&text),
                 None => {
                     return Err(format!(

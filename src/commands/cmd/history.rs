@@ -1,7 +1,7 @@
 //! HISTORY: past results mailed back, as observers read them.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Judge, Session, load, mail_to};
 use crate::game::Position;
 use crate::rules::features::Viewer;
@@ -88,7 +88,7 @@ impl Command for History {
         }
         // Mailed where answers go: the history is the answer's, too long
         // to travel in it.
-        let to_addr = s.answer.clone();
+        let to_addr = s.sender.answer.email.clone();
         s.out.extend(mail_to(
             &[to_addr],
             format!(

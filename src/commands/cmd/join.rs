@@ -10,12 +10,13 @@
 //! come gives each the first free power of their list at once, and
 //! refuses a list whose powers are all taken rather than give another.
 
+use crate::commands::command::{Anyone, Args, Command, Gm, Secret, Spec, game_words};
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::registry::{Anyone, Args, Command, Gm, Secret, Spec};
-use crate::commands::{Ctx, Judge, Session, find_power, load, password};
+use crate::commands::{Ctx, Judge, Session, find_power, load};
 use crate::game::record::{Assignment, SeatStatus, Status};
 use crate::map::PowerId;
 use crate::store::games;
+use crate::trust::password;
 use crate::variant::Variant;
 
 /// JOIN game password [powers in order of preference].
@@ -89,6 +90,9 @@ impl Command for Join {
         )
     };
     type Role = Anyone;
+    fn registration(&self, _from: &str) -> Option<String> {
+        Some(format!("join {} as a player", game_words(&self.game)))
+    }
     fn parse(args: &Args) -> Result<Self, String> {
         let w = &args.words;
         if w.len() < 2 {
@@ -115,7 +119,7 @@ impl Command for Join {
         }
         let v = judge.variant(&g.variant)?;
         let mut seats = games::seats(s.tx, &g.name)?;
-        let me = s.from.email.clone();
+        let me = s.sender.from.email.clone();
         if seats.iter().any(|x| {
             x.address
                 .as_deref()

@@ -1,8 +1,8 @@
 //! NOMINATE: a replacement home centre, where the variant has them (1066
 //! rule 6).
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::store::games;
 

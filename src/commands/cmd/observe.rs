@@ -6,8 +6,8 @@
 //! password`, are read too: observers here need no password (it is masked
 //! and not kept) and have no name of their own.
 
+use crate::commands::command::{Anyone, Args, Command, Secret, Spec, game_words};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::store::games;
 
@@ -32,7 +32,7 @@ fn one_game(args: &Args, spec: &Spec) -> Result<String, String> {
 
 fn observe(s: &mut Session<'_, '_>, game: &str, on: bool) -> CmdResult {
     let g = load(s.tx, game)?;
-    games::set_observer(s.tx, &g.name, &s.from.email, on)?;
+    games::set_observer(s.tx, &g.name, &s.sender.from.email, on)?;
     s.say(if on {
         "  You will receive this game's results."
     } else {
@@ -53,6 +53,12 @@ impl Command for Observe {
         )
     };
     type Role = Anyone;
+    fn registration(&self, _from: &str) -> Option<String> {
+        Some(format!(
+            "send this address {}'s results, as an observer",
+            game_words(&self.game)
+        ))
+    }
     fn parse(args: &Args) -> Result<Self, String> {
         match args.words.as_slice() {
             // njudge: OBSERVE game password; DPjudge: OBSERVE name@game

@@ -1,7 +1,7 @@
 //! PAUSE and RESUME: the GM stops and restarts the clock.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load, notify_all, play, time};
 use crate::game::record::Status;
 use crate::store::games;

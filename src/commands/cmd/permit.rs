@@ -1,8 +1,8 @@
 //! PERMIT and REVOKE: let another power's fleets into one's provinces and
 //! its supply lines past one's units (1700 AD II rules 8, 9).
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, find_power, load};
 use crate::store::games;
 

@@ -3,8 +3,8 @@
 //! and read when it comes (see [`crate::commands::later`]). PHASE naming
 //! the current phase brings the lines below back to it.
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session, later, load};
 
 /// PHASE season year phase.

@@ -3,9 +3,9 @@
 //! read in one place, [`crate::commands::pressform`]; the GM reads all
 //! press with its sender shown.
 
+use crate::commands::command::{AnySeat, Args, Command, SignedOn, Spec};
 use crate::commands::error::CmdResult;
 use crate::commands::pressform::{Header, Recipients, Target, target_name};
-use crate::commands::registry::{AnySeat, Args, Command, SignedOn, Spec};
 use crate::commands::{Judge, PressOut, Session, load};
 use crate::game::record::{Press as PressRule, Status};
 use crate::rules::feature::{PressMoment, Readers};
@@ -156,7 +156,7 @@ fn send(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &AnySeat, header: &Hea
         crate::store::press::add(s.tx, &g.name, &phase, sender, text.trim_end(), s.now)?;
     }
     let mut recipients = targets;
-    recipients.retain(|a| !a.eq_ignore_ascii_case(&s.from.email));
+    recipients.retain(|a| !a.eq_ignore_ascii_case(&s.sender.from.email));
     for to in recipients {
         s.press_out.push(PressOut {
             to,

@@ -5,8 +5,8 @@
 //! SET PRESS GREY. Grey-only press (SET GREY, SET NO WHITE) and grey by
 //! default (SET GREY/WHITE) do not exist here.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::game::record::Press;
 use crate::store::games;

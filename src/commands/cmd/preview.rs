@@ -1,7 +1,7 @@
 //! PREVIEW: the results the current orders would give, to the GM only.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, play};
 
 /// PREVIEW.

@@ -1,7 +1,7 @@
 //! PROCESS: the GM adjudicates the current phase now.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load, play};
 use crate::game::lifecycle::Trigger;
 use crate::game::record::Status;

@@ -4,8 +4,8 @@
 //! the GM chose `SET EARLY READY`). The phase goes once every player is
 //! ready, when the mail is done (see `Session::settle`).
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session};
 use crate::game::record::SeatStatus;
 use crate::store::games;

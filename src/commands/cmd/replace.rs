@@ -1,8 +1,8 @@
 //! REPLACE: the GM gives a power to a new player, who is mailed a password
 //! the judge makes from the operating system's random source.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, find_power, load};
 
 /// REPLACE power address.
@@ -41,26 +41,30 @@ impl Command for Replace {
         let v = judge.variant(&g.variant)?;
         let pid = find_power(&v, &self.power)?;
         let name = v.map.power(pid).name.clone();
-        // A power goes only to an address that said it wants the judge's
-        // mail: an address new to the judge is asked first, and gets the
-        // power when it confirms.
-        if !crate::store::confirm::confirmed(s.tx, address)? {
-            let asked = super::confirm::offer(judge, s, &game, pid, &name, address, &g.gm_address)?;
-            s.say(&format!(
-                "  {name} is offered to {address}, which has not yet confirmed that it \
-                 wants the judge's mail; {} The power goes to it when it confirms, and \
-                 the offer lapses in 7 days.",
-                if asked {
-                    "the judge has asked it to."
-                } else {
-                    "it was asked already in the last day."
-                }
-            ));
-            return Ok(());
-        }
-        super::handover::give(judge, s, &game, pid, address)?;
+        // A power given by someone else is an offer until its address
+        // accepts it, whether or not that address has had the judge's mail
+        // before: nobody is written to on someone else's word.
+        let request = crate::trust::confirm::offer(
+            s.tx,
+            &judge.name,
+            &game,
+            pid.0,
+            &name,
+            address,
+            &g.gm_address,
+            s.now,
+        )?;
+        let asked = request.is_some();
+        s.out.extend(request);
         s.say(&format!(
-            "  {name} now goes to {address}, who has been mailed a password."
+            "  {name} is offered to {address}: {} The power goes to that address when \
+             it accepts, and the offer lapses in 7 days.",
+            if asked {
+                "the judge has asked it whether it accepts."
+            } else {
+                "it was asked already (the judge asks an address at most once a \
+                 day); the offer waits."
+            }
         ));
         Ok(())
     }

@@ -5,8 +5,8 @@
 //! on and resigns. The GM removes a player with EJECT (DPjudge's GM
 //! RESIGN power).
 
+use crate::commands::command::{Anyone, Args, Command, PlayerSeat, Secret, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, PlayerSeat, Secret, Spec};
 use crate::commands::{Ctx, Judge, Session, load, mail_to};
 use crate::game::record::SeatStatus;
 use crate::store::games;
@@ -44,8 +44,8 @@ impl Command for Resign {
     fn secret_at(args: &Args) -> Option<usize> {
         (args.len() == 2).then_some(1)
     }
-    fn shown_for() -> crate::commands::registry::Who {
-        crate::commands::registry::Who::Player
+    fn shown_for() -> crate::commands::command::Who {
+        crate::commands::command::Who::Player
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         let named = match self {

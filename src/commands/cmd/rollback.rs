@@ -1,8 +1,8 @@
 //! ROLLBACK: the GM goes back to the start of the last phase played, or of
 //! a phase named.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load, mail_to, play, position, time};
 use crate::game::record::Status;
 use crate::store::games;

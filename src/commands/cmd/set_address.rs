@@ -3,8 +3,8 @@
 //! from itself: nobody can send a seat's mail to a third party. The
 //! address it leaves is told.
 
+use crate::commands::command::{AnySeat, Args, Command, SignedOn, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{AnySeat, Args, Command, SignedOn, Spec};
 use crate::commands::{Judge, Session, load, mail_to};
 use crate::store::games;
 
@@ -21,6 +21,14 @@ impl Command for SetAddress {
         )
     };
     type Role = SignedOn;
+    fn registration(&self, from: &str) -> Option<String> {
+        // `SET ADDRESS other@address` registers nothing: it is refused,
+        // since an address is registered only by mail from itself.
+        self.0
+            .as_deref()
+            .is_none_or(|a| a.eq_ignore_ascii_case(from))
+            .then(|| "send a seat's mail to this address from now on (SET ADDRESS)".to_string())
+    }
     fn parse(args: &Args) -> Result<Self, String> {
         match args.bare().words.as_slice() {
             [] => Ok(SetAddress(None)),
@@ -29,7 +37,7 @@ impl Command for SetAddress {
         }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
-        let new = s.from.email.clone();
+        let new = s.sender.from.email.clone();
         if let Some(a) = &self.0
             && !a.eq_ignore_ascii_case(&new)
         {

@@ -1,8 +1,8 @@
 //! SET DEADLINE: the GM moves the current deadline, or, while the game
 //! forms, sets its first one (kept if the game starts before it).
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load, notify_all, time};
 use crate::game::record::Status;
 use crate::store::games;

@@ -2,8 +2,8 @@
 //! the roster at the end of the game; addresses stay private unless the GM
 //! lets the roster show them.
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session};
 use crate::store::games;
 
@@ -36,11 +36,42 @@ impl Command for SetName {
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
         let mut seats = games::seats(s.tx, &seat.game)?;
+        let others: Vec<&str> = seats
+            .iter()
+            .filter(|x| x.power != seat.power.0)
+            .filter_map(|x| x.name.as_deref())
+            .collect();
+        let hash = seats[seat.power.index()].hash.clone();
+        let holds_secret =
+            |name: &str| holds_secret(name, &s.secrets, s.checks.verified(), hash.as_deref());
+        let name = crate::trust::names::check(&self.0, &others, &holds_secret)?;
         let mine = &mut seats[seat.power.index()];
-        mine.name = Some(self.0.clone());
+        mine.name = Some(name.clone());
         games::save_seat(s.tx, &seat.game, mine)?;
-        crate::store::roster::named(s.tx, &seat.game, seat.power.0, Some(&self.0))?;
-        s.say(&format!("  You are {} in {}'s roster.", self.0, seat.game));
+        crate::store::roster::named(s.tx, &seat.game, seat.power.0, Some(&name))?;
+        s.say(&format!("  You are {name} in {}'s roster.", seat.game));
         Ok(())
     }
+}
+
+/// Whether `name` is or holds a password: one of the mail's `secrets`,
+/// one that verified in it, or the seat's own (its stored `hash`, checked
+/// against the whole name and its words long enough to be a chosen
+/// password, four at most).
+fn holds_secret<'p>(
+    name: &str,
+    secrets: &[String],
+    verified: impl Iterator<Item = &'p str>,
+    hash: Option<&str>,
+) -> bool {
+    let lower = name.to_lowercase();
+    let inside = |p: &str| p.chars().count() >= 4 && lower.contains(&p.to_lowercase());
+    if secrets.iter().any(|p| inside(p)) || verified.into_iter().any(inside) {
+        return true;
+    }
+    let Some(hash) = hash else { return false };
+    std::iter::once(name)
+        .chain(name.split_whitespace().filter(|w| w.chars().count() >= 8))
+        .take(4)
+        .any(|w| crate::trust::password::verify(w, hash))
 }

@@ -1,10 +1,11 @@
 //! SET PASSWORD: a new password for the seat signed on. The seat's
 //! registered address is told when the change comes from another address.
 
+use crate::commands::command::{AnySeat, Args, Command, Secret, SignedOn, Spec};
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::registry::{AnySeat, Args, Command, Secret, SignedOn, Spec};
-use crate::commands::{Judge, Session, load, mail_to, password};
+use crate::commands::{Judge, Session, load, mail_to};
 use crate::store::games;
+use crate::trust::password;
 
 /// SET PASSWORD new-password.
 pub(crate) struct SetPassword(String);
@@ -48,14 +49,14 @@ impl Command for SetPassword {
             }
         };
         s.say("  Password changed.");
-        if let Some(o) = owner.filter(|o| !o.eq_ignore_ascii_case(&s.from.email)) {
+        if let Some(o) = owner.filter(|o| !o.eq_ignore_ascii_case(&s.sender.from.email)) {
             s.out.extend(mail_to(
                 &[o],
                 format!("{label}: password changed"),
                 format!(
                     "The password of {label} was changed by a mail from {}.\n\
                      If that was not you, tell your GM at once.\n",
-                    s.from.email
+                    s.sender.from.email
                 ),
             ));
         }

@@ -1,8 +1,8 @@
 //! SET PICTURE: the picture of the board a player wants with each results
 //! mail (PNG, SVG, both, or none), in place of the judge's default.
 
+use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Player, PlayerSeat, Spec};
 use crate::commands::{Judge, Session};
 use crate::report::PictureFormat;
 use crate::store::games;

@@ -5,8 +5,8 @@
 //! parameters (CLOCK, MIN, DELAY, DAYS, GRACE per phase) have no
 //! counterpart and are refused with what this judge has instead.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load, time};
 use crate::store::games;
 

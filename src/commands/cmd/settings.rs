@@ -2,8 +2,8 @@
 //! zone, NMR handling, press, the results' style, the last year. Each is a
 //! SET command of its own.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Judge, Session, load, time};
 use crate::game::record::{Assignment, Early, Nmr, Press, Settings, Style, Weekdays};
 use crate::store::games;

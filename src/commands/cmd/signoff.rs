@@ -4,8 +4,8 @@
 //! on. The reading stops in `mailrun`, which says how many lines were left.
 //! ENDPRESS and ENDBROADCAST outside press end nothing, and say so.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Ctx, Judge, Session};
 
 /// SIGNOFF, with whatever follows it on its line (not read).

@@ -18,12 +18,12 @@
 //! by the GM here: the sign-on says so and the GM is told, rather than
 //! "sign-on failed".
 
-use crate::commands::auth;
+use crate::commands::command::{Anyone, Args, Command, Secret, Spec, game_words};
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
 use crate::commands::{Ctx, Judge, Session, find_power, time};
 use crate::game::record::{SeatStatus, Status};
 use crate::store::games;
+use crate::trust::signon::{FAILED, MAX_CHECKS, SeatLock};
 
 /// A seat's sign-on: power (or GM), game, password.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,8 +158,16 @@ impl Command for SignOn {
             _ => Ok(SignOn::Seat(seat)),
         }
     }
-    fn registers(&self) -> bool {
-        !matches!(self, SignOn::Seat(_))
+    fn registration(&self, _from: &str) -> Option<String> {
+        match self {
+            SignOn::Seat(_) => None,
+            SignOn::Join { game, .. } => Some(format!("join {} as a player", game_words(game))),
+            SignOn::Next { .. } => Some("join the next game that takes players".into()),
+            SignOn::Observe { game } => Some(format!(
+                "send this address {}'s results, as an observer",
+                game_words(game)
+            )),
+        }
     }
     fn secret_at(args: &Args) -> Option<usize> {
         match args.get(0) {
@@ -201,7 +209,7 @@ impl Command for SignOn {
                 join(judge, s, &game, &password)
             }
             SignOn::Next { password } => {
-                let me = s.from.email.clone();
+                let me = s.sender.from.email.clone();
                 let mut found = None;
                 for g in games::list(s.tx)? {
                     if g.status != Status::Forming || !g.variant.eq_ignore_ascii_case("standard") {
@@ -250,19 +258,20 @@ pub(crate) fn sign_on(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &Seat) -
     s.ctx = Ctx::None;
     s.phase_ahead = None;
     let Some(g) = games::load(s.tx, &seat.game)? else {
-        return Err(auth::FAILED.into());
+        return Err(FAILED.into());
     };
     let v = judge.variant(&g.variant)?;
     match seat.power.as_deref() {
         None => {
             let label = format!("the GM of {}", g.name);
-            auth::check(
-                s,
-                &g.name,
-                None,
-                Some(&g.gm_hash),
-                Some(&g.gm_address),
-                &label,
+            s.check_password(
+                &SeatLock {
+                    game: &g.name,
+                    power: None,
+                    hash: Some(&g.gm_hash),
+                    owner: Some(&g.gm_address),
+                    label: &label,
+                },
                 &seat.password,
             )?;
             s.ctx = Ctx::Gm {
@@ -272,7 +281,7 @@ pub(crate) fn sign_on(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &Seat) -
             Ok(())
         }
         Some(p) => {
-            let pid = find_power(&v, p).map_err(|_| CmdError::refused(auth::FAILED))?;
+            let pid = find_power(&v, p).map_err(|_| CmdError::refused(FAILED))?;
             let seats = games::seats(s.tx, &g.name)?;
             let seat_row = &seats[pid.index()];
             let name = v.map.power(pid).name.clone();
@@ -282,13 +291,14 @@ pub(crate) fn sign_on(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &Seat) -
                 return Err(no_player(s, &g, &name, seat_row.status).into());
             }
             let label = format!("{name} in {}", g.name);
-            auth::check(
-                s,
-                &g.name,
-                Some(pid),
-                seat_row.hash.as_deref(),
-                seat_row.address.as_deref(),
-                &label,
+            s.check_password(
+                &SeatLock {
+                    game: &g.name,
+                    power: Some(pid),
+                    hash: seat_row.hash.as_deref(),
+                    owner: seat_row.address.as_deref(),
+                    label: &label,
+                },
                 &seat.password,
             )?;
             s.ctx = Ctx::Power {
@@ -360,7 +370,7 @@ fn no_player(
                 &format!(
                     "{} asked to take over {name} in {} (njudge's sign-on to an abandoned \
                      power). To give it to them: REPLACE {name} {}\n",
-                    s.from.email, g.name, s.from.email
+                    s.sender.from.email, g.name, s.sender.from.email
                 ),
             );
             format!(
@@ -373,9 +383,9 @@ fn no_player(
 }
 
 /// The password checks `mail`'s sign-on lines will ask for, as
-/// [`auth::check`] will see them: (game, seat, stored hash, password),
+/// [`crate::trust::signon::check`] will see them: (game, seat, stored hash, password),
 /// one per seat, locked seats left out, read from `conn` before the mail's
-/// turn so that [`auth::warm`] can start them early. What cannot be read
+/// turn so that [`crate::trust::signon::warm`] can start them early. What cannot be read
 /// is left out: the mail's own processing reports it.
 pub(crate) fn ahead(
     judge: &mut Judge,
@@ -383,7 +393,7 @@ pub(crate) fn ahead(
     mail: &crate::mail::Inbound,
     now: i64,
 ) -> Vec<(String, Option<crate::map::PowerId>, String, String)> {
-    use crate::commands::mailrun::{MAX_COMMANDS, MAX_LINES, body_lines};
+    use crate::commands::body::{MAX_LINES, body_lines};
     let mut out: Vec<(String, Option<crate::map::PowerId>, String, String)> = Vec::new();
     // Seats as written: only a seat's first sign-on is checked, so a mail
     // of thousands of sign-on lines costs one look each, not the store's.
@@ -394,24 +404,23 @@ pub(crate) fn ahead(
     ) else {
         return out;
     };
-    let (mut lines, mut commands) = (0, 0);
+    let mut lines = 0;
     for (_, line) in body_lines(&mail.text) {
         let t = line.trim();
         if t.is_empty() {
             continue;
         }
         lines += 1;
-        if out.len() >= auth::MAX_CHECKS || lines > MAX_LINES || commands >= MAX_COMMANDS {
+        if out.len() >= MAX_CHECKS || lines > MAX_LINES {
             break;
         }
-        let Some(c) = crate::commands::registry::lookup(t) else {
+        // Only the mail's first sign-ons are checked ahead (at most
+        // MAX_CHECKS, within its first MAX_LINES lines): the mail's own
+        // reading bounds the rest.
+        let Some(args) = crate::commands::command::args_after(&SignOn::SPEC, t) else {
             continue;
         };
-        commands += 1;
-        if c.entry.spec().name != SignOn::SPEC.name {
-            continue;
-        }
-        let Ok(SignOn::Seat(on)) = SignOn::parse(&c.args) else {
+        let Ok(SignOn::Seat(on)) = SignOn::parse(&args) else {
             continue;
         };
         let seat = (
@@ -446,11 +455,12 @@ pub(crate) fn ahead(
             }
         };
         let Some(hash) = hash else { continue };
-        let source = auth::source(&from, &answer, owner.as_deref());
+        let source = crate::trust::signon::source(&from, &answer, owner.as_deref());
         if out
             .iter()
             .any(|(g2, p2, _, _)| *g2 == g.name && *p2 == power)
-            || auth::locked(conn, &g.name, power, source.as_deref(), now).unwrap_or(true)
+            || crate::trust::signon::locked(conn, &g.name, power, source.as_deref(), now)
+                .unwrap_or(true)
         {
             continue;
         }

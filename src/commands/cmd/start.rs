@@ -3,8 +3,8 @@
 //! deadline by the game clock, and a start mail to each player saying
 //! which power is theirs, with the board and the map.
 
+use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Args, Command, Gm, Spec};
 use crate::commands::{Ctx, Judge, Session, load, mail_to, notify_all, play, time};
 use crate::game::Position;
 use crate::game::lifecycle;
@@ -144,7 +144,9 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
         v.calendar.label(pos.phase)
     ));
     let seats = games::seats(s.tx, &g.name)?;
-    let mut drawn: Vec<(Viewer, Vec<crate::mail::Attached>)> = Vec::new();
+    // The board is kept once and each player's map drawn when the mail is
+    // sent.
+    let mut board: Option<i64> = None;
     for seat in seats.iter().filter(|x| x.status == SeatStatus::Playing) {
         let Some(address) = seat.address.clone() else {
             continue;
@@ -156,9 +158,9 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
             .templates
             .mail("start.txt", &ctx)
             .map_err(anyhow::Error::from)?;
-        let map = super::handover::map_picture(judge, &v, &pos, g, Viewer::Power(p), &mut drawn);
+        let map = play::board_later(s.tx, &v, &pos, g, Viewer::Power(p), &mut board, s.now)?;
         for mut m in mail_to(&[address], subject, body) {
-            m.attachments = map.clone();
+            m.later = Some(map.clone());
             s.out.push(m);
         }
     }
@@ -193,7 +195,7 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
     let mut watchers = games::observers(s.tx, &g.name)?;
     watchers.push(g.gm_address.clone());
     watchers.retain(|a| {
-        !a.eq_ignore_ascii_case(&s.from.email) || a.eq_ignore_ascii_case(&g.gm_address)
+        !a.eq_ignore_ascii_case(&s.sender.from.email) || a.eq_ignore_ascii_case(&g.gm_address)
     });
     let _ = notify_all;
     s.out.extend(mail_to(

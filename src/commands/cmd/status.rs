@@ -3,8 +3,8 @@
 //! to the answer. Anyone may ask; where a variant hides units, a reader
 //! sees what their seat may (signed on as a power or the GM: more).
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Ctx, Judge, Session, load, time};
 use crate::variant::features::Viewer;
 

@@ -1,7 +1,7 @@
 //! SUMMARY: supply centres per power after each year.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Judge, Session, load};
 use crate::game::Position;
 use crate::store::games;

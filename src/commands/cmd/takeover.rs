@@ -9,8 +9,8 @@
 //!   and the reply says so (the GM is told who asked); a power that has a
 //!   player is signed on to with its password, as SIGNON does.
 
+use crate::commands::command::{Anyone, Args, Command, Secret, Spec, game_words};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Secret, Spec};
 use crate::commands::{Ctx, Judge, Session, mail_to};
 use crate::store::games;
 
@@ -41,9 +41,12 @@ impl Command for Takeover {
             _ => Err("write TAKEOVER power@game password".into()),
         }
     }
-    fn registers(&self) -> bool {
+    fn registration(&self, _from: &str) -> Option<String> {
         // Only the GM's seat changes hands here.
-        self.0.power.is_none()
+        self.0
+            .power
+            .is_none()
+            .then(|| format!("make this address the GM of {}", game_words(&self.0.game)))
     }
     fn secret_at(_: &Args) -> Option<usize> {
         Some(1)
@@ -55,7 +58,7 @@ impl Command for Takeover {
         }
         sign_on(judge, s, &self.0)?;
         let mut g = crate::commands::load(s.tx, &self.0.game)?;
-        let me = s.from.email.clone();
+        let me = s.sender.from.email.clone();
         if g.gm_address.eq_ignore_ascii_case(&me) {
             s.say("  You are this game's GM already.");
             return Ok(());

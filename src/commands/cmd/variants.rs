@@ -1,7 +1,7 @@
 //! VARIANTS: the variants the judge plays.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Judge, Session};
 use std::fmt::Write;
 

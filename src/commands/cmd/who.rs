@@ -4,8 +4,8 @@
 //! or to everybody when the GM lets the roster show them (`SET ROSTER
 //! ADDRESSES`): a player's address is theirs to give.
 
+use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::registry::{Anyone, Args, Command, Spec};
 use crate::commands::{Ctx, Judge, Session, load, time};
 use crate::game::record::SeatStatus;
 use crate::map::PowerId;
@@ -87,7 +87,10 @@ pub(crate) fn roster_text(
             SeatStatus::Disorder => " (in civil disorder)",
             SeatStatus::Dummy => " (dummy: nobody plays it)",
         };
-        let who = match (&seat.address, &seat.name) {
+        // Shown cleaned of what a reader cannot see, whatever an older
+        // judge kept.
+        let shown = seat.name.as_deref().map(crate::trust::names::clean);
+        let who = match (&seat.address, &shown) {
             (None, _) => "nobody".to_string(),
             (Some(a), Some(n)) if addresses => format!("{n} <{a}>"),
             (Some(a), None) if addresses => format!("<{a}>"),
@@ -99,7 +102,8 @@ pub(crate) fn roster_text(
             .iter()
             .filter(|x| x.power == seat.power && x.to_at.is_some())
         {
-            let name = match (&earlier.name, addresses) {
+            let earlier_name = earlier.name.as_deref().map(crate::trust::names::clean);
+            let name = match (&earlier_name, addresses) {
                 (Some(n), true) => format!("{n} <{}>", earlier.address),
                 (None, true) => format!("<{}>", earlier.address),
                 (Some(n), false) => n.clone(),

@@ -51,8 +51,9 @@
 //! that is locked is not checked ahead, and a mail gets at most
 //! [`MAX_CHECKS`] checks ahead.
 
-use super::error::{CmdError, CmdResult};
-use super::{Session, mail_to};
+use super::sender::Sender;
+use super::{TrustError, TrustResult};
+use crate::mail::Outgoing;
 use crate::map::PowerId;
 use crate::store::signon;
 use std::collections::{HashMap, HashSet};
@@ -420,6 +421,15 @@ impl Checks {
         self.found.push((game.to_string(), seat, f));
     }
 
+    /// The passwords that verified in this mail (for the rule that no
+    /// shown name holds one: `trust::names`).
+    pub(crate) fn verified(&self) -> impl Iterator<Item = &str> {
+        self.found.iter().filter_map(|(_, _, f)| match f {
+            Found::Verified { password, .. } => Some(password.as_str()),
+            _ => None,
+        })
+    }
+
     /// Note that `line` was done for a seat; kept when the seat was signed
     /// on from an address other than its own.
     pub(crate) fn acted(&mut self, game: &str, power: Option<PowerId>, line: &str) {
@@ -467,38 +477,61 @@ impl Checks {
 /// nobody learns which part was.
 pub(crate) const FAILED: &str = "sign-on failed: the game, power or password is not right";
 
+/// A seat whose password is checked: its game, power (`None`: the GM),
+/// stored hash, registered address, and its name in notices ("England in
+/// g1").
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SeatLock<'a> {
+    /// The game.
+    pub game: &'a str,
+    /// The power, or `None` for the GM.
+    pub power: Option<PowerId>,
+    /// The stored argon2 hash, if the seat has a password.
+    pub hash: Option<&'a str>,
+    /// The seat's registered address.
+    pub owner: Option<&'a str>,
+    /// The seat's name in notices.
+    pub label: &'a str,
+}
+
 /// Check `password` for a seat of `game` whose stored hash is `hash` and
 /// whose registered address is `owner`. `label` names the seat in notices
 /// ("England in g1"). `Ok(())` when it verified; a refusal says why not.
 pub(crate) fn check(
-    s: &mut Session<'_, '_>,
-    game: &str,
-    power: Option<PowerId>,
-    hash: Option<&str>,
-    owner: Option<&str>,
-    label: &str,
+    checks: &mut Checks,
+    sender: &Sender,
+    c: &crate::store::Conn,
+    now: i64,
+    seat: &SeatLock<'_>,
     password: &str,
-) -> CmdResult {
+) -> TrustResult {
+    let SeatLock {
+        game,
+        power,
+        hash,
+        owner,
+        label,
+    } = *seat;
     let seat = seat_key(power);
-    match s.checks.get(game, seat) {
+    match checks.get(game, seat) {
         Some(Found::Verified { password: p, .. }) if p == password => return Ok(()),
         Some(Found::Verified { .. }) | Some(Found::Failed { .. }) => {
-            return Err(CmdError::refused(format!(
+            return Err(TrustError::refused(format!(
                 "{FAILED} (one password is checked per power and mail)"
             )));
         }
         Some(Found::Locked) => return Err(locked_message()),
         None => {}
     }
-    let source = source(&s.from.email, &s.answer, owner);
-    if let Some((until, own)) = lock_of(s.tx, game, seat, source.as_deref(), s.now)? {
-        s.checks.set(game, seat, Found::Locked);
-        let when = super::time::show(until, "UTC");
-        return Err(CmdError::refused(if own {
+    let source = source(&sender.from.email, &sender.answer.email, owner);
+    if let Some((until, own)) = lock_of(c, game, seat, source.as_deref(), now)? {
+        checks.set(game, seat, Found::Locked);
+        let when = crate::time::show(until, "UTC");
+        return Err(TrustError::refused(if own {
             format!(
                 "sign-on for {label} from {} is locked until {when} after repeated failures \
                  from this address; its player has been told",
-                s.from.email
+                sender.from.email
             )
         } else {
             format!(
@@ -508,21 +541,21 @@ pub(crate) fn check(
             )
         }));
     }
-    if s.checks.hashed >= MAX_CHECKS {
-        return Err(CmdError::refused(format!(
+    if checks.hashed >= MAX_CHECKS {
+        return Err(TrustError::refused(format!(
             "{FAILED} (the judge checks at most {MAX_CHECKS} passwords a mail)"
         )));
     }
-    s.checks.hashed += 1;
+    checks.hashed += 1;
     let ok = hash.is_some_and(|h| verify(game, seat, h, password));
     if ok {
-        s.checks.set(
+        checks.set(
             game,
             seat,
             Found::Verified {
                 password: password.to_string(),
                 owner: owner
-                    .filter(|o| !o.eq_ignore_ascii_case(&s.from.email))
+                    .filter(|o| !o.eq_ignore_ascii_case(&sender.from.email))
                     .map(str::to_string),
             },
         );
@@ -530,15 +563,15 @@ pub(crate) fn check(
         // the player's own also those of everybody else, which only ever
         // held others back.
         match &source {
-            Some(src) => signon::clear(s.tx, game, seat, src)?,
+            Some(src) => signon::clear(c, game, seat, src)?,
             None => {
-                signon::clear(s.tx, game, seat, signon::OTHERS)?;
-                signon::clear(s.tx, game, seat, signon::PLAYER)?;
+                signon::clear(c, game, seat, signon::OTHERS)?;
+                signon::clear(c, game, seat, signon::PLAYER)?;
             }
         }
         return Ok(());
     }
-    s.checks.set(
+    checks.set(
         game,
         seat,
         Found::Failed {
@@ -547,11 +580,11 @@ pub(crate) fn check(
             source,
         },
     );
-    Err(CmdError::refused(FAILED))
+    Err(TrustError::refused(FAILED))
 }
 
-fn locked_message() -> CmdError {
-    CmdError::refused("sign-on for that power is locked after repeated failures")
+fn locked_message() -> TrustError {
+    TrustError::refused("sign-on for that power is locked after repeated failures")
 }
 
 /// The lock that follows failure number `n` when `free` failures are
@@ -600,8 +633,14 @@ fn count_failure(
 /// After the mail: count its failed sign-ons (one per seat) and tell the
 /// seats' players of failures, locks, and of what was done for them from
 /// other addresses.
-pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
-    let found = std::mem::take(&mut s.checks.found);
+pub(crate) fn tell_owners(
+    checks: &mut Checks,
+    sender: &Sender,
+    c: &crate::store::Conn,
+    now: i64,
+) -> TrustResult<Vec<Outgoing>> {
+    let mut out = Vec::new();
+    let found = std::mem::take(&mut checks.found);
     for (game, seat, f) in &found {
         let Found::Failed {
             owner,
@@ -616,31 +655,30 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
         // every address but the player's.
         let (n, own, all) = match source {
             None => {
-                let (n, _) = count_failure(s.tx, game, *seat, signon::PLAYER, i64::MAX, s.now)?;
+                let (n, _) = count_failure(c, game, *seat, signon::PLAYER, i64::MAX, now)?;
                 (n, 0, 0)
             }
             Some(src) => {
-                let (n, own) = count_failure(s.tx, game, *seat, src, FREE_FAILURES, s.now)?;
-                let (_, all) =
-                    count_failure(s.tx, game, *seat, signon::OTHERS, FREE_OTHERS, s.now)?;
+                let (n, own) = count_failure(c, game, *seat, src, FREE_FAILURES, now)?;
+                let (_, all) = count_failure(c, game, *seat, signon::OTHERS, FREE_OTHERS, now)?;
                 (n, own, all)
             }
         };
         let until = own.max(all);
-        let notified = signon::notified_at(s.tx, game, *seat)?;
-        let tell = owner.is_some() && (until > 0 || s.now - notified >= NOTICE_EVERY);
+        let notified = signon::notified_at(c, game, *seat)?;
+        let tell = owner.is_some() && (until > 0 || now - notified >= NOTICE_EVERY);
         let Some(owner) = owner.as_ref().filter(|_| tell) else {
             continue;
         };
         let key = source.as_deref().unwrap_or(signon::PLAYER);
-        if let Some(mut r) = signon::get(s.tx, game, *seat, key)? {
-            r.notified_at = s.now;
-            signon::set(s.tx, game, *seat, key, r)?;
+        if let Some(mut r) = signon::get(c, game, *seat, key)? {
+            r.notified_at = now;
+            signon::set(c, game, *seat, key, r)?;
         }
         let mut body = format!(
             "A mail from {} tried to sign on as {label} with a wrong password \
              ({} in a row from that address).",
-            s.from.email,
+            sender.from.email,
             crate::report::plural(n, "failure", None)
         );
         if until > 0 {
@@ -653,20 +691,20 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
                 } else {
                     "that address"
                 },
-                super::time::show(until, "UTC")
+                crate::time::show(until, "UTC")
             ));
         }
         body.push_str(
             " If it was not you, someone may be guessing your password: choose a \
              long one with SET PASSWORD, and tell your GM.",
         );
-        s.out.extend(mail_to(
+        out.extend(crate::mail::to_each(
             &[owner.as_str()],
             format!("{label}: failed sign-on"),
             crate::report::wrap(&body, 72, ""),
         ));
     }
-    for (game, seat, owner, lines, by_gm) in std::mem::take(&mut s.checks.acted) {
+    for (game, seat, owner, lines, by_gm) in std::mem::take(&mut checks.acted) {
         if by_gm {
             let mut body = crate::report::wrap(
                 &format!("The GM of {game} acted for your power (njudge's BECOME) and did this:"),
@@ -680,7 +718,7 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
                 "\nOrders given so are the orders you hold now; the judge's reply to \
                  your next mail lists them.\n",
             );
-            s.out.extend(mail_to(
+            out.extend(crate::mail::to_each(
                 &[owner.as_str()],
                 format!("{game}: the GM acted for your power"),
                 body,
@@ -695,7 +733,7 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
         let mut body = crate::report::wrap(
             &format!(
                 "A mail from {}, not your registered address, signed on as {who} and did this:",
-                s.from.email
+                sender.from.email
             ),
             72,
             "",
@@ -707,13 +745,13 @@ pub(crate) fn tell_owners(s: &mut Session<'_, '_>) -> CmdResult {
             "\nIf that was not you, your password is known to someone else: \
              change it with SET PASSWORD and tell your GM.\n",
         );
-        s.out.extend(mail_to(
+        out.extend(crate::mail::to_each(
             &[owner.as_str()],
             format!("{game}: orders or commands from another address"),
             body,
         ));
     }
-    Ok(())
+    Ok(out)
 }
 
 #[cfg(test)]

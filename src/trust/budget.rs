@@ -16,10 +16,18 @@
 //!   address; an author causes at most [`AUTHOR_HOUR`] and
 //!   [`AUTHOR_DAY`]; an address receives at most [`RECIPIENT_HOUR`] and
 //!   [`RECIPIENT_DAY`] caused by others' mail. What is over is not sent,
-//!   and the author's answer says so. The clock's mail (results at a
-//!   deadline, reminders) is the game's, not anybody's, and is not
-//!   charged.
+//!   and the author's answer says so.
+//! - An address answered that never confirmed it wants the judge's mail
+//!   (and is not the authenticated From itself) gets the answer and
+//!   nothing more: what else the mail would send it (`HISTORY` goes where
+//!   answers go) is added to the answer, up to [`ANSWER_MAX`] in all.
+//! - The clock's mail (results at a deadline, reminders) is the game's,
+//!   not anybody's: it is charged to no author, but an address that never
+//!   confirmed it wants the judge's mail receives it within the same
+//!   budget as other people's mail ([`charge_clock`]).
 
+use super::TrustResult;
+use super::sender::Sender;
 use crate::mail::{Inbound, Outgoing};
 use crate::store::Conn;
 use crate::store::budget::{self, Spend};
@@ -114,63 +122,110 @@ fn is_answer(out: &Outgoing, mail: &Inbound, answer: &str) -> bool {
         && out.to[0].email.eq_ignore_ascii_case(answer)
 }
 
-/// Charge the mails `mail` (from `author`, answered at `answer`) causes,
-/// at `now`: those within every budget are kept, the others dropped, and
-/// the answer (if any) says how many were not sent and why.
+/// The most an answer to an address that never confirmed may hold, with
+/// what is added to it, in bytes.
+pub(crate) const ANSWER_MAX: usize = 64 * 1024;
+
+/// Charge one mail `out` to every recipient's budget at `now` (`RECIPIENT_*`);
+/// whether every recipient had room (if one had not, nothing is kept of it).
+fn charge_recipients(c: &Conn, out: &Outgoing, bytes: i64, now: i64) -> TrustResult<bool> {
+    let mut room = true;
+    for a in &out.to {
+        let key = format!("to:{}", a.email);
+        let one = Spend { mails: 1, bytes };
+        if !budget::spend(c, &key, 3600, now, RECIPIENT_HOUR, one)?
+            || !budget::spend(c, &key, 86_400, now, RECIPIENT_DAY, one)?
+        {
+            room = false;
+        }
+    }
+    Ok(room)
+}
+
+/// Why one more mail `out` (of `add`) is over a budget, if it is.
+fn over(
+    c: &Conn,
+    out: &Outgoing,
+    add: Spend,
+    this_mail: Spend,
+    per_address: &[(String, usize)],
+    author_key: &str,
+    now: i64,
+) -> TrustResult<Option<&'static str>> {
+    if this_mail.mails + add.mails > PER_MAIL.mails || this_mail.bytes + add.bytes > PER_MAIL.bytes
+    {
+        return Ok(Some("what one mail may cause"));
+    }
+    if out.to.iter().any(|a| {
+        per_address
+            .iter()
+            .find(|(x, _)| x.eq_ignore_ascii_case(&a.email))
+            .is_some_and(|(_, n)| *n >= TO_ONE_PER_MAIL)
+    }) {
+        return Ok(Some("what one mail may send to one address"));
+    }
+    if !budget::spend(c, author_key, 3600, now, AUTHOR_HOUR, add)?
+        || !budget::spend(c, author_key, 86_400, now, AUTHOR_DAY, add)?
+    {
+        return Ok(Some("what one person's mail may cause in an hour or a day"));
+    }
+    if !charge_recipients(c, out, add.bytes, now)? {
+        return Ok(Some("what one address may receive in an hour or a day"));
+    }
+    Ok(None)
+}
+
+/// Add `out` to the answer `answer` if it fits within [`ANSWER_MAX`];
+/// whether it did. Its attachments are left out.
+fn fold_into(answer: &mut Outgoing, out: &Outgoing) -> bool {
+    let add = format!("\n\n----- {} -----\n\n{}", out.subject, out.body.trim_end());
+    // Room kept for the header and the note of what was not sent.
+    if answer.body.len() + add.len() > ANSWER_MAX - 2048 {
+        return false;
+    }
+    // Before the signature, if the answer has one.
+    match answer.body.rfind("\n-- \n") {
+        Some(at) => answer.body.insert_str(at, &add),
+        None => answer.body.push_str(&add),
+    }
+    true
+}
+
+/// Charge the mails `mail` (from `sender`) causes, at `now`: those within
+/// every budget are kept, the others dropped, and the answer (if any) says
+/// how many were not sent and why. To an answer address that never
+/// confirmed, the answer alone goes: the rest for it is added to the
+/// answer, as far as [`ANSWER_MAX`] allows.
 pub(crate) fn charge(
     c: &Conn,
     mail: &Inbound,
-    author: &str,
-    answer: &str,
+    sender: &Sender,
     outs: Vec<Outgoing>,
     now: i64,
-) -> Result<Vec<Outgoing>, StoreError> {
-    let mut kept = Vec::with_capacity(outs.len());
+) -> TrustResult<Vec<Outgoing>> {
+    let answer = sender.answer.email.as_str();
+    let answer_known = (sender.authenticated() && sender.answered_at_from())
+        || super::confirm::confirmed(c, answer)?;
+    let mut kept: Vec<Outgoing> = Vec::with_capacity(outs.len());
     let mut this_mail = Spend::default();
     let mut per_address: Vec<(String, usize)> = Vec::new();
     let mut dropped: Vec<&'static str> = Vec::new();
-    let author_key = format!("author:{author}");
+    let author_key = format!("author:{}", sender.from.email);
+    let mut folded = Vec::new();
     for out in outs {
         if is_answer(&out, mail, answer) {
             kept.push(out);
+            continue;
+        }
+        if !answer_known && out.to.iter().any(|a| a.email.eq_ignore_ascii_case(answer)) {
+            folded.push(out);
             continue;
         }
         let add = Spend {
             mails: out.to.len() as i64,
             bytes: (out.body.len() + out.subject.len()) as i64,
         };
-        let why = if this_mail.mails + add.mails > PER_MAIL.mails
-            || this_mail.bytes + add.bytes > PER_MAIL.bytes
-        {
-            Some("what one mail may cause")
-        } else if out.to.iter().any(|a| {
-            per_address
-                .iter()
-                .find(|(x, _)| x.eq_ignore_ascii_case(&a.email))
-                .is_some_and(|(_, n)| *n >= TO_ONE_PER_MAIL)
-        }) {
-            Some("what one mail may send to one address")
-        } else if !budget::spend(c, &author_key, 3600, now, AUTHOR_HOUR, add)?
-            || !budget::spend(c, &author_key, 86_400, now, AUTHOR_DAY, add)?
-        {
-            Some("what one person's mail may cause in an hour or a day")
-        } else {
-            let mut over = false;
-            for a in &out.to {
-                let key = format!("to:{}", a.email);
-                let one = Spend {
-                    mails: 1,
-                    bytes: add.bytes,
-                };
-                if !budget::spend(c, &key, 3600, now, RECIPIENT_HOUR, one)?
-                    || !budget::spend(c, &key, 86_400, now, RECIPIENT_DAY, one)?
-                {
-                    over = true;
-                }
-            }
-            over.then_some("what one address may receive in an hour or a day")
-        };
-        match why {
+        match over(c, &out, add, this_mail, &per_address, &author_key, now)? {
             Some(w) => {
                 if !dropped.contains(&w) {
                     dropped.push(w);
@@ -198,7 +253,47 @@ pub(crate) fn charge(
             }
         }
     }
+    if !folded.is_empty() {
+        let at = kept.iter().position(|o| is_answer(o, mail, answer));
+        let mut left = 0;
+        for out in &folded {
+            if !at.is_some_and(|i| fold_into(&mut kept[i], out)) {
+                left += 1;
+            }
+        }
+        if left > 0 {
+            dropped.push(
+                "what the judge sends an address that has not confirmed it wants its mail: \
+                 the answer alone, of at most 64 KiB",
+            );
+        }
+    }
     Ok(note_dropped(kept, mail, answer, &dropped))
+}
+
+/// Charge the clock's mails `outs` (results, reminders) at `now`: a mail
+/// to an address that never confirmed it wants the judge's mail is kept
+/// only within that address's budget for other people's mail
+/// (`RECIPIENT_*`); the rest go as they are.
+pub(crate) fn charge_clock(c: &Conn, outs: Vec<Outgoing>, now: i64) -> TrustResult<Vec<Outgoing>> {
+    let mut kept = Vec::with_capacity(outs.len());
+    for out in outs {
+        let mut known = true;
+        for a in &out.to {
+            known &= super::confirm::confirmed(c, &a.email)?;
+        }
+        let bytes = (out.body.len() + out.subject.len()) as i64;
+        if known || charge_recipients(c, &out, bytes, now)? {
+            kept.push(out);
+        } else {
+            tracing::warn!(
+                to = %out.to.iter().map(|a| a.email.as_str()).collect::<Vec<_>>().join(","),
+                subject = %out.subject,
+                "a clock mail to an address that never confirmed was not sent: over its budget"
+            );
+        }
+    }
+    Ok(kept)
 }
 
 /// Add to the answer in `kept` a paragraph saying that mails were not
