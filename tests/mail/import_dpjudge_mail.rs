@@ -165,7 +165,7 @@ fn a_game_keeps_its_variant_through_a_shadowing_file_a_broken_one_and_reloads() 
     let mut send = |from: &str, body: &str| {
         n += 1;
         let raw = format!(
-            "From: {from}\r\nTo: judge@example.test\r\nSubject: ti\r\n\
+            "{STAMP}From: {from}\r\nTo: judge@example.test\r\nSubject: ti\r\n\
              Message-ID: <k{n}@players.example.test>\r\n\
              Date: Tue, 24 Nov 2026 08:00:00 +0000\r\n\r\n{body}\r\n"
         );
