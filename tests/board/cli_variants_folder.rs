@@ -38,12 +38,15 @@ fn run(args: &[&str], config: Option<&Path>, stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    child
+    // A command that refuses may end before it reads its input.
+    if let Err(e) = child
         .stdin
         .take()
         .expect("stdin")
         .write_all(stdin.as_bytes())
-        .expect("written");
+    {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().expect("ends")
 }
 
