@@ -14,7 +14,7 @@ use super::{
     Region, RegionId, Terrain, UnitKind, normalize_name,
 };
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use toml::Spanned;
 
@@ -259,6 +259,14 @@ fn ambiguous_names(b: &mut Builder, table: &[RawProvince]) -> HashMap<String, Ve
 /// Directed borders: (from, to, mobility bits) -> the line that lists it,
 /// so a border listed on one side only can be named by its line.
 type Edges = BTreeMap<(RegionId, RegionId, u8), usize>;
+
+/// The borders from region `r`, found in `edges` by their first key
+/// rather than by a pass over every border of the map.
+fn region_edges(edges: &Edges, r: RegionId) -> impl Iterator<Item = &(RegionId, RegionId, u8)> {
+    edges
+        .range((r, RegionId(0), 0)..=(r, RegionId(u16::MAX), u8::MAX))
+        .map(|(k, _)| k)
+}
 
 /// A split province's `coasts` table: coast -> its fleet borders.
 type CoastBorders = BTreeMap<String, Vec<Spanned<String>>>;
@@ -639,6 +647,7 @@ impl Geography {
     ) -> Vec<(ProvinceId, ProvinceId, crate::map::Crossing)> {
         use crate::map::Crossing;
         let mut out: Vec<(ProvinceId, ProvinceId, Crossing)> = Vec::new();
+        let mut marked: HashSet<(ProvinceId, ProvinceId)> = HashSet::new();
         for (i, rp) in table.iter().enumerate() {
             let from = ProvinceId(i as u16);
             let lists = [
@@ -651,11 +660,7 @@ impl Geography {
                         b.at(s, format!("unknown province `{}`", s.get_ref()));
                         continue;
                     };
-                    let province = |r: RegionId| self.regions[r.index()].province;
-                    let borders = edges
-                        .keys()
-                        .any(|&(f, t, _)| province(f) == from && province(t) == to);
-                    if !borders {
+                    if !self.borders_between(edges, from, to) {
                         b.at(
                             s,
                             format!(
@@ -664,7 +669,7 @@ impl Geography {
                                 s.get_ref()
                             ),
                         );
-                    } else if out.iter().any(|&(f, t, _)| f == from && t == to) {
+                    } else if !marked.insert((from, to)) {
                         b.at(s, format!("border to `{}` marked twice", s.get_ref()));
                     } else {
                         out.push((from, to, how));
@@ -673,6 +678,14 @@ impl Geography {
             }
         }
         out
+    }
+
+    /// Whether province `from` borders `to`: the borders of `from`'s
+    /// regions are looked at, not every border of the map.
+    fn borders_between(&self, edges: &Edges, from: ProvinceId, to: ProvinceId) -> bool {
+        self.provinces[from.index()].regions.iter().any(|&r| {
+            region_edges(edges, r).any(|&(_, t, _)| self.regions[t.index()].province == to)
+        })
     }
 
     /// `Lon` or `StP/nc`, for a problem about a region.
@@ -717,9 +730,7 @@ impl Geography {
                 continue;
             }
             let main = prov.main_region();
-            let has_fleet = edges
-                .keys()
-                .any(|&(f, _, m)| f == main && m == Mobility::FLEET.0);
+            let has_fleet = region_edges(edges, main).any(|&(_, _, m)| m == Mobility::FLEET.0);
             if !has_fleet {
                 b.at(
                     &rp.terrain,

@@ -17,6 +17,7 @@
 //! the map, where there is one, gives the places' points (`ps`).
 
 mod calendar;
+mod centres;
 mod dummies;
 mod locs;
 mod model;
@@ -32,7 +33,7 @@ mod write;
 use crate::variant::Variant;
 
 /// A line the importer cannot carry over, and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("{file}:{line}: `{what}`: {why}")]
 pub struct Refusal {
     /// The file it is in (as named by the map or its `USE` lines).
@@ -143,7 +144,7 @@ fn settle_dummies(model: &mut model::Model) {
             what,
             why,
         };
-        if !model.refusals.contains(&r) {
+        if model.refused.insert(r.clone()) {
             model.refusals.push(r);
         }
     }

@@ -4,6 +4,7 @@
 //! before anything is translated; and the reader's place in the files.
 
 use super::Refusal;
+use super::centres::Centres;
 use super::locs::{Locs, Terrain};
 use std::collections::{BTreeMap, HashMap};
 
@@ -26,7 +27,7 @@ pub(super) struct PowerDef {
     pub own_word: Option<String>,
     pub letter: Option<char>,
     /// Home centres, upper case.
-    pub homes: Vec<String>,
+    pub homes: Centres,
     /// `OWNS` centres, upper case, when given, with the file and line.
     pub owns: Option<(Vec<String>, String, usize)>,
     /// Starting units: kind letter and location as written.
@@ -52,7 +53,7 @@ pub(super) struct Model {
     /// made again when a line other than a unit's changes the units.
     pub units_at: Option<HashMap<String, usize>>,
     pub powers: Vec<PowerDef>,
-    pub unowned: Vec<String>,
+    pub unowned: Centres,
     /// `FLOW`: its words in order (seasons, `NEWYEAR`, `IFYEARDIV`).
     pub flow: Vec<super::calendar::FlowWord>,
     /// `BEGIN`: season, year, phase word.
@@ -87,6 +88,8 @@ pub(super) struct Model {
     /// administrative lines), for the imported file's header.
     pub notes: Vec<String>,
     pub refusals: Vec<Refusal>,
+    /// The refusals made so far, to say each once without a search.
+    pub refused: std::collections::HashSet<Refusal>,
     /// The dummy powers' rule words and `NO_DRAW` (`super::dummies`).
     pub dummy_words: super::dummies::DummyWords,
     /// `RULE FTF_PRESS`: face-to-face press (`super::press`).
@@ -112,7 +115,7 @@ impl Model {
             why: why.to_string(),
         };
         // A file included twice says the same thing twice.
-        if !self.refusals.contains(&r) {
+        if self.refused.insert(r.clone()) {
             self.refusals.push(r);
         }
     }

@@ -8,6 +8,7 @@
 
 use super::locs::{Loc, Terrain};
 use super::model::{Cursor, Model, PlaceName, same, title};
+use std::collections::HashMap;
 
 /// `[old ->] Place Name = abbr alias...`
 pub(super) fn place_name(line: &str, at: &Cursor<'_>, m: &mut Model) {
@@ -67,11 +68,8 @@ fn rename(old: &str, new: &str, m: &mut Model) {
         }
     }
     for p in &mut m.powers {
-        for c in p
-            .homes
-            .iter_mut()
-            .chain(p.owns.iter_mut().flat_map(|o| o.0.iter_mut()))
-        {
+        p.homes.rename(old, new);
+        for c in p.owns.iter_mut().flat_map(|o| o.0.iter_mut()) {
             if same(c, old) {
                 *c = new.to_string();
             }
@@ -83,11 +81,7 @@ fn rename(old: &str, new: &str, m: &mut Model) {
         }
         super::sites::rename(&mut p.special, old, new);
     }
-    for c in &mut m.unowned {
-        if same(c, old) {
-            *c = new.to_string();
-        }
-    }
+    m.unowned.rename(old, new);
     m.names.remove(&old.to_uppercase());
     m.units_changed();
     super::ports::rename_marks(&mut m.marks, old, new);
@@ -120,11 +114,11 @@ pub(super) fn drop_place(w: &str, m: &mut Model, uncoast: bool) {
     }
     m.names.retain(|abbr, _| !gone(abbr));
     for p in &mut m.powers {
-        p.homes.retain(|h| *h != up);
+        p.homes.remove(&up);
         p.units
             .retain(|(_, at)| at.to_uppercase().split('/').next() != Some(province.as_str()));
     }
-    m.unowned.retain(|h| *h != up);
+    m.unowned.remove(&up);
     m.units_changed();
     super::ports::drop_marks(&mut m.marks, w);
     super::owner_marks::drop_place(&mut m.owner_marks, w);
@@ -208,20 +202,52 @@ pub(super) fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
             abuts: Vec::new(),
         },
     };
-    for a in &written {
+    loc.abuts = borders(std::mem::take(&mut loc.abuts), &written, m);
+    m.locs.push(loc);
+}
+
+/// A place's borders `had` with a line's `written` ones read in order: a
+/// border written again moves to the end (once, whatever its case);
+/// `-X` takes off every border whose name starts so (DPjudge's reading:
+/// `-SPA`, Spain's coasts too), with its marks. Each border is found by
+/// its name, not searched for, so that a place of many borders reads in
+/// time proportional to them.
+fn borders(had: Vec<String>, written: &[String], m: &mut Model) -> Vec<String> {
+    // Where each name (in capitals) stands in `list`: a slot taken out
+    // is left empty.
+    let mut list: Vec<Option<String>> = Vec::with_capacity(had.len() + written.len());
+    let mut at: HashMap<String, Vec<usize>> = HashMap::new();
+    let put = |list: &mut Vec<Option<String>>, at: &mut HashMap<String, Vec<usize>>, a: String| {
+        at.entry(a.to_uppercase()).or_default().push(list.len());
+        list.push(Some(a));
+    };
+    for a in had {
+        put(&mut list, &mut at, a);
+    }
+    for a in written {
         if let Some(gone) = a.strip_prefix('-') {
-            // DPjudge's reading: every border whose name starts so goes
-            // (`-SPA`: Spain's coasts too), with its marks.
             let g = gone.to_uppercase();
-            loc.abuts.retain(|x| !x.to_uppercase().starts_with(&g));
+            at.retain(|k, slots| {
+                let keep = !k.starts_with(&g);
+                if !keep {
+                    for &i in slots.iter() {
+                        list[i] = None;
+                    }
+                }
+                keep
+            });
             super::ports::unmark(&mut m.marks, gone);
             super::owner_marks::unmark(&mut m.owner_marks, gone);
         } else {
-            loc.abuts.retain(|x| !same(x, a));
-            loc.abuts.push(a.clone());
+            if let Some(slots) = at.remove(&a.to_uppercase()) {
+                for i in slots {
+                    list[i] = None;
+                }
+            }
+            put(&mut list, &mut at, a.clone());
         }
     }
-    m.locs.push(loc);
+    list.into_iter().flatten().collect()
 }
 
 /// Whether the location `key` is a coast of the province `province`.

@@ -10,7 +10,6 @@
 use super::Refusal;
 use super::model::{Cursor, Model, PowerDef, same};
 use super::places;
-use std::collections::HashSet;
 
 /// How deep `USE` may nest: deeper is a loop.
 const MAX_DEPTH: usize = 8;
@@ -54,12 +53,15 @@ fn read_file(
         Ok(t) => t,
         Err(e) => {
             let file = stack.last().map_or_else(|| name.to_string(), Clone::clone);
-            m.refusals.push(Refusal {
+            let r = Refusal {
                 file,
                 line: used_at,
                 what: format!("USE {name}"),
                 why: format!("cannot read it: {e}"),
-            });
+            };
+            if m.refused.insert(r.clone()) {
+                m.refusals.push(r);
+            }
             return;
         }
     };
@@ -219,12 +221,6 @@ fn directive(
 /// A list of centres for `UNOWNED` (power `None`) or a power's homes:
 /// `-X` takes one off.
 fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usize>) {
-    // What the list holds already, so that a long one (the unowned
-    // centres of a large map) is not searched for each name.
-    let mut held: HashSet<String> = match power {
-        Some(p) => m.powers[p].homes.iter().cloned().collect(),
-        None => m.unowned.iter().cloned().collect(),
-    };
     for w in words {
         if let Some(c) = w.strip_prefix('-') {
             let c = c.to_uppercase();
@@ -233,16 +229,15 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
                     // DPjudge's `addHomes`: a home centre a power loses
                     // stays a centre, owned by nobody (1897's `RUSSIA
                     // -STP`: St Petersburg is a neutral centre).
-                    let before = m.powers[p].homes.len();
-                    m.powers[p].homes.retain(|x| *x != c);
-                    if m.powers[p].homes.len() < before && !m.unowned.contains(&c) {
+                    if m.powers[p].homes.remove(&c) {
                         m.unowned.push(c.clone());
                     }
                     super::sites::forget(&mut m.powers[p].special, &c);
                 }
-                None => m.unowned.retain(|x| *x != c),
+                None => {
+                    m.unowned.remove(&c);
+                }
             }
-            held.remove(&c);
             continue;
         }
         if w.starts_with('&') {
@@ -274,9 +269,7 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
             Some(p) => &mut m.powers[p].homes,
             None => &mut m.unowned,
         };
-        if held.insert(c.clone()) {
-            list.push(c);
-        }
+        list.push(c);
     }
 }
 
@@ -521,7 +514,7 @@ fn power_line(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
                 name: (*name).to_string(),
                 own_word: None,
                 letter: None,
-                homes: Vec::new(),
+                homes: Default::default(),
                 owns: None,
                 units: Vec::new(),
                 dummy: false,

@@ -454,6 +454,8 @@ fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> Names {
 fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes: &mut Vec<String>) {
     let kept = aliases(b, notes);
     let xy = super::ps::positions(b.m, &b.bases, &b.m.ps_info);
+    let marks = super::ports::by_province(&b.m.marks);
+    let owner_marks = super::owner_marks::by_province(&b.m.owner_marks);
     for base in &b.bases {
         let coasts: &[&Loc] = b.coasts.get(base).map_or(&[], Vec::as_slice);
         let terrain = match b.m.terrain(base) {
@@ -486,8 +488,10 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
             let _ = writeln!(out, "xy = [{x:.1}, {y:.1}]");
         }
         let port = b.m.terrain(base) == Some(Terrain::Port);
-        super::ports::province_lines(out, &b.m.marks, base, port, &|k| b.id(k));
-        super::owner_marks::province_line(out, &b.m.owner_marks, base, &|k| b.id(k));
+        let mine = marks.get(base).map_or(&[][..], Vec::as_slice);
+        super::ports::province_lines(out, mine, port, &|k| b.id(k));
+        let mine = owner_marks.get(base).map_or(&[][..], Vec::as_slice);
+        super::owner_marks::province_line(out, mine, &|k| b.id(k));
         if terrain == "impassable" {
             let _ = writeln!(out);
             continue;
