@@ -352,43 +352,36 @@ fn names_never_overlap_each_other_or_a_unit() {
     }
 }
 
-/// DPjudge's maps of tests/data/dpjudge (and, when
-/// `ZINEJUDGE_DPJUDGE_MAPS` names a folder of them, every map of DPjudge's
-/// repository there), imported without their PostScript maps: the
-/// picture is the computed layout. The maps the judge cannot play are
-/// left out.
-fn imported_without_postscript() -> Vec<Variant> {
-    let mut dirs = vec![std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/dpjudge"
-    ))];
-    if let Ok(d) = std::env::var("ZINEJUDGE_DPJUDGE_MAPS") {
-        dirs.push(d.into());
-    }
-    let mut out = Vec::new();
-    for dir in dirs {
-        let mut maps: Vec<String> = std::fs::read_dir(&dir)
-            .expect("the maps' folder")
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".map"))
-            .collect();
-        maps.sort();
-        for m in maps {
-            let mut fetch = |n: &str| {
-                if n.ends_with(".ps") {
-                    return Err("no PostScript map".to_string());
-                }
-                std::fs::read(dir.join(n))
-                    .map(|b| b.iter().map(|&c| char::from(c)).collect::<String>())
-                    .map_err(|e| e.to_string())
-            };
-            if let Ok(i) = zinejudge::testing::import::dpjudge::import(&m, &mut fetch) {
-                out.push(i.variant);
+/// Every DPjudge map of tests/data/dpjudge (all of DPjudge's that
+/// import, and the ones written here on its boards), imported without
+/// its PostScript map, so that the picture is the computed layout; and
+/// the names of the maps that do not import.
+fn imported_without_postscript() -> (Vec<Variant>, Vec<String>) {
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge"));
+    let mut maps: Vec<String> = std::fs::read_dir(dir)
+        .expect("the maps' folder")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".map"))
+        .collect();
+    maps.sort();
+    let (mut drawn, mut refused) = (Vec::new(), Vec::new());
+    for m in maps {
+        let mut fetch = |n: &str| {
+            if n.ends_with(".ps") {
+                return Err("no PostScript map".to_string());
             }
+            // DPjudge's files are Latin-1.
+            std::fs::read(dir.join(n))
+                .map(|b| b.iter().map(|&c| char::from(c)).collect::<String>())
+                .map_err(|e| e.to_string())
+        };
+        match zinejudge::testing::import::dpjudge::import(&m, &mut fetch) {
+            Ok(i) => drawn.push(i.variant),
+            Err(_) => refused.push(m),
         }
     }
-    out
+    (drawn, refused)
 }
 
 #[test]
@@ -396,11 +389,17 @@ fn names_and_units_never_overlap_on_dpjudge_maps_drawn_without_their_postscript(
     // Issue #52: without DPjudge's PostScript map the picture is laid out
     // from the borders; before, every province stood on one point, the
     // units in a diagonal pile and the names crowding the middle.
-    let maps = imported_without_postscript();
-    assert!(maps.len() >= 10, "{} maps imported", maps.len());
+    let (maps, refused) = imported_without_postscript();
+    // Two of DPjudge's maps ask for rules this judge does not have, and
+    // loop.map (written here) for a calendar that cannot be played: their
+    // own tests say why. Every other map is drawn.
+    assert_eq!(refused, ["loop.map", "vassal.map", "zeus.map"]);
+    // DPjudge's 34 and the three written here on its standard board.
+    assert_eq!(maps.len(), 37, "maps imported");
     for v in &maps {
+        let pic = Picture::new(v);
         let pos = full_board(v);
-        let bare = svg(v, &pos, &[], "t");
+        let bare = pic.board_svg(&pos, &[], "t", Viewer::Gm);
         let units = boxes(&bare, "<g class=\"unit");
         assert_eq!(units.len(), pos.units.len(), "{}", v.name);
         for (i, a) in units.iter().enumerate() {
@@ -408,8 +407,9 @@ fn names_and_units_never_overlap_on_dpjudge_maps_drawn_without_their_postscript(
                 assert!(!overlap(a, b), "{}: units {a:?} and {b:?} overlap", v.name);
             }
         }
+        // A dislodged unit beside every unit: the names clear them too.
         let dislodged: Vec<(Unit, Vec<_>)> = pos.units.iter().map(|u| (*u, vec![])).collect();
-        let s = svg(v, &pos, &dislodged, "t");
+        let s = pic.board_svg(&pos, &dislodged, "t", Viewer::Gm);
         names_clear(
             &format!("{} full board", v.name),
             &s,
