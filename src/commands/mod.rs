@@ -33,6 +33,7 @@ pub(crate) mod registry;
 mod respond;
 mod session;
 pub(crate) mod submit;
+pub(crate) mod variants_kept;
 
 /// Times as the commands show and read them (shared with the web pages).
 pub(crate) use crate::time;

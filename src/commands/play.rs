@@ -286,7 +286,7 @@ fn play_phase(
     tracing::info!(game = %g.name, phase = %v.calendar.short(pos.phase), ?trigger,
         deadline = ?g.deadline.map(|d| super::time::show(d, "UTC")), "phase processed");
     let kept = PhaseSource {
-        variant: v.name.clone(),
+        variant: v.key(),
         before,
         orders: held,
         title: title(&pr),
@@ -663,7 +663,8 @@ const PHASE_SOURCE: &str = "phase";
 /// stand for every reader's pictures.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct PhaseSource {
-    /// The variant's name.
+    /// The variant's key (`Variant::key`): the copy the game played,
+    /// whatever happens to its file before the mail goes.
     variant: String,
     /// The position before the phase, stored form.
     before: String,
@@ -684,7 +685,8 @@ const BOARD_SOURCE: &str = "board";
 /// position, not seven pictures (and the processing thread draws none).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct BoardSource {
-    /// The variant's name.
+    /// The variant's key (`Variant::key`): the copy the game plays,
+    /// whatever happens to its file before the mail goes.
     variant: String,
     /// The position, stored form.
     position: String,
@@ -712,7 +714,7 @@ pub(crate) fn board_later(
         Some(id) => id,
         None => {
             let kept = BoardSource {
-                variant: v.name.clone(),
+                variant: v.key(),
                 position: g.position.clone(),
                 title: format!("{}: {}", g.name, v.calendar.label(pos.phase)),
                 file: format!("{}-{}", g.name, v.calendar.short(pos.phase)),

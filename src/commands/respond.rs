@@ -6,7 +6,7 @@ use super::body::is_judges_own;
 use super::common::fit;
 use super::judge::Judge;
 use super::session::{Ctx, Session};
-use super::{cmd, mailrun, play, registry};
+use super::{cmd, mailrun, play, registry, variants_kept};
 use crate::daemon::process::{Responder, Response};
 use crate::mail::{Inbound, Outgoing, reply_to};
 use crate::store::{Conn, Tx};
@@ -60,6 +60,9 @@ impl Responder for Judge {
             }
             _ => mail,
         };
+        // Each game plays the variant it started with, whatever the
+        // folder now holds: settled before any command reads a game.
+        let mut variant_notices = variants_kept::settle(self, tx, t)?;
         let mut s = Session {
             tx,
             now: t,
@@ -110,6 +113,9 @@ impl Responder for Judge {
         reply.attachments = std::mem::take(&mut s.attach);
         let mut replies = vec![reply];
         replies.append(&mut s.out);
+        replies.append(&mut variant_notices);
+        // A game created now keeps the variant it starts with.
+        variants_kept::bind_new(self, tx, t)?;
         Ok(Response {
             replies,
             note: if s.did_something { "commands" } else { "idle" }.into(),
@@ -132,11 +138,14 @@ impl Responder for Judge {
     }
 
     fn due(&mut self, conn: &Conn, now: SystemTime) -> anyhow::Result<Vec<String>> {
-        play::due(conn, crate::daemon::process::unix(now))
+        // Games whose variant file changed are settled first.
+        let due = play::due(conn, crate::daemon::process::unix(now))?;
+        variants_kept::due(self, conn, due)
     }
 
     fn tick(&mut self, tx: &Tx<'_>, key: &str, now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
-        play::tick_game(self, tx, key, crate::daemon::process::unix(now))
+        let t = crate::daemon::process::unix(now);
+        variants_kept::tick(self, tx, key, t, |judge| play::tick_game(judge, tx, key, t))
     }
 
     fn parts(
@@ -144,6 +153,7 @@ impl Responder for Judge {
         conn: &Conn,
         later: &crate::mail::Later,
     ) -> anyhow::Result<Vec<crate::mail::Attached>> {
+        variants_kept::load_all(self, conn)?;
         play::parts(self, conn, later)
     }
 
@@ -163,6 +173,10 @@ impl Responder for Judge {
         cause: &str,
         now: SystemTime,
     ) -> anyhow::Result<Vec<Outgoing>> {
+        if key == variants_kept::SETTLE_KEY {
+            // Logged by the processor; no game to set aside.
+            return Ok(Vec::new());
+        }
         play::set_aside(self, tx, key, cause, crate::daemon::process::unix(now))
     }
 }

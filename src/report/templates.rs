@@ -54,6 +54,10 @@ pub(crate) const BUILTIN: &[(&str, &str)] = &[
         "notice-set-aside.txt",
         include_str!("../../templates/notice-set-aside.txt"),
     ),
+    (
+        "notice-variant.txt",
+        include_str!("../../templates/notice-variant.txt"),
+    ),
 ];
 
 /// A template problem: a GM's file that does not parse or render.

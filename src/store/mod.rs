@@ -149,6 +149,7 @@
 pub(crate) mod budget;
 pub(crate) mod confirm;
 pub(crate) mod games;
+pub(crate) mod kept;
 pub(crate) mod later;
 pub(crate) mod pages;
 pub(crate) mod pg;

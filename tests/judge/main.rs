@@ -42,3 +42,4 @@ mod variant_1700ad_replies;
 mod variant_abstraction2_mail;
 mod variant_abstraction2_rules;
 mod variant_ardri_rules;
+mod variants_kept;

@@ -352,6 +352,94 @@ fn names_never_overlap_each_other_or_a_unit() {
     }
 }
 
+/// Every DPjudge map of tests/data/dpjudge (all of DPjudge's that
+/// import, and the ones written here on its boards), imported without
+/// its PostScript map, so that the picture is the computed layout; and
+/// the names of the maps that do not import.
+fn imported_without_postscript() -> (Vec<Variant>, Vec<String>) {
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dpjudge"));
+    let mut maps: Vec<String> = std::fs::read_dir(dir)
+        .expect("the maps' folder")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".map"))
+        .collect();
+    maps.sort();
+    let (mut drawn, mut refused) = (Vec::new(), Vec::new());
+    for m in maps {
+        let mut fetch = |n: &str| {
+            if n.ends_with(".ps") {
+                return Err("no PostScript map".to_string());
+            }
+            // DPjudge's files are Latin-1.
+            std::fs::read(dir.join(n))
+                .map(|b| b.iter().map(|&c| char::from(c)).collect::<String>())
+                .map_err(|e| e.to_string())
+        };
+        match zinejudge::testing::import::dpjudge::import(&m, &mut fetch) {
+            Ok(i) => drawn.push(i.variant),
+            Err(_) => refused.push(m),
+        }
+    }
+    (drawn, refused)
+}
+
+#[test]
+fn names_and_units_never_overlap_on_dpjudge_maps_drawn_without_their_postscript() {
+    // Issue #52: without DPjudge's PostScript map the picture is laid out
+    // from the borders; before, every province stood on one point, the
+    // units in a diagonal pile and the names crowding the middle.
+    let (maps, refused) = imported_without_postscript();
+    // Two of DPjudge's maps ask for rules this judge does not have, and
+    // loop.map (written here) for a calendar that cannot be played: their
+    // own tests say why. Every other map is drawn.
+    assert_eq!(refused, ["loop.map", "vassal.map", "zeus.map"]);
+    // DPjudge's 34 and the three written here on its standard board.
+    assert_eq!(maps.len(), 37, "maps imported");
+    for v in &maps {
+        let pic = Picture::new(v);
+        let pos = full_board(v);
+        let bare = pic.board_svg(&pos, &[], "t", Viewer::Gm);
+        let units = boxes(&bare, "<g class=\"unit");
+        assert_eq!(units.len(), pos.units.len(), "{}", v.name);
+        for (i, a) in units.iter().enumerate() {
+            for b in &units[i + 1..] {
+                assert!(!overlap(a, b), "{}: units {a:?} and {b:?} overlap", v.name);
+            }
+        }
+        // A dislodged unit beside every unit: the names clear them too.
+        let dislodged: Vec<(Unit, Vec<_>)> = pos.units.iter().map(|u| (*u, vec![])).collect();
+        let s = pic.board_svg(&pos, &dislodged, "t", Viewer::Gm);
+        names_clear(
+            &format!("{} full board", v.name),
+            &s,
+            v.map.provinces().len(),
+        );
+    }
+    // The tallest board's PNG, composed over its layers as a results mail
+    // carries it, is the whole picture, to its bottom.
+    let tall = maps
+        .iter()
+        .max_by_key(|v| v.map.provinces().len())
+        .expect("a map");
+    let (svg, composed) = opening_pictures(tall);
+    let (whole, composed) = (pixels(&png(&svg).expect("renders")), pixels(&composed));
+    assert_eq!(
+        (whole.0, whole.1),
+        (composed.0, composed.1),
+        "{}",
+        tall.name
+    );
+    assert!(whole.1 > 1000, "{}: {} pixels tall", tall.name, whole.1);
+    let bottom = |px: &[u8]| -> u64 {
+        let w = whole.0 as usize;
+        let from = (whole.1 as usize - 400) * w * 3;
+        px[from..].iter().map(|&c| u64::from(c)).sum()
+    };
+    let (a, b) = (bottom(&whole.2), bottom(&composed.2));
+    assert!(a.abs_diff(b) * 100 < a, "{}: the bottom differs", tall.name);
+}
+
 #[test]
 fn small_provinces_names_are_drawn_at_a_readable_size() {
     let v = support_play::shipped("standard");

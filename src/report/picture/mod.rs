@@ -19,9 +19,11 @@
 
 mod compose;
 pub(crate) mod geometry;
+mod grid;
 pub(crate) mod labels;
 pub(crate) mod layout;
 pub(crate) mod outline;
+mod points;
 mod raster;
 pub(crate) mod scene;
 
