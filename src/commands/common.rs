@@ -3,7 +3,6 @@
 //! command.
 
 use super::error::{CmdError, CmdResult};
-use super::time;
 use crate::game::Position;
 use crate::map::PowerId;
 use crate::store::Conn;
@@ -19,16 +18,6 @@ pub(crate) fn fit(body: &str) -> String {
 /// A mail to each of `to`, with `subject` and `body` (see
 /// [`crate::mail::to_each`]).
 pub(crate) use crate::mail::to_each as mail_to;
-
-/// `d` in UTC, for a game whose zone `tz` is not at UTC then (so nobody
-/// need convert); `None` where the zone's time is UTC's (London in
-/// winter, though it says GMT).
-pub(crate) fn utc_too(d: i64, tz: &str) -> Option<String> {
-    let offset = jiff::Timestamp::from_second(d)
-        .map(|t| t.to_zoned(time::zone(tz)).offset().seconds())
-        .unwrap_or(0);
-    (offset != 0).then(|| time::show(d, "UTC"))
-}
 
 /// Load a game or say there is none.
 pub(crate) fn load(c: &Conn, name: &str) -> CmdResult<GameRow> {

@@ -97,7 +97,7 @@ impl Responder for Judge {
             read.reply = format!("{}\n\n{}", read.reply.trim_end(), said.trim_end());
         }
         s.send_press();
-        s.changes_told(&self.name, &self.templates)?;
+        super::changes::tell(self, &mut s)?;
         s.send_notices()?;
         let told = crate::trust::signon::tell_owners(&mut s.checks, &s.sender, tx, t)?;
         s.out.extend(told);

@@ -21,6 +21,7 @@ mod identity;
 mod import_dpjudge_calendar;
 mod import_dpjudge_dummies;
 mod import_dpjudge_press;
+mod newcomer;
 mod other_judges;
 mod picture;
 mod press_property;

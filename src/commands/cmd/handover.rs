@@ -98,7 +98,11 @@ pub(crate) fn give(
             }
         );
         if let Some(d) = g.deadline {
-            let _ = writeln!(body, "Deadline: {}", time::show(d, &g.settings.timezone));
+            let _ = writeln!(
+                body,
+                "Deadline: {}",
+                time::show_deadline(d, &g.settings.timezone)
+            );
         }
         let units: Vec<String> = pos
             .units

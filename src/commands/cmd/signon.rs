@@ -307,7 +307,10 @@ pub(crate) fn sign_on(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &Seat) -
             };
             let pos = crate::commands::position(&v, &g)?;
             let deadline = g.deadline.map_or(String::new(), |d| {
-                format!(", deadline {}", time::show(d, &g.settings.timezone))
+                format!(
+                    ", deadline {}",
+                    time::show_deadline(d, &g.settings.timezone)
+                )
             });
             // A finished game has no phase to play: say it is over
             // rather than name the phase it stopped in.

@@ -137,7 +137,7 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
         "game started"
     );
     let deadline = g.deadline.unwrap_or(s.now);
-    let d = time::show(deadline, &g.settings.timezone);
+    let d = time::show_deadline(deadline, &g.settings.timezone);
     s.say(&format!(
         "  {} has started: {}.\n  Deadline: {d}.",
         g.name,
@@ -215,8 +215,7 @@ fn start_context(
 ) -> CmdResult<serde_json::Value> {
     let p = PowerId(seat.power);
     let deadline = g.deadline.unwrap_or(0);
-    let shown = time::show(deadline, &g.settings.timezone);
-    let utc = crate::commands::utc_too(deadline, &g.settings.timezone);
+    let shown = time::show_deadline(deadline, &g.settings.timezone);
     let when = crate::commands::submit::when(judge, g, deadline, seat.wait)?;
     let centres: Vec<String> = pos
         .owners
@@ -236,7 +235,6 @@ fn start_context(
         "centres": centres,
         "phase": v.calendar.label(pos.phase),
         "deadline": shown,
-        "deadline_utc": utc,
         "when": when,
         "example": super::handover::example(v, pos, p),
         "board": crate::report::board::board(v, pos, Viewer::Power(p)),

@@ -1,0 +1,228 @@
+//! A first game as a newcomer plays it (issue #51): the GM's and the
+//! players' mails read as a postal-zine GM would have written them. Each
+//! test is one stumble of the issue, by mail through the judge.
+
+use crate::support_judge::{Sent, World};
+
+const GM: &str = "gm@example.test";
+const POWERS: [&str; 7] = [
+    "England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey",
+];
+
+fn addr(p: &str) -> String {
+    format!("{}@example.test", p.to_lowercase())
+}
+
+/// `text` with its lines joined and its spaces single, so that a check
+/// of a sentence does not depend on where the mail wrapped it.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn to<'s>(sent: &'s [Sent], who: &str) -> Vec<&'s Sent> {
+    sent.iter().filter(|m| m.to_has(who)).collect()
+}
+
+/// A standard game g whose GM first sends `setup` (after the sign-on),
+/// then every seat joined; returns the mails of the last JOIN (the
+/// start).
+fn standard(w: &mut World, setup: &str) -> Vec<Sent> {
+    w.reply(GM, "CREATE g standard gm-secret");
+    if !setup.is_empty() {
+        w.reply(GM, &format!("SIGNON GM g gm-secret\n{setup}"));
+    }
+    let mut last = Vec::new();
+    for p in POWERS {
+        last = w.mail(&addr(p), &format!("JOIN g secret-{p} {p}"));
+    }
+    last
+}
+
+fn gm(w: &mut World, lines: &str) -> Vec<Sent> {
+    w.mail(GM, &format!("SIGNON GM g gm-secret\n{lines}"))
+}
+
+fn orders(w: &mut World, p: &str, lines: &str) -> String {
+    w.reply(&addr(p), &format!("SIGNON {p} g secret-{p}\n{lines}"))
+}
+
+/// Every unit of every power but those in `silent` holds, as it stands
+/// at the start (complete orders while nothing has moved); returns every
+/// mail the judge sent meanwhile.
+fn all_hold(w: &mut World, silent: &[&str]) -> Vec<Sent> {
+    let units = [
+        ("England", "F Lon H\nF Edi H\nA Lvp H"),
+        ("France", "F Bre H\nA Par H\nA Mar H"),
+        ("Germany", "F Kie H\nA Ber H\nA Mun H"),
+        ("Italy", "F Nap H\nA Rom H\nA Ven H"),
+        ("Austria", "F Tri H\nA Vie H\nA Bud H"),
+        ("Russia", "F StP H\nA Mos H\nA War H\nF Sev H"),
+        ("Turkey", "F Ank H\nA Con H\nA Smy H"),
+    ];
+    let mut sent = Vec::new();
+    for (p, lines) in units {
+        if !silent.contains(&p) {
+            sent.extend(w.mail(&addr(p), &format!("SIGNON {p} g secret-{p}\n{lines}")));
+        }
+    }
+    sent
+}
+
+/// The `HH:MM` of the first time after `label` in `text`.
+fn clock_after(text: &str, label: &str) -> String {
+    let at = text
+        .find(label)
+        .unwrap_or_else(|| panic!("no {label:?} in {text}"));
+    text[at..]
+        .split_whitespace()
+        .find(|w| w.len() == 5 && w.as_bytes()[2] == b':')
+        .unwrap_or_else(|| panic!("no time after {label:?} in {text}"))
+        .to_string()
+}
+
+/// Item 6: a deadline set relative to now ("in 4m") is kept on the
+/// minute it is shown at, as is the deadline a phase's length sets after
+/// early processing: nothing is adjudicated before the minute shown, and
+/// it is adjudicated at it.
+#[test]
+fn item_6_a_deadline_is_kept_on_the_minute_shown() {
+    let mut w = World::new();
+    standard(&mut w, "SET GRACE 0h");
+    w.advance(24);
+    let r = w.reply(GM, "SIGNON GM g gm-secret\nSET DEADLINE in 4m");
+    // 12:00:24 and four minutes: shown as 12:05, kept at 12:05:00.
+    assert_eq!(clock_after(&r, "The deadline is now"), "12:05", "{r}");
+    let sent = w.advance(4 * 60 + 35);
+    assert!(
+        sent.iter().all(|m| !m.subject.contains("results")),
+        "adjudicated at 12:04:59, before the minute shown: {sent:#?}"
+    );
+    let sent = w.advance(1);
+    assert!(
+        sent.iter()
+            .any(|m| m.subject.contains("Spring 1901 results")),
+        "not adjudicated at 12:05:00, the minute shown: {sent:#?}"
+    );
+    // Early processing at 12:05:37: the phase's 72 hours end at a second
+    // of a minute; the next deadline is on the minute after, as shown.
+    w.advance(37);
+    let sent = all_hold(&mut w, &[]);
+    let results = to(&sent, &addr("England"))
+        .into_iter()
+        .find(|m| m.subject.contains("Fall 1901 results"))
+        .expect("the fall goes early");
+    assert_eq!(
+        clock_after(&results.body, "Next:"),
+        "12:06",
+        "{}",
+        results.body
+    );
+    let sent = w.advance(3 * 86400 + 22);
+    assert!(
+        sent.iter().all(|m| !m.subject.contains("results")),
+        "adjudicated at 12:05:59, before the minute shown: {sent:#?}"
+    );
+    let sent = w.advance(1);
+    assert!(
+        sent.iter()
+            .any(|m| m.subject.contains("Spring 1902 results")),
+        "{sent:#?}"
+    );
+}
+
+/// Item 10: after SET TIMEZONE, every place that shows a deadline shows
+/// it the same way: in the game's zone, and in UTC once.
+#[test]
+fn item_10_every_deadline_is_shown_in_the_games_zone_and_in_utc_once() {
+    let mut w = World::new();
+    let start = standard(&mut w, "SET TIMEZONE America/New_York\nSET GRACE 0h");
+    // The first deadline: Tue 04 Jan 2028 12:00 UTC, 07:00 in New York.
+    let shown = "Tue 04 Jan 2028 07:00 EST (12:00 UTC)";
+    let check = |what: &str, text: &str| {
+        let t = flat(text);
+        assert!(t.contains(shown), "{what}: {text}");
+        assert_eq!(t.matches("UTC").count(), 1, "{what}: UTC once: {text}");
+    };
+    let england = to(&start, &addr("England"));
+    let mail = england
+        .iter()
+        .find(|m| m.subject.contains("you are"))
+        .expect("a start mail");
+    // The start mail says it twice (the deadline, when the phase goes):
+    // in the same words each time.
+    assert_eq!(flat(&mail.body).matches(shown).count(), 2, "{}", mail.body);
+    let gms = to(&start, GM);
+    let gm_start = gms
+        .iter()
+        .find(|m| m.subject.contains("starts"))
+        .expect("the GM's start mail");
+    check("the GM's start mail", &gm_start.body);
+    let r = w.reply(&addr("France"), "SIGNON France g secret-France");
+    check("the sign-on", &r);
+    let r = orders(&mut w, "France", "A Par-Bur");
+    let at = r.find("Read from your mail").expect("orders read");
+    check("the sign-on line", &r[..at]);
+    check("the order reply", &r[at..]);
+    let r = w.reply(&addr("France"), "MAP g");
+    check("MAP", &r);
+    let r = w.reply(&addr("France"), "LIST g");
+    check("LIST", &r);
+    // The reminder, a day before.
+    let sent = w.advance(2 * 86400 + 3600);
+    let reminder = to(&sent, &addr("France"));
+    assert_eq!(reminder.len(), 1, "{sent:#?}");
+    check("the reminder", &reminder[0].body);
+    // The GM moves it: the reply and the notice.
+    let sent = gm(&mut w, "SET DEADLINE 2028-01-05 07:00");
+    let reply = to(&sent, GM);
+    let next = "Wed 05 Jan 2028 07:00 EST (12:00 UTC)";
+    assert!(flat(&reply[0].body).contains(next), "{}", reply[0].body);
+    let notice = to(&sent, &addr("France"));
+    assert!(flat(&notice[0].body).contains(next), "{}", notice[0].body);
+    // The results' "Next:" line.
+    let sent = w.advance(2 * 86400);
+    let results = to(&sent, &addr("France"))
+        .into_iter()
+        .find(|m| m.subject.contains("results"))
+        .expect("results");
+    let next = flat(&results.body[results.body.find("Next:").expect("a Next: line")..]);
+    assert!(
+        next.starts_with(
+            "Next: Fall 1901 movement, deadline Sat 08 Jan 2028 08:00 EST (13:00 UTC)."
+        ),
+        "{}",
+        results.body
+    );
+}
+
+/// Item 5: one GM mail, one mail to each player. `SET DEADLINE in 4m`
+/// with `SET GRACE 0h` tells each player the new deadline and the new
+/// grace in one mail; a player who still owes orders is reminded in it,
+/// and the clock sends no reminder of its own after it.
+#[test]
+fn item_5_one_gm_mail_makes_one_mail_to_each_player() {
+    let mut w = World::new();
+    standard(&mut w, "");
+    orders(&mut w, "France", "F Bre H\nA Par H\nA Mar H");
+    let mut sent = gm(&mut w, "SET DEADLINE in 4m\nSET GRACE 0h");
+    sent.extend(w.advance(30));
+    for p in POWERS {
+        let mine = to(&sent, &addr(p));
+        assert_eq!(mine.len(), 1, "{p}: {mine:#?}");
+        let body = flat(&mine[0].body);
+        assert!(
+            body.contains("The GM moved the deadline to Sat 01 Jan 2028 12:04 UTC."),
+            "{p}: {body}"
+        );
+        assert!(body.contains("Grace period 0h."), "{p}: {body}");
+        let reminded = body.contains("still missing for");
+        assert_eq!(reminded, p != "France", "{p}: {body}");
+    }
+    let england = flat(&to(&sent, &addr("England"))[0].body);
+    assert!(
+        england.contains("Reminder: still missing for England: F(Edi), F(Lon), A(Lvp)."),
+        "{england}"
+    );
+    // The GM wrote it: the reply says what was done, and no notice.
+    assert_eq!(to(&sent, GM).len(), 1, "{sent:#?}");
+}
