@@ -226,3 +226,48 @@ fn item_5_one_gm_mail_makes_one_mail_to_each_player() {
     // The GM wrote it: the reply says what was done, and no notice.
     assert_eq!(to(&sent, GM).len(), 1, "{sent:#?}");
 }
+
+/// Item 4: the GM's start mail names each power's player (their name and
+/// address: the GM sees addresses) and links the game's page; an
+/// observer's copy names the players as the roster does for everybody
+/// (no addresses unless SET ROSTER ADDRESSES).
+#[test]
+fn item_4_the_gms_start_mail_names_each_powers_player_and_links_the_page() {
+    let mut w = World::with_pages("https://judge.example.test/");
+    w.reply(GM, "CREATE g standard gm-secret");
+    w.reply("kibitzer@example.test", "OBSERVE g");
+    let mut last = Vec::new();
+    for p in POWERS {
+        last = w.mail(
+            &addr(p),
+            &format!("JOIN g secret-{p} {p}\nSET NAME Player of {p}"),
+        );
+    }
+    // The last JOIN started the game before its SET NAME: Turkey's player
+    // has no name yet.
+    let gm_mail = to(&last, GM)
+        .into_iter()
+        .find(|m| m.subject == "g: the game starts")
+        .expect("the GM's start mail");
+    let body = &gm_mail.body;
+    for p in POWERS {
+        let line = body
+            .lines()
+            .find(|l| l.trim_start().starts_with(p))
+            .unwrap_or_else(|| panic!("no line for {p}: {body}"));
+        assert!(line.contains(&format!("<{}>", addr(p))), "{line}");
+        if p != "Turkey" {
+            assert!(line.contains(&format!("Player of {p}")), "{line}");
+        }
+    }
+    assert!(
+        body.contains("The game's page: https://judge.example.test/games/g"),
+        "{body}"
+    );
+    let seen = to(&last, "kibitzer@example.test")
+        .into_iter()
+        .find(|m| m.subject == "g: the game starts")
+        .expect("the observer's start mail");
+    assert!(seen.body.contains("Player of England"), "{}", seen.body);
+    assert!(!seen.body.contains("@example.test"), "{}", seen.body);
+}

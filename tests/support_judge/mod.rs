@@ -121,6 +121,14 @@ impl World {
         )
     }
 
+    /// A world whose judge links the game pages served at `base` (ending
+    /// in `/`) from its mails, as `[web] base-url` makes it.
+    pub fn with_pages(base: &str) -> World {
+        let mut judge = Judge::new("zinejudge", "UTC");
+        judge.templates.link_pages(Some(base));
+        Self::with_judge(judge)
+    }
+
     /// A world whose judge also plays the variant in `file` (under tests/data).
     pub fn with_variant(file: &str) -> World {
         Self::with_variant_file(
