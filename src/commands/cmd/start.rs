@@ -231,6 +231,31 @@ fn overview_context(
     })
 }
 
+/// What a game that opens with adjustments (Ard-Ri's builds of Winter
+/// 379, a map with no starting units) asks of `p` at once: the builds due
+/// and where they may go, or the removals due. `null` in a game that
+/// opens with moves, or when nothing is due.
+fn adjust_context(v: &Variant, pos: &Position, p: PowerId) -> serde_json::Value {
+    if !matches!(
+        pos.phase.kind,
+        crate::variant::PhaseKind::Adjustment | crate::variant::PhaseKind::Placement
+    ) {
+        return serde_json::Value::Null;
+    }
+    let due = crate::game::step::due(v, pos)
+        .get(p.index())
+        .copied()
+        .unwrap_or(0);
+    match due {
+        0 => serde_json::Value::Null,
+        d if d > 0 => serde_json::json!({
+            "builds": d,
+            "sites": crate::game::check::build_sites(v, pos, p),
+        }),
+        d => serde_json::json!({"removals": -d}),
+    }
+}
+
 /// What the start mail of `seat`'s player says.
 fn start_context(
     judge: &Judge,
@@ -264,6 +289,7 @@ fn start_context(
         "deadline": shown,
         "when": when,
         "example": super::handover::example(v, pos, p),
+        "adjust": adjust_context(v, pos, p),
         "board": crate::report::board::board(v, pos, Viewer::Power(p)),
     }))
 }
