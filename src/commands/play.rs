@@ -12,7 +12,7 @@ use crate::game::step::{PhaseOrders, play};
 use crate::mail::Outgoing;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, format_order};
-use crate::report::{PhaseReport, data, data_for, title};
+use crate::report::{PhaseReport, data, data_told, title};
 use crate::rules::view::VariantRules;
 use crate::rules::view::View;
 use crate::store::Conn;
@@ -260,7 +260,12 @@ fn play_phase(
         &away,
         ended.is_some(),
     )?;
-    let texts = Texts::new(judge, &g, &pr, notes)?;
+    let disorder = if ended.is_some() {
+        Vec::new()
+    } else {
+        in_disorder(&v, &next, &seats, &missed)
+    };
+    let texts = Texts::new(judge, &g, &pr, notes, disorder)?;
     let phase = games::NewHistory {
         phase: &v.calendar.short(pos.phase),
         kind: "phase",
@@ -371,6 +376,19 @@ fn next_seats(
     Ok(())
 }
 
+/// The powers in civil disorder once a phase is played: those it put in
+/// it and those still in it, with something left to order.
+fn in_disorder(v: &Variant, next: &Position, seats: &[Seat], missed: &Missed) -> Vec<PowerId> {
+    v.map
+        .power_ids()
+        .filter(|p| {
+            !next.has_nothing(&v.map, *p)
+                && (missed.newly_disordered.contains(p)
+                    || seats[p.index()].status == SeatStatus::Disorder)
+        })
+        .collect()
+}
+
 /// The lines results end with: who is in civil disorder, an absence that
 /// moved the deadline, the end of the game.
 struct Notes(String);
@@ -390,15 +408,7 @@ impl Notes {
     ) -> CmdResult<Notes> {
         let mut t = String::new();
         if !ended {
-            let in_disorder: Vec<PowerId> = v
-                .map
-                .power_ids()
-                .filter(|p| {
-                    !next.has_nothing(&v.map, *p)
-                        && (missed.newly_disordered.contains(p)
-                            || seats[p.index()].status == SeatStatus::Disorder)
-                })
-                .collect();
+            let in_disorder = in_disorder(v, next, seats, missed);
             t.push_str(&disorder_note(v, &in_disorder, &missed.newly_disordered));
         }
         if !away.is_empty() {
@@ -427,15 +437,24 @@ struct Texts {
     public_viewer: Viewer,
     public: String,
     notes: String,
+    /// The powers in civil disorder once the phase is played.
+    disorder: Vec<PowerId>,
 }
 
 impl Texts {
-    fn new(judge: &Judge, g: &GameRow, pr: &PhaseReport<'_>, notes: Notes) -> CmdResult<Texts> {
+    fn new(
+        judge: &Judge,
+        g: &GameRow,
+        pr: &PhaseReport<'_>,
+        notes: Notes,
+        disorder: Vec<PowerId>,
+    ) -> CmdResult<Texts> {
         let public_viewer = pr.variant.copy_for(Viewer::Public, Viewer::Gm);
         let mut t = Texts {
             public_viewer,
             public: String::new(),
             notes: notes.0,
+            disorder,
         };
         t.public = t.render(judge, g, pr, public_viewer)?;
         Ok(t)
@@ -451,7 +470,7 @@ impl Texts {
         if viewer == self.public_viewer && !self.public.is_empty() {
             return Ok(self.public.clone());
         }
-        let d = data_for(pr, &judge.name, viewer);
+        let d = data_told(pr, &judge.name, viewer, &self.disorder);
         let text = judge
             .templates
             .results(g.settings.style, &d)

@@ -387,3 +387,53 @@ fn item_9_a_refused_build_says_what_is_wrong_and_where_each_kind_may_go() {
     assert!(why.contains("Mon (Mona Gha)"), "{why}");
     assert!(!why.contains("for an army: Cru (Cruachu), Mon"), "{why}");
 }
+
+/// Item 7: a power in civil disorder with a build due. Its centre chart
+/// line and its civil-disorder mail tell one truth: the build is waived
+/// while it is in civil disorder (the phase does not wait for it), and
+/// the winter's results say it was waived, for that reason.
+#[test]
+fn item_7_the_chart_and_the_civil_disorder_mail_tell_one_truth() {
+    let mut w = World::new();
+    standard(&mut w, "SET NMR CD\nSET GRACE 0h");
+    // Spring: Turkey walks into Bulgaria; the others hold. Complete
+    // orders: the spring goes at once.
+    orders(&mut w, "Turkey", "A Con-Bul\nF Ank H\nA Smy H");
+    all_hold(&mut w, &["Turkey"]);
+    // Fall: Turkey sends nothing; the others hold.
+    let mut sent = all_hold(&mut w, &["Turkey"]);
+    sent.extend(w.advance(4 * 86400));
+    let fall = to(&sent, &addr("Turkey"))
+        .into_iter()
+        .find(|m| m.subject.contains("Fall 1901 results"))
+        .unwrap_or_else(|| panic!("no fall results: {sent:#?}"));
+    let line = fall
+        .body
+        .lines()
+        .find(|l| l.trim_start().starts_with("Turkey "))
+        .unwrap_or_else(|| panic!("no chart line: {}", fall.body));
+    assert!(
+        line.contains("builds 1 (waived: in civil disorder)"),
+        "{line}"
+    );
+    let cd = to(&sent, &addr("Turkey"))
+        .into_iter()
+        .find(|m| m.subject == "g: Turkey is in civil disorder")
+        .unwrap_or_else(|| panic!("no civil-disorder mail: {sent:#?}"));
+    let said = flat(&cd.body);
+    assert!(
+        said.contains("the builds it is due are waived while it is in civil disorder"),
+        "{said}"
+    );
+    // Nobody else has an adjustment: the winter goes at once, and says
+    // why Turkey built nothing.
+    let winter = to(&sent, &addr("Turkey"))
+        .into_iter()
+        .find(|m| m.subject.contains("Winter 1901"))
+        .unwrap_or_else(|| panic!("no winter results: {sent:#?}"));
+    assert!(
+        flat(&winter.body).contains("Turkey: 1 build waived (in civil disorder)"),
+        "{}",
+        winter.body
+    );
+}
