@@ -19,6 +19,18 @@ pub(crate) fn fit(body: &str) -> String {
 /// [`crate::mail::to_each`]).
 pub(crate) use crate::mail::to_each as mail_to;
 
+/// Sign `mails` as the judge signs every mail it sends: its name after
+/// RFC 3676's separator (`-- `, with its space, which mail readers know a
+/// signature by), at the end of each body that has no signature yet (a
+/// notice's template signs its own, with the game's page).
+pub(crate) fn sign(mails: &mut [crate::mail::Outgoing], judge: &str) {
+    for m in mails {
+        if !m.body.lines().any(|l| l == "-- ") {
+            m.body = format!("{}\n\n-- \n{judge}\n", m.body.trim_end());
+        }
+    }
+}
+
 /// Load a game or say there is none.
 pub(crate) fn load(c: &Conn, name: &str) -> CmdResult<GameRow> {
     games::load(c, name)?.ok_or_else(|| {

@@ -108,6 +108,7 @@ impl Responder for Judge {
         );
         reply.subject = mask(&reply.subject, &read.secrets);
         reply.attachments = std::mem::take(&mut s.attach);
+        super::common::sign(&mut s.out, &self.name);
         let mut replies = vec![reply];
         replies.append(&mut s.out);
         Ok(Response {
@@ -136,7 +137,9 @@ impl Responder for Judge {
     }
 
     fn tick(&mut self, tx: &Tx<'_>, key: &str, now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
-        play::tick_game(self, tx, key, crate::daemon::process::unix(now))
+        let mut out = play::tick_game(self, tx, key, crate::daemon::process::unix(now))?;
+        super::common::sign(&mut out, &self.name);
+        Ok(out)
     }
 
     fn parts(

@@ -1489,13 +1489,18 @@ pub(crate) fn fit72(text: &str) -> String {
 }
 
 /// Fit every line of `text` in 72 columns, each on its own: a line that
-/// fits is kept as it is (trailing spaces dropped), a longer one is broken
-/// at spaces and goes on at its own indentation plus `more`. Lines are
-/// never re-flowed into their neighbours; tabs become four spaces.
+/// fits is kept as it is (trailing spaces dropped, but for the signature
+/// separator `-- `, whose space RFC 3676 makes part of it: mail readers
+/// know a signature by it), a longer one is broken at spaces and goes on
+/// at its own indentation plus `more`. Lines are never re-flowed into
+/// their neighbours; tabs become four spaces.
 pub(crate) fn fit_lines(text: &str, more: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.replace('\t', "    ").lines() {
-        if line.chars().count() <= 72 {
+        if line == "-- " {
+            out.push_str(line);
+            out.push('\n');
+        } else if line.chars().count() <= 72 {
             out.push_str(line.trim_end());
             out.push('\n');
         } else {
@@ -1525,6 +1530,9 @@ mod tests {
         }
         // Spacing within a line that fits is kept (a chart's columns).
         assert_eq!(fit72("Austria    3   +1\n"), "Austria    3   +1\n");
+        // The signature separator keeps its space (RFC 3676); other
+        // trailing spaces go.
+        assert_eq!(fit72("Bye.  \n-- \nzinejudge\n"), "Bye.\n-- \nzinejudge\n");
     }
 
     #[test]

@@ -437,3 +437,156 @@ fn item_7_the_chart_and_the_civil_disorder_mail_tell_one_truth() {
         winter.body
     );
 }
+
+/// Item 11: every mail the judge sends is signed with RFC 3676's
+/// separator, `-- ` with its space (which mail readers know a signature
+/// by), then the judge's name: replies, start mails, notices, press,
+/// reminders, results, the civil-disorder mails.
+#[test]
+fn item_11_every_mail_is_signed_with_the_separator_and_its_space() {
+    let mut w = World::new();
+    let mut all = Vec::new();
+    all.extend(w.mail("kibitzer@example.test", "HELP"));
+    all.extend(standard(&mut w, "SET NMR CD\nSET GRACE 1h"));
+    all.extend(w.mail("kibitzer@example.test", "OBSERVE g"));
+    all.extend(w.mail(
+        &addr("England"),
+        "SIGNON England g secret-England\nPRESS TO France\nhello\nENDPRESS\nBROADCAST\nhi all\nENDPRESS\nF Lon-ENG",
+    ));
+    all.extend(gm(&mut w, "SET DEADLINE +1h\nSET REMINDER 48h"));
+    all.extend(all_hold(&mut w, &["Turkey", "England"]));
+    for _ in 0..3 {
+        all.extend(w.advance(3 * 86400));
+    }
+    all.extend(w.mail(&addr("Turkey"), "SIGNON Turkey g secret-Turkey\nA Con H"));
+    all.extend(gm(&mut w, "PAUSE\nRESUME\nWHO\nMAP g\nPREVIEW"));
+    let subjects = |f: &dyn Fn(&Sent) -> bool| -> Vec<String> {
+        let mut v: Vec<String> = all
+            .iter()
+            .filter(|m| f(m))
+            .map(|m| m.subject.clone())
+            .collect();
+        v.dedup();
+        v
+    };
+    for kind in [
+        "press",
+        "results",
+        "paused",
+        "players joining",
+        "is back",
+        "civil disorder",
+    ] {
+        assert!(
+            all.iter().any(|m| m.subject.contains(kind)),
+            "no {kind} mail to check: {:?}",
+            subjects(&|_| true)
+        );
+    }
+    let bare = subjects(&|m| m.body.lines().any(|l| l == "--"));
+    assert!(bare.is_empty(), "signed `--` without its space: {bare:?}");
+    let unsigned = subjects(&|m| {
+        !m.body
+            .split("\n-- \n")
+            .nth(1)
+            .is_some_and(|sig| sig.starts_with("zinejudge"))
+    });
+    assert!(unsigned.is_empty(), "not signed: {unsigned:?}");
+}
+
+/// The README's row of njudge's and DPjudge's forms whose njudge column
+/// starts with `njudge`: its third column, what this judge does.
+fn readme_row(njudge: &str) -> String {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("the README");
+    readme
+        .lines()
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split(" | ").collect();
+            (cols.len() == 3 && cols[0].trim_start_matches("| ").starts_with(njudge))
+                .then(|| cols[2].trim_end_matches(" |").to_string())
+        })
+        .next()
+        .unwrap_or_else(|| panic!("no README row for {njudge}"))
+}
+
+/// Item 12: the README's table of njudge's and DPjudge's forms says of
+/// each form what the judge does with it: a row says "refused" exactly
+/// when the judge refuses the form (it said `MAP game` was refused while
+/// MAP answered with the board).
+#[test]
+fn item_12_the_readme_table_of_other_judges_forms_says_what_the_judge_does() {
+    let mut w = World::new();
+    standard(&mut w, "");
+    let player = |lines: &str| {
+        (
+            addr("England"),
+            format!("SIGNON England g secret-England\n{lines}"),
+        )
+    };
+    let the_gm = |lines: &str| (GM.to_string(), format!("SIGNON GM g gm-secret\n{lines}"));
+    let rows = [
+        ("`MAP game`", player("MAP g")),
+        ("`STATUS`", player("STATUS")),
+        ("`SET WAIT` / `SET NOWAIT`", player("SET WAIT\nSET NOWAIT")),
+        ("`TERMINATE`", the_gm("TERMINATE")),
+        ("`PREDICT`", the_gm("PREDICT")),
+        ("`VERSION`", player("VERSION")),
+        ("`LIST FULL`", player("LIST FULL")),
+        ("`WHOGAME` (after a sign-on)", player("WHOGAME")),
+        (
+            "`DIARY ... ENDPRESS`",
+            player("DIARY\nDear diary\nENDPRESS"),
+        ),
+        ("`GET PACKAGE`", player("GET PACKAGE")),
+        ("`SET MOVES NEXT 48.0`", the_gm("SET MOVES NEXT 48.0")),
+        (
+            "`SET DEADLINE Dec 2 23:30`",
+            the_gm("SET DEADLINE Dec 2 23:30"),
+        ),
+        ("`SET NO PRESS`", the_gm("SET NO PRESS")),
+        (
+            "`SET DRAW` / `SET NO DRAW`",
+            player("SET DRAW\nSET NO DRAW"),
+        ),
+        (
+            "`SET CONCEDE A` / `SET NO CONCEDE`",
+            player("SET CONCEDE A\nSET NO CONCEDE"),
+        ),
+        (
+            "`SET ABSENCE 24 DEC TO 6 JAN`",
+            player("SET ABSENCE 24 DEC TO 6 JAN"),
+        ),
+        (
+            "`FAKE`, `PRESS FROM G`",
+            player("PRESS FROM G\nhi\nENDPRESS"),
+        ),
+        ("`BECOME England`", the_gm("BECOME England")),
+    ];
+    for (njudge, (from, mail)) in rows {
+        let row = readme_row(njudge);
+        let r = w.reply(&from, &mail);
+        let refused = r.contains("Not done") || r.contains("Not understood");
+        assert_eq!(
+            row.starts_with("refused"),
+            refused,
+            "README: {njudge} | {row}; the judge answered:\n{r}"
+        );
+    }
+}
+
+/// Item 12: a sign-on by the power's full name gets no unasked hint of
+/// its njudge letter ("Midhe's letter is I"); one by the letter is told
+/// which power the letter is.
+#[test]
+fn item_12_a_sign_on_by_name_gets_no_letter_hint() {
+    let mut w = World::new();
+    ardri(&mut w);
+    let r = w.reply(&addr("Midhe"), "SIGNON Midhe g secret-Midhe");
+    assert!(r.contains("Signed on as Midhe"), "{r}");
+    assert!(!r.contains("letter"), "{r}");
+    let r = w.reply(&addr("Midhe"), "SIGNON Ig secret-Midhe");
+    assert!(r.contains("Signed on as Midhe"), "{r}");
+    assert!(r.contains("Midhe's letter is I"), "{r}");
+}
