@@ -590,3 +590,239 @@ fn item_12_a_sign_on_by_name_gets_no_letter_hint() {
     assert!(r.contains("Signed on as Midhe"), "{r}");
     assert!(r.contains("Midhe's letter is I"), "{r}");
 }
+
+/// The attachment of `m` whose name ends with `ext`.
+fn file<'m>(m: &'m Sent, ext: &str) -> &'m [u8] {
+    let i = m
+        .attachments
+        .iter()
+        .position(|(name, _)| name.ends_with(ext))
+        .unwrap_or_else(|| panic!("no {ext} with {:?}: {:?}", m.subject, m.attachments));
+    &m.files[i].0
+}
+
+/// The SVG of the map attached to `m`.
+fn svg_of(m: &Sent) -> String {
+    String::from_utf8(file(m, ".svg").to_vec()).expect("an SVG is text")
+}
+
+/// The legend of a picture: its powers' lines.
+fn legend(svg: &str) -> &str {
+    let at = svg.find("<g class=\"legend\"").expect("a legend");
+    &svg[at..]
+}
+
+/// The Ard-Ri game of [`ardri`] after its opening builds, each power's
+/// armies on its three home centres: the results mail to Muma.
+fn ardri_built(w: &mut World) -> Sent {
+    ardri(w);
+    let builds = [
+        ("Ulaid", "Aic Ema Mag"),
+        ("Connacht", "Cru Mon Tua"),
+        ("Midhe", "Gua Tem Uis"),
+        ("Laigin", "Aie Alm Naa"),
+        ("Muma", "Anu Edg Eog"),
+    ];
+    let mut sent = Vec::new();
+    for (p, sites) in builds {
+        let lines: Vec<String> = sites.split(' ').map(|s| format!("Build A {s}")).collect();
+        sent.extend(w.mail(
+            &addr(p),
+            &format!("SIGNON {p} g secret-{p}\n{}", lines.join("\n")),
+        ));
+    }
+    to(&sent, &addr("Muma"))
+        .into_iter()
+        .find(|m| m.in_reply_to.is_none() && m.attachments.len() == 2)
+        .cloned()
+        .unwrap_or_else(|| panic!("no results with pictures: {sent:#?}"))
+}
+
+/// Item 11: the picture's legend lists the powers in the game: an Ard-Ri
+/// game without the Vikings has no line for them (it had "Vikings (V):
+/// 0 centres, 0 units"), in the SVG and in the PNG alike; a board with
+/// them has.
+#[test]
+fn item_11_the_legend_lists_only_the_powers_in_the_game() {
+    use zinejudge::testing::report::picture::{png, svg};
+    let mut w = World::new();
+    let results = ardri_built(&mut w);
+    let drawn = svg_of(&results);
+    for p in ARDRI {
+        assert!(
+            legend(&drawn).contains(&format!("{p} (")),
+            "{p}: {}",
+            legend(&drawn)
+        );
+    }
+    assert!(!legend(&drawn).contains("Vikings"), "{}", legend(&drawn));
+    // The PNG's legend is the SVG's: the band below the map, compared
+    // in rows of 8 pixels.
+    let whole = crate::picture::pixels(&png(&drawn).expect("renders"));
+    let (width, height, sent) = crate::picture::pixels(file(&results, ".png"));
+    assert_eq!((whole.0, whole.1), (width, height));
+    let (w8, band) = (width as usize / 8, 60usize);
+    for by in (height as usize - band) / 8..height as usize / 8 {
+        for bx in 0..w8 {
+            let mean = |px: &[u8], c: usize| -> u32 {
+                let mut m = 0u32;
+                for y in by * 8..by * 8 + 8 {
+                    for x in bx * 8..bx * 8 + 8 {
+                        m += u32::from(px[(y * width as usize + x) * 3 + c]);
+                    }
+                }
+                m / 64
+            };
+            for c in 0..3 {
+                let (a, b) = (mean(&whole.2, c), mean(&sent, c));
+                assert!(
+                    a.abs_diff(b) <= 24,
+                    "the PNG's legend differs at block {bx},{by}"
+                );
+            }
+        }
+    }
+    // A board with the Vikings lists them.
+    let v = zinejudge::variant::builtin("ardri")
+        .expect("shipped")
+        .expect("loads");
+    let with = svg(&v, &zinejudge::game::Position::initial(&v), &[], "t");
+    assert!(legend(&with).contains("Vikings ("), "{}", legend(&with));
+}
+
+/// Item 11: no unit's marker (its box, letters, coast, a built unit's
+/// ring, a gone unit's cross) covers a province's name or a centre's
+/// mark, in the pictures of Ard-Ri's opening builds (the ring of each
+/// unit built hid the name of the centre it was built in).
+#[test]
+fn item_11_unit_markers_never_cover_centre_names() {
+    let mut w = World::new();
+    let svg = svg_of(&ardri_built(&mut w));
+    assert_eq!(svg.matches("<g class=\"unit built\"").count(), 15, "{svg}");
+    let names = crate::picture::boxes(&svg, "<text class=\"label\"");
+    assert!(!names.is_empty());
+    for m in crate::picture::markers(&svg) {
+        for n in &names {
+            assert!(
+                !crate::picture::overlap(n, &m),
+                "a unit's marker {m:?} covers the name at {n:?}"
+            );
+        }
+    }
+}
+
+/// Whether `p` is inside `rings` (even-odd).
+fn inside(rings: &[Vec<(f32, f32)>], p: (f32, f32)) -> bool {
+    let mut c = false;
+    for r in rings {
+        for k in 0..r.len() {
+            let (a, b) = (r[k], r[(k + 1) % r.len()]);
+            if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) / (b.1 - a.1) * (b.0 - a.0) {
+                c = !c;
+            }
+        }
+    }
+    c
+}
+
+/// Item 11: on the standard map Switzerland's impassable hatch is
+/// clearly not a power's colour (its grey hatch looked like Germany's
+/// centres) nor open land: the mean colour of its pixels in the PNG a
+/// player gets is far from that of every power's home centre and of an
+/// unowned province.
+#[test]
+fn item_11_switzerland_is_clearly_not_a_powers_colour() {
+    let mut w = World::new();
+    standard(&mut w, "");
+    let sent = all_hold(&mut w, &[]);
+    let mail = to(&sent, &addr("Germany"))
+        .into_iter()
+        .find(|m| m.in_reply_to.is_none() && m.attachments.len() == 2)
+        .cloned()
+        .unwrap_or_else(|| panic!("no results with pictures: {sent:#?}"));
+    let svg = svg_of(&mail);
+    let (width, _, px) = crate::picture::pixels(file(&mail, ".png"));
+    // The map is drawn below the title band.
+    let top: f32 = svg
+        .split("<g transform=\"translate(0 ")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the map's offset");
+    // Names and units are left out: the area's own colour is compared.
+    let mut covered = crate::picture::boxes(&svg, "<text class=\"label\"");
+    covered.extend(crate::picture::markers(&svg));
+    let mean = |abbr: &str| -> [f32; 3] {
+        let rings = crate::picture::area(&svg, abbr);
+        assert!(!rings.is_empty(), "no area {abbr}");
+        let (mut sum, mut n) = ([0f32; 3], 0f32);
+        let pts = rings.iter().flatten();
+        let x0 = pts.clone().map(|p| p.0).fold(f32::MAX, f32::min) as usize;
+        let x1 = pts.clone().map(|p| p.0).fold(0.0, f32::max) as usize;
+        let y0 = pts.clone().map(|p| p.1).fold(f32::MAX, f32::min) as usize;
+        let y1 = pts.map(|p| p.1).fold(0.0, f32::max) as usize;
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let p = (x as f32 + 0.5, y as f32 + 0.5);
+                let near = |b: &[f32; 4]| {
+                    p.0 > b[0] - 2.0
+                        && p.0 < b[0] + b[2] + 2.0
+                        && p.1 > b[1] - 2.0
+                        && p.1 < b[1] + b[3] + 2.0
+                };
+                if !inside(&rings, p) || covered.iter().any(near) {
+                    continue;
+                }
+                let i = ((y + top as usize) * width as usize + x) * 3;
+                for (c, s) in sum.iter_mut().enumerate() {
+                    *s += f32::from(px[i + c]);
+                }
+                n += 1.0;
+            }
+        }
+        assert!(n > 50.0, "{abbr}: {n} pixels");
+        sum.map(|s| s / n)
+    };
+    let swi = mean("Swi");
+    let far = |what: &str, c: [f32; 3]| {
+        let d = swi
+            .iter()
+            .zip(&c)
+            .map(|(a, b)| (a - b).powi(2))
+            .sum::<f32>()
+            .sqrt();
+        assert!(d >= 60.0, "Switzerland {swi:?} is {d:.0} from {what} {c:?}");
+    };
+    for (power, home) in [
+        ("Austria", "Vie"),
+        ("England", "Lon"),
+        ("France", "Par"),
+        ("Germany", "Ber"),
+        ("Italy", "Rom"),
+        ("Russia", "Mos"),
+        ("Turkey", "Con"),
+    ] {
+        far(power, mean(home));
+    }
+    far("unowned land", mean("Boh"));
+}
+
+/// Item 11: every template of the judge's mail that signs it writes
+/// RFC 3676's separator, `-- ` with its space, never a bare `--`.
+#[test]
+fn item_11_the_templates_sign_with_the_separator_and_its_space() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let mut signed = 0;
+    for e in std::fs::read_dir(&dir).expect("templates/") {
+        let path = e.expect("an entry").path();
+        if path.extension().is_none_or(|x| x != "txt") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a template");
+        for l in text.lines().filter(|l| l.trim_end() == "--") {
+            assert_eq!(l, "-- ", "{}: {l:?}", path.display());
+            signed += 1;
+        }
+    }
+    assert!(signed > 0, "no template signs");
+}
