@@ -699,16 +699,7 @@ fn item_11_unit_markers_never_cover_centre_names() {
     let mut w = World::new();
     let svg = svg_of(&ardri_built(&mut w));
     assert_eq!(svg.matches("<g class=\"unit built\"").count(), 15, "{svg}");
-    let names = crate::picture::boxes(&svg, "<text class=\"label\"");
-    assert!(!names.is_empty());
-    for m in crate::picture::markers(&svg) {
-        for n in &names {
-            assert!(
-                !crate::picture::overlap(n, &m),
-                "a unit's marker {m:?} covers the name at {n:?}"
-            );
-        }
-    }
+    crate::picture_support::no_marker_covers_a_name("Ard-Ri's builds", &svg);
 }
 
 /// Whether `p` is inside `rings` (even-odd).
@@ -750,8 +741,8 @@ fn item_11_switzerland_is_clearly_not_a_powers_colour() {
         .and_then(|n| n.parse().ok())
         .expect("the map's offset");
     // Names and units are left out: the area's own colour is compared.
-    let mut covered = crate::picture::boxes(&svg, "<text class=\"label\"");
-    covered.extend(crate::picture::markers(&svg));
+    let mut covered = crate::picture_support::boxes(&svg, "<text class=\"label\"");
+    covered.extend(crate::picture_support::markers(&svg));
     let mean = |abbr: &str| -> [f32; 3] {
         let rings = crate::picture::area(&svg, abbr);
         assert!(!rings.is_empty(), "no area {abbr}");
@@ -825,4 +816,44 @@ fn item_11_the_templates_sign_with_the_separator_and_its_space() {
         }
     }
     assert!(signed > 0, "no template signs");
+}
+
+/// Item 1: a reply that quotes the judge's request to confirm, under a
+/// Subject of its own, masks no ordinary word. The request's line "join
+/// the game g as a player" read, quoted, as a JOIN whose password was
+/// "game": the answer's Subject was "Re: my ********", and "game" was
+/// masked everywhere in it.
+#[test]
+fn item_1_a_quoted_request_to_confirm_masks_no_word() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE g standard gm-secret");
+    w.auto_confirm = false;
+    let sent = w.mail("new@example.test", "JOIN g secret-new England");
+    let request = sent
+        .iter()
+        .find(|m| m.subject.contains("[CONFIRM "))
+        .unwrap_or_else(|| panic!("no request: {sent:#?}"));
+    assert!(
+        flat(&request.body).contains("join the game g as a player"),
+        "{}",
+        request.body
+    );
+    let quoted: String = request.body.lines().map(|l| format!("> {l}\r\n")).collect();
+    let raw = format!(
+        "From: new@example.test\r\nTo: judge@example.test\r\nSubject: my game\r\n\
+         Message-ID: <quoting@example.test>\r\n\r\nYes, that was me, for the game.\r\n\r\n\
+         On Monday the judge wrote:\r\n{quoted}"
+    );
+    let sent = w.raw(raw.as_bytes());
+    let reply = sent
+        .iter()
+        .find(|m| m.in_reply_to.as_deref() == Some("quoting@example.test"))
+        .unwrap_or_else(|| panic!("no answer: {sent:#?}"));
+    assert_eq!(reply.subject, "Re: my game");
+    assert!(!reply.body.contains("********"), "{}", reply.body);
+    assert!(
+        flat(&reply.body).contains("A mail of yours still waits"),
+        "{}",
+        reply.body
+    );
 }
