@@ -100,7 +100,7 @@ impl Responder for Judge {
             read.reply = format!("{}\n\n{}", read.reply.trim_end(), said.trim_end());
         }
         s.send_press();
-        s.changes_told(&self.name, &self.templates)?;
+        super::changes::tell(self, &mut s)?;
         s.send_notices()?;
         let told = crate::trust::signon::tell_owners(&mut s.checks, &s.sender, tx, t)?;
         s.out.extend(told);
@@ -114,6 +114,7 @@ impl Responder for Judge {
         let mut replies = vec![reply];
         replies.append(&mut s.out);
         replies.append(&mut variant_notices);
+        super::common::sign(&mut replies[1..], &self.name);
         // A game created now keeps the variant it starts with.
         variants_kept::bind_new(self, tx, t)?;
         Ok(Response {
@@ -145,7 +146,10 @@ impl Responder for Judge {
 
     fn tick(&mut self, tx: &Tx<'_>, key: &str, now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
         let t = crate::daemon::process::unix(now);
-        variants_kept::tick(self, tx, key, t, |judge| play::tick_game(judge, tx, key, t))
+        let mut out =
+            variants_kept::tick(self, tx, key, t, |judge| play::tick_game(judge, tx, key, t))?;
+        super::common::sign(&mut out, &self.name);
+        Ok(out)
     }
 
     fn parts(

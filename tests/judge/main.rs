@@ -4,6 +4,8 @@
 //! One test binary for many files (each file a module), so the suite links
 //! a few binaries instead of one per file.
 
+#[path = "../picture_support/mod.rs"]
+mod picture_support;
 #[path = "../support_judge/mod.rs"]
 mod support_judge;
 #[path = "../support_play/mod.rs"]
@@ -21,6 +23,7 @@ mod identity;
 mod import_dpjudge_calendar;
 mod import_dpjudge_dummies;
 mod import_dpjudge_press;
+mod newcomer;
 mod other_judges;
 mod picture;
 mod press_property;

@@ -8,27 +8,38 @@ use crate::commands::error::CmdResult;
 use crate::commands::{Ctx, Judge, Session, load, time};
 use crate::variant::features::Viewer;
 
-/// MAP game, STATUS game.
-pub(crate) struct Status(String);
+/// MAP game, STATUS game; `None`: the game the sender is signed on to
+/// (njudge's STATUS alone, as WHO alone).
+pub(crate) struct Status(Option<String>);
 
 impl Command for Status {
     const SPEC: Spec = Spec {
         also: &["MAP", "POSITION"],
         ..Spec::new(
             "STATUS",
-            "MAP game  (or STATUS game)",
+            "MAP [game]  (or STATUS [game]; alone after SIGNON: your game)",
             "The game's position: every power's units and centres, with the map attached.",
         )
     };
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
         match args.bare().words.as_slice() {
-            [game] => Ok(Status(game.clone())),
+            [] => Ok(Status(None)),
+            [game] => Ok(Status(Some(game.clone()))),
             _ => Err(format!("write {}", Self::SPEC.usage)),
         }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
-        let g = load(s.tx, &self.0)?;
+        let name = match (self.0, &s.ctx) {
+            (Some(g), _) => g,
+            (None, Ctx::Gm { game } | Ctx::Power { game, .. }) => game.clone(),
+            (None, Ctx::None) => {
+                return Err(
+                    "write MAP game (or SIGNON first: then MAP alone names your game)".into(),
+                );
+            }
+        };
+        let g = load(s.tx, &name)?;
         let (v, pos) = judge.board(&g)?;
         let viewer = match &s.ctx {
             Ctx::Power { game, power } if game.eq_ignore_ascii_case(&g.name) => {
@@ -40,14 +51,12 @@ impl Command for Status {
         let deadline = g
             .deadline
             .filter(|_| g.status == crate::game::record::Status::Active);
-        let shown = deadline.map(|d| time::show(d, &g.settings.timezone));
-        let utc = deadline.and_then(|d| crate::commands::utc_too(d, &g.settings.timezone));
+        let shown = deadline.map(|d| time::show_deadline(d, &g.settings.timezone));
         let ctx = serde_json::json!({
             "game": g.name,
             "variant": v.title,
             "status": g.status.as_str(),
             "deadline": shown,
-            "deadline_utc": utc,
             "board": crate::report::board::board(&v, &pos, viewer),
         });
         let text = judge
