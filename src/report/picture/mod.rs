@@ -171,6 +171,9 @@ pub fn colour(p: PowerId) -> &'static str {
     COLOURS[p.index() % COLOURS.len()]
 }
 
+/// The font size of a fleet's coast beside its unit (`sc`).
+const COAST_SIZE: f32 = 8.0;
+
 const LAND: &str = "#efe6cb";
 const SEA: &str = "#bcd5ec";
 const IMPASSABLE: &str = "#5f584e";
@@ -594,14 +597,22 @@ impl<'v> Picture<'v> {
             TokenStyle::Dislodged => ("#d50000", 2.4),
             _ => ("#111111", 1.1),
         };
-        // The box with its stroke fits the room the names keep free for a
-        // unit (layout::TOKEN_W by TOKEN_H), so no name is under it.
+        // The box with its stroke, and a fleet's coast written beside it,
+        // fit the room the names keep free for a unit (layout::TOKEN_W by
+        // TOKEN_H), so no name is under either: the two are centred
+        // together on the unit's point.
+        let map = &self.variant.map;
+        let coast = map
+            .region(u.region)
+            .coast
+            .map(|c| map.coast(c).abbr.as_str());
+        let coast_w = coast.map_or(0.0, |c| 1.0 + c.chars().count() as f32 * COAST_SIZE * 0.62);
         let w = (8.0
             + letter.chars().count() as f32 * big * 0.62
             + initial.chars().count() as f32 * 4.6)
-            .min(layout::TOKEN_W - sw);
+            .min(layout::TOKEN_W - sw - coast_w);
         let h = 15.0f32.min(layout::TOKEN_H - sw);
-        let (x, y) = (at.0 - w / 2.0, at.1 - h / 2.0);
+        let (x, y) = (at.0 - (w + coast_w) / 2.0, at.1 - h / 2.0);
         let opacity = if style == TokenStyle::Gone {
             r#" opacity="0.55""#
         } else {
@@ -642,13 +653,13 @@ impl<'v> Picture<'v> {
             TokenStyle::Gone => cross(o, at, room_h / 2.0 - 1.4, "gone"),
             _ => {}
         }
-        if let Some(c) = self.variant.map.region(u.region).coast {
+        if let Some(c) = coast {
             let _ = write!(
                 o,
-                r##"<text x="{:.1}" y="{:.1}" font-size="8" fill="#111111">{}</text>"##,
+                r##"<text x="{:.1}" y="{:.1}" font-size="{COAST_SIZE:.0}" fill="#111111">{}</text>"##,
                 x + w + 1.0,
                 y + 6.0,
-                esc(&self.variant.map.coast(c).abbr)
+                esc(c)
             );
         }
         let _ = writeln!(o, "</g>");
