@@ -353,8 +353,8 @@ impl Newcomer<'_> {
         s.expect(&each(&players, &["g1: new deadline and settings"]));
         let shown = after(&s.reply().body, "The deadline is now");
         on_the_minute_in_zone_and_utc(&shown, "the GM's reply");
-        // Four minutes from now, to the minute.
-        let utc = shown
+        // Four minutes from now, to the minute (both in the game's zone).
+        let at = shown
             .split_whitespace()
             .find(|w| w.len() == 5 && w.as_bytes()[2] == b':')
             .and_then(|w| {
@@ -364,7 +364,7 @@ impl Newcomer<'_> {
             .expect("a time");
         let now = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::get(ZONE).expect("the zone"));
         let now = i64::from(now.hour()) * 60 + i64::from(now.minute());
-        let ahead = (utc - now).rem_euclid(24 * 60);
+        let ahead = (at - now).rem_euclid(24 * 60);
         assert!(
             (3..=5).contains(&ahead),
             "in 4m: {shown:?}, {ahead} minutes ahead"

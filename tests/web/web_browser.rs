@@ -307,7 +307,7 @@ async fn a_past_phase_shows_its_results(c: &fantoccini::Client, pages: &Pages, s
         .text()
         .await
         .expect("text");
-    let mailed = &results_for(sent, "watcher@example.test", "Spring 1901").body;
+    let mailed = results_for(sent, "watcher@example.test", "Spring 1901").text();
     assert_eq!(
         report.trim_end(),
         mailed.trim_end(),

@@ -160,7 +160,7 @@ fn a_past_phase_shows_the_results_and_map_exactly_as_mailed_to_an_observer() {
         let page = pages.get(&format!("/games/g1/phases/{short}"));
         assert_eq!(page.status, 200, "{short}");
         let text = between(&page.body, "<pre class=\"report\">", "</pre>").expect("results");
-        assert_eq!(unescape(text), mail.body, "{short}: the text as mailed");
+        assert_eq!(unescape(text), mail.text(), "{short}: the text as mailed");
         let (_, mailed_svg) = mail
             .attachments
             .iter()
@@ -249,7 +249,7 @@ fn the_atom_feed_has_every_result_and_every_broadcast_and_nothing_private() {
         .expect("content");
     assert_eq!(
         unescape(between(&html, "<pre>", "</pre>").expect("pre")),
-        mail.body
+        mail.text()
     );
     assert_eq!(
         spring.links[0].href,
@@ -478,7 +478,7 @@ fn a_1066_game_never_shows_haralds_hidden_units_on_any_page() {
     // The phase page's text is the observers' mail.
     let watcher = results_for(&sent, "watcher@example.test", "March 1066");
     let text = between(&seen_pages[3].1, "<pre class=\"report\">", "</pre>").expect("results");
-    assert_eq!(unescape(text), watcher.body);
+    assert_eq!(unescape(text), watcher.text());
 }
 
 #[test]

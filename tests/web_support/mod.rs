@@ -73,6 +73,14 @@ impl Sent {
     pub fn to_has(&self, addr: &str) -> bool {
         self.to.iter().any(|t| t.eq_ignore_ascii_case(addr))
     }
+
+    /// The text without the judge's signature (after `-- `): what a page
+    /// shows of a results mail.
+    pub fn text(&self) -> &str {
+        self.body
+            .rfind("\n-- \n")
+            .map_or(self.body.as_str(), |i| &self.body[..i])
+    }
 }
 
 /// The judge over a store on disk (or on a PostgreSQL server), fed mail
