@@ -297,6 +297,18 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         code_key = (SELECT code_key FROM addresses WHERE addresses.address = pending.address);
     CREATE INDEX pending_code ON pending (code_key);
     CREATE INDEX pending_inbound ON pending (inbound_id);",
+    // 13: njudge's diaries: a player's entries, numbered per power (a
+    // number is never used again), kept until the game ends and then sent
+    // to everybody in it.
+    "CREATE TABLE diaries (
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        power INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, power, n)
+    );",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -534,6 +546,16 @@ pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
         WHERE a.address = pending.address;
     CREATE INDEX pending_code ON pending (code_key);
     CREATE INDEX pending_inbound ON pending (inbound_id);",
+    // 13: njudge's diaries (see the SQLite list).
+    "CREATE TABLE diaries (
+        game CITEXT NOT NULL REFERENCES games (name) ON DELETE CASCADE,
+        power BIGINT NOT NULL,
+        n BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        deleted BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, power, n)
+    );",
 ];
 
 /// A key for PostgreSQL's advisory lock that serializes migrations.
