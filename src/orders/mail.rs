@@ -234,6 +234,18 @@ pub fn find_orders(
     body: &str,
     phase: Option<PhaseKind>,
 ) -> Vec<FoundOrder> {
+    find_orders_as(parser, body, phase, None)
+}
+
+/// [`find_orders`], knowing what a unit named alone is in an adjustment
+/// phase (`A Ber`: a build for a power with builds due, `bare` the
+/// heading it reads as; see [`Context::bare`]).
+pub fn find_orders_as(
+    parser: &OrderParser<'_>,
+    body: &str,
+    phase: Option<PhaseKind>,
+    bare: Option<Heading>,
+) -> Vec<FoundOrder> {
     let mut out = Vec::new();
     let mut heading: Option<Heading> = None;
     let mut power: Option<PowerId> = None;
@@ -296,6 +308,7 @@ pub fn find_orders(
                     phase,
                     heading,
                     carrier,
+                    bare,
                 },
             );
             carrier = result
