@@ -18,6 +18,7 @@ mod body;
 mod cmd;
 pub(crate) mod command;
 mod common;
+mod conditional;
 mod drawn;
 mod ending;
 pub(crate) mod error;

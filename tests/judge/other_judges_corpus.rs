@@ -13,7 +13,7 @@ use serde::Deserialize;
 use support_judge::{Sent, World};
 
 /// How many of the corpus's mails must be understood.
-const MIN_UNDERSTOOD: usize = 0;
+const MIN_UNDERSTOOD: usize = 56;
 
 const POWERS: [&str; 7] = [
     "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
@@ -111,8 +111,9 @@ fn try_mail(m: &Mail) -> (bool, String) {
         .find(|s| s.to_has(&to) && s.in_reply_to.is_some())
         .map(|s| flat(&s.body))
         .unwrap_or_default();
+    // What the phase brings is in the mails its processing sends.
     if m.process {
-        sent.extend(w.mail(GM, &format!("SIGNON GM g {GM_PW}\nPROCESS")));
+        sent = w.mail(GM, &format!("SIGNON GM g {GM_PW}\nPROCESS"));
     }
     let got = flat(
         &sent

@@ -18,7 +18,7 @@
 //! by the GM here: the sign-on says so and the GM is told, rather than
 //! "sign-on failed".
 
-use crate::commands::command::{Anyone, Args, Command, Secret, Spec, game_words};
+use crate::commands::command::{Anyone, Args, Command, Governs, Secret, Spec, game_words};
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::{Ctx, Judge, Session, find_power, time};
 use crate::game::record::{SeatStatus, Status};
@@ -119,6 +119,7 @@ impl Command for SignOn {
         secret: Secret::Varies,
         also: &["SIGN ON"],
         echo_failed: true,
+        governs: Governs::Seat,
         ..Spec::new(
             "SIGNON",
             "SIGNON power game password  (also SIGNON Egame password, SIGNON england@game password, SIGNON GM game password; njudge's SIGNON ?game password joins, SIGNON Ogame password observes)",
