@@ -83,6 +83,20 @@ pub enum ConfigError {
         #[source]
         problem: crate::store::Unusable,
     },
+    /// A server the configuration names, or the web address, cannot be
+    /// used as the judge would use it (`check-config`'s network checks):
+    /// the cause, naming the server, is the source.
+    #[error("{key} = {value}")]
+    Server {
+        /// The key that names what failed (`imap.host`, `imap.user` for a
+        /// login refused, `web.address`).
+        key: &'static str,
+        /// Its value, quoted.
+        value: String,
+        /// What failed.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A template in `judge.templates` does not parse.
     #[error("judge.templates = {}: a template does not parse", quoted(&.0.display().to_string()))]
     Template(PathBuf, #[source] crate::report::templates::TemplateError),
@@ -1100,6 +1114,69 @@ fn resolve_trust(t: RawTrust) -> Result<crate::trust::sender::Policy, ConfigErro
     })
 }
 
+/// How long `check-config` waits for each server it checks.
+pub(crate) const NETWORK_CHECK: Duration = Duration::from_secs(5);
+
+/// Whether the web address can be listened on: bound for a moment (with
+/// `SO_REUSEPORT`, so that two checks at once do not take each other for
+/// a server; the judge's own listener does not set it). An address a
+/// judge's own pages already answer on (a judge running there, checked
+/// again before a reload) is noted rather than refused. Runs in a Tokio
+/// runtime (listening registers the socket with it).
+fn check_bind(web: &Web) -> Result<Option<String>, ConfigError> {
+    let refused = |e: std::io::Error| ConfigError::Server {
+        key: "web.address",
+        value: quoted(&web.address.to_string()),
+        source: format!("cannot listen there: {e}").into(),
+    };
+    let listen = || -> std::io::Result<tokio::net::TcpListener> {
+        let socket = match web.address {
+            std::net::SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+            std::net::SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+        };
+        socket.set_reuseport(true)?;
+        socket.bind(web.address)?;
+        socket.listen(1)
+    };
+    match listen() {
+        Ok(_) => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse && serves_pages(web.address) => {
+            Ok(Some(format!(
+                "web.address {} is in use by a judge's pages (a judge runs there): not checked",
+                web.address
+            )))
+        }
+        Err(e) => Err(refused(e)),
+    }
+}
+
+/// Whether a judge's pages answer on `address` (asked within
+/// [`NETWORK_CHECK`]): their footer says what they are.
+fn serves_pages(address: std::net::SocketAddr) -> bool {
+    use std::io::{Read, Write};
+    let mut at = address;
+    if at.ip().is_unspecified() {
+        at.set_ip(match at {
+            std::net::SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            std::net::SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    let Ok(mut tcp) = std::net::TcpStream::connect_timeout(&at, NETWORK_CHECK) else {
+        return false;
+    };
+    let _ = tcp.set_read_timeout(Some(NETWORK_CHECK));
+    let _ = tcp.set_write_timeout(Some(NETWORK_CHECK));
+    if tcp
+        .write_all(b"GET / HTTP/1.0\r\nHost: check-config\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut page = Vec::new();
+    let _ = tcp.take(256 * 1024).read_to_end(&mut page);
+    String::from_utf8_lossy(&page).contains("a play-by-email judge")
+}
+
 impl Config {
     /// Load `path` over the defaults (or the defaults alone) and resolve it.
     ///
@@ -1169,6 +1246,61 @@ impl Config {
                 problem,
             }
         })
+    }
+
+    /// Check what `check-config` can prove of the servers the judge will
+    /// use, changing nothing: it logs in to the IMAP server (and looks at
+    /// the mailbox) and to the SMTP server as the judge would, each within
+    /// [`NETWORK_CHECK`], and binds the web address for a moment. Returns
+    /// notes for the summary (a web address already served by a judge's
+    /// pages, as when one runs there). `run` does not make these checks at
+    /// start: a mail server down at boot is waited for, and a refused login
+    /// is logged as an error.
+    pub fn check_servers(&self) -> Result<Vec<String>, ConfigError> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| ConfigError::Server {
+                key: "inbound.source",
+                value: "(network checks)".into(),
+                source: Box::new(e),
+            })?;
+        if let Source::Imap(i) = &self.source {
+            rt.block_on(crate::mail::imap::check_login(i, NETWORK_CHECK))
+                .map_err(|e| {
+                    let (key, value) = match &e {
+                        crate::mail::imap::ImapError::Login { user, .. } => ("imap.user", user),
+                        _ => ("imap.host", &i.host),
+                    };
+                    ConfigError::Server {
+                        key,
+                        value: quoted(value),
+                        source: Box::new(e),
+                    }
+                })?;
+        }
+        if let Sink::Smtp { settings, .. } = &self.sink {
+            let checked = crate::mail::smtp::SmtpSink::new(settings)
+                .map(|sink| rt.block_on(async { sink.check_login(NETWORK_CHECK).await }));
+            if let Err(e) | Ok(Err(e)) = checked {
+                let (key, value) = match (&e, &settings.user) {
+                    (crate::mail::smtp::SmtpError::Login { .. }, Some(user)) => {
+                        ("smtp.user", user.as_str())
+                    }
+                    _ => ("smtp.host", settings.host.as_str()),
+                };
+                return Err(ConfigError::Server {
+                    key,
+                    value: quoted(value),
+                    source: Box::new(e),
+                });
+            }
+        }
+        let mut notes = Vec::new();
+        if self.web.enabled {
+            notes.extend(rt.block_on(async { check_bind(&self.web) })?);
+        }
+        Ok(notes)
     }
 
     /// The raw file checked section by section, in the order a GM reads

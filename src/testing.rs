@@ -22,8 +22,9 @@ pub mod store {
     pub use crate::store::{
         AsLocation, Claimant, DEFAULT_LEASE, Later, Location, OutMail, PgLocation, Store,
         StoreError, TAKEOVER_POLL, add_mail_source, finish_inbound, idle_answer, insert_inbound,
-        mail_source, meta, next_serial, note_answer, params, prune_inbound, queue_outbox,
-        queue_outbox_later, redact_inbound, set_meta, take_inbound,
+        kept_parts, mail_source, meta, next_serial, note_answer, params, prune_inbound,
+        queue_outbox, queue_outbox_later, queue_outbox_parts, redact_inbound, set_meta,
+        take_inbound, unpack,
     };
     // From their definitions, not through `store`'s own re-exports, which
     // are `pub(crate)` (`unreachable_pub` does not follow a chain of them).
@@ -76,7 +77,8 @@ pub mod store {
 pub mod mail {
     pub use crate::mail::clean::unsafe_char;
     pub use crate::mail::{
-        Budget, Identity, Inbound, JUDGE_MARK, OverBudget, message_id_of, read, read_within,
+        Attached, Budget, Identity, Inbound, JUDGE_MARK, OverBudget, message_id_of, read,
+        read_within,
     };
 
     /// Reading and writing a Maildir.

@@ -16,6 +16,9 @@
 //! all press is archived, results reach the Maildir with their pictures,
 //! and nothing of the game goes when the mail is pruned.
 //!
+//! A second harness measures what issue 53 measured: ten games of one
+//! phase each, and how much the store grew for each game-phase.
+//!
 //! Not run by default; meaningful in a release build:
 //!
 //!     cargo test --release --test storage_game -- --ignored --nocapture
@@ -57,6 +60,8 @@ struct Game<'a> {
     seq: u64,
     mails: u64,
     press: u64,
+    /// The game's name.
+    name: String,
 }
 
 impl Game<'_> {
@@ -99,13 +104,13 @@ impl Game<'_> {
     }
 
     fn row(&self) -> games::GameRow {
-        games::load(self.judge.store().conn(), "g")
+        games::load(self.judge.store().conn(), &self.name)
             .expect("store")
             .expect("the game")
     }
 
     fn history_len(&self) -> usize {
-        games::history(self.judge.store().conn(), "g")
+        games::history(self.judge.store().conn(), &self.name)
             .expect("history")
             .len()
     }
@@ -115,7 +120,7 @@ impl Game<'_> {
     /// and the GM's PROCESS when someone with a choice sent nothing.
     fn play_phase(&mut self, v: &Variant, powers: &[String], pos: &Position) {
         let year = pos.phase.year;
-        let seats = games::seats(self.judge.store().conn(), "g").unwrap();
+        let seats = games::seats(self.judge.store().conn(), &self.name).unwrap();
         let before = self.history_len();
         let movement = pos.phase.kind == PhaseKind::Movement;
         if movement {
@@ -171,8 +176,26 @@ impl Game<'_> {
     }
 }
 
+/// Where the store's pages go, by table and index (SQLite's dbstat),
+/// largest first: what to look at when the store grows.
+fn pages_by_table(c: &zinejudge::testing::store::Conn) -> String {
+    let pages: Vec<(String, i64)> = c
+        .query_map(
+            "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 8",
+            &[],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    pages
+        .iter()
+        .map(|(n, b)| format!("{n} {:.0} KB", *b as f64 / 1e3))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Figures {
+    phases: usize,
     store_bytes: u64,
     kept_bytes: u64,
     maildir_bytes: u64,
@@ -203,6 +226,7 @@ fn one_run() -> Figures {
         seq: 0,
         mails: 0,
         press: 0,
+        name: "g".into(),
     };
     g.mail(GM, "CREATE g standard gm-secret\nSET PRESS GREY");
     g.settle();
@@ -286,6 +310,7 @@ fn one_run() -> Figures {
         ),
         archived.len(),
     );
+    eprintln!("pages by table: {}", pages_by_table(c));
     assert_eq!(history.len(), phases, "every phase is in the history");
     assert_eq!(archived.len() as u64, press, "all press is archived");
     // Each player gets every phase's results. The GM's copies are mail
@@ -320,16 +345,18 @@ fn one_run() -> Figures {
     drop(s);
     let kept_bytes = tree_bytes(&store) + tree_bytes(&wal);
     eprintln!(
-        "{phases} phases to {}, {mails} mails in, {} out, in {seconds:.1} s: store {:.2} MB when all \
-         was sent ({table}); {:.2} MB kept for good once the retention passed (pruned {pruned:?}); \
+        "{phases} phases to {}, {mails} mails in, {} out, in {seconds:.1} s: {:.1} KB a game-phase; \
+         store {:.2} MB when all was sent ({table}); {:.2} MB kept for good once the retention passed (pruned {pruned:?}); \
          outbox Maildir {:.1} MB, {results} results mails with pictures",
         history.last().map_or("-", |h| h.phase.as_str()),
         counts.outbox,
+        store_bytes as f64 / 1e3 / phases as f64,
         store_bytes as f64 / 1e6,
         kept_bytes as f64 / 1e6,
         maildir_bytes as f64 / 1e6,
     );
     Figures {
+        phases,
         store_bytes,
         kept_bytes,
         maildir_bytes,
@@ -348,11 +375,113 @@ fn a_whole_standard_game_fits_in_a_small_store() {
     let all: Vec<Figures> = (0..runs).map(|_| one_run()).collect();
     let m = |f: fn(&Figures) -> f64| median(all.iter().map(f).collect());
     eprintln!(
-        "median of {runs} run(s): store {:.2} MB when all was sent, {:.2} MB kept for good, \
-         outbox Maildir {:.1} MB, {:.1} s",
+        "median of {runs} run(s): store {:.2} MB when all was sent ({:.1} KB a game-phase), \
+         {:.2} MB kept for good, outbox Maildir {:.1} MB, {:.1} s",
         m(|f| f.store_bytes as f64 / 1e6),
+        m(|f| f.store_bytes as f64 / 1e3 / f.phases as f64),
         m(|f| f.kept_bytes as f64 / 1e6),
         m(|f| f.maildir_bytes as f64 / 1e6),
         m(|f| f.seconds),
+    );
+}
+
+/// The issue's own measure (#53): ten standard games by mail, each
+/// created, filled (seven players who used the judge before) and played
+/// for one phase (every power's orders and READY), the judge stopped
+/// cleanly; how much the store grew for each game-phase (the store then
+/// less a store with no games), pictures on. The start's board is the
+/// first phase's picture.
+fn ten_games_one_phase_each() -> f64 {
+    const GAMES: usize = 10;
+    let tmp = TempDir::new("storage-ten");
+    let empty = {
+        let path = tmp.path().join("empty.sqlite");
+        drop(zinejudge::testing::store::Store::open(&path).unwrap());
+        tree_bytes(&path)
+    };
+    let judge = Judge::start_with(tmp.path(), &maildir_config(tmp.path(), ""));
+    let v: Variant = zinejudge::variant::builtin("standard").unwrap().unwrap();
+    let powers: Vec<String> = v
+        .map
+        .power_ids()
+        .map(|p| v.map.power(p).name.clone())
+        .collect();
+    let player = |p: &str, i: usize| format!("{}.{i}@example.test", p.to_lowercase());
+    let mut known: Vec<String> = Vec::new();
+    for i in 0..GAMES {
+        known.push(format!("gm{i}@example.test"));
+        known.extend(powers.iter().map(|p| player(p, i)));
+    }
+    judge.confirmed(&known.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut g = Game {
+        judge: &judge,
+        inbox: Maildir::open(&tmp.path().join("in")).unwrap(),
+        seq: 0,
+        mails: 0,
+        press: 0,
+        name: String::new(),
+    };
+    for i in 0..GAMES {
+        g.name = format!("s{i}");
+        g.mail(
+            &format!("gm{i}@example.test"),
+            &format!("CREATE s{i} standard gm-secret"),
+        );
+        g.settle();
+        for p in &powers {
+            g.mail(&player(p, i), &format!("JOIN s{i} pw-{p} {p}"));
+        }
+        g.settle();
+        let row = g.row();
+        assert_eq!(row.status, Status::Active, "{}", judge.log_tail(30));
+        let pos = Position::from_toml(&v, &row.position).expect("position");
+        for (k, p) in powers.iter().enumerate() {
+            let orders = support_judge::bot::orders(&v, &pos, PowerId(k as u8));
+            g.mail(
+                &player(p, i),
+                &format!("SIGNON {p} s{i} pw-{p}\n{}\nREADY", orders.join("\n")),
+            );
+        }
+        g.settle();
+        assert_eq!(g.history_len(), 1, "{}", judge.log_tail(30));
+    }
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while judge.counts().unsent > 0 {
+        assert!(Instant::now() < deadline, "{}", judge.log_tail(30));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(g);
+    let mut judge = judge;
+    judge.signal(libc::SIGTERM);
+    judge.wait_exit(Duration::from_secs(60));
+    let store = tmp.path().join("store.sqlite");
+    let grown = tree_bytes(&store) + tree_bytes(&tmp.path().join("store.sqlite-wal")) - empty;
+    let per = grown as f64 / GAMES as f64 / 1e3;
+    let mut s = zinejudge::testing::store::Store::open(&store).unwrap();
+    let c = s.conn();
+    let one = |sql: &str| -> i64 { c.query_row(sql, &[], |r| r.get(0)).unwrap() };
+    eprintln!(
+        "ten games, one phase each: the store grew {per:.1} KB a game-phase; {} mails in, {} out \
+         ({} B of text kept); pages by table: {}",
+        one("SELECT count(*) FROM inbound"),
+        one("SELECT count(*) FROM outbox"),
+        one("SELECT coalesce(sum(length(raw)), 0) FROM outbox"),
+        pages_by_table(c)
+    );
+    per
+}
+
+#[test]
+#[ignore = "a harness: cargo test --release --test storage_game -- --ignored --nocapture"]
+fn ten_games_of_one_phase_grow_the_store_little() {
+    let runs: usize = std::env::var("ZJ_STORAGE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let all: Vec<f64> = (0..runs).map(|_| ten_games_one_phase_each()).collect();
+    eprintln!(
+        "median of {runs} run(s): {:.1} KB a game-phase (runs: {all:.1?})",
+        median(all.clone())
     );
 }

@@ -537,6 +537,13 @@ fn check_build(
     if only.is_some_and(|k| !k.contains(&kind)) || !q.may_build_kind(power, kind) {
         return Err(Illegal::KindNotHere(kind));
     }
+    // A defensive army "is restricted to the homeland" (1000 AD rule 7):
+    // built outside it (the Magyars and Polacks' Lombardy, rule 4, is a
+    // build centre of theirs but no part of their homeland) it could
+    // never move or support.
+    if kind == UnitKind::DefensiveArmy && !map.power(power).homeland.contains(&at.province) {
+        return Err(Illegal::OutsideHomeland);
+    }
     let region = match coast_region {
         Some(r) if map.admits(r, kind) => r,
         _ => match map.default_region(at.province, kind) {

@@ -107,7 +107,8 @@ pub enum Illegal {
     NeverBuilt(crate::map::UnitKind),
     /// No off-board centre left to build from.
     NoReserve,
-    /// A defensive army moves and supports only within its homeland.
+    /// A defensive army is restricted to its homeland: it is built, moves
+    /// and supports only within it.
     OutsideHomeland,
     /// One defensive army per power at a time.
     OneDefensiveArmy,
@@ -133,10 +134,11 @@ pub enum Illegal {
     /// Fleets and land units do not support each other (1700 AD II rule
     /// 8: "fleets exert no influence on land units").
     FleetsApart,
-    /// An earlier impulse of the unit failed, or it was dislodged: it
-    /// stands for the rest of the turn (1700 AD II rule 4: "second impulse
-    /// orders which do not make sense because of first impulse conflicts
-    /// become stand orders").
+    /// A later impulse that no longer makes sense: the unit was
+    /// dislodged, or an earlier move of it failed and this is a move from
+    /// where it did not get (1700 AD II rule 4: "second impulse orders
+    /// which do not make sense because of first impulse conflicts become
+    /// stand orders").
     Stands,
 
     /// The army may board only its own fleet, at sea, next to it.
@@ -197,6 +199,12 @@ pub enum Illegal {
     CannotDestroy,
     /// The order belongs to another kind of phase.
     WrongPhase,
+    /// The order's power gives no orders now (a rule feature silences it:
+    /// 1000 AD rule 13's anarchy, a dormant or dummy power): its units
+    /// hold. The phase step marks such orders so, one verdict per order
+    /// given, so that whoever reads the results with the orders finds each
+    /// order's verdict at its own index.
+    Silenced,
     /// An order this game's rules do not have.
     NotInThisGame,
     /// Past the most orders the movement judge takes in one phase
@@ -289,7 +297,7 @@ impl fmt::Display for Illegal {
             Illegal::NoSuchKind(_) => "this game has no units of that kind",
             Illegal::NoReserve => "no off-board centre is left to build from",
             Illegal::OutsideHomeland => {
-                "a defensive army moves and supports only within its homeland"
+                "a defensive army is restricted to its homeland: it is built, moves and supports only within it"
             }
             Illegal::OneDefensiveArmy => "a power may have only one defensive army at a time",
             Illegal::NotInHomeland => "units are placed within your homeland",
@@ -300,7 +308,7 @@ impl fmt::Display for Illegal {
                 "fleets and land units do not support each other: fleets support only fleets"
             }
             Illegal::Stands => {
-                "the unit stands: an earlier impulse failed or it was dislodged"
+                "the unit stands: an earlier move of it failed or it was dislodged"
             }
             Illegal::MountainCrossing => {
                 "an action across the Swiss border takes both impulses: order it (x2)"
@@ -356,6 +364,7 @@ impl fmt::Display for Illegal {
                 "only an enemy fleet (or A/F) in or next to those waters may destroy the units waiting there"
             }
             Illegal::WrongPhase => "that order does not belong to this phase",
+            Illegal::Silenced => "its power gives no orders now: its units hold",
             Illegal::NotInThisGame => "that order is not part of this game",
             Illegal::TooManyOrders => "more orders than the judge takes in one phase",
         })

@@ -59,14 +59,14 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
     }
     let orders = phase_orders(&v, &pos, &lines);
     let (result, next) = play(&v, &pos, &orders);
-    print!("{}", report(&v, &pos, &lines, &orders, &result, &next));
+    say!("{}", report(&v, &pos, &lines, &orders, &result, &next))?;
     if !errs.is_empty() {
-        println!("\nUnreadable, not judged:");
+        sayln!("\nUnreadable, not judged:")?;
         for e in &errs {
-            println!("  {e}");
+            sayln!("  {e}")?;
         }
     }
-    println!("\n# Next position\n{}", next.to_toml(&v));
+    sayln!("\n# Next position\n{}", next.to_toml(&v))?;
     Ok(if errs.is_empty() {
         ExitCode::SUCCESS
     } else {

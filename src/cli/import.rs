@@ -66,7 +66,7 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
             match &out {
                 Some(path) => std::fs::write(path, &imported.toml)
                     .with_context(|| format!("cannot write {}", path.display()))?,
-                None => print!("{}", imported.toml),
+                None => say!("{}", imported.toml)?,
             }
             for n in &imported.notes {
                 eprintln!("note: {n}");

@@ -3,8 +3,24 @@
 //! Each subcommand reads its inputs, calls the pure core, and prints. Errors
 //! carry context (`anyhow`) and are printed once, by `main`.
 
+/// `print!` that stops quietly when standard output is closed: a
+/// `Result` to `?` (see [`out`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::out::print(format_args!($($arg)*))
+    };
+}
+
+/// `println!` likewise (see [`say!`]).
+macro_rules! sayln {
+    ($($arg:tt)*) => {
+        $crate::cli::out::print(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod adjudicate;
 mod import;
+mod out;
 mod parse;
 mod render;
 
@@ -78,8 +94,9 @@ enum Command {
     /// is checked, and so is that the user running this can create and
     /// write the store and the Maildirs it names (run it as the service's
     /// user, from the directory the judge runs in); a PostgreSQL store is
-    /// connected to, logged in to, and its tables checked, changing
-    /// nothing.
+    /// connected to, logged in to, and its tables checked; the IMAP and
+    /// SMTP servers are logged in to, and the web address bound for a
+    /// moment; each server is given 5 s to answer. Nothing is changed.
     CheckConfig {
         /// Configuration file; without one the built-in defaults.
         #[arg(long)]
@@ -115,6 +132,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader stopped reading (`| head`): nothing is wrong.
+        Err(e) if out::closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("zinejudge: {e:#}");
             ExitCode::FAILURE
@@ -144,11 +163,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Deliver { config } => deliver(config.as_deref()),
         Command::CheckConfig { config } => {
             let c = check_config(config.as_deref())?;
-            println!("{}", c.summary());
+            // What only a look at the servers proves: logins, the web
+            // address (`run` logs these instead of refusing to start).
+            let notes = c
+                .check_servers()
+                .map_err(|e| anyhow::Error::from(e).context(config_name(config.as_deref())))?;
+            sayln!("{}", c.summary())?;
+            for n in notes {
+                sayln!("{n}")?;
+            }
             // A variant file that does not load is skipped by the judge;
             // here it fails the check, so that the GM sees why.
             for p in &c.variant_problems {
-                println!("variant file not played: {p}");
+                sayln!("variant file not played: {p}")?;
             }
             Ok(if c.variant_problems.is_empty() {
                 ExitCode::SUCCESS
@@ -167,15 +194,20 @@ fn check_config(path: Option<&Path>) -> Result<crate::config::Config> {
     // Name the file before the key, as a parse error does by itself.
     let in_file = |e: ConfigError| match e {
         ConfigError::Read(..) | ConfigError::Parse { .. } => anyhow::Error::from(e),
-        other => anyhow::Error::from(other).context(match path {
-            Some(p) => p.display().to_string(),
-            None => "built-in defaults".to_string(),
-        }),
+        other => anyhow::Error::from(other).context(config_name(path)),
     };
     let c = Config::load(path).map_err(in_file)?;
     c.check_paths().map_err(in_file)?;
     c.check_store().map_err(in_file)?;
     Ok(c)
+}
+
+/// The configuration's name in messages: its file, or the defaults.
+fn config_name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) => p.display().to_string(),
+        None => "built-in defaults".to_string(),
+    }
 }
 
 /// `man`: the manual pages, generated from the clap definitions so that
@@ -197,8 +229,7 @@ fn man(dir: Option<&Path>) -> Result<ExitCode> {
             clap_mangen::Man::new(cmd)
                 .render(&mut out)
                 .context("cannot render the manual page")?;
-            std::io::Write::write_all(&mut std::io::stdout().lock(), &out)
-                .context("cannot write the manual page")?;
+            out::write_bytes(&out).context("cannot write the manual page")?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -230,17 +261,17 @@ fn check_game(file: &Path) -> Result<ExitCode> {
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     match Variant::from_toml(&text) {
         Ok(v) => {
-            println!("{}", v.summary());
+            sayln!("{}", v.summary())?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
             for p in &e.problems {
-                println!("{}:{p}", file.display());
+                sayln!("{}:{p}", file.display())?;
             }
-            println!(
+            sayln!(
                 "{}",
                 crate::report::plural(e.problems.len() as i64, "problem", None)
-            );
+            )?;
             Ok(ExitCode::FAILURE)
         }
     }
@@ -270,20 +301,20 @@ fn datc(
         for fail in failures {
             if allow_fail.contains(&fail.id) {
                 allowed += 1;
-                println!("{}: {fail} (allowed)", f.display());
+                sayln!("{}: {fail} (allowed)", f.display())?;
             } else {
                 failed += 1;
-                println!("{}: {fail}", f.display());
+                sayln!("{}: {fail}", f.display())?;
             }
         }
     }
     if allowed > 0 {
-        println!(
+        sayln!(
             "{passed} passed, {} failed ({allowed} allowed)",
             failed + allowed
-        );
+        )?;
     } else {
-        println!("{passed} passed, {failed} failed");
+        sayln!("{passed} passed, {failed} failed")?;
     }
     Ok(if failed == 0 {
         ExitCode::SUCCESS

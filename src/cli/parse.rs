@@ -69,31 +69,31 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
                 // Against a board: the order as the mail reply shows it,
                 // its unit's kind filled in or corrected, with the note.
                 let (order, note) = done.unwrap_or_else(|| (o.command.clone(), None));
-                println!("line {}: {}", f.line, format_order(&v.map, &order));
+                sayln!("line {}: {}", f.line, format_order(&v.map, &order))?;
                 if let Some(note) = note {
-                    println!("  {note}");
+                    sayln!("  {note}")?;
                 }
             }
             (Ok(o), Some(why)) => {
                 errors += 1;
-                println!(
+                sayln!(
                     "line {}: {}: not accepted: {why}",
                     f.line,
                     format_order(&v.map, &o.command)
-                );
+                )?;
             }
             // The rest of a line that held an order: listed, not an error.
             (Err(e), _) if e.kind == crate::orders::parse::ParseErrorKind::Empty => {
-                println!("line {}: `{}`: not read as an order", f.line, f.text);
+                sayln!("line {}: `{}`: not read as an order", f.line, f.text)?;
             }
             (Err(e), _) => {
                 errors += 1;
-                println!("line {}: `{}`: {e}", f.line, f.text);
+                sayln!("line {}: `{}`: {e}", f.line, f.text)?;
             }
         }
     }
     if found.is_empty() {
-        println!("no orders found");
+        sayln!("no orders found")?;
     }
     Ok(if errors == 0 {
         ExitCode::SUCCESS

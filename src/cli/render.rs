@@ -102,7 +102,9 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
                 )
             })?,
     };
-    print!("{}", rows[i].report);
+    // A reader that stops reading (`| head`) does not stop the pictures
+    // being written: what became of the printing is told at the end.
+    let printed = say!("{}", rows[i].report);
     // The phase played again from where it started, with its orders.
     let before = Position::from_toml(&v, &rows[i].position)
         .map_err(|e| anyhow::anyhow!("stored position: {e}"))?;
@@ -142,5 +144,6 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
         written.push(path.display().to_string());
     }
     eprintln!("pictures: {}", written.join(" "));
+    printed?;
     Ok(ExitCode::SUCCESS)
 }

@@ -675,6 +675,111 @@ struct PhaseSource {
     file: String,
 }
 
+/// The kind of [`crate::store::add_mail_source`] row a board is kept as,
+/// for the map a start or a new player's mail carries.
+const BOARD_SOURCE: &str = "board";
+
+/// A board as kept for the maps of the mails that carry it, drawn when
+/// they are sent: a start's mails to seven players cost the store one
+/// position, not seven pictures (and the processing thread draws none).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct BoardSource {
+    /// The variant's name.
+    variant: String,
+    /// The position, stored form.
+    position: String,
+    /// The picture's title.
+    title: String,
+    /// The attachment's file name, without extension.
+    file: String,
+}
+
+/// The board of `g` (at `pos`, its current position) as `viewer` may see
+/// it, to be drawn when the mail is sent: the position is kept once, in
+/// `source` (the first call of a batch of mails keeps it), for every mail
+/// of the batch.
+pub(crate) fn board_later(
+    c: &Conn,
+    v: &Variant,
+    pos: &Position,
+    g: &GameRow,
+    viewer: Viewer,
+    source: &mut Option<i64>,
+    now: i64,
+) -> CmdResult<crate::mail::Later> {
+    let viewer = v.copy_for(viewer, Viewer::Public);
+    let id = match *source {
+        Some(id) => id,
+        None => {
+            let kept = BoardSource {
+                variant: v.name.clone(),
+                position: g.position.clone(),
+                title: format!("{}: {}", g.name, v.calendar.label(pos.phase)),
+                file: format!("{}-{}", g.name, v.calendar.short(pos.phase)),
+            };
+            let bytes = serde_json::to_vec(&kept).map_err(anyhow::Error::from)?;
+            let id = crate::store::add_mail_source(c, BOARD_SOURCE, &bytes, now)?;
+            *source = Some(id);
+            id
+        }
+    };
+    Ok(crate::mail::Later {
+        source: id,
+        spec: format!("{} both", viewer_word(viewer)),
+    })
+}
+
+/// The map of `pos` as `viewer` may see it, as a PNG (or the SVG, should
+/// drawing fail).
+pub(crate) fn board_picture(
+    picture: &crate::report::picture::Picture<'_>,
+    pos: &Position,
+    title: &str,
+    file: &str,
+    viewer: Viewer,
+) -> crate::mail::Attached {
+    match picture.board_png(pos, &pos.dislodged, title, viewer) {
+        Ok(png) => crate::mail::Attached {
+            name: format!("{file}.png"),
+            mime: "image/png".into(),
+            bytes: png,
+        },
+        Err(e) => {
+            tracing::warn!("cannot draw the map of {file}: {e}");
+            crate::mail::Attached {
+                name: format!("{file}.svg"),
+                mime: "image/svg+xml".into(),
+                bytes: picture
+                    .board_svg(pos, &pos.dislodged, title, viewer)
+                    .into_bytes(),
+            }
+        }
+    }
+}
+
+/// Draw `viewer`'s map of the board kept as `data` (a [`BoardSource`]).
+fn draw_board(
+    judge: &mut Judge,
+    data: &[u8],
+    viewer: Viewer,
+    drawn: &mut Pictures,
+) -> anyhow::Result<Vec<crate::mail::Attached>> {
+    let kept: BoardSource = serde_json::from_slice(data)?;
+    let v = judge.variant(&kept.variant).map_err(fault)?;
+    let pos = Position::from_toml(&v, &kept.position)
+        .map_err(|e| anyhow::anyhow!("the position kept for a queued mail's map is broken: {e}"))?;
+    let picture = judge.picture(&v);
+    let all = vec![board_picture(
+        &picture,
+        &pos,
+        &kept.title,
+        &kept.file,
+        viewer,
+    )];
+    drawn.by_viewer.push((viewer, all.clone()));
+    Ok(all)
+}
+
 /// A reader's view, as a word of a [`crate::mail::Later`] spec.
 fn viewer_word(v: Viewer) -> String {
     match v {
@@ -733,7 +838,7 @@ pub(crate) fn parts(
     Ok(chosen(all?, format))
 }
 
-/// Draw `viewer`'s pictures of the phase kept as `source`.
+/// Draw `viewer`'s pictures of the phase (or the board) kept as `source`.
 fn draw_kept(
     judge: &mut Judge,
     c: &Conn,
@@ -744,6 +849,9 @@ fn draw_kept(
     let Some((kind, data)) = crate::store::mail_source(c, source)? else {
         anyhow::bail!("the phase of a queued mail's pictures is gone");
     };
+    if kind == BOARD_SOURCE {
+        return draw_board(judge, &data, viewer, drawn);
+    }
     anyhow::ensure!(
         kind == PHASE_SOURCE,
         "a queued mail's pictures come from a `{kind}`"

@@ -622,8 +622,10 @@ impl ProcessorLane {
                 }
             }
         }
-        // Mail this judge claimed and did not process goes to the
-        // others sharing the store at once.
+        // Mail read ahead and not processed is charged nothing for the
+        // stop, and, with what else this judge claimed, goes to the others
+        // sharing the store at once.
+        processor.put_back();
         if let Err(e) = processor.store.release_claims() {
             warn!(error = %format!("{e:#}"), "cannot give up this judge's claims; the other judges take them over once this one is gone");
         }

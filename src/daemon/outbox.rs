@@ -148,13 +148,24 @@ async fn with_store<T: Send + 'static>(
     .await?
 }
 
-/// The mail with `m`'s parts drawn now (see [`Responder::parts`]): the
-/// bytes to hand over. A mail without such parts is returned as queued.
+/// The mail `m` whole, as it is handed over: its text with the
+/// attachments kept apart put back ([`crate::store::kept_parts`]) and the
+/// parts drawn now (see [`Responder::parts`]). A mail without either is
+/// returned as queued. An error that is the store's
+/// ([`super::outage::store_fault`]) means the mail waits for the store; any
+/// other, that its parts cannot be made.
 pub fn complete(conn: &Conn, parts: &mut dyn Responder, m: &OutMail) -> anyhow::Result<Vec<u8>> {
-    let Some(later) = &m.later else {
+    if m.later.is_none() && !m.kept {
         return Ok(m.raw.clone());
+    }
+    let mut made = if m.kept {
+        crate::store::kept_parts(conn, m.id)?
+    } else {
+        Vec::new()
     };
-    let made = parts.parts(conn, later)?;
+    if let Some(later) = &m.later {
+        made.extend(parts.parts(conn, later)?);
+    }
     Ok(crate::mail::attach(&m.raw, &m.message_id, &made)?)
 }
 
@@ -254,28 +265,13 @@ pub(crate) async fn run(
     // At least 16 mails, two standard games' results: enough for two
     // drawers to have a phase each when one mail is handed over at once.
     let batch = claim_batch(sender.parallel().max(4));
-    let shared = with_store(&store, |s| {
-        Ok(s.backend() == crate::store::Backend::Postgres)
-    })
-    .await
-    .unwrap_or(false);
-    let longest_sleep = if shared {
-        crate::store::TAKEOVER_POLL
-    } else {
-        Duration::from_secs(30)
-    };
+    let longest_sleep = longest_sleep(&store).await;
     loop {
         if let Sender::Maildir(md) = &*sender
             && last_prune.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600))
         {
             last_prune = Some(std::time::Instant::now());
-            let md = md.clone();
-            let before = SystemTime::now() - settings.keep_sent;
-            match tokio::task::spawn_blocking(move || md.prune_delivered(before)).await {
-                Ok(Ok(n)) if n > 0 => info!(mails = n, "removed old mail from the outbox Maildir"),
-                Ok(Err(e)) => warn!(error = %e, "cannot prune the outbox Maildir"),
-                _ => {}
-            }
+            prune_maildir(md, settings.keep_sent).await;
         }
         let now = unix(SystemTime::now());
         let hold = settings
@@ -289,10 +285,7 @@ pub(crate) async fn run(
             Err(e) => Err(e),
         };
         let due = match claimed {
-            Ok(d) => {
-                outage.ok();
-                d
-            }
+            Ok(d) => d,
             Err(e) if store_fault(&e) => {
                 if *shutdown.borrow() {
                     stop_waiting(&store, &sender, &unmarked, &e).await;
@@ -312,6 +305,7 @@ pub(crate) async fn run(
         };
         let sent_any = !due.is_empty();
         sent |= sent_any;
+        let held: Held = Arc::default();
         if sent_any {
             drew |= due.iter().any(|m| m.later.is_some());
             let n = sender.parallel();
@@ -320,8 +314,8 @@ pub(crate) async fn run(
             // while the mails drawn are sent.
             futures::stream::iter(groups(due))
                 .map(|g| {
-                    let parts = Arc::clone(&parts);
-                    async move { completed(&parts, g).await }
+                    let (parts, held) = (Arc::clone(&parts), Arc::clone(&held));
+                    async move { completed(&parts, g, &held).await }
                 })
                 .buffered(parts.len().max(1))
                 .flat_map(futures::stream::iter)
@@ -332,6 +326,24 @@ pub(crate) async fn run(
                     async move { send_one(&store, &sender, &unmarked, m, max_retry).await }
                 })
                 .await;
+        }
+        let fault = held.lock().ok().and_then(|mut h| h.take());
+        match fault {
+            None => outage.ok(),
+            // Some pictures wait for the store: the outbox waits, as for
+            // a claim the store failed, then draws them again.
+            Some(e) if *shutdown.borrow() => {
+                stop_waiting(&store, &sender, &unmarked, &anyhow::anyhow!(e)).await;
+                return;
+            }
+            Some(e) => {
+                let wait = outage.failed(&e);
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = shutdown.changed() => {}
+                }
+                continue;
+            }
         }
         if *shutdown.borrow() {
             let deadline =
@@ -405,6 +417,35 @@ pub(crate) async fn run(
     }
 }
 
+/// The longest an idle outbox sleeps: on a shared store a short while,
+/// since mail the other judges queue (a deadline's results) or leave (a
+/// judge killed) does not wake this one.
+async fn longest_sleep(store: &Arc<Mutex<Store>>) -> Duration {
+    let shared = with_store(
+        store,
+        |s| Ok(s.backend() == crate::store::Backend::Postgres),
+    )
+    .await
+    .unwrap_or(false);
+    if shared {
+        crate::store::TAKEOVER_POLL
+    } else {
+        Duration::from_secs(30)
+    }
+}
+
+/// Remove the files written into the outbox Maildir `keep_sent` ago or
+/// more (see [`Maildir::prune_delivered`]).
+async fn prune_maildir(md: &Maildir, keep_sent: Duration) {
+    let md = md.clone();
+    let before = SystemTime::now() - keep_sent;
+    match tokio::task::spawn_blocking(move || md.prune_delivered(before)).await {
+        Ok(Ok(n)) if n > 0 => info!(mails = n, "removed old mail from the outbox Maildir"),
+        Ok(Err(e)) => warn!(error = %e, "cannot prune the outbox Maildir"),
+        _ => {}
+    }
+}
+
 /// Mark sent the mails the sink took while the store failed (see
 /// [`Unmarked`]); an error if the store still fails.
 async fn mark_unmarked(store: &Arc<Mutex<Store>>, unmarked: &Unmarked) -> anyhow::Result<()> {
@@ -448,12 +489,21 @@ async fn stop_waiting(
     let _ = with_store(store, |s| Ok(s.release_claims()?)).await;
 }
 
+/// Mails whose parts the store could not give (it failed while they were
+/// drawn): they stay queued, and the outbox waits for the store, as it
+/// does when a claim fails. The text is the first fault met.
+type Held = Arc<Mutex<Option<String>>>;
+
 /// Draw the pictures of `group` (mails of one phase, or one mail without
 /// pictures to draw), off the async threads, with one drawer. A mail whose
-/// pictures cannot be drawn (or whose drawing panics) goes as queued, its
-/// text alone, with a warning: the results matter more than their picture.
-async fn completed(parts: &PartMaker, group: Vec<OutMail>) -> Vec<OutMail> {
-    if group.iter().all(|m| m.later.is_none()) {
+/// parts cannot be made (or whose drawing panics) goes as queued, its text
+/// alone, with a warning: the results matter more than their picture. But
+/// a mail whose parts the store failed to give (a database restarting, its
+/// connection lost) is not sent now: it stays queued, is noted in `held`,
+/// and is drawn again once the store works. A picture is never dropped
+/// because the store was away.
+async fn completed(parts: &PartMaker, group: Vec<OutMail>, held: &Held) -> Vec<OutMail> {
+    if group.iter().all(|m| m.later.is_none() && !m.kept) {
         return group;
     }
     let parts = Arc::clone(parts);
@@ -490,11 +540,18 @@ async fn completed(parts: &PartMaker, group: Vec<OutMail>) -> Vec<OutMail> {
     queued
         .into_iter()
         .zip(drawn)
-        .map(|(m, d)| match d {
-            Ok(raw) => OutMail { raw, ..m },
+        .filter_map(|(m, d)| match d {
+            Ok(raw) => Some(OutMail { raw, ..m }),
+            Err(e) if store_fault(&e) => {
+                debug!(message_id = %m.message_id, error = %format!("{e:#}"), "a mail's pictures wait for the store");
+                if let Ok(mut h) = held.lock() {
+                    h.get_or_insert_with(|| format!("{e:#}"));
+                }
+                None
+            }
             Err(e) => {
                 warn!(message_id = %m.message_id, error = %format!("{e:#}"), "cannot draw a mail's pictures; it goes without them");
-                m
+                Some(m)
             }
         })
         .collect()

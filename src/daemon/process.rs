@@ -831,6 +831,26 @@ impl Processor {
         Ok(n)
     }
 
+    /// Give back the mails claimed and counted but not processed (read
+    /// ahead in the last batch), for a clean stop: their attempts were
+    /// counted against a crash while they were in hand, and a stop is no
+    /// crash, so each is taken back ([`Store::forgive_attempt`]); the mails
+    /// are processed after the restart (or by another judge) as if never
+    /// touched. Only a crash while a mail is in hand counts against it.
+    pub(crate) fn put_back(&mut self) {
+        let waiting = std::mem::take(&mut self.waiting);
+        if waiting.is_empty() {
+            return;
+        }
+        for r in &waiting {
+            self.store.forgive_attempt(r.pending.id);
+        }
+        info!(
+            mails = waiting.len(),
+            "mails read ahead and not processed wait for the next start, charged nothing for the stop"
+        );
+    }
+
     /// Mark a mail failed, answering its sender with an apology where one
     /// can be built. The mail is kept, with its cause.
     fn fail(
@@ -942,7 +962,26 @@ pub(crate) fn queue(
 ) -> Result<(), StoreError> {
     let serial = store::next_serial(tx)?;
     let message_id = message_id(identity, now, serial);
-    match mail::build(out, identity, &message_id, now) {
+    // Attachments are kept apart, once for all the mails that carry them
+    // (see [`store::queue_outbox_parts`]); pictures drawn at send time are
+    // kept as what to draw.
+    let kept = !out.attachments.is_empty();
+    let built = if kept {
+        mail::build_kept(out, identity, &message_id, now)
+    } else {
+        mail::build(out, identity, &message_id, now)
+    };
+    match built {
+        Ok(raw) if kept => store::queue_outbox_parts(
+            tx,
+            inbound,
+            &message_id,
+            &mail::recipients(out),
+            &raw,
+            &out.attachments,
+            out.later.as_ref(),
+            unix(now),
+        ),
         Ok(raw) => match &out.later {
             // The pictures are drawn when the mail is sent: the row keeps
             // the text and what to draw (see [`Responder::parts`]).

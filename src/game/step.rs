@@ -71,9 +71,10 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 PhaseOrders::Movement(o) => o,
                 _ => &empty,
             };
+            let given = o;
             let heard = heard(v, pos, o);
             let o = heard.as_deref().unwrap_or(o);
-            let r = judge_movement(v, pos, o);
+            let mut r = judge_movement(v, pos, o);
             let mut next = Position {
                 phase: pos.phase,
                 units: r.units_after(&pos.units),
@@ -93,6 +94,9 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
             let news = next.state.take_news();
             let mut after = advance(v, next);
             after.state.add_news(news);
+            if heard.is_some() {
+                r = told_for_given(r, given, |p| silenced(v, pos, p));
+            }
             (PhaseResult::Movement(r), after)
         }
         PhaseKind::Retreat => {
@@ -130,8 +134,12 @@ pub fn play(v: &Variant, pos: &Position, orders: &PhaseOrders) -> (PhaseResult, 
                 .filter(|x| !silenced(v, pos, x.power))
                 .copied()
                 .collect();
+            let own = heard.len();
             heard.extend(builds_for_silent(v, pos));
-            let r = judge_adjustments(v, pos, &heard);
+            let mut r = judge_adjustments(v, pos, &heard);
+            if own < o.len() {
+                r.orders = adjust_told_for_given(&r.orders, own, o, |p| silenced(v, pos, p));
+            }
             let mut state = pos.state.clone();
             for f in hooks(v) {
                 f.after_adjustment(&r, &mut state);
@@ -222,6 +230,71 @@ fn heard(v: &Variant, pos: &Position, o: &[MainOrder]) -> Option<Vec<MainOrder>>
         return None;
     }
     Some(o.iter().filter(|x| !silenced(x.power)).cloned().collect())
+}
+
+/// The result of a movement judged with the heard orders only (see
+/// [`heard`]), told for every order given: one verdict per order given,
+/// a silenced power's `Illegal::Silenced`, and every order index the
+/// result holds (a unit's order, a landing's) pointing into the orders
+/// given. The results, the pictures and the offline tool read the result
+/// beside the orders given; told against the heard ones they would pin
+/// one order's outcome on another, or look past the verdicts' end.
+fn told_for_given(
+    mut r: MovementResult,
+    given: &[MainOrder],
+    silenced: impl Fn(crate::map::PowerId) -> bool,
+) -> MovementResult {
+    use crate::adjudicate::Illegal;
+    use crate::adjudicate::movement::OrderIndex;
+    let kept: Vec<usize> = (0..given.len())
+        .filter(|&k| !silenced(given[k].power))
+        .collect();
+    let mut verdicts = vec![Some(Illegal::Silenced); given.len()];
+    for (h, &k) in kept.iter().enumerate() {
+        verdicts[k] = r.orders.get(h).copied().flatten();
+    }
+    r.orders = verdicts;
+    for u in &mut r.units {
+        u.order = u
+            .order_index()
+            .and_then(|h| kept.get(h))
+            .and_then(|&k| OrderIndex::new(k));
+    }
+    r.landings.retain_mut(|(_, l)| match kept.get(l.order) {
+        Some(&k) => {
+            l.order = k;
+            true
+        }
+        None => false,
+    });
+    r
+}
+
+/// [`told_for_given`] for an adjustment: the verdicts on the heard orders
+/// (the first `own` of `verdicts`; the builds the judge made for silenced
+/// powers come after them) told for every order given, a silenced power's
+/// refused with `Illegal::Silenced`; the judge's own builds stay last.
+fn adjust_told_for_given(
+    verdicts: &[crate::adjudicate::AdjustStatus],
+    own: usize,
+    given: &[AdjustOrder],
+    silenced: impl Fn(crate::map::PowerId) -> bool,
+) -> Vec<crate::adjudicate::AdjustStatus> {
+    use crate::adjudicate::{AdjustStatus, Illegal};
+    let mut heard = verdicts.iter().take(own);
+    let mut out: Vec<AdjustStatus> = given
+        .iter()
+        .map(|o| {
+            let judged = if silenced(o.power) {
+                None
+            } else {
+                heard.next().copied()
+            };
+            judged.unwrap_or(AdjustStatus::Illegal(Illegal::Silenced))
+        })
+        .collect();
+    out.extend(verdicts.iter().skip(own).copied());
+    out
 }
 
 /// The movement phase of `pos` played whole by a feature whose rule

@@ -20,7 +20,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
-use tracing::{debug, info, warn};
+use tracing::{debug, error, info, warn};
 
 /// Where and how to read mail.
 #[derive(Debug, Clone)]
@@ -74,8 +74,8 @@ pub(crate) enum ImapError {
     #[error("cannot connect to {0}")]
     Connect(String, #[source] std::io::Error),
     /// TLS set-up or handshake failed.
-    #[error("TLS with the IMAP server failed")]
-    Tls(#[source] std::io::Error),
+    #[error("TLS with the IMAP server {0} failed")]
+    Tls(String, #[source] std::io::Error),
     /// TLS configuration failed.
     #[error(transparent)]
     TlsSetup(#[from] tls::TlsError),
@@ -91,6 +91,21 @@ pub(crate) enum ImapError {
     /// The caller could not store a mail.
     #[error("cannot store a fetched mail: {0}")]
     Store(String),
+    /// The server refused the login: a wrong user or password, which no
+    /// retry mends.
+    #[error("the IMAP server {server} refused the login of {user}")]
+    Login {
+        /// `host:port`.
+        server: String,
+        /// The login.
+        user: String,
+        /// The server's words.
+        #[source]
+        source: async_imap::error::Error,
+    },
+    /// The server did not answer in time.
+    #[error("the IMAP server {0} did not answer within {secs} s", secs = .1.as_secs())]
+    Timeout(String, Duration),
 }
 
 trait Io: AsyncRead + AsyncWrite + Unpin + Send + Debug {}
@@ -98,18 +113,25 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send + Debug> Io for T {}
 
 type ImapSession = Session<Box<dyn Io>>;
 
-async fn connect(s: &ImapSettings) -> Result<ImapSession, ImapError> {
-    let addr = format!("{}:{}", s.host, s.port);
+/// `host:port` of the server, for messages.
+fn server(s: &ImapSettings) -> String {
+    format!("{}:{}", s.host, s.port)
+}
+
+/// Connect (TCP, TLS as configured) and read the greeting: a client ready
+/// to log in.
+async fn open(s: &ImapSettings) -> Result<Client<Box<dyn Io>>, ImapError> {
+    let addr = server(s);
     let tcp = TcpStream::connect(&addr)
         .await
         .map_err(|e| ImapError::Connect(addr.clone(), e))?;
     let name = tls::server_name(s.tls_name.as_deref().unwrap_or(&s.host))?;
-    let client: Client<Box<dyn Io>> = match s.tls {
+    Ok(match s.tls {
         TlsMode::Implicit => {
             let stream = tls::connector(s.ca_pem.as_deref())?
                 .connect(name, tcp)
                 .await
-                .map_err(ImapError::Tls)?;
+                .map_err(|e| ImapError::Tls(addr.clone(), e))?;
             let mut c = Client::new(Box::new(stream) as Box<dyn Io>);
             c.read_response()
                 .await
@@ -127,7 +149,7 @@ async fn connect(s: &ImapSettings) -> Result<ImapSession, ImapError> {
             let stream = tls::connector(s.ca_pem.as_deref())?
                 .connect(name, c.into_inner())
                 .await
-                .map_err(ImapError::Tls)?;
+                .map_err(|e| ImapError::Tls(addr.clone(), e))?;
             Client::new(Box::new(stream) as Box<dyn Io>)
         }
         TlsMode::None => {
@@ -138,17 +160,51 @@ async fn connect(s: &ImapSettings) -> Result<ImapSession, ImapError> {
                 .ok_or(ImapError::NoGreeting)?;
             c
         }
-    };
-    let mut session = client
+    })
+}
+
+/// Log in with the configured user and password. A refusal (NO or BAD)
+/// is [`ImapError::Login`]: the credentials, not the network.
+async fn login(s: &ImapSettings, client: Client<Box<dyn Io>>) -> Result<ImapSession, ImapError> {
+    client
         .login(&s.user, &s.password)
         .await
-        .map_err(|(e, _)| e)?;
+        .map_err(|(e, _)| match e {
+            async_imap::error::Error::No(_) | async_imap::error::Error::Bad(_) => {
+                ImapError::Login {
+                    server: server(s),
+                    user: s.user.clone(),
+                    source: e,
+                }
+            }
+            e => ImapError::Imap(e),
+        })
+}
+
+async fn connect(s: &ImapSettings) -> Result<ImapSession, ImapError> {
+    let mut session = login(s, open(s).await?).await?;
     if let Some(p) = &s.processed {
         // Already there is fine.
         let _ = session.create(p).await;
     }
     session.select(&s.mailbox).await?;
     Ok(session)
+}
+
+/// What `check-config` proves of the IMAP settings, changing nothing:
+/// the server answers, TLS works with the configured trust, the login is
+/// taken, and the mailbox to read is there (`EXAMINE`, read only). The
+/// whole takes at most `within`, or fails naming the server.
+pub(crate) async fn check_login(s: &ImapSettings, within: Duration) -> Result<(), ImapError> {
+    let check = async {
+        let mut session = login(s, open(s).await?).await?;
+        session.examine(&s.mailbox).await?;
+        let _ = session.logout().await;
+        Ok(())
+    };
+    tokio::time::timeout(within, check)
+        .await
+        .map_err(|_| ImapError::Timeout(server(s), within))?
 }
 
 /// Read mail until `shutdown` turns true, handing messages to `store` a
@@ -162,6 +218,9 @@ where
     const MIN_BACKOFF: Duration = Duration::from_secs(1);
     const MAX_BACKOFF: Duration = Duration::from_secs(300);
     let mut backoff = MIN_BACKOFF;
+    // A refused login is told once as an error (the operator must mend
+    // the configuration), then retried quietly until it is taken.
+    let mut refusal_told = false;
     while !*shutdown.borrow() {
         let mut connected = false;
         match session_loop(&s, &mut store, &mut shutdown, &mut connected).await {
@@ -171,10 +230,23 @@ where
                 // next wait starts short again.
                 if connected {
                     backoff = MIN_BACKOFF;
+                    refusal_told = false;
                 }
                 let jitter = 0.8 + fastrand::f64() * 0.4;
                 let wait = backoff.mul_f64(jitter);
-                warn!(error = %e, source = ?std::error::Error::source(&e).map(|s| s.to_string()), retry_in = ?wait, "IMAP connection lost");
+                let source = std::error::Error::source(&e).map(|s| s.to_string());
+                match &e {
+                    ImapError::Login { .. } if !refusal_told => {
+                        refusal_told = true;
+                        error!(error = %e, source = ?source, retry_in = ?wait, "the IMAP login is refused: no mail is read until imap.user and its password are right (zinejudge check-config tells); trying again");
+                    }
+                    ImapError::Login { .. } => {
+                        warn!(error = %e, source = ?source, retry_in = ?wait, "the IMAP login is still refused");
+                    }
+                    _ => {
+                        warn!(error = %e, source = ?source, retry_in = ?wait, "IMAP connection lost")
+                    }
+                }
                 tokio::select! {
                     _ = tokio::time::sleep(wait) => {}
                     _ = shutdown.changed() => return,

@@ -906,6 +906,30 @@ pub(crate) fn build(
     message_id: &str,
     date: SystemTime,
 ) -> Result<Vec<u8>, BuildError> {
+    assemble(out, me, message_id, date, &out.attachments)
+}
+
+/// `out` as [`build`] makes it, less its attachments but with room for
+/// them: [`attach`] with them makes the bytes [`build`] does. For a mail
+/// whose attachments the store keeps apart from its text, once for all
+/// the mails that carry them.
+pub(crate) fn build_kept(
+    out: &Outgoing,
+    me: &Identity,
+    message_id: &str,
+    date: SystemTime,
+) -> Result<Vec<u8>, BuildError> {
+    assemble(out, me, message_id, date, &[])
+}
+
+/// [`build`], with `parts` as the attachments written in.
+fn assemble(
+    out: &Outgoing,
+    me: &Identity,
+    message_id: &str,
+    date: SystemTime,
+    parts: &[Attached],
+) -> Result<Vec<u8>, BuildError> {
     let from = mailbox(&Address {
         name: Some(me.name.clone()),
         email: me.address.clone(),
@@ -947,7 +971,7 @@ pub(crate) fn build(
         let mut mp = MultiPart::mixed()
             .boundary(boundary_for(message_id))
             .singlepart(text);
-        for a in &out.attachments {
+        for a in parts {
             mp = mp.singlepart(attachment(a));
         }
         b.multipart(mp)

@@ -78,8 +78,19 @@ pub(crate) enum SmtpError {
     #[error("the SMTP server did not take the mail")]
     Send(#[source] lettre::transport::smtp::Error),
     /// The server did not answer in time.
-    #[error("the SMTP server did not answer within {0:?}")]
-    Timeout(Duration),
+    #[error("the SMTP server {0} did not answer within {secs} s", secs = .1.as_secs())]
+    Timeout(String, Duration),
+    /// The server refused the login: a wrong user or password.
+    #[error("the SMTP server {server} refused the login of {user}")]
+    Login {
+        /// `host:port`.
+        server: String,
+        /// The login.
+        user: String,
+        /// The server's words.
+        #[source]
+        source: lettre::transport::smtp::Error,
+    },
     /// Building the envelope failed.
     #[error("cannot build the envelope")]
     Envelope(#[source] lettre::error::Error),
@@ -111,6 +122,8 @@ pub(crate) struct SmtpSink {
         rustls_pki_types::ServerName<'static>,
     )>,
     credentials: Option<Credentials>,
+    /// The login, for messages.
+    user: Option<String>,
     hello: ClientId,
     timeout: Duration,
     /// Open connections not in use, with the time each was last used.
@@ -151,6 +164,7 @@ impl SmtpSink {
             params,
             connector,
             credentials,
+            user: s.user.clone(),
             hello: ClientId::default(),
             timeout: s.timeout,
             idle: Mutex::new(Vec::new()),
@@ -183,12 +197,33 @@ impl SmtpSink {
                 .await
                 .map_err(SmtpError::Connect)?;
         }
-        if let Some(c) = &self.credentials {
+        if let (Some(c), Some(user)) = (&self.credentials, &self.user) {
             conn.auth(DEFAULT_MECHANISMS, c)
                 .await
-                .map_err(SmtpError::Connect)?;
+                .map_err(|e| SmtpError::Login {
+                    server: self.server(),
+                    user: user.clone(),
+                    source: e,
+                })?;
         }
         Ok(conn)
+    }
+
+    /// `host:port`, for messages.
+    fn server(&self) -> String {
+        format!("{}:{}", self.host, self.port)
+    }
+
+    /// What `check-config` proves of the SMTP settings, sending nothing:
+    /// the server answers, TLS works with the configured trust, and the
+    /// login (if one is configured) is taken. The whole takes at most
+    /// `within`, or fails naming the server.
+    pub(crate) async fn check_login(&self, within: Duration) -> Result<(), SmtpError> {
+        let conn = tokio::time::timeout(within, self.connect())
+            .await
+            .map_err(|_| SmtpError::Timeout(self.server(), within))??;
+        self.close(conn).await;
+        Ok(())
     }
 
     /// An open connection: a pooled one still alive, or a new one.
@@ -231,12 +266,12 @@ impl SmtpSink {
         let env = Envelope::new(Some(from), to).map_err(SmtpError::Envelope)?;
         let mut conn = tokio::time::timeout(self.timeout, self.checkout())
             .await
-            .map_err(|_| SmtpError::Timeout(self.timeout))??;
+            .map_err(|_| SmtpError::Timeout(self.server(), self.timeout))??;
         // On an error lettre has already ended the connection: it is
         // dropped, not pooled.
         tokio::time::timeout(self.timeout, conn.send(&env, raw))
             .await
-            .map_err(|_| SmtpError::Timeout(self.timeout))?
+            .map_err(|_| SmtpError::Timeout(self.server(), self.timeout))?
             .map_err(SmtpError::Send)?;
         if let Ok(mut v) = self.idle.lock() {
             v.push((conn, Instant::now()));

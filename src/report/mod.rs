@@ -474,16 +474,16 @@ fn movement_blocks(
     // Unit `i` as `viewer` sees it: where its order named it (a
     // unit waiting in a box, `A(SOD)`), or nothing when hidden.
     let seen = |i: usize| -> Option<String> {
-        let u = &r.before.units[i];
-        let order = m.units.get(i).and_then(|ur| ur.order_index());
-        if unit_hidden(r, view, u, order.map(|k| &orders[k].command)) {
+        let u = r.before.units.get(i)?;
+        let order = given_order(m, orders, i);
+        if unit_hidden(r, view, u, order.map(|o| &o.command)) {
             return None;
         }
         let boxed =
             map.province(map.province_of(u.region)).terrain == crate::map::Terrain::OffBoard;
         let at = match order {
-            Some(k) if boxed => orders[k].unit.at,
-            _ => Place::of_region(map, seated[i].region),
+            Some(o) if boxed => o.unit.at,
+            _ => Place::of_region(map, seated.get(i).unwrap_or(u).region),
         };
         Some(format_unit(map, Some(u.kind), at))
     };
@@ -497,11 +497,12 @@ fn movement_blocks(
             .enumerate()
             .filter(|(_, u)| u.power == pw)
         {
-            let given = m.units[i].order_index().map(|k| &orders[k].command);
+            let given = given_order(m, orders, i).map(|o| &o.command);
             if unit_hidden(r, view, u, given) {
                 continue;
             }
-            unit_lines(r, view, m, orders, i, &seated[i], &seen, &mut lines);
+            let seat = seated.get(i).unwrap_or(u);
+            unit_lines(r, view, m, orders, i, seat, &seen, &mut lines);
         }
         void_lines(r, view, m, orders, pw, &mut lines);
         if !lines.is_empty() {
@@ -513,6 +514,17 @@ fn movement_blocks(
         }
     }
     powers
+}
+
+/// The order unit `i` of the board carried out, if it had one. Read with
+/// `get` throughout: a result and orders that do not match (the orders of
+/// a stored phase, a hand-written orders file) must not bring the
+/// results, the web page or the pictures down.
+fn given_order<'a>(m: &MovementResult, orders: &'a [MainOrder], i: usize) -> Option<&'a MainOrder> {
+    m.units
+        .get(i)
+        .and_then(|ur| ur.order_index())
+        .and_then(|k| orders.get(k))
 }
 
 /// The line (or, for a fleet landing its army, lines) of unit `i` of the
@@ -530,11 +542,13 @@ fn unit_lines(
     lines: &mut Vec<OrderLine>,
 ) {
     let map = &r.variant.map;
-    let u = &r.before.units[i];
-    let ur = &m.units[i];
-    let given = ur.order_index().map(|k| &orders[k].command);
-    let (zine, judge, mut marks, mut jm) = match ur.order_index() {
-        Some(k) => {
+    let (Some(u), Some(ur)) = (r.before.units.get(i), m.units.get(i)) else {
+        return;
+    };
+    let order = given_order(m, orders, i);
+    let given = order.map(|o| &o.command);
+    let (zine, judge, mut marks, mut jm) = match order {
+        Some(o) => {
             // A unit waiting in a box is written where the
             // player named it (`A(SOD)`, 1066 rule 4).
             let boxed =
@@ -543,12 +557,12 @@ fn unit_lines(
                 UnitRef {
                     kind: Some(u.kind),
                     at: if boxed {
-                        orders[k].unit.at
+                        o.unit.at
                     } else {
                         Place::of_region(map, u.region)
                     },
                 },
-                orders[k].command.clone(),
+                o.command.clone(),
             );
             let (mark, jmark) = if support_masked(view, given)
                 && matches!(ur.outcome, Outcome::Supported | Outcome::SupportVoid)
@@ -613,13 +627,12 @@ fn unit_lines(
     }
     let landing = m
         .landing(i)
-        .filter(|l| l.order < orders.len())
-        .map(|l| (l.order, l.outcome.clone()));
+        .and_then(|l| Some((l.order, orders.get(l.order)?, l.outcome.clone())));
     // The fleet's own line, unless all it did was support
     // its army's landing (printed with the landing).
     if landing
         .as_ref()
-        .is_none_or(|(k, _)| ur.order_index() != Some(*k))
+        .is_none_or(|(k, _, _)| ur.order_index() != Some(*k))
     {
         lines.push(OrderLine {
             zine,
@@ -628,8 +641,8 @@ fn unit_lines(
             judge_marks: jm,
         });
     }
-    if let Some((k, outcome)) = landing {
-        let cmd = AnyCommand::Main(orders[k].unit, orders[k].command.clone());
+    if let Some((_, o, outcome)) = landing {
+        let cmd = AnyCommand::Main(o.unit, o.command.clone());
         let (mark, jmark) = if outcome == Outcome::Moved {
             (Some("landed".to_string()), Some("landed".to_string()))
         } else {
@@ -669,7 +682,7 @@ fn void_lines(
         if !view.sees_void_orders_of(pw) {
             continue;
         }
-        if let Some(why) = m.orders[k]
+        if let Some(why) = m.orders.get(k).copied().flatten()
             && why != Illegal::Replaced
         {
             let cmd = AnyCommand::Main(o.unit, o.command.clone());
@@ -738,7 +751,14 @@ fn contested_lines(
         r.before.units.iter().zip(&m.units).any(|(u, ur)| {
             matches!(ur.command, crate::adjudicate::Resolved::Move { to, .. }
                 if map.province_of(to) == p)
-                && !unit_hidden(r, view, u, ur.order_index().map(|k| &orders[k].command))
+                && !unit_hidden(
+                    r,
+                    view,
+                    u,
+                    ur.order_index()
+                        .and_then(|k| orders.get(k))
+                        .map(|o| &o.command),
+                )
         })
     };
     m.contested
@@ -757,7 +777,12 @@ fn retreat_lines(r: &PhaseReport<'_>, view: &View<'_>, rr: &RetreatResult) -> Ve
         if view.hides_unit(u) {
             continue;
         }
-        let (zine, judge) = match rr.dislodged[i] {
+        // One status per dislodged unit; one without (a result that does
+        // not match its position) is left out.
+        let Some(&status) = rr.dislodged.get(i) else {
+            continue;
+        };
+        let (zine, judge) = match status {
             RetreatStatus::Retreated(to) => (
                 format!("{}-{}", unit_zine(map, u), map.region_abbr(to)),
                 format!("{} -> {}", unit_long(map, u), map.region_name(to)),
@@ -1002,7 +1027,12 @@ fn adjustment_lines(
             })
         };
         for (k, o) in orders.iter().enumerate().filter(|(_, o)| o.power == pw) {
-            match ar.orders[k] {
+            // One verdict per order given; an order without one (a result
+            // that does not match its orders) is left out, not a panic.
+            let Some(&status) = ar.orders.get(k) else {
+                continue;
+            };
+            match status {
                 AdjustStatus::Built(u) if ar.pending.contains(&u) => {
                     let when = v
                         .reserve_arrival(pw)
@@ -1073,10 +1103,11 @@ fn impulse_marks(
     n: usize,
     k: usize,
 ) -> (Vec<String>, Vec<String>) {
-    let round = &rounds[n];
-    let o = &round.orders[k].0;
     let (mut marks, mut jm) = (Vec::new(), Vec::new());
-    if let Some(why) = round.result.orders[k] {
+    let Some((round, (o, _))) = rounds.get(n).and_then(|r| Some((r, r.orders.get(k)?))) else {
+        return (marks, jm);
+    };
+    if let Some(why) = round.result.orders.get(k).copied().flatten() {
         // A support of a unit gone in an earlier impulse says where it
         // went.
         let gone = (why == Illegal::NoSuchUnit)
@@ -1091,7 +1122,7 @@ fn impulse_marks(
         .find(|u| u.order_index() == Some(k))
     {
         let (m, j) = outcome_marks(&u.outcome, &|i| {
-            Some(unit_in_outcome(&v.map, &round.board[i]))
+            round.board.get(i).map(|u| unit_in_outcome(&v.map, u))
         });
         // A void support says what the unit it was for did instead.
         let why = matches!(u.outcome, Outcome::SupportVoid)

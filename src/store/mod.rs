@@ -138,6 +138,13 @@
 //! attempt it counted for the mail is taken back
 //! ([`Store::forgive_attempt`]); only a crash while a mail is processed
 //! counts against it.
+//!
+//! No wait for the database is endless ([`pg`]): a connection is made
+//! within 5 s, the server ends a statement after 20 s and a wait for a
+//! lock after 10 s, and the judge gives up on any answer after 25 s
+//! ([`StoreError::Timeout`], a fault of the store, naming the server); an
+//! SQLite lock is waited for [`BUSY_TIMEOUT`]. A server that takes the
+//! connection and says nothing is waited out like one that is down.
 
 pub(crate) mod budget;
 pub(crate) mod confirm;
@@ -145,6 +152,7 @@ pub(crate) mod diary;
 pub(crate) mod games;
 pub(crate) mod later;
 pub(crate) mod pages;
+pub(crate) mod pg;
 pub(crate) mod press;
 pub(crate) mod retention;
 pub(crate) mod roster;
@@ -169,7 +177,7 @@ pub enum StoreError {
     /// SQLite refused.
     Sql(#[from] rusqlite::Error),
     /// PostgreSQL refused (or could not be reached).
-    Pg(#[from] postgres::Error),
+    Pg(#[from] tokio_postgres::Error),
     /// A query that must find a row found none.
     NoRows,
     /// A column did not hold what the code reads it as.
@@ -207,6 +215,19 @@ pub enum StoreError {
     /// The connection to the database was lost and could not be made
     /// again yet.
     Lost,
+    /// The database server did not answer in time (see [`pg`]): it took
+    /// the connection and then said nothing.
+    Timeout {
+        /// `host:port`.
+        server: String,
+        /// What the judge waited for ("to connect", "for an answer").
+        waiting: &'static str,
+        /// How long it waited.
+        after: Duration,
+    },
+    /// The PostgreSQL client's runtime could not be made (out of threads
+    /// or file descriptors).
+    Runtime(#[source] std::io::Error),
     /// The store failed during a piece of work, which is rolled back; the
     /// text is that failure. Either it was met earlier in the transaction
     /// and handled along the way (a command's savepoint rolled back), and
@@ -229,6 +250,7 @@ impl StoreError {
             StoreError::Sql(e) => sql::sqlite_unavailable(e),
             StoreError::Pg(e) => sql::pg_unavailable(e),
             StoreError::Lost | StoreError::Failed(_) => true,
+            StoreError::Timeout { .. } | StoreError::Runtime(_) => true,
             StoreError::Dir(..) | StoreError::Open(..) => true,
             StoreError::NoRows
             | StoreError::Type { .. }
@@ -252,6 +274,11 @@ pub(crate) fn unavailable_in(e: &anyhow::Error) -> bool {
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            StoreError::Sql(e) if sql::sqlite_busy(e) => write!(
+                f,
+                "database error: the database stayed locked by another connection for {} s (the busy timeout)",
+                BUSY_TIMEOUT.as_secs()
+            )?,
             StoreError::Sql(_) | StoreError::Pg(_) => write!(f, "database error")?,
             StoreError::NoRows => write!(f, "database error: no such row")?,
             StoreError::Type {
@@ -282,6 +309,16 @@ impl std::fmt::Display for StoreError {
             )?,
             StoreError::BadUrl(why) => write!(f, "bad [store] url: {why}")?,
             StoreError::Lost => write!(f, "the connection to the database is lost")?,
+            StoreError::Timeout {
+                server,
+                waiting,
+                after,
+            } => write!(
+                f,
+                "the database server {server} did not answer within {} s (waiting {waiting})",
+                after.as_secs()
+            )?,
+            StoreError::Runtime(_) => write!(f, "cannot start the database client")?,
             StoreError::Failed(why) => {
                 write!(f, "the store failed, and the work was rolled back: {why}")?
             }
@@ -381,7 +418,7 @@ impl Location {
                         .into(),
                 ));
             }
-            url.parse::<postgres::Config>()
+            url.parse::<tokio_postgres::Config>()
                 .map_err(|e| StoreError::BadUrl(e.to_string()))?;
             let password = match password_file {
                 Some(p) => Some(
@@ -501,6 +538,13 @@ impl Default for Claimant {
     }
 }
 
+/// How long an SQLite connection waits for another's lock before it
+/// fails with "the database stayed locked" (a fault of the store, waited
+/// out): under half of the systemd watchdog's 60 s, like PostgreSQL's
+/// limits ([`pg`]), so that a judge whose file another process holds
+/// says so rather than being killed as stuck.
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// How long a claim holds by default: longer than an SMTP exchange can
 /// take (the client gives up after `[smtp] timeout-seconds`, 30 by
 /// default), so that a live judge never loses a mail it is sending.
@@ -591,6 +635,10 @@ pub struct OutMail {
     /// `mail_sources` row they are drawn from and what to draw (the
     /// responder's words). `raw` is then the mail without them.
     pub later: Option<Later>,
+    /// The mail's attachments are kept apart ([`kept_parts`]): `raw` is
+    /// the mail without them, and they go in before any drawn at send
+    /// time.
+    pub kept: bool,
 }
 
 /// The parts of a queued mail that are drawn when it is sent: kept as a
@@ -709,21 +757,20 @@ impl Store {
     }
 
     /// How the judge connects to PostgreSQL at `pg`.
-    fn pg_config(pg: &PgLocation) -> Result<postgres::Config> {
-        let mut config: postgres::Config = pg
+    fn pg_config(pg: &PgLocation) -> Result<tokio_postgres::Config> {
+        let mut config: tokio_postgres::Config = pg
             .url
             .parse()
-            .map_err(|e: postgres::Error| StoreError::BadUrl(e.to_string()))?;
+            .map_err(|e: tokio_postgres::Error| StoreError::BadUrl(e.to_string()))?;
         if let Some(p) = &pg.password {
             config.password(p);
         }
-        // Bounded waits on a server that went quiet (a machine that
-        // vanished sends no reset): a connection attempt gives up after
-        // 10 s, and one that stops answering is closed by TCP within about
-        // half a minute, so that the judge notices the loss and waits for
-        // the store, rather than hanging in a call the watchdog then sees
-        // as stuck.
-        config.connect_timeout(Duration::from_secs(10));
+        // A server that vanished sends no reset: TCP keepalives and the
+        // user timeout close a connection the network lost within about
+        // half a minute. A server that is there but silent is bounded by
+        // [`pg`]'s timeouts: connecting within 5 s, every answer within
+        // 25 s.
+        config.connect_timeout(pg::CONNECT_TIMEOUT);
         config.keepalives(true);
         config.keepalives_idle(Duration::from_secs(10));
         config.keepalives_interval(Duration::from_secs(5));
@@ -739,7 +786,7 @@ impl Store {
     }
 
     fn setup_sqlite(conn: rusqlite::Connection) -> Result<Store> {
-        conn.busy_timeout(Duration::from_secs(30))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         // A new database gives the pages that pruning frees back to the
         // file system as it goes (`PRAGMA incremental_vacuum` after each
         // prune; see [`retention`]). Only a database without tables takes
@@ -1174,7 +1221,7 @@ impl Store {
     /// Mails due to be sent at `now`, oldest first.
     pub fn due_outbox(&self, now: i64, limit: i64) -> Result<Vec<OutMail>> {
         self.due(
-            "SELECT id, message_id, recipients, raw, attempts, source_id, parts FROM outbox
+            "SELECT id, message_id, recipients, raw, attempts, source_id, parts, kept_parts, packed FROM outbox
              WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
             now,
             limit,
@@ -1187,7 +1234,7 @@ impl Store {
     /// processor's time.
     pub fn due_outbox_without_pictures(&self, now: i64, limit: i64) -> Result<Vec<OutMail>> {
         self.due(
-            "SELECT id, message_id, recipients, raw, attempts, source_id, parts FROM outbox
+            "SELECT id, message_id, recipients, raw, attempts, source_id, parts, kept_parts, packed FROM outbox
              WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?1 AND parts IS NULL
              ORDER BY id LIMIT ?2",
             now,
@@ -1217,7 +1264,7 @@ impl Store {
                  AND (claimed_by IS NULL OR claimed_by = ?3 OR lease_until <= {PG_NOW}
                      OR {HOLDER_GONE})
                  ORDER BY id LIMIT ?2 FOR UPDATE SKIP LOCKED)
-             RETURNING id, message_id, recipients, raw, attempts, source_id, parts",
+             RETURNING id, message_id, recipients, raw, attempts, source_id, parts, kept_parts, packed",
             pictures = if pictures { "" } else { "AND parts IS NULL" },
         );
         let mut out = self.due_with(
@@ -1240,20 +1287,22 @@ impl Store {
     fn due_with(&self, sql: &str, params: sql::Params<'_>) -> Result<Vec<OutMail>> {
         self.conn.query_map(sql, params, |r| {
             let rcpt: String = r.get(2)?;
+            let id = r.get(0)?;
             Ok(OutMail {
-                id: r.get(0)?,
+                id,
                 message_id: r.get(1)?,
                 recipients: rcpt
                     .split(',')
                     .filter(|s| !s.is_empty())
                     .map(str::to_string)
                     .collect(),
-                raw: r.get(3)?,
+                raw: unpack(id, r.get(3)?, r.get(8)?)?,
                 attempts: r.get(4)?,
                 later: match (r.get::<Option<i64>>(5)?, r.get::<Option<String>>(6)?) {
                     (Some(source), Some(spec)) => Some(Later { source, spec }),
                     _ => None,
                 },
+                kept: r.get::<i64>(7)? > 0,
             })
         })
     }
@@ -1568,11 +1617,7 @@ pub fn queue_outbox(
     raw: &[u8],
     now: i64,
 ) -> Result<()> {
-    tx.execute(
-        "INSERT INTO outbox (inbound_id, message_id, recipients, raw, next_attempt_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-        params![inbound, message_id, recipients.join(","), raw, now],
-    )?;
+    insert_outbox(tx, inbound, message_id, recipients, raw, None, 0, now)?;
     Ok(())
 }
 
@@ -1588,21 +1633,194 @@ pub fn queue_outbox_later(
     later: &Later,
     now: i64,
 ) -> Result<()> {
-    tx.execute(
+    insert_outbox(
+        tx,
+        inbound,
+        message_id,
+        recipients,
+        raw,
+        Some(later),
+        0,
+        now,
+    )?;
+    Ok(())
+}
+
+/// A queued mail's text is kept deflated from this size on (every mail
+/// the judge writes is longer): the texts of the mail a game sends, one
+/// per reader, kept `keep-sent-days`, are most of what it adds to the
+/// store.
+const PACK_FROM: usize = 128;
+
+/// What deflate starts from when it packs a mail's text (a preset
+/// dictionary): the headers and the phrases of the judge's own mail, so
+/// that even a short answer shrinks well (a game's texts to about a
+/// quarter of their size; deflate alone, to a half). It never changes: a new one would be another number in the
+/// `packed` column ([`PACKED_1`]), the old one kept to read the rows
+/// packed with it.
+const DICTIONARY_1: &[u8] = include_bytes!("pack-1.txt");
+
+/// `packed` of a text deflated from [`DICTIONARY_1`] (0: kept as is).
+const PACKED_1: i64 = 1;
+
+/// `raw` as the outbox keeps it, and how it is packed.
+fn pack(raw: &[u8]) -> (std::borrow::Cow<'_, [u8]>, i64) {
+    use flate2::{Compress, Compression, FlushCompress, Status};
+    if raw.len() < PACK_FROM {
+        return (raw.into(), 0);
+    }
+    // A 4 KiB window holds the dictionary and the back references a mail
+    // needs, and costs a tenth of the default's set-up (which, made afresh
+    // for each mail, was most of the time packing took).
+    let mut z = Compress::new_with_window_bits(Compression::default(), false, 12);
+    if z.set_dictionary(DICTIONARY_1).is_err() {
+        return (raw.into(), 0);
+    }
+    // Room for the whole text: a stream that does not end in it does not
+    // pay, and the text is kept as it is.
+    let mut out = Vec::with_capacity(raw.len());
+    match z.compress_vec(raw, &mut out, FlushCompress::Finish) {
+        Ok(Status::StreamEnd) => (out.into(), PACKED_1),
+        _ => (raw.into(), 0),
+    }
+}
+
+/// The text of the outbox row `id` as it was queued, from what is kept and
+/// how it is packed ([`pack`]).
+pub fn unpack(id: i64, kept: Vec<u8>, packed: i64) -> Result<Vec<u8>> {
+    use flate2::{Decompress, FlushDecompress, Status};
+    let unreadable = |why: String| StoreError::Unreadable {
+        what: format!("the text of outbox mail {id}"),
+        why,
+    };
+    match packed {
+        0 => return Ok(kept),
+        PACKED_1 => {}
+        n => return Err(unreadable(format!("packed in an unknown way ({n})"))),
+    }
+    let mut z = Decompress::new(false);
+    z.set_dictionary(DICTIONARY_1)
+        .map_err(|e| unreadable(e.to_string()))?;
+    let mut raw = Vec::with_capacity(kept.len() * 4 + 256);
+    loop {
+        let (read, wrote) = (z.total_in(), z.total_out());
+        let rest = kept.get(read as usize..).unwrap_or_default();
+        match z.decompress_vec(rest, &mut raw, FlushDecompress::Finish) {
+            Ok(Status::StreamEnd) => return Ok(raw),
+            Ok(_)
+                if z.total_in() > read || z.total_out() > wrote || raw.len() == raw.capacity() =>
+            {
+                raw.reserve(raw.capacity().max(4096));
+            }
+            Ok(_) => return Err(unreadable("the deflated text ends early".into())),
+            Err(e) => return Err(unreadable(e.to_string())),
+        }
+    }
+}
+
+/// Insert an outbox row (its text packed, see [`pack`]); its id.
+#[allow(clippy::too_many_arguments)]
+fn insert_outbox(
+    tx: &Tx<'_>,
+    inbound: Option<i64>,
+    message_id: &str,
+    recipients: &[String],
+    raw: &[u8],
+    later: Option<&Later>,
+    kept_parts: usize,
+    now: i64,
+) -> Result<i64> {
+    let (kept, packed) = pack(raw);
+    tx.query_row(
         "INSERT INTO outbox (inbound_id, message_id, recipients, raw, next_attempt_at, created_at,
-             source_id, parts)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)",
+             source_id, parts, kept_parts, packed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8, ?9) RETURNING id",
         params![
             inbound,
             message_id,
             recipients.join(","),
-            raw,
+            &kept[..],
             now,
-            later.source,
-            later.spec
+            later.map(|l| l.source),
+            later.map(|l| l.spec.as_str()),
+            kept_parts as i64,
+            packed
         ],
+        |r| r.get(0),
+    )
+}
+
+/// Queue a mail whose attachments are kept apart from its text: `raw` is
+/// the mail built without them but with room for them
+/// ([`crate::mail::build_kept`]), `parts` the attachments, `later` what is
+/// drawn at send time, if anything. Each part's bytes are kept once, by
+/// their digest, however many mails carry them (a start's board goes to
+/// every player): the store grows by a mail's text, not by a copy of its
+/// pictures per reader. The outbox puts them back when it sends the mail
+/// ([`kept_parts`]), and the bytes go once no mail uses them
+/// ([`retention::prune_outbox`]).
+#[allow(clippy::too_many_arguments)]
+pub fn queue_outbox_parts(
+    tx: &Tx<'_>,
+    inbound: Option<i64>,
+    message_id: &str,
+    recipients: &[String],
+    raw: &[u8],
+    parts: &[crate::mail::Attached],
+    later: Option<&Later>,
+    now: i64,
+) -> Result<()> {
+    let id = insert_outbox(
+        tx,
+        inbound,
+        message_id,
+        recipients,
+        raw,
+        later,
+        parts.len(),
+        now,
     )?;
+    for (seq, p) in parts.iter().enumerate() {
+        let digest = digest(&p.bytes);
+        let known = tx
+            .query_opt(
+                "SELECT 1 FROM mail_parts WHERE digest = ?1",
+                params![digest],
+                |r| r.get::<i64>(0),
+            )?
+            .is_some();
+        if !known {
+            tx.execute(
+                "INSERT INTO mail_parts (digest, bytes, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT DO NOTHING",
+                params![digest, p.bytes, now],
+            )?;
+        }
+        tx.execute(
+            "INSERT INTO outbox_parts (outbox_id, seq, name, mime, digest)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, seq as i64, p.name, p.mime, digest],
+        )?;
+    }
     Ok(())
+}
+
+/// The attachments kept apart for the queued mail `outbox_id`
+/// ([`queue_outbox_parts`]), in order.
+pub fn kept_parts(c: &Conn, outbox_id: i64) -> Result<Vec<crate::mail::Attached>> {
+    c.query_map(
+        "SELECT p.name, p.mime, m.bytes FROM outbox_parts p
+         JOIN mail_parts m ON m.digest = p.digest
+         WHERE p.outbox_id = ?1 ORDER BY p.seq",
+        params![outbox_id],
+        |r| {
+            Ok(crate::mail::Attached {
+                name: r.get(0)?,
+                mime: r.get(1)?,
+                bytes: r.get(2)?,
+            })
+        },
+    )
 }
 
 /// Keep what the parts of some queued mails are drawn from (a played
@@ -1671,6 +1889,43 @@ mod tests {
     fn the_liveness_test_tries_the_liveness_lock() {
         assert!(HOLDER_GONE.contains(&format!("({LIVE_CLASS}, hashtext(claimed_by))")));
         assert_eq!(sql_literal("o'neil"), "'o''neil'");
+    }
+
+    #[test]
+    fn a_packed_text_comes_back_as_it_was_and_a_broken_one_is_an_error() {
+        let reply = b"From: \"zinejudge\" <judge@example.org>\r\nSubject: Re: mail\r\n\r\n\
+            ----- The judge's mail: nothing below this line is read -----\r\n\r\n> READY\r\n"
+            .repeat(3);
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let noise: Vec<u8> = (0..5000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 32) as u8
+            })
+            .collect();
+        for raw in [&b"short"[..], &reply, &noise, &[]] {
+            let (kept, packed) = pack(raw);
+            assert_eq!(unpack(7, kept.to_vec(), packed).unwrap(), raw);
+        }
+        let (kept, packed) = pack(&reply);
+        assert_eq!(packed, PACKED_1);
+        assert!(
+            kept.len() * 4 < reply.len(),
+            "{} of {}",
+            kept.len(),
+            reply.len()
+        );
+        assert_eq!(
+            pack(&noise).1,
+            0,
+            "what deflate cannot shrink is kept as is"
+        );
+        let cut = kept[..kept.len() / 2].to_vec();
+        let e = unpack(7, cut, packed).unwrap_err().to_string();
+        assert!(e.contains("the text of outbox mail 7"), "{e}");
+        assert!(unpack(7, b"x".to_vec(), 9).is_err());
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //!   known;
 //! - sent and refused outbox rows go `keep-sent-days` after they left (or
 //!   were refused), and with them the sources their pictures were drawn
-//!   from once no row uses them;
+//!   from, and the attachments kept apart, once no row uses them;
 //! - the mail counters (rate limits, loop guards, sign-on failures) go once
 //!   their windows are long over, which is what they would forget anyway.
 //!
@@ -36,6 +36,9 @@ pub struct Pruned {
     pub outbox: usize,
     /// Picture sources no longer used.
     pub sources: usize,
+    /// Attachments kept apart ([`super::queue_outbox_parts`]) that no
+    /// mail uses any more.
+    pub parts: usize,
     /// Inbound rows (their bytes were dropped long before).
     pub inbound: usize,
     /// Counter rows whose windows are over.
@@ -65,6 +68,12 @@ pub fn prune_outbox(c: &Conn, sent_before: i64, now: i64) -> Result<Pruned> {
          (SELECT 1 FROM outbox WHERE outbox.source_id = mail_sources.id)",
         &[],
     )?;
+    // The rows naming a mail's parts went with it (ON DELETE CASCADE).
+    let parts = c.execute(
+        "DELETE FROM mail_parts WHERE NOT EXISTS
+         (SELECT 1 FROM outbox_parts WHERE outbox_parts.digest = mail_parts.digest)",
+        &[],
+    )?;
     let inbound = c.execute(
         "DELETE FROM inbound WHERE state IN ('done', 'failed') AND processed_at < ?1
          AND NOT EXISTS (SELECT 1 FROM outbox WHERE outbox.inbound_id = inbound.id)",
@@ -84,6 +93,7 @@ pub fn prune_outbox(c: &Conn, sent_before: i64, now: i64) -> Result<Pruned> {
     Ok(Pruned {
         outbox,
         sources,
+        parts,
         inbound,
         counters,
     })

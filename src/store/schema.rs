@@ -297,7 +297,29 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         code_key = (SELECT code_key FROM addresses WHERE addresses.address = pending.address);
     CREATE INDEX pending_code ON pending (code_key);
     CREATE INDEX pending_inbound ON pending (inbound_id);",
-    // 13: njudge's diaries: a player's entries, numbered per power (a
+    // 13: a queued mail keeps its text, and its attachments (the board a
+    // start or a MAP sends) apart, each distinct content once, by its
+    // digest, however many readers get it: `kept_parts` counts a mail's
+    // rows in `outbox_parts` (name and type of each, in order), whose bytes
+    // are the `mail_parts` row of the digest, dropped once no mail uses it.
+    // A long text is kept deflated (`packed`).
+    "CREATE TABLE mail_parts (
+        digest TEXT PRIMARY KEY,
+        bytes BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE outbox_parts (
+        outbox_id INTEGER NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        digest TEXT NOT NULL REFERENCES mail_parts (digest),
+        PRIMARY KEY (outbox_id, seq)
+    );
+    CREATE INDEX outbox_parts_digest ON outbox_parts (digest);
+    ALTER TABLE outbox ADD COLUMN kept_parts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE outbox ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;",
+    // 14: njudge's diaries: a player's entries, numbered per power (a
     // number is never used again), kept until the game ends and then sent
     // to everybody in it.
     "CREATE TABLE diaries (
@@ -546,7 +568,24 @@ pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
         WHERE a.address = pending.address;
     CREATE INDEX pending_code ON pending (code_key);
     CREATE INDEX pending_inbound ON pending (inbound_id);",
-    // 13: njudge's diaries (see the SQLite list).
+    // 13: attachments kept apart, once per content (see the SQLite list).
+    "CREATE TABLE mail_parts (
+        digest TEXT PRIMARY KEY,
+        bytes BYTEA NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE outbox_parts (
+        outbox_id BIGINT NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        digest TEXT NOT NULL REFERENCES mail_parts (digest),
+        PRIMARY KEY (outbox_id, seq)
+    );
+    CREATE INDEX outbox_parts_digest ON outbox_parts (digest);
+    ALTER TABLE outbox ADD COLUMN kept_parts BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE outbox ADD COLUMN packed BIGINT NOT NULL DEFAULT 0;",
+    // 14: njudge's diaries (see the SQLite list).
     "CREATE TABLE diaries (
         game CITEXT NOT NULL REFERENCES games (name) ON DELETE CASCADE,
         power BIGINT NOT NULL,
@@ -618,8 +657,22 @@ pub(crate) fn migrate(conn: &mut Conn) -> Result<()> {
     if version(conn)? == known {
         return Ok(());
     }
+    // A migration may rewrite a table: it has longer than a statement.
+    conn.set_patience(MIGRATION_PATIENCE);
+    let r = migrate_now(conn, all);
+    conn.set_patience(super::pg::ANSWER_TIMEOUT);
+    r
+}
+
+/// How long a migration's statements may take (PostgreSQL): a judge
+/// started under systemd must be ready within its start timeout anyway.
+const MIGRATION_PATIENCE: std::time::Duration = std::time::Duration::from_secs(600);
+
+fn migrate_now(conn: &mut Conn, all: &[&str]) -> Result<()> {
+    let known = all.len() as i64;
     let tx = conn.transaction()?;
     if tx.backend() == Backend::Postgres {
+        tx.execute_batch("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0")?;
         tx.execute("SELECT pg_advisory_xact_lock(?1)", params![MIGRATION_LOCK])?;
     }
     let version = version(&tx)?;

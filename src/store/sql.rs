@@ -1,6 +1,6 @@
 //! The backend-neutral SQL layer the store is written on: one connection
-//! type ([`Conn`]) over SQLite (rusqlite) or PostgreSQL (the `postgres`
-//! crate), transactions ([`Tx`]), typed parameters ([`ToValue`], the
+//! type ([`Conn`]) over SQLite (rusqlite) or PostgreSQL (`tokio_postgres`
+//! driven synchronously, every wait bounded: [`super::pg`]), transactions ([`Tx`]), typed parameters ([`ToValue`], the
 //! [`params!`](crate::store::params) macro) and typed columns
 //! ([`FromValue`], [`Row::get`]).
 //!
@@ -17,17 +17,17 @@
 //! `bool` into the `bigint` the schema uses for flags), and a column is
 //! read from whatever type it has (int2/4/8, bool, bytea, text, citext).
 //!
-//! The sync `postgres` client runs each call on a small Tokio runtime of
-//! its own and panics if called on a thread that is inside another
-//! runtime. The store is already used only off the async threads (the
-//! processor's own thread, `spawn_blocking`), except when the daemon opens
-//! its connections from its async supervisor; `off_runtime` covers that
-//! case (and any other) by stepping out of the runtime first. Closing a
-//! client runs its runtime too, and dropping that runtime inside another
-//! panics as well: a client is therefore always closed on a thread of its
-//! own (`close_client`), wherever the connection is dropped (a web page's
-//! pooled connection, the outbox's, all dropped as the daemon's runtime
-//! stops).
+//! The PostgreSQL client runs each call on a small Tokio runtime of its
+//! own ([`super::pg::Client`]), which panics if blocked on from a thread
+//! that is inside another runtime. The store is already used only off the
+//! async threads (the processor's own thread, `spawn_blocking`), except
+//! when the daemon opens its connections from its async supervisor;
+//! `off_runtime` covers that case (and any other) by stepping out of the
+//! runtime first. Closing a client runs its runtime too, and dropping that
+//! runtime inside another panics as well: a client is therefore always
+//! closed on a thread of its own (`close_client`), wherever the connection
+//! is dropped (a web page's pooled connection, the outbox's, all dropped as
+//! the daemon's runtime stops).
 //!
 //! A PostgreSQL connection that is lost (the server restarted, the network
 //! failed) is made again by the next call outside a transaction, with the
@@ -225,7 +225,7 @@ pub struct Row<'a>(RowInner<'a>);
 
 enum RowInner<'a> {
     Sqlite(&'a rusqlite::Row<'a>),
-    Postgres(&'a postgres::Row),
+    Postgres(&'a tokio_postgres::Row),
 }
 
 impl Row<'_> {
@@ -288,10 +288,10 @@ enum ConnInner {
 /// again when it is lost.
 pub(super) struct Pg {
     /// The client; `None` after a connection that could not be made again.
-    client: Option<postgres::Client>,
+    client: Option<super::pg::Client>,
     /// How to connect (again).
-    config: postgres::Config,
-    prepared: HashMap<String, postgres::Statement>,
+    config: tokio_postgres::Config,
+    prepared: HashMap<String, tokio_postgres::Statement>,
     /// Statements that set the session up, run again, in order, on each
     /// new connection: settings and session locks ([`Conn::keep_session`]).
     session: Vec<(&'static str, String)>,
@@ -303,13 +303,19 @@ pub(super) struct Pg {
     /// ends, since the new one would run the rest of the transaction's
     /// statements outside it.
     in_tx: bool,
+    /// How long a call waits for its answer (see [`Conn::set_patience`]).
+    patience: std::time::Duration,
 }
 
 impl Pg {
     /// The client, connected: made again first if the connection was lost
     /// and no transaction is open.
-    fn client(&mut self) -> Result<&mut postgres::Client> {
-        let lost = self.lost || self.client.as_ref().is_none_or(postgres::Client::is_closed);
+    fn client(&mut self) -> Result<&mut super::pg::Client> {
+        let lost = self.lost
+            || self
+                .client
+                .as_ref()
+                .is_none_or(super::pg::Client::is_closed);
         if lost && !self.in_tx {
             self.reconnect()?;
         }
@@ -324,28 +330,38 @@ impl Pg {
         }
         self.prepared.clear();
         let config = &self.config;
-        let mut client = off_runtime(|| config.connect(postgres::NoTls))?;
+        let mut client = off_runtime(|| super::pg::Client::connect(config))?;
+        client.set_patience(self.patience);
         for (_, sql) in &self.session {
-            let c = &mut client;
-            off_runtime(|| c.batch_execute(sql))?;
+            let c = &client;
+            if let Err(e) = off_runtime(|| c.batch_execute(sql)) {
+                close_client(client);
+                return Err(e);
+            }
         }
         self.client = Some(client);
         self.lost = false;
         Ok(())
     }
 
-    /// Note a failed call: a fault that lost the connection makes the next
-    /// call outside a transaction connect again.
-    fn noted<T>(&mut self, r: std::result::Result<T, postgres::Error>) -> Result<T> {
-        r.map_err(|e| {
-            if connection_lost(&e) {
+    /// Note a failed call: a fault that lost the connection (or left it
+    /// waiting for an answer that did not come) makes the next call
+    /// outside a transaction connect again.
+    fn noted<T>(&mut self, r: Result<T>) -> Result<T> {
+        if let Err(e) = &r {
+            let lost = match e {
+                StoreError::Pg(e) => connection_lost(e),
+                StoreError::Timeout { .. } => true,
+                _ => false,
+            };
+            if lost {
                 self.lost = true;
             }
-            StoreError::Pg(e)
-        })
+        }
+        r
     }
 
-    fn statement(&mut self, sql: &str) -> Result<postgres::Statement> {
+    fn statement(&mut self, sql: &str) -> Result<tokio_postgres::Statement> {
         if let Some(s) = self.prepared.get(sql) {
             return Ok(s.clone());
         }
@@ -360,7 +376,7 @@ impl Pg {
         Ok(st)
     }
 
-    fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<postgres::Row>> {
+    fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<tokio_postgres::Row>> {
         self.call(sql, params, |client, st, refs| client.query(st, refs))
     }
 
@@ -375,19 +391,19 @@ impl Pg {
         sql: &str,
         params: Params<'_>,
         f: impl FnOnce(
-            &mut postgres::Client,
-            &postgres::Statement,
-            &[&(dyn postgres::types::ToSql + Sync)],
-        ) -> std::result::Result<T, postgres::Error>
+            &super::pg::Client,
+            &tokio_postgres::Statement,
+            &[&(dyn tokio_postgres::types::ToSql + Sync)],
+        ) -> Result<T>
         + Send,
     ) -> Result<T> {
         // Connected first: a new connection has no prepared statements.
         self.client()?;
         let st = self.statement(sql)?;
         let values: Vec<PgValue<'_>> = params.iter().map(|p| PgValue(p.to_value())).collect();
-        let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = values
+        let refs: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = values
             .iter()
-            .map(|v| v as &(dyn postgres::types::ToSql + Sync))
+            .map(|v| v as &(dyn tokio_postgres::types::ToSql + Sync))
             .collect();
         let client = self.client()?;
         let r = off_runtime(|| f(client, &st, &refs));
@@ -416,13 +432,17 @@ impl Drop for Pg {
 /// of its own is outside any runtime whatever the caller's thread is.
 /// Should no thread start, the client is leaked: its socket closes when
 /// the process ends, which is better than an abort.
-fn close_client(client: postgres::Client) {
+fn close_client(client: super::pg::Client) {
     let mut slot = Some(client);
     std::thread::scope(|s| {
         let taken = &mut slot;
         let closing = std::thread::Builder::new()
             .name("pg-close".into())
-            .spawn_scoped(s, move || drop(taken.take()));
+            .spawn_scoped(s, move || {
+                if let Some(c) = taken.take() {
+                    c.close();
+                }
+            });
         if let Ok(h) = closing {
             let _ = h.join();
         }
@@ -434,7 +454,7 @@ fn close_client(client: postgres::Client) {
 
 /// Whether a PostgreSQL error means the connection is gone (or useless,
 /// as a standby's is for writing), so that it must be made again.
-fn connection_lost(e: &postgres::Error) -> bool {
+fn connection_lost(e: &tokio_postgres::Error) -> bool {
     if e.is_closed() {
         return true;
     }
@@ -450,7 +470,7 @@ fn connection_lost(e: &postgres::Error) -> bool {
 
 /// A PostgreSQL error without an answer from the server: the connection
 /// itself failed (I/O, connecting, a timeout).
-fn no_answer(e: &postgres::Error) -> bool {
+fn no_answer(e: &tokio_postgres::Error) -> bool {
     std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
         || e.to_string() == "timeout waiting for server"
 }
@@ -464,7 +484,7 @@ fn no_answer(e: &postgres::Error) -> bool {
 /// available). Not a cancelled statement (57014): a statement timeout may
 /// be the work's own doing, and a mail that made one would otherwise be
 /// tried again for ever, holding up the mail behind it.
-pub(super) fn pg_unavailable(e: &postgres::Error) -> bool {
+pub(super) fn pg_unavailable(e: &tokio_postgres::Error) -> bool {
     if e.is_closed() {
         return true;
     }
@@ -502,6 +522,12 @@ pub(super) fn sqlite_unavailable(e: &rusqlite::Error) -> bool {
         ),
         _ => false,
     }
+}
+
+/// Whether an SQLite error is a lock held past the busy timeout.
+pub(super) fn sqlite_busy(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
 }
 
 /// Run `f` (a call of the sync PostgreSQL client) where it may block: as
@@ -553,7 +579,7 @@ impl Conn {
 
     /// A connection over PostgreSQL, made with `config` (and made again
     /// with it when lost).
-    pub(super) fn postgres(config: postgres::Config) -> Result<Conn> {
+    pub(super) fn postgres(config: tokio_postgres::Config) -> Result<Conn> {
         let mut pg = Pg {
             client: None,
             config,
@@ -561,6 +587,7 @@ impl Conn {
             session: Vec::new(),
             lost: false,
             in_tx: false,
+            patience: super::pg::ANSWER_TIMEOUT,
         };
         pg.reconnect()?;
         Ok(Conn {
@@ -608,6 +635,19 @@ impl Conn {
             (None, None) => {}
         }
         Ok(())
+    }
+
+    /// PostgreSQL: wait up to `patience` for each answer of the server
+    /// from now on ([`super::pg::ANSWER_TIMEOUT`] unless set). Nothing on
+    /// SQLite.
+    pub(super) fn set_patience(&self, patience: std::time::Duration) {
+        if let ConnInner::Postgres(pg) = &self.inner {
+            let mut pg = pg.borrow_mut();
+            pg.patience = patience;
+            if let Some(c) = pg.client.as_mut() {
+                c.set_patience(patience);
+            }
+        }
     }
 
     /// Remember the first fault of the store in `r` (see
@@ -843,22 +883,22 @@ struct PgValue<'a>(ValueRef<'a>);
 
 type BoxError = Box<dyn std::error::Error + Sync + Send>;
 
-fn is_text(ty: &postgres::types::Type) -> bool {
-    use postgres::types::Type;
+fn is_text(ty: &tokio_postgres::types::Type) -> bool {
+    use tokio_postgres::types::Type;
     matches!(
         *ty,
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN
     ) || ty.name() == "citext"
 }
 
-impl postgres::types::ToSql for PgValue<'_> {
+impl tokio_postgres::types::ToSql for PgValue<'_> {
     fn to_sql(
         &self,
-        ty: &postgres::types::Type,
+        ty: &tokio_postgres::types::Type,
         out: &mut bytes::BytesMut,
-    ) -> std::result::Result<postgres::types::IsNull, BoxError> {
+    ) -> std::result::Result<tokio_postgres::types::IsNull, BoxError> {
         use bytes::BufMut;
-        use postgres::types::{IsNull, Type};
+        use tokio_postgres::types::{IsNull, Type};
         match (self.0, ty) {
             (ValueRef::Null, _) => return Ok(IsNull::Yes),
             (ValueRef::Integer(i), &Type::INT8) => out.put_i64(i),
@@ -879,16 +919,19 @@ impl postgres::types::ToSql for PgValue<'_> {
         Ok(IsNull::No)
     }
 
-    fn accepts(_: &postgres::types::Type) -> bool {
+    fn accepts(_: &tokio_postgres::types::Type) -> bool {
         true
     }
 
-    postgres::types::to_sql_checked!();
+    tokio_postgres::types::to_sql_checked!();
 }
 
-impl<'a> postgres::types::FromSql<'a> for PgValue<'a> {
-    fn from_sql(ty: &postgres::types::Type, raw: &'a [u8]) -> std::result::Result<Self, BoxError> {
-        use postgres::types::Type;
+impl<'a> tokio_postgres::types::FromSql<'a> for PgValue<'a> {
+    fn from_sql(
+        ty: &tokio_postgres::types::Type,
+        raw: &'a [u8],
+    ) -> std::result::Result<Self, BoxError> {
+        use tokio_postgres::types::Type;
         Ok(PgValue(match *ty {
             Type::INT8 => ValueRef::Integer(i64::from_be_bytes(raw.try_into()?)),
             Type::INT4 => ValueRef::Integer(i32::from_be_bytes(raw.try_into()?).into()),
@@ -904,11 +947,11 @@ impl<'a> postgres::types::FromSql<'a> for PgValue<'a> {
         }))
     }
 
-    fn from_sql_null(_: &postgres::types::Type) -> std::result::Result<Self, BoxError> {
+    fn from_sql_null(_: &tokio_postgres::types::Type) -> std::result::Result<Self, BoxError> {
         Ok(PgValue(ValueRef::Null))
     }
 
-    fn accepts(_: &postgres::types::Type) -> bool {
+    fn accepts(_: &tokio_postgres::types::Type) -> bool {
         true
     }
 }

@@ -7,6 +7,7 @@
 #[path = "../support_play/mod.rs"]
 mod support_play;
 
+mod cli_closed_stdout;
 mod cli_errors;
 mod cli_render;
 mod datc_abstraction;

@@ -313,3 +313,99 @@ fn variant_1700ad_a_void_support_with_its_reason_and_a_leader_s_displacement() {
         "A(Mos)-Yar (displaced by its own leader's retreat)",
     ]);
 }
+
+/// `zinejudge adjudicate` on `position` (TOML) and `orders` in a game of
+/// `variant`: its exit status, stdout and stderr.
+fn offline(
+    variant: &str,
+    position: &str,
+    orders: &str,
+) -> (std::process::ExitStatus, String, String) {
+    let dir = std::env::temp_dir().join(format!(
+        "zj-cli-adj-{}-{}",
+        std::process::id(),
+        orders.len()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (p, o) = (dir.join("position.toml"), dir.join("orders.txt"));
+    std::fs::write(&p, position).expect("write");
+    std::fs::write(&o, orders).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["adjudicate", "--game", variant, "--position"])
+        .arg(&p)
+        .arg("--orders")
+        .arg(&o)
+        .output()
+        .expect("runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// 1000 AD rule 13: "if this attempt fails, then he must go into
+/// anarchy": the Moors are in anarchy, their army in Castile, and the
+/// orders file still holds an order of theirs (by mail it would have been
+/// refused). The tool judged the Franks' orders alone but read the result
+/// beside every order given, and panicked in the results ("index out of
+/// bounds: the len is 0 but the index is 0"). Each order's verdict is its
+/// own: the Moors' is void and named as not carried out, their army holds,
+/// and the Franks' order is the Franks'.
+#[test]
+fn rule_13_a_power_in_anarchy_with_orders_does_not_crash() {
+    let position = "phase = \"Spring 1002 movement\"\n\n[units]\n\
+                    Moors = [\"A Cas\"]\nFranks = [\"A Par\"]\n\n[centres]\n\
+                    Moors = [\"Lom\"]\nFranks = [\"Tol\", \"Par\"]\n\n\
+                    [state.anarchy]\nMoors = \"anarchy\"\n";
+    // The Moors' order alone, and before another power's.
+    for orders in [
+        "Moors: A Cas - Tol\n",
+        "Moors: A Cas - Tol\nFranks: A Par - Nan\n",
+    ] {
+        let (status, out, err) = offline("1000ad", position, orders);
+        assert!(status.success(), "{status}\n{err}\n{out}");
+        assert!(!err.contains("panicked"), "{err}");
+        let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("A(Cas)-Tol void: its power gives no orders now: its units hold"),
+            "{out}"
+        );
+        assert!(
+            flat.contains("line 1: `Moors: A Cas - Tol`: its power gives no orders now"),
+            "{out}"
+        );
+        // The army holds in Castile, and Toledo stays the Franks'.
+        assert!(out.contains("Moors = [\"A Cas\"]"), "{out}");
+        if orders.contains("Franks") {
+            assert!(flat.contains("Franks: A(Par)-Nan"), "{out}");
+            assert!(out.contains("Franks = [\"A Nan\"]"), "{out}");
+            assert!(!flat.contains("line 2:"), "{out}");
+        }
+    }
+}
+
+/// 1000 AD rule 13 in a build season: "the judge removes what must go" for
+/// a power in anarchy, whatever its orders file says. Its removal in the
+/// file is refused, the judge's own removal made, the rest judged.
+#[test]
+fn rule_13_a_power_in_anarchy_with_a_removal_in_the_orders_file_does_not_crash() {
+    let position = "phase = \"Winter 1002 adjustment\"\n\n[units]\n\
+                    Moors = [\"A Cas\", \"A Leo\"]\nFranks = [\"A Par\"]\n\n[centres]\n\
+                    Moors = [\"Lom\"]\nFranks = [\"Tol\", \"Par\", \"Bri\"]\n\n\
+                    [state.anarchy]\nMoors = \"anarchy\"\n";
+    let (status, out, err) = offline(
+        "1000ad",
+        position,
+        "Moors: Remove A Leo\nFranks: Build A Bri\n",
+    );
+    assert!(status.success(), "{status}\n{err}\n{out}");
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("line 1: `Moors: Remove A Leo`: its power gives no orders now"),
+        "{out}"
+    );
+    assert!(flat.contains("Franks: builds A(Bri)"), "{out}");
+    assert!(!flat.contains("line 2:"), "{out}");
+}

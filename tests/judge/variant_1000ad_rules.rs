@@ -1087,3 +1087,290 @@ fn rule_13_by_mail_a_power_holding_no_centre_has_no_season_of_grace() {
     assert!(flat(&winter).contains("Moors: removes A(Cas)"), "{winter}");
     assert!(!flat(&winter).contains("season of grace"), "{winter}");
 }
+
+/// Spring 1002: the Moors in anarchy (rule 13), their army in Castile, the
+/// Franks' in Paris; Toledo is the Franks'.
+fn in_anarchy(v: &Variant, phase: &str) -> Position {
+    Position::from_toml(
+        v,
+        &format!(
+            "phase = \"{phase}\"\n[units]\nMoors = [\"A Cas\", \"A Leo\"]\nFranks = [\"A Par\"]\n\
+             [centres]\nMoors = [\"Lom\"]\nFranks = [\"Tol\", \"Par\", \"Bri\"]\n\
+             [state.anarchy]\nMoors = \"anarchy\"\n"
+        ),
+    )
+    .expect("position")
+}
+
+/// Rule 13: a power in anarchy gives no orders. Orders of its that reach
+/// the judge all the same (an orders file, orders kept from before) are
+/// void, each with its own verdict: the results, for every reader, and
+/// the pictures say so of the Moors' orders and give the Franks' orders
+/// their own outcomes. Judged with the Franks' orders alone, the result
+/// was read beside every order given, and the results panicked ("index
+/// out of bounds").
+#[test]
+fn rule_13_orders_of_a_power_in_anarchy_are_void_in_the_results_and_the_pictures() {
+    use zinejudge::testing::report::picture::Picture;
+    use zinejudge::testing::report::{PhaseReport, data_for, render};
+    use zinejudge::variant::features::Viewer;
+    let v = thousand();
+    let moors = power(&v, "Moors");
+    let franks = power(&v, "Franks");
+    let cases: [(&str, &[&str]); 3] = [
+        ("Spring 1002 movement", &["Moors: A Cas - Tol"]),
+        (
+            "Spring 1002 movement",
+            &[
+                "Moors: A Cas - Tol",
+                "Franks: A Par - Nan",
+                "Moors: A Leo S A Cas - Tol",
+            ],
+        ),
+        (
+            "Winter 1002 adjustment",
+            &["Moors: Remove A Leo", "Franks: Build A Bri"],
+        ),
+    ];
+    for (phase, lines) in cases {
+        let before = in_anarchy(&v, phase);
+        let o = support_play::orders(&v, before.phase.kind, lines);
+        let (result, after) = zinejudge::game::step::play(&v, &before, &o);
+        let r = PhaseReport {
+            variant: &v,
+            game: "t",
+            before: &before,
+            orders: &o,
+            result: &result,
+            after: &after,
+            next_deadline: None,
+            ended: None,
+            nmr: vec![],
+        };
+        let text = flat(&render(&r));
+        for viewer in [
+            Viewer::Gm,
+            Viewer::Public,
+            Viewer::Power(moors),
+            Viewer::Power(franks),
+        ] {
+            let d = data_for(&r, "zinejudge", viewer);
+            assert!(!d.powers.is_empty() || !d.adjustments.is_empty(), "{phase}");
+        }
+        let svg = Picture::new(&v).phase_svg(&r, "anarchy", Viewer::Public);
+        assert!(svg.contains("</svg>"), "{phase}");
+        match before.phase.kind {
+            PhaseKind::Movement => {
+                assert!(
+                    text.contains("A(Cas)-Tol void: its power gives no orders now"),
+                    "{text}"
+                );
+                // Its units hold where they stood.
+                assert!(where_is(&v, &after, "Moors").contains(&"A Cas".to_string()));
+                if lines.len() > 1 {
+                    assert!(text.contains("Franks: A(Par)-Nan Moors:"), "{text}");
+                    assert!(
+                        text.contains("A(Leo) S A(Cas)-Tol void: its power gives no orders"),
+                        "{text}"
+                    );
+                    assert_eq!(where_is(&v, &after, "Franks"), ["A Nan"]);
+                }
+            }
+            _ => {
+                assert!(
+                    text.contains("A(Leo) void: its power gives no orders now"),
+                    "{text}"
+                );
+                assert!(text.contains("Franks: builds A(Bri)"), "{text}");
+                // The judge removes what must go (one of two units).
+                assert_eq!(where_is(&v, &after, "Moors").len(), 1, "{text}");
+            }
+        }
+    }
+}
+
+/// Rule 13 by mail: orders kept in the store for a power in anarchy (kept
+/// from before the judge refused them, or written there by hand) neither
+/// stop the GM's PREVIEW nor the results and their pictures: the Moors'
+/// order is void in both, the Franks' order is carried out. The results
+/// panicked, and the game never moved on.
+#[test]
+fn rule_13_by_mail_orders_kept_for_a_power_in_anarchy_neither_stop_the_preview_nor_the_results() {
+    use zinejudge::testing::store::games;
+    let game = "r13k";
+    let mut w = by_mail(game, &["EDIT ADD Moors A Cas", "EDIT ADD Franks A Par"]);
+    let v = thousand();
+    let conn = w.processor.store.conn();
+    let mut row = games::load(conn, game).expect("store").expect("game");
+    let pos = in_anarchy(&v, "Spring 1002 movement");
+    row.position = pos.stored(&v).expect("stores");
+    games::save(conn, &row).expect("save");
+    let moors = power(&v, "Moors");
+    games::set_orders(conn, game, moors.0, &["M|A Cas - Tol".into()]).expect("orders");
+    let preview = w.reply(
+        "gm@example.test",
+        &format!("SIGNON GM {game} gm-secret\nPREVIEW"),
+    );
+    assert!(
+        flat(&preview).contains("A(Cas)-Tol void: its power gives no orders now"),
+        "{preview}"
+    );
+    // The Franks' orders are the last the phase waits for: it goes.
+    let sent = w.mail(
+        "Franks@example.test",
+        &format!("SIGNON Franks {game} pw-secret\nA Par - Nan"),
+    );
+    let results = sent
+        .iter()
+        .find(|m| m.to_has("Franks@example.test") && m.subject.contains("Spring 1002"))
+        .unwrap_or_else(|| panic!("no results: {sent:#?}"));
+    let text = flat(&results.body);
+    assert!(text.contains("Franks: A(Par)-Nan"), "{text}");
+    assert!(
+        text.contains("A(Cas)-Tol void: its power gives no orders now"),
+        "{text}"
+    );
+    let row = games::load(w.processor.store.conn(), game)
+        .expect("store")
+        .expect("game");
+    let after = Position::from_toml(&v, &row.position).expect("position");
+    assert_eq!(where_is(&v, &after, "Franks"), ["A Nan"]);
+    assert!(where_is(&v, &after, "Moors").contains(&"A Cas".to_string()));
+    // The pictures are drawn as the mail goes, from the phase played again.
+    assert!(
+        results.attachments.iter().any(|(n, _)| n.ends_with(".svg")),
+        "{:?}",
+        results.attachments
+    );
+}
+
+/// The results, the reports for every reader and the pictures read a
+/// result beside its orders with `get`, never by index: a result judged
+/// from fewer orders than it is shown with (as rule 13's silenced orders
+/// once were) leaves the orders it has no verdict for out, and panics
+/// nowhere.
+#[test]
+fn rule_13_results_shown_with_more_orders_than_were_judged_do_not_panic() {
+    use zinejudge::game::step::PhaseOrders;
+    use zinejudge::testing::report::picture::Picture;
+    use zinejudge::testing::report::{PhaseReport, data_for, render};
+    use zinejudge::variant::features::Viewer;
+    let v = thousand();
+    for (phase, lines) in [
+        (
+            "Spring 1002 movement",
+            ["Franks: A Par - Nan", "Moors: A Cas - Tol"],
+        ),
+        (
+            "Winter 1002 adjustment",
+            ["Franks: Build A Bri", "Moors: Remove A Leo"],
+        ),
+    ] {
+        let before = in_anarchy(&v, phase);
+        let shown = support_play::orders(&v, before.phase.kind, &lines);
+        // Judged with no orders at all.
+        let judged = match before.phase.kind {
+            PhaseKind::Movement => PhaseOrders::Movement(Vec::new()),
+            _ => PhaseOrders::Adjustment(Vec::new()),
+        };
+        let (result, after) = zinejudge::game::step::play(&v, &before, &judged);
+        let r = PhaseReport {
+            variant: &v,
+            game: "t",
+            before: &before,
+            orders: &shown,
+            result: &result,
+            after: &after,
+            next_deadline: None,
+            ended: None,
+            nmr: vec![],
+        };
+        assert!(render(&r).contains("Supply centres"), "{phase}");
+        for viewer in [
+            Viewer::Gm,
+            Viewer::Public,
+            Viewer::Power(power(&v, "Moors")),
+        ] {
+            data_for(&r, "zinejudge", viewer);
+        }
+        assert!(
+            Picture::new(&v)
+                .phase_svg(&r, "t", Viewer::Public)
+                .contains("</svg>")
+        );
+    }
+}
+
+/// Rules 4 and 7: Lombardy is "a special build centre for the M & P's.
+/// This means that they are able to build fleets", not a part of their
+/// homeland, and a defensive army "is restricted to the homeland". `Build
+/// 3D Lom` was accepted, and the 3D stranded there: refused the next spring
+/// any move (`3D Lom - Rom`). It is refused; fleets and armies are still
+/// built there, and the 3D in the homeland.
+#[test]
+fn rules_4_7_a_defensive_army_is_not_built_in_lombardy_outside_the_homeland() {
+    let v = thousand();
+    let mut pos = Position::initial(&v);
+    pos.phase = v.calendar.parse("Winter 1001 adjustment").expect("phase");
+    let mp = power(&v, "Magyars and Polacks");
+    pos.owners[prov(&v, "Lom").index()] = Some(mp);
+    let (r, _) = step(&v, &pos, &["Magyars and Polacks: Build 3D Lom"]);
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert_eq!(
+        r.orders,
+        vec![AdjustStatus::Illegal(Illegal::OutsideHomeland)]
+    );
+    let (r, next) = step(
+        &v,
+        &pos,
+        &[
+            "Magyars and Polacks: Build A Lom",
+            "Magyars and Polacks: Build 3D Vie",
+        ],
+    );
+    let PhaseResult::Adjustment(r) = r else {
+        panic!()
+    };
+    assert!(matches!(r.orders[0], AdjustStatus::Built(u) if u.kind == UnitKind::Army));
+    assert!(matches!(r.orders[1], AdjustStatus::Built(u) if u.kind == UnitKind::DefensiveArmy));
+    assert_eq!(
+        where_is(&v, &next, "Magyars and Polacks"),
+        ["3D Vie", "A Lom"]
+    );
+}
+
+/// Rules 4 and 7 by mail: the order reply refuses `Build 3D Lom` with its
+/// reason, and the results build nothing there.
+#[test]
+fn rules_4_7_by_mail_a_defensive_army_built_in_lombardy_is_refused_with_its_reason() {
+    let mut w = World::new();
+    let gm = "gm@example.test";
+    w.reply(gm, "CREATE r4d 1000ad gm-secret");
+    w.reply("mp@example.test", "JOIN r4d pw-secret Magyars and Polacks");
+    w.reply(gm, "SIGNON GM r4d gm-secret\nSTART");
+    let r = w.reply(
+        gm,
+        "SIGNON GM r4d gm-secret\nEDIT OWNER Lom Magyars and Polacks",
+    );
+    assert!(!r.contains("rror"), "{r}");
+    // Nothing placed in Winter 999 (rule 6: kept back); with no unit on
+    // the board the moves go at once, to the Winter 1000 builds.
+    w.mail(gm, "SIGNON GM r4d gm-secret\nPROCESS");
+    let r = flat(&w.reply(
+        "mp@example.test",
+        "SIGNON Magyars and Polacks r4d pw-secret\nSET WAIT\nBuild 3D Lom",
+    ));
+    assert!(r.contains("Winter 1000 AD adjustment"), "{r}");
+    assert!(
+        r.contains("a defensive army is restricted to its homeland"),
+        "{r}"
+    );
+    // A fleet is built there, and the 3D in the homeland.
+    let r = flat(&w.reply(
+        "mp@example.test",
+        "SIGNON Magyars and Polacks r4d pw-secret\nBuild F Lom\nBuild 3D Vie",
+    ));
+    assert!(!r.contains("Not accepted"), "{r}");
+}

@@ -51,8 +51,9 @@ fn got(sent: &[Sent], who: &str) -> Vec<Read> {
 
 /// Play March 1066 (and Harald's retreat, if he has one) with Harald's
 /// March orders `harald`: every mail sent until April is played, those
-/// April's processing sent, and the replies to LIST and SUMMARY read by
-/// the observer and the Scots after March.
+/// April's processing sent, and the replies to LIST (of the game, then of
+/// every game) and SUMMARY read by the observer and the Scots after
+/// March.
 fn play(harald: &str) -> (Vec<Sent>, Vec<Sent>, Vec<String>) {
     let mut w = started();
     let mut sent = Vec::new();
@@ -68,6 +69,7 @@ fn play(harald: &str) -> (Vec<Sent>, Vec<Sent>, Vec<String>) {
     let mut replies = Vec::new();
     for who in ["obs", "scots"] {
         replies.push(w.reply(&format!("{who}@example.test"), "LIST hastings"));
+        replies.push(w.reply(&format!("{who}@example.test"), "LIST"));
         replies.push(w.reply(&format!("{who}@example.test"), "SUMMARY hastings"));
     }
     // Harald retreats whatever was dislodged (in the game where nothing
@@ -144,6 +146,29 @@ fn rule_5_a_retreat_of_hidden_army_fleets_only_is_unseen_by_the_others() {
     // LIST and SUMMARY after March say the same to the others: the
     // phase, the deadline and Harald's four units.
     assert_eq!(replies_d, replies_q);
+}
+
+/// Rule 5: "Their exact location is known only by this player and the GM
+/// until the end of the second move". When only a hidden A/F of Harald's
+/// was dislodged in March, LIST (of every game, and of the game) and
+/// SUMMARY tell everyone the game is in April 1066, as they do where
+/// nothing was dislodged: a game shown in "March 1066 retreat" told that
+/// something hidden had been dislodged.
+#[test]
+fn rule_5_list_and_summary_show_no_retreat_of_hidden_army_fleets_only() {
+    let (_, _, dislodged) = play("A/F(GER) H\nA/F(GER) H\nA/F(WAS) H\nA/F(WAS) H");
+    let (_, _, quiet) = play("A/F(WAS) H\nA/F(WAS) H\nA/F(WAS) H\nA/F(WAS) H");
+    let names = ["LIST hastings", "LIST", "SUMMARY hastings"];
+    for (i, (d, q)) in dislodged.iter().zip(&quiet).enumerate() {
+        let what = names[i % names.len()];
+        let body = |r: &str| r.split("-----").next().unwrap_or(r).to_string();
+        assert!(!d.contains("1066 retreat"), "{what}: {d}");
+        assert!(
+            d.contains("April 1066 movement") || d.contains("now (Apr1066M)"),
+            "{what}: {d}"
+        );
+        assert_eq!(body(d), body(q), "{what}");
+    }
 }
 
 /// March 1066 played with Harald's orders `harald` (and the Scots' attack

@@ -1509,7 +1509,8 @@ fn rule_4_all_supports_for_the_whole_turn_count_from_a_unit_that_moved_first() {
         "{t:?}"
     );
     assert_eq!(at(&v, &t, "Smo").map(|x| x.0), Some("Russia".into()));
-    // A move that fails leaves nothing to support from: the unit stands.
+    // A move that fails leaves the army in Novgorod, from where it cannot
+    // support into White Russia: its support does not count.
     let pos = board(
         &v,
         "Russians = [\"A Smo\", \"A Nov\"]\nPoles = [\"A WRu\", \"A Lit\", \"A Psk\"]",
@@ -2143,4 +2144,154 @@ fn rule_8_a_fleet_left_in_an_enemy_coast_with_no_place_nearer_a_centre_is_disban
         "{:?}",
         pos.units
     );
+}
+
+/// Rule 4: "All unit capabilities: convoy, support, hold, move etc. remain
+/// the same as regular Diplomacy", and with double strength "all attacks
+/// and supports for the whole turn are added up". A(Liv)'s double support
+/// of A(Fin)-Kar (x2) takes both its impulses, so an attack on Livonia in
+/// either cuts it, as in regular Diplomacy: two against the two of A(Kar)
+/// supported from Novgorod, and nothing is dislodged. The attack from
+/// Pskov in the second impulse (after a hold) did not cut it, and A(Kar)
+/// was dislodged.
+#[test]
+fn rule_4_a_double_support_is_cut_by_an_attack_in_the_second_impulse() {
+    let v = variant();
+    let pos = board(
+        &v,
+        "Sweden = [\"A Fin\", \"A Liv\"]\nRussia = [\"A Kar\", \"A Nov\", \"A Psk\"]",
+    );
+    for attack in ["Russia: A(Psk)-Liv", "Russia: A(Psk)-hold-Liv"] {
+        let t = turn(
+            &v,
+            &pos,
+            &[
+                "Sweden: A(Fin)-Kar (x2)",
+                "Sweden: A(Liv) S A(Fin)-Kar (x2)",
+                "Russia: A(Kar) H",
+                "Russia: A(Nov) S A(Kar)",
+                attack,
+            ],
+        );
+        assert_eq!(
+            at(&v, &t, "Kar"),
+            Some(("Russia".into(), UnitKind::Army)),
+            "{attack}: {t:#?}"
+        );
+        assert_eq!(
+            at(&v, &t, "Fin"),
+            Some(("Sweden".into(), UnitKind::Army)),
+            "{attack}"
+        );
+        // The attack itself bounces: one against the army in Livonia.
+        assert_eq!(
+            at(&v, &t, "Liv"),
+            Some(("Sweden".into(), UnitKind::Army)),
+            "{attack}"
+        );
+        assert_eq!(
+            at(&v, &t, "Psk"),
+            Some(("Russia".into(), UnitKind::Army)),
+            "{attack}"
+        );
+        // The results say the support was cut, in the first impulse.
+        let first = &t.rounds[0];
+        let liv = first
+            .board
+            .iter()
+            .position(|u| v.map.province_of(u.region) == prov(&v, "Liv"))
+            .expect("A(Liv) in the first impulse");
+        assert!(
+            matches!(
+                first.result.units[liv].outcome,
+                zinejudge::adjudicate::movement::Outcome::Cut(_)
+            ),
+            "{attack}: {:?}",
+            first.result.units[liv]
+        );
+    }
+}
+
+/// Rule 4: "Second impulse orders which do not make sense because of first
+/// impulse conflicts become stand orders." A(Liv)-Nov bounces off the
+/// Russian army in Novgorod; its second impulse, `S A(Fin)-Kar`, can still
+/// be given from Livonia (which borders Karelia), so it still makes sense
+/// and counts: two against the army in Karelia, which is dislodged. It was
+/// void ("an earlier impulse failed"), and A(Fin)-Kar bounced. A later
+/// move of a unit whose move failed still stands: it sets out from where
+/// the unit did not get.
+#[test]
+fn rule_4_a_second_impulse_support_that_still_makes_sense_counts_after_a_failed_move() {
+    let v = variant();
+    let pos = board(
+        &v,
+        "Sweden = [\"A Fin\", \"A Liv\"]\nRussia = [\"A Kar\", \"A Nov\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Sweden: A(Liv)-Nov-S A(Fin)-Kar",
+            "Sweden: A(Fin)-hold-Kar",
+            "Russia: A(Kar) H",
+            "Russia: A(Nov) H",
+        ],
+    );
+    assert_eq!(
+        at(&v, &t, "Kar"),
+        Some(("Sweden".into(), UnitKind::Army)),
+        "{t:#?}"
+    );
+    assert_eq!(at(&v, &t, "Liv"), Some(("Sweden".into(), UnitKind::Army)));
+    assert_eq!(at(&v, &t, "Nov"), Some(("Russia".into(), UnitKind::Army)));
+    assert!(t.rounds[1].voided.is_empty(), "{:?}", t.rounds[1].voided);
+    assert_eq!(t.orders, vec![None, None, None, None]);
+    // The same in a double-strength conflict, whose later supports are
+    // added up (rule 4): A(Psk)-Liv bounces off the Swedish army, and its
+    // support, given from Pskov, makes three against the two in White
+    // Russia.
+    let pos = board(
+        &v,
+        "Russia = [\"A Smo\", \"A Psk\"]\nPoland = [\"A WRu\", \"A Lit\"]\nSweden = [\"A Liv\"]",
+    );
+    let t = turn(
+        &v,
+        &pos,
+        &[
+            "Russia: A(Smo)-WRu (x2)",
+            "Russia: A(Psk)-Liv-S A(Smo)-WRu",
+            "Poland: A(WRu) H",
+            "Poland: A(Lit) S A(WRu)",
+        ],
+    );
+    assert_eq!(
+        at(&v, &t, "WRu").map(|x| x.0),
+        Some("Russia".into()),
+        "{t:#?}"
+    );
+    assert_eq!(at(&v, &t, "Psk").map(|x| x.0), Some("Russia".into()));
+    assert_eq!(at(&v, &t, "Liv").map(|x| x.0), Some("Sweden".into()));
+}
+
+/// Rule 4 by mail: the results show the support of the second impulse
+/// given, not void.
+#[test]
+fn rule_4_by_mail_a_support_after_a_failed_move_is_given() {
+    let mut w = game_by_mail(&["Sweden", "Russians"]);
+    let r = w.reply(
+        "gm@example.test",
+        "SIGNON GM y1700 gm-secret\nEDIT ADD Russians A Kar",
+    );
+    assert!(r.contains("added"), "{r}");
+    let r = w.reply(
+        "Sweden@example.test",
+        "SIGNON Sweden y1700 pw-secret\nSweden 1700 Moves: A(Liv)-Nov-S A(Fin)-Kar;\nA(Fin)-hold-Kar;",
+    );
+    assert!(!r.contains("not accepted"), "{r}");
+    let body = results_for(&mut w, "Sweden");
+    let flat = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("1: A(Liv)-Nov bounced with A(Nov)"), "{body}");
+    assert!(flat.contains("2: A(Liv) S A(Fin)-Kar"), "{body}");
+    assert!(!flat.contains("void"), "{body}");
+    assert!(flat.contains("2: A(Fin)-Kar"), "{body}");
 }

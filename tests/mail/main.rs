@@ -31,4 +31,6 @@ mod store_claims;
 mod store_contract;
 mod store_daemon_postgres;
 mod store_outage;
+mod store_pictures;
+mod store_stop;
 mod trust_work;

@@ -100,6 +100,7 @@ contract!(
     a_store_opened_again_keeps_everything,
     while_deadline_work_waits_only_mail_without_pictures_is_due,
     the_generation_moves_when_another_connection_commits,
+    attachments_are_kept_once_for_every_mail_that_carries_them,
 );
 
 fn game(name: &str, deadline: Option<i64>) -> GameRow {
@@ -535,6 +536,81 @@ fn sent_mail_goes_after_the_retention_and_queued_mail_never(at: &dyn At) {
     retention::vacuum(s.conn()).unwrap();
     let (size, free) = retention::size(s.conn()).unwrap();
     assert!(size > 0 && free <= size, "{size} {free}");
+}
+
+/// Issue 53: a start's board went into the outbox once per reader (a
+/// mail's whole bytes, pictures and all). Now each distinct attachment is
+/// kept once, by its digest, and given back with each mail that carries
+/// it; it goes once no mail does.
+fn attachments_are_kept_once_for_every_mail_that_carries_them(at: &dyn At) {
+    use zinejudge::testing::mail::Attached;
+    let mut s = at.open();
+    let mut png = vec![7u8; 50_000];
+    png[..4].copy_from_slice(b"\x89PNG");
+    let board = Attached {
+        name: "g-S1901M.png".into(),
+        mime: "image/png".into(),
+        bytes: png,
+    };
+    let other = Attached {
+        name: "g-S1901M.svg".into(),
+        mime: "image/svg+xml".into(),
+        bytes: b"<svg/>".to_vec(),
+    };
+    {
+        let tx = s.transaction().unwrap();
+        for i in 0..7 {
+            let parts = if i == 6 {
+                vec![board.clone(), other.clone()]
+            } else {
+                vec![board.clone()]
+            };
+            store::queue_outbox_parts(
+                &tx,
+                None,
+                &format!("start{i}@j"),
+                &[format!("p{i}@x")],
+                b"text",
+                &parts,
+                None,
+                0,
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+    }
+    assert_eq!(count(&mut s, "mail_parts"), 2, "each content once");
+    let stored: i64 = s
+        .conn()
+        .query_row("SELECT sum(length(bytes)) FROM mail_parts", &[], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(stored < 60_000, "{stored} bytes for seven boards");
+    let due = s.due_outbox(10, 10).unwrap();
+    assert_eq!(due.len(), 7);
+    assert!(due.iter().all(|m| m.kept && m.raw == b"text"));
+    assert_eq!(
+        store::kept_parts(s.conn(), due[0].id).unwrap(),
+        vec![board.clone()]
+    );
+    assert_eq!(
+        store::kept_parts(s.conn(), due[6].id).unwrap(),
+        vec![board.clone(), other.clone()]
+    );
+    // Sent and past the retention: the rows go, then the bytes no row
+    // needs; the board stays while one mail still carries it.
+    for m in &due[..6] {
+        s.mark_sent(m.id, 100).unwrap();
+    }
+    let p = retention::prune_outbox(s.conn(), 101, 1000).unwrap();
+    assert_eq!((p.outbox, p.parts), (6, 0));
+    assert_eq!(count(&mut s, "outbox_parts"), 2);
+    s.mark_sent(due[6].id, 200).unwrap();
+    let p = retention::prune_outbox(s.conn(), 201, 1000).unwrap();
+    assert_eq!((p.outbox, p.parts), (1, 2));
+    assert_eq!(count(&mut s, "mail_parts"), 0);
+    assert_eq!(count(&mut s, "outbox_parts"), 0);
 }
 
 fn who_played_which_power_and_absences_are_kept(at: &dyn At) {

@@ -284,13 +284,15 @@ fn a_mail_that_kills_the_judge_is_given_up_whatever_step_it_stops_in() {
         // The apology: one mail, built from the header alone, saying
         // what happened and what to do.
         assert_eq!(answers(killer), 1, "{killer}");
-        let raw: Vec<u8> = db
+        // The outbox keeps a mail's text deflated (`packed`).
+        let (id, kept, packed): (i64, Vec<u8>, i64) = db
             .query_row(
-                "SELECT raw FROM outbox WHERE recipients LIKE ?1",
+                "SELECT id, raw, packed FROM outbox WHERE recipients LIKE ?1",
                 [format!("%{killer}@example.test%")],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .expect("the apology");
+        let raw = zinejudge::testing::store::unpack(id, kept, packed).expect("the apology's text");
         let text = body_of(&raw);
         assert!(text.contains("stopped 3 times"), "{text}");
         assert!(text.contains("several shorter mails"), "{text}");

@@ -8,6 +8,7 @@ mod support;
 #[path = "../web_support/mod.rs"]
 mod web_support;
 
+mod web_1000ad;
 mod web_1066_hidden;
 mod web_1700ad;
 mod web_bounds;

@@ -380,11 +380,15 @@ impl Harness {
                 ));
             }
         }
+        // The outbox keeps a mail's text packed: read as it is sent.
         let queued: Vec<(Option<i64>, String, Vec<u8>)> = {
             c.query_map(
-                "SELECT inbound_id, recipients, raw FROM outbox ORDER BY id",
+                "SELECT inbound_id, recipients, raw, id, packed FROM outbox ORDER BY id",
                 &[],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| {
+                    let raw = zinejudge::testing::store::unpack(r.get(3)?, r.get(2)?, r.get(4)?)?;
+                    Ok((r.get(0)?, r.get(1)?, raw))
+                },
             )
             .map_err(|e| format!("{e}"))?
         };

@@ -5,7 +5,7 @@
 //! welcome players share them without importing each other.
 
 use crate::commands::error::{CmdError, CmdResult};
-use crate::commands::{Judge, Session, load, mail_to, time};
+use crate::commands::{Judge, Session, load, mail_to, play, time};
 use crate::game::Position;
 use crate::game::record::{SeatStatus, Status};
 use crate::map::PowerId;
@@ -162,14 +162,14 @@ pub(crate) fn give(
             "\nChange the password with SET PASSWORD after signing on, and give\n\
              yourself a name with SET NAME. Send HELP for more.\n",
         );
-        let mut drawn = Vec::new();
-        let map = map_picture(judge, &v, &pos, &g, Viewer::Power(pid), &mut drawn);
+        // The map is drawn when the mail is sent, from the board kept.
+        let map = play::board_later(s.tx, &v, &pos, &g, Viewer::Power(pid), &mut None, s.now)?;
         for mut m in mail_to(
             &[address.to_string()],
             format!("{game}: you now play {name}"),
             body,
         ) {
-            m.attachments = map.clone();
+            m.later = Some(map.clone());
             s.out.push(m);
         }
         // The others hear of it, the new player's address kept to the GM.
@@ -272,22 +272,7 @@ pub(crate) fn map_picture(
     let title = format!("{}: {}", g.name, v.calendar.label(pos.phase));
     let file = format!("{}-{}", g.name, v.calendar.short(pos.phase));
     let picture = judge.picture(v);
-    let svg = picture.board_svg(pos, &pos.dislodged, &title, viewer);
-    let a = match picture.board_png(pos, &pos.dislodged, &title, viewer) {
-        Ok(png) => crate::mail::Attached {
-            name: format!("{file}.png"),
-            mime: "image/png".into(),
-            bytes: png,
-        },
-        Err(e) => {
-            tracing::warn!("cannot draw the map of {file}: {e}");
-            crate::mail::Attached {
-                name: format!("{file}.svg"),
-                mime: "image/svg+xml".into(),
-                bytes: svg.into_bytes(),
-            }
-        }
-    };
+    let a = play::board_picture(&picture, pos, &title, &file, viewer);
     drawn.push((viewer, vec![a]));
     drawn.last().map(|(_, a)| a.clone()).unwrap_or_default()
 }

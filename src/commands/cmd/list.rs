@@ -119,9 +119,7 @@ fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>, finished: bool, page: us
         let Ok(v) = judge.variant(&g.variant) else {
             continue;
         };
-        let phase = crate::game::Position::stored_phase(&g.position)
-            .or_else(|| position(&v, g).ok().map(|p| v.calendar.label(p.phase)))
-            .unwrap_or_default();
+        let phase = public_phase(&v, g);
         let seats = games::seats(s.tx, &g.name)?;
         let open: Vec<&str> = seats
             .iter()
@@ -188,6 +186,32 @@ fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>, finished: bool, page: us
         s.say(&t);
     }
     Ok(())
+}
+
+/// The phase LIST names for `g` to anyone: its own, read from the stored
+/// position's phase line alone (a judge of a thousand games reads no
+/// thousand boards), unless it could be a retreat of hidden units only
+/// (1066 rule 5: a retreat in a variant that hides places, see
+/// `View::may_miss_phase`). Then the board is read, and the phase is the
+/// one the public is told of, as in LIST game and SUMMARY: the phase after
+/// a retreat only hidden units take part in, which would tell that
+/// something hidden was dislodged.
+fn public_phase(v: &crate::variant::Variant, g: &games::GameRow) -> String {
+    use crate::rules::view::View;
+    use crate::variant::features::Viewer;
+    let stored = crate::game::Position::stored_phase(&g.position);
+    let read = stored.as_deref().and_then(|l| v.calendar.parse(l).ok());
+    if let (Some(label), Some(p)) = (&stored, read)
+        && !View::new(v, p, Viewer::Public).may_miss_phase()
+    {
+        return label.clone();
+    }
+    match position(v, g) {
+        Ok(pos) => v
+            .calendar
+            .label(View::of(v, &pos, Viewer::Public).phase_shown(&pos)),
+        Err(_) => stored.unwrap_or_default(),
+    }
 }
 
 fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult {

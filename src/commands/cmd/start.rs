@@ -144,7 +144,9 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
         v.calendar.label(pos.phase)
     ));
     let seats = games::seats(s.tx, &g.name)?;
-    let mut drawn: Vec<(Viewer, Vec<crate::mail::Attached>)> = Vec::new();
+    // The board is kept once and each player's map drawn when the mail is
+    // sent.
+    let mut board: Option<i64> = None;
     for seat in seats.iter().filter(|x| x.status == SeatStatus::Playing) {
         let Some(address) = seat.address.clone() else {
             continue;
@@ -156,9 +158,9 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
             .templates
             .mail("start.txt", &ctx)
             .map_err(anyhow::Error::from)?;
-        let map = super::handover::map_picture(judge, &v, &pos, g, Viewer::Power(p), &mut drawn);
+        let map = play::board_later(s.tx, &v, &pos, g, Viewer::Power(p), &mut board, s.now)?;
         for mut m in mail_to(&[address], subject, body) {
-            m.attachments = map.clone();
+            m.later = Some(map.clone());
             s.out.push(m);
         }
     }

@@ -172,29 +172,36 @@ pub(crate) fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene 
     let view = View::new(v, r.before.phase, viewer);
     match (r.result, r.orders) {
         (PhaseResult::Movement(m), PhaseOrders::Movement(orders)) => {
+            // A unit the result does not speak of (a result that does not
+            // match its board) is not drawn: read with `get`, never a panic.
             let hide = |i: usize| {
-                let given = m.units[i]
-                    .order_index()
+                let given = m
+                    .units
+                    .get(i)
+                    .and_then(|ur| ur.order_index())
                     .and_then(|k| orders.get(k))
                     .map(|o| &o.command);
-                unit_hidden(r, &view, &r.before.units[i], given)
+                r.before
+                    .units
+                    .get(i)
+                    .is_none_or(|u| unit_hidden(r, &view, u, given))
             };
             let masked = |c: &MainCommand| support_masked(&view, Some(c));
             // Harald's waiting A/Fs set out from their seas (1066 rule 5).
             let seated = crate::rules::waiting::seated(v, r.before, orders);
             movement(v, g, &seated, m, orders, &hide, &masked, None, &mut s);
-            for (i, (u, d)) in r
+            for (i, (u, ur, d)) in r
                 .before
                 .units
                 .iter()
                 .zip(&m.units)
                 .enumerate()
-                .filter_map(|(i, (u, ur))| ur.dislodged.as_ref().map(|d| (i, (u, d))))
+                .filter_map(|(i, (u, ur))| ur.dislodged.as_ref().map(|d| (i, (u, ur, d))))
             {
                 if hide(i) {
                     continue;
                 }
-                let kind = m.units[i].becomes().unwrap_or(u.kind);
+                let kind = ur.becomes().unwrap_or(u.kind);
                 let at = offset(g.spot(u.region));
                 s.tokens.push(Token {
                     unit: Unit { kind, ..*u },
@@ -239,7 +246,7 @@ pub(crate) fn phase(r: &PhaseReport<'_>, g: &Geometry, viewer: Viewer) -> Scene 
                 let land = t.turn.rounds.len();
                 let n = if k < land { k + 1 } else { k - land + 1 };
                 let orders: Vec<MainOrder> = round.orders.iter().map(|(o, _)| o.clone()).collect();
-                let hide = |i: usize| view.hides_unit(&round.board[i]);
+                let hide = |i: usize| round.board.get(i).is_none_or(|u| view.hides_unit(u));
                 movement(
                     v,
                     g,

@@ -12,7 +12,9 @@
 //!   a double action is brought into the first round, when the unit giving
 //!   it still stands where it started; from a unit that moved (or acted)
 //!   first, a later support or attack is judged in the first round from
-//!   where that first impulse leaves it (`Late`, `LateAttack`).
+//!   where that first impulse leaves it (`Late`, `LateAttack`). A unit
+//!   giving a double support is in the conflict for both impulses: an
+//!   attack on it in either cuts its support.
 //! - A leader whose move fails holds with one, as he always holds (rule 7).
 //! - Leaders (rule 7) move and support with triple strength; their second
 //!   and third impulses are simultaneous with everybody's second: both go
@@ -21,9 +23,12 @@
 //!   together as one double action there. Only a support with a move,
 //!   which the judge cannot give one unit at once, leaves the third for
 //!   straight after the second round.
-//! - A unit whose move failed, or that was dislodged, stands for the rest
-//!   of the turn: its later impulses are void (rule 4: they "become stand
-//!   orders"), and the results say so.
+//! - Later impulses that no longer make sense become stand orders (rule
+//!   4): every one of a unit that was dislodged; the later moves of a unit
+//!   whose move failed, for they set out from where it did not get. A
+//!   hold, support or convoy of a unit whose move failed is given from
+//!   where it stands, and counts (`Standing`). The results print the void
+//!   ones as such.
 //! - Retreats come after the round of the attack, or after the turn for a
 //!   unit dislodged by a double-strength attack, which is off the board
 //!   until then (rule 5: "executed after the impulse (or turn, in double
@@ -74,9 +79,9 @@ pub struct Round {
     /// The orders (indexes into `orders`) given at double strength.
     pub doubled: Vec<usize>,
     /// The impulses of this round not judged, each with its sheet order,
-    /// because the unit stands for the rest of the turn (rule 4): an
-    /// earlier impulse failed or it was dislodged. The results print them
-    /// as void.
+    /// because they no longer make sense (rule 4, [`Standing`]): the unit
+    /// was dislodged, or it is a move of a unit whose earlier move failed.
+    /// The results print them as void.
     pub voided: Vec<(MainOrder, usize)>,
     /// The orders (indexes into `orders`) given to a stack of more than
     /// one fleet, with how many fleets it holds: the results print them
@@ -228,6 +233,13 @@ fn sum_double_conflicts(
             Step::SupportHold(t) => (t.at.province, None),
             Step::Hold | Step::Convoy(..) => (map.province_of(units[k].region), None),
         });
+        // A double support takes both the unit's impulses, and a support
+        // is cut as in regular Diplomacy (rule 4: "all unit capabilities
+        // ... remain the same"): an attack on its giver in either impulse
+        // is one of the conflict's, judged with it.
+        if matches!(step, Step::SupportMove(..) | Step::SupportHold(_)) {
+            contested.push((map.province_of(units[k].region), None));
+        }
     }
     if contested.is_empty() {
         return (Vec::new(), Vec::new());
@@ -448,7 +460,7 @@ pub fn adjudicate_turn(
         garrisons: garrisons.to_vec(),
         verdicts,
         plans,
-        stands: vec![false; units.len()],
+        stands: vec![Standing::Free; units.len()],
         deferred: Vec::new(),
         late,
         late_attacks,
@@ -573,10 +585,9 @@ struct Judging<'a> {
     verdicts: Vec<Option<Illegal>>,
     /// Each unit's plan, by its index in the board.
     plans: Vec<Option<Plan>>,
-    /// Units (by their index in `units`) that stand for the rest of the
-    /// turn: an impulse of theirs failed, or they were dislodged (rule 4:
-    /// later impulses that no longer make sense "become stand orders").
-    stands: Vec<bool>,
+    /// Per unit (by its index in `units`), which of its later impulses
+    /// no longer make sense (rule 4: they "become stand orders").
+    stands: Vec<Standing>,
     /// The units dislodged in a double-strength conflict, whose retreats
     /// wait for the end of the turn (rule 5: "executed after the impulse
     /// (or turn, in double impulse conflicts) of the attack"), with the
@@ -587,6 +598,40 @@ struct Judging<'a> {
     late: Vec<Late>,
     /// Likewise their later attacks (rule 4).
     late_attacks: Vec<LateAttack>,
+}
+
+/// Which later impulses of a unit still make sense after its earlier ones
+/// (rule 4: "second impulse orders which do not make sense because of
+/// first impulse conflicts become stand orders"). Ordered: a unit only
+/// ever goes down the list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+enum Standing {
+    /// Every impulse is judged as written.
+    #[default]
+    Free,
+    /// A move of its failed: its later moves set out from where it did not
+    /// get, and become stand orders; a hold, support or convoy is still
+    /// given from where it stands, and counts.
+    MoveFailed,
+    /// It was dislodged (and retreated, or waits to at the turn's end):
+    /// every later impulse becomes a stand order.
+    Dislodged,
+}
+
+impl Standing {
+    /// Whether `step`, a later impulse of the unit, becomes a stand order.
+    fn voids(self, step: &Step) -> bool {
+        match self {
+            Standing::Free => false,
+            Standing::MoveFailed => matches!(step, Step::Move(_)),
+            Standing::Dislodged => true,
+        }
+    }
+
+    /// Mark the unit `now` (a unit never goes back up the list).
+    fn mark(&mut self, now: Standing) {
+        *self = (*self).max(now);
+    }
 }
 
 /// A unit dislodged in a round: the unit, its plan index, the places it
@@ -720,6 +765,13 @@ fn land_round(
             .as_ref()
             .is_some_and(|p| p.steps[round].is_some())
     };
+    // An impulse that no longer makes sense after the unit's earlier ones.
+    let voided_step = |k: usize| {
+        t.plans[k]
+            .as_ref()
+            .and_then(|p| p.steps[round].as_ref())
+            .is_some_and(|(s, _)| t.stands[k].voids(s))
+    };
     // The impulses of standing units are void, and the results say so.
     // So are those of units waiting to retreat at the turn's end (rule 5).
     let mut voided: Vec<(MainOrder, usize)> = Vec::new();
@@ -731,14 +783,14 @@ fn land_round(
     for &(u, k) in board
         .iter()
         .chain(&waiting)
-        .filter(|(_, k)| t.stands[*k] && acts(*k))
+        .filter(|(_, k)| acts(*k) && voided_step(*k))
     {
         let p = t.plans[k].as_ref().expect("acting units have a plan");
         let (step, _) = p.steps[round].clone().expect("acting");
         voided.push((order_of(map, &u, &step), p.order));
     }
     let acting: Vec<usize> = (0..board.len())
-        .filter(|&b| acts(board[b].1) && !t.stands[board[b].1])
+        .filter(|&b| acts(board[b].1) && !voided_step(board[b].1))
         .collect();
     // Round three is the leaders' alone.
     let mut here: Vec<Unit> = board.iter().map(|(u, _)| *u).collect();
@@ -1172,15 +1224,25 @@ fn count_late_supports(
         .iter()
         .map(|(_, k)| matches!(step_of(*k, 0), Some(Step::Move(_))))
         .collect();
-    // Where a land unit ends the first round; `None` if it was dislodged
-    // or its move failed (it then stands, and its later impulses are void).
-    let after = |result: &MovementResult, b: usize| -> Option<RegionId> {
+    // Where a land unit ends the first round, to give a later support
+    // from: where it moved, or where it stood, its move failed or not (a
+    // support still makes sense there, rule 4); `None` if it was
+    // dislodged.
+    let gives_from = |result: &MovementResult, b: usize| -> Option<RegionId> {
         let r = &result.units[b];
         match (r.command, &r.outcome) {
             _ if r.dislodged.is_some() => None,
             (Resolved::Move { to, .. }, Outcome::Moved) => Some(to),
-            _ if moving[b] => None,
             _ => Some(board[b].0.region),
+        }
+    };
+    // Where it ends the first round to make a later move from; `None` also
+    // if its move failed (its later moves set out from where it did not
+    // get, and become stand orders).
+    let after = |result: &MovementResult, b: usize| -> Option<RegionId> {
+        match gives_from(result, b) {
+            Some(_) if moving[b] && !matches!(result.units[b].outcome, Outcome::Moved) => None,
+            x => x,
         }
     };
     let mut counted: Vec<(usize, usize, u32)> = Vec::new();
@@ -1189,7 +1251,7 @@ fn count_late_supports(
         let Some(b) = board.iter().position(|(_, k)| *k == l.unit) else {
             continue;
         };
-        let (Some(x), Some(step)) = (after(&first, b), step_of(l.unit, l.round)) else {
+        let (Some(x), Some(step)) = (gives_from(&first, b), step_of(l.unit, l.round)) else {
             continue;
         };
         let u = board[b].0;
@@ -1264,7 +1326,7 @@ fn count_late_supports(
             .map(|(li, _, _)| *li)
             .filter(|&li| {
                 let b = board.iter().position(|(_, k)| *k == t.late[li].unit);
-                b.is_some_and(|b| after(&result, b) != after(&first, b))
+                b.is_some_and(|b| gives_from(&result, b) != gives_from(&first, b))
             })
             .collect();
         if lost.is_empty() {
@@ -1469,7 +1531,7 @@ fn land_moves(
         }
         let (u, k) = board[b];
         if let Some(d) = &r.dislodged {
-            t.stands[k] = true;
+            t.stands[k].mark(Standing::Dislodged);
             dislodged.push((u, k, d.retreats.clone(), d.from));
             continue;
         }
@@ -1477,7 +1539,7 @@ fn land_moves(
             (Resolved::Move { to, .. }, Outcome::Moved) => Unit { region: to, ..u },
             _ => {
                 if meant_move.contains(&b) {
-                    t.stands[k] = true;
+                    t.stands[k].mark(Standing::MoveFailed);
                 }
                 u
             }
@@ -1891,7 +1953,7 @@ fn sea_round(
     plans: &[Option<Plan>],
     fleets: &mut Vec<(Unit, usize)>,
     verdicts: &mut [Option<Illegal>],
-    stands: &mut [bool],
+    stands: &mut [Standing],
     may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
     owners: &[Option<PowerId>],
 ) -> (Round, Vec<ConvoyStack>) {
@@ -1908,15 +1970,17 @@ fn sea_round(
     let mut orders: Vec<(MainOrder, usize)> = Vec::new();
     let mut doubled = Vec::new();
     let mut convoys = Vec::new();
-    // A stack that stands for the rest of the turn takes no step.
-    let standing = |t: usize| stacks[t].1.iter().any(|&m| stands[fleets[m].1]);
+    // A stack takes no step that no longer makes sense after its earlier
+    // ones (rule 4).
+    let standing =
+        |t: usize, step: &Step| stacks[t].1.iter().any(|&m| stands[fleets[m].1].voids(step));
     let step_of = |t: usize| {
         stacks[t]
             .1
             .iter()
             .find_map(|&m| plans[fleets[m].1].as_ref())
             .and_then(|p| p.steps[round].clone())
-            .filter(|_| !standing(t))
+            .filter(|(step, _)| !standing(t, step))
     };
     let mut voided = Vec::new();
     // Orders refused before the judge: (judge order, as written, why).
@@ -1937,7 +2001,7 @@ fn sea_round(
         let Some((step, double)) = plan.steps[round].clone() else {
             continue;
         };
-        if standing(s) {
+        if standing(s, &step) {
             if size > 1 {
                 stacked_voided.push((voided.len(), size));
             }
@@ -2203,15 +2267,14 @@ fn sea_stacks(
     round: usize,
     plans: &[Option<Plan>],
     fleets: &[(Unit, usize)],
-    stands: &[bool],
+    stands: &[Standing],
 ) -> (Vec<(Unit, Vec<usize>)>, Vec<bool>) {
     let order_at = |m: usize| plans[fleets[m].1].as_ref().map(|p| p.order);
     let sails = |m: usize| {
-        !stands[fleets[m].1]
-            && plans[fleets[m].1]
-                .as_ref()
-                .and_then(|p| p.steps[round].as_ref())
-                .is_some_and(|(s, _)| matches!(s, Step::Move(_)))
+        plans[fleets[m].1]
+            .as_ref()
+            .and_then(|p| p.steps[round].as_ref())
+            .is_some_and(|(s, _)| matches!(s, Step::Move(_)) && !stands[fleets[m].1].voids(s))
     };
     let mut stacks: Vec<(Unit, Vec<usize>)> = Vec::new();
     for (i, (f, _)) in fleets.iter().enumerate() {
@@ -2266,7 +2329,7 @@ fn sea_outcome(
     m: &SeaMoves<'_>,
     result: &MovementResult,
     fleets: &mut Vec<(Unit, usize)>,
-    stands: &mut [bool],
+    stands: &mut [Standing],
     may_enter: &dyn Fn(PowerId, ProvinceId) -> bool,
     owners: &[Option<PowerId>],
 ) -> (Vec<(Unit, Option<RegionId>)>, Vec<RegionId>) {
@@ -2315,7 +2378,7 @@ fn sea_outcome(
             retreats.push((*stack, to));
             dislodged_stacks.push(stack.region);
             for &m in members {
-                stands[fleets[m].1] = true;
+                stands[fleets[m].1].mark(Standing::Dislodged);
             }
             continue;
         }
@@ -2342,7 +2405,7 @@ fn sea_outcome(
             }
             None if meant_move.contains(&s) => {
                 for &m in members {
-                    stands[fleets[m].1] = true;
+                    stands[fleets[m].1].mark(Standing::MoveFailed);
                 }
             }
             None => {}
@@ -2362,7 +2425,7 @@ fn sea_outcome(
             let to = fleets[stacks[h].1[0]].0.region;
             for &m in &stacks[s].1 {
                 fleets[m].0.region = to;
-                stands[fleets[m].1] = true;
+                stands[fleets[m].1].mark(Standing::Dislodged);
             }
         } else if fleets
             .iter()
