@@ -7,9 +7,11 @@
 //! board is known, it is read at once ([`super::held`]).
 //!
 //! A directive that cannot be read never lets the orders it governs count
-//! for anything else: an IF whose condition cannot be read, or an ELSE
-//! with no IF above it, takes every order of its IF ... ENDIF (all its
-//! branches) out, each named in the reply with the reason. The end of the
+//! for anything else: an IF whose condition cannot be read, an IF inside
+//! another IF (njudge nests them; here one IF joins the conditions with
+//! AND instead), or an ELSE with no IF above it, takes every order of its
+//! IF ... ENDIF (all its branches) out, each named in the reply with the
+//! reason. The end of the
 //! orders closes the IFs still open (njudge: "the end of the mail message
 //! closes all open IFs without an error being reported").
 //!
@@ -52,6 +54,25 @@ pub(crate) fn roles(map: &Map, block: &[(usize, String)]) -> (Vec<Role>, Vec<Str
             None => {}
             Some((Head::If, r)) => {
                 bad.push(r.as_ref().err().map(|e| format!("the IF of line {n}: {e}")));
+                // An IF inside another is not taken: a structure of
+                // structures is read wrong too easily, by the player as by
+                // the judge, and one IF whose condition joins both with AND
+                // says the same.
+                if let Some((outer, at, _)) = open.first()
+                    && bad[*outer].is_none()
+                {
+                    let outer_line = block
+                        .iter()
+                        .find(|(m, _)| m == at)
+                        .map_or("", |(_, l)| l.as_str());
+                    bad[*outer] = Some(format!(
+                        "the IF of line {n} is inside the IF of line {at}, and IFs are not \
+                         nested here: write one IF whose condition joins both with AND \
+                         (IF {} AND {})",
+                        condition_text(outer_line),
+                        condition_text(line)
+                    ));
+                }
                 open.push((bad.len() - 1, *n, false));
             }
             Some((head @ (Head::ElseIf | Head::Else), r)) => match open.last_mut() {
@@ -106,6 +127,17 @@ pub(crate) fn roles(map: &Map, block: &[(usize, String)]) -> (Vec<Role>, Vec<Str
         })
         .collect();
     (roles, notes)
+}
+
+/// The condition of an IF line as written: the words after IF, less a
+/// closing THEN.
+fn condition_text(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let end = match words.last() {
+        Some(w) if w.eq_ignore_ascii_case("then") => words.len() - 1,
+        _ => words.len(),
+    };
+    words.get(1..end).unwrap_or_default().join(" ")
 }
 
 /// Which of a sequence of lines are used, directives read as they come:

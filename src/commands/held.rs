@@ -100,6 +100,7 @@ fn now_block(
     );
     let mut kept = Vec::new();
     let mut t = String::from("Conditions (asked of the board as this phase began):\n");
+    let mut told: Option<(usize, String)> = None;
     for (((n, l), role), on) in block.iter().zip(&roles).zip(used) {
         let text = crate::mail::header_text(l.trim(), 72);
         match role {
@@ -121,7 +122,16 @@ fn now_block(
             }
             Role::Directive(_) => {}
             Role::Void(why) => {
-                let _ = writeln!(t, "  line {n}: \"{text}\": not taken: {why}");
+                // Each reason is given once, at its first line.
+                match &told {
+                    Some((first, w)) if w == why => {
+                        let _ = writeln!(t, "  line {n}: \"{text}\": not taken, as line {first}");
+                    }
+                    _ => {
+                        told = Some((*n, why.clone()));
+                        let _ = writeln!(t, "  line {n}: \"{text}\": not taken: {why}");
+                    }
+                }
             }
         }
     }

@@ -140,6 +140,7 @@ fn read_ahead(v: &Variant, power: PowerId, phase: Phase, block: &[(usize, String
         .collect();
     let found = find_orders(&parser, &text.join("\n"), Some(phase.kind));
     let mut out = Read::default();
+    let mut told: Option<(usize, String)> = None;
     for (i, ((n, l), role)) in block.iter().zip(&roles).enumerate() {
         match role {
             Role::Directive(d) => {
@@ -148,8 +149,16 @@ fn read_ahead(v: &Variant, power: PowerId, phase: Phase, block: &[(usize, String
             }
             Role::Void(why) => {
                 out.any = true;
+                // Each reason is given once, at its first line.
+                let reason = match &told {
+                    Some((first, w)) if w == why => format!("not taken, as line {first}"),
+                    _ => {
+                        told = Some((*n, why.clone()));
+                        format!("not taken: {why}")
+                    }
+                };
                 out.rejected.push(format!(
-                    "  line {n}: \"{}\"\n    not taken: {why}",
+                    "  line {n}: \"{}\"\n    {reason}",
                     crate::mail::header_text(l.trim(), 72)
                 ));
             }

@@ -10,7 +10,9 @@
 //! (njudge's `po_condition.c` folds them so: `a OR b AND c` is `(a OR b)
 //! AND c`), brackets change that, `NOT` turns the one term after it, and
 //! the end of a line closes every bracket. `THEN` may end the condition.
-//! IFs nest, and the first branch whose condition holds is the one taken.
+//! The first branch whose condition holds is the one taken. (njudge nests
+//! IFs; the commands refuse an IF inside another, and [`Cond`] joins
+//! conditions with AND instead.)
 //!
 //! Conditions are read here against the map alone; whether one holds is
 //! asked of the units standing when the phase begins ([`Cond::holds`]).
