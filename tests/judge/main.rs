@@ -22,6 +22,7 @@ mod import_dpjudge_calendar;
 mod import_dpjudge_dummies;
 mod import_dpjudge_press;
 mod other_judges;
+mod other_judges_cases;
 mod other_judges_corpus;
 mod picture;
 mod press_property;
