@@ -70,6 +70,11 @@ pub(crate) fn answer(line: &str) -> Option<&'static str> {
              results"
         }
         ["WAIT"] => "DPjudge's WAIT (the game's state): PAUSE stops the clock, RESUME restarts it",
+        ["ADJUST", _, _, _] | ["FIXID", _, ..] | ["NOCONTROL"] | ["RECORD", _, _, _, _] => {
+            "an njudge administrator's command: this judge keeps no register, ratings or \
+             sites to adjust, and its keeper works on its configuration and its store, not \
+             by mail (docs/operations.md)"
+        }
         ["SET", ..] => return set_answer(&w[1..]),
         _ => return None,
     })

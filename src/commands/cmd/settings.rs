@@ -124,6 +124,17 @@ impl Command for SetGrace {
         value(args, &Self::SPEC).map(SetGrace)
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        // njudge's `SET GRACE date` ends the current phase's grace at a
+        // date; the grace here is one length after every deadline.
+        if time::parse_duration(&self.0).is_err() && self.0.split_whitespace().count() > 1 {
+            return Err(format!(
+                "the grace here is a length after every deadline, not a date (njudge's SET \
+                 GRACE date): write SET GRACE 72h; SET DEADLINE {} moves this phase's deadline \
+                 instead",
+                crate::mail::header_text(&self.0, 40)
+            )
+            .into());
+        }
         set_told(s, &game, |st| {
             st.grace_minutes = time::parse_duration(&self.0)?;
             Ok(format!(

@@ -49,6 +49,13 @@ impl Command for Status {
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
         let name = match (&self.game, &s.ctx) {
+            (Some(g), _) if g == "*" => {
+                return Err(
+                    "njudge's MAP * (every game): this judge draws one game's map at a \
+                            time: MAP game (every results mail has it too)"
+                        .into(),
+                );
+            }
             (Some(g), _) => g.clone(),
             (None, Ctx::Power { game, .. } | Ctx::Gm { game }) => game.clone(),
             (None, Ctx::None) => {
