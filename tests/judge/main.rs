@@ -24,6 +24,7 @@ mod import_dpjudge_press;
 mod other_judges;
 mod other_judges_cases;
 mod other_judges_corpus;
+mod other_judges_table;
 mod picture;
 mod press_property;
 mod report_views;

@@ -391,3 +391,54 @@ fn a_unit_written_alone_in_an_adjustment_phase_is_a_build_when_builds_are_due() 
     );
     assert!(!r.contains("Not accepted"), "{r}");
 }
+
+#[test]
+fn dpjudge_comment_and_wireless_lines() {
+    let mut w = started();
+    // A line starting `//` is not read, in press neither.
+    let sent = w.mail(
+        &addr("France"),
+        "SIGNON Fg pw-france-secret\n// A Par-Pic\nA Par-Bur\nPRESS TO E\nHello.\n// not for England\nENDPRESS",
+    );
+    let r = flat(
+        &sent
+            .iter()
+            .find(|m| m.to_has(&addr("France")) && m.in_reply_to.is_some())
+            .expect("a reply")
+            .body,
+    );
+    assert!(
+        r.contains("line 3: A(Par)-Bur") && !r.contains("Pic"),
+        "{r}"
+    );
+    let press = mailed(&sent, "England");
+    assert!(
+        press.contains("Hello.") && !press.contains("not for England"),
+        "{press}"
+    );
+    // `\\` and a separator: one line holding several (DPjudge's way round
+    // a device that sends no new lines).
+    let r = flat(&w.reply(
+        &addr("France"),
+        "\\\\; SIGNON Fg pw-france-secret; A Par-Bur; A Mar-Spa",
+    ));
+    assert!(
+        r.contains("line 1: A(Par)-Bur") && r.contains("line 1: A(Mar)-Spa"),
+        "{r}"
+    );
+}
+
+#[test]
+fn dpjudge_join_with_a_privacy_word_joins_the_word_named_as_ignored() {
+    let mut w = World::new();
+    w.reply(GM, "CREATE lobby standard gm-secret");
+    let r = flat(&w.reply(
+        "newcomer@example.test",
+        "JOIN lobby new-secret-pw the-privacy-word",
+    ));
+    assert!(
+        r.contains("(no power `the-privacy-word` in this game; ignored)")
+            && r.contains("You have joined lobby"),
+        "{r}"
+    );
+}
