@@ -6,14 +6,28 @@
 //! Issue #49 asks that such a set, written by someone who has not seen the
 //! judge's tests, be understood 54 times in 58 (93%); this corpus was
 //! written from the help files before the judge was changed for it, and
-//! was understood 56 times in 109 then (see the corpus's header).
+//! was understood 56 times in 109 then (see the corpus's header), 107
+//! after. Another corpus in the same format is run with its own minimum
+//! by [`understood_at_least`], one test function each:
+//!
+//! ```ignore
+//! #[test]
+//! fn the_independent_corpus_is_understood() {
+//!     crate::other_judges_corpus::understood_at_least(
+//!         "tests/data/independent_corpus/mails.toml",
+//!         54,
+//!     );
+//! }
+//! ```
 
 use crate::support_judge;
 use serde::Deserialize;
 use support_judge::{Sent, World};
 
-/// How many of the corpus's mails must be understood.
-const MIN_UNDERSTOOD: usize = 56;
+/// How many of this corpus's mails must be understood (of 109: one orders
+/// a convoy by the fleet in London, which no rulebook allows, and one
+/// nests an IF inside another, which this judge refuses).
+const MIN_UNDERSTOOD: usize = 107;
 
 const POWERS: [&str; 7] = [
     "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
@@ -46,6 +60,10 @@ struct Mail {
     absent: Vec<String>,
     #[serde(default)]
     refused: Vec<String>,
+    /// Strings the reply itself must not hold (with `process`, `absent`
+    /// is looked for in what the processing sent).
+    #[serde(default)]
+    reply_absent: Vec<String>,
 }
 
 /// A power's, the GM's or anybody's address.
@@ -124,7 +142,8 @@ fn try_mail(m: &Mail) -> (bool, String) {
             .join("\n"),
     );
     let has = |t: &str| got.contains(&flat(t));
-    let clean = m.absent.iter().all(|a| !has(a));
+    let clean = m.absent.iter().all(|a| !has(a))
+        && m.reply_absent.iter().all(|a| !reply.contains(&flat(a)));
     let unread = ["not understood", "no game called"]
         .iter()
         .any(|b| reply.contains(b));
@@ -136,21 +155,21 @@ fn try_mail(m: &Mail) -> (bool, String) {
     (done || refused, reply)
 }
 
-#[test]
-fn mails_written_from_the_other_judges_help_files_are_understood() {
-    let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/other_judges_corpus/mails.toml"),
-    )
-    .expect("the corpus");
-    let corpus: Corpus = toml::from_str(&text).expect("the corpus reads");
+/// Send every mail of the corpus at `path` (from the crate's root, in
+/// this corpus's format) through the judge, and fail unless at least
+/// `min` are understood; the mails not understood are listed with what
+/// their sender was mailed.
+pub(crate) fn understood_at_least(path: &str, min: usize) {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    let corpus: Corpus = toml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut ids = std::collections::HashSet::new();
     let mut failed = Vec::new();
     for m in &corpus.mail {
-        assert!(ids.insert(m.id.clone()), "{} twice", m.id);
+        assert!(ids.insert(m.id.clone()), "{path}: {} twice", m.id);
         assert!(
             matches!(m.judge.as_str(), "njudge" | "dpjudge"),
-            "{}: judge {}",
+            "{path}: {}: judge {}",
             m.id,
             m.judge
         );
@@ -161,17 +180,22 @@ fn mails_written_from_the_other_judges_help_files_are_understood() {
     }
     let understood = corpus.mail.len() - failed.len();
     println!(
-        "understood {understood} of {} mails written from the help files",
+        "{path}: understood {understood} of {} mails written from the help files",
         corpus.mail.len()
     );
     for f in &failed {
         println!("NOT UNDERSTOOD {f}\n");
     }
-    assert!(corpus.mail.len() >= 60, "{}", corpus.mail.len());
+    assert!(!corpus.mail.is_empty(), "{path}: no mails");
     assert!(
-        understood >= MIN_UNDERSTOOD,
-        "understood {understood} of {}; not understood:\n{}",
+        understood >= min,
+        "{path}: understood {understood} of {}, fewer than {min}; not understood:\n{}",
         corpus.mail.len(),
         failed.join("\n\n")
     );
+}
+
+#[test]
+fn mails_written_from_the_other_judges_help_files_are_understood() {
+    understood_at_least("tests/data/other_judges_corpus/mails.toml", MIN_UNDERSTOOD);
 }
