@@ -145,6 +145,7 @@ struct RawConfig {
 struct RawTrust {
     authserv_id: String,
     require_authentication: bool,
+    verify_signatures: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1108,9 +1109,18 @@ fn resolve_trust(t: RawTrust) -> Result<crate::trust::sender::Policy, ConfigErro
             "needs trust.authserv-id: without it no mail is ever authenticated",
         ));
     }
+    if t.verify_signatures && id.is_empty() {
+        return Err(invalid(
+            "trust.verify-signatures",
+            "true",
+            "needs trust.authserv-id: the name the judge stamps its findings with \
+             (one your mail server does not use)",
+        ));
+    }
     Ok(crate::trust::sender::Policy {
         authserv_id: (!id.is_empty()).then(|| id.to_string()),
         require_authentication: t.require_authentication,
+        verify_signatures: t.verify_signatures,
     })
 }
 
@@ -1397,6 +1407,10 @@ impl Config {
             (Some(id), true) => {
                 format!("Authentication-Results of {id} believed, and needed to register")
             }
+        } + if self.trust.verify_signatures {
+            " (DKIM checked by the judge, stamped as that)"
+        } else {
+            ""
         };
         format!(
             "judge {} <{}>; store {}; mail in: {source}; mail out: {sink}; time zone {}; log {}; web pages {web}; senders: {trust}{}",
@@ -1445,6 +1459,7 @@ mod tests {
             resolve_trust(RawTrust {
                 authserv_id: id.into(),
                 require_authentication: required,
+                verify_signatures: false,
             })
         };
         assert_eq!(

@@ -89,6 +89,8 @@ pub mod mail {
 
 /// The daemon's parts the tests drive without a running daemon.
 pub mod daemon {
+    pub use crate::daemon::RUNNING;
+
     /// Sending what the outbox holds.
     pub mod outbox {
         pub use crate::daemon::outbox::{claim_batch, complete};
@@ -113,6 +115,8 @@ pub mod commands {
 
 /// Trust: who wrote a mail, what it may cause, who pays, and secrets.
 pub mod trust {
+    pub use crate::daemon::dkim::Verifier;
+    pub use crate::trust::authres::SET_ASIDE;
     pub use crate::trust::sender::{Assurance, Policy, Sender, identify};
 
     /// The `authserv-id` of the mail server the test harnesses' judges sit
@@ -130,6 +134,7 @@ pub mod trust {
         Policy {
             authserv_id: Some(HARNESS_AUTHSERV_ID.to_string()),
             require_authentication: false,
+            verify_signatures: false,
         }
     }
 

@@ -28,6 +28,39 @@ pub(crate) fn show(t: i64, tz: &str) -> String {
     }
 }
 
+/// A deadline as every mail shows it: in the game's zone, then in UTC
+/// once, its clock time alone when the day is the same there (`Tue 04
+/// Jan 2028 07:00 EST (12:00 UTC)`, `Mon 03 Jan 2028 21:00 EST (Tue 04
+/// Jan 02:00 UTC)`); the zone's time alone where it is UTC's (London in
+/// winter, though it says GMT). One way everywhere, so that a player
+/// comparing the sign-on line, a reply, a reminder and the results sees
+/// one deadline.
+pub(crate) fn show_deadline(t: i64, tz: &str) -> String {
+    let Ok(ts) = Timestamp::from_second(t) else {
+        return "(no time)".to_string();
+    };
+    let here = ts.to_zoned(zone(tz));
+    if here.offset().seconds() == 0 {
+        return show(t, tz);
+    }
+    let utc = ts.to_zoned(TimeZone::UTC);
+    let there = if utc.date() == here.date() {
+        utc.strftime("%H:%M UTC").to_string()
+    } else {
+        utc.strftime("%a %d %b %H:%M UTC").to_string()
+    };
+    format!("{} ({there})", show(t, tz))
+}
+
+/// `t` moved on to the next whole minute, if it is not on one: a deadline
+/// is kept on the minute it is shown at (a mail shows `12:05`, so a
+/// deadline of 12:04:24 would take orders a player believes late, and
+/// close on one who reads 12:04 as the minute's end). Every deadline the
+/// judge sets goes through here or is a clock time already.
+pub(crate) fn on_minute(t: i64) -> i64 {
+    t.div_euclid(60) * 60 + if t.rem_euclid(60) == 0 { 0 } else { 60 }
+}
+
 /// A deadline read from what a GM wrote: when, and anything the GM should
 /// know about the time chosen (a clock time that happens twice).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +80,9 @@ pub(crate) struct Deadline {
 /// - relative to the current deadline: `+36h`, `+3d`, `+90m`, `-12h` (to
 ///   now when the game has none);
 /// - relative to now: `in 36h`, `in 3d`, `in 90m`.
+///
+/// A relative deadline is moved on to the next whole minute
+/// ([`on_minute`]), so it is kept at the minute shown.
 ///
 /// A clock time that does not exist in the zone that day (the hour skipped
 /// when summer time starts) is refused; one that happens twice (the hour
@@ -80,7 +116,8 @@ pub(crate) fn parse_deadline(
             "d" | "day" | "days" => n * 86400,
             _ => return Err(bad()),
         };
-        let at = base + sign * secs;
+        // On the minute the GM is shown: `in 4m` at 12:00:24 is 12:05.
+        let at = on_minute(base + sign * secs);
         if at <= now {
             return Err(format!("{} is in the past", show(at, tz)));
         }
@@ -648,9 +685,10 @@ mod tests {
         assert_eq!(winter % 86400, 18 * 3600);
         assert_eq!(show(summer, "Europe/London"), "Mon 01 Jul 2030 18:00 BST");
         assert_eq!(show(winter, "UTC"), "Sun 01 Dec 2030 18:00 UTC");
+        // Relative to a moment within a minute: on the minute after.
         assert_eq!(
             parse_deadline("+36h", "UTC", now, None).unwrap().at,
-            now + 36 * 3600
+            on_minute(now + 36 * 3600)
         );
         assert!(parse_deadline("2001-01-01 10:00", "UTC", now, None).is_err());
         assert!(parse_deadline("tomorrow", "UTC", now, None).is_err());
@@ -660,18 +698,57 @@ mod tests {
     #[test]
     fn plus_moves_the_current_deadline_and_in_counts_from_now() {
         let now = 1_700_000_000;
-        let current = now + 72 * 3600;
+        // A deadline is on a minute; now is within one.
+        let current = on_minute(now + 72 * 3600);
         let plus = parse_deadline("+48h", "UTC", now, Some(current)).unwrap();
         assert_eq!(plus.at, current + 48 * 3600);
         let minus = parse_deadline("-24h", "UTC", now, Some(current)).unwrap();
         assert_eq!(minus.at, current - 24 * 3600);
         let within = parse_deadline("in 48h", "UTC", now, Some(current)).unwrap();
-        assert_eq!(within.at, now + 48 * 3600);
+        assert_eq!(within.at, on_minute(now + 48 * 3600));
         assert_eq!(
             parse_deadline("+90m", "UTC", now, None).unwrap().at,
-            now + 90 * 60
+            on_minute(now + 90 * 60)
         );
         assert!(parse_deadline("-100h", "UTC", now, Some(current)).is_err());
+    }
+
+    /// Issue #51: `in 4m` at 12:00:24 is kept at 12:05:00, the minute a
+    /// mail shows; a moment on a minute stays.
+    #[test]
+    fn a_relative_deadline_is_kept_on_the_minute_shown() {
+        let now = 1_830_340_800 + 24; // Sat 1 Jan 2028 12:00:24 UTC
+        let d = parse_deadline("in 4m", "UTC", now, None).unwrap();
+        assert_eq!(d.at, 1_830_340_800 + 5 * 60);
+        assert_eq!(show(d.at, "UTC"), "Sat 01 Jan 2028 12:05 UTC");
+        assert_eq!(on_minute(1_830_340_800), 1_830_340_800);
+        assert_eq!(on_minute(1_830_340_801), 1_830_340_860);
+        assert_eq!(on_minute(1_830_340_859), 1_830_340_860);
+    }
+
+    /// Issue #51: the game's zone, then UTC once: its clock alone on the
+    /// same day, its day too on another; nothing more where the zone is
+    /// at UTC.
+    #[test]
+    fn a_deadline_shows_the_games_zone_and_utc_once() {
+        let noon = 1_830_340_800; // Sat 1 Jan 2028 12:00 UTC
+        assert_eq!(
+            show_deadline(noon, "America/New_York"),
+            "Sat 01 Jan 2028 07:00 EST (12:00 UTC)"
+        );
+        assert_eq!(
+            show_deadline(noon - 13 * 3600, "America/New_York"),
+            "Fri 31 Dec 2027 18:00 EST (23:00 UTC)"
+        );
+        assert_eq!(
+            show_deadline(noon + 12 * 3600 + 1800, "America/New_York"),
+            "Sat 01 Jan 2028 19:30 EST (Sun 02 Jan 00:30 UTC)"
+        );
+        assert_eq!(
+            show_deadline(noon, "Europe/London"),
+            "Sat 01 Jan 2028 12:00 GMT"
+        );
+        assert_eq!(show_deadline(noon, "UTC"), "Sat 01 Jan 2028 12:00 UTC");
     }
 
     #[test]

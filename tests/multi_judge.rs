@@ -156,8 +156,6 @@ struct Faults {
     /// When the INSERT was revoked, while it is.
     revoked: Option<Instant>,
     granted: bool,
-    /// When each judge (east, west) was last started.
-    up_since: [Instant; 2],
 }
 
 impl Faults {
@@ -198,7 +196,6 @@ impl Faults {
             revoke_at,
             revoked: None,
             granted: false,
-            up_since: [Instant::now(), Instant::now()],
         }
     }
 
@@ -235,7 +232,6 @@ impl Faults {
         if self.revoked.is_none() && self.down_until.is_some_and(|t| Instant::now() >= t) {
             self.down_until = None;
             judges[1].spawn();
-            self.up_since[1] = Instant::now();
         }
     }
 
@@ -298,19 +294,20 @@ impl Faults {
         if self.revoked.is_none() && self.east_down_until.is_some_and(|t| Instant::now() >= t) {
             self.east_down_until = None;
             judges[0].spawn();
-            self.up_since[0] = Instant::now();
         }
     }
 
-    /// Each judge is down, or up long enough to be past its start.
-    fn started(&self) -> bool {
+    /// Each judge is down, or past its start (it said so in its log): a
+    /// fault of the store met during a start is the start's to report, not
+    /// ridden out (systemd starts the judge again).
+    fn started(&self, judges: &[Judge]) -> bool {
         [
             self.term.is_some() || self.east_down_until.is_some(),
             self.down_until.is_some(),
         ]
         .iter()
-        .zip(&self.up_since)
-        .all(|(down, t)| *down || t.elapsed() >= Duration::from_secs(2))
+        .zip(judges)
+        .all(|(down, j)| *down || j.is_running())
     }
 
     /// The test restarts PostgreSQL once, when due, while no judge is
@@ -416,7 +413,7 @@ fn mail_comes_in_through_the_faults(
         }
         f.kill_and_start_the_west_judge(judges, rng, elapsed, next_mail);
         f.stop_and_start_the_east_judge(judges, db, elapsed);
-        let started = f.started();
+        let started = f.started(judges);
         f.restart_the_database(db, elapsed, started, next_mail);
         f.revoke_and_grant_the_outbox(db, elapsed, started, t0);
         f.no_judge_exited_by_itself(judges);

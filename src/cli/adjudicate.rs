@@ -4,7 +4,6 @@
 //! not carried out, and the next position in the same format, so phases
 //! can be chained by hand.
 
-use super::load_variant;
 use crate::adjudicate::{AdjustStatus, Illegal};
 use crate::game::Position;
 use crate::game::step::{PhaseOrders, PhaseResult, play};
@@ -20,9 +19,12 @@ use std::process::ExitCode;
 /// Arguments of `adjudicate`.
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// Variant: a shipped name or a file.
+    /// Variant: a shipped name, one of the judge's variants folder (with
+    /// --config) or a file.
     #[arg(long, default_value = "standard")]
     game: String,
+    #[command(flatten)]
+    folder: super::variants::Folder,
     /// Position file (TOML); see docs/variants.md, "Positions".
     #[arg(long)]
     position: PathBuf,
@@ -40,7 +42,7 @@ struct OrderLine {
 }
 
 pub(super) fn run(args: Args) -> Result<ExitCode> {
-    let v = load_variant(&args.game)?;
+    let v = args.folder.load(&args.game)?;
     let ptext = std::fs::read_to_string(&args.position)
         .with_context(|| format!("cannot read {}", args.position.display()))?;
     let pos = Position::from_toml(&v, &ptext)

@@ -40,15 +40,14 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .with_context(|| format!("{} is not a file name", file.display()))?;
+    let folders = folders(&folder, &include);
     let mut fetch = |n: &str| -> Result<String, String> {
         // Only files beside the map: a map names its includes by name.
         if n.contains(['/', '\\']) || n.starts_with('.') {
             return Err("only files in the map's own folder are read".into());
         }
-        let mut last = String::new();
-        for dir in std::iter::once(&folder).chain(include.iter()) {
-            let path = dir.join(n);
-            match std::fs::read(&path) {
+        for dir in &folders {
+            match std::fs::read(dir.join(n)) {
                 // DPjudge's files are UTF-8 or, the older ones, Latin-1.
                 Ok(b) => {
                     return Ok(match String::from_utf8(b) {
@@ -56,10 +55,11 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
                         Err(e) => e.into_bytes().iter().map(|&c| char::from(c)).collect(),
                     });
                 }
-                Err(e) => last = format!("{}: {e}", path.display()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(format!("{}: {e}", dir.join(n).display())),
             }
         }
-        Err(last)
+        Err(not_found(n, &folders))
     };
     match dpjudge::import(&name, &mut fetch) {
         Ok(imported) => {
@@ -107,4 +107,41 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
             Ok(ExitCode::FAILURE)
         }
     }
+}
+
+/// The folders a map's includes are read from, in order: its own, then
+/// each `--include`, then, for a map in a folder called `trials`, the
+/// `maps` folder beside it (DPjudge's own layout: a trial map uses the
+/// maps of the judge's main folder).
+fn folders(own: &Path, include: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = vec![own.to_path_buf()];
+    out.extend(include.iter().cloned());
+    let here = if own.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        own
+    };
+    let own_name = here
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+    if own_name.as_deref() == Some("trials")
+        && let Some(maps) = here.join("..").join("maps").canonicalize().ok()
+        && maps.is_dir()
+        && !out.contains(&maps)
+    {
+        out.push(maps);
+    }
+    out
+}
+
+/// Why an include was not found: where it was looked for, and how to
+/// name the folder that holds it.
+fn not_found(name: &str, folders: &[PathBuf]) -> String {
+    let looked: Vec<String> = folders.iter().map(|d| d.display().to_string()).collect();
+    format!(
+        "no {name} in {}; if another folder holds it (a trial map uses DPjudge's main \
+         maps folder), name that folder with --include DIR",
+        looked.join(", ")
+    )
 }

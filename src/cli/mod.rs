@@ -23,9 +23,10 @@ mod import;
 mod out;
 mod parse;
 mod render;
+mod variants;
 
-use crate::variant::{self, Variant};
-use anyhow::{Context, Result, bail};
+use crate::variant::Variant;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -64,6 +65,8 @@ enum Command {
         /// standard game's cases).
         #[arg(long, alias = "variant", default_value = "standard")]
         game: String,
+        #[command(flatten)]
+        folder: variants::Folder,
         /// Which DATC preferences to play by: `auto` reads the file's
         /// `DATC Version` line (v2 files expect v2's convoy fallback),
         /// `v2` or `v3` force one.
@@ -147,9 +150,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Datc {
             files,
             game,
+            folder,
             preferences,
             allow_fail,
-        } => datc(&files, &game, &preferences, &allow_fail),
+        } => datc(&files, &folder.load(&game)?, &preferences, &allow_fail),
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::Import(args) => import::run(args),
         Command::Parse(args) => parse::run(args),
@@ -235,27 +239,6 @@ fn man(dir: Option<&Path>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Load a variant by shipped name or by path.
-pub(crate) fn load_variant(game: &str) -> Result<Variant> {
-    if let Some(v) = variant::builtin(game) {
-        return v.map_err(|e| anyhow::anyhow!("shipped variant `{game}` is broken:\n{e}"));
-    }
-    let path = Path::new(game);
-    if !path.exists() {
-        bail!(
-            "no variant `{game}`: not a shipped variant ({}) and no such file",
-            variant::BUILTIN
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Variant::from_toml(&text).map_err(|e| anyhow::anyhow!("{}:\n{e}", path.display()))
-}
-
 fn check_game(file: &Path) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
@@ -279,11 +262,10 @@ fn check_game(file: &Path) -> Result<ExitCode> {
 
 fn datc(
     files: &[PathBuf],
-    game: &str,
+    v: &Variant,
     preferences: &str,
     allow_fail: &[String],
 ) -> Result<ExitCode> {
-    let v = load_variant(game)?;
     let mut passed = 0;
     let mut failed = 0;
     let mut allowed = 0;
@@ -293,9 +275,9 @@ fn datc(
         let rules = match preferences {
             "v2" => crate::variant::Rulebook::datc_v2(),
             "v3" => v.rules,
-            _ => crate::datc::rules_for_file(&v, &text),
+            _ => crate::datc::rules_for_file(v, &text),
         };
-        let (p, failures) = crate::datc::run_text(&v, rules, &text)
+        let (p, failures) = crate::datc::run_text(v, rules, &text)
             .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
         passed += p;
         for fail in failures {

@@ -3,7 +3,6 @@
 //! with its line number. With `--position`, orders are also checked against
 //! the board (is the unit there, can it go there, is it the right phase).
 
-use super::load_variant;
 use crate::game::Position;
 use crate::orders::format_order;
 use crate::orders::mail::{FoundOrder, find_orders};
@@ -17,9 +16,12 @@ use std::process::ExitCode;
 /// Arguments of `parse`.
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// Variant: a shipped name or a file.
+    /// Variant: a shipped name, one of the judge's variants folder (with
+    /// --config) or a file.
     #[arg(long, default_value = "standard")]
     game: String,
+    #[command(flatten)]
+    folder: super::variants::Folder,
     /// The phase the orders are for (`Spring 1901 retreat`, `F1901M`);
     /// defaults to the position's phase, or a movement phase.
     #[arg(long)]
@@ -30,7 +32,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<ExitCode> {
-    let v = load_variant(&args.game)?;
+    let v = args.folder.load(&args.game)?;
     let pos = match &args.position {
         Some(p) => {
             let text = std::fs::read_to_string(p)

@@ -28,7 +28,8 @@ pub(super) struct Args {
     /// The phase (`S1901M`); the last one played when left out.
     #[arg(long)]
     phase: Option<String>,
-    /// Configuration file (for the store's location).
+    /// Configuration file (for the store's location and the variants
+    /// folder).
     #[arg(long)]
     config: Option<PathBuf>,
     /// Where to write the pictures.
@@ -78,7 +79,15 @@ pub(super) fn run(args: Args) -> Result<ExitCode> {
             config.store.display()
         );
     };
-    let v = super::load_variant(&g.variant)?;
+    // The copy of its variant the game plays, kept in the store whatever
+    // happened to the file since; else the variant by name, the judge's
+    // folder included.
+    let v = match crate::store::kept::of_game(conn, &g.name)? {
+        Some((fp, text)) => Variant::from_toml(&text).map_err(|e| {
+            anyhow::anyhow!("the copy of {} kept for {} ({fp}):\n{e}", g.variant, g.name)
+        })?,
+        None => super::variants::find(&g.variant, Some(&config))?,
+    };
     let rows: Vec<_> = games::history(conn, &g.name)?
         .into_iter()
         .filter(|r| r.kind == "phase")

@@ -3,7 +3,6 @@
 //! command.
 
 use super::error::{CmdError, CmdResult};
-use super::time;
 use crate::game::Position;
 use crate::map::PowerId;
 use crate::store::Conn;
@@ -20,14 +19,16 @@ pub(crate) fn fit(body: &str) -> String {
 /// [`crate::mail::to_each`]).
 pub(crate) use crate::mail::to_each as mail_to;
 
-/// `d` in UTC, for a game whose zone `tz` is not at UTC then (so nobody
-/// need convert); `None` where the zone's time is UTC's (London in
-/// winter, though it says GMT).
-pub(crate) fn utc_too(d: i64, tz: &str) -> Option<String> {
-    let offset = jiff::Timestamp::from_second(d)
-        .map(|t| t.to_zoned(time::zone(tz)).offset().seconds())
-        .unwrap_or(0);
-    (offset != 0).then(|| time::show(d, "UTC"))
+/// Sign `mails` as the judge signs every mail it sends: its name after
+/// RFC 3676's separator (`-- `, with its space, which mail readers know a
+/// signature by), at the end of each body that has no signature yet (a
+/// notice's template signs its own, with the game's page).
+pub(crate) fn sign(mails: &mut [crate::mail::Outgoing], judge: &str) {
+    for m in mails {
+        if !m.body.lines().any(|l| l == "-- ") {
+            m.body = format!("{}\n\n-- \n{judge}\n", m.body.trim_end());
+        }
+    }
 }
 
 /// Load a game or say there is none.

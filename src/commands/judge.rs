@@ -35,6 +35,9 @@ pub struct Judge {
     /// The judge's trust settings (`[trust]`): whether registering needs
     /// an authenticated From.
     pub(crate) trust: crate::trust::sender::Policy,
+    /// The copies of variants games play, kept whatever happens to their
+    /// files (`variants_kept`).
+    pub(crate) kept: super::variants_kept::Kept,
 }
 
 /// Where a judge's random choices come from: the system's random source,
@@ -68,6 +71,7 @@ impl Judge {
             drawn: super::drawn::Drawn::default(),
             chance: Chance::System,
             trust: crate::trust::sender::Policy::default(),
+            kept: super::variants_kept::Kept::default(),
         }
     }
 
@@ -115,7 +119,9 @@ impl Judge {
         if !self.added.contains(&key) {
             self.added.push(key.clone());
         }
-        self.variants.insert(key, Arc::new(v));
+        let v = Arc::new(v);
+        self.kept.add_folder(&v);
+        self.variants.insert(key, v);
     }
 
     /// Every variant the judge plays: the shipped ones, then those added.
@@ -138,6 +144,10 @@ impl Judge {
         if let Some(v) = self.variants.get(&key) {
             return Ok(Arc::clone(v));
         }
+        // A copy a game keeps (`hundred#<fingerprint>`).
+        if let Some(v) = self.kept.get(&key) {
+            return Ok(v);
+        }
         match variant::builtin(&key) {
             Some(Ok(v)) => {
                 let v = Arc::new(v);
@@ -158,7 +168,7 @@ impl Judge {
     pub(crate) fn picture<'v>(&mut self, v: &'v Variant) -> crate::report::picture::Picture<'v> {
         let layout = self
             .layouts
-            .entry(v.name.to_ascii_lowercase())
+            .entry(v.key())
             .or_insert_with(|| Arc::new(crate::report::picture::Picture::layout(v)));
         crate::report::picture::Picture::with_geometry(v, Arc::clone(layout))
     }

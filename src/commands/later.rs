@@ -497,7 +497,7 @@ pub(crate) fn bring_in(
                 let _ = writeln!(
                     body,
                     "Deadline: {}.",
-                    crate::time::show(d, &g.settings.timezone)
+                    crate::time::show_deadline(d, &g.settings.timezone)
                 );
             }
             body.push('\n');

@@ -15,6 +15,7 @@
 //! adjudicate games whose deadline has passed.
 
 mod body;
+mod changes;
 mod cmd;
 pub(crate) mod command;
 mod common;
@@ -34,9 +35,10 @@ pub(crate) mod registry;
 mod respond;
 mod session;
 pub(crate) mod submit;
+pub(crate) mod variants_kept;
 
 /// Times as the commands show and read them (shared with the web pages).
 pub(crate) use crate::time;
-pub(crate) use common::{find_power, load, mail_to, position, power_letters, stored, utc_too};
+pub(crate) use common::{find_power, load, mail_to, position, power_letters, stored};
 pub use judge::{Chance, Judge};
 pub(crate) use session::{Ctx, PressOut, Session, everybody, notify_all};

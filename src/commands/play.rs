@@ -12,7 +12,7 @@ use crate::game::step::{PhaseOrders, play};
 use crate::mail::Outgoing;
 use crate::map::PowerId;
 use crate::orders::{AdjustOrder, AnyCommand, format_order};
-use crate::report::{PhaseReport, data, data_for, title};
+use crate::report::{PhaseReport, data, data_told, title};
 use crate::rules::view::VariantRules;
 use crate::rules::view::View;
 use crate::store::Conn;
@@ -22,9 +22,16 @@ use crate::variant::{PhaseKind, Variant};
 use std::fmt::Write;
 
 /// The deadline of a phase of `kind` starting at `now`, by the game
-/// clock in the game's zone ([`lifecycle::next_deadline`]).
+/// clock in the game's zone ([`lifecycle::next_deadline`]), on the
+/// whole minute it is shown at ([`super::time::on_minute`]): a phase that
+/// opens at 12:05:37 with no clock set closes at 12:06, not 12:05:37.
 pub(crate) fn next_deadline(s: &Settings, kind: PhaseKind, now: i64) -> i64 {
-    crate::game::lifecycle::next_deadline(s, kind, now, &super::time::zone(&s.timezone))
+    super::time::on_minute(crate::game::lifecycle::next_deadline(
+        s,
+        kind,
+        now,
+        &super::time::zone(&s.timezone),
+    ))
 }
 
 /// The orders each power holds for the current phase, as stored.
@@ -238,7 +245,7 @@ fn play_phase(
         orders: &orders,
         result: &result,
         after: &next,
-        next_deadline: deadline.map(|d| super::time::show(d, &g.settings.timezone)),
+        next_deadline: deadline.map(|d| super::time::show_deadline(d, &g.settings.timezone)),
         ended: ended.clone(),
         nmr: missed.shown.clone(),
     };
@@ -253,7 +260,12 @@ fn play_phase(
         &away,
         ended.is_some(),
     )?;
-    let texts = Texts::new(judge, &g, &pr, notes)?;
+    let disorder = if ended.is_some() {
+        Vec::new()
+    } else {
+        in_disorder(&v, &next, &seats, &missed)
+    };
+    let texts = Texts::new(judge, &g, &pr, notes, disorder)?;
     let phase = games::NewHistory {
         phase: &v.calendar.short(pos.phase),
         kind: "phase",
@@ -286,7 +298,7 @@ fn play_phase(
     tracing::info!(game = %g.name, phase = %v.calendar.short(pos.phase), ?trigger,
         deadline = ?g.deadline.map(|d| super::time::show(d, "UTC")), "phase processed");
     let kept = PhaseSource {
-        variant: v.name.clone(),
+        variant: v.key(),
         before,
         orders: held,
         title: title(&pr),
@@ -364,6 +376,19 @@ fn next_seats(
     Ok(())
 }
 
+/// The powers in civil disorder once a phase is played: those it put in
+/// it and those still in it, with something left to order.
+fn in_disorder(v: &Variant, next: &Position, seats: &[Seat], missed: &Missed) -> Vec<PowerId> {
+    v.map
+        .power_ids()
+        .filter(|p| {
+            !next.has_nothing(&v.map, *p)
+                && (missed.newly_disordered.contains(p)
+                    || seats[p.index()].status == SeatStatus::Disorder)
+        })
+        .collect()
+}
+
 /// The lines results end with: who is in civil disorder, an absence that
 /// moved the deadline, the end of the game.
 struct Notes(String);
@@ -383,15 +408,7 @@ impl Notes {
     ) -> CmdResult<Notes> {
         let mut t = String::new();
         if !ended {
-            let in_disorder: Vec<PowerId> = v
-                .map
-                .power_ids()
-                .filter(|p| {
-                    !next.has_nothing(&v.map, *p)
-                        && (missed.newly_disordered.contains(p)
-                            || seats[p.index()].status == SeatStatus::Disorder)
-                })
-                .collect();
+            let in_disorder = in_disorder(v, next, seats, missed);
             t.push_str(&disorder_note(v, &in_disorder, &missed.newly_disordered));
         }
         if !away.is_empty() {
@@ -420,15 +437,24 @@ struct Texts {
     public_viewer: Viewer,
     public: String,
     notes: String,
+    /// The powers in civil disorder once the phase is played.
+    disorder: Vec<PowerId>,
 }
 
 impl Texts {
-    fn new(judge: &Judge, g: &GameRow, pr: &PhaseReport<'_>, notes: Notes) -> CmdResult<Texts> {
+    fn new(
+        judge: &Judge,
+        g: &GameRow,
+        pr: &PhaseReport<'_>,
+        notes: Notes,
+        disorder: Vec<PowerId>,
+    ) -> CmdResult<Texts> {
         let public_viewer = pr.variant.copy_for(Viewer::Public, Viewer::Gm);
         let mut t = Texts {
             public_viewer,
             public: String::new(),
             notes: notes.0,
+            disorder,
         };
         t.public = t.render(judge, g, pr, public_viewer)?;
         Ok(t)
@@ -444,7 +470,7 @@ impl Texts {
         if viewer == self.public_viewer && !self.public.is_empty() {
             return Ok(self.public.clone());
         }
-        let d = data_for(pr, &judge.name, viewer);
+        let d = data_told(pr, &judge.name, viewer, &self.disorder);
         let text = judge
             .templates
             .results(g.settings.style, &d)
@@ -538,7 +564,7 @@ pub(crate) fn tell(
     }
     let seats = games::seats(c, &g.name)?;
     let tz = g.settings.timezone.clone();
-    let show = move |t: i64| super::time::show(t, &tz);
+    let show = move |t: i64| super::time::show_deadline(t, &tz);
     let about = crate::report::notices::About {
         variant: v,
         game: &g.name,
@@ -663,7 +689,8 @@ const PHASE_SOURCE: &str = "phase";
 /// stand for every reader's pictures.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct PhaseSource {
-    /// The variant's name.
+    /// The variant's key (`Variant::key`): the copy the game played,
+    /// whatever happens to its file before the mail goes.
     variant: String,
     /// The position before the phase, stored form.
     before: String,
@@ -684,7 +711,8 @@ const BOARD_SOURCE: &str = "board";
 /// position, not seven pictures (and the processing thread draws none).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct BoardSource {
-    /// The variant's name.
+    /// The variant's key (`Variant::key`): the copy the game plays,
+    /// whatever happens to its file before the mail goes.
     variant: String,
     /// The position, stored form.
     position: String,
@@ -712,7 +740,7 @@ pub(crate) fn board_later(
         Some(id) => id,
         None => {
             let kept = BoardSource {
-                variant: v.name.clone(),
+                variant: v.key(),
                 position: g.position.clone(),
                 title: format!("{}: {}", g.name, v.calendar.label(pos.phase)),
                 file: format!("{}-{}", g.name, v.calendar.short(pos.phase)),
@@ -1077,21 +1105,8 @@ pub(crate) fn tick_game(
     let seats = games::seats(c, &g.name)?;
     let owing = owing(&v, c, &g, &pos, &seats)?;
     let late: Vec<PowerId> = owing.iter().map(|o| o.power).collect();
-    // The deadline is the phase's every player is told of (a retreat of
-    // hidden units only takes the next phase's, see `what_next`), and so
-    // is the reminder's window.
-    let public = View::of(&v, &pos, Viewer::Public);
-    let shown = public.phase_shown(&pos);
-    let shown_is_played = public.sees_phase(&pos);
-    let clock = lifecycle::Clock {
-        deadline,
-        grace_minutes: g.settings.grace_minutes,
-        reminder_minutes: g.settings.reminder_minutes,
-        phase_minutes: lifecycle::phase_minutes(&g.settings, shown.kind),
-        reminded: g.reminded,
-        grace_noticed: g.grace_noticed,
-    };
-    let told = match lifecycle::work(now, &clock, !late.is_empty()) {
+    let shown_is_played = View::of(&v, &pos, Viewer::Public).sees_phase(&pos);
+    let told = match lifecycle::work(now, &clock(&v, &pos, &g, deadline), !late.is_empty()) {
         Work::Nothing => return Ok(out),
         Work::Process => {
             process(judge, c, &g.name, now, Trigger::Deadline, &mut out).map_err(fault)?;
@@ -1144,6 +1159,56 @@ pub(crate) fn tick_game(
         tell(judge, c, &g, &v, board, vec![(to, n)], &mut out).map_err(fault)?;
     }
     Ok(out)
+}
+
+/// The game's clock for [`lifecycle::work`]. The deadline is the phase's
+/// every player is told of (a retreat of hidden units only takes the next
+/// phase's, see `what_next`), and so is the reminder's window.
+fn clock(v: &Variant, pos: &Position, g: &GameRow, deadline: i64) -> lifecycle::Clock {
+    let shown = View::of(v, pos, Viewer::Public).phase_shown(pos);
+    lifecycle::Clock {
+        deadline,
+        grace_minutes: g.settings.grace_minutes,
+        reminder_minutes: g.settings.reminder_minutes,
+        phase_minutes: lifecycle::phase_minutes(&g.settings, shown.kind),
+        reminded: g.reminded,
+        grace_noticed: g.grace_noticed,
+    }
+}
+
+/// The reminders the clock would send `game` at `now`: each owing
+/// player's address, power and missing orders, when a mail of the GM's
+/// has just put the game in its reminder window. The game is marked
+/// reminded: the caller says it in the mail that tells the players of
+/// the change, so that one GM mail makes one mail to each (issue #51),
+/// not a notice and then the clock's reminder a moment later.
+pub(crate) fn reminders_due(
+    judge: &mut Judge,
+    c: &Conn,
+    game: &str,
+    now: i64,
+) -> anyhow::Result<Vec<(String, String, Vec<String>)>> {
+    let Some(mut g) = games::load(c, game)? else {
+        return Ok(Vec::new());
+    };
+    let Some(deadline) = g.deadline.filter(|_| g.status == Status::Active) else {
+        return Ok(Vec::new());
+    };
+    let (v, pos) = judge.board(&g).map_err(fault)?;
+    let seats = games::seats(c, &g.name)?;
+    let owing = owing(&v, c, &g, &pos, &seats)?;
+    if lifecycle::work(now, &clock(&v, &pos, &g, deadline), !owing.is_empty()) != Work::Remind {
+        return Ok(Vec::new());
+    }
+    g.reminded = true;
+    games::save(c, &g)?;
+    Ok(owing
+        .into_iter()
+        .filter_map(|o| {
+            let address = seats.get(o.power.index())?.address.clone()?;
+            Some((address, v.map.power(o.power).name.clone(), o.missing))
+        })
+        .collect())
 }
 
 /// A playing power that still owes orders, as the clock tells it.

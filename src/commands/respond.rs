@@ -6,7 +6,7 @@ use super::body::is_judges_own;
 use super::common::fit;
 use super::judge::Judge;
 use super::session::{Ctx, Session};
-use super::{cmd, mailrun, play, registry};
+use super::{cmd, mailrun, play, registry, variants_kept};
 use crate::daemon::process::{Responder, Response};
 use crate::mail::{Inbound, Outgoing, reply_to};
 use crate::store::{Conn, Tx};
@@ -60,6 +60,9 @@ impl Responder for Judge {
             }
             _ => mail,
         };
+        // Each game plays the variant it started with, whatever the
+        // folder now holds: settled before any command reads a game.
+        let mut variant_notices = variants_kept::settle(self, tx, t)?;
         let mut s = Session {
             tx,
             now: t,
@@ -98,7 +101,7 @@ impl Responder for Judge {
             read.reply = format!("{}\n\n{}", read.reply.trim_end(), said.trim_end());
         }
         s.send_press();
-        s.changes_told(&self.name, &self.templates)?;
+        super::changes::tell(self, &mut s)?;
         s.send_notices()?;
         let told = crate::trust::signon::tell_owners(&mut s.checks, &s.sender, tx, t)?;
         s.out.extend(told);
@@ -111,6 +114,10 @@ impl Responder for Judge {
         reply.attachments = std::mem::take(&mut s.attach);
         let mut replies = vec![reply];
         replies.append(&mut s.out);
+        replies.append(&mut variant_notices);
+        super::common::sign(&mut replies[1..], &self.name);
+        // A game created now keeps the variant it starts with.
+        variants_kept::bind_new(self, tx, t)?;
         Ok(Response {
             replies,
             note: if s.did_something { "commands" } else { "idle" }.into(),
@@ -133,11 +140,17 @@ impl Responder for Judge {
     }
 
     fn due(&mut self, conn: &Conn, now: SystemTime) -> anyhow::Result<Vec<String>> {
-        play::due(conn, crate::daemon::process::unix(now))
+        // Games whose variant file changed are settled first.
+        let due = play::due(conn, crate::daemon::process::unix(now))?;
+        variants_kept::due(self, conn, due)
     }
 
     fn tick(&mut self, tx: &Tx<'_>, key: &str, now: SystemTime) -> anyhow::Result<Vec<Outgoing>> {
-        play::tick_game(self, tx, key, crate::daemon::process::unix(now))
+        let t = crate::daemon::process::unix(now);
+        let mut out =
+            variants_kept::tick(self, tx, key, t, |judge| play::tick_game(judge, tx, key, t))?;
+        super::common::sign(&mut out, &self.name);
+        Ok(out)
     }
 
     fn parts(
@@ -145,6 +158,7 @@ impl Responder for Judge {
         conn: &Conn,
         later: &crate::mail::Later,
     ) -> anyhow::Result<Vec<crate::mail::Attached>> {
+        variants_kept::load_all(self, conn)?;
         play::parts(self, conn, later)
     }
 
@@ -164,6 +178,10 @@ impl Responder for Judge {
         cause: &str,
         now: SystemTime,
     ) -> anyhow::Result<Vec<Outgoing>> {
+        if key == variants_kept::SETTLE_KEY {
+            // Logged by the processor; no game to set aside.
+            return Ok(Vec::new());
+        }
         play::set_aside(self, tx, key, cause, crate::daemon::process::unix(now))
     }
 }

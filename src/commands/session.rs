@@ -73,9 +73,10 @@ pub struct Session<'a, 't> {
     /// each goes early if it now waits for nobody
     /// ([`Session::settle`]).
     pub(crate) stirred: Vec<String>,
-    /// Settings the GM changed that the players live by, per game, told
-    /// in one notice when the mail is done ([`Session::notice_change`]).
-    pub(crate) changes: Vec<(GameRow, Vec<String>)>,
+    /// What the GM changed that the players live by (the deadline, the
+    /// settings), per game, told in one mail to each when the mail is done
+    /// ([`Session::notice_change`], [`Session::notice_deadline`]).
+    pub(crate) changes: Vec<Change>,
     /// The passwords the mail holds (`mailrun`'s reading of its command
     /// lines), for what must never show one.
     pub(crate) secrets: Vec<String>,
@@ -110,6 +111,16 @@ pub(crate) struct PressOut {
     pub(crate) grey: bool,
     /// The message as the reader gets it.
     pub(crate) body: String,
+}
+
+/// What one mail of the GM's changed in a game, for its players.
+pub(crate) struct Change {
+    /// The game, as it was when first changed.
+    pub(crate) game: GameRow,
+    /// The deadline set, in words: the mail's last SET DEADLINE.
+    pub(crate) deadline: Option<String>,
+    /// The settings changed, a line each.
+    pub(crate) lines: Vec<String>,
 }
 
 /// A notice about a game, sent when the mail is done.
@@ -214,31 +225,44 @@ impl Session<'_, '_> {
     /// Tell everybody in `g` (but the mail's author) of a change to a
     /// setting they live by; the changes of one mail go in one notice.
     pub(crate) fn notice_change(&mut self, g: &GameRow, line: &str) {
-        match self
-            .changes
-            .iter_mut()
-            .find(|(x, _)| x.name.eq_ignore_ascii_case(&g.name))
-        {
-            Some((_, lines)) => lines.push(line.to_string()),
-            None => self.changes.push((g.clone(), vec![line.to_string()])),
-        }
+        self.change_of(g).lines.push(line.to_string());
     }
 
-    /// Turn the changes kept by [`Session::notice_change`] into notices,
-    /// in the words of `notice-setting.txt`.
-    pub(crate) fn changes_told(
-        &mut self,
-        judge_name: &str,
-        templates: &crate::report::templates::Templates,
-    ) -> CmdResult {
-        for (g, lines) in std::mem::take(&mut self.changes) {
-            let ctx = serde_json::json!({"game": g.name, "judge": judge_name, "changes": lines});
-            let (_, body) = templates
-                .mail("notice-setting.txt", &ctx)
-                .map_err(anyhow::Error::from)?;
-            self.notice_once(&g, "the GM changed the settings", body);
-        }
-        Ok(())
+    /// Tell everybody in `g` (but the mail's author) of the deadline the
+    /// GM set, `line`, in the notice of this mail's changes: a later SET
+    /// DEADLINE of the same mail replaces it, so that the players read
+    /// where it ended.
+    pub(crate) fn notice_deadline(&mut self, g: &GameRow, line: &str) {
+        self.change_of(g).deadline = Some(line.to_string());
+    }
+
+    /// Withdraw the deadline notice of `game` (its phase was played:
+    /// the results give the next deadline). Whether there was one.
+    pub(crate) fn drop_deadline(&mut self, game: &str) -> bool {
+        self.changes
+            .iter_mut()
+            .find(|c| c.game.name.eq_ignore_ascii_case(game))
+            .and_then(|c| c.deadline.take())
+            .is_some()
+    }
+
+    fn change_of(&mut self, g: &GameRow) -> &mut Change {
+        let at = match self
+            .changes
+            .iter()
+            .position(|c| c.game.name.eq_ignore_ascii_case(&g.name))
+        {
+            Some(i) => i,
+            None => {
+                self.changes.push(Change {
+                    game: g.clone(),
+                    deadline: None,
+                    lines: Vec::new(),
+                });
+                self.changes.len() - 1
+            }
+        };
+        &mut self.changes[at]
     }
 
     /// Note that `game`'s orders or readiness changed: it may go early

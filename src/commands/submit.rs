@@ -756,11 +756,7 @@ pub(crate) fn when(
     d: i64,
     wait: bool,
 ) -> CmdResult<String> {
-    let shown = super::time::show(d, &g.settings.timezone);
-    let deadline = match super::utc_too(d, &g.settings.timezone) {
-        None => shown,
-        Some(utc) => format!("{shown}, that is {utc}"),
-    };
+    let deadline = super::time::show_deadline(d, &g.settings.timezone);
     let early = match g.settings.early {
         crate::game::record::Early::Complete => "complete",
         crate::game::record::Early::Ready => "ready",

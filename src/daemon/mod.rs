@@ -20,6 +20,7 @@
 //! `zinejudge deliver` (mail piped in by `.forward` or procmail) only stores
 //! the mail; a running daemon picks it up within a second.
 
+pub(crate) mod dkim;
 pub(crate) mod outage;
 pub(crate) mod outbox;
 pub(crate) mod process;
@@ -29,6 +30,7 @@ use crate::mail::maildir::Maildir;
 use crate::mail::{self, imap};
 use crate::store::Store;
 use anyhow::{Context, Result};
+use dkim::Verifier;
 use outage::store_fault;
 use process::{Heartbeat, Processor, Responder, unix};
 use std::path::{Path, PathBuf};
@@ -80,14 +82,18 @@ const TICK: Duration = Duration::from_secs(5);
 /// made durable together (see [`Processor::process_some`]).
 const MAIL_BATCH: usize = 64;
 
-/// Store a raw mail from `source`. Returns whether it was new.
+/// Store a raw mail from `source`, stamped first by `verifier` when the
+/// judge checks signatures itself. Returns whether it was new.
 pub(crate) fn store_raw(
     store: &mut Store,
     raw: &[u8],
     size: u64,
     truncated: bool,
     source: &str,
+    verifier: Option<&Verifier>,
 ) -> Result<bool> {
+    let stamped = verifier.map(|v| v.stamp_blocking(raw));
+    let raw = stamped.as_deref().unwrap_or(raw);
     let id = mail::message_id_of(raw);
     let now = unix(SystemTime::now());
     Ok(store
@@ -97,18 +103,29 @@ pub(crate) fn store_raw(
 
 /// Store mails fetched together, in one transaction. Returns how many were
 /// new.
-fn store_fetched(store: &mut Store, mails: &[imap::Fetched], source: &str) -> Result<usize> {
+fn store_fetched(
+    store: &mut Store,
+    mails: &[imap::Fetched],
+    source: &str,
+    verifier: Option<&Verifier>,
+) -> Result<usize> {
     let now = unix(SystemTime::now());
+    // Looked up before the transaction, which no DNS answer should hold.
+    let stamped: Vec<Option<Vec<u8>>> = mails
+        .iter()
+        .map(|f| verifier.map(|v| v.stamp_blocking(&f.raw)))
+        .collect();
     let tx = store.transaction()?;
     let mut new = 0;
-    for f in mails {
-        let id = mail::message_id_of(&f.raw);
+    for (f, stamped) in mails.iter().zip(&stamped) {
+        let raw = stamped.as_deref().unwrap_or(&f.raw);
+        let id = mail::message_id_of(raw);
         new += usize::from(
             crate::store::insert_inbound(
                 &tx,
                 &id,
                 source,
-                &f.raw,
+                raw,
                 i64::from(f.size),
                 f.truncated,
                 now,
@@ -130,7 +147,23 @@ pub(crate) fn deliver(config: &Config, raw: &[u8]) -> Result<bool> {
     } else {
         (raw, false)
     };
-    store_raw(&mut store, kept, raw.len() as u64, truncated, "stdin")
+    let verifier = verifier_for(config);
+    store_raw(
+        &mut store,
+        kept,
+        raw.len() as u64,
+        truncated,
+        "stdin",
+        verifier.as_ref(),
+    )
+}
+
+/// The judge's own DKIM checker, when `[trust] verify-signatures` asks
+/// for one.
+fn verifier_for(config: &Config) -> Option<Verifier> {
+    let t = &config.trust;
+    let id = t.authserv_id.as_deref().filter(|_| t.verify_signatures)?;
+    Some(Verifier::system(id))
 }
 
 /// The header of a raw mail (up to the first blank line).
@@ -155,6 +188,11 @@ pub(crate) fn run(config_path: Option<PathBuf>, responders: ResponderFactory) ->
     rt.block_on(supervise(config_path, responders))
 }
 
+/// The log line that says a start (or a reload) is over: the store is
+/// open and the mail is read and sent from now on (what systemd hears as
+/// READY=1).
+pub const RUNNING: &str = "running: mail is read and sent";
+
 async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -> Result<()> {
     let mut config = Config::load(config_path.as_deref())?;
     let mut term = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
@@ -164,6 +202,7 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
     spawn_watchdog(alive.clone(), config.work_budget);
     info!("{}", config.summary());
     let mut running = start(&config, Arc::clone(&responders), alive.clone())?;
+    info!("{RUNNING}");
     let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
     loop {
         // Every SIGHUP is handled alike: a configuration that does not load
@@ -212,6 +251,7 @@ async fn supervise(config_path: Option<PathBuf>, responders: ResponderFactory) -
                 }
             }
         };
+        info!("{RUNNING}");
         let _ = sd_notify::notify(&[sd_notify::NotifyState::Ready]);
     }
     info!("stopping: finishing the mail in hand and flushing the outbox");
@@ -481,12 +521,14 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
     // The source. The copies of mail it leaves beside the store are
     // masked as the store's are.
     let masker = responders(config).masker(&config.identity.address);
+    let verifier = verifier_for(config).map(Arc::new);
     let source = match (&config.source, source_store, inbox_maildir) {
         (Source::Maildir { poll, .. }, Some(store), Some(md)) => {
             Some(tokio::spawn(maildir_source(
                 Inbox {
                     md,
                     masker,
+                    verifier,
                     poll: *poll,
                     max_bytes: config.max_mail_bytes,
                     keep_mail: limits.keep_mail,
@@ -499,7 +541,7 @@ fn start(config: &Config, responders: ResponderFactory, alive: Heartbeat) -> Res
         (Source::Imap(settings), Some(store), _) => Some(tokio::spawn(imap_source(
             settings.clone(),
             store,
-            masker,
+            (masker, verifier),
             fetch_lock,
             Arc::clone(&wake_processor),
             shutdown_rx.clone(),
@@ -665,7 +707,7 @@ fn wait_for_store(
 async fn imap_source(
     settings: imap::ImapSettings,
     store: Store,
-    masker: Option<mail::Masker>,
+    (masker, verifier): (Option<mail::Masker>, Option<Arc<Verifier>>),
     fetch_lock: Option<Arc<Mutex<Store>>>,
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
@@ -695,11 +737,12 @@ async fn imap_source(
             );
             let shutdown = shutdown.clone();
             let masker = masker.clone();
+            let verifier = verifier.clone();
             move |mails: Vec<imap::Fetched>| {
                 keep_fetched(
                     Arc::clone(&store),
                     Arc::new(mails),
-                    masker.clone(),
+                    (masker.clone(), verifier.clone()),
                     src.clone(),
                     Arc::clone(&outage),
                     Arc::clone(&wake),
@@ -723,7 +766,7 @@ async fn imap_source(
 async fn keep_fetched(
     store: Arc<Mutex<Store>>,
     mails: Arc<Vec<imap::Fetched>>,
-    masker: Option<mail::Masker>,
+    (masker, verifier): (Option<mail::Masker>, Option<Arc<Verifier>>),
     src: String,
     outage: Arc<Mutex<outage::Outage>>,
     wake: Arc<Notify>,
@@ -732,11 +775,12 @@ async fn keep_fetched(
     loop {
         let (store, mails, src) = (Arc::clone(&store), Arc::clone(&mails), src.clone());
         let masker = masker.clone();
+        let verifier = verifier.clone();
         let r = tokio::task::spawn_blocking(move || {
             let mut s = store
                 .lock()
                 .map_err(|_| anyhow::anyhow!("store lock poisoned"))?;
-            store_fetched(&mut s, &mails, &src)?;
+            store_fetched(&mut s, &mails, &src, verifier.as_deref())?;
             drop(s);
             // Stored: the copies left in the processed mailbox have their
             // passwords masked, as the store's will have.
@@ -858,6 +902,8 @@ struct Inbox {
     md: Maildir,
     /// How the copies left in `cur/` are masked.
     masker: Option<mail::Masker>,
+    /// The judge's own DKIM checker, if it checks signatures itself.
+    verifier: Option<Arc<Verifier>>,
     /// How often `new/` is looked at.
     poll: Duration,
     /// Mails larger than this are stored as their header.
@@ -876,6 +922,7 @@ async fn maildir_source(
     let Inbox {
         md,
         masker,
+        verifier,
         poll,
         max_bytes,
         keep_mail,
@@ -911,9 +958,11 @@ async fn maildir_source(
         let md2 = md.clone();
         let st = Arc::clone(&store);
         let m = masker.clone();
-        let taken =
-            tokio::task::spawn_blocking(move || take_maildir(&md2, &st, m.as_ref(), max_bytes))
-                .await;
+        let v = verifier.clone();
+        let taken = tokio::task::spawn_blocking(move || {
+            take_maildir(&md2, &st, (m.as_ref(), v.as_deref()), max_bytes)
+        })
+        .await;
         let mut wait = poll;
         match taken {
             Ok(Ok(n)) => {
@@ -942,7 +991,7 @@ async fn maildir_source(
 fn take_maildir(
     md: &Maildir,
     store: &Arc<Mutex<Store>>,
-    masker: Option<&mail::Masker>,
+    (masker, verifier): (Option<&mail::Masker>, Option<&Verifier>),
     max_bytes: u64,
 ) -> Result<usize> {
     let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
@@ -973,7 +1022,7 @@ fn take_maildir(
                     .map(|f| f.to_string_lossy())
                     .unwrap_or_default()
             );
-            store_raw(&mut s, &raw, size, size > max_bytes, &src)?;
+            store_raw(&mut s, &raw, size, size > max_bytes, &src, verifier)?;
         }
         // Stored: the copy left in cur/ has its passwords masked, as the
         // store's will have.
@@ -1003,4 +1052,56 @@ fn read_head(path: &Path) -> Result<Vec<u8>> {
     buf.truncate(n);
     let head = header_of(&buf).to_vec();
     Ok(head)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With `verify-signatures`, every path in (the Maildir, IMAP,
+    /// `deliver`) keeps a mail stamped by the judge: its own stamp on top,
+    /// and the stamp of its id the mail brought set aside.
+    #[test]
+    fn a_mail_taken_in_is_kept_with_the_judges_own_stamp() {
+        let dir = std::env::temp_dir().join(format!("zj-dkim-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut store = Store::open(&dir.join("store.sqlite")).unwrap();
+        let verifier = Verifier::with_keys("own.judge.test", &[]).unwrap();
+        let forged = b"Authentication-Results: own.judge.test; dmarc=pass\r\n\
+            From: a@example.org\r\nMessage-ID: <x1@example.org>\r\n\r\nOBSERVE g\r\n";
+        let fetched = imap::Fetched {
+            raw: String::from_utf8_lossy(forged)
+                .replace("x1@", "x2@")
+                .into_bytes(),
+            size: forged.len() as u32,
+            truncated: false,
+        };
+        assert!(store_raw(&mut store, forged, 0, false, "t", Some(&verifier)).unwrap());
+        assert_eq!(
+            store_fetched(&mut store, &[fetched], "t", Some(&verifier)).unwrap(),
+            1
+        );
+        let kept = store.pending(10).unwrap();
+        assert_eq!(kept.len(), 2);
+        for m in kept {
+            let text = String::from_utf8(m.raw).unwrap();
+            assert!(
+                text.starts_with("Authentication-Results: own.judge.test;")
+                    && text.contains(
+                        "X-Unverified-Authentication-Results: own.judge.test; dmarc=pass"
+                    ),
+                "{text}"
+            );
+            let read = mail::read(text.as_bytes(), "judge@judge.test");
+            let policy = crate::trust::sender::Policy {
+                authserv_id: Some("own.judge.test".into()),
+                require_authentication: false,
+                verify_signatures: true,
+            };
+            let who = crate::trust::sender::identify(&read, &policy, None).unwrap();
+            assert_eq!(who.assurance, crate::trust::sender::Assurance::Claimed);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -94,9 +94,15 @@ pub fn refusals(
         }
     };
     for (k, verdict) in verdicts.into_iter().enumerate() {
-        out[idx[k]] = verdict
-            .filter(|w| !NOT_REFUSALS.contains(w))
-            .map(|w| w.explain(&v.map));
+        out[idx[k]] =
+            verdict
+                .filter(|w| !NOT_REFUSALS.contains(w))
+                .map(|w| match (kind, adjust.get(k)) {
+                    (PhaseKind::Adjustment | PhaseKind::Placement, Some(o)) => {
+                        build_why(v, pos, o, w)
+                    }
+                    _ => w.explain(&v.map),
+                });
     }
     out
 }
@@ -105,6 +111,56 @@ pub fn refusals(
 /// [`refusals`]): compared as values, so a reworded reason cannot turn one
 /// into a refusal.
 const NOT_REFUSALS: [Illegal; 2] = [Illegal::Replaced, Illegal::NotFriendly];
+
+/// Why a build is refused, naming its place and what is wrong with this
+/// build there (`Edg (Edghanacata) is inland: no fleet can be built
+/// there`), so that a player is not left to guess from the free sites
+/// that follow; other adjustments, and the reasons a rule words itself,
+/// as [`Illegal::explain`] says.
+fn build_why(v: &Variant, pos: &Position, o: &AdjustOrder, w: Illegal) -> String {
+    let AdjustCommand::Build { kind, at } = o.command else {
+        return w.explain(&v.map);
+    };
+    let map = &v.map;
+    let prov = map.province(at.province);
+    let place = named(map, &[at.province]);
+    match w {
+        Illegal::WrongTerrain => {
+            let unit = kind.map_or("unit".to_string(), |k| k.word().to_lowercase());
+            let what = match prov.terrain {
+                Terrain::Land => "inland",
+                Terrain::Sea => "at sea",
+                _ => "a place no unit enters",
+            };
+            format!("{place} is {what}: no {unit} can be built there")
+        }
+        Illegal::NotABuildSite => match prov.home_of.filter(|h| *h != o.power) {
+            Some(other) if prov.supply_centre => format!(
+                "{place} is {}'s home centre, not yours: {}",
+                map.power(other).name,
+                w.explain(map)
+            ),
+            _ => format!("{}, and {place} is not one of yours", w.explain(map)),
+        },
+        Illegal::NotOwned => {
+            let holder = pos
+                .owners
+                .get(at.province.index())
+                .copied()
+                .flatten()
+                .map_or("nobody".to_string(), |p| map.power(p).name.clone());
+            format!("{}: {place} is held by {holder}", w.explain(map))
+        }
+        Illegal::Occupied => match pos.unit_in(map, at.province) {
+            Some(u) => format!(
+                "a unit already stands there: {}",
+                format_unit(map, Some(u.kind), Place::of_region(map, u.region))
+            ),
+            None => format!("another build of yours already goes to {place}"),
+        },
+        other => other.explain(map),
+    }
+}
 
 /// "a movement", "an adjustment": for "not an order for a ... phase".
 fn article(k: PhaseKind) -> String {
@@ -337,9 +393,11 @@ fn retreats(v: &Variant, pos: &Position, power: PowerId, u: &UnitRef) -> Option<
     })
 }
 
-/// The builds due and the free sites the judge would accept a `kind`
+/// The builds due and the free sites the judge would accept a unit
 /// built on beside the power's other builds (`others`, `c` itself left
-/// out of them).
+/// out of them), for the kind ordered and, where the power builds armies
+/// and fleets, for the other of the two too: a fleet refused inland
+/// learns where an army may go, the place itself among them.
 fn builds(
     v: &Variant,
     pos: &Position,
@@ -348,7 +406,6 @@ fn builds(
     c: &AnyCommand,
     others: &[AnyCommand],
 ) -> String {
-    let map = &v.map;
     let due = crate::game::step::due(v, pos)
         .get(power.index())
         .copied()
@@ -384,39 +441,120 @@ fn builds(
     if i32::try_from(made).unwrap_or(i32::MAX) >= due {
         return format!("you have {builds}, and your other builds use them all");
     }
-    let free: Vec<_> = (0..map.provinces().len())
-        .map(|i| ProvinceId(i as u16))
-        // Centres, and the land a rule may open that is no centre (a
-        // partisan site: 1900's Siberia).
-        .filter(|p| {
-            let prov = map.province(*p);
-            prov.supply_centre
-                || matches!(
-                    prov.terrain,
-                    crate::map::Terrain::Land | crate::map::Terrain::Coast
-                )
-        })
-        .filter(|p| {
-            let b = AdjustOrder {
-                power,
-                command: AdjustCommand::Build {
-                    kind,
-                    at: Place::province(*p),
-                },
-            };
-            let mut with = before.clone();
-            with.push(b);
-            matches!(
-                crate::game::step::judge_adjustments(v, pos, &with)
-                    .orders
-                    .last(),
-                Some(AdjustStatus::Built(_))
-            )
+    match sites_text(v, pos, power, kind, &before) {
+        None => format!("you have {builds} and no free site to build on (WAIVE)"),
+        Some(sites) => format!("you have {builds}; free sites {sites}"),
+    }
+}
+
+/// Where `power` may build now, beside its builds `before`, kind by kind:
+/// `for an army: Cru (Cruachu) or Tua (Tuathal); for a fleet: none`. The
+/// kinds are `kind`'s, or both an army's and a fleet's where `kind` is
+/// one of them (or not given). `None`: nowhere, for any of them.
+fn sites_text(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    kind: Option<UnitKind>,
+    before: &[AdjustOrder],
+) -> Option<String> {
+    let kinds: Vec<UnitKind> = match kind {
+        None | Some(UnitKind::Army | UnitKind::Fleet) => vec![UnitKind::Army, UnitKind::Fleet],
+        Some(k) => vec![k],
+    };
+    let lists: Vec<(UnitKind, Vec<ProvinceId>)> = kinds
+        .into_iter()
+        .map(|k| (k, free_build_sites(v, pos, power, Some(k), before)))
+        .collect();
+    if lists.iter().all(|(_, l)| l.is_empty()) {
+        return None;
+    }
+    let words: Vec<String> = lists
+        .iter()
+        .map(|(k, l)| {
+            let a = a_kind(*k);
+            if l.is_empty() {
+                format!("for {a}: none")
+            } else {
+                format!("for {a}: {}", named(&v.map, l))
+            }
         })
         .collect();
-    if free.is_empty() {
-        format!("you have {builds} and no free site to build on (WAIVE)")
+    Some(words.join("; "))
+}
+
+/// Where `power` may build now, as a refused build's reply says it
+/// (`for an army: ...; for a fleet: ...`), for a mail that asks for its
+/// builds (the start of a game that opens with them). `None`: nowhere.
+pub fn build_sites(v: &Variant, pos: &Position, power: PowerId) -> Option<String> {
+    sites_text(v, pos, power, None, &[])
+}
+
+/// "an army", "a fleet", "a defensive army".
+fn a_kind(k: UnitKind) -> String {
+    let word = k.word().to_lowercase();
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {word}")
     } else {
-        format!("you have {builds}; free sites: {}", named(map, &free))
+        format!("a {word}")
     }
+}
+
+/// The places where `power` could build a `kind` (`None`: a build that
+/// does not say) now, beside its builds `before` (made first, so a site
+/// they take is not free), one a province (with its coast where a fleet
+/// needs one: St Petersburg's): each one the judge itself would accept,
+/// found by asking [`crate::game::step::judge_adjustments`], so the list
+/// is right for every variant's map and rules (the Vikings' seas, a
+/// partisan site, a box). In the map's order.
+pub fn free_build_places(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    kind: Option<UnitKind>,
+    before: &[AdjustOrder],
+) -> Vec<Place> {
+    let map = &v.map;
+    let accepted = |at: Place| {
+        let mut with = before.to_vec();
+        with.push(AdjustOrder {
+            power,
+            command: AdjustCommand::Build { kind, at },
+        });
+        matches!(
+            crate::game::step::judge_adjustments(v, pos, &with)
+                .orders
+                .last(),
+            Some(AdjustStatus::Built(_))
+        )
+    };
+    (0..map.provinces().len())
+        .map(|i| ProvinceId(i as u16))
+        .filter_map(|p| {
+            let alone = Place::province(p);
+            if accepted(alone) {
+                return Some(alone);
+            }
+            map.province(p)
+                .regions
+                .iter()
+                .map(|r| Place::of_region(map, *r))
+                .filter(|at| at.coast.is_some())
+                .find(|at| accepted(*at))
+        })
+        .collect()
+}
+
+/// The provinces of [`free_build_places`].
+pub fn free_build_sites(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    kind: Option<UnitKind>,
+    before: &[AdjustOrder],
+) -> Vec<ProvinceId> {
+    free_build_places(v, pos, power, kind, before)
+        .into_iter()
+        .map(|at| at.province)
+        .collect()
 }

@@ -14,7 +14,7 @@ use super::{
     Region, RegionId, Terrain, UnitKind, normalize_name,
 };
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use toml::Spanned;
 
@@ -90,6 +90,11 @@ pub struct RawProvince {
     /// 1000 x 1000 canvas, north up.
     #[serde(default)]
     pub xy: Option<Spanned<[f32; 2]>>,
+    /// For split coasts: where to draw a unit on each coast (`{ nc = [x,
+    /// y] }`, the canvas of `xy`); a coast left out is placed beside the
+    /// province's point, toward its seas.
+    #[serde(default, rename = "coast-xy")]
+    pub coast_xy: Option<Spanned<BTreeMap<String, [f32; 2]>>>,
     /// Names players use for this place and for others too (`tyr`,
     /// Tyrolia or the Tyrrhenian Sea): an order naming one is asked
     /// about. An ambiguous name may be on several provinces, but may not
@@ -255,6 +260,14 @@ fn ambiguous_names(b: &mut Builder, table: &[RawProvince]) -> HashMap<String, Ve
 /// so a border listed on one side only can be named by its line.
 type Edges = BTreeMap<(RegionId, RegionId, u8), usize>;
 
+/// The borders from region `r`, found in `edges` by their first key
+/// rather than by a pass over every border of the map.
+fn region_edges(edges: &Edges, r: RegionId) -> impl Iterator<Item = &(RegionId, RegionId, u8)> {
+    edges
+        .range((r, RegionId(0), 0)..=(r, RegionId(u16::MAX), u8::MAX))
+        .map(|(k, _)| k)
+}
+
 /// A split province's `coasts` table: coast -> its fleet borders.
 type CoastBorders = BTreeMap<String, Vec<Spanned<String>>>;
 
@@ -344,6 +357,7 @@ impl Geography {
             province: pid,
             coast: None,
             admits: if split { Mobility::ARMY } else { main_admits },
+            xy: None,
         });
         if let Some(cs) = &rp.coasts {
             self.named_coasts(b, pid, rp, cs, &mut prov_regions);
@@ -355,6 +369,26 @@ impl Geography {
                     xy,
                     format!("`{}`: xy must lie within 0..1000", rp.id.get_ref()),
                 );
+            }
+        }
+        if let Some(cxy) = &rp.coast_xy {
+            let coasts = rp.coasts.as_ref().map(Spanned::get_ref);
+            for (c, [x, y]) in cxy.get_ref() {
+                if !coasts.is_some_and(|cs| cs.contains_key(c)) {
+                    b.at(
+                        cxy,
+                        format!(
+                            "`{}`: coast-xy names `{c}`, not one of its coasts",
+                            rp.id.get_ref()
+                        ),
+                    );
+                }
+                if !(0.0..=1000.0).contains(x) || !(0.0..=1000.0).contains(y) {
+                    b.at(
+                        cxy,
+                        format!("`{}`: coast-xy must lie within 0..1000", rp.id.get_ref()),
+                    );
+                }
             }
         }
         self.provinces.push(Province {
@@ -410,10 +444,15 @@ impl Geography {
             match self.coast_ids.get(&normalize_name(c)) {
                 Some(&cid) => {
                     prov_regions.push(RegionId(self.regions.len() as u16));
+                    let xy = rp
+                        .coast_xy
+                        .as_ref()
+                        .and_then(|m| m.get_ref().get(c).copied());
                     self.regions.push(Region {
                         province: pid,
                         coast: Some(cid),
                         admits: Mobility::FLEET,
+                        xy,
                     });
                 }
                 None => b.at(
@@ -608,6 +647,7 @@ impl Geography {
     ) -> Vec<(ProvinceId, ProvinceId, crate::map::Crossing)> {
         use crate::map::Crossing;
         let mut out: Vec<(ProvinceId, ProvinceId, Crossing)> = Vec::new();
+        let mut marked: HashSet<(ProvinceId, ProvinceId)> = HashSet::new();
         for (i, rp) in table.iter().enumerate() {
             let from = ProvinceId(i as u16);
             let lists = [
@@ -620,11 +660,7 @@ impl Geography {
                         b.at(s, format!("unknown province `{}`", s.get_ref()));
                         continue;
                     };
-                    let province = |r: RegionId| self.regions[r.index()].province;
-                    let borders = edges
-                        .keys()
-                        .any(|&(f, t, _)| province(f) == from && province(t) == to);
-                    if !borders {
+                    if !self.borders_between(edges, from, to) {
                         b.at(
                             s,
                             format!(
@@ -633,7 +669,7 @@ impl Geography {
                                 s.get_ref()
                             ),
                         );
-                    } else if out.iter().any(|&(f, t, _)| f == from && t == to) {
+                    } else if !marked.insert((from, to)) {
                         b.at(s, format!("border to `{}` marked twice", s.get_ref()));
                     } else {
                         out.push((from, to, how));
@@ -642,6 +678,14 @@ impl Geography {
             }
         }
         out
+    }
+
+    /// Whether province `from` borders `to`: the borders of `from`'s
+    /// regions are looked at, not every border of the map.
+    fn borders_between(&self, edges: &Edges, from: ProvinceId, to: ProvinceId) -> bool {
+        self.provinces[from.index()].regions.iter().any(|&r| {
+            region_edges(edges, r).any(|&(_, t, _)| self.regions[t.index()].province == to)
+        })
     }
 
     /// `Lon` or `StP/nc`, for a problem about a region.
@@ -686,9 +730,7 @@ impl Geography {
                 continue;
             }
             let main = prov.main_region();
-            let has_fleet = edges
-                .keys()
-                .any(|&(f, _, m)| f == main && m == Mobility::FLEET.0);
+            let has_fleet = region_edges(edges, main).any(|&(_, _, m)| m == Mobility::FLEET.0);
             if !has_fleet {
                 b.at(
                     &rp.terrain,

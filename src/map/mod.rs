@@ -270,6 +270,10 @@ pub struct Region {
     pub coast: Option<CoastId>,
     /// Which movement classes may stand here.
     pub admits: Mobility,
+    /// Where the map picture stands a unit on this coast (1000 x 1000
+    /// canvas, as the province's `xy`), when the variant file says
+    /// (`coast-xy`: DPjudge's PostScript maps give each coast's point).
+    pub xy: Option<[f32; 2]>,
 }
 
 /// A coast name such as `nc` / `north coast`.

@@ -126,6 +126,8 @@ pub struct CentreRow {
     pub units: i64,
     /// Builds (positive) or removals (negative) owed.
     pub owed: i64,
+    /// The builds owed are waived: the power is in civil disorder.
+    pub waived: bool,
     /// Centres held off the board (Ard-Ri's Vikings), counted for builds
     /// but not for victory.
     pub offboard: u32,
@@ -343,6 +345,19 @@ struct Sections {
 /// The report data as `viewer` may see it: where a variant hides units,
 /// their lines are left out for everyone but their owner and the GM.
 pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData {
+    data_told(r, judge, viewer, &[])
+}
+
+/// [`data_for`] in a game whose seats the judge knows: `disorder`, the
+/// powers in civil disorder once the phase is played (SET NMR CD), are
+/// waived the builds they are due while they stay in it, and the chart
+/// and the adjustments say so, as their players are told.
+pub(crate) fn data_told(
+    r: &PhaseReport<'_>,
+    judge: &str,
+    viewer: Viewer,
+    disorder: &[PowerId],
+) -> ReportData {
     let v = r.variant;
     let map = &v.map;
     let view = View::new(v, r.before.phase, viewer);
@@ -355,7 +370,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
         }
         (PhaseResult::Retreat(rr), _) => s.retreats = retreat_lines(r, &view, rr),
         (PhaseResult::Adjustment(ar), PhaseOrders::Adjustment(orders)) => {
-            adjustment_lines(v, ar, orders, &mut s.adjustments);
+            adjustment_lines(v, ar, orders, disorder, &mut s.adjustments);
         }
         (PhaseResult::Turn(t), PhaseOrders::Turn { moves, adjust, .. }) => {
             turn_lines(r, t, moves, &mut s.powers, &mut s.retreats);
@@ -366,7 +381,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
                     judge: format!("Removes {}.  (*out of supply*)", unit_long(map, u)),
                 });
             }
-            adjustment_lines(v, &t.adjustments, adjust, &mut s.adjustments);
+            adjustment_lines(v, &t.adjustments, adjust, disorder, &mut s.adjustments);
         }
         _ => {}
     }
@@ -388,7 +403,7 @@ pub fn data_for(r: &PhaseReport<'_>, judge: &str, viewer: Viewer) -> ReportData 
     } else {
         None
     };
-    let (centres, eliminated) = chart(r, &unseen_dislodged);
+    let (centres, eliminated) = chart(r, &unseen_dislodged, disorder);
     let unowned_ids: Vec<usize> = r
         .after
         .owners
@@ -811,7 +826,11 @@ fn retreat_lines(r: &PhaseReport<'_>, view: &View<'_>, rr: &RetreatResult) -> Ve
 
 /// The supply-centre chart after the phase, and the powers it drops.
 /// `unseen_dislodged` are counted as their power's units.
-fn chart(r: &PhaseReport<'_>, unseen_dislodged: &[&Unit]) -> (Vec<CentreRow>, Vec<String>) {
+fn chart(
+    r: &PhaseReport<'_>,
+    unseen_dislodged: &[&Unit],
+    disorder: &[PowerId],
+) -> (Vec<CentreRow>, Vec<String>) {
     let v = r.variant;
     let map = &v.map;
     let b = r.before.centre_counts(map);
@@ -846,19 +865,21 @@ fn chart(r: &PhaseReport<'_>, unseen_dislodged: &[&Unit]) -> (Vec<CentreRow>, Ve
             .filter(|(p, o)| **o == Some(pw) && map.provinces()[*p].supply_centre)
             .map(|(p, _)| p)
             .collect();
+        // Builds and removals are owed only on the way into an
+        // adjustment phase; elsewhere the difference means nothing yet.
+        let owed = if r.after.phase.kind == PhaseKind::Adjustment {
+            i64::from(crate::game::step::due(v, r.after)[i])
+        } else {
+            0
+        };
         centres.push(CentreRow {
             power: chart_name(v, pw),
             adjective: map.power(pw).adjective.clone(),
             count: a[i],
             change: a[i] as i64 - b[i] as i64,
             units,
-            // Builds and removals are owed only on the way into an
-            // adjustment phase; elsewhere the difference means nothing yet.
-            owed: if r.after.phase.kind == PhaseKind::Adjustment {
-                i64::from(crate::game::step::due(v, r.after)[i])
-            } else {
-                0
-            },
+            owed,
+            waived: owed > 0 && disorder.contains(&pw),
             offboard,
             bonus,
             beyond: v.centres_beyond_named(&r.after.owners, pw),
@@ -1009,11 +1030,14 @@ fn outcome_marks(
 }
 
 /// The builds and removals of an adjustment, a line each, power by power;
-/// removals the judge chose say whether the power ordered none or too few.
+/// removals the judge chose say whether the power ordered none or too few;
+/// builds a power in civil disorder (`disorder`) did not use were waived
+/// for it, and say so.
 fn adjustment_lines(
     v: &Variant,
     ar: &crate::adjudicate::AdjustResult,
     orders: &[crate::orders::AdjustOrder],
+    disorder: &[PowerId],
     adjustments: &mut Vec<PowerLine>,
 ) {
     let map = &v.map;
@@ -1087,10 +1111,17 @@ fn adjustment_lines(
         if let Some(&n) = ar.unused_builds.get(pw.index())
             && n > 0
         {
-            push(
-                format!("{} not used", plural(n, "build", None)),
-                format!("{} unused", plural(n, "build", None)),
-            );
+            if disorder.contains(&pw) {
+                push(
+                    format!("{} waived (in civil disorder)", plural(n, "build", None)),
+                    format!("{} waived.  (*civil disorder*)", plural(n, "build", None)),
+                );
+            } else {
+                push(
+                    format!("{} not used", plural(n, "build", None)),
+                    format!("{} unused", plural(n, "build", None)),
+                );
+            }
         }
     }
 }
@@ -1489,13 +1520,18 @@ pub(crate) fn fit72(text: &str) -> String {
 }
 
 /// Fit every line of `text` in 72 columns, each on its own: a line that
-/// fits is kept as it is (trailing spaces dropped), a longer one is broken
-/// at spaces and goes on at its own indentation plus `more`. Lines are
-/// never re-flowed into their neighbours; tabs become four spaces.
+/// fits is kept as it is (trailing spaces dropped, but for the signature
+/// separator `-- `, whose space RFC 3676 makes part of it: mail readers
+/// know a signature by it), a longer one is broken at spaces and goes on
+/// at its own indentation plus `more`. Lines are never re-flowed into
+/// their neighbours; tabs become four spaces.
 pub(crate) fn fit_lines(text: &str, more: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.replace('\t', "    ").lines() {
-        if line.chars().count() <= 72 {
+        if line == "-- " {
+            out.push_str(line);
+            out.push('\n');
+        } else if line.chars().count() <= 72 {
             out.push_str(line.trim_end());
             out.push('\n');
         } else {
@@ -1525,6 +1561,9 @@ mod tests {
         }
         // Spacing within a line that fits is kept (a chart's columns).
         assert_eq!(fit72("Austria    3   +1\n"), "Austria    3   +1\n");
+        // The signature separator keeps its space (RFC 3676); other
+        // trailing spaces go.
+        assert_eq!(fit72("Bye.  \n-- \nzinejudge\n"), "Bye.\n-- \nzinejudge\n");
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub(crate) const BUILTIN: &[(&str, &str)] = &[
     ("board.txt", include_str!("../../templates/board.txt")),
     ("when.txt", include_str!("../../templates/when.txt")),
     ("start.txt", include_str!("../../templates/start.txt")),
+    ("start-gm.txt", include_str!("../../templates/start-gm.txt")),
     ("status.txt", include_str!("../../templates/status.txt")),
     (
         "notice-reminder.txt",
@@ -53,6 +54,10 @@ pub(crate) const BUILTIN: &[(&str, &str)] = &[
     (
         "notice-set-aside.txt",
         include_str!("../../templates/notice-set-aside.txt"),
+    ),
+    (
+        "notice-variant.txt",
+        include_str!("../../templates/notice-variant.txt"),
     ),
 ];
 

@@ -319,7 +319,25 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE INDEX outbox_parts_digest ON outbox_parts (digest);
     ALTER TABLE outbox ADD COLUMN kept_parts INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE outbox ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;",
-    // 14: njudge's diaries: a player's entries, numbered per power (a
+    // 14: the variant each game plays, kept (issue #52). A copy of every
+    // variant file a game was bound to, by its fingerprint (the variant's
+    // name with a hash of its text), and each game's binding: the game
+    // plays that copy whatever later happens to the file in the folder.
+    // A shipped variant's game is bound with an empty fingerprint (it
+    // follows the judge's own). `told`: what the GM was last told of the
+    // folder's file (its fingerprint, `gone`; empty: the game's own).
+    "CREATE TABLE variant_copies (
+        fingerprint TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        toml TEXT NOT NULL,
+        kept_at INTEGER NOT NULL
+    );
+    CREATE TABLE game_variants (
+        game TEXT PRIMARY KEY COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        fingerprint TEXT NOT NULL,
+        told TEXT NOT NULL DEFAULT ''
+    );",
+    // 15: njudge's diaries: a player's entries, numbered per power (a
     // number is never used again), kept until the game ends and then sent
     // to everybody in it.
     "CREATE TABLE diaries (
@@ -585,7 +603,19 @@ pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
     CREATE INDEX outbox_parts_digest ON outbox_parts (digest);
     ALTER TABLE outbox ADD COLUMN kept_parts BIGINT NOT NULL DEFAULT 0;
     ALTER TABLE outbox ADD COLUMN packed BIGINT NOT NULL DEFAULT 0;",
-    // 14: njudge's diaries (see the SQLite list).
+    // 14: the variant each game plays, kept (see the SQLite list).
+    "CREATE TABLE variant_copies (
+        fingerprint TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        toml TEXT NOT NULL,
+        kept_at BIGINT NOT NULL
+    );
+    CREATE TABLE game_variants (
+        game CITEXT PRIMARY KEY REFERENCES games (name) ON DELETE CASCADE,
+        fingerprint TEXT NOT NULL,
+        told TEXT NOT NULL DEFAULT ''
+    );",
+    // 15: njudge's diaries (see the SQLite list).
     "CREATE TABLE diaries (
         game CITEXT NOT NULL REFERENCES games (name) ON DELETE CASCADE,
         power BIGINT NOT NULL,

@@ -190,6 +190,85 @@ pub(crate) fn authenticates(stamps: &[Stamp], domain: &str) -> Option<String> {
     None
 }
 
+/// The name a field that claimed the judge's own `authserv-id` is given
+/// when the judge stamps a mail itself: kept for the record, believed by
+/// nobody.
+pub const SET_ASIDE: &str = "X-Unverified-Authentication-Results";
+
+/// `raw` as the judge's own server would hand it on, when the judge checks
+/// signatures itself (`Policy::verify_signatures`): every field that claims
+/// `authserv_id` is renamed [`SET_ASIDE`] (the mail brought it; RFC 8601
+/// section 5 has a receiving server remove or rename those), and `stamp`,
+/// a whole `Authentication-Results` field ending in CRLF, goes on top.
+pub(crate) fn restamp(raw: &[u8], authserv_id: &str, stamp: &str) -> Vec<u8> {
+    let end = header_end(raw);
+    let mut out = Vec::with_capacity(raw.len() + stamp.len() + 64);
+    out.extend_from_slice(stamp.as_bytes());
+    let (head, body) = raw.split_at(end);
+    for field in fields(head) {
+        let colon = field.iter().position(|&b| b == b':');
+        let claims_ours = colon.is_some_and(|c| {
+            field[..c]
+                .trim_ascii()
+                .eq_ignore_ascii_case(b"authentication-results")
+                && parse(&String::from_utf8_lossy(&field[c + 1..]).replace(['\r', '\n'], ""))
+                    .is_some_and(|s| s.authserv_id.eq_ignore_ascii_case(authserv_id))
+        });
+        match colon {
+            Some(c) if claims_ours => {
+                out.extend_from_slice(SET_ASIDE.as_bytes());
+                out.extend_from_slice(&field[c..]);
+            }
+            _ => out.extend_from_slice(field),
+        }
+    }
+    out.extend_from_slice(body);
+    out
+}
+
+/// Where a raw mail's header ends: at its blank line (which stays with the
+/// body), or the mail's end.
+fn header_end(raw: &[u8]) -> usize {
+    let mut at = 0;
+    while at < raw.len() {
+        let line_end = raw[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(raw.len(), |p| at + p + 1);
+        let line = &raw[at..line_end];
+        if line == b"\r\n" || line == b"\n" {
+            return at;
+        }
+        at = line_end;
+    }
+    raw.len()
+}
+
+/// A header's fields, each with its folded lines and line ends.
+fn fields(head: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut at = 0;
+    while at < head.len() {
+        let line_end = head[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(head.len(), |p| at + p + 1);
+        let next_folds = head
+            .get(line_end)
+            .is_some_and(|b| matches!(b, b' ' | b'\t'));
+        if !next_folds {
+            out.push(&head[start..line_end]);
+            start = line_end;
+        }
+        at = line_end;
+    }
+    if start < head.len() {
+        out.push(&head[start..]);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,5 +353,40 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn the_judges_own_stamp_goes_on_top_and_claims_of_its_id_are_set_aside() {
+        let raw = b"Received: from a\r\nAuthentication-Results: judge.test;\r\n\tdmarc=pass header.from=x.test\r\n\
+Authentication-Results: other.test; dkim=pass header.d=x.test\r\nFrom: a@x.test\r\n\r\nAuthentication-Results: judge.test; body\r\n";
+        let out = restamp(
+            raw,
+            "JUDGE.test",
+            "Authentication-Results: judge.test; dkim=none\r\n",
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(
+                "Authentication-Results: judge.test; dkim=none\r\nReceived: from a\r\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("X-Unverified-Authentication-Results: judge.test;\r\n\tdmarc=pass"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\r\nAuthentication-Results: other.test; dkim=pass"),
+            "{text}"
+        );
+        // The body is left as it was.
+        assert!(
+            text.ends_with("\r\n\r\nAuthentication-Results: judge.test; body\r\n"),
+            "{text}"
+        );
+        let read = crate::mail::read(text.as_bytes(), "judge@judge.test");
+        let own = own_stamps(&read.auth_results, "judge.test");
+        assert_eq!(own.len(), 1);
+        assert_eq!(own[0].results[0].result, "none");
     }
 }

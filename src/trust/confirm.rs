@@ -104,12 +104,15 @@ fn request_tail(code: &str, yes: &str, then: &str, no: &str) -> String {
     )
 }
 
-/// The lines of a request that list `shown`, each indented, and how many
-/// more of the `all` asked were not shown.
+/// The lines of a request that list `shown`, each indented behind a
+/// dash, and how many more of the `all` asked were not shown. The dash
+/// keeps a line from reading as a command when a reply quotes it: "join
+/// the game g1 as a player" read as a JOIN whose password was "game",
+/// masked all through the answer (issue #51).
 fn listed(shown: &[String], all: usize) -> String {
     let mut out = String::new();
     for a in shown {
-        out.push_str("  ");
+        out.push_str("  - ");
         out.push_str(a);
         out.push('\n');
     }

@@ -13,6 +13,11 @@ pub struct Policy {
     /// ADDRESS, TAKEOVER) are taken only from authenticated mail; others
     /// are refused, not held for a confirmation.
     pub require_authentication: bool,
+    /// The judge checks each mail's DKIM signatures itself when it takes
+    /// the mail in, and stamps the mail with its findings as
+    /// `authserv_id` (see `daemon::dkim`): for a mailbox whose server stamps
+    /// nothing.
+    pub verify_signatures: bool,
 }
 
 /// How sure the judge is that a mail's From wrote it.

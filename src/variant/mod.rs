@@ -95,6 +95,11 @@ pub struct Variant {
     pub features: features::Features,
     /// Units on the board at the start.
     pub starting_units: Vec<StartingUnit>,
+    /// The text it was loaded from, as written: what a game keeps of a
+    /// variant from a file (see [`Variant::fingerprint`]), so that it
+    /// plays the variant it started with whatever later happens to the
+    /// file.
+    pub source: std::sync::Arc<str>,
 }
 
 pub use crate::map::builder::LoadError;
@@ -326,7 +331,33 @@ impl Variant {
             syntax,
             features,
             starting_units,
+            source: source.into(),
         })
+    }
+
+    /// A fingerprint of the text the variant was loaded from: 12 hex
+    /// digits of its BLAKE2b hash. Two files with the same fingerprint
+    /// are the same variant; a file edited, if only in a comment, is
+    /// another.
+    pub fn fingerprint(&self) -> String {
+        use blake2::{Blake2b512, Digest};
+        let hash = Blake2b512::digest(self.source.as_bytes());
+        hash.iter().take(6).map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The name the judge knows this copy of the variant by: a shipped
+    /// variant's own name (`standard`), any other's name with its
+    /// fingerprint (`hundred#1a2b3c...`), which stays the same whatever
+    /// later happens to its file.
+    pub fn key(&self) -> String {
+        if BUILTIN
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(&self.name))
+        {
+            self.name.to_ascii_lowercase()
+        } else {
+            format!("{}#{}", self.name.to_ascii_lowercase(), self.fingerprint())
+        }
     }
 
     /// The one-line summary `check-game` prints.

@@ -445,6 +445,17 @@ impl Site {
         if let Some(v) = lock(&self.variants).get(&key) {
             return Ok(Arc::clone(v));
         }
+        // A copy a game keeps (`hundred#<fingerprint>`: its file in the
+        // folder changed since; see `commands::variants_kept`), read from
+        // the store once.
+        if let Some((_, fp)) = key.split_once('#') {
+            let copy = self.read(|tx| Ok(crate::store::kept::copy(tx, fp)?))?;
+            if let Some(v) = copy.and_then(|(_, text)| Variant::from_toml(&text).ok()) {
+                let v = Arc::new(v);
+                lock(&self.variants).insert(key, Arc::clone(&v));
+                return Ok(v);
+            }
+        }
         match crate::variant::builtin(&key) {
             Some(Ok(v)) => {
                 let v = Arc::new(v);
@@ -460,7 +471,7 @@ impl Site {
 
     /// The picture of `v`'s map, laid out once per variant.
     fn picture<'v>(&self, v: &'v Variant) -> Picture<'v> {
-        let key = v.name.to_ascii_lowercase();
+        let key = v.key();
         let cached = lock(&self.layouts).get(&key).cloned();
         let layout = match cached {
             Some(l) => l,

@@ -318,6 +318,15 @@ impl Judge {
             .unwrap_or_default()
     }
 
+    /// Whether its latest start is over (it logged
+    /// [`zinejudge::testing::daemon::RUNNING`] once for each start).
+    pub fn is_running(&self) -> bool {
+        self.log_text()
+            .matches(zinejudge::testing::daemon::RUNNING)
+            .count()
+            >= self.starts
+    }
+
     /// The last `n` lines of the log.
     pub fn log_tail(&self, n: usize) -> String {
         let text = self.log_text();

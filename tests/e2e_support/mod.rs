@@ -21,7 +21,7 @@
 #![allow(dead_code)]
 
 use crate::daemon_common::{Judge, new_message_id, order_mail, send_all};
-use crate::support::{JUDGE_ADDRESS, MailSystem, block_on};
+use crate::support::{Account, JUDGE_ADDRESS, MailSystem, block_on};
 use futures::TryStreamExt;
 use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
 use std::collections::BTreeMap;
@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 pub const STEP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// An attachment of a mail.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Attachment {
     /// Its file name.
     pub name: String,
@@ -40,6 +40,19 @@ pub struct Attachment {
     pub mime: String,
     /// Its size, decoded, in bytes.
     pub size: usize,
+    /// Its contents, decoded.
+    pub data: Vec<u8>,
+}
+
+impl std::fmt::Debug for Attachment {
+    /// Without the contents, which would drown a failing test's message.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Attachment")
+            .field("name", &self.name)
+            .field("mime", &self.mime)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A mail the judge sent, as its reader got it.
@@ -127,6 +140,7 @@ impl Mail {
                         .map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or_default()))
                         .unwrap_or_default(),
                     size: a.contents().len(),
+                    data: a.contents().to_vec(),
                 })
                 .collect(),
         }
@@ -216,6 +230,8 @@ pub struct Step {
     pub reply: Option<Mail>,
     /// The other new mails, by address (every watched address is a key).
     pub got: BTreeMap<String, Vec<Mail>>,
+    /// The answer to the mail a confirmation let through ([`Post::confirm`]).
+    pub carried: Option<Mail>,
 }
 
 /// Whether `subject` matches `pattern`: equal, or, when the pattern ends
@@ -338,6 +354,10 @@ pub struct Post<'a> {
     sent: i64,
     /// How long each step took: (what, seconds).
     pub timings: Vec<(String, f64)>,
+    /// Send through submission (port 587: STARTTLS, then AUTH as the
+    /// sender), as a player's mail program does, instead of plain SMTP
+    /// on port 25, as a player's mail server does.
+    pub submission: bool,
 }
 
 impl<'a> Post<'a> {
@@ -352,6 +372,7 @@ impl<'a> Post<'a> {
             watched,
             sent: 0,
             timings: Vec::new(),
+            submission: false,
         }
     }
 
@@ -375,11 +396,19 @@ impl<'a> Post<'a> {
             subject,
             &body.replace("\r\n", "\n").replace('\n', "\r\n"),
         );
-        send_all(
-            self.ms,
-            &[(from.to_string(), JUDGE_ADDRESS.to_string(), raw)],
-            1,
-        );
+        if self.submission {
+            block_on(
+                self.ms
+                    .send_submission(&Account::new(from), JUDGE_ADDRESS, &raw),
+            )
+            .unwrap_or_else(|e| panic!("{from} sending through submission: {e}"));
+        } else {
+            send_all(
+                self.ms,
+                &[(from.to_string(), JUDGE_ADDRESS.to_string(), raw)],
+                1,
+            );
+        }
         self.sent += 1;
         id
     }
@@ -401,17 +430,83 @@ impl<'a> Post<'a> {
         body: &str,
         also: &[(&str, &str)],
     ) -> Step {
+        self.mail_confirming(from, subject, body, also, true)
+    }
+
+    /// [`Post::mail`] without confirming: a mail the judge holds for its
+    /// From to confirm has the request for its reply.
+    #[track_caller]
+    pub fn mail_unconfirmed(&mut self, from: &str, subject: &str, body: &str) -> Step {
+        self.mail_confirming(from, subject, body, &[], false)
+    }
+
+    /// A mail from `from` that confirms the held mail `request` asks
+    /// about (by hand: a CONFIRM line, a reply keeping the Subject): the
+    /// step's reply answers this mail, and `carried` the held one, now
+    /// carried out.
+    #[track_caller]
+    pub fn confirm(&mut self, from: &str, subject: &str, body: &str, request: &Mail) -> Step {
+        let held = request
+            .in_reply_to
+            .clone()
+            .expect("a request answers the mail it holds");
+        let mut step = self.mail_held(from, subject, body, Some(&held));
+        assert!(
+            step.carried.is_some(),
+            "{}: the held mail was not carried out",
+            step.what
+        );
+        step.what = format!("{} (confirming)", step.what);
+        step
+    }
+
+    #[track_caller]
+    fn mail_held(&mut self, from: &str, subject: &str, body: &str, held: Option<&str>) -> Step {
+        self.mail_with(from, subject, body, &[], false, held)
+    }
+
+    #[track_caller]
+    fn mail_confirming(
+        &mut self,
+        from: &str,
+        subject: &str,
+        body: &str,
+        also: &[(&str, &str)],
+        confirm: bool,
+    ) -> Step {
+        self.mail_with(from, subject, body, also, confirm, None)
+    }
+
+    #[track_caller]
+    fn mail_with(
+        &mut self,
+        from: &str,
+        subject: &str,
+        body: &str,
+        also: &[(&str, &str)],
+        confirm: bool,
+        held: Option<&str>,
+    ) -> Step {
         let t = Instant::now();
         let id = self.send(from, subject, body);
         let what = format!("mail from {from} \"{subject}\"");
         let mut step = self.settle(&what, also, STEP_TIMEOUT);
+        if let Some(held) = held
+            && let Some(mine) = step.got.get_mut(from)
+            && let Some(i) = mine
+                .iter()
+                .position(|m| m.in_reply_to.as_deref() == Some(held))
+        {
+            step.carried = Some(mine.remove(i));
+        }
         // A mail that registers an address new to the judge is held until
         // the address confirms: its owner answers the request at once, and
         // the step is what the mail then caused.
         let code = step
             .got
             .get(from)
-            .and_then(|ms| ms.iter().find_map(|m| confirm_code(&m.subject)));
+            .and_then(|ms| ms.iter().find_map(|m| confirm_code(&m.subject)))
+            .filter(|_| confirm);
         if let Some(code) = code {
             if let Some(ms) = step.got.get_mut(from) {
                 ms.retain(|m| confirm_code(&m.subject).is_none());
@@ -442,7 +537,15 @@ impl<'a> Post<'a> {
             mine
         );
         let reply = mine.remove(replies[0]);
-        assert_eq!(reply.subject, format!("Re: {subject}"), "{what}");
+        if confirm || confirm_code(&reply.subject).is_none() {
+            // A reply's reply is not "Re: Re:".
+            let want = if subject.starts_with("Re: ") {
+                subject.to_string()
+            } else {
+                format!("Re: {subject}")
+            };
+            assert_eq!(reply.subject, want, "{what}");
+        }
         assert_eq!(reply.references.last(), Some(&id), "{what}: References");
         assert_eq!(reply.auto_submitted, "auto-replied", "{what}");
         // No other mail of the step answers anything.
@@ -509,6 +612,7 @@ impl<'a> Post<'a> {
             what: what.to_string(),
             reply: None,
             got,
+            carried: None,
         }
     }
 
@@ -534,6 +638,15 @@ impl<'a> Post<'a> {
             "auto-generated"
         };
         assert_eq!(m.auto_submitted, want, "{what}: Auto-Submitted of {m:#?}");
+        // Signed after RFC 3676's separator, `-- ` with its space, which
+        // mail readers know a signature by (issue #51).
+        assert!(
+            m.body.lines().any(|l| l == "-- ") && !m.body.lines().any(|l| l == "--"),
+            "{what}: {} (\"{}\") is not signed after `-- `:\n{}",
+            m.owner,
+            m.subject,
+            m.body
+        );
         for l in m.body.lines() {
             assert!(
                 l.chars().count() <= 72 && !l.contains('\t'),

@@ -156,11 +156,13 @@ impl Played {
 /// The lines of a results mail that tell the phase: everything but its
 /// title (which names the game) and what follows the account (the next
 /// deadline, or the whole game's summary after its end: who played, the
-/// centres year by year), which the offline tool has no game to say.
+/// centres year by year; the judge's signature), which the offline tool
+/// has no game to say.
 fn account(mail: &str) -> Vec<&str> {
     let after = ["The next deadline", "Deadline", "Final supply centres:"];
     mail.lines()
         .skip(1)
+        .take_while(|l| *l != "-- ")
         .map(str::trim_end)
         .take_while(|l| !after.iter().any(|a| l.starts_with(a)))
         .filter(|l| !l.trim().is_empty())

@@ -405,6 +405,7 @@ fn policy(id: &str, required: bool) -> Policy {
     Policy {
         authserv_id: Some(id.to_string()),
         require_authentication: required,
+        verify_signatures: false,
     }
 }
 
@@ -569,4 +570,110 @@ fn clock_mail_to_an_address_that_never_confirmed_is_budgeted() {
         !results("Italy"),
         "over its budget, the never-confirmed one does not"
     );
+}
+
+/// The judge that checks DKIM signatures itself (`[trust]
+/// verify-signatures`, for a mailbox whose server stamps nothing), as it
+/// takes mail in: a mail signed by its From's domain, whose key the
+/// domain publishes, authenticates the From; a mail altered after
+/// signing, one signed by another domain, and a forged stamp of the
+/// judge's own id (the mail brought it) are claims, held for a
+/// confirmation.
+#[test]
+fn signatures_the_judge_checks_itself_authenticate_only_the_domain_that_signed() {
+    use base64::Engine as _;
+    use mail_auth::common::crypto::Ed25519Key;
+    use mail_auth::common::headers::HeaderWriter as _;
+    use mail_auth::dkim::DkimSigner;
+    use zinejudge::testing::trust::{SET_ASIDE, Verifier};
+
+    const OWN_ID: &str = "zinejudge.judge.test";
+    // A key for each domain, generated here; the records say where to
+    // find their public halves, as the domains' DNS would.
+    let key = |domain: &str| {
+        let pkcs8 = Ed25519Key::generate_pkcs8().expect("a key");
+        let k = Ed25519Key::from_pkcs8_der(&pkcs8).expect("the key reads");
+        let record = format!(
+            "v=DKIM1; k=ed25519; p={}",
+            base64::engine::general_purpose::STANDARD.encode(k.public_key())
+        );
+        (pkcs8, (format!("s1._domainkey.{domain}"), record))
+    };
+    let (org_key, org_record) = key("example.org");
+    let (evil_key, evil_record) = key("evil.test");
+    let verifier =
+        Verifier::with_keys(OWN_ID, &[org_record, evil_record]).expect("the records read");
+    let sign = |pkcs8: &[u8], domain: &str, raw: &[u8]| -> Vec<u8> {
+        let k = Ed25519Key::from_pkcs8_der(pkcs8).expect("the key reads");
+        let sig = DkimSigner::from_key(k)
+            .domain(domain)
+            .selector("s1")
+            .headers(["From", "Subject", "Message-ID"])
+            .sign(raw)
+            .expect("signed");
+        [sig.to_header().into_bytes(), raw.to_vec()].concat()
+    };
+    let mail = |from: &str, id: &str, extra: &str| {
+        raw_mail(
+            &format!("{extra}From: {from}\r\nSubject: hi\r\nMessage-ID: <{id}@x.test>"),
+            "OBSERVE g",
+        )
+    };
+    let mut policy = policy(OWN_ID, false);
+    policy.verify_signatures = true;
+    let mut w = started_with(World::with_policy(policy));
+
+    // Signed by the From's own domain: observed at once, no request.
+    let signed = verifier.stamp_blocking(&sign(
+        &org_key,
+        "example.org",
+        &mail("ann@example.org", "a1", ""),
+    ));
+    let text = String::from_utf8_lossy(&signed).to_string();
+    assert!(
+        text.starts_with(&format!("Authentication-Results: {OWN_ID};"))
+            && text.contains("dkim=pass"),
+        "{text}"
+    );
+    let sent = w.raw(&signed);
+    assert!(
+        requests_to(&sent, "ann@example.org").is_empty(),
+        "{sent:#?}"
+    );
+    assert!(reads_g(&mut w, "ann@example.org"));
+
+    // Altered after signing (the body), signed by another domain, or
+    // stamped by the sender itself with the judge's id: claims.
+    let mut altered = sign(&org_key, "example.org", &mail("bob0@example.org", "b0", ""));
+    altered.extend_from_slice(b"OBSERVE h\r\n");
+    let forged_stamp =
+        format!("Authentication-Results: {OWN_ID}; dkim=pass header.d=example.org; dmarc=pass\r\n");
+    let cases = [
+        ("bob0@example.org", altered),
+        (
+            "bob1@example.org",
+            sign(&evil_key, "evil.test", &mail("bob1@example.org", "b1", "")),
+        ),
+        (
+            "bob2@example.org",
+            mail("bob2@example.org", "b2", &forged_stamp),
+        ),
+    ];
+    for (who, raw) in cases {
+        let stamped = verifier.stamp_blocking(&raw);
+        let text = String::from_utf8_lossy(&stamped).to_string();
+        assert!(
+            text.starts_with(&format!("Authentication-Results: {OWN_ID};")),
+            "{text}"
+        );
+        let sent = w.raw(&stamped);
+        assert_eq!(requests_to(&sent, who).len(), 1, "{who}: {sent:#?}");
+        assert!(!reads_g(&mut w, who), "{who}");
+        if who == "bob2@example.org" {
+            assert!(
+                text.contains(&format!("{SET_ASIDE}: {OWN_ID}; dkim=pass")),
+                "{text}"
+            );
+        }
+    }
 }

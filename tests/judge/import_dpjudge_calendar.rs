@@ -142,6 +142,79 @@ fn by_mail_the_results_name_the_next_turn_five_years_on_and_the_decade_s_adjustm
 /// provinces' `xy`, and the picture stands each unit there, its name
 /// beside it, the map the shape DPjudge draws it.
 #[test]
+fn the_postscript_map_is_the_one_dpjudge_draws_the_map_on() {
+    // Issue #52: DPjudge draws a map on its `MAP` line's PostScript map,
+    // else its own; a trial map that uses standard.map is drawn on
+    // standard's. Only `x.ps` beside `x.map` was looked for.
+    let info = std::fs::read_to_string(Path::new(DATA).join("decades.ps")).expect("ps");
+    // These beside DPjudge's standard map files.
+    let mut files: std::collections::HashMap<&str, String> = [
+        ("standard.ps", info.clone()),
+        ("trial.map", "USE standard.map\n".to_string()),
+        ("borrowed.map", "MAP standard\n".to_string()),
+        // A picture of another board: none of standard's places.
+        (
+            "borrowed.ps",
+            "% INFO\n%  10  10 XYZ Nowhere\n% MAP\n".to_string(),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let mut fetch = |n: &str| match files.get(n) {
+        Some(t) => Ok(t.clone()),
+        None => std::fs::read_to_string(Path::new(DATA).join(n)).map_err(|e| e.to_string()),
+    };
+    for map in ["trial.map", "borrowed.map"] {
+        let i = import(map, &mut fetch).expect("imports");
+        assert!(
+            i.toml.contains("PostScript map `standard.ps`"),
+            "{map}: {}",
+            &i.toml[..400]
+        );
+        assert!(i.toml.contains("xy = ["), "{map}");
+    }
+    // The map's own picture, when it has one and names no other.
+    files.insert("trial.ps", info);
+    let mut fetch = |n: &str| match files.get(n) {
+        Some(t) => Ok(t.clone()),
+        None => std::fs::read_to_string(Path::new(DATA).join(n)).map_err(|e| e.to_string()),
+    };
+    let i = import("trial.map", &mut fetch).expect("imports");
+    assert!(
+        i.toml.contains("PostScript map `trial.ps`"),
+        "{}",
+        &i.toml[..400]
+    );
+}
+
+#[test]
+fn the_coasts_points_of_the_ps_file_are_where_the_picture_stands_fleets() {
+    // Issue #52: the `% INFO` block gives each split coast its point
+    // (`%  476  474 STP/NC`, `%  430  402 STP/SC`); they were read and
+    // dropped, so both coasts' fleets were guessed from the province's.
+    use zinejudge::testing::report::picture::geometry::Geometry;
+    let i = imported("decades.map").expect("imports");
+    let v = &i.variant;
+    let region = |n: &str| match v.map.lookup(n) {
+        Some(zinejudge::map::Named::Region(r)) => r,
+        other => panic!("{n}: {other:?}"),
+    };
+    assert!(i.toml.contains("coast-xy = {"), "{}", i.toml);
+    let (nc, sc) = (region("StP/nc"), region("StP/sc"));
+    let (pn, ps) = (
+        v.map.regions()[nc.index()].xy.expect("StP/nc has a point"),
+        v.map.regions()[sc.index()].xy.expect("StP/sc has a point"),
+    );
+    // North up: the north coast 72 points above the south and 46 east.
+    assert!(pn[1] < ps[1] && pn[0] > ps[0], "{pn:?} {ps:?}");
+    let g = Geometry::new(&v.map, None);
+    let (gn, gs) = (g.spot(nc), g.spot(sc));
+    assert!(gn.1 < gs.1 && gn.0 > gs.0, "{gn:?} {gs:?}");
+    let ratio = (gn.0 - gs.0) / (gs.1 - gn.1);
+    assert!((ratio - 46.0 / 72.0).abs() < 0.05, "{ratio}");
+}
+
+#[test]
 fn the_points_of_the_ps_file_beside_the_map_are_where_the_picture_draws_units_and_names() {
     use zinejudge::testing::report::picture::geometry::Geometry;
     let i = imported("decades.map").expect("imports");

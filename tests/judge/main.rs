@@ -4,6 +4,8 @@
 //! One test binary for many files (each file a module), so the suite links
 //! a few binaries instead of one per file.
 
+#[path = "../picture_support/mod.rs"]
+mod picture_support;
 #[path = "../support_judge/mod.rs"]
 mod support_judge;
 #[path = "../support_play/mod.rs"]
@@ -21,6 +23,7 @@ mod identity;
 mod import_dpjudge_calendar;
 mod import_dpjudge_dummies;
 mod import_dpjudge_press;
+mod newcomer;
 mod other_judges;
 mod other_judges_cases;
 mod other_judges_corpus;
@@ -45,3 +48,4 @@ mod variant_1700ad_replies;
 mod variant_abstraction2_mail;
 mod variant_abstraction2_rules;
 mod variant_ardri_rules;
+mod variants_kept;

@@ -292,7 +292,9 @@ fn alternatives_by_mail_the_free_sites_are_those_left_beside_the_other_builds() 
     );
     let said = flat(&r);
     assert!(
-        said.contains("you have 3 builds due; free sites: Nyo (New York) or Was (Washington)"),
+        said.contains(
+            "you have 3 builds due; free sites for an army: Nyo (New York) or Was (Washington)"
+        ),
         "{r}"
     );
     assert!(said.contains("(3 builds due)"), "{r}");
@@ -304,7 +306,9 @@ fn alternatives_by_mail_the_free_sites_are_those_left_beside_the_other_builds() 
     );
     let said = flat(&r);
     assert!(
-        said.contains("you have 3 builds due; free sites: Cal (California) or Haw (Hawaii)"),
+        said.contains(
+            "you have 3 builds due; free sites for an army: Cal (California) or Haw (Hawaii)"
+        ),
         "{r}"
     );
 }

@@ -10,19 +10,19 @@
 //! every form of deadline a GM writes (a date and time, `+48h` from the
 //! deadline, a weekday, minutes, `in 48h` from now, a time the clocks skip
 //! and one they repeat), an absence that the GM lets move the deadline, a
-//! late player reminded by the judge's clock and then held in civil
-//! disorder (told to its player, shown to the others, its READY not
-//! counting) who comes back by sending orders (the others told); a phase
-//! held by a player's SET WAIT and let go by SET NOWAIT, complete orders
-//! being ready without READY, with the next deadline on the game clock
-//! after that early processing; a retreat phase that goes at once when its
-//! only retreat is ordered (a wrong one refused with where the unit can
-//! go); a replacement welcomed with the whole board, the map and the
-//! latest press; a player's name and the roster (WHOGAME); builds and
-//! removals; a rollback; MAP; the GM's PROCESS before the deadline that
-//! calls nobody late; and a draw vote whose game-over mail holds the final
-//! chart, who played (the replaced player too) and the centres year by
-//! year.
+//! late player reminded with the new deadline, called late by the judge's
+//! clock and then held in civil disorder (told to its player, shown to the
+//! others, its READY not counting) who comes back by sending orders (the
+//! others told); a phase held by a player's SET WAIT and let go by SET
+//! NOWAIT, complete orders being ready without READY, with the next
+//! deadline on the game clock after that early processing; a retreat
+//! phase that goes at once when its only retreat is ordered (a wrong one
+//! refused with where the unit can go); a replacement welcomed with the
+//! whole board, the map and the latest press; a player's name and the
+//! roster (WHOGAME); builds and removals; a rollback; MAP; the GM's
+//! PROCESS before the deadline that calls nobody late; and a draw vote
+//! whose game-over mail holds the final chart, who played (the replaced
+//! player too) and the centres year by year.
 //!
 //! Everything goes through Dovecot and Postfix on 127.0.0.1
 //! (tests/support/mailsys.rs) and `zinejudge run` as a child process
@@ -65,8 +65,9 @@ const LONG_PRESS_LINE: &str = "Whoever took Belgium last time swore on the North
      that it would never happen again, and here we are.";
 /// The game's time zone, which has summer time.
 const ZONE: &str = "Europe/London";
-/// How long the clock-driven steps may take: a tick is every 5 s.
-const CLOCK_WAIT: Duration = Duration::from_secs(60);
+/// How long the clock-driven steps may take: a tick is every 5 s, and a
+/// deadline set `in 20s` is kept on the next whole minute (up to 80 s).
+const CLOCK_WAIT: Duration = Duration::from_secs(120);
 
 /// The game clock's time of day (`SET CLOCK 18:00`), in the game's zone.
 const CLOCK_HOUR: i8 = 18;
@@ -90,7 +91,7 @@ fn on_clock(start: jiff::Timestamp, hours: i64) -> String {
     } else {
         at(local.date() + jiff::Span::new().days(1))
     };
-    shown(t, ZONE)
+    shown_deadline(t)
 }
 
 /// Check that `deadline` (as a results mail shows it) is the game clock's
@@ -170,6 +171,25 @@ fn shown(t: jiff::Timestamp, zone: &str) -> String {
     t.to_zoned(tz).strftime("%a %d %b %Y %H:%M %Z").to_string()
 }
 
+/// `t` as the judge shows a deadline (issue #51): in the game's zone,
+/// then in UTC once, its clock time alone when the day is the same
+/// there (`Sun 01 Jun 2031 18:00 BST (17:00 UTC)`); the zone's time alone
+/// where it is UTC's (`Sat 28 Nov 2026 18:00 GMT`).
+fn shown_deadline(t: jiff::Timestamp) -> String {
+    let tz = jiff::tz::TimeZone::get(ZONE).expect("a known zone");
+    let here = t.to_zoned(tz);
+    if here.offset().seconds() == 0 {
+        return shown(t, ZONE);
+    }
+    let utc = t.to_zoned(jiff::tz::TimeZone::UTC);
+    let there = if utc.date() == here.date() {
+        utc.strftime("%H:%M UTC").to_string()
+    } else {
+        utc.strftime("%a %d %b %H:%M UTC").to_string()
+    };
+    format!("{} ({there})", shown(t, ZONE))
+}
+
 /// The next Saturday 18:00 in the game's zone, after now.
 fn next_saturday_six_pm() -> jiff::Timestamp {
     let tz = jiff::tz::TimeZone::get(ZONE).expect("a known zone");
@@ -188,40 +208,22 @@ fn next_saturday_six_pm() -> jiff::Timestamp {
         .expect("a Saturday within a week")
 }
 
-/// The GM sets the deadline with `form`: the reply states the time in the
-/// game's zone (one of `local`) and in UTC, and everybody else is told the
-/// new deadline.
+/// The GM sets the deadline with `form`: the reply states the time as
+/// `want` (in the game's zone, and in UTC where that is another time),
+/// and everybody else is told the new deadline so.
 #[track_caller]
-fn set_deadline(post: &mut Post, everyone: &[String], form: &str, local: &str, utc: &str) -> Step {
+fn set_deadline(post: &mut Post, everyone: &[String], form: &str, want: &str) -> Step {
     let s = post.mail(
         GM,
         &format!("deadline {form}"),
         &format!("SIGNON GM {GAME} {GM_PW}\nSET DEADLINE {form}"),
     );
     s.expect(&each(everyone, &["g1: new deadline"]));
-    // UTC is added only where the zone's time is not UTC's.
-    let same = local.rsplit_once(' ').map(|x| x.0) == utc.rsplit_once(' ').map(|x| x.0);
-    if same {
-        s.reply().lines(&[
-            &format!("> SET DEADLINE {form}"),
-            &format!("The deadline is now {local}."),
-        ]);
-    } else {
-        s.reply().lines(&[
-            &format!("> SET DEADLINE {form}"),
-            &format!("The deadline is now {local},"),
-            &format!("that is {utc}."),
-        ]);
-    }
+    s.reply()
+        .lines(&[&format!("> SET DEADLINE {form}")])
+        .says(&[&format!("The deadline is now {want}.")]);
     for m in s.all("g1: new deadline") {
-        if same {
-            m.lines(&[&format!("The GM moved the deadline to {local}.")]);
-        } else {
-            m.lines(&[
-                &format!("The GM moved the deadline to {local}"),
-                &format!("(that is {utc})."),
-            ]);
-        }
+        m.says(&[&format!("The GM moved the deadline to {want}.")]);
     }
     s
 }
@@ -378,16 +380,20 @@ impl<'a> Game<'a> {
             .lines(&["g1 has started: Spring 1901 movement."])
             .says(&["Deadline: "]);
         for m in s.all("g1: the game starts") {
-            m.lines(&[
-                "g1 (Standard Diplomacy) has started.",
-                "Austria taken",
-                "Turkey taken",
-            ])
-            .says(&[
-                "First phase: Spring 1901 movement, deadline",
-                "Russia: 4 centres, 4 units",
-            ]);
+            m.lines(&["g1 (Standard Diplomacy) has started.", "Powers:"])
+                .says(&[
+                    "First phase: Spring 1901 movement, deadline",
+                    "Russia: 4 centres, 4 units",
+                ]);
         }
+        // The GM learns who plays each power (issue #51 item 4); the
+        // observer sees the roster as WHO shows it, without addresses.
+        let gm = s.get(GM, "g1: the game starts");
+        for a in &players {
+            gm.says(&[&format!("<{a}>")]);
+        }
+        s.get(OBSERVER, "g1: the game starts")
+            .never_says(&["@example.test"]);
         // Who plays what: the start mails say, and the seats follow them.
         let passwords: BTreeMap<String, String> = self.seats.0.values().cloned().collect();
         let mut given: BTreeMap<&'static str, (String, String)> = BTreeMap::new();
@@ -618,16 +624,14 @@ impl<'a> Game<'a> {
             &mut self.post,
             &everyone,
             "2031-06-01 18:00",
-            "Sun 01 Jun 2031 18:00 BST",
-            "Sun 01 Jun 2031 17:00 UTC",
+            "Sun 01 Jun 2031 18:00 BST (17:00 UTC)",
         );
         // `+48h` moves the current deadline, whenever it is sent.
         set_deadline(
             &mut self.post,
             &everyone,
             "+48h",
-            "Tue 03 Jun 2031 18:00 BST",
-            "Tue 03 Jun 2031 17:00 UTC",
+            "Tue 03 Jun 2031 18:00 BST (17:00 UTC)",
         );
 
         // ---- Absences. Italy's player will be away; the GM is told, and
@@ -687,8 +691,7 @@ impl<'a> Game<'a> {
             &mut self.post,
             &everyone,
             "2031-10-26 01:30",
-            "Sun 26 Oct 2031 01:30 BST",
-            "Sun 26 Oct 2031 00:30 UTC",
+            "Sun 26 Oct 2031 01:30 BST (00:30 UTC)",
         );
         s.reply().says(&[
             "Note: 2031-10-26 01:30 happens twice in Europe/London (the clocks go back then): the first, 01:30 BST, is taken.",
@@ -699,7 +702,6 @@ impl<'a> Game<'a> {
             &everyone,
             "+90m",
             "Sun 26 Oct 2031 02:00 GMT",
-            "Sun 26 Oct 2031 02:00 UTC",
         );
         // A weekday: the next Saturday 18:00 in the game's zone.
         let saturday = next_saturday_six_pm();
@@ -707,8 +709,7 @@ impl<'a> Game<'a> {
             &mut self.post,
             &everyone,
             "Saturday 18:00",
-            &shown(saturday, ZONE),
-            &shown(saturday, "UTC"),
+            &shown_deadline(saturday),
         );
         // `in 48h` counts from now (the minute the judge read the mail).
         let before = jiff::Timestamp::now();
@@ -720,7 +721,7 @@ impl<'a> Game<'a> {
             .mail(GM, "deadline in 48h", &gm_on("SET DEADLINE in 48h"));
         let after = from_now(jiff::Timestamp::now());
         while t <= after + jiff::SignedDuration::from_secs(60) {
-            candidates.push(shown(t, ZONE));
+            candidates.push(shown_deadline(t));
             t += jiff::SignedDuration::from_secs(60);
         }
         s.expect(&each(&everyone, &["g1: new deadline"]));
@@ -733,37 +734,32 @@ impl<'a> Game<'a> {
         );
     }
 
-    /// The GM brings the deadline close: the judge's clock reminds Austria's
-    /// player, then tells it and the GM that Austria is late. Returns when the
-    /// clock's part began.
+    /// The GM brings the deadline close: Austria's player, still without
+    /// orders, has the reminder in the notice of it; then the judge's clock
+    /// tells it and the GM that Austria is late. Returns when the clock's
+    /// part began.
     fn the_clock_reminds_austria_and_calls_it_late(&mut self) -> Instant {
         let everyone = self.everyone();
-        // ---- The GM brings the deadline close: everybody is told, and the
-        // judge's clock reminds Austria, and only Austria.
+        // ---- The GM brings the deadline close: everybody is told, and
+        // Austria, and only Austria, reminded.
         let clock_start = Instant::now();
-        let s = self.post.mail_then(
-            GM,
-            "deadline",
-            &gm_on("SET DEADLINE in 20s"),
-            &[(&self.seats.addr("Austria"), "g1: orders due *")],
-        );
-        let mut want = each(&everyone, &["g1: new deadline"]);
+        let s = self
+            .post
+            .mail(GM, "deadline", &gm_on("SET DEADLINE in 20s"));
+        // One GM mail, one mail to each (issue #51 item 5): Austria's
+        // notice of the new deadline, which opens the reminder window,
+        // carries the reminder.
+        s.expect(&each(&everyone, &["g1: new deadline"]));
         let austria = self.seats.addr("Austria");
-        let austria_wants = ["g1: new deadline", "g1: orders due *"];
-        want.retain(|(a, _)| *a != austria);
-        want.push((&austria, &austria_wants));
-        s.expect(&want);
         s.reply().says(&["The deadline is now "]);
         for m in s.all("g1: new deadline") {
             m.says(&["The GM moved the deadline to "]);
+            if m.owner == austria {
+                m.says(&["Reminder: still missing for Austria: A(Bud), A(Vie), F(Tri)."]);
+            } else {
+                m.never_says(&["Reminder"]);
+            }
         }
-        s.get(&austria, "g1: orders due *").says(&[
-            "Reminder: the deadline of Spring 1901 movement in g1 is",
-            "Still missing for Austria:",
-            "A(Bud)",
-            "A(Vie)",
-            "F(Tri)",
-        ]);
 
         // The deadline passes: Austria is told its orders are late, the GM
         // which powers are late; grace runs (24h by default).

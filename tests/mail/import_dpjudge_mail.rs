@@ -138,3 +138,90 @@ fn an_imported_map_in_the_variants_folder_is_created_and_played_by_mail() {
     let fall = wait_for(&out, "india@example.test", "Spring 1902", &judge);
     assert!(fall.contains("A(Kas)-Del"), "{fall}");
 }
+
+/// Issue #52: a running game follows no file. Another file giving its
+/// variant's name, then its own file broken, each with a reload (SIGHUP):
+/// the game plays on with the variant it started with, its GM is told
+/// each time without waiting for a mail, and `render` draws it.
+#[test]
+fn a_game_keeps_its_variant_through_a_shadowing_file_a_broken_one_and_reloads() {
+    let tmp = TempDir::new("variant-kept");
+    let dir = tmp.path();
+    let variants = dir.join("variants");
+    std::fs::create_dir_all(&variants).expect("variants folder");
+    let first = include_str!("../variants/twoisles.toml");
+    std::fs::write(variants.join("twoisles.toml"), first).expect("write");
+    let extra = format!("[variants]\ndir = \"{}\"\n", variants.display());
+    let judge = Judge::start_with(dir, &maildir_config(dir, &extra));
+    let (gm, north, south) = (
+        "gm@example.test",
+        "north@example.test",
+        "south@example.test",
+    );
+    judge.confirmed(&[gm, north, south]);
+    let inbox = Maildir::open(&dir.join("in")).expect("inbox");
+    let out = dir.join("out");
+    let mut n = 0;
+    let mut send = |from: &str, body: &str| {
+        n += 1;
+        let raw = format!(
+            "{STAMP}From: {from}\r\nTo: judge@example.test\r\nSubject: ti\r\n\
+             Message-ID: <k{n}@players.example.test>\r\n\
+             Date: Tue, 24 Nov 2026 08:00:00 +0000\r\n\r\n{body}\r\n"
+        );
+        inbox
+            .deliver(&format!("k{n}.eml"), raw.as_bytes())
+            .expect("deliver");
+    };
+    send(gm, "CREATE ti twoisles gm-secret");
+    wait_for(&out, gm, "ti", &judge);
+    send(north, "JOIN ti pw-north Boreas");
+    wait_for(&out, north, "Boreas", &judge);
+    send(south, "JOIN ti pw-south Notus");
+    wait_for(&out, south, "You are Notus", &judge);
+
+    // Another file, first in the folder's order, gives a Two Isles whose
+    // Midmark is Centremark; the judge is reloaded.
+    let other = first
+        .replace("\"Mid\"", "\"Cen\"")
+        .replace("Midmark", "Centremark");
+    std::fs::write(variants.join("a-twoisles.toml"), other).expect("write");
+    judge.signal(libc::SIGHUP);
+    let told = wait_for(&out, gm, "from another file", &judge);
+    assert!(
+        told.contains("plays on with the variant as it started"),
+        "{told}"
+    );
+    send(north, "SIGNON Boreas ti pw-north\nA(Nor)-Mid");
+    let held = wait_for(&out, north, "Orders held for Boreas", &judge);
+    assert!(
+        held.lines().any(|l| l.trim_end() == "  A(Nor)-Mid"),
+        "{held}"
+    );
+
+    // Both files broken or gone, and a reload: the game plays on.
+    std::fs::remove_file(variants.join("a-twoisles.toml")).expect("remove");
+    std::fs::write(variants.join("twoisles.toml"), "[variant]\nname = 3\n").expect("write");
+    judge.signal(libc::SIGHUP);
+    wait_for(&out, gm, "no longer loads or is gone", &judge);
+    send(gm, "SIGNON GM ti gm-secret\nPROCESS");
+    let results = wait_for(&out, north, "Fall 1901", &judge);
+    assert!(results.contains("A(Nor)-Mid"), "{results}");
+    let log = judge.log_text();
+    assert!(
+        log.contains("the variants folder no longer gives a game's variant"),
+        "the log says so:\n{log}"
+    );
+
+    // `render` draws the game from the copy it keeps.
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_zinejudge"))
+        .args(["render", "--game", "ti", "--config"])
+        .arg(dir.join("zinejudge.toml"))
+        .arg("--out")
+        .arg(dir)
+        .current_dir(dir)
+        .output()
+        .expect("runs");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("A(Nor)-Mid"));
+}

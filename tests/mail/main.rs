@@ -10,6 +10,8 @@ mod daemon_common;
 mod e2e_support;
 #[path = "../games_support/mod.rs"]
 mod games_support;
+#[path = "../picture_support/mod.rs"]
+mod picture_support;
 #[path = "../support/mod.rs"]
 mod support;
 #[path = "../support_judge/mod.rs"]
@@ -25,6 +27,7 @@ mod hostile_mail;
 mod import_dpjudge_mail;
 mod mail_system;
 mod multi_judge_imap;
+mod newcomer_game;
 mod njudge_forms;
 mod postgres_server;
 mod store_claims;

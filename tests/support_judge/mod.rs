@@ -64,6 +64,20 @@ pub struct Sent {
     pub in_reply_to: Option<String>,
     /// Attachments: (file name, size in bytes).
     pub attachments: Vec<(String, usize)>,
+    /// The attachments' contents, in the order of `attachments` (the
+    /// pictures, for the tests of what they show).
+    pub files: Vec<File>,
+}
+
+/// An attachment's contents; shown by its size (a picture printed byte
+/// by byte would drown a failing test's message).
+#[derive(Clone)]
+pub struct File(pub Vec<u8>);
+
+impl std::fmt::Debug for File {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "<{} bytes>", self.0.len())
+    }
 }
 
 impl Sent {
@@ -119,6 +133,14 @@ impl World {
             Judge::new("zinejudge", "UTC")
                 .with_chance(zinejudge::testing::commands::Chance::Seeded(seed)),
         )
+    }
+
+    /// A world whose judge links the game pages served at `base` (ending
+    /// in `/`) from its mails, as `[web] base-url` makes it.
+    pub fn with_pages(base: &str) -> World {
+        let mut judge = Judge::new("zinejudge", "UTC");
+        judge.templates.link_pages(Some(base));
+        Self::with_judge(judge)
     }
 
     /// A world whose judge also plays the variant in `file` (under tests/data).
@@ -313,6 +335,10 @@ impl World {
                             a.contents().len(),
                         )
                     })
+                    .collect(),
+                files: p
+                    .attachments()
+                    .map(|a| File(a.contents().to_vec()))
                     .collect(),
             });
         }

@@ -15,3 +15,4 @@ mod web_bounds;
 mod web_browser;
 mod web_daemon;
 mod web_http;
+mod web_variants_kept;

@@ -133,7 +133,7 @@ impl Command for SetAbsence {
         }
         let mut gm_text = format!("The player of {name} in {} will be away {span}.\n", g.name);
         if let Some((at, _)) = moved {
-            let shown = time::show(at, &tz);
+            let shown = time::show_deadline(at, &tz);
             s.say(&format!("  The deadline moves to {shown}."));
             gm_text.push_str(&format!("The deadline moves to {shown}.\n"));
             s.notice_once(

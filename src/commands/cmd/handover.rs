@@ -8,7 +8,7 @@ use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::{Judge, Session, load, mail_to, play, time};
 use crate::game::Position;
 use crate::game::record::{SeatStatus, Status};
-use crate::map::PowerId;
+use crate::map::{PowerId, UnitKind};
 use crate::orders::Place;
 use crate::orders::format_unit;
 use crate::rules::view::VariantRules;
@@ -98,7 +98,11 @@ pub(crate) fn give(
             }
         );
         if let Some(d) = g.deadline {
-            let _ = writeln!(body, "Deadline: {}", time::show(d, &g.settings.timezone));
+            let _ = writeln!(
+                body,
+                "Deadline: {}",
+                time::show_deadline(d, &g.settings.timezone)
+            );
         }
         let units: Vec<String> = pos
             .units
@@ -246,10 +250,57 @@ pub(crate) fn example(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
                 }
             }
         }
-        PhaseKind::Adjustment | PhaseKind::Placement => {}
+        PhaseKind::Adjustment | PhaseKind::Placement => lines = adjustments(v, pos, p),
     }
     if lines.is_empty() {
         lines.push("(your orders, one a line)".into());
+    }
+    lines
+}
+
+/// The builds of an example that the judge would accept together, one
+/// for each build due (an army and a fleet in turn where both may go, so
+/// the reader sees how each is written), or the removals due.
+fn adjustments(v: &Variant, pos: &Position, p: PowerId) -> Vec<String> {
+    use crate::orders::{AdjustCommand, AdjustOrder, AnyCommand, UnitRef, format_order};
+    let due = crate::game::step::due(v, pos)
+        .get(p.index())
+        .copied()
+        .unwrap_or(0);
+    let mut made: Vec<AdjustOrder> = Vec::new();
+    for i in 0..due.max(0) {
+        let kinds = if i % 2 == 0 {
+            [UnitKind::Army, UnitKind::Fleet]
+        } else {
+            [UnitKind::Fleet, UnitKind::Army]
+        };
+        let next = kinds.iter().find_map(|k| {
+            crate::game::check::free_build_places(v, pos, p, Some(*k), &made)
+                .first()
+                .map(|at| AdjustCommand::Build {
+                    kind: Some(*k),
+                    at: *at,
+                })
+        });
+        let Some(command) = next else {
+            break;
+        };
+        made.push(AdjustOrder { power: p, command });
+    }
+    let mut lines: Vec<String> = made
+        .iter()
+        .map(|o| format_order(&v.map, &AnyCommand::Adjust(o.command)))
+        .collect();
+    let removals = usize::try_from(-due.min(0)).unwrap_or(0);
+    for u in pos.units.iter().filter(|u| u.power == p).take(removals) {
+        let unit = UnitRef {
+            kind: Some(u.kind),
+            at: Place::of_region(&v.map, u.region),
+        };
+        lines.push(format_order(
+            &v.map,
+            &AnyCommand::Adjust(AdjustCommand::Remove { unit }),
+        ));
     }
     lines
 }

@@ -170,7 +170,7 @@ impl Command for History {
         {
             body.push_str(&format!(
                 "The deadlines above are those first mailed. The current deadline\nis {}.\n",
-                crate::commands::time::show(d, &g.settings.timezone)
+                crate::commands::time::show_deadline(d, &g.settings.timezone)
             ));
         }
         if let Some(n) = self.lines

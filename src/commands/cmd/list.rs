@@ -135,7 +135,11 @@ fn list_all(judge: &mut Judge, s: &mut Session<'_, '_>, finished: bool, page: us
             phase
         );
         if let Some(d) = g.deadline {
-            let _ = writeln!(t, "      deadline {}", time::show(d, &g.settings.timezone));
+            let _ = writeln!(
+                t,
+                "      deadline {}",
+                time::show_deadline(d, &g.settings.timezone)
+            );
         }
         if let Some(r) = &g.result {
             let _ = writeln!(t, "      {r}");
@@ -224,7 +228,11 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
     let public = crate::rules::view::View::of(&v, &pos, crate::variant::features::Viewer::Public);
     let _ = writeln!(t, "  Phase: {}", v.calendar.label(public.phase_shown(&pos)));
     if let Some(d) = g.deadline {
-        let _ = writeln!(t, "  Deadline: {}", time::show(d, &g.settings.timezone));
+        let _ = writeln!(
+            t,
+            "  Deadline: {}",
+            time::show_deadline(d, &g.settings.timezone)
+        );
     }
     if let Some(r) = &g.result {
         let _ = writeln!(t, "  Result: {r}");

@@ -57,7 +57,7 @@ impl Command for Resume {
         g.reminded = false;
         g.grace_noticed = false;
         games::save(s.tx, &g)?;
-        let d = time::show(g.deadline.unwrap_or(s.now), &g.settings.timezone);
+        let d = time::show_deadline(g.deadline.unwrap_or(s.now), &g.settings.timezone);
         s.say(&format!("  Resumed; the deadline is {d}."));
         notify_all(
             s,

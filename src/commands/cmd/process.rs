@@ -52,10 +52,7 @@ impl Command for Process {
         // A deadline moved earlier in this mail is moot once the phase is
         // played: its notice would only confuse, and the results give the
         // next deadline.
-        let notice = format!("{}: new deadline", g.name);
-        let before = s.out.len();
-        s.out.retain(|m| m.subject != notice);
-        let dropped = before - s.out.len();
+        let dropped = s.drop_deadline(&g.name);
         // Before the deadline it is early processing: nobody is late, and
         // nobody goes into civil disorder for it.
         let trigger = Trigger::of_gm(s.now, g.deadline);
@@ -66,7 +63,7 @@ impl Command for Process {
             }
             _ => "  Processed; the results are on their way to everyone.",
         });
-        if dropped > 0 {
+        if dropped {
             s.say("  No deadline notice goes out: the results give the next deadline.");
         }
         Ok(())

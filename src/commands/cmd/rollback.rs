@@ -89,7 +89,7 @@ impl Command for Rollback {
         games::set_fault(s.tx, &g.name, None, s.now)?;
         games::truncate_history(s.tx, &g.name, target.seq)?;
         games::clear_orders(s.tx, &g.name)?;
-        let d = time::show(g.deadline.unwrap_or(s.now), &g.settings.timezone);
+        let d = time::show_deadline(g.deadline.unwrap_or(s.now), &g.settings.timezone);
         let label = v.calendar.label(pos.phase);
         games::append_history(
             s.tx,

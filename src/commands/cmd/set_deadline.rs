@@ -3,7 +3,7 @@
 
 use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::{Judge, Session, load, notify_all, time};
+use crate::commands::{Judge, Session, load, time};
 use crate::game::record::Status;
 use crate::store::games;
 
@@ -69,15 +69,12 @@ impl Command for SetDeadline {
         g.deadline = Some(d.at);
         g.reminded = false;
         g.grace_noticed = false;
-        let shown = time::show(d.at, &g.settings.timezone);
+        let shown = time::show_deadline(d.at, &g.settings.timezone);
         games::save(s.tx, &g)?;
         // The GM's own deadline: absences do not move it.
         games::set_deadline_base(s.tx, &g.name, games::SET_BY_GM)?;
         // The game's zone and UTC, so nobody need convert.
-        match crate::commands::utc_too(d.at, &g.settings.timezone) {
-            None => s.say(&format!("  The deadline is now {shown}.")),
-            Some(utc) => s.say(&format!("  The deadline is now {shown},\n  that is {utc}.")),
-        }
+        s.say(&format!("  The deadline is now {shown}."));
         if let Some(w) = &d.warning {
             s.say(&format!("  Note: {w}."));
         }
@@ -97,21 +94,13 @@ impl Command for SetDeadline {
                  otherwise the start sets it, by the phase length and the clock.",
             );
         }
-        notify_all(
-            s,
+        s.notice_deadline(
             &g,
-            "new deadline",
-            &match (
-                g.status,
-                crate::commands::utc_too(d.at, &g.settings.timezone),
-            ) {
-                (Status::Forming, None) => format!("The GM set the first deadline to {shown}.\n"),
-                (Status::Forming, Some(u)) => {
-                    format!("The GM set the first deadline to {shown}\n(that is {u}).\n")
-                }
-                (_, None) => format!("The GM moved the deadline to {shown}.\n"),
-                (_, Some(u)) => format!("The GM moved the deadline to {shown}\n(that is {u}).\n"),
+            &match g.status {
+                Status::Forming => format!("The GM set the first deadline to {shown}."),
+                _ => format!("The GM moved the deadline to {shown}."),
             },
-        )
+        );
+        Ok(())
     }
 }

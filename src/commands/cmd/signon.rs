@@ -327,7 +327,10 @@ pub(crate) fn sign_on(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &Seat) -
             };
             let pos = crate::commands::position(&v, &g)?;
             let deadline = g.deadline.map_or(String::new(), |d| {
-                format!(", deadline {}", time::show(d, &g.settings.timezone))
+                format!(
+                    ", deadline {}",
+                    time::show_deadline(d, &g.settings.timezone)
+                )
             });
             // A finished game has no phase to play: say it is over
             // rather than name the phase it stopped in.
@@ -345,9 +348,14 @@ pub(crate) fn sign_on(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &Seat) -
                 format!("{}{deadline}", v.calendar.label(told))
             };
             s.say(&format!("  Signed on as {label} ({state})."));
-            // A letter other than the name's first is worth knowing.
+            // A letter other than the name's first is worth knowing to
+            // one who signed on by letter (njudge's `SIGNON Ig`: the reply
+            // says why I is Midhe); one who wrote the power's name needs
+            // no letter.
             let letter = crate::commands::power_letters(&v)[pid.index()];
-            if name.chars().next().map(|c| c.to_ascii_uppercase()) != Some(letter) {
+            if p.chars().count() == 1
+                && name.chars().next().map(|c| c.to_ascii_uppercase()) != Some(letter)
+            {
                 s.say(&format!(
                     "  ({name}'s letter is {letter}: SIGNON {letter}{} password.)",
                     g.name

@@ -5,7 +5,7 @@
 
 use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::{Ctx, Judge, Session, load, mail_to, notify_all, play, time};
+use crate::commands::{Ctx, Judge, Session, load, mail_to, play, time};
 use crate::game::Position;
 use crate::game::lifecycle;
 use crate::game::record::{Assignment, Seat, SeatStatus, Status};
@@ -13,7 +13,6 @@ use crate::map::PowerId;
 use crate::store::games::{self, GameRow};
 use crate::variant::Variant;
 use crate::variant::features::Viewer;
-use std::fmt::Write;
 
 /// START.
 pub(crate) struct Start;
@@ -137,7 +136,7 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
         "game started"
     );
     let deadline = g.deadline.unwrap_or(s.now);
-    let d = time::show(deadline, &g.settings.timezone);
+    let d = time::show_deadline(deadline, &g.settings.timezone);
     s.say(&format!(
         "  {} has started: {}.\n  Deadline: {d}.",
         g.name,
@@ -165,45 +164,98 @@ pub(crate) fn start_game(judge: &mut Judge, s: &mut Session<'_, '_>, g: &mut Gam
         }
     }
     // The GM and the observers: who plays what, and the board.
-    let mut body = format!("{} ({}) has started.\n\nPowers:\n", g.name, v.title);
-    for seat in &seats {
-        let _ = writeln!(
-            body,
-            "  {:<16} {}",
-            v.map.power(PowerId(seat.power)).name,
-            match seat.status {
-                SeatStatus::Playing => "taken",
-                st if st.left_out_before_start() => "not in this game",
-                SeatStatus::Dummy => "dummy (nobody plays it)",
-                _ => "civil disorder",
-            }
-        );
-    }
-    let _ = writeln!(
-        body,
-        "\nFirst phase: {}, deadline {d}.\n",
-        v.calendar.label(pos.phase)
-    );
+    let first = v.calendar.label(pos.phase);
     let board = crate::report::board::board(&v, &pos, Viewer::Public);
-    let ctx = serde_json::json!({"board": board});
-    body.push_str(
-        &judge
-            .templates
-            .text("board.txt", &ctx)
-            .map_err(anyhow::Error::from)?,
-    );
     let mut watchers = games::observers(s.tx, &g.name)?;
-    watchers.push(g.gm_address.clone());
     watchers.retain(|a| {
-        !a.eq_ignore_ascii_case(&s.sender.from.email) || a.eq_ignore_ascii_case(&g.gm_address)
+        !a.eq_ignore_ascii_case(&s.sender.from.email) && !a.eq_ignore_ascii_case(&g.gm_address)
     });
-    let _ = notify_all;
-    s.out.extend(mail_to(
-        &watchers,
-        format!("{}: the game starts", g.name),
-        body,
-    ));
+    let overview = |addresses: bool| -> CmdResult<(String, String)> {
+        let ctx = overview_context(judge, g, &v, &seats, addresses, &first, &d, &board);
+        Ok(judge
+            .templates
+            .mail("start-gm.txt", &ctx)
+            .map_err(anyhow::Error::from)?)
+    };
+    // The GM sees the players' addresses, as in WHO; observers see what
+    // the roster shows everybody.
+    let (subject, body) = overview(true)?;
+    s.out.extend(mail_to(&[&g.gm_address], subject, body));
+    let (subject, body) = overview(g.settings.roster_addresses)?;
+    s.out.extend(mail_to(&watchers, subject, body));
     Ok(())
+}
+
+/// What the start mail to the GM and the observers says: each power with
+/// its player (named as the roster names them, `addresses` or not), the
+/// first phase and its deadline (`deadline`, shown), and the board.
+#[allow(clippy::too_many_arguments)]
+fn overview_context(
+    judge: &Judge,
+    g: &GameRow,
+    v: &Variant,
+    seats: &[Seat],
+    addresses: bool,
+    phase: &str,
+    deadline: &str,
+    board: &crate::report::board::Board,
+) -> serde_json::Value {
+    let width = v
+        .map
+        .power_ids()
+        .map(|p| v.map.power(p).name.chars().count())
+        .max()
+        .unwrap_or(8);
+    let powers: Vec<serde_json::Value> = seats
+        .iter()
+        .map(|seat| {
+            let player = match seat.status {
+                SeatStatus::Playing => super::who::player(seat, addresses),
+                st if st.left_out_before_start() => "not in this game".to_string(),
+                SeatStatus::Dummy => "dummy (nobody plays it)".to_string(),
+                _ => "civil disorder (nobody plays it)".to_string(),
+            };
+            let name = &v.map.power(PowerId(seat.power)).name;
+            serde_json::json!({
+                "power": format!("{name:<width$}"),
+                "player": player,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "game": g.name,
+        "judge": judge.name,
+        "variant": v.title,
+        "powers": powers,
+        "phase": phase,
+        "deadline": deadline,
+        "board": board,
+    })
+}
+
+/// What a game that opens with adjustments (Ard-Ri's builds of Winter
+/// 379, a map with no starting units) asks of `p` at once: the builds due
+/// and where they may go, or the removals due. `null` in a game that
+/// opens with moves, or when nothing is due.
+fn adjust_context(v: &Variant, pos: &Position, p: PowerId) -> serde_json::Value {
+    if !matches!(
+        pos.phase.kind,
+        crate::variant::PhaseKind::Adjustment | crate::variant::PhaseKind::Placement
+    ) {
+        return serde_json::Value::Null;
+    }
+    let due = crate::game::step::due(v, pos)
+        .get(p.index())
+        .copied()
+        .unwrap_or(0);
+    match due {
+        0 => serde_json::Value::Null,
+        d if d > 0 => serde_json::json!({
+            "builds": d,
+            "sites": crate::game::check::build_sites(v, pos, p),
+        }),
+        d => serde_json::json!({"removals": -d}),
+    }
 }
 
 /// What the start mail of `seat`'s player says.
@@ -217,8 +269,7 @@ fn start_context(
 ) -> CmdResult<serde_json::Value> {
     let p = PowerId(seat.power);
     let deadline = g.deadline.unwrap_or(0);
-    let shown = time::show(deadline, &g.settings.timezone);
-    let utc = crate::commands::utc_too(deadline, &g.settings.timezone);
+    let shown = time::show_deadline(deadline, &g.settings.timezone);
     let when = crate::commands::submit::when(judge, g, deadline, seat.wait)?;
     let centres: Vec<String> = pos
         .owners
@@ -238,9 +289,9 @@ fn start_context(
         "centres": centres,
         "phase": v.calendar.label(pos.phase),
         "deadline": shown,
-        "deadline_utc": utc,
         "when": when,
         "example": super::handover::example(v, pos, p),
+        "adjust": adjust_context(v, pos, p),
         "board": crate::report::board::board(v, pos, Viewer::Power(p)),
     }))
 }

@@ -78,14 +78,12 @@ impl Command for Status {
         let deadline = g
             .deadline
             .filter(|_| g.status == crate::game::record::Status::Active);
-        let shown = deadline.map(|d| time::show(d, &g.settings.timezone));
-        let utc = deadline.and_then(|d| crate::commands::utc_too(d, &g.settings.timezone));
+        let shown = deadline.map(|d| time::show_deadline(d, &g.settings.timezone));
         let ctx = serde_json::json!({
             "game": g.name,
             "variant": v.title,
             "status": g.status.as_str(),
             "deadline": shown,
-            "deadline_utc": utc,
             "board": crate::report::board::board(&v, &pos, viewer),
         });
         let text = judge

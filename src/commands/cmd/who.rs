@@ -106,6 +106,20 @@ impl Command for Who {
     }
 }
 
+/// Who plays `seat`, as the roster shows it: the name the player chose
+/// (cleaned of what a reader cannot see, whatever an older judge kept),
+/// with the address when `addresses`; "nobody" for an empty seat.
+pub(crate) fn player(seat: &crate::game::record::Seat, addresses: bool) -> String {
+    let shown = seat.name.as_deref().map(crate::trust::names::clean);
+    match (&seat.address, &shown) {
+        (None, _) => "nobody".to_string(),
+        (Some(a), Some(n)) if addresses => format!("{n} <{a}>"),
+        (Some(a), None) if addresses => format!("<{a}>"),
+        (Some(_), Some(n)) => n.clone(),
+        (Some(_), None) => "(no name given)".to_string(),
+    }
+}
+
 /// The roster of `g`: one line per power (its player's name and how the
 /// power stands), the players it had before, and absences to come.
 /// `addresses`: show players' addresses too.
@@ -137,16 +151,7 @@ pub(crate) fn roster_text(
             SeatStatus::Disorder => " (in civil disorder)",
             SeatStatus::Dummy => " (dummy: nobody plays it)",
         };
-        // Shown cleaned of what a reader cannot see, whatever an older
-        // judge kept.
-        let shown = seat.name.as_deref().map(crate::trust::names::clean);
-        let who = match (&seat.address, &shown) {
-            (None, _) => "nobody".to_string(),
-            (Some(a), Some(n)) if addresses => format!("{n} <{a}>"),
-            (Some(a), None) if addresses => format!("<{a}>"),
-            (Some(_), Some(n)) => n.clone(),
-            (Some(_), None) => "(no name given)".to_string(),
-        };
+        let who = player(seat, addresses);
         let _ = writeln!(t, "    {:<width$}  {who}{status}", v.map.power(p).name,);
         for earlier in players
             .iter()

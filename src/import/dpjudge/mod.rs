@@ -17,8 +17,12 @@
 //! the map, where there is one, gives the places' points (`ps`).
 
 mod calendar;
+mod centres;
 mod dummies;
+mod locs;
+mod model;
 mod owner_marks;
+mod places;
 mod ports;
 mod press;
 mod ps;
@@ -29,7 +33,7 @@ mod write;
 use crate::variant::Variant;
 
 /// A line the importer cannot carry over, and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("{file}:{line}: `{what}`: {why}")]
 pub struct Refusal {
     /// The file it is in (as named by the map or its `USE` lines).
@@ -89,9 +93,15 @@ pub fn import(
     settle_dummies(&mut model);
     // DPjudge's picture of the map, where one lies beside it: its places'
     // points become the provinces' `xy`.
-    let base = name.strip_suffix(".map").unwrap_or(name);
-    if let Ok(text) = fetch(&format!("{base}.ps")) {
-        model.ps_info = ps::info(&text);
+    for ps in ps::candidates(name, &model) {
+        if let Ok(text) = fetch(&ps) {
+            let info = ps::info(&text);
+            if !info.is_empty() {
+                model.ps_info = info;
+                model.ps_file = Some(ps);
+                break;
+            }
+        }
     }
     if !model.refusals.is_empty() {
         return Err(ImportError::Refused(model.refusals));
@@ -119,7 +129,7 @@ pub fn import(
 
 /// The dummy powers' words, once the whole map is read: what cannot be
 /// played refused, what changes nothing noted.
-fn settle_dummies(model: &mut read::Model) {
+fn settle_dummies(model: &mut model::Model) {
     let names: Vec<String> = model
         .powers
         .iter()
@@ -134,7 +144,7 @@ fn settle_dummies(model: &mut read::Model) {
             what,
             why,
         };
-        if !model.refusals.contains(&r) {
+        if model.refused.insert(r.clone()) {
             model.refusals.push(r);
         }
     }

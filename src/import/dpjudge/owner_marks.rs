@@ -9,6 +9,7 @@
 //! border, keeps it here, and renames, drops and amends it away as it does
 //! the border marks (`ports.rs`).
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Whether two names are the same but for case.
@@ -55,21 +56,14 @@ pub(super) fn owner_mark(
         return Err(format!("`{written}`: a border with no place"));
     }
     let to = bare.split('/').next().unwrap_or(bare).to_uppercase();
-    // DPjudge asks for every list a border is written with.
-    match marks.iter_mut().find(|k| same(&k.from, from) && k.to == to) {
-        Some(k) => {
-            for c in centres {
-                if !k.centres.contains(&c) {
-                    k.centres.push(c);
-                }
-            }
-        }
-        None => marks.push(OwnerMark {
-            from: from.to_string(),
-            to,
-            centres,
-        }),
-    }
+    // DPjudge asks for every list a border is written with: a border
+    // written with two lists is kept twice, and written once with both
+    // (`province_line`), without a search of every list for each.
+    marks.push(OwnerMark {
+        from: from.to_string(),
+        to,
+        centres,
+    });
     Ok(border.to_string())
 }
 
@@ -112,19 +106,23 @@ pub(super) fn drop_place(marks: &mut Vec<OwnerMark>, place: &str) {
     marks.retain(|k| !gone(&k.from) && !gone(&k.to));
 }
 
-/// The `open-to-owner-of` line of province `base`'s entry, if it has
-/// such borders (`id`: this judge's id of a DPjudge place).
-pub(super) fn province_line(
-    out: &mut String,
-    marks: &[OwnerMark],
-    base: &str,
-    id: &dyn Fn(&str) -> String,
-) {
+/// The restrictions by the province they are written from (upper case,
+/// no coast), gathered once for the writer.
+pub(super) fn by_province(marks: &[OwnerMark]) -> HashMap<String, Vec<&OwnerMark>> {
+    let mut out: HashMap<String, Vec<&OwnerMark>> = HashMap::new();
+    for k in marks {
+        let base = k.from.split('/').next().unwrap_or("").to_uppercase();
+        out.entry(base).or_default().push(k);
+    }
+    out
+}
+
+/// The `open-to-owner-of` line of a province's entry, if its `marks`
+/// (those written from it: [`by_province`]) hold any (`id`: this judge's
+/// id of a DPjudge place).
+pub(super) fn province_line(out: &mut String, marks: &[&OwnerMark], id: &dyn Fn(&str) -> String) {
     let mut entries: Vec<(String, Vec<String>)> = Vec::new();
-    for k in marks
-        .iter()
-        .filter(|k| same(k.from.split('/').next().unwrap_or(""), base))
-    {
+    for k in marks {
         let to = id(&k.to);
         let centres: Vec<String> = k.centres.iter().map(|c| id(c)).collect();
         match entries.iter_mut().find(|(t, _)| *t == to) {
@@ -177,7 +175,8 @@ mod tests {
         let mut marks = Vec::new();
         owner_mark(&mut marks, "BLA", "AEG(CON)").unwrap_or_default();
         let mut out = String::new();
-        province_line(&mut out, &marks, "BLA", &|k| {
+        let from_bla = &by_province(&marks)["BLA"];
+        province_line(&mut out, from_bla, &|k| {
             let mut s = k.to_lowercase();
             s[..1].make_ascii_uppercase();
             s

@@ -8,6 +8,7 @@
 //! strips the mark off the border and keeps it here, renamed, dropped and
 //! amended away as DPjudge does.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Whether two names are the same but for case (as the reader compares
@@ -50,15 +51,14 @@ pub(super) fn border_mark(
         ));
     }
     let to = bare.split('/').next().unwrap_or(bare).to_uppercase();
+    // A mark written twice is kept twice (the writer says it once):
+    // no search of every mark for each.
     for &mark in &written_marks {
-        let mk = Mark {
+        marks.push(Mark {
             from: from.to_string(),
             to: to.clone(),
             mark,
-        };
-        if !marks.contains(&mk) {
-            marks.push(mk);
-        }
+        });
     }
     Ok(bare.to_string())
 }
@@ -95,13 +95,23 @@ pub(super) fn drop_marks(marks: &mut Vec<Mark>, place: &str) {
     marks.retain(|k| !gone(&k.from) && !gone(&k.to));
 }
 
-/// The lines a province `base` adds to its `[[provinces]]` entry: `port`,
-/// and the neighbours it borders across marks (`ids`: this judge's id of
-/// a DPjudge place).
+/// The marks by the province they are written from (upper case, no
+/// coast), gathered once for the writer.
+pub(super) fn by_province(marks: &[Mark]) -> HashMap<String, Vec<&Mark>> {
+    let mut out: HashMap<String, Vec<&Mark>> = HashMap::new();
+    for k in marks {
+        let base = k.from.split('/').next().unwrap_or("").to_uppercase();
+        out.entry(base).or_default().push(k);
+    }
+    out
+}
+
+/// The lines a province adds to its `[[provinces]]` entry: `port`, and
+/// the neighbours it borders across its `marks` (those written from it:
+/// [`by_province`]; `id`: this judge's id of a DPjudge place).
 pub(super) fn province_lines(
     out: &mut String,
-    marks: &[Mark],
-    base: &str,
+    marks: &[&Mark],
     port: bool,
     id: &dyn Fn(&str) -> String,
 ) {
@@ -111,7 +121,7 @@ pub(super) fn province_lines(
     for (mark, key) in [('*', "half-strength"), ('~', "strait")] {
         let mut to: Vec<String> = marks
             .iter()
-            .filter(|k| k.mark == mark && same(k.from.split('/').next().unwrap_or(""), base))
+            .filter(|k| k.mark == mark)
             .map(|k| id(&k.to))
             .collect();
         to.sort();

@@ -3,16 +3,36 @@
 //! lists, one a line, where DPjudge draws each place's unit and name:
 //! `%  195  314 LON    London` (PostScript points, y growing upward; its
 //! `DPmap.startDoc` reads the same block). The importer writes each
-//! province's point as its `xy`, the key the picture stands units on and
-//! lays the areas and names around, so an imported map is drawn in the
-//! shape its authors drew it rather than at the computed layout's guess.
+//! province's point as its `xy`, and each split coast's as its province's
+//! `coast-xy`, the keys the picture stands units on and lays the areas and
+//! names around, so an imported map is drawn in the shape its authors drew
+//! it rather than at the computed layout's guess.
+//!
+//! Which PostScript map: as DPjudge picks it, the `MAP` line's map's
+//! (fleetrome's `MAP standard` is drawn on standard.ps), else the map's
+//! own; failing those, that of a file it includes (a trial map that uses
+//! standard.map is drawn on standard's, its own places among their
+//! neighbours).
 
-use super::read::Model;
+use super::model::Model;
 use std::collections::BTreeMap;
 
-/// The `% INFO` block's places: abbreviation (upper case) to its point.
-/// Coasts (`BUL/EC`) are left out: a fleet's spot on a coast is worked
-/// out from the province's.
+/// The PostScript maps to look for beside the map `name`, best first.
+pub(super) fn candidates(name: &str, m: &Model) -> Vec<String> {
+    let stem = |f: &str| f.split('.').next().unwrap_or(f).to_string();
+    let mut out: Vec<String> = Vec::new();
+    let first = m.root_map.iter().cloned().chain([stem(name)]);
+    for s in first.chain(m.files.iter().map(|f| stem(f))) {
+        let ps = format!("{s}.ps");
+        if !out.contains(&ps) {
+            out.push(ps);
+        }
+    }
+    out
+}
+
+/// The `% INFO` block's places: abbreviation (upper case, a coast's as
+/// `BUL/EC`) to its point.
 pub(super) fn info(ps: &str) -> BTreeMap<String, (f32, f32)> {
     let mut out = BTreeMap::new();
     let mut inside = false;
@@ -39,7 +59,6 @@ pub(super) fn info(ps: &str) -> BTreeMap<String, (f32, f32)> {
         }
         if let [_, x, y, nick, ..] = words.as_slice()
             && let (Ok(x), Ok(y)) = (x.parse::<f32>(), y.parse::<f32>())
-            && !nick.contains('/')
         {
             out.insert(nick.to_uppercase(), (x, y));
         }
@@ -50,11 +69,13 @@ pub(super) fn info(ps: &str) -> BTreeMap<String, (f32, f32)> {
 /// How far from the edge of the 1000 x 1000 square the places stand.
 const MARGIN: f32 = 20.0;
 
-/// Each province's `xy` (by upper-case abbreviation), the points of
-/// `info` turned north up and scaled into 0..1000 keeping their shape. A
-/// province the block leaves out (a map that renames or adds places on a
-/// board it borrows) stands at the middle of its neighbours that have a
-/// point. Empty when the block names none of the map's provinces.
+/// Each province's `xy` and each split coast's (by upper-case key:
+/// `SPA`, `SPA/NC`), the points of `info` turned north up and scaled into
+/// 0..1000 keeping their shape. A province the block leaves out (a map
+/// that renames or adds places on a board it borrows) stands at the
+/// middle of its neighbours that have a point; a coast it leaves out is
+/// left to the picture. Empty when the block names none of the map's
+/// provinces.
 pub(super) fn positions(
     m: &Model,
     bases: &[String],
@@ -67,16 +88,23 @@ pub(super) fn positions(
     if pts.is_empty() {
         return BTreeMap::new();
     }
+    // Each province's borders, its coasts' among them.
+    let mut abuts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for l in m.locs.iter() {
+        abuts
+            .entry(base(&l.key))
+            .or_default()
+            .extend(l.abuts.iter().map(|a| base(a)));
+    }
     // Neighbours of neighbours, a few rounds: far enough for any map.
     for _ in 0..8 {
         let mut added = Vec::new();
         for b in bases.iter().filter(|b| !pts.contains_key(*b)) {
-            let near: Vec<(f32, f32)> = m
-                .locs
-                .iter()
-                .filter(|l| base(&l.key) == *b)
-                .flat_map(|l| l.abuts.iter())
-                .filter_map(|a| pts.get(&base(a)).copied())
+            let near: Vec<(f32, f32)> = abuts
+                .get(b)
+                .into_iter()
+                .flatten()
+                .filter_map(|a| pts.get(a).copied())
                 .collect();
             if !near.is_empty() {
                 let n = near.len() as f32;
@@ -98,7 +126,16 @@ pub(super) fn positions(
         y1 = y1.max(*y);
     }
     let k = (1000.0 - 2.0 * MARGIN) / (x1 - x0).max(y1 - y0).max(1.0);
+    let coasts = m
+        .locs
+        .iter()
+        .filter(|l| l.key.contains('/'))
+        .filter_map(|l| {
+            let key = l.key.to_uppercase();
+            info.get(&key).map(|p| (key, *p))
+        });
     pts.into_iter()
+        .chain(coasts.collect::<Vec<_>>())
         .map(|(b, (x, y))| {
             let sx = MARGIN + (x - x0) * k;
             // PostScript's y grows upward; the picture's downward.
@@ -126,7 +163,8 @@ mod tests {
     fn the_info_block_is_read_and_nothing_else() {
         let ps = "%!PS\n% INFO\n%  195  314 LON    London\n%  448  151 BUL/EC Bulgaria (east coast)\n% MAP\n%  1 2 XXX Not info\n/LON 185 305 s\n";
         let got = info(ps);
-        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!(got["LON"], (195.0, 314.0));
+        assert_eq!(got["BUL/EC"], (448.0, 151.0));
     }
 }

@@ -1,6 +1,5 @@
 //! Reading a DPjudge map file, directive by directive, into a [`Model`]:
-//! the map as DPjudge itself keeps it (locations keyed as written, their
-//! case saying who may go where), before anything is translated.
+//! the map as DPjudge itself keeps it (`super::model`).
 //!
 //! The language is line-based (DPjudge's map file syntax page): a line is
 //! a place name (`Name = abbr alias...`), a terrain with its borders
@@ -9,140 +8,11 @@
 //! has no rule for are refused with their line, never skipped.
 
 use super::Refusal;
-
-/// DPjudge's terrain words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Terrain {
-    Land,
-    Coast,
-    Water,
-    Port,
-    Shut,
-}
-
-/// A location: a province, or one coast of a province with split coasts
-/// (`SPA/NC`), keyed as the file writes it: a province whose main part
-/// fleets may not enter (`spa`) is written in lower case.
-#[derive(Debug, Clone)]
-pub(super) struct Loc {
-    pub key: String,
-    pub terrain: Terrain,
-    /// The borders as written: `TUS` both, `tus` armies only, `Tys`
-    /// fleets only (and convoys).
-    pub abuts: Vec<String>,
-}
-
-/// A place's names.
-#[derive(Debug, Clone)]
-pub(super) struct PlaceName {
-    /// The abbreviation, upper case (`ADR`, `BUL/EC`).
-    pub abbr: String,
-    pub name: String,
-    pub aliases: Vec<String>,
-    /// Aliases DPjudge marks ambiguous (`tyr?`).
-    pub ambiguous: Vec<String>,
-}
-
-/// A power as the file declares it.
-#[derive(Debug, Clone)]
-pub(super) struct PowerDef {
-    /// As written (`AUSTRIA`, `U+S+A`, `_NEUTRAL`).
-    pub name: String,
-    pub own_word: Option<String>,
-    pub letter: Option<char>,
-    /// Home centres, upper case.
-    pub homes: Vec<String>,
-    /// `OWNS` centres, upper case, when given, with the file and line.
-    pub owns: Option<(Vec<String>, String, usize)>,
-    /// Starting units: kind letter and location as written.
-    pub units: Vec<(char, String)>,
-    /// `DUMMY`: no player plays it.
-    pub dummy: bool,
-    /// Its partisan sites (`*SIB`) and alternative home centres
-    /// (`@CAL`): `super::sites`.
-    pub special: super::sites::Special,
-}
-
-/// The map as read.
-#[derive(Debug, Default)]
-pub(super) struct Model {
-    pub names: Vec<PlaceName>,
-    pub locs: Vec<Loc>,
-    pub powers: Vec<PowerDef>,
-    pub unowned: Vec<String>,
-    /// `FLOW`: its words in order (seasons, `NEWYEAR`, `IFYEARDIV`).
-    pub flow: Vec<super::calendar::FlowWord>,
-    /// `BEGIN`: season, year, phase word.
-    pub begin: Option<(String, i64, String)>,
-    pub victory: Option<u32>,
-    pub build_any: bool,
-    pub home_builds: bool,
-    /// `RULE REMOTE_BUILDS`: any owned centre, while a home one is held.
-    pub remote_builds: bool,
-    /// `NEWHOMES year...`: the years whose adjustments give homes anew.
-    pub new_homes: Vec<i32>,
-    /// `RULE MOBILIZE`: no starting units; the game opens with builds in
-    /// the home centres, in the adjustment phase before `BEGIN`'s.
-    pub mobilize: bool,
-    /// The places' points in the DPjudge PostScript map beside the map
-    /// file (`super::ps`), by upper-case abbreviation; empty without one.
-    pub ps_info: std::collections::BTreeMap<String, (f32, f32)>,
-    /// Borders marked `*` or `~` (see [`super::ports`]).
-    pub marks: Vec<super::ports::Mark>,
-    /// Borders open only to some centres' owners (`AEG(CON)`: see
-    /// [`super::owner_marks`]).
-    pub owner_marks: Vec<super::owner_marks::OwnerMark>,
-    /// What was read and deliberately left out (cosmetic or
-    /// administrative lines), for the imported file's header.
-    pub notes: Vec<String>,
-    pub refusals: Vec<Refusal>,
-    /// The dummy powers' rule words and `NO_DRAW` (`super::dummies`).
-    pub dummy_words: super::dummies::DummyWords,
-    /// `RULE FTF_PRESS`: face-to-face press (`super::press`).
-    pub face_to_face: bool,
-}
+use super::model::{Cursor, Model, PowerDef, same};
+use super::places;
 
 /// How deep `USE` may nest: deeper is a loop.
 const MAX_DEPTH: usize = 8;
-
-/// Where the reader is: the file and line, and the state lines carry.
-struct Cursor<'a> {
-    file: &'a str,
-    line: usize,
-}
-
-impl Model {
-    fn locate(&self, key: &str) -> Option<usize> {
-        let up = key.to_uppercase();
-        self.locs.iter().position(|l| same(&l.key, &up))
-    }
-
-    /// The terrain of the location `key`, whatever its case.
-    pub(super) fn terrain(&self, key: &str) -> Option<Terrain> {
-        self.locate(key).map(|i| self.locs[i].terrain)
-    }
-
-    fn refuse(&mut self, at: &Cursor<'_>, what: &str, why: &str) {
-        let r = Refusal {
-            file: at.file.to_string(),
-            line: at.line,
-            what: what.to_string(),
-            why: why.to_string(),
-        };
-        // A file included twice says the same thing twice.
-        if !self.refusals.contains(&r) {
-            self.refusals.push(r);
-        }
-    }
-
-    fn power_index(&self, name: &str) -> Option<usize> {
-        // DPjudge's `normPower`: case, `+` and spaces do not count
-        // (Imperial's `U+S+A` is the military file's `USA`).
-        let norm = |n: &str| n.to_uppercase().replace(['+', ' '], "");
-        let name = norm(name);
-        self.powers.iter().position(|p| norm(&p.name) == name)
-    }
-}
 
 /// The reader's state between lines.
 #[derive(Default)]
@@ -159,12 +29,15 @@ pub(super) fn read(name: &str, fetch: &mut dyn FnMut(&str) -> Result<String, Str
     let mut m = Model::default();
     let mut st = State::default();
     let mut stack = Vec::new();
-    read_file(name, fetch, &mut m, &mut st, &mut stack);
+    read_file(name, 0, fetch, &mut m, &mut st, &mut stack);
     m
 }
 
+/// Read the file `name`, included at line `used_at` of the file on top
+/// of `stack` (0: the map itself).
 fn read_file(
     name: &str,
+    used_at: usize,
     fetch: &mut dyn FnMut(&str) -> Result<String, String>,
     m: &mut Model,
     st: &mut State,
@@ -179,19 +52,21 @@ fn read_file(
     }) {
         Ok(t) => t,
         Err(e) => {
-            let (file, line) = stack
-                .last()
-                .map_or((name.to_string(), 0), |f| (f.clone(), 0));
-            m.refusals.push(Refusal {
+            let file = stack.last().map_or_else(|| name.to_string(), Clone::clone);
+            let r = Refusal {
                 file,
-                line,
+                line: used_at,
                 what: format!("USE {name}"),
                 why: format!("cannot read it: {e}"),
-            });
+            };
+            if m.refused.insert(r.clone()) {
+                m.refusals.push(r);
+            }
             return;
         }
     };
     stack.push(name.to_string());
+    m.files.push(name.to_string());
     for (i, raw) in text.lines().enumerate() {
         let at = Cursor {
             file: name,
@@ -204,6 +79,11 @@ fn read_file(
         let words: Vec<&str> = line.split_whitespace().collect();
         let first = words[0].to_uppercase();
         if matches!(first.as_str(), "USE" | "USES" | "MAP") {
+            if first == "MAP" && m.root_map.is_none() {
+                m.root_map = words
+                    .get(1)
+                    .map(|w| w.split('.').next().unwrap_or(w).to_string());
+            }
             for w in &words[1..] {
                 let file = if first == "MAP" && !w.contains('.') {
                     format!("{w}.map")
@@ -214,7 +94,7 @@ fn read_file(
                     m.refuse(&at, line, "the files include each other in a loop");
                     continue;
                 }
-                read_file(&file, fetch, m, st, stack);
+                read_file(&file, at.line, fetch, m, st, stack);
             }
             continue;
         }
@@ -247,14 +127,16 @@ fn directive(
         return;
     }
     if line.contains('=') {
-        place_name(line, at, m);
+        places::place_name(line, at, m);
         return;
     }
     match first {
-        "LAND" | "COAST" | "WATER" | "PORT" | "SHUT" | "AMEND" => terrain_line(words, at, m),
+        "LAND" | "COAST" | "WATER" | "PORT" | "SHUT" | "AMEND" => {
+            places::terrain_line(words, at, m)
+        }
         "DROP" => {
             for w in &words[1..] {
-                drop_place(w, m);
+                places::drop_place(w, m, false);
             }
         }
         "UNOWNED" | "NEUTRAL" => {
@@ -264,7 +146,10 @@ fn directive(
         "CENTERS" | "OWNS" => owns(words, first, at, m, st),
         "INHABITS" | "HOME" | "HOMES" => homes(words, first, at, m, st),
         "UNITS" => match st.current {
-            Some(p) => m.powers[p].units.clear(),
+            Some(p) => {
+                m.powers[p].units.clear();
+                m.units_changed();
+            }
             None => m.refuse(at, line, "no power is named before it"),
         },
         "FLOW" => flow(words, at, m),
@@ -333,222 +218,6 @@ fn directive(
     }
 }
 
-/// `[old ->] Place Name = abbr alias...`
-fn place_name(line: &str, at: &Cursor<'_>, m: &mut Model) {
-    let (left, right) = line.split_once('=').unwrap_or((line, ""));
-    let mut rights = right.split_whitespace();
-    let Some(abbr) = rights.next() else {
-        m.refuse(at, line, "a place name without an abbreviation");
-        return;
-    };
-    let abbr = abbr.to_uppercase();
-    let (old, name) = match left.split_once("->") {
-        Some((old, name)) => (Some(old.trim().to_uppercase()), name.trim()),
-        None => (None, left.trim()),
-    };
-    let mut aliases = Vec::new();
-    let mut ambiguous = Vec::new();
-    for a in rights {
-        if let Some(a) = a.strip_suffix('?') {
-            ambiguous.push(a.to_lowercase());
-        } else {
-            aliases.push(a.replace('+', " ").to_lowercase());
-        }
-    }
-    if let Some(old) = old {
-        rename(&old, &abbr, m);
-    }
-    m.names.retain(|n| n.abbr != abbr);
-    m.names.push(PlaceName {
-        abbr,
-        name: name.to_string(),
-        aliases,
-        ambiguous,
-    });
-}
-
-/// The case pattern of `like` applied to `to`: lower, upper or title.
-fn same_case(like: &str, to: &str) -> String {
-    if like == like.to_lowercase() {
-        to.to_lowercase()
-    } else if like == like.to_uppercase() {
-        to.to_uppercase()
-    } else {
-        title(to)
-    }
-}
-
-/// Python's `str.title()`, which DPjudge compares against: a letter after
-/// a letter is lower case, any other letter upper case.
-pub(super) fn title(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut after_letter = false;
-    for c in s.chars() {
-        if after_letter {
-            out.extend(c.to_lowercase());
-        } else {
-            out.extend(c.to_uppercase());
-        }
-        after_letter = c.is_alphabetic();
-    }
-    out
-}
-
-/// Whether two names are the same but for case (DPjudge compares them in
-/// capitals, accented letters included).
-pub(super) fn same(a: &str, b: &str) -> bool {
-    a.to_uppercase() == b.to_uppercase()
-}
-
-/// `OLD -> ...`: every mention of the location `old` takes the name `new`.
-fn rename(old: &str, new: &str, m: &mut Model) {
-    for l in &mut m.locs {
-        if same(&l.key, old) {
-            l.key = same_case(&l.key, new);
-        }
-        for a in &mut l.abuts {
-            if same(a, old) {
-                *a = same_case(a, new);
-            }
-        }
-    }
-    for p in &mut m.powers {
-        for c in p
-            .homes
-            .iter_mut()
-            .chain(p.owns.iter_mut().flat_map(|o| o.0.iter_mut()))
-        {
-            if same(c, old) {
-                *c = new.to_string();
-            }
-        }
-        for (_, u) in &mut p.units {
-            if same(u, old) {
-                *u = new.to_string();
-            }
-        }
-        super::sites::rename(&mut p.special, old, new);
-    }
-    for c in &mut m.unowned {
-        if same(c, old) {
-            *c = new.to_string();
-        }
-    }
-    m.names.retain(|n| !same(&n.abbr, old));
-    super::ports::rename_marks(&mut m.marks, old, new);
-    super::owner_marks::rename(&mut m.owner_marks, old, new);
-}
-
-/// `DROP abbr`: the place, its coasts, and every border to them.
-fn drop_place(w: &str, m: &mut Model) {
-    let up = w.to_uppercase();
-    let gone = |k: &str| {
-        let k = k.to_uppercase();
-        k == up || (!up.contains('/') && k.split('/').next() == Some(up.as_str()))
-    };
-    m.locs.retain(|l| !gone(&l.key));
-    for l in &mut m.locs {
-        l.abuts.retain(|a| !gone(a));
-    }
-    m.names.retain(|n| !gone(&n.abbr));
-    super::ports::drop_marks(&mut m.marks, w);
-    super::owner_marks::drop_place(&mut m.owner_marks, w);
-}
-
-/// `COAST SPA/NC ABUTS GAS MAO POR` and the other terrain words.
-fn terrain_line(words: &[&str], at: &Cursor<'_>, m: &mut Model) {
-    let line = words.join(" ");
-    let Some(key) = words.get(1) else {
-        m.refuse(at, &line, "a terrain without a place");
-        return;
-    };
-    let kind = words[0].to_uppercase();
-    let abuts: &[&str] = match words.get(2) {
-        Some(w) if same(w, "ABUTS") => &words[3..],
-        Some(_) => {
-            m.refuse(at, &line, "expected ABUTS after the place");
-            return;
-        }
-        None => &[],
-    };
-    let mut written: Vec<String> = Vec::with_capacity(abuts.len());
-    for a in abuts {
-        let bare = a.strip_prefix('-').unwrap_or(a);
-        if bare.contains(':') {
-            m.refuse(at, &line, &format!("`{a}`: borders open to some powers only (or one-way) are not a rule this judge has"));
-            return;
-        }
-        if a.starts_with('-') {
-            written.push((*a).to_string());
-            continue;
-        }
-        let a = match super::owner_marks::owner_mark(&mut m.owner_marks, key, a) {
-            Ok(a) => a,
-            Err(why) => {
-                m.refuse(at, &line, &why);
-                return;
-            }
-        };
-        match super::ports::border_mark(&mut m.marks, key, &a) {
-            Ok(b) => written.push(b),
-            Err(why) => {
-                m.refuse(at, &line, &why);
-                return;
-            }
-        }
-    }
-    let abuts: Vec<&str> = written.iter().map(String::as_str).collect();
-    let abuts = abuts.as_slice();
-    let terrain = match kind.as_str() {
-        "LAND" => Terrain::Land,
-        "COAST" => Terrain::Coast,
-        "WATER" => Terrain::Water,
-        "PORT" => Terrain::Port,
-        "SHUT" => Terrain::Shut,
-        _ => {
-            amend(key, abuts, at, m);
-            return;
-        }
-    };
-    // A terrain with no ABUTS keeps the borders the place had, if it is
-    // written in the same case (DPjudge's Map.load: renaissance.map's
-    // `LAND SWI` opens Switzerland with the standard map's borders).
-    let kept = m.locate(key).and_then(|i| {
-        let old = m.locs.remove(i);
-        (words.len() == 2 && old.key == *key).then_some(old.abuts)
-    });
-    m.locs.push(Loc {
-        key: (*key).to_string(),
-        terrain,
-        abuts: kept.unwrap_or_else(|| abuts.iter().map(|a| (*a).to_string()).collect()),
-    });
-}
-
-/// `AMEND abbr ABUTS X -Y`: the borders changed, the rest kept (in the
-/// case `key` is written in now).
-fn amend(key: &str, abuts: &[&str], at: &Cursor<'_>, m: &mut Model) {
-    let Some(i) = m.locate(key) else {
-        m.refuse(
-            at,
-            &format!("AMEND {key}"),
-            "amends a place never given a terrain",
-        );
-        return;
-    };
-    m.locs[i].key = key.to_string();
-    for a in abuts {
-        let l = &mut m.locs[i];
-        if let Some(gone) = a.strip_prefix('-') {
-            l.abuts.retain(|x| !same(x, gone));
-            super::ports::unmark(&mut m.marks, gone);
-            super::owner_marks::unmark(&mut m.owner_marks, gone);
-        } else {
-            l.abuts.retain(|x| !same(x, a));
-            l.abuts.push((*a).to_string());
-        }
-    }
-}
-
 /// A list of centres for `UNOWNED` (power `None`) or a power's homes:
 /// `-X` takes one off.
 fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usize>) {
@@ -557,10 +226,17 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
             let c = c.to_uppercase();
             match power {
                 Some(p) => {
-                    m.powers[p].homes.retain(|x| *x != c);
+                    // DPjudge's `addHomes`: a home centre a power loses
+                    // stays a centre, owned by nobody (1897's `RUSSIA
+                    // -STP`: St Petersburg is a neutral centre).
+                    if m.powers[p].homes.remove(&c) {
+                        m.unowned.push(c.clone());
+                    }
                     super::sites::forget(&mut m.powers[p].special, &c);
                 }
-                None => m.unowned.retain(|x| *x != c),
+                None => {
+                    m.unowned.remove(&c);
+                }
             }
             continue;
         }
@@ -593,9 +269,7 @@ fn centre_list(words: &[&str], at: &Cursor<'_>, m: &mut Model, power: Option<usi
             Some(p) => &mut m.powers[p].homes,
             None => &mut m.unowned,
         };
-        if !list.contains(&c) {
-            list.push(c);
-        }
+        list.push(c);
     }
 }
 
@@ -623,22 +297,38 @@ fn owns(words: &[&str], first: &str, at: &Cursor<'_>, m: &mut Model, st: &mut St
             );
             continue;
         }
-        list.push(w.to_uppercase());
+        // DPjudge's `OWNS` adds what is not owned already; `CENTERS`
+        // takes the list as written.
+        let c = w.to_uppercase();
+        if first == "CENTERS" || !list.contains(&c) {
+            list.push(c);
+        }
     }
     m.powers[p].owns = Some((list, at.file.to_string(), at.line));
 }
 
-/// `INHABITS c...` (added to) and `HOME(S) c...` (in place of) the homes.
+/// `HOME(S) c...`: the homes in place of those the power had.
+/// `INHABITS c...`: the same the first time, and added to them by the
+/// next `INHABITS` lines (DPjudge's `Map.load`); after either, the line
+/// naming the power again gives its homes anew (`power_line`).
 fn homes(words: &[&str], first: &str, at: &Cursor<'_>, m: &mut Model, st: &mut State) {
     let Some(p) = st.current else {
         m.refuse(at, &words.join(" "), "no power is named before it");
         return;
     };
-    if first != "INHABITS" {
-        m.powers[p].homes.clear();
-        m.powers[p].special = super::sites::Special::default();
+    if first != "INHABITS" || !m.powers[p].homes_given {
+        forget_homes(&mut m.powers[p]);
     }
+    m.powers[p].homes_given = true;
     centre_list(&words[1..], at, m, Some(p));
+}
+
+/// The power's homes, its partisan sites and alternative homes gone
+/// (DPjudge's `addHomes` with `reinit`): no longer centres unless another
+/// line names them.
+fn forget_homes(p: &mut PowerDef) {
+    p.homes.clear();
+    p.special = super::sites::Special::default();
 }
 
 /// `FLOW season:phase,phase ...`; a bare `FLOW` starts again. The words
@@ -737,6 +427,7 @@ fn unplayed(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
             (false, _) => listed,
         }
     };
+    m.units_changed();
     if !all && named.is_empty() {
         match st.current {
             Some(p) => {
@@ -776,8 +467,17 @@ fn unit(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
     // A unit replaces whatever unit was listed in its province, any
     // power's (DPjudge's rule: a variant moves a starting unit so).
     let base = |s: &str| s.split('/').next().unwrap_or(s).to_uppercase();
-    for pw in &mut m.powers {
-        pw.units.retain(|(_, u)| base(u) != base(&place));
+    let at_base = base(&place);
+    let powers = &m.powers;
+    let units_at = m.units_at.get_or_insert_with(|| {
+        powers
+            .iter()
+            .enumerate()
+            .flat_map(|(i, pw)| pw.units.iter().map(move |(_, u)| (base(u), i)))
+            .collect()
+    });
+    if let Some(other) = units_at.insert(at_base.clone(), p) {
+        m.powers[other].units.retain(|(_, u)| base(u) != at_base);
     }
     m.powers[p].units.push((kind, place));
 }
@@ -814,10 +514,11 @@ fn power_line(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
                 name: (*name).to_string(),
                 own_word: None,
                 letter: None,
-                homes: Vec::new(),
+                homes: Default::default(),
                 owns: None,
                 units: Vec::new(),
                 dummy: false,
+                homes_given: false,
                 special: super::sites::Special::default(),
             });
             m.powers.len() - 1
@@ -831,5 +532,9 @@ fn power_line(words: &[&str], at: &Cursor<'_>, m: &mut Model, st: &mut State) {
         m.powers[p].letter = letter.chars().next();
     }
     st.current = Some(p);
+    if m.powers[p].homes_given {
+        m.powers[p].homes_given = false;
+        forget_homes(&mut m.powers[p]);
+    }
     centre_list(rest, at, m, Some(p));
 }

@@ -9,6 +9,7 @@
 //! factories) are refused with their line, as are marks in the
 //! `UNOWNED` line, which DPjudge itself rejects.
 
+use super::centres::Centres;
 use std::fmt::Write as _;
 
 /// What a power's line gives beyond its home centres.
@@ -56,7 +57,7 @@ fn marks(w: &str) -> Marked<'_> {
 /// import each other.)
 pub(super) fn centre_word(
     w: &str,
-    power: Option<(&mut Special, &mut Vec<String>)>,
+    power: Option<(&mut Special, &mut Centres)>,
 ) -> Result<bool, &'static str> {
     let m = marks(w);
     // A factory (`+`) alone is the caller's to refuse.
@@ -102,9 +103,7 @@ pub(super) fn centre_word(
         .collect();
     special.alternatives.retain(|(a, _)| *a != site);
     special.alternatives.push((site.clone(), limits));
-    if !homes.contains(&site) {
-        homes.push(site);
-    }
+    homes.push(site);
     Ok(true)
 }
 

@@ -8,9 +8,10 @@
 //! (those written in upper case), never onto land.
 
 use super::Refusal;
-use super::read::{Model, Terrain, same, title};
+use super::locs::{Loc, Terrain};
+use super::model::{Model, title};
 use crate::map::normalize_name;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
 /// A string as TOML writes it.
@@ -29,9 +30,31 @@ struct Board<'a> {
     m: &'a Model,
     /// The provinces, upper case, in the order the file gives them.
     bases: Vec<String>,
+    /// The coasts of each province with split coasts, by province.
+    coasts: HashMap<String, Vec<&'a Loc>>,
 }
 
-impl Board<'_> {
+impl<'a> Board<'a> {
+    fn new(m: &'a Model) -> Board<'a> {
+        let mut bases: Vec<String> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut coasts: HashMap<String, Vec<&Loc>> = HashMap::new();
+        for l in m.locs.iter() {
+            let up = l.key.to_uppercase();
+            let (b, coast) = match up.split_once('/') {
+                Some((b, _)) => (b.to_string(), true),
+                None => (up, false),
+            };
+            if coast {
+                coasts.entry(b.clone()).or_default().push(l);
+            }
+            if seen.insert(b.clone()) {
+                bases.push(b);
+            }
+        }
+        Board { m, bases, coasts }
+    }
+
     /// This judge's id of the location `key` (`Spa/nc`, `ADR`, `Lon`).
     fn id(&self, key: &str) -> String {
         let up = key.to_uppercase();
@@ -53,8 +76,8 @@ impl Board<'_> {
         }
     }
 
-    fn loc(&self, key: &str) -> Option<&super::read::Loc> {
-        self.m.locs.iter().find(|l| same(&l.key, key))
+    fn loc(&self, key: &str) -> Option<&Loc> {
+        self.m.locs.get(key)
     }
 
     /// Where an army in province `base` may move.
@@ -122,15 +145,7 @@ pub(super) fn write(
     source: &str,
     variant: &str,
 ) -> Result<(String, Vec<String>), Vec<Refusal>> {
-    let mut bases: Vec<String> = Vec::new();
-    for l in &m.locs {
-        let up = l.key.to_uppercase();
-        let b = up.split('/').next().unwrap_or(&up).to_string();
-        if !bases.contains(&b) {
-            bases.push(b);
-        }
-    }
-    let board = Board { m, bases };
+    let board = Board::new(m);
     let mut refusals: Vec<Refusal> = Vec::new();
     let mut notes = m.notes.clone();
     let centres = centres(m);
@@ -153,7 +168,7 @@ pub(super) fn write(
     super::sites::write(&mut body, &sites, &|k| board.id(k), &power_name);
     provinces(&mut body, &board, &centres, &mut notes);
     let mut out = String::new();
-    header(&mut out, source, variant, &notes, !m.ps_info.is_empty());
+    header(&mut out, source, variant, &notes, m.ps_file.as_deref());
     out.push_str(&body);
     Ok((out, notes))
 }
@@ -170,16 +185,16 @@ fn centres(m: &Model) -> BTreeSet<String> {
         .collect()
 }
 
-fn header(out: &mut String, source: &str, variant: &str, notes: &[String], ps: bool) {
+fn header(out: &mut String, source: &str, variant: &str, notes: &[String], ps: Option<&str>) {
     let _ = writeln!(
         out,
         "# Imported from the DPjudge map file `{source}` by `zinejudge import dpjudge`.\n\
          # DPjudge's map files: Copyright 2017 Manus Hand, MIT licence.\n\
          # {}",
-        if ps {
-            "The places' `xy` are those of DPjudge's PostScript map beside it."
-        } else {
-            "The picture is a computed layout (no DPjudge PostScript map lay beside it)."
+        match ps {
+            Some(ps) => format!("The places' `xy` are those of DPjudge's PostScript map `{ps}`."),
+            None => "The picture is a computed layout (no DPjudge PostScript map lay beside it)."
+                .to_string(),
         }
     );
     for n in notes {
@@ -289,7 +304,7 @@ fn calendar(out: &mut String, m: &Model, cal: &super::calendar::Flow, centres: u
 /// `[coasts]` for the coast names this judge does not know already.
 fn coasts(out: &mut String, b: &Board<'_>) {
     let mut extra: BTreeMap<String, String> = BTreeMap::new();
-    for n in &b.m.names {
+    for n in b.m.names.values() {
         if let Some((_, c)) = n.abbr.split_once('/') {
             let c = c.to_lowercase();
             if !KNOWN_COASTS.contains(&c.as_str()) {
@@ -377,7 +392,7 @@ fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> Names {
         let id = normalize_name(&b.id(base));
         fixed.insert(id.clone());
         names.insert(id);
-        if let Some(n) = b.m.names.iter().find(|n| n.abbr == *base) {
+        if let Some(n) = b.m.names.get(base) {
             fixed.insert(normalize_name(&n.name));
             names.insert(normalize_name(&n.name));
             for a in &n.aliases {
@@ -394,7 +409,7 @@ fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> Names {
     };
     let mut dropped = Vec::new();
     for base in &b.bases {
-        let Some(n) = b.m.names.iter().find(|n| n.abbr == *base) else {
+        let Some(n) = b.m.names.get(base) else {
             continue;
         };
         let id = normalize_name(&b.id(base));
@@ -439,17 +454,10 @@ fn aliases(b: &Board<'_>, notes: &mut Vec<String>) -> Names {
 fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes: &mut Vec<String>) {
     let kept = aliases(b, notes);
     let xy = super::ps::positions(b.m, &b.bases, &b.m.ps_info);
+    let marks = super::ports::by_province(&b.m.marks);
+    let owner_marks = super::owner_marks::by_province(&b.m.owner_marks);
     for base in &b.bases {
-        let coasts: Vec<&super::read::Loc> =
-            b.m.locs
-                .iter()
-                .filter(|l| {
-                    l.key
-                        .to_uppercase()
-                        .strip_prefix(base.as_str())
-                        .is_some_and(|r| r.starts_with('/'))
-                })
-                .collect();
+        let coasts: &[&Loc] = b.coasts.get(base).map_or(&[], Vec::as_slice);
         let terrain = match b.m.terrain(base) {
             Some(Terrain::Water) => "sea",
             Some(Terrain::Land) => "land",
@@ -458,8 +466,7 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
         };
         let name =
             b.m.names
-                .iter()
-                .find(|n| n.abbr == *base)
+                .get(base)
                 .map_or_else(|| base.clone(), |n| n.name.clone());
         let _ = writeln!(
             out,
@@ -481,8 +488,10 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
             let _ = writeln!(out, "xy = [{x:.1}, {y:.1}]");
         }
         let port = b.m.terrain(base) == Some(Terrain::Port);
-        super::ports::province_lines(out, &b.m.marks, base, port, &|k| b.id(k));
-        super::owner_marks::province_line(out, &b.m.owner_marks, base, &|k| b.id(k));
+        let mine = marks.get(base).map_or(&[][..], Vec::as_slice);
+        super::ports::province_lines(out, mine, port, &|k| b.id(k));
+        let mine = owner_marks.get(base).map_or(&[][..], Vec::as_slice);
+        super::owner_marks::province_line(out, mine, &|k| b.id(k));
         if terrain == "impassable" {
             let _ = writeln!(out);
             continue;
@@ -510,6 +519,19 @@ fn provinces(out: &mut String, b: &Board<'_>, centres: &BTreeSet<String>, notes:
                 })
                 .collect();
             let _ = writeln!(out, "coasts = {{ {} }}", parts.join(", "));
+            // Where DPjudge's PostScript map stands a fleet on each coast.
+            let points: Vec<String> = coasts
+                .iter()
+                .filter(|c| b.fleet_may_stand(&c.key))
+                .filter_map(|c| {
+                    let [x, y] = xy.get(&c.key.to_uppercase())?;
+                    let coast = c.key.split_once('/').map_or("", |x| x.1).to_lowercase();
+                    Some(format!("{coast} = [{x:.1}, {y:.1}]"))
+                })
+                .collect();
+            if !points.is_empty() {
+                let _ = writeln!(out, "coast-xy = {{ {} }}", points.join(", "));
+            }
         }
         let _ = writeln!(out);
     }

@@ -2,7 +2,7 @@
 //! named must be one the province borders, each centre a supply centre.
 
 use super::{Builder, Edges, Geography, RawProvince, normalize_name};
-use crate::map::{OwnerBorder, ProvinceId, RegionId};
+use crate::map::{OwnerBorder, ProvinceId};
 
 impl Geography {
     /// The borders open only to the owner of some centres.
@@ -23,11 +23,7 @@ impl Geography {
                     b.at(list, format!("unknown province `{neighbour}`"));
                     continue;
                 };
-                let province = |r: RegionId| self.regions[r.index()].province;
-                let borders = edges
-                    .keys()
-                    .any(|&(f, t, _)| province(f) == from && province(t) == to);
-                if !borders {
+                if !self.borders_between(edges, from, to) {
                     b.at(
                         list,
                         format!(

@@ -318,7 +318,7 @@ impl Picture<'_> {
         }
         frame(&mut px, g.width, g.height);
         let top = TOP + g.height + 8.0;
-        for line in self.count_lines(pos, viewer) {
+        for line in self.count_lines(pos, viewer, true) {
             o.clear();
             let _ = write!(o, r#"<g transform="translate(0 {top:.0})">{line}</g>"#);
             draw_piece(&mut px, &o)?;

@@ -11,13 +11,11 @@
 //! the picture is one in the game. This needs no hand drawing, so the
 //! reconstructed maps get a map-like picture too.
 
+use super::grid::SeedGrid;
 use super::layout::{Area, BoxRect, Label, MAP_WIDTH, inside};
 use super::outline::Outline;
 use crate::map::{Map, ProvinceId, RegionId, Terrain};
-use std::collections::HashMap;
-
-/// The empty band around computed areas, so cells at the edge have room.
-const MARGIN: f32 = 36.0;
+use std::collections::{HashMap, HashSet};
 
 pub(crate) use super::layout::{DISLODGED_OFFSET, Geometry, Pt};
 
@@ -32,6 +30,9 @@ impl Geometry {
             g.borders = borders(map, &g);
         }
         place_coasts(map, &mut g, outline);
+        if outline.is_none() {
+            super::points::clear_coasts(map, &mut g);
+        }
         super::labels::place(map, &mut g);
         g
     }
@@ -248,61 +249,6 @@ fn box_rect(i: f32, _height: f32) -> [f32; 4] {
     [MAP_WIDTH - 118.0, 8.0 + i * 96.0, 110.0, 88.0]
 }
 
-/// How the file's points fit the picture: the board's bounding box scaled,
-/// keeping its shape, to the map's width (and at most as tall as wide).
-struct Fit {
-    min: Pt,
-    scale: f32,
-    off: Pt,
-    height: f32,
-}
-
-impl Fit {
-    fn of(map: &Map) -> Fit {
-        let pts: Vec<[f32; 2]> = map
-            .province_ids()
-            .filter(|&p| !is_box(map, p))
-            .filter_map(|p| map.province(p).xy)
-            .collect();
-        if pts.is_empty() {
-            return Fit {
-                min: (0.0, 0.0),
-                scale: 1.0,
-                off: (MARGIN, MARGIN),
-                height: MAP_WIDTH,
-            };
-        }
-        let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
-        for [x, y] in &pts {
-            x0 = x0.min(*x);
-            y0 = y0.min(*y);
-            x1 = x1.max(*x);
-            y1 = y1.max(*y);
-        }
-        let w = (x1 - x0).max(1.0);
-        let h = (y1 - y0).max(1.0);
-        let inner = MAP_WIDTH - 2.0 * MARGIN;
-        let scale = (inner / w).min(inner / h);
-        let height = h * scale + 2.0 * MARGIN;
-        Fit {
-            min: (x0, y0),
-            scale,
-            off: (MARGIN + (inner - w * scale) / 2.0, MARGIN),
-            height,
-        }
-    }
-
-    fn point(&self, xy: Option<[f32; 2]>) -> Pt {
-        match xy {
-            Some([x, y]) => (
-                self.off.0 + (x - self.min.0) * self.scale,
-                self.off.1 + (y - self.min.1) * self.scale,
-            ),
-            None => (MAP_WIDTH / 2.0, self.height / 2.0),
-        }
-    }
-}
-
 /// A convex cell: its corners, and for each edge (from corner `i` to
 /// `i + 1`) the seed on its other side (`None`: the board's edge).
 #[derive(Debug, Clone)]
@@ -312,50 +258,39 @@ struct Cell {
 }
 
 /// The Voronoi cell of `seeds[i]` inside the rectangle `0..w, 0..h`, by
-/// clipping the rectangle with the bisector of every other seed. Quadratic,
-/// but the boards have at most a few hundred seeds and it runs once per
-/// picture.
-fn cell(seeds: &[Pt], i: usize, w: f32, h: f32) -> Cell {
+/// clipping the rectangle with the bisector of every other seed near
+/// enough to cut it: the seeds are taken ring of `grid` cells by ring,
+/// nearer first (they cut the most), until the nearest seed left is too
+/// far to cut what remains.
+fn cell(seeds: &[Pt], grid: &SeedGrid, i: usize, w: f32, h: f32) -> Cell {
     let mut c = Cell {
         pts: vec![(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)],
         next: vec![None; 4],
     };
     let s = seeds[i];
-    // Nearer seeds first: they cut the most, and once the nearest seed left
-    // is too far to cut, no other can. Most cells are settled by their
-    // few dozen nearest seeds, so only those are sorted at first.
-    let mut order: Vec<(f32, usize)> = (0..seeds.len())
-        .filter(|&j| j != i)
-        .map(|j| (dist2(s, seeds[j]), j))
-        .collect();
-    let near = order.len().min(32);
-    if near < order.len() {
-        order.select_nth_unstable_by(near, |a, b| a.0.total_cmp(&b.0));
-    }
-    order[..near].sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut sorted_all = near == order.len();
-    let mut k = 0;
-    while k < order.len() {
-        if k == near && !sorted_all {
-            order[near..].sort_by(|a, b| a.0.total_cmp(&b.0));
-            sorted_all = true;
+    for r in 0.. {
+        let (mut found, beyond) = grid.ring(s, r);
+        found.sort_by(|&a, &b| {
+            dist2(s, seeds[a])
+                .total_cmp(&dist2(s, seeds[b]))
+                .then(a.cmp(&b))
+        });
+        for j in found {
+            let t = seeds[j];
+            if j == i || t == s {
+                continue;
+            }
+            let n = (t.0 - s.0, t.1 - s.1);
+            let m = ((s.0 + t.0) / 2.0, (s.1 + t.1) / 2.0);
+            let side = |p: Pt| (p.0 - m.0) * n.0 + (p.1 - m.1) * n.1;
+            c = clip(&c, side, j);
+            if c.pts.len() < 3 {
+                return c;
+            }
         }
-        let (d, j) = order[k];
-        k += 1;
-        let t = seeds[j];
-        if t == s {
-            continue;
-        }
-        // Too far to cut: every corner is nearer s than t.
+        // Too far to cut: every corner is nearer s than any seed left.
         let reach = c.pts.iter().map(|&p| dist2(p, s)).fold(0.0f32, f32::max);
-        if d > 4.0 * reach + 1.0 {
-            break;
-        }
-        let n = (t.0 - s.0, t.1 - s.1);
-        let m = ((s.0 + t.0) / 2.0, (s.1 + t.1) / 2.0);
-        let side = |p: Pt| (p.0 - m.0) * n.0 + (p.1 - m.1) * n.1;
-        c = clip(&c, side, j);
-        if c.pts.len() < 3 {
+        if beyond * beyond > 4.0 * reach + 1.0 {
             break;
         }
     }
@@ -395,6 +330,7 @@ fn clip(c: &Cell, side: impl Fn(Pt) -> f32, tag: usize) -> Cell {
 /// Pairs of provinces on the board that border each other in the rules.
 fn bordering(map: &Map) -> Vec<(ProvinceId, ProvinceId)> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for a in map.province_ids() {
         if is_box(map, a) {
             continue;
@@ -402,7 +338,7 @@ fn bordering(map: &Map) -> Vec<(ProvinceId, ProvinceId)> {
         for &r in &map.province(a).regions {
             for &(n, _) in map.borders(r) {
                 let b = map.province_of(n);
-                if b > a && !is_box(map, b) && !out.contains(&(a, b)) {
+                if b > a && !is_box(map, b) && seen.insert((a, b)) {
                     out.push((a, b));
                 }
             }
@@ -411,15 +347,17 @@ fn bordering(map: &Map) -> Vec<(ProvinceId, ProvinceId)> {
     out
 }
 
-/// Areas computed from the province points.
+/// Areas computed from the province points (`super::points`: where the
+/// file gives none, worked out from the borders).
 fn computed(map: &Map) -> Geometry {
-    let fit = Fit::of(map);
-    let (w, h) = (MAP_WIDTH, fit.height);
+    let placed = super::points::place(map);
+    let (w, h) = (MAP_WIDTH, placed.height);
+    let at = |p: ProvinceId| placed.pts[p.index()];
     let provinces: Vec<ProvinceId> = map.province_ids().filter(|&p| !is_box(map, p)).collect();
     let mut seeds: Vec<Pt> = Vec::new();
     let mut owner: Vec<ProvinceId> = Vec::new();
     for &p in &provinces {
-        let mut pt = fit.point(map.province(p).xy);
+        let mut pt = at(p);
         // Two provinces on one point would share a cell: part them.
         while seeds.contains(&pt) {
             pt.0 += 0.5;
@@ -435,25 +373,37 @@ fn computed(map: &Map) -> Geometry {
     // that does not do it (another lane crosses it: two pairs of
     // neighbours across a strait) bends round one side, then the other.
     let (base, base_owner) = (seeds.clone(), owner.clone());
+    let side = SeedGrid::of(&base, w, h);
     let mut lanes: Vec<((ProvinceId, ProvinceId), u8)> = Vec::new();
+    let mut lane_of: HashMap<(ProvinceId, ProvinceId), usize> = HashMap::new();
     for _round in 0..8 {
         seeds.clone_from(&base);
         owner.clone_from(&base_owner);
-        for &((a, b), bend) in &lanes {
-            let (pa, pb) = (fit.point(map.province(a).xy), fit.point(map.province(b).xy));
-            lane(&mut seeds, &mut owner, (a, pa), (b, pb), bend);
+        let mut grid = SeedGrid::new(side.side() / 4.0);
+        for (i, s) in seeds.iter().enumerate() {
+            grid.insert(i, *s);
         }
-        cells = (0..seeds.len()).map(|i| cell(&seeds, i, w, h)).collect();
-        let touch = touching(&cells, &owner, map.provinces().len());
+        for &((a, b), bend) in &lanes {
+            let (pa, pb) = (at(a), at(b));
+            lane(&mut seeds, &mut owner, &mut grid, (a, pa), (b, pb), bend);
+        }
+        let grid = SeedGrid::of(&seeds, w, h);
+        cells = (0..seeds.len())
+            .map(|i| cell(&seeds, &grid, i, w, h))
+            .collect();
+        let touch = touching(&cells, &owner);
         let mut changed = false;
         for pair in pairs
             .iter()
             .copied()
             .filter(|&(a, b)| !touch.contains(&(a.index(), b.index())))
         {
-            match lanes.iter_mut().find(|(p, _)| *p == pair) {
-                None => lanes.push((pair, 0)),
-                Some((_, bend)) if *bend < 2 => *bend += 1,
+            match lane_of.get(&pair) {
+                None => {
+                    lane_of.insert(pair, lanes.len());
+                    lanes.push((pair, 0));
+                }
+                Some(&k) if lanes[k].1 < 2 => lanes[k].1 += 1,
                 Some(_) => continue,
             }
             changed = true;
@@ -485,7 +435,7 @@ fn computed(map: &Map) -> Geometry {
     let mut areas: Vec<Area> = map
         .province_ids()
         .map(|p| Area {
-            unit: fit.point(map.province(p).xy),
+            unit: at(p),
             ..Area::default()
         })
         .collect();
@@ -498,10 +448,15 @@ fn computed(map: &Map) -> Geometry {
         boxes.push(BoxRect { province: p, rect });
         areas[p.index()].unit = (rect[0] + rect[2] / 2.0, rect[1] + rect[3] / 2.0 + 6.0);
     }
+    // A coast the file gives a point (DPjudge's PostScript map's) stands
+    // there; the others are placed with the areas (`place_coasts`).
     let spots = map
         .regions()
         .iter()
-        .map(|r| areas[r.province.index()].unit)
+        .map(|r| match r.xy {
+            Some(xy) if r.coast.is_some() => placed.fit.point(xy),
+            _ => areas[r.province.index()].unit,
+        })
         .collect();
     Geometry {
         width: w,
@@ -530,7 +485,8 @@ fn defragment(
     pairs: &[(ProvinceId, ProvinceId)],
 ) {
     let len = |c: &Cell, e: usize| dist2(c.pts[e], c.pts[(e + 1) % c.pts.len()]).sqrt();
-    let borders = |a: ProvinceId, b: ProvinceId| pairs.contains(&(a.min(b), a.max(b)));
+    let pair_set: HashSet<(ProvinceId, ProvinceId)> = pairs.iter().copied().collect();
+    let borders = |a: ProvinceId, b: ProvinceId| pair_set.contains(&(a.min(b), a.max(b)));
     for _ in 0..4 {
         // Connected pieces, by a flood over cells of one owner.
         let mut piece = vec![usize::MAX; cells.len()];
@@ -598,9 +554,8 @@ fn defragment(
             }
         }
         // A move that would part two neighbours of the rules is undone.
-        let n = owner.iter().map(|p| p.index() + 1).max().unwrap_or(0);
         let apart = |owner: &[ProvinceId]| {
-            let touch = touching(cells, owner, n);
+            let touch = touching(cells, owner);
             pairs
                 .iter()
                 .filter(|&&(a, b)| !touch.contains(&(a.index(), b.index())))
@@ -635,6 +590,7 @@ fn defragment(
 fn lane(
     seeds: &mut Vec<Pt>,
     owner: &mut Vec<ProvinceId>,
+    grid: &mut SeedGrid,
     (a, pa): (ProvinceId, Pt),
     (b, pb): (ProvinceId, Pt),
     bend: u8,
@@ -660,11 +616,11 @@ fn lane(
         (x.0 + (y.0 - x.0) * u, x.1 + (y.1 - x.1) * u)
     };
     let mut put = |p: Pt, want: ProvinceId, force: bool| {
-        let nearest =
-            (0..seeds.len()).min_by(|&i, &j| dist2(seeds[i], p).total_cmp(&dist2(seeds[j], p)));
-        if seeds.contains(&p) || (!force && nearest.is_some_and(|i| owner[i] == want)) {
+        let nearest = grid.nearest(seeds, p);
+        if nearest.is_some_and(|i| seeds[i] == p || (!force && owner[i] == want)) {
             return;
         }
+        grid.insert(seeds.len(), p);
         seeds.push(p);
         owner.push(want);
     };
@@ -680,8 +636,8 @@ fn lane(
 
 /// Province index pairs `(a, b)`, `a < b`, whose cells share an edge of
 /// a visible length.
-fn touching(cells: &[Cell], owner: &[ProvinceId], n: usize) -> Vec<(usize, usize)> {
-    let mut out = vec![false; n * n];
+fn touching(cells: &[Cell], owner: &[ProvinceId]) -> HashSet<(usize, usize)> {
+    let mut out = HashSet::new();
     for (i, c) in cells.iter().enumerate() {
         let k = c.pts.len();
         for e in 0..k {
@@ -692,19 +648,11 @@ fn touching(cells: &[Cell], owner: &[ProvinceId], n: usize) -> Vec<(usize, usize
             }
             let len = dist2(c.pts[e], c.pts[(e + 1) % k]).sqrt();
             if len > 6.0 {
-                out[a.min(b) * n + a.max(b)] = true;
+                out.insert((a.min(b), a.max(b)));
             }
         }
     }
-    let mut pairs = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            if out[a * n + b] {
-                pairs.push((a, b));
-            }
-        }
-    }
-    pairs
+    out
 }
 
 /// Each province's outline: the edges of its cells that face another
@@ -834,6 +782,10 @@ impl Snap {
 fn place_coasts(map: &Map, g: &mut Geometry, outline: Option<&Outline>) {
     for (ri, reg) in map.regions().iter().enumerate() {
         let Some(c) = reg.coast else { continue };
+        // A coast the file gives a point stands there (`computed`).
+        if outline.is_none() && reg.xy.is_some() {
+            continue;
+        }
         let p = reg.province;
         let key = format!("{}/{}", map.province(p).abbr, map.coast(c).abbr);
         if let Some(o) = outline

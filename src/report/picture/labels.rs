@@ -168,12 +168,23 @@ fn best(g: &Geometry, i: usize, text: &str, centre: bool, taken: &[Rect]) -> Lab
     }
     // Anywhere free round the unit, nearest first: close at 10 pixels,
     // then at the smallest size as far as it takes.
-    for (size, rings_out) in [(10.0f32, 10), (MIN_SIZE, 40)] {
+    // Sixteen spots round each ring; then, on a board so crowded none
+    // was free, a spot every 8 pixels or so round wider rings.
+    for (size, rings_out, dense) in [
+        (10.0f32, 10, false),
+        (MIN_SIZE, 40, false),
+        (MIN_SIZE, 60, true),
+    ] {
         let (w, h) = label_size(text, size, centre);
         for ring in 1..rings_out {
             let rad = ring as f32 * 6.0;
-            for k in 0..16 {
-                let a = k as f32 * std::f32::consts::TAU / 16.0;
+            let spots = if dense {
+                ((rad * std::f32::consts::TAU / 8.0) as usize).max(16)
+            } else {
+                16
+            };
+            for k in 0..spots {
+                let a = k as f32 * std::f32::consts::TAU / spots as f32;
                 let cx = unit.0 + a.cos() * rad;
                 let cy = unit.1 + a.sin() * rad;
                 let r = [cx - w / 2.0, cy - h / 2.0, w, h];

@@ -19,9 +19,11 @@
 
 mod compose;
 pub(crate) mod geometry;
+mod grid;
 pub(crate) mod labels;
 pub(crate) mod layout;
 pub(crate) mod outline;
+mod points;
 mod raster;
 pub(crate) mod scene;
 
@@ -171,7 +173,8 @@ pub fn colour(p: PowerId) -> &'static str {
 
 const LAND: &str = "#efe6cb";
 const SEA: &str = "#bcd5ec";
-const IMPASSABLE: &str = "#bdb6a6";
+const IMPASSABLE: &str = "#5f584e";
+const ROCK_LINE: &str = "#8c8475";
 const NEUTRAL_LAND: &str = "#dcd6c8";
 const NEUTRAL_WATER: &str = "#cbd9e4";
 const COAST_LINE: &str = "#4d6f8f";
@@ -325,11 +328,21 @@ impl<'v> Picture<'v> {
                 r#"<pattern id="h{i}" width="{w}" height="{h}" patternUnits="userSpaceOnUse">{tile}</pattern>"#
             );
         }
-        // Rock: a `/` hatch on whole pixels, as the owners' are.
-        let _ = writeln!(
-            o,
-            r##"<pattern id="rock" width="7" height="7" patternUnits="userSpaceOnUse"><rect width="7" height="7" fill="{IMPASSABLE}"/><path d="M0 7L7 0M-1 1L1 -1M6 8L8 6" stroke="#8a8272" stroke-width="0.8" fill="none"/></pattern>"##
-        );
+        // Rock: dark, crossed both ways on whole pixels. No power's
+        // hatch is crossed, and none of their washed colours is as dark:
+        // a light grey `/` hatch here looked like Germany's centres. Only
+        // on a map that has some: the PNG's edges are snapped between the
+        // colours the SVG names, and more colours snap them less well.
+        let map = &self.variant.map;
+        let rock = map
+            .province_ids()
+            .any(|p| map.province(p).terrain == Terrain::Impassable);
+        if rock {
+            let _ = writeln!(
+                o,
+                r##"<pattern id="rock" width="7" height="7" patternUnits="userSpaceOnUse"><rect width="7" height="7" fill="{IMPASSABLE}"/><path d="M0 7L7 0M-1 1L1 -1M6 8L8 6M0 0L7 7M6 -1L8 1M-1 6L1 8" stroke="{ROCK_LINE}" stroke-width="0.8" fill="none"/></pattern>"##
+            );
+        }
         let _ = writeln!(o, "</defs>");
     }
 
@@ -577,14 +590,18 @@ impl<'v> Picture<'v> {
             .initials
             .get(u.power.index())
             .map_or("", String::as_str);
-        let w =
-            8.0 + letter.chars().count() as f32 * big * 0.62 + initial.chars().count() as f32 * 4.6;
-        let h = 15.0;
-        let (x, y) = (at.0 - w / 2.0, at.1 - h / 2.0);
         let (stroke, sw) = match style {
             TokenStyle::Dislodged => ("#d50000", 2.4),
             _ => ("#111111", 1.1),
         };
+        // The box with its stroke fits the room the names keep free for a
+        // unit (layout::TOKEN_W by TOKEN_H), so no name is under it.
+        let w = (8.0
+            + letter.chars().count() as f32 * big * 0.62
+            + initial.chars().count() as f32 * 4.6)
+            .min(layout::TOKEN_W - sw);
+        let h = 15.0f32.min(layout::TOKEN_H - sw);
+        let (x, y) = (at.0 - w / 2.0, at.1 - h / 2.0);
         let opacity = if style == TokenStyle::Gone {
             r#" opacity="0.55""#
         } else {
@@ -605,17 +622,24 @@ impl<'v> Picture<'v> {
             esc(letter),
             esc(initial),
         );
+        // A built unit's ring and a gone unit's cross stay within the room
+        // the names keep free for a unit (`TOKEN_W` by `TOKEN_H`, strokes
+        // included), so that neither covers a name: a round ring as wide
+        // as the unit was as high as it is wide, and hid the name of the
+        // centre just built in.
+        let (room_w, room_h) = (layout::TOKEN_W, layout::TOKEN_H);
         match style {
             TokenStyle::Built => {
+                let (rw, rh) = (room_w - 1.6, room_h - 1.6);
                 let _ = write!(
                     o,
-                    r##"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="#111111" stroke-width="1.6" stroke-dasharray="3 2"/>"##,
-                    at.0,
-                    at.1,
-                    w / 2.0 + 5.0
+                    r##"<rect class="ring" x="{:.1}" y="{:.1}" width="{rw:.1}" height="{rh:.1}" rx="{:.1}" fill="none" stroke="#111111" stroke-width="1.6" stroke-dasharray="3 2"/>"##,
+                    at.0 - rw / 2.0,
+                    at.1 - rh / 2.0,
+                    rh / 2.0
                 );
             }
-            TokenStyle::Gone => cross(o, at, 9.0, "gone"),
+            TokenStyle::Gone => cross(o, at, room_h / 2.0 - 1.4, "gone"),
             _ => {}
         }
         if let Some(c) = self.variant.map.region(u.region).coast {
@@ -638,37 +662,27 @@ impl<'v> Picture<'v> {
         self.legend_of(o, pos, top, viewer, Part::All);
     }
 
-    /// The legend (`Part::All`), or its swatches and key alone
-    /// (`Part::Fixed`), or its counts alone (`Part::Changing`).
+    /// The legend (`Part::All`), or its swatches of the powers always in
+    /// the game and its key (`Part::Fixed`, the same in every phase).
     fn legend_of(&self, o: &mut String, pos: &Position, top: f32, viewer: Viewer, part: Part) {
-        let v = self.variant;
         let _ = writeln!(
             o,
             r#"<g class="legend" transform="translate(0 {:.0})">"#,
             top + 8.0
         );
-        let (_, rows, col_w) = legend_columns(v);
-        let lines = if part == Part::Fixed {
-            Vec::new()
+        if part == Part::Fixed {
+            let map = &self.variant.map;
+            for (k, pw) in map
+                .power_ids()
+                .filter(|p| !map.power(*p).optional)
+                .enumerate()
+            {
+                o.push_str(&self.swatch(pw, k));
+            }
         } else {
-            self.count_lines(pos, viewer)
-        };
-        for (i, _) in v.map.power_ids().enumerate() {
-            let (col, row) = (i / rows, i % rows);
-            let (x, y) = (10.0 + col as f32 * col_w, row as f32 * 19.0);
-            if part != Part::Changing {
-                let _ = write!(
-                    o,
-                    r##"<rect x="{x:.0}" y="{y:.0}" width="22" height="14" fill="url(#h{i})" stroke="#333333"/>"##
-                );
+            for line in self.count_lines(pos, viewer, false) {
+                o.push_str(&line);
             }
-            if let Some(line) = lines.get(i) {
-                o.push_str(line);
-            }
-        }
-        if part == Part::Changing {
-            let _ = writeln!(o, "</g>");
-            return;
         }
         // The key to the marks.
         let kx = 615.0;
@@ -703,7 +717,7 @@ impl<'v> Picture<'v> {
             ),
             (
                 "built / gone",
-                r##"<circle cx="9" cy="7" r="6.5" fill="none" stroke="#111111" stroke-width="1.6" stroke-dasharray="3 2"/><path d="M20 1L32 13M32 1L20 13" stroke="#111111" stroke-width="2.2"/>"##,
+                r##"<rect x="0.8" y="0.8" width="19" height="12.4" rx="6.2" fill="none" stroke="#111111" stroke-width="1.6" stroke-dasharray="3 2"/><path d="M23 2L33 12M33 2L23 12" stroke="#111111" stroke-width="2.2"/>"##,
             ),
             (
                 "no border",
@@ -723,22 +737,40 @@ impl<'v> Picture<'v> {
 }
 
 impl Picture<'_> {
-    /// Each power's line of the legend (its centres and units), by power
-    /// index, in the legend's coordinates.
-    fn count_lines(&self, pos: &Position, viewer: Viewer) -> Vec<String> {
+    /// Where a power's line of the legend is (`k`: its place in the
+    /// legend's order), in the legend's coordinates.
+    fn legend_at(&self, k: usize) -> Pt {
+        let (_, rows, col_w) = legend_columns(self.variant);
+        let (col, row) = (k / rows, k % rows);
+        (10.0 + col as f32 * col_w, row as f32 * 19.0)
+    }
+
+    /// The swatch of power `pw`'s hatch on the `k`th line of the legend.
+    fn swatch(&self, pw: PowerId, k: usize) -> String {
+        let (x, y) = self.legend_at(k);
+        format!(
+            r##"<rect x="{x:.0}" y="{y:.0}" width="22" height="14" fill="url(#h{})" stroke="#333333"/>"##,
+            pw.index()
+        )
+    }
+
+    /// Each line of the legend, with each power's counts: the powers
+    /// always in the game, then the optional powers in this one (Ard-Ri's
+    /// Vikings have no line in a game left without them: a power that
+    /// can be left out is in the game while it has anything on or off
+    /// the board). The swatches of the powers always in the game are part
+    /// of the fixed layers; `alone` leaves them out, and gives an optional
+    /// power's swatch its hatch's pattern, for the lines drawn apart from
+    /// the picture's `<defs>`.
+    fn count_lines(&self, pos: &Position, viewer: Viewer, alone: bool) -> Vec<String> {
         let view = crate::rules::view::View::of(self.variant, pos, viewer);
         let v = self.variant;
         let map = &v.map;
         let counts = pos.centre_counts(map);
-        let (_, rows, col_w) = legend_columns(v);
-        let mut lines = Vec::new();
-        for (i, pw) in map.power_ids().enumerate() {
-            let (col, row) = (i / rows, i % rows);
-            let (x, y) = (10.0 + col as f32 * col_w, row as f32 * 19.0);
-            // Counted as the chart counts them (a 1000 AD 3D as the two
-            // units its centres keep), so centres less units is what is due.
-            let units: i64 = pos
-                .units
+        // Counted as the chart counts them (a 1000 AD 3D as the two
+        // units its centres keep), so centres less units is what is due.
+        let units_of = |pw: PowerId| -> i64 {
+            pos.units
                 .iter()
                 .filter(|u| u.power == pw)
                 .chain(
@@ -748,18 +780,40 @@ impl Picture<'_> {
                         .filter(|u| u.power == pw && view.hides_unit(u)),
                 )
                 .map(|u| crate::rules::army_fleet::units_in(v, u))
-                .sum();
+                .sum()
+        };
+        let in_game = |pw: PowerId| {
+            !map.power(pw).optional
+                || counts[pw.index()] > 0
+                || pos.units.iter().any(|u| u.power == pw)
+                || pos.dislodged.iter().any(|(u, _)| u.power == pw)
+                || pos.state.reserve.get(pw).copied().unwrap_or(0) > 0
+                || pos.state.pending.iter().any(|u| u.power == pw)
+        };
+        let always = map.power_ids().filter(|p| !map.power(*p).optional);
+        let optional = map.power_ids().filter(|p| map.power(*p).optional);
+        let mut lines = Vec::new();
+        for (k, pw) in always.chain(optional).filter(|p| in_game(*p)).enumerate() {
+            let i = pw.index();
+            let optional = map.power(pw).optional;
+            let swatch = match (alone, optional) {
+                (false, _) => self.swatch(pw, k),
+                (true, false) => String::new(),
+                (true, true) => {
+                    let (w, h, tile) = hatch_tile(pw);
+                    format!(
+                        r#"<defs><pattern id="h{i}" width="{w}" height="{h}" patternUnits="userSpaceOnUse">{tile}</pattern></defs>{}"#,
+                        self.swatch(pw, k)
+                    )
+                }
+            };
+            let (x, y) = self.legend_at(k);
             let initial = self.initials.get(i).map_or("", String::as_str);
             lines.push(format!(
-                "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"12\" fill=\"#222222\">{}</text>\n",
+                "{swatch}<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"12\" fill=\"#222222\">{}</text>\n",
                 x + 27.0,
                 y + 11.0,
-                esc(&power_line(
-                    &map.power(pw).name,
-                    initial,
-                    counts[pw.index()],
-                    units
-                ))
+                esc(&power_line(&map.power(pw).name, initial, counts[i], units_of(pw)))
             ));
         }
         lines
