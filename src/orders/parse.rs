@@ -717,7 +717,8 @@ impl<'m> OrderParser<'m> {
         if c.eat_word(SUPPORT_WORDS) {
             self.skip_nationality(c);
             let v = self.unit(c)?.unit;
-            if self.move_word(c) {
+            // `F Wal S MAO IRI`: DPjudge's format lets the move's dash go.
+            if self.move_word(c) || self.is_place_here(c) {
                 let to = self.place(c)?;
                 return Ok(Step::SupportMove(v, to));
             }
@@ -727,7 +728,7 @@ impl<'m> OrderParser<'m> {
         if c.eat_word(CONVOY_WORDS) {
             self.skip_nationality(c);
             let v = self.unit(c)?.unit;
-            if !self.move_word(c) {
+            if !self.move_word(c) && !self.is_place_here(c) {
                 return Err(c.expected("`-` and the convoyed army's destination"));
             }
             let to = self.place(c)?;

@@ -442,3 +442,42 @@ fn dpjudge_join_with_a_privacy_word_joins_the_word_named_as_ignored() {
         "{r}"
     );
 }
+
+#[test]
+fn dpjudge_orders_without_the_move_symbol_or_the_units_kind() {
+    let mut w = started();
+    // DPjudge's order format puts in the dash a player leaves out: in a
+    // move, even with no unit kind, and in a supported move.
+    let r = nj(
+        &mut w,
+        "France",
+        "paris burgundy\nmarseilles S paris bur\nF Bre C A Par Pic",
+    );
+    assert!(
+        r.contains("line 2: A(Par)-Bur") && r.contains("line 3: A(Mar) S A(Par)-Bur"),
+        "{r}"
+    );
+    // A convoy, too (read, and refused for its own reason: Brest is no
+    // sea).
+    assert!(
+        r.contains("line 4: \"F Bre C A Par Pic\" fleets can only convoy at sea"),
+        "{r}"
+    );
+    // Two words that are no places stay chat.
+    let r = nj(&mut w, "France", "good morning");
+    assert!(!r.contains("Not accepted"), "{r}");
+}
+
+#[test]
+fn press_to_all_but_names_whom_it_reaches() {
+    let mut w = started();
+    let r = nj(
+        &mut w,
+        "France",
+        "PRESS TO ALL BUT G\nWatch the Kaiser.\nENDPRESS",
+    );
+    assert!(
+        r.contains("Press sent to everybody but Germany (Austria, England, Italy, Russia, Turkey)"),
+        "{r}"
+    );
+}

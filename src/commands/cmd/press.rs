@@ -146,7 +146,18 @@ fn send(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &AnySeat, header: &Hea
                 t.extend(observers);
             }
             let ns: Vec<String> = list.iter().map(|t| target_name(&v, *t)).collect();
-            (t, format!("everybody but {}", ns.join(", ")))
+            // The powers it reaches, named: the writer sees at once whom
+            // the complement holds (njudge's `TO ALL BUT G`, `-G`).
+            let reached: Vec<String> = seats
+                .iter()
+                .map(|x| crate::map::PowerId(x.power))
+                .filter(|p| !list.contains(&Target::Power(*p)) && Some(*p) != seat.power)
+                .map(|p| v.map.power(p).name.clone())
+                .collect();
+            (
+                t,
+                format!("everybody but {} ({})", ns.join(", "), reached.join(", ")),
+            )
         }
     };
     let signed = if grey {
