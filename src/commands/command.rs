@@ -39,6 +39,23 @@ pub enum Secret {
     Varies,
 }
 
+/// What a command says of the lines below it (njudge's sign-on and
+/// PHASE: "all orders until the next PHASE directive ... will be saved for
+/// the specified phase").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Governs {
+    /// Nothing: the lines below it are read as they would be without it.
+    Nothing,
+    /// Who the lines below speak for (SIGNON, JOIN, CREATE, TAKEOVER):
+    /// when it is not carried out, nobody is signed on and the orders
+    /// below it, up to the next such line, are orders for nobody.
+    Seat,
+    /// What the orders below it are for (PHASE, BECOME): when it is not
+    /// carried out, the orders below it, up to the next such line, are
+    /// orders for no phase, never the ones before it.
+    Orders,
+}
+
 /// What the table says of one command.
 #[derive(Debug, Clone, Copy)]
 pub struct Spec {
@@ -76,6 +93,11 @@ pub struct Spec {
     /// sees which word was wrong (a failed sign-on). Otherwise a failed
     /// command that takes a password has every word masked.
     pub echo_failed: bool,
+    /// What it says of the lines below it: a line that sets who or what
+    /// the orders below are for, when refused, leaves them read for
+    /// nothing (a refused `PHASE Spring 1907` never lets its orders
+    /// replace the current phase's).
+    pub governs: Governs,
 }
 
 impl Spec {
@@ -92,6 +114,7 @@ impl Spec {
             block: false,
             other_judges: false,
             echo_failed: false,
+            governs: Governs::Nothing,
         }
     }
 }

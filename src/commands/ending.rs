@@ -24,7 +24,7 @@ pub(crate) fn summary(
     let mut t = String::from("\nFinal supply centres:\n");
     t.push_str(&final_chart(v, after));
     t.push_str("\nWho played:\n");
-    t.push_str(&players(c, v, g)?);
+    t.push_str(&players(c, v, g, false)?);
     // The position at the start of each year: the first row of that year
     // in the history (and the last phase, if it opened a year). A GM's
     // edit keeps the board as it was before it, so an edit early in a
@@ -60,13 +60,16 @@ pub(crate) fn summary(
         t.push_str("\nSupply centres at the end of each year:\n");
         t.push_str(&centre_table(v, &ends));
     }
+    // njudge's diaries, "for broadcast at the end of the game".
+    t.push_str(&super::cmd::diary::diaries_text(c, v, &g.name)?);
     Ok(t)
 }
 
 /// Each power and everybody who played it, with when; names as the
 /// players chose them, addresses only where the GM lets the roster show
-/// them.
-fn players(c: &Conn, v: &Variant, g: &GameRow) -> CmdResult<String> {
+/// them. `ongoing`: the game goes on (SUMMARY), so the player of a power
+/// plays it "to now", not "to the end".
+pub(crate) fn players(c: &Conn, v: &Variant, g: &GameRow, ongoing: bool) -> CmdResult<String> {
     let rows = roster::players(c, &g.name)?;
     let seats = games::seats(c, &g.name)?;
     let tz = &g.settings.timezone;
@@ -109,6 +112,7 @@ fn players(c: &Conn, v: &Variant, g: &GameRow) -> CmdResult<String> {
             let until = match (r.to_at, &r.how) {
                 (Some(to), Some(how)) => format!(" to {} ({how})", day(to, tz)),
                 (Some(to), None) => format!(" to {}", day(to, tz)),
+                (None, _) if ongoing => " to now".to_string(),
                 (None, _) => " to the end".to_string(),
             };
             let head = if i == 0 {

@@ -5,11 +5,13 @@
 //! ([`super::submit`]) and the orders for later phases
 //! ([`super::later`]), so that neither imports the other back.
 
+use super::conditional::{self, Role};
 use super::error::CmdResult;
 use super::submit::{held_text, refused_now, store_form, stored, take, unread_text, when};
 use super::{Judge, Session, load};
 use crate::game::Position;
 use crate::map::PowerId;
+use crate::orders::condition::Directive;
 use crate::orders::{AnyCommand, format_order};
 use crate::rules::features::Viewer;
 use crate::rules::view::View;
@@ -44,10 +46,13 @@ pub(crate) fn orders(
         Some(phase) => kept_for(s.tx, &v, &g.name, power, phase)?,
         None => stored(&v, &games::orders(s.tx, &g.name, power.0)?),
     };
-    let taken = take(&v, &pos, power, &earlier, block);
+    // njudge's IFs, for this phase: read at once on its board.
+    let (block, conditions) = now_block(&v, &pos, power, block);
+    s.reply.push_str(&conditions);
+    let taken = take(&v, &pos, power, &earlier, &block);
     if !taken.any {
         s.reply.push_str(&unread_text(&taken.unread));
-        return Ok(false);
+        return Ok(!conditions.is_empty());
     }
     if refused_now(s, &g) {
         return Ok(true);
@@ -68,6 +73,73 @@ pub(crate) fn orders(
     s.reply.push_str(&taken.text());
     show_orders(judge, s, game, power)?;
     Ok(true)
+}
+
+/// The lines of `block` that are orders for the phase of `pos`: those of
+/// the branches of njudge's IFs whose conditions hold on its board (as
+/// `power` sees it), and the reply's account of the IFs ("" when the
+/// block has none).
+fn now_block(
+    v: &Variant,
+    pos: &Position,
+    power: PowerId,
+    block: &[(usize, String)],
+) -> (Vec<(usize, String)>, String) {
+    let (roles, open) = conditional::roles(&v.map, block);
+    if roles.iter().all(|r| *r == Role::Plain) {
+        return (block.to_vec(), String::new());
+    }
+    let units = conditional::units_seen(v, pos, power);
+    let used = conditional::select(
+        &roles,
+        |r| match r {
+            Role::Directive(d) => Some(d),
+            _ => None,
+        },
+        |c| c.holds(&v.map, &units),
+    );
+    let mut kept = Vec::new();
+    let mut t = String::from("Conditions (asked of the board as this phase began):\n");
+    let mut told: Option<(usize, String)> = None;
+    for (((n, l), role), on) in block.iter().zip(&roles).zip(used) {
+        let text = crate::mail::header_text(l.trim(), 72);
+        match role {
+            Role::Plain if on => kept.push((*n, l.clone())),
+            Role::Plain if l.trim().chars().any(char::is_alphanumeric) => {
+                let _ = writeln!(
+                    t,
+                    "  line {n}: \"{text}\": not used (its branch is not taken)"
+                );
+            }
+            Role::Plain => {}
+            Role::Directive(d @ (Directive::If(_) | Directive::ElseIf(_) | Directive::Else)) => {
+                let _ = writeln!(
+                    t,
+                    "  line {n}: {}: {}",
+                    d.show(&v.map),
+                    if on { "taken" } else { "not taken" }
+                );
+            }
+            Role::Directive(_) => {}
+            Role::Void(why) => {
+                // Each reason is given once, at its first line.
+                match &told {
+                    Some((first, w)) if w == why => {
+                        let _ = writeln!(t, "  line {n}: \"{text}\": not taken, as line {first}");
+                    }
+                    _ => {
+                        told = Some((*n, why.clone()));
+                        let _ = writeln!(t, "  line {n}: \"{text}\": not taken: {why}");
+                    }
+                }
+            }
+        }
+    }
+    for note in open {
+        let _ = writeln!(t, "  ({note})");
+    }
+    t.push('\n');
+    (kept, t)
 }
 
 /// The board `power` gives its orders on, and, when that is not the
@@ -140,7 +212,7 @@ fn kept_text(
     power: PowerId,
     shown: Option<Phase>,
 ) -> CmdResult<String> {
-    let mut by_phase: Vec<(Phase, Vec<AnyCommand>)> = Vec::new();
+    let mut by_phase: Vec<(Phase, Vec<String>)> = Vec::new();
     for b in later::batches(c, game, Some(power.0))? {
         let Ok(p) = v.calendar.parse(&b.phase) else {
             continue;
@@ -148,7 +220,11 @@ fn kept_text(
         if Some(p) == shown {
             continue;
         }
-        let cmds = stored(v, &b.lines);
+        let cmds = conditional::shown(&v.map, &b.lines, |l| {
+            stored(v, &[l.to_string()])
+                .first()
+                .map(|c| format_order(&v.map, c))
+        });
         match by_phase.iter_mut().find(|(q, _)| *q == p) {
             Some((_, list)) => list.extend(cmds),
             None => by_phase.push((p, cmds)),
@@ -162,7 +238,7 @@ fn kept_text(
     for (p, cmds) in by_phase {
         let _ = writeln!(t, "  {}:", v.calendar.label(p));
         for c in cmds {
-            let _ = writeln!(t, "    {}", format_order(&v.map, &c));
+            let _ = writeln!(t, "    {c}");
         }
     }
     Ok(t)

@@ -12,12 +12,14 @@
 //! retreat nobody had to make) are dropped when it is passed, and the
 //! player is told.
 
+use super::conditional::{self, Role};
 use super::error::CmdResult;
 use super::held::rank;
 use super::submit::{held_text, stored, take};
 use super::{Judge, Session, load, mail_to};
 use crate::game::Position;
 use crate::map::PowerId;
+use crate::orders::condition::Directive;
 use crate::orders::mail::find_orders;
 use crate::orders::parse::OrderParser;
 use crate::orders::{AdjustCommand, AnyCommand, format_order};
@@ -98,6 +100,116 @@ fn store_form(v: &Variant, c: &AnyCommand) -> String {
     format!("{kind}|{}", format_order(&v.map, c))
 }
 
+/// One line kept for a later phase, as merged with those kept before.
+struct Kept {
+    /// Its stored form (`M|A(Bud)-Gal`, `C|IF Russian A Gal`).
+    stored: String,
+    /// The order, for an order.
+    order: Option<AnyCommand>,
+    /// How many IFs it is under.
+    depth: usize,
+    /// From this mail.
+    new: bool,
+}
+
+/// What a block read for a later phase gave.
+#[derive(Default)]
+struct Read {
+    /// The lines kept from it, in order: (line number, order or
+    /// directive).
+    items: Vec<(usize, Result<AnyCommand, Directive>)>,
+    /// Not accepted, with why.
+    rejected: Vec<String>,
+    /// Lines nothing was read from.
+    unread: Vec<String>,
+    /// Whether it held any order or directive.
+    any: bool,
+}
+
+/// Read `block` for `phase`: its orders and njudge's IF, ELSE and ENDIF
+/// lines, in order ([`conditional::roles`]).
+fn read_ahead(v: &Variant, power: PowerId, phase: Phase, block: &[(usize, String)]) -> Read {
+    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let (roles, open) = conditional::roles(&v.map, block);
+    // Only the lines that are neither a directive nor taken out are read
+    // for orders (the others blank, their numbers kept).
+    let text: Vec<&str> = block
+        .iter()
+        .zip(&roles)
+        .map(|((_, l), r)| if *r == Role::Plain { l.as_str() } else { "" })
+        .collect();
+    let found = find_orders(&parser, &text.join("\n"), Some(phase.kind));
+    let mut out = Read::default();
+    let mut told: Option<(usize, String)> = None;
+    for (i, ((n, l), role)) in block.iter().zip(&roles).enumerate() {
+        match role {
+            Role::Directive(d) => {
+                out.any = true;
+                out.items.push((*n, Err(d.clone())));
+            }
+            Role::Void(why) => {
+                out.any = true;
+                // Each reason is given once, at its first line.
+                let reason = match &told {
+                    Some((first, w)) if w == why => format!("not taken, as line {first}"),
+                    _ => {
+                        told = Some((*n, why.clone()));
+                        format!("not taken: {why}")
+                    }
+                };
+                out.rejected.push(format!(
+                    "  line {n}: \"{}\"\n    {reason}",
+                    crate::mail::header_text(l.trim(), 72)
+                ));
+            }
+            Role::Plain => {
+                let here: Vec<_> = found.iter().filter(|f| f.line == i + 1).collect();
+                let t = l.trim();
+                let heading = t.ends_with(':') && t.split_whitespace().count() <= 5;
+                if here.is_empty() && !heading && t.chars().any(char::is_alphanumeric) {
+                    out.unread.push(format!(
+                        "  line {n}: \"{}\"",
+                        crate::mail::header_text(t, 72)
+                    ));
+                }
+                for f in here {
+                    match &f.result {
+                        Err(e) if e.kind == crate::orders::parse::ParseErrorKind::Empty => {
+                            out.unread
+                                .push(format!("  line {n} (part): \"{}\"", f.text));
+                        }
+                        Err(e) => {
+                            out.any = true;
+                            out.rejected
+                                .push(format!("  line {n}: \"{}\"\n    {e}", f.text));
+                        }
+                        Ok(o) if o.power.is_some_and(|p| p != power) => {
+                            out.any = true;
+                            out.rejected.push(format!(
+                                "  line {n}: \"{}\"\n    you are signed on as {}, not {}",
+                                f.text,
+                                v.map.power(power).name,
+                                o.power
+                                    .map_or(String::new(), |p| v.map.power(p).name.clone())
+                            ));
+                        }
+                        Ok(o) => {
+                            out.any = true;
+                            out.items.push((*n, Ok(o.command.clone())));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The end of the orders closes the IFs still open.
+    for note in open {
+        out.items.push((0, Err(Directive::EndIf)));
+        out.rejected.push(format!("  ({note})"));
+    }
+    out
+}
+
 /// Take the orders of `block` for `power` for the later phase `phase`:
 /// read for that phase, kept, and shown as kept. Returns whether the block
 /// held any order.
@@ -111,112 +223,161 @@ pub(crate) fn take_ahead(
 ) -> CmdResult<bool> {
     let g = load(s.tx, game)?;
     let v = judge.variant(&g.variant)?;
-    let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
-    let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
-    let found = find_orders(&parser, &text.join("\n"), Some(phase.kind));
     let label = v.calendar.label(phase);
-    let mut read: Vec<(usize, AnyCommand)> = Vec::new();
-    let mut rejected: Vec<String> = Vec::new();
-    let mut unread: Vec<String> = Vec::new();
-    for f in &found {
-        let line = block[f.line - 1].0;
-        match &f.result {
-            Err(e) if e.kind == crate::orders::parse::ParseErrorKind::Empty => {
-                unread.push(format!("  line {line} (part): \"{}\"", f.text));
-            }
-            Err(e) => rejected.push(format!("  line {line}: \"{}\"\n    {e}", f.text)),
-            Ok(o) if o.power.is_some_and(|p| p != power) => rejected.push(format!(
-                "  line {line}: \"{}\"\n    you are signed on as {}, not {}",
-                f.text,
-                v.map.power(power).name,
-                o.power
-                    .map_or(String::new(), |p| v.map.power(p).name.clone())
-            )),
-            Ok(o) => read.push((line, o.command.clone())),
-        }
-    }
-    // Lines with nothing read from them at all.
-    for (i, (n, l)) in block.iter().enumerate() {
-        let t = l.trim();
-        let heading = t.ends_with(':') && t.split_whitespace().count() <= 5;
-        if !found.iter().any(|f| f.line == i + 1)
-            && !heading
-            && t.chars().any(char::is_alphanumeric)
-        {
-            unread.push(format!(
-                "  line {n}: \"{}\"",
-                crate::mail::header_text(t, 72)
-            ));
-        }
-    }
-    if found.is_empty() {
-        s.reply.push_str(&super::submit::unread_text(&unread));
+    let read = read_ahead(&v, power, phase, block);
+    if !read.any {
+        s.reply.push_str(&super::submit::unread_text(&read.unread));
         return Ok(false);
     }
     if super::submit::refused_now(s, &g) {
         return Ok(true);
     }
-    // Merge with what is kept for that phase: a later order for a unit or
-    // a site replaces the kept one.
     let short = v.calendar.short(phase);
-    let kept: Vec<AnyCommand> = later::batches(s.tx, &g.name, Some(power.0))?
+    let before: Vec<String> = later::batches(s.tx, &g.name, Some(power.0))?
         .into_iter()
         .filter(|b| b.phase == short)
-        .flat_map(|b| stored(&v, &b.lines))
+        .flat_map(|b| b.lines)
         .collect();
-    let mut merged: Vec<(AnyCommand, bool)> = kept.into_iter().map(|c| (c, false)).collect();
-    let mut notes: Vec<(usize, String)> = Vec::new();
-    for (line, c) in &read {
-        if let Some(k) = slot(c) {
-            let gone: Vec<String> = merged
-                .iter()
-                .filter(|(h, _)| slot(h) == Some(k))
-                .map(|(h, new)| {
-                    format!(
-                        "{}{}",
-                        format_order(&v.map, h),
-                        if *new { "" } else { " (an earlier mail)" }
-                    )
-                })
-                .collect();
-            if !gone.is_empty() {
-                notes.push((*line, format!("replaces {}", gone.join(", "))));
-            }
-            merged.retain(|(h, _)| slot(h) != Some(k));
-        }
-        merged.push((c.clone(), true));
-    }
-    let lines: Vec<String> = merged.iter().map(|(c, _)| store_form(&v, c)).collect();
+    let (merged, notes) = merge(&v, &before, &read.items);
+    let lines: Vec<String> = merged.iter().map(|k| k.stored.clone()).collect();
     later::clear(s.tx, &g.name, Some(power.0), &short)?;
     later::add(s.tx, &g.name, power.0, &short, &lines)?;
-    if !read.is_empty() {
+    if !read.items.is_empty() {
         s.say(&format!(
             "Kept for {label} (checked when that phase comes; not orders for this one):"
         ));
-        for (line, c) in &read {
-            s.say(&format!("  line {line}: {}", format_order(&v.map, c)));
+        let mut depth = 0usize;
+        for (line, item) in &read.items {
+            let (text, at) = match item {
+                Ok(c) => (format_order(&v.map, c), depth),
+                Err(d @ Directive::If(_)) => {
+                    depth += 1;
+                    (d.show(&v.map), depth - 1)
+                }
+                Err(d @ Directive::EndIf) => {
+                    depth = depth.saturating_sub(1);
+                    (d.show(&v.map), depth)
+                }
+                Err(d) => (d.show(&v.map), depth.saturating_sub(1)),
+            };
+            if *line == 0 {
+                continue;
+            }
+            s.say(&format!("  line {line}: {}{text}", "  ".repeat(at)));
             for (_, n) in notes.iter().filter(|(l, _)| l == line) {
                 s.say(&format!("    {n}"));
             }
         }
         s.reply.push('\n');
     }
-    if !rejected.is_empty() {
+    if !read.rejected.is_empty() {
         s.say("Not accepted:");
-        for r in &rejected {
+        for r in &read.rejected {
             s.say(r);
         }
         s.reply.push('\n');
     }
-    if !unread.is_empty() {
+    if !read.unread.is_empty() {
         s.say("Not read as orders (no order found in these lines):");
-        for u in &unread {
+        for u in &read.unread {
             s.say(u);
         }
         s.reply.push('\n');
     }
     super::held::show_orders(judge, s, game, power)?;
     Ok(true)
+}
+
+/// The lines kept before (`before`, stored forms) and those read now
+/// (`items`), merged: an order outside every IF replaces the order kept
+/// outside every IF for the same unit or build site (njudge honours the
+/// last order for a unit); orders under an IF are kept as they stand, to
+/// be chosen among when the phase comes. Returns the merged lines and the
+/// notes of what each new line replaced.
+fn merge(
+    v: &Variant,
+    before: &[String],
+    items: &[(usize, Result<AnyCommand, Directive>)],
+) -> (Vec<Kept>, Vec<(usize, String)>) {
+    let mut merged: Vec<Kept> = Vec::new();
+    let mut depth = 0usize;
+    for l in before {
+        let d = conditional::kept_directive(&v.map, l);
+        if matches!(d, Some(Directive::EndIf)) {
+            depth = depth.saturating_sub(1);
+        }
+        merged.push(Kept {
+            stored: l.clone(),
+            order: if d.is_none() {
+                stored(v, std::slice::from_ref(l)).pop()
+            } else {
+                None
+            },
+            depth,
+            new: false,
+        });
+        if matches!(d, Some(Directive::If(_))) {
+            depth += 1;
+        }
+    }
+    // Whatever the lines kept before left open is closed before the new.
+    for _ in 0..depth {
+        merged.push(Kept {
+            stored: conditional::kept_form(&v.map, &Directive::EndIf),
+            order: None,
+            depth: 0,
+            new: false,
+        });
+    }
+    let mut notes: Vec<(usize, String)> = Vec::new();
+    let mut depth = 0usize;
+    for (line, item) in items {
+        match item {
+            Ok(c) => {
+                if depth == 0
+                    && let Some(k) = slot(c)
+                {
+                    let gone: Vec<String> = merged
+                        .iter()
+                        .filter(|h| h.depth == 0 && h.order.as_ref().and_then(slot) == Some(k))
+                        .map(|h| {
+                            let o = h
+                                .order
+                                .as_ref()
+                                .map_or(String::new(), |o| format_order(&v.map, o));
+                            format!("{o}{}", if h.new { "" } else { " (an earlier mail)" })
+                        })
+                        .collect();
+                    if !gone.is_empty() {
+                        notes.push((*line, format!("replaces {}", gone.join(", "))));
+                    }
+                    merged
+                        .retain(|h| !(h.depth == 0 && h.order.as_ref().and_then(slot) == Some(k)));
+                }
+                merged.push(Kept {
+                    stored: store_form(v, c),
+                    order: Some(c.clone()),
+                    depth,
+                    new: true,
+                });
+            }
+            Err(d) => {
+                if matches!(d, Directive::EndIf) {
+                    depth = depth.saturating_sub(1);
+                }
+                merged.push(Kept {
+                    stored: conditional::kept_form(&v.map, d),
+                    order: None,
+                    depth,
+                    new: true,
+                });
+                if matches!(d, Directive::If(_)) {
+                    depth += 1;
+                }
+            }
+        }
+    }
+    (merged, notes)
 }
 
 /// Forget what `power` keeps for `phase` (CLEAR under a PHASE line).
@@ -274,10 +435,14 @@ pub(crate) fn bring_in(
         if due != Some(now_rank) {
             // A phase that never came (nobody had to retreat, say).
             if let Some(a) = address {
-                let shown: Vec<String> = stored(v, &lines)
-                    .iter()
-                    .map(|c| format!("  {}\n", format_order(&v.map, c)))
-                    .collect();
+                let shown: Vec<String> = conditional::shown(&v.map, &lines, |l| {
+                    stored(v, &[l.to_string()])
+                        .first()
+                        .map(|c| format_order(&v.map, c))
+                })
+                .iter()
+                .map(|l| format!("  {l}\n"))
+                .collect();
                 out.extend(mail_to(
                     &[a],
                     format!("{}: orders kept for {label} not used", g.name),
@@ -300,7 +465,10 @@ pub(crate) fn bring_in(
         }
         // The phase has come: read the kept orders as a mail's, on the board
         // as it stands.
-        let block: Vec<(usize, String)> = stored(v, &lines)
+        // njudge's IFs are read on the board as the phase begins, as
+        // the player sees it.
+        let used = conditional::used_lines(&v.map, &lines, &conditional::units_seen(v, pos, pid));
+        let block: Vec<(usize, String)> = stored(v, &used)
             .iter()
             .enumerate()
             .map(|(i, c)| (i + 1, format_order(&v.map, c)))

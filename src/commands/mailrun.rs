@@ -9,7 +9,7 @@
 //! reply and in the copy of the mail the judge keeps.
 
 use super::body::{MAX_COMMANDS, MAX_LINES, read_body};
-use super::command::Outcome;
+use super::command::{Governs, Outcome};
 use super::error::CmdError;
 use super::registry::{self, CommandLine};
 use super::{Ctx, Judge, Session, held, submit};
@@ -287,12 +287,16 @@ pub(crate) fn run(
     })
 }
 
-/// Whether a line is a command that carries a password, in its form: a
-/// sign-on, which ends press so that it is carried out and its password
-/// goes to nobody.
+/// Whether a line is a sign-on in its form (a command that says whom the
+/// lines below speak for, and carries a password): it ends press so that
+/// it is carried out and its password goes to nobody. Other commands that
+/// take a password do not: press is prose, and "Watch Piedmont." or "Join
+/// me in Munich" in it are its words (any password in the mail is masked
+/// in press anyway).
 fn carries_password(line: &str) -> bool {
     registry::lookup(line.trim()).is_some_and(|c| {
         c.entry.spec().secret != crate::commands::command::Secret::None
+            && c.entry.spec().echo_failed
             && c.entry.check(&c.args).is_ok()
     })
 }
@@ -359,6 +363,19 @@ fn run_command(
         s.press_out.truncate(press_mark);
     }
     let echo = registry::echo(c, ok);
+    // A line that says who or what the orders below are for, refused,
+    // leaves them read for nothing: never for whoever or whatever came
+    // before it.
+    match c.entry.spec().governs {
+        Governs::Nothing => {}
+        _ if ok => s.void = None,
+        Governs::Seat => {
+            s.ctx = Ctx::None;
+            s.phase_ahead = None;
+            s.void = Some(echo.clone());
+        }
+        Governs::Orders => s.void = Some(echo.clone()),
+    }
     match outcome {
         Outcome::Ran(Ok(())) => {}
         Outcome::NotUnderstood(why) => {
@@ -419,6 +436,13 @@ fn flush_orders(
         return Ok(());
     }
     let block = std::mem::take(pending);
+    if let Some(line) = s.void.clone() {
+        void_orders(judge, s, &line, &block)?;
+        if !s.reply.is_empty() && !s.reply.ends_with("\n\n") {
+            s.reply.push('\n');
+        }
+        return Ok(());
+    }
     match s.ctx.clone() {
         Ctx::Power { game, power } => {
             s.tx.execute_batch("SAVEPOINT orders")?;
@@ -512,6 +536,51 @@ fn flush_orders(
     // A command after the orders starts a paragraph of its own.
     if !s.reply.is_empty() && !s.reply.ends_with("\n\n") {
         s.reply.push('\n');
+    }
+    Ok(())
+}
+
+/// The orders of `block`, below `line` (a sign-on or PHASE that was not
+/// carried out): named, and taken for nothing.
+fn void_orders(
+    judge: &mut Judge,
+    s: &mut Session<'_, '_>,
+    line: &str,
+    block: &[(usize, String)],
+) -> anyhow::Result<()> {
+    let variant = match &s.ctx {
+        Ctx::Power { game, .. } | Ctx::Gm { game } => crate::store::games::load(s.tx, game)?
+            .map_or_else(|| "standard".to_string(), |g| g.variant),
+        Ctx::None => "standard".to_string(),
+    };
+    let v = judge.variant(&variant)?;
+    let parser = crate::orders::parse::OrderParser::with_syntax(&v.map, v.syntax.clone());
+    let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
+    let found = crate::orders::mail::find_orders(&parser, &text.join("\n"), None);
+    if found.is_empty() {
+        return Ok(());
+    }
+    s.did_something = true;
+    s.say(&crate::report::wrap(
+        &format!(
+            "Not taken: these lines are below \"{line}\", which was not done, so they are \
+             orders for nothing (the orders you hold are as they were):"
+        ),
+        72,
+        "",
+    ));
+    let mut lines: Vec<usize> = found.iter().map(|f| f.line).collect();
+    lines.dedup();
+    for i in lines.iter().take(20) {
+        let (n, l) = &block[i - 1];
+        let _ = writeln!(
+            s.reply,
+            "  line {n}: {}",
+            crate::mail::header_text(l.trim(), 72)
+        );
+    }
+    if lines.len() > 20 {
+        let _ = writeln!(s.reply, "  ... and {} more.", lines.len() - 20);
     }
     Ok(())
 }

@@ -19,6 +19,7 @@ mod changes;
 mod cmd;
 pub(crate) mod command;
 mod common;
+mod conditional;
 mod drawn;
 mod ending;
 pub(crate) mod error;

@@ -76,6 +76,7 @@ impl Responder for Judge {
             notices: Vec::new(),
             press_out: Vec::new(),
             phase_ahead: None,
+            void: None,
             stirred: Vec::new(),
             changes: Vec::new(),
             attach: Vec::new(),

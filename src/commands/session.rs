@@ -65,6 +65,10 @@ pub struct Session<'a, 't> {
     /// below it are for, until the next PHASE line or sign-on (`None`: the
     /// current phase).
     pub(crate) phase_ahead: Option<crate::variant::Phase>,
+    /// The line, as echoed, that the orders below were for and that was
+    /// not carried out (a refused sign-on or PHASE): until the next such
+    /// line, orders are read for nothing ([`super::command::Governs`]).
+    pub(crate) void: Option<String>,
     /// Games whose orders or readiness this mail changed: once it is done,
     /// each goes early if it now waits for nobody
     /// ([`Session::settle`]).

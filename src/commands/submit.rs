@@ -13,8 +13,8 @@ use super::{Judge, Session};
 use crate::game::Position;
 use crate::game::record::Status;
 use crate::map::PowerId;
-use crate::orders::mail::find_orders;
-use crate::orders::parse::OrderParser;
+use crate::orders::mail::find_orders_as;
+use crate::orders::parse::{Heading, OrderParser};
 use crate::orders::{AdjustOrder, AnyCommand, Place, format_order, format_unit};
 use crate::rules::view::VariantRules;
 use crate::store::games;
@@ -31,11 +31,27 @@ pub(crate) fn stored(v: &Variant, lines: &[String]) -> Vec<AnyCommand> {
             let phase = match kind {
                 "R" => Some(PhaseKind::Retreat),
                 "A" => Some(PhaseKind::Adjustment),
+                // An IF, ELSE or ENDIF kept for a later phase (`later`).
+                "C" => return None,
                 _ => Some(PhaseKind::Movement),
             };
             parser.parse(text, phase).ok().map(|p| p.command)
         })
         .collect()
+}
+
+/// What a unit named alone (`A Ber`) is in `power`'s adjustment phase at
+/// `pos`: a build when it has builds due, a removal when it has removals
+/// due (njudge reads it so), nothing otherwise.
+pub(crate) fn bare_reads_as(v: &Variant, pos: &Position, power: PowerId) -> Option<Heading> {
+    if pos.phase.kind != PhaseKind::Adjustment {
+        return None;
+    }
+    match crate::game::step::due(v, pos).get(power.index()) {
+        Some(d) if *d > 0 => Some(Heading::Builds),
+        Some(d) if *d < 0 => Some(Heading::Removes),
+        _ => None,
+    }
 }
 
 /// The stored form of an order: its kind and canonical text.
@@ -219,7 +235,12 @@ pub(crate) fn take(
 ) -> Taken {
     let parser = OrderParser::with_syntax(&v.map, v.syntax.clone());
     let text: Vec<&str> = block.iter().map(|(_, l)| l.as_str()).collect();
-    let found = find_orders(&parser, &text.join("\n"), Some(pos.phase.kind));
+    let found = find_orders_as(
+        &parser,
+        &text.join("\n"),
+        Some(pos.phase.kind),
+        bare_reads_as(v, pos, power),
+    );
     // Pieces of lines that held an order but are none themselves go with
     // the unread lines.
     let (pieces, found): (Vec<_>, Vec<_>) = found.into_iter().partition(

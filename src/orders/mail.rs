@@ -234,6 +234,18 @@ pub fn find_orders(
     body: &str,
     phase: Option<PhaseKind>,
 ) -> Vec<FoundOrder> {
+    find_orders_as(parser, body, phase, None)
+}
+
+/// [`find_orders`], knowing what a unit named alone is in an adjustment
+/// phase (`A Ber`: a build for a power with builds due, `bare` the
+/// heading it reads as; see [`Context::bare`]).
+pub fn find_orders_as(
+    parser: &OrderParser<'_>,
+    body: &str,
+    phase: Option<PhaseKind>,
+    bare: Option<Heading>,
+) -> Vec<FoundOrder> {
     let mut out = Vec::new();
     let mut heading: Option<Heading> = None;
     let mut power: Option<PowerId> = None;
@@ -296,6 +308,7 @@ pub fn find_orders(
                     phase,
                     heading,
                     carrier,
+                    bare,
                 },
             );
             carrier = result
@@ -499,7 +512,32 @@ fn looks_like_order(parser: &OrderParser<'_>, seg: &[Token], heading: Option<Hea
             || (t.tok == Tok::Word
                 && t.text != "to"
                 && MARK_WORDS.iter().any(|ws| ws.contains(&t.text.as_str())))
-    })
+    }) || places_only(parser, toks)
+}
+
+/// `budapest serbia`: a place, then where it moves, and nothing else
+/// (DPjudge's order format inserts the dash a player leaves out): words
+/// that are all names of places and read as one move.
+fn places_only(parser: &OrderParser<'_>, toks: &[Token]) -> bool {
+    if toks.len() < 2 || toks.iter().any(|t| t.tok != Tok::Word) {
+        return false;
+    }
+    let line: String = toks
+        .iter()
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let again = lex(&line);
+    matches!(
+        parser.parse_tokens(&line, &again, Context::default()),
+        Ok(ParsedOrder {
+            command: crate::orders::AnyCommand::Main(
+                crate::orders::UnitRef { kind: None, .. },
+                crate::orders::MainCommand::Move { .. }
+            ),
+            ..
+        })
+    )
 }
 
 /// How many units a build or removal names: `2F(Sca)` two (1700 AD's

@@ -6,6 +6,7 @@
 //! the adjudicator's job, because the answer depends on the board (DATC
 //! 4.B.1-4.B.6).
 
+pub mod condition;
 mod lex;
 pub mod mail;
 mod notation;

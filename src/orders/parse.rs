@@ -174,6 +174,12 @@ pub struct Context {
     /// (Abstraction II: `A(Lon) boards F(ENG), A/F(ENG)-MAO, A disembarks
     /// Por`).
     pub carrier: Option<UnitRef>,
+    /// What a unit named alone is in an adjustment phase with no heading
+    /// in force: njudge's `<build>` and `<remove>` may be empty (`A Ber`),
+    /// read as the power's adjustment due makes them (a build when it has
+    /// builds due, a removal when it has removals due), which only the
+    /// caller knows.
+    pub bare: Option<Heading>,
 }
 
 pub(crate) const MOVE_WORDS: &[&str] = &[
@@ -182,7 +188,17 @@ pub(crate) const MOVE_WORDS: &[&str] = &[
 pub(crate) const RETREAT_WORDS: &[&str] = &["r", "retreats", "retreat"];
 pub(crate) const HOLD_WORDS: &[&str] = &["h", "hold", "holds", "stand", "stands", "stays", "hld"];
 pub(crate) const SUPPORT_WORDS: &[&str] = &["s", "support", "supports", "sup", "supp", "sp"];
-pub(crate) const CONVOY_WORDS: &[&str] = &["c", "convoy", "convoys", "cvy", "ferries", "ferry"];
+pub(crate) const CONVOY_WORDS: &[&str] = &[
+    "c",
+    "convoy",
+    "convoys",
+    "cvy",
+    "ferries",
+    "ferry",
+    "transport",
+    "transports",
+    "t",
+];
 pub(crate) const BUILD_WORDS: &[&str] = &["build", "builds", "b"];
 /// `Convert F(Dub) to A`, `Change F(Dub) into an army`.
 const CONVERT_WORDS: &[&str] = &["convert", "change", "transform"];
@@ -359,6 +375,7 @@ impl<'m> OrderParser<'m> {
                 phase,
                 heading: None,
                 carrier: None,
+                bare: None,
             },
         )
     }
@@ -465,7 +482,12 @@ impl<'m> OrderParser<'m> {
             let unit = self.unit(c)?.unit;
             return self.convert_to(c, unit).map(Some);
         }
-        if c.eat_word(&REMOVE_WORDS[..4]) || (kind_next && c.eat_word(&["d"])) {
+        // njudge's `r A Mun` is a removal where removals are ordered.
+        let removing = ctx.heading == Some(Heading::Removes)
+            || (ctx.heading.is_none() && ctx.phase == Some(PhaseKind::Adjustment));
+        if c.eat_word(&REMOVE_WORDS[..4])
+            || (kind_next && (c.eat_word(&["d"]) || (removing && c.eat_word(&["r"]))))
+        {
             let spec = self.unit(c)?;
             return Ok(Some(if retreat {
                 AnyCommand::Retreat(spec.unit, RetreatCommand::Disband)
@@ -526,9 +548,13 @@ impl<'m> OrderParser<'m> {
         retreat: bool,
         unit: UnitRef,
     ) -> Result<Option<AnyCommand>, ParseError> {
-        // A bare unit under a heading.
+        // A bare unit under a heading (or in an adjustment phase, read as
+        // the power's adjustment due makes it).
         if c.end() {
-            return (match ctx.heading {
+            let bare = ctx
+                .bare
+                .filter(|_| ctx.heading.is_none() && ctx.phase == Some(PhaseKind::Adjustment));
+            return (match ctx.heading.or(bare) {
                 Some(Heading::Builds) => Ok(AnyCommand::Adjust(AdjustCommand::Build {
                     kind: unit.kind,
                     at: unit.at,
@@ -691,7 +717,8 @@ impl<'m> OrderParser<'m> {
         if c.eat_word(SUPPORT_WORDS) {
             self.skip_nationality(c);
             let v = self.unit(c)?.unit;
-            if self.move_word(c) {
+            // `F Wal S MAO IRI`: DPjudge's format lets the move's dash go.
+            if self.move_word(c) || self.is_place_here(c) {
                 let to = self.place(c)?;
                 return Ok(Step::SupportMove(v, to));
             }
@@ -701,7 +728,7 @@ impl<'m> OrderParser<'m> {
         if c.eat_word(CONVOY_WORDS) {
             self.skip_nationality(c);
             let v = self.unit(c)?.unit;
-            if !self.move_word(c) {
+            if !self.move_word(c) && !self.is_place_here(c) {
                 return Err(c.expected("`-` and the convoyed army's destination"));
             }
             let to = self.place(c)?;

@@ -60,6 +60,13 @@ pub(crate) fn board(v: &Variant, pos: &Position, viewer: Viewer) -> Board {
                 ));
             }
         }
+        // A unit dislodged where it is hidden is still the power's: its
+        // place is secret, not that it has it (1066 rule 5).
+        hidden += pos
+            .dislodged
+            .iter()
+            .filter(|(u, _)| u.power == p && view.hides_unit(u))
+            .count();
         let centres: Vec<String> = pos
             .owners
             .iter()

@@ -148,6 +148,7 @@
 
 pub(crate) mod budget;
 pub(crate) mod confirm;
+pub(crate) mod diary;
 pub(crate) mod games;
 pub(crate) mod kept;
 pub(crate) mod later;

@@ -337,6 +337,18 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         fingerprint TEXT NOT NULL,
         told TEXT NOT NULL DEFAULT ''
     );",
+    // 15: njudge's diaries: a player's entries, numbered per power (a
+    // number is never used again), kept until the game ends and then sent
+    // to everybody in it.
+    "CREATE TABLE diaries (
+        game TEXT NOT NULL COLLATE NOCASE REFERENCES games (name) ON DELETE CASCADE,
+        power INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, power, n)
+    );",
 ];
 
 /// The PostgreSQL migrations, in order: entry N does what entry N of
@@ -602,6 +614,16 @@ pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
         game CITEXT PRIMARY KEY REFERENCES games (name) ON DELETE CASCADE,
         fingerprint TEXT NOT NULL,
         told TEXT NOT NULL DEFAULT ''
+    );",
+    // 15: njudge's diaries (see the SQLite list).
+    "CREATE TABLE diaries (
+        game CITEXT NOT NULL REFERENCES games (name) ON DELETE CASCADE,
+        power BIGINT NOT NULL,
+        n BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        deleted BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, power, n)
     );",
 ];
 

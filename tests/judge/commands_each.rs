@@ -274,7 +274,13 @@ fn signon_forms_and_one_answer_for_every_failure() {
     );
     // After a failed sign-on, orders are not taken.
     let r = w.reply("spy@example.test", "SIGNON England g nope\nF Lon-ENG");
-    assert!(r.contains("Orders need a SIGNON"), "{r}");
+    assert!(
+        r.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("which was not done, so they are orders for nothing"),
+        "{r}"
+    );
 }
 
 #[test]

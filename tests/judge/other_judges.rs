@@ -368,17 +368,15 @@ fn the_gms_words_are_this_judges_commands_or_refused_by_name() {
     assert!(r.contains("no register of players"), "{r}");
     let r = w.reply("new@example.test", "VERSION");
     assert!(r.contains("runs zinejudge"), "{r}");
-    // A diary is no press and no orders.
+    // A diary is kept for the player: no press and no orders.
     let sent = nj(
         &mut w,
         "England",
         "DIARY\nA Lon-Yor, they will never see it coming\nENDPRESS\nA Lvp-Yor",
     );
     let r = reply_of(&sent, "England");
-    assert!(
-        r.contains("keeps no diaries: the 1 line up to ENDPRESS was"),
-        "{r}"
-    );
+    assert!(r.contains("Kept as diary entry 1 (1 line)"), "{r}");
+    assert_eq!(sent.len(), 1, "nobody else is mailed: {sent:#?}");
     assert!(r.contains("A(Lvp)-Yor") && !r.contains("A(Lon)-Yor"), "{r}");
     // DPjudge's TAKEOVER master@game: a new GM.
     let sent = w.mail("newgm@example.test", "TAKEOVER master@g gm-secret");

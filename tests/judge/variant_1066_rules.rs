@@ -817,7 +817,7 @@ fn summary_tells_the_powers_of_1066_apart() {
     let s = w.reply("obs@example.test", "SUMMARY hastings");
     let header = s
         .lines()
-        .find(|l| l.contains("Duk"))
+        .find(|l| l.contains("Duk Har"))
         .unwrap_or_else(|| panic!("{s}"));
     let names: Vec<&str> = header.split_whitespace().collect();
     assert_eq!(

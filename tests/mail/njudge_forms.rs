@@ -473,7 +473,7 @@ fn njudge_force_begin_predict_terminate_activate_become_status_map_get_version_d
         "DIARY\nA Lon-Yor, they will never see it coming\nENDPRESS\nA Lvp-Yor",
     );
     s.reply()
-        .says(&["keeps no diaries: the 1 line up to ENDPRESS was"])
+        .says(&["Kept as diary entry 1 (1 line), sent to nobody now"])
         .lines(&["A(Lvp)-Yor"])
         .never_says(&["A(Lon)-Yor"]);
     let s = post.mail(
@@ -569,5 +569,53 @@ fn njudge_phase_season_year_phase_orders_across_a_retreat_and_an_adjustment() {
     // in occupied Vienna refused, and the refusal mailed to Austria.
     having(&s, &addr("Russia"), "retreats")[0].says(&["Ukr"]);
     having(&s, &addr("Austria"), "sent ahead")[0].says(&["Build F(Tri)", "Not accepted"]);
+    post.finish(std::time::Duration::from_secs(2));
+}
+
+/// njudge's conditional orders for a later phase, through the real mail
+/// servers: under `PHASE Fall 1901 Movement`, `IF Russian A Gal THEN` ...
+/// `ELSE` ... `ENDIF` is kept, and when Fall comes the branch its board
+/// holds (Russia walked into Galicia in Spring) is played; a refused
+/// `PHASE Spring 1907` leaves the orders below it for nothing, and the
+/// Spring orders stand.
+#[test]
+fn njudge_phase_if_else_endif_played_by_the_board_fall_begins_with() {
+    let ms = mail_system!("njudge_phase_if_else_endif_played_by_the_board_fall_begins_with");
+    let tmp = TempDir::new("nj-if");
+    let j = judge(&ms, &tmp);
+    let w = watched();
+    let refs: Vec<&str> = w.iter().map(String::as_str).collect();
+    let mut post = Post::new(&ms, &j, "zinejudge test", &refs);
+    started(&mut post);
+    nj(&mut post, "France", "spring", "A Par-Bur");
+    nj(
+        &mut post,
+        "France",
+        "too far",
+        "PHASE Spring 1907\nA Par-Pic",
+    )
+    .reply()
+    .says(&["which was not done, so they are orders for nothing"])
+    .never_says(&["A(Par)-Pic"]);
+    nj(
+        &mut post,
+        "France",
+        "fall",
+        "PHASE Fall 1901 Movement\nIF Russian A Gal THEN\nA Bur-Mun\nELSE\nA Bur-Bel\nENDIF",
+    )
+    .reply()
+    .says(&["Kept for Fall 1901 movement", "IF Russian A Gal", "ELSE"]);
+    nj(&mut post, "Russia", "spring", "A War-Gal");
+    let s = gm(&mut post, "process", "PROCESS");
+    having(&s, &addr("France"), "Spring 1901")[0]
+        .says(&["A(Par)-Bur"])
+        .never_says(&["Pic"]);
+    having(&s, &addr("France"), "sent ahead")[0]
+        .says(&["A(Bur)-Mun"])
+        .never_says(&["A(Bur)-Bel"]);
+    let s = gm(&mut post, "process", "PROCESS");
+    having(&s, &addr("France"), "Fall 1901")[0]
+        .says(&["A(Bur)-Mun"])
+        .never_says(&["A(Bur)-Bel"]);
     post.finish(std::time::Duration::from_secs(2));
 }

@@ -6,7 +6,7 @@
 //! MASTER (the only player of a new game makes itself its master) is
 //! refused: here the author of CREATE is the GM.
 
-use crate::commands::command::{Args, Command, Gm, Spec};
+use crate::commands::command::{Args, Command, Gm, Governs, Spec};
 use crate::commands::error::CmdResult;
 use crate::commands::{Ctx, Judge, Session, find_power, load};
 use crate::store::games;
@@ -15,11 +15,14 @@ use crate::store::games;
 pub(crate) struct Become(String);
 
 impl Command for Become {
-    const SPEC: Spec = Spec::new(
-        "BECOME",
-        "BECOME power",
-        "Act for a power for the rest of the mail (its orders, its commands); its player is told.",
-    );
+    const SPEC: Spec = Spec {
+        governs: Governs::Orders,
+        ..Spec::new(
+            "BECOME",
+            "BECOME power",
+            "Act for a power for the rest of the mail (its orders, its commands); its player is told.",
+        )
+    };
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
         let a = args.bare();

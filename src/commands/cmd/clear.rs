@@ -20,6 +20,14 @@ impl Command for Clear {
         args.none(&Self::SPEC).map(|_| Clear)
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
+        // Below a PHASE line that was refused, CLEAR is for that phase:
+        // it withdraws nothing of any other.
+        if let Some(line) = &s.void {
+            return Err(format!(
+                "CLEAR is below \"{line}\", which was not done: nothing was withdrawn"
+            )
+            .into());
+        }
         if let Some(phase) = s.phase_ahead {
             let g = crate::commands::load(s.tx, &seat.game)?;
             let v = judge.variant(&g.variant)?;

@@ -5,7 +5,9 @@
 //! DPjudge's `CREATE game password [variant]` (told from this judge's
 //! form by where the variant's name stands; standard when none is named).
 
-use crate::commands::command::{Anyone, Args, Command, Secret, Spec, game_words, valid_game_name};
+use crate::commands::command::{
+    Anyone, Args, Command, Governs, Secret, Spec, game_words, valid_game_name,
+};
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::{Ctx, Judge, Session, find_power};
 use crate::game::Position;
@@ -79,6 +81,7 @@ impl Command for Create {
     const SPEC: Spec = Spec {
         secret: Secret::Varies,
         registers: true,
+        governs: Governs::Seat,
         ..Spec::new(
             "CREATE",
             "CREATE game variant password [WITH optional powers]",

@@ -13,8 +13,8 @@ pub(crate) struct Eject(String);
 impl Command for Eject {
     const SPEC: Spec = Spec::new(
         "EJECT",
-        "EJECT power",
-        "Remove a power's player; the power is open for a replacement.",
+        "EJECT power|address",
+        "Remove a power's player (or an observer, by address); the power is open for a replacement.",
     );
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
@@ -27,8 +27,32 @@ impl Command for Eject {
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
         let g = load(s.tx, &game)?;
         let v = judge.variant(&g.variant)?;
-        let pid = find_power(&v, &self.0)?;
         let mut seats = games::seats(s.tx, &game)?;
+        // njudge's EJECT email: a player or an observer, by address.
+        let pid = if self.0.contains('@') {
+            let a = self.0.trim_matches(['<', '>']);
+            match seats.iter().find(|x| {
+                x.address
+                    .as_deref()
+                    .is_some_and(|b| b.eq_ignore_ascii_case(a))
+            }) {
+                Some(x) => crate::map::PowerId(x.power),
+                None => {
+                    let watching = games::observers(s.tx, &game)?;
+                    let Some(w) = watching.iter().find(|b| b.eq_ignore_ascii_case(a)) else {
+                        return Err(format!(
+                            "nobody with the address {a} plays or observes {game}"
+                        )
+                        .into());
+                    };
+                    games::set_observer(s.tx, &game, w, false)?;
+                    s.say(&format!("  {w} no longer observes {game}."));
+                    return Ok(());
+                }
+            }
+        } else {
+            find_power(&v, &self.0)?
+        };
         let seat = &mut seats[pid.index()];
         let old = seat.address.take();
         seat.hash = None;

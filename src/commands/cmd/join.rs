@@ -10,7 +10,9 @@
 //! come gives each the first free power of their list at once, and
 //! refuses a list whose powers are all taken rather than give another.
 
-use crate::commands::command::{Anyone, Args, Command, Gm, Secret, Spec, game_words};
+use crate::commands::command::{
+    Anyone, Args, Command, Gm, Governs, Player, PlayerSeat, Secret, Spec, game_words,
+};
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::{Ctx, Judge, Session, find_power, load};
 use crate::game::record::{Assignment, SeatStatus, Status};
@@ -83,9 +85,10 @@ impl Command for Join {
     const SPEC: Spec = Spec {
         secret: Secret::Arg(1),
         registers: true,
+        governs: Governs::Seat,
         ..Spec::new(
             "JOIN",
-            "JOIN game password [powers in order of preference]",
+            "JOIN game password [powers in order of preference]  (also DPjudge's JOIN power@game password)",
             "Join a forming game with a password of your own choosing; name the powers you want, best first. The powers are given when the game starts (SET ASSIGNMENT says how); it starts when every seat is taken.",
         )
     };
@@ -98,15 +101,24 @@ impl Command for Join {
         if w.len() < 2 {
             return Err(format!("write {}", Self::SPEC.usage));
         }
+        let mut prefs: Vec<String> = w[2..]
+            .iter()
+            .flat_map(|x| x.split(','))
+            .map(|x| x.trim_matches(['.', ';']).to_string())
+            .filter(|x| !x.is_empty())
+            .collect();
+        // DPjudge's `JOIN france@game password`: the power wanted, first.
+        let game = match w[0].split_once('@') {
+            Some((power, game)) if !power.is_empty() && !game.is_empty() => {
+                prefs.insert(0, power.to_string());
+                game.to_string()
+            }
+            _ => w[0].clone(),
+        };
         Ok(Join {
-            game: w[0].clone(),
+            game,
             password: w[1].clone(),
-            prefs: w[2..]
-                .iter()
-                .flat_map(|x| x.split(','))
-                .map(|x| x.trim_matches(['.', ';']).to_string())
-                .filter(|x| !x.is_empty())
-                .collect(),
+            prefs,
         })
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
@@ -315,6 +327,115 @@ impl Command for Assign {
             "  {} goes to {}.",
             v.map.power(to).name,
             crate::mail::header_text(&self.address, 60)
+        ));
+        Ok(())
+    }
+}
+
+/// njudge's SET PREFERENCE list: the powers wanted, best first, while the
+/// game forms.
+pub(crate) struct SetPreference(Vec<String>);
+
+/// The powers of njudge's preference list: initials run together
+/// (`EFG`), equal ones in brackets (`E[FGR][TAI]`, `f(ergti)a`), names
+/// (`England, France`), or `*` (any); `None`: `*`.
+fn preference_words(v: &Variant, words: &[String]) -> Result<Option<Vec<String>>, String> {
+    let joined = words.join(" ");
+    if joined.trim() == "*" {
+        return Ok(None);
+    }
+    let letters = crate::commands::power_letters(v);
+    let squeezed: String = joined
+        .chars()
+        .filter(|c| !matches!(c, '[' | ']' | '(' | ')' | ' ' | ','))
+        .collect();
+    // Initials: every letter a power's.
+    if !squeezed.is_empty()
+        && words.len() == 1
+        && squeezed
+            .chars()
+            .all(|c| letters.contains(&c.to_ascii_uppercase()))
+    {
+        return Ok(Some(squeezed.chars().map(|c| c.to_string()).collect()));
+    }
+    Ok(Some(
+        words
+            .iter()
+            .flat_map(|x| x.split(','))
+            .map(|x| x.trim_matches(['.', ';']).to_string())
+            .filter(|x| !x.is_empty())
+            .collect(),
+    ))
+}
+
+impl Command for SetPreference {
+    const SPEC: Spec = Spec {
+        other_judges: true,
+        also: &["SET PREFERENCES", "SET PREF"],
+        ..Spec::new(
+            "SET PREFERENCE",
+            "SET PREFERENCE EFG  (njudge; also E[FGR][TAI], *, or names: this judge's JOIN game password powers)",
+            "The powers you want, best first, while the game forms.",
+        )
+    };
+    type Role = Player;
+    fn parse(args: &Args) -> Result<Self, String> {
+        let a = args.bare();
+        if a.is_empty() {
+            return Err(format!("write {}", Self::SPEC.usage));
+        }
+        Ok(SetPreference(a.words))
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: PlayerSeat) -> CmdResult {
+        let g = load(s.tx, &seat.game)?;
+        if g.status != Status::Forming {
+            return Err(format!(
+                "the powers of {} are given already: a preference counts only while a game \
+                 forms",
+                g.name
+            )
+            .into());
+        }
+        let v = judge.variant(&g.variant)?;
+        let mut seats = games::seats(s.tx, &g.name)?;
+        if g.settings.assignment == Assignment::FirstCome {
+            return Err(format!(
+                "{} gives powers first come: you have {} already (the GM's SET ASSIGNMENT \
+                 PREFERENCE lets lists count)",
+                g.name,
+                v.map.power(seat.power).name
+            )
+            .into());
+        }
+        let words = preference_words(&v, &self.0)?;
+        let wanted = match &words {
+            None => Vec::new(),
+            Some(w) => wishes(&v, &seats, w, s),
+        };
+        if words.as_ref().is_some_and(|w| !w.is_empty()) && wanted.is_empty() {
+            return Err("no power of this game in that list: nothing was changed".into());
+        }
+        let mine = &mut seats[seat.power.index()];
+        mine.prefs = wanted.iter().map(|p| p.0).collect();
+        games::save_seat(s.tx, &g.name, mine)?;
+        let equal = self.0.iter().any(|w| w.contains(['[', '(']));
+        s.say(&crate::report::wrap(
+            &format!(
+                "  Your preference: {}.{}",
+                if wanted.is_empty() {
+                    "any power (random among what the others' lists leave)".to_string()
+                } else {
+                    names(&v, &wanted)
+                },
+                if equal {
+                    " Powers in brackets count in the order written here (the judge \
+                     ranks every wish)."
+                } else {
+                    ""
+                }
+            ),
+            72,
+            "  ",
         ));
         Ok(())
     }

@@ -2,11 +2,12 @@
 
 use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::{Judge, Session, load, position, time};
+use crate::commands::{Ctx, Judge, Session, load, position, time};
 use crate::game::record::{Nmr, Press, SeatStatus, Status, Style};
 use crate::map::PowerId;
 use crate::rules::view::VariantRules;
 use crate::store::games;
+use crate::variant::features::Viewer;
 use std::fmt::Write;
 
 /// LIST, LIST PAGE n, LIST FINISHED [PAGE n], LIST game.
@@ -21,6 +22,10 @@ pub(crate) enum List {
     },
     /// One game in detail.
     One(String),
+    /// `LIST` alone: after a sign-on, the signed-on game in detail (njudge's
+    /// `ply/ LIST`, DPjudge's "the status of a game you have already signed
+    /// on to"); else the games.
+    Here,
 }
 
 /// Games in one reply to LIST: a judge that has run for years holds
@@ -39,7 +44,8 @@ impl Command for List {
         "LIST",
         "LIST [game | PAGE n | FINISHED [PAGE n]]",
         "The games forming or in play (variant, phase, deadline, open powers), 40 a page; \
-         FINISHED: the finished games and their results; or one game in detail.",
+         FINISHED: the finished games and their results; or one game in detail, its units \
+         and centres (LIST alone after a sign-on: the signed-on game).",
     );
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
@@ -57,6 +63,7 @@ impl Command for List {
             _ => (false, words.as_slice()),
         };
         match rest {
+            [] if !finished && args.bare().is_empty() => Ok(List::Here),
             [] => Ok(List::Games { finished, page: 1 }),
             [p, n] if p.eq_ignore_ascii_case("page") => match n.parse::<usize>() {
                 Ok(page) if page >= 1 => Ok(List::Games { finished, page }),
@@ -70,6 +77,13 @@ impl Command for List {
         match self {
             List::Games { finished, page } => list_all(judge, s, finished, page),
             List::One(g) => list_one(judge, s, &g),
+            List::Here => match &s.ctx {
+                Ctx::Power { game, .. } | Ctx::Gm { game } => {
+                    let game = game.clone();
+                    list_one(judge, s, &game)
+                }
+                Ctx::None => list_all(judge, s, false, 1),
+            },
         }
     }
 }
@@ -337,6 +351,24 @@ fn list_one(judge: &mut Judge, s: &mut Session<'_, '_>, name: &str) -> CmdResult
                 String::new()
             }
         );
+    }
+    // njudge: "the full report for that game ... along with unit positions
+    // and supply center holdings", as the reader may see them.
+    let viewer = match &s.ctx {
+        Ctx::Power { game, power } if game.eq_ignore_ascii_case(&g.name) => Viewer::Power(*power),
+        Ctx::Gm { game } if game.eq_ignore_ascii_case(&g.name) => Viewer::Gm,
+        _ => Viewer::Public,
+    };
+    if g.status != Status::Forming {
+        let board = crate::report::board::board(&v, &pos, viewer);
+        let text = judge
+            .templates
+            .text("board.txt", &serde_json::json!({ "board": board }))
+            .map_err(anyhow::Error::from)?;
+        t.push('\n');
+        for line in text.lines() {
+            let _ = writeln!(t, "  {line}");
+        }
     }
     s.say(&t);
     Ok(())

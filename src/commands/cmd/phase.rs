@@ -3,7 +3,7 @@
 //! and read when it comes (see [`crate::commands::later`]). PHASE naming
 //! the current phase brings the lines below back to it.
 
-use crate::commands::command::{Args, Command, Player, PlayerSeat, Spec};
+use crate::commands::command::{Args, Command, Governs, Player, PlayerSeat, Spec};
 use crate::commands::error::CmdResult;
 use crate::commands::{Judge, Session, later, load};
 
@@ -11,11 +11,14 @@ use crate::commands::{Judge, Session, later, load};
 pub(crate) struct PhaseAhead(String);
 
 impl Command for PhaseAhead {
-    const SPEC: Spec = Spec::new(
-        "PHASE",
-        "PHASE season year phase  (PHASE Fall 1901 Retreat; orders below it are for that phase)",
-        "Send orders ahead: those below it are kept for that later phase and checked when it comes.",
-    );
+    const SPEC: Spec = Spec {
+        governs: Governs::Orders,
+        ..Spec::new(
+            "PHASE",
+            "PHASE season year phase  (PHASE Fall 1901 Retreat; orders below it are for that phase)",
+            "Send orders ahead: those below it are kept for that later phase and checked when it comes.",
+        )
+    };
     type Role = Player;
     fn parse(args: &Args) -> Result<Self, String> {
         let a = args.bare();

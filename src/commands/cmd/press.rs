@@ -14,11 +14,32 @@ use crate::store::games;
 use crate::store::games::GameRow;
 use crate::variant::Variant;
 
-/// PRESS [TO] readers [GREY|WHITE].
-pub(crate) struct Press(Header);
+/// PRESS [TO] readers [GREY|WHITE]; `Err`: a press line of njudge's or
+/// DPjudge's that this judge refuses (PRESS with no readers, which njudge
+/// sends nowhere; FAKE and FROM), with why.
+pub(crate) struct Press(Result<Header, String>);
 
 /// BROADCAST [GREY|WHITE] [TO readers].
-pub(crate) struct Broadcast(Header);
+pub(crate) struct Broadcast(Result<Header, String>);
+
+/// The header of a press line; a form the other judges teach that this
+/// judge does not send (`PRESS` alone, FAKE, FROM) is refused when run, so
+/// its text is consumed and nothing goes out.
+fn header(args: &Args, broadcast: bool) -> Result<Result<Header, String>, String> {
+    match Header::read(&args.words, broadcast) {
+        Ok(h) => Ok(Ok(h)),
+        Err(e)
+            if args.bare().is_empty()
+                || args
+                    .words
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case("fake") || w.eq_ignore_ascii_case("from")) =>
+        {
+            Ok(Err(format!("{e}; nothing was sent")))
+        }
+        Err(e) => Err(e),
+    }
+}
 
 impl Command for Press {
     const SPEC: Spec = Spec {
@@ -33,10 +54,10 @@ impl Command for Press {
     };
     type Role = SignedOn;
     fn parse(args: &Args) -> Result<Self, String> {
-        Header::read(&args.words, false).map(Press)
+        header(args, false).map(Press)
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
-        send(judge, s, &seat, &self.0)
+        send(judge, s, &seat, &self.0?)
     }
 }
 
@@ -51,10 +72,10 @@ impl Command for Broadcast {
     };
     type Role = SignedOn;
     fn parse(args: &Args) -> Result<Self, String> {
-        Header::read(&args.words, true).map(Broadcast)
+        header(args, true).map(Broadcast)
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
-        send(judge, s, &seat, &self.0)
+        send(judge, s, &seat, &self.0?)
     }
 }
 
@@ -125,7 +146,18 @@ fn send(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &AnySeat, header: &Hea
                 t.extend(observers);
             }
             let ns: Vec<String> = list.iter().map(|t| target_name(&v, *t)).collect();
-            (t, format!("everybody but {}", ns.join(", ")))
+            // The powers it reaches, named: the writer sees at once whom
+            // the complement holds (njudge's `TO ALL BUT G`, `-G`).
+            let reached: Vec<String> = seats
+                .iter()
+                .map(|x| crate::map::PowerId(x.power))
+                .filter(|p| !list.contains(&Target::Power(*p)) && Some(*p) != seat.power)
+                .map(|p| v.map.power(p).name.clone())
+                .collect();
+            (
+                t,
+                format!("everybody but {} ({})", ns.join(", "), reached.join(", ")),
+            )
         }
     };
     let signed = if grey {

@@ -7,20 +7,39 @@ use crate::commands::{Judge, Session, load, mail_to, play, position, time};
 use crate::game::record::Status;
 use crate::store::games;
 
-/// ROLLBACK [phase].
-pub(crate) struct Rollback(Option<String>);
+/// ROLLBACK [phase | turn], with DPjudge's RESTORE and FULL.
+pub(crate) struct Rollback {
+    /// The phase (`S1901M`) or njudge's turn number (`1`: the first phase
+    /// played); `None`: the last phase played.
+    to: Option<String>,
+    /// DPjudge's RESTORE, FULL: said what they do here.
+    options: Vec<String>,
+}
 
 impl Command for Rollback {
-    const SPEC: Spec = Spec::new(
-        "ROLLBACK",
-        "ROLLBACK [phase]",
-        "Go back to the start of the last phase played (or of the phase named).",
-    );
+    const SPEC: Spec = Spec {
+        also: &["ROLL BACK"],
+        ..Spec::new(
+            "ROLLBACK",
+            "ROLLBACK [phase | turn number]",
+            "Go back to the start of the last phase played (or of the phase named: S1901M, or njudge's turn number, 1 the first phase played).",
+        )
+    };
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
-        match args.bare().words.as_slice() {
-            [] => Ok(Rollback(None)),
-            [p] => Ok(Rollback(Some(p.clone()))),
+        let (options, rest): (Vec<String>, Vec<String>) =
+            args.bare().words.into_iter().partition(|w| {
+                matches!(
+                    w.to_ascii_uppercase().as_str(),
+                    "RESTORE" | "RECOVER" | "FULL"
+                )
+            });
+        match rest.as_slice() {
+            [] => Ok(Rollback { to: None, options }),
+            [p] => Ok(Rollback {
+                to: Some(p.clone()),
+                options,
+            }),
             _ => Err(format!("write {}", Self::SPEC.usage)),
         }
     }
@@ -28,18 +47,35 @@ impl Command for Rollback {
         let mut g = load(s.tx, &game)?;
         let v = judge.variant(&g.variant)?;
         let rows = games::history(s.tx, &g.name)?;
-        let phase = self.0.as_deref();
+        let phase = self.to.as_deref();
+        if phase.is_some_and(|p| p.eq_ignore_ascii_case("forming")) {
+            return Err(
+                "a game here does not go back to forming: ROLLBACK to its first phase \
+                        (ROLLBACK 1) starts it again, the powers as they were"
+                    .into(),
+            );
+        }
+        let played: Vec<&games::HistoryRow> = rows.iter().filter(|r| r.kind == "phase").collect();
         let target = match phase {
-            None => rows.iter().rev().find(|r| r.kind == "phase"),
-            Some(p) => rows
+            None => played.last().copied(),
+            // njudge's turn number: the phases played, from 1.
+            Some(p) if p.bytes().all(|b| b.is_ascii_digit()) => p
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| played.get(i).copied()),
+            Some(p) => played
                 .iter()
-                .find(|r| r.kind == "phase" && r.phase.eq_ignore_ascii_case(p.trim())),
+                .copied()
+                .find(|r| r.phase.eq_ignore_ascii_case(p.trim())),
         }
         .ok_or_else(|| match phase {
             None => CmdError::refused("nothing to roll back: no phase has been played"),
             Some(p) => CmdError::refused(format!(
-                "no phase {} in the history (phases look like S1901M)",
-                crate::mail::header_text(p, 20)
+                "no phase {} in the history (phases look like S1901M; turns are numbered \
+                 from 1, {} played)",
+                crate::mail::header_text(p, 20),
+                played.len()
             )),
         })?;
         g.position = target.position.clone();
@@ -70,6 +106,16 @@ impl Command for Rollback {
         s.say(&format!(
             "  Rolled back to the start of {label}; deadline {d}."
         ));
+        for o in &self.options {
+            s.say(&match o.to_ascii_uppercase().as_str() {
+                "FULL" => "  (FULL: settings are not rolled back here; the players and \
+                           settings stay as they are now.)"
+                    .to_string(),
+                _ => "  (RESTORE: the orders of that phase are not kept here; they are sent \
+                      again.)"
+                    .to_string(),
+            });
+        }
         let mut to: Vec<String> = games::seats(s.tx, &g.name)?
             .into_iter()
             .filter_map(|x| x.address)

@@ -38,6 +38,17 @@ impl Command for SetAddress {
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, seat: AnySeat) -> CmdResult {
         let new = s.sender.from.email.clone();
+        // DPjudge's `SET ADDRESS a@x,b@y`: mail to several boxes.
+        if let Some(a) = &self.0
+            && a.contains(',')
+        {
+            return Err(
+                "a seat here has one address, the one its mail comes from: send \
+                        SET ADDRESS from the address that is to get the game's mail, signed on \
+                        (your mail program can forward it to the others)"
+                    .into(),
+            );
+        }
         if let Some(a) = &self.0
             && !a.eq_ignore_ascii_case(&new)
         {

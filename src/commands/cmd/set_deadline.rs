@@ -18,10 +18,19 @@ impl Command for SetDeadline {
     );
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
-        if args.is_empty() {
+        let mut words = args.bare().words;
+        // DPjudge: `SET DEADLINE TO Sat 12:00`, `SET DEADLINE ON 20 Jan`.
+        if words.len() > 1
+            && words
+                .first()
+                .is_some_and(|w| w.eq_ignore_ascii_case("to") || w.eq_ignore_ascii_case("on"))
+        {
+            words.remove(0);
+        }
+        if words.is_empty() {
             return Err(format!("write {}", Self::SPEC.usage));
         }
-        Ok(SetDeadline(args.bare().rest(0)))
+        Ok(SetDeadline(words.join(" ")))
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
         let mut g = load(s.tx, &game)?;
@@ -33,7 +42,30 @@ impl Command for SetDeadline {
             )
             .into());
         }
-        let d = time::parse_deadline(&self.0, &g.settings.timezone, s.now, g.deadline)?;
+        // A day without a time (njudge's `SET DEADLINE Fri`, `SET DEADLINE
+        // 15 Jan`): at the game clock's time, else njudge's 23:30.
+        // The text as written is tried first, so that its own error is the
+        // one told when neither reading works.
+        let relative = ['+', '-'].iter().any(|c| self.0.starts_with(*c))
+            || self.0.to_ascii_lowercase().starts_with("in ");
+        let (d, default) =
+            match time::parse_deadline(&self.0, &g.settings.timezone, s.now, g.deadline) {
+                Ok(d) => (d, None),
+                Err(e) if relative || self.0.contains(':') => return Err(e.into()),
+                Err(e) => {
+                    let at = g.settings.deadline_time.unwrap_or(23 * 60 + 30);
+                    let hm = format!("{:02}:{:02}", at / 60, at % 60);
+                    match time::parse_deadline(
+                        &format!("{} {hm}", self.0),
+                        &g.settings.timezone,
+                        s.now,
+                        g.deadline,
+                    ) {
+                        Ok(d) => (d, Some(hm)),
+                        Err(_) => return Err(e.into()),
+                    }
+                }
+            };
         g.deadline = Some(d.at);
         g.reminded = false;
         g.grace_noticed = false;
@@ -45,6 +77,16 @@ impl Command for SetDeadline {
         s.say(&format!("  The deadline is now {shown}."));
         if let Some(w) = &d.warning {
             s.say(&format!("  Note: {w}."));
+        }
+        if let Some(hm) = default {
+            s.say(&format!(
+                "  (No time was written: {hm}, {}.)",
+                if g.settings.deadline_time.is_some() {
+                    "the game clock's"
+                } else {
+                    "as on njudge"
+                }
+            ));
         }
         if g.status == Status::Forming {
             s.say(

@@ -1,64 +1,196 @@
-//! njudge's deadline settings, `SET MOVES NEXT 48.0` and `SET RETREATS NEXT
-//! 23` (hours from the start of a phase to its deadline): this judge's
-//! phase lengths (SET PHASE LENGTH). Retreats and adjustments share one
-//! length here, so either sets both, and the reply says so. njudge's other
-//! parameters (CLOCK, MIN, DELAY, DAYS, GRACE per phase) have no
-//! counterpart and are refused with what this judge has instead.
+//! njudge's deadline settings, `SET MOVES NEXT 48.0 DELAY 1.0`, `SET
+//! RETREATS NEXT 23`, `SET MOVE CLOCK 1410 DAYS -MTWTF-` (its deadlines
+//! file): each parameter as this judge has it. NEXT (hours from the start
+//! of a phase to its deadline) is the phase's length (SET PHASE LENGTH);
+//! retreats and adjustments share one length here, so either sets both.
+//! CLOCK (minutes past midnight) and DAYS (the days a deadline may fall
+//! on, `SMTWTFS`) are the game clock (SET CLOCK), one for every kind of
+//! phase; GRACE is the one grace period (SET GRACE). MIN and DELAY have no
+//! counterpart: they are said not taken, with what this judge has instead,
+//! and the line's other parameters are taken.
 
+use super::settings::set_told;
 use crate::commands::command::{Args, Command, Gm, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::{Judge, Session, load, time};
-use crate::store::games;
+use crate::commands::{Judge, Session, time};
+use crate::game::record::Weekdays;
 
-/// SET MOVES NEXT hours.
-pub(crate) struct SetMovesTiming(u32);
-/// SET RETREATS|ADJUSTS|BUILDS NEXT hours.
-pub(crate) struct SetShortTiming(u32);
+/// The parameters of one line.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Timing {
+    /// NEXT, in minutes.
+    next: Option<u32>,
+    /// CLOCK, minutes past midnight (negative: none).
+    clock: Option<i32>,
+    /// DAYS.
+    days: Option<Weekdays>,
+    /// GRACE, in minutes.
+    grace: Option<u32>,
+    /// MIN and DELAY, as written: not taken.
+    not_taken: Vec<String>,
+}
 
-/// The minutes of `NEXT hours` (decimal hours, as njudge writes them),
-/// refusing the parameters this judge has no counterpart of.
-fn next(args: &Args, spec: &Spec) -> Result<u32, String> {
-    let w = args.bare().words;
-    let mut minutes = None;
-    let mut i = 0;
-    while i < w.len() {
-        let key = w[i].to_ascii_uppercase();
-        let value = w
-            .get(i + 1)
-            .ok_or_else(|| format!("write {}", spec.usage))?;
-        match key.as_str() {
-            "NEXT" => {
-                let hours: f64 = value
-                    .parse()
-                    .map_err(|_| format!("NEXT takes hours, as 48.0 (write {})", spec.usage))?;
-                if !(0.0..=24.0 * 366.0).contains(&hours) {
-                    return Err("NEXT is at most a year of hours".into());
-                }
-                minutes = Some((hours * 60.0).round() as u32);
-            }
-            "GRACE" => {
-                return Err(
-                    "this judge has one grace period for every phase: SET GRACE 24h".into(),
-                );
-            }
-            "CLOCK" | "DAYS" => {
-                return Err(format!(
-                    "this judge sets no time of day nor days of the week for deadlines: a \
-                     phase lasts its length (SET MOVES NEXT 48.0 or SET PHASE LENGTH 48h), \
-                     and SET DEADLINE sets one by hand; {key} was not taken"
-                ));
-            }
-            "MIN" | "DELAY" => {
-                return Err(format!(
-                    "this judge has no {key}: a phase is processed at its deadline, or when \
-                     every player says READY"
-                ));
-            }
-            _ => return Err(format!("write {}", spec.usage)),
-        }
-        i += 2;
+/// SET MOVES ...
+pub(crate) struct SetMovesTiming(Timing);
+/// SET RETREATS|ADJUSTS|BUILDS ...
+pub(crate) struct SetShortTiming(Timing);
+
+/// Decimal hours as minutes (`48.0`, `0.5`).
+fn hours(key: &str, value: &str, spec: &Spec) -> Result<u32, String> {
+    let h: f64 = value
+        .parse()
+        .map_err(|_| format!("{key} takes hours, as 48.0 (write {})", spec.usage))?;
+    if !(0.0..=24.0 * 366.0).contains(&h) {
+        return Err(format!("{key} is at most a year of hours"));
     }
-    minutes.ok_or_else(|| format!("write {}", spec.usage))
+    Ok((h * 60.0).round() as u32)
+}
+
+/// njudge's DAYS: seven letters from Sunday (`-MTWTF-`), a letter a day a
+/// deadline may fall on, `-` one it may not (a small letter, "after noon",
+/// is a day it may).
+fn days(value: &str) -> Result<Weekdays, String> {
+    let chars: Vec<char> = value.chars().collect();
+    if chars.len() != 7 {
+        return Err("DAYS takes seven letters, from Sunday: -MTWTF- (weekdays)".into());
+    }
+    let mut bits = 0u8;
+    for (i, c) in chars.iter().enumerate() {
+        if *c != '-' {
+            // Sunday first there; Monday is 0 here.
+            bits |= 1 << ((i + 6) % 7);
+        }
+    }
+    if bits == 0 {
+        return Err("DAYS leaves no day for a deadline".into());
+    }
+    Ok(Weekdays(bits))
+}
+
+/// The parameters of `SET MOVES ...`.
+fn read(args: &Args, spec: &Spec) -> Result<Timing, String> {
+    let w = args.bare().words;
+    if w.is_empty() {
+        return Err(format!("write {}", spec.usage));
+    }
+    let mut t = Timing::default();
+    for pair in w.chunks(2) {
+        let key = pair[0].to_ascii_uppercase();
+        let value = pair
+            .get(1)
+            .ok_or_else(|| format!("{key} needs a value (write {})", spec.usage))?;
+        match key.as_str() {
+            "NEXT" => t.next = Some(hours(&key, value, spec)?),
+            "GRACE" => t.grace = Some(hours(&key, value, spec)?),
+            "CLOCK" => {
+                let m: f64 = value
+                    .parse()
+                    .map_err(|_| "CLOCK takes minutes past midnight (1410: 23:30)".to_string())?;
+                if m >= 24.0 * 60.0 {
+                    return Err("CLOCK is under 1440 minutes past midnight".into());
+                }
+                t.clock = Some(m as i32);
+            }
+            "DAYS" => t.days = Some(days(value)?),
+            "MIN" | "DELAY" => t.not_taken.push(format!("{key} {value}")),
+            _ => {
+                return Err(format!(
+                    "`{}` is no parameter of {} here (NEXT, CLOCK, DAYS, GRACE)",
+                    pair[0], spec.name
+                ));
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// What this judge has instead of MIN and DELAY.
+fn instead(not_taken: &[String]) -> String {
+    not_taken
+        .iter()
+        .map(|p| {
+            if p.starts_with("MIN") {
+                format!(
+                    "{p} was not taken: a phase here lasts at least its length (SET PHASE \
+                     LENGTH)"
+                )
+            } else {
+                format!(
+                    "{p} was not taken: a phase here goes once every player's orders are \
+                     complete (SET WAIT holds it for a player, SET EARLY READY until every \
+                     player sends READY)"
+                )
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Set what `t` says; `movement`: the line was SET MOVES.
+fn apply(s: &mut Session<'_, '_>, game: &str, t: Timing, movement: bool) -> CmdResult {
+    if t.next.is_none() && t.clock.is_none() && t.days.is_none() && t.grace.is_none() {
+        return Err(instead(&t.not_taken).into());
+    }
+    let not_taken = t.not_taken.clone();
+    set_told(s, game, |st| {
+        let mut said = Vec::new();
+        if let Some(m) = t.next {
+            if movement {
+                st.movement_minutes = m.max(1);
+                said.push(format!(
+                    "movement phases last {} (this judge's SET PHASE LENGTH)",
+                    time::show_duration(st.movement_minutes)
+                ));
+            } else {
+                st.short_minutes = m.max(1);
+                st.adjustment_minutes = None;
+                said.push(format!(
+                    "retreat and adjustment phases last {} (they share one length here: this \
+                     judge's SET PHASE LENGTH)",
+                    time::show_duration(st.short_minutes)
+                ));
+            }
+        }
+        match t.clock {
+            Some(m) if m >= 0 => {
+                st.deadline_time = Some(m as u16);
+                said.push(format!(
+                    "deadlines fall at {:02}:{:02} ({}), for every kind of phase (this \
+                     judge's SET CLOCK)",
+                    m / 60,
+                    m % 60,
+                    st.timezone
+                ));
+            }
+            Some(_) => said.push(
+                "CLOCK -1 was not taken: the game clock is one for every kind of phase here \
+                 (SET CLOCK NONE removes it)"
+                    .into(),
+            ),
+            None => {}
+        }
+        if let Some(d) = t.days {
+            st.weekdays = d;
+            said.push(format!("deadlines fall on {} (SET CLOCK)", d.show()));
+        }
+        if let Some(g) = t.grace {
+            st.grace_minutes = g;
+            said.push(format!(
+                "the grace period is {} for every phase (this judge's SET GRACE)",
+                time::show_duration(g)
+            ));
+        }
+        Ok(said.join("; "))
+    })?;
+    if !not_taken.is_empty() {
+        s.say(&crate::report::wrap(
+            &format!("  {}.", instead(&not_taken)),
+            72,
+            "  ",
+        ));
+    }
+    s.say("  The current deadline stays.");
+    Ok(())
 }
 
 impl Command for SetMovesTiming {
@@ -67,24 +199,16 @@ impl Command for SetMovesTiming {
         also: &["SET MOVE", "SET MOVEMENT"],
         ..Spec::new(
             "SET MOVES",
-            "SET MOVES NEXT 48.0  (njudge; SET PHASE LENGTH 48h)",
-            "How many hours movement phases last.",
+            "SET MOVES NEXT 48.0 [CLOCK 1410] [DAYS -MTWTF-] [GRACE 24]  (njudge; SET PHASE LENGTH 48h, SET CLOCK)",
+            "njudge's movement deadline settings: NEXT the phase's length, CLOCK and DAYS the game clock, GRACE the grace period.",
         )
     };
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
-        next(args, &Self::SPEC).map(SetMovesTiming)
+        read(args, &Self::SPEC).map(SetMovesTiming)
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
-        let mut g = load(s.tx, &game)?;
-        g.settings.movement_minutes = self.0.max(1);
-        games::save(s.tx, &g)?;
-        s.say(&format!(
-            "  Set: movement phases last {} (this judge's SET PHASE LENGTH); the current \
-             deadline stays.",
-            time::show_duration(g.settings.movement_minutes)
-        ));
-        Ok(())
+        apply(s, &game, self.0, true)
     }
 }
 
@@ -103,22 +227,14 @@ impl Command for SetShortTiming {
         ..Spec::new(
             "SET RETREATS",
             "SET RETREATS NEXT 23.0  (njudge; also SET BUILDS; SET PHASE LENGTH 72h 23h)",
-            "How many hours retreat and adjustment phases last (one length for both).",
+            "njudge's retreat and adjustment deadline settings (one length for both here).",
         )
     };
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
-        next(args, &Self::SPEC).map(SetShortTiming)
+        read(args, &Self::SPEC).map(SetShortTiming)
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
-        let mut g = load(s.tx, &game)?;
-        g.settings.short_minutes = self.0.max(1);
-        games::save(s.tx, &g)?;
-        s.say(&format!(
-            "  Set: retreat and adjustment phases last {} (they share one length here: \
-             this judge's SET PHASE LENGTH); the current deadline stays.",
-            time::show_duration(g.settings.short_minutes)
-        ));
-        Ok(())
+        apply(s, &game, self.0, false)
     }
 }

@@ -24,7 +24,7 @@ fn set(
 /// [`set`], for a setting the players live by (the clock, NMR, press,
 /// the time zone...): they are told of the change, in one notice per
 /// mail however many settings it changes.
-fn set_told(
+pub(crate) fn set_told(
     s: &mut Session<'_, '_>,
     game: &str,
     f: impl FnOnce(&mut Settings) -> Result<String, String>,
@@ -124,6 +124,17 @@ impl Command for SetGrace {
         value(args, &Self::SPEC).map(SetGrace)
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        // njudge's `SET GRACE date` ends the current phase's grace at a
+        // date; the grace here is one length after every deadline.
+        if time::parse_duration(&self.0).is_err() && self.0.split_whitespace().count() > 1 {
+            return Err(format!(
+                "the grace here is a length after every deadline, not a date (njudge's SET \
+                 GRACE date): write SET GRACE 72h; SET DEADLINE {} moves this phase's deadline \
+                 instead",
+                crate::mail::header_text(&self.0, 40)
+            )
+            .into());
+        }
         set_told(s, &game, |st| {
             st.grace_minutes = time::parse_duration(&self.0)?;
             Ok(format!(
@@ -185,11 +196,16 @@ impl Command for SetTimezone {
 impl Command for SetNmr {
     const SPEC: Spec = Spec::new(
         "SET NMR",
-        "SET NMR HOLD|CD",
+        "SET NMR HOLD|CD  (njudge's SET NMR and SET CD: CD; SET NO NMR, SET NO CD: HOLD)",
         "A power without orders holds, or is put in civil disorder.",
     );
     type Role = Gm;
     fn parse(args: &Args) -> Result<Self, String> {
+        // njudge's `SET NMR` alone: late powers are processed in civil
+        // disorder.
+        if args.bare().is_empty() {
+            return Ok(SetNmr("CD".into()));
+        }
         value(args, &Self::SPEC).map(SetNmr)
     }
     fn run(self, _: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
@@ -516,6 +532,53 @@ impl Command for SetAssignment {
                 Assignment::Gm => "the GM gives the powers (ASSIGN power address) and starts the game".into(),
             })
         })
+    }
+}
+
+/// njudge's SET CD: SET NMR CD.
+pub(crate) struct SetCd;
+/// njudge's SET NO NMR, SET NO CD: SET NMR HOLD.
+pub(crate) struct SetNoNmr;
+
+impl Command for SetCd {
+    const SPEC: Spec = Spec {
+        other_judges: true,
+        ..Spec::new(
+            "SET CD",
+            "SET CD  (njudge; SET NMR CD)",
+            "A power without orders at the deadline goes into civil disorder.",
+        )
+    };
+    type Role = Gm;
+    fn parse(args: &Args) -> Result<Self, String> {
+        args.none(&Self::SPEC).map(|_| SetCd)
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        SetNmr("CD".into()).run(judge, s, game)
+    }
+}
+
+impl Command for SetNoNmr {
+    const SPEC: Spec = Spec {
+        other_judges: true,
+        also: &["SET NONMR", "SET NO CD", "SET NOCD"],
+        ..Spec::new(
+            "SET NO NMR",
+            "SET NO NMR  (njudge; also SET NO CD: SET NMR HOLD)",
+            "A power without orders holds: njudge's NoNMR waits for it, this judge never waits past the grace.",
+        )
+    };
+    type Role = Gm;
+    fn parse(args: &Args) -> Result<Self, String> {
+        args.none(&Self::SPEC).map(|_| SetNoNmr)
+    }
+    fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, game: String) -> CmdResult {
+        SetNmr("HOLD".into()).run(judge, s, game)?;
+        s.say(
+            "  (njudge's NoNMR waits for a late power; here a phase never waits past its \
+             grace: the units of a power without orders hold.)",
+        );
+        Ok(())
     }
 }
 

@@ -18,7 +18,7 @@
 //! by the GM here: the sign-on says so and the GM is told, rather than
 //! "sign-on failed".
 
-use crate::commands::command::{Anyone, Args, Command, Secret, Spec, game_words};
+use crate::commands::command::{Anyone, Args, Command, Governs, Secret, Spec, game_words};
 use crate::commands::error::{CmdError, CmdResult};
 use crate::commands::{Ctx, Judge, Session, find_power, time};
 use crate::game::record::{SeatStatus, Status};
@@ -119,6 +119,7 @@ impl Command for SignOn {
         secret: Secret::Varies,
         also: &["SIGN ON"],
         echo_failed: true,
+        governs: Governs::Seat,
         ..Spec::new(
             "SIGNON",
             "SIGNON power game password  (also SIGNON Egame password, SIGNON england@game password, SIGNON GM game password; njudge's SIGNON ?game password joins, SIGNON Ogame password observes)",
@@ -247,6 +248,25 @@ impl Command for SignOn {
     }
 }
 
+/// The failed sign-on's answer for a power word that is no power: the
+/// same answer as every failure, with what DPjudge's forms are here (a
+/// power's number before the start, an observer's name).
+fn failed_for(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_digit()) {
+        format!(
+            "{FAILED} (DPjudge's power numbers are not used here: a player who joined signs \
+             on as the power the JOIN reply named, SIGNON austria@game password)"
+        )
+    } else if word.chars().count() > 1 {
+        format!(
+            "{FAILED} (observers here take no name and need no sign-on: OBSERVE game brings \
+             them its results and the press sent to everybody)"
+        )
+    } else {
+        FAILED.to_string()
+    }
+}
+
 /// JOIN `game` with `password`, as the JOIN command does.
 fn join(judge: &mut Judge, s: &mut Session<'_, '_>, game: &str, password: &str) -> CmdResult {
     let j = super::join::Join::parse(&Args::new(vec![game.to_string(), password.to_string()]))?;
@@ -281,7 +301,7 @@ pub(crate) fn sign_on(judge: &mut Judge, s: &mut Session<'_, '_>, seat: &Seat) -
             Ok(())
         }
         Some(p) => {
-            let pid = find_power(&v, p).map_err(|_| CmdError::refused(FAILED))?;
+            let pid = find_power(&v, p).map_err(|_| CmdError::refused(failed_for(p)))?;
             let seats = games::seats(s.tx, &g.name)?;
             let seat_row = &seats[pid.index()];
             let name = v.map.power(pid).name.clone();

@@ -2,7 +2,7 @@
 
 use crate::commands::command::{Anyone, Args, Command, Spec};
 use crate::commands::error::CmdResult;
-use crate::commands::{Judge, Session, load};
+use crate::commands::{Ctx, Judge, Session, load};
 use crate::game::Position;
 use crate::store::games;
 use std::fmt::Write;
@@ -39,27 +39,45 @@ fn short_names(map: &crate::map::Map) -> Vec<String> {
     names
 }
 
-/// SUMMARY game.
-pub(crate) struct Summary(String);
+/// SUMMARY [game] (the game: the signed-on one when not named).
+pub(crate) struct Summary(Option<String>);
 
 impl Command for Summary {
     const SPEC: Spec = Spec::new(
         "SUMMARY",
-        "SUMMARY game",
-        "Supply centres per power after each year.",
+        "SUMMARY [game]",
+        "Who played each power, and since when; supply centres per power after each year (SUMMARY alone after a sign-on: the signed-on game).",
     );
     type Role = Anyone;
     fn parse(args: &Args) -> Result<Self, String> {
         match args.bare().words.as_slice() {
-            [g] => Ok(Summary(g.clone())),
+            [] => Ok(Summary(None)),
+            [g] => Ok(Summary(Some(g.clone()))),
             _ => Err(format!("write {}", Self::SPEC.usage)),
         }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
-        let g = load(s.tx, &self.0)?;
+        let name = match (self.0, &s.ctx) {
+            (Some(g), _) => g,
+            (None, Ctx::Gm { game } | Ctx::Power { game, .. }) => game.clone(),
+            (None, Ctx::None) => {
+                return Err(
+                    "write SUMMARY game (or SIGNON first: then SUMMARY alone names your game)"
+                        .into(),
+                );
+            }
+        };
+        let g = load(s.tx, &name)?;
         let (v, now) = judge.board(&g)?;
         let rows = games::history(s.tx, &g.name)?;
-        let mut t = String::from("  Supply centres at each adjustment:\n");
+        let mut t = format!("  {} ({}): who played\n", g.name, v.title);
+        t.push_str(&crate::commands::ending::players(
+            s.tx,
+            &v,
+            &g,
+            g.status != crate::game::record::Status::Finished,
+        )?);
+        t.push_str("\n  Supply centres at each adjustment:\n");
         let names = short_names(&v.map);
         let _ = writeln!(
             t,

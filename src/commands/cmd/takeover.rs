@@ -9,7 +9,7 @@
 //!   and the reply says so (the GM is told who asked); a power that has a
 //!   player is signed on to with its password, as SIGNON does.
 
-use crate::commands::command::{Anyone, Args, Command, Secret, Spec, game_words};
+use crate::commands::command::{Anyone, Args, Command, Governs, Secret, Spec, game_words};
 use crate::commands::error::CmdResult;
 use crate::commands::{Ctx, Judge, Session, mail_to};
 use crate::store::games;
@@ -23,6 +23,7 @@ impl Command for Takeover {
     const SPEC: Spec = Spec {
         secret: Secret::Varies,
         registers: true,
+        governs: Governs::Seat,
         ..Spec::new(
             "TAKEOVER",
             "TAKEOVER power@game password  (DPjudge; also master@game: become the GM)",

@@ -12,15 +12,26 @@ use crate::map::PowerId;
 use crate::store::{games, roster};
 use std::fmt::Write;
 
-/// WHO game; `None`: the game the sender is signed on to.
-pub(crate) struct Who(Option<String>);
+/// WHO [game] [FULL].
+pub(crate) enum Who {
+    /// A game's roster (`None`: the game the sender is signed on to);
+    /// `full`: its observers too (njudge's `WHO GAME name FULL`).
+    Roster {
+        /// The game.
+        game: Option<String>,
+        /// Observers too.
+        full: bool,
+    },
+    /// njudge's `WHO IS user` and `WHO user` (its register): refused.
+    Register,
+}
 
 impl Command for Who {
     const SPEC: Spec = Spec {
         also: &["WHOGAME"],
         ..Spec::new(
             "WHO",
-            "WHO [game]  (also WHOGAME [game])",
+            "WHO [game] [FULL]  (also WHOGAME [game], WHO GAME [game] [FULL])",
             "Who plays which power in a game (yours after SIGNON), and who played it before.",
         )
     };
@@ -28,16 +39,42 @@ impl Command for Who {
     fn parse(args: &Args) -> Result<Self, String> {
         // njudge players write `WHOGAME` alone after a sign-on, and some
         // `WHO GAME name`: the word GAME is the command's, not a game's.
-        match args.bare().words.as_slice() {
-            [] => Ok(Who(None)),
-            [w] if w.eq_ignore_ascii_case("game") => Ok(Who(None)),
-            [w, g] if w.eq_ignore_ascii_case("game") => Ok(Who(Some(g.clone()))),
-            [g] => Ok(Who(Some(g.clone()))),
+        let mut words = args.bare().words;
+        // njudge's FULL (observers too) ends the line.
+        let full = words.len() > 1 && words.last().is_some_and(|w| w.eq_ignore_ascii_case("full"));
+        if full {
+            words.pop();
+        }
+        let roster = |game: Option<&String>| Who::Roster {
+            game: game.cloned(),
+            full,
+        };
+        match words.as_slice() {
+            [] => Ok(roster(None)),
+            [w] if w.eq_ignore_ascii_case("game") => Ok(roster(None)),
+            [w] if w.eq_ignore_ascii_case("full") => Ok(Who::Roster {
+                game: None,
+                full: true,
+            }),
+            [w, g] if w.eq_ignore_ascii_case("game") => Ok(roster(Some(g))),
+            [w, _, ..] if w.eq_ignore_ascii_case("is") => Ok(Who::Register),
+            [u, ..] if u.contains('@') => Ok(Who::Register),
+            [g] => Ok(roster(Some(g))),
             _ => Err("write WHO game".into()),
         }
     }
     fn run(self, judge: &mut Judge, s: &mut Session<'_, '_>, _: ()) -> CmdResult {
-        let name = match (self.0, &s.ctx) {
+        let (game, full) = match self {
+            Who::Roster { game, full } => (game, full),
+            Who::Register => {
+                return Err(
+                    "njudge's WHO IS: this judge keeps no register of players; WHO game \
+                            shows a game's players (their names, and who played before)"
+                        .into(),
+                );
+            }
+        };
+        let name = match (game, &s.ctx) {
             (Some(g), _) => g,
             (None, Ctx::Gm { game } | Ctx::Power { game, .. }) => game.clone(),
             (None, Ctx::None) => {
@@ -50,7 +87,20 @@ impl Command for Who {
         let v = judge.variant(&g.variant)?;
         let gm = matches!(&s.ctx, Ctx::Gm { game } if game.eq_ignore_ascii_case(&g.name));
         let addresses = gm || g.settings.roster_addresses;
-        let text = roster_text(s.tx, &v, &g, addresses, s.now)?;
+        let mut text = roster_text(s.tx, &v, &g, addresses, s.now)?;
+        if full {
+            let watching = games::observers(s.tx, &g.name)?;
+            let _ = writeln!(
+                text,
+                "  Observers: {}{}",
+                watching.len(),
+                if addresses && !watching.is_empty() {
+                    format!(" ({})", watching.join(", "))
+                } else {
+                    String::new()
+                }
+            );
+        }
         s.say(&text);
         Ok(())
     }
