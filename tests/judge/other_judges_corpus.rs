@@ -199,3 +199,15 @@ pub(crate) fn understood_at_least(path: &str, min: usize) {
 fn mails_written_from_the_other_judges_help_files_are_understood() {
     understood_at_least("tests/data/other_judges_corpus/mails.toml", MIN_UNDERSTOOD);
 }
+
+/// Issue #49's measure: 58 mails written from njudge's and DPjudge's help
+/// files by a writer who had seen neither this judge's tests nor its code
+/// (tests/data/independent_corpus/mails.toml says how), run unchanged.
+/// The issue asks for 54; the first run understood 56. The two others:
+/// dp-remove's removal is taken ("Remove F(Alb)") where the writer
+/// guessed the echo "Disband F(Alb)", and dp-takeover is refused with
+/// this judge's form (the GM's REPLACE), as the README says.
+#[test]
+fn an_independent_set_written_from_the_help_files_is_understood() {
+    understood_at_least("tests/data/independent_corpus/mails.toml", 56);
+}
