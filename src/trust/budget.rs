@@ -178,7 +178,7 @@ fn over(
 /// Add `out` to the answer `answer` if it fits within [`ANSWER_MAX`];
 /// whether it did. Its attachments are left out.
 fn fold_into(answer: &mut Outgoing, out: &Outgoing) -> bool {
-    let add = format!("\n\n----- {} -----\n\n{}", out.subject, out.body.trim_end());
+    let add = format!("\n\n----- {} -----\n\n{}", out.subject, unsigned(&out.body));
     // Room kept for the header and the note of what was not sent.
     if answer.body.len() + add.len() > ANSWER_MAX - 2048 {
         return false;
@@ -189,6 +189,26 @@ fn fold_into(answer: &mut Outgoing, out: &Outgoing) -> bool {
         None => answer.body.push_str(&add),
     }
     true
+}
+
+/// `body` without its signature (the `-- ` line and the judge's name
+/// after it; what follows, such as the game's page, kept), trimmed: in
+/// an answer that carries it, the answer's own signature ends all, and a
+/// `-- ` line inside would make a mail reader take the rest for one.
+fn unsigned(body: &str) -> String {
+    let Some(at) = body.rfind("\n-- \n") else {
+        return body.trim_end().to_string();
+    };
+    let rest = body[at + 5..]
+        .split_once('\n')
+        .map_or("", |(_, r)| r)
+        .trim();
+    let text = body[..at].trim_end();
+    if rest.is_empty() {
+        text.to_string()
+    } else {
+        format!("{text}\n\n{rest}")
+    }
 }
 
 /// Charge the mails `mail` (from `sender`) causes, at `now`: those within

@@ -811,3 +811,30 @@ fn item_1_a_quoted_request_to_confirm_masks_no_word() {
         reply.body
     );
 }
+
+/// Item 11: an answer that carries the mails its mail caused to an
+/// address that never confirmed (two HISTORY lines from a stranger) has
+/// one signature, at its end: a `-- ` line inside it would make a mail
+/// reader take all below for the signature, and each folded mail brought
+/// its own.
+#[test]
+fn item_11_an_answer_with_mails_folded_in_is_signed_once_at_its_end() {
+    let mut w = World::new();
+    standard(&mut w, "");
+    all_hold(&mut w, &[]);
+    let r = w.reply("historian@example.test", "HISTORY g\nHISTORY g");
+    assert!(r.contains("----- "), "nothing folded in:\n{r}");
+    let signs: Vec<usize> = r
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| *l == "-- ")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(signs.len(), 1, "{r}");
+    let after: Vec<&str> = r.lines().skip(signs[0] + 1).collect();
+    assert_eq!(after.first(), Some(&"zinejudge"), "{r}");
+    assert!(
+        !r[..r.rfind("\n-- \n").unwrap_or(0)].contains("\nzinejudge\n"),
+        "{r}"
+    );
+}
