@@ -37,7 +37,7 @@ pub struct Judge {
     pub(crate) trust: crate::trust::sender::Policy,
     /// The copies of variants games play, kept whatever happens to their
     /// files (`variants_kept`).
-    pub(crate) kept: super::variants_kept::Kept,
+    pub(crate) kept: super::kept_copies::Kept,
 }
 
 /// Where a judge's random choices come from: the system's random source,
@@ -71,7 +71,7 @@ impl Judge {
             drawn: super::drawn::Drawn::default(),
             chance: Chance::System,
             trust: crate::trust::sender::Policy::default(),
-            kept: super::variants_kept::Kept::default(),
+            kept: super::kept_copies::Kept::default(),
         }
     }
 

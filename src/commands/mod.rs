@@ -27,6 +27,7 @@ mod foreign;
 mod held;
 mod helptext;
 mod judge;
+pub(crate) mod kept_copies;
 mod later;
 mod mailrun;
 mod play;

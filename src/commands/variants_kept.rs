@@ -24,9 +24,7 @@ use super::judge::Judge;
 use crate::mail::Outgoing;
 use crate::store::Conn;
 use crate::store::kept::{self, Bound};
-use crate::variant::{BUILTIN, Variant};
-use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use crate::variant::Variant;
 use tracing::{error, info, warn};
 
 /// The clock key under which the judge settles its games against the
@@ -34,55 +32,7 @@ use tracing::{error, info, warn};
 /// game's).
 pub(crate) const SETTLE_KEY: &str = "(variant files)";
 
-/// What the judge knows of the copies of variants: the folder's files
-/// and the copies kept in the store that games play, each by its key.
-#[derive(Debug, Default)]
-pub(crate) struct Kept {
-    /// Copies by key (`hundred#<fingerprint>`, lower case).
-    copies: HashMap<String, Arc<Variant>>,
-    /// The folder's variants: fingerprint by name (lower case).
-    folder: HashMap<String, String>,
-    /// The fingerprints whose copies were read from the store (or found
-    /// broken: said once in the log).
-    loaded: HashSet<String>,
-    /// The games found with a variant nobody can bind them to (said once
-    /// in the log).
-    unbindable: HashSet<String>,
-    /// The games were settled against the folder since this judge started
-    /// (a reload starts another judge).
-    settled: bool,
-}
-
-impl Kept {
-    /// The copy known by `key` (lower case).
-    pub(crate) fn get(&self, key: &str) -> Option<Arc<Variant>> {
-        self.copies.get(key).cloned()
-    }
-
-    /// A variant of the folder (or a test's board), known by its name
-    /// and by its key.
-    pub(crate) fn add_folder(&mut self, v: &Arc<Variant>) {
-        let fp = v.fingerprint();
-        self.folder.insert(v.name.to_ascii_lowercase(), fp.clone());
-        self.copies.insert(v.key(), Arc::clone(v));
-        self.loaded.insert(fp);
-    }
-
-    fn add_copy(&mut self, v: Variant) {
-        let v = Arc::new(v);
-        self.copies.insert(v.key(), v);
-    }
-
-    /// Whether a game whose row names `variant` can be bound to it.
-    fn can_bind(&self, variant: &str) -> bool {
-        let v = variant.to_ascii_lowercase();
-        shipped(&v) || self.folder.contains_key(&v) || self.copies.contains_key(&v)
-    }
-}
-
-fn shipped(name: &str) -> bool {
-    BUILTIN.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
-}
+use super::kept_copies::shipped;
 
 /// The variant's name in a game's row: `hundred` of `hundred#1a2b...`.
 fn plain(variant: &str) -> &str {
