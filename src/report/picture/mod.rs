@@ -626,7 +626,10 @@ impl<'v> Picture<'v> {
         };
         let _ = write!(
             o,
-            r##"<g class="{class}" data-box="{x:.1} {y:.1} {w:.1} {h:.1}"{opacity}><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="3.5" fill="{}" stroke="{stroke}" stroke-width="{sw}"/><text x="{:.1}" y="{:.1}" font-size="{big:.0}" font-weight="bold" fill="#ffffff">{}<tspan font-size="7.5" font-weight="normal">{}</tspan></text>"##,
+            r##"<g class="{class}" data-box="{x:.1} {y:.1} {:.1} {h:.1}"{opacity}><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="3.5" fill="{}" stroke="{stroke}" stroke-width="{sw}"/><text x="{:.1}" y="{:.1}" font-size="{big:.0}" font-weight="bold" fill="#ffffff">{}<tspan font-size="7.5" font-weight="normal">{}</tspan></text>"##,
+            // The marker's whole room, its coast included: centred on
+            // the unit's point.
+            w + coast_w,
             colour(u.power),
             x + 3.5,
             at.1 + big * 0.36,
