@@ -665,8 +665,6 @@ fn check_log(value: &str) -> Result<String, ConfigError> {
     }
 }
 
-/// The template files of a directory that replace built-in ones; each is
-/// checked now, so a broken template is refused with the configuration.
 /// The variant files of `dir` that load, and why the others do not. A
 /// bad file never stops the judge: the GM reads its problems in the log
 /// (and from `check-config`), and the other variants are played.
@@ -726,6 +724,8 @@ fn read_variants(dir: &Path) -> (Vec<std::sync::Arc<crate::variant::Variant>>, V
     (loaded, problems)
 }
 
+/// The template files of a directory that replace built-in ones; each is
+/// checked now, so a broken template is refused with the configuration.
 fn read_templates(dir: &Path) -> Result<Vec<(String, String)>, ConfigError> {
     use crate::report::templates::Templates;
     if dir.as_os_str().is_empty() {
